@@ -1,0 +1,1 @@
+// Placeholder so the layer target exists; replaced by the accounting issue.

@@ -1,0 +1,106 @@
+#include "cli/args.h"
+
+#include "samplers/errors.h"
+#include "samplers/rational.h"
+
+namespace exactdp::cli {
+
+std::string parameter_name(const std::string& option) {
+  std::size_t i = 0;
+  while (i < option.size() && option[i] == '-') ++i;
+  return option.substr(i);
+}
+
+ParsedArgs::ParsedArgs(std::span<const std::string> args, const std::vector<OptionSpec>& specs) {
+  auto find_spec = [&](const std::string& name) -> const OptionSpec* {
+    for (const auto& s : specs)
+      if (s.name == name) return &s;
+    return nullptr;
+  };
+  bool options_done = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& token = args[i];
+    if (options_done || token.size() < 2 || token[0] != '-') {
+      positionals_.push_back(token);
+      continue;
+    }
+    if (token == "--") {
+      options_done = true;
+      continue;
+    }
+    std::string name = token;
+    std::optional<std::string> inline_value;
+    if (const auto eq = token.find('='); eq != std::string::npos && token.rfind("--", 0) == 0) {
+      name = token.substr(0, eq);
+      inline_value = token.substr(eq + 1);
+    }
+    const OptionSpec* spec = find_spec(name);
+    if (spec == nullptr) {
+      // A negative number as a positional ("-5") is not an option.
+      if (token.size() >= 2 && (token[1] >= '0' && token[1] <= '9')) {
+        positionals_.push_back(token);
+        continue;
+      }
+      throw UsageError("unknown option '" + abbreviate(name) + "' (see --help)");
+    }
+    if (values_.count(name) != 0) throw UsageError("option " + name + " given more than once");
+    if (!spec->takes_value) {
+      if (inline_value) throw UsageError("option " + name + " takes no value");
+      values_[name] = "";
+      continue;
+    }
+    if (inline_value) {
+      values_[name] = *inline_value;
+    } else {
+      if (i + 1 >= args.size()) throw UsageError("option " + name + " needs a value");
+      values_[name] = args[++i];
+    }
+  }
+}
+
+bool ParsedArgs::has(const std::string& name) const { return values_.count(name) != 0; }
+
+std::optional<std::string> ParsedArgs::get(const std::string& name) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string ParsedArgs::require(const std::string& name) const {
+  auto v = get(name);
+  if (!v) throw UsageError("missing required option " + name + " (see --help)");
+  return *v;
+}
+
+std::optional<mpq_class> ParsedArgs::rational(const std::string& name) const {
+  auto v = get(name);
+  if (!v) return std::nullopt;
+  return parse_rational(parameter_name(name), *v);
+}
+
+mpq_class ParsedArgs::require_rational(const std::string& name) const {
+  return parse_rational(parameter_name(name), require(name));
+}
+
+std::optional<mpz_class> ParsedArgs::integer(const std::string& name) const {
+  auto v = get(name);
+  if (!v) return std::nullopt;
+  return parse_integer(parameter_name(name), *v);
+}
+
+std::optional<unsigned long long> ParsedArgs::count(const std::string& name,
+                                                    unsigned long long minimum,
+                                                    unsigned long long maximum) const {
+  auto v = get(name);
+  if (!v) return std::nullopt;
+  const mpz_class n = parse_integer(parameter_name(name), *v);
+  const mpz_class lo(std::to_string(minimum)), hi(std::to_string(maximum));
+  if (n < lo || n > hi) {
+    throw ParameterError::out_of_range(parameter_name(name), abbreviate(*v),
+                                       std::to_string(minimum) + " <= " + parameter_name(name) +
+                                           " <= " + std::to_string(maximum));
+  }
+  return std::stoull(n.get_str());
+}
+
+}  // namespace exactdp::cli

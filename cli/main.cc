@@ -1,0 +1,21 @@
+// exactdp — the command-line tool. Thin: run_exactdp parses, calls the library and prints.
+#include <unistd.h>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  exactdp::cli::Io io{std::cin, std::cout, std::cerr, isatty(STDERR_FILENO) == 1};
+  const int status = exactdp::cli::run_exactdp(args, io);
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "exactdp: error writing output\n";
+    return status == 0 ? 1 : status;
+  }
+  return status;
+}

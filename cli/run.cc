@@ -1,0 +1,69 @@
+#include <iostream>
+#include <map>
+#include <new>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "samplers/errors.h"
+
+namespace exactdp::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: exactdp <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  sample       draw exact noise: discrete-gaussian, discrete-laplace, bernoulli-exp\n"
+    "  calibrate    certified noise calibration (gaussian, discrete-gaussian)\n"
+    "  profile      certified privacy profile delta(epsilon) of a mechanism\n"
+    "  convert      zCDP / mu-GDP to (epsilon, delta) and back, certified\n"
+    "  compose      composition of pure-DP mechanisms (basic, advanced, optimal, gdp, zcdp)\n"
+    "  measure-gdp  mu-GDP bracket of a mechanism by the GDP transformation\n"
+    "  audit        goodness-of-fit audit of our samplers or of anyone's sample file\n"
+    "  bits         raw CSPRNG or keyed ChaCha20 bytes (for external test batteries)\n"
+    "\n"
+    "'exactdp <command> --help' describes a command. Exit status: 0 success, 2 bad usage or\n"
+    "parameter, 3 audit failed, 1 internal error.\n";
+
+using Command = int (*)(Args, Io&);
+
+}  // namespace
+
+int run_exactdp(const std::vector<std::string>& args, Io& io) {
+  static const std::map<std::string, Command> commands = {
+      {"sample", cmd_sample},   {"calibrate", cmd_calibrate},     {"profile", cmd_profile},
+      {"convert", cmd_convert}, {"compose", cmd_compose},         {"measure-gdp", cmd_measure_gdp},
+      {"audit", cmd_audit},     {"bits", cmd_bits},
+  };
+  try {
+    if (args.empty()) {
+      io.err << kUsage;
+      return 2;
+    }
+    if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+      io.out << kUsage;
+      return 0;
+    }
+    const auto it = commands.find(args[0]);
+    if (it == commands.end()) {
+      io.err << "exactdp: unknown command '" << args[0] << "'\n\n" << kUsage;
+      return 2;
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    return it->second(Args(rest), io);
+  } catch (const UsageError& e) {
+    io.err << "exactdp: " << e.what() << "\n";
+    return 2;
+  } catch (const ParameterError& e) {
+    io.err << "exactdp: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    io.err << "exactdp: out of memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    io.err << "exactdp: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace exactdp::cli

@@ -1,0 +1,190 @@
+#include "samplers/rational.h"
+
+#include <cmath>  // exactdp-allow-float: std::isfinite/frexp for the exact double conversion only
+
+#include "samplers/errors.h"
+
+namespace exactdp {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+[[noreturn]] void throw_syntax(std::string_view parameter, std::string_view text,
+                               const std::string& why) {
+  throw ParameterError(std::string(parameter),
+                       std::string(parameter) + ": cannot read '" + abbreviate(text) +
+                           "' as an exact rational number (" + why +
+                           "; allowed forms: -7, 3/2, 0.125, 1e-5, 2.5E+3)");
+}
+
+// Reads a run of ASCII digits starting at pos; returns the end position.
+std::size_t digit_run(std::string_view s, std::size_t pos) {
+  while (pos < s.size() && is_digit(s[pos])) ++pos;
+  return pos;
+}
+
+void check_digit_budget(std::string_view parameter, std::size_t digits) {
+  if (digits > kMaxRationalDigits) {
+    throw LimitError(std::string(parameter),
+                     std::string(parameter) + ": " + std::to_string(digits) +
+                         " digits is over the limit of " + std::to_string(kMaxRationalDigits) +
+                         " digits for an exact rational parameter");
+  }
+}
+
+mpz_class integer_from_digits(std::string_view digits) {
+  mpz_class out;
+  if (digits.empty()) return out;  // 0
+  // mpz_set_str needs a NUL-terminated string; digits were checked to be ASCII 0-9.
+  mpz_set_str(out.get_mpz_t(), std::string(digits).c_str(), 10);
+  return out;
+}
+
+}  // namespace
+
+std::string abbreviate(std::string_view text) {
+  std::string out;
+  const std::size_t shown = text.size() > 40 ? 32 : text.size();
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  if (shown < text.size()) out += "... (" + std::to_string(text.size()) + " characters)";
+  return out;
+}
+
+mpq_class parse_rational(std::string_view parameter, std::string_view text) {
+  if (text.empty()) throw_syntax(parameter, text, "empty");
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u == 0) throw_syntax(parameter, text, "contains a NUL byte");
+    if (u >= 0x80) throw_syntax(parameter, text, "contains a non-ASCII character");
+  }
+  std::size_t pos = 0;
+  bool negative = false;
+  if (text[pos] == '+' || text[pos] == '-') {
+    negative = text[pos] == '-';
+    ++pos;
+  }
+  const std::size_t int_begin = pos;
+  const std::size_t int_end = digit_run(text, pos);
+  pos = int_end;
+
+  // Fraction p/q.
+  if (pos < text.size() && text[pos] == '/') {
+    if (int_end == int_begin) throw_syntax(parameter, text, "no numerator before '/'");
+    const std::size_t den_begin = pos + 1;
+    const std::size_t den_end = digit_run(text, den_begin);
+    if (den_end == den_begin) throw_syntax(parameter, text, "no denominator after '/'");
+    if (den_end != text.size()) throw_syntax(parameter, text, "unexpected characters after the denominator");
+    check_digit_budget(parameter, (int_end - int_begin) + (den_end - den_begin));
+    const mpz_class den = integer_from_digits(text.substr(den_begin, den_end - den_begin));
+    if (den == 0) {
+      throw ParameterError(std::string(parameter),
+                           std::string(parameter) + ": denominator is zero in '" + abbreviate(text) + "'");
+    }
+    mpq_class out(integer_from_digits(text.substr(int_begin, int_end - int_begin)), den);
+    out.canonicalize();
+    if (negative) out = -out;
+    return out;
+  }
+
+  // Decimal with optional fraction and exponent.
+  std::size_t frac_begin = pos;
+  std::size_t frac_end = pos;
+  if (pos < text.size() && text[pos] == '.') {
+    frac_begin = pos + 1;
+    frac_end = digit_run(text, frac_begin);
+    pos = frac_end;
+  }
+  if (int_end == int_begin && frac_end == frac_begin) throw_syntax(parameter, text, "no digits");
+  long exponent = 0;
+  if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+    ++pos;
+    bool exp_negative = false;
+    if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+      exp_negative = text[pos] == '-';
+      ++pos;
+    }
+    const std::size_t exp_begin = pos;
+    const std::size_t exp_end = digit_run(text, pos);
+    if (exp_end == exp_begin) throw_syntax(parameter, text, "no digits in the exponent");
+    // Skip leading zeros, then bound the magnitude before converting.
+    std::size_t first = exp_begin;
+    while (first + 1 < exp_end && text[first] == '0') ++first;
+    if (exp_end - first > 7) {
+      throw LimitError(std::string(parameter),
+                       std::string(parameter) + ": exponent in '" + abbreviate(text) +
+                           "' is over the limit: allowed |exponent| <= " +
+                           std::to_string(kMaxDecimalExponent));
+    }
+    for (std::size_t i = first; i < exp_end; ++i) exponent = exponent * 10 + (text[i] - '0');
+    if (exponent > kMaxDecimalExponent) {
+      throw LimitError(std::string(parameter),
+                       std::string(parameter) + ": exponent in '" + abbreviate(text) +
+                           "' is over the limit: allowed |exponent| <= " +
+                           std::to_string(kMaxDecimalExponent));
+    }
+    if (exp_negative) exponent = -exponent;
+    pos = exp_end;
+  }
+  if (pos != text.size()) {
+    const char c = text[pos];
+    std::string why = "unexpected character '" + abbreviate(text.substr(pos, 1)) + "'";
+    if (c == 'x' || c == 'X') why = "hexadecimal is not accepted";
+    if (c == 'n' || c == 'N' || c == 'i' || c == 'I') why = "NaN and infinity are not numbers";
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') why = "white space is not accepted";
+    throw_syntax(parameter, text, why);
+  }
+  check_digit_budget(parameter, (int_end - int_begin) + (frac_end - frac_begin));
+  // value = (int digits . frac digits) * 10^exponent = mantissa * 10^(exponent - frac_len)
+  const std::string mantissa_digits =
+      std::string(text.substr(int_begin, int_end - int_begin)) +
+      std::string(text.substr(frac_begin, frac_end - frac_begin));
+  mpz_class mantissa = integer_from_digits(mantissa_digits);
+  const long scale = exponent - static_cast<long>(frac_end - frac_begin);
+  mpq_class out;
+  if (mantissa != 0) {
+    mpz_class power;
+    mpz_ui_pow_ui(power.get_mpz_t(), 10, static_cast<unsigned long>(scale < 0 ? -scale : scale));
+    if (scale >= 0) {
+      out = mpq_class(mantissa * power);
+    } else {
+      out = mpq_class(mantissa, power);
+      out.canonicalize();
+    }
+  }
+  if (negative) out = -out;
+  return out;
+}
+
+mpz_class parse_integer(std::string_view parameter, std::string_view text) {
+  const mpq_class value = parse_rational(parameter, text);
+  if (value.get_den() != 1) {
+    throw ParameterError(std::string(parameter), std::string(parameter) + " = " + abbreviate(text) +
+                                                     " is not an integer: allowed whole numbers only");
+  }
+  return value.get_num();
+}
+
+mpq_class rational_from_double(std::string_view parameter, double value) {  // exactdp-allow-float: exact conversion
+  if (!std::isfinite(value)) {  // exactdp-allow-float
+    throw ParameterError(std::string(parameter),
+                         std::string(parameter) + ": NaN and infinity are not exact rationals");
+  }
+  mpq_class out;
+  mpq_set_d(out.get_mpq_t(), value);  // exact: every finite double is a dyadic rational
+  return out;
+}
+
+std::string to_string(const mpq_class& value) { return value.get_str(10); }
+std::string to_string(const mpz_class& value) { return value.get_str(10); }
+
+}  // namespace exactdp

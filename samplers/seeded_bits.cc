@@ -1,0 +1,87 @@
+#include "samplers/seeded_bits.h"
+
+#include <sodium.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "samplers/errors.h"
+#include "samplers/rational.h"
+
+namespace exactdp {
+namespace {
+
+constexpr std::size_t kBlockBytes = 64;
+constexpr uint128 kBlocksPerNonce = static_cast<uint128>(1) << 32;
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+Seed parse_seed_hex(std::string_view parameter, std::string_view hex) {
+  if (hex.size() != 64) {
+    throw ParameterError(std::string(parameter),
+                         std::string(parameter) + ": expected exactly 64 hex digits (32 bytes), got " +
+                             std::to_string(hex.size()) + " characters");
+  }
+  Seed seed{};
+  for (std::size_t i = 0; i < 32; ++i) {
+    const int hi = hex_value(hex[2 * i]);
+    const int lo = hex_value(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) {
+      throw ParameterError(std::string(parameter),
+                           std::string(parameter) + ": '" + abbreviate(hex) +
+                               "' is not hexadecimal: allowed 64 digits 0-9, a-f");
+    }
+    seed[i] = static_cast<unsigned char>(hi * 16 + lo);
+  }
+  return seed;
+}
+
+SeededBits::SeededBits(const Seed& seed) : SeededBits(seed, 0) {}
+
+SeededBits::SeededBits(const Seed& seed, uint128 start_block)
+    : BitSource(nullptr), key_(seed), next_block_(start_block) {
+  if (sodium_init() < 0) {
+    std::fputs("exactdp: fatal: libsodium could not be initialised\n", stderr);
+    std::abort();
+  }
+  state_ = &storage_;
+}
+
+SeededBits::~SeededBits() {
+  sodium_memzero(key_.data(), key_.size());
+  sodium_memzero(&storage_, sizeof storage_);
+}
+
+void SeededBits::refill(unsigned char* out, std::size_t n) {
+  // n is a multiple of 64 (the buffer size); produce whole blocks, switching nonce when the
+  // 32-bit block counter of the current nonce is used up.
+  std::size_t done = 0;
+  while (done < n) {
+    const uint128 nonce_index = next_block_ / kBlocksPerNonce;
+    const auto counter = static_cast<std::uint32_t>(next_block_ % kBlocksPerNonce);
+    unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES] = {0};
+    uint128 v = nonce_index;
+    for (std::size_t i = 0; i < sizeof nonce; ++i) {  // 96-bit little-endian nonce counter
+      nonce[i] = static_cast<unsigned char>(v & 0xff);
+      v >>= 8;
+    }
+    // Blocks left under this nonce before the counter would wrap.
+    const uint128 left = kBlocksPerNonce - counter;
+    std::size_t blocks = (n - done) / kBlockBytes;
+    if (static_cast<uint128>(blocks) > left) blocks = static_cast<std::size_t>(left);
+    sodium_memzero(out + done, blocks * kBlockBytes);
+    crypto_stream_chacha20_ietf_xor_ic(out + done, out + done, blocks * kBlockBytes, nonce, counter,
+                                       key_.data());
+    done += blocks * kBlockBytes;
+    next_block_ += blocks;
+  }
+}
+
+}  // namespace exactdp

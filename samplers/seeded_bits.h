@@ -1,0 +1,43 @@
+// seeded_bits.h — SeededBits: a reproducible BitSource, the ChaCha20 (IETF, RFC 8439) keystream
+// under a 32-byte key. FOR TESTS AND AUDITS ONLY: anyone who knows the seed knows the noise
+// (SECURITY.md). Never the default anywhere.
+//
+// The stream: for nonce n = 0, 1, 2, ... (96-bit little-endian counter) and block counter
+// b = 0 .. 2^32 - 1, the 64-byte keystream blocks of crypto_stream_chacha20_ietf in that order.
+// So the end of one nonce's 32-bit block counter (256 GiB) is defined: the stream continues with
+// block 0 of the next nonce; it never repeats within 2^96 * 256 GiB. The same seed gives the same
+// stream on every machine (libsodium's ChaCha20 is platform independent).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "samplers/bit_source.h"
+#include "samplers/int128.h"
+
+namespace exactdp {
+
+using Seed = std::array<unsigned char, 32>;
+
+// Parses exactly 64 hex digits (either case); ParameterError naming `parameter` otherwise.
+[[nodiscard]] Seed parse_seed_hex(std::string_view parameter, std::string_view hex);
+
+class SeededBits final : public BitSource {
+ public:
+  explicit SeededBits(const Seed& seed);
+  // Starts the stream at 64-byte block `start_block` (block index over all nonces: nonce =
+  // start_block / 2^32, counter = start_block % 2^32). Used by tests of the counter wrap.
+  SeededBits(const Seed& seed, uint128 start_block);
+  ~SeededBits() override;
+
+ protected:
+  void refill(unsigned char* out, std::size_t n) override;
+
+ private:
+  Seed key_;
+  uint128 next_block_;  // next 64-byte block of the stream to produce
+  BitBufferState storage_{};
+};
+
+}  // namespace exactdp
