@@ -1,13 +1,86 @@
-// exactdp sample — placeholder, written next.
+// exactdp sample — exact noise, one integer per line (shared/DESIGN.md section 5).
+#include <charconv>
+#include <memory>
 #include <ostream>
 
+#include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/sampler_spec.h"
+#include "samplers/seeded_bits.h"
+#include "samplers/system_bits.h"
 
 namespace exactdp::cli {
+namespace {
 
-int cmd_sample(Args /*args*/, Io& io) {
-  io.err << "exactdp sample: not implemented yet\n";
-  return 1;
+constexpr unsigned long long kMaxSamples = 10'000'000'000ULL;
+
+constexpr const char* kHelp =
+    "usage:\n"
+    "  exactdp sample discrete-gaussian --sigma2 R [--mean INT] -n N [--seed HEX]\n"
+    "  exactdp sample discrete-laplace  --scale R  [--mean INT] -n N [--seed HEX]\n"
+    "  exactdp sample bernoulli-exp     --gamma R  -n N [--seed HEX]\n"
+    "\n"
+    "Draws N exact samples, one integer per line:\n"
+    "  discrete-gaussian  P[x] ~ exp(-(x - mean)^2 / (2 sigma2)), sigma2 > 0   (CKS20 Alg. 3)\n"
+    "  discrete-laplace   P[x] ~ exp(-|x - mean| / scale), scale > 0          (CKS20 Alg. 2)\n"
+    "  bernoulli-exp      1 with probability exp(-gamma), gamma >= 0, else 0  (CKS20 Alg. 1)\n"
+    "R is an exact rational: 9/4, 0.25, 1e-5, 2.5E+3 (at most 10000 digits, |exponent| <= 100000).\n"
+    "INT is an integer of any size. 0 <= N <= 10000000000.\n"
+    "--seed HEX  64 hex digits (32 bytes): a reproducible keyed ChaCha20 stream, FOR TESTS AND\n"
+    "            AUDITS ONLY (anyone with the seed knows the noise). Without it: the OS CSPRNG.\n"
+    "--hardened  the timing-hardened mode (not available yet: exits 2).\n"
+    "Exit status: 0 success, 2 bad usage or parameter (nothing on stdout).\n";
+
+void print_integer(std::ostream& out, const mpz_class& value, std::string& scratch) {
+  if (mpz_fits_slong_p(value.get_mpz_t())) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, mpz_get_si(value.get_mpz_t()));
+    *r.ptr = '\n';
+    out.write(buf, r.ptr - buf + 1);
+    return;
+  }
+  scratch.resize(mpz_sizeinbase(value.get_mpz_t(), 10) + 2);
+  mpz_get_str(scratch.data(), 10, value.get_mpz_t());
+  out << scratch.c_str() << '\n';
+}
+
+}  // namespace
+
+int cmd_sample(Args args, Io& io) {
+  std::vector<OptionSpec> specs = law_option_specs();
+  specs.push_back({"-n", true});
+  specs.push_back({"--seed", true});
+  specs.push_back({"--hardened", false});
+  specs.push_back({"--help", false});
+  specs.push_back({"-h", false});
+  const ParsedArgs parsed(args, specs);
+  if (parsed.has("--help") || parsed.has("-h")) {
+    io.out << kHelp;
+    return 0;
+  }
+  if (parsed.positionals().size() != 1) {
+    throw UsageError("sample needs exactly one law: discrete-gaussian, discrete-laplace or bernoulli-exp (see --help)");
+  }
+  // Validate everything before drawing a bit or printing a line.
+  const SamplerSpec spec = parse_sampler_spec(parsed.positionals()[0], parsed);
+  if (parsed.has("--hardened")) {
+    throw UsageError("--hardened: the timing-hardened mode is not available in this version");
+  }
+  if (!parsed.has("-n")) throw UsageError("missing required option -n (number of samples)");
+  const unsigned long long n = *parsed.count("-n", 0, kMaxSamples);
+  std::unique_ptr<BitSource> bits;
+  if (const auto seed = parsed.get("--seed")) {
+    bits = std::make_unique<SeededBits>(parse_seed_hex("seed", *seed));
+  } else {
+    bits = std::make_unique<SystemBits>();
+  }
+  mpz_class value;
+  std::string scratch;
+  for (unsigned long long i = 0; i < n && io.out; ++i) {
+    spec.draw(*bits, value);
+    print_integer(io.out, value, scratch);
+  }
+  return 0;
 }
 
 }  // namespace exactdp::cli

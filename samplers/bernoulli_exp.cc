@@ -1,0 +1,36 @@
+#include "samplers/bernoulli_exp.h"
+
+#include "samplers/errors.h"
+#include "samplers/internal/cks20.h"
+#include "samplers/rational.h"
+
+namespace exactdp {
+
+BernoulliExpParams BernoulliExpParams::make(const mpq_class& gamma) {
+  BernoulliExpParams out;
+  out.gamma_ = gamma;
+  out.gamma_.canonicalize();
+  if (sgn(out.gamma_) < 0) {
+    throw ParameterError::out_of_range("gamma", abbreviate(to_string(out.gamma_)), "gamma >= 0");
+  }
+  uint128 num = 0, den = 0;
+  out.fast_ = internal::fits_uint128(out.gamma_.get_num(), num) &&
+              internal::fits_uint128(out.gamma_.get_den(), den) && num < (uint128{1} << 64) &&
+              den < internal::kFastMaxDen;
+  if (out.fast_) {
+    out.num_ = num;
+    out.den_ = den;
+  }
+  return out;
+}
+
+bool sample_bernoulli_exp(BitSource& bits, const BernoulliExpParams& params) {
+  if (params.fast_) return internal::bernoulli_exp<uint128>(bits, params.num_, params.den_);
+  return sample_bernoulli_exp_gmp(bits, params);
+}
+
+bool sample_bernoulli_exp_gmp(BitSource& bits, const BernoulliExpParams& params) {
+  return internal::bernoulli_exp<mpz_class>(bits, params.gamma().get_num(), params.gamma().get_den());
+}
+
+}  // namespace exactdp

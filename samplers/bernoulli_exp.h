@@ -1,0 +1,47 @@
+// bernoulli_exp.h — sample_bernoulli_exp: B in {0, 1} with P[B = 1] = exp(-gamma) for an exact
+// rational gamma >= 0 (CKS20 Algorithm 1).
+//
+// Exactness (CKS20 Prop. 5): for gamma in [0, 1] the loop "K = 1; while Bernoulli(gamma/K): K++"
+// exits at K = k with probability gamma^(k-1)/(k-1)! - gamma^k/k!, so P[K odd] = exp(-gamma)
+// exactly; each Bernoulli(gamma/K) is exact (bernoulli.h). For gamma > 1, exp(-gamma) =
+// exp(-1)^floor(gamma) * exp(-(gamma - floor(gamma))): floor(gamma) Bernoulli(exp(-1)) draws,
+// stopping at the first 0, then one draw for the fractional part. Integer and rational arithmetic
+// only. gamma = 0 returns 1 and draws no bits.
+// Random bits: expected O(log den(gamma)) whatever gamma is (the loops stop early: the expected
+// number of Bernoulli(exp(-1)) trials is < 1.6). Expected time O(1) big-integer operations;
+// worst case unbounded (geometric tails).
+// Fast path: when gamma's numerator and denominator are below 2^64 and 2^96 the same algorithm
+// runs on 128-bit integers with no heap allocation, reading exactly the same bits as the GMP
+// path and returning the same value (tested).
+// Timing: NOT constant-time; the duration depends on the random bits and grows with the number
+// of loop turns, which is correlated with the result (SECURITY.md, "Timing").
+// Errors: BernoulliExpParams::make throws ParameterError unless gamma >= 0. Not thread-safe.
+#pragma once
+
+#include <gmpxx.h>
+
+#include "samplers/bit_source.h"
+#include "samplers/int128.h"
+
+namespace exactdp {
+
+class BernoulliExpParams {
+ public:
+  [[nodiscard]] static BernoulliExpParams make(const mpq_class& gamma);
+  [[nodiscard]] const mpq_class& gamma() const noexcept { return gamma_; }
+  [[nodiscard]] bool fast_path() const noexcept { return fast_; }
+
+ private:
+  BernoulliExpParams() = default;
+  friend bool sample_bernoulli_exp(BitSource&, const BernoulliExpParams&);
+  mpq_class gamma_;
+  bool fast_ = false;
+  uint128 num_ = 0, den_ = 1;
+};
+
+// Draws from Bernoulli(exp(-gamma)); uses the fast path when params.fast_path().
+[[nodiscard]] bool sample_bernoulli_exp(BitSource& bits, const BernoulliExpParams& params);
+// Always the GMP path (the reference the fast path is tested against).
+[[nodiscard]] bool sample_bernoulli_exp_gmp(BitSource& bits, const BernoulliExpParams& params);
+
+}  // namespace exactdp

@@ -1,0 +1,61 @@
+// discrete_gaussian.h — sample_discrete_gaussian: X in Z with
+//   P[X = x] proportional to exp(-(x - mean)^2 / (2 sigma2)),
+// for an exact rational sigma2 > 0 and an integer mean of any size (CKS20 Algorithm 3).
+//
+// Exactness (CKS20 Prop. 7 / Thm. 8): with t = floor(sqrt(floor(sigma2))) + 1 (computed exactly
+// with integer square roots), draw Y ~ Lap_Z(t) (discrete_laplace.h) and accept it with
+// probability exp(-(|Y| - sigma2/t)^2 / (2 sigma2)) (bernoulli_exp.h). The accepted Y has the
+// discrete Gaussian law exactly: the acceptance probability times the Laplace pmf is
+// proportional to exp(-Y^2 / (2 sigma2)) (the exponents differ by a constant). The acceptance
+// exponent is the exact rational (|Y| q t - p)^2 / (2 p q t^2) for sigma2 = p/q.
+// Random bits: expected O(log t + log q) per sample; the expected number of Laplace draws is
+// O(1) (acceptance probability >= a constant for every sigma2; CKS20 Sec. 5.3).
+// Time: expected O(1) big-integer operations on numbers of O(log sigma2 + log q) bits; worst
+// case unbounded (geometric tails).
+// Fast path: when p, q, q*t fit in 64 bits and 2 p q t^2 < 2^96 (e.g. sigma2 = 100 or 10^12 with
+// small denominators), the same algorithm runs on 128-bit integers without heap allocation; it
+// reads exactly the same bits and returns the same values as the GMP path (tested). A draw whose
+// intermediate would overflow finishes that step on the GMP path at the same stream position.
+// Timing: NOT constant-time; duration grows with |X| and with rejections (SECURITY.md, "Timing").
+// Errors: DiscreteGaussianParams::make throws ParameterError unless sigma2 > 0.
+// Thread-safety: params are immutable and shareable; a BitSource is one per thread.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "samplers/bit_source.h"
+#include "samplers/int128.h"
+
+namespace exactdp {
+
+class DiscreteGaussianParams {
+ public:
+  [[nodiscard]] static DiscreteGaussianParams make(const mpq_class& sigma2, const mpz_class& mean = 0);
+  [[nodiscard]] const mpq_class& sigma2() const noexcept { return sigma2_; }
+  [[nodiscard]] const mpz_class& mean() const noexcept { return mean_; }
+  // CKS20 Alg. 3: t = floor(sqrt(floor(sigma2))) + 1, the scale of the proposal Laplace.
+  [[nodiscard]] const mpz_class& t() const noexcept { return t_; }
+  [[nodiscard]] bool fast_path() const noexcept { return fast_; }
+
+ private:
+  DiscreteGaussianParams() = default;
+  friend struct DiscreteGaussianAccess;
+  mpq_class sigma2_;
+  mpz_class mean_;
+  mpz_class t_, qt_, den_;  // den = 2 p q t^2
+  bool fast_ = false;
+  uint128 p_ = 0, t_fast_ = 0, qt_fast_ = 0, den_fast_ = 0;
+};
+
+[[nodiscard]] mpz_class sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams& params);
+void sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams& params, mpz_class& out);
+// One draw as int64; std::nullopt when the value does not fit (the draw is spent).
+[[nodiscard]] std::optional<std::int64_t> sample_discrete_gaussian_int64(
+    BitSource& bits, const DiscreteGaussianParams& params);
+// Always the GMP path (the reference the fast path is tested against).
+[[nodiscard]] mpz_class sample_discrete_gaussian_gmp(BitSource& bits, const DiscreteGaussianParams& params);
+
+}  // namespace exactdp

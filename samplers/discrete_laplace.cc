@@ -1,0 +1,70 @@
+#include "samplers/discrete_laplace.h"
+
+#include "samplers/errors.h"
+#include "samplers/internal/cks20.h"
+#include "samplers/internal/signed_result.h"
+#include "samplers/rational.h"
+
+namespace exactdp {
+
+struct DiscreteLaplaceAccess {
+  static const DiscreteLaplaceParams& p(const DiscreteLaplaceParams& x) { return x; }
+  static uint128 t(const DiscreteLaplaceParams& x) { return x.t_; }
+  static uint128 s(const DiscreteLaplaceParams& x) { return x.s_; }
+};
+
+DiscreteLaplaceParams DiscreteLaplaceParams::make(const mpq_class& scale, const mpz_class& mean) {
+  DiscreteLaplaceParams out;
+  out.scale_ = scale;
+  out.scale_.canonicalize();
+  if (sgn(out.scale_) <= 0) {
+    throw ParameterError::out_of_range("scale", abbreviate(to_string(out.scale_)), "scale > 0");
+  }
+  out.mean_ = mean;
+  uint128 t = 0, s = 0;
+  out.fast_ = internal::fits_uint128(out.scale_.get_num(), t) &&
+              internal::fits_uint128(out.scale_.get_den(), s) && t < (uint128{1} << 64) &&
+              s < (uint128{1} << 64);
+  if (out.fast_) {
+    out.t_ = t;
+    out.s_ = s;
+  }
+  return out;
+}
+
+void sample_discrete_laplace(BitSource& bits, const DiscreteLaplaceParams& params, mpz_class& out) {
+  if (!params.fast_path()) {
+    out = sample_discrete_laplace_gmp(bits, params);
+    return;
+  }
+  bool negative = false;
+  const uint128 magnitude = internal::sample_discrete_laplace_signed<uint128>(
+      bits, DiscreteLaplaceAccess::t(params), DiscreteLaplaceAccess::s(params), negative);
+  internal::assign_signed(out, magnitude, negative, params.mean());
+}
+
+mpz_class sample_discrete_laplace(BitSource& bits, const DiscreteLaplaceParams& params) {
+  mpz_class out;
+  sample_discrete_laplace(bits, params, out);
+  return out;
+}
+
+std::optional<std::int64_t> sample_discrete_laplace_int64(BitSource& bits,
+                                                          const DiscreteLaplaceParams& params) {
+  if (!params.fast_path()) return internal::to_int64(sample_discrete_laplace_gmp(bits, params));
+  bool negative = false;
+  const uint128 magnitude = internal::sample_discrete_laplace_signed<uint128>(
+      bits, DiscreteLaplaceAccess::t(params), DiscreteLaplaceAccess::s(params), negative);
+  return internal::to_int64(magnitude, negative, internal::to_int64(params.mean()));
+}
+
+mpz_class sample_discrete_laplace_gmp(BitSource& bits, const DiscreteLaplaceParams& params) {
+  bool negative = false;
+  const mpz_class magnitude = internal::sample_discrete_laplace_signed<mpz_class>(
+      bits, params.scale().get_num(), params.scale().get_den(), negative);
+  mpz_class out;
+  internal::assign_signed(out, magnitude, negative, params.mean());
+  return out;
+}
+
+}  // namespace exactdp

@@ -1,0 +1,55 @@
+// discrete_laplace.h — sample_discrete_laplace: X in Z with P[X = x] proportional to
+// exp(-|x - mean| / scale), for an exact rational scale > 0 and an integer mean of any size
+// (CKS20 Algorithm 2, "Lap_Z(t/s)" with scale = t/s in lowest terms).
+//
+// Exactness (CKS20 Prop. 6): U uniform on {0..t-1} accepted with probability exp(-U/t) and
+// V ~ Geometric(1 - 1/e) give X = U + tV ~ Geometric(1 - exp(-1/t)); Y = floor(X/s) is then
+// Geometric(1 - exp(-s/t)); a fair sign with (sign = -, Y = 0) rejected gives the two-sided law
+// exactly. Every coin is an exact Bernoulli (bernoulli_exp.h, uniform.h). Integers only.
+// Random bits: expected O(log t + log s) per sample; the outer loop runs an expected
+// < 2 (1 + exp(-s/t)) / (1 - exp(-1/t))·(1/t)-bounded number of times, O(1) for every scale.
+// Time: expected O(1) big-integer operations on numbers of O(log t + log s + log|X|) bits;
+// worst case unbounded (geometric tails).
+// Fast path: when t and s are below 2^64 the same algorithm runs on 128-bit integers with no
+// heap allocation, reading exactly the same bits and returning the same values as the GMP path.
+// Timing: NOT constant-time; duration grows with |X| and depends on rejections (SECURITY.md).
+// Errors: DiscreteLaplaceParams::make throws ParameterError unless scale > 0.
+// Thread-safety: params are immutable and shareable; a BitSource is one per thread.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "samplers/bit_source.h"
+#include "samplers/int128.h"
+
+namespace exactdp {
+
+class DiscreteLaplaceParams {
+ public:
+  [[nodiscard]] static DiscreteLaplaceParams make(const mpq_class& scale, const mpz_class& mean = 0);
+  [[nodiscard]] const mpq_class& scale() const noexcept { return scale_; }
+  [[nodiscard]] const mpz_class& mean() const noexcept { return mean_; }
+  [[nodiscard]] bool fast_path() const noexcept { return fast_; }
+
+ private:
+  DiscreteLaplaceParams() = default;
+  friend struct DiscreteLaplaceAccess;
+  mpq_class scale_;
+  mpz_class mean_;
+  bool fast_ = false;
+  uint128 t_ = 1, s_ = 1;  // scale = t/s, fast path only
+};
+
+// One draw; the fast path when params.fast_path().
+[[nodiscard]] mpz_class sample_discrete_laplace(BitSource& bits, const DiscreteLaplaceParams& params);
+void sample_discrete_laplace(BitSource& bits, const DiscreteLaplaceParams& params, mpz_class& out);
+// One draw as int64; std::nullopt when the value does not fit (the draw is spent).
+[[nodiscard]] std::optional<std::int64_t> sample_discrete_laplace_int64(
+    BitSource& bits, const DiscreteLaplaceParams& params);
+// Always the GMP path (the reference the fast path is tested against).
+[[nodiscard]] mpz_class sample_discrete_laplace_gmp(BitSource& bits, const DiscreteLaplaceParams& params);
+
+}  // namespace exactdp

@@ -1,0 +1,124 @@
+// internal/cks20.h — Algorithms 1-3 of Canonne, Kamath, Steinke, "The Discrete Gaussian for
+// Differential Privacy" (NeurIPS 2020; "CKS20"), written ONCE as templates over the integer type:
+//   I = uint128     the fast path (no heap allocation),
+//   I = mpz_class   the GMP path (any size).
+// Every random draw goes through sample_uniform_below / BitSource::bit, which read the same bits
+// for every integer type, so both instantiations consume the same stream and return the same
+// values; where a fast-path intermediate would overflow, that step is handed to the GMP
+// instantiation at the same point of the algorithm (same bits again). Tests check stream equality.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "samplers/bit_source.h"
+#include "samplers/int128.h"
+#include "samplers/uniform.h"
+
+namespace exactdp::internal {
+
+// ---- integer helpers -----------------------------------------------------------------------
+inline mpz_class to_mpz(uint128 v) {
+  mpz_class out(static_cast<unsigned long>(v >> 64));
+  out <<= 64;
+  out += static_cast<unsigned long>(v & 0xffffffffffffffffULL);
+  return out;
+}
+// True and sets out when v fits in 128 bits (v >= 0).
+inline bool fits_uint128(const mpz_class& v, uint128& out) {
+  if (sgn(v) < 0 || mpz_sizeinbase(v.get_mpz_t(), 2) > 128) return false;
+  mpz_class high = v >> 64;
+  mpz_class low = v - (high << 64);
+  out = (static_cast<uint128>(mpz_get_ui(high.get_mpz_t())) << 64) | mpz_get_ui(low.get_mpz_t());
+  return true;
+}
+// sample_uniform_below into an existing variable (no allocation on the GMP path).
+inline void uniform_into(BitSource& bits, const uint128& n, uint128& out) {
+  out = sample_uniform_below(bits, n);
+}
+inline void uniform_into(BitSource& bits, const mpz_class& n, mpz_class& out) {
+  sample_uniform_below(bits, n, out);
+}
+inline bool is_odd(uint128 v) { return (v & 1) != 0; }
+inline bool is_odd(const mpz_class& v) { return mpz_odd_p(v.get_mpz_t()) != 0; }
+
+// Largest K for which den * K cannot overflow in the fast path: the fast path requires
+// den < 2^96 (checked when parameters are built), so den * K < 2^128 for K <= 2^32.
+inline constexpr uint128 kFastMaxK = static_cast<uint128>(1) << 32;
+inline constexpr uint128 kFastMaxDen = static_cast<uint128>(1) << 96;
+
+// ---- CKS20 Algorithm 1, gamma = num/den in [0, 1] ------------------------------------------
+// Returns a draw of Bernoulli(exp(-num/den)), starting the loop at K = k_start (1 for callers).
+// Law (CKS20 Prop. 5): P[K = k at exit] = gamma^(k-1)/(k-1)! - gamma^k/k!, so
+// P[K odd] = sum_{j>=0} (-gamma)^j / j! = exp(-gamma).
+template <class I>
+bool bernoulli_exp_fraction(BitSource& bits, const I& num, const I& den, I k);
+
+template <>
+inline bool bernoulli_exp_fraction<mpz_class>(BitSource& bits, const mpz_class& num,
+                                              const mpz_class& den, mpz_class k) {
+  if (sgn(num) == 0) return true;  // exp(0) = 1: no bits drawn (same on both paths)
+  mpz_class dk, u;
+  for (;; ++k) {
+    dk = den * k;
+    sample_uniform_below(bits, dk, u);   // A ~ Bernoulli(gamma / K) = [U < num], U uniform below den*K
+    if (!(u < num)) break;               // CKS20 Alg. 1: if A = 0, break
+  }
+  return is_odd(k);
+}
+
+template <>
+inline bool bernoulli_exp_fraction<uint128>(BitSource& bits, const uint128& num, const uint128& den,
+                                            uint128 k) {
+  if (num == 0) return true;
+  for (;; ++k) {
+    if (k > kFastMaxK) {
+      // Not reached in practice (needs 2^32 consecutive successes, probability < 1/(2^32)!),
+      // but exact all the same: continue on the GMP path from the same K and stream position.
+      return bernoulli_exp_fraction<mpz_class>(bits, to_mpz(num), to_mpz(den), to_mpz(k));
+    }
+    if (!(sample_uniform_below(bits, den * k) < num)) break;
+  }
+  return is_odd(k);
+}
+
+// Bernoulli(exp(-1)), drawn with machine integers on both paths (identical bits).
+inline bool bernoulli_exp_minus_one(BitSource& bits) {
+  return bernoulli_exp_fraction<uint128>(bits, 1, 1, 1);
+}
+
+// ---- CKS20 Algorithm 1, any gamma = num/den >= 0 -------------------------------------------
+// floor(gamma) independent Bernoulli(exp(-1)) trials (stopping at the first 0), then one
+// Bernoulli(exp(-(gamma - floor(gamma)))). Expected trials < 1/(1 - 1/e) + 1 whatever gamma is.
+template <class I>
+bool bernoulli_exp(BitSource& bits, const I& num, const I& den) {
+  const I whole = num / den;
+  const I frac = num - whole * den;
+  for (I i = 0; i < whole; ++i) {
+    if (!bernoulli_exp_minus_one(bits)) return false;
+  }
+  return bernoulli_exp_fraction<I>(bits, frac, den, I(1));
+}
+
+// ---- CKS20 Algorithm 2: discrete Laplace with scale t/s (t, s >= 1) ------------------------
+// Returns |Y| and sets `negative`; P[Y = y] proportional to exp(-|y| s / t).
+template <class I>
+I sample_discrete_laplace_signed(BitSource& bits, const I& t, const I& s, bool& negative) {
+  I u, v, x, y;
+  for (;;) {
+    uniform_into(bits, t, u);                                 // U uniform on {0..t-1}
+    if (!bernoulli_exp_fraction<I>(bits, u, t, I(1))) continue;  // D ~ Bern(exp(-U/t)); reject if 0
+    v = 0;                                                    // V ~ Geometric(1 - e^-1)
+    while (bernoulli_exp_minus_one(bits)) ++v;                // (V < 2^64: 2^64 loop turns cannot happen)
+    x = u + t * v;                                            // X = U + t V ~ Geometric(1 - e^(-1/t))
+    y = x / s;                                                // Y = floor(X / s)
+    const bool b = bits.bit();                                // B ~ Bernoulli(1/2)
+    if (b && y == 0) continue;                                // reject -0
+    negative = b;
+    return y;
+  }
+}
+
+}  // namespace exactdp::internal

@@ -1,0 +1,46 @@
+// internal/signed_result.h — turning (magnitude, sign) plus a mean into the sampler outputs.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "samplers/int128.h"
+#include "samplers/internal/cks20.h"
+
+namespace exactdp::internal {
+
+inline void assign_signed(mpz_class& out, uint128 magnitude, bool negative, const mpz_class& mean) {
+  if (magnitude < (uint128{1} << 64)) {
+    mpz_set_ui(out.get_mpz_t(), static_cast<unsigned long>(magnitude));
+  } else {
+    out = to_mpz(magnitude);
+  }
+  if (negative) mpz_neg(out.get_mpz_t(), out.get_mpz_t());
+  if (sgn(mean) != 0) out += mean;
+}
+
+inline void assign_signed(mpz_class& out, const mpz_class& magnitude, bool negative,
+                          const mpz_class& mean) {
+  out = magnitude;
+  if (negative) mpz_neg(out.get_mpz_t(), out.get_mpz_t());
+  if (sgn(mean) != 0) out += mean;
+}
+
+// (negative ? -magnitude : magnitude) + mean as int64, if it fits.
+inline std::optional<std::int64_t> to_int64(uint128 magnitude, bool negative,
+                                            const std::optional<std::int64_t>& mean) {
+  if (!mean || magnitude > (uint128{1} << 63)) return std::nullopt;
+  const int128 value = (negative ? -static_cast<int128>(magnitude) : static_cast<int128>(magnitude)) +
+                       static_cast<int128>(*mean);
+  if (value < INT64_MIN || value > INT64_MAX) return std::nullopt;
+  return static_cast<std::int64_t>(value);
+}
+
+inline std::optional<std::int64_t> to_int64(const mpz_class& value) {
+  if (!mpz_fits_slong_p(value.get_mpz_t())) return std::nullopt;
+  return static_cast<std::int64_t>(mpz_get_si(value.get_mpz_t()));
+}
+
+}  // namespace exactdp::internal
