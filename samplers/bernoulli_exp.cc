@@ -15,8 +15,7 @@ BernoulliExpParams BernoulliExpParams::make(const mpq_class& gamma) {
   }
   uint128 num = 0, den = 0;
   out.fast_ = internal::fits_uint128(out.gamma_.get_num(), num) &&
-              internal::fits_uint128(out.gamma_.get_den(), den) && num < (uint128{1} << 64) &&
-              den < internal::kFastMaxDen;
+              internal::fits_uint128(out.gamma_.get_den(), den);
   if (out.fast_) {
     out.num_ = num;
     out.den_ = den;

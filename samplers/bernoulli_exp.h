@@ -10,7 +10,7 @@
 // Random bits: expected O(log den(gamma)) whatever gamma is (the loops stop early: the expected
 // number of Bernoulli(exp(-1)) trials is < 1.6). Expected time O(1) big-integer operations;
 // worst case unbounded (geometric tails).
-// Fast path: when gamma's numerator and denominator are below 2^64 and 2^96 the same algorithm
+// Fast path: when gamma's numerator and denominator fit in 128 bits the same algorithm
 // runs on 128-bit integers with no heap allocation, reading exactly the same bits as the GMP
 // path and returning the same value (tested).
 // Timing: NOT constant-time; the duration depends on the random bits and grows with the number

@@ -64,8 +64,7 @@ DiscreteGaussianParams DiscreteGaussianParams::make(const mpq_class& sigma2, con
   uint128 pf = 0, qtf = 0, tf = 0, denf = 0;
   out.fast_ = internal::fits_uint128(p, pf) && pf < (uint128{1} << 64) &&
               internal::fits_uint128(out.qt_, qtf) && qtf < (uint128{1} << 64) &&
-              internal::fits_uint128(out.t_, tf) && internal::fits_uint128(out.den_, denf) &&
-              denf < internal::kFastMaxDen;
+              internal::fits_uint128(out.t_, tf) && internal::fits_uint128(out.den_, denf);
   if (out.fast_) {
     out.p_ = pf;
     out.t_fast_ = tf;

@@ -12,8 +12,8 @@
 // O(1) (acceptance probability >= a constant for every sigma2; CKS20 Sec. 5.3).
 // Time: expected O(1) big-integer operations on numbers of O(log sigma2 + log q) bits; worst
 // case unbounded (geometric tails).
-// Fast path: when p, q, q*t fit in 64 bits and 2 p q t^2 < 2^96 (e.g. sigma2 = 100 or 10^12 with
-// small denominators), the same algorithm runs on 128-bit integers without heap allocation; it
+// Fast path: when p and q*t fit in 64 bits and 2 p q t^2 in 128 bits (e.g. every integer sigma2
+// up to 1.8 * 10^19), the same algorithm runs on 128-bit integers without heap allocation; it
 // reads exactly the same bits and returns the same values as the GMP path (tested). A draw whose
 // intermediate would overflow finishes that step on the GMP path at the same stream position.
 // Timing: NOT constant-time; duration grows with |X| and with rejections (SECURITY.md, "Timing").

@@ -104,7 +104,12 @@ mpq_class parse_rational(std::string_view parameter, std::string_view text) {
     frac_end = digit_run(text, frac_begin);
     pos = frac_end;
   }
-  if (int_end == int_begin && frac_end == frac_begin) throw_syntax(parameter, text, "no digits");
+  if (int_end == int_begin && frac_end == frac_begin) {
+    const char c = pos < text.size() ? text[pos] : '\0';
+    if (c == 'n' || c == 'N' || c == 'i' || c == 'I') throw_syntax(parameter, text, "NaN and infinity are not numbers");
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') throw_syntax(parameter, text, "white space is not accepted");
+    throw_syntax(parameter, text, "no digits");
+  }
   long exponent = 0;
   if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
     ++pos;

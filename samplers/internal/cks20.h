@@ -44,10 +44,6 @@ inline void uniform_into(BitSource& bits, const mpz_class& n, mpz_class& out) {
 inline bool is_odd(uint128 v) { return (v & 1) != 0; }
 inline bool is_odd(const mpz_class& v) { return mpz_odd_p(v.get_mpz_t()) != 0; }
 
-// Largest K for which den * K cannot overflow in the fast path: the fast path requires
-// den < 2^96 (checked when parameters are built), so den * K < 2^128 for K <= 2^32.
-inline constexpr uint128 kFastMaxK = static_cast<uint128>(1) << 32;
-inline constexpr uint128 kFastMaxDen = static_cast<uint128>(1) << 96;
 
 // ---- CKS20 Algorithm 1, gamma = num/den in [0, 1] ------------------------------------------
 // Returns a draw of Bernoulli(exp(-num/den)), starting the loop at K = k_start (1 for callers).
@@ -74,12 +70,14 @@ inline bool bernoulli_exp_fraction<uint128>(BitSource& bits, const uint128& num,
                                             uint128 k) {
   if (num == 0) return true;
   for (;; ++k) {
-    if (k > kFastMaxK) {
-      // Not reached in practice (needs 2^32 consecutive successes, probability < 1/(2^32)!),
-      // but exact all the same: continue on the GMP path from the same K and stream position.
+    uint128 dk;
+    if (__builtin_mul_overflow(den, k, &dk)) {
+      // den * K needs more than 128 bits (huge den, or a K reached with vanishing probability):
+      // continue on the GMP path from the same K and stream position, so the law and the
+      // stream stay exactly those of the GMP path.
       return bernoulli_exp_fraction<mpz_class>(bits, to_mpz(num), to_mpz(den), to_mpz(k));
     }
-    if (!(sample_uniform_below(bits, den * k) < num)) break;
+    if (!(sample_uniform_below(bits, dk) < num)) break;
   }
   return is_odd(k);
 }

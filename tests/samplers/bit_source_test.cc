@@ -1,0 +1,164 @@
+// Bit sources: the bit-stream contract, ChaCha20 known answers, the defined end of the 32-bit
+// block counter, fork safety of SystemBits (with a real fork), and seed parsing.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+#include <sodium.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <vector>
+
+#include "samplers/errors.h"
+#include "samplers/seeded_bits.h"
+#include "samplers/system_bits.h"
+
+namespace exactdp {
+namespace {
+
+Seed zero_seed() { return Seed{}; }
+
+std::vector<unsigned char> read_bytes(BitSource& bits, std::size_t n) {
+  std::vector<unsigned char> out(n);
+  for (auto& b : out) b = static_cast<unsigned char>(bits.bits(8));
+  return out;
+}
+
+std::vector<unsigned char> chacha_block(const Seed& key, std::uint64_t nonce_index, std::uint32_t counter) {
+  std::vector<unsigned char> out(64, 0);
+  unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES] = {0};
+  for (int i = 0; i < 8; ++i) nonce[i] = static_cast<unsigned char>(nonce_index >> (8 * i));
+  crypto_stream_chacha20_ietf_xor_ic(out.data(), out.data(), 64, nonce, counter, key.data());
+  return out;
+}
+
+TEST(SeededBits, MatchesRfc8439KeystreamVector) {
+  // RFC 8439 appendix A.1, test vector #1: all-zero key and nonce, block counter 0.
+  const std::array<unsigned char, 16> expected = {0x76, 0xb8, 0xe0, 0xad, 0xa0, 0xf1, 0x3d, 0x90,
+                                                  0x40, 0x5d, 0x6a, 0xe5, 0x53, 0x86, 0xbd, 0x28};
+  SeededBits bits(zero_seed());
+  const auto got = read_bytes(bits, 16);
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), got.begin()));
+  EXPECT_EQ(bits.bits_consumed(), 128u);
+}
+
+TEST(SeededBits, StreamContinuesWithNextNonceAtCounterEnd) {
+  Seed key{};
+  key[0] = 7;
+  const uint128 last_block_of_nonce0 = (uint128{1} << 32) - 1;
+  SeededBits bits(key, last_block_of_nonce0);
+  const auto got = read_bytes(bits, 192);
+  const auto a = chacha_block(key, 0, 0xffffffffu);
+  const auto b = chacha_block(key, 1, 0);
+  const auto c = chacha_block(key, 1, 1);
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), got.begin()));
+  EXPECT_TRUE(std::equal(b.begin(), b.end(), got.begin() + 64));
+  EXPECT_TRUE(std::equal(c.begin(), c.end(), got.begin() + 128));
+  EXPECT_NE(a, b);
+}
+
+TEST(SeededBits, SameSeedSameStreamDifferentSeedDifferentStream) {
+  Seed other{};
+  other[31] = 1;
+  SeededBits a(zero_seed()), b(zero_seed()), c(other);
+  EXPECT_EQ(read_bytes(a, 1000), read_bytes(b, 1000));
+  SeededBits d(zero_seed());
+  EXPECT_NE(read_bytes(c, 64), read_bytes(d, 64));
+}
+
+// Drawing k1 then k2 bits reads the same stream positions as drawing k1 + k2 bits.
+RC_GTEST_PROP(BitSource, ChunksAreAPlainBitStream, ()) {
+  const auto widths = *rc::gen::container<std::vector<unsigned>>(rc::gen::inRange(0u, 65u));
+  SeededBits chunked(zero_seed()), single(zero_seed());
+  std::uint64_t total = 0;
+  for (unsigned k : widths) {
+    const std::uint64_t v = chunked.bits(k);
+    if (k < 64) RC_ASSERT(v < (std::uint64_t{1} << k));
+    std::uint64_t w = 0;
+    for (unsigned i = 0; i < k; ++i) w = (w << 1) | (single.bit() ? 1 : 0);
+    RC_ASSERT(v == w);
+    total += k;
+  }
+  RC_ASSERT(chunked.bits_consumed() == total);
+  RC_ASSERT(single.bits_consumed() == total);
+}
+
+TEST(SystemBits, TwoSourcesDiffer) {
+  SystemBits a, b;
+  EXPECT_NE(read_bytes(a, 32), read_bytes(b, 32));  // false alarm probability 2^-256
+}
+
+// A child created by fork() must not replay the parent's buffered bytes. The parent fills its
+// buffer (512 bytes) by drawing one bit; parent and child then each draw 256 more bits. If the
+// child reused the buffer both would print the same bits (certainly); with a fresh buffer they
+// agree with probability 2^-256.
+TEST(SystemBits, ForkedChildDoesNotReuseParentBuffer) {
+  SystemBits bits;
+  (void)bits.bit();
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    close(fds[0]);
+    const auto child = read_bytes(bits, 32);
+    const ssize_t w = write(fds[1], child.data(), child.size());
+    _exit(w == 32 ? 0 : 1);
+  }
+  close(fds[1]);
+  const auto parent = read_bytes(bits, 32);
+  std::vector<unsigned char> child(32);
+  std::size_t got = 0;
+  while (got < child.size()) {
+    const ssize_t r = read(fds[0], child.data() + got, child.size() - got);
+    ASSERT_GT(r, 0);
+    got += static_cast<std::size_t>(r);
+  }
+  close(fds[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_NE(parent, child) << "child replayed the parent's buffered random bytes";
+}
+
+// Companion: the fork test can fail. A source whose buffer is NOT protected (SeededBits, a
+// deterministic stream) gives identical bytes in parent and child, which the same comparison
+// detects.
+TEST(SystemBits, ForkComparisonDetectsAReplayedBuffer) {
+  SeededBits bits(zero_seed());
+  (void)bits.bit();
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    close(fds[0]);
+    const auto child = read_bytes(bits, 32);
+    const ssize_t w = write(fds[1], child.data(), child.size());
+    _exit(w == 32 ? 0 : 1);
+  }
+  close(fds[1]);
+  const auto parent = read_bytes(bits, 32);
+  std::vector<unsigned char> child(32);
+  std::size_t got = 0;
+  while (got < child.size()) {
+    const ssize_t r = read(fds[0], child.data() + got, child.size() - got);
+    ASSERT_GT(r, 0);
+    got += static_cast<std::size_t>(r);
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_EQ(parent, child);
+}
+
+TEST(ParseSeedHex, AcceptsExactly64HexDigits) {
+  const Seed s = parse_seed_hex("seed", std::string(62, '0') + "aF");
+  EXPECT_EQ(s[31], 0xaf);
+  EXPECT_THROW((void)parse_seed_hex("seed", "00"), ParameterError);
+  EXPECT_THROW((void)parse_seed_hex("seed", std::string(63, '0') + "g"), ParameterError);
+  EXPECT_THROW((void)parse_seed_hex("seed", std::string(66, '0')), ParameterError);
+}
+
+}  // namespace
+}  // namespace exactdp
