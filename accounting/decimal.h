@@ -1,0 +1,46 @@
+// decimal.h — decimal text for certified intervals, rounded OUTWARD, and intervals from text.
+//
+// decimal_lower(x, D) is a decimal number with at most D significant digits that is <= x;
+// decimal_upper(x, D) one that is >= x (MPFR's mpfr_get_str rounds the digits in the direction
+// asked, so each is the nearest such D-digit number). Printing an Interval with to_decimal gives
+// printed lower <= lower <= true value <= upper <= printed upper (shared/DESIGN.md section 4).
+//
+// Format: plain notation when the decimal exponent is in [-6, 20] ("0.38292492254802620727",
+// "1234.5"), otherwise scientific with an explicit exponent ("1.2345e-100000", "6.02e+23");
+// trailing zeros after the point are dropped (they do not change the value); "0" for zero;
+// "inf" / "-inf" for infinite ends. The text reads back exactly with exactdp::parse_rational
+// (within its limit of 10^+-100000 on the exponent).
+#pragma once
+
+#include <gmpxx.h>
+
+#include <string>
+#include <string_view>
+
+#include "accounting/interval.h"
+
+namespace exactdp::accounting {
+
+inline constexpr int kMaxDecimalDigits = 100'000;
+
+// digits in [1, kMaxDecimalDigits] (std::invalid_argument otherwise).
+[[nodiscard]] std::string decimal_lower(mpfr_srcptr x, int digits);
+[[nodiscard]] std::string decimal_upper(mpfr_srcptr x, int digits);
+
+struct DecimalInterval {
+  std::string lower;  // <= the interval's lower end
+  std::string upper;  // >= the interval's upper end
+};
+[[nodiscard]] DecimalInterval to_decimal(const Interval& x, int digits);
+// "[lower, upper]" with outward-rounded ends.
+[[nodiscard]] std::string to_decimal_string(const Interval& x, int digits);
+
+// An exact rational as an interval at `precision` (rounded outward): the same as
+// Interval(value, precision), named for symmetry with the text forms below.
+[[nodiscard]] Interval interval_from_rational(const mpq_class& value, mpfr_prec_t precision);
+// Text read EXACTLY by exactdp::parse_rational ("1e-5", "3/2", "0.1"), then rounded outward.
+// Throws ParameterError naming `parameter` for bad text.
+[[nodiscard]] Interval interval_from_decimal(std::string_view parameter, std::string_view text,
+                                             mpfr_prec_t precision);
+
+}  // namespace exactdp::accounting
