@@ -1,0 +1,89 @@
+// Sampler benchmarks: ns per sample and random bits per sample, seeded ChaCha20 source.
+//   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
+//   cmake --build build-bench -j2 --target samplers_bench
+//   ./build-bench/bench/samplers_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "samplers/bernoulli_exp.h"
+#include "samplers/discrete_gaussian.h"
+#include "samplers/discrete_laplace.h"
+#include "samplers/rational.h"
+#include "samplers/seeded_bits.h"
+#include "samplers/system_bits.h"
+
+namespace {
+
+using namespace exactdp;
+
+const char* const kSigma2[] = {"1", "100", "1e12", "1e100"};
+const char* const kScale[] = {"1", "10", "1e6"};
+const char* const kGamma[] = {"1/2", "3/2", "1e-5", "1e6"};
+
+void BM_DiscreteGaussian(benchmark::State& state) {
+  const char* s = kSigma2[state.range(0)];
+  state.SetLabel(std::string("sigma2=") + s);
+  SeededBits bits(Seed{});
+  const auto params = DiscreteGaussianParams::make(parse_rational("sigma2", s));
+  mpz_class out;
+  const std::uint64_t before = bits.bits_consumed();
+  for (auto _ : state) {
+    sample_discrete_gaussian(bits, params, out);
+    benchmark::DoNotOptimize(out);
+  }
+  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /  // exactdp-allow-float: report only
+                                  static_cast<double>(state.iterations());              // exactdp-allow-float: report only
+}
+BENCHMARK(BM_DiscreteGaussian)->DenseRange(0, 3)->ArgName("sigma2_index");
+
+void BM_DiscreteGaussianGmpPath(benchmark::State& state) {
+  const char* s = kSigma2[state.range(0)];
+  state.SetLabel(std::string("sigma2=") + s);
+  SeededBits bits(Seed{});
+  const auto params = DiscreteGaussianParams::make(parse_rational("sigma2", s));
+  for (auto _ : state) benchmark::DoNotOptimize(sample_discrete_gaussian_gmp(bits, params));
+}
+BENCHMARK(BM_DiscreteGaussianGmpPath)->DenseRange(0, 3)->ArgName("sigma2_index");
+
+void BM_DiscreteGaussianSystemBits(benchmark::State& state) {
+  SystemBits bits;
+  const auto params = DiscreteGaussianParams::make(100);
+  state.SetLabel("sigma2=100, OS CSPRNG");
+  mpz_class out;
+  for (auto _ : state) {
+    sample_discrete_gaussian(bits, params, out);
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK(BM_DiscreteGaussianSystemBits);
+
+void BM_DiscreteLaplace(benchmark::State& state) {
+  const char* s = kScale[state.range(0)];
+  state.SetLabel(std::string("scale=") + s);
+  SeededBits bits(Seed{});
+  const auto params = DiscreteLaplaceParams::make(parse_rational("scale", s));
+  mpz_class out;
+  const std::uint64_t before = bits.bits_consumed();
+  for (auto _ : state) {
+    sample_discrete_laplace(bits, params, out);
+    benchmark::DoNotOptimize(out);
+  }
+  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /  // exactdp-allow-float: report only
+                                  static_cast<double>(state.iterations());              // exactdp-allow-float: report only
+}
+BENCHMARK(BM_DiscreteLaplace)->DenseRange(0, 2)->ArgName("scale_index");
+
+void BM_BernoulliExp(benchmark::State& state) {
+  const char* g = kGamma[state.range(0)];
+  state.SetLabel(std::string("gamma=") + g);
+  SeededBits bits(Seed{});
+  const auto params = BernoulliExpParams::make(parse_rational("gamma", g));
+  const std::uint64_t before = bits.bits_consumed();
+  for (auto _ : state) benchmark::DoNotOptimize(sample_bernoulli_exp(bits, params));
+  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /  // exactdp-allow-float: report only
+                                  static_cast<double>(state.iterations());              // exactdp-allow-float: report only
+}
+BENCHMARK(BM_BernoulliExp)->DenseRange(0, 3)->ArgName("gamma_index");
+
+}  // namespace
