@@ -1,6 +1,7 @@
 # `cmake --install` exports find_package(exactdp) targets and a pkg-config file.
 include(CMakePackageConfigHelpers)
-install(TARGETS exactdp_samplers exactdp_accounting exactdp_verification exactdp_all exactdp
+install(TARGETS exactdp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS exactdp_samplers exactdp_accounting exactdp_verification exactdp_all
         EXPORT exactdpTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
