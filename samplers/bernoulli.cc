@@ -2,7 +2,7 @@
 
 #include "samplers/errors.h"
 #include "samplers/rational.h"
-#include "samplers/uniform.h"
+#include "samplers/internal/cks20.h"
 
 namespace exactdp {
 
@@ -19,7 +19,8 @@ bool sample_bernoulli(BitSource& bits, const BernoulliParams& params) {
   const mpq_class& p = params.p();
   if (sgn(p) == 0) return false;
   if (p == 1) return true;
-  return sample_uniform_below(bits, p.get_den()) < p.get_num();
+  mpz_class r, gap;
+  return internal::bernoulli_ratio<mpz_class>(bits, p.get_num(), p.get_den(), r, gap);
 }
 
 }  // namespace exactdp

@@ -1,9 +1,11 @@
 // bernoulli.h — sample_bernoulli: B in {0, 1} with P[B = 1] = p, p an exact rational in [0, 1].
 //
-// Exactness: with p = a/b in lowest terms, B = [U < a] for U uniform on {0..b-1} (uniform.h), so
-// P[B = 1] = a/b exactly. Random bits: expected < 2 * bitlength(b - 1); p = 0 and p = 1 draw none.
-// Time: expected O(1) attempts of O(log b) work; worst case unbounded (each attempt fails with
-// probability < 1/2). Timing reveals the number of rejection attempts, not B (SECURITY.md).
+// Exactness: B = [V < p] for a uniform real V in [0, 1) whose bits are drawn one at a time and
+// compared with the binary expansion of p = a/b (long division); the first differing bit decides,
+// so P[B = 1] = p exactly (internal/cks20.h, bernoulli_ratio). Random bits: expected 2, whatever
+// the size of b (at most 1 + a geometric number); p = 0 and p = 1 draw none.
+// Time: expected O(1) steps of O(log b) work; worst case unbounded (each step continues with
+// probability 1/2). Timing: the number of steps is correlated with B (SECURITY.md, "Timing").
 // Errors: BernoulliParams::make throws ParameterError unless 0 <= p <= 1. Not thread-safe
 // (one BitSource per thread). Reference: folklore; see uniform.h.
 #pragma once

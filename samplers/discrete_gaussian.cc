@@ -96,7 +96,7 @@ std::optional<std::int64_t> sample_discrete_gaussian_int64(BitSource& bits,
   if (!params.fast_path()) return internal::to_int64(sample_discrete_gaussian_gmp(bits, params));
   bool negative = false;
   const uint128 magnitude = DiscreteGaussianAccess::magnitude_fast(bits, params, negative);
-  return internal::to_int64(magnitude, negative, internal::to_int64(params.mean()));
+  return internal::to_int64(magnitude, negative, params.mean());
 }
 
 mpz_class sample_discrete_gaussian_gmp(BitSource& bits, const DiscreteGaussianParams& params) {

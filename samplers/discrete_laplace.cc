@@ -55,7 +55,7 @@ std::optional<std::int64_t> sample_discrete_laplace_int64(BitSource& bits,
   bool negative = false;
   const uint128 magnitude = internal::sample_discrete_laplace_signed<uint128>(
       bits, DiscreteLaplaceAccess::t(params), DiscreteLaplaceAccess::s(params), negative);
-  return internal::to_int64(magnitude, negative, internal::to_int64(params.mean()));
+  return internal::to_int64(magnitude, negative, params.mean());
 }
 
 mpz_class sample_discrete_laplace_gmp(BitSource& bits, const DiscreteLaplaceParams& params) {

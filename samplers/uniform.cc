@@ -29,7 +29,9 @@ std::uint64_t sample_uniform_below(BitSource& bits, std::uint64_t n) {
 uint128 sample_uniform_below(BitSource& bits, uint128 n) {
   if (n == 0) throw std::invalid_argument("sample_uniform_below: n must be >= 1");
   const unsigned k = bit_length(n - 1);
-  if (k <= 64) return sample_uniform_below(bits, static_cast<std::uint64_t>(n));
+  // n = 2^64 has k = 64 but does not fit the 64-bit version: it takes the general loop below
+  // (a first chunk of 0 bits, then one 64-bit chunk), which reads the same 64 bits.
+  if ((n >> 64) == 0) return sample_uniform_below(bits, static_cast<std::uint64_t>(n));
   for (;;) {
     const uint128 high = bits.bits(k - 64);  // first chunk: k mod 64 (1..64) bits
     const uint128 v = (high << 64) | bits.bits(64);

@@ -45,8 +45,36 @@ inline bool is_odd(uint128 v) { return (v & 1) != 0; }
 inline bool is_odd(const mpz_class& v) { return mpz_odd_p(v.get_mpz_t()) != 0; }
 
 
+// ---- Bernoulli(a / b) for 0 <= a <= b, b >= 1, by lazy comparison -------------------------
+// Draws the bits of a uniform V in [0, 1) one at a time and compares them with the binary
+// expansion of x = a / b, produced by long division (r <- 2r; digit = [r >= b]; r <- r - digit b,
+// computed as a comparison with b - r so that nothing exceeds b). At the first differing bit,
+// V < x iff V's bit is 0. If the expansion of x ends (r = 0) while V still agrees, V >= x with
+// probability 1, so the answer is 0. Hence P[1] = x exactly. Bits: expected 2 (at most 1 + a
+// geometric number), whatever the size of b; a = 0 and a = b draw none. `r` and `gap` are
+// scratch variables (reused on the GMP path to avoid allocation).
+template <class I>
+bool bernoulli_ratio(BitSource& bits, const I& a, const I& b, I& r, I& gap) {
+  if (a == 0) return false;
+  if (a == b) return true;
+  r = a;  // remainder of the long division of a by b; invariant 0 < r < b
+  for (;;) {
+    gap = b - r;
+    const bool digit = !(r < gap);  // 2r >= b
+    if (digit) {
+      r -= gap;  // 2r - b
+    } else {
+      r += r;    // 2r < b
+    }
+    const bool v = bits.bit();
+    if (v != digit) return digit;  // first difference: V < x iff x has the 1
+    if (r == 0) return false;      // x's expansion has ended: V >= x
+  }
+}
+
 // ---- CKS20 Algorithm 1, gamma = num/den in [0, 1] ------------------------------------------
-// Returns a draw of Bernoulli(exp(-num/den)), starting the loop at K = k_start (1 for callers).
+// Returns a draw of Bernoulli(exp(-num/den)), starting the loop at K = k (1 for callers). Each
+// Bernoulli(gamma / K) is drawn by bernoulli_ratio (2 bits expected).
 // Law (CKS20 Prop. 5): P[K = k at exit] = gamma^(k-1)/(k-1)! - gamma^k/k!, so
 // P[K odd] = sum_{j>=0} (-gamma)^j / j! = exp(-gamma).
 template <class I>
@@ -56,11 +84,11 @@ template <>
 inline bool bernoulli_exp_fraction<mpz_class>(BitSource& bits, const mpz_class& num,
                                               const mpz_class& den, mpz_class k) {
   if (sgn(num) == 0) return true;  // exp(0) = 1: no bits drawn (same on both paths)
-  mpz_class dk, u;
+  mpz_class dk, r, gap;
   for (;; ++k) {
     dk = den * k;
-    sample_uniform_below(bits, dk, u);   // A ~ Bernoulli(gamma / K) = [U < num], U uniform below den*K
-    if (!(u < num)) break;               // CKS20 Alg. 1: if A = 0, break
+    // A ~ Bernoulli(gamma / K) = Bernoulli(num / (den K)); CKS20 Alg. 1: if A = 0, break.
+    if (!bernoulli_ratio(bits, num, dk, r, gap)) break;
   }
   return is_odd(k);
 }
@@ -77,7 +105,8 @@ inline bool bernoulli_exp_fraction<uint128>(BitSource& bits, const uint128& num,
       // stream stay exactly those of the GMP path.
       return bernoulli_exp_fraction<mpz_class>(bits, to_mpz(num), to_mpz(den), to_mpz(k));
     }
-    if (!(sample_uniform_below(bits, dk) < num)) break;
+    uint128 r, gap;
+    if (!bernoulli_ratio(bits, num, dk, r, gap)) break;
   }
   return is_odd(k);
 }

@@ -28,19 +28,25 @@ inline void assign_signed(mpz_class& out, const mpz_class& magnitude, bool negat
   if (sgn(mean) != 0) out += mean;
 }
 
-// (negative ? -magnitude : magnitude) + mean as int64, if it fits.
-inline std::optional<std::int64_t> to_int64(uint128 magnitude, bool negative,
-                                            const std::optional<std::int64_t>& mean) {
-  if (!mean || magnitude > (uint128{1} << 63)) return std::nullopt;
-  const int128 value = (negative ? -static_cast<int128>(magnitude) : static_cast<int128>(magnitude)) +
-                       static_cast<int128>(*mean);
-  if (value < INT64_MIN || value > INT64_MAX) return std::nullopt;
-  return static_cast<std::int64_t>(value);
-}
-
 inline std::optional<std::int64_t> to_int64(const mpz_class& value) {
   if (!mpz_fits_slong_p(value.get_mpz_t())) return std::nullopt;
   return static_cast<std::int64_t>(mpz_get_si(value.get_mpz_t()));
+}
+
+// (negative ? -magnitude : magnitude) + mean as int64, if it fits. Machine arithmetic when
+// |magnitude| < 2^64 and the mean fits in int64 (the sum is then below 2^65 in magnitude: exact
+// in int128); otherwise the exact sum on GMP, so a mean outside int64 or a magnitude of 2^63 or
+// more still gives the value whenever the value itself fits (e.g. mean = -2^63 - 5, magnitude 10).
+inline std::optional<std::int64_t> to_int64(uint128 magnitude, bool negative, const mpz_class& mean) {
+  if (magnitude < (uint128{1} << 64) && mpz_fits_slong_p(mean.get_mpz_t())) {
+    const int128 value = (negative ? -static_cast<int128>(magnitude) : static_cast<int128>(magnitude)) +
+                         static_cast<int128>(mpz_get_si(mean.get_mpz_t()));
+    if (value < INT64_MIN || value > INT64_MAX) return std::nullopt;
+    return static_cast<std::int64_t>(value);
+  }
+  mpz_class value;
+  assign_signed(value, magnitude, negative, mean);
+  return to_int64(value);
 }
 
 }  // namespace exactdp::internal

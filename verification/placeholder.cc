@@ -1,1 +1,0 @@
-// Placeholder so the layer target exists; replaced by the verification issue.
