@@ -1,0 +1,50 @@
+#include "verification/audit.h"
+
+#include <stdexcept>
+
+namespace exactdp::verification {
+
+std::vector<mpz_class> audit_thresholds(const ReferenceLaw& law) {
+  if (law.has_bounded_support()) return {};
+  const mpz_class s = law.spread();
+  return {mpz_class(2 * s), mpz_class(3 * s)};
+}
+
+SampleCounter make_audit_counter(const ReferenceLaw& law) { return SampleCounter(law, audit_thresholds(law)); }
+
+AuditReport run_audit(const ReferenceLaw& law, const SampleCounter& counter, const mpq_class& alpha) {
+  if (counter.n() == 0) throw std::invalid_argument("run_audit: no samples");
+  AuditReport report;
+  report.law = law.describe();
+  report.n = counter.n();
+  report.alpha = alpha;
+  const std::vector<Cell> cells = make_cells(law, counter);
+  const std::vector<Cell> bins = merge_cells(cells, counter.n(), default_min_expected(counter.n()));
+  if (const auto* bern = dynamic_cast<const BernoulliExpLaw*>(&law)) {
+    unsigned long long ones = 0;
+    for (const Cell& c : cells) {
+      if (c.first && c.last && *c.first == 1 && *c.last == 1) ones = c.observed;
+    }
+    report.tests.push_back(support_test(cells));
+    report.tests.push_back(bernoulli_binomial(*bern, ones, counter.n()));
+    report.tests.push_back(pearson_chi_square(bins, counter.n()));
+    report.tests.push_back(g_test(bins, counter.n()));
+  } else {
+    report.tests.push_back(pearson_chi_square(bins, counter.n()));
+    report.tests.push_back(g_test(bins, counter.n()));
+    report.tests.push_back(ks_dkw(cells, counter.n()));
+    for (std::size_t i = 0; i < counter.thresholds().size(); ++i) {
+      report.tests.push_back(tail_binomial(law, counter.thresholds()[i], counter.beyond()[i], counter.n()));
+    }
+    report.tests.push_back(mean_z(law, counter));
+    report.tests.push_back(variance_z(law, counter));
+  }
+  holm_bonferroni(report.tests, alpha);
+  report.passed = true;
+  for (const auto& t : report.tests) {
+    if (t.rejected) report.passed = false;
+  }
+  return report;
+}
+
+}  // namespace exactdp::verification

@@ -1,0 +1,235 @@
+#include "verification/p_values.h"
+
+#include <stdexcept>
+
+namespace exactdp::verification {
+namespace {
+
+struct Scratch {
+  mpfr_t v[8];
+  Scratch() {
+    for (auto& x : v) mpfr_init2(x, kPrecision);
+  }
+  ~Scratch() {
+    for (auto& x : v) mpfr_clear(x);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+};
+
+// Q(a, y) = Gamma(a, y) / Gamma(a), rounded in direction rnd (MPFR_RNDU: an upper bound).
+void upper_regularised_gamma(mpfr_ptr out, mpfr_srcptr a, mpfr_srcptr y, mpfr_rnd_t rnd) {
+  const mpfr_rnd_t other = rnd == MPFR_RNDU ? MPFR_RNDD : MPFR_RNDU;
+  if (mpfr_sgn(y) <= 0) {
+    mpfr_set_ui(out, 1, rnd);
+    return;
+  }
+  Scratch s;
+  // Fast region for mpfr_gamma_inc: y <= a + 12 sqrt(a) + 40 (threshold itself need not be exact).
+  mpfr_sqrt(s.v[0], a, MPFR_RNDD);
+  mpfr_mul_ui(s.v[0], s.v[0], 12, MPFR_RNDD);
+  mpfr_add(s.v[0], s.v[0], a, MPFR_RNDD);
+  mpfr_add_ui(s.v[0], s.v[0], 40, MPFR_RNDD);
+  if (mpfr_cmp(y, s.v[0]) > 0) {
+    if (rnd == MPFR_RNDD) {
+      mpfr_set_zero(out, 1);
+      return;
+    }
+    // Chernoff: exp(a - y + a ln(y/a)), all rounded up.
+    mpfr_div(s.v[1], y, a, MPFR_RNDU);
+    mpfr_log(s.v[1], s.v[1], MPFR_RNDU);
+    mpfr_mul(s.v[1], s.v[1], a, MPFR_RNDU);
+    mpfr_add(s.v[1], s.v[1], a, MPFR_RNDU);
+    mpfr_sub(s.v[1], s.v[1], y, MPFR_RNDU);
+    mpfr_exp(out, s.v[1], MPFR_RNDU);
+    if (mpfr_cmp_ui(out, 1) > 0) mpfr_set_ui(out, 1, MPFR_RNDU);
+    return;
+  }
+  mpfr_gamma_inc(s.v[1], a, y, rnd);
+  mpfr_gamma(s.v[2], a, other);
+  mpfr_div(out, s.v[1], s.v[2], rnd);
+  if (mpfr_cmp_ui(out, 1) > 0) mpfr_set_ui(out, 1, rnd);
+}
+
+// log of the binomial pmf term C(n, m) p^m (1 - p)^(n - m), rounded in direction rnd, for
+// 0 < p < 1 (p exact).
+void log_binomial_term(mpfr_ptr out, unsigned long long n, unsigned long long m, mpfr_srcptr p, mpfr_rnd_t rnd) {
+  const mpfr_rnd_t other = rnd == MPFR_RNDU ? MPFR_RNDD : MPFR_RNDU;
+  Scratch s;
+  mpz_class nz(std::to_string(n)), mz(std::to_string(m)), rz(std::to_string(n - m));
+  // ln C(n, m) = lgamma(n + 1) - lgamma(m + 1) - lgamma(n - m + 1)
+  mpfr_set_z(s.v[0], nz.get_mpz_t(), rnd);  // exact below 2^256
+  mpfr_add_ui(s.v[0], s.v[0], 1, rnd);
+  mpfr_lngamma(s.v[0], s.v[0], rnd);
+  mpfr_set_z(s.v[1], mz.get_mpz_t(), other);
+  mpfr_add_ui(s.v[1], s.v[1], 1, other);
+  mpfr_lngamma(s.v[1], s.v[1], other);
+  mpfr_sub(s.v[0], s.v[0], s.v[1], rnd);
+  mpfr_set_z(s.v[1], rz.get_mpz_t(), other);
+  mpfr_add_ui(s.v[1], s.v[1], 1, other);
+  mpfr_lngamma(s.v[1], s.v[1], other);
+  mpfr_sub(s.v[0], s.v[0], s.v[1], rnd);
+  // + m ln p + (n - m) ln(1 - p)
+  mpfr_log(s.v[2], p, rnd);
+  mpfr_mul_z(s.v[2], s.v[2], mz.get_mpz_t(), rnd);
+  mpfr_add(s.v[0], s.v[0], s.v[2], rnd);
+  mpfr_ui_sub(s.v[3], 1, p, rnd);
+  mpfr_log(s.v[3], s.v[3], rnd);
+  mpfr_mul_z(s.v[3], s.v[3], rz.get_mpz_t(), rnd);
+  mpfr_add(out, s.v[0], s.v[3], rnd);
+}
+
+// P[Bin(n, p) >= m] (upper = true) or P[Bin(n, p) <= m] for an exact p, rounded in direction rnd.
+void binomial_tail(mpfr_ptr out, unsigned long long n, unsigned long long m, mpfr_srcptr p, bool upper,
+                   mpfr_rnd_t rnd) {
+  if (upper && m == 0) return (void)mpfr_set_ui(out, 1, rnd);
+  if (!upper && m >= n) return (void)mpfr_set_ui(out, 1, rnd);
+  if (upper && m > n) return (void)mpfr_set_zero(out, 1);
+  if (mpfr_sgn(p) <= 0) return (void)mpfr_set_ui(out, upper ? 0 : 1, rnd);      // Bin = 0
+  if (mpfr_cmp_ui(p, 1) >= 0) return (void)mpfr_set_ui(out, upper ? 1 : 0, rnd);  // Bin = n
+  const mpfr_rnd_t other = rnd == MPFR_RNDU ? MPFR_RNDD : MPFR_RNDU;
+  Scratch s;
+  mpfr_ptr term = s.v[0], sum = s.v[1], odds = s.v[2], ratio = s.v[3], rest = s.v[4], t = s.v[5];
+  log_binomial_term(term, n, m, p, rnd);
+  mpfr_exp(term, term, rnd);
+  // odds = p / (1 - p) for the upper tail, (1 - p) / p for the lower tail, rounded in direction rnd.
+  mpfr_ui_sub(t, 1, p, upper ? other : rnd);
+  if (upper) {
+    mpfr_div(odds, p, t, rnd);
+  } else {
+    mpfr_div(odds, t, p, rnd);
+  }
+  mpfr_set_zero(sum, 1);
+  unsigned long long j = m;
+  for (unsigned long long step = 0;; ++step) {
+    mpfr_add(sum, sum, term, rnd);
+    // next term: upper: j -> j + 1, ratio (n - j)/(j + 1) odds; lower: j -> j - 1, ratio j/(n - j + 1) odds
+    if (upper ? j == n : j == 0) break;
+    if (upper) {
+      mpz_class num(std::to_string(n - j)), den(std::to_string(j + 1));
+      mpfr_set_z(ratio, num.get_mpz_t(), rnd);
+      mpfr_div_z(ratio, ratio, den.get_mpz_t(), rnd);
+      ++j;
+    } else {
+      mpz_class num(std::to_string(j)), den(std::to_string(n - j + 1));
+      mpfr_set_z(ratio, num.get_mpz_t(), rnd);
+      mpfr_div_z(ratio, ratio, den.get_mpz_t(), rnd);
+      --j;
+    }
+    mpfr_mul(ratio, ratio, odds, rnd);
+    mpfr_mul(term, term, ratio, rnd);
+    if ((step & 63) == 63 || mpfr_zero_p(term)) {
+      // Later ratios are smaller: rest <= term / (1 - ratio) when ratio < 1.
+      if (rnd == MPFR_RNDD) {
+        if (mpfr_zero_p(term) || mpfr_get_exp(term) + 200 < mpfr_get_exp(sum)) break;
+      } else if (mpfr_cmp_ui(ratio, 1) < 0) {
+        mpfr_ui_sub(t, 1, ratio, MPFR_RNDD);
+        mpfr_div(rest, term, t, MPFR_RNDU);
+        if (mpfr_zero_p(rest) || mpfr_get_exp(rest) + 100 < mpfr_get_exp(sum)) {
+          mpfr_add(sum, sum, rest, MPFR_RNDU);
+          break;
+        }
+      }
+      if (step > 200'000'000ULL) {
+        if (rnd == MPFR_RNDU) mpfr_set_ui(sum, 1, MPFR_RNDU);  // give up: the trivial bound
+        break;
+      }
+    }
+  }
+  if (mpfr_cmp_ui(sum, 1) > 0) mpfr_set_ui(sum, 1, rnd);
+  mpfr_set(out, sum, rnd);
+}
+
+}  // namespace
+
+Bounds chi_square_sf(unsigned long df, const Bounds& x) {
+  if (df == 0) throw std::invalid_argument("chi_square_sf: df must be >= 1");
+  Bounds out;
+  Scratch s;
+  mpfr_set_ui(s.v[0], df, MPFR_RNDD);
+  mpfr_div_2ui(s.v[0], s.v[0], 1, MPFR_RNDD);  // a = df/2, exact
+  mpfr_div_2ui(s.v[1], x.lower(), 1, MPFR_RNDD);  // exact halving
+  mpfr_div_2ui(s.v[2], x.upper(), 1, MPFR_RNDU);
+  upper_regularised_gamma(out.upper(), s.v[0], s.v[1], MPFR_RNDU);  // Q decreasing in x
+  upper_regularised_gamma(out.lower(), s.v[0], s.v[2], MPFR_RNDD);
+  return out;
+}
+
+Bounds normal_two_sided(const Bounds& z) {
+  // |z| interval
+  Bounds a;
+  if (mpfr_sgn(z.lower()) >= 0) {
+    a = z;
+  } else if (mpfr_sgn(z.upper()) <= 0) {
+    mpfr_neg(a.lower(), z.upper(), MPFR_RNDD);
+    mpfr_neg(a.upper(), z.lower(), MPFR_RNDU);
+  } else {
+    mpfr_set_zero(a.lower(), 1);
+    if (mpfr_cmpabs(z.lower(), z.upper()) > 0) {
+      mpfr_neg(a.upper(), z.lower(), MPFR_RNDU);
+    } else {
+      mpfr_set(a.upper(), z.upper(), MPFR_RNDU);
+    }
+  }
+  const Bounds scaled = div(a, sqrt_of(Bounds::of(2L)));
+  return clamp(erfc_of(scaled), 0, 1);
+}
+
+Bounds binomial_upper_tail(unsigned long long n, unsigned long long m, const Bounds& p) {
+  Bounds out;
+  binomial_tail(out.lower(), n, m, p.lower(), true, MPFR_RNDD);
+  binomial_tail(out.upper(), n, m, p.upper(), true, MPFR_RNDU);
+  return out;
+}
+
+Bounds binomial_lower_tail(unsigned long long n, unsigned long long m, const Bounds& p) {
+  Bounds out;
+  binomial_tail(out.lower(), n, m, p.upper(), false, MPFR_RNDD);
+  binomial_tail(out.upper(), n, m, p.lower(), false, MPFR_RNDU);
+  return out;
+}
+
+Bounds binomial_two_sided(unsigned long long n, unsigned long long m, const Bounds& p) {
+  Scratch s;
+  mpz_class nz(std::to_string(n));
+  mpfr_mul_z(s.v[0], p.lower(), nz.get_mpz_t(), MPFR_RNDD);
+  const bool upper_side = mpfr_cmp_ui(s.v[0], 0) >= 0 && mpfr_cmp_z(s.v[0], mpz_class(std::to_string(m)).get_mpz_t()) < 0;
+  Bounds tail = upper_side ? binomial_upper_tail(n, m, p) : binomial_lower_tail(n, m, p);
+  return clamp(mul(tail, mpz_class(2)), 0, 1);
+}
+
+namespace {
+void clopper_pearson(mpfr_ptr out, unsigned long long n, unsigned long long k, const mpq_class& beta, bool upper) {
+  if (n == 0 || (upper && k >= n)) return (void)mpfr_set_ui(out, upper ? 1 : 0, upper ? MPFR_RNDU : MPFR_RNDD);
+  if (!upper && k == 0) return (void)mpfr_set_zero(out, 1);
+  Scratch s;
+  mpfr_ptr lo = s.v[0], hi = s.v[1], mid = s.v[2], tail = s.v[3], b = s.v[4];
+  mpfr_set_q(b, beta.get_mpq_t(), MPFR_RNDD);  // compare tails against a lower bound of beta
+  mpfr_set_zero(lo, 1);
+  mpfr_set_ui(hi, 1, MPFR_RNDU);
+  // upper: smallest p with P[Bin(n,p) <= k] <= beta (the tail decreases in p): keep hi certified.
+  // lower: largest p with P[Bin(n,p) >= k] <= beta (the tail increases in p): keep lo certified.
+  for (int i = 0; i < 80; ++i) {
+    mpfr_add(mid, lo, hi, MPFR_RNDD);  // any point between lo and hi will do
+    mpfr_div_2ui(mid, mid, 1, MPFR_RNDD);
+    binomial_tail(tail, n, k, mid, !upper, MPFR_RNDU);
+    const bool certified = mpfr_cmp(tail, b) <= 0;
+    if (upper) {
+      if (certified) mpfr_set(hi, mid, MPFR_RNDU); else mpfr_set(lo, mid, MPFR_RNDD);
+    } else {
+      if (certified) mpfr_set(lo, mid, MPFR_RNDD); else mpfr_set(hi, mid, MPFR_RNDU);
+    }
+  }
+  mpfr_set(out, upper ? hi : lo, upper ? MPFR_RNDU : MPFR_RNDD);
+}
+}  // namespace
+
+void clopper_pearson_upper(mpfr_ptr out, unsigned long long n, unsigned long long k, const mpq_class& beta) {
+  clopper_pearson(out, n, k, beta, true);
+}
+
+void clopper_pearson_lower(mpfr_ptr out, unsigned long long n, unsigned long long k, const mpq_class& beta) {
+  clopper_pearson(out, n, k, beta, false);
+}
+
+}  // namespace exactdp::verification
