@@ -1,13 +1,171 @@
-// exactdp compose — placeholder until its issue lands.
+// exactdp compose — k-fold composition of pure epsilon-DP mechanisms (DESIGN.md section 5).
+//
+//   exactdp compose pure-dp --epsilon R --k K --delta R --method basic|advanced|optimal|gdp|zcdp|all
+// prints an interval for the composed epsilon at that delta and the end to use (the upper one:
+// its delta is proven <= the target). "optimal" is the exact Kairouz–Oh–Viswanath value.
 #include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "accounting/decimal.h"
+#include "accounting/gdp_conversions.h"
+#include "accounting/pure_dp_composition.h"
+#include "accounting/zcdp.h"
+#include "accounting/ziv.h"
+#include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/json.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
 
 namespace exactdp::cli {
+namespace {
 
-int cmd_compose(Args /*args*/, Io& io) {
-  io.err << "exactdp compose: not implemented yet\n";
-  return 1;
+using accounting::Certified;
+using accounting::Interval;
+
+constexpr const char* kHelp =
+    "usage: exactdp compose pure-dp --epsilon R --k K --delta R [--method M] [options]\n"
+    "\n"
+    "The epsilon of k adaptively composed epsilon-DP mechanisms at the given delta:\n"
+    "  basic     k epsilon (delta = 0)\n"
+    "  advanced  sqrt(2k ln(1/delta)) epsilon + k epsilon (e^epsilon - 1)   (Dwork-Rothblum-Vadhan)\n"
+    "  optimal   the exact optimum (Kairouz-Oh-Viswanath), certified          (default)\n"
+    "  gdp       eps-DP => mu-GDP, mu sqrt(k), then epsilon at delta\n"
+    "  zcdp      eps-DP => eps^2/2-zCDP, k eps^2/2, then CKS20 Corollary 13\n"
+    "  all       every method above\n"
+    "\n"
+    "options:\n"
+    "  --json           one JSON object; intervals as {\"lower\", \"upper\"}\n"
+    "  --digits D       significant digits printed, 1..10000 (default 20)\n"
+    "  --tolerance R    relative width wanted (default 2^-100)\n"
+    "Ranges: 0 < epsilon <= 1e6, 1 <= k <= 1e6, 0 < delta < 1. 'epsilon_upper' is the value to\n"
+    "use: every printed interval is rounded outward.\n";
+
+struct MethodResult {
+  Interval epsilon;
+  bool tolerance_met;
+  std::string detail;
+};
+
+MethodResult run_method(const std::string& method, const mpq_class& eps, unsigned long k,
+                        const mpq_class& delta, const accounting::ZivOptions& options) {
+  if (method == "basic") {
+    const mpq_class e = accounting::basic_composition_epsilon(eps, k);
+    return {Interval(e, 128), true, "k epsilon, exact; holds with delta = 0"};
+  }
+  if (method == "advanced") {
+    Interval e = accounting::advanced_composition_epsilon(eps, k, delta, 128);
+    return {std::move(e), true, "Dwork-Rothblum-Vadhan 2010 Thm III.3 (delta' = delta)"};
+  }
+  if (method == "optimal") {
+    Certified c = accounting::kov_epsilon(eps, k, delta, options);
+    return {std::move(c.value), c.tolerance_met,
+            "Kairouz-Oh-Viswanath 2015 optimal composition, exact (certified interval)"};
+  }
+  if (method == "gdp") {
+    const Certified mu1 = accounting::gdp_mu_of_pure_dp(eps, options);
+    const std::vector<std::pair<Interval, unsigned long>> parts = {{mu1.value, k}};
+    const Interval mu = accounting::gdp_compose_counted(parts);
+    Certified c = accounting::gdp_epsilon(mu, delta, options);
+    return {std::move(c.value), c.tolerance_met && mu1.tolerance_met,
+            "mu = 2 Phi^-1(e^eps/(1+e^eps)) per mechanism, composed as mu sqrt(k) = " +
+                accounting::decimal_upper(mu.upper(), 12) + " (upper)"};
+  }
+  if (method == "zcdp") {
+    const mpq_class rho = accounting::zcdp_rho_pure_dp(eps) * mpq_class(mpz_class(k));
+    const auto c = accounting::zcdp_epsilon(rho, delta, options);
+    return {c.bound.value, c.bound.tolerance_met,
+            "rho = k eps^2 / 2 = " + abbreviate(to_string(rho)) + ", CKS20 Corollary 13"};
+  }
+  throw UsageError("unknown method '" + abbreviate(method) +
+                   "': use basic, advanced, optimal, gdp, zcdp or all");
+}
+
+}  // namespace
+
+int cmd_compose(Args args, Io& io) {
+  const std::vector<OptionSpec> specs = {
+      {"--epsilon", true}, {"--k", true},      {"--delta", true},     {"--method", true},
+      {"--json", false},   {"--digits", true}, {"--tolerance", true}, {"--help", false},
+      {"-h", false}};
+  const ParsedArgs parsed(args, specs);
+  if (parsed.has("--help") || parsed.has("-h")) {
+    io.out << kHelp;
+    return 0;
+  }
+  if (parsed.positionals().size() != 1 || parsed.positionals()[0] != "pure-dp") {
+    throw UsageError("compose supports one kind: 'compose pure-dp ...' (see --help)");
+  }
+  const mpq_class eps = parsed.require_rational("--epsilon");
+  (void)parsed.require("--k");
+  const unsigned long k =
+      static_cast<unsigned long>(*parsed.count("--k", 1, accounting::kMaxCompositions));
+  const mpq_class delta = parsed.require_rational("--delta");
+  accounting::validate_pure_dp_composition(eps, k);
+  accounting::validate_delta(delta);
+  const int digits = parsed.has("--digits")
+                         ? static_cast<int>(*parsed.count("--digits", 1, 10'000))
+                         : 20;
+  accounting::ZivOptions options;
+  if (const auto t = parsed.rational("--tolerance")) {
+    if (*t <= 0 || *t >= 1) {
+      throw ParameterError::out_of_range("tolerance", abbreviate(to_string(*t)),
+                                         "2^-10000 <= tolerance < 1");
+    }
+    options.tolerance = *t;
+  }
+  options.validate();
+  const std::string method = parsed.get("--method").value_or("optimal");
+  std::vector<std::string> methods;
+  if (method == "all") {
+    methods = {"basic", "advanced", "optimal", "gdp", "zcdp"};
+  } else {
+    methods = {method};
+  }
+  // Validate the method name before any work.
+  for (const auto& m : methods) {
+    if (m != "basic" && m != "advanced" && m != "optimal" && m != "gdp" && m != "zcdp") {
+      throw UsageError("unknown method '" + abbreviate(m) +
+                       "': use basic, advanced, optimal, gdp, zcdp or all");
+    }
+  }
+
+  JsonValue json = JsonValue::object();
+  json.set("command", "compose")
+      .set("mechanism", "pure-dp")
+      .set("epsilon", to_string(eps))
+      .set("k", static_cast<unsigned long long>(k))
+      .set("delta", to_string(delta));
+  JsonValue results = JsonValue::object();
+  for (const auto& m : methods) {
+    const MethodResult r = run_method(m, eps, k, delta, options);
+    const std::string use = accounting::decimal_upper(r.epsilon.upper(), digits);
+    if (methods.size() == 1) {
+      json.set("method", m).set_interval("epsilon", r.epsilon, digits);
+      json.set("epsilon_upper", use).set("route", r.detail).set("tolerance_met", r.tolerance_met);
+      if (!parsed.has("--json")) {
+        io.out << "epsilon = " << accounting::to_decimal_string(r.epsilon, digits) << "\n"
+               << "epsilon_upper = " << use << "\n"
+               << "method: " << m << " — " << r.detail << "\n";
+      }
+    } else {
+      JsonValue one = JsonValue::object();
+      one.set_interval("epsilon", r.epsilon, digits)
+          .set("epsilon_upper", use)
+          .set("route", r.detail)
+          .set("tolerance_met", r.tolerance_met);
+      results.set(m, std::move(one));
+      if (!parsed.has("--json")) {
+        io.out << m << ": epsilon_upper = " << use << "   ("
+               << accounting::to_decimal_string(r.epsilon, digits) << "; " << r.detail << ")\n";
+      }
+    }
+  }
+  if (methods.size() > 1) json.set("methods", std::move(results));
+  if (parsed.has("--json")) io.out << json.dump() << "\n";
+  return 0;
 }
 
 }  // namespace exactdp::cli

@@ -1,0 +1,65 @@
+// gdp_conversions.h — mu-GDP (Dong, Roth & Su 2021) to and from (epsilon, delta), pure DP to
+// mu-GDP, and GDP composition; every result a certified interval with a named safe side.
+//
+// The mu-GDP privacy profile is delta_mu(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu)
+// (DRS Corollary 2.13; accounting/gaussian_profile.h evaluates it). It is decreasing in eps and
+// increasing in mu, so both inverses are found by certified bisection: a midpoint is moved to a
+// side only when the interval evaluation PROVES which side it is on, so the bracket always
+// contains the true value. Bisection runs at a working precision p until the bracket's relative
+// width is about 2^-(p - 24) or no comparison can be proven; the Ziv driver (ziv.h) doubles p
+// until the requested tolerance is met.
+//
+//   gdp_epsilon(mu, delta): the smallest eps >= 0 with delta_mu(eps) <= delta. UPPER end safe:
+//     delta_mu(upper) <= delta is proven.
+//   gdp_mu_for(eps, delta): the mu* with delta_mu*(eps) = delta, i.e. the largest mu such that
+//     mu-GDP implies (eps, delta)-DP. LOWER end safe: delta_lower(eps) <= delta is proven.
+//   gdp_mu_of_pure_dp(eps): eps-DP implies mu-GDP for mu = 2 Phi^-1(e^eps / (1 + e^eps))
+//     (DRS Section 2.4; gdp_bridge Theorem 5.1), the smallest such mu. UPPER end safe: every
+//     eps-DP mechanism is upper-GDP. Found by bracketing m = mu/2 with log Phi(-m) against
+//     log(1/(1 + e^eps)) (log space: no underflow for eps up to 10^6).
+//   gdp_compose(mus): sqrt(sum mu_i^2) (DRS Corollary 3.3), outward rounded; count-weighted form
+//     sqrt(sum n_i mu_i^2) for repeated mechanisms.
+//
+// Limits: 0 < mu <= 10^6, 0 <= eps <= 10^6, 0 < delta < 1; every bisection is bounded by
+// p + 200 steps and every bracket search by 200 doublings. Errors: ParameterError naming mu,
+// epsilon or delta. Thread-safety: pure functions.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <span>
+#include <utility>
+
+#include "accounting/interval.h"
+#include "accounting/ziv.h"
+
+namespace exactdp::accounting {
+
+[[nodiscard]] Certified gdp_epsilon(const mpq_class& mu, const mpq_class& delta,
+                                    const ZivOptions& options = {});
+// mu known only as an interval (e.g. from gdp_compose): contains the eps* of every mu in it;
+// the upper end is safe for mu.upper.
+[[nodiscard]] Certified gdp_epsilon(const Interval& mu, const mpq_class& delta,
+                                    const ZivOptions& options = {});
+
+[[nodiscard]] Certified gdp_mu_for(const mpq_class& epsilon, const mpq_class& delta,
+                                   const ZivOptions& options = {});
+
+[[nodiscard]] Certified gdp_mu_of_pure_dp(const mpq_class& epsilon,
+                                          const ZivOptions& options = {});
+
+// sqrt(sum mu_i^2); each mu_i >= 0.
+[[nodiscard]] Interval gdp_compose(std::span<const Interval> mus);
+// sqrt(sum count_i * mu_i^2).
+[[nodiscard]] Interval gdp_compose_counted(std::span<const std::pair<Interval, unsigned long>> mus);
+
+namespace internal {
+// One bisection at a fixed precision (for tests and the Ziv driver).
+[[nodiscard]] Interval gdp_epsilon_at(const Interval& mu, const mpq_class& delta,
+                                      mpfr_prec_t precision);
+[[nodiscard]] Interval gdp_mu_for_at(const mpq_class& epsilon, const mpq_class& delta,
+                                     mpfr_prec_t precision);
+[[nodiscard]] Interval gdp_mu_of_pure_dp_at(const mpq_class& epsilon, mpfr_prec_t precision);
+}  // namespace internal
+
+}  // namespace exactdp::accounting

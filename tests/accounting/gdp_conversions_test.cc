@@ -1,0 +1,127 @@
+// Tests for accounting/gdp_conversions.h.
+//
+// Known values were computed independently with mpmath (40 digits; plain bisection on
+// Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu), and 2 sqrt(2) erfinv(2p - 1) for the pure-DP
+// map); each test checks that our certified interval CONTAINS the value (to the 20 digits
+// quoted, by allowing +-1e-19 relative around it).
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <vector>
+
+#include "accounting/gdp_conversions.h"
+#include "accounting/gaussian_profile.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
+
+namespace exactdp::accounting {
+namespace {
+
+mpq_class q(const char* s) { return parse_rational("test", s); }
+
+// The interval is within [v (1 - 1e-19), v (1 + 1e-19)] around the decimal v, and contains it
+// up to that rounding of the reference.
+void expect_near_contains(const Interval& x, const char* value) {
+  const mpq_class v = q(value);
+  const mpq_class slack = v * mpq_class(1UL, 10'000'000'000'000'000'000UL);
+  EXPECT_LE(mpfr_cmp_q(x.lower(), mpq_class(v + slack).get_mpq_t()), 0) << x.debug_string();
+  EXPECT_GE(mpfr_cmp_q(x.upper(), mpq_class(v - slack).get_mpq_t()), 0) << x.debug_string();
+  // And it is narrow (the default tolerance is 2^-100).
+  EXPECT_TRUE(relative_width_at_most(x, mpq_class(1UL, 1'000'000'000'000'000'000UL)));
+}
+
+TEST(GdpConversionsTest, EpsilonForMuDelta) {
+  expect_near_contains(gdp_epsilon(q("1"), q("1e-5")).value, "4.377178095681224627650116");
+  expect_near_contains(gdp_epsilon(q("0.5"), q("1e-10")).value, "3.099430330243196050640159");
+}
+
+TEST(GdpConversionsTest, MuForEpsilonDelta) {
+  expect_near_contains(gdp_mu_for(q("1"), q("1e-5")).value, "0.2680511232112942179030356");
+  expect_near_contains(gdp_mu_for(q("3"), q("0.01")).value, "1.210665276236044538224752");
+}
+
+TEST(GdpConversionsTest, PureDpToGdp) {
+  expect_near_contains(gdp_mu_of_pure_dp(q("0.2")).value, "0.2504839050688713471720368");
+  expect_near_contains(gdp_mu_of_pure_dp(q("1")).value, "1.232035385344900972855673");
+  expect_near_contains(gdp_mu_of_pure_dp(q("5")).value, "4.946678445595658592842702");
+  expect_near_contains(gdp_mu_of_pure_dp(q("30")).value, "14.71533363001752484605588");
+  EXPECT_TRUE(gdp_mu_of_pure_dp(q("0")).value.contains(0L));
+  // Far tail: eps = 10^4 gives mu ~ 2 sqrt(2 eps) without underflow; certified narrow.
+  const Certified big = gdp_mu_of_pure_dp(q("10000"));
+  EXPECT_TRUE(big.tolerance_met);
+  EXPECT_GT(mpfr_cmp_d(big.value.lower(), 2 * 141.0), 0);
+}
+
+TEST(GdpConversionsTest, Table1GdpRow) {
+  // 50 compositions of the 0.2-DP -> mu-GDP map, then eps at delta = 0.1 (paper: 3.1).
+  const Certified mu1 = gdp_mu_of_pure_dp(q("0.2"));
+  const std::vector<std::pair<Interval, unsigned long>> parts = {{mu1.value, 50}};
+  const Interval mu50 = gdp_compose_counted(parts);
+  const Certified eps = gdp_epsilon(mu50, q("0.1"));
+  EXPECT_GT(mpfr_cmp_d(eps.value.lower(), 3.1049694), 0);
+  EXPECT_LT(mpfr_cmp_d(eps.value.upper(), 3.1049696), 0);
+}
+
+TEST(GdpConversionsTest, Composition) {
+  const std::vector<Interval> mus = {Interval(3L, 128), Interval(4L, 128)};
+  EXPECT_TRUE(gdp_compose(mus).contains(5L));
+  EXPECT_THROW((void)gdp_compose(std::vector<Interval>{Interval(-1L, 128)}), ParameterError);
+}
+
+TEST(GdpConversionsTest, RejectsBadInput) {
+  EXPECT_THROW((void)gdp_epsilon(q("0"), q("1e-5")), ParameterError);
+  EXPECT_THROW((void)gdp_epsilon(q("1"), q("0")), ParameterError);
+  EXPECT_THROW((void)gdp_epsilon(q("1"), q("1")), ParameterError);
+  EXPECT_THROW((void)gdp_mu_for(q("-1"), q("0.5")), ParameterError);
+  EXPECT_THROW((void)gdp_mu_of_pure_dp(q("-0.1")), ParameterError);
+}
+
+RC_GTEST_PROP(GdpConversionsProperties, RoundTripsWithContainment, ()) {
+  const mpq_class mu(*rc::gen::inRange(1, 801), 100);  // (0, 8]
+  mpz_class p10;
+  mpz_ui_pow_ui(p10.get_mpz_t(), 10, static_cast<unsigned long>(*rc::gen::inRange(1, 16)));
+  const mpq_class delta(mpz_class(1), p10);
+  ZivOptions loose;  // 64-bit work keeps 100 cases fast; containment holds at any precision
+  loose.tolerance = mpq_class(1L, 1'000'000L);
+  loose.initial_precision = 64;
+  const Certified eps = gdp_epsilon(mu, delta, loose);
+  RC_ASSERT(mpfr_cmp(eps.value.lower(), eps.value.upper()) <= 0);
+  // The upper end is feasible: delta_mu(upper) <= delta, proven.
+  const mpq_class e_up = to_mpq(eps.value.upper());
+  RC_ASSERT(upper_at_most(gdp_delta(e_up, mu, loose).value, delta));
+  // mu from (eps, delta) from mu: the mu bracket at e_up reaches at least mu (delta_mu(e_up)
+  // <= delta means mu <= mu*(e_up)), and at e_lo at most mu.
+  const Certified back = gdp_mu_for(e_up, delta, loose);
+  RC_ASSERT(mpfr_cmp_q(back.value.upper(), mu.get_mpq_t()) >= 0);
+  if (mpfr_sgn(eps.value.lower()) > 0) {
+    const Certified back_lo = gdp_mu_for(to_mpq(eps.value.lower()), delta, loose);
+    RC_ASSERT(mpfr_cmp_q(back_lo.value.lower(), mu.get_mpq_t()) <= 0);
+  }
+  // Monotone in mu: a larger mu needs a larger eps.
+  const Certified eps2 = gdp_epsilon(mpq_class(mu * 2), delta, loose);
+  RC_ASSERT(mpfr_cmp(eps.value.lower(), eps2.value.upper()) <= 0);
+}
+
+RC_GTEST_PROP(GdpConversionsProperties, PureDpMuMonotone, ()) {
+  const int a = *rc::gen::inRange(0, 2001);
+  const int b = *rc::gen::inRange(0, 2001);
+  ZivOptions loose;  // 64-bit work keeps 100 cases fast; containment holds at any precision
+  loose.tolerance = mpq_class(1L, 1'000'000L);
+  loose.initial_precision = 64;
+  const Certified m1 = gdp_mu_of_pure_dp(mpq_class(std::min(a, b), 100), loose);
+  const Certified m2 = gdp_mu_of_pure_dp(mpq_class(std::max(a, b), 100), loose);
+  RC_ASSERT(mpfr_cmp(m1.value.lower(), m2.value.upper()) <= 0);
+  // mu-GDP with this mu implies eps-DP's (eps, delta) points? The converse: eps-DP is mu-GDP,
+  // so delta_mu(eps') >= the eps-DP profile (e^eps - e^eps')/(1 + e^eps) at eps' = 0.
+  if (a > 0) {
+    const mpq_class eps(a, 100);
+    const Certified mu = gdp_mu_of_pure_dp(eps, loose);
+    const Interval d0 = gdp_delta_at(mpq_class(0), to_mpq(mu.value.upper()), 128);
+    const Interval e(eps, 128);
+    const Interval pure0 = expm1(e) / (exp(e) + mpq_class(1));
+    RC_ASSERT(!certainly_less(d0, pure0));
+  }
+}
+
+}  // namespace
+}  // namespace exactdp::accounting
