@@ -1,0 +1,77 @@
+#include "verification/privacy_audit.h"
+
+#include <stdexcept>
+
+#include "samplers/rational.h"
+#include "verification/p_values.h"
+
+namespace exactdp::verification {
+namespace {
+
+unsigned long long total(const CountMap& m) {
+  unsigned long long n = 0;
+  for (const auto& [v, c] : m) n += c;
+  return n;
+}
+
+unsigned long long at_least(const CountMap& m, const mpz_class& c) {
+  unsigned long long k = 0;
+  for (auto it = m.lower_bound(c); it != m.end(); ++it) k += it->second;
+  return k;
+}
+
+}  // namespace
+
+PrivacyAuditResult audit_threshold_events(const CountMap& samples0, const CountMap& samples1,
+                                          const std::vector<mpz_class>& thresholds, const mpq_class& delta,
+                                          const mpq_class& confidence, const mpq_class& claimed_epsilon) {
+  if (thresholds.empty()) throw std::invalid_argument("audit_threshold_events: no thresholds");
+  if (delta < 0 || delta >= 1) throw std::invalid_argument("audit_threshold_events: delta must be in [0, 1)");
+  if (confidence <= 0 || confidence >= 1) throw std::invalid_argument("audit_threshold_events: confidence must be in (0, 1)");
+  PrivacyAuditResult out;
+  out.n0 = total(samples0);
+  out.n1 = total(samples1);
+  if (out.n0 == 0 || out.n1 == 0) throw std::invalid_argument("audit_threshold_events: empty sample");
+  mpfr_set_inf(out.epsilon_lower.lower(), -1);
+  mpfr_set_inf(out.epsilon_lower.upper(), -1);
+  mpq_class beta = (1 - confidence) / mpq_class(4 * static_cast<long>(thresholds.size()));
+  beta.canonicalize();
+  mpfr_t l, u, e, d;
+  mpfr_inits2(kPrecision, l, u, e, d, static_cast<mpfr_ptr>(nullptr));
+  mpfr_set_q(d, delta.get_mpq_t(), MPFR_RNDU);  // subtracting an upper bound of delta: safe side
+  for (const mpz_class& c : thresholds) {
+    const unsigned long long k0 = at_least(samples0, c), k1 = at_least(samples1, c);
+    struct Event {
+      unsigned long long ka, na, kb, nb;
+      std::string text;
+    };
+    const std::string cs = to_string(c);
+    const Event events[4] = {
+        {k1, out.n1, k0, out.n0, "P[M(Delta) >= " + cs + "] vs P[M(0) >= " + cs + "]"},
+        {k0, out.n0, k1, out.n1, "P[M(0) >= " + cs + "] vs P[M(Delta) >= " + cs + "]"},
+        {out.n1 - k1, out.n1, out.n0 - k0, out.n0, "P[M(Delta) < " + cs + "] vs P[M(0) < " + cs + "]"},
+        {out.n0 - k0, out.n0, out.n1 - k1, out.n1, "P[M(0) < " + cs + "] vs P[M(Delta) < " + cs + "]"},
+    };
+    for (const Event& ev : events) {
+      // L <= P[M(a) in S], U >= P[M(b) in S], each at level 1 - beta.
+      clopper_pearson_lower(l, ev.na, ev.ka, beta);
+      clopper_pearson_upper(u, ev.nb, ev.kb, beta);
+      mpfr_sub(l, l, d, MPFR_RNDD);
+      if (mpfr_sgn(l) <= 0 || mpfr_sgn(u) <= 0) continue;
+      mpfr_div(e, l, u, MPFR_RNDD);
+      mpfr_log(e, e, MPFR_RNDD);
+      if (mpfr_cmp(e, out.epsilon_lower.lower()) > 0) {
+        mpfr_set(out.epsilon_lower.lower(), e, MPFR_RNDD);
+        mpfr_set(out.epsilon_lower.upper(), e, MPFR_RNDU);
+        out.witness = ev.text + " (" + std::to_string(ev.ka) + "/" + std::to_string(ev.na) + " vs " +
+                      std::to_string(ev.kb) + "/" + std::to_string(ev.nb) + ")";
+      }
+    }
+  }
+  mpfr_set_q(e, claimed_epsilon.get_mpq_t(), MPFR_RNDU);
+  out.violation = mpfr_cmp(out.epsilon_lower.lower(), e) > 0;
+  mpfr_clears(l, u, e, d, static_cast<mpfr_ptr>(nullptr));
+  return out;
+}
+
+}  // namespace exactdp::verification
