@@ -1,0 +1,289 @@
+#include "accounting/gdp_transformation.h"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "accounting/gaussian_profile.h"
+#include "accounting/pure_dp_composition.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
+
+namespace exactdp::accounting {
+namespace {
+
+constexpr int kMaxSearchSteps = 200;
+
+// splitmix64: the shuffle's generator (the order affects running time only, never results).
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// The mu-GDP profile at eps for a mu given as an MPFR number (exact rational conversion).
+Interval gdp_at(const mpq_class& eps, mpfr_srcptr mu, mpfr_prec_t precision) {
+  return gdp_delta_at(eps, to_mpq(mu), precision);
+}
+
+// A rational step h with h <= h0 / B(e), B(e) = min(sqrt(pi/2), 1/sqrt(2e)) (see the header;
+// any positive step keeps the result certified, this one keeps its width within tolerance).
+mpq_class grid_step(const mpq_class& e, const mpq_class& h0) {
+  // sqrt(pi/2) < 1.2534 = 6267/5000
+  const mpq_class b_small(6267, 5000);
+  if (e == 0) return h0 / b_small;
+  // 1/B >= sqrt(2e) when 1/sqrt(2e) < sqrt(pi/2); sqrt(2e) rounded DOWN keeps h <= h0 / B.
+  Real s(64);
+  mpfr_set_q(s.get(), mpq_class(2 * e).get_mpq_t(), MPFR_RNDD);
+  mpfr_sqrt(s.get(), s.get(), MPFR_RNDD);
+  const mpq_class sqrt_2e = to_mpq(s.get());
+  const mpq_class inv_b = sqrt_2e > 1 / b_small ? sqrt_2e : 1 / b_small;
+  return h0 * inv_b;
+}
+
+class Measurer {
+ public:
+  Measurer(const ProfileFunction& profile, const GdptOptions& options)
+      : profile_(profile), o_(options), b_(options.tolerance / 5) {}
+
+  Interval profile_at(const mpq_class& eps) {
+    ++profile_evaluations;
+    Interval d = profile_(eps, o_.precision);
+    if (!d.is_valid()) throw std::logic_error("GDPT: profile returned an invalid interval");
+    return d;
+  }
+
+  // U <= M proven, for U = mu_{e_next}(d): delta_M(e_next) >= d.upper.
+  bool upper_ok(const Interval& d, const mpq_class& e_next, mpfr_srcptr m) {
+    if (mpfr_sgn(d.upper()) == 0) return true;  // delta = 0: mu_e(0) = 0 <= M
+    if (mpfr_sgn(m) <= 0) return false;
+    ++gdp_evaluations;
+    const Interval g = gdp_at(e_next, m, o_.precision);
+    return mpfr_cmp(g.lower(), d.upper()) >= 0;
+  }
+
+  // m <= T = mu_e(d) proven: delta_m(e) <= d.lower.
+  bool lower_ok(const Interval& d, const mpq_class& e, mpfr_srcptr m) {
+    if (mpfr_sgn(m) <= 0) return true;
+    ++gdp_evaluations;
+    const Interval g = gdp_at(e, m, o_.precision);
+    return mpfr_cmp(g.upper(), d.lower()) <= 0;
+  }
+
+  // The smallest M (to within b) in [from, mu_max] with upper_ok; +inf if mu_max fails.
+  Real search_upper(const Interval& d, const mpq_class& e_next, mpfr_srcptr from) {
+    ++binary_searches;
+    Real lo(o_.precision), hi(o_.precision);
+    mpfr_set(lo.get(), from, MPFR_RNDD);
+    if (upper_ok(d, e_next, lo.get())) return lo;  // already covered
+    mpfr_set_q(hi.get(), o_.mu_max.get_mpq_t(), MPFR_RNDU);
+    if (!upper_ok(d, e_next, hi.get())) {
+      mpfr_set_inf(hi.get(), 1);
+      return hi;
+    }
+    bisect(lo, hi, [&](mpfr_srcptr m) { return upper_ok(d, e_next, m); }, true);
+    return hi;
+  }
+
+  // The largest m (to within b) in [from, to] with lower_ok.
+  Real search_lower(const Interval& d, const mpq_class& e, mpfr_srcptr from, mpfr_srcptr to) {
+    ++binary_searches;
+    Real lo(o_.precision), hi(o_.precision);
+    mpfr_set(lo.get(), from, MPFR_RNDD);
+    if (mpfr_inf_p(to)) {
+      mpfr_set_q(hi.get(), o_.mu_max.get_mpq_t(), MPFR_RNDU);
+    } else {
+      mpfr_set(hi.get(), to, MPFR_RNDU);
+    }
+    if (!lower_ok(d, e, lo.get())) return lo;  // from was not proven: keep it as is
+    if (lower_ok(d, e, hi.get())) return hi;
+    bisect(lo, hi, [&](mpfr_srcptr m) { return lower_ok(d, e, m); }, false);
+    return lo;
+  }
+
+  std::size_t profile_evaluations = 0, gdp_evaluations = 0, binary_searches = 0;
+
+ private:
+  // Keeps pred(hi) (if upper) or pred(lo) (if !upper) true; the midpoint rounding direction
+  // does not matter (any point between lo and hi will do).
+  template <typename Pred>
+  void bisect(Real& lo, Real& hi, Pred pred, bool upper) {
+    Real mid(o_.precision), gap(o_.precision);
+    const Interval b_iv(b_, o_.precision);
+    for (int step = 0; step < kMaxSearchSteps; ++step) {
+      mpfr_sub(gap.get(), hi.get(), lo.get(), MPFR_RNDU);
+      if (mpfr_cmp(gap.get(), b_iv.lower()) <= 0) return;
+      mpfr_add(mid.get(), lo.get(), hi.get(), MPFR_RNDD);
+      mpfr_div_2ui(mid.get(), mid.get(), 1, MPFR_RNDD);
+      if (mpfr_cmp(mid.get(), lo.get()) <= 0 || mpfr_cmp(mid.get(), hi.get()) >= 0) return;
+      const bool ok = pred(mid.get());
+      if (upper == ok) {
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+  }
+
+  const ProfileFunction& profile_;
+  const GdptOptions& o_;
+  mpq_class b_;  // binary-search resolution: tolerance / 5
+};
+
+}  // namespace
+
+void GdptOptions::validate() const {
+  if (eps_max <= 0 || eps_max > 1000) {
+    throw ParameterError::out_of_range("eps-max", abbreviate(to_string(eps_max)),
+                                       "0 < eps-max <= 1000");
+  }
+  if (tolerance < mpq_class(1, 1'000'000'000) || tolerance > 1) {
+    throw ParameterError::out_of_range("tolerance", abbreviate(to_string(tolerance)),
+                                       "1e-9 <= tolerance <= 1");
+  }
+  if (mu_max <= 0 || mu_max > 1000) {
+    throw ParameterError::out_of_range("mu-max", abbreviate(to_string(mu_max)),
+                                       "0 < mu-max <= 1000");
+  }
+  if (precision < 32 || precision > 4096) {
+    throw ParameterError::out_of_range("precision", std::to_string(precision),
+                                       "32 <= precision <= 4096 bits");
+  }
+}
+
+GdptResult gdpt_measure(const ProfileFunction& profile, const GdptOptions& options) {
+  options.validate();
+  const mpfr_prec_t p = options.precision;
+  // Grid e_0 = 0 < ... < e_n = eps_max.
+  const mpq_class h0 = options.tolerance * mpq_class(3, 5);
+  std::vector<mpq_class> grid;
+  grid.emplace_back(0);
+  while (grid.back() < options.eps_max) {
+    if (grid.size() >= kMaxGridPoints) {
+      throw LimitError("tolerance", "the GDPT grid for this eps-max and tolerance exceeds " +
+                                        std::to_string(kMaxGridPoints) +
+                                        " points: raise tolerance or lower eps-max");
+    }
+    mpq_class next = grid.back() + grid_step(grid.back(), h0);
+    if (next > options.eps_max) next = options.eps_max;
+    grid.push_back(std::move(next));
+  }
+  const std::size_t n = grid.size() - 1;  // intervals [e_i, e_{i+1}], i < n
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  if (!options.naive) {
+    std::uint64_t state = options.seed;
+    for (std::size_t i = n; i > 1; --i) {  // Fisher–Yates
+      const std::size_t j = static_cast<std::size_t>(splitmix64(state) % i);
+      std::swap(order[i - 1], order[j]);
+    }
+  }
+  Measurer m(profile, options);
+  Real m_lo(p), m_hi(p);
+  mpfr_set_zero(m_lo.get(), 1);
+  mpfr_set_zero(m_hi.get(), 1);
+  GdptResult result;
+  result.eps_argmax = 0;
+  for (const std::size_t i : order) {
+    const mpq_class& e = grid[i];
+    const mpq_class& e_next = grid[i + 1];
+    const Interval d = m.profile_at(e);
+    if (!options.naive && m.upper_ok(d, e_next, m_hi.get())) continue;  // U_i <= m_hi
+    // A record (or the naive algorithm): raise m_hi to a certified bound of U_i ...
+    // (The naive algorithm searches from 0 every time: a full binary search per point.)
+    Real zero(p);
+    mpfr_set_zero(zero.get(), 1);
+    Real u = m.search_upper(d, e_next, options.naive ? zero.get() : m_hi.get());
+    if (mpfr_cmp(u.get(), m_hi.get()) > 0) m_hi = u;
+    if (mpfr_inf_p(m_hi.get())) {
+      result.bounded = false;
+      break;
+    }
+    // ... and m_lo to a certified lower bound of T(e_i) = mu_{e_i}(delta(e_i)).
+    if (mpfr_sgn(d.lower()) > 0) {
+      Real t = m.search_lower(d, e, options.naive ? zero.get() : m_lo.get(), u.get());
+      if (mpfr_cmp(t.get(), m_lo.get()) > 0) {
+        m_lo = t;
+        result.eps_argmax = e;
+      }
+    }
+  }
+  result.mu = Interval::from_ends(m_lo.get(), m_hi.get(), p);
+  result.grid_points = grid.size();
+  result.binary_searches = m.binary_searches;
+  result.profile_evaluations = m.profile_evaluations;
+  result.gdp_evaluations = m.gdp_evaluations;
+  return result;
+}
+
+Interval gdpt_point(const ProfileFunction& profile, const mpq_class& eps, const mpq_class& width,
+                    const mpq_class& mu_max, mpfr_prec_t precision) {
+  GdptOptions o;
+  o.tolerance = width * 5;  // the binary searches resolve to tolerance / 5 = width
+  o.mu_max = mu_max;
+  o.precision = precision;
+  Measurer m(profile, o);
+  const Interval d = m.profile_at(eps);
+  Real zero(precision);
+  mpfr_set_zero(zero.get(), 1);
+  if (mpfr_sgn(d.upper()) == 0) return Interval(0L, precision);
+  const Real hi = m.search_upper(d, eps, zero.get());  // mu_eps(d) <= hi
+  Real lo(precision);
+  if (mpfr_sgn(d.lower()) > 0) {
+    lo = m.search_lower(d, eps, zero.get(), hi.get());
+  } else {
+    mpfr_set_zero(lo.get(), 1);
+  }
+  return Interval::from_ends(lo.get(), hi.get(), precision);
+}
+
+Interval tail_ratio(const ProfileFunction& profile, const mpq_class& eps, mpfr_prec_t precision) {
+  const Interval d = profile(eps, precision);
+  if (mpfr_cmp_ui(d.upper(), 1) >= 0) {
+    throw std::domain_error("tail_ratio: delta(eps) may be >= 1");
+  }
+  if (mpfr_sgn(d.upper()) == 0) return Interval(0L, precision);
+  // ratio = eps / sqrt(-2 log delta): increasing in delta.
+  const Interval e(eps, precision);
+  Interval r(precision);
+  {
+    const Interval at_upper = e / sqrt(-mul_2si(log(Interval::point(d.upper(), precision)), 1));
+    mpfr_set(r.upper(), at_upper.upper(), MPFR_RNDU);
+  }
+  if (mpfr_sgn(d.lower()) <= 0) {
+    mpfr_set_zero(r.lower(), 1);
+  } else {
+    const Interval at_lower = e / sqrt(-mul_2si(log(Interval::point(d.lower(), precision)), 1));
+    mpfr_set(r.lower(), at_lower.lower(), MPFR_RNDD);
+  }
+  return r;
+}
+
+ProfileFunction gdp_profile(const mpq_class& mu) {
+  if (mu <= 0) throw ParameterError::out_of_range("mu", abbreviate(to_string(mu)), "mu > 0");
+  return [mu](const mpq_class& eps, mpfr_prec_t p) { return gdp_delta_at(eps, mu, p); };
+}
+
+ProfileFunction pure_dp_profile(const mpq_class& epsilon) {
+  if (epsilon < 0) {
+    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)),
+                                       "epsilon >= 0");
+  }
+  return [epsilon](const mpq_class& eps, mpfr_prec_t p) {
+    if (eps >= epsilon) return Interval(0L, p);
+    // (e^eps0 - e^eps) / (1 + e^eps0) = -expm1(eps - eps0) / (1 + e^-eps0)
+    const Interval num = -expm1(Interval(mpq_class(eps - epsilon), p));
+    const Interval den = exp(-Interval(epsilon, p)) + mpq_class(1);
+    return clamp(num / den, mpq_class(0), mpq_class(1));
+  };
+}
+
+ProfileFunction kov_profile(const mpq_class& epsilon, unsigned long k) {
+  validate_pure_dp_composition(epsilon, k);
+  return [epsilon, k](const mpq_class& eps, mpfr_prec_t p) {
+    return internal::kov_delta_at_precision(epsilon, k, eps, p);
+  };
+}
+
+}  // namespace exactdp::accounting
