@@ -1,0 +1,319 @@
+#include "accounting/accountant.h"
+
+#include <functional>
+#include <optional>
+
+#include "accounting/gaussian_profile.h"
+#include "accounting/gdp_conversions.h"
+#include "accounting/pure_dp_composition.h"
+#include "accounting/zcdp.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
+
+namespace exactdp::accounting {
+namespace {
+
+const mpz_class kMaxTotalCount("1000000000000");  // 10^12
+
+void positive(const char* name, const mpq_class& v) {
+  if (v <= 0) {
+    throw ParameterError::out_of_range(name, abbreviate(to_string(v)), std::string(name) + " > 0");
+  }
+}
+void integer_sensitivity(const mpz_class& s) {
+  if (s < 1) {
+    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(s)),
+                                       "integer sensitivity >= 1");
+  }
+}
+
+// A route's answer, or nullopt when the route does not apply.
+using Route = std::function<std::optional<Certified>()>;
+
+}  // namespace
+
+// ---- events --------------------------------------------------------------------------------
+
+PrivacyEvent PrivacyEvent::gaussian(const mpq_class& sigma, const mpq_class& sensitivity) {
+  positive("sigma", sigma);
+  positive("sensitivity", sensitivity);
+  return {Kind::kGaussian, sensitivity / sigma,
+          "gaussian(sigma=" + abbreviate(to_string(sigma)) + ", sensitivity=" +
+              abbreviate(to_string(sensitivity)) + ")"};
+}
+PrivacyEvent PrivacyEvent::discrete_gaussian(const mpq_class& sigma2,
+                                             const mpz_class& sensitivity) {
+  positive("sigma2", sigma2);
+  integer_sensitivity(sensitivity);
+  return {Kind::kDiscreteGaussian, zcdp_rho_discrete_gaussian(sigma2, sensitivity),
+          "discrete_gaussian(sigma2=" + abbreviate(to_string(sigma2)) +
+              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
+}
+PrivacyEvent PrivacyEvent::laplace(const mpq_class& scale, const mpq_class& sensitivity) {
+  positive("scale", scale);
+  positive("sensitivity", sensitivity);
+  return {Kind::kLaplace, sensitivity / scale,
+          "laplace(scale=" + abbreviate(to_string(scale)) +
+              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
+}
+PrivacyEvent PrivacyEvent::discrete_laplace(const mpq_class& scale, const mpz_class& sensitivity) {
+  positive("scale", scale);
+  integer_sensitivity(sensitivity);
+  return {Kind::kDiscreteLaplace, mpq_class(sensitivity) / scale,
+          "discrete_laplace(scale=" + abbreviate(to_string(scale)) +
+              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
+}
+PrivacyEvent PrivacyEvent::pure_dp(const mpq_class& epsilon) {
+  if (epsilon < 0) {
+    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
+  }
+  return {Kind::kPureDp, epsilon, "pure_dp(epsilon=" + abbreviate(to_string(epsilon)) + ")"};
+}
+PrivacyEvent PrivacyEvent::zcdp(const mpq_class& rho) {
+  validate_rho(rho);
+  return {Kind::kZcdp, rho, "zcdp(rho=" + abbreviate(to_string(rho)) + ")"};
+}
+PrivacyEvent PrivacyEvent::gdp(const mpq_class& mu) {
+  positive("mu", mu);
+  return {Kind::kGdp, mu, "gdp(mu=" + abbreviate(to_string(mu)) + ")"};
+}
+
+bool PrivacyEvent::is_pure() const {
+  return kind_ == Kind::kLaplace || kind_ == Kind::kDiscreteLaplace || kind_ == Kind::kPureDp;
+}
+bool PrivacyEvent::is_gaussian_like() const {
+  return kind_ == Kind::kGaussian || kind_ == Kind::kGdp;
+}
+
+mpq_class PrivacyEvent::rho() const {
+  switch (kind_) {
+    case Kind::kGaussian:
+    case Kind::kGdp:
+      return value_ * value_ / 2;  // mu^2 / 2 (Gaussian: Delta^2 / (2 sigma^2))
+    case Kind::kLaplace:
+    case Kind::kDiscreteLaplace:
+    case Kind::kPureDp:
+      return value_ * value_ / 2;  // eps^2 / 2 (BS16 Prop. 3.3)
+    case Kind::kZcdp:
+    case Kind::kDiscreteGaussian:
+      return value_;
+  }
+  throw std::logic_error("PrivacyEvent::rho: unknown kind");
+}
+
+std::string PrivacyEvent::describe() const { return text_; }
+
+// ---- accountant ----------------------------------------------------------------------------
+
+Accountant::Accountant(ZivOptions options) : options_(std::move(options)) { options_.validate(); }
+
+Accountant& Accountant::compose(const PrivacyEvent& event, unsigned long count) {
+  if (count < 1) throw ParameterError::out_of_range("count", "0", "count >= 1");
+  mpz_class total(count);
+  for (const auto& [e, n] : events_) total += n;
+  if (total > kMaxTotalCount) {
+    throw LimitError("count", "the accountant holds at most 10^12 compositions in all");
+  }
+  events_.emplace_back(event, count);
+  return *this;
+}
+
+namespace {
+
+struct Summary {
+  bool all_pure = true, all_gaussian_like = true, all_gdp_expressible = true;
+  mpz_class total = 0;
+  mpq_class eps_max = 0, eps_sum = 0, rho = 0;
+  bool homogeneous_pure = true;
+};
+
+Summary summarize(const std::vector<std::pair<PrivacyEvent, unsigned long>>& events) {
+  Summary s;
+  bool first_pure = true;
+  for (const auto& [e, n] : events) {
+    const mpz_class count(n);
+    s.total += count;
+    s.rho += e.rho() * mpq_class(count);
+    if (e.is_pure()) {
+      s.eps_sum += e.pure_epsilon() * mpq_class(count);
+      if (first_pure) {
+        s.eps_max = e.pure_epsilon();
+        first_pure = false;
+      } else if (e.pure_epsilon() != s.eps_max) {
+        s.homogeneous_pure = false;
+        if (e.pure_epsilon() > s.eps_max) s.eps_max = e.pure_epsilon();
+      }
+    } else {
+      s.all_pure = false;
+    }
+    if (!e.is_gaussian_like()) s.all_gaussian_like = false;
+    if (!e.is_gaussian_like() && !e.is_pure()) s.all_gdp_expressible = false;
+  }
+  return s;
+}
+
+// mu of the composition (an interval containing it) for GDP-expressible event lists.
+Interval composed_mu(const std::vector<std::pair<PrivacyEvent, unsigned long>>& events,
+                     const ZivOptions& options) {
+  std::vector<std::pair<Interval, unsigned long>> parts;
+  for (const auto& [e, n] : events) {
+    if (e.is_gaussian_like()) {
+      parts.emplace_back(Interval(e.exact_mu(), 256), n);
+    } else {
+      parts.emplace_back(gdp_mu_of_pure_dp(e.pure_epsilon(), options).value, n);
+    }
+  }
+  return gdp_compose_counted(parts);
+}
+
+AccountantAnswer choose(std::vector<std::pair<std::string, std::optional<Certified>>> results,
+                        const std::vector<bool>& exact) {
+  AccountantAnswer best{Interval(kDefaultPrecision), "", true, {}};
+  bool have = false;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!results[i].second) continue;
+    const Certified& c = *results[i].second;
+    const std::string name = results[i].first + (exact[i] ? " (exact)" : "");
+    best.considered.push_back({name, c.value, exact[i]});
+    if (!have || mpfr_cmp(c.value.upper(), best.value.upper()) < 0) {
+      best.value = c.value;
+      best.route = name;
+      best.tolerance_met = c.tolerance_met;
+      have = true;
+    }
+  }
+  if (!have) throw std::logic_error("Accountant: no route applied");
+  return best;
+}
+
+}  // namespace
+
+AccountantAnswer Accountant::get_epsilon(const mpq_class& delta) const {
+  validate_delta(delta);
+  if (events_.empty()) {
+    return {Interval(0L, kDefaultPrecision), "empty (no events)", true, {}};
+  }
+  const Summary s = summarize(events_);
+  std::vector<std::pair<std::string, std::optional<Certified>>> results;
+  std::vector<bool> exact;
+  // gdp
+  if (s.all_gdp_expressible) {
+    const Interval mu = composed_mu(events_, options_);
+    std::optional<Certified> c;
+    if (mpfr_sgn(mu.upper()) == 0) {
+      c = Certified{Interval(0L, kDefaultPrecision), true, kDefaultPrecision};
+    } else if (mpfr_sgn(mu.lower()) > 0) {
+      c = gdp_epsilon(mu, delta, options_);
+    }
+    results.emplace_back("gdp", c);
+    exact.push_back(s.all_gaussian_like);
+  }
+  // kov
+  if (s.all_pure && s.total <= mpz_class(kMaxCompositions)) {
+    std::optional<Certified> c;
+    if (s.eps_max == 0) {
+      c = Certified{Interval(0L, kDefaultPrecision), true, kDefaultPrecision};
+    } else {
+      c = kov_epsilon(s.eps_max, s.total.get_ui(), delta, options_);
+    }
+    results.emplace_back("kov", c);
+    exact.push_back(s.homogeneous_pure);
+  }
+  // basic with Theorem 2.1: E + log1p(-delta (1 + e^-E)), or 0.
+  if (s.all_pure) {
+    const Certified c = evaluate_to_tolerance(
+        [&](mpfr_prec_t p) {
+          const Interval e(s.eps_sum, p);
+          const Interval u = Interval(delta, p) * (exp(-e) + mpq_class(1));
+          if (mpfr_cmp_ui(u.lower(), 1) >= 0) return Interval(0L, p);
+          if (mpfr_cmp_ui(u.upper(), 1) >= 0) {
+            Interval r(0L, p);
+            const Interval at = e + log1p(-Interval::point(u.lower(), p));
+            mpfr_set(r.upper(), at.upper(), MPFR_RNDU);
+            return max(r, Interval(0L, p));
+          }
+          return max(e + log1p(-u), Interval(0L, p));
+        },
+        options_);
+    results.emplace_back("basic", c);
+    exact.push_back(false);
+  }
+  // zcdp (always applicable)
+  {
+    std::optional<Certified> c;
+    try {
+      c = zcdp_epsilon(s.rho, delta, options_).bound;
+    } catch (const ParameterError&) {
+      c.reset();  // rho beyond the conversion's range: route not available
+    }
+    results.emplace_back("zcdp", c);
+    exact.push_back(false);
+  }
+  return choose(std::move(results), exact);
+}
+
+AccountantAnswer Accountant::get_delta(const mpq_class& epsilon) const {
+  if (epsilon < 0 || epsilon > 1'000'000) {
+    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)),
+                                       "0 <= epsilon <= 10^6");
+  }
+  if (events_.empty()) {
+    return {Interval(0L, kDefaultPrecision), "empty (no events)", true, {}};
+  }
+  const Summary s = summarize(events_);
+  std::vector<std::pair<std::string, std::optional<Certified>>> results;
+  std::vector<bool> exact;
+  if (s.all_gdp_expressible) {
+    const Interval mu = composed_mu(events_, options_);
+    std::optional<Certified> c;
+    if (mpfr_sgn(mu.upper()) == 0) {
+      c = Certified{Interval(0L, kDefaultPrecision), true, kDefaultPrecision};
+    } else {
+      c = evaluate_to_tolerance(
+          [&](mpfr_prec_t p) {
+            Interval m = mu;
+            m.set_precision(p);
+            return gdp_delta_at(Interval(epsilon, p), m, p);
+          },
+          options_);
+    }
+    results.emplace_back("gdp", c);
+    exact.push_back(s.all_gaussian_like);
+  }
+  if (s.all_pure && s.total <= mpz_class(kMaxCompositions)) {
+    std::optional<Certified> c;
+    if (s.eps_max == 0) {
+      c = Certified{Interval(0L, kDefaultPrecision), true, kDefaultPrecision};
+    } else {
+      c = kov_delta(s.eps_max, s.total.get_ui(), epsilon, options_);
+    }
+    results.emplace_back("kov", c);
+    exact.push_back(s.homogeneous_pure);
+  }
+  if (s.all_pure) {
+    // (e^E - e^eps) / (1 + e^E) = -expm1(eps - E) / (1 + e^-E) for eps < E, else 0.
+    const Certified c = evaluate_to_tolerance(
+        [&](mpfr_prec_t p) {
+          if (epsilon >= s.eps_sum) return Interval(0L, p);
+          const Interval num = -expm1(Interval(mpq_class(epsilon - s.eps_sum), p));
+          const Interval den = exp(-Interval(s.eps_sum, p)) + mpq_class(1);
+          return clamp(num / den, mpq_class(0), mpq_class(1));
+        },
+        options_);
+    results.emplace_back("basic", c);
+    exact.push_back(false);
+  }
+  {
+    std::optional<Certified> c;
+    try {
+      c = zcdp_delta(s.rho, epsilon, options_).bound;
+    } catch (const ParameterError&) {
+      c.reset();
+    }
+    results.emplace_back("zcdp", c);
+    exact.push_back(false);
+  }
+  return choose(std::move(results), exact);
+}
+
+}  // namespace exactdp::accounting

@@ -1,0 +1,102 @@
+// Tests for accounting/accountant.h: route selection and certified answers.
+// Independent references: closed forms where the route is exact (four Gaussian sigma = 4 events
+// compose to exactly 1/2-GDP; fifty 0.2-DP events are the KOV setting of gdp_bridge Table 1,
+// value from mpmath) and the direct conversion functions for the conservative routes.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "accounting/accountant.h"
+#include "accounting/gaussian_profile.h"
+#include "accounting/gdp_conversions.h"
+#include "accounting/zcdp.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
+
+namespace exactdp::accounting {
+namespace {
+
+mpq_class q(const char* s) { return parse_rational("test", s); }
+
+bool overlaps(const Interval& a, const Interval& b) {
+  return mpfr_cmp(a.lower(), b.upper()) <= 0 && mpfr_cmp(b.lower(), a.upper()) <= 0;
+}
+
+TEST(AccountantTest, AllGaussianIsExactGdp) {
+  Accountant acc;
+  acc.compose(PrivacyEvent::gaussian(mpq_class(4)), 4);  // mu = sqrt(4 / 16) = 1/2
+  const AccountantAnswer d = acc.get_delta(mpq_class(1));
+  EXPECT_EQ(d.route, "gdp (exact)");
+  EXPECT_TRUE(overlaps(d.value, gdp_delta(mpq_class(1), mpq_class(1, 2)).value));
+  const AccountantAnswer e = acc.get_epsilon(q("1e-5"));
+  EXPECT_EQ(e.route, "gdp (exact)");
+  EXPECT_TRUE(overlaps(e.value, gdp_epsilon(mpq_class(1, 2), q("1e-5")).value));
+  // The zCDP route was considered too and is looser.
+  ASSERT_GE(e.considered.size(), 2U);
+  EXPECT_EQ(e.considered.back().route, "zcdp");
+  EXPECT_TRUE(certainly_less(e.value, e.considered.back().value));
+}
+
+TEST(AccountantTest, HomogeneousPureDpIsExactKov) {
+  Accountant acc;
+  acc.compose(PrivacyEvent::pure_dp(mpq_class(1, 5)), 30).compose(
+      PrivacyEvent::laplace(mpq_class(5), mpq_class(1)), 20);  // Laplace 1/5-DP too
+  const AccountantAnswer e = acc.get_epsilon(q("0.1"));
+  EXPECT_EQ(e.route, "kov (exact)");
+  EXPECT_GT(mpfr_cmp_d(e.value.lower(), 2.1146955), 0);
+  EXPECT_LT(mpfr_cmp_d(e.value.upper(), 2.1146957), 0);
+}
+
+TEST(AccountantTest, MixedUsesZcdp) {
+  Accountant acc;
+  acc.compose(PrivacyEvent::gaussian(mpq_class(2)), 3)
+      .compose(PrivacyEvent::discrete_gaussian(mpq_class(8), mpz_class(2)))
+      .compose(PrivacyEvent::zcdp(mpq_class(1, 10)));
+  // rho = 3/8 + 4/16 + 1/10 = 29/40
+  const AccountantAnswer e = acc.get_epsilon(q("1e-6"));
+  EXPECT_EQ(e.route, "zcdp");
+  EXPECT_TRUE(overlaps(e.value, zcdp_epsilon(mpq_class(29, 40), q("1e-6")).bound.value));
+}
+
+TEST(AccountantTest, GaussianPlusPureUsesBestValidRoute) {
+  Accountant acc;
+  acc.compose(PrivacyEvent::gaussian(mpq_class(10)), 5).compose(PrivacyEvent::pure_dp(q("0.1")), 5);
+  const AccountantAnswer e = acc.get_epsilon(q("1e-5"));
+  ASSERT_EQ(e.considered.size(), 2U);  // gdp (not exact) and zcdp
+  for (const auto& r : e.considered) EXPECT_LE(mpfr_cmp(e.value.upper(), r.value.upper()), 0);
+  // Here the zCDP route wins (pure eps -> mu costs a factor ~1.25 over eps -> sqrt(2 rho)).
+  EXPECT_EQ(e.route, "zcdp");
+  EXPECT_EQ(e.considered.front().route, "gdp");
+}
+
+TEST(AccountantTest, EmptyAndBadInput) {
+  Accountant acc;
+  EXPECT_TRUE(acc.get_epsilon(q("1e-5")).value.contains(0L));
+  EXPECT_THROW(acc.compose(PrivacyEvent::pure_dp(mpq_class(1)), 0), ParameterError);
+  EXPECT_THROW((void)PrivacyEvent::gaussian(mpq_class(0)), ParameterError);
+  EXPECT_THROW((void)PrivacyEvent::discrete_gaussian(mpq_class(1), mpz_class(0)), ParameterError);
+  EXPECT_THROW((void)PrivacyEvent::laplace(mpq_class(-1)), ParameterError);
+  EXPECT_THROW((void)acc.get_epsilon(mpq_class(0)), ParameterError);
+  EXPECT_THROW((void)acc.get_delta(mpq_class(-1)), ParameterError);
+}
+
+RC_GTEST_PROP(AccountantProperties, EpsilonDeltaConsistent, ()) {
+  // k pure-DP events: eps from delta, then delta at that eps is <= delta (route-wise minimum).
+  const int k = *rc::gen::inRange(1, 60);
+  const mpq_class eps(*rc::gen::inRange(1, 100), 100);
+  mpz_class p10;
+  mpz_ui_pow_ui(p10.get_mpz_t(), 10, static_cast<unsigned long>(*rc::gen::inRange(1, 10)));
+  const mpq_class delta(mpz_class(1), p10);
+  ZivOptions o;
+  o.tolerance = mpq_class(1L, 1'000'000'000L);
+  o.initial_precision = 64;
+  Accountant acc(o);
+  acc.compose(PrivacyEvent::pure_dp(eps), static_cast<unsigned long>(k));
+  const AccountantAnswer e = acc.get_epsilon(delta);
+  RC_ASSERT(mpfr_cmp(e.value.lower(), e.value.upper()) <= 0);
+  for (const auto& r : e.considered) RC_ASSERT(mpfr_cmp(e.value.upper(), r.value.upper()) <= 0);
+  const AccountantAnswer d = acc.get_delta(to_mpq(e.value.upper()));
+  RC_ASSERT(upper_at_most(d.value, delta));
+}
+
+}  // namespace
+}  // namespace exactdp::accounting
