@@ -180,7 +180,11 @@ Bounds DiscreteGaussianLaw::direct_sum(const mpz_class& a, const std::optional<m
       mpfr_ui_sub(t, 1, ru, MPFR_RNDD);
       if (mpfr_sgn(t) > 0) {
         mpfr_div(t, fu, t, MPFR_RNDU);
-        if (mpfr_cmp(t, sl) <= 0 && mpfr_get_exp(t) + 300 < mpfr_get_exp(sl)) {
+        // Or when it is below 2^-1000000 in absolute terms (the lower chain may have underflowed
+        // to 0; masses that small are far below anything a test can resolve, and the enclosure
+        // [sl, su + rest] stays valid).
+        const bool relative = !mpfr_zero_p(sl) && mpfr_cmp(t, sl) <= 0 && mpfr_get_exp(t) + 300 < mpfr_get_exp(sl);
+        if (relative || mpfr_zero_p(t) || mpfr_get_exp(t) < -1'000'000) {
           mpfr_add(su, su, t, MPFR_RNDU);
           truncated = true;
           break;

@@ -33,3 +33,26 @@ inline std::string summary(const verification::AuditReport& r) {
 }
 
 }  // namespace exactdp::test_support
+
+namespace exactdp::test_support {
+
+// The Pearson chi-square test alone (bins with expected count >= 5, pooled tails) of n draws
+// against law: the check of issue 2's statistical tests.
+template <class Draw>
+verification::TestResult chi_square_check(const verification::ReferenceLaw& law, Draw&& draw, unsigned long long n,
+                                          const Seed& seed) {
+  SeededBits bits(seed);
+  verification::SampleCounter counter(law, {});
+  for (unsigned long long i = 0; i < n; ++i) counter.add(draw(bits));
+  const auto cells = verification::make_cells(law, counter);
+  const auto bins = verification::merge_cells(cells, n, verification::default_min_expected(n));
+  return verification::pearson_chi_square(bins, n);
+}
+
+// True when the p-value's upper bound is below alpha (the test rejects).
+inline bool rejects(const verification::TestResult& t, const mpq_class& alpha) {
+  const verification::Bounds a = verification::Bounds::of(alpha);
+  return t.applicable && mpfr_cmp(t.p_value.upper(), a.lower()) < 0;
+}
+
+}  // namespace exactdp::test_support
