@@ -1,5 +1,6 @@
 // Replays every file of a libFuzzer corpus directory (or the files named) through
 // LLVMFuzzerTestOneInput, so builds without libFuzzer (gcc) still run the corpus as a test.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -12,6 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace {
 int replay_file(const std::filesystem::path& path) {
+  // Named before it runs, so that a crash (abort, sanitizer report) says which input it was.
+  std::fprintf(stderr, "replay: %s\n", path.c_str());
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "replay: cannot read %s\n", path.c_str());
@@ -29,11 +32,15 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::filesystem::path arg(argv[i]);
     if (std::filesystem::is_directory(arg)) {
+      // Sorted, so that every run replays the corpus in the same order.
+      std::vector<std::filesystem::path> files;
       for (const auto& entry : std::filesystem::recursive_directory_iterator(arg)) {
-        if (entry.is_regular_file()) {
-          failures += replay_file(entry.path());
-          ++count;
-        }
+        if (entry.is_regular_file()) files.push_back(entry.path());
+      }
+      std::sort(files.begin(), files.end());
+      for (const auto& file : files) {
+        failures += replay_file(file);
+        ++count;
       }
     } else {
       failures += replay_file(arg);

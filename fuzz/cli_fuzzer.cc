@@ -1,0 +1,92 @@
+// cli_fuzzer — the whole exactdp command line, in process, through run_exactdp.
+//
+// Input: the arguments separated by NUL bytes (two NULs in a row give an empty argument); the
+// first run of three NULs ends the arguments and the rest is standard input (read by
+// `exactdp audit --expect ...`). A dictionary (fuzz/cli.dict) gives libFuzzer the command,
+// law and option names.
+// Invariants:
+//   * run_exactdp returns, never throws, never crashes (ASan/UBSan watch memory and UB);
+//   * the exit status is 0, 2 or 3; 1 ("internal error") only for a subcommand that says it is
+//     not implemented yet;
+//   * exit 2 prints a message on stderr and nothing on stdout (DESIGN.md section 5: bad input
+//     produces no partial output).
+// Inputs that ask for more than kMaxCount samples or bytes (-n, --samples, --bytes, --count)
+// are skipped so one input stays fast; the limits themselves are tested in
+// tests/cli/cli_hostile_inputs_test.cc.
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/commands.h"
+#include "fuzz/fuzz_support.h"
+#include "samplers/rational.h"
+
+namespace {
+
+constexpr long kMaxCount = 256;
+
+bool is_count_option(std::string_view name) {
+  return name == "-n" || name == "--n" || name == "--samples" || name == "--bytes" || name == "--count";
+}
+
+// True when the value asks for more than kMaxCount (a value that does not parse is left to the
+// command, which must refuse it).
+bool too_large(std::string_view value) {
+  try {
+    const mpz_class n = exactdp::parse_integer("n", value);
+    return n > kMaxCount;
+  } catch (...) {
+    return false;
+  }
+}
+
+bool asks_too_much(const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (is_count_option(a) && i + 1 < args.size() && too_large(args[i + 1])) return true;
+    if (const auto eq = a.find('='); eq != std::string::npos &&
+                                     is_count_option(std::string_view(a).substr(0, eq)) &&
+                                     too_large(std::string_view(a).substr(eq + 1))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const std::size_t stdin_mark = input.find(std::string_view("\0\0\0", 3));
+  const std::string_view arg_text = input.substr(0, stdin_mark);
+  const std::string stdin_text =
+      stdin_mark == std::string_view::npos ? std::string() : std::string(input.substr(stdin_mark + 3));
+  std::vector<std::string> args;
+  if (!arg_text.empty()) {
+    std::size_t begin = 0;
+    for (;;) {
+      const std::size_t nul = arg_text.find('\0', begin);
+      args.emplace_back(arg_text.substr(begin, nul == std::string_view::npos ? std::string_view::npos : nul - begin));
+      if (nul == std::string_view::npos) break;
+      begin = nul + 1;
+    }
+  }
+  if (args.size() > 64 || asks_too_much(args)) return 0;
+
+  std::istringstream in(stdin_text);
+  std::ostringstream out, err;
+  exactdp::cli::Io io{in, out, err, false};
+  const int status = exactdp::cli::run_exactdp(args, io);
+  const std::string err_text = err.str();
+  FUZZ_CHECK(status == 0 || status == 2 || status == 3 ||
+                 (status == 1 && err_text.find("not implemented yet") != std::string::npos),
+             "exit status %d; stderr: %s", status, err_text.substr(0, 500).c_str());
+  if (status == 2) {
+    FUZZ_CHECK(!err_text.empty(), "exit 2 without a message on stderr");
+    FUZZ_CHECK(out.str().empty(), "exit 2 after printing on stdout: %s", out.str().substr(0, 200).c_str());
+  }
+  return 0;
+}

@@ -1,0 +1,87 @@
+// discrete_gaussian_fuzzer — sample_discrete_gaussian (CKS20 Alg. 3) driven by a fuzzed bit
+// source (fuzz_support.h: the fuzz bytes are the random bits, then ChaCha20 keyed by the input).
+//
+// Input: sigma2 = p/q and a mean (ByteReader), then the bit stream.
+// Invariants, draw by draw over a short sequence, each path on a fresh source over the same
+// stream:
+//   * the default path (128-bit when params.fast_path(), with its hand-overs to GMP), the GMP
+//     path, the int64 variant and the independent reference (reference_cks20.h) return the same
+//     value and consume the same bits;
+//   * t() = floor(sqrt(floor(sigma2))) + 1 exactly, and fast_path() is the documented condition
+//     (p and q t below 2^64, 2 p q t^2 below 2^128);
+//   * the int64 variant returns std::nullopt exactly when the value does not fit in int64.
+// Parameters are bounded (integers of at most 40 bytes) so one input runs in milliseconds.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "fuzz/fuzz_support.h"
+#include "fuzz/reference_cks20.h"
+#include "samplers/discrete_gaussian.h"
+
+namespace {
+
+using exactdp::fuzz::ByteReader;
+using exactdp::fuzz::FuzzBits;
+using exactdp::fuzz::str;
+namespace ref = exactdp::fuzz::reference;
+
+constexpr std::size_t kMaxParamBytes = 40;
+
+unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>(v); }
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  ByteReader in(data, size);
+  const int draws = 1 + in.u8() % 4;
+  const mpz_class p_in = in.positive(kMaxParamBytes);
+  const mpz_class q_in = in.positive(kMaxParamBytes);
+  const mpz_class mean = in.integer(kMaxParamBytes);
+  mpq_class sigma2(p_in, q_in);
+  sigma2.canonicalize();
+  const auto params = exactdp::DiscreteGaussianParams::make(sigma2, mean);
+  FUZZ_CHECK(params.sigma2() == sigma2 && params.mean() == mean, "params changed sigma2 = %s",
+             str(sigma2).c_str());
+  mpz_class floor_sigma2, t;
+  mpz_fdiv_q(floor_sigma2.get_mpz_t(), sigma2.get_num().get_mpz_t(), sigma2.get_den().get_mpz_t());
+  mpz_sqrt(t.get_mpz_t(), floor_sigma2.get_mpz_t());
+  t += 1;
+  FUZZ_CHECK(params.t() == t && t * t > floor_sigma2 && (t - 1) * (t - 1) <= floor_sigma2,
+             "sigma2 = %s: t() = %s, expected %s", str(sigma2).c_str(), str(params.t()).c_str(),
+             str(t).c_str());
+  // discrete_gaussian.h: fast when p and q t fit in 64 bits and 2 p q t^2 in 128 bits.
+  const mpz_class k64 = mpz_class(1) << 64, k128 = mpz_class(1) << 128;
+  const mpz_class& p = sigma2.get_num();
+  const mpz_class& q = sigma2.get_den();
+  const bool eligible = p < k64 && q * t < k64 && 2 * p * q * t * t < k128;
+  FUZZ_CHECK(params.fast_path() == eligible, "sigma2 = %s: fast_path() = %d, documented %d",
+             str(sigma2).c_str(), params.fast_path(), eligible);
+
+  FuzzBits b_lib(in.rest(), in.rest_size(), data, size);
+  FuzzBits b_gmp(in.rest(), in.rest_size(), data, size);
+  FuzzBits b_ref(in.rest(), in.rest_size(), data, size);
+  FuzzBits b_i64(in.rest(), in.rest_size(), data, size);
+  for (int i = 0; i < draws; ++i) {
+    const mpz_class v_lib = exactdp::sample_discrete_gaussian(b_lib, params);
+    const mpz_class v_gmp = exactdp::sample_discrete_gaussian_gmp(b_gmp, params);
+    const mpz_class v_ref = ref::discrete_gaussian(b_ref, sigma2) + mean;
+    const std::optional<std::int64_t> v_i64 = exactdp::sample_discrete_gaussian_int64(b_i64, params);
+    FUZZ_CHECK(v_lib == v_gmp && b_lib.bits_consumed() == b_gmp.bits_consumed(),
+               "sigma2 = %s mean = %s (fast %d), draw %d: default %s (%llu bits) vs gmp %s (%llu bits)",
+               str(sigma2).c_str(), str(mean).c_str(), params.fast_path(), i, str(v_lib).c_str(),
+               ull(b_lib.bits_consumed()), str(v_gmp).c_str(), ull(b_gmp.bits_consumed()));
+    FUZZ_CHECK(v_gmp == v_ref && b_gmp.bits_consumed() == b_ref.bits_consumed(),
+               "sigma2 = %s mean = %s, draw %d: gmp %s (%llu bits) vs reference %s (%llu bits)",
+               str(sigma2).c_str(), str(mean).c_str(), i, str(v_gmp).c_str(),
+               ull(b_gmp.bits_consumed()), str(v_ref).c_str(), ull(b_ref.bits_consumed()));
+    const bool fits = mpz_fits_slong_p(v_gmp.get_mpz_t()) != 0;
+    FUZZ_CHECK(v_i64.has_value() == fits && (!fits || mpz_class(static_cast<long>(*v_i64)) == v_gmp) &&
+                   b_i64.bits_consumed() == b_gmp.bits_consumed(),
+               "sigma2 = %s mean = %s, draw %d: int64 variant %s (%llu bits) vs %s (%llu bits)",
+               str(sigma2).c_str(), str(mean).c_str(), i,
+               v_i64 ? std::to_string(*v_i64).c_str() : "nullopt", ull(b_i64.bits_consumed()),
+               str(v_gmp).c_str(), ull(b_gmp.bits_consumed()));
+  }
+  return 0;
+}
