@@ -1,13 +1,409 @@
-// exactdp measure-gdp — placeholder until its issue lands.
+// exactdp measure-gdp — the mu-GDP bracket of a mechanism by the GDP transformation with
+// staircase bounds (gdp_bridge Section 4, Algorithm 1; accounting/gdp_transformation.h).
+//
+//   exactdp measure-gdp <mechanism and parameters> [--eps-max R] [--tolerance R] [--svg FILE]
+// prints mu {lower, upper} for the head [0, eps_max]: the mechanism is eps_max-head
+// mu_upper-GDP (proven) and not eps_max-head mu-GDP for any mu < mu_lower (proven), plus the
+// tail identification (gdp_bridge Theorem 3.3).
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <optional>
 #include <ostream>
+#include <string>
+#include <vector>
 
+#include "accounting/decimal.h"
+#include "accounting/gaussian_profile.h"
+#include "accounting/gdp_transformation.h"
+#include "accounting/pure_dp_composition.h"
+#include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/json.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
 
 namespace exactdp::cli {
+namespace {
 
-int cmd_measure_gdp(Args /*args*/, Io& io) {
-  io.err << "exactdp measure-gdp: not implemented yet\n";
-  return 1;
+using accounting::Interval;
+
+constexpr const char* kHelp =
+    "usage: exactdp measure-gdp <mechanism> <its parameters> [options]\n"
+    "\n"
+    "mechanisms (parameters as in 'exactdp profile'):\n"
+    "  gaussian          --sigma R  [--sensitivity R]\n"
+    "  laplace           --scale R  [--sensitivity R]\n"
+    "  discrete-gaussian --sigma2 R [--sensitivity INT]\n"
+    "  discrete-laplace  --scale R  [--sensitivity INT]\n"
+    "  gdp               --mu R\n"
+    "  pure-dp           --epsilon R            (worst case of any epsilon-DP mechanism)\n"
+    "  pure-dp-composition --epsilon R --k K    (exact KOV profile of k-fold epsilon-DP)\n"
+    "\n"
+    "options:\n"
+    "  --eps-max R      measure the head on [0, eps_max] (default 10; for pure-DP kinds their\n"
+    "                   total epsilon, beyond which delta = 0)\n"
+    "  --tolerance R    absolute width of the mu bracket (default 0.001), 1e-9..1\n"
+    "  --mu-max R       give up above this mu (default 100)\n"
+    "  --svg FILE       draw the GDPT curve T(eps) with its bracket and the mu band\n"
+    "  --points N       points of the drawn curve, 2..2000 (default 120)\n"
+    "  --naive          the paper's Algorithm 3 (binary search at every grid point), to compare\n"
+    "  --json, --digits D (1..10000, default 20)\n"
+    "\n"
+    "Result: mu = [lower, upper] contains sup over [0, eps_max] of the GDPT; 'mu_upper' is the\n"
+    "guarantee to use (proven); printed ends are rounded outward.\n";
+
+std::string dec_upper(mpfr_srcptr x, int digits) { return accounting::decimal_upper(x, digits); }
+
+// A mechanism to measure: its certified profile and what is known about its tail.
+struct MeasuredMechanism {
+  std::string description;
+  accounting::ProfileFunction profile;
+  std::optional<mpq_class> pure_epsilon;  // delta(eps) = 0 for eps >= this (pure DP kinds)
+  std::optional<std::string> tail_limit;  // L of gdp_bridge Thm 3.3, when known analytically
+  std::string tail_limit_source;
+  [[nodiscard]] bool complete_beyond(const mpq_class& eps_max) const {
+    return pure_epsilon && *pure_epsilon <= eps_max;
+  }
+};
+
+std::vector<OptionSpec> mechanism_option_specs() {
+  return {{"--sigma", true}, {"--sigma2", true},  {"--scale", true}, {"--sensitivity", true},
+          {"--mu", true},    {"--epsilon", true}, {"--k", true}};
+}
+
+// Rejects options that belong to other mechanisms, so a typo is not silently ignored.
+void only_options(const ParsedArgs& parsed, const std::string& mechanism,
+                  const std::vector<std::string>& allowed) {
+  for (const auto& spec : mechanism_option_specs()) {
+    if (!parsed.has(spec.name)) continue;
+    bool ok = false;
+    for (const auto& a : allowed) ok = ok || a == spec.name;
+    if (!ok) throw UsageError("measure-gdp " + mechanism + " does not take " + spec.name);
+  }
+}
+
+mpq_class positive_option(const ParsedArgs& parsed, const std::string& name) {
+  const mpq_class v = parsed.require_rational(name);
+  if (v <= 0) {
+    const std::string p = parameter_name(name);
+    throw ParameterError::out_of_range(p, abbreviate(to_string(v)), p + " > 0");
+  }
+  return v;
+}
+
+MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs& parsed) {
+  MeasuredMechanism m;
+  if (name == "gaussian") {
+    only_options(parsed, name, {"--sigma", "--sensitivity"});
+    const mpq_class sigma = positive_option(parsed, "--sigma");
+    const mpq_class sens =
+        parsed.has("--sensitivity") ? positive_option(parsed, "--sensitivity") : mpq_class(1);
+    m.description = "gaussian(sigma=" + abbreviate(to_string(sigma)) +
+                    ", sensitivity=" + abbreviate(to_string(sens)) + ")";
+    m.profile = [sigma, sens](const mpq_class& eps, mpfr_prec_t p) {
+      return accounting::gaussian_delta_at(eps, sigma, sens, p);
+    };
+    m.tail_limit = abbreviate(to_string(mpq_class(sens / sigma)));
+    m.tail_limit_source = "Delta/sigma: the Gaussian mechanism is exactly (Delta/sigma)-GDP";
+  } else if (name == "gdp") {
+    only_options(parsed, name, {"--mu"});
+    const mpq_class mu = positive_option(parsed, "--mu");
+    m.description = "gdp(mu=" + abbreviate(to_string(mu)) + ")";
+    m.profile = accounting::gdp_profile(mu);
+    m.tail_limit = abbreviate(to_string(mu));
+    m.tail_limit_source = "mu (Lemma 3.1)";
+  } else if (name == "pure-dp") {
+    only_options(parsed, name, {"--epsilon"});
+    const mpq_class eps = positive_option(parsed, "--epsilon");
+    if (eps > 1000) {
+      throw ParameterError::out_of_range("epsilon", abbreviate(to_string(eps)),
+                                         "0 < epsilon <= 1000");
+    }
+    m.description = "pure-dp(epsilon=" + abbreviate(to_string(eps)) + ")";
+    m.profile = accounting::pure_dp_profile(eps);
+    m.pure_epsilon = eps;
+    m.tail_limit = "0";
+    m.tail_limit_source = "delta = 0 beyond epsilon";
+  } else if (name == "pure-dp-composition") {
+    only_options(parsed, name, {"--epsilon", "--k"});
+    const mpq_class eps = positive_option(parsed, "--epsilon");
+    (void)parsed.require("--k");
+    const unsigned long k =
+        static_cast<unsigned long>(*parsed.count("--k", 1, accounting::kMaxCompositions));
+    m.profile = accounting::kov_profile(eps, k);  // validates epsilon and k
+    m.description = "pure-dp-composition(epsilon=" + abbreviate(to_string(eps)) +
+                    ", k=" + std::to_string(k) + ")";
+    m.pure_epsilon = eps * mpq_class(static_cast<long>(k));
+    m.tail_limit = "0";
+    m.tail_limit_source = "delta = 0 beyond k epsilon";
+  } else {
+    throw UsageError("unknown mechanism '" + abbreviate(name) + "' for measure-gdp (see --help)");
+  }
+  return m;
+}
+
+// ---- a plain SVG line chart (pixel coordinates only: doubles never carry a result) ----------
+struct PlotSeries {
+  std::string name;
+  std::vector<std::pair<double, double>> points;  // exactdp-allow-float: pixel positions
+  bool dashed = false;
+};
+
+double to_pixel_value(const mpq_class& x) { return x.get_d(); }  // exactdp-allow-float
+double to_pixel_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }  // exactdp-allow-float
+
+std::string svg_escape(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '&') {
+      out += "&amp;";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void write_svg_chart(const std::string& file, const std::string& title, const std::string& x_label,
+                     const std::string& y_label, const std::vector<PlotSeries>& series) {
+  // exactdp-allow-float: layout arithmetic for the picture only
+  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
+  bool first = true;
+  for (const auto& s : series) {
+    for (const auto& [x, y] : s.points) {
+      if (!(y == y) || y > 1e300) continue;  // NaN / inf never drawn
+      if (first) {
+        x_min = x_max = x;
+        y_min = y_max = y;
+        first = false;
+      }
+      x_min = std::min(x_min, x);
+      x_max = std::max(x_max, x);
+      y_min = std::min(y_min, y);
+      y_max = std::max(y_max, y);
+    }
+  }
+  y_min = std::min(0.0, y_min);
+  if (y_max <= y_min) y_max = y_min + 1;
+  if (x_max <= x_min) x_max = x_min + 1;
+  y_max += 0.08 * (y_max - y_min);
+  const double width = 720, height = 440, left = 70, right = 200, top = 40, bottom = 50;
+  const double pw = width - left - right, ph = height - top - bottom;
+  auto px = [&](double x) { return left + (x - x_min) / (x_max - x_min) * pw; };
+  auto py = [&](double y) { return top + ph - (y - y_min) / (y_max - y_min) * ph; };
+  std::ofstream out(file);
+  if (!out) throw UsageError("cannot write --svg file '" + abbreviate(file) + "'");
+  char buf[256];
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
+      << height << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">" << svg_escape(title)
+      << "</text>\n";
+  std::snprintf(buf, sizeof buf,
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+                "stroke=\"black\"/>\n",
+                left, top, pw, ph);
+  out << buf;
+  for (int i = 0; i <= 5; ++i) {  // ticks
+    const double xv = x_min + (x_max - x_min) * i / 5, yv = y_min + (y_max - y_min) * i / 5;
+    std::snprintf(buf, sizeof buf,
+                  "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3g</text>\n"
+                  "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>\n",
+                  px(xv), top + ph + 18, xv, left - 6, py(yv) + 4, yv);
+    out << buf;
+  }
+  std::snprintf(buf, sizeof buf,
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n"
+                "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 %.1f)\" "
+                "text-anchor=\"middle\">%s</text>\n",
+                left + pw / 2, height - 12, svg_escape(x_label).c_str(), top + ph / 2,
+                top + ph / 2, svg_escape(y_label).c_str());
+  out << buf;
+  const char* colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"};
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    const auto& s = series[k];
+    out << "<polyline fill=\"none\" stroke=\"" << colors[k % 5] << "\" stroke-width=\"1.5\""
+        << (s.dashed ? " stroke-dasharray=\"6 4\"" : "") << " points=\"";
+    for (const auto& [x, y] : s.points) {
+      if (!(y == y) || y > 1e300) continue;
+      std::snprintf(buf, sizeof buf, "%.2f,%.2f ", px(x), py(y));
+      out << buf;
+    }
+    out << "\"/>\n";
+    std::snprintf(buf, sizeof buf,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                  "stroke-width=\"2\"%s/>\n<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+                  left + pw + 10, top + 14 + 20.0 * static_cast<double>(k), left + pw + 30,
+                  top + 14 + 20.0 * static_cast<double>(k), colors[k % 5],
+                  s.dashed ? " stroke-dasharray=\"6 4\"" : "", left + pw + 35,
+                  top + 18 + 20.0 * static_cast<double>(k), svg_escape(s.name).c_str());
+    out << buf;
+  }
+  out << "</svg>\n";
+  if (!out) throw UsageError("cannot write --svg file '" + abbreviate(file) + "'");
+}
+
+// The GDPT curve at `points` evenly spaced eps in [0, eps_max]: each T(eps) as a certified
+// bracket of width <= tolerance (gdpt_point), for the plot.
+struct CurvePoint {
+  mpq_class eps;
+  Interval t;
+};
+
+std::vector<CurvePoint> gdpt_curve(const MeasuredMechanism& mech,
+                                   const accounting::GdptOptions& options, int points) {
+  std::vector<CurvePoint> curve;
+  for (int j = 0; j < points; ++j) {
+    const mpq_class eps = options.eps_max * mpq_class(j, points - 1);
+    curve.push_back({eps, accounting::gdpt_point(mech.profile, eps, options.tolerance,
+                                                 options.mu_max, options.precision)});
+  }
+  return curve;
+}
+
+void write_gdpt_svg(const std::string& file, const MeasuredMechanism& mech,
+                    const accounting::GdptOptions& options, const accounting::GdptResult& r,
+                    int points) {
+  const std::vector<CurvePoint> curve = gdpt_curve(mech, options, points);
+  std::vector<PlotSeries> series(2);
+  series[0].name = "GDPT T(eps) upper";
+  series[1].name = "GDPT T(eps) lower";
+  for (const auto& c : curve) {
+    series[0].points.emplace_back(to_pixel_value(c.eps), to_pixel_value(c.t.upper()));
+    series[1].points.emplace_back(to_pixel_value(c.eps), to_pixel_value(c.t.lower()));
+  }
+  PlotSeries band_hi, band_lo;
+  band_hi.name = "mu upper (head bound)";
+  band_lo.name = "mu lower";
+  if (r.bounded) {
+    for (const mpq_class& e : {mpq_class(0), options.eps_max}) {
+      band_hi.points.emplace_back(to_pixel_value(e), to_pixel_value(r.mu.upper()));
+      band_lo.points.emplace_back(to_pixel_value(e), to_pixel_value(r.mu.lower()));
+    }
+    band_hi.dashed = band_lo.dashed = true;
+    series.push_back(std::move(band_hi));
+    series.push_back(std::move(band_lo));
+  }
+  write_svg_chart(file, "GDP transformation of " + mech.description, "epsilon", "mu", series);
+}
+
+}  // namespace
+
+int cmd_measure_gdp(Args args, Io& io) {
+  std::vector<OptionSpec> specs = {
+      {"--eps-max", true}, {"--tolerance", true}, {"--mu-max", true}, {"--svg", true},
+      {"--points", true},  {"--naive", false},    {"--json", false},  {"--digits", true},
+      {"--seed", true},    {"--help", false},     {"-h", false}};
+  for (const auto& s : mechanism_option_specs()) specs.push_back(s);
+  const ParsedArgs parsed(args, specs);
+  if (parsed.has("--help") || parsed.has("-h")) {
+    io.out << kHelp;
+    return 0;
+  }
+  if (parsed.positionals().size() != 1) {
+    throw UsageError("measure-gdp needs exactly one mechanism (see --help)");
+  }
+  const MeasuredMechanism mech = mechanism_from_args(parsed.positionals()[0], parsed);
+  const int digits =
+      parsed.has("--digits") ? static_cast<int>(*parsed.count("--digits", 1, 10'000)) : 20;
+
+  accounting::GdptOptions options;
+  if (const auto e = parsed.rational("--eps-max")) {
+    options.eps_max = *e;
+  } else if (mech.pure_epsilon) {
+    options.eps_max = *mech.pure_epsilon > 0 ? *mech.pure_epsilon : mpq_class(1);
+    if (options.eps_max > 1000) options.eps_max = 1000;
+  }
+  if (const auto t = parsed.rational("--tolerance")) options.tolerance = *t;
+  if (const auto m = parsed.rational("--mu-max")) options.mu_max = *m;
+  if (const auto s = parsed.count("--seed", 0, ~0ULL)) options.seed = *s;
+  options.naive = parsed.has("--naive");
+  options.validate();
+  const unsigned long long points =
+      parsed.has("--points") ? *parsed.count("--points", 2, 2000) : 120;
+
+  const accounting::GdptResult r = accounting::gdpt_measure(mech.profile, options);
+
+  // Tail: the certified ratio eps / sqrt(-2 log delta(eps)) at eps_max and 2 eps_max.
+  JsonValue tail = JsonValue::object();
+  std::string tail_text;
+  if (mech.tail_limit) {
+    tail.set("limit", *mech.tail_limit).set("limit_source", mech.tail_limit_source);
+    tail_text = "tail limit L = " + *mech.tail_limit + " (" + mech.tail_limit_source + ")";
+  }
+  std::vector<std::pair<mpq_class, Interval>> ratios;
+  for (const mpq_class& e : {options.eps_max, mpq_class(2 * options.eps_max)}) {
+    try {
+      ratios.emplace_back(e, accounting::tail_ratio(mech.profile, e, 64));
+    } catch (const std::domain_error&) {
+      // delta(e) may be >= 1: no ratio there
+    }
+  }
+  JsonValue ratio_json = JsonValue::array();
+  for (const auto& [e, ratio] : ratios) {
+    JsonValue one = JsonValue::object();
+    one.set("epsilon", to_string(e)).set_interval("ratio", ratio, 10);
+    ratio_json.push(std::move(one));
+  }
+  tail.set("ratios", std::move(ratio_json));
+
+  std::string svg_note;
+  if (const auto file = parsed.get("--svg")) {
+    write_gdpt_svg(*file, mech, options, r, static_cast<int>(points));
+    svg_note = *file;
+  }
+
+  if (parsed.has("--json")) {
+    JsonValue out = JsonValue::object();
+    out.set("command", "measure-gdp")
+        .set("mechanism", mech.description)
+        .set("eps_max", to_string(options.eps_max))
+        .set("tolerance", to_string(options.tolerance))
+        .set_interval("mu", r.mu, digits)
+        .set("mu_upper", r.bounded ? dec_upper(r.mu.upper(), digits) : std::string("inf"))
+        .set("bounded", r.bounded)
+        .set("complete", mech.complete_beyond(options.eps_max))
+        .set("grid_points", static_cast<unsigned long long>(r.grid_points))
+        .set("binary_searches", static_cast<unsigned long long>(r.binary_searches))
+        .set("profile_evaluations", static_cast<unsigned long long>(r.profile_evaluations))
+        .set("gdp_evaluations", static_cast<unsigned long long>(r.gdp_evaluations))
+        .set("algorithm", options.naive ? "naive (Algorithm 3)" : "shuffled (Algorithm 1)")
+        .set("tail", std::move(tail));
+    if (!svg_note.empty()) out.set("svg", svg_note);
+    io.out << out.dump() << "\n";
+    return 0;
+  }
+  io.out << "mu = " << accounting::to_decimal_string(r.mu, digits) << "\n";
+  if (r.bounded) {
+    io.out << "mu_upper = " << dec_upper(r.mu.upper(), digits) << "   (" << mech.description
+           << " is " << to_string(options.eps_max) << "-head mu_upper-GDP, proven)\n";
+  } else {
+    io.out << "mu_upper = inf   (the GDPT exceeds mu-max = " << to_string(options.mu_max)
+           << " on [0, " << to_string(options.eps_max) << "])\n";
+  }
+  if (mech.complete_beyond(options.eps_max)) {
+    io.out << "complete: delta(eps) = 0 for eps >= eps_max, so this is the full mu-GDP bracket\n";
+  } else {
+    io.out << "head only: [0, " << to_string(options.eps_max)
+           << "]; beyond it see the tail (gdp_bridge Thm 3.3)\n";
+  }
+  if (!tail_text.empty()) io.out << tail_text << "\n";
+  for (const auto& [e, ratio] : ratios) {
+    io.out << "tail ratio eps/sqrt(-2 log delta) at eps = " << to_string(e) << ": "
+           << accounting::to_decimal_string(ratio, 10) << "\n";
+  }
+  io.out << "grid points " << r.grid_points << ", binary searches " << r.binary_searches
+         << ", profile evaluations " << r.profile_evaluations << ", GDP evaluations "
+         << r.gdp_evaluations << (options.naive ? " (naive Algorithm 3)" : " (Algorithm 1)")
+         << "\n";
+  if (!svg_note.empty()) io.out << "svg written: " << svg_note << "\n";
+  return 0;
 }
 
 }  // namespace exactdp::cli
