@@ -1,0 +1,134 @@
+// cli_audit_test.cc — `exactdp audit` end to end, in process (run_exactdp with string streams):
+// our sampler passes (exit 0), samples from the wrong law fail (exit 3), malformed input (a
+// non-integer line, an empty line, an empty file) exits 2 naming the line, --json prints one
+// object, big integers are read, bad options exit 2 with the parameter named.
+// The passing cases use fixed seeds and alpha = 1e-6 (false alarm <= ~1e-6 each).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "cli/commands.h"
+
+namespace exactdp::cli {
+namespace {
+
+const std::string kSeed = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+struct CliRun {
+  int status;
+  std::string out, err;
+};
+
+CliRun run(std::vector<std::string> args, const std::string& input = "") {
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  Io io{in, out, err, false};
+  const int status = run_exactdp(args, io);
+  return {status, out.str(), err.str()};
+}
+
+std::string sample(std::vector<std::string> args) {
+  args.insert(args.begin(), "sample");
+  const CliRun r = run(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r.out;
+}
+
+TEST(CliAudit, OwnSamplerPasses) {
+  const CliRun r = run({"audit", "discrete-gaussian", "--sigma2", "9/4", "--samples", "20000", "--seed", kSeed});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("verdict: PASS"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("chi-square"), std::string::npos);
+  EXPECT_NE(r.out.find("ks-dkw"), std::string::npos);
+}
+
+TEST(CliAudit, ExternalSamplesFromStdinPassAndWrongLawFails) {
+  const std::string samples = sample({"discrete-laplace", "--scale", "3/2", "-n", "20000", "--seed", kSeed});
+  const CliRun ok = run({"audit", "--expect", "discrete-laplace", "--scale", "3/2"}, samples);
+  EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
+  const CliRun bad = run({"audit", "--expect", "discrete-laplace", "--scale", "2"}, samples);
+  EXPECT_EQ(bad.status, 3) << bad.out;
+  EXPECT_NE(bad.out.find("verdict: FAIL"), std::string::npos);
+  EXPECT_NE(bad.out.find("REJECT"), std::string::npos);
+  const CliRun gauss = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "9/2"}, samples);
+  EXPECT_EQ(gauss.status, 3) << gauss.out;  // same variance, wrong shape
+}
+
+TEST(CliAudit, ReadsFileAndBigIntegers) {
+  const std::string mean = "100000000000000000000000000000000000000000";
+  const std::string samples =
+      sample({"discrete-gaussian", "--sigma2", "1", "--mean", mean, "-n", "5000", "--seed", kSeed});
+  const std::string path = ::testing::TempDir() + "exactdp_audit_samples.txt";
+  {
+    std::ofstream f(path);
+    f << samples;
+  }
+  const CliRun r = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1", "--mean", mean, path, "--json"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.front(), '{');
+  EXPECT_NE(r.out.find("\"verdict\": \"pass\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"p_value\": {\"lower\""), std::string::npos);
+  const CliRun wrong_mean = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1", path});
+  EXPECT_EQ(wrong_mean.status, 3);
+  std::remove(path.c_str());
+}
+
+TEST(CliAudit, MalformedInputExits2WithLineNumber) {
+  const CliRun word = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1"}, "0\n1\nabc\n2\n");
+  EXPECT_EQ(word.status, 2);
+  EXPECT_NE(word.err.find("line 3"), std::string::npos) << word.err;
+  EXPECT_TRUE(word.out.empty());
+  const CliRun decimal = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1"}, "0\n1.5\n");
+  EXPECT_EQ(decimal.status, 2);
+  EXPECT_NE(decimal.err.find("line 2"), std::string::npos) << decimal.err;
+  const CliRun blank = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1"}, "0\n\n1\n");
+  EXPECT_EQ(blank.status, 2);
+  EXPECT_NE(blank.err.find("line 2: empty line"), std::string::npos) << blank.err;
+  const CliRun empty = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1"}, "");
+  EXPECT_EQ(empty.status, 2);
+  EXPECT_NE(empty.err.find("no samples"), std::string::npos) << empty.err;
+  const CliRun sign = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1"}, "0\n-\n");
+  EXPECT_EQ(sign.status, 2);
+  const CliRun longline = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1"}, std::string(200'000, '7') + "\n");
+  EXPECT_EQ(longline.status, 2);
+  EXPECT_NE(longline.err.find("longer than"), std::string::npos) << longline.err;
+  const CliRun missing = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1", "/nonexistent/file"});
+  EXPECT_EQ(missing.status, 2);
+  // blanks around a number and a final line without newline are fine
+  const CliRun blanks = run({"audit", "--expect", "bernoulli-exp", "--gamma", "0"}, " 1 \r\n1\t\n1");
+  EXPECT_EQ(blanks.status, 0) << blanks.err << blanks.out;
+}
+
+TEST(CliAudit, BernoulliImpossibleValueFails) {
+  const CliRun r = run({"audit", "--expect", "bernoulli-exp", "--gamma", "1/2"}, "0\n1\n2\n1\n0\n");
+  EXPECT_EQ(r.status, 3) << r.out;
+  EXPECT_NE(r.out.find("support"), std::string::npos);
+}
+
+TEST(CliAudit, BadUsageExits2) {
+  EXPECT_EQ(run({"audit"}).status, 2);
+  EXPECT_EQ(run({"audit", "discrete-gaussian", "--sigma2", "1"}).status, 2);  // no --samples
+  const CliRun n0 = run({"audit", "discrete-gaussian", "--sigma2", "1", "--samples", "0"});
+  EXPECT_EQ(n0.status, 2);
+  EXPECT_NE(n0.err.find("samples"), std::string::npos) << n0.err;
+  const CliRun alpha = run({"audit", "discrete-gaussian", "--sigma2", "1", "--samples", "10", "--alpha", "1"});
+  EXPECT_EQ(alpha.status, 2);
+  EXPECT_NE(alpha.err.find("alpha"), std::string::npos) << alpha.err;
+  EXPECT_EQ(run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1", "--samples", "5"}, "0\n").status, 2);
+  EXPECT_EQ(run({"audit", "--expect", "poisson"}, "0\n").status, 2);
+  const CliRun sigma = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "-1"}, "0\n");
+  EXPECT_EQ(sigma.status, 2);
+  EXPECT_NE(sigma.err.find("sigma2"), std::string::npos) << sigma.err;
+  EXPECT_EQ(run({"audit", "--help"}).status, 0);
+}
+
+TEST(CliAudit, AlphaChangesThresholds) {
+  const CliRun r = run({"audit", "bernoulli-exp", "--gamma", "1", "--samples", "2000", "--seed", kSeed, "--alpha", "1/100",
+                     "--json"});
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("\"alpha\": \"1/100\""), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace exactdp::cli
