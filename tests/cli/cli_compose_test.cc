@@ -1,0 +1,106 @@
+// exactdp compose, in process: the Table 1 setting of gdp_bridge (k = 50, epsilon = 0.2; exact
+// values from mpmath), every method's ordering, and bad input (exit 2, parameter named).
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "samplers/rational.h"
+
+namespace exactdp::cli {
+namespace {
+
+struct CmdResult {
+  int code;
+  std::string out, err;
+};
+
+CmdResult run(std::vector<std::string> args) {
+  std::istringstream in;
+  std::ostringstream out, err;
+  Io io{in, out, err};
+  args.insert(args.begin(), "compose");
+  const int code = run_exactdp(args, io);
+  return {code, out.str(), err.str()};
+}
+
+mpq_class json_string(const std::string& json, const std::string& key, std::size_t from = 0) {
+  const std::size_t at = json.find("\"" + key + "\": \"", from);
+  EXPECT_NE(at, std::string::npos) << key << " in " << json;
+  const std::size_t v0 = at + key.size() + 5;
+  return parse_rational(key, json.substr(v0, json.find('"', v0) - v0));
+}
+
+TEST(CliComposeTest, OptimalIsTheExactKovValue) {
+  const CmdResult r = run({"pure-dp", "--epsilon", "0.2", "--k", "50", "--delta", "1e-4", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const mpq_class eps = json_string(r.out, "epsilon_upper");
+  EXPECT_GT(eps, parse_rational("t", "5.5640563"));
+  EXPECT_LT(eps, parse_rational("t", "5.5640564"));
+}
+
+TEST(CliComposeTest, AllMethodsOrdered) {
+  const CmdResult r = run({"pure-dp", "--epsilon", "0.2", "--k", "50", "--delta", "0.01", "--method",
+                     "all", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto value = [&](const std::string& m) {
+    return json_string(r.out, "epsilon_upper", r.out.find("\"" + m + "\": {"));
+  };
+  const mpq_class basic = value("basic"), adv = value("advanced"), opt = value("optimal"),
+                  gdp = value("gdp"), zcdp = value("zcdp");
+  EXPECT_EQ(basic, mpq_class(10));
+  EXPECT_LT(opt, adv);
+  EXPECT_LT(opt, gdp);
+  EXPECT_LT(opt, zcdp);
+  EXPECT_LT(adv, basic);
+  // Table 1 (delta = 0.01): advanced 6.51, GDP 5.06 (mpmath: 6.50595..., 5.05914...).
+  EXPECT_GT(adv, parse_rational("t", "6.5059")) << r.out;
+  EXPECT_LT(adv, parse_rational("t", "6.5060")) << r.out;
+  EXPECT_GT(gdp, parse_rational("t", "5.0591")) << r.out;
+  EXPECT_LT(gdp, parse_rational("t", "5.0592")) << r.out;
+}
+
+TEST(CliComposeTest, MillionFoldTextOutput) {
+  const CmdResult r = run({"pure-dp", "--epsilon", "0.001", "--k", "1000000", "--delta", "1e-9",
+                     "--digits", "8"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("epsilon_upper = "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Kairouz"), std::string::npos) << r.out;
+}
+
+TEST(CliComposeTest, BadInputExitsTwo) {
+  struct Bad {
+    std::vector<std::string> args;
+    std::string names;
+  };
+  const std::vector<std::string> ok = {"--epsilon", "0.1", "--k", "10", "--delta", "1e-6"};
+  auto with = [&](const std::string& option, const std::string& value) {
+    std::vector<std::string> a = {"pure-dp"};
+    for (std::size_t i = 0; i < ok.size(); i += 2) {
+      a.push_back(ok[i]);
+      a.push_back(ok[i] == option ? value : ok[i + 1]);
+    }
+    return a;
+  };
+  for (const Bad& b : std::vector<Bad>{
+           {with("--epsilon", "-1"), "epsilon"},
+           {with("--epsilon", "0"), "epsilon"},
+           {with("--k", "0"), "k = 0"},
+           {with("--k", "1000001"), "1 <= k <= 1000000"},
+           {with("--k", "2.5"), "k"},
+           {with("--delta", "0"), "delta"},
+           {with("--delta", "1"), "delta"},
+           {{"pure-dp", "--epsilon", "1", "--k", "2", "--delta", "0.1", "--method", "magic"},
+            "unknown method"},
+           {{"gaussian", "--epsilon", "1"}, "pure-dp"},
+           {{"pure-dp", "--k", "2", "--delta", "0.1"}, "--epsilon"}}) {
+    const CmdResult r = run(b.args);
+    EXPECT_EQ(r.code, 2) << b.names << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(b.names), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace exactdp::cli

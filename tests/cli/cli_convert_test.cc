@@ -1,0 +1,111 @@
+// exactdp convert, in process: known values (mpmath, independent of the library), JSON shape,
+// outward rounding of the printed ends, and exit 2 with the parameter named for bad input.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "samplers/rational.h"
+
+namespace exactdp::cli {
+namespace {
+
+struct CmdResult {
+  int code;
+  std::string out, err;
+};
+
+CmdResult run(std::vector<std::string> args) {
+  std::istringstream in;
+  std::ostringstream out, err;
+  Io io{in, out, err};
+  args.insert(args.begin(), "convert");
+  const int code = run_exactdp(args, io);
+  return {code, out.str(), err.str()};
+}
+
+// The text of "key": {"lower": "L", "upper": "U"} in a one-line JSON object.
+std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\": {\"lower\": \"");
+  EXPECT_NE(at, std::string::npos) << json;
+  const std::size_t l0 = json.find("\"lower\": \"", at) + 10;
+  const std::size_t l1 = json.find('"', l0);
+  const std::size_t u0 = json.find("\"upper\": \"", l1) + 10;
+  const std::size_t u1 = json.find('"', u0);
+  return {parse_rational("lower", json.substr(l0, l1 - l0)),
+          parse_rational("upper", json.substr(u0, u1 - u0))};
+}
+
+void expect_brackets(const std::pair<mpq_class, mpq_class>& iv, const char* lo, const char* hi) {
+  EXPECT_GE(iv.first, parse_rational("t", lo));
+  EXPECT_LE(iv.second, parse_rational("t", hi));
+  EXPECT_LE(iv.first, iv.second);
+}
+
+TEST(CliConvertTest, ZcdpToEpsilon) {
+  const CmdResult r = run({"zcdp", "--rho", "0.5", "--delta", "1e-6", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // CKS20 Corollary 13 minimised over alpha (mpmath): 5.22153444453017...
+  expect_brackets(json_interval(r.out, "epsilon"), "5.221534444530", "5.221534444531");
+  EXPECT_NE(r.out.find("\"tolerance_met\": true"), std::string::npos);
+}
+
+TEST(CliConvertTest, ZcdpToDelta) {
+  const CmdResult r = run({"zcdp", "--rho", "1/2", "--epsilon", "3", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_brackets(json_interval(r.out, "delta"), "0.0051431840638", "0.0051431840639");
+}
+
+TEST(CliConvertTest, GdpBothWays) {
+  CmdResult r = run({"gdp", "--mu", "1", "--delta", "1e-5", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_brackets(json_interval(r.out, "epsilon"), "4.3771780956812246", "4.3771780956812247");
+  r = run({"gdp", "--epsilon", "1", "--delta", "1e-5", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_brackets(json_interval(r.out, "mu"), "0.26805112321129421", "0.26805112321129422");
+  EXPECT_NE(r.out.find("\"mu_lower\""), std::string::npos);
+}
+
+TEST(CliConvertTest, PureDpAndTextOutput) {
+  const CmdResult r = run({"pure-dp", "--epsilon", "0.2", "--digits", "12"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("mu = [0.250483905068, 0.250483905069]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rho = 1/50"), std::string::npos) << r.out;
+}
+
+TEST(CliConvertTest, BadInputExitsTwoNamingTheParameter) {
+  struct Bad {
+    std::vector<std::string> args;
+    std::string names;
+  };
+  for (const Bad& b : std::vector<Bad>{
+           {{"zcdp", "--rho", "-1", "--delta", "1e-6"}, "rho"},
+           {{"zcdp", "--rho", "1", "--delta", "0"}, "delta"},
+           {{"zcdp", "--rho", "1", "--delta", "1"}, "delta"},
+           {{"gdp", "--mu", "0", "--delta", "0.1"}, "mu"},
+           {{"gdp", "--epsilon", "-2", "--delta", "0.1"}, "epsilon"},
+           {{"gdp", "--mu", "1", "--delta", "2"}, "delta"},
+           {{"pure-dp", "--epsilon", "-1"}, "epsilon"},
+           {{"zcdp", "--rho", "1", "--delta", "0.1", "--digits", "0"}, "digits"},
+           {{"zcdp", "--rho", "1", "--delta", "0.1", "--tolerance", "0"}, "tolerance"},
+           {{"zcdp", "--rho", "1"}, "--delta"},
+           {{"gdp", "--mu", "1", "--epsilon", "1", "--delta", "0.1"}, "exactly one"},
+           {{"nope", "--rho", "1"}, "unknown source"},
+           {{}, "exactly one source"}}) {
+    const CmdResult r = run(b.args);
+    EXPECT_EQ(r.code, 2) << b.names << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(b.names), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+}
+
+TEST(CliConvertTest, Help) {
+  const CmdResult r = run({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("convert zcdp"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace exactdp::cli

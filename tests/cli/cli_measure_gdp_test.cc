@@ -1,0 +1,106 @@
+// exactdp measure-gdp, in process: the Gaussian mechanism's bracket contains mu = Delta/sigma,
+// a pure-DP bracket contains 2 Phi^-1(e^eps/(1+e^eps)) (mpmath: 0.2504839050688713 for 0.2),
+// the SVG file is written, and bad input exits 2 naming the parameter.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "samplers/rational.h"
+
+namespace exactdp::cli {
+namespace {
+
+struct CmdResult {
+  int code;
+  std::string out, err;
+};
+
+CmdResult run(std::vector<std::string> args) {
+  std::istringstream in;
+  std::ostringstream out, err;
+  Io io{in, out, err};
+  args.insert(args.begin(), "measure-gdp");
+  const int code = run_exactdp(args, io);
+  return {code, out.str(), err.str()};
+}
+
+std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\": {\"lower\": \"");
+  EXPECT_NE(at, std::string::npos) << json;
+  const std::size_t l0 = json.find("\"lower\": \"", at) + 10;
+  const std::size_t l1 = json.find('"', l0);
+  const std::size_t u0 = json.find("\"upper\": \"", l1) + 10;
+  const std::size_t u1 = json.find('"', u0);
+  return {parse_rational("lower", json.substr(l0, l1 - l0)),
+          parse_rational("upper", json.substr(u0, u1 - u0))};
+}
+
+TEST(CliMeasureGdpTest, GaussianContainsDeltaOverSigma) {
+  const CmdResult r = run({"gaussian", "--sigma", "2", "--sensitivity", "1", "--eps-max", "3",
+                     "--tolerance", "0.01", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto mu = json_interval(r.out, "mu");
+  EXPECT_LE(mu.first, mpq_class(1, 2));
+  EXPECT_GE(mu.second, mpq_class(1, 2));
+  EXPECT_LE(mu.second - mu.first, mpq_class(1, 100));
+  EXPECT_NE(r.out.find("\"limit\": \"1/2\""), std::string::npos) << r.out;
+}
+
+TEST(CliMeasureGdpTest, PureDpAndSvg) {
+  const std::string file = ::testing::TempDir() + "exactdp_gdpt_test.svg";
+  const CmdResult r = run({"pure-dp", "--epsilon", "0.2", "--tolerance", "0.002", "--svg", file,
+                     "--points", "20", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto mu = json_interval(r.out, "mu");
+  EXPECT_LE(mu.first, parse_rational("t", "0.2504839050688713"));
+  EXPECT_GE(mu.second, parse_rational("t", "0.2504839050688714"));
+  EXPECT_NE(r.out.find("\"complete\": true"), std::string::npos);
+  std::ifstream in(file);
+  std::stringstream svg;
+  svg << in.rdbuf();
+  EXPECT_NE(svg.str().find("<svg"), std::string::npos);
+  EXPECT_NE(svg.str().find("<polyline"), std::string::npos);
+  EXPECT_NE(svg.str().find("</svg>"), std::string::npos);
+  std::remove(file.c_str());
+}
+
+TEST(CliMeasureGdpTest, CompositionTextOutput) {
+  const CmdResult r = run({"pure-dp-composition", "--epsilon", "0.2", "--k", "50", "--eps-max", "3",
+                     "--tolerance", "0.01"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("mu_upper = "), std::string::npos);
+  EXPECT_NE(r.out.find("binary searches"), std::string::npos);
+}
+
+TEST(CliMeasureGdpTest, BadInputExitsTwo) {
+  struct Bad {
+    std::vector<std::string> args;
+    std::string names;
+  };
+  for (const Bad& b : std::vector<Bad>{
+           {{"gaussian", "--sigma", "0"}, "sigma"},
+           {{"gaussian", "--sigma", "-1"}, "sigma"},
+           {{"gaussian", "--sigma", "1", "--eps-max", "0"}, "eps-max"},
+           {{"gaussian", "--sigma", "1", "--eps-max", "1e9"}, "eps-max"},
+           {{"gaussian", "--sigma", "1", "--tolerance", "0"}, "tolerance"},
+           {{"gaussian", "--sigma", "1", "--tolerance", "1e-30"}, "tolerance"},
+           {{"gaussian", "--sigma", "1", "--mu", "1"}, "does not take --mu"},
+           {{"gdp", "--mu", "0"}, "mu"},
+           {{"pure-dp", "--epsilon", "-1"}, "epsilon"},
+           {{"pure-dp-composition", "--epsilon", "1", "--k", "0"}, "k"},
+           {{"gaussian", "--sigma", "1", "--points", "1"}, "points"},
+           {{"laplace-ish", "--scale", "1"}, "unknown mechanism"},
+           {{}, "exactly one mechanism"}}) {
+    const CmdResult r = run(b.args);
+    EXPECT_EQ(r.code, 2) << b.names << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(b.names), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace exactdp::cli
