@@ -35,3 +35,42 @@ TEST(PowerTable, DISABLED_SmallestFlaggedN) {
 
 }  // namespace
 }  // namespace exactdp
+
+namespace exactdp {
+namespace {
+using namespace test_support;
+
+// Smallest flagged N (3 seeds) against deviation size: sigma2 scaled by (1 + x) at sigma2 = 100,
+// and contamination: with probability e the output is replaced by 0 (sigma2 = 100).
+TEST(PowerTable, DISABLED_DeviationSize) {
+  const verification::DiscreteGaussianLaw law(mpq_class(100), 0);
+  auto smallest = [&](auto draw) {
+    std::string out;
+    for (std::uint32_t seed = 0; seed < 3; ++seed) {
+      unsigned long long found = 0;
+      for (unsigned long long n = 50; n <= 50'000'000ULL; n = n * 1414 / 1000 + 1) {
+        if (!audit_sampler(law, draw, n, fixed_seed(78, seed)).passed) {
+          found = n;
+          break;
+        }
+      }
+      out += " " + (found ? std::to_string(found) : std::string(">5e7"));
+    }
+    return out;
+  };
+  for (const char* x : {"1/5", "1/10", "1/20", "1/50", "1/100"}) {
+    const auto p = DiscreteGaussianParams::make(mpq_class(100) * (1 + mpq_class(x)));
+    std::cout << "sigma2 x (1 + " << x << "):" << smallest([&](BitSource& b) { return *sample_discrete_gaussian_int64(b, p); })
+              << "\n" << std::flush;
+  }
+  const auto p = DiscreteGaussianParams::make(mpq_class(100));
+  for (const unsigned e : {10u, 30u, 100u, 300u, 1000u}) {
+    std::cout << "zero with probability 1/" << e << ":" << smallest([&](BitSource& b) -> std::int64_t {
+      if (sample_uniform_below(b, std::uint64_t{e}) == 0) return 0;
+      return *sample_discrete_gaussian_int64(b, p);
+    }) << "\n" << std::flush;
+  }
+}
+
+}  // namespace
+}  // namespace exactdp
