@@ -1,0 +1,91 @@
+// Composition and GDP-measurement benchmarks (issue 3): GDPT to tolerance 1e-3 (target <= 1 s),
+// KOV optimal composition for k = 10^4 (and 10^6), zCDP and GDP conversions.
+//   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
+//   cmake --build build-bench -j2 --target accounting_composition_bench
+//   ./build-bench/bench/accounting_composition_bench --benchmark_repetitions=5 \
+//       --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include "accounting/gdp_conversions.h"
+#include "accounting/gdp_transformation.h"
+#include "accounting/pure_dp_composition.h"
+#include "accounting/zcdp.h"
+#include "samplers/rational.h"
+
+namespace {
+
+using namespace exactdp;
+using namespace exactdp::accounting;
+
+mpq_class q(const char* s) { return parse_rational("bench", s); }
+
+// GDPT (Algorithm 1) of the Gaussian mechanism sigma = 1 (mu = 1) on [0, eps_max], tolerance
+// 1e-3 in mu. Counters: grid points and binary searches.
+void BM_GdptGaussian(benchmark::State& state) {
+  GdptOptions o;
+  o.eps_max = static_cast<long>(state.range(0));
+  o.tolerance = mpq_class(1, 1000);
+  const ProfileFunction profile = gdp_profile(mpq_class(1));
+  GdptResult r;
+  for (auto _ : state) {
+    r = gdpt_measure(profile, o);
+    benchmark::DoNotOptimize(r.mu);
+  }
+  state.counters["grid_points"] = static_cast<double>(r.grid_points);          // exactdp-allow-float: report only
+  state.counters["binary_searches"] = static_cast<double>(r.binary_searches);  // exactdp-allow-float: report only
+}
+BENCHMARK(BM_GdptGaussian)->Arg(5)->Arg(10)->Unit(benchmark::kMillisecond);
+
+// GDPT of the exact KOV profile of 50-fold 0.2-DP on [0, 10] (gdp_bridge's "GDP summary").
+void BM_GdptKov50(benchmark::State& state) {
+  GdptOptions o;
+  o.eps_max = 10;
+  o.tolerance = mpq_class(1, 1000);
+  o.naive = state.range(0) != 0;
+  const ProfileFunction profile = kov_profile(mpq_class(1, 5), 50);
+  GdptResult r;
+  for (auto _ : state) {
+    r = gdpt_measure(profile, o);
+    benchmark::DoNotOptimize(r.mu);
+  }
+  state.SetLabel(o.naive ? "naive (Algorithm 3)" : "shuffled (Algorithm 1)");
+  state.counters["binary_searches"] = static_cast<double>(r.binary_searches);  // exactdp-allow-float: report only
+}
+BENCHMARK(BM_GdptKov50)->Arg(0)->Unit(benchmark::kMillisecond);
+
+// KOV: the exact optimal epsilon at delta = 1e-6 to relative width 2^-100.
+void BM_KovEpsilon(benchmark::State& state) {
+  const unsigned long k = static_cast<unsigned long>(state.range(0));
+  const mpq_class eps = k >= 1'000'000 ? mpq_class(1, 1000) : mpq_class(1, 100);
+  for (auto _ : state) {
+    Certified c = kov_epsilon(eps, k, q("1e-6"));
+    benchmark::DoNotOptimize(c.value);
+  }
+}
+BENCHMARK(BM_KovEpsilon)->Arg(10'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+
+void BM_KovDelta(benchmark::State& state) {
+  for (auto _ : state) {
+    Certified c = kov_delta(mpq_class(1, 100), 10'000, q("5"));
+    benchmark::DoNotOptimize(c.value);
+  }
+}
+BENCHMARK(BM_KovDelta)->Unit(benchmark::kMillisecond);
+
+void BM_ZcdpEpsilon(benchmark::State& state) {
+  for (auto _ : state) {
+    auto c = zcdp_epsilon(q("0.5"), q("1e-6"));
+    benchmark::DoNotOptimize(c.bound.value);
+  }
+}
+BENCHMARK(BM_ZcdpEpsilon)->Unit(benchmark::kMicrosecond);
+
+void BM_GdpEpsilon(benchmark::State& state) {
+  for (auto _ : state) {
+    Certified c = gdp_epsilon(q("1"), q("1e-6"));
+    benchmark::DoNotOptimize(c.value);
+  }
+}
+BENCHMARK(BM_GdpEpsilon)->Unit(benchmark::kMillisecond);
+
+}  // namespace
