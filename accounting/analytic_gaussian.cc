@@ -1,0 +1,278 @@
+#include "accounting/analytic_gaussian.h"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "accounting/gaussian_profile.h"
+#include "accounting/normal.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
+
+namespace exactdp::accounting {
+namespace {
+
+enum class Side { kMeets, kMisses, kUndecided };
+
+// ceil(-log2(tolerance)), at least 1.
+long tolerance_bits(const mpq_class& tolerance) {
+  if (tolerance >= 1) return 1;
+  const long den_bits = static_cast<long>(mpz_sizeinbase(tolerance.get_den_mpz_t(), 2));
+  const long num_bits = static_cast<long>(mpz_sizeinbase(tolerance.get_num_mpz_t(), 2));
+  const long b = den_bits - num_bits + 1;
+  return b < 1 ? 1 : b;
+}
+
+mpq_class pow2(long k) {
+  mpq_class q(1);
+  if (k >= 0) {
+    mpz_mul_2exp(q.get_num_mpz_t(), q.get_num_mpz_t(), static_cast<mp_bitcnt_t>(k));
+  } else {
+    mpz_mul_2exp(q.get_den_mpz_t(), q.get_den_mpz_t(), static_cast<mp_bitcnt_t>(-k));
+  }
+  q.canonicalize();
+  return q;
+}
+
+// The scale-free problem: s = sigma / sensitivity, delta(s) = gdp_delta(eps, mu = 1/s).
+class Problem {
+ public:
+  Problem(mpq_class epsilon, mpq_class target, mpfr_prec_t cap)
+      : epsilon_(std::move(epsilon)), target_(std::move(target)), cap_(cap) {}
+
+  [[nodiscard]] Interval delta_at(const mpq_class& s, mpfr_prec_t p) const {
+    return gdp_delta_at(epsilon_, mpq_class(1 / s), p);
+  }
+
+  // Certified comparison of delta(s) with the target, raising the precision until decided
+  // or the cap is reached. `out` receives the last interval.
+  Side decide(const mpq_class& s, mpfr_prec_t p, Interval& out) const {
+    for (;;) {
+      out = delta_at(s, p);
+      if (upper_at_most(out, target_)) return Side::kMeets;
+      if (lower_above(out, target_)) return Side::kMisses;
+      if (p >= cap_) return Side::kUndecided;
+      p = (2 * p > cap_) ? cap_ : 2 * p;
+    }
+  }
+
+  [[nodiscard]] const mpq_class& epsilon() const { return epsilon_; }
+  [[nodiscard]] const mpq_class& target() const { return target_; }
+
+ private:
+  mpq_class epsilon_;
+  mpq_class target_;
+  mpfr_prec_t cap_;
+};
+
+// exp(y) as an exact rational (any rounding: a search value).
+mpq_class exp_rational(mpfr_srcptr y, mpfr_prec_t p) {
+  const Interval e = exp(Interval::point(y, p));
+  return to_mpq(e.lower());
+}
+
+// A point approximation of an interval: its lower end if finite, else its upper end.
+void approx(mpfr_ptr out, const Interval& x) {
+  if (mpfr_number_p(x.lower())) {
+    mpfr_set(out, x.lower(), MPFR_RNDD);
+  } else {
+    mpfr_set(out, x.upper(), MPFR_RNDU);
+  }
+}
+
+// Newton's method on h(y) = log delta(e^y) - log target, y = log s, safeguarded by bisection
+// once a bracket is known. Returns an approximation of y* = log s*. Only a search: the caller
+// certifies the result.
+void newton_log_sigma(const Problem& pr, mpfr_ptr y, long stop_bits, mpfr_prec_t p) {
+  // Precision schedule: Newton at 64 bits until ~44 bits are right, then at p (quadratic
+  // convergence needs only a couple of the expensive iterations).
+  mpfr_prec_t q = p > 64 ? 64 : p;
+  Interval log_target = log(Interval(pr.target(), q));
+  Real ylo(p), yhi(p), h(p), dh(p), step(p), ynew(p), limit(p), coarse(p);
+  bool have_lo = false, have_hi = false;
+  mpfr_set_si_2exp(limit.get(), 1, -stop_bits, MPFR_RNDD);
+  mpfr_set_si_2exp(coarse.get(), 1, -(q - 20), MPFR_RNDD);
+  for (int iteration = 0; iteration < 400; ++iteration) {
+    const mpq_class s = exp_rational(y, q);
+    const Interval d = pr.delta_at(s, q);
+    bool newton_ok = mpfr_sgn(d.upper()) > 0;
+    if (newton_ok) {
+      const Interval hv = log(d) - log_target;
+      approx(h.get(), hv);
+      // d log delta / d log s = -phi(a) / (s delta), a = 1/(2s) - eps s.
+      const mpq_class a = 1 / (2 * s) - pr.epsilon() * s;
+      if (mpfr_sgn(d.lower()) > 0) {
+        const Interval slope = -(normal_pdf(Interval(a, q)) / (d * s));
+        approx(dh.get(), slope);
+        newton_ok = mpfr_number_p(dh.get()) && mpfr_sgn(dh.get()) < 0 && mpfr_number_p(h.get());
+      } else {
+        newton_ok = false;
+      }
+    }
+    // Side of the root: delta(s) > target means s is too small (delta decreases in s).
+    const bool too_small = lower_above(d, pr.target()) ||
+                           (!upper_at_most(d, pr.target()) && newton_ok && mpfr_sgn(h.get()) > 0);
+    if (too_small) {
+      mpfr_set(ylo.get(), y, MPFR_RNDD);
+      have_lo = true;
+    } else {
+      mpfr_set(yhi.get(), y, MPFR_RNDU);
+      have_hi = true;
+    }
+    if (newton_ok) {
+      mpfr_div(step.get(), h.get(), dh.get(), MPFR_RNDD);  // search value: any rounding
+      mpfr_neg(step.get(), step.get(), MPFR_RNDD);
+      // Without a bracket, move at most a factor e^8 at a time.
+      if (mpfr_cmp_si(step.get(), 8) > 0) mpfr_set_si(step.get(), 8, MPFR_RNDD);
+      if (mpfr_cmp_si(step.get(), -8) < 0) mpfr_set_si(step.get(), -8, MPFR_RNDD);
+    } else {
+      mpfr_set_si(step.get(), too_small ? 1 : -1, MPFR_RNDD);
+    }
+    mpfr_add(ynew.get(), y, step.get(), MPFR_RNDD);
+    if (have_lo && have_hi) {
+      const bool inside = mpfr_greater_p(ynew.get(), ylo.get()) && mpfr_less_p(ynew.get(), yhi.get());
+      if (!inside || !newton_ok) {
+        mpfr_add(ynew.get(), ylo.get(), yhi.get(), MPFR_RNDD);
+        mpfr_div_2ui(ynew.get(), ynew.get(), 1, MPFR_RNDD);
+      }
+    }
+    mpfr_sub(step.get(), ynew.get(), y, MPFR_RNDD);
+    mpfr_abs(step.get(), step.get(), MPFR_RNDD);
+    mpfr_set(y, ynew.get(), MPFR_RNDD);
+    if (q < p) {
+      if (newton_ok && mpfr_lessequal_p(step.get(), coarse.get())) {
+        q = p;  // switch to full precision; the bracket from the coarse phase is kept only
+        have_lo = have_hi = false;  // as long as it is confirmed at the new precision
+        log_target = log(Interval(pr.target(), q));
+      }
+      continue;
+    }
+    if (newton_ok && mpfr_lessequal_p(step.get(), limit.get())) return;
+    if (have_lo && have_hi) {
+      mpfr_sub(step.get(), yhi.get(), ylo.get(), MPFR_RNDU);
+      if (mpfr_lessequal_p(step.get(), limit.get())) return;
+    }
+  }
+}
+
+}  // namespace
+
+GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class& delta,
+                                       const mpq_class& sensitivity, const ZivOptions& options) {
+  require_nonnegative("epsilon", epsilon);
+  if (sgn(delta) <= 0 || delta >= 1) {
+    throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
+  }
+  require_positive("sensitivity", sensitivity);
+  options.validate();
+
+  // Bracket half-width 2^-k relative, so the bracket's relative width is <= tolerance / 2.
+  const long k = tolerance_bits(options.tolerance) + 2;
+  mpfr_prec_t p = starting_precision(options);
+  if (p < k + 64) p = static_cast<mpfr_prec_t>(k + 64);
+  if (p > options.max_precision) p = options.max_precision;
+  const Problem pr(epsilon, delta, options.max_precision);
+
+  // Starting point: the classical formula's shape, sqrt(2 ln(1.25/delta)) / eps, or for
+  // eps = 0 (delta = 2 Phi(mu/2) - 1 ~ mu / sqrt(2 pi)) about 1 / (2.5 delta).
+  Real y(p);
+  {
+    Interval s0(p);
+    if (sgn(epsilon) > 0) {
+      s0 = sqrt(mul_2si(log(Interval(mpq_class(mpq_class(5, 4) / delta), 64)), 1)) / epsilon;
+    } else {
+      s0 = Interval(mpq_class(mpq_class(2, 5) / delta), 64);
+    }
+    const Interval y0 = log(s0);
+    mpfr_set(y.get(), y0.lower(), MPFR_RNDD);
+  }
+  newton_log_sigma(pr, y.get(), k + 8, p);
+  mpq_class s_star = exp_rational(y.get(), p);
+
+  GaussianCalibration out;
+  Interval d_hi(p), d_lo(p);
+  mpq_class offset = pow2(-k);
+  for (int attempt = 0; attempt < 40; ++attempt) {
+    const mpq_class s_hi = s_star * (1 + offset);
+    const mpq_class s_lo = s_star * (1 - offset);
+    const Side hi = pr.decide(s_hi, p, d_hi);
+    const Side lo = pr.decide(s_lo, p, d_lo);
+    if (hi == Side::kMeets && lo == Side::kMisses) {
+      out.sigma = s_hi * sensitivity;
+      out.sigma_lower = s_lo * sensitivity;
+      out.delta_at_sigma = d_hi;
+      out.delta_at_sigma_lower = d_lo;
+      out.tolerance_met = (s_hi - s_lo) / s_lo <= options.tolerance;
+      return out;
+    }
+    // The approximation is off (or a comparison could not be decided under the cap): move the
+    // centre towards the side that failed and widen.
+    if (hi == Side::kMisses) s_star = s_hi;
+    if (lo == Side::kMeets) s_star = s_lo;
+    offset *= 8;
+    if (offset >= mpq_class(1, 2)) break;
+  }
+
+  // Last resort: certified bisection from a certified bracket found by doubling.
+  mpq_class lo_s = s_star, hi_s = s_star;
+  Side side = pr.decide(hi_s, p, d_hi);
+  for (int i = 0; side != Side::kMeets && i < 100000; ++i) {
+    hi_s *= 2;
+    side = pr.decide(hi_s, p, d_hi);
+  }
+  side = pr.decide(lo_s, p, d_lo);
+  for (int i = 0; side != Side::kMisses && i < 100000; ++i) {
+    lo_s /= 2;
+    side = pr.decide(lo_s, p, d_lo);
+  }
+  if (pr.decide(hi_s, p, d_hi) != Side::kMeets || pr.decide(lo_s, p, d_lo) != Side::kMisses) {
+    throw std::runtime_error("calibrate_gaussian: no certified bracket found");
+  }
+  for (int i = 0; i < 4 * k + 64 && (hi_s - lo_s) / lo_s > options.tolerance / 2; ++i) {
+    const mpq_class mid = (lo_s + hi_s) / 2;
+    Interval d_mid(p);
+    const Side s = pr.decide(mid, p, d_mid);
+    if (s == Side::kMeets) {
+      hi_s = mid;
+      d_hi = d_mid;
+    } else if (s == Side::kMisses) {
+      lo_s = mid;
+      d_lo = d_mid;
+    } else {
+      break;  // delta(mid) equals the target within the cap's precision: stop, still certified
+    }
+  }
+  out.sigma = hi_s * sensitivity;
+  out.sigma_lower = lo_s * sensitivity;
+  out.delta_at_sigma = d_hi;
+  out.delta_at_sigma_lower = d_lo;
+  out.tolerance_met = (hi_s - lo_s) / lo_s <= options.tolerance;
+  return out;
+}
+
+Interval sigma_bracket(const GaussianCalibration& c, mpfr_prec_t precision) {
+  return hull(Interval(c.sigma_lower, precision), Interval(c.sigma, precision));
+}
+
+Interval classical_gaussian_sigma(const mpq_class& epsilon, const mpq_class& delta,
+                                  const mpq_class& sensitivity, mpfr_prec_t precision) {
+  if (sgn(epsilon) <= 0 || epsilon >= 1) {
+    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)),
+                                       "0 < epsilon < 1 for the classical Gaussian mechanism");
+  }
+  if (sgn(delta) <= 0 || delta >= 1) {
+    throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
+  }
+  require_positive("sensitivity", sensitivity);
+  const mpq_class ratio = mpq_class(5, 4) / delta;  // 1.25 / delta, exact
+  return sqrt(mul_2si(log(Interval(ratio, precision)), 1)) * mpq_class(sensitivity / epsilon);
+}
+
+Interval gaussian_variance_ratio(const GaussianCalibration& c, const mpq_class& epsilon,
+                                 const mpq_class& delta, const mpq_class& sensitivity,
+                                 mpfr_prec_t precision) {
+  const Interval classical = classical_gaussian_sigma(epsilon, delta, sensitivity, precision);
+  return square(sigma_bracket(c, precision)) / square(classical);
+}
+
+}  // namespace exactdp::accounting

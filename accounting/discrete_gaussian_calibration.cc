@@ -1,0 +1,183 @@
+#include "accounting/discrete_gaussian_calibration.h"
+
+#include <stdexcept>
+
+#include "accounting/analytic_gaussian.h"
+#include "accounting/discrete_gaussian_profile.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
+
+namespace exactdp::accounting {
+namespace {
+
+enum class Side { kMeets, kMisses, kUndecided };
+
+mpq_class pow2(long k) {
+  mpq_class q(1);
+  if (k >= 0) {
+    mpz_mul_2exp(q.get_num_mpz_t(), q.get_num_mpz_t(), static_cast<mp_bitcnt_t>(k));
+  } else {
+    mpz_mul_2exp(q.get_den_mpz_t(), q.get_den_mpz_t(), static_cast<mp_bitcnt_t>(-k));
+  }
+  q.canonicalize();
+  return q;
+}
+
+mpz_class pow10(long k) {
+  mpz_class r;
+  mpz_ui_pow_ui(r.get_mpz_t(), 10, static_cast<unsigned long>(k));
+  return r;
+}
+
+// x rounded to a dyadic rational with about `bits` significant bits (a search value only).
+mpq_class dyadic(const mpq_class& x, mpfr_prec_t bits) {
+  Real r(bits);
+  mpfr_set_q(r.get(), x.get_mpq_t(), MPFR_RNDU);  // search value: the direction is immaterial
+  return to_mpq(r.get());
+}
+
+class Problem {
+ public:
+  Problem(mpq_class epsilon, mpq_class target, mpz_class sensitivity, mpfr_prec_t cap)
+      : epsilon_(std::move(epsilon)),
+        target_(std::move(target)),
+        sensitivity_(std::move(sensitivity)),
+        cap_(cap) {}
+
+  // Certified comparison of delta(sigma2) with the target, raising precision until decided.
+  Side decide(const mpq_class& sigma2, Interval& out) const {
+    for (mpfr_prec_t p = 128;; p = (2 * p > cap_ ? cap_ : 2 * p)) {
+      out = discrete_gaussian_delta_at(epsilon_, sigma2, sensitivity_, p);
+      if (upper_at_most(out, target_)) return Side::kMeets;
+      if (lower_above(out, target_)) return Side::kMisses;
+      if (p >= cap_) return Side::kUndecided;
+    }
+  }
+
+ private:
+  mpq_class epsilon_, target_;
+  mpz_class sensitivity_;
+  mpfr_prec_t cap_;
+};
+
+}  // namespace
+
+mpq_class default_bracket_tolerance() { return pow2(-32); }
+
+mpq_class round_up_significant(const mpq_class& x, int digits) {
+  if (sgn(x) <= 0) throw std::invalid_argument("round_up_significant: x <= 0");
+  if (digits < 1) throw std::invalid_argument("round_up_significant: digits < 1");
+  // e = floor(log10 x): start from the size estimate and correct exactly.
+  long e = static_cast<long>((static_cast<long>(mpz_sizeinbase(x.get_num_mpz_t(), 10)) -
+                              static_cast<long>(mpz_sizeinbase(x.get_den_mpz_t(), 10))));
+  auto power = [](long k) {
+    return k >= 0 ? mpq_class(pow10(k)) : mpq_class(mpz_class(1), pow10(-k));
+  };
+  while (power(e) > x) --e;
+  while (power(e + 1) <= x) ++e;
+  const mpq_class unit = power(e - digits + 1);  // x in [10^e, 10^(e+1)): `digits` digits
+  const mpq_class ratio = x / unit;
+  mpz_class n;
+  mpz_cdiv_q(n.get_mpz_t(), ratio.get_num_mpz_t(), ratio.get_den_mpz_t());  // ceil
+  mpq_class out = mpq_class(n) * unit;
+  out.canonicalize();
+  return out;
+}
+
+DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon,
+                                                        const mpq_class& delta,
+                                                        const mpz_class& sensitivity,
+                                                        const mpq_class& bracket_tolerance,
+                                                        mpfr_prec_t max_precision) {
+  validate_discrete_gaussian(epsilon, mpq_class(1), sensitivity);
+  if (sgn(delta) <= 0 || delta >= 1) {
+    throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
+  }
+  if (bracket_tolerance < pow2(-200) || bracket_tolerance > mpq_class(1, 100)) {
+    throw ParameterError::out_of_range("tolerance", abbreviate(to_string(bracket_tolerance)),
+                                       "2^-200 <= tolerance <= 1/100 for the sigma2 bracket");
+  }
+  if (max_precision < 128 || max_precision > kMaxPrecision) {
+    throw ParameterError::out_of_range("precision", std::to_string(max_precision),
+                                       "128 <= precision <= " + std::to_string(kMaxPrecision));
+  }
+  const Problem pr(epsilon, delta, sensitivity, max_precision);
+
+  // Start from the continuous Gaussian's sigma^2 (a close guess: the profiles agree to
+  // O(sigma^-2) once sigma is not tiny).
+  ZivOptions loose;
+  loose.tolerance = pow2(-20);
+  const GaussianCalibration cont =
+      calibrate_gaussian(epsilon, delta, mpq_class(sensitivity), loose);
+  const mpq_class guess = dyadic(cont.sigma * cont.sigma, 64);
+
+  Interval d_hi(128), d_lo(128);
+  // Certified bracket: hi meets, lo misses; widen geometrically from the guess.
+  mpq_class hi = guess * mpq_class(65, 64), lo = guess * mpq_class(63, 64);
+  Side side = pr.decide(hi, d_hi);
+  for (int i = 0; side != Side::kMeets; ++i) {
+    if (i > 4000) throw std::runtime_error("calibrate_discrete_gaussian: no upper bracket");
+    lo = hi;  // (if it misses, it is a valid lower end)
+    hi *= 2;
+    side = pr.decide(hi, d_hi);
+  }
+  side = pr.decide(lo, d_lo);
+  for (int i = 0; side != Side::kMisses; ++i) {
+    if (i > 4000) throw std::runtime_error("calibrate_discrete_gaussian: no lower bracket");
+    if (side == Side::kMeets) {
+      hi = lo;
+      d_hi = d_lo;
+    }
+    lo /= 2;
+    side = pr.decide(lo, d_lo);
+  }
+  // Bisection with certified comparisons.
+  for (int i = 0; i < 400 && (hi - lo) / lo > bracket_tolerance; ++i) {
+    const mpq_class mid = dyadic((lo + hi) / 2, 96);
+    if (mid <= lo || mid >= hi) break;
+    Interval d_mid(128);
+    const Side s = pr.decide(mid, d_mid);
+    if (s == Side::kMeets) {
+      hi = mid;
+      d_hi = d_mid;
+    } else if (s == Side::kMisses) {
+      lo = mid;
+      d_lo = d_mid;
+    } else {
+      break;  // delta(mid) equals the target within the cap: the bracket is as narrow as it gets
+    }
+  }
+
+  DiscreteGaussianCalibration out;
+  out.optimum_lower = lo;
+  out.optimum_upper = hi;
+  out.delta_at_optimum_lower = d_lo;
+  out.delta_at_optimum_upper = d_hi;
+  out.bracket_tolerance_met = (hi - lo) / lo <= bracket_tolerance;
+
+  // The convenient value: 3 significant digits rounded up (4 if 3 would be > 1% above lo),
+  // certified directly (bumped by one unit in the last digit if, against monotonicity, it
+  // failed to meet the target).
+  for (int digits = 3; digits <= 12; ++digits) {
+    mpq_class candidate = round_up_significant(hi, digits);
+    if (digits < 12 && candidate > lo * mpq_class(101, 100)) continue;
+    Interval d_c(128);
+    for (int bump = 0; bump < 100; ++bump) {
+      if (pr.decide(candidate, d_c) == Side::kMeets) {
+        out.sigma2 = candidate;
+        out.delta_at_sigma2 = d_c;
+        out.significant_digits = digits;
+        return out;
+      }
+      candidate = round_up_significant(candidate * (1 + pow2(-60)), digits);
+      if (candidate == out.sigma2) break;
+    }
+  }
+  // Fall back to the certified upper end of the bracket itself.
+  out.sigma2 = hi;
+  out.delta_at_sigma2 = d_hi;
+  out.significant_digits = 0;
+  return out;
+}
+
+}  // namespace exactdp::accounting

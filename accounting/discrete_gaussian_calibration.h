@@ -1,0 +1,56 @@
+// discrete_gaussian_calibration.h — certified calibration of the discrete Gaussian mechanism.
+//
+// calibrate_discrete_gaussian(eps, delta, Delta) finds sigma2, a CONVENIENT exact rational (3
+// significant decimal digits, rounded up, e.g. 13.7 or 4.56e+7), whose certified profile
+// (discrete_gaussian_profile.h, CKS20 Theorem 7) meets the target:
+//   delta_at_sigma2.upper <= delta   (certified: USE sigma2),
+// and it brackets the optimal sigma2* (the crossing of delta(eps; sigma2) with the target):
+//   delta(optimum_lower) > delta certified,  delta(optimum_upper) <= delta certified,
+// with (optimum_upper - optimum_lower) / optimum_lower <= bracket_tolerance (default 2^-32).
+// sigma2 <= 1.01 * optimum_lower (4 significant digits are used when 3 would exceed that), so
+// sigma2 is within 1% of the optimum.
+//
+// Monotonicity. The bracket search assumes delta decreases in sigma2 (true for the continuous
+// Gaussian; for the discrete one it is what we observe and test, not a proven theorem). The
+// returned sigma2 does NOT rely on it: its delta is certified directly. If monotonicity failed,
+// "optimum" would mean "the crossing found by bisection", and a smaller sigma2 might also meet
+// the target.
+//
+// Method: start from the continuous analytic-Gaussian sigma^2 (calibrate_gaussian), widen to a
+// certified bracket, bisect with certified comparisons (precision raised until each is decided,
+// up to the cap), then round up to 3 significant digits and certify that value.
+//
+// Errors: ParameterError for eps < 0, delta outside (0, 1), sensitivity not a positive integer,
+// bracket_tolerance outside [2^-200, 1/100]. Cost: ~40 profile evaluations (well under a second
+// for any sigma2, since each evaluation is Euler–Maclaurin/Poisson, not a sum over sigma terms).
+#pragma once
+
+#include <gmpxx.h>
+
+#include "accounting/interval.h"
+#include "accounting/ziv.h"
+
+namespace exactdp::accounting {
+
+struct DiscreteGaussianCalibration {
+  mpq_class sigma2;                 // the value to use: few significant digits, certified
+  Interval delta_at_sigma2;         // certified; upper <= target delta
+  int significant_digits = 3;       // of sigma2 (3, or 4 when 3 would be > 1% above optimum)
+  mpq_class optimum_lower;          // certified to miss the target
+  mpq_class optimum_upper;          // certified to meet it
+  Interval delta_at_optimum_lower;  // lower > target
+  Interval delta_at_optimum_upper;  // upper <= target
+  bool bracket_tolerance_met = false;
+};
+
+[[nodiscard]] mpq_class default_bracket_tolerance();  // 2^-32
+
+[[nodiscard]] DiscreteGaussianCalibration calibrate_discrete_gaussian(
+    const mpq_class& epsilon, const mpq_class& delta, const mpz_class& sensitivity,
+    const mpq_class& bracket_tolerance = default_bracket_tolerance(),
+    mpfr_prec_t max_precision = kMaxPrecision);
+
+// The smallest number >= x with `digits` significant decimal digits (x > 0), exactly.
+[[nodiscard]] mpq_class round_up_significant(const mpq_class& x, int digits);
+
+}  // namespace exactdp::accounting

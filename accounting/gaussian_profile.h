@@ -1,0 +1,55 @@
+// gaussian_profile.h — the exact privacy profile delta(eps) of the Gaussian mechanism and of
+// mu-GDP, as certified intervals.
+//
+// The Gaussian mechanism adds N(0, sigma^2) to a query of L2 sensitivity Delta. Its tight
+// privacy profile (Balle & Wang 2018, Theorem 8; equivalently Dong, Roth & Su's mu-GDP profile
+// with mu = Delta / sigma) is
+//   delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu),   eps >= 0,
+// the smallest delta for which the mechanism is (eps, delta)-DP. It is decreasing in eps and
+// increasing in mu (decreasing in sigma).
+//
+// Evaluation: both Phi arguments are exact rationals when eps, sigma and Delta are, so each is
+// rounded once; Phi uses MPFR's correctly rounded erfc with widened argument precision in the
+// tails (accounting/normal.h). The two terms nearly cancel when eps >> mu^2 (they agree to
+// about a relative mu^2 / eps); the Ziv driver raises the precision until the difference is
+// resolved, so eps = 10^6 costs about log2(10^6 / mu^2) extra bits, nothing more. Results far
+// below 2^(-2^62) (e.g. mu = 10^-10 with eps = 10^6, where delta ~ exp(-5 * 10^31)) are not
+// representable in MPFR: then the result is [0, tiny], certified, with tolerance_met = false.
+//
+// Errors: ParameterError (names the parameter and the allowed range) for eps < 0, sigma <= 0,
+// sensitivity <= 0, mu <= 0. Thread-safety: pure functions.
+#pragma once
+
+#include <gmpxx.h>
+
+#include "accounting/interval.h"
+#include "accounting/ziv.h"
+
+namespace exactdp::accounting {
+
+// delta(eps) of mu-GDP at working precision p (one evaluation, no precision loop).
+[[nodiscard]] Interval gdp_delta_at(const mpq_class& epsilon, const mpq_class& mu,
+                                    mpfr_prec_t precision);
+// Interval arguments (e.g. mu = sqrt(mu1^2 + mu2^2) from composition): by monotonicity,
+// [delta(eps.upper, mu.lower).lower, delta(eps.lower, mu.upper).upper]. Requires eps.lower >= 0
+// and mu.upper > 0 (mu.lower <= 0 gives the lower end 0).
+[[nodiscard]] Interval gdp_delta_at(const Interval& epsilon, const Interval& mu,
+                                    mpfr_prec_t precision);
+
+// Certified to options.tolerance (relative width) unless the precision cap stops it.
+[[nodiscard]] Certified gdp_delta(const mpq_class& epsilon, const mpq_class& mu,
+                                  const ZivOptions& options = {});
+
+// The Gaussian mechanism: mu = sensitivity / sigma.
+[[nodiscard]] Interval gaussian_delta_at(const mpq_class& epsilon, const mpq_class& sigma,
+                                         const mpq_class& sensitivity, mpfr_prec_t precision);
+[[nodiscard]] Certified gaussian_delta(const mpq_class& epsilon, const mpq_class& sigma,
+                                       const mpq_class& sensitivity,
+                                       const ZivOptions& options = {});
+
+// Validation used by the functions above (and by callers that build their own loops):
+// throws ParameterError naming `name` unless value >= 0 (nonnegative) / value > 0 (positive).
+void require_nonnegative(const char* name, const mpq_class& value);
+void require_positive(const char* name, const mpq_class& value);
+
+}  // namespace exactdp::accounting

@@ -1,0 +1,102 @@
+#include "accounting/analytic_gaussian.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "accounting/gaussian_profile.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
+#include "tests/accounting/rational_generators.h"
+
+namespace exactdp::accounting {
+namespace {
+
+mpq_class q(const char* s) { return parse_rational("test", s); }
+
+// Independent re-check at 1000 bits: sigma meets the target, sigma_lower misses it.
+void expect_certified(const GaussianCalibration& c, const mpq_class& eps, const mpq_class& delta,
+                      const mpq_class& sens) {
+  EXPECT_TRUE(upper_at_most(c.delta_at_sigma, delta));
+  EXPECT_TRUE(lower_above(c.delta_at_sigma_lower, delta));
+  EXPECT_TRUE(upper_at_most(gaussian_delta_at(eps, c.sigma, sens, 1000), delta));
+  EXPECT_TRUE(lower_above(gaussian_delta_at(eps, c.sigma_lower, sens, 1000), delta));
+  EXPECT_LT(c.sigma_lower, c.sigma);
+}
+
+TEST(AnalyticGaussian, KnownCalibration) {
+  // Balle & Wang's setting eps = 1, delta = 1e-5: sigma = 3.7306316348159418...
+  const GaussianCalibration c = calibrate_gaussian(q("1"), q("1e-5"), q("1"));
+  expect_certified(c, q("1"), q("1e-5"), q("1"));
+  EXPECT_TRUE(c.tolerance_met);
+  EXPECT_LE((c.sigma - c.sigma_lower) / c.sigma_lower, default_tolerance());
+  EXPECT_GT(c.sigma, q("3.73063163481594"));
+  EXPECT_LT(c.sigma, q("3.73063163481595"));
+}
+
+TEST(AnalyticGaussian, TinyDeltaAndScaling) {
+  // The case the double-precision reference gets wrong by up to 713x (issue 3).
+  const GaussianCalibration c = calibrate_gaussian(q("0.5"), q("1e-15"), q("1"));
+  expect_certified(c, q("0.5"), q("1e-15"), q("1"));
+  // sigma scales linearly in the sensitivity.
+  const GaussianCalibration c3 = calibrate_gaussian(q("0.5"), q("1e-15"), q("3"));
+  EXPECT_TRUE(hull(Interval(c3.sigma_lower, 200), Interval(c3.sigma, 200))
+                  .contains(mpq_class(3 * c.sigma)) ||
+              (3 * c.sigma_lower < c3.sigma && c3.sigma_lower < 3 * c.sigma));
+  // delta = 1e-100000 is an ordinary number here.
+  mpq_class tiny(1);
+  mpz_ui_pow_ui(tiny.get_den_mpz_t(), 10, 100000);
+  const GaussianCalibration t = calibrate_gaussian(q("1"), tiny, q("1"));
+  EXPECT_TRUE(t.tolerance_met);
+  EXPECT_TRUE(upper_at_most(t.delta_at_sigma, tiny));
+  EXPECT_TRUE(lower_above(t.delta_at_sigma_lower, tiny));
+}
+
+TEST(AnalyticGaussian, EpsilonZeroAndLargeEpsilon) {
+  expect_certified(calibrate_gaussian(q("0"), q("0.01"), q("1")), q("0"), q("0.01"), q("1"));
+  expect_certified(calibrate_gaussian(q("50"), q("0.3"), q("2")), q("50"), q("0.3"), q("2"));
+}
+
+TEST(AnalyticGaussian, ClassicalSigmaAndErrors) {
+  const Interval s = classical_gaussian_sigma(q("0.5"), q("1e-5"), q("1"), 128);
+  // sqrt(2 ln(125000)) / 0.5 = 9.68961...
+  EXPECT_TRUE(lower_above(s, q("9.6896")));
+  EXPECT_TRUE(upper_at_most(s, q("9.6897")));
+  EXPECT_THROW((void)classical_gaussian_sigma(q("1"), q("1e-5"), q("1"), 128), ParameterError);
+  EXPECT_THROW((void)calibrate_gaussian(q("1"), q("0"), q("1")), ParameterError);
+  EXPECT_THROW((void)calibrate_gaussian(q("1"), q("1"), q("1")), ParameterError);
+  EXPECT_THROW((void)calibrate_gaussian(q("-1"), q("0.1"), q("1")), ParameterError);
+  EXPECT_THROW((void)calibrate_gaussian(q("1"), q("0.1"), q("0")), ParameterError);
+}
+
+// Balle & Wang: "analytical calibration removes at least a third of the variance". Certified
+// here for delta in {1e-2, 1e-3, 1e-5} and eps in (0, 1); it does NOT hold for small delta
+// (as delta -> 0 the two sigmas agree to first order): at delta = 1e-20 the ratio is > 2/3.
+TEST(AnalyticGaussian, VarianceRatioClaim) {
+  ZivOptions o;
+  o.tolerance = q("1e-6");
+  for (const char* delta : {"1e-2", "1e-3", "1e-5"}) {
+    for (const char* eps : {"0.001", "0.01", "0.1", "0.5", "0.9", "0.999"}) {
+      const GaussianCalibration c = calibrate_gaussian(q(eps), q(delta), q("1"), o);
+      const Interval r = gaussian_variance_ratio(c, q(eps), q(delta), q("1"), 128);
+      EXPECT_TRUE(upper_at_most(r, q("2/3"))) << eps << " " << delta << " " << r.debug_string();
+    }
+  }
+  const GaussianCalibration c = calibrate_gaussian(q("0.5"), q("1e-20"), q("1"), o);
+  EXPECT_TRUE(lower_above(gaussian_variance_ratio(c, q("0.5"), q("1e-20"), q("1"), 128), q("2/3")));
+}
+
+RC_GTEST_PROP(AnalyticGaussianProperty, BracketIsCertifiedOnBothSides, ()) {
+  const mpq_class eps = *testing::rational_in(q("0"), q("20"));
+  const mpq_class delta = *testing::rational_in(q("1/1000000"), q("999/1000"));
+  RC_PRE(sgn(delta) > 0);
+  const mpq_class sens = *testing::positive_rational(1);
+  ZivOptions o;
+  o.tolerance = q("1/1000000000000");
+  const GaussianCalibration c = calibrate_gaussian(eps, delta, sens, o);
+  RC_ASSERT(c.tolerance_met);
+  RC_ASSERT(upper_at_most(gaussian_delta_at(eps, c.sigma, sens, 400), delta));
+  RC_ASSERT(lower_above(gaussian_delta_at(eps, c.sigma_lower, sens, 400), delta));
+}
+
+}  // namespace
+}  // namespace exactdp::accounting

@@ -1,0 +1,116 @@
+#include "accounting/discrete_gaussian_profile.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <chrono>
+
+#include "accounting/gaussian_profile.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
+#include "tests/accounting/rational_generators.h"
+
+namespace exactdp::accounting {
+namespace {
+
+using internal::gaussian_normaliser;
+using internal::gaussian_normaliser_poisson;
+using internal::gaussian_tail_sum;
+using M = GaussianSumMethod;
+
+mpq_class q(const char* s) { return parse_rational("test", s); }
+
+TEST(DiscreteGaussianProfile, EpsilonZeroSensitivityOneIsTheMassAtZero) {
+  // delta(0) = P[Z > -1/2] - P[Z > 1/2] = P[Z = 0] = 1/N.
+  for (const char* s2 : {"1/3", "1", "7/2", "100"}) {
+    const Certified c = discrete_gaussian_delta(q("0"), q(s2), mpz_class(1));
+    const Interval expected = Interval(1L, 300) / gaussian_normaliser(q(s2), 300, M::kDirect);
+    EXPECT_NO_THROW((void)intersect(c.value, expected)) << s2;
+    EXPECT_TRUE(c.tolerance_met);
+  }
+}
+
+TEST(DiscreteGaussianProfile, PoissonNormaliserMatchesDirectSum) {
+  for (const char* s2 : {"1/2", "1", "10", "12345/7", "5000"}) {
+    const Interval poisson = gaussian_normaliser_poisson(q(s2), 200);
+    const Interval direct = gaussian_normaliser(q(s2), 200, M::kDirect);
+    EXPECT_NO_THROW((void)intersect(poisson, direct)) << s2;
+    EXPECT_LE(relative_width_log2(poisson), -180) << s2;
+    EXPECT_LE(relative_width_log2(direct), -180) << s2;
+  }
+}
+
+TEST(DiscreteGaussianProfile, SigmaSquaredTenToTheHundredIsFast) {
+  const mpq_class s2 = q("1e100");
+  // eps = 1e-50 puts the threshold at one standard deviation: delta ~ 8.33e-52.
+  const auto t0 = std::chrono::steady_clock::now();
+  const Certified c = discrete_gaussian_delta(q("1e-50"), s2, mpz_class(1));
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_TRUE(c.tolerance_met);
+  EXPECT_LT(ms, 500.0);  // target 50 ms (bench/); generous under sanitizers
+  EXPECT_TRUE(lower_above(c.value, q("8.3315e-52")));
+  EXPECT_TRUE(upper_at_most(c.value, q("8.3316e-52")));
+  // Sensitivity 10^50 with eps = 1 is the continuous mu = 1 case: delta(1) = 0.126936737...
+  const Certified big = discrete_gaussian_delta(q("1"), s2, mpz_class("1" + std::string(50, '0')));
+  EXPECT_TRUE(big.tolerance_met);
+  EXPECT_TRUE(lower_above(big.value, q("0.1269367375")));
+  EXPECT_TRUE(upper_at_most(big.value, q("0.1269367376")));
+  // Beyond MPFR's range (delta ~ exp(-5e99)): certified [0, tiny], flagged.
+  const Certified tiny = discrete_gaussian_delta(q("1"), s2, mpz_class(1));
+  EXPECT_FALSE(tiny.tolerance_met);
+  EXPECT_TRUE(tiny.value.contains(0L));
+}
+
+TEST(DiscreteGaussianProfile, CloseToTheContinuousProfileForLargeSigma) {
+  // For sigma2 = 10^6 the discrete and continuous profiles differ by O(1/sigma2) relatively.
+  const Interval d = discrete_gaussian_delta(q("1/100"), q("1000000"), mpz_class(3)).value;
+  const Interval c = gdp_delta(q("1/100"), q("3/1000")).value;
+  const Interval rel = abs(d - c) / c;
+  EXPECT_TRUE(upper_at_most(rel, q("1/1000"))) << rel.debug_string();
+}
+
+TEST(DiscreteGaussianProfile, RejectsBadParameters) {
+  EXPECT_THROW((void)discrete_gaussian_delta(q("-1"), q("1"), mpz_class(1)), ParameterError);
+  EXPECT_THROW((void)discrete_gaussian_delta(q("1"), q("0"), mpz_class(1)), ParameterError);
+  EXPECT_THROW((void)discrete_gaussian_delta(q("1"), q("1"), mpz_class(-1)), ParameterError);
+}
+
+// Two independent algorithms for the same tail sum: direct summation and Euler–Maclaurin.
+RC_GTEST_PROP(DiscreteGaussianProperty, DirectAndEulerMaclaurinAgree, ()) {
+  const mpq_class s2 = *testing::rational_in(q("4096"), q("300000"));
+  const long k = *rc::gen::inRange(0L, 3000L);
+  const Interval direct = gaussian_tail_sum(mpz_class(k), s2, 160, M::kDirect);
+  const Interval em = gaussian_tail_sum(mpz_class(k), s2, 160, M::kEulerMaclaurin);
+  (void)intersect(direct, em);  // throws if disjoint
+  RC_ASSERT(relative_width_log2(em) <= -140);
+  RC_ASSERT(relative_width_log2(direct) <= -140);
+}
+
+RC_GTEST_PROP(DiscreteGaussianProperty, ProfilesAgreeAcrossMethods, ()) {
+  const mpq_class s2 = *testing::rational_in(q("1/10"), q("20000"));
+  const long delta = *rc::gen::inRange(1L, 20L);
+  const mpq_class eps = *testing::rational_in(q("0"), q("3"));
+  const Interval a = discrete_gaussian_delta_at(eps, s2, mpz_class(delta), 200, M::kAuto);
+  const Interval d = discrete_gaussian_delta_at(eps, s2, mpz_class(delta), 200, M::kDirect);
+  (void)intersect(a, d);
+  if (s2 >= 4096) {
+    (void)intersect(a, discrete_gaussian_delta_at(eps, s2, mpz_class(delta), 200,
+                                                  M::kEulerMaclaurin));
+  }
+  RC_ASSERT(a.is_valid());
+}
+
+RC_GTEST_PROP(DiscreteGaussianProperty, DecreasingInEpsilonAndNested, ()) {
+  const mpq_class s2 = *testing::positive_rational(2);
+  const mpq_class eps = *testing::rational_in(q("0"), q("5"));
+  const mpq_class more = eps + *testing::positive_rational(1);
+  const mpz_class delta(*rc::gen::inRange(1L, 5L));
+  const Interval d1 = discrete_gaussian_delta_at(eps, s2, delta, 128);
+  const Interval d2 = discrete_gaussian_delta_at(more, s2, delta, 128);
+  RC_ASSERT(!certainly_less(d1, d2));
+  (void)intersect(d1, discrete_gaussian_delta_at(eps, s2, delta, 600));
+}
+
+}  // namespace
+}  // namespace exactdp::accounting
