@@ -172,16 +172,24 @@ void print_json(const AuditReport& r, int digits, std::ostream& out) {
   out << "]}\n";
 }
 
+// An interval as text: one exact integer when both ends are the same integer (counts).
+std::string interval_text(const Bounds& b, int digits) {
+  if (mpfr_equal_p(b.lower(), b.upper()) && mpfr_integer_p(b.lower()) && mpfr_cmpabs_ui(b.lower(), 1UL << 62) < 0) {
+    return std::to_string(mpfr_get_si(b.lower(), MPFR_RNDD));  // exact: an integer below 2^62
+  }
+  return "[" + b.lower_text(digits) + ", " + b.upper_text(digits) + "]";
+}
+
 void print_text(const AuditReport& r, int digits, std::ostream& out) {
   std::size_t applicable = 0;
   for (const auto& t : r.tests) applicable += t.applicable ? 1 : 0;
   out << "exactdp audit: " << r.law << "\n"
-      << "samples: " << r.n << ", overall alpha = " << Bounds::of(r.alpha).lower_text(digits)
+      << "samples: " << r.n << ", overall alpha = " << r.alpha.get_str()
       << " (Holm-Bonferroni over " << applicable << " tests; a test rejects when its p-value upper bound\n"
       << "is below its threshold)\n\n";
   for (const auto& t : r.tests) {
-    out << "  " << t.name << ": " << t.statistic_name << " in [" << t.statistic.lower_text(digits) << ", "
-        << t.statistic.upper_text(digits) << "]\n";
+    const std::string stat = interval_text(t.statistic, digits);
+    out << "  " << t.name << ": " << t.statistic_name << (stat.front() == '[' ? " in " : " = ") << stat << "\n";
     if (!t.applicable) {
       out << "      not run: " << t.detail << "\n";
       continue;
