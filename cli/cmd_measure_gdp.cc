@@ -15,7 +15,10 @@
 #include <vector>
 
 #include "accounting/decimal.h"
+#include "accounting/discrete_gaussian_profile.h"
+#include "accounting/discrete_laplace_profile.h"
 #include "accounting/gaussian_profile.h"
+#include "accounting/laplace_profile.h"
 #include "accounting/gdp_transformation.h"
 #include "accounting/pure_dp_composition.h"
 #include "cli/args.h"
@@ -93,6 +96,16 @@ mpq_class positive_option(const ParsedArgs& parsed, const std::string& name) {
   return v;
 }
 
+mpz_class integer_sensitivity(const ParsedArgs& parsed) {
+  if (!parsed.has("--sensitivity")) return mpz_class(1);
+  const mpz_class s = *parsed.integer("--sensitivity");
+  if (s < 1) {
+    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(s)),
+                                       "integer sensitivity >= 1");
+  }
+  return s;
+}
+
 MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs& parsed) {
   MeasuredMechanism m;
   if (name == "gaussian") {
@@ -107,6 +120,45 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
     };
     m.tail_limit = abbreviate(to_string(mpq_class(sens / sigma)));
     m.tail_limit_source = "Delta/sigma: the Gaussian mechanism is exactly (Delta/sigma)-GDP";
+  } else if (name == "laplace") {
+    only_options(parsed, name, {"--scale", "--sensitivity"});
+    const mpq_class scale = positive_option(parsed, "--scale");
+    const mpq_class sens =
+        parsed.has("--sensitivity") ? positive_option(parsed, "--sensitivity") : mpq_class(1);
+    m.description = "laplace(scale=" + abbreviate(to_string(scale)) +
+                    ", sensitivity=" + abbreviate(to_string(sens)) + ")";
+    m.profile = [scale, sens](const mpq_class& eps, mpfr_prec_t p) {
+      return accounting::laplace_delta_at(eps, scale, sens, p);
+    };
+    m.pure_epsilon = sens / scale;
+    m.tail_limit = "0";
+    m.tail_limit_source = "delta = 0 beyond Delta/scale";
+  } else if (name == "discrete-laplace") {
+    only_options(parsed, name, {"--scale", "--sensitivity"});
+    const mpq_class scale = positive_option(parsed, "--scale");
+    const mpz_class sens = integer_sensitivity(parsed);
+    m.description = "discrete-laplace(scale=" + abbreviate(to_string(scale)) +
+                    ", sensitivity=" + abbreviate(to_string(sens)) + ")";
+    m.profile = [scale, sens](const mpq_class& eps, mpfr_prec_t p) {
+      return accounting::discrete_laplace_delta_at(eps, scale, sens, p);
+    };
+    m.pure_epsilon = mpq_class(sens) / scale;
+    m.tail_limit = "0";
+    m.tail_limit_source = "delta = 0 beyond Delta/scale";
+  } else if (name == "discrete-gaussian") {
+    only_options(parsed, name, {"--sigma2", "--sensitivity"});
+    const mpq_class sigma2 = positive_option(parsed, "--sigma2");
+    const mpz_class sens = integer_sensitivity(parsed);
+    accounting::validate_discrete_gaussian(mpq_class(0), sigma2, sens);
+    m.description = "discrete-gaussian(sigma2=" + abbreviate(to_string(sigma2)) +
+                    ", sensitivity=" + abbreviate(to_string(sens)) + ")";
+    m.profile = [sigma2, sens](const mpq_class& eps, mpfr_prec_t p) {
+      return accounting::discrete_gaussian_delta_at(eps, sigma2, sens, p);
+    };
+    const Interval l = Interval(mpq_class(sens), 64) / accounting::sqrt(Interval(sigma2, 64));
+    m.tail_limit = "Delta/sqrt(sigma2) in " + accounting::to_decimal_string(l, 10);
+    m.tail_limit_source =
+        "CKS20 Thm 7: delta(eps) <= P[Z > eps sigma2/Delta - Delta/2], a Gaussian tail";
   } else if (name == "gdp") {
     only_options(parsed, name, {"--mu"});
     const mpq_class mu = positive_option(parsed, "--mu");

@@ -69,6 +69,31 @@ TEST(CliMeasureGdpTest, PureDpAndSvg) {
   std::remove(file.c_str());
 }
 
+TEST(CliMeasureGdpTest, LaplaceFamilies) {
+  // Laplace b = 5 (0.2-DP): sup of the GDPT at eps = 0, mu = 2 Phi^-1((1 + delta(0))/2) with
+  // delta(0) = 1 - e^-0.1: 0.2391055837365138 (mpmath).
+  CmdResult r = run({"laplace", "--scale", "5", "--tolerance", "0.001", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto mu = json_interval(r.out, "mu");
+  EXPECT_LE(mu.first, parse_rational("t", "0.2391055837365138"));
+  EXPECT_GE(mu.second, parse_rational("t", "0.2391055837365139"));
+  // Discrete Laplace t = 5 with Delta = 1 is randomized response in disguise (loss +-0.2 only):
+  // mu = 2 Phi^-1(e^0.2/(1+e^0.2)) = 0.2504839050688713 (gdp_bridge Thm 5.1, mpmath).
+  r = run({"discrete-laplace", "--scale", "5", "--tolerance", "0.001", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  mu = json_interval(r.out, "mu");
+  EXPECT_LE(mu.first, parse_rational("t", "0.2504839050688713"));
+  EXPECT_GE(mu.second, parse_rational("t", "0.2504839050688714"));
+  // Discrete Gaussian sigma2 = 4: NOT 1/2-GDP; its total variation P[Z = 0] = 1/N exceeds the
+  // continuous 2 Phi(1/4) - 1, so the GDPT at eps = 0 is above 1/2.
+  r = run({"discrete-gaussian", "--sigma2", "4", "--eps-max", "2", "--tolerance", "0.001",
+           "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  mu = json_interval(r.out, "mu");
+  EXPECT_GT(mu.first, mpq_class(1, 2));
+  EXPECT_LT(mu.second, mpq_class(52, 100));
+}
+
 TEST(CliMeasureGdpTest, CompositionTextOutput) {
   const CmdResult r = run({"pure-dp-composition", "--epsilon", "0.2", "--k", "50", "--eps-max", "3",
                      "--tolerance", "0.01"});
