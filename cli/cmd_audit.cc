@@ -195,7 +195,7 @@ void print_text(const AuditReport& r, int digits, std::ostream& out) {
       continue;
     }
     out << "      p-value in [" << t.p_value.lower_text(digits) << ", " << t.p_value.upper_text(digits)
-        << "], threshold " << Bounds::of(t.threshold).lower_text(digits) << " -> "
+        << "], threshold " << t.threshold.get_str() << " -> "
         << (t.rejected ? "REJECT" : "pass") << (t.asymptotic ? " (asymptotic p-value)" : "") << "\n"
         << "      " << t.detail << "\n";
   }

@@ -9,6 +9,9 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "samplers/discrete_gaussian.h"
+#include "tests/support/broken_samplers.h"
+#include "tests/support/seeds.h"
 
 namespace exactdp::cli {
 namespace {
@@ -98,6 +101,33 @@ TEST(CliAudit, MalformedInputExits2WithLineNumber) {
   // blanks around a number and a final line without newline are fine
   const CliRun blanks = run({"audit", "--expect", "bernoulli-exp", "--gamma", "0"}, " 1 \r\n1\t\n1");
   EXPECT_EQ(blanks.status, 0) << blanks.err << blanks.out;
+}
+
+// Samples of deliberately broken samplers, as another library would write them: exit 3.
+TEST(CliAudit, BrokenSamplersExit3) {
+  using test_support::BrokenCks20;
+  auto lines = [](auto draw, unsigned long long n, std::uint32_t seed) {
+    SeededBits bits(test_support::fixed_seed(71, seed));
+    std::string out;
+    for (unsigned long long i = 0; i < n; ++i) out += std::to_string(draw(bits)) + "\n";
+    return out;
+  };
+  const std::string rounded = lines([](BitSource& b) { return test_support::rounded_gaussian(b, 1.0); }, 50'000, 1);
+  EXPECT_EQ(run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1"}, rounded).status, 3);
+  const BrokenCks20 parity(BrokenCks20::Bug::kParityFlipK3);
+  const std::string flipped = lines([&](BitSource& b) { return parity.discrete_gaussian(b, 100, 1); }, 5'000, 2);
+  EXPECT_EQ(run({"audit", "--expect", "discrete-gaussian", "--sigma2", "100"}, flipped).status, 3);
+  // Not in the catalogue: a sampler truncated at 3 standard deviations (resampling outside).
+  const auto params = DiscreteGaussianParams::make(mpq_class(100));
+  const std::string truncated = lines(
+      [&](BitSource& b) {
+        for (;;) {
+          const std::int64_t x = *sample_discrete_gaussian_int64(b, params);
+          if (x >= -30 && x <= 30) return x;
+        }
+      },
+      20'000, 3);
+  EXPECT_EQ(run({"audit", "--expect", "discrete-gaussian", "--sigma2", "100"}, truncated).status, 3);
 }
 
 TEST(CliAudit, BernoulliImpossibleValueFails) {
