@@ -205,8 +205,17 @@ void clopper_pearson(mpfr_ptr out, unsigned long long n, unsigned long long k, c
   Scratch s;
   mpfr_ptr lo = s.v[0], hi = s.v[1], mid = s.v[2], tail = s.v[3], b = s.v[4];
   mpfr_set_q(b, beta.get_mpq_t(), MPFR_RNDD);  // compare tails against a lower bound of beta
-  mpfr_set_zero(lo, 1);
-  mpfr_set_ui(hi, 1, MPFR_RNDU);
+  // The exact bound lies on the far side of k/n (upper >= k/n >= lower): start the search there, so
+  // every tail below is summed from k away from the mode (few terms even for huge n).
+  mpq_class fraction(mpz_class(std::to_string(k)), mpz_class(std::to_string(n)));
+  fraction.canonicalize();
+  if (upper) {
+    mpfr_set_q(lo, fraction.get_mpq_t(), MPFR_RNDD);
+    mpfr_set_ui(hi, 1, MPFR_RNDU);
+  } else {
+    mpfr_set_zero(lo, 1);
+    mpfr_set_q(hi, fraction.get_mpq_t(), MPFR_RNDU);
+  }
   // upper: smallest p with P[Bin(n,p) <= k] <= beta (the tail decreases in p): keep hi certified.
   // lower: largest p with P[Bin(n,p) >= k] <= beta (the tail increases in p): keep lo certified.
   for (int i = 0; i < 80; ++i) {

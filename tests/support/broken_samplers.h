@@ -18,6 +18,7 @@
 #include <gmpxx.h>
 
 #include <cmath>
+#include <numbers>
 #include <cstdint>
 #include <stdexcept>
 
@@ -112,7 +113,7 @@ inline double uniform_double(BitSource& bits) {
 // round(sqrt(sigma2) * N(0, 1)) with Box-Muller in double precision.
 inline std::int64_t rounded_gaussian(BitSource& bits, double sigma2) {
   const double u1 = uniform_double(bits), u2 = uniform_double(bits);
-  const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+  const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
   return static_cast<std::int64_t>(std::llround(std::sqrt(sigma2) * z));
 }
 
