@@ -1,13 +1,243 @@
-// exactdp calibrate — placeholder until its issue lands.
+// exactdp calibrate — certified noise calibration (shared/DESIGN.md section 5).
+//
+//   exactdp calibrate gaussian          --epsilon R --delta R [--sensitivity R]
+//       -> sigma {lower, upper} (use the upper end), delta at sigma, classical_sigma (eps < 1)
+//   exactdp calibrate discrete-gaussian --epsilon R --delta R [--sensitivity INT]
+//       -> sigma2 (exact rational to use), delta_at_sigma2 {lower, upper}, the optimum's bracket
+// Every interval is printed rounded outward; "sigma_to_use" is the certified-private end,
+// rounded up (a larger sigma is at least as private).
 #include <ostream>
+#include <string>
+#include <vector>
 
+#include "accounting/analytic_gaussian.h"
+#include "accounting/decimal.h"
+#include "accounting/discrete_gaussian_calibration.h"
+#include "accounting/ziv.h"
+#include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/json.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
 
 namespace exactdp::cli {
+namespace {
 
-int cmd_calibrate(Args /*args*/, Io& io) {
-  io.err << "exactdp calibrate: not implemented yet\n";
-  return 1;
+using accounting::Interval;
+
+constexpr const char* kHelp =
+    "usage: exactdp calibrate gaussian --epsilon R --delta R [--sensitivity R] [options]\n"
+    "       exactdp calibrate discrete-gaussian --epsilon R --delta R [--sensitivity INT]\n"
+    "                                           [options]\n"
+    "\n"
+    "gaussian:          the smallest sigma making N(0, sigma^2) noise (epsilon, delta)-DP for\n"
+    "                   L2 sensitivity R (Balle & Wang's analytic Gaussian mechanism), as a\n"
+    "                   certified bracket: delta(sigma.upper) <= delta and delta(sigma.lower) >\n"
+    "                   delta are both proven. Use sigma_to_use (= sigma.upper, rounded up).\n"
+    "                   Also the classical sigma = sqrt(2 ln(1.25/delta)) sensitivity / epsilon\n"
+    "                   (Dwork-Roth; only for epsilon < 1) and the variance ratio.\n"
+    "discrete-gaussian: a convenient sigma2 (3 significant digits, rounded up; within 1% of the\n"
+    "                   optimum) whose certified delta (CKS20 Theorem 7) meets the target, and\n"
+    "                   the certified bracket of the optimal sigma2.\n"
+    "\n"
+    "options:\n"
+    "  --sensitivity R  gaussian: R > 0 (default 1); discrete-gaussian: an integer >= 1\n"
+    "  --json           one JSON object; intervals as {\"lower\": \"...\", \"upper\": \"...\"}\n"
+    "  --digits D       significant digits printed, 1 <= D <= 1000 (default 20)\n"
+    "  --tolerance R    relative width of the bracket: gaussian 2^-10000 <= R < 1 (default\n"
+    "                   2^-100); discrete-gaussian 2^-200 <= R <= 1/100 (default 2^-32)\n"
+    "Parameters: epsilon >= 0, 0 < delta < 1. MPFR precision is capped at 65536 bits; past the\n"
+    "cap the bracket is wider (still certified) and tolerance_met says false.\n"
+    "Numbers: decimals (0.1, 1e-5) or fractions (3/2), read exactly.\n";
+
+constexpr int kMaxDigits = 1000;
+
+// "2^-k" for a power of two below 1, else the exact rational.
+std::string tolerance_text(const mpq_class& t) {
+  if (t.get_num() == 1 && mpz_popcount(t.get_den_mpz_t()) == 1) {
+    return "2^-" + std::to_string(mpz_sizeinbase(t.get_den_mpz_t(), 2) - 1);
+  }
+  return to_string(t);
+}
+
+int digits_of(const ParsedArgs& parsed) {
+  const auto d = parsed.count("--digits", 1, kMaxDigits);
+  return d ? static_cast<int>(*d) : 20;
+}
+
+void require_delta(const mpq_class& delta) {
+  if (sgn(delta) <= 0 || delta >= 1) {
+    throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
+  }
+}
+
+void require_epsilon(const mpq_class& epsilon) {
+  if (sgn(epsilon) < 0) {
+    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
+  }
+}
+
+// The exact decimal expansion of q when it terminates (denominator 2^a 5^b), else "p/q".
+std::string exact_text(const mpq_class& q) {
+  mpz_class den = q.get_den();
+  long twos = 0, fives = 0;
+  while (mpz_divisible_ui_p(den.get_mpz_t(), 2)) {
+    den /= 2;
+    ++twos;
+  }
+  while (mpz_divisible_ui_p(den.get_mpz_t(), 5)) {
+    den /= 5;
+    ++fives;
+  }
+  if (den != 1 || twos > 2000 || fives > 2000) return to_string(q);
+  const long places = twos > fives ? twos : fives;
+  if (places == 0) return to_string(q);
+  mpz_class scale;
+  mpz_ui_pow_ui(scale.get_mpz_t(), 10, static_cast<unsigned long>(places));
+  const mpz_class scaled = q.get_num() * scale / q.get_den();  // exact
+  const bool negative = scaled < 0;
+  std::string digits = mpz_class(abs(scaled)).get_str();
+  if (digits.size() <= static_cast<std::size_t>(places)) {
+    digits.insert(0, static_cast<std::size_t>(places) + 1 - digits.size(), '0');
+  }
+  digits.insert(digits.size() - static_cast<std::size_t>(places), ".");
+  return (negative ? "-" : "") + digits;
+}
+
+struct Output {
+  JsonValue json = JsonValue::object();
+  std::vector<std::string> lines;
+
+  void text(const std::string& key, const std::string& value) {
+    json.set(key, value);
+    lines.push_back(key + " = " + value);
+  }
+  void interval(const std::string& key, const Interval& x, int digits) {
+    json.set_interval(key, x, digits);
+    lines.push_back(key + " = " + accounting::to_decimal_string(x, digits));
+  }
+  void flag(const std::string& key, bool value) {
+    json.set(key, value);
+    lines.push_back(key + " = " + (value ? "true" : "false"));
+  }
+  int emit(Io& io, bool as_json) const {
+    if (as_json) {
+      io.out << json.dump() << "\n";
+    } else {
+      for (const auto& l : lines) io.out << l << "\n";
+    }
+    return 0;
+  }
+};
+
+int calibrate_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
+  const mpq_class epsilon = parsed.require_rational("--epsilon");
+  const mpq_class delta = parsed.require_rational("--delta");
+  const mpq_class sensitivity = parsed.rational("--sensitivity").value_or(mpq_class(1));
+  require_epsilon(epsilon);
+  require_delta(delta);
+  if (sgn(sensitivity) <= 0) {
+    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(sensitivity)),
+                                       "sensitivity > 0");
+  }
+  const int digits = digits_of(parsed);
+  accounting::ZivOptions options;
+  if (const auto t = parsed.rational("--tolerance")) {
+    if (*t < accounting::minimum_tolerance() || *t >= 1) {
+      throw ParameterError::out_of_range("tolerance", abbreviate(to_string(*t)),
+                                         "2^-10000 <= tolerance < 1");
+    }
+    options.tolerance = *t;
+  }
+
+  const accounting::GaussianCalibration c =
+      accounting::calibrate_gaussian(epsilon, delta, sensitivity, options);
+  // Enough bits that printing the exact dyadic ends loses nothing at `digits` digits.
+  const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) +
+                        static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma.get_den_mpz_t(), 2));
+  Output out;
+  out.json.set("command", "calibrate");
+  out.text("mechanism", "gaussian");
+  out.text("epsilon", to_string(epsilon));
+  out.text("delta", to_string(delta));
+  out.text("sensitivity", to_string(sensitivity));
+  out.interval("sigma", accounting::sigma_bracket(c, p), digits);
+  out.text("sigma_to_use", accounting::decimal_upper(Interval(c.sigma, p).upper(), digits));
+  out.interval("delta_at_sigma", c.delta_at_sigma, digits);
+  out.interval("delta_at_sigma_lower", c.delta_at_sigma_lower, digits);
+  if (sgn(epsilon) > 0 && epsilon < 1) {
+    const Interval classical = accounting::classical_gaussian_sigma(epsilon, delta, sensitivity, p);
+    out.interval("classical_sigma", classical, digits);
+    out.interval("variance_ratio",
+                 accounting::gaussian_variance_ratio(c, epsilon, delta, sensitivity, p), digits);
+  } else {
+    out.json.set("classical_sigma", JsonValue::null());
+    out.lines.push_back("classical_sigma = n/a (the classical formula needs 0 < epsilon < 1)");
+  }
+  out.text("tolerance", tolerance_text(options.tolerance));
+  out.flag("tolerance_met", c.tolerance_met);
+  if (!c.tolerance_met) {
+    io.err << "exactdp calibrate: note: the bracket is wider than the tolerance (precision cap "
+              "reached); both ends are still certified\n";
+  }
+  return out.emit(io, parsed.has("--json"));
+}
+
+int calibrate_discrete_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
+  const mpq_class epsilon = parsed.require_rational("--epsilon");
+  const mpq_class delta = parsed.require_rational("--delta");
+  const mpz_class sensitivity = parsed.integer("--sensitivity").value_or(mpz_class(1));
+  require_epsilon(epsilon);
+  require_delta(delta);
+  if (sgn(sensitivity) <= 0) {
+    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(sensitivity)),
+                                       "an integer sensitivity >= 1");
+  }
+  const int digits = digits_of(parsed);
+  mpq_class tolerance = accounting::default_bracket_tolerance();
+  if (const auto t = parsed.rational("--tolerance")) tolerance = *t;  // range-checked below
+
+  const accounting::DiscreteGaussianCalibration c =
+      accounting::calibrate_discrete_gaussian(epsilon, delta, sensitivity, tolerance);
+  const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) + 256;
+  Output out;
+  out.json.set("command", "calibrate");
+  out.text("mechanism", "discrete-gaussian");
+  out.text("epsilon", to_string(epsilon));
+  out.text("delta", to_string(delta));
+  out.text("sensitivity", to_string(sensitivity));
+  out.text("sigma2", exact_text(c.sigma2));
+  out.interval("delta_at_sigma2", c.delta_at_sigma2, digits);
+  out.json.set("significant_digits", c.significant_digits);
+  out.lines.push_back("significant_digits = " + std::to_string(c.significant_digits));
+  out.interval("sigma2_optimum",
+               hull(Interval(c.optimum_lower, p), Interval(c.optimum_upper, p)), digits);
+  out.text("tolerance", tolerance_text(tolerance));
+  out.flag("tolerance_met", c.bracket_tolerance_met);
+  return out.emit(io, parsed.has("--json"));
+}
+
+}  // namespace
+
+int cmd_calibrate(Args args, Io& io) {
+  const std::vector<OptionSpec> specs = {
+      {"--epsilon", true}, {"--delta", true},  {"--sensitivity", true}, {"--json", false},
+      {"--digits", true},  {"--tolerance", true}, {"--help", false},  {"-h", false},
+  };
+  const ParsedArgs parsed(args, specs);
+  if (parsed.has("--help") || parsed.has("-h")) {
+    io.out << kHelp;
+    return 0;
+  }
+  const auto& pos = parsed.positionals();
+  if (pos.size() != 1) {
+    throw UsageError(pos.empty() ? "calibrate: name a mechanism: gaussian or discrete-gaussian"
+                                 : "calibrate: unexpected argument '" + abbreviate(pos[1]) + "'");
+  }
+  if (pos[0] == "gaussian") return calibrate_gaussian_cmd(parsed, io);
+  if (pos[0] == "discrete-gaussian") return calibrate_discrete_gaussian_cmd(parsed, io);
+  throw UsageError("calibrate: unknown mechanism '" + abbreviate(pos[0]) +
+                   "' (allowed: gaussian, discrete-gaussian)");
 }
 
 }  // namespace exactdp::cli

@@ -1,13 +1,403 @@
-// exactdp profile — placeholder until its issue lands.
+// exactdp profile — the certified privacy profile delta(epsilon) of a mechanism
+// (shared/DESIGN.md section 5).
+//
+//   exactdp profile gaussian          --sigma R  [--sensitivity R]   --epsilon R
+//   exactdp profile laplace           --scale R  [--sensitivity R]   --epsilon R
+//   exactdp profile discrete-gaussian --sigma2 R [--sensitivity INT] --epsilon R
+//   exactdp profile discrete-laplace  --scale R  [--sensitivity INT] --epsilon R
+//   exactdp profile gdp               --mu R                          --epsilon R
+// or, instead of --epsilon, the curve mode --curve EPS_MIN EPS_MAX POINTS (CSV
+// "epsilon,delta_lower,delta_upper", or a JSON array with --json), optionally drawn with
+// --svg FILE. Intervals are printed rounded outward.
+#include <algorithm>
+#include <cmath>  // exactdp-allow-float: std::isfinite for plot coordinates
+#include <functional>
+#include <limits>
 #include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "accounting/decimal.h"
+#include "accounting/discrete_gaussian_calibration.h"
+#include "accounting/discrete_gaussian_profile.h"
+#include "accounting/discrete_laplace_profile.h"
+#include "accounting/gaussian_profile.h"
+#include "accounting/laplace_profile.h"
+#include "accounting/ziv.h"
+#include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/json.h"
+#include "cli/svg_plot.h"
+#include "samplers/errors.h"
+#include "samplers/rational.h"
 
 namespace exactdp::cli {
+namespace {
 
-int cmd_profile(Args /*args*/, Io& io) {
-  io.err << "exactdp profile: not implemented yet\n";
-  return 1;
+using accounting::Certified;
+using accounting::Interval;
+
+constexpr const char* kHelp =
+    "usage: exactdp profile MECHANISM PARAMETERS (--epsilon R | --curve MIN MAX POINTS) [options]\n"
+    "\n"
+    "mechanisms and their parameters:\n"
+    "  gaussian           --sigma R   [--sensitivity R]    N(0, sigma^2), L2 sensitivity\n"
+    "  laplace            --scale R   [--sensitivity R]    Lap(scale), L1 sensitivity\n"
+    "  discrete-gaussian  --sigma2 R  [--sensitivity INT]  N_Z(0, sigma2) (CKS20 Theorem 7)\n"
+    "  discrete-laplace   --scale R   [--sensitivity INT]  P[x] ~ exp(-|x|/scale)\n"
+    "  gdp                --mu R                           mu-GDP (= gaussian, mu = sens/sigma)\n"
+    "Sensitivity defaults to 1.\n"
+    "\n"
+    "output: delta(epsilon), the smallest delta for which the mechanism is (epsilon, delta)-DP,\n"
+    "as a certified interval {lower, upper} rounded outward; delta_upper is the safe value.\n"
+    "\n"
+    "options:\n"
+    "  --epsilon R            epsilon >= 0\n"
+    "  --curve MIN MAX POINTS the profile at POINTS evenly spaced epsilons in [MIN, MAX]\n"
+    "                         (0 <= MIN < MAX, 2 <= POINTS <= 10000; each epsilon rounded to 12\n"
+    "                         significant digits and printed exactly), CSV\n"
+    "                         'epsilon,delta_lower,delta_upper' (JSON array with --json)\n"
+    "  --svg FILE             with --curve: also draw the curve as a plain SVG chart\n"
+    "  --json                 one JSON object; intervals as {\"lower\": \"...\", \"upper\": \"...\"}\n"
+    "  --digits D             significant digits printed, 1 <= D <= 1000 (default 20)\n"
+    "  --tolerance R          relative width wanted, 2^-10000 <= R < 1 (default 2^-100)\n"
+    "MPFR precision is capped at 65536 bits: past the cap (or below MPFR's range, delta <\n"
+    "2^(-2^62)) the interval is wider but still certified and tolerance_met says false.\n";
+
+constexpr int kMaxDigits = 1000;
+
+// "2^-k" for a power of two below 1, else the exact rational.
+std::string tolerance_text(const mpq_class& t) {
+  if (t.get_num() == 1 && mpz_popcount(t.get_den_mpz_t()) == 1) {
+    return "2^-" + std::to_string(mpz_sizeinbase(t.get_den_mpz_t(), 2) - 1);
+  }
+  return to_string(t);
+}
+constexpr long kMaxPoints = 10'000;
+
+struct Profile {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> parameters;  // for the output
+  std::function<Certified(const mpq_class&, const accounting::ZivOptions&)> delta;
+};
+
+mpq_class positive(const ParsedArgs& parsed, const std::string& option) {
+  const mpq_class v = parsed.require_rational(option);
+  const std::string name = parameter_name(option);
+  if (sgn(v) <= 0) {
+    throw ParameterError::out_of_range(name, abbreviate(to_string(v)), name + " > 0");
+  }
+  return v;
+}
+
+mpq_class real_sensitivity(const ParsedArgs& parsed) {
+  const mpq_class v = parsed.rational("--sensitivity").value_or(mpq_class(1));
+  if (sgn(v) <= 0) {
+    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(v)), "sensitivity > 0");
+  }
+  return v;
+}
+
+mpz_class integer_sensitivity(const ParsedArgs& parsed) {
+  const mpz_class v = parsed.integer("--sensitivity").value_or(mpz_class(1));
+  if (sgn(v) <= 0) {
+    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(v)),
+                                       "an integer sensitivity >= 1");
+  }
+  return v;
+}
+
+// Options each mechanism accepts besides the common ones; anything else is a usage error.
+void only(const ParsedArgs& parsed, const std::string& mechanism,
+          const std::vector<std::string>& allowed) {
+  for (const char* o : {"--sigma", "--sigma2", "--scale", "--mu", "--sensitivity"}) {
+    bool ok = false;
+    for (const auto& a : allowed) ok = ok || a == o;
+    if (!ok && parsed.has(o)) {
+      throw UsageError(std::string("profile ") + mechanism + " takes no " + o + " (see --help)");
+    }
+  }
+}
+
+Profile make_profile(const std::string& mechanism, const ParsedArgs& parsed) {
+  Profile pr;
+  pr.name = mechanism;
+  if (mechanism == "gaussian") {
+    only(parsed, mechanism, {"--sigma", "--sensitivity"});
+    const mpq_class sigma = positive(parsed, "--sigma");
+    const mpq_class sens = real_sensitivity(parsed);
+    pr.parameters = {{"sigma", to_string(sigma)}, {"sensitivity", to_string(sens)}};
+    pr.delta = [sigma, sens](const mpq_class& e, const accounting::ZivOptions& o) {
+      return accounting::gaussian_delta(e, sigma, sens, o);
+    };
+  } else if (mechanism == "gdp") {
+    only(parsed, mechanism, {"--mu"});
+    const mpq_class mu = positive(parsed, "--mu");
+    pr.parameters = {{"mu", to_string(mu)}};
+    pr.delta = [mu](const mpq_class& e, const accounting::ZivOptions& o) {
+      return accounting::gdp_delta(e, mu, o);
+    };
+  } else if (mechanism == "laplace") {
+    only(parsed, mechanism, {"--scale", "--sensitivity"});
+    const mpq_class scale = positive(parsed, "--scale");
+    const mpq_class sens = real_sensitivity(parsed);
+    pr.parameters = {{"scale", to_string(scale)}, {"sensitivity", to_string(sens)}};
+    pr.delta = [scale, sens](const mpq_class& e, const accounting::ZivOptions& o) {
+      return accounting::laplace_delta(e, scale, sens, o);
+    };
+  } else if (mechanism == "discrete-gaussian") {
+    only(parsed, mechanism, {"--sigma2", "--sensitivity"});
+    const mpq_class sigma2 = positive(parsed, "--sigma2");
+    const mpz_class sens = integer_sensitivity(parsed);
+    pr.parameters = {{"sigma2", to_string(sigma2)}, {"sensitivity", to_string(sens)}};
+    pr.delta = [sigma2, sens](const mpq_class& e, const accounting::ZivOptions& o) {
+      return accounting::discrete_gaussian_delta(e, sigma2, sens, o);
+    };
+  } else if (mechanism == "discrete-laplace") {
+    only(parsed, mechanism, {"--scale", "--sensitivity"});
+    const mpq_class scale = positive(parsed, "--scale");
+    const mpz_class sens = integer_sensitivity(parsed);
+    pr.parameters = {{"scale", to_string(scale)}, {"sensitivity", to_string(sens)}};
+    pr.delta = [scale, sens](const mpq_class& e, const accounting::ZivOptions& o) {
+      return accounting::discrete_laplace_delta(e, scale, sens, o);
+    };
+  } else {
+    throw UsageError("profile: unknown mechanism '" + abbreviate(mechanism) +
+                     "' (allowed: gaussian, laplace, discrete-gaussian, discrete-laplace, gdp)");
+  }
+  return pr;
+}
+
+mpq_class nonnegative_epsilon(const std::string& text) {
+  const mpq_class e = parse_rational("epsilon", text);
+  if (sgn(e) < 0) {
+    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(e)), "epsilon >= 0");
+  }
+  return e;
+}
+
+// The exact decimal expansion of q when it terminates, else "p/q".
+std::string exact_text(const mpq_class& q) {
+  mpz_class den = q.get_den();
+  long twos = 0, fives = 0;
+  while (mpz_divisible_ui_p(den.get_mpz_t(), 2)) {
+    den /= 2;
+    ++twos;
+  }
+  while (mpz_divisible_ui_p(den.get_mpz_t(), 5)) {
+    den /= 5;
+    ++fives;
+  }
+  if (den != 1 || twos > 2000 || fives > 2000) return to_string(q);
+  const long places = twos > fives ? twos : fives;
+  if (places == 0) return to_string(q);
+  mpz_class scale;
+  mpz_ui_pow_ui(scale.get_mpz_t(), 10, static_cast<unsigned long>(places));
+  const mpz_class scaled = q.get_num() * scale / q.get_den();  // exact
+  std::string digits = mpz_class(abs(scaled)).get_str();
+  if (digits.size() <= static_cast<std::size_t>(places)) {
+    digits.insert(0, static_cast<std::size_t>(places) + 1 - digits.size(), '0');
+  }
+  digits.insert(digits.size() - static_cast<std::size_t>(places), ".");
+  return (scaled < 0 ? "-" : "") + digits;
+}
+
+// log10 of an MPFR value as a double for the picture (never a result); -inf for 0.
+double plot_log10(mpfr_srcptr x) {  // exactdp-allow-float: pixel placement only
+  if (mpfr_sgn(x) <= 0) return -std::numeric_limits<double>::infinity();
+  accounting::Real l(64);
+  mpfr_log10(l.get(), x, MPFR_RNDN);  // picture only: nearest is fine
+  return mpfr_get_d(l.get(), MPFR_RNDN);
+}
+
+double plot_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }  // exactdp-allow-float
+
+int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std::string>& curve,
+              const accounting::ZivOptions& options, int digits, Io& io) {
+  const mpq_class lo = nonnegative_epsilon(curve[0]);
+  const mpq_class hi = nonnegative_epsilon(curve[1]);
+  if (hi <= lo) {
+    throw ParameterError::out_of_range("curve", abbreviate(curve[1]),
+                                       "EPS_MAX > EPS_MIN = " + abbreviate(to_string(lo)));
+  }
+  const mpz_class n = parse_integer("points", curve[2]);
+  if (n < 2 || n > kMaxPoints) {
+    throw ParameterError::out_of_range("points", abbreviate(curve[2]),
+                                       "2 <= POINTS <= " + std::to_string(kMaxPoints));
+  }
+  const long points = n.get_si();
+  struct Row {
+    mpq_class eps;
+    Certified delta;
+  };
+  std::vector<Row> rows;
+  rows.reserve(static_cast<std::size_t>(points));
+  bool all_met = true;
+  for (long i = 0; i < points; ++i) {
+    mpq_class eps = lo + (hi - lo) * mpq_class(i, points - 1);
+    eps.canonicalize();
+    // A grid point with at most 12 significant digits, so the CSV prints it exactly.
+    if (sgn(eps) > 0) eps = accounting::round_up_significant(eps, 12);
+    if (eps > hi) eps = hi;
+    Certified c = pr.delta(eps, options);
+    all_met = all_met && c.tolerance_met;
+    rows.push_back({eps, std::move(c)});
+  }
+  if (const auto file = parsed.get("--svg")) {
+    // Log scale when the positive values span more than three decades.
+    double top = -std::numeric_limits<double>::infinity();
+    double bottom = std::numeric_limits<double>::infinity();
+    for (const auto& r : rows) {
+      const double v = plot_log10(r.delta.value.upper());
+      if (std::isfinite(v)) {
+        top = std::max(top, v);
+        bottom = std::min(bottom, v);
+      }
+    }
+    SvgChart chart;
+    chart.title = "privacy profile of " + pr.name + " (";
+    for (std::size_t k = 0; k < pr.parameters.size(); ++k) {
+      chart.title += (k ? ", " : "") + pr.parameters[k].first + " = " + pr.parameters[k].second;
+    }
+    chart.title += ")";
+    chart.x_label = "epsilon";
+    chart.y_label = "delta";
+    chart.y_log10 = std::isfinite(top) && top - bottom > 3;
+    SvgSeries upper{"delta upper (certified)", {}, false, ""};
+    SvgSeries lower{"delta lower (certified)", {}, true, ""};
+    for (const auto& r : rows) {
+      const double x = r.eps.get_d();  // exactdp-allow-float: pixel placement only
+      if (chart.y_log10) {
+        upper.points.emplace_back(x, plot_log10(r.delta.value.upper()));
+        lower.points.emplace_back(x, plot_log10(r.delta.value.lower()));
+      } else {
+        upper.points.emplace_back(x, plot_value(r.delta.value.upper()));
+        lower.points.emplace_back(x, plot_value(r.delta.value.lower()));
+      }
+    }
+    chart.series = {upper, lower};
+    try {
+      write_svg_file(*file, chart);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("--svg: ") + e.what());
+    }
+  }
+  if (parsed.has("--json")) {
+    JsonValue out = JsonValue::object();
+    out.set("command", "profile").set("mechanism", pr.name);
+    for (const auto& [k, v] : pr.parameters) out.set(k, v);
+    JsonValue arr = JsonValue::array();
+    for (const auto& r : rows) {
+      JsonValue row = JsonValue::object();
+      row.set("epsilon", exact_text(r.eps));
+      row.set_interval("delta", r.delta.value, digits);
+      row.set("tolerance_met", r.delta.tolerance_met);
+      arr.push(std::move(row));
+    }
+    out.set("curve", std::move(arr));
+    out.set("tolerance", tolerance_text(options.tolerance));
+    out.set("tolerance_met", all_met);
+    io.out << out.dump() << "\n";
+  } else {
+    io.out << "epsilon,delta_lower,delta_upper\n";
+    for (const auto& r : rows) {
+      const accounting::DecimalInterval d = accounting::to_decimal(r.delta.value, digits);
+      io.out << exact_text(r.eps) << "," << d.lower << "," << d.upper << "\n";
+    }
+  }
+  if (!all_met) {
+    io.err << "exactdp profile: note: some points did not reach the tolerance (wider, still "
+              "certified)\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int cmd_profile(Args args, Io& io) {
+  // --curve takes three values; lift them out before the one-value-per-option parser runs.
+  std::vector<std::string> rest;
+  std::vector<std::string> curve;
+  bool curve_seen = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--curve") {
+      if (curve_seen) throw UsageError("option --curve given more than once");
+      if (i + 3 >= args.size()) {
+        throw UsageError("option --curve needs three values: EPS_MIN EPS_MAX POINTS");
+      }
+      curve_seen = true;
+      curve = {args[i + 1], args[i + 2], args[i + 3]};
+      i += 3;
+      continue;
+    }
+    rest.push_back(args[i]);
+  }
+  const std::vector<OptionSpec> specs = {
+      {"--epsilon", true}, {"--sigma", true},  {"--sigma2", true},    {"--scale", true},
+      {"--mu", true},      {"--sensitivity", true}, {"--json", false}, {"--digits", true},
+      {"--tolerance", true}, {"--svg", true},  {"--help", false},     {"-h", false},
+  };
+  const ParsedArgs parsed(rest, specs);
+  if (parsed.has("--help") || parsed.has("-h")) {
+    io.out << kHelp;
+    return 0;
+  }
+  const auto& pos = parsed.positionals();
+  if (pos.empty()) {
+    throw UsageError(
+        "profile: name a mechanism: gaussian, laplace, discrete-gaussian, discrete-laplace, gdp");
+  }
+  if (pos.size() > 1) throw UsageError("profile: unexpected argument '" + abbreviate(pos[1]) + "'");
+  const Profile pr = make_profile(pos[0], parsed);
+
+  int digits = 20;
+  if (const auto d = parsed.count("--digits", 1, kMaxDigits)) digits = static_cast<int>(*d);
+  accounting::ZivOptions options;
+  if (const auto t = parsed.rational("--tolerance")) {
+    if (*t < accounting::minimum_tolerance() || *t >= 1) {
+      throw ParameterError::out_of_range("tolerance", abbreviate(to_string(*t)),
+                                         "2^-10000 <= tolerance < 1");
+    }
+    options.tolerance = *t;
+  }
+  if (curve_seen) {
+    if (parsed.has("--epsilon")) throw UsageError("give either --epsilon or --curve, not both");
+    return run_curve(pr, parsed, curve, options, digits, io);
+  }
+  if (parsed.has("--svg")) throw UsageError("--svg draws a curve: use it with --curve");
+  const mpq_class epsilon = nonnegative_epsilon(parsed.require("--epsilon"));
+  const Certified c = pr.delta(epsilon, options);
+
+  JsonValue json = JsonValue::object();
+  std::vector<std::string> lines;
+  json.set("command", "profile").set("mechanism", pr.name);
+  lines.push_back("mechanism = " + pr.name);
+  for (const auto& [k, v] : pr.parameters) {
+    json.set(k, v);
+    lines.push_back(k + " = " + v);
+  }
+  json.set("epsilon", to_string(epsilon));
+  lines.push_back("epsilon = " + to_string(epsilon));
+  json.set_interval("delta", c.value, digits);
+  lines.push_back("delta = " + accounting::to_decimal_string(c.value, digits));
+  const std::string upper = accounting::decimal_upper(c.value.upper(), digits);
+  json.set("delta_upper", upper);
+  lines.push_back("delta_upper = " + upper);
+  json.set("tolerance", tolerance_text(options.tolerance));
+  json.set("tolerance_met", c.tolerance_met);
+  lines.push_back(std::string("tolerance_met = ") + (c.tolerance_met ? "true" : "false"));
+  json.set("precision_bits", static_cast<long>(c.precision));
+  if (!c.tolerance_met) {
+    io.err << "exactdp profile: note: the interval is wider than the tolerance (precision cap "
+              "or MPFR's exponent range reached); it is still certified\n";
+  }
+  if (parsed.has("--json")) {
+    io.out << json.dump() << "\n";
+  } else {
+    for (const auto& l : lines) io.out << l << "\n";
+  }
+  return 0;
 }
 
 }  // namespace exactdp::cli

@@ -1,0 +1,127 @@
+// exactdp calibrate, in process: the certified bracket really brackets (re-checked with the
+// library at a higher precision), JSON shape, outward rounding, exit codes and messages.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "accounting/discrete_gaussian_profile.h"
+#include "accounting/gaussian_profile.h"
+#include "cli/commands.h"
+#include "samplers/rational.h"
+
+namespace exactdp::cli {
+namespace {
+
+struct CmdResult {
+  int code;
+  std::string out, err;
+};
+
+CmdResult run(std::vector<std::string> args) {
+  std::istringstream in;
+  std::ostringstream out, err;
+  Io io{in, out, err};
+  args.insert(args.begin(), "calibrate");
+  const int code = run_exactdp(args, io);
+  return {code, out.str(), err.str()};
+}
+
+std::string json_string(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\": \"");
+  EXPECT_NE(at, std::string::npos) << key << " in " << json;
+  const std::size_t b = at + key.size() + 5;
+  return json.substr(b, json.find('"', b) - b);
+}
+
+std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\": {\"lower\": \"");
+  EXPECT_NE(at, std::string::npos) << key << " in " << json;
+  const std::size_t l0 = json.find("\"lower\": \"", at) + 10;
+  const std::size_t l1 = json.find('"', l0);
+  const std::size_t u0 = json.find("\"upper\": \"", l1) + 10;
+  const std::size_t u1 = json.find('"', u0);
+  return {parse_rational("lower", json.substr(l0, l1 - l0)),
+          parse_rational("upper", json.substr(u0, u1 - u0))};
+}
+
+TEST(CliCalibrate, GaussianPrintedSigmaIsPrivate) {
+  const CmdResult r = run({"gaussian", "--epsilon", "0.5", "--delta", "1e-5", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto [lo, hi] = json_interval(r.out, "sigma");
+  const mpq_class use = parse_rational("sigma", json_string(r.out, "sigma_to_use"));
+  EXPECT_EQ(use, hi);
+  const mpq_class delta = parse_rational("delta", "1e-5");
+  // The PRINTED (rounded) ends still bracket the crossing: check with the library.
+  EXPECT_TRUE(accounting::upper_at_most(
+      accounting::gaussian_delta_at(mpq_class(1, 2), use, mpq_class(1), 600), delta));
+  EXPECT_TRUE(accounting::lower_above(
+      accounting::gaussian_delta_at(mpq_class(1, 2), lo, mpq_class(1), 600), delta));
+  EXPECT_NE(r.out.find("\"classical_sigma\": {"), std::string::npos);
+  EXPECT_NE(r.out.find("\"tolerance_met\": true"), std::string::npos);
+  EXPECT_NE(r.out.find("\"tolerance\": \"2^-100\""), std::string::npos);
+}
+
+TEST(CliCalibrate, GaussianTextAndLargeEpsilon) {
+  const CmdResult r = run({"gaussian", "--epsilon", "2", "--delta", "1e-10", "--sensitivity", "3",
+                           "--digits", "8"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("sigma = ["), std::string::npos);
+  EXPECT_NE(r.out.find("classical_sigma = n/a"), std::string::npos);
+}
+
+TEST(CliCalibrate, DiscreteGaussian) {
+  const CmdResult r = run({"discrete-gaussian", "--epsilon", "1", "--delta", "1e-5", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json_string(r.out, "sigma2"), "14");
+  const auto [dlo, dhi] = json_interval(r.out, "delta_at_sigma2");
+  EXPECT_LE(dhi, parse_rational("delta", "1e-5"));
+  EXPECT_LE(dlo, dhi);
+  const auto [olo, ohi] = json_interval(r.out, "sigma2_optimum");
+  EXPECT_LT(olo, ohi);
+  EXPECT_LE(mpq_class(14), olo * mpq_class(101, 100));
+  EXPECT_TRUE(accounting::upper_at_most(
+      accounting::discrete_gaussian_delta_at(mpq_class(1), mpq_class(14), mpz_class(1), 400),
+      parse_rational("delta", "1e-5")));
+}
+
+TEST(CliCalibrate, BadInputExitsTwoNamingTheParameter) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string needle;
+  };
+  const std::vector<Case> cases = {
+      {{"gaussian", "--epsilon", "-1", "--delta", "1e-5"}, "epsilon"},
+      {{"gaussian", "--epsilon", "1", "--delta", "0"}, "0 < delta < 1"},
+      {{"gaussian", "--epsilon", "1", "--delta", "1.5"}, "delta"},
+      {{"gaussian", "--epsilon", "1", "--delta", "0.1", "--sensitivity", "0"}, "sensitivity"},
+      {{"discrete-gaussian", "--epsilon", "1", "--delta", "0.1", "--sensitivity", "1.5"},
+       "sensitivity"},
+      {{"gaussian", "--epsilon", "1", "--delta", "0.1", "--digits", "1001"}, "digits"},
+      {{"gaussian", "--epsilon", "1", "--delta", "0.1", "--tolerance", "0"}, "tolerance"},
+      {{"discrete-gaussian", "--epsilon", "1", "--delta", "0.1", "--tolerance", "1/2"},
+       "tolerance"},
+      {{"gaussian", "--delta", "0.1"}, "--epsilon"},
+      {{"laplace", "--epsilon", "1", "--delta", "0.1"}, "unknown mechanism"},
+      {{}, "name a mechanism"},
+      {{"gaussian", "--epsilon", "abc", "--delta", "0.1"}, "epsilon"},
+  };
+  for (const auto& c : cases) {
+    const CmdResult r = run(c.args);
+    EXPECT_EQ(r.code, 2) << c.needle << ": " << r.err;
+    EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+}
+
+TEST(CliCalibrate, HelpStatesTheLimits) {
+  const CmdResult r = run({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("1 <= D <= 1000"), std::string::npos);
+  EXPECT_NE(r.out.find("65536"), std::string::npos);
+  EXPECT_NE(r.out.find("2^-10000"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace exactdp::cli
