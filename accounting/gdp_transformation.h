@@ -63,7 +63,7 @@ namespace exactdp::accounting {
 // delta(eps) enclosure at working precision p; must be valid for every eps >= 0 asked.
 using ProfileFunction = std::function<Interval(const mpq_class& eps, mpfr_prec_t precision)>;
 
-inline constexpr std::size_t kMaxGridPoints = 20'000'000;
+inline constexpr std::size_t kMaxGridPoints = 1'000'000;  // ~1 minute of evaluations at most
 
 struct GdptOptions {
   mpq_class eps_max = 10;                   // measure the head on [0, eps_max]

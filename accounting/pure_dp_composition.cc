@@ -115,6 +115,20 @@ Interval bracket(mpfr_srcptr lower, mpfr_srcptr upper, mpfr_prec_t precision) {
   return out;
 }
 
+// The Ziv options for a KOV pass of k steps: the precision cap is lowered so that one pass costs
+// at most about 2^29 / k bits per step (k = 10^6: 536 bits), so no request can run for minutes;
+// past the cap the wider, still certified interval comes back with tolerance_met = false.
+ZivOptions kov_options(const ZivOptions& options, unsigned long k) {
+  options.validate();
+  ZivOptions o = options;
+  const long budget = (1L << 29) / static_cast<long>(k + 1);
+  if (budget < o.max_precision) {
+    o.max_precision = static_cast<mpfr_prec_t>(budget);
+    if (o.max_precision < o.initial_precision) o.max_precision = o.initial_precision;
+  }
+  return o;
+}
+
 }  // namespace
 
 void validate_pure_dp_composition(const mpq_class& epsilon, unsigned long k) {
@@ -256,7 +270,7 @@ Certified kov_delta(const mpq_class& epsilon, unsigned long k, const mpq_class& 
   }
   return evaluate_to_tolerance(
       [&](mpfr_prec_t p) { return internal::kov_delta_at_precision(epsilon, k, eps_prime, p); },
-      options);
+      kov_options(options, k));
 }
 
 Certified kov_epsilon(const mpq_class& epsilon, unsigned long k, const mpq_class& delta,
@@ -265,7 +279,7 @@ Certified kov_epsilon(const mpq_class& epsilon, unsigned long k, const mpq_class
   validate_delta(delta);
   return evaluate_to_tolerance(
       [&](mpfr_prec_t p) { return internal::kov_epsilon_at_precision(epsilon, k, delta, p); },
-      options);
+      kov_options(options, k));
 }
 
 }  // namespace exactdp::accounting

@@ -5,12 +5,11 @@
 // prints mu {lower, upper} for the head [0, eps_max]: the mechanism is eps_max-head
 // mu_upper-GDP (proven) and not eps_max-head mu-GDP for any mu < mu_lower (proven), plus the
 // tail identification (gdp_bridge Theorem 3.3).
-#include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,6 +23,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
+#include "cli/svg_plot.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 
@@ -196,110 +196,8 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
   return m;
 }
 
-// ---- a plain SVG line chart (pixel coordinates only: doubles never carry a result) ----------
-struct PlotSeries {
-  std::string name;
-  std::vector<std::pair<double, double>> points;  // exactdp-allow-float: pixel positions
-  bool dashed = false;
-};
-
-double to_pixel_value(const mpq_class& x) { return x.get_d(); }  // exactdp-allow-float
-double to_pixel_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }  // exactdp-allow-float
-
-std::string svg_escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '<') {
-      out += "&lt;";
-    } else if (c == '>') {
-      out += "&gt;";
-    } else if (c == '&') {
-      out += "&amp;";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-void write_svg_chart(const std::string& file, const std::string& title, const std::string& x_label,
-                     const std::string& y_label, const std::vector<PlotSeries>& series) {
-  // exactdp-allow-float: layout arithmetic for the picture only
-  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
-  bool first = true;
-  for (const auto& s : series) {
-    for (const auto& [x, y] : s.points) {
-      if (!(y == y) || y > 1e300) continue;  // NaN / inf never drawn
-      if (first) {
-        x_min = x_max = x;
-        y_min = y_max = y;
-        first = false;
-      }
-      x_min = std::min(x_min, x);
-      x_max = std::max(x_max, x);
-      y_min = std::min(y_min, y);
-      y_max = std::max(y_max, y);
-    }
-  }
-  y_min = std::min(0.0, y_min);
-  if (y_max <= y_min) y_max = y_min + 1;
-  if (x_max <= x_min) x_max = x_min + 1;
-  y_max += 0.08 * (y_max - y_min);
-  const double width = 720, height = 440, left = 70, right = 200, top = 40, bottom = 50;
-  const double pw = width - left - right, ph = height - top - bottom;
-  auto px = [&](double x) { return left + (x - x_min) / (x_max - x_min) * pw; };
-  auto py = [&](double y) { return top + ph - (y - y_min) / (y_max - y_min) * ph; };
-  std::ofstream out(file);
-  if (!out) throw UsageError("cannot write --svg file '" + abbreviate(file) + "'");
-  char buf[256];
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
-      << height << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << left << "\" y=\"22\" font-size=\"14\">" << svg_escape(title)
-      << "</text>\n";
-  std::snprintf(buf, sizeof buf,
-                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-                "stroke=\"black\"/>\n",
-                left, top, pw, ph);
-  out << buf;
-  for (int i = 0; i <= 5; ++i) {  // ticks
-    const double xv = x_min + (x_max - x_min) * i / 5, yv = y_min + (y_max - y_min) * i / 5;
-    std::snprintf(buf, sizeof buf,
-                  "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3g</text>\n"
-                  "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>\n",
-                  px(xv), top + ph + 18, xv, left - 6, py(yv) + 4, yv);
-    out << buf;
-  }
-  std::snprintf(buf, sizeof buf,
-                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n"
-                "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 %.1f)\" "
-                "text-anchor=\"middle\">%s</text>\n",
-                left + pw / 2, height - 12, svg_escape(x_label).c_str(), top + ph / 2,
-                top + ph / 2, svg_escape(y_label).c_str());
-  out << buf;
-  const char* colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"};
-  for (std::size_t k = 0; k < series.size(); ++k) {
-    const auto& s = series[k];
-    out << "<polyline fill=\"none\" stroke=\"" << colors[k % 5] << "\" stroke-width=\"1.5\""
-        << (s.dashed ? " stroke-dasharray=\"6 4\"" : "") << " points=\"";
-    for (const auto& [x, y] : s.points) {
-      if (!(y == y) || y > 1e300) continue;
-      std::snprintf(buf, sizeof buf, "%.2f,%.2f ", px(x), py(y));
-      out << buf;
-    }
-    out << "\"/>\n";
-    std::snprintf(buf, sizeof buf,
-                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                  "stroke-width=\"2\"%s/>\n<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-                  left + pw + 10, top + 14 + 20.0 * static_cast<double>(k), left + pw + 30,
-                  top + 14 + 20.0 * static_cast<double>(k), colors[k % 5],
-                  s.dashed ? " stroke-dasharray=\"6 4\"" : "", left + pw + 35,
-                  top + 18 + 20.0 * static_cast<double>(k), svg_escape(s.name).c_str());
-    out << buf;
-  }
-  out << "</svg>\n";
-  if (!out) throw UsageError("cannot write --svg file '" + abbreviate(file) + "'");
-}
+double to_pixel_value(const mpq_class& x) { return x.get_d(); }  // exactdp-allow-float: pixels
+double to_pixel_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }  // exactdp-allow-float: pixels
 
 // The GDPT curve at `points` evenly spaced eps in [0, eps_max]: each T(eps) as a certified
 // bracket of width <= tolerance (gdpt_point), for the plot.
@@ -323,14 +221,14 @@ void write_gdpt_svg(const std::string& file, const MeasuredMechanism& mech,
                     const accounting::GdptOptions& options, const accounting::GdptResult& r,
                     int points) {
   const std::vector<CurvePoint> curve = gdpt_curve(mech, options, points);
-  std::vector<PlotSeries> series(2);
+  std::vector<SvgSeries> series(2);
   series[0].name = "GDPT T(eps) upper";
   series[1].name = "GDPT T(eps) lower";
   for (const auto& c : curve) {
     series[0].points.emplace_back(to_pixel_value(c.eps), to_pixel_value(c.t.upper()));
     series[1].points.emplace_back(to_pixel_value(c.eps), to_pixel_value(c.t.lower()));
   }
-  PlotSeries band_hi, band_lo;
+  SvgSeries band_hi, band_lo;
   band_hi.name = "mu upper (head bound)";
   band_lo.name = "mu lower";
   if (r.bounded) {
@@ -342,7 +240,16 @@ void write_gdpt_svg(const std::string& file, const MeasuredMechanism& mech,
     series.push_back(std::move(band_hi));
     series.push_back(std::move(band_lo));
   }
-  write_svg_chart(file, "GDP transformation of " + mech.description, "epsilon", "mu", series);
+  SvgChart chart;
+  chart.title = "GDP transformation of " + mech.description;
+  chart.x_label = "epsilon";
+  chart.y_label = "mu = GDPT(eps)";
+  chart.series = std::move(series);
+  try {
+    write_svg_file(file, chart);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("--svg: ") + e.what());
+  }
 }
 
 }  // namespace
