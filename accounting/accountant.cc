@@ -5,6 +5,8 @@
 
 #include "accounting/gaussian_profile.h"
 #include "accounting/gdp_conversions.h"
+#include "accounting/gdp_transformation.h"
+#include "accounting/laplace_profile.h"
 #include "accounting/pure_dp_composition.h"
 #include "accounting/zcdp.h"
 #include "samplers/errors.h"
@@ -159,6 +161,25 @@ Interval composed_mu(const std::vector<std::pair<PrivacyEvent, unsigned long>>& 
   for (const auto& [e, n] : events) {
     if (e.is_gaussian_like()) {
       parts.emplace_back(Interval(e.exact_mu(), 256), n);
+    } else if (e.kind() == PrivacyEvent::Kind::kLaplace && e.pure_epsilon() > 0 &&
+               e.pure_epsilon() <= 1000) {
+      // The Laplace mechanism is tighter than the eps-DP worst case: its GDPT on [0, eps0]
+      // (delta = 0 beyond, so the head is the whole profile) brackets its exact mu
+      // (gdp_bridge Section 5.1, "GDP (Lap)"); the bracket's upper end is a valid mu.
+      GdptOptions g;
+      g.eps_max = e.pure_epsilon();
+      g.tolerance = mpq_class(1, 10'000);
+      const mpq_class eps0 = e.pure_epsilon();
+      const GdptResult r = gdpt_measure(
+          [eps0](const mpq_class& eps, mpfr_prec_t p) {
+            return laplace_delta_at(eps, mpq_class(1), eps0, p);  // scale 1, Delta = eps0
+          },
+          g);
+      if (r.bounded) {
+        parts.emplace_back(r.mu, n);
+      } else {
+        parts.emplace_back(gdp_mu_of_pure_dp(e.pure_epsilon(), options).value, n);
+      }
     } else {
       parts.emplace_back(gdp_mu_of_pure_dp(e.pure_epsilon(), options).value, n);
     }

@@ -68,6 +68,18 @@ TEST(AccountantTest, GaussianPlusPureUsesBestValidRoute) {
   EXPECT_EQ(e.considered.front().route, "gdp");
 }
 
+TEST(AccountantTest, LaplaceUsesItsMeasuredMu) {
+  // 50 Laplace(b = 5) and nothing else: the gdp route uses mu_Lap = 0.23910558 (not the
+  // 0.2-DP worst case 0.25048): eps at delta = 0.1 is the paper's "GDP (Lap)" 2.87; KOV wins.
+  Accountant acc;
+  acc.compose(PrivacyEvent::laplace(mpq_class(5)), 50);
+  const AccountantAnswer e = acc.get_epsilon(q("0.1"));
+  EXPECT_EQ(e.route, "kov (exact)");
+  ASSERT_EQ(e.considered.front().route, "gdp");
+  EXPECT_GT(mpfr_cmp_d(e.considered.front().value.upper(), 2.8710), 0);
+  EXPECT_LT(mpfr_cmp_d(e.considered.front().value.upper(), 2.8750), 0);  // mu tolerance 1e-4
+}
+
 TEST(AccountantTest, EmptyAndBadInput) {
   Accountant acc;
   EXPECT_TRUE(acc.get_epsilon(q("1e-5")).value.contains(0L));
