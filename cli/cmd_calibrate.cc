@@ -98,10 +98,13 @@ std::string exact_text(const mpq_class& q) {
   const bool negative = scaled < 0;
   std::string digits = mpz_class(abs(scaled)).get_str();
   if (digits.size() <= static_cast<std::size_t>(places)) {
-    digits.insert(0, static_cast<std::size_t>(places) + 1 - digits.size(), '0');
+    digits = std::string(static_cast<std::size_t>(places) + 1 - digits.size(), '0') + digits;
   }
-  digits.insert(digits.size() - static_cast<std::size_t>(places), ".");
-  return (negative ? "-" : "") + digits;
+  const std::size_t point = digits.size() - static_cast<std::size_t>(places);
+  digits = digits.substr(0, point) + '.' + digits.substr(point);
+  std::string out(negative ? "-" : "");
+  out += digits;
+  return out;
 }
 
 struct Output {

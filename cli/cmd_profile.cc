@@ -197,10 +197,13 @@ std::string exact_text(const mpq_class& q) {
   const mpz_class scaled = q.get_num() * scale / q.get_den();  // exact
   std::string digits = mpz_class(abs(scaled)).get_str();
   if (digits.size() <= static_cast<std::size_t>(places)) {
-    digits.insert(0, static_cast<std::size_t>(places) + 1 - digits.size(), '0');
+    digits = std::string(static_cast<std::size_t>(places) + 1 - digits.size(), '0') + digits;
   }
-  digits.insert(digits.size() - static_cast<std::size_t>(places), ".");
-  return (scaled < 0 ? "-" : "") + digits;
+  const std::size_t point = digits.size() - static_cast<std::size_t>(places);
+  digits = digits.substr(0, point) + '.' + digits.substr(point);
+  std::string out(scaled < 0 ? "-" : "");
+  out += digits;
+  return out;
 }
 
 // log10 of an MPFR value as a double for the picture (never a result); -inf for 0.
