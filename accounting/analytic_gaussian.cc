@@ -122,6 +122,16 @@ void newton_log_sigma(const Problem& pr, mpfr_ptr y, long stop_bits, mpfr_prec_t
     if (newton_ok) {
       mpfr_div(step.get(), h.get(), dh.get(), MPFR_RNDD);  // search value: any rounding
       mpfr_neg(step.get(), step.get(), MPFR_RNDD);
+      // Converged: the Newton correction itself is below the target resolution (checked before
+      // the safeguard, which cannot tell a step below one ulp of y from no progress).
+      if (q == p) {
+        Real magnitude(p);
+        mpfr_abs(magnitude.get(), step.get(), MPFR_RNDU);
+        if (mpfr_lessequal_p(magnitude.get(), limit.get())) {
+          mpfr_add(y, y, step.get(), MPFR_RNDD);
+          return;
+        }
+      }
       // Without a bracket, move at most a factor e^8 at a time.
       if (mpfr_cmp_si(step.get(), 8) > 0) mpfr_set_si(step.get(), 8, MPFR_RNDD);
       if (mpfr_cmp_si(step.get(), -8) < 0) mpfr_set_si(step.get(), -8, MPFR_RNDD);

@@ -51,6 +51,18 @@ TEST(AnalyticGaussian, TinyDeltaAndScaling) {
   EXPECT_TRUE(lower_above(t.delta_at_sigma_lower, tiny));
 }
 
+TEST(AnalyticGaussian, VeryTightTolerance) {
+  // Relative width 1e-1000 (~3322 bits): Newton must stop on its own correction, not on the
+  // safeguarded step (regression: it once bisected below one ulp and escalated precision).
+  ZivOptions o;
+  o.tolerance = q("1e-1000");
+  const GaussianCalibration c = calibrate_gaussian(q("1"), q("1e-5"), q("1"), o);
+  EXPECT_TRUE(c.tolerance_met);
+  EXPECT_LE((c.sigma - c.sigma_lower) / c.sigma_lower, q("1e-1000"));
+  EXPECT_TRUE(upper_at_most(c.delta_at_sigma, q("1e-5")));
+  EXPECT_TRUE(lower_above(c.delta_at_sigma_lower, q("1e-5")));
+}
+
 TEST(AnalyticGaussian, EpsilonZeroAndLargeEpsilon) {
   expect_certified(calibrate_gaussian(q("0"), q("0.01"), q("1")), q("0"), q("0.01"), q("1"));
   expect_certified(calibrate_gaussian(q("50"), q("0.3"), q("2")), q("50"), q("0.3"), q("2"));
