@@ -153,6 +153,19 @@ TEST(CliAudit, BadUsageExits2) {
   EXPECT_EQ(run({"audit", "--help"}).status, 0);
 }
 
+TEST(CliAudit, ProgressOnlyOnATerminalAndOnlyOnStderr) {
+  const std::vector<std::string> args = {"audit", "bernoulli-exp", "--gamma", "1", "--samples", "1000000", "--seed", kSeed};
+  std::istringstream in;
+  std::ostringstream out, err, out2, err2;
+  Io terminal{in, out, err, true};
+  EXPECT_EQ(run_exactdp(args, terminal), 0) << err.str();
+  EXPECT_NE(err.str().find("100%"), std::string::npos);
+  Io pipe{in, out2, err2, false};
+  EXPECT_EQ(run_exactdp(args, pipe), 0);
+  EXPECT_TRUE(err2.str().empty()) << err2.str();
+  EXPECT_EQ(out.str(), out2.str());  // the report does not depend on the progress bar
+}
+
 TEST(CliAudit, AlphaChangesThresholds) {
   const CliRun r = run({"audit", "bernoulli-exp", "--gamma", "1", "--samples", "2000", "--seed", kSeed, "--alpha", "1/100",
                      "--json"});
