@@ -92,7 +92,7 @@ void newton_log_sigma(const Problem& pr, mpfr_ptr y, long stop_bits, mpfr_prec_t
   bool have_lo = false, have_hi = false;
   mpfr_set_si_2exp(limit.get(), 1, -stop_bits, MPFR_RNDD);
   mpfr_set_si_2exp(coarse.get(), 1, -(q - 20), MPFR_RNDD);
-  for (int iteration = 0; iteration < 400; ++iteration) {
+  for (int iteration = 0; iteration < 2000; ++iteration) {
     const mpq_class s = exp_rational(y, q);
     const Interval d = pr.delta_at(s, q);
     bool newton_ok = mpfr_sgn(d.upper()) > 0;
@@ -183,13 +183,22 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
   if (p > options.max_precision) p = options.max_precision;
   const Problem pr(epsilon, delta, options.max_precision);
 
-  // Starting point: the classical formula's shape, sqrt(2 ln(1.25/delta)) / eps, or for
-  // eps = 0 (delta = 2 Phi(mu/2) - 1 ~ mu / sqrt(2 pi)) about 1 / (2.5 delta).
+  // Starting point. With beta = eps s and a = 1/(2s) (so a beta = eps/2), delta is about
+  // Q(beta - a); taking beta - a = z = sqrt(2 ln(1.25/delta)) (the classical tail bound) gives
+  // beta = (z + sqrt(z^2 + 2 eps)) / 2 and s0 = beta / eps: the classical z/eps for small eps and
+  // 1/sqrt(2 eps) for huge eps (eps = 10^400 is a legal input). For eps = 0
+  // (delta = 2 Phi(mu/2) - 1 ~ mu / sqrt(2 pi)) we start at 1 / (2.5 delta).
   Real y(p);
   {
     Interval s0(p);
     if (sgn(epsilon) > 0) {
-      s0 = sqrt(mul_2si(log(Interval(mpq_class(mpq_class(5, 4) / delta), 64)), 1)) / epsilon;
+      const Interval z = sqrt(mul_2si(log(Interval(mpq_class(mpq_class(5, 4) / delta), 64)), 1));
+      const Interval beta = mul_2si(z + sqrt(square(z) + Interval(mpq_class(2 * epsilon), 64)), -1);
+      s0 = beta / epsilon;
+      // delta decreases in eps, so s*(eps) <= s*(0) ~ 1 / (sqrt(2 pi) delta): never start above
+      // that (for eps = 10^-5000 the tail guess would be 10^4996 times too large).
+      const Interval cap0(mpq_class(mpq_class(2, 5) / delta), 64);
+      if (certainly_less(cap0, s0)) s0 = cap0;
     } else {
       s0 = Interval(mpq_class(mpq_class(2, 5) / delta), 64);
     }

@@ -112,23 +112,31 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
   const mpq_class guess = dyadic(cont.sigma * cont.sigma, 64);
 
   Interval d_hi(128), d_lo(128);
-  // Certified bracket: hi meets, lo misses; widen geometrically from the guess.
+  // Certified bracket: hi meets, lo misses. Widen from the guess by factors 2, 4, 16, 256, ...
+  // (squared after each failure: any scale is reached in a few steps).
   mpq_class hi = guess * mpq_class(65, 64), lo = guess * mpq_class(63, 64);
   Side side = pr.decide(hi, d_hi);
+  mpq_class factor = 2;
   for (int i = 0; side != Side::kMeets; ++i) {
-    if (i > 4000) throw std::runtime_error("calibrate_discrete_gaussian: no upper bracket");
-    lo = hi;  // (if it misses, it is a valid lower end)
-    hi *= 2;
+    if (i > 64) throw std::runtime_error("calibrate_discrete_gaussian: no upper bracket");
+    if (side == Side::kMisses) {
+      lo = hi;
+      d_lo = d_hi;
+    }
+    hi *= factor;
+    factor *= factor;
     side = pr.decide(hi, d_hi);
   }
   side = pr.decide(lo, d_lo);
+  factor = 2;
   for (int i = 0; side != Side::kMisses; ++i) {
-    if (i > 4000) throw std::runtime_error("calibrate_discrete_gaussian: no lower bracket");
+    if (i > 64) throw std::runtime_error("calibrate_discrete_gaussian: no lower bracket");
     if (side == Side::kMeets) {
       hi = lo;
       d_hi = d_lo;
     }
-    lo /= 2;
+    lo /= factor;
+    factor *= factor;
     side = pr.decide(lo, d_lo);
   }
   // Bisection with certified comparisons.

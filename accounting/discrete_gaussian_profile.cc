@@ -72,13 +72,17 @@ long log2_size(const mpq_class& q) {
 // k >= 0, after summing f(k..x) the rest is sum_{y > x} f(y) <= f(x+1) / (1 - r_{x+1}) because
 // the ratios r_y decrease for y >= 0 (geometric majorant).
 //
-// count > 0: sum exactly `count` terms from k (any sign of k). count == 0: the infinite tail
+// With a log scale c, every term is multiplied by e^c (the same recurrences from the scaled
+// first term). count > 0: sum exactly `count` terms from k (any sign of k). count == 0: the infinite tail
 // from k >= 0, stopped when the tail bound is below 2^-(p+8) of the sum (or the sum underflowed,
 // or kMaxDirectTerms were used: the result is then still certified, only wider).
-Interval direct_sum(const mpz_class& k, long count, const mpq_class& sigma2, mpfr_prec_t p) {
+Interval direct_sum(const mpz_class& k, long count, const mpq_class& sigma2, mpfr_prec_t p,
+                    const mpq_class& c = mpq_class(0)) {
   if (count == 0 && sgn(k) < 0) throw std::logic_error("direct_sum: infinite tail from k < 0");
   const mpfr_prec_t w = p + 48;
-  const Interval t0 = exp(Interval(mpq_class(-mpq_class(k * k) / (2 * sigma2)), w));
+  // First term e^c f(k) = exp(c - k^2/(2 sigma2)): the exponent is an exact rational, so a huge
+  // c (e^eps with eps = 10^400) cancels exactly against k^2/(2 sigma2) instead of overflowing.
+  const Interval t0 = exp(Interval(mpq_class(c - mpq_class(k * k) / (2 * sigma2)), w));
   const Interval r0 = exp(Interval(mpq_class(-mpq_class(2 * k + 1) / (2 * sigma2)), w));
   const Interval q0 = exp(Interval(mpq_class(-1 / sigma2), w));
   Real tl(w), th(w), rl(w), rh(w), sl(w), sh(w), tail(w), one_minus(w);
@@ -137,13 +141,15 @@ Interval direct_sum(const mpz_class& k, long count, const mpq_class& sigma2, mpf
 //    He_{n-1}(u) e^(-u^2/2) = He_{n-1}(u) f(k);
 //  - always, by Cauchy–Schwarz on [u, inf) with int_R He_n^2 e^(-v^2/2) = sqrt(2 pi) n! and
 //    int_u^inf e^(-v^2/2) = sqrt(2 pi) Q(u), it is at most sqrt(2 pi n! Q(u)).
+// With a log scale c (the sum of e^c f), every term and bound is multiplied by e^c.
 // Finally S(k) is intersected with the sandwich I <= S(k) <= I + f(k) (f decreasing).
 struct EulerMaclaurin {
   Interval value;
   bool accurate;  // remainder <= 2^-(p+8) of the sum
 };
 
-EulerMaclaurin euler_maclaurin_tail(const mpz_class& k, const mpq_class& sigma2, mpfr_prec_t p) {
+EulerMaclaurin euler_maclaurin_tail(const mpz_class& k, const mpq_class& sigma2, mpfr_prec_t p,
+                                    const mpq_class& c = mpq_class(0)) {
   if (sgn(k) < 0) throw std::logic_error("euler_maclaurin_tail: k < 0");
   // Extra bits: Q(u) at u = k/sigma loses ~2 log2 u bits to conditioning.
   long extra = 64;
@@ -156,17 +162,20 @@ EulerMaclaurin euler_maclaurin_tail(const mpz_class& k, const mpq_class& sigma2,
   const Interval inv_sigma = Interval(1L, w) / sigma;
   const Interval inv_sigma2(mpq_class(1 / sigma2), w);
   const Interval u = Interval(k, w) * inv_sigma;
-  const Interval fk = exp(Interval(mpq_class(-mpq_class(k * k) / (2 * sigma2)), w));
-  const Interval q_u = normal_sf(u);
-  const Interval integral = sigma * sqrt_2pi_interval(w) * q_u;
-  Interval q_upper(w);  // [Q(u).upper, Q(u).upper]: an upper bound is all the remainder needs
-  mpfr_set(q_upper.lower(), q_u.upper(), MPFR_RNDD);
-  mpfr_set(q_upper.upper(), q_u.upper(), MPFR_RNDU);
+  // Everything scaled by e^c: fk = e^c f(k), and int_k^inf e^c f = sigma sqrt(2 pi) e^c Q(u)
+  // = sigma fk R(u) with the Mills ratio R (phi(u) sqrt(2 pi) = f(k)).
+  const Interval fk = exp(Interval(mpq_class(c - mpq_class(k * k) / (2 * sigma2)), w));
+  const Interval integral = sigma * fk * mills_ratio(u);
+  // e^c sqrt(Q(u)) for the Cauchy–Schwarz remainder, from log Q (no underflow or overflow).
+  const Interval scaled_sqrt_q = exp(Interval(c, w) + mul_2si(log_normal_sf(u), -1));
+  Interval q_upper(w);  // its upper end: an upper bound is all the remainder needs
+  mpfr_set(q_upper.lower(), scaled_sqrt_q.upper(), MPFR_RNDD);
+  mpfr_set(q_upper.upper(), scaled_sqrt_q.upper(), MPFR_RNDU);
 
   Real threshold(w);
   mpfr_mul_2si(threshold.get(), integral.lower(), -(p + 8), MPFR_RNDD);
 
-  const std::vector<mpq_class>& c = bernoulli_over_factorial();
+  const std::vector<mpq_class>& coef = bernoulli_over_factorial();
   std::vector<Interval> he;  // He_0(u), He_1(u), ...
   he.emplace_back(1L, w);
   he.push_back(u);
@@ -183,7 +192,7 @@ EulerMaclaurin euler_maclaurin_tail(const mpz_class& k, const mpq_class& sigma2,
       he.push_back(u * he[static_cast<std::size_t>(n)] -
                    he[static_cast<std::size_t>(n - 1)] * mpq_class(n));
     }
-    const mpq_class& cm = c[static_cast<std::size_t>(m)];
+    const mpq_class& cm = coef[static_cast<std::size_t>(m)];
     bracket = bracket + sigma_pow * he[static_cast<std::size_t>(2 * m - 1)] * cm;
     factorial *= (2 * m - 1) * (2 * m);
     // Remainder bound R_m = |c_m| sigma^(1-2m) * (integral bound), all rounded up.
@@ -198,7 +207,7 @@ EulerMaclaurin euler_maclaurin_tail(const mpz_class& k, const mpq_class& sigma2,
     if (beyond_zeros) {
       bound = sigma_pow * he[static_cast<std::size_t>(n - 1)] * fk * abs_cm;
     } else {
-      bound = sigma_pow * sqrt(two_pi * Interval(factorial, w) * q_upper) * abs_cm;
+      bound = sigma_pow * sqrt(two_pi * Interval(factorial, w)) * q_upper * abs_cm;
     }
     mpfr_set(r.get(), bound.upper(), MPFR_RNDU);
     if (mpfr_less_p(r.get(), best_r.get())) {
@@ -232,21 +241,24 @@ bool direct_is_cheap(const mpq_class& sigma2, mpfr_prec_t p) {
   return sigma2 * (p + 8) <= mpq_class(mpz_class("11500000000000"));
 }
 
+// e^c sum_{x >= k} f(x), k >= 0.
 Interval tail_sum_nonnegative(const mpz_class& k, const mpq_class& sigma2, mpfr_prec_t p,
-                              GaussianSumMethod method) {
+                              GaussianSumMethod method, const mpq_class& c = mpq_class(0)) {
   switch (method) {
     case GaussianSumMethod::kDirect:
-      return direct_sum(k, 0, sigma2, p);
+      return direct_sum(k, 0, sigma2, p, c);
     case GaussianSumMethod::kEulerMaclaurin:
-      return euler_maclaurin_tail(k, sigma2, p).value;
+      return euler_maclaurin_tail(k, sigma2, p, c).value;
     case GaussianSumMethod::kAuto:
       break;
   }
   // Small sigma2, or deep in the tail (k >= sigma2/2, ratios <= e^(-1/2)): few direct terms.
-  if (sigma2 < kDirectSigma2Limit || mpq_class(k) * 2 >= sigma2) return direct_sum(k, 0, sigma2, p);
-  EulerMaclaurin em = euler_maclaurin_tail(k, sigma2, p);
+  if (sigma2 < kDirectSigma2Limit || mpq_class(k) * 2 >= sigma2) {
+    return direct_sum(k, 0, sigma2, p, c);
+  }
+  EulerMaclaurin em = euler_maclaurin_tail(k, sigma2, p, c);
   if (!em.accurate && direct_is_cheap(sigma2, p)) {
-    return intersect(em.value, direct_sum(k, 0, sigma2, p));  // both certified
+    return intersect(em.value, direct_sum(k, 0, sigma2, p, c));  // both certified
   }
   return em.value;
 }
@@ -293,6 +305,13 @@ Interval gaussian_normaliser(const mpq_class& sigma2, mpfr_prec_t p, GaussianSum
   Interval n = Interval(1L, w) + mul_2si(tail_sum_nonnegative(mpz_class(1), sigma2, w, method), 1);
   n.set_precision(p);
   return n;
+}
+
+Interval gaussian_tail_sum_scaled(const mpz_class& k, const mpq_class& sigma2,
+                                  const mpq_class& log_scale, mpfr_prec_t p,
+                                  GaussianSumMethod method) {
+  if (sgn(k) < 0) throw std::invalid_argument("gaussian_tail_sum_scaled: k < 0");
+  return tail_sum_nonnegative(k, sigma2, p, method, log_scale);
 }
 
 Interval gaussian_tail_sum(const mpz_class& k, const mpq_class& sigma2, mpfr_prec_t p,
@@ -344,8 +363,15 @@ Interval discrete_gaussian_delta_at(const mpq_class& epsilon, const mpq_class& s
   const mpz_class k2 = k1 + sensitivity;
   const Interval d = gaussian_range_sum(k1, mpz_class(k2 - 1), sigma2, w, method);
   Interval numerator = d;
-  if (sgn(epsilon) != 0) {
+  if (sgn(epsilon) != 0 && epsilon <= 1) {
+    // Small eps: S(k1) - e^eps S(k2) = D - expm1(eps) S(k2), no cancellation of S(k1) against
+    // e^eps S(k2).
     numerator = d - expm1(Interval(epsilon, w)) * gaussian_tail_sum(k2, sigma2, w, method);
+  } else if (epsilon > 1) {
+    // Large eps: e^eps S(k2) = sum_{y >= k2} exp(eps - y^2/(2 sigma2)) with exact rational
+    // exponents (k2 >= 1 always), so e^eps never overflows (eps = 10^400 is a legal input).
+    numerator = d + gaussian_tail_sum(k2, sigma2, w, method) -
+                internal::gaussian_tail_sum_scaled(k2, sigma2, epsilon, w, method);
   }
   const Interval n = gaussian_normaliser(sigma2, w, method);
   Interval delta = clamp(numerator / n, mpq_class(0), mpq_class(1));

@@ -8,7 +8,9 @@
 // S(k) = sum_{x >= k} f(x), N = sum_{x in Z} f(x), this is
 //   delta = [ S(k1) - e^eps S(k2) ] / N = [ D - expm1(eps) S(k2) ] / N,
 //   D = sum_{x = k1}^{k2 - 1} f(x)  (Delta terms; summed directly when Delta <= 4096),
-// the second form avoiding the cancellation of S(k1) against e^eps S(k2).
+// the second form avoiding the cancellation of S(k1) against e^eps S(k2) for eps <= 1. For
+// eps > 1, e^eps S(k2) is summed with the exact exponents eps - y^2/(2 sigma2), so e^eps never
+// overflows (eps = 10^400 with sigma2 = 10^-400 is fine).
 //
 // How the sums are certified (discrete_gaussian_profile.cc has the proofs):
 //  - N: Poisson summation, N = sqrt(2 pi sigma2) (1 + 2 sum_{k>=1} exp(-2 pi^2 sigma2 k^2)), with
@@ -55,6 +57,11 @@ namespace internal {
 // sum_{x >= k} exp(-x^2 / (2 sigma2)) for any integer k.
 [[nodiscard]] Interval gaussian_tail_sum(const mpz_class& k, const mpq_class& sigma2,
                                          mpfr_prec_t precision, GaussianSumMethod method);
+// e^log_scale * sum_{x >= k} exp(-x^2 / (2 sigma2)) for k >= 0, computed with the exact
+// exponents log_scale - x^2/(2 sigma2) (no overflow of e^log_scale).
+[[nodiscard]] Interval gaussian_tail_sum_scaled(const mpz_class& k, const mpq_class& sigma2,
+                                                const mpq_class& log_scale,
+                                                mpfr_prec_t precision, GaussianSumMethod method);
 // sum_{a <= x <= b} exp(-x^2 / (2 sigma2)); 0 when b < a.
 [[nodiscard]] Interval gaussian_range_sum(const mpz_class& a, const mpz_class& b,
                                           const mpq_class& sigma2, mpfr_prec_t precision,

@@ -27,7 +27,7 @@ constexpr long kContinuedFractionThreshold = 6;
 // R(t) for a point t >= 1 as an interval at precision p; false if it did not converge within
 // the term budget (the caller falls back to MPFR's erfc). All quantities are positive, so each
 // end is a separate recurrence with one rounding direction.
-bool mills_ratio(mpfr_srcptr t, mpfr_prec_t p, Interval& out) {
+bool mills_ratio_cf(mpfr_srcptr t, mpfr_prec_t p, Interval& out) {
   constexpr long kMaxTerms = 1L << 20;
   // Guard bits for the ~log2(n) bits the recurrence loses.
   const mpfr_prec_t w = p + 32;
@@ -137,7 +137,7 @@ Interval sf_point(mpfr_srcptr t, mpfr_prec_t p) {
   if (mpfr_sgn(t) > 0 && continued_fraction_is_cheap(t, p)) {
     // Q = exp(log phi(t)) * R(t), the exponent with extra bits (absolute error ~2^-p).
     Interval r(p);
-    if (mills_ratio(t, p, r)) {
+    if (mills_ratio_cf(t, p, r)) {
       Interval e = exp(log_normal_pdf_point(t, p + tail_extra_bits(t)));
       e.set_precision(p);
       return e * r;
@@ -163,13 +163,28 @@ Interval sf_point(mpfr_srcptr t, mpfr_prec_t p) {
 Interval log_sf_point(mpfr_srcptr t, mpfr_prec_t p) {
   if (continued_fraction_is_cheap(t, p + 8)) {
     Interval r(p + 8);
-    if (mills_ratio(t, p + 8, r)) {
+    if (mills_ratio_cf(t, p + 8, r)) {
       Interval out = log_normal_pdf_point(t, p + 8) + log(r);
       out.set_precision(p);
       return out;
     }
   }
   return log(sf_point(t, p));
+}
+
+// R(t) = Q(t) / phi(t) at a point t (any sign): the continued fraction where it is cheap,
+// else Q / phi from MPFR's erfc and exp (no underflow for |t| < 2^31; beyond, the CF is cheap).
+Interval r_point(mpfr_srcptr t, mpfr_prec_t p) {
+  if (mpfr_sgn(t) > 0 && continued_fraction_is_cheap(t, p)) {
+    Interval r(p);
+    if (mills_ratio_cf(t, p, r)) return r;
+  }
+  const mpfr_prec_t w = p + 8;
+  Interval phi = exp(log_normal_pdf_point(t, w + tail_extra_bits(t)));
+  phi.set_precision(w);
+  Interval r = sf_point(t, w) / phi;
+  r.set_precision(p);
+  return r;
 }
 
 }  // namespace
@@ -318,6 +333,30 @@ Interval log_normal_cdf(const mpq_class& x, mpfr_prec_t precision) {
 
 Interval normal_pdf(const Interval& x) {
   return exp(-mul_2si(square(x), -1)) / sqrt_2pi_interval(x.precision());
+}
+
+Interval mills_ratio(const Interval& x) {  // decreasing
+  const mpfr_prec_t p = x.precision();
+  if (x.is_point()) return r_point(x.lower(), p);
+  if (mpfr_sgn(x.lower()) >= 0 && is_narrow(x.lower(), x.upper(), p)) {
+    // For t >= 0, R'(t) = t R(t) - 1 lies in (-1, 0) (Gordon: t R(t) < 1), so
+    // R(u) >= R(l) - (u - l): one evaluation.
+    Interval r = r_point(x.lower(), p);
+    Real width(64);
+    mpfr_sub(width.get(), x.upper(), x.lower(), MPFR_RNDU);
+    mpfr_sub(r.lower(), r.lower(), width.get(), MPFR_RNDD);
+    return r;
+  }
+  const Interval hi = r_point(x.lower(), p);
+  const Interval lo = r_point(x.upper(), p);
+  return Interval::from_ends(lo.lower(), hi.upper(), p);
+}
+
+Interval mills_ratio(const mpq_class& x, mpfr_prec_t precision) {
+  Interval wide = argument_interval(x, precision);
+  Interval r = mills_ratio(wide);
+  r.set_precision(precision);
+  return r;
 }
 
 }  // namespace exactdp::accounting

@@ -46,6 +46,12 @@ namespace exactdp::accounting {
 // log(1 - Phi(x)) = log Phi(-x); decreasing.
 [[nodiscard]] Interval log_normal_sf(const Interval& x);
 
+// The Mills ratio R(x) = (1 - Phi(x)) / phi(x), for every real x; decreasing, 0 < R(x) < 1/x
+// for x > 0. Laplace's continued fraction for x >= 6, Q / phi below. It never underflows where
+// Q does (R(10^9) ~ 10^-9), which lets the Gaussian profile avoid e^eps (gaussian_profile.cc).
+[[nodiscard]] Interval mills_ratio(const Interval& x);
+[[nodiscard]] Interval mills_ratio(const mpq_class& x, mpfr_prec_t precision);
+
 // phi(x) = exp(-x^2 / 2) / sqrt(2 pi): the standard normal density.
 [[nodiscard]] Interval normal_pdf(const Interval& x);
 
