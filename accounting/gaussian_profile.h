@@ -8,13 +8,15 @@
 // the smallest delta for which the mechanism is (eps, delta)-DP. It is decreasing in eps and
 // increasing in mu (decreasing in sigma).
 //
-// Evaluation: both Phi arguments are exact rationals when eps, sigma and Delta are, so each is
-// rounded once; Phi uses MPFR's correctly rounded erfc with widened argument precision in the
-// tails (accounting/normal.h). The two terms nearly cancel when eps >> mu^2 (they agree to
-// about a relative mu^2 / eps); the Ziv driver raises the precision until the difference is
-// resolved, so eps = 10^6 costs about log2(10^6 / mu^2) extra bits, nothing more. Results far
-// below 2^(-2^62) (e.g. mu = 10^-10 with eps = 10^6, where delta ~ exp(-5 * 10^31)) are not
-// representable in MPFR: then the result is [0, tiny], certified, with tolerance_met = false.
+// Evaluation: with x1 = eps/mu - mu/2 and x2 = eps/mu + mu/2 (exact rationals) and the Mills
+// ratio R = (1 - Phi)/phi, the identity e^eps phi(x2) = phi(x1) turns the profile into
+//   delta(eps) = phi(x1) [R(x1) - R(x2)],
+// so e^eps is never formed (eps = 10^400 is fine) and nothing underflows before the result
+// does. The difference R(x1) - R(x2) cancels when mu is small; it is intersected with the
+// mean-value enclosure mu [1 - x2 R(x2), 1 - x1 R(x1)], whose relative width is O(mu), so tiny
+// mu (10^-50) costs no extra precision either. Results far below 2^(-2^62) (e.g. mu = 10^-10
+// with eps = 10^6, where delta ~ exp(-5 * 10^31)) are not representable in MPFR: then the
+// result is [0, tiny], certified, with tolerance_met = false.
 //
 // Errors: ParameterError (names the parameter and the allowed range) for eps < 0, sigma <= 0,
 // sensitivity <= 0, mu <= 0. Thread-safety: pure functions.

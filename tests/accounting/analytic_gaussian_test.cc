@@ -63,6 +63,25 @@ TEST(AnalyticGaussian, VeryTightTolerance) {
   EXPECT_TRUE(lower_above(c.delta_at_sigma_lower, q("1e-5")));
 }
 
+TEST(AnalyticGaussian, ExtremeEpsilons) {
+  // eps = 10^400: sigma ~ 1/sqrt(2 eps) = 7.07e-201; the profile jumps from ~1 to ~0 across a
+  // relative 10^-200 around it, so both certified ends are extreme but correct.
+  const mpq_class huge(mpz_class("1" + std::string(400, '0')));
+  const GaussianCalibration h = calibrate_gaussian(huge, q("1e-5"), q("1"));
+  EXPECT_TRUE(h.tolerance_met);
+  EXPECT_TRUE(upper_at_most(h.delta_at_sigma, q("1e-5")));
+  EXPECT_TRUE(lower_above(h.delta_at_sigma_lower, q("1e-5")));
+  EXPECT_GT(h.sigma, q("7.0710678e-201"));
+  EXPECT_LT(h.sigma, q("7.0710679e-201"));
+  // eps = 10^-5000: the eps = 0 answer, sigma = 1/(2 Phi^-1((1 + delta)/2)) ~ 39894.228.
+  mpq_class tiny(1);
+  mpz_ui_pow_ui(tiny.get_den_mpz_t(), 10, 5000);
+  const GaussianCalibration t = calibrate_gaussian(tiny, q("1e-5"), q("1"));
+  EXPECT_TRUE(t.tolerance_met);
+  EXPECT_GT(t.sigma, q("39894.228"));
+  EXPECT_LT(t.sigma, q("39894.229"));
+}
+
 TEST(AnalyticGaussian, EpsilonZeroAndLargeEpsilon) {
   expect_certified(calibrate_gaussian(q("0"), q("0.01"), q("1")), q("0"), q("0.01"), q("1"));
   expect_certified(calibrate_gaussian(q("50"), q("0.3"), q("2")), q("50"), q("0.3"), q("2"));

@@ -70,6 +70,30 @@ TEST(DiscreteGaussianProfile, CloseToTheContinuousProfileForLargeSigma) {
   EXPECT_TRUE(upper_at_most(rel, q("1/1000"))) << rel.debug_string();
 }
 
+TEST(DiscreteGaussianProfile, ScaledTailsAndHugeEpsilon) {
+  // e^c S(k) computed with exact exponents equals e^c times S(k).
+  const mpq_class s2 = q("37/3");
+  for (long k : {0L, 1L, 5L, 40L}) {
+    const Interval scaled = internal::gaussian_tail_sum_scaled(mpz_class(k), s2, q("7/2"), 200,
+                                                               M::kAuto);
+    const Interval product = exp(Interval(q("7/2"), 200)) * gaussian_tail_sum(mpz_class(k), s2, 200, M::kAuto);
+    EXPECT_NO_THROW((void)intersect(scaled, product)) << k;
+  }
+  // eps = 10^400 with sigma2 = 10^-400: e^eps never formed; delta is certified.
+  const mpq_class eps(mpz_class("1" + std::string(400, '0')));
+  mpq_class sigma2(1);
+  mpz_ui_pow_ui(sigma2.get_den_mpz_t(), 10, 400);
+  const Certified c = discrete_gaussian_delta(eps, sigma2, mpz_class(1));
+  EXPECT_TRUE(c.value.is_valid());
+  EXPECT_TRUE(c.value.is_nonnegative());
+  // Large eps on both sides of the switch (eps <= 1 vs > 1) agree with direct summation.
+  for (const char* e : {"1", "1.0001", "7", "40"}) {
+    const Interval a = discrete_gaussian_delta_at(q(e), q("5/2"), mpz_class(2), 200, M::kAuto);
+    const Interval d = discrete_gaussian_delta_at(q(e), q("5/2"), mpz_class(2), 200, M::kDirect);
+    EXPECT_NO_THROW((void)intersect(a, d)) << e;
+  }
+}
+
 TEST(DiscreteGaussianProfile, RejectsBadParameters) {
   EXPECT_THROW((void)discrete_gaussian_delta(q("-1"), q("1"), mpz_class(1)), ParameterError);
   EXPECT_THROW((void)discrete_gaussian_delta(q("1"), q("0"), mpz_class(1)), ParameterError);

@@ -51,6 +51,37 @@ TEST(GaussianProfile, HugeEpsilonHasNoCancellationTrouble) {
   EXPECT_TRUE(s.value.is_positive());
 }
 
+TEST(GaussianProfile, ExtremeEpsilonAndTinyMu) {
+  // eps = 10^400: e^eps is far beyond MPFR's range; the profile never forms it.
+  const mpq_class eps(mpz_class("1" + std::string(400, '0')));
+  const mpq_class mu(mpz_class("1" + std::string(200, '0')));
+  // mu = 10^200: x1 = eps/mu - mu/2 = 5e199 > 0, the tail; delta ~ exp(-x1^2/2) is below
+  // MPFR's range, so [0, tiny] (flagged) is the honest answer.
+  const Certified tail = gdp_delta(eps, mu);
+  EXPECT_TRUE(tail.value.contains(0L));
+  EXPECT_FALSE(tail.tolerance_met);
+  // mu = 2e200: x1 = 5e199 - 1e200 < 0, the body; delta = Q(x1) - phi(x1) R(x2) ~ 1.
+  const Certified c = gdp_delta(eps, mu * 2);
+  EXPECT_TRUE(c.tolerance_met);
+  EXPECT_TRUE(lower_above(c.value, q("0.999999")));
+  // eps = mu^2/2 + mu with mu = 10^200 puts x1 at exactly 1: delta = Q(1) - phi(1) R(10^200 + 1)
+  // = 0.15865525393145705... - 2.4e-201.
+  const mpq_class eps2 = mu * mu / 2 + mu;
+  const Certified m = gdp_delta(eps2, mu);
+  EXPECT_TRUE(m.tolerance_met);
+  EXPECT_TRUE(lower_above(m.value, q("0.158655253931457")));
+  EXPECT_TRUE(upper_at_most(m.value, q("0.158655253931458")));
+  // mu = 10^-50 at eps = 10^-50: the mean-value enclosure resolves the cancellation at 128 bits.
+  const mpq_class tiny = parse_rational("mu", "1e-50");
+  const Interval d = gdp_delta_at(tiny, tiny, 128);
+  EXPECT_LE(relative_width_log2(d), -100);
+  const Interval d1000 = gdp_delta_at(tiny, tiny, 1000);
+  EXPECT_NO_THROW((void)intersect(d, d1000));
+  // delta ~ mu (phi(1) - Q(1)) ~ 8.3315e-52.
+  EXPECT_TRUE(lower_above(d, q("8.3315e-52")));
+  EXPECT_TRUE(upper_at_most(d, q("8.3316e-52")));
+}
+
 TEST(GaussianProfile, BelowMpfrRangeIsCertifiedButFlagged) {
   // delta ~ exp(-5e31): not representable; [0, tiny] and tolerance_met = false, never a lie.
   const Certified c = gdp_delta(q("1000000"), q("1/10000000000"));

@@ -68,6 +68,34 @@ TEST(Normal, AsymptoticAndDirectAgree) {
   EXPECT_TRUE(p.is_nonnegative());  // [0, tiny]: certified even though it underflowed
 }
 
+TEST(Normal, MillsRatio) {
+  // R(0) = sqrt(pi/2) = 1.2533141373155002512...
+  const Interval r0 = mills_ratio(mpq_class(0), 128);
+  EXPECT_TRUE(lower_above(r0, parse_rational("t", "1.25331413731550025")));
+  EXPECT_TRUE(upper_at_most(r0, parse_rational("t", "1.25331413731550026")));
+  // Huge arguments: R(t) ~ 1/t - 1/t^3, no underflow.
+  const mpq_class big(mpz_class("1" + std::string(200, '0')));
+  const Interval rb = mills_ratio(big, 128) * big;
+  EXPECT_TRUE(rb.contains(1L) || upper_at_most(rb, mpq_class(1)));
+  EXPECT_TRUE(lower_above(rb, parse_rational("t", "0.9999999999")));
+  // Negative arguments: R(-t) = (1 - Q(t)) / phi(t).
+  const Interval rn = mills_ratio(mpq_class(-3), 200);
+  const Interval expected = normal_cdf(mpq_class(3), 300) / normal_pdf(Interval(-3L, 300));
+  EXPECT_NO_THROW((void)intersect(rn, expected));
+}
+
+// The continued fraction (t >= 6) against MPFR's erfc directly at high precision: two
+// independent algorithms for Q(t).
+RC_GTEST_PROP(NormalProperty, ContinuedFractionMatchesErfc, ()) {
+  const mpq_class t = *testing::rational_in(mpq_class(6), mpq_class(300));
+  const Interval cf = normal_sf(t, 160);  // continued-fraction path
+  Interval u = Interval(t, 2000) * inv_sqrt2_interval(2000);
+  const Interval direct = mul_2si(erfc(u), -1);  // MPFR erfc at 2000 bits
+  (void)intersect(cf, direct);
+  RC_ASSERT(relative_width_log2(cf) <= -140);
+  (void)intersect(mills_ratio(t, 160), direct / normal_pdf(Interval(t, 2000)));
+}
+
 RC_GTEST_PROP(NormalProperty, MonotoneAndNested, ()) {
   const mpq_class a = *testing::rational_in(mpq_class(-60), mpq_class(60));
   const mpq_class b = a + *testing::positive_rational(1);
