@@ -10,9 +10,9 @@ namespace {
 
 const mpq_class kMaxRho(1'000'000'000);
 constexpr mpfr_prec_t kSearchPrecision = 64;
-constexpr int kGoldenSteps = 150;
+constexpr int kGoldenSteps = 170;
 constexpr long kMinLog2AlphaMinus1 = -300;
-constexpr long kMaxLog2AlphaMinus1 = 300;
+constexpr long kMaxLog2AlphaMinus1 = 2000;
 
 void validate_epsilon(const mpq_class& epsilon) {
   if (epsilon < 0 || epsilon > kMaxRho) {

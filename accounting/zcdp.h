@@ -24,8 +24,8 @@
 // looser than BS16's rho + 2 sqrt(rho log(1/delta)) (alpha = 1 + sqrt(log(1/delta)/rho) is in
 // the search range; tests check both).
 //
-// Limits: 0 <= rho <= 10^9, 0 <= epsilon <= 10^9, 0 < delta < 1; 200 golden-section steps;
-// alpha - 1 in [2^-300, 2^300]. Errors: ParameterError naming rho, epsilon or delta.
+// Limits: 0 <= rho <= 10^9, 0 <= epsilon <= 10^9, 0 < delta < 1; 170 golden-section steps;
+// alpha - 1 in [2^-300, 2^2000]. Errors: ParameterError naming rho, epsilon or delta.
 // Thread-safety: pure functions.
 #pragma once
 
