@@ -37,6 +37,7 @@ void SampleCounter::add(std::int64_t x) {
     const std::int64_t d = in_range ? x - c64_ : 0;
     if (in_range && d > -kFastLimit && d < kFastLimit) {
       ++n_;
+      if ((n_ & 0xffffffffULL) == 0) flush_fast_sums();  // keeps the 128-bit sums far from overflow
       sum1_fast_ += d;
       sum2_fast_ += static_cast<uint128>(static_cast<int128>(d) * d);
       // floor(d / w)
@@ -88,6 +89,16 @@ void SampleCounter::add_offset_slow(const mpz_class& d) {
   for (std::size_t i = 0; i < thresholds_.size(); ++i) {
     if (ad > thresholds_[i]) ++beyond_[i];
   }
+}
+
+void SampleCounter::flush_fast_sums() {
+  sum1_slow_ += from_int128(sum1_fast_);
+  mpz_class high(static_cast<unsigned long>(sum2_fast_ >> 64));
+  high <<= 64;
+  high += static_cast<unsigned long>(sum2_fast_ & 0xffffffffffffffffULL);
+  sum2_slow_ += high;
+  sum1_fast_ = 0;
+  sum2_fast_ = 0;
 }
 
 mpz_class SampleCounter::sum1() const { return sum1_slow_ + from_int128(sum1_fast_); }

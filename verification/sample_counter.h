@@ -48,6 +48,7 @@ class SampleCounter {
 
  private:
   void add_offset_slow(const mpz_class& d);
+  void flush_fast_sums();  // moves the 128-bit sums into the GMP sums (every 2^32 samples)
   mpz_class center_, width_;
   std::vector<unsigned long long> cells_;
   unsigned long long below_ = 0, above_ = 0, n_ = 0;
