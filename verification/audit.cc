@@ -36,6 +36,7 @@ AuditReport run_audit(const ReferenceLaw& law, const SampleCounter& counter, con
     for (std::size_t i = 0; i < counter.thresholds().size(); ++i) {
       report.tests.push_back(tail_binomial(law, counter.thresholds()[i], counter.beyond()[i], counter.n()));
     }
+    report.tests.push_back(parity_binomial(law, counter.even(), counter.n()));
     report.tests.push_back(mean_z(law, counter));
     report.tests.push_back(variance_z(law, counter));
   }

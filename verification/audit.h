@@ -10,7 +10,7 @@
 //
 // Tests run (goodness_of_fit.h): for the discrete Gaussian and Laplace, Pearson chi-square,
 // G-test, KS/DKW, exact binomial tests of P[|X - c| > 2 s] and P[|X - c| > 3 s] (s = spread,
-// about one standard deviation), mean and variance z-tests; for Bernoulli(exp(-gamma)), the exact
+// about one standard deviation) and of P[X - c even], mean and variance z-tests; for Bernoulli(exp(-gamma)), the exact
 // binomial test of P[X = 1], the support check, chi-square and G-test. Combined by Holm-Bonferroni
 // at overall level alpha: a correct sampler fails with probability at most about alpha.
 // Requires n >= 1 (std::invalid_argument otherwise).

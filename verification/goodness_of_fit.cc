@@ -268,6 +268,17 @@ TestResult tail_binomial(const ReferenceLaw& law, const mpz_class& threshold, un
   return r;
 }
 
+TestResult parity_binomial(const ReferenceLaw& law, unsigned long long even, unsigned long long n) {
+  TestResult r;
+  r.name = "parity (x - c even)";
+  r.statistic_name = "count";
+  r.statistic = Bounds::of(to_mpz(even));
+  const Bounds p0 = law.even_mass();
+  r.detail = "exact two-sided binomial test, P[X - c even] = [" + p0.lower_text() + ", " + p0.upper_text() + "]";
+  r.p_value = binomial_two_sided(n, even, p0);
+  return r;
+}
+
 TestResult bernoulli_binomial(const BernoulliExpLaw& law, unsigned long long ones, unsigned long long n) {
   TestResult r;
   r.name = "binomial P[X = 1]";

@@ -19,6 +19,9 @@
 //                        asymptotic.
 //  * tail_binomial       the number of samples with |X - c| > T against Bin(n, P[|X - c| > T]),
 //                        an exact two-sided binomial test (not asymptotic).
+//  * parity_binomial     the number of samples with X - c even against Bin(n, P[X - c even]), exact
+//                        two-sided binomial test: sees structure the bins of wide laws cannot
+//                        (a sampler that never outputs odd offsets has the right binned counts).
 //  * mean_z, variance_z  z = (mean of (X - c) - E[X - c]) / sqrt(Var / n) and the same for
 //                        (X - c)^2 with Var[(X - c)^2] = E[(X - c)^4] - E[(X - c)^2]^2; normal
 //                        approximation (CLT), two-sided.
@@ -78,6 +81,7 @@ struct TestResult {
 [[nodiscard]] TestResult ks_dkw(const std::vector<Cell>& cells, unsigned long long n);
 [[nodiscard]] TestResult tail_binomial(const ReferenceLaw& law, const mpz_class& threshold,
                                        unsigned long long count, unsigned long long n);
+[[nodiscard]] TestResult parity_binomial(const ReferenceLaw& law, unsigned long long even, unsigned long long n);
 [[nodiscard]] TestResult mean_z(const ReferenceLaw& law, const SampleCounter& counter);
 [[nodiscard]] TestResult variance_z(const ReferenceLaw& law, const SampleCounter& counter);
 [[nodiscard]] TestResult support_test(const std::vector<Cell>& cells);

@@ -231,6 +231,11 @@ Bounds DiscreteGaussianLaw::centered_mass(const mpz_class& a, const std::optiona
   return div(partial_sum(a, b), z_);
 }
 
+Bounds DiscreteGaussianLaw::even_mass() const {
+  const DiscreteGaussianLaw quarter(mpq_class(sigma2_ / 4), 0);
+  return clamp(div(quarter.normaliser(), z_), 0, 1);
+}
+
 Bounds DiscreteGaussianLaw::central_moment(int m) const {
   if (m == 1) return Bounds();  // symmetric about the mean
   if (m != 2 && m != 4) throw std::invalid_argument("central_moment: m must be 1, 2 or 4");
@@ -290,6 +295,11 @@ Bounds DiscreteLaplaceLaw::centered_mass(const mpz_class& a, const std::optional
   Bounds out = exp_of(mpq_class(-mpq_class(a) / scale_));
   if (b) out = mul(out, neg_expm1_of(mpq_class(-mpq_class(*b - a + 1) / scale_)));
   return div(out, add(Bounds::of(1L), r_));
+}
+
+Bounds DiscreteLaplaceLaw::even_mass() const {
+  const Bounds one = Bounds::of(1L);
+  return clamp(div(add(one, square(r_)), square(add(one, r_))), 0, 1);
 }
 
 Bounds DiscreteLaplaceLaw::central_moment(int m) const {

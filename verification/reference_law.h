@@ -67,6 +67,10 @@ class ReferenceLaw {
   [[nodiscard]] virtual Bounds central_moment(int m) const = 0;
   // Var[X].
   [[nodiscard]] Bounds variance() const;
+  // P[X - c is even]. Discrete Gaussian: sum_k f(2k) / Z = Z(sigma2 / 4) / Z(sigma2) (the even
+  // terms form the normaliser of sigma2 / 4); discrete Laplace: (1 + r^2) / (1 + r)^2;
+  // Bernoulli: P[X = 0].
+  [[nodiscard]] virtual Bounds even_mass() const = 0;
   // True when some integers have probability 0 (Bernoulli): seeing one is an immediate failure.
   [[nodiscard]] virtual bool has_bounded_support() const { return false; }
 
@@ -89,6 +93,7 @@ class DiscreteGaussianLaw final : public ReferenceLaw {
   [[nodiscard]] std::string describe() const override;
   [[nodiscard]] mpz_class spread() const override;
   [[nodiscard]] Bounds central_moment(int m) const override;
+  [[nodiscard]] Bounds even_mass() const override;
   [[nodiscard]] const mpq_class& sigma2() const noexcept { return sigma2_; }
   // The normaliser Z = sum_k exp(-k^2 / (2 sigma2)).
   [[nodiscard]] const Bounds& normaliser() const noexcept { return z_; }
@@ -110,6 +115,7 @@ class DiscreteLaplaceLaw final : public ReferenceLaw {
   [[nodiscard]] std::string describe() const override;
   [[nodiscard]] mpz_class spread() const override;
   [[nodiscard]] Bounds central_moment(int m) const override;
+  [[nodiscard]] Bounds even_mass() const override;
   [[nodiscard]] const mpq_class& scale() const noexcept { return scale_; }
 
  private:
@@ -125,6 +131,7 @@ class BernoulliExpLaw final : public ReferenceLaw {
   [[nodiscard]] mpz_class spread() const override { return 1; }
   [[nodiscard]] Bounds central_moment(int m) const override;  // E[X^m] = p for m >= 1
   [[nodiscard]] bool has_bounded_support() const override { return true; }
+  [[nodiscard]] Bounds even_mass() const override { return q_; }
   [[nodiscard]] const Bounds& p_one() const noexcept { return p_; }
 
  private:

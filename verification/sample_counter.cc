@@ -39,6 +39,7 @@ void SampleCounter::add(std::int64_t x) {
       ++n_;
       if ((n_ & 0xffffffffULL) == 0) flush_fast_sums();  // keeps the 128-bit sums far from overflow
       sum1_fast_ += d;
+      even_ += (d & 1) == 0 ? 1 : 0;
       sum2_fast_ += static_cast<uint128>(static_cast<int128>(d) * d);
       // floor(d / w)
       std::int64_t j = d / w64_;
@@ -76,6 +77,7 @@ void SampleCounter::add_offset_slow(const mpz_class& d) {
   ++n_;
   sum1_slow_ += d;
   sum2_slow_ += d * d;
+  even_ += mpz_even_p(d.get_mpz_t()) ? 1 : 0;
   mpz_class j;
   mpz_fdiv_q(j.get_mpz_t(), d.get_mpz_t(), width_.get_mpz_t());
   if (j < -kHalfCells) {

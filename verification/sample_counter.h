@@ -7,7 +7,7 @@
 // least 32 standard deviations either side otherwise). Values outside fall into two overflow
 // counters (they belong to the pooled tail bins of every test). Beside the cells it keeps, exactly
 // (GMP integers): n, sum (x - c), sum (x - c)^2, and for each tail threshold T the number of
-// samples with |x - c| > T. So 10^8 or 10^10 samples of any size cost O(kHalfCells) memory.
+// samples with |x - c| > T, and the number with x - c even. So 10^8 or 10^10 samples of any size cost O(kHalfCells) memory.
 //
 // What the cell layout cannot see: structure inside a cell when w > 1 (for example a sampler
 // that never outputs odd numbers at sigma2 = 10^6); such laws are audited at their tests' bin
@@ -41,6 +41,7 @@ class SampleCounter {
   [[nodiscard]] const std::vector<unsigned long long>& cells() const noexcept { return cells_; }
   [[nodiscard]] unsigned long long below() const noexcept { return below_; }  // x < first cell
   [[nodiscard]] unsigned long long above() const noexcept { return above_; }  // x > last cell
+  [[nodiscard]] unsigned long long even() const noexcept { return even_; }  // #{x - c even}
   [[nodiscard]] mpz_class sum1() const;  // sum (x - c)
   [[nodiscard]] mpz_class sum2() const;  // sum (x - c)^2
   [[nodiscard]] const std::vector<mpz_class>& thresholds() const noexcept { return thresholds_; }
@@ -51,7 +52,7 @@ class SampleCounter {
   void flush_fast_sums();  // moves the 128-bit sums into the GMP sums (every 2^32 samples)
   mpz_class center_, width_;
   std::vector<unsigned long long> cells_;
-  unsigned long long below_ = 0, above_ = 0, n_ = 0;
+  unsigned long long below_ = 0, above_ = 0, n_ = 0, even_ = 0;
   std::vector<mpz_class> thresholds_;
   std::vector<unsigned long long> beyond_;
   mpz_class sum1_slow_, sum2_slow_;

@@ -83,6 +83,23 @@ TEST(AuditPower, CorrectSamplersPassAcross20Seeds) {
   }
 }
 
+TEST(AuditPower, NeverOddSamplerIsCaughtByTheParityTest) {
+  // 2 * DG(sigma2 / 4) has exactly the discrete Gaussian shape on the even integers, so at
+  // sigma2 = 10^6 (cells of 31 integers) every binned test sees the right counts; only the exact
+  // parity test sees it (P[even] = 1 instead of 1/2).
+  const auto quarter = DiscreteGaussianParams::make(mpq_class(250'000));
+  verification::DiscreteGaussianLaw law(mpq_class(1'000'000), 0);
+  const auto report =
+      audit_sampler(law, [&](BitSource& b) { return 2 * *sample_discrete_gaussian_int64(b, quarter); }, 2'000,
+                    fixed_seed(6, 1));
+  EXPECT_FALSE(report.passed) << summary(report);
+  for (const auto& t : report.tests) {
+    if (t.rejected) {
+      EXPECT_EQ(t.name, "parity (x - c even)") << summary(report);
+    }
+  }
+}
+
 TEST(AuditPower, HugeSigma2AndMeanAreAudited) {
   // sigma2 = 10^100 (samples ~10^50; the Euler-Maclaurin regime) with a huge mean: passes; the
   // same samples against sigma2 = 1.1 * 10^100 fail.
