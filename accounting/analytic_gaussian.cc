@@ -83,15 +83,21 @@ void approx(mpfr_ptr out, const Interval& x) {
 // Newton's method on h(y) = log delta(e^y) - log target, y = log s, safeguarded by bisection
 // once a bracket is known. Returns an approximation of y* = log s*. Only a search: the caller
 // certifies the result.
-void newton_log_sigma(const Problem& pr, mpfr_ptr y, long stop_bits, mpfr_prec_t p) {
-  // Precision schedule: Newton at 64 bits until ~44 bits are right, then at p (quadratic
-  // convergence needs only a couple of the expensive iterations).
-  mpfr_prec_t q = p > 64 ? 64 : p;
+// With `shortcut`, a full-precision Newton step of size <= 2^-(stop_bits/2 + 8) is taken as the
+// last one (quadratic convergence squares the error); the caller certifies and, if that fails,
+// calls again without the shortcut.
+void newton_log_sigma(const Problem& pr, mpfr_ptr y, long stop_bits, mpfr_prec_t p,
+                      bool shortcut) {
+  // Precision schedule: Newton at 96 bits until ~72 bits are right, then at p (quadratic
+  // convergence needs only one or two of the expensive iterations).
+  mpfr_prec_t q = p > 96 ? 96 : p;
   Interval log_target = log(Interval(pr.target(), q));
   Real ylo(p), yhi(p), h(p), dh(p), step(p), ynew(p), limit(p), coarse(p);
   bool have_lo = false, have_hi = false;
   mpfr_set_si_2exp(limit.get(), 1, -stop_bits, MPFR_RNDD);
-  mpfr_set_si_2exp(coarse.get(), 1, -(q - 20), MPFR_RNDD);
+  mpfr_set_si_2exp(coarse.get(), 1, -(q - 24), MPFR_RNDD);
+  Real quadratic(p);
+  mpfr_set_si_2exp(quadratic.get(), 1, -(stop_bits / 2 + 8), MPFR_RNDD);
   for (int iteration = 0; iteration < 2000; ++iteration) {
     const mpq_class s = exp_rational(y, q);
     const Interval d = pr.delta_at(s, q);
@@ -127,7 +133,8 @@ void newton_log_sigma(const Problem& pr, mpfr_ptr y, long stop_bits, mpfr_prec_t
       if (q == p) {
         Real magnitude(p);
         mpfr_abs(magnitude.get(), step.get(), MPFR_RNDU);
-        if (mpfr_lessequal_p(magnitude.get(), limit.get())) {
+        if (mpfr_lessequal_p(magnitude.get(), limit.get()) ||
+            (shortcut && mpfr_lessequal_p(magnitude.get(), quadratic.get()))) {
           mpfr_add(y, y, step.get(), MPFR_RNDD);
           return;
         }
@@ -205,7 +212,7 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
     const Interval y0 = log(s0);
     mpfr_set(y.get(), y0.lower(), MPFR_RNDD);
   }
-  newton_log_sigma(pr, y.get(), k + 8, p);
+  newton_log_sigma(pr, y.get(), k + 8, p, true);
   mpq_class s_star = exp_rational(y.get(), p);
 
   GaussianCalibration out;
@@ -223,6 +230,13 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
       out.delta_at_sigma_lower = d_lo;
       out.tolerance_met = (s_hi - s_lo) / s_lo <= options.tolerance;
       return out;
+    }
+    if (attempt == 0) {
+      // The quadratic shortcut was too optimistic: finish Newton properly and retry at the
+      // same offset.
+      newton_log_sigma(pr, y.get(), k + 8, p, false);
+      s_star = exp_rational(y.get(), p);
+      continue;
     }
     // The approximation is off (or a comparison could not be decided under the cap): move the
     // centre towards the side that failed and widen.

@@ -180,7 +180,10 @@ Interval r_point(mpfr_srcptr t, mpfr_prec_t p) {
     if (mills_ratio_cf(t, p, r)) return r;
   }
   const mpfr_prec_t w = p + 8;
-  Interval phi = exp(log_normal_pdf_point(t, w + tail_extra_bits(t)));
+  // phi(t) = exp(-t^2/2) / sqrt(2 pi), the exponent with extra bits (absolute error ~2^-w).
+  const mpfr_prec_t we = w + tail_extra_bits(t);
+  const Interval tt = Interval::point(t, std::max(we, mpfr_get_prec(t)));
+  Interval phi = exp(-mul_2si(square(tt), -1)) / sqrt_2pi_interval(we);
   phi.set_precision(w);
   Interval r = sf_point(t, w) / phi;
   r.set_precision(p);
@@ -335,28 +338,34 @@ Interval normal_pdf(const Interval& x) {
   return exp(-mul_2si(square(x), -1)) / sqrt_2pi_interval(x.precision());
 }
 
-Interval mills_ratio(const Interval& x) {  // decreasing
-  const mpfr_prec_t p = x.precision();
-  if (x.is_point()) return r_point(x.lower(), p);
-  if (mpfr_sgn(x.lower()) >= 0 && is_narrow(x.lower(), x.upper(), p)) {
+namespace {
+
+// R on [l, u] (decreasing) at result precision p.
+Interval mills_ratio_interval(mpfr_srcptr l, mpfr_srcptr u, mpfr_prec_t p) {
+  if (mpfr_equal_p(l, u)) return r_point(l, p);
+  if (mpfr_sgn(l) >= 0 && is_narrow(l, u, p)) {
     // For t >= 0, R'(t) = t R(t) - 1 lies in (-1, 0) (Gordon: t R(t) < 1), so
     // R(u) >= R(l) - (u - l): one evaluation.
-    Interval r = r_point(x.lower(), p);
+    Interval r = r_point(l, p);
     Real width(64);
-    mpfr_sub(width.get(), x.upper(), x.lower(), MPFR_RNDU);
+    mpfr_sub(width.get(), u, l, MPFR_RNDU);
     mpfr_sub(r.lower(), r.lower(), width.get(), MPFR_RNDD);
     return r;
   }
-  const Interval hi = r_point(x.lower(), p);
-  const Interval lo = r_point(x.upper(), p);
+  const Interval hi = r_point(l, p);
+  const Interval lo = r_point(u, p);
   return Interval::from_ends(lo.lower(), hi.upper(), p);
 }
 
+}  // namespace
+
+Interval mills_ratio(const Interval& x) {
+  return mills_ratio_interval(x.lower(), x.upper(), x.precision());
+}
+
 Interval mills_ratio(const mpq_class& x, mpfr_prec_t precision) {
-  Interval wide = argument_interval(x, precision);
-  Interval r = mills_ratio(wide);
-  r.set_precision(precision);
-  return r;
+  const Interval wide = argument_interval(x, precision);
+  return mills_ratio_interval(wide.lower(), wide.upper(), precision);
 }
 
 }  // namespace exactdp::accounting
