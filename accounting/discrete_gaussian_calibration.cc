@@ -156,6 +156,58 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
     }
   }
 
+  // The profile is not monotone in sigma2: just above each "crossing point" c_n, where
+  // eps sigma2/Delta - Delta/2 = n is an integer (k1 changes), delta rises for a while before
+  // falling again, so its local minima sit at the c_n (e.g. eps ~ 0.98, Delta = 1, target 0.192:
+  // bisection from the continuous guess finds 0.619, but delta(0.509) < 0.192 already). A
+  // smaller feasible sigma2 therefore shows up as a crossing point c_n < lo with
+  // delta(c_n) <= target. We check the nearest crossing point below lo; when it meets the
+  // target we bisect on the falling branch to its left (above c_{n-1}) and repeat. The first
+  // crossing point that misses ends the search, which is exact if delta is unimodal between
+  // consecutive crossing points and its minima decrease with n (both observed, not proven).
+  // The returned sigma2 is certified either way.
+  if (sgn(epsilon) > 0) {
+    const mpq_class d(sensitivity);
+    for (int round = 0; round < 64; ++round) {
+      // Largest n with c_n < lo: n = ceil(eps lo / Delta - Delta/2) - 1.
+      const mpq_class x = epsilon * lo / d - d / 2;
+      mpz_class n;
+      mpz_cdiv_q(n.get_mpz_t(), x.get_num_mpz_t(), x.get_den_mpz_t());
+      n -= 1;
+      const mpq_class c = (mpq_class(n) + d / 2) * d / epsilon;
+      if (sgn(c) <= 0) break;
+      Interval d_c(128);
+      if (pr.decide(c, d_c) != Side::kMeets) break;
+      // Feasible at c_n: the smallest feasible point is on the falling branch left of c_n,
+      // which starts at c_{n-1} (or at 0).
+      hi = c;
+      d_hi = d_c;
+      const mpq_class left = (mpq_class(n - 1) + d / 2) * d / epsilon;
+      lo = sgn(left) > 0 ? left : c / 2;
+      for (int i = 0; pr.decide(lo, d_lo) != Side::kMisses; ++i) {
+        if (i > 64) throw std::runtime_error("calibrate_discrete_gaussian: no lower bracket");
+        hi = lo;
+        d_hi = d_lo;
+        lo /= 2;
+      }
+      for (int i = 0; i < 400 && (hi - lo) / lo > bracket_tolerance; ++i) {
+        const mpq_class mid = dyadic((lo + hi) / 2, 96);
+        if (mid <= lo || mid >= hi) break;
+        Interval d_mid(128);
+        const Side sm = pr.decide(mid, d_mid);
+        if (sm == Side::kMeets) {
+          hi = mid;
+          d_hi = d_mid;
+        } else if (sm == Side::kMisses) {
+          lo = mid;
+          d_lo = d_mid;
+        } else {
+          break;
+        }
+      }
+    }
+  }
+
   DiscreteGaussianCalibration out;
   out.optimum_lower = lo;
   out.optimum_upper = hi;

@@ -32,6 +32,21 @@ TEST(DiscreteGaussianCalibration, MeetsTheTargetWithinOnePercent) {
   expect_good("0.001", "1e-6", 1);
 }
 
+// The profile is not monotone in sigma2 (discrete_gaussian_profile_test): for this target the
+// bisection from the continuous guess lands at 0.619, but the local minimum at the crossing
+// point c_0 = 0.509... already meets it; the calibration must find the earlier branch.
+TEST(DiscreteGaussianCalibration, FindsTheEarlierFeasibleBranch) {
+  const mpq_class eps = q("245587/250000");
+  const DiscreteGaussianCalibration c = calibrate_discrete_gaussian(eps, q("0.192"), mpz_class(1));
+  EXPECT_LT(c.sigma2, q("0.51"));
+  EXPECT_GT(c.optimum_lower, q("0.5078"));
+  EXPECT_TRUE(upper_at_most(discrete_gaussian_delta_at(eps, c.sigma2, mpz_class(1), 400), q("0.192")));
+  EXPECT_TRUE(lower_above(discrete_gaussian_delta_at(eps, c.optimum_lower, mpz_class(1), 400), q("0.192")));
+  // A target below the local minimum keeps the later crossing.
+  const DiscreteGaussianCalibration later = calibrate_discrete_gaussian(eps, q("0.19"), mpz_class(1));
+  EXPECT_GT(later.optimum_lower, q("0.65"));
+}
+
 TEST(DiscreteGaussianCalibration, RoundUpSignificant) {
   EXPECT_EQ(round_up_significant(q("13.912"), 3), q("14"));
   EXPECT_EQ(round_up_significant(q("13.9"), 3), q("13.9"));
