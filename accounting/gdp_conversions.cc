@@ -123,17 +123,42 @@ Interval gdp_mu_for_at(const mpq_class& epsilon, const mpq_class& delta, mpfr_pr
 
 Interval gdp_mu_of_pure_dp_at(const mpq_class& epsilon, mpfr_prec_t precision) {
   if (epsilon == 0) return Interval(0L, precision);
+  const Interval eps(epsilon, precision);
+  if (epsilon < 1) {
+    // Small eps: Phi(-m) and 1/(1 + e^eps) are both near 1/2, so compare their distances from
+    // 1/2 instead (no cancellation however small eps is): 1/2 - Phi(-m) = erf(m/sqrt 2)/2 and
+    // 1/2 - 1/(1 + e^eps) = tanh(eps/2)/2 = -expm1(-eps) / (2 (1 + e^-eps)).
+    const Interval th = -expm1(-eps) / (exp(-eps) + mpq_class(1));
+    const Interval inv_sqrt2 = inv_sqrt2_interval(precision);
+    const SideFn side = [&](const Real& m) {
+      const Interval e = erf(Interval::point(m.get(), precision) * inv_sqrt2);
+      if (certainly_less_equal(th, e)) return Side::kAbove;  // m >= m*
+      if (certainly_less(e, th)) return Side::kBelow;        // m < m*
+      return Side::kUnknown;
+    };
+    // m* = sqrt 2 erfinv(tanh(eps/2)) lies in [eps/4, eps] for 0 < eps < 1 (it is ~0.63 eps);
+    // both ends are verified, else the bracket falls back to [0, doubling].
+    Real lo(precision), hi(precision);
+    mpfr_set_q(hi.get(), epsilon.get_mpq_t(), MPFR_RNDU);
+    mpfr_div_2ui(lo.get(), hi.get(), 2, MPFR_RNDD);
+    if (side(lo) != Side::kBelow) mpfr_set_zero(lo.get(), 1);
+    hi = find_upper(side, hi, "mu");
+    return mul_2si(bisect(side, lo, hi, precision), 1);
+  }
   // m* = mu*/2 solves Phi(-m) = q = 1 / (1 + e^eps); compare logs: log q = -log1p(e^eps).
-  const Interval log_q = -log1p(exp(Interval(epsilon, precision)));
+  const Interval log_q = -log1p(exp(eps));
   const SideFn side = [&](const Real& m) {
     const Interval lp = log_normal_cdf(-Interval::point(m.get(), precision));
     if (certainly_less_equal(lp, log_q)) return Side::kAbove;  // Phi(-m) <= q: m >= m*
     if (certainly_less(log_q, lp)) return Side::kBelow;         // Phi(-m) > q: m < m*
     return Side::kUnknown;
   };
+  // m* >= m(1) > 1/4 for eps >= 1 (increasing in eps); m = sqrt(2 log(1 + e^eps)) = sqrt(-2 log q)
+  // satisfies Phi(-m) <= e^(-m^2/2)/2 < q.
   Real lo(precision);
-  mpfr_set_zero(lo.get(), 1);
-  // m = sqrt(2 log(1 + e^eps)) = sqrt(-2 log q) satisfies Phi(-m) <= e^(-m^2/2)/2 < q.
+  mpfr_set_ui(lo.get(), 1, MPFR_RNDD);
+  mpfr_div_2ui(lo.get(), lo.get(), 2, MPFR_RNDD);  // 1/4, exact
+  if (side(lo) != Side::kBelow) mpfr_set_zero(lo.get(), 1);
   const Interval guess = sqrt(-log_q * mpq_class(2));
   Real hi = find_upper(side, real_from(guess.upper(), precision, MPFR_RNDU), "mu");
   return mul_2si(bisect(side, lo, hi, precision), 1);

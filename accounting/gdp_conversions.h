@@ -15,8 +15,9 @@
 //     mu-GDP implies (eps, delta)-DP. LOWER end safe: delta_lower(eps) <= delta is proven.
 //   gdp_mu_of_pure_dp(eps): eps-DP implies mu-GDP for mu = 2 Phi^-1(e^eps / (1 + e^eps))
 //     (DRS Section 2.4; gdp_bridge Theorem 5.1), the smallest such mu. UPPER end safe: every
-//     eps-DP mechanism is upper-GDP. Found by bracketing m = mu/2 with log Phi(-m) against
-//     log(1/(1 + e^eps)) (log space: no underflow for eps up to 10^6).
+//     eps-DP mechanism is upper-GDP. Found by bracketing m = mu/2: for eps >= 1 with
+//     log Phi(-m) against log(1/(1 + e^eps)) (log space: no underflow for eps up to 10^6), for
+//     eps < 1 with erf(m/sqrt 2) against tanh(eps/2) (no cancellation for eps = 10^-99999).
 //   gdp_compose(mus): sqrt(sum mu_i^2) (DRS Corollary 3.3), outward rounded; count-weighted form
 //     sqrt(sum n_i mu_i^2) for repeated mechanisms.
 //

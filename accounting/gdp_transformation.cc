@@ -13,6 +13,10 @@ namespace exactdp::accounting {
 namespace {
 
 constexpr int kMaxSearchSteps = 200;
+// When T(e_i) looks larger than mu_max at the working precision (e.g. delta = 1 - e^-1000 rounds
+// to 1 at 40 bits), the point is re-evaluated at doubled precisions up to this many bits before
+// the result is declared unbounded.
+constexpr mpfr_prec_t kMaxRetryPrecision = 2048;
 
 // splitmix64: the shuffle's generator (the order affects running time only, never results).
 std::uint64_t splitmix64(std::uint64_t& state) {
@@ -42,14 +46,28 @@ mpq_class grid_step(const mpq_class& e, const mpq_class& h0) {
   return h0 * inv_b;
 }
 
+// True when delta's interval at precision p does not separate it from 1 by a margin that p bits
+// can resolve: 1 - delta.upper <= 2^-(p - 16) (or delta may be >= 1).
+bool too_close_to_one(const Interval& d, mpfr_prec_t p) {
+  Real gap(p);
+  mpfr_ui_sub(gap.get(), 1, d.upper(), MPFR_RNDD);
+  if (mpfr_sgn(gap.get()) <= 0) return true;
+  return mpfr_get_exp(gap.get()) < -(static_cast<long>(p) - 16);
+}
+
 class Measurer {
  public:
   Measurer(const ProfileFunction& profile, const GdptOptions& options)
-      : profile_(profile), o_(options), b_(options.tolerance / 5) {}
+      : profile_(profile), o_(options), b_(options.tolerance / 5), precision_(options.precision) {}
+
+  // The working precision of every evaluation (raised by gdpt_measure when a low precision
+  // cannot separate delta from 1; see kMaxRetryPrecision).
+  void set_precision(mpfr_prec_t p) { precision_ = p; }
+  [[nodiscard]] mpfr_prec_t precision() const { return precision_; }
 
   Interval profile_at(const mpq_class& eps) {
     ++profile_evaluations;
-    Interval d = profile_(eps, o_.precision);
+    Interval d = profile_(eps, precision_);
     if (!d.is_valid()) throw std::logic_error("GDPT: profile returned an invalid interval");
     return d;
   }
@@ -59,7 +77,7 @@ class Measurer {
     if (mpfr_sgn(d.upper()) == 0) return true;  // delta = 0: mu_e(0) = 0 <= M
     if (mpfr_sgn(m) <= 0) return false;
     ++gdp_evaluations;
-    const Interval g = gdp_at(e_next, m, o_.precision);
+    const Interval g = gdp_at(e_next, m, precision_);
     return mpfr_cmp(g.lower(), d.upper()) >= 0;
   }
 
@@ -67,14 +85,14 @@ class Measurer {
   bool lower_ok(const Interval& d, const mpq_class& e, mpfr_srcptr m) {
     if (mpfr_sgn(m) <= 0) return true;
     ++gdp_evaluations;
-    const Interval g = gdp_at(e, m, o_.precision);
+    const Interval g = gdp_at(e, m, precision_);
     return mpfr_cmp(g.upper(), d.lower()) <= 0;
   }
 
   // The smallest M (to within b) in [from, mu_max] with upper_ok; +inf if mu_max fails.
   Real search_upper(const Interval& d, const mpq_class& e_next, mpfr_srcptr from) {
     ++binary_searches;
-    Real lo(o_.precision), hi(o_.precision);
+    Real lo(precision_), hi(precision_);
     mpfr_set(lo.get(), from, MPFR_RNDD);
     if (upper_ok(d, e_next, lo.get())) return lo;  // already covered
     mpfr_set_q(hi.get(), o_.mu_max.get_mpq_t(), MPFR_RNDU);
@@ -89,7 +107,7 @@ class Measurer {
   // The largest m (to within b) in [from, to] with lower_ok.
   Real search_lower(const Interval& d, const mpq_class& e, mpfr_srcptr from, mpfr_srcptr to) {
     ++binary_searches;
-    Real lo(o_.precision), hi(o_.precision);
+    Real lo(precision_), hi(precision_);
     mpfr_set(lo.get(), from, MPFR_RNDD);
     if (mpfr_inf_p(to)) {
       mpfr_set_q(hi.get(), o_.mu_max.get_mpq_t(), MPFR_RNDU);
@@ -109,8 +127,8 @@ class Measurer {
   // does not matter (any point between lo and hi will do).
   template <typename Pred>
   void bisect(Real& lo, Real& hi, Pred pred, bool upper) {
-    Real mid(o_.precision), gap(o_.precision);
-    const Interval b_iv(b_, o_.precision);
+    Real mid(precision_), gap(precision_);
+    const Interval b_iv(b_, precision_);
     for (int step = 0; step < kMaxSearchSteps; ++step) {
       mpfr_sub(gap.get(), hi.get(), lo.get(), MPFR_RNDU);
       if (mpfr_cmp(gap.get(), b_iv.lower()) <= 0) return;
@@ -129,6 +147,7 @@ class Measurer {
   const ProfileFunction& profile_;
   const GdptOptions& o_;
   mpq_class b_;  // binary-search resolution: tolerance / 5
+  mpfr_prec_t precision_;
 };
 
 }  // namespace
@@ -185,30 +204,57 @@ GdptResult gdpt_measure(const ProfileFunction& profile, const GdptOptions& optio
   mpfr_set_zero(m_hi.get(), 1);
   GdptResult result;
   result.eps_argmax = 0;
+  Real zero(p);
+  mpfr_set_zero(zero.get(), 1);
   for (const std::size_t i : order) {
     const mpq_class& e = grid[i];
     const mpq_class& e_next = grid[i + 1];
-    const Interval d = m.profile_at(e);
+    // Per-point precision: delta within 2^-(p-16) of 1 (e.g. 1 - e^-50) is re-evaluated at
+    // doubled precision (up to kMaxRetryPrecision) so that mu_e(delta) can be resolved.
+    mpfr_prec_t pi = p;
+    m.set_precision(pi);
+    Interval d = m.profile_at(e);
+    while (pi < kMaxRetryPrecision && too_close_to_one(d, pi)) {
+      pi *= 2;
+      m.set_precision(pi);
+      d = m.profile_at(e);
+    }
     if (!options.naive && m.upper_ok(d, e_next, m_hi.get())) continue;  // U_i <= m_hi
     // A record (or the naive algorithm): raise m_hi to a certified bound of U_i ...
     // (The naive algorithm searches from 0 every time: a full binary search per point.)
-    Real zero(p);
-    mpfr_set_zero(zero.get(), 1);
-    Real u = m.search_upper(d, e_next, options.naive ? zero.get() : m_hi.get());
-    if (mpfr_cmp(u.get(), m_hi.get()) > 0) m_hi = u;
+    Real from(pi);
+    mpfr_set(from.get(), options.naive ? zero.get() : m_hi.get(), MPFR_RNDD);
+    Real u = m.search_upper(d, e_next, from.get());
+    while (mpfr_inf_p(u.get()) && pi < kMaxRetryPrecision) {  // maybe just imprecise
+      pi *= 2;
+      m.set_precision(pi);
+      d = m.profile_at(e);
+      Real from2(pi);
+      mpfr_set(from2.get(), from.get(), MPFR_RNDD);
+      u = m.search_upper(d, e_next, from2.get());
+    }
+    if (mpfr_cmp(u.get(), m_hi.get()) > 0) {
+      mpfr_prec_round(u.get(), p, MPFR_RNDU);  // m_hi only moves up: still an upper bound
+      m_hi = u;
+    }
     if (mpfr_inf_p(m_hi.get())) {
       result.bounded = false;
       break;
     }
     // ... and m_lo to a certified lower bound of T(e_i) = mu_{e_i}(delta(e_i)).
     if (mpfr_sgn(d.lower()) > 0) {
-      Real t = m.search_lower(d, e, options.naive ? zero.get() : m_lo.get(), u.get());
+      Real start(pi), to(pi);
+      mpfr_set(start.get(), options.naive ? zero.get() : m_lo.get(), MPFR_RNDD);
+      mpfr_set(to.get(), u.get(), MPFR_RNDU);
+      Real t = m.search_lower(d, e, start.get(), to.get());
       if (mpfr_cmp(t.get(), m_lo.get()) > 0) {
+        mpfr_prec_round(t.get(), p, MPFR_RNDD);  // m_lo only moves down: still a lower bound
         m_lo = t;
         result.eps_argmax = e;
       }
     }
   }
+  m.set_precision(p);
   result.mu = Interval::from_ends(m_lo.get(), m_hi.get(), p);
   result.grid_points = grid.size();
   result.binary_searches = m.binary_searches;

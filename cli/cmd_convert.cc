@@ -175,7 +175,7 @@ int cmd_convert(Args args, Io& io) {
     add_use(out, "mu_upper", accounting::decimal_upper(c.value.upper(), digits));
     const mpq_class rho = accounting::zcdp_rho_pure_dp(eps);
     out.json.set("rho", to_string(rho));
-    out.lines.push_back("rho = " + to_string(rho) + " (exact; BS16 Prop. 3.3)");
+    out.lines.push_back("rho = " + abbreviate(to_string(rho)) + " (exact; BS16 Prop. 3.3)");
     add_note(out, "route", "mu = 2 Phi^-1(e^eps/(1+e^eps)) (Dong-Roth-Su; gdp_bridge Thm 5.1)");
     add_tolerance(out, c);
   } else {

@@ -42,7 +42,9 @@ constexpr const char* kHelp =
     "  discrete-laplace  --scale R  [--sensitivity INT]\n"
     "  gdp               --mu R\n"
     "  pure-dp           --epsilon R            (worst case of any epsilon-DP mechanism)\n"
-    "  pure-dp-composition --epsilon R --k K    (exact KOV profile of k-fold epsilon-DP)\n"
+    "  pure-dp-composition --epsilon R --k K    (exact KOV profile of k-fold epsilon-DP, k <= 1000)\n"
+    "  The mechanism's natural mu (sensitivity/sigma, sensitivity/scale, mu, epsilon, k epsilon)\n"
+    "  must lie in [1e-6, 30].\n"
     "\n"
     "options:\n"
     "  --eps-max R      measure the head on [0, eps_max] (default 10; for pure-DP kinds their\n"
@@ -96,6 +98,37 @@ mpq_class positive_option(const ParsedArgs& parsed, const std::string& name) {
   return v;
 }
 
+// measure-gdp works on the scale of mu: the profile of a mechanism whose natural mu (Delta/sigma,
+// Delta/scale, ...) is far outside [1e-6, 1000] costs so much per evaluation (arguments like
+// eps/mu = 10^99999) that the thousands of evaluations of the GDPT would not finish; such
+// mechanisms are refused up front (a mu below 1e-6 is below any useful tolerance anyway; above
+// 30, delta(0) is within e^-110 of 1 and every evaluation needs hundreds of bits — and such a
+// mechanism gives "almost no privacy", gdp_bridge Section 4.2). Measured worst cases: mu = 30
+// about 5 s, epsilon = 30 about 2 s.
+void require_scale(const std::string& parameter, const std::string& value, const mpq_class& x,
+                   const std::string& what);
+
+// sensitivity / noise in [1e-6, 1000]: the error names the sensitivity when it is the one out of
+// that range itself, else the noise parameter.
+void require_ratio(const ParsedArgs& parsed, const std::string& noise, const mpq_class& noise_value,
+                   const mpq_class& sensitivity, const mpq_class& ratio, const std::string& what) {
+  const bool blame_sensitivity = parsed.has("--sensitivity") &&
+                                 (sensitivity < mpq_class(1, 1'000'000) || sensitivity > 30);
+  if (blame_sensitivity) {
+    require_scale("sensitivity", to_string(sensitivity), ratio, what);
+  } else {
+    require_scale(noise, to_string(noise_value), ratio, what);
+  }
+}
+
+void require_scale(const std::string& parameter, const std::string& value, const mpq_class& x,
+                   const std::string& what) {
+  if (x < mpq_class(1, 1'000'000) || x > 30) {
+    throw ParameterError::out_of_range(parameter, abbreviate(value),
+                                       "1e-6 <= " + what + " <= 30 for measure-gdp");
+  }
+}
+
 mpz_class integer_sensitivity(const ParsedArgs& parsed) {
   if (!parsed.has("--sensitivity")) return mpz_class(1);
   const mpz_class s = *parsed.integer("--sensitivity");
@@ -113,6 +146,7 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
     const mpq_class sigma = positive_option(parsed, "--sigma");
     const mpq_class sens =
         parsed.has("--sensitivity") ? positive_option(parsed, "--sensitivity") : mpq_class(1);
+    require_ratio(parsed, "sigma", sigma, sens, sens / sigma, "sensitivity/sigma");
     m.description = "gaussian(sigma=" + abbreviate(to_string(sigma)) +
                     ", sensitivity=" + abbreviate(to_string(sens)) + ")";
     m.profile = [sigma, sens](const mpq_class& eps, mpfr_prec_t p) {
@@ -125,6 +159,7 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
     const mpq_class scale = positive_option(parsed, "--scale");
     const mpq_class sens =
         parsed.has("--sensitivity") ? positive_option(parsed, "--sensitivity") : mpq_class(1);
+    require_ratio(parsed, "scale", scale, sens, sens / scale, "sensitivity/scale");
     m.description = "laplace(scale=" + abbreviate(to_string(scale)) +
                     ", sensitivity=" + abbreviate(to_string(sens)) + ")";
     m.profile = [scale, sens](const mpq_class& eps, mpfr_prec_t p) {
@@ -137,6 +172,8 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
     only_options(parsed, name, {"--scale", "--sensitivity"});
     const mpq_class scale = positive_option(parsed, "--scale");
     const mpz_class sens = integer_sensitivity(parsed);
+    require_ratio(parsed, "scale", scale, mpq_class(sens), mpq_class(sens) / scale,
+                  "sensitivity/scale");
     m.description = "discrete-laplace(scale=" + abbreviate(to_string(scale)) +
                     ", sensitivity=" + abbreviate(to_string(sens)) + ")";
     m.profile = [scale, sens](const mpq_class& eps, mpfr_prec_t p) {
@@ -150,6 +187,15 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
     const mpq_class sigma2 = positive_option(parsed, "--sigma2");
     const mpz_class sens = integer_sensitivity(parsed);
     accounting::validate_discrete_gaussian(mpq_class(0), sigma2, sens);
+    // (Delta/sigma)^2 in [1e-12, 1e6]  <=>  Delta/sigma in [1e-6, 1000]
+    const mpq_class ratio2 = mpq_class(sens * sens) / sigma2;
+    if (ratio2 < mpq_class(1, 1'000'000'000'000L) || ratio2 > 900) {
+      const bool blame_sensitivity = parsed.has("--sensitivity") && sens > 30;
+      throw ParameterError::out_of_range(
+          blame_sensitivity ? "sensitivity" : "sigma2",
+          abbreviate(blame_sensitivity ? to_string(sens) : to_string(sigma2)),
+          "1e-6 <= sensitivity/sqrt(sigma2) <= 30 for measure-gdp");
+    }
     m.description = "discrete-gaussian(sigma2=" + abbreviate(to_string(sigma2)) +
                     ", sensitivity=" + abbreviate(to_string(sens)) + ")";
     m.profile = [sigma2, sens](const mpq_class& eps, mpfr_prec_t p) {
@@ -162,6 +208,7 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
   } else if (name == "gdp") {
     only_options(parsed, name, {"--mu"});
     const mpq_class mu = positive_option(parsed, "--mu");
+    require_scale("mu", to_string(mu), mu, "mu");
     m.description = "gdp(mu=" + abbreviate(to_string(mu)) + ")";
     m.profile = accounting::gdp_profile(mu);
     m.tail_limit = abbreviate(to_string(mu));
@@ -169,10 +216,7 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
   } else if (name == "pure-dp") {
     only_options(parsed, name, {"--epsilon"});
     const mpq_class eps = positive_option(parsed, "--epsilon");
-    if (eps > 1000) {
-      throw ParameterError::out_of_range("epsilon", abbreviate(to_string(eps)),
-                                         "0 < epsilon <= 1000");
-    }
+    require_scale("epsilon", to_string(eps), eps, "epsilon");
     m.description = "pure-dp(epsilon=" + abbreviate(to_string(eps)) + ")";
     m.profile = accounting::pure_dp_profile(eps);
     m.pure_epsilon = eps;
@@ -182,9 +226,12 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
     only_options(parsed, name, {"--epsilon", "--k"});
     const mpq_class eps = positive_option(parsed, "--epsilon");
     (void)parsed.require("--k");
-    const unsigned long k =
-        static_cast<unsigned long>(*parsed.count("--k", 1, accounting::kMaxCompositions));
+    // Each profile evaluation is a KOV pass of up to k/2 steps: k <= 1000 keeps the thousands
+    // of evaluations of the GDPT within seconds.
+    const unsigned long k = static_cast<unsigned long>(*parsed.count("--k", 1, 1000));
     m.profile = accounting::kov_profile(eps, k);  // validates epsilon and k
+    require_scale("epsilon", to_string(eps), eps, "epsilon");
+    require_scale("epsilon", to_string(eps), eps * mpq_class(static_cast<long>(k)), "k epsilon");
     m.description = "pure-dp-composition(epsilon=" + abbreviate(to_string(eps)) +
                     ", k=" + std::to_string(k) + ")";
     m.pure_epsilon = eps * mpq_class(static_cast<long>(k));
