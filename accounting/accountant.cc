@@ -161,8 +161,9 @@ Interval composed_mu(const std::vector<std::pair<PrivacyEvent, unsigned long>>& 
   for (const auto& [e, n] : events) {
     if (e.is_gaussian_like()) {
       parts.emplace_back(Interval(e.exact_mu(), 256), n);
-    } else if (e.kind() == PrivacyEvent::Kind::kLaplace && e.pure_epsilon() > 0 &&
-               e.pure_epsilon() <= 1000) {
+    } else if (e.kind() == PrivacyEvent::Kind::kLaplace &&
+               e.pure_epsilon() >= mpq_class(1, 1'000'000) && e.pure_epsilon() <= 30) {
+      // (Outside [1e-6, 30] the measurement is slow or pointless: the eps-DP map below is used.)
       // The Laplace mechanism is tighter than the eps-DP worst case: its GDPT on [0, eps0]
       // (delta = 0 beyond, so the head is the whole profile) brackets its exact mu
       // (gdp_bridge Section 5.1, "GDP (Lap)"); the bracket's upper end is a valid mu.

@@ -15,7 +15,8 @@
 // route (and listing the others). Correct before clever: no route is used outside its theorem.
 //   "gdp"   every event is Gaussian, mu-GDP or pure DP: mu = sqrt(sum n_i mu_i^2) (DRS Cor. 3.3),
 //           pure eps -> mu = 2 Phi^-1(e^eps/(1+e^eps)) (upper end); a Laplace event gets the
-//           smaller mu of its own profile, measured by the GDPT on [0, Delta/b] to 1e-4
+//           smaller mu of its own profile (if 1e-6 <= Delta/b <= 30), measured by the GDPT on
+//           [0, Delta/b] to 1e-4
 //           (gdp_transformation.h; the bracket's upper end). EXACT when all events are
 //           Gaussian or GDP (the composed profile IS the mu-GDP profile).
 //   "kov"   every event is pure DP (incl. Laplace, discrete Laplace) and the total count is
