@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <array>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "samplers/errors.h"
@@ -88,17 +90,14 @@ TEST(SystemBits, TwoSourcesDiffer) {
   EXPECT_NE(read_bytes(a, 32), read_bytes(b, 32));  // false alarm probability 2^-256
 }
 
-// A child created by fork() must not replay the parent's buffered bytes. The parent fills its
-// buffer (512 bytes) by drawing one bit; parent and child then each draw 256 more bits. If the
-// child reused the buffer both would print the same bits (certainly); with a fresh buffer they
-// agree with probability 2^-256.
-TEST(SystemBits, ForkedChildDoesNotReuseParentBuffer) {
-  SystemBits bits;
+// Draws one bit in the parent (filling its buffer), forks, and returns the next 32 bytes drawn
+// by the parent and by the child from the same source object.
+std::pair<std::vector<unsigned char>, std::vector<unsigned char>> draw_after_fork(BitSource& bits) {
   (void)bits.bit();
   int fds[2];
-  ASSERT_EQ(pipe(fds), 0);
+  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
+  if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     close(fds[0]);
     const auto child = read_bytes(bits, 32);
@@ -106,49 +105,37 @@ TEST(SystemBits, ForkedChildDoesNotReuseParentBuffer) {
     _exit(w == 32 ? 0 : 1);
   }
   close(fds[1]);
-  const auto parent = read_bytes(bits, 32);
+  auto parent = read_bytes(bits, 32);
   std::vector<unsigned char> child(32);
   std::size_t got = 0;
   while (got < child.size()) {
     const ssize_t r = read(fds[0], child.data() + got, child.size() - got);
-    ASSERT_GT(r, 0);
-    got += static_cast<std::size_t>(r);
-  }
-  close(fds[0]);
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  EXPECT_NE(parent, child) << "child replayed the parent's buffered random bytes";
-}
-
-// Companion: the fork test can fail. A source whose buffer is NOT protected (SeededBits, a
-// deterministic stream) gives identical bytes in parent and child, which the same comparison
-// detects.
-TEST(SystemBits, ForkComparisonDetectsAReplayedBuffer) {
-  SeededBits bits(zero_seed());
-  (void)bits.bit();
-  int fds[2];
-  ASSERT_EQ(pipe(fds), 0);
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    close(fds[0]);
-    const auto child = read_bytes(bits, 32);
-    const ssize_t w = write(fds[1], child.data(), child.size());
-    _exit(w == 32 ? 0 : 1);
-  }
-  close(fds[1]);
-  const auto parent = read_bytes(bits, 32);
-  std::vector<unsigned char> child(32);
-  std::size_t got = 0;
-  while (got < child.size()) {
-    const ssize_t r = read(fds[0], child.data() + got, child.size() - got);
-    ASSERT_GT(r, 0);
+    if (r <= 0) break;
     got += static_cast<std::size_t>(r);
   }
   close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
+  if (got != child.size() || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw std::runtime_error("child did not report its bytes");
+  }
+  return {parent, child};
+}
+
+// A child created by fork() must not replay the parent's buffered bytes. If the child reused
+// the 512-byte buffer both sides would draw the same 256 bits (certainly); with a fresh buffer
+// they agree with probability 2^-256.
+TEST(SystemBits, ForkedChildDoesNotReuseParentBuffer) {
+  SystemBits bits;
+  const auto [parent, child] = draw_after_fork(bits);
+  EXPECT_NE(parent, child) << "child replayed the parent's buffered random bytes";
+}
+
+// Companion: the fork comparison can fail. A deterministic stream (SeededBits) continues
+// identically in parent and child, which the same comparison detects.
+TEST(SystemBits, ForkComparisonDetectsAReplayedBuffer) {
+  SeededBits bits(zero_seed());
+  const auto [parent, child] = draw_after_fork(bits);
   EXPECT_EQ(parent, child);
 }
 
