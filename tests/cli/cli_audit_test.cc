@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "tests/cli/cli_runner.h"
 #include "samplers/discrete_gaussian.h"
 #include "tests/support/broken_samplers.h"
 #include "tests/support/seeds.h"
@@ -18,17 +19,9 @@ namespace {
 
 const std::string kSeed = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-
-CliRun run(std::vector<std::string> args, const std::string& input = "") {
-  std::istringstream in(input);
-  std::ostringstream out, err;
-  Io io{in, out, err, false};
-  const int status = run_exactdp(args, io);
-  return {status, out.str(), err.str()};
+using testing_support::CliRun;
+CliRun run(const std::vector<std::string>& args, const std::string& input = "") {
+  return testing_support::run_cli(args, input);
 }
 
 std::string sample(std::vector<std::string> args) {

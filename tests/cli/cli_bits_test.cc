@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "tests/cli/cli_runner.h"
 #include "samplers/seeded_bits.h"
 
 namespace exactdp::cli {
@@ -12,18 +13,8 @@ namespace {
 
 const std::string kSeed = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-
-CliRun run(std::vector<std::string> args) {
-  std::istringstream in;
-  std::ostringstream out, err;
-  Io io{in, out, err, false};
-  const int status = run_exactdp(args, io);
-  return {status, out.str(), err.str()};
-}
+using testing_support::CliRun;
+CliRun run(const std::vector<std::string>& args) { return testing_support::run_cli(args); }
 
 TEST(CliBits, SeededBytesAreTheBitSourceStream) {
   const CliRun r = run({"bits", "-n", "100003", "--seed", kSeed});

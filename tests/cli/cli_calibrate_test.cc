@@ -9,24 +9,14 @@
 #include "accounting/discrete_gaussian_profile.h"
 #include "accounting/gaussian_profile.h"
 #include "cli/commands.h"
+#include "tests/cli/cli_runner.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
 namespace {
 
-struct CmdResult {
-  int code;
-  std::string out, err;
-};
-
-CmdResult run(std::vector<std::string> args) {
-  std::istringstream in;
-  std::ostringstream out, err;
-  Io io{in, out, err};
-  args.insert(args.begin(), "calibrate");
-  const int code = run_exactdp(args, io);
-  return {code, out.str(), err.str()};
-}
+using CmdResult = testing_support::CliRun;
+CmdResult run(std::vector<std::string> args) { return testing_support::run_command("calibrate", std::move(args)); }
 
 std::string json_string(const std::string& json, const std::string& key) {
   const std::size_t at = json.find("\"" + key + "\": \"");
@@ -48,7 +38,7 @@ std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std
 
 TEST(CliCalibrate, GaussianPrintedSigmaIsPrivate) {
   const CmdResult r = run({"gaussian", "--epsilon", "0.5", "--delta", "1e-5", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   const auto [lo, hi] = json_interval(r.out, "sigma");
   const mpq_class use = parse_rational("sigma", json_string(r.out, "sigma_to_use"));
   EXPECT_EQ(use, hi);
@@ -66,14 +56,14 @@ TEST(CliCalibrate, GaussianPrintedSigmaIsPrivate) {
 TEST(CliCalibrate, GaussianTextAndLargeEpsilon) {
   const CmdResult r = run({"gaussian", "--epsilon", "2", "--delta", "1e-10", "--sensitivity", "3",
                            "--digits", "8"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("sigma = ["), std::string::npos);
   EXPECT_NE(r.out.find("classical_sigma = n/a"), std::string::npos);
 }
 
 TEST(CliCalibrate, DiscreteGaussian) {
   const CmdResult r = run({"discrete-gaussian", "--epsilon", "1", "--delta", "1e-5", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(json_string(r.out, "sigma2"), "14");
   const auto [dlo, dhi] = json_interval(r.out, "delta_at_sigma2");
   EXPECT_LE(dhi, parse_rational("delta", "1e-5"));
@@ -109,7 +99,7 @@ TEST(CliCalibrate, BadInputExitsTwoNamingTheParameter) {
   };
   for (const auto& c : cases) {
     const CmdResult r = run(c.args);
-    EXPECT_EQ(r.code, 2) << c.needle << ": " << r.err;
+    EXPECT_EQ(r.status, 2) << c.needle << ": " << r.err;
     EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty());
   }
@@ -117,7 +107,7 @@ TEST(CliCalibrate, BadInputExitsTwoNamingTheParameter) {
 
 TEST(CliCalibrate, HelpStatesTheLimits) {
   const CmdResult r = run({"--help"});
-  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("1 <= D <= 1000"), std::string::npos);
   EXPECT_NE(r.out.find("65536"), std::string::npos);
   EXPECT_NE(r.out.find("2^-10000"), std::string::npos);

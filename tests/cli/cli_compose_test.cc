@@ -7,24 +7,14 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "tests/cli/cli_runner.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
 namespace {
 
-struct CmdResult {
-  int code;
-  std::string out, err;
-};
-
-CmdResult run(std::vector<std::string> args) {
-  std::istringstream in;
-  std::ostringstream out, err;
-  Io io{in, out, err};
-  args.insert(args.begin(), "compose");
-  const int code = run_exactdp(args, io);
-  return {code, out.str(), err.str()};
-}
+using CmdResult = testing_support::CliRun;
+CmdResult run(std::vector<std::string> args) { return testing_support::run_command("compose", std::move(args)); }
 
 mpq_class json_string(const std::string& json, const std::string& key, std::size_t from = 0) {
   const std::size_t at = json.find("\"" + key + "\": \"", from);
@@ -35,7 +25,7 @@ mpq_class json_string(const std::string& json, const std::string& key, std::size
 
 TEST(CliComposeTest, OptimalIsTheExactKovValue) {
   const CmdResult r = run({"pure-dp", "--epsilon", "0.2", "--k", "50", "--delta", "1e-4", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   const mpq_class eps = json_string(r.out, "epsilon_upper");
   EXPECT_GT(eps, parse_rational("t", "5.5640563"));
   EXPECT_LT(eps, parse_rational("t", "5.5640564"));
@@ -44,7 +34,7 @@ TEST(CliComposeTest, OptimalIsTheExactKovValue) {
 TEST(CliComposeTest, AllMethodsOrdered) {
   const CmdResult r = run({"pure-dp", "--epsilon", "0.2", "--k", "50", "--delta", "0.01", "--method",
                      "all", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   auto value = [&](const std::string& m) {
     return json_string(r.out, "epsilon_upper", r.out.find("\"" + m + "\": {"));
   };
@@ -65,7 +55,7 @@ TEST(CliComposeTest, AllMethodsOrdered) {
 TEST(CliComposeTest, MillionFoldTextOutput) {
   const CmdResult r = run({"pure-dp", "--epsilon", "0.001", "--k", "1000000", "--delta", "1e-9",
                      "--digits", "8"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("epsilon_upper = "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Kairouz"), std::string::npos) << r.out;
 }
@@ -97,7 +87,7 @@ TEST(CliComposeTest, BadInputExitsTwo) {
            {{"gaussian", "--epsilon", "1"}, "pure-dp"},
            {{"pure-dp", "--k", "2", "--delta", "0.1"}, "--epsilon"}}) {
     const CmdResult r = run(b.args);
-    EXPECT_EQ(r.code, 2) << b.names << ": " << r.out << r.err;
+    EXPECT_EQ(r.status, 2) << b.names << ": " << r.out << r.err;
     EXPECT_NE(r.err.find(b.names), std::string::npos) << r.err;
   }
 }

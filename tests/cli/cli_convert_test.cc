@@ -7,24 +7,14 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "tests/cli/cli_runner.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
 namespace {
 
-struct CmdResult {
-  int code;
-  std::string out, err;
-};
-
-CmdResult run(std::vector<std::string> args) {
-  std::istringstream in;
-  std::ostringstream out, err;
-  Io io{in, out, err};
-  args.insert(args.begin(), "convert");
-  const int code = run_exactdp(args, io);
-  return {code, out.str(), err.str()};
-}
+using CmdResult = testing_support::CliRun;
+CmdResult run(std::vector<std::string> args) { return testing_support::run_command("convert", std::move(args)); }
 
 // The text of "key": {"lower": "L", "upper": "U"} in a one-line JSON object.
 std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std::string& key) {
@@ -46,7 +36,7 @@ void expect_brackets(const std::pair<mpq_class, mpq_class>& iv, const char* lo, 
 
 TEST(CliConvertTest, ZcdpToEpsilon) {
   const CmdResult r = run({"zcdp", "--rho", "0.5", "--delta", "1e-6", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   // CKS20 Corollary 13 minimised over alpha (mpmath): 5.22153444453017...
   expect_brackets(json_interval(r.out, "epsilon"), "5.221534444530", "5.221534444531");
   EXPECT_NE(r.out.find("\"tolerance_met\": true"), std::string::npos);
@@ -54,23 +44,23 @@ TEST(CliConvertTest, ZcdpToEpsilon) {
 
 TEST(CliConvertTest, ZcdpToDelta) {
   const CmdResult r = run({"zcdp", "--rho", "1/2", "--epsilon", "3", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   expect_brackets(json_interval(r.out, "delta"), "0.0051431840638", "0.0051431840639");
 }
 
 TEST(CliConvertTest, GdpBothWays) {
   CmdResult r = run({"gdp", "--mu", "1", "--delta", "1e-5", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   expect_brackets(json_interval(r.out, "epsilon"), "4.3771780956812246", "4.3771780956812247");
   r = run({"gdp", "--epsilon", "1", "--delta", "1e-5", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   expect_brackets(json_interval(r.out, "mu"), "0.26805112321129421", "0.26805112321129422");
   EXPECT_NE(r.out.find("\"mu_lower\""), std::string::npos);
 }
 
 TEST(CliConvertTest, PureDpAndTextOutput) {
   const CmdResult r = run({"pure-dp", "--epsilon", "0.2", "--digits", "12"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("mu = [0.250483905068, 0.250483905069]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("rho = 1/50"), std::string::npos) << r.out;
 }
@@ -95,7 +85,7 @@ TEST(CliConvertTest, BadInputExitsTwoNamingTheParameter) {
            {{"nope", "--rho", "1"}, "unknown source"},
            {{}, "exactly one source"}}) {
     const CmdResult r = run(b.args);
-    EXPECT_EQ(r.code, 2) << b.names << ": " << r.out << r.err;
+    EXPECT_EQ(r.status, 2) << b.names << ": " << r.out << r.err;
     EXPECT_NE(r.err.find(b.names), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty());
   }
@@ -103,7 +93,7 @@ TEST(CliConvertTest, BadInputExitsTwoNamingTheParameter) {
 
 TEST(CliConvertTest, Help) {
   const CmdResult r = run({"--help"});
-  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("convert zcdp"), std::string::npos);
 }
 

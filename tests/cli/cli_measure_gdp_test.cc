@@ -10,24 +10,14 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "tests/cli/cli_runner.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
 namespace {
 
-struct CmdResult {
-  int code;
-  std::string out, err;
-};
-
-CmdResult run(std::vector<std::string> args) {
-  std::istringstream in;
-  std::ostringstream out, err;
-  Io io{in, out, err};
-  args.insert(args.begin(), "measure-gdp");
-  const int code = run_exactdp(args, io);
-  return {code, out.str(), err.str()};
-}
+using CmdResult = testing_support::CliRun;
+CmdResult run(std::vector<std::string> args) { return testing_support::run_command("measure-gdp", std::move(args)); }
 
 std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std::string& key) {
   const std::size_t at = json.find("\"" + key + "\": {\"lower\": \"");
@@ -43,7 +33,7 @@ std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std
 TEST(CliMeasureGdpTest, GaussianContainsDeltaOverSigma) {
   const CmdResult r = run({"gaussian", "--sigma", "2", "--sensitivity", "1", "--eps-max", "3",
                      "--tolerance", "0.01", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   const auto mu = json_interval(r.out, "mu");
   EXPECT_LE(mu.first, mpq_class(1, 2));
   EXPECT_GE(mu.second, mpq_class(1, 2));
@@ -55,7 +45,7 @@ TEST(CliMeasureGdpTest, PureDpAndSvg) {
   const std::string file = ::testing::TempDir() + "exactdp_gdpt_test.svg";
   const CmdResult r = run({"pure-dp", "--epsilon", "0.2", "--tolerance", "0.002", "--svg", file,
                      "--points", "20", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   const auto mu = json_interval(r.out, "mu");
   EXPECT_LE(mu.first, parse_rational("t", "0.2504839050688713"));
   EXPECT_GE(mu.second, parse_rational("t", "0.2504839050688714"));
@@ -73,14 +63,14 @@ TEST(CliMeasureGdpTest, LaplaceFamilies) {
   // Laplace b = 5 (0.2-DP): sup of the GDPT at eps = 0, mu = 2 Phi^-1((1 + delta(0))/2) with
   // delta(0) = 1 - e^-0.1: 0.2391055837365138 (mpmath).
   CmdResult r = run({"laplace", "--scale", "5", "--tolerance", "0.001", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   auto mu = json_interval(r.out, "mu");
   EXPECT_LE(mu.first, parse_rational("t", "0.2391055837365138"));
   EXPECT_GE(mu.second, parse_rational("t", "0.2391055837365139"));
   // Discrete Laplace t = 5 with Delta = 1 is randomized response in disguise (loss +-0.2 only):
   // mu = 2 Phi^-1(e^0.2/(1+e^0.2)) = 0.2504839050688713 (gdp_bridge Thm 5.1, mpmath).
   r = run({"discrete-laplace", "--scale", "5", "--tolerance", "0.001", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   mu = json_interval(r.out, "mu");
   EXPECT_LE(mu.first, parse_rational("t", "0.2504839050688713"));
   EXPECT_GE(mu.second, parse_rational("t", "0.2504839050688714"));
@@ -88,7 +78,7 @@ TEST(CliMeasureGdpTest, LaplaceFamilies) {
   // continuous 2 Phi(1/4) - 1, so the GDPT at eps = 0 is above 1/2.
   r = run({"discrete-gaussian", "--sigma2", "4", "--eps-max", "2", "--tolerance", "0.001",
            "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   mu = json_interval(r.out, "mu");
   EXPECT_GT(mu.first, mpq_class(1, 2));
   EXPECT_LT(mu.second, mpq_class(52, 100));
@@ -97,7 +87,7 @@ TEST(CliMeasureGdpTest, LaplaceFamilies) {
 TEST(CliMeasureGdpTest, CompositionTextOutput) {
   const CmdResult r = run({"pure-dp-composition", "--epsilon", "0.2", "--k", "50", "--eps-max", "3",
                      "--tolerance", "0.01"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("mu_upper = "), std::string::npos);
   EXPECT_NE(r.out.find("binary searches"), std::string::npos);
 }
@@ -122,7 +112,7 @@ TEST(CliMeasureGdpTest, BadInputExitsTwo) {
            {{"laplace-ish", "--scale", "1"}, "unknown mechanism"},
            {{}, "exactly one mechanism"}}) {
     const CmdResult r = run(b.args);
-    EXPECT_EQ(r.code, 2) << b.names << ": " << r.out << r.err;
+    EXPECT_EQ(r.status, 2) << b.names << ": " << r.out << r.err;
     EXPECT_NE(r.err.find(b.names), std::string::npos) << r.err;
   }
 }

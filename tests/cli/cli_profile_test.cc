@@ -9,24 +9,14 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "tests/cli/cli_runner.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
 namespace {
 
-struct CmdResult {
-  int code;
-  std::string out, err;
-};
-
-CmdResult run(std::vector<std::string> args) {
-  std::istringstream in;
-  std::ostringstream out, err;
-  Io io{in, out, err};
-  args.insert(args.begin(), "profile");
-  const int code = run_exactdp(args, io);
-  return {code, out.str(), err.str()};
-}
+using CmdResult = testing_support::CliRun;
+CmdResult run(std::vector<std::string> args) { return testing_support::run_command("profile", std::move(args)); }
 
 std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std::string& key) {
   const std::size_t at = json.find("\"" + key + "\": {\"lower\": \"");
@@ -61,7 +51,7 @@ TEST(CliProfile, KnownValuesAcrossMechanisms) {
     std::vector<std::string> args = c.args;
     args.push_back("--json");
     const CmdResult r = run(args);
-    ASSERT_EQ(r.code, 0) << r.err;
+    ASSERT_EQ(r.status, 0) << r.err;
     const auto [lo, hi] = json_interval(r.out, "delta");
     EXPECT_LE(lo, hi);
     EXPECT_GT(lo, q(c.lo)) << r.out;
@@ -71,14 +61,14 @@ TEST(CliProfile, KnownValuesAcrossMechanisms) {
 
 TEST(CliProfile, DigitsRoundOutward) {
   const CmdResult r = run({"gaussian", "--sigma", "1", "--epsilon", "0", "--digits", "3"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   // delta(0) = 0.38292492...: lower rounds down to 0.382, upper up to 0.383.
   EXPECT_NE(r.out.find("delta = [0.382, 0.383]"), std::string::npos) << r.out;
 }
 
 TEST(CliProfile, CurveCsvJsonAndSvg) {
   const CmdResult r = run({"laplace", "--scale", "1", "--curve", "0", "2", "5"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   std::istringstream lines(r.out);
   std::string line;
   std::getline(lines, line);
@@ -94,13 +84,13 @@ TEST(CliProfile, CurveCsvJsonAndSvg) {
   EXPECT_NE(r.out.find("\n1,0,0\n"), std::string::npos);  // Laplace delta is exactly 0 at eps >= 1
 
   const CmdResult j = run({"gdp", "--mu", "1", "--curve", "0", "1", "3", "--json"});
-  ASSERT_EQ(j.code, 0) << j.err;
+  ASSERT_EQ(j.status, 0) << j.err;
   EXPECT_NE(j.out.find("\"curve\": [{\"epsilon\": \"0\""), std::string::npos) << j.out;
 
   const std::string path = ::testing::TempDir() + "exactdp_profile_test.svg";
   const CmdResult s = run({"discrete-gaussian", "--sigma2", "4", "--curve", "0", "4", "30",
                            "--svg", path});
-  ASSERT_EQ(s.code, 0) << s.err;
+  ASSERT_EQ(s.status, 0) << s.err;
   std::ifstream f(path);
   std::stringstream svg;
   svg << f.rdbuf();
@@ -137,21 +127,21 @@ TEST(CliProfile, BadInputExitsTwoNamingTheParameter) {
   };
   for (const auto& c : cases) {
     const CmdResult r = run(c.args);
-    EXPECT_EQ(r.code, 2) << c.needle << ": " << r.err;
+    EXPECT_EQ(r.status, 2) << c.needle << ": " << r.err;
     EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.needle << ": " << r.err;
   }
 }
 
 TEST(CliProfile, UnmetToleranceIsSaidNotHidden) {
   const CmdResult r = run({"gdp", "--mu", "1/10000000000", "--epsilon", "1000000", "--json"});
-  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"tolerance_met\": false"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("still certified"), std::string::npos);
 }
 
 TEST(CliProfile, HelpStatesTheLimits) {
   const CmdResult r = run({"--help"});
-  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("POINTS <= 10000"), std::string::npos);
   EXPECT_NE(r.out.find("1 <= D <= 1000"), std::string::npos);
   EXPECT_NE(r.out.find("65536"), std::string::npos);

@@ -7,22 +7,13 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "tests/cli/cli_runner.h"
 
 namespace exactdp::cli {
 namespace {
 
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-Result run(std::vector<std::string> args) {
-  std::istringstream in;
-  std::ostringstream out, err;
-  Io io{in, out, err, false};
-  const int status = run_exactdp(args, io);
-  return {status, out.str(), err.str()};
-}
+using Result = testing_support::CliRun;
+Result run(const std::vector<std::string>& args) { return testing_support::run_cli(args); }
 
 const std::string kSeed(64, '1');
 
