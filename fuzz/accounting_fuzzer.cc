@@ -205,6 +205,10 @@ void gdp_calibration(ByteReader& in) {
 
 void gaussian_calibration(ByteReader& in) {
   const mpq_class eps = rational(in, false), delta = probability(in), sens = rational(in, true);
+  // KNOWN OPEN FINDING (docs/FUZZING.md, "Open", 5): calibrate_gaussian runs for minutes when
+  // delta is within ~10^-20 of 1. Skipped here so that CI keeps catching NEW findings; remove
+  // this line once accounting/analytic_gaussian.cc bounds that case.
+  if (1 - delta < mpq_class(1, 1 << 30) * mpq_class(1, 1 << 30)) return;
   trace("calibrate_gaussian epsilon delta sensitivity", {&eps, &delta, &sens});
   const acc::GaussianCalibration c = acc::calibrate_gaussian(eps, delta, sens, fast_options());
   FUZZ_CHECK(c.sigma > 0 && c.sigma_lower <= c.sigma, "calibrate_gaussian bracket [%s, %s]",
