@@ -77,36 +77,6 @@ void require_epsilon(const mpq_class& epsilon) {
   }
 }
 
-// The exact decimal expansion of q when it terminates (denominator 2^a 5^b), else "p/q".
-std::string exact_text(const mpq_class& q) {
-  mpz_class den = q.get_den();
-  long twos = 0, fives = 0;
-  while (mpz_divisible_ui_p(den.get_mpz_t(), 2)) {
-    den /= 2;
-    ++twos;
-  }
-  while (mpz_divisible_ui_p(den.get_mpz_t(), 5)) {
-    den /= 5;
-    ++fives;
-  }
-  if (den != 1 || twos > 2000 || fives > 2000) return to_string(q);
-  const long places = twos > fives ? twos : fives;
-  if (places == 0) return to_string(q);
-  mpz_class scale;
-  mpz_ui_pow_ui(scale.get_mpz_t(), 10, static_cast<unsigned long>(places));
-  const mpz_class scaled = q.get_num() * scale / q.get_den();  // exact
-  const bool negative = scaled < 0;
-  std::string digits = mpz_class(abs(scaled)).get_str();
-  if (digits.size() <= static_cast<std::size_t>(places)) {
-    digits = std::string(static_cast<std::size_t>(places) + 1 - digits.size(), '0') + digits;
-  }
-  const std::size_t point = digits.size() - static_cast<std::size_t>(places);
-  digits = digits.substr(0, point) + '.' + digits.substr(point);
-  std::string out(negative ? "-" : "");
-  out += digits;
-  return out;
-}
-
 struct Output {
   JsonValue json = JsonValue::object();
   std::vector<std::string> lines;
@@ -209,7 +179,7 @@ int calibrate_discrete_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
   out.text("epsilon", to_string(epsilon));
   out.text("delta", to_string(delta));
   out.text("sensitivity", to_string(sensitivity));
-  out.text("sigma2", exact_text(c.sigma2));
+  out.text("sigma2", to_exact_decimal(c.sigma2));
   out.interval("delta_at_sigma2", c.delta_at_sigma2, digits);
   out.json.set("significant_digits", c.significant_digits);
   out.lines.push_back("significant_digits = " + std::to_string(c.significant_digits));

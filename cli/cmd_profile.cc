@@ -177,35 +177,6 @@ mpq_class nonnegative_epsilon(const std::string& text) {
   return e;
 }
 
-// The exact decimal expansion of q when it terminates, else "p/q".
-std::string exact_text(const mpq_class& q) {
-  mpz_class den = q.get_den();
-  long twos = 0, fives = 0;
-  while (mpz_divisible_ui_p(den.get_mpz_t(), 2)) {
-    den /= 2;
-    ++twos;
-  }
-  while (mpz_divisible_ui_p(den.get_mpz_t(), 5)) {
-    den /= 5;
-    ++fives;
-  }
-  if (den != 1 || twos > 2000 || fives > 2000) return to_string(q);
-  const long places = twos > fives ? twos : fives;
-  if (places == 0) return to_string(q);
-  mpz_class scale;
-  mpz_ui_pow_ui(scale.get_mpz_t(), 10, static_cast<unsigned long>(places));
-  const mpz_class scaled = q.get_num() * scale / q.get_den();  // exact
-  std::string digits = mpz_class(abs(scaled)).get_str();
-  if (digits.size() <= static_cast<std::size_t>(places)) {
-    digits = std::string(static_cast<std::size_t>(places) + 1 - digits.size(), '0') + digits;
-  }
-  const std::size_t point = digits.size() - static_cast<std::size_t>(places);
-  digits = digits.substr(0, point) + '.' + digits.substr(point);
-  std::string out(scaled < 0 ? "-" : "");
-  out += digits;
-  return out;
-}
-
 // log10 of an MPFR value as a double for the picture (never a result); -inf for 0.
 double plot_log10(mpfr_srcptr x) {  // exactdp-allow-float: pixel placement only
   if (mpfr_sgn(x) <= 0) return -std::numeric_limits<double>::infinity();
@@ -293,7 +264,7 @@ int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std
     JsonValue arr = JsonValue::array();
     for (const auto& r : rows) {
       JsonValue row = JsonValue::object();
-      row.set("epsilon", exact_text(r.eps));
+      row.set("epsilon", to_exact_decimal(r.eps));
       row.set_interval("delta", r.delta.value, digits);
       row.set("tolerance_met", r.delta.tolerance_met);
       arr.push(std::move(row));
@@ -306,7 +277,7 @@ int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std
     io.out << "epsilon,delta_lower,delta_upper\n";
     for (const auto& r : rows) {
       const accounting::DecimalInterval d = accounting::to_decimal(r.delta.value, digits);
-      io.out << exact_text(r.eps) << "," << d.lower << "," << d.upper << "\n";
+      io.out << to_exact_decimal(r.eps) << "," << d.lower << "," << d.upper << "\n";
     }
   }
   if (!all_met) {

@@ -185,11 +185,36 @@ mpq_class rational_from_double(std::string_view parameter, double value) {  // e
                          std::string(parameter) + ": NaN and infinity are not exact rationals");
   }
   mpq_class out;
-  mpq_set_d(out.get_mpq_t(), value);  // exact: every finite double is a dyadic rational
+  mpq_set_d(out.get_mpq_t(), value);  // exactdp-allow-float: exact, every finite double is a dyadic rational
   return out;
 }
 
 std::string to_string(const mpq_class& value) { return value.get_str(10); }
 std::string to_string(const mpz_class& value) { return value.get_str(10); }
+
+std::string to_exact_decimal(const mpq_class& value) {
+  mpz_class den = value.get_den();
+  long twos = 0, fives = 0;
+  while (mpz_divisible_ui_p(den.get_mpz_t(), 2)) {
+    den /= 2;
+    ++twos;
+  }
+  while (mpz_divisible_ui_p(den.get_mpz_t(), 5)) {
+    den /= 5;
+    ++fives;
+  }
+  if (den != 1 || twos > 2000 || fives > 2000) return to_string(value);
+  const long places = twos > fives ? twos : fives;
+  if (places == 0) return to_string(value);
+  mpz_class scale;
+  mpz_ui_pow_ui(scale.get_mpz_t(), 10, static_cast<unsigned long>(places));
+  const mpz_class scaled = value.get_num() * scale / value.get_den();  // exact
+  std::string digits = mpz_class(abs(scaled)).get_str();
+  if (digits.size() <= static_cast<std::size_t>(places)) {
+    digits = std::string(static_cast<std::size_t>(places) + 1 - digits.size(), '0') + digits;
+  }
+  const std::size_t point = digits.size() - static_cast<std::size_t>(places);
+  return std::string(scaled < 0 ? "-" : "") + digits.substr(0, point) + '.' + digits.substr(point);
+}
 
 }  // namespace exactdp

@@ -39,6 +39,10 @@ inline constexpr long kMaxDecimalExponent = 100'000;
 [[nodiscard]] std::string to_string(const mpq_class& value);
 [[nodiscard]] std::string to_string(const mpz_class& value);
 
+// The exact decimal expansion when it terminates (denominator 2^a 5^b, at most 2000 places),
+// e.g. 3/8 -> "0.375", 5 -> "5"; otherwise the same as to_string ("1/3").
+[[nodiscard]] std::string to_exact_decimal(const mpq_class& value);
+
 // Short form for messages: the value itself if short, else its first digits and its size.
 [[nodiscard]] std::string abbreviate(std::string_view text);
 
