@@ -76,7 +76,12 @@ Real find_upper(const SideFn& side, Real hi, const char* what) {
     if (side(hi) == Side::kAbove) return hi;
     mpfr_mul_2ui(hi.get(), hi.get(), 1, MPFR_RNDU);
   }
-  throw std::logic_error(std::string("gdp_conversions: no upper bracket found for ") + what);
+  // The answer lies beyond 2^200 times the starting guess: in practice delta within about
+  // 10^-50 of 1 (or epsilon near 0 with such a delta). Refuse it as a limit (exit 2), never as
+  // an internal error.
+  throw LimitError("delta", std::string("delta: no certified ") + what +
+                                " below 2^200 times the first guess; delta is too close to 1 for this "
+                                "conversion (allowed: 1 - delta >= about 1e-50)");
 }
 
 // delta_mu(eps) with eps a point and mu an interval (the rational form when mu is a point).
