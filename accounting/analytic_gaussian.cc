@@ -23,17 +23,6 @@ long tolerance_bits(const mpq_class& tolerance) {
   return b < 1 ? 1 : b;
 }
 
-mpq_class pow2(long k) {
-  mpq_class q(1);
-  if (k >= 0) {
-    mpz_mul_2exp(q.get_num_mpz_t(), q.get_num_mpz_t(), static_cast<mp_bitcnt_t>(k));
-  } else {
-    mpz_mul_2exp(q.get_den_mpz_t(), q.get_den_mpz_t(), static_cast<mp_bitcnt_t>(-k));
-  }
-  q.canonicalize();
-  return q;
-}
-
 // The scale-free problem: s = sigma / sensitivity, delta(s) = gdp_delta(eps, mu = 1/s).
 class Problem {
  public:
@@ -217,7 +206,7 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
 
   GaussianCalibration out;
   Interval d_hi(p), d_lo(p);
-  mpq_class offset = pow2(-k);
+  mpq_class offset = power_of_two(-k);
   for (int attempt = 0; attempt < 40; ++attempt) {
     const mpq_class s_hi = s_star * (1 + offset);
     const mpq_class s_lo = s_star * (1 - offset);

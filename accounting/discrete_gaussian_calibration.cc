@@ -12,17 +12,6 @@ namespace {
 
 enum class Side { kMeets, kMisses, kUndecided };
 
-mpq_class pow2(long k) {
-  mpq_class q(1);
-  if (k >= 0) {
-    mpz_mul_2exp(q.get_num_mpz_t(), q.get_num_mpz_t(), static_cast<mp_bitcnt_t>(k));
-  } else {
-    mpz_mul_2exp(q.get_den_mpz_t(), q.get_den_mpz_t(), static_cast<mp_bitcnt_t>(-k));
-  }
-  q.canonicalize();
-  return q;
-}
-
 mpz_class pow10(long k) {
   mpz_class r;
   mpz_ui_pow_ui(r.get_mpz_t(), 10, static_cast<unsigned long>(k));
@@ -62,7 +51,7 @@ class Problem {
 
 }  // namespace
 
-mpq_class default_bracket_tolerance() { return pow2(-32); }
+mpq_class default_bracket_tolerance() { return power_of_two(-32); }
 
 mpq_class round_up_significant(const mpq_class& x, int digits) {
   if (sgn(x) <= 0) throw std::invalid_argument("round_up_significant: x <= 0");
@@ -93,7 +82,7 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
   if (sgn(delta) <= 0 || delta >= 1) {
     throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
   }
-  if (bracket_tolerance < pow2(-200) || bracket_tolerance > mpq_class(1, 100)) {
+  if (bracket_tolerance < power_of_two(-200) || bracket_tolerance > mpq_class(1, 100)) {
     throw ParameterError::out_of_range("tolerance", abbreviate(to_string(bracket_tolerance)),
                                        "2^-200 <= tolerance <= 1/100 for the sigma2 bracket");
   }
@@ -106,7 +95,7 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
   // Start from the continuous Gaussian's sigma^2 (a close guess: the profiles agree to
   // O(sigma^-2) once sigma is not tiny).
   ZivOptions loose;
-  loose.tolerance = pow2(-20);
+  loose.tolerance = power_of_two(-20);
   const GaussianCalibration cont =
       calibrate_gaussian(epsilon, delta, mpq_class(sensitivity), loose);
   const mpq_class guess = dyadic(cont.sigma * cont.sigma, 64);
@@ -229,7 +218,7 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
         out.significant_digits = digits;
         return out;
       }
-      candidate = round_up_significant(candidate * (1 + pow2(-60)), digits);
+      candidate = round_up_significant(candidate * (1 + power_of_two(-60)), digits);
       if (candidate == out.sigma2) break;
     }
   }

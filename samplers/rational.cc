@@ -192,6 +192,16 @@ mpq_class rational_from_double(std::string_view parameter, double value) {  // e
 std::string to_string(const mpq_class& value) { return value.get_str(10); }
 std::string to_string(const mpz_class& value) { return value.get_str(10); }
 
+mpq_class power_of_two(long k) {
+  mpq_class q(1);
+  if (k >= 0) {
+    mpz_mul_2exp(q.get_num_mpz_t(), q.get_num_mpz_t(), static_cast<mp_bitcnt_t>(k));
+  } else {
+    mpz_mul_2exp(q.get_den_mpz_t(), q.get_den_mpz_t(), static_cast<mp_bitcnt_t>(-k));
+  }
+  return q;  // 2^k / 1 or 1 / 2^-k: already canonical
+}
+
 std::string to_exact_decimal(const mpq_class& value) {
   mpz_class den = value.get_den();
   long twos = 0, fives = 0;

@@ -43,6 +43,9 @@ inline constexpr long kMaxDecimalExponent = 100'000;
 // e.g. 3/8 -> "0.375", 5 -> "5"; otherwise the same as to_string ("1/3").
 [[nodiscard]] std::string to_exact_decimal(const mpq_class& value);
 
+// 2^k exactly, for any k (negative k gives 1/2^-k).
+[[nodiscard]] mpq_class power_of_two(long k);
+
 // Short form for messages: the value itself if short, else its first digits and its size.
 [[nodiscard]] std::string abbreviate(std::string_view text);
 
