@@ -23,34 +23,72 @@ long tolerance_bits(const mpq_class& tolerance) {
   return b < 1 ? 1 : b;
 }
 
-// The scale-free problem: s = sigma / sensitivity, delta(s) = gdp_delta(eps, mu = 1/s).
+// The scale-free problem: s = sigma / sensitivity, delta(s) = gdp_delta(eps, mu = 1/s),
+// decreasing in s. For targets up to 1/2 the monitored quantity is g(s) = delta(s), compared
+// with the target. Above 1/2 it is g(s) = 1 - delta(s) (increasing in s), compared with
+// 1 - target: gdp_delta_complement_at has relative accuracy 2^-p however close delta is to 1,
+// while delta itself would need -log2(1 - target) extra bits just to differ from 1 (delta =
+// 1 - 10^-29 took 50 s that way; 1 - 10^-5000 would not finish).
 class Problem {
  public:
-  Problem(mpq_class epsilon, mpq_class target, mpfr_prec_t cap)
-      : epsilon_(std::move(epsilon)), target_(std::move(target)), cap_(cap) {}
+  Problem(mpq_class epsilon, const mpq_class& target, mpfr_prec_t cap)
+      : epsilon_(std::move(epsilon)),
+        complement_(target > mpq_class(1, 2)),
+        level_(complement_ ? mpq_class(1 - target) : target),
+        cap_(cap) {}
 
-  [[nodiscard]] Interval delta_at(const mpq_class& s, mpfr_prec_t p) const {
-    return gdp_delta_at(epsilon_, mpq_class(1 / s), p);
+  // g(s) at working precision p.
+  [[nodiscard]] Interval value_at(const mpq_class& s, mpfr_prec_t p) const {
+    const mpq_class mu(1 / s);
+    return complement_ ? gdp_delta_complement_at(epsilon_, mu, p) : gdp_delta_at(epsilon_, mu, p);
+  }
+
+  // kMeets: g(s) certified on the private side of the level (delta(s) <= target);
+  // kMisses: certified on the other side (delta(s) > target, s is too small).
+  [[nodiscard]] Side side_of(const Interval& g) const {
+    if (complement_) {
+      if (mpfr_cmp_q(g.lower(), level_.get_mpq_t()) >= 0) return Side::kMeets;
+      if (mpfr_cmp_q(g.upper(), level_.get_mpq_t()) < 0) return Side::kMisses;
+    } else {
+      if (upper_at_most(g, level_)) return Side::kMeets;
+      if (lower_above(g, level_)) return Side::kMisses;
+    }
+    return Side::kUndecided;
   }
 
   // Certified comparison of delta(s) with the target, raising the precision until decided
-  // or the cap is reached. `out` receives the last interval.
+  // or the cap is reached. `out` receives the last interval of g(s).
   Side decide(const mpq_class& s, mpfr_prec_t p, Interval& out) const {
     for (;;) {
-      out = delta_at(s, p);
-      if (upper_at_most(out, target_)) return Side::kMeets;
-      if (lower_above(out, target_)) return Side::kMisses;
+      out = value_at(s, p);
+      const Side side = side_of(out);
+      if (side != Side::kUndecided) return side;
       if (p >= cap_) return Side::kUndecided;
       p = (2 * p > cap_) ? cap_ : 2 * p;
     }
   }
 
+  // delta(s) as an interval from g(s). For the complement, 1 - g is formed with enough bits
+  // to be exact (g's precision plus -log2(1 - target)), so a certified g >= 1 - target shows
+  // as upper(delta) <= target.
+  [[nodiscard]] Interval delta_from(const Interval& g) const {
+    if (!complement_) return g;
+    const long below_one = static_cast<long>(mpz_sizeinbase(level_.get_den_mpz_t(), 2)) -
+                           static_cast<long>(mpz_sizeinbase(level_.get_num_mpz_t(), 2)) + 1;
+    const mpfr_prec_t w = g.precision() + static_cast<mpfr_prec_t>(below_one > 0 ? below_one : 0) + 8;
+    return clamp(Interval(1L, w) - g, mpq_class(0), mpq_class(1));
+  }
+
   [[nodiscard]] const mpq_class& epsilon() const { return epsilon_; }
-  [[nodiscard]] const mpq_class& target() const { return target_; }
+  // The level g is compared with: target, or 1 - target for targets above 1/2.
+  [[nodiscard]] const mpq_class& level() const { return level_; }
+  // Whether g increases with s (the complement) or decreases (delta).
+  [[nodiscard]] bool increasing() const { return complement_; }
 
  private:
   mpq_class epsilon_;
-  mpq_class target_;
+  bool complement_;
+  mpq_class level_;
   mpfr_prec_t cap_;
 };
 
@@ -69,8 +107,8 @@ void approx(mpfr_ptr out, const Interval& x) {
   }
 }
 
-// Newton's method on h(y) = log delta(e^y) - log target, y = log s, safeguarded by bisection
-// once a bracket is known. Returns an approximation of y* = log s*. Only a search: the caller
+// Newton's method on h(y) = log g(e^y) - log level, y = log s, safeguarded by bisection once a
+// bracket is known. Returns an approximation of y* = log s*. Only a search: the caller
 // certifies the result.
 // With `shortcut`, a full-precision Newton step of size <= 2^-(stop_bits/2 + 8) is taken as the
 // last one (quadratic convergence squares the error); the caller certifies and, if that fails,
@@ -80,7 +118,7 @@ void newton_log_sigma(const Problem& pr, mpfr_ptr y, long stop_bits, mpfr_prec_t
   // Precision schedule: Newton at 96 bits until ~72 bits are right, then at p (quadratic
   // convergence needs only one or two of the expensive iterations).
   mpfr_prec_t q = p > 96 ? 96 : p;
-  Interval log_target = log(Interval(pr.target(), q));
+  Interval log_level = log(Interval(pr.level(), q));
   Real ylo(p), yhi(p), h(p), dh(p), step(p), ynew(p), limit(p), coarse(p);
   bool have_lo = false, have_hi = false;
   mpfr_set_si_2exp(limit.get(), 1, -stop_bits, MPFR_RNDD);
@@ -89,24 +127,30 @@ void newton_log_sigma(const Problem& pr, mpfr_ptr y, long stop_bits, mpfr_prec_t
   mpfr_set_si_2exp(quadratic.get(), 1, -(stop_bits / 2 + 8), MPFR_RNDD);
   for (int iteration = 0; iteration < 2000; ++iteration) {
     const mpq_class s = exp_rational(y, q);
-    const Interval d = pr.delta_at(s, q);
+    const Interval d = pr.value_at(s, q);
     bool newton_ok = mpfr_sgn(d.upper()) > 0;
     if (newton_ok) {
-      const Interval hv = log(d) - log_target;
+      const Interval hv = log(d) - log_level;
       approx(h.get(), hv);
-      // d log delta / d log s = -phi(a) / (s delta), a = 1/(2s) - eps s.
+      // d log delta / d log s = -phi(a) / (s delta), a = 1/(2s) - eps s; for the complement,
+      // d log(1 - delta) / d log s = +phi(a) / (s (1 - delta)).
       const mpq_class a = 1 / (2 * s) - pr.epsilon() * s;
       if (mpfr_sgn(d.lower()) > 0) {
-        const Interval slope = -(normal_pdf(Interval(a, q)) / (d * s));
+        Interval slope = normal_pdf(Interval(a, q)) / (d * s);
+        if (!pr.increasing()) slope = -slope;
         approx(dh.get(), slope);
-        newton_ok = mpfr_number_p(dh.get()) && mpfr_sgn(dh.get()) < 0 && mpfr_number_p(h.get());
+        newton_ok = mpfr_number_p(dh.get()) && mpfr_number_p(h.get()) &&
+                    (pr.increasing() ? mpfr_sgn(dh.get()) > 0 : mpfr_sgn(dh.get()) < 0);
       } else {
         newton_ok = false;
       }
     }
     // Side of the root: delta(s) > target means s is too small (delta decreases in s).
-    const bool too_small = lower_above(d, pr.target()) ||
-                           (!upper_at_most(d, pr.target()) && newton_ok && mpfr_sgn(h.get()) > 0);
+    const Side side = pr.side_of(d);
+    const bool too_small =
+        side == Side::kMisses ||
+        (side == Side::kUndecided && newton_ok &&
+         (pr.increasing() ? mpfr_sgn(h.get()) < 0 : mpfr_sgn(h.get()) > 0));
     if (too_small) {
       mpfr_set(ylo.get(), y, MPFR_RNDD);
       have_lo = true;
@@ -146,10 +190,19 @@ void newton_log_sigma(const Problem& pr, mpfr_ptr y, long stop_bits, mpfr_prec_t
     mpfr_abs(step.get(), step.get(), MPFR_RNDD);
     mpfr_set(y, ynew.get(), MPFR_RNDD);
     if (q < p) {
-      if (newton_ok && mpfr_lessequal_p(step.get(), coarse.get())) {
+      // Switch when Newton has converged at the coarse precision, or when bisection has (the
+      // profile can jump from ~0 to ~1 within a relative change of s far below 2^-96, e.g. for
+      // eps = 10^400, where Newton's slope underflows and only bisection makes progress).
+      bool converged = newton_ok && mpfr_lessequal_p(step.get(), coarse.get());
+      if (!converged && have_lo && have_hi) {
+        Real width(p);
+        mpfr_sub(width.get(), yhi.get(), ylo.get(), MPFR_RNDU);
+        converged = mpfr_lessequal_p(width.get(), coarse.get());
+      }
+      if (converged) {
         q = p;  // switch to full precision; the bracket from the coarse phase is kept only
         have_lo = have_hi = false;  // as long as it is confirmed at the new precision
-        log_target = log(Interval(pr.target(), q));
+        log_level = log(Interval(pr.level(), q));
       }
       continue;
     }
@@ -187,7 +240,12 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
   Real y(p);
   {
     Interval s0(p);
-    if (sgn(epsilon) > 0) {
+    if (pr.increasing()) {
+      // Target above 1/2: 1 - delta is about Phi(x1) = Q(a - beta); taking a - beta = z =
+      // sqrt(2 ln(1 / (1 - delta))) gives s0 = 1 / (z + sqrt(z^2 + 2 eps)) (also for eps = 0).
+      const Interval z = sqrt(mul_2si(log(Interval(mpq_class(1 / pr.level()), 64)), 1));
+      s0 = Interval(1L, 64) / (z + sqrt(square(z) + Interval(mpq_class(2 * epsilon), 64)));
+    } else if (sgn(epsilon) > 0) {
       const Interval z = sqrt(mul_2si(log(Interval(mpq_class(mpq_class(5, 4) / delta), 64)), 1));
       const Interval beta = mul_2si(z + sqrt(square(z) + Interval(mpq_class(2 * epsilon), 64)), -1);
       s0 = beta / epsilon;
@@ -215,8 +273,8 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
     if (hi == Side::kMeets && lo == Side::kMisses) {
       out.sigma = s_hi * sensitivity;
       out.sigma_lower = s_lo * sensitivity;
-      out.delta_at_sigma = d_hi;
-      out.delta_at_sigma_lower = d_lo;
+      out.delta_at_sigma = pr.delta_from(d_hi);
+      out.delta_at_sigma_lower = pr.delta_from(d_lo);
       out.tolerance_met = (s_hi - s_lo) / s_lo <= options.tolerance;
       return out;
     }
@@ -235,29 +293,38 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
     if (offset >= mpq_class(1, 2)) break;
   }
 
-  // Last resort: certified bisection from a certified bracket found by doubling.
+  // Last resort: a certified bracket found by exponential search from s_star (the factor
+  // 2^1, 2^2, 2^4, ... so even a search that ended 2^-100000 off needs ~17 steps), then
+  // certified bisection: on the exponent while the ends are more than a factor 4 apart, then
+  // arithmetic. An undecided comparison (delta equal to the target within the precision cap)
+  // ends the bisection: the bracket is still certified, only wider than the tolerance.
   mpq_class lo_s = s_star, hi_s = s_star;
-  Side side = pr.decide(hi_s, p, d_hi);
-  for (int i = 0; side != Side::kMeets && i < 100000; ++i) {
-    hi_s *= 2;
-    side = pr.decide(hi_s, p, d_hi);
+  constexpr long kMaxJump = 1L << 24;  // 2^(2^24): far beyond any s a legal input can need
+  for (long jump = 1; pr.decide(hi_s, p, d_hi) != Side::kMeets; jump *= 2) {
+    if (jump > kMaxJump) throw std::runtime_error("calibrate_gaussian: no certified upper end");
+    hi_s *= power_of_two(jump);
   }
-  side = pr.decide(lo_s, p, d_lo);
-  for (int i = 0; side != Side::kMisses && i < 100000; ++i) {
-    lo_s /= 2;
-    side = pr.decide(lo_s, p, d_lo);
+  for (long jump = 1; pr.decide(lo_s, p, d_lo) != Side::kMisses; jump *= 2) {
+    if (jump > kMaxJump) throw std::runtime_error("calibrate_gaussian: no certified lower end");
+    lo_s *= power_of_two(-jump);
   }
-  if (pr.decide(hi_s, p, d_hi) != Side::kMeets || pr.decide(lo_s, p, d_lo) != Side::kMisses) {
-    throw std::runtime_error("calibrate_gaussian: no certified bracket found");
-  }
-  for (int i = 0; i < 4 * k + 64 && (hi_s - lo_s) / lo_s > options.tolerance / 2; ++i) {
-    const mpq_class mid = (lo_s + hi_s) / 2;
+  for (int i = 0; i < 4 * k + 256 && (hi_s - lo_s) / lo_s > options.tolerance / 2; ++i) {
+    mpq_class mid;
+    const mpq_class ratio = hi_s / lo_s;
+    if (ratio > 4) {
+      // log2 of the ratio, to within one: the geometric midpoint up to a factor 2.
+      const long bits = static_cast<long>(mpz_sizeinbase(ratio.get_num_mpz_t(), 2)) -
+                        static_cast<long>(mpz_sizeinbase(ratio.get_den_mpz_t(), 2));
+      mid = lo_s * power_of_two(bits / 2 > 1 ? bits / 2 : 1);
+    } else {
+      mid = (lo_s + hi_s) / 2;
+    }
     Interval d_mid(p);
-    const Side s = pr.decide(mid, p, d_mid);
-    if (s == Side::kMeets) {
+    const Side side = pr.decide(mid, p, d_mid);
+    if (side == Side::kMeets) {
       hi_s = mid;
       d_hi = d_mid;
-    } else if (s == Side::kMisses) {
+    } else if (side == Side::kMisses) {
       lo_s = mid;
       d_lo = d_mid;
     } else {
@@ -266,8 +333,8 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
   }
   out.sigma = hi_s * sensitivity;
   out.sigma_lower = lo_s * sensitivity;
-  out.delta_at_sigma = d_hi;
-  out.delta_at_sigma_lower = d_lo;
+  out.delta_at_sigma = pr.delta_from(d_hi);
+  out.delta_at_sigma_lower = pr.delta_from(d_lo);
   out.tolerance_met = (hi_s - lo_s) / lo_s <= options.tolerance;
   return out;
 }

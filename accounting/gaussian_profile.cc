@@ -70,6 +70,24 @@ Interval gdp_delta_at(const mpq_class& epsilon, const mpq_class& mu, mpfr_prec_t
   return delta;
 }
 
+Interval gdp_delta_complement_at(const mpq_class& epsilon, const mpq_class& mu,
+                                 mpfr_prec_t precision) {
+  require_nonnegative("epsilon", epsilon);
+  require_positive("mu", mu);
+  // 1 - delta = [1 - Phi(-x1)] + e^eps Phi(-x2) = Phi(x1) + phi(x1) R(x2), using
+  // e^eps phi(x2) = phi(x1) as in gdp_delta_at. Both terms are positive.
+  const mpq_class eps_over_mu = epsilon / mu;
+  const mpq_class half_mu = mu / 2;
+  const mpq_class x1 = eps_over_mu - half_mu;
+  const mpq_class x2 = eps_over_mu + half_mu;
+  const mpfr_prec_t w = precision + 16;
+  const Interval phi1 = normal_pdf(Interval(x1, w + 64));
+  Interval complement = normal_cdf(x1, w) + phi1 * mills_ratio(x2, w);
+  complement = clamp(complement, mpq_class(0), mpq_class(1));
+  complement.set_precision(precision);
+  return complement;
+}
+
 Interval gdp_delta_at(const Interval& epsilon, const Interval& mu, mpfr_prec_t precision) {
   if (mpfr_sgn(epsilon.lower()) < 0) {
     throw std::domain_error("gdp_delta_at: epsilon interval reaches below 0");

@@ -32,6 +32,12 @@ namespace exactdp::accounting {
 // delta(eps) of mu-GDP at working precision p (one evaluation, no precision loop).
 [[nodiscard]] Interval gdp_delta_at(const mpq_class& epsilon, const mpq_class& mu,
                                     mpfr_prec_t precision);
+// 1 - delta(eps) of mu-GDP at working precision p, with RELATIVE accuracy ~2^-p however close
+// delta is to 1 (delta = 1 - 10^-5000 is a legal target): with the notation above,
+//   1 - delta = Phi(x1) + e^eps Phi(-x2) = Phi(x1) + phi(x1) R(x2),
+// a sum of two positive terms (no cancellation). Outward rounded, clamped to [0, 1].
+[[nodiscard]] Interval gdp_delta_complement_at(const mpq_class& epsilon, const mpq_class& mu,
+                                               mpfr_prec_t precision);
 // Interval arguments (e.g. mu = sqrt(mu1^2 + mu2^2) from composition): by monotonicity,
 // [delta(eps.upper, mu.lower).lower, delta(eps.lower, mu.upper).upper]. Requires eps.lower >= 0
 // and mu.upper > 0 (mu.lower <= 0 gives the lower end 0).

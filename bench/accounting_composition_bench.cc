@@ -2,8 +2,8 @@
 // KOV optimal composition for k = 10^4 (and 10^6), zCDP and GDP conversions.
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target accounting_composition_bench
-//   ./build-bench/bench/accounting_composition_bench --benchmark_repetitions=5 \
-//       --benchmark_report_aggregates_only=true
+//   ./build-bench/bench/accounting_composition_bench --benchmark_repetitions=5
+//       --benchmark_report_aggregates_only=true   (one command line)
 #include <benchmark/benchmark.h>
 
 #include "accounting/gdp_conversions.h"

@@ -204,11 +204,10 @@ void gdp_calibration(ByteReader& in) {
 }
 
 void gaussian_calibration(ByteReader& in) {
-  const mpq_class eps = rational(in, false), delta = probability(in), sens = rational(in, true);
-  // KNOWN OPEN FINDING (docs/FUZZING.md, "Open", 5): calibrate_gaussian runs for minutes when
-  // delta is within ~10^-20 of 1. Skipped here so that CI keeps catching NEW findings; remove
-  // this line once accounting/analytic_gaussian.cc bounds that case.
-  if (1 - delta < mpq_class(1, 1 << 30) * mpq_class(1, 1 << 30)) return;
+  const mpq_class eps = rational(in, false), sens = rational(in, true);
+  mpq_class delta = probability(in);
+  // As often near 1 as near 0: targets above 1/2 take the other (complement) route.
+  if (in.flag() && sgn(delta) > 0 && delta < 1) delta = 1 - delta;
   trace("calibrate_gaussian epsilon delta sensitivity", {&eps, &delta, &sens});
   const acc::GaussianCalibration c = acc::calibrate_gaussian(eps, delta, sens, fast_options());
   FUZZ_CHECK(c.sigma > 0 && c.sigma_lower <= c.sigma, "calibrate_gaussian bracket [%s, %s]",
@@ -221,6 +220,22 @@ void gaussian_calibration(ByteReader& in) {
                "calibrate_gaussian sigma_lower %s meets the target after all: delta %s <= %s",
                str(c.sigma_lower).c_str(), iv(d).c_str(), str(delta).c_str());
   }
+  // The same on 1 - delta (relatively accurate however close delta is to 1; the calibration
+  // certifies targets above 1/2 this way), and the reported intervals themselves.
+  const mpq_class level = 1 - delta;
+  const acc::Interval c_hi = acc::gdp_delta_complement_at(eps, mpq_class(sens / c.sigma), kCheckPrecision);
+  FUZZ_CHECK(mpfr_cmp_q(c_hi.upper(), level.get_mpq_t()) >= 0,
+             "calibrate_gaussian sigma %s: 1 - delta %s is certified below 1 - target %s",
+             str(c.sigma).c_str(), iv(c_hi).c_str(), str(level).c_str());
+  if (c.sigma_lower > 0) {
+    const acc::Interval c_lo = acc::gdp_delta_complement_at(eps, mpq_class(sens / c.sigma_lower), kCheckPrecision);
+    FUZZ_CHECK(mpfr_cmp_q(c_lo.lower(), level.get_mpq_t()) < 0,
+               "calibrate_gaussian sigma_lower %s: 1 - delta %s is certified >= 1 - target %s",
+               str(c.sigma_lower).c_str(), iv(c_lo).c_str(), str(level).c_str());
+  }
+  FUZZ_CHECK(acc::upper_at_most(c.delta_at_sigma, delta) && acc::lower_above(c.delta_at_sigma_lower, delta),
+             "calibrate_gaussian reports delta %s at sigma and %s at sigma_lower for target %s",
+             iv(c.delta_at_sigma).c_str(), iv(c.delta_at_sigma_lower).c_str(), str(delta).c_str());
 }
 
 void composition(ByteReader& in) {

@@ -116,6 +116,54 @@ TEST(AnalyticGaussian, VarianceRatioClaim) {
   EXPECT_TRUE(lower_above(gaussian_variance_ratio(c, q("0.5"), q("1e-20"), q("1"), 128), q("2/3")));
 }
 
+// Targets above 1/2 are certified on 1 - delta (gdp_delta_complement_at). delta = 1 - 10^-29 once
+// took 50 s (Newton on log delta cannot see 10^-29 at 96 bits, wandered to s ~ 0, then doubled
+// back one step at a time); 1 - 10^-5000 is the digit limit's version of the same question.
+TEST(AnalyticGaussian, TargetsNearOne) {
+  mpq_class one_minus_tiny(1);
+  mpz_ui_pow_ui(one_minus_tiny.get_den_mpz_t(), 10, 5000);
+  one_minus_tiny = 1 - one_minus_tiny;
+  const mpq_class huge(mpz_class("1" + std::string(400, '0')));
+  for (const mpq_class& delta :
+       {q("0.6"), q("0.9999999999999"), q("0.99999999999999999999999999999"), one_minus_tiny}) {
+    for (const mpq_class& eps : {q("0"), q("1"), q("1e-5000"), huge}) {
+      const GaussianCalibration c = calibrate_gaussian(eps, delta, q("1"));
+      EXPECT_TRUE(c.tolerance_met);
+      EXPECT_TRUE(upper_at_most(c.delta_at_sigma, delta)) << c.delta_at_sigma.debug_string();
+      EXPECT_TRUE(lower_above(c.delta_at_sigma_lower, delta));
+      // Independent re-check on the complement at 600 bits.
+      const mpq_class level = 1 - delta;
+      const Interval meets = gdp_delta_complement_at(eps, mpq_class(1 / c.sigma), 600);
+      const Interval misses = gdp_delta_complement_at(eps, mpq_class(1 / c.sigma_lower), 600);
+      EXPECT_GE(mpfr_cmp_q(meets.lower(), level.get_mpq_t()), 0);
+      EXPECT_LT(mpfr_cmp_q(misses.upper(), level.get_mpq_t()), 0);
+      EXPECT_LT(c.sigma_lower, c.sigma);
+    }
+  }
+  // And through delta itself, at enough bits to see 10^-29 (an evaluation path not used above).
+  const mpq_class d29 = q("0.99999999999999999999999999999");
+  const GaussianCalibration c = calibrate_gaussian(q("1"), d29, q("1"));
+  expect_certified(c, q("1"), d29, q("1"));
+  EXPECT_GT(c.sigma, q("0.0439850983056364"));
+  EXPECT_LT(c.sigma, q("0.0439850983056365"));
+}
+
+RC_GTEST_PROP(AnalyticGaussianProperty, TargetsAboveOneHalfAreCertifiedOnBothSides, ()) {
+  const mpq_class eps = *testing::rational_in(q("0"), q("20"));
+  // 1 - delta in [10^-40, 1/2]: certified through delta at 1000 bits (enough to see 10^-40).
+  const int exponent = *rc::gen::inRange(1, 41);
+  mpq_class level = *testing::rational_in(q("1"), q("5"));
+  mpz_class ten_power;
+  mpz_ui_pow_ui(ten_power.get_mpz_t(), 10, static_cast<unsigned long>(exponent));
+  level /= ten_power;  // in [10^-40, 1/2]
+  const mpq_class delta = 1 - level;
+  const mpq_class sens = *testing::positive_rational(1);
+  const GaussianCalibration c = calibrate_gaussian(eps, delta, sens);
+  RC_ASSERT(c.tolerance_met);
+  RC_ASSERT(upper_at_most(gaussian_delta_at(eps, c.sigma, sens, 1000), delta));
+  RC_ASSERT(lower_above(gaussian_delta_at(eps, c.sigma_lower, sens, 1000), delta));
+}
+
 RC_GTEST_PROP(AnalyticGaussianProperty, BracketIsCertifiedOnBothSides, ()) {
   const mpq_class eps = *testing::rational_in(q("0"), q("20"));
   const mpq_class delta = *testing::rational_in(q("1/1000000"), q("999/1000"));

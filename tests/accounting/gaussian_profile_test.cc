@@ -134,5 +134,35 @@ RC_GTEST_PROP(GaussianProfileProperty, IntervalArgumentsEncloseThePoint, ()) {
   RC_ASSERT(wide.contains(point));
 }
 
+// 1 - delta: certified like delta, and with relative accuracy where delta is within 10^-29 (and
+// 10^-5000) of 1 — there delta itself at 128 bits is [something, 1] and says nothing.
+TEST(GaussianProfile, ComplementIsRelativelyAccurateNearOne) {
+  for (const char* mu : {"10", "22", "100", "302", "1e6"}) {
+    for (const char* eps : {"0", "1", "1e400"}) {
+      const Interval c = gdp_delta_complement_at(q(eps), q(mu), 128);
+      EXPECT_TRUE(c.is_valid());
+      if (mpfr_zero_p(c.upper()) != 0) continue;  // below MPFR's range (mu = 1e6): [0, 0]
+      EXPECT_TRUE(c.is_positive()) << mu << " " << eps << " " << c.debug_string();
+      EXPECT_LE(relative_width_log2(c), -100) << mu << " " << eps << " " << c.debug_string();
+    }
+  }
+  // delta = 1 - 1e-29 lies between mu = 22 and mu = 23 at eps = 1 (1 - delta = 2.9e-27 and 5.6e-30):
+  EXPECT_TRUE(lower_above(gdp_delta_complement_at(q("1"), q("22"), 128), q("1e-29")));
+  EXPECT_TRUE(upper_at_most(gdp_delta_complement_at(q("1"), q("23"), 128), q("1e-29")));
+}
+
+RC_GTEST_PROP(GaussianProfileProperty, ComplementAndDeltaSumToOne, ()) {
+  const mpq_class eps = *testing::rational_in(q("0"), q("50"));
+  const mpq_class mu = *testing::positive_rational(2);
+  const Interval d = gdp_delta_at(eps, mu, 300);
+  const Interval c = gdp_delta_complement_at(eps, mu, 300);
+  RC_ASSERT(c.is_valid());
+  // delta + (1 - delta) = 1, from two independent formulas; a wrong sign or a missing term in
+  // either is caught unless it is below 2^-280 absolute.
+  const Interval sum = d + c;
+  RC_ASSERT(sum.contains(1L));
+  RC_ASSERT(upper_at_most(sum - mpq_class(1), mpq_class(1) / mpq_class(mpz_class(1) << 280)));
+}
+
 }  // namespace
 }  // namespace exactdp::accounting

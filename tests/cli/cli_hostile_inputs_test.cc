@@ -4,7 +4,8 @@
 // names the parameter, and nothing on stdout. SECURITY.md "Limits" lists the bounds enforced.
 //
 // The hostile values (issue 5): 1e999999999, 1e-999999999, a 100,000-digit number, a
-// denominator of 5,000 nines, 10^12, 10^400, 0, 1, 10^300, 10^9, a NUL byte, Unicode digits —
+// denominator of 5,000 nines, 10^12, 10^400, 0, 1, 10^300, 10^9, a NUL byte, Unicode digits, and
+// 1 - 10^-29 and 1 - 10^-5000 (delta just below 1) —
 // each put into every parameter of every command in turn, the other parameters staying valid.
 // Counts (-n, --samples) do not get 10^9 (nor `bits -n` 10^12): within their limits these are
 // legitimate, merely long requests. Each command also runs once with valid parameters (baseline).
@@ -58,6 +59,11 @@ std::vector<Value> hostile_values() {
       {"one", "1"},
       {"ten_to_300", "1e300"},
       {"ten_to_9", "1e9"},
+      // Just below 1 (a probability's edge): `calibrate gaussian --delta` with 1 - 10^-29 once
+      // took 50 s (the profile was compared with the target near 1 instead of 1 - delta with
+      // 1 - target); 1 - 10^-5000 is the same at the scale of the digit limits.
+      {"one_minus_1e_29", "0." + std::string(29, '9')},
+      {"one_minus_1e_5000", "0." + std::string(5000, '9')},
       {"nul_byte", std::string("1\0" "5", 3)},
       {"fullwidth_digit", "\xef\xbc\x91"},      // U+FF11 FULLWIDTH DIGIT ONE
       {"arabic_indic_digit", "\xd9\xa3"},       // U+0663 ARABIC-INDIC DIGIT THREE
