@@ -79,6 +79,20 @@ class Problem {
     return clamp(Interval(1L, w) - g, mpq_class(0), mpq_class(1));
   }
 
+  // The calibration from a certified bracket lo_s < s* <= hi_s and g at its ends.
+  [[nodiscard]] GaussianCalibration result(const mpq_class& lo_s, const Interval& g_lo,
+                                           const mpq_class& hi_s, const Interval& g_hi,
+                                           const mpq_class& sensitivity,
+                                           const mpq_class& tolerance) const {
+    GaussianCalibration out;
+    out.sigma = hi_s * sensitivity;
+    out.sigma_lower = lo_s * sensitivity;
+    out.delta_at_sigma = delta_from(g_hi);
+    out.delta_at_sigma_lower = delta_from(g_lo);
+    out.tolerance_met = (hi_s - lo_s) / lo_s <= tolerance;
+    return out;
+  }
+
   [[nodiscard]] const mpq_class& epsilon() const { return epsilon_; }
   // The level g is compared with: target, or 1 - target for targets above 1/2.
   [[nodiscard]] const mpq_class& level() const { return level_; }
@@ -262,7 +276,6 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
   newton_log_sigma(pr, y.get(), k + 8, p, true);
   mpq_class s_star = exp_rational(y.get(), p);
 
-  GaussianCalibration out;
   Interval d_hi(p), d_lo(p);
   mpq_class offset = power_of_two(-k);
   for (int attempt = 0; attempt < 40; ++attempt) {
@@ -271,12 +284,7 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
     const Side hi = pr.decide(s_hi, p, d_hi);
     const Side lo = pr.decide(s_lo, p, d_lo);
     if (hi == Side::kMeets && lo == Side::kMisses) {
-      out.sigma = s_hi * sensitivity;
-      out.sigma_lower = s_lo * sensitivity;
-      out.delta_at_sigma = pr.delta_from(d_hi);
-      out.delta_at_sigma_lower = pr.delta_from(d_lo);
-      out.tolerance_met = (s_hi - s_lo) / s_lo <= options.tolerance;
-      return out;
+      return pr.result(s_lo, d_lo, s_hi, d_hi, sensitivity, options.tolerance);
     }
     if (attempt == 0) {
       // The quadratic shortcut was too optimistic: finish Newton properly and retry at the
@@ -331,12 +339,7 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
       break;  // delta(mid) equals the target within the cap's precision: stop, still certified
     }
   }
-  out.sigma = hi_s * sensitivity;
-  out.sigma_lower = lo_s * sensitivity;
-  out.delta_at_sigma = pr.delta_from(d_hi);
-  out.delta_at_sigma_lower = pr.delta_from(d_lo);
-  out.tolerance_met = (hi_s - lo_s) / lo_s <= options.tolerance;
-  return out;
+  return pr.result(lo_s, d_lo, hi_s, d_hi, sensitivity, options.tolerance);
 }
 
 Interval sigma_bracket(const GaussianCalibration& c, mpfr_prec_t precision) {

@@ -23,9 +23,26 @@ void require_positive(const char* name, const mpq_class& value) {
   }
 }
 
-Interval gdp_delta_at(const mpq_class& epsilon, const mpq_class& mu, mpfr_prec_t precision) {
+namespace {
+
+// x1 = eps/mu - mu/2 and x2 = eps/mu + mu/2, exact, after validating eps >= 0 and mu > 0.
+struct ProfileArguments {
+  mpq_class x1;
+  mpq_class x2;
+};
+
+ProfileArguments profile_arguments(const mpq_class& epsilon, const mpq_class& mu) {
   require_nonnegative("epsilon", epsilon);
   require_positive("mu", mu);
+  const mpq_class eps_over_mu = epsilon / mu;
+  const mpq_class half_mu = mu / 2;
+  return {eps_over_mu - half_mu, eps_over_mu + half_mu};
+}
+
+}  // namespace
+
+Interval gdp_delta_at(const mpq_class& epsilon, const mpq_class& mu, mpfr_prec_t precision) {
+  const auto [x1, x2] = profile_arguments(epsilon, mu);
   // Balle & Wang 2018, Theorem 8 with Delta / sigma = mu, written without e^eps:
   //   delta = Phi(-x1) - e^eps Phi(-x2),  x1 = eps/mu - mu/2,  x2 = eps/mu + mu/2 (exact).
   // Since x2^2 - x1^2 = 2 eps, e^eps phi(x2) = phi(x1), so with the Mills ratio R = Q / phi,
@@ -37,10 +54,6 @@ Interval gdp_delta_at(const mpq_class& epsilon, const mpq_class& mu, mpfr_prec_t
   // by Gordon's inequality R(t) > t/(1 + t^2) for t > 0), so
   //   R(x1) - R(x2) in mu * [1 - x2 R(x2), 1 - x1 R(x1)],
   // whose relative width is O(mu) at any precision. We intersect the two.
-  const mpq_class eps_over_mu = epsilon / mu;
-  const mpq_class half_mu = mu / 2;
-  const mpq_class x1 = eps_over_mu - half_mu;
-  const mpq_class x2 = eps_over_mu + half_mu;
   const mpfr_prec_t w = precision + 16;
   Interval delta(w);
   if (x1 < -40) {
@@ -72,14 +85,9 @@ Interval gdp_delta_at(const mpq_class& epsilon, const mpq_class& mu, mpfr_prec_t
 
 Interval gdp_delta_complement_at(const mpq_class& epsilon, const mpq_class& mu,
                                  mpfr_prec_t precision) {
-  require_nonnegative("epsilon", epsilon);
-  require_positive("mu", mu);
+  const auto [x1, x2] = profile_arguments(epsilon, mu);
   // 1 - delta = [1 - Phi(-x1)] + e^eps Phi(-x2) = Phi(x1) + phi(x1) R(x2), using
   // e^eps phi(x2) = phi(x1) as in gdp_delta_at. Both terms are positive.
-  const mpq_class eps_over_mu = epsilon / mu;
-  const mpq_class half_mu = mu / 2;
-  const mpq_class x1 = eps_over_mu - half_mu;
-  const mpq_class x2 = eps_over_mu + half_mu;
   const mpfr_prec_t w = precision + 16;
   const Interval phi1 = normal_pdf(Interval(x1, w + 64));
   Interval complement = normal_cdf(x1, w) + phi1 * mills_ratio(x2, w);

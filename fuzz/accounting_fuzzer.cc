@@ -14,7 +14,8 @@
 //     proves it misses delta (gdp_epsilon, gdp_mu_for, calibrate_gaussian both sides,
 //     zcdp_epsilon at its alpha, kov_epsilon), and the ends of a calibration bracket are ordered;
 //   * zcdp_epsilon is never looser than Bun–Steinke's rho + 2 sqrt(rho log(1/delta)) (zcdp.h);
-//   * the optimal composition is never above the advanced or the basic one.
+//   * the optimal composition is never above the advanced or the basic one;
+//   * 1 - delta (gdp_delta_complement_at) and delta sum to an interval containing 1.
 // Tolerances are loose (2^-30) and precisions capped so one input runs in milliseconds.
 #include <mpfr.h>
 
@@ -134,6 +135,14 @@ void gdp_profile(ByteReader& in) {
   check_delta(d12, "gdp_delta_at");
   check_not_above(d21, d11, "gdp profile decreasing in eps");
   check_not_above(d11, d12, "gdp profile increasing in mu");
+  // 1 - delta from its own formula: delta + (1 - delta) must contain 1, and the complement
+  // must be monotone the other way.
+  const acc::Interval c11 = acc::gdp_delta_complement_at(eps1, mu1, acc::kDefaultPrecision);
+  const acc::Interval c12 = acc::gdp_delta_complement_at(eps1, mu2, acc::kDefaultPrecision);
+  check_delta(c11, "gdp_delta_complement_at");
+  FUZZ_CHECK((d11 + c11).contains(1L), "delta %s + (1 - delta) %s does not contain 1",
+             iv(d11).c_str(), iv(c11).c_str());
+  check_not_above(c12, c11, "complement decreasing in mu");
 }
 
 void gaussian_vs_gdp(ByteReader& in) {
