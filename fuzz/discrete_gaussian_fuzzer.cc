@@ -13,10 +13,10 @@
 // Parameters are bounded (integers of at most 40 bytes) so one input runs in milliseconds.
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 
 #include "fuzz/fuzz_support.h"
 #include "fuzz/reference_cks20.h"
+#include "fuzz/sampler_paths_agree.h"
 #include "samplers/discrete_gaussian.h"
 
 namespace {
@@ -27,8 +27,6 @@ using exactdp::fuzz::str;
 namespace ref = exactdp::fuzz::reference;
 
 constexpr std::size_t kMaxParamBytes = 40;
-
-unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>(v); }
 
 }  // namespace
 
@@ -58,30 +56,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(params.fast_path() == eligible, "sigma2 = %s: fast_path() = %d, documented %d",
              str(sigma2).c_str(), params.fast_path(), eligible);
 
-  FuzzBits b_lib(in.rest(), in.rest_size(), data, size);
-  FuzzBits b_gmp(in.rest(), in.rest_size(), data, size);
-  FuzzBits b_ref(in.rest(), in.rest_size(), data, size);
-  FuzzBits b_i64(in.rest(), in.rest_size(), data, size);
-  for (int i = 0; i < draws; ++i) {
-    const mpz_class v_lib = exactdp::sample_discrete_gaussian(b_lib, params);
-    const mpz_class v_gmp = exactdp::sample_discrete_gaussian_gmp(b_gmp, params);
-    const mpz_class v_ref = ref::discrete_gaussian(b_ref, sigma2) + mean;
-    const std::optional<std::int64_t> v_i64 = exactdp::sample_discrete_gaussian_int64(b_i64, params);
-    FUZZ_CHECK(v_lib == v_gmp && b_lib.bits_consumed() == b_gmp.bits_consumed(),
-               "sigma2 = %s mean = %s (fast %d), draw %d: default %s (%llu bits) vs gmp %s (%llu bits)",
-               str(sigma2).c_str(), str(mean).c_str(), params.fast_path(), i, str(v_lib).c_str(),
-               ull(b_lib.bits_consumed()), str(v_gmp).c_str(), ull(b_gmp.bits_consumed()));
-    FUZZ_CHECK(v_gmp == v_ref && b_gmp.bits_consumed() == b_ref.bits_consumed(),
-               "sigma2 = %s mean = %s, draw %d: gmp %s (%llu bits) vs reference %s (%llu bits)",
-               str(sigma2).c_str(), str(mean).c_str(), i, str(v_gmp).c_str(),
-               ull(b_gmp.bits_consumed()), str(v_ref).c_str(), ull(b_ref.bits_consumed()));
-    const bool fits = mpz_fits_slong_p(v_gmp.get_mpz_t()) != 0;
-    FUZZ_CHECK(v_i64.has_value() == fits && (!fits || mpz_class(static_cast<long>(*v_i64)) == v_gmp) &&
-                   b_i64.bits_consumed() == b_gmp.bits_consumed(),
-               "sigma2 = %s mean = %s, draw %d: int64 variant %s (%llu bits) vs %s (%llu bits)",
-               str(sigma2).c_str(), str(mean).c_str(), i,
-               v_i64 ? std::to_string(*v_i64).c_str() : "nullopt", ull(b_i64.bits_consumed()),
-               str(v_gmp).c_str(), ull(b_gmp.bits_consumed()));
-  }
+  exactdp::fuzz::check_sampler_paths_agree(
+      "sigma2 = " + str(sigma2) + " mean = " + str(mean), params.fast_path(), draws, in, data, size,
+      [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian(b, params); },
+      [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_gmp(b, params); },
+      [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_int64(b, params); },
+      [&](FuzzBits& b) { return mpz_class(ref::discrete_gaussian(b, sigma2) + mean); });
   return 0;
 }

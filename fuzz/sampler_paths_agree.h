@@ -1,0 +1,57 @@
+// sampler_paths_agree.h — the shared check of the two integer-law fuzzers
+// (discrete_gaussian_fuzzer.cc, discrete_laplace_fuzzer.cc).
+//
+// check_sampler_paths_agree draws `draws` values, one after the other, through four paths, each
+// on its own fresh FuzzBits over the SAME stream (the rest of the fuzz input, then ChaCha20):
+// the library's default path (128-bit when eligible, with its hand-overs to GMP), the GMP path,
+// the int64 variant and the independent reference (reference_cks20.h). It aborts (FUZZ_CHECK)
+// unless, draw by draw, all four return the same value and consume the same number of bits, and
+// the int64 variant returns std::nullopt exactly when the value does not fit in int64.
+// `what` names the parameters in the failure message (e.g. "sigma2 = 1/2 mean = 0").
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "fuzz/fuzz_support.h"
+
+namespace exactdp::fuzz {
+
+template <class DefaultPath, class GmpPath, class Int64Path, class ReferencePath>
+void check_sampler_paths_agree(const std::string& what, bool fast_path, int draws,
+                               ByteReader& in, const std::uint8_t* data, std::size_t size,
+                               DefaultPath default_path, GmpPath gmp_path, Int64Path int64_path,
+                               ReferencePath reference_path) {
+  const auto ull = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  FuzzBits b_lib(in.rest(), in.rest_size(), data, size);
+  FuzzBits b_gmp(in.rest(), in.rest_size(), data, size);
+  FuzzBits b_ref(in.rest(), in.rest_size(), data, size);
+  FuzzBits b_i64(in.rest(), in.rest_size(), data, size);
+  for (int i = 0; i < draws; ++i) {
+    const mpz_class v_lib = default_path(b_lib);
+    const mpz_class v_gmp = gmp_path(b_gmp);
+    const mpz_class v_ref = reference_path(b_ref);
+    const std::optional<std::int64_t> v_i64 = int64_path(b_i64);
+    FUZZ_CHECK(v_lib == v_gmp && b_lib.bits_consumed() == b_gmp.bits_consumed(),
+               "%s (fast %d), draw %d: default %s (%llu bits) vs gmp %s (%llu bits)",
+               what.c_str(), fast_path, i, str(v_lib).c_str(), ull(b_lib.bits_consumed()),
+               str(v_gmp).c_str(), ull(b_gmp.bits_consumed()));
+    FUZZ_CHECK(v_gmp == v_ref && b_gmp.bits_consumed() == b_ref.bits_consumed(),
+               "%s, draw %d: gmp %s (%llu bits) vs reference %s (%llu bits)", what.c_str(), i,
+               str(v_gmp).c_str(), ull(b_gmp.bits_consumed()), str(v_ref).c_str(),
+               ull(b_ref.bits_consumed()));
+    const bool fits = mpz_fits_slong_p(v_gmp.get_mpz_t()) != 0;
+    FUZZ_CHECK(v_i64.has_value() == fits &&
+                   (!fits || mpz_class(static_cast<long>(*v_i64)) == v_gmp) &&
+                   b_i64.bits_consumed() == b_gmp.bits_consumed(),
+               "%s, draw %d: int64 variant %s (%llu bits) vs %s (%llu bits)", what.c_str(), i,
+               v_i64 ? std::to_string(*v_i64).c_str() : "nullopt", ull(b_i64.bits_consumed()),
+               str(v_gmp).c_str(), ull(b_gmp.bits_consumed()));
+  }
+}
+
+}  // namespace exactdp::fuzz
