@@ -188,24 +188,43 @@ Interval composed_mu(const std::vector<std::pair<PrivacyEvent, unsigned long>>& 
   return gdp_compose_counted(parts);
 }
 
-AccountantAnswer choose(std::vector<std::pair<std::string, std::optional<Certified>>> results,
-                        const std::vector<bool>& exact) {
-  AccountantAnswer best{Interval(kDefaultPrecision), "", true, {}};
-  bool have = false;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    if (!results[i].second) continue;
-    const Certified& c = *results[i].second;
-    const std::string name = results[i].first + (exact[i] ? " (exact)" : "");
-    best.considered.push_back({name, c.value, exact[i]});
-    if (!have || mpfr_cmp(c.value.upper(), best.value.upper()) < 0) {
-      best.value = c.value;
-      best.route = name;
-      best.tolerance_met = c.tolerance_met;
-      have = true;
+// The routes that applied, each with its certified answer (or none when its conversion's range
+// was exceeded); best() is the one with the smallest upper end.
+class RouteChoice {
+ public:
+  void add(const std::string& name, std::optional<Certified> c, bool exact) {
+    if (!c) return;
+    const std::string label = name + (exact ? " (exact)" : "");
+    best_.considered.push_back({label, c->value, exact});
+    if (!have_ || mpfr_cmp(c->value.upper(), best_.value.upper()) < 0) {
+      best_.value = c->value;
+      best_.route = label;
+      best_.tolerance_met = c->tolerance_met;
+      have_ = true;
     }
   }
-  if (!have) throw std::logic_error("Accountant: no route applied");
-  return best;
+
+  [[nodiscard]] AccountantAnswer best() const {
+    if (!have_) throw std::logic_error("Accountant: no route applied");
+    return best_;
+  }
+
+ private:
+  AccountantAnswer best_{Interval(kDefaultPrecision), "", true, {}};
+  bool have_ = false;
+};
+
+// The exact answer 0 (no privacy loss, or eps beyond every loss).
+Certified certified_zero() { return Certified{Interval(0L, kDefaultPrecision), true, kDefaultPrecision}; }
+
+// A conversion whose range may be exceeded (zCDP for huge rho): no answer instead of an error.
+template <class Conversion>
+std::optional<Certified> unless_out_of_range(Conversion conversion) {
+  try {
+    return conversion();
+  } catch (const ParameterError&) {
+    return std::nullopt;  // beyond the conversion's range: route not available
+  }
 }
 
 }  // namespace
@@ -216,30 +235,22 @@ AccountantAnswer Accountant::get_epsilon(const mpq_class& delta) const {
     return {Interval(0L, kDefaultPrecision), "empty (no events)", true, {}};
   }
   const Summary s = summarize(events_);
-  std::vector<std::pair<std::string, std::optional<Certified>>> results;
-  std::vector<bool> exact;
-  // gdp
+  RouteChoice routes;
   if (s.all_gdp_expressible) {
     const Interval mu = composed_mu(events_, options_);
     std::optional<Certified> c;
     if (mpfr_sgn(mu.upper()) == 0) {
-      c = Certified{Interval(0L, kDefaultPrecision), true, kDefaultPrecision};
+      c = certified_zero();
     } else if (mpfr_sgn(mu.lower()) > 0) {
       c = gdp_epsilon(mu, delta, options_);
     }
-    results.emplace_back("gdp", c);
-    exact.push_back(s.all_gaussian_like);
+    routes.add("gdp", c, s.all_gaussian_like);
   }
-  // kov
   if (s.all_pure && s.total <= mpz_class(kMaxCompositions)) {
-    std::optional<Certified> c;
-    if (s.eps_max == 0) {
-      c = Certified{Interval(0L, kDefaultPrecision), true, kDefaultPrecision};
-    } else {
-      c = kov_epsilon(s.eps_max, s.total.get_ui(), delta, options_);
-    }
-    results.emplace_back("kov", c);
-    exact.push_back(s.homogeneous_pure);
+    routes.add("kov",
+               s.eps_max == 0 ? certified_zero()
+                              : kov_epsilon(s.eps_max, s.total.get_ui(), delta, options_),
+               s.homogeneous_pure);
   }
   // basic with Theorem 2.1: E + log1p(-delta (1 + e^-E)), or 0.
   if (s.all_pure) {
@@ -257,21 +268,12 @@ AccountantAnswer Accountant::get_epsilon(const mpq_class& delta) const {
           return max(e + log1p(-u), Interval(0L, p));
         },
         options_);
-    results.emplace_back("basic", c);
-    exact.push_back(false);
+    routes.add("basic", c, false);
   }
   // zcdp (always applicable)
-  {
-    std::optional<Certified> c;
-    try {
-      c = zcdp_epsilon(s.rho, delta, options_).bound;
-    } catch (const ParameterError&) {
-      c.reset();  // rho beyond the conversion's range: route not available
-    }
-    results.emplace_back("zcdp", c);
-    exact.push_back(false);
-  }
-  return choose(std::move(results), exact);
+  routes.add("zcdp", unless_out_of_range([&] { return zcdp_epsilon(s.rho, delta, options_).bound; }),
+             false);
+  return routes.best();
 }
 
 AccountantAnswer Accountant::get_delta(const mpq_class& epsilon) const {
@@ -283,34 +285,26 @@ AccountantAnswer Accountant::get_delta(const mpq_class& epsilon) const {
     return {Interval(0L, kDefaultPrecision), "empty (no events)", true, {}};
   }
   const Summary s = summarize(events_);
-  std::vector<std::pair<std::string, std::optional<Certified>>> results;
-  std::vector<bool> exact;
+  RouteChoice routes;
   if (s.all_gdp_expressible) {
     const Interval mu = composed_mu(events_, options_);
-    std::optional<Certified> c;
-    if (mpfr_sgn(mu.upper()) == 0) {
-      c = Certified{Interval(0L, kDefaultPrecision), true, kDefaultPrecision};
-    } else {
-      c = evaluate_to_tolerance(
-          [&](mpfr_prec_t p) {
-            Interval m = mu;
-            m.set_precision(p);
-            return gdp_delta_at(Interval(epsilon, p), m, p);
-          },
-          options_);
-    }
-    results.emplace_back("gdp", c);
-    exact.push_back(s.all_gaussian_like);
+    const Certified c =
+        mpfr_sgn(mu.upper()) == 0
+            ? certified_zero()
+            : evaluate_to_tolerance(
+                  [&](mpfr_prec_t p) {
+                    Interval m = mu;
+                    m.set_precision(p);
+                    return gdp_delta_at(Interval(epsilon, p), m, p);
+                  },
+                  options_);
+    routes.add("gdp", c, s.all_gaussian_like);
   }
   if (s.all_pure && s.total <= mpz_class(kMaxCompositions)) {
-    std::optional<Certified> c;
-    if (s.eps_max == 0) {
-      c = Certified{Interval(0L, kDefaultPrecision), true, kDefaultPrecision};
-    } else {
-      c = kov_delta(s.eps_max, s.total.get_ui(), epsilon, options_);
-    }
-    results.emplace_back("kov", c);
-    exact.push_back(s.homogeneous_pure);
+    routes.add("kov",
+               s.eps_max == 0 ? certified_zero()
+                              : kov_delta(s.eps_max, s.total.get_ui(), epsilon, options_),
+               s.homogeneous_pure);
   }
   if (s.all_pure) {
     // (e^E - e^eps) / (1 + e^E) = -expm1(eps - E) / (1 + e^-E) for eps < E, else 0.
@@ -322,20 +316,11 @@ AccountantAnswer Accountant::get_delta(const mpq_class& epsilon) const {
           return clamp(num / den, mpq_class(0), mpq_class(1));
         },
         options_);
-    results.emplace_back("basic", c);
-    exact.push_back(false);
+    routes.add("basic", c, false);
   }
-  {
-    std::optional<Certified> c;
-    try {
-      c = zcdp_delta(s.rho, epsilon, options_).bound;
-    } catch (const ParameterError&) {
-      c.reset();
-    }
-    results.emplace_back("zcdp", c);
-    exact.push_back(false);
-  }
-  return choose(std::move(results), exact);
+  routes.add("zcdp", unless_out_of_range([&] { return zcdp_delta(s.rho, epsilon, options_).bound; }),
+             false);
+  return routes.best();
 }
 
 }  // namespace exactdp::accounting
