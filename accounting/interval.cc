@@ -36,6 +36,26 @@ void div_end(mpfr_ptr out, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rnd) {
   mpfr_div(out, x, y, rnd);
 }
 
+// r = [min, max] of op(x, y) over the four pairs of ends x of a, y of b, each computed with the
+// rounding that keeps containment (down for the minimum, up for the maximum). For * and / the
+// extremes over the boxes are attained at the ends (bilinear / monotone in each argument).
+void hull_of_end_results(Interval& r, const Interval& a, const Interval& b,
+                         void (*op)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t)) {
+  Real t(r.precision());
+  const mpfr_srcptr xs[2] = {a.lower(), a.upper()};
+  const mpfr_srcptr ys[2] = {b.lower(), b.upper()};
+  bool first = true;
+  for (mpfr_srcptr x : xs) {
+    for (mpfr_srcptr y : ys) {
+      op(t.get(), x, y, MPFR_RNDD);
+      if (first || mpfr_less_p(t.get(), r.lower())) mpfr_set(r.lower(), t.get(), MPFR_RNDD);
+      op(t.get(), x, y, MPFR_RNDU);
+      if (first || mpfr_greater_p(t.get(), r.upper())) mpfr_set(r.upper(), t.get(), MPFR_RNDU);
+      first = false;
+    }
+  }
+}
+
 void check_not_nan(const Interval& r, const char* op) {
   if (mpfr_nan_p(r.lower()) || mpfr_nan_p(r.upper())) {
     throw std::domain_error(std::string("interval ") + op + " produced NaN");
@@ -239,19 +259,7 @@ Interval operator*(const Interval& a, const Interval& b) {
     return r;
   }
   // General case: the extremes are among the four end products.
-  Real t(r.precision());
-  mpfr_srcptr xs[2] = {a.lower(), a.upper()};
-  mpfr_srcptr ys[2] = {b.lower(), b.upper()};
-  bool first = true;
-  for (mpfr_srcptr x : xs) {
-    for (mpfr_srcptr y : ys) {
-      mul_end(t.get(), x, y, MPFR_RNDD);
-      if (first || mpfr_less_p(t.get(), r.lower())) mpfr_set(r.lower(), t.get(), MPFR_RNDD);
-      mul_end(t.get(), x, y, MPFR_RNDU);
-      if (first || mpfr_greater_p(t.get(), r.upper())) mpfr_set(r.upper(), t.get(), MPFR_RNDU);
-      first = false;
-    }
-  }
+  hull_of_end_results(r, a, b, mul_end);
   return r;
 }
 
@@ -264,19 +272,8 @@ Interval operator/(const Interval& a, const Interval& b) {
     check_not_nan(r, "division");
     return r;
   }
-  Real t(r.precision());
-  mpfr_srcptr xs[2] = {a.lower(), a.upper()};
-  mpfr_srcptr ys[2] = {b.lower(), b.upper()};
-  bool first = true;
-  for (mpfr_srcptr x : xs) {
-    for (mpfr_srcptr y : ys) {
-      div_end(t.get(), x, y, MPFR_RNDD);
-      if (first || mpfr_less_p(t.get(), r.lower())) mpfr_set(r.lower(), t.get(), MPFR_RNDD);
-      div_end(t.get(), x, y, MPFR_RNDU);
-      if (first || mpfr_greater_p(t.get(), r.upper())) mpfr_set(r.upper(), t.get(), MPFR_RNDU);
-      first = false;
-    }
-  }
+  // General case: the extremes are among the four end quotients (b excludes 0).
+  hull_of_end_results(r, a, b, div_end);
   check_not_nan(r, "division");
   return r;
 }
