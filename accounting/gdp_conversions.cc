@@ -76,12 +76,12 @@ Real find_upper(const SideFn& side, Real hi, const char* what) {
     if (side(hi) == Side::kAbove) return hi;
     mpfr_mul_2ui(hi.get(), hi.get(), 1, MPFR_RNDU);
   }
-  // The answer lies beyond 2^200 times the starting guess: in practice delta within about
-  // 10^-50 of 1 (or epsilon near 0 with such a delta). Refuse it as a limit (exit 2), never as
-  // an internal error.
+  // The answer lies beyond 2^200 times the starting guess (no legal input is known to get here
+  // since delta near 1 is compared on 1 - delta). Refuse it as a limit (exit 2), never as an
+  // internal error.
   throw LimitError("delta", std::string("delta: no certified ") + what +
-                                " below 2^200 times the first guess; delta is too close to 1 for this "
-                                "conversion (allowed: 1 - delta >= about 1e-50)");
+                                " below 2^200 times the first guess (beyond what this conversion "
+                                "supports; allowed: 0 < delta < 1 with an answer below that bound)");
 }
 
 // delta_mu(eps) with eps a point and mu an interval (the rational form when mu is a point).
@@ -113,10 +113,22 @@ Interval gdp_epsilon_at(const Interval& mu, const mpq_class& delta, mpfr_prec_t 
 }
 
 Interval gdp_mu_for_at(const mpq_class& epsilon, const mpq_class& delta, mpfr_prec_t precision) {
+  // For delta above 1/2 the comparison is made on 1 - delta (gdp_delta_complement_at: relative
+  // accuracy however close delta is to 1), against the exact 1 - delta; comparing delta itself
+  // would need -log2(1 - delta) extra bits to tell it from 1.
+  const bool complement = delta > mpq_class(1, 2);
+  const mpq_class level = complement ? mpq_class(1 - delta) : delta;
   const SideFn side = [&](const Real& m) {
-    const Interval d = gdp_delta_at(epsilon, to_mpq(m.get()), precision);
-    if (upper_at_most(d, delta)) return Side::kBelow;  // delta_m(eps) <= delta: m <= mu*
-    if (lower_above(d, delta)) return Side::kAbove;    // m > mu*
+    const mpq_class mu = to_mpq(m.get());
+    if (complement) {
+      const Interval c = gdp_delta_complement_at(epsilon, mu, precision);
+      if (mpfr_cmp_q(c.lower(), level.get_mpq_t()) >= 0) return Side::kBelow;  // delta_m <= delta
+      if (mpfr_cmp_q(c.upper(), level.get_mpq_t()) < 0) return Side::kAbove;   // delta_m > delta
+      return Side::kUnknown;
+    }
+    const Interval d = gdp_delta_at(epsilon, mu, precision);
+    if (upper_at_most(d, level)) return Side::kBelow;  // delta_m(eps) <= delta: m <= mu*
+    if (lower_above(d, level)) return Side::kAbove;    // m > mu*
     return Side::kUnknown;
   };
   Real lo(precision), hi(precision);

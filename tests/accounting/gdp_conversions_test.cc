@@ -40,6 +40,30 @@ TEST(GdpConversionsTest, MuForEpsilonDelta) {
   expect_near_contains(gdp_mu_for(q("3"), q("0.01")).value, "1.210665276236044538224752");
 }
 
+// delta near 1 is compared on 1 - delta: delta = 1 - 10^-59 was refused (LimitError) before,
+// 1 - 10^-5000 is the digit limit's version. Certified on both ends through the complement, and
+// for 1 - 10^-59 through delta itself at 600 bits (enough to see 10^-59).
+TEST(GdpConversionsTest, MuForDeltaNearOne) {
+  mpq_class one_minus_tiny(1);
+  mpz_ui_pow_ui(one_minus_tiny.get_den_mpz_t(), 10, 5000);
+  one_minus_tiny = 1 - one_minus_tiny;
+  const mpq_class d59 = 1 - q("1e-59");
+  for (const mpq_class& delta : {q("0.6"), d59, one_minus_tiny}) {
+    const Certified mu = gdp_mu_for(q("1"), delta);
+    EXPECT_TRUE(mu.tolerance_met);
+    const mpq_class level = 1 - delta;
+    const Interval at_lower = gdp_delta_complement_at(q("1"), to_mpq(mu.value.lower()), 600);
+    const Interval at_upper = gdp_delta_complement_at(q("1"), to_mpq(mu.value.upper()), 600);
+    EXPECT_GE(mpfr_cmp_q(at_lower.lower(), level.get_mpq_t()), 0);  // mu_lower meets delta
+    EXPECT_LT(mpfr_cmp_q(at_upper.upper(), level.get_mpq_t()), 0);  // mu_upper misses it
+  }
+  const Certified mu59 = gdp_mu_for(q("1"), d59);
+  EXPECT_TRUE(upper_at_most(gdp_delta_at(q("1"), to_mpq(mu59.value.lower()), 600), d59));
+  EXPECT_TRUE(lower_above(gdp_delta_at(q("1"), to_mpq(mu59.value.upper()), 600), d59));
+  EXPECT_TRUE(lower_above(mu59.value, q("32.6594014227757")));
+  EXPECT_TRUE(upper_at_most(mu59.value, q("32.6594014227758")));
+}
+
 TEST(GdpConversionsTest, PureDpToGdp) {
   expect_near_contains(gdp_mu_of_pure_dp(q("0.2")).value, "0.2504839050688713471720368");
   expect_near_contains(gdp_mu_of_pure_dp(q("1")).value, "1.232035385344900972855673");
