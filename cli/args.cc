@@ -1,5 +1,7 @@
 #include "cli/args.h"
 
+#include <ostream>
+
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 
@@ -9,6 +11,14 @@ std::string parameter_name(const std::string& option) {
   std::size_t i = 0;
   while (i < option.size() && option[i] == '-') ++i;
   return option.substr(i);
+}
+
+std::vector<OptionSpec> help_option_specs() { return {{"--help", false}, {"-h", false}}; }
+
+bool print_help_if_asked(const ParsedArgs& parsed, const char* help, std::ostream& out) {
+  if (!parsed.has("--help") && !parsed.has("-h")) return false;
+  out << help;
+  return true;
 }
 
 ParsedArgs::ParsedArgs(std::span<const std::string> args, const std::vector<OptionSpec>& specs) {

@@ -8,6 +8,7 @@
 
 #include <gmpxx.h>
 
+#include <iosfwd>
 #include <map>
 #include <optional>
 #include <span>
@@ -56,5 +57,13 @@ class ParsedArgs {
 
 // "--sigma2" -> "sigma2"
 [[nodiscard]] std::string parameter_name(const std::string& option);
+
+// "--help" and "-h", which every subcommand accepts; append them to the command's specs.
+[[nodiscard]] std::vector<OptionSpec> help_option_specs();
+
+// Writes `help` to out when --help or -h was given, and says whether it did (the command then
+// returns 0 without doing anything else):
+//   if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
+bool print_help_if_asked(const ParsedArgs& parsed, const char* help, std::ostream& out);
 
 }  // namespace exactdp::cli

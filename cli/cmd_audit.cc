@@ -14,10 +14,9 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/sampler_spec.h"
+#include "cli/seed_option.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
-#include "samplers/seeded_bits.h"
-#include "samplers/system_bits.h"
 #include "verification/audit.h"
 
 namespace exactdp::cli {
@@ -213,10 +212,7 @@ int cmd_audit(Args args, Io& io) {
     specs.push_back(s);
   }
   const ParsedArgs parsed(args, specs);
-  if (parsed.has("--help") || parsed.has("-h")) {
-    io.out << kHelp;
-    return 0;
-  }
+  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   const bool external = parsed.has("--expect");
   std::string law_name;
   std::optional<std::string> file;
@@ -261,12 +257,7 @@ int cmd_audit(Args args, Io& io) {
     }
   } else {
     const unsigned long long n = *parsed.count("--samples", 1, kMaxSamples);
-    std::unique_ptr<BitSource> bits;
-    if (const auto seed = parsed.get("--seed")) {
-      bits = std::make_unique<SeededBits>(parse_seed_hex("seed", *seed));
-    } else {
-      bits = std::make_unique<SystemBits>();
-    }
+    const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed);
     mpz_class value;
     const unsigned long long step = n >= 100 ? n / 100 : 1;
     for (unsigned long long i = 0; i < n; ++i) {

@@ -9,8 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "samplers/seeded_bits.h"
-#include "samplers/system_bits.h"
+#include "cli/seed_option.h"
 
 namespace exactdp::cli {
 namespace {
@@ -30,21 +29,13 @@ constexpr const char* kHelp =
 
 int cmd_bits(Args args, Io& io) {
   const ParsedArgs parsed(args, {{"-n", true}, {"--seed", true}, {"--help", false}, {"-h", false}});
-  if (parsed.has("--help") || parsed.has("-h")) {
-    io.out << kHelp;
-    return 0;
-  }
+  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   if (!parsed.positionals().empty()) {
     throw UsageError("bits takes no positional arguments (got '" + parsed.positionals()[0] + "'; see --help)");
   }
   if (!parsed.has("-n")) throw UsageError("missing required option -n (number of bytes)");
   const unsigned long long n = *parsed.count("-n", 0, kMaxBytes);
-  std::unique_ptr<BitSource> bits;
-  if (const auto seed = parsed.get("--seed")) {
-    bits = std::make_unique<SeededBits>(parse_seed_hex("seed", *seed));
-  } else {
-    bits = std::make_unique<SystemBits>();
-  }
+  const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed);
   constexpr std::size_t kChunk = 1 << 16;
   std::vector<char> buffer(kChunk);
   unsigned long long left = n;

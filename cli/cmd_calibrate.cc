@@ -14,9 +14,12 @@
 #include "accounting/decimal.h"
 #include "accounting/discrete_gaussian_calibration.h"
 #include "accounting/ziv.h"
+#include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
+#include "cli/sensitivity_options.h"
+#include "cli/text_json_report.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 
@@ -52,88 +55,44 @@ constexpr const char* kHelp =
 
 constexpr int kMaxDigits = 1000;
 
-// "2^-k" for a power of two below 1, else the exact rational.
-std::string tolerance_text(const mpq_class& t) {
-  if (t.get_num() == 1 && mpz_popcount(t.get_den_mpz_t()) == 1) {
-    return "2^-" + std::to_string(mpz_sizeinbase(t.get_den_mpz_t(), 2) - 1);
+// The target both mechanisms calibrate to: epsilon >= 0 and 0 < delta < 1.
+void require_epsilon_and_delta(const mpq_class& epsilon, const mpq_class& delta) {
+  if (sgn(epsilon) < 0) {
+    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
   }
-  return to_string(t);
-}
-
-int digits_of(const ParsedArgs& parsed) {
-  const auto d = parsed.count("--digits", 1, kMaxDigits);
-  return d ? static_cast<int>(*d) : 20;
-}
-
-void require_delta(const mpq_class& delta) {
   if (sgn(delta) <= 0 || delta >= 1) {
     throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
   }
 }
 
-void require_epsilon(const mpq_class& epsilon) {
-  if (sgn(epsilon) < 0) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
-  }
+// The report's first fields, what was asked: mechanism, epsilon, delta, sensitivity.
+TextJsonReport calibration_report(const std::string& mechanism, const mpq_class& epsilon,
+                                  const mpq_class& delta, const std::string& sensitivity) {
+  TextJsonReport out;
+  out.json.set("command", "calibrate");
+  out.text("mechanism", mechanism);
+  out.text("epsilon", to_string(epsilon));
+  out.text("delta", to_string(delta));
+  out.text("sensitivity", sensitivity);
+  return out;
 }
-
-struct Output {
-  JsonValue json = JsonValue::object();
-  std::vector<std::string> lines;
-
-  void text(const std::string& key, const std::string& value) {
-    json.set(key, value);
-    lines.push_back(key + " = " + value);
-  }
-  void interval(const std::string& key, const Interval& x, int digits) {
-    json.set_interval(key, x, digits);
-    lines.push_back(key + " = " + accounting::to_decimal_string(x, digits));
-  }
-  void flag(const std::string& key, bool value) {
-    json.set(key, value);
-    lines.push_back(key + " = " + (value ? "true" : "false"));
-  }
-  int emit(Io& io, bool as_json) const {
-    if (as_json) {
-      io.out << json.dump() << "\n";
-    } else {
-      for (const auto& l : lines) io.out << l << "\n";
-    }
-    return 0;
-  }
-};
 
 int calibrate_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
   const mpq_class epsilon = parsed.require_rational("--epsilon");
   const mpq_class delta = parsed.require_rational("--delta");
   const mpq_class sensitivity = parsed.rational("--sensitivity").value_or(mpq_class(1));
-  require_epsilon(epsilon);
-  require_delta(delta);
-  if (sgn(sensitivity) <= 0) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(sensitivity)),
-                                       "sensitivity > 0");
-  }
-  const int digits = digits_of(parsed);
-  accounting::ZivOptions options;
-  if (const auto t = parsed.rational("--tolerance")) {
-    if (*t < accounting::minimum_tolerance() || *t >= 1) {
-      throw ParameterError::out_of_range("tolerance", abbreviate(to_string(*t)),
-                                         "2^-10000 <= tolerance < 1");
-    }
-    options.tolerance = *t;
-  }
+  require_epsilon_and_delta(epsilon, delta);
+  require_positive_sensitivity(sensitivity);
+  const int digits = digits_option(parsed, kMaxDigits);
+  const accounting::ZivOptions options =
+      ziv_options_from_tolerance(parsed, TinyTolerance::kOutOfRange);
 
   const accounting::GaussianCalibration c =
       accounting::calibrate_gaussian(epsilon, delta, sensitivity, options);
   // Enough bits that printing the exact dyadic ends loses nothing at `digits` digits.
   const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) +
                         static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma.get_den_mpz_t(), 2));
-  Output out;
-  out.json.set("command", "calibrate");
-  out.text("mechanism", "gaussian");
-  out.text("epsilon", to_string(epsilon));
-  out.text("delta", to_string(delta));
-  out.text("sensitivity", to_string(sensitivity));
+  TextJsonReport out = calibration_report("gaussian", epsilon, delta, to_string(sensitivity));
   out.interval("sigma", accounting::sigma_bracket(c, p), digits);
   out.text("sigma_to_use", accounting::decimal_upper(Interval(c.sigma, p).upper(), digits));
   out.interval("delta_at_sigma", c.delta_at_sigma, digits);
@@ -160,25 +119,17 @@ int calibrate_discrete_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
   const mpq_class epsilon = parsed.require_rational("--epsilon");
   const mpq_class delta = parsed.require_rational("--delta");
   const mpz_class sensitivity = parsed.integer("--sensitivity").value_or(mpz_class(1));
-  require_epsilon(epsilon);
-  require_delta(delta);
-  if (sgn(sensitivity) <= 0) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(sensitivity)),
-                                       "an integer sensitivity >= 1");
-  }
-  const int digits = digits_of(parsed);
+  require_epsilon_and_delta(epsilon, delta);
+  require_integer_sensitivity(sensitivity);
+  const int digits = digits_option(parsed, kMaxDigits);
   mpq_class tolerance = accounting::default_bracket_tolerance();
   if (const auto t = parsed.rational("--tolerance")) tolerance = *t;  // range-checked below
 
   const accounting::DiscreteGaussianCalibration c =
       accounting::calibrate_discrete_gaussian(epsilon, delta, sensitivity, tolerance);
   const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) + 256;
-  Output out;
-  out.json.set("command", "calibrate");
-  out.text("mechanism", "discrete-gaussian");
-  out.text("epsilon", to_string(epsilon));
-  out.text("delta", to_string(delta));
-  out.text("sensitivity", to_string(sensitivity));
+  TextJsonReport out =
+      calibration_report("discrete-gaussian", epsilon, delta, to_string(sensitivity));
   out.text("sigma2", to_exact_decimal(c.sigma2));
   out.interval("delta_at_sigma2", c.delta_at_sigma2, digits);
   out.json.set("significant_digits", c.significant_digits);
@@ -193,15 +144,10 @@ int calibrate_discrete_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
 }  // namespace
 
 int cmd_calibrate(Args args, Io& io) {
-  const std::vector<OptionSpec> specs = {
-      {"--epsilon", true}, {"--delta", true},  {"--sensitivity", true}, {"--json", false},
-      {"--digits", true},  {"--tolerance", true}, {"--help", false},  {"-h", false},
-  };
-  const ParsedArgs parsed(args, specs);
-  if (parsed.has("--help") || parsed.has("-h")) {
-    io.out << kHelp;
-    return 0;
-  }
+  const ParsedArgs parsed(
+      args,
+      with_accounting_options({{"--epsilon", true}, {"--delta", true}, {"--sensitivity", true}}));
+  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   const auto& pos = parsed.positionals();
   if (pos.size() != 1) {
     throw UsageError(pos.empty() ? "calibrate: name a mechanism: gaussian or discrete-gaussian"

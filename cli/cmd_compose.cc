@@ -13,6 +13,7 @@
 #include "accounting/pure_dp_composition.h"
 #include "accounting/zcdp.h"
 #include "accounting/ziv.h"
+#include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
@@ -86,15 +87,10 @@ MethodResult run_method(const std::string& method, const mpq_class& eps, unsigne
 }  // namespace
 
 int cmd_compose(Args args, Io& io) {
-  const std::vector<OptionSpec> specs = {
-      {"--epsilon", true}, {"--k", true},      {"--delta", true},     {"--method", true},
-      {"--json", false},   {"--digits", true}, {"--tolerance", true}, {"--help", false},
-      {"-h", false}};
-  const ParsedArgs parsed(args, specs);
-  if (parsed.has("--help") || parsed.has("-h")) {
-    io.out << kHelp;
-    return 0;
-  }
+  const ParsedArgs parsed(
+      args, with_accounting_options(
+                {{"--epsilon", true}, {"--k", true}, {"--delta", true}, {"--method", true}}));
+  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   if (parsed.positionals().size() != 1 || parsed.positionals()[0] != "pure-dp") {
     throw UsageError("compose supports one kind: 'compose pure-dp ...' (see --help)");
   }
@@ -105,18 +101,9 @@ int cmd_compose(Args args, Io& io) {
   const mpq_class delta = parsed.require_rational("--delta");
   accounting::validate_pure_dp_composition(eps, k);
   accounting::validate_delta(delta);
-  const int digits = parsed.has("--digits")
-                         ? static_cast<int>(*parsed.count("--digits", 1, 10'000))
-                         : 20;
-  accounting::ZivOptions options;
-  if (const auto t = parsed.rational("--tolerance")) {
-    if (*t <= 0 || *t >= 1) {
-      throw ParameterError::out_of_range("tolerance", abbreviate(to_string(*t)),
-                                         "2^-10000 <= tolerance < 1");
-    }
-    options.tolerance = *t;
-  }
-  options.validate();
+  const int digits = digits_option(parsed, 10'000);
+  const accounting::ZivOptions options =
+      ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum);
   const std::string method = parsed.get("--method").value_or("optimal");
   std::vector<std::string> methods;
   if (method == "all") {

@@ -14,9 +14,11 @@
 #include "accounting/gdp_conversions.h"
 #include "accounting/zcdp.h"
 #include "accounting/ziv.h"
+#include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
+#include "cli/text_json_report.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 
@@ -45,68 +47,45 @@ constexpr const char* kHelp =
     "Every printed interval is rounded outward; 'use' is the end that is proven safe.\n"
     "Parameters: 0 <= rho <= 1e9, 0 < mu <= 1e6, 0 <= epsilon <= 1e6, 0 < delta < 1.\n";
 
-struct Output {
-  JsonValue json = JsonValue::object();
-  std::vector<std::string> lines;
-};
-
-int digits_of(const ParsedArgs& parsed) {
-  const auto d = parsed.count("--digits", 1, 10'000);
-  return d ? static_cast<int>(*d) : 20;
-}
-
-accounting::ZivOptions options_of(const ParsedArgs& parsed) {
-  accounting::ZivOptions options;
-  if (const auto t = parsed.rational("--tolerance")) {
-    if (*t <= 0 || *t >= 1) {
-      throw ParameterError::out_of_range("tolerance", abbreviate(to_string(*t)),
-                                         "2^-10000 <= tolerance < 1");
-    }
-    options.tolerance = *t;
-  }
-  options.validate();
-  return options;
-}
-
-void add_interval(Output& out, const std::string& key, const Interval& x, int digits) {
-  out.json.set_interval(key, x, digits);
-  out.lines.push_back(key + " = " + accounting::to_decimal_string(x, digits));
-}
-
-void add_use(Output& out, const std::string& key, const std::string& text) {
-  out.json.set(key, text);
-  out.lines.push_back(key + " = " + text);
-}
-
-void add_note(Output& out, const std::string& key, const std::string& text) {
+// "key: text" (a note, not a number); a JSON string.
+void add_note(TextJsonReport& out, const std::string& key, const std::string& text) {
   out.json.set(key, text);
   out.lines.push_back(key + ": " + text);
 }
 
-void add_tolerance(Output& out, const Certified& c) {
+void add_tolerance(TextJsonReport& out, const Certified& c) {
   out.json.set("tolerance_met", c.tolerance_met);
   if (!c.tolerance_met) out.lines.push_back("note: tolerance not met (wider, still certified)");
+}
+
+// A zCDP conversion to `key` (epsilon or delta): the interval, its upper end to use, the route
+// at the alpha found, and the tolerance.
+void add_zcdp_result(TextJsonReport& out, const std::string& key,
+                     const accounting::ZcdpConversion& c, int digits) {
+  out.interval(key, c.bound.value, digits);
+  out.text(key + "_upper", accounting::decimal_upper(c.bound.value.upper(), digits));
+  add_note(out, "route",
+           "CKS20 Corollary 13 at alpha = " +
+               accounting::decimal_upper(Interval(c.alpha, 64).upper(), 12) +
+               " (any alpha > 1 is valid)");
+  add_tolerance(out, c.bound);
 }
 
 }  // namespace
 
 int cmd_convert(Args args, Io& io) {
-  const std::vector<OptionSpec> specs = {
-      {"--rho", true},   {"--mu", true},        {"--epsilon", true}, {"--delta", true},
-      {"--json", false}, {"--digits", true},    {"--tolerance", true}, {"--help", false},
-      {"-h", false}};
-  const ParsedArgs parsed(args, specs);
-  if (parsed.has("--help") || parsed.has("-h")) {
-    io.out << kHelp;
-    return 0;
-  }
+  const ParsedArgs parsed(
+      args, with_accounting_options(
+                {{"--rho", true}, {"--mu", true}, {"--epsilon", true}, {"--delta", true}}));
+  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   if (parsed.positionals().size() != 1) {
     throw UsageError("convert needs exactly one source: zcdp, gdp or pure-dp (see --help)");
   }
   const std::string& from = parsed.positionals()[0];
-  const int digits = digits_of(parsed);
-  const accounting::ZivOptions options = options_of(parsed);
-  Output out;
+  const int digits = digits_option(parsed, 10'000);
+  const accounting::ZivOptions options =
+      ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum);
+  TextJsonReport out;
   out.json.set("command", "convert").set("from", from);
 
   if (from == "zcdp") {
@@ -121,23 +100,12 @@ int cmd_convert(Args args, Io& io) {
       const mpq_class delta = parsed.require_rational("--delta");
       const auto c = accounting::zcdp_epsilon(rho, delta, options);
       out.json.set("delta", to_string(delta));
-      add_interval(out, "epsilon", c.bound.value, digits);
-      add_use(out, "epsilon_upper", accounting::decimal_upper(c.bound.value.upper(), digits));
-      add_note(out, "route", "CKS20 Corollary 13 at alpha = " +
-                                 accounting::decimal_upper(
-                                     Interval(c.alpha, 64).upper(), 12) +
-                                 " (any alpha > 1 is valid)");
-      add_tolerance(out, c.bound);
+      add_zcdp_result(out, "epsilon", c, digits);
     } else {
       const mpq_class eps = parsed.require_rational("--epsilon");
       const auto c = accounting::zcdp_delta(rho, eps, options);
       out.json.set("epsilon", to_string(eps));
-      add_interval(out, "delta", c.bound.value, digits);
-      add_use(out, "delta_upper", accounting::decimal_upper(c.bound.value.upper(), digits));
-      add_note(out, "route", "CKS20 Corollary 13 at alpha = " +
-                                 accounting::decimal_upper(Interval(c.alpha, 64).upper(), 12) +
-                                 " (any alpha > 1 is valid)");
-      add_tolerance(out, c.bound);
+      add_zcdp_result(out, "delta", c, digits);
     }
   } else if (from == "gdp") {
     if (parsed.has("--rho")) throw UsageError("convert gdp takes --mu or --epsilon, not --rho");
@@ -150,16 +118,16 @@ int cmd_convert(Args args, Io& io) {
       const mpq_class mu = parsed.require_rational("--mu");
       const Certified c = accounting::gdp_epsilon(mu, delta, options);
       out.json.set("mu", to_string(mu));
-      add_interval(out, "epsilon", c.value, digits);
-      add_use(out, "epsilon_upper", accounting::decimal_upper(c.value.upper(), digits));
+      out.interval("epsilon", c.value, digits);
+      out.text("epsilon_upper", accounting::decimal_upper(c.value.upper(), digits));
       add_note(out, "route", "mu-GDP profile (Dong-Roth-Su Cor. 2.13), certified bisection");
       add_tolerance(out, c);
     } else {
       const mpq_class eps = parsed.require_rational("--epsilon");
       const Certified c = accounting::gdp_mu_for(eps, delta, options);
       out.json.set("epsilon", to_string(eps));
-      add_interval(out, "mu", c.value, digits);
-      add_use(out, "mu_lower", accounting::decimal_lower(c.value.lower(), digits));
+      out.interval("mu", c.value, digits);
+      out.text("mu_lower", accounting::decimal_lower(c.value.lower(), digits));
       add_note(out, "meaning",
                "mu-GDP with mu <= mu_lower implies (epsilon, delta)-DP (proven); mu_upper does not");
       add_tolerance(out, c);
@@ -171,8 +139,8 @@ int cmd_convert(Args args, Io& io) {
     const mpq_class eps = parsed.require_rational("--epsilon");
     const Certified c = accounting::gdp_mu_of_pure_dp(eps, options);
     out.json.set("epsilon", to_string(eps));
-    add_interval(out, "mu", c.value, digits);
-    add_use(out, "mu_upper", accounting::decimal_upper(c.value.upper(), digits));
+    out.interval("mu", c.value, digits);
+    out.text("mu_upper", accounting::decimal_upper(c.value.upper(), digits));
     const mpq_class rho = accounting::zcdp_rho_pure_dp(eps);
     out.json.set("rho", to_string(rho));
     out.lines.push_back("rho = " + abbreviate(to_string(rho)) + " (exact; BS16 Prop. 3.3)");
@@ -183,12 +151,7 @@ int cmd_convert(Args args, Io& io) {
                      "' for convert: use zcdp, gdp or pure-dp (see --help)");
   }
 
-  if (parsed.has("--json")) {
-    io.out << out.json.dump() << "\n";
-  } else {
-    for (const auto& line : out.lines) io.out << line << "\n";
-  }
-  return 0;
+  return out.emit(io, parsed.has("--json"));
 }
 
 }  // namespace exactdp::cli

@@ -20,9 +20,11 @@
 #include "accounting/laplace_profile.h"
 #include "accounting/gdp_transformation.h"
 #include "accounting/pure_dp_composition.h"
+#include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
+#include "cli/sensitivity_options.h"
 #include "cli/svg_plot.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
@@ -89,15 +91,6 @@ void only_options(const ParsedArgs& parsed, const std::string& mechanism,
   }
 }
 
-mpq_class positive_option(const ParsedArgs& parsed, const std::string& name) {
-  const mpq_class v = parsed.require_rational(name);
-  if (v <= 0) {
-    const std::string p = parameter_name(name);
-    throw ParameterError::out_of_range(p, abbreviate(to_string(v)), p + " > 0");
-  }
-  return v;
-}
-
 // measure-gdp works on the scale of mu: the profile of a mechanism whose natural mu (Delta/sigma,
 // Delta/scale, ...) is far outside [1e-6, 1000] costs so much per evaluation (arguments like
 // eps/mu = 10^99999) that the thousands of evaluations of the GDPT would not finish; such
@@ -108,10 +101,12 @@ mpq_class positive_option(const ParsedArgs& parsed, const std::string& name) {
 void require_scale(const std::string& parameter, const std::string& value, const mpq_class& x,
                    const std::string& what);
 
-// sensitivity / noise in [1e-6, 1000]: the error names the sensitivity when it is the one out of
+// sensitivity / noise in [1e-6, 30]: the error names the sensitivity when it is the one out of
 // that range itself, else the noise parameter.
 void require_ratio(const ParsedArgs& parsed, const std::string& noise, const mpq_class& noise_value,
-                   const mpq_class& sensitivity, const mpq_class& ratio, const std::string& what) {
+                   const mpq_class& sensitivity) {
+  const mpq_class ratio = sensitivity / noise_value;
+  const std::string what = "sensitivity/" + noise;
   const bool blame_sensitivity = parsed.has("--sensitivity") &&
                                  (sensitivity < mpq_class(1, 1'000'000) || sensitivity > 30);
   if (blame_sensitivity) {
@@ -119,6 +114,13 @@ void require_ratio(const ParsedArgs& parsed, const std::string& noise, const mpq
   } else {
     require_scale(noise, to_string(noise_value), ratio, what);
   }
+}
+
+// "name(noise=N, sensitivity=S)", the mechanism as the output and the plot's title name it.
+std::string describe_noise_mechanism(const std::string& name, const std::string& noise,
+                                     const mpq_class& noise_value, const std::string& sensitivity) {
+  return name + "(" + noise + "=" + abbreviate(to_string(noise_value)) +
+         ", sensitivity=" + abbreviate(sensitivity) + ")";
 }
 
 void require_scale(const std::string& parameter, const std::string& value, const mpq_class& x,
@@ -144,11 +146,9 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
   if (name == "gaussian") {
     only_options(parsed, name, {"--sigma", "--sensitivity"});
     const mpq_class sigma = positive_option(parsed, "--sigma");
-    const mpq_class sens =
-        parsed.has("--sensitivity") ? positive_option(parsed, "--sensitivity") : mpq_class(1);
-    require_ratio(parsed, "sigma", sigma, sens, sens / sigma, "sensitivity/sigma");
-    m.description = "gaussian(sigma=" + abbreviate(to_string(sigma)) +
-                    ", sensitivity=" + abbreviate(to_string(sens)) + ")";
+    const mpq_class sens = real_sensitivity_option(parsed);
+    require_ratio(parsed, "sigma", sigma, sens);
+    m.description = describe_noise_mechanism(name, "sigma", sigma, to_string(sens));
     m.profile = [sigma, sens](const mpq_class& eps, mpfr_prec_t p) {
       return accounting::gaussian_delta_at(eps, sigma, sens, p);
     };
@@ -157,11 +157,9 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
   } else if (name == "laplace") {
     only_options(parsed, name, {"--scale", "--sensitivity"});
     const mpq_class scale = positive_option(parsed, "--scale");
-    const mpq_class sens =
-        parsed.has("--sensitivity") ? positive_option(parsed, "--sensitivity") : mpq_class(1);
-    require_ratio(parsed, "scale", scale, sens, sens / scale, "sensitivity/scale");
-    m.description = "laplace(scale=" + abbreviate(to_string(scale)) +
-                    ", sensitivity=" + abbreviate(to_string(sens)) + ")";
+    const mpq_class sens = real_sensitivity_option(parsed);
+    require_ratio(parsed, "scale", scale, sens);
+    m.description = describe_noise_mechanism(name, "scale", scale, to_string(sens));
     m.profile = [scale, sens](const mpq_class& eps, mpfr_prec_t p) {
       return accounting::laplace_delta_at(eps, scale, sens, p);
     };
@@ -172,10 +170,8 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
     only_options(parsed, name, {"--scale", "--sensitivity"});
     const mpq_class scale = positive_option(parsed, "--scale");
     const mpz_class sens = integer_sensitivity(parsed);
-    require_ratio(parsed, "scale", scale, mpq_class(sens), mpq_class(sens) / scale,
-                  "sensitivity/scale");
-    m.description = "discrete-laplace(scale=" + abbreviate(to_string(scale)) +
-                    ", sensitivity=" + abbreviate(to_string(sens)) + ")";
+    require_ratio(parsed, "scale", scale, mpq_class(sens));
+    m.description = describe_noise_mechanism(name, "scale", scale, to_string(sens));
     m.profile = [scale, sens](const mpq_class& eps, mpfr_prec_t p) {
       return accounting::discrete_laplace_delta_at(eps, scale, sens, p);
     };
@@ -196,8 +192,7 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
           abbreviate(blame_sensitivity ? to_string(sens) : to_string(sigma2)),
           "1e-6 <= sensitivity/sqrt(sigma2) <= 30 for measure-gdp");
     }
-    m.description = "discrete-gaussian(sigma2=" + abbreviate(to_string(sigma2)) +
-                    ", sensitivity=" + abbreviate(to_string(sens)) + ")";
+    m.description = describe_noise_mechanism(name, "sigma2", sigma2, to_string(sens));
     m.profile = [sigma2, sens](const mpq_class& eps, mpfr_prec_t p) {
       return accounting::discrete_gaussian_delta_at(eps, sigma2, sens, p);
     };
@@ -302,22 +297,16 @@ void write_gdpt_svg(const std::string& file, const MeasuredMechanism& mech,
 }  // namespace
 
 int cmd_measure_gdp(Args args, Io& io) {
-  std::vector<OptionSpec> specs = {
-      {"--eps-max", true}, {"--tolerance", true}, {"--mu-max", true}, {"--svg", true},
-      {"--points", true},  {"--naive", false},    {"--json", false},  {"--digits", true},
-      {"--seed", true},    {"--help", false},     {"-h", false}};
+  std::vector<OptionSpec> specs = {{"--eps-max", true}, {"--mu-max", true}, {"--svg", true},
+                                   {"--points", true},  {"--naive", false}, {"--seed", true}};
   for (const auto& s : mechanism_option_specs()) specs.push_back(s);
-  const ParsedArgs parsed(args, specs);
-  if (parsed.has("--help") || parsed.has("-h")) {
-    io.out << kHelp;
-    return 0;
-  }
+  const ParsedArgs parsed(args, with_accounting_options(specs));
+  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   if (parsed.positionals().size() != 1) {
     throw UsageError("measure-gdp needs exactly one mechanism (see --help)");
   }
   const MeasuredMechanism mech = mechanism_from_args(parsed.positionals()[0], parsed);
-  const int digits =
-      parsed.has("--digits") ? static_cast<int>(*parsed.count("--digits", 1, 10'000)) : 20;
+  const int digits = digits_option(parsed, 10'000);
 
   accounting::GdptOptions options;
   if (const auto e = parsed.rational("--eps-max")) {

@@ -25,10 +25,13 @@
 #include "accounting/gaussian_profile.h"
 #include "accounting/laplace_profile.h"
 #include "accounting/ziv.h"
+#include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
+#include "cli/sensitivity_options.h"
 #include "cli/svg_plot.h"
+#include "cli/text_json_report.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 
@@ -67,13 +70,6 @@ constexpr const char* kHelp =
 
 constexpr int kMaxDigits = 1000;
 
-// "2^-k" for a power of two below 1, else the exact rational.
-std::string tolerance_text(const mpq_class& t) {
-  if (t.get_num() == 1 && mpz_popcount(t.get_den_mpz_t()) == 1) {
-    return "2^-" + std::to_string(mpz_sizeinbase(t.get_den_mpz_t(), 2) - 1);
-  }
-  return to_string(t);
-}
 constexpr long kMaxPoints = 10'000;
 
 struct Profile {
@@ -81,32 +77,6 @@ struct Profile {
   std::vector<std::pair<std::string, std::string>> parameters;  // for the output
   std::function<Certified(const mpq_class&, const accounting::ZivOptions&)> delta;
 };
-
-mpq_class positive(const ParsedArgs& parsed, const std::string& option) {
-  const mpq_class v = parsed.require_rational(option);
-  const std::string name = parameter_name(option);
-  if (sgn(v) <= 0) {
-    throw ParameterError::out_of_range(name, abbreviate(to_string(v)), name + " > 0");
-  }
-  return v;
-}
-
-mpq_class real_sensitivity(const ParsedArgs& parsed) {
-  const mpq_class v = parsed.rational("--sensitivity").value_or(mpq_class(1));
-  if (sgn(v) <= 0) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(v)), "sensitivity > 0");
-  }
-  return v;
-}
-
-mpz_class integer_sensitivity(const ParsedArgs& parsed) {
-  const mpz_class v = parsed.integer("--sensitivity").value_or(mpz_class(1));
-  if (sgn(v) <= 0) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(v)),
-                                       "an integer sensitivity >= 1");
-  }
-  return v;
-}
 
 // Options each mechanism accepts besides the common ones; anything else is a usage error.
 void only(const ParsedArgs& parsed, const std::string& mechanism,
@@ -125,39 +95,39 @@ Profile make_profile(const std::string& mechanism, const ParsedArgs& parsed) {
   pr.name = mechanism;
   if (mechanism == "gaussian") {
     only(parsed, mechanism, {"--sigma", "--sensitivity"});
-    const mpq_class sigma = positive(parsed, "--sigma");
-    const mpq_class sens = real_sensitivity(parsed);
+    const mpq_class sigma = positive_option(parsed, "--sigma");
+    const mpq_class sens = real_sensitivity_option(parsed);
     pr.parameters = {{"sigma", to_string(sigma)}, {"sensitivity", to_string(sens)}};
     pr.delta = [sigma, sens](const mpq_class& e, const accounting::ZivOptions& o) {
       return accounting::gaussian_delta(e, sigma, sens, o);
     };
   } else if (mechanism == "gdp") {
     only(parsed, mechanism, {"--mu"});
-    const mpq_class mu = positive(parsed, "--mu");
+    const mpq_class mu = positive_option(parsed, "--mu");
     pr.parameters = {{"mu", to_string(mu)}};
     pr.delta = [mu](const mpq_class& e, const accounting::ZivOptions& o) {
       return accounting::gdp_delta(e, mu, o);
     };
   } else if (mechanism == "laplace") {
     only(parsed, mechanism, {"--scale", "--sensitivity"});
-    const mpq_class scale = positive(parsed, "--scale");
-    const mpq_class sens = real_sensitivity(parsed);
+    const mpq_class scale = positive_option(parsed, "--scale");
+    const mpq_class sens = real_sensitivity_option(parsed);
     pr.parameters = {{"scale", to_string(scale)}, {"sensitivity", to_string(sens)}};
     pr.delta = [scale, sens](const mpq_class& e, const accounting::ZivOptions& o) {
       return accounting::laplace_delta(e, scale, sens, o);
     };
   } else if (mechanism == "discrete-gaussian") {
     only(parsed, mechanism, {"--sigma2", "--sensitivity"});
-    const mpq_class sigma2 = positive(parsed, "--sigma2");
-    const mpz_class sens = integer_sensitivity(parsed);
+    const mpq_class sigma2 = positive_option(parsed, "--sigma2");
+    const mpz_class sens = integer_sensitivity_option(parsed);
     pr.parameters = {{"sigma2", to_string(sigma2)}, {"sensitivity", to_string(sens)}};
     pr.delta = [sigma2, sens](const mpq_class& e, const accounting::ZivOptions& o) {
       return accounting::discrete_gaussian_delta(e, sigma2, sens, o);
     };
   } else if (mechanism == "discrete-laplace") {
     only(parsed, mechanism, {"--scale", "--sensitivity"});
-    const mpq_class scale = positive(parsed, "--scale");
-    const mpz_class sens = integer_sensitivity(parsed);
+    const mpq_class scale = positive_option(parsed, "--scale");
+    const mpz_class sens = integer_sensitivity_option(parsed);
     pr.parameters = {{"scale", to_string(scale)}, {"sensitivity", to_string(sens)}};
     pr.delta = [scale, sens](const mpq_class& e, const accounting::ZivOptions& o) {
       return accounting::discrete_laplace_delta(e, scale, sens, o);
@@ -307,16 +277,14 @@ int cmd_profile(Args args, Io& io) {
     }
     rest.push_back(args[i]);
   }
-  const std::vector<OptionSpec> specs = {
-      {"--epsilon", true}, {"--sigma", true},  {"--sigma2", true},    {"--scale", true},
-      {"--mu", true},      {"--sensitivity", true}, {"--json", false}, {"--digits", true},
-      {"--tolerance", true}, {"--svg", true},  {"--help", false},     {"-h", false},
-  };
-  const ParsedArgs parsed(rest, specs);
-  if (parsed.has("--help") || parsed.has("-h")) {
-    io.out << kHelp;
-    return 0;
-  }
+  const ParsedArgs parsed(rest, with_accounting_options({{"--epsilon", true},
+                                                         {"--sigma", true},
+                                                         {"--sigma2", true},
+                                                         {"--scale", true},
+                                                         {"--mu", true},
+                                                         {"--sensitivity", true},
+                                                         {"--svg", true}}));
+  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   const auto& pos = parsed.positionals();
   if (pos.empty()) {
     throw UsageError(
@@ -325,16 +293,9 @@ int cmd_profile(Args args, Io& io) {
   if (pos.size() > 1) throw UsageError("profile: unexpected argument '" + abbreviate(pos[1]) + "'");
   const Profile pr = make_profile(pos[0], parsed);
 
-  int digits = 20;
-  if (const auto d = parsed.count("--digits", 1, kMaxDigits)) digits = static_cast<int>(*d);
-  accounting::ZivOptions options;
-  if (const auto t = parsed.rational("--tolerance")) {
-    if (*t < accounting::minimum_tolerance() || *t >= 1) {
-      throw ParameterError::out_of_range("tolerance", abbreviate(to_string(*t)),
-                                         "2^-10000 <= tolerance < 1");
-    }
-    options.tolerance = *t;
-  }
+  const int digits = digits_option(parsed, kMaxDigits);
+  const accounting::ZivOptions options =
+      ziv_options_from_tolerance(parsed, TinyTolerance::kOutOfRange);
   if (curve_seen) {
     if (parsed.has("--epsilon")) throw UsageError("give either --epsilon or --curve, not both");
     return run_curve(pr, parsed, curve, options, digits, io);
@@ -343,35 +304,21 @@ int cmd_profile(Args args, Io& io) {
   const mpq_class epsilon = nonnegative_epsilon(parsed.require("--epsilon"));
   const Certified c = pr.delta(epsilon, options);
 
-  JsonValue json = JsonValue::object();
-  std::vector<std::string> lines;
-  json.set("command", "profile").set("mechanism", pr.name);
-  lines.push_back("mechanism = " + pr.name);
-  for (const auto& [k, v] : pr.parameters) {
-    json.set(k, v);
-    lines.push_back(k + " = " + v);
-  }
-  json.set("epsilon", to_string(epsilon));
-  lines.push_back("epsilon = " + to_string(epsilon));
-  json.set_interval("delta", c.value, digits);
-  lines.push_back("delta = " + accounting::to_decimal_string(c.value, digits));
-  const std::string upper = accounting::decimal_upper(c.value.upper(), digits);
-  json.set("delta_upper", upper);
-  lines.push_back("delta_upper = " + upper);
-  json.set("tolerance", tolerance_text(options.tolerance));
-  json.set("tolerance_met", c.tolerance_met);
-  lines.push_back(std::string("tolerance_met = ") + (c.tolerance_met ? "true" : "false"));
-  json.set("precision_bits", static_cast<long>(c.precision));
+  TextJsonReport out;
+  out.json.set("command", "profile");
+  out.text("mechanism", pr.name);
+  for (const auto& [k, v] : pr.parameters) out.text(k, v);
+  out.text("epsilon", to_string(epsilon));
+  out.interval("delta", c.value, digits);
+  out.text("delta_upper", accounting::decimal_upper(c.value.upper(), digits));
+  out.json.set("tolerance", tolerance_text(options.tolerance));
+  out.flag("tolerance_met", c.tolerance_met);
+  out.json.set("precision_bits", static_cast<long>(c.precision));
   if (!c.tolerance_met) {
     io.err << "exactdp profile: note: the interval is wider than the tolerance (precision cap "
               "or MPFR's exponent range reached); it is still certified\n";
   }
-  if (parsed.has("--json")) {
-    io.out << json.dump() << "\n";
-  } else {
-    for (const auto& l : lines) io.out << l << "\n";
-  }
-  return 0;
+  return out.emit(io, parsed.has("--json"));
 }
 
 }  // namespace exactdp::cli

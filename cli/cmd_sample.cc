@@ -6,8 +6,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/sampler_spec.h"
-#include "samplers/seeded_bits.h"
-#include "samplers/system_bits.h"
+#include "cli/seed_option.h"
 
 namespace exactdp::cli {
 namespace {
@@ -51,13 +50,9 @@ int cmd_sample(Args args, Io& io) {
   specs.push_back({"-n", true});
   specs.push_back({"--seed", true});
   specs.push_back({"--hardened", false});
-  specs.push_back({"--help", false});
-  specs.push_back({"-h", false});
+  for (const auto& s : help_option_specs()) specs.push_back(s);
   const ParsedArgs parsed(args, specs);
-  if (parsed.has("--help") || parsed.has("-h")) {
-    io.out << kHelp;
-    return 0;
-  }
+  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   if (parsed.positionals().size() != 1) {
     throw UsageError("sample needs exactly one law: discrete-gaussian, discrete-laplace or bernoulli-exp (see --help)");
   }
@@ -68,12 +63,7 @@ int cmd_sample(Args args, Io& io) {
   }
   if (!parsed.has("-n")) throw UsageError("missing required option -n (number of samples)");
   const unsigned long long n = *parsed.count("-n", 0, kMaxSamples);
-  std::unique_ptr<BitSource> bits;
-  if (const auto seed = parsed.get("--seed")) {
-    bits = std::make_unique<SeededBits>(parse_seed_hex("seed", *seed));
-  } else {
-    bits = std::make_unique<SystemBits>();
-  }
+  const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed);
   mpz_class value;
   std::string scratch;
   for (unsigned long long i = 0; i < n && io.out; ++i) {

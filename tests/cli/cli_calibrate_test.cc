@@ -10,6 +10,7 @@
 #include "accounting/gaussian_profile.h"
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/cli_test_helpers.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
@@ -18,29 +19,14 @@ namespace {
 using CmdResult = testing_support::CliRun;
 CmdResult run(std::vector<std::string> args) { return testing_support::run_command("calibrate", std::move(args)); }
 
-std::string json_string(const std::string& json, const std::string& key) {
-  const std::size_t at = json.find("\"" + key + "\": \"");
-  EXPECT_NE(at, std::string::npos) << key << " in " << json;
-  const std::size_t b = at + key.size() + 5;
-  return json.substr(b, json.find('"', b) - b);
-}
-
-std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std::string& key) {
-  const std::size_t at = json.find("\"" + key + "\": {\"lower\": \"");
-  EXPECT_NE(at, std::string::npos) << key << " in " << json;
-  const std::size_t l0 = json.find("\"lower\": \"", at) + 10;
-  const std::size_t l1 = json.find('"', l0);
-  const std::size_t u0 = json.find("\"upper\": \"", l1) + 10;
-  const std::size_t u1 = json.find('"', u0);
-  return {parse_rational("lower", json.substr(l0, l1 - l0)),
-          parse_rational("upper", json.substr(u0, u1 - u0))};
-}
+using testing_support::json_interval_field;
+using testing_support::json_string_field;
 
 TEST(CliCalibrate, GaussianPrintedSigmaIsPrivate) {
   const CmdResult r = run({"gaussian", "--epsilon", "0.5", "--delta", "1e-5", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  const auto [lo, hi] = json_interval(r.out, "sigma");
-  const mpq_class use = parse_rational("sigma", json_string(r.out, "sigma_to_use"));
+  const auto [lo, hi] = json_interval_field(r.out, "sigma");
+  const mpq_class use = parse_rational("sigma", json_string_field(r.out, "sigma_to_use"));
   EXPECT_EQ(use, hi);
   const mpq_class delta = parse_rational("delta", "1e-5");
   // The PRINTED (rounded) ends still bracket the crossing: check with the library.
@@ -64,11 +50,11 @@ TEST(CliCalibrate, GaussianTextAndLargeEpsilon) {
 TEST(CliCalibrate, DiscreteGaussian) {
   const CmdResult r = run({"discrete-gaussian", "--epsilon", "1", "--delta", "1e-5", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(json_string(r.out, "sigma2"), "14");
-  const auto [dlo, dhi] = json_interval(r.out, "delta_at_sigma2");
+  EXPECT_EQ(json_string_field(r.out, "sigma2"), "14");
+  const auto [dlo, dhi] = json_interval_field(r.out, "delta_at_sigma2");
   EXPECT_LE(dhi, parse_rational("delta", "1e-5"));
   EXPECT_LE(dlo, dhi);
-  const auto [olo, ohi] = json_interval(r.out, "sigma2_optimum");
+  const auto [olo, ohi] = json_interval_field(r.out, "sigma2_optimum");
   EXPECT_LT(olo, ohi);
   EXPECT_LE(mpq_class(14), olo * mpq_class(101, 100));
   EXPECT_TRUE(accounting::upper_at_most(
@@ -77,11 +63,7 @@ TEST(CliCalibrate, DiscreteGaussian) {
 }
 
 TEST(CliCalibrate, BadInputExitsTwoNamingTheParameter) {
-  struct Case {
-    std::vector<std::string> args;
-    std::string needle;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<testing_support::BadInput> cases = {
       {{"gaussian", "--epsilon", "-1", "--delta", "1e-5"}, "epsilon"},
       {{"gaussian", "--epsilon", "1", "--delta", "0"}, "0 < delta < 1"},
       {{"gaussian", "--epsilon", "1", "--delta", "1.5"}, "delta"},
@@ -97,12 +79,7 @@ TEST(CliCalibrate, BadInputExitsTwoNamingTheParameter) {
       {{}, "name a mechanism"},
       {{"gaussian", "--epsilon", "abc", "--delta", "0.1"}, "epsilon"},
   };
-  for (const auto& c : cases) {
-    const CmdResult r = run(c.args);
-    EXPECT_EQ(r.status, 2) << c.needle << ": " << r.err;
-    EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
-    EXPECT_TRUE(r.out.empty());
-  }
+  for (const auto& c : cases) testing_support::expect_rejected_naming(run(c.args), c.needle);
 }
 
 TEST(CliCalibrate, HelpStatesTheLimits) {

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/cli_test_helpers.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
@@ -16,17 +17,15 @@ namespace {
 using CmdResult = testing_support::CliRun;
 CmdResult run(std::vector<std::string> args) { return testing_support::run_command("compose", std::move(args)); }
 
-mpq_class json_string(const std::string& json, const std::string& key, std::size_t from = 0) {
-  const std::size_t at = json.find("\"" + key + "\": \"", from);
-  EXPECT_NE(at, std::string::npos) << key << " in " << json;
-  const std::size_t v0 = at + key.size() + 5;
-  return parse_rational(key, json.substr(v0, json.find('"', v0) - v0));
+// The exact value of "key": "R" in the JSON output, the first at or after `from`.
+mpq_class json_rational(const std::string& json, const std::string& key, std::size_t from = 0) {
+  return parse_rational(key, testing_support::json_string_field(json, key, from));
 }
 
 TEST(CliComposeTest, OptimalIsTheExactKovValue) {
   const CmdResult r = run({"pure-dp", "--epsilon", "0.2", "--k", "50", "--delta", "1e-4", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  const mpq_class eps = json_string(r.out, "epsilon_upper");
+  const mpq_class eps = json_rational(r.out, "epsilon_upper");
   EXPECT_GT(eps, parse_rational("t", "5.5640563"));
   EXPECT_LT(eps, parse_rational("t", "5.5640564"));
 }
@@ -36,7 +35,7 @@ TEST(CliComposeTest, AllMethodsOrdered) {
                      "all", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto value = [&](const std::string& m) {
-    return json_string(r.out, "epsilon_upper", r.out.find("\"" + m + "\": {"));
+    return json_rational(r.out, "epsilon_upper", r.out.find("\"" + m + "\": {"));
   };
   const mpq_class basic = value("basic"), adv = value("advanced"), opt = value("optimal"),
                   gdp = value("gdp"), zcdp = value("zcdp");
@@ -61,10 +60,6 @@ TEST(CliComposeTest, MillionFoldTextOutput) {
 }
 
 TEST(CliComposeTest, BadInputExitsTwo) {
-  struct Bad {
-    std::vector<std::string> args;
-    std::string names;
-  };
   const std::vector<std::string> ok = {"--epsilon", "0.1", "--k", "10", "--delta", "1e-6"};
   auto with = [&](const std::string& option, const std::string& value) {
     std::vector<std::string> a = {"pure-dp"};
@@ -74,7 +69,7 @@ TEST(CliComposeTest, BadInputExitsTwo) {
     }
     return a;
   };
-  for (const Bad& b : std::vector<Bad>{
+  for (const testing_support::BadInput& b : std::vector<testing_support::BadInput>{
            {with("--epsilon", "-1"), "epsilon"},
            {with("--epsilon", "0"), "epsilon"},
            {with("--k", "0"), "k = 0"},
@@ -86,9 +81,7 @@ TEST(CliComposeTest, BadInputExitsTwo) {
             "unknown method"},
            {{"gaussian", "--epsilon", "1"}, "pure-dp"},
            {{"pure-dp", "--k", "2", "--delta", "0.1"}, "--epsilon"}}) {
-    const CmdResult r = run(b.args);
-    EXPECT_EQ(r.status, 2) << b.names << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find(b.names), std::string::npos) << r.err;
+    testing_support::expect_rejected_naming(run(b.args), b.needle);
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/cli_test_helpers.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
@@ -16,17 +17,7 @@ namespace {
 using CmdResult = testing_support::CliRun;
 CmdResult run(std::vector<std::string> args) { return testing_support::run_command("convert", std::move(args)); }
 
-// The text of "key": {"lower": "L", "upper": "U"} in a one-line JSON object.
-std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std::string& key) {
-  const std::size_t at = json.find("\"" + key + "\": {\"lower\": \"");
-  EXPECT_NE(at, std::string::npos) << json;
-  const std::size_t l0 = json.find("\"lower\": \"", at) + 10;
-  const std::size_t l1 = json.find('"', l0);
-  const std::size_t u0 = json.find("\"upper\": \"", l1) + 10;
-  const std::size_t u1 = json.find('"', u0);
-  return {parse_rational("lower", json.substr(l0, l1 - l0)),
-          parse_rational("upper", json.substr(u0, u1 - u0))};
-}
+using testing_support::json_interval_field;
 
 void expect_brackets(const std::pair<mpq_class, mpq_class>& iv, const char* lo, const char* hi) {
   EXPECT_GE(iv.first, parse_rational("t", lo));
@@ -38,23 +29,23 @@ TEST(CliConvertTest, ZcdpToEpsilon) {
   const CmdResult r = run({"zcdp", "--rho", "0.5", "--delta", "1e-6", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   // CKS20 Corollary 13 minimised over alpha (mpmath): 5.22153444453017...
-  expect_brackets(json_interval(r.out, "epsilon"), "5.221534444530", "5.221534444531");
+  expect_brackets(json_interval_field(r.out, "epsilon"), "5.221534444530", "5.221534444531");
   EXPECT_NE(r.out.find("\"tolerance_met\": true"), std::string::npos);
 }
 
 TEST(CliConvertTest, ZcdpToDelta) {
   const CmdResult r = run({"zcdp", "--rho", "1/2", "--epsilon", "3", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  expect_brackets(json_interval(r.out, "delta"), "0.0051431840638", "0.0051431840639");
+  expect_brackets(json_interval_field(r.out, "delta"), "0.0051431840638", "0.0051431840639");
 }
 
 TEST(CliConvertTest, GdpBothWays) {
   CmdResult r = run({"gdp", "--mu", "1", "--delta", "1e-5", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  expect_brackets(json_interval(r.out, "epsilon"), "4.3771780956812246", "4.3771780956812247");
+  expect_brackets(json_interval_field(r.out, "epsilon"), "4.3771780956812246", "4.3771780956812247");
   r = run({"gdp", "--epsilon", "1", "--delta", "1e-5", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  expect_brackets(json_interval(r.out, "mu"), "0.26805112321129421", "0.26805112321129422");
+  expect_brackets(json_interval_field(r.out, "mu"), "0.26805112321129421", "0.26805112321129422");
   EXPECT_NE(r.out.find("\"mu_lower\""), std::string::npos);
 }
 
@@ -66,11 +57,7 @@ TEST(CliConvertTest, PureDpAndTextOutput) {
 }
 
 TEST(CliConvertTest, BadInputExitsTwoNamingTheParameter) {
-  struct Bad {
-    std::vector<std::string> args;
-    std::string names;
-  };
-  for (const Bad& b : std::vector<Bad>{
+  for (const testing_support::BadInput& b : std::vector<testing_support::BadInput>{
            {{"zcdp", "--rho", "-1", "--delta", "1e-6"}, "rho"},
            {{"zcdp", "--rho", "1", "--delta", "0"}, "delta"},
            {{"zcdp", "--rho", "1", "--delta", "1"}, "delta"},
@@ -84,10 +71,7 @@ TEST(CliConvertTest, BadInputExitsTwoNamingTheParameter) {
            {{"gdp", "--mu", "1", "--epsilon", "1", "--delta", "0.1"}, "exactly one"},
            {{"nope", "--rho", "1"}, "unknown source"},
            {{}, "exactly one source"}}) {
-    const CmdResult r = run(b.args);
-    EXPECT_EQ(r.status, 2) << b.names << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find(b.names), std::string::npos) << r.err;
-    EXPECT_TRUE(r.out.empty());
+    testing_support::expect_rejected_naming(run(b.args), b.needle);
   }
 }
 

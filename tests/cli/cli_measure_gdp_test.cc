@@ -4,13 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/cli_test_helpers.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
@@ -19,22 +18,13 @@ namespace {
 using CmdResult = testing_support::CliRun;
 CmdResult run(std::vector<std::string> args) { return testing_support::run_command("measure-gdp", std::move(args)); }
 
-std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std::string& key) {
-  const std::size_t at = json.find("\"" + key + "\": {\"lower\": \"");
-  EXPECT_NE(at, std::string::npos) << json;
-  const std::size_t l0 = json.find("\"lower\": \"", at) + 10;
-  const std::size_t l1 = json.find('"', l0);
-  const std::size_t u0 = json.find("\"upper\": \"", l1) + 10;
-  const std::size_t u1 = json.find('"', u0);
-  return {parse_rational("lower", json.substr(l0, l1 - l0)),
-          parse_rational("upper", json.substr(u0, u1 - u0))};
-}
+using testing_support::json_interval_field;
 
 TEST(CliMeasureGdpTest, GaussianContainsDeltaOverSigma) {
   const CmdResult r = run({"gaussian", "--sigma", "2", "--sensitivity", "1", "--eps-max", "3",
                      "--tolerance", "0.01", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  const auto mu = json_interval(r.out, "mu");
+  const auto mu = json_interval_field(r.out, "mu");
   EXPECT_LE(mu.first, mpq_class(1, 2));
   EXPECT_GE(mu.second, mpq_class(1, 2));
   EXPECT_LE(mu.second - mu.first, mpq_class(1, 100));
@@ -46,16 +36,14 @@ TEST(CliMeasureGdpTest, PureDpAndSvg) {
   const CmdResult r = run({"pure-dp", "--epsilon", "0.2", "--tolerance", "0.002", "--svg", file,
                      "--points", "20", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  const auto mu = json_interval(r.out, "mu");
+  const auto mu = json_interval_field(r.out, "mu");
   EXPECT_LE(mu.first, parse_rational("t", "0.2504839050688713"));
   EXPECT_GE(mu.second, parse_rational("t", "0.2504839050688714"));
   EXPECT_NE(r.out.find("\"complete\": true"), std::string::npos);
-  std::ifstream in(file);
-  std::stringstream svg;
-  svg << in.rdbuf();
-  EXPECT_NE(svg.str().find("<svg"), std::string::npos);
-  EXPECT_NE(svg.str().find("<polyline"), std::string::npos);
-  EXPECT_NE(svg.str().find("</svg>"), std::string::npos);
+  const std::string svg = testing_support::read_text_file(file);
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  EXPECT_NE(svg.find("<polyline"), std::string::npos);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
   std::remove(file.c_str());
 }
 
@@ -64,14 +52,14 @@ TEST(CliMeasureGdpTest, LaplaceFamilies) {
   // delta(0) = 1 - e^-0.1: 0.2391055837365138 (mpmath).
   CmdResult r = run({"laplace", "--scale", "5", "--tolerance", "0.001", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  auto mu = json_interval(r.out, "mu");
+  auto mu = json_interval_field(r.out, "mu");
   EXPECT_LE(mu.first, parse_rational("t", "0.2391055837365138"));
   EXPECT_GE(mu.second, parse_rational("t", "0.2391055837365139"));
   // Discrete Laplace t = 5 with Delta = 1 is randomized response in disguise (loss +-0.2 only):
   // mu = 2 Phi^-1(e^0.2/(1+e^0.2)) = 0.2504839050688713 (gdp_bridge Thm 5.1, mpmath).
   r = run({"discrete-laplace", "--scale", "5", "--tolerance", "0.001", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  mu = json_interval(r.out, "mu");
+  mu = json_interval_field(r.out, "mu");
   EXPECT_LE(mu.first, parse_rational("t", "0.2504839050688713"));
   EXPECT_GE(mu.second, parse_rational("t", "0.2504839050688714"));
   // Discrete Gaussian sigma2 = 4: NOT 1/2-GDP; its total variation P[Z = 0] = 1/N exceeds the
@@ -79,7 +67,7 @@ TEST(CliMeasureGdpTest, LaplaceFamilies) {
   r = run({"discrete-gaussian", "--sigma2", "4", "--eps-max", "2", "--tolerance", "0.001",
            "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  mu = json_interval(r.out, "mu");
+  mu = json_interval_field(r.out, "mu");
   EXPECT_GT(mu.first, mpq_class(1, 2));
   EXPECT_LT(mu.second, mpq_class(52, 100));
 }
@@ -93,11 +81,7 @@ TEST(CliMeasureGdpTest, CompositionTextOutput) {
 }
 
 TEST(CliMeasureGdpTest, BadInputExitsTwo) {
-  struct Bad {
-    std::vector<std::string> args;
-    std::string names;
-  };
-  for (const Bad& b : std::vector<Bad>{
+  for (const testing_support::BadInput& b : std::vector<testing_support::BadInput>{
            {{"gaussian", "--sigma", "0"}, "sigma"},
            {{"gaussian", "--sigma", "-1"}, "sigma"},
            {{"gaussian", "--sigma", "1", "--eps-max", "0"}, "eps-max"},
@@ -111,9 +95,7 @@ TEST(CliMeasureGdpTest, BadInputExitsTwo) {
            {{"gaussian", "--sigma", "1", "--points", "1"}, "points"},
            {{"laplace-ish", "--scale", "1"}, "unknown mechanism"},
            {{}, "exactly one mechanism"}}) {
-    const CmdResult r = run(b.args);
-    EXPECT_EQ(r.status, 2) << b.names << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find(b.names), std::string::npos) << r.err;
+    testing_support::expect_rejected_naming(run(b.args), b.needle);
   }
 }
 

@@ -3,13 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/cli_test_helpers.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
@@ -18,16 +18,7 @@ namespace {
 using CmdResult = testing_support::CliRun;
 CmdResult run(std::vector<std::string> args) { return testing_support::run_command("profile", std::move(args)); }
 
-std::pair<mpq_class, mpq_class> json_interval(const std::string& json, const std::string& key) {
-  const std::size_t at = json.find("\"" + key + "\": {\"lower\": \"");
-  EXPECT_NE(at, std::string::npos) << key << " in " << json;
-  const std::size_t l0 = json.find("\"lower\": \"", at) + 10;
-  const std::size_t l1 = json.find('"', l0);
-  const std::size_t u0 = json.find("\"upper\": \"", l1) + 10;
-  const std::size_t u1 = json.find('"', u0);
-  return {parse_rational("lower", json.substr(l0, l1 - l0)),
-          parse_rational("upper", json.substr(u0, u1 - u0))};
-}
+using testing_support::json_interval_field;
 
 mpq_class q(const char* s) { return parse_rational("test", s); }
 
@@ -52,7 +43,7 @@ TEST(CliProfile, KnownValuesAcrossMechanisms) {
     args.push_back("--json");
     const CmdResult r = run(args);
     ASSERT_EQ(r.status, 0) << r.err;
-    const auto [lo, hi] = json_interval(r.out, "delta");
+    const auto [lo, hi] = json_interval_field(r.out, "delta");
     EXPECT_LE(lo, hi);
     EXPECT_GT(lo, q(c.lo)) << r.out;
     EXPECT_LT(hi, q(c.hi)) << r.out;
@@ -91,21 +82,15 @@ TEST(CliProfile, CurveCsvJsonAndSvg) {
   const CmdResult s = run({"discrete-gaussian", "--sigma2", "4", "--curve", "0", "4", "30",
                            "--svg", path});
   ASSERT_EQ(s.status, 0) << s.err;
-  std::ifstream f(path);
-  std::stringstream svg;
-  svg << f.rdbuf();
-  EXPECT_EQ(svg.str().rfind("<svg", 0), 0u);
-  EXPECT_NE(svg.str().find("<polyline"), std::string::npos);
-  EXPECT_NE(svg.str().find("log scale"), std::string::npos);  // delta spans > 3 decades
+  const std::string svg = testing_support::read_text_file(path);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("<polyline"), std::string::npos);
+  EXPECT_NE(svg.find("log scale"), std::string::npos);  // delta spans > 3 decades
   std::remove(path.c_str());
 }
 
 TEST(CliProfile, BadInputExitsTwoNamingTheParameter) {
-  struct Case {
-    std::vector<std::string> args;
-    std::string needle;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<testing_support::BadInput> cases = {
       {{"gaussian", "--sigma", "0", "--epsilon", "1"}, "sigma > 0"},
       {{"gaussian", "--sigma", "1", "--epsilon", "-1"}, "epsilon >= 0"},
       {{"discrete-gaussian", "--sigma2", "-2", "--epsilon", "1"}, "sigma2"},
@@ -125,11 +110,7 @@ TEST(CliProfile, BadInputExitsTwoNamingTheParameter) {
       {{"gdp", "--mu", "1", "--curve", "0", "1", "5", "--svg", "/nonexistent/dir/x.svg"},
        "svg"},
   };
-  for (const auto& c : cases) {
-    const CmdResult r = run(c.args);
-    EXPECT_EQ(r.status, 2) << c.needle << ": " << r.err;
-    EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.needle << ": " << r.err;
-  }
+  for (const auto& c : cases) testing_support::expect_rejected_naming(run(c.args), c.needle);
 }
 
 TEST(CliProfile, UnmetToleranceIsSaidNotHidden) {

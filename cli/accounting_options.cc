@@ -1,0 +1,43 @@
+#include "cli/accounting_options.h"
+
+#include "samplers/errors.h"
+#include "samplers/rational.h"
+
+namespace exactdp::cli {
+
+std::vector<OptionSpec> with_accounting_options(std::vector<OptionSpec> specs) {
+  specs.push_back({"--json", false});
+  specs.push_back({"--digits", true});
+  specs.push_back({"--tolerance", true});
+  for (const auto& s : help_option_specs()) specs.push_back(s);
+  return specs;
+}
+
+int digits_option(const ParsedArgs& parsed, unsigned long long maximum) {
+  const auto d = parsed.count("--digits", 1, maximum);
+  return d ? static_cast<int>(*d) : 20;
+}
+
+accounting::ZivOptions ziv_options_from_tolerance(const ParsedArgs& parsed, TinyTolerance tiny) {
+  accounting::ZivOptions options;
+  if (const auto t = parsed.rational("--tolerance")) {
+    const bool tiny_out_of_range =
+        tiny == TinyTolerance::kOutOfRange && *t < accounting::minimum_tolerance();
+    if (sgn(*t) <= 0 || tiny_out_of_range || *t >= 1) {
+      throw ParameterError::out_of_range("tolerance", abbreviate(to_string(*t)),
+                                         "2^-10000 <= tolerance < 1");
+    }
+    options.tolerance = *t;
+  }
+  options.validate();  // kBelowMinimum: refuses 0 < R < 2^-10000
+  return options;
+}
+
+std::string tolerance_text(const mpq_class& tolerance) {
+  if (tolerance.get_num() == 1 && mpz_popcount(tolerance.get_den_mpz_t()) == 1) {
+    return "2^-" + std::to_string(mpz_sizeinbase(tolerance.get_den_mpz_t(), 2) - 1);
+  }
+  return to_string(tolerance);
+}
+
+}  // namespace exactdp::cli

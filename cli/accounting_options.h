@@ -1,0 +1,42 @@
+// accounting_options.h — the options the accounting commands (calibrate, profile, convert,
+// compose, measure-gdp) share: --json, --digits D and --tolerance R, read one way everywhere.
+//
+// Example:
+//   const ParsedArgs parsed(args, with_accounting_options({{"--epsilon", true}}));
+//   if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
+//   const int digits = digits_option(parsed, 1000);                       // default 20
+//   const accounting::ZivOptions options =
+//       ziv_options_from_tolerance(parsed, TinyTolerance::kOutOfRange);   // default 2^-100
+#pragma once
+
+#include <gmpxx.h>
+
+#include <string>
+#include <vector>
+
+#include "accounting/ziv.h"
+#include "cli/args.h"
+
+namespace exactdp::cli {
+
+// The command's own specs followed by --json, --digits D, --tolerance R, --help and -h.
+[[nodiscard]] std::vector<OptionSpec> with_accounting_options(std::vector<OptionSpec> specs);
+
+// --digits D: significant digits printed, 1 <= D <= maximum (ParameterError naming "digits"
+// otherwise); 20 when the option is absent.
+[[nodiscard]] int digits_option(const ParsedArgs& parsed, unsigned long long maximum);
+
+// How a positive --tolerance below 2^-10000 is refused, which the commands word differently:
+//   kOutOfRange   "2^-10000 <= tolerance < 1", like 0 or 1 (calibrate, profile);
+//   kBelowMinimum "tolerance >= 2^-10000", by ZivOptions::validate (convert, compose).
+enum class TinyTolerance { kOutOfRange, kBelowMinimum };
+
+// ZivOptions with --tolerance R as its relative width (default 2^-100); R must satisfy
+// 2^-10000 <= R < 1, else ParameterError naming "tolerance".
+[[nodiscard]] accounting::ZivOptions ziv_options_from_tolerance(const ParsedArgs& parsed,
+                                                                TinyTolerance tiny);
+
+// The tolerance as printed: "2^-k" for a power of two below 1, else the exact rational.
+[[nodiscard]] std::string tolerance_text(const mpq_class& tolerance);
+
+}  // namespace exactdp::cli
