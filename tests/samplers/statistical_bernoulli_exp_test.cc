@@ -8,6 +8,7 @@
 #include "tests/support/broken_samplers.h"
 #include "tests/support/seeds.h"
 #include "verification/p_values.h"
+#include "tests/support/test_names.h"
 
 namespace exactdp {
 namespace {
@@ -34,7 +35,11 @@ TEST_P(BernoulliExpChiSquare, MatchesExpMinusGamma) {
   EXPECT_GE(mpfr_cmp_d(p.upper(), 1e-6), 0) << "ones = " << ones;  // exactdp-allow-float: alpha constant
 }
 
-INSTANTIATE_TEST_SUITE_P(Gammas, BernoulliExpChiSquare, ::testing::Values("1/2", "1", "3", "10/3", "7/100"));
+INSTANTIATE_TEST_SUITE_P(Gammas, BernoulliExpChiSquare,
+                         ::testing::Values("1/2", "1", "3", "10/3", "7/100"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return "gamma_" + testing::test_name_part(info.param);
+                         });
 
 TEST(BernoulliExpChiSquareCompanion, RejectsParityFlippedInAlg1) {
   // gamma = 9/10: P[K >= 3] = 1 - ... is large, so the flip moves P[1] visibly.

@@ -14,6 +14,7 @@
 #include "tests/support/audit_helpers.h"
 #include "tests/support/broken_samplers.h"
 #include "tests/support/seeds.h"
+#include "tests/support/test_names.h"
 
 namespace exactdp {
 namespace {
@@ -49,7 +50,11 @@ INSTANTIATE_TEST_SUITE_P(
                       GaussianCase{"9/4", "0", 100'002}, GaussianCase{"100", "0", 200'003},
                       GaussianCase{"1/3", "-7", 50'004}, GaussianCase{"1000000", "0", 100'005},
                       GaussianCase{"1000000000000", "12345678901234567890", 50'006},
-                      GaussianCase{"1/10", "0", 100'007}));
+                      GaussianCase{"1/10", "0", 100'007}),
+    [](const ::testing::TestParamInfo<GaussianCase>& info) {
+      return "sigma2_" + testing::test_name_part(info.param.sigma2) + "_mean_" +
+             testing::test_name_part(info.param.mean);
+    });
 
 // Companions: the same check fails on broken samplers.
 TEST(DiscreteGaussianChiSquareCompanion, RejectsRoundedContinuousGaussian) {

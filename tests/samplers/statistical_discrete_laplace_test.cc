@@ -8,6 +8,7 @@
 #include "tests/support/audit_helpers.h"
 #include "tests/support/broken_samplers.h"
 #include "tests/support/seeds.h"
+#include "tests/support/test_names.h"
 
 namespace exactdp {
 namespace {
@@ -38,7 +39,11 @@ TEST_P(DiscreteLaplaceChiSquare, MatchesCertifiedPmf) {
 INSTANTIATE_TEST_SUITE_P(ParameterSets, DiscreteLaplaceChiSquare,
                          ::testing::Values(LaplaceCase{"1", "0", 100'000}, LaplaceCase{"3/2", "0", 100'001},
                                            LaplaceCase{"10", "0", 100'002}, LaplaceCase{"2/7", "3", 50'003},
-                                           LaplaceCase{"1000000", "-1", 50'004}));
+                                           LaplaceCase{"1000000", "-1", 50'004}),
+                         [](const ::testing::TestParamInfo<LaplaceCase>& info) {
+                           return "scale_" + testing::test_name_part(info.param.scale) + "_mean_" +
+                                  testing::test_name_part(info.param.mean);
+                         });
 
 TEST(DiscreteLaplaceChiSquareCompanion, RejectsMissingZeroRejection) {
   const verification::DiscreteLaplaceLaw law(mpq_class(3, 2), 0);
