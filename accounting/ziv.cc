@@ -8,17 +8,6 @@
 namespace exactdp::accounting {
 namespace {
 
-mpq_class power_of_two(long k) {
-  mpq_class q(1);
-  if (k >= 0) {
-    mpz_mul_2exp(q.get_num_mpz_t(), q.get_num_mpz_t(), static_cast<mp_bitcnt_t>(k));
-  } else {
-    mpz_mul_2exp(q.get_den_mpz_t(), q.get_den_mpz_t(), static_cast<mp_bitcnt_t>(-k));
-  }
-  q.canonicalize();
-  return q;
-}
-
 // ceil(-log2(tolerance)) for 0 < tolerance, bounded to keep the arithmetic small.
 long bits_for(const mpq_class& tolerance) {
   if (tolerance >= 1) return 0;
