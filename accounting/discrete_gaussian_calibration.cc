@@ -49,6 +49,18 @@ class Problem {
   mpfr_prec_t cap_;
 };
 
+// The bracket search squares its factor after each failure (2, 4, 16, 256, ...): 20 rounds reach
+// a factor 2^(2^20) from the guess, far beyond any sigma2 a legal input needs, while the numbers
+// stay small (the 30th round would hold a 2^30-bit factor: a fuzzer found that memory blow-up when
+// the profile could not be decided at tiny sigma2).
+constexpr int kMaxWidenings = 20;
+
+LimitError no_bracket(const mpq_class& guess) {
+  return LimitError("epsilon", "epsilon, delta: no certified sigma2 bracket within a factor "
+                               "2^(2^20) of the continuous calibration's sigma2 = " +
+                                   abbreviate(to_string(guess)));
+}
+
 }  // namespace
 
 mpq_class default_bracket_tolerance() { return power_of_two(-32); }
@@ -107,7 +119,7 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
   Side side = pr.decide(hi, d_hi);
   mpq_class factor = 2;
   for (int i = 0; side != Side::kMeets; ++i) {
-    if (i > 64) throw std::runtime_error("calibrate_discrete_gaussian: no upper bracket");
+    if (i > kMaxWidenings) throw no_bracket(guess);
     if (side == Side::kMisses) {
       lo = hi;
       d_lo = d_hi;
@@ -119,7 +131,7 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
   side = pr.decide(lo, d_lo);
   factor = 2;
   for (int i = 0; side != Side::kMisses; ++i) {
-    if (i > 64) throw std::runtime_error("calibrate_discrete_gaussian: no lower bracket");
+    if (i > kMaxWidenings) throw no_bracket(guess);
     if (side == Side::kMeets) {
       hi = lo;
       d_hi = d_lo;

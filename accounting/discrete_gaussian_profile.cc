@@ -73,12 +73,26 @@ long log2_size(const mpq_class& q) {
 // the ratios r_y decrease for y >= 0 (geometric majorant).
 //
 // With a log scale c, every term is multiplied by e^c (the same recurrences from the scaled
-// first term). count > 0: sum exactly `count` terms from k (any sign of k). count == 0: the infinite tail
+// first term). count > 0: sum exactly `count` terms from k (a negative k is folded onto x >= 0
+// by symmetry, so every ratio used is <= 1). count == 0: the infinite tail
 // from k >= 0, stopped when the tail bound is below 2^-(p+8) of the sum (or the sum underflowed,
 // or kMaxDirectTerms were used: the result is then still certified, only wider).
 Interval direct_sum(const mpz_class& k, long count, const mpq_class& sigma2, mpfr_prec_t p,
                     const mpq_class& c = mpq_class(0)) {
   if (count == 0 && sgn(k) < 0) throw std::logic_error("direct_sum: infinite tail from k < 0");
+  if (count > 0 && sgn(k) < 0) {
+    // By symmetry f(-x) = f(x), sum nonnegative ranges only: from a negative k the first ratio
+    // r_k = exp((2|k| - 1)/(2 sigma2)) exceeds 1 and overflows MPFR's range for tiny sigma2
+    // (sigma2 = 2e-26 with k = -1: the sum came out [0, inf], and calibrate discrete-gaussian
+    // with eps = 1e30, Delta = 217 never found a lower bracket; accounting_fuzzer finding).
+    const mpz_class last = k + (count - 1);
+    if (sgn(last) < 0) return direct_sum(mpz_class(-last), count, sigma2, p, c);
+    const long negatives = mpz_class(-k).get_si();  // x in [k, -1]: 1 <= negatives < count
+    Interval sum = direct_sum(mpz_class(0), count - negatives, sigma2, p, c) +
+                   direct_sum(mpz_class(1), negatives, sigma2, p, c);
+    sum.set_precision(p);
+    return sum;
+  }
   const mpfr_prec_t w = p + 48;
   // First term e^c f(k) = exp(c - k^2/(2 sigma2)): the exponent is an exact rational, so a huge
   // c (e^eps with eps = 10^400) cancels exactly against k^2/(2 sigma2) instead of overflowing.

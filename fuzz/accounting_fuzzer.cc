@@ -15,7 +15,10 @@
 //     zcdp_epsilon at its alpha, kov_epsilon), and the ends of a calibration bracket are ordered;
 //   * zcdp_epsilon is never looser than Bun–Steinke's rho + 2 sqrt(rho log(1/delta)) (zcdp.h);
 //   * the optimal composition is never above the advanced or the basic one;
-//   * 1 - delta (gdp_delta_complement_at) and delta sum to an interval containing 1.
+//   * 1 - delta (gdp_delta_complement_at) and delta sum to an interval containing 1;
+//   * the discrete Gaussian, discrete Laplace and Laplace profiles decrease in eps, the Laplace
+//     laws have delta = 0 beyond Delta / scale, the two discrete Gaussian summation algorithms
+//     agree, and calibrate_discrete_gaussian's sigma2 and bracket are certified as documented.
 // Tolerances are loose (2^-30) and precisions capped so one input runs in milliseconds.
 #include <mpfr.h>
 
@@ -28,6 +31,10 @@
 #include <string>
 
 #include "accounting/analytic_gaussian.h"
+#include "accounting/discrete_gaussian_calibration.h"
+#include "accounting/discrete_gaussian_profile.h"
+#include "accounting/discrete_laplace_profile.h"
+#include "accounting/laplace_profile.h"
 #include "accounting/gaussian_profile.h"
 #include "accounting/gdp_conversions.h"
 #include "accounting/interval.h"
@@ -44,6 +51,7 @@ using exactdp::fuzz::ByteReader;
 using exactdp::fuzz::str;
 
 constexpr mpfr_prec_t kCheckPrecision = 256;
+constexpr int kModes = 8;
 
 // EXACTDP_FUZZ_VERBOSE=1 prints each call's arguments before it runs (to report a finding).
 void trace(const char* call, std::initializer_list<const mpq_class*> args) {
@@ -67,7 +75,12 @@ acc::ZivOptions fast_options() {
 
 // A rational >= 0 (positive when `positive`).
 mpq_class rational(ByteReader& in, bool positive) {
-  mpq_class q(positive ? in.positive(8) : in.natural(8), in.positive(8));
+  // Numerator first, then denominator, in separate statements: the order in which a
+  // constructor's arguments are evaluated is unspecified (gcc and clang differ), and the ctest
+  // replay (gcc) must read a corpus file exactly as the fuzzer (clang) that wrote it.
+  const mpz_class num = positive ? in.positive(8) : in.natural(8);
+  const mpz_class den = in.positive(8);
+  mpq_class q(num, den);
   q.canonicalize();
   return q;
 }
@@ -247,6 +260,69 @@ void gaussian_calibration(ByteReader& in) {
              iv(c.delta_at_sigma).c_str(), iv(c.delta_at_sigma_lower).c_str(), str(delta).c_str());
 }
 
+// The discrete Gaussian, discrete Laplace and Laplace profiles: deltas in [0, 1], decreasing in
+// eps; zero beyond the pure-DP level of the Laplace laws (Delta / scale); the discrete Gaussian
+// by the two summation algorithms (direct and Euler–Maclaurin) agrees where both are cheap.
+void other_profiles(ByteReader& in) {
+  mpq_class eps1 = rational(in, false), eps2 = rational(in, false);
+  if (eps2 < eps1) std::swap(eps1, eps2);
+  const mpq_class sigma2 = rational(in, true), scale = rational(in, true);
+  const mpz_class sens = in.positive(2);  // integer sensitivity up to 2^16
+  const mpq_class sens_q(sens);
+  trace("discrete profiles eps1 eps2 sigma2 scale sensitivity", {&eps1, &eps2, &sigma2, &scale, &sens_q});
+  using acc::GaussianSumMethod;
+  const acc::Interval g1 = acc::discrete_gaussian_delta_at(eps1, sigma2, sens, acc::kDefaultPrecision);
+  const acc::Interval g2 = acc::discrete_gaussian_delta_at(eps2, sigma2, sens, acc::kDefaultPrecision);
+  check_delta(g1, "discrete_gaussian_delta_at");
+  check_delta(g2, "discrete_gaussian_delta_at");
+  check_not_above(g2, g1, "discrete gaussian profile decreasing in eps");
+  if (sigma2 <= 1000 && sens <= 64 && eps1 <= 50) {
+    const acc::Interval direct = acc::discrete_gaussian_delta_at(eps1, sigma2, sens, acc::kDefaultPrecision,
+                                                                 GaussianSumMethod::kDirect);
+    const acc::Interval em = acc::discrete_gaussian_delta_at(eps1, sigma2, sens, acc::kDefaultPrecision,
+                                                             GaussianSumMethod::kEulerMaclaurin);
+    check_not_above(direct, em, "discrete gaussian: direct vs Euler-Maclaurin");
+    check_not_above(em, direct, "discrete gaussian: Euler-Maclaurin vs direct");
+  }
+  const mpq_class pure_level = sens_q / scale;  // both Laplace laws are (Delta/scale)-DP
+  const acc::Interval l1 = acc::discrete_laplace_delta_at(eps1, scale, sens, acc::kDefaultPrecision);
+  const acc::Interval l2 = acc::discrete_laplace_delta_at(eps2, scale, sens, acc::kDefaultPrecision);
+  check_delta(l1, "discrete_laplace_delta_at");
+  check_delta(l2, "discrete_laplace_delta_at");
+  check_not_above(l2, l1, "discrete laplace profile decreasing in eps");
+  const acc::Interval c1 = acc::laplace_delta_at(eps1, scale, sens_q, acc::kDefaultPrecision);
+  const acc::Interval c2 = acc::laplace_delta_at(eps2, scale, sens_q, acc::kDefaultPrecision);
+  check_delta(c1, "laplace_delta_at");
+  check_delta(c2, "laplace_delta_at");
+  check_not_above(c2, c1, "laplace profile decreasing in eps");
+  if (eps1 >= pure_level) {
+    check_meets(l1, mpq_class(0), "discrete laplace beyond its pure-DP level");
+    check_meets(c1, mpq_class(0), "laplace beyond its pure-DP level");
+  }
+}
+
+// calibrate_discrete_gaussian: the sigma2 to use meets the target when re-evaluated, the bracket
+// around the optimum is ordered and certified on both sides, sigma2 is at or above its upper end.
+void discrete_gaussian_calibration(ByteReader& in) {
+  const mpq_class eps = rational(in, true), delta = probability(in);
+  const mpz_class sens = in.positive(1);  // 1..255
+  const mpq_class sens_q(sens);
+  trace("calibrate_discrete_gaussian epsilon delta sensitivity", {&eps, &delta, &sens_q});
+  const acc::DiscreteGaussianCalibration c =
+      acc::calibrate_discrete_gaussian(eps, delta, sens, mpq_class(1, 1 << 16), 2048);
+  FUZZ_CHECK(acc::upper_at_most(c.delta_at_sigma2, delta), "calibrate_discrete_gaussian: delta %s at sigma2 %s not <= %s",
+             iv(c.delta_at_sigma2).c_str(), str(c.sigma2).c_str(), str(delta).c_str());
+  check_meets(acc::discrete_gaussian_delta_at(eps, c.sigma2, sens, kCheckPrecision), delta,
+              "calibrate_discrete_gaussian sigma2");
+  FUZZ_CHECK(c.optimum_lower < c.optimum_upper && c.optimum_upper <= c.sigma2,
+             "calibrate_discrete_gaussian bracket [%s, %s], sigma2 %s", str(c.optimum_lower).c_str(),
+             str(c.optimum_upper).c_str(), str(c.sigma2).c_str());
+  const acc::Interval at_lower = acc::discrete_gaussian_delta_at(eps, c.optimum_lower, sens, kCheckPrecision);
+  FUZZ_CHECK(mpfr_cmp_q(at_lower.upper(), delta.get_mpq_t()) > 0,
+             "calibrate_discrete_gaussian: optimum_lower %s meets the target after all: delta %s <= %s",
+             str(c.optimum_lower).c_str(), iv(at_lower).c_str(), str(delta).c_str());
+}
+
 void composition(ByteReader& in) {
   const mpq_class eps = rational(in, true), delta = probability(in);
   const unsigned long k = 1 + in.u8() % 200;
@@ -278,18 +354,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ByteReader in(data, size);
   const std::uint8_t mode = in.u8();
   try {
-    switch (mode % 6) {
+    switch (mode % kModes) {
       case 0: gdp_profile(in); break;
       case 1: gaussian_vs_gdp(in); break;
       case 2: zcdp(in); break;
       case 3: gdp_calibration(in); break;
       case 4: gaussian_calibration(in); break;
-      default: composition(in); break;
+      case 5: composition(in); break;
+      case 6: other_profiles(in); break;
+      default: discrete_gaussian_calibration(in); break;
     }
   } catch (const exactdp::ParameterError&) {
     // Out of the documented domain: the CLI turns this into exit 2.
   } catch (const std::exception& e) {
-    FUZZ_CHECK(false, "mode %d: exception other than ParameterError: %s", mode % 6, e.what());
+    FUZZ_CHECK(false, "mode %d: exception other than ParameterError: %s", mode % kModes, e.what());
   }
   return 0;
 }

@@ -47,6 +47,16 @@ TEST(DiscreteGaussianCalibration, FindsTheEarlierFeasibleBranch) {
   EXPECT_GT(later.optimum_lower, q("0.65"));
 }
 
+// Huge eps with a sensitivity > 1: the optimum is a tiny sigma2 where k1 = -1, and the range sum
+// from a negative k overflowed (its first ratio exp(1/(2 sigma2)) is beyond MPFR's range), so
+// delta came out [0, 1] at any precision and the lower bracket was never found: the squared
+// widening factor then exhausted memory (accounting_fuzzer, session 2).
+TEST(DiscreteGaussianCalibration, HugeEpsilonWithLargeSensitivity) {
+  expect_good("1e30", "1e-5", 217);
+  expect_good("1e38", "1e-18", 217);
+  expect_good("1e12", "1e-5", 4096);
+}
+
 TEST(DiscreteGaussianCalibration, RoundUpSignificant) {
   EXPECT_EQ(round_up_significant(q("13.912"), 3), q("14"));
   EXPECT_EQ(round_up_significant(q("13.9"), 3), q("13.9"));

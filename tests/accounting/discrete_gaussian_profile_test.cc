@@ -94,6 +94,28 @@ TEST(DiscreteGaussianProfile, ScaledTailsAndHugeEpsilon) {
   }
 }
 
+// A range sum from a negative k at tiny sigma2: f(-1) = exp(-1/(2 sigma2)) underflows and the
+// ratio f(0)/f(-1) overflows; the sum is folded onto x >= 0 by symmetry. Here (eps = 10^30,
+// sigma2 = 2.3e-26, Delta = 217: k1 = -1, k2 = 216) delta = P[Z >= -1] - e^eps P[Z >= 216] is
+// within 10^-(10^24) of 1; it was [0, 1] before.
+TEST(DiscreteGaussianProfile, RangeSumFromNegativeKAtTinySigma2) {
+  const Interval d = discrete_gaussian_delta_at(q("1e30"), q("2.31766e-26"), mpz_class(217), 128);
+  EXPECT_TRUE(lower_above(d, q("0.999999"))) << d.debug_string();
+  // The folding on an ordinary case agrees with the terms summed one by one:
+  // sum_{x=-3}^{5} f(x) = f(0) + 2 (f(1) + f(2) + f(3)) + f(4) + f(5) at sigma2 = 2.
+  const Interval folded = internal::gaussian_range_sum(mpz_class(-3), mpz_class(5), q("2"), 128,
+                                                       GaussianSumMethod::kDirect);
+  Interval expected = Interval(1L, 200);
+  for (int x = 1; x <= 5; ++x) {
+    const Interval fx = exp(Interval(mpq_class(-x * x, 4), 200));
+    expected = expected + (x <= 3 ? fx * mpq_class(2) : fx);
+  }
+  // Two certified enclosures of one number must intersect.
+  EXPECT_FALSE(certainly_less(folded, expected)) << folded.debug_string() << " vs " << expected.debug_string();
+  EXPECT_FALSE(certainly_less(expected, folded)) << folded.debug_string() << " vs " << expected.debug_string();
+  EXPECT_LE(relative_width_log2(folded), -100);
+}
+
 TEST(DiscreteGaussianProfile, RejectsBadParameters) {
   EXPECT_THROW((void)discrete_gaussian_delta(q("-1"), q("1"), mpz_class(1)), ParameterError);
   EXPECT_THROW((void)discrete_gaussian_delta(q("1"), q("0"), mpz_class(1)), ParameterError);
