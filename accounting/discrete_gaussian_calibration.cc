@@ -1,6 +1,7 @@
 #include "accounting/discrete_gaussian_calibration.h"
 
 #include <stdexcept>
+#include <utility>
 
 #include "accounting/analytic_gaussian.h"
 #include "accounting/discrete_gaussian_profile.h"
@@ -25,26 +26,51 @@ mpq_class dyadic(const mpq_class& x, mpfr_prec_t bits) {
   return to_mpq(r.get());
 }
 
+// Certified comparisons of delta(sigma2) with the target. For targets above 1/2 they are made on
+// g = 1 - delta (discrete_gaussian_delta_complement_at, relatively accurate however close delta
+// is to 1) against the exact 1 - target: delta itself would need -log2(1 - target) extra bits
+// to differ from 1 (delta = 1 - 10^-5000 took 3 s at 32,768 bits; now milliseconds).
 class Problem {
  public:
-  Problem(mpq_class epsilon, mpq_class target, mpz_class sensitivity, mpfr_prec_t cap)
+  Problem(mpq_class epsilon, const mpq_class& target, mpz_class sensitivity, mpfr_prec_t cap)
       : epsilon_(std::move(epsilon)),
-        target_(std::move(target)),
+        complement_(target > mpq_class(1, 2)),
+        level_(complement_ ? mpq_class(1 - target) : target),
         sensitivity_(std::move(sensitivity)),
         cap_(cap) {}
 
   // Certified comparison of delta(sigma2) with the target, raising precision until decided.
+  // `out` receives g(sigma2) (delta, or 1 - delta for targets above 1/2): see delta_from.
   Side decide(const mpq_class& sigma2, Interval& out) const {
     for (mpfr_prec_t p = 128;; p = (2 * p > cap_ ? cap_ : 2 * p)) {
-      out = discrete_gaussian_delta_at(epsilon_, sigma2, sensitivity_, p);
-      if (upper_at_most(out, target_)) return Side::kMeets;
-      if (lower_above(out, target_)) return Side::kMisses;
+      if (complement_) {
+        out = discrete_gaussian_delta_complement_at(epsilon_, sigma2, sensitivity_, p);
+        if (mpfr_cmp_q(out.lower(), level_.get_mpq_t()) >= 0) return Side::kMeets;
+        if (mpfr_cmp_q(out.upper(), level_.get_mpq_t()) < 0) return Side::kMisses;
+      } else {
+        out = discrete_gaussian_delta_at(epsilon_, sigma2, sensitivity_, p);
+        if (upper_at_most(out, level_)) return Side::kMeets;
+        if (lower_above(out, level_)) return Side::kMisses;
+      }
       if (p >= cap_) return Side::kUndecided;
     }
   }
 
+  // delta from a g interval of decide(): for the complement, 1 - g with enough bits to be exact
+  // (g's precision plus -log2(1 - target)), so a certified g >= 1 - target shows as
+  // upper(delta) <= target.
+  [[nodiscard]] Interval delta_from(const Interval& g) const {
+    if (!complement_) return g;
+    const long below_one = static_cast<long>(mpz_sizeinbase(level_.get_den_mpz_t(), 2)) -
+                           static_cast<long>(mpz_sizeinbase(level_.get_num_mpz_t(), 2)) + 1;
+    const mpfr_prec_t w = g.precision() + static_cast<mpfr_prec_t>(below_one > 0 ? below_one : 0) + 8;
+    return clamp(Interval(1L, w) - g, mpq_class(0), mpq_class(1));
+  }
+
  private:
-  mpq_class epsilon_, target_;
+  mpq_class epsilon_;
+  bool complement_;
+  mpq_class level_;
   mpz_class sensitivity_;
   mpfr_prec_t cap_;
 };
@@ -56,9 +82,9 @@ class Problem {
 constexpr int kMaxWidenings = 20;
 
 LimitError no_bracket(const mpq_class& guess) {
-  return LimitError("epsilon", "epsilon, delta: no certified sigma2 bracket within a factor "
-                               "2^(2^20) of the continuous calibration's sigma2 = " +
-                                   abbreviate(to_string(guess)));
+  return LimitError("epsilon", "epsilon, delta: no certified sigma2 bracket found around sigma2 = " +
+                                   abbreviate(to_string(guess)) +
+                                   " (searched a factor 2^(2^20) either way)");
 }
 
 }  // namespace
@@ -186,7 +212,7 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
       const mpq_class left = (mpq_class(n - 1) + d / 2) * d / epsilon;
       lo = sgn(left) > 0 ? left : c / 2;
       for (int i = 0; pr.decide(lo, d_lo) != Side::kMisses; ++i) {
-        if (i > 64) throw std::runtime_error("calibrate_discrete_gaussian: no lower bracket");
+        if (i > 64) throw no_bracket(c);
         hi = lo;
         d_hi = d_lo;
         lo /= 2;
@@ -212,8 +238,8 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
   DiscreteGaussianCalibration out;
   out.optimum_lower = lo;
   out.optimum_upper = hi;
-  out.delta_at_optimum_lower = d_lo;
-  out.delta_at_optimum_upper = d_hi;
+  out.delta_at_optimum_lower = pr.delta_from(d_lo);
+  out.delta_at_optimum_upper = pr.delta_from(d_hi);
   out.bracket_tolerance_met = (hi - lo) / lo <= bracket_tolerance;
 
   // The convenient value: 3 significant digits rounded up (4 if 3 would be > 1% above lo),
@@ -226,7 +252,7 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
     for (int bump = 0; bump < 100; ++bump) {
       if (pr.decide(candidate, d_c) == Side::kMeets) {
         out.sigma2 = candidate;
-        out.delta_at_sigma2 = d_c;
+        out.delta_at_sigma2 = pr.delta_from(d_c);
         out.significant_digits = digits;
         return out;
       }
@@ -236,7 +262,7 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
   }
   // Fall back to the certified upper end of the bracket itself.
   out.sigma2 = hi;
-  out.delta_at_sigma2 = d_hi;
+  out.delta_at_sigma2 = pr.delta_from(d_hi);
   out.significant_digits = 0;
   return out;
 }

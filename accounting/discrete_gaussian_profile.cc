@@ -393,6 +393,26 @@ Interval discrete_gaussian_delta_at(const mpq_class& epsilon, const mpq_class& s
   return delta;
 }
 
+Interval discrete_gaussian_delta_complement_at(const mpq_class& epsilon, const mpq_class& sigma2,
+                                               const mpz_class& sensitivity,
+                                               mpfr_prec_t precision, GaussianSumMethod method) {
+  validate_discrete_gaussian(epsilon, sigma2, sensitivity);
+  const mpfr_prec_t w = precision + 16;
+  const mpq_class t1 = epsilon * sigma2 / mpq_class(sensitivity) - mpq_class(sensitivity, 2);
+  const mpz_class k1 = floor_q(t1) + 1;
+  const mpz_class k2 = k1 + sensitivity;  // >= 1: k1 >= 1 - Delta/2
+  // P[Z < k1] N = sum_{x <= k1 - 1} f(x) = S(1 - k1) (f is even).
+  const Interval below = gaussian_tail_sum(mpz_class(1 - k1), sigma2, w, method);
+  // e^eps S(k2): scaled with exact exponents for eps > 1 (no overflow), else e^eps times S(k2).
+  const Interval above = epsilon > 1
+                             ? internal::gaussian_tail_sum_scaled(k2, sigma2, epsilon, w, method)
+                             : exp(Interval(epsilon, w)) * gaussian_tail_sum(k2, sigma2, w, method);
+  const Interval n = gaussian_normaliser(sigma2, w, method);
+  Interval complement = clamp((below + above) / n, mpq_class(0), mpq_class(1));
+  complement.set_precision(precision);
+  return complement;
+}
+
 Certified discrete_gaussian_delta(const mpq_class& epsilon, const mpq_class& sigma2,
                                   const mpz_class& sensitivity, const ZivOptions& options,
                                   GaussianSumMethod method) {

@@ -48,6 +48,14 @@ enum class GaussianSumMethod { kAuto, kDirect, kEulerMaclaurin };
     const mpq_class& epsilon, const mpq_class& sigma2, const mpz_class& sensitivity,
     const ZivOptions& options = {}, GaussianSumMethod method = GaussianSumMethod::kAuto);
 
+// 1 - delta(eps), with relative accuracy however close delta is to 1: with the notation above,
+//   1 - delta = [N - S(k1) + e^eps S(k2)] / N = [S(1 - k1) + e^eps S(k2)] / N
+// (sum_{x < k1} f(x) = S(1 - k1) by symmetry), a sum of positive terms. Outward rounded,
+// clamped to [0, 1]. Used by the calibration for targets above 1/2.
+[[nodiscard]] Interval discrete_gaussian_delta_complement_at(
+    const mpq_class& epsilon, const mpq_class& sigma2, const mpz_class& sensitivity,
+    mpfr_prec_t precision, GaussianSumMethod method = GaussianSumMethod::kAuto);
+
 // Validation shared with the calibration and the CLI (ParameterError naming the parameter).
 void validate_discrete_gaussian(const mpq_class& epsilon, const mpq_class& sigma2,
                                 const mpz_class& sensitivity);

@@ -18,7 +18,8 @@
 //   * 1 - delta (gdp_delta_complement_at) and delta sum to an interval containing 1;
 //   * the discrete Gaussian, discrete Laplace and Laplace profiles decrease in eps, the Laplace
 //     laws have delta = 0 beyond Delta / scale, the two discrete Gaussian summation algorithms
-//     agree, and calibrate_discrete_gaussian's sigma2 and bracket are certified as documented.
+//     agree, delta + (1 - delta) contains 1 for the discrete Gaussian too, and
+//     calibrate_discrete_gaussian's sigma2 and bracket are certified as documented.
 // Tolerances are loose (2^-30) and precisions capped so one input runs in milliseconds.
 #include <mpfr.h>
 
@@ -276,6 +277,9 @@ void other_profiles(ByteReader& in) {
   check_delta(g1, "discrete_gaussian_delta_at");
   check_delta(g2, "discrete_gaussian_delta_at");
   check_not_above(g2, g1, "discrete gaussian profile decreasing in eps");
+  const acc::Interval gc = acc::discrete_gaussian_delta_complement_at(eps1, sigma2, sens, acc::kDefaultPrecision);
+  FUZZ_CHECK((g1 + gc).contains(1L), "discrete gaussian delta %s + (1 - delta) %s does not contain 1",
+             iv(g1).c_str(), iv(gc).c_str());
   if (sigma2 <= 1000 && sens <= 64 && eps1 <= 50) {
     const acc::Interval direct = acc::discrete_gaussian_delta_at(eps1, sigma2, sens, acc::kDefaultPrecision,
                                                                  GaussianSumMethod::kDirect);
@@ -304,7 +308,9 @@ void other_profiles(ByteReader& in) {
 // calibrate_discrete_gaussian: the sigma2 to use meets the target when re-evaluated, the bracket
 // around the optimum is ordered and certified on both sides, sigma2 is at or above its upper end.
 void discrete_gaussian_calibration(ByteReader& in) {
-  const mpq_class eps = rational(in, true), delta = probability(in);
+  const mpq_class eps = rational(in, true);
+  mpq_class delta = probability(in);
+  if (in.flag() && sgn(delta) > 0 && delta < 1) delta = 1 - delta;  // near 1 as often as near 0
   const mpz_class sens = in.positive(1);  // 1..255
   const mpq_class sens_q(sens);
   trace("calibrate_discrete_gaussian epsilon delta sensitivity", {&eps, &delta, &sens_q});

@@ -57,6 +57,25 @@ TEST(DiscreteGaussianCalibration, HugeEpsilonWithLargeSensitivity) {
   expect_good("1e12", "1e-5", 4096);
 }
 
+// Targets above 1/2 are compared on 1 - delta (discrete_gaussian_delta_complement_at):
+// 1 - 10^-5000 took 3 s at 32,768 bits through delta itself.
+TEST(DiscreteGaussianCalibration, TargetsNearOne) {
+  expect_good("1", "0.6", 1);
+  expect_good("2", "0.99999999999999999999999999999", 3);
+  mpq_class one_minus_tiny(1);
+  mpz_ui_pow_ui(one_minus_tiny.get_den_mpz_t(), 10, 5000);
+  one_minus_tiny = 1 - one_minus_tiny;
+  const DiscreteGaussianCalibration c = calibrate_discrete_gaussian(q("1"), one_minus_tiny, mpz_class(1));
+  const mpq_class level = 1 - one_minus_tiny;
+  EXPECT_TRUE(upper_at_most(c.delta_at_sigma2, one_minus_tiny));
+  EXPECT_TRUE(lower_above(c.delta_at_optimum_lower, one_minus_tiny));
+  const Interval meets = discrete_gaussian_delta_complement_at(q("1"), c.sigma2, mpz_class(1), 600);
+  const Interval misses = discrete_gaussian_delta_complement_at(q("1"), c.optimum_lower, mpz_class(1), 600);
+  EXPECT_GE(mpfr_cmp_q(meets.lower(), level.get_mpq_t()), 0);
+  EXPECT_LT(mpfr_cmp_q(misses.upper(), level.get_mpq_t()), 0);
+  EXPECT_TRUE(c.bracket_tolerance_met);
+}
+
 TEST(DiscreteGaussianCalibration, RoundUpSignificant) {
   EXPECT_EQ(round_up_significant(q("13.912"), 3), q("14"));
   EXPECT_EQ(round_up_significant(q("13.9"), 3), q("13.9"));

@@ -116,6 +116,26 @@ TEST(DiscreteGaussianProfile, RangeSumFromNegativeKAtTinySigma2) {
   EXPECT_LE(relative_width_log2(folded), -100);
 }
 
+// delta and 1 - delta from their own formulas sum to an interval containing 1, across regimes
+// (tiny and huge sigma2, eps below and above 1, sensitivities 1..1000); the complement is
+// relatively accurate where delta is within 10^-29 of 1.
+TEST(DiscreteGaussianProfile, ComplementAndDeltaSumToOne) {
+  for (const char* sigma2 : {"1e-6", "1/4", "2", "1000", "1e30"}) {
+    for (const char* eps : {"0", "1/2", "1", "3", "1e6"}) {
+      for (long sens : {1L, 7L, 1000L}) {
+        const Interval d = discrete_gaussian_delta_at(q(eps), q(sigma2), mpz_class(sens), 256);
+        const Interval c = discrete_gaussian_delta_complement_at(q(eps), q(sigma2), mpz_class(sens), 256);
+        EXPECT_TRUE((d + c).contains(1L)) << sigma2 << " " << eps << " " << sens << ": "
+                                         << d.debug_string() << " + " << c.debug_string();
+      }
+    }
+  }
+  // sigma2 = 1/100, eps = 1: 1 - delta ~ 1e-22, known to 2^-100 relative.
+  const Interval c = discrete_gaussian_delta_complement_at(q("1"), q("1/100"), mpz_class(1), 128);
+  EXPECT_TRUE(c.is_positive());
+  EXPECT_LE(relative_width_log2(c), -100) << c.debug_string();
+}
+
 TEST(DiscreteGaussianProfile, RejectsBadParameters) {
   EXPECT_THROW((void)discrete_gaussian_delta(q("-1"), q("1"), mpz_class(1)), ParameterError);
   EXPECT_THROW((void)discrete_gaussian_delta(q("1"), q("0"), mpz_class(1)), ParameterError);
