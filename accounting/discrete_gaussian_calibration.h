@@ -23,10 +23,14 @@
 // Method: start from the continuous analytic-Gaussian sigma^2 (calibrate_gaussian), widen to a
 // certified bracket, bisect with certified comparisons (precision raised until each is decided,
 // up to the cap), check the crossing points just below, then round up to 3 significant digits
-// and certify that value.
+// and certify that value. For targets above 1/2 every comparison is made on 1 - delta
+// (discrete_gaussian_delta_complement_at) against the exact 1 - target, and the reported delta
+// intervals are 1 - that, formed with enough bits to be exact: delta = 1 - 10^-5000 costs what
+// delta = 10^-5000 does.
 //
 // Errors: ParameterError for eps < 0, delta outside (0, 1), sensitivity not a positive integer,
-// bracket_tolerance outside [2^-200, 1/100]. Cost: ~40 profile evaluations (well under a second
+// bracket_tolerance outside [2^-200, 1/100]; LimitError (a ParameterError) when no certified
+// bracket is found within 20 widenings (a factor 2^(2^20)) of the continuous guess. Cost: ~40 profile evaluations (well under a second
 // for any sigma2, since each evaluation is Euler–Maclaurin/Poisson, not a sum over sigma terms).
 #pragma once
 
