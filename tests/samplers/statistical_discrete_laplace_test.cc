@@ -40,9 +40,9 @@ INSTANTIATE_TEST_SUITE_P(ParameterSets, DiscreteLaplaceChiSquare,
                          ::testing::Values(LaplaceCase{"1", "0", 100'000}, LaplaceCase{"3/2", "0", 100'001},
                                            LaplaceCase{"10", "0", 100'002}, LaplaceCase{"2/7", "3", 50'003},
                                            LaplaceCase{"1000000", "-1", 50'004}),
-                         [](const ::testing::TestParamInfo<LaplaceCase>& info) {
-                           return "scale_" + testing::test_name_part(info.param.scale) + "_mean_" +
-                                  testing::test_name_part(info.param.mean);
+                         [](const ::testing::TestParamInfo<LaplaceCase>& param_info) {
+                           return "scale_" + testing::test_name_part(param_info.param.scale) + "_mean_" +
+                                  testing::test_name_part(param_info.param.mean);
                          });
 
 TEST(DiscreteLaplaceChiSquareCompanion, RejectsMissingZeroRejection) {
