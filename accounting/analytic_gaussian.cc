@@ -1,5 +1,6 @@
 #include "accounting/analytic_gaussian.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -13,15 +14,6 @@ namespace exactdp::accounting {
 namespace {
 
 enum class Side { kMeets, kMisses, kUndecided };
-
-// ceil(-log2(tolerance)), at least 1.
-long tolerance_bits(const mpq_class& tolerance) {
-  if (tolerance >= 1) return 1;
-  const long den_bits = static_cast<long>(mpz_sizeinbase(tolerance.get_den_mpz_t(), 2));
-  const long num_bits = static_cast<long>(mpz_sizeinbase(tolerance.get_num_mpz_t(), 2));
-  const long b = den_bits - num_bits + 1;
-  return b < 1 ? 1 : b;
-}
 
 // The scale-free problem: s = sigma / sensitivity, delta(s) = gdp_delta(eps, mu = 1/s),
 // decreasing in s. For targets up to 1/2 the monitored quantity is g(s) = delta(s), compared
@@ -240,7 +232,7 @@ GaussianCalibration calibrate_gaussian(const mpq_class& epsilon, const mpq_class
   options.validate();
 
   // Bracket half-width 2^-k relative, so the bracket's relative width is <= tolerance / 2.
-  const long k = tolerance_bits(options.tolerance) + 2;
+  const long k = std::max(1L, tolerance_bits(options.tolerance)) + 2;
   mpfr_prec_t p = starting_precision(options);
   if (p < k + 64) p = static_cast<mpfr_prec_t>(k + 64);
   if (p > options.max_precision) p = options.max_precision;

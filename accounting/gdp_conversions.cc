@@ -12,7 +12,6 @@ namespace exactdp::accounting {
 namespace {
 
 const mpq_class kMaxParameter(1'000'000);
-constexpr int kMaxDoublings = 200;
 
 void validate_mu(const mpq_class& mu) {
   if (mu <= 0 || mu > kMaxParameter) {
@@ -37,17 +36,21 @@ enum class Side { kBelow, kAbove, kUnknown };
 using SideFn = std::function<Side(const Real& x)>;
 
 // Certified bisection: given x* in [lo, hi], halves the bracket while the side of the midpoint
-// is proven, at most precision + 200 times, until hi - lo <= 2^-(precision - 24) * hi.
+// is proven, at most precision + 200 times, until hi - lo <= 2^-b * hi with b = precision - 24,
+// or b = result_bits when that is smaller and positive (the caller's tolerance: a bracket
+// narrower than asked for costs a step per bit, each at the full working precision — finding 9).
 // Points are held at precision + 16 bits; the midpoint's rounding direction is irrelevant
 // (any point strictly inside the bracket will do), we use RNDD.
-Interval bisect(const SideFn& side, Real lo, Real hi, mpfr_prec_t precision) {
+Interval bisect(const SideFn& side, Real lo, Real hi, mpfr_prec_t precision, long result_bits) {
+  long goal = static_cast<long>(precision) - 24;
+  if (result_bits > 0 && result_bits < goal) goal = result_bits;
   const mpfr_prec_t pp = precision + 16;
   mpfr_prec_round(lo.get(), pp, MPFR_RNDD);  // lo only moves down: still <= x*
   mpfr_prec_round(hi.get(), pp, MPFR_RNDU);  // hi only moves up: still >= x*
   Real mid(pp), gap(pp), scale(pp);
   for (long step = 0; step < static_cast<long>(precision) + 200; ++step) {
     mpfr_sub(gap.get(), hi.get(), lo.get(), MPFR_RNDU);
-    mpfr_mul_2si(scale.get(), hi.get(), -(static_cast<long>(precision) - 24), MPFR_RNDD);
+    mpfr_mul_2si(scale.get(), hi.get(), -goal, MPFR_RNDD);
     if (mpfr_cmp(gap.get(), scale.get()) <= 0) break;
     mpfr_add(mid.get(), lo.get(), hi.get(), MPFR_RNDD);
     mpfr_div_2ui(mid.get(), mid.get(), 1, MPFR_RNDD);
@@ -70,18 +73,86 @@ Real real_from(mpfr_srcptr x, mpfr_prec_t precision, mpfr_rnd_t rnd) {
   return r;
 }
 
-// Doubles hi (at most kMaxDoublings times) until side(hi) == kAbove is proven.
-Real find_upper(const SideFn& side, Real hi, const char* what) {
-  for (int i = 0; i < kMaxDoublings; ++i) {
-    if (side(hi) == Side::kAbove) return hi;
-    mpfr_mul_2ui(hi.get(), hi.get(), 1, MPFR_RNDU);
+// A bracket [lo, hi] around the root x* of a monotone side function: lo = 0 or side(lo) ==
+// kBelow proven; side(hi) == kAbove proven.
+struct Bracket {
+  Real lo;
+  Real hi;
+};
+
+// Brackets x* starting from a guess x0 > 0 by searching on the binary exponent, so that a root
+// 2^-300,000 below the guess costs ~40 evaluations instead of 300,000 halvings (finding 9 in
+// docs/FUZZING.md: eps = 0 with delta = 10^-3000 made the linear bisection from [0, 1] spin
+// until the CLI was killed). Steps of 1, 2, 4, ... octaves outward from x0 until the side flips,
+// then a binary search on the octave count between the last two probes, ending with
+// hi <= 2 lo. Searches at most kMaxOctavesDown octaves below x0 (far beyond the 10^-100,000
+// parameters allow) and kMaxOctavesUp above; beyond that a LimitError (exit 2). A probe whose
+// side cannot be proven at this precision ends the search with the bracket found so far (the
+// Ziv driver raises the precision).
+constexpr long kMaxOctavesDown = 1L << 22;
+constexpr long kMaxOctavesUp = 256;
+
+Real scaled(const Real& x0, long octaves, mpfr_prec_t precision) {
+  Real x(precision);
+  mpfr_mul_2si(x.get(), x0.get(), octaves, MPFR_RNDN);  // exact: a power-of-two scaling
+  return x;
+}
+
+Bracket bracket_root(const SideFn& side, const Real& x0, const char* what) {
+  const mpfr_prec_t precision = mpfr_get_prec(x0.get());
+  Real zero(precision);
+  mpfr_set_zero(zero.get(), 1);
+  const Side s0 = side(x0);
+  if (s0 == Side::kUnknown) {
+    Real hi = scaled(x0, 1, precision);
+    if (side(hi) == Side::kAbove) return {zero, hi};
+    throw LimitError("delta", std::string("delta: no certified ") + what +
+                                  " bracket at this precision (the comparison near the first "
+                                  "guess cannot be decided)");
   }
-  // The answer lies beyond 2^200 times the starting guess (no legal input is known to get here
-  // since delta near 1 is compared on 1 - delta). Refuse it as a limit (exit 2), never as an
-  // internal error.
-  throw LimitError("delta", std::string("delta: no certified ") + what +
-                                " below 2^200 times the first guess (beyond what this conversion "
-                                "supports; allowed: 0 < delta < 1 with an answer below that bound)");
+  // dir = -1: x0 is above the root, search down; +1: below it, search up.
+  const long dir = s0 == Side::kAbove ? -1 : 1;
+  const long limit = dir < 0 ? kMaxOctavesDown : kMaxOctavesUp;
+  long near = 0;  // octaves from x0 on x0's side of the root (proven)
+  long far = 0;   // octaves from x0 on the other side (proven once found)
+  bool found = false;
+  for (long step = 1; step <= limit; step *= 2) {
+    const Side s = side(scaled(x0, dir * step, precision));
+    if (s == Side::kUnknown) {
+      break;
+    }
+    if (s != s0) {
+      far = step;
+      found = true;
+      break;
+    }
+    near = step;
+  }
+  if (!found) {
+    if (dir > 0) {
+      throw LimitError("delta", std::string("delta: no certified ") + what + " below 2^" +
+                                    std::to_string(kMaxOctavesUp) +
+                                    " times the first guess (beyond what this conversion "
+                                    "supports; allowed: 0 < delta < 1 with an answer below that "
+                                    "bound)");
+    }
+    // Searching down: either a probe was undecidable (keep [0, last proven above]) or the
+    // root lies more than 2^(2^22) below the guess (refused).
+    if (near < limit / 2) return {zero, scaled(x0, -near, precision)};
+    throw LimitError("delta", std::string("delta: the certified ") + what +
+                                  " lies below 2^-" + std::to_string(kMaxOctavesDown) +
+                                  " times the first guess (beyond what this conversion supports)");
+  }
+  while (far - near > 1) {
+    const long mid = near + (far - near) / 2;
+    const Side s = side(scaled(x0, dir * mid, precision));
+    if (s == Side::kUnknown) break;
+    (s == s0 ? near : far) = mid;
+  }
+  Real a = scaled(x0, dir * near, precision);
+  Real b = scaled(x0, dir * far, precision);
+  if (dir < 0) return {b, a};
+  return {a, b};
 }
 
 // delta_mu(eps) with eps a point and mu an interval (the rational form when mu is a point).
@@ -90,11 +161,16 @@ Interval delta_at(mpfr_srcptr eps, const Interval& mu, mpfr_prec_t precision) {
   return gdp_delta_at(Interval::point(eps, precision), mu, precision);
 }
 
+// How far a bisection needs to go for options.tolerance: 2 bits beyond it, so that the
+// bracket's rounding to the working precision cannot push it over.
+long result_bits_for(const ZivOptions& options) { return tolerance_bits(options.tolerance) + 2; }
+
 }  // namespace
 
 namespace internal {
 
-Interval gdp_epsilon_at(const Interval& mu, const mpq_class& delta, mpfr_prec_t precision) {
+Interval gdp_epsilon_at(const Interval& mu, const mpq_class& delta, mpfr_prec_t precision,
+                        long result_bits) {
   const SideFn side = [&](const Real& x) {
     const Interval d = delta_at(x.get(), mu, precision);
     if (upper_at_most(d, delta)) return Side::kAbove;  // feasible: eps* <= x
@@ -108,11 +184,12 @@ Interval gdp_epsilon_at(const Interval& mu, const mpq_class& delta, mpfr_prec_t 
   const Interval mu_up = Interval::point(mu.upper(), precision);
   const Interval guess =
       square(mu_up) / mpq_class(2) + mu_up * sqrt(-log(Interval(delta, precision)) * mpq_class(2));
-  Real hi = find_upper(side, real_from(guess.upper(), precision, MPFR_RNDU), "epsilon");
-  return bisect(side, zero, hi, precision);
+  Bracket b = bracket_root(side, real_from(guess.upper(), precision, MPFR_RNDU), "epsilon");
+  return bisect(side, b.lo, b.hi, precision, result_bits);
 }
 
-Interval gdp_mu_for_at(const mpq_class& epsilon, const mpq_class& delta, mpfr_prec_t precision) {
+Interval gdp_mu_for_at(const mpq_class& epsilon, const mpq_class& delta, mpfr_prec_t precision,
+                       long result_bits) {
   // For delta above 1/2 the comparison is made on 1 - delta (gdp_delta_complement_at: relative
   // accuracy however close delta is to 1), against the exact 1 - delta; comparing delta itself
   // would need -log2(1 - delta) extra bits to tell it from 1.
@@ -131,14 +208,13 @@ Interval gdp_mu_for_at(const mpq_class& epsilon, const mpq_class& delta, mpfr_pr
     if (lower_above(d, level)) return Side::kAbove;    // m > mu*
     return Side::kUnknown;
   };
-  Real lo(precision), hi(precision);
-  mpfr_set_zero(lo.get(), 1);  // mu* > 0 trivially
-  mpfr_set_ui(hi.get(), 1, MPFR_RNDU);
-  hi = find_upper(side, hi, "mu");
-  return bisect(side, lo, hi, precision);
+  Real one(precision);
+  mpfr_set_ui(one.get(), 1, MPFR_RNDN);
+  Bracket b = bracket_root(side, one, "mu");
+  return bisect(side, b.lo, b.hi, precision, result_bits);
 }
 
-Interval gdp_mu_of_pure_dp_at(const mpq_class& epsilon, mpfr_prec_t precision) {
+Interval gdp_mu_of_pure_dp_at(const mpq_class& epsilon, mpfr_prec_t precision, long result_bits) {
   if (epsilon == 0) return Interval(0L, precision);
   const Interval eps(epsilon, precision);
   if (epsilon < 1) {
@@ -153,14 +229,11 @@ Interval gdp_mu_of_pure_dp_at(const mpq_class& epsilon, mpfr_prec_t precision) {
       if (certainly_less(e, th)) return Side::kBelow;        // m < m*
       return Side::kUnknown;
     };
-    // m* = sqrt 2 erfinv(tanh(eps/2)) lies in [eps/4, eps] for 0 < eps < 1 (it is ~0.63 eps);
-    // both ends are verified, else the bracket falls back to [0, doubling].
-    Real lo(precision), hi(precision);
-    mpfr_set_q(hi.get(), epsilon.get_mpq_t(), MPFR_RNDU);
-    mpfr_div_2ui(lo.get(), hi.get(), 2, MPFR_RNDD);
-    if (side(lo) != Side::kBelow) mpfr_set_zero(lo.get(), 1);
-    hi = find_upper(side, hi, "mu");
-    return mul_2si(bisect(side, lo, hi, precision), 1);
+    // m* = sqrt 2 erfinv(tanh(eps/2)) is ~0.63 eps for 0 < eps < 1: start the search at eps.
+    Real start(precision);
+    mpfr_set_q(start.get(), epsilon.get_mpq_t(), MPFR_RNDU);
+    Bracket b = bracket_root(side, start, "mu");
+    return mul_2si(bisect(side, b.lo, b.hi, precision, result_bits), 1);
   }
   // m* = mu*/2 solves Phi(-m) = q = 1 / (1 + e^eps); compare logs: log q = -log1p(e^eps).
   const Interval log_q = -log1p(exp(eps));
@@ -170,15 +243,11 @@ Interval gdp_mu_of_pure_dp_at(const mpq_class& epsilon, mpfr_prec_t precision) {
     if (certainly_less(log_q, lp)) return Side::kBelow;         // Phi(-m) > q: m < m*
     return Side::kUnknown;
   };
-  // m* >= m(1) > 1/4 for eps >= 1 (increasing in eps); m = sqrt(2 log(1 + e^eps)) = sqrt(-2 log q)
-  // satisfies Phi(-m) <= e^(-m^2/2)/2 < q.
-  Real lo(precision);
-  mpfr_set_ui(lo.get(), 1, MPFR_RNDD);
-  mpfr_div_2ui(lo.get(), lo.get(), 2, MPFR_RNDD);  // 1/4, exact
-  if (side(lo) != Side::kBelow) mpfr_set_zero(lo.get(), 1);
+  // m = sqrt(2 log(1 + e^eps)) = sqrt(-2 log q) satisfies Phi(-m) <= e^(-m^2/2)/2 < q: the
+  // search starts there (m* lies a little below it).
   const Interval guess = sqrt(-log_q * mpq_class(2));
-  Real hi = find_upper(side, real_from(guess.upper(), precision, MPFR_RNDU), "mu");
-  return mul_2si(bisect(side, lo, hi, precision), 1);
+  Bracket b = bracket_root(side, real_from(guess.upper(), precision, MPFR_RNDU), "mu");
+  return mul_2si(bisect(side, b.lo, b.hi, precision, result_bits), 1);
 }
 
 }  // namespace internal
@@ -186,8 +255,9 @@ Interval gdp_mu_of_pure_dp_at(const mpq_class& epsilon, mpfr_prec_t precision) {
 Certified gdp_epsilon(const mpq_class& mu, const mpq_class& delta, const ZivOptions& options) {
   validate_mu(mu);
   validate_delta(delta);
+  const long bits = result_bits_for(options);
   return evaluate_to_tolerance(
-      [&](mpfr_prec_t p) { return internal::gdp_epsilon_at(Interval(mu, p), delta, p); },
+      [&](mpfr_prec_t p) { return internal::gdp_epsilon_at(Interval(mu, p), delta, p, bits); },
       options);
 }
 
@@ -197,11 +267,12 @@ Certified gdp_epsilon(const Interval& mu, const mpq_class& delta, const ZivOptio
   }
   validate_mu(to_mpq(mu.upper()));
   validate_delta(delta);
+  const long bits = result_bits_for(options);
   return evaluate_to_tolerance(
       [&](mpfr_prec_t p) {
         Interval m = mu;
         m.set_precision(p);
-        return internal::gdp_epsilon_at(m, delta, p);
+        return internal::gdp_epsilon_at(m, delta, p, bits);
       },
       options);
 }
@@ -210,14 +281,16 @@ Certified gdp_mu_for(const mpq_class& epsilon, const mpq_class& delta,
                      const ZivOptions& options) {
   validate_epsilon(epsilon);
   validate_delta(delta);
+  const long bits = result_bits_for(options);
   return evaluate_to_tolerance(
-      [&](mpfr_prec_t p) { return internal::gdp_mu_for_at(epsilon, delta, p); }, options);
+      [&](mpfr_prec_t p) { return internal::gdp_mu_for_at(epsilon, delta, p, bits); }, options);
 }
 
 Certified gdp_mu_of_pure_dp(const mpq_class& epsilon, const ZivOptions& options) {
   validate_epsilon(epsilon);
+  const long bits = result_bits_for(options);
   return evaluate_to_tolerance(
-      [&](mpfr_prec_t p) { return internal::gdp_mu_of_pure_dp_at(epsilon, p); }, options);
+      [&](mpfr_prec_t p) { return internal::gdp_mu_of_pure_dp_at(epsilon, p, bits); }, options);
 }
 
 Interval gdp_compose(std::span<const Interval> mus) {

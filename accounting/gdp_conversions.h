@@ -22,7 +22,8 @@
 //     sqrt(sum n_i mu_i^2) for repeated mechanisms.
 //
 // Limits: 0 < mu <= 10^6, 0 <= eps <= 10^6, 0 < delta < 1; every bisection is bounded by
-// p + 200 steps and every bracket search by 200 doublings. Errors: ParameterError naming mu,
+// p + 200 steps; every bracket search is on the binary exponent (at most 2^22 octaves below its
+// first guess, 256 above; ~2 log2(octaves) evaluations). Errors: ParameterError naming mu,
 // epsilon or delta. Thread-safety: pure functions.
 #pragma once
 
@@ -55,12 +56,15 @@ namespace exactdp::accounting {
 [[nodiscard]] Interval gdp_compose_counted(std::span<const std::pair<Interval, unsigned long>> mus);
 
 namespace internal {
-// One bisection at a fixed precision (for tests and the Ziv driver).
+// One bisection at a fixed precision (for tests and the Ziv driver). It refines the bracket to
+// a relative width of about 2^-(precision - 24), or 2^-result_bits when result_bits is positive
+// and smaller (the public functions pass their tolerance's bits + 2).
 [[nodiscard]] Interval gdp_epsilon_at(const Interval& mu, const mpq_class& delta,
-                                      mpfr_prec_t precision);
+                                      mpfr_prec_t precision, long result_bits = 0);
 [[nodiscard]] Interval gdp_mu_for_at(const mpq_class& epsilon, const mpq_class& delta,
-                                     mpfr_prec_t precision);
-[[nodiscard]] Interval gdp_mu_of_pure_dp_at(const mpq_class& epsilon, mpfr_prec_t precision);
+                                     mpfr_prec_t precision, long result_bits = 0);
+[[nodiscard]] Interval gdp_mu_of_pure_dp_at(const mpq_class& epsilon, mpfr_prec_t precision,
+                                            long result_bits = 0);
 }  // namespace internal
 
 }  // namespace exactdp::accounting

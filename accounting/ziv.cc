@@ -6,18 +6,14 @@
 #include "samplers/rational.h"
 
 namespace exactdp::accounting {
-namespace {
-
-// ceil(-log2(tolerance)) for 0 < tolerance, bounded to keep the arithmetic small.
-long bits_for(const mpq_class& tolerance) {
+// An upper bound on ceil(-log2(tolerance)) (at most 1 above it), 0 for tolerance >= 1.
+long tolerance_bits(const mpq_class& tolerance) {
   if (tolerance >= 1) return 0;
   // -log2(num/den) = log2(den) - log2(num); sizeinbase(.,2) = floor(log2) + 1.
   const long den_bits = static_cast<long>(mpz_sizeinbase(tolerance.get_den_mpz_t(), 2));
   const long num_bits = static_cast<long>(mpz_sizeinbase(tolerance.get_num_mpz_t(), 2));
   return den_bits - num_bits + 1;
 }
-
-}  // namespace
 
 mpq_class default_tolerance() { return power_of_two(-100); }
 mpq_class minimum_tolerance() { return power_of_two(-10000); }
@@ -40,7 +36,7 @@ void ZivOptions::validate() const {
 }
 
 mpfr_prec_t starting_precision(const ZivOptions& options) {
-  long p = bits_for(options.tolerance) + 24;
+  long p = tolerance_bits(options.tolerance) + 24;
   if (p < options.initial_precision) p = options.initial_precision;
   if (p > options.max_precision) p = options.max_precision;
   return static_cast<mpfr_prec_t>(p);

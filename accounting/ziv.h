@@ -47,6 +47,11 @@ struct Certified {
 [[nodiscard]] Certified evaluate_to_tolerance(const std::function<Interval(mpfr_prec_t)>& f,
                                               const ZivOptions& options = {});
 
+// An upper bound on ceil(-log2(tolerance)) (at most 1 above it); 0 for tolerance >= 1. A
+// search that stops once its bracket's relative width is below 2^-(tolerance_bits + 2) meets
+// the tolerance without refining further (gdp_conversions.h).
+[[nodiscard]] long tolerance_bits(const mpq_class& tolerance);
+
 // The working precision a Ziv loop should start from to reach `tolerance`: at least
 // options.initial_precision and at least -log2(tolerance) + 24 bits, capped at max_precision.
 [[nodiscard]] mpfr_prec_t starting_precision(const ZivOptions& options);

@@ -64,6 +64,55 @@ TEST(GdpConversionsTest, MuForDeltaNearOne) {
   EXPECT_TRUE(upper_at_most(mu59.value, q("32.6594014227758")));
 }
 
+// Finding 9 (docs/FUZZING.md): eps = 0 with a tiny delta puts mu* ~ sqrt(2 pi) delta far below
+// the first guess 1; the bracket used to shrink from [0, 1] one halving at a time (10^-3000
+// needed ~10,000 steps per precision and the CLI never answered). The exponent search finds
+// it in ~40 evaluations: ONE pass at 160 bits already brackets mu* to 2^-100 relative (the
+// linear search stopped after 360 halvings at ~2^-360 absolute, so its bracket was [0, 2^-360]).
+TEST(GdpConversionsTest, MuForTinyDeltaIsFoundOnTheExponent) {
+  const mpq_class tiny = q("1e-100000");
+  for (const char* d : {"1e-300", "1e-3000", "1e-100000"}) {
+    const mpq_class delta = q(d);
+    for (const mpq_class& eps : {mpq_class(0), tiny}) {
+      const Interval once = internal::gdp_mu_for_at(eps, delta, 160, 102);
+      EXPECT_TRUE(relative_width_at_most(once, power_of_two(-100))) << d << once.debug_string();
+      const Certified mu = gdp_mu_for(eps, delta);
+      EXPECT_TRUE(mu.tolerance_met) << d;
+      // Lower end safe (delta at it is <= the target), upper end not, both proven.
+      EXPECT_TRUE(upper_at_most(gdp_delta_at(eps, to_mpq(mu.value.lower()), 256), delta)) << d;
+      EXPECT_TRUE(lower_above(gdp_delta_at(eps, to_mpq(mu.value.upper()), 256), delta)) << d;
+    }
+    // At eps = 0, delta = erf(mu / (2 sqrt 2)) = mu / sqrt(2 pi) (1 - O(mu^2)): mu* / delta is
+    // sqrt(2 pi) = 2.506628274631000502415765... to far more than 20 digits.
+    const Interval ratio = gdp_mu_for(mpq_class(0), delta).value / delta;
+    expect_near_contains(ratio, "2.506628274631000502415765");
+  }
+}
+
+// mu = 1 with delta just below delta_1(0) = erf(1/(2 sqrt 2)) = 0.3829...: eps* ~ (delta_1(0) -
+// delta) / Phi(-1/2) is 10^-1000-small. The exponent search brackets it, and the bisection stops
+// at the tolerance instead of refining to the working precision (the ~3,400 bits the comparison
+// needs; finding 9's second half: 4,000 such digits took 182 s, now 8 s).
+TEST(GdpConversionsTest, EpsilonNearZeroWhenDeltaIsJustBelowDeltaAtZero) {
+  Real d0(4000);
+  mpfr_set_ui(d0.get(), 8, MPFR_RNDN);
+  mpfr_rec_sqrt(d0.get(), d0.get(), MPFR_RNDD);  // 1/(2 sqrt 2), rounded down
+  mpfr_erf(d0.get(), d0.get(), MPFR_RNDD);       // <= delta_1(0)
+  const mpq_class delta = to_mpq(d0.get()) - q("1e-1000");
+  const Certified eps = gdp_epsilon(mpq_class(1), delta);
+  EXPECT_TRUE(eps.tolerance_met);
+  EXPECT_TRUE(upper_at_most(gdp_delta_at(to_mpq(eps.value.upper()), mpq_class(1), 4096), delta));
+  EXPECT_TRUE(lower_above(gdp_delta_at(to_mpq(eps.value.lower()), mpq_class(1), 4096), delta));
+  // 1 / Phi(-1/2) = 3.2410967045669699440...; eps* = that times 10^-1000 (1 + O(10^-1000))
+  // up to the 2^-3990 by which d0 may sit below delta_1(0).
+  EXPECT_TRUE(lower_above(eps.value, q("3.2410967045669699e-1000")));
+  EXPECT_TRUE(upper_at_most(eps.value, q("3.2410967045669700e-1000")));
+  // One pass at 4,096 bits with a 102-bit goal stops near 2^-102, not at ~2^-4070.
+  const Interval once = internal::gdp_epsilon_at(Interval(1L, 4096), delta, 4096, 102);
+  EXPECT_TRUE(relative_width_at_most(once, power_of_two(-100)));
+  EXPECT_FALSE(relative_width_at_most(once, power_of_two(-200)));
+}
+
 TEST(GdpConversionsTest, PureDpToGdp) {
   expect_near_contains(gdp_mu_of_pure_dp(q("0.2")).value, "0.2504839050688713471720368");
   expect_near_contains(gdp_mu_of_pure_dp(q("1")).value, "1.232035385344900972855673");

@@ -5,7 +5,7 @@
 //
 // The hostile values (issue 5): 1e999999999, 1e-999999999, a 100,000-digit number, a
 // denominator of 5,000 nines, 10^12, 10^400, 0, 1, 10^300, 10^9, a NUL byte, Unicode digits, and
-// 1 - 10^-29 and 1 - 10^-5000 (delta just below 1) —
+// 1 - 10^-29 and 1 - 10^-5000 (delta just below 1), 10^-100000 (the exponent limit's edge) —
 // each put into every parameter of every command in turn, the other parameters staying valid.
 // Counts (-n, --samples) do not get 10^9 (nor `bits -n` 10^12): within their limits these are
 // legitimate, merely long requests. Each command also runs once with valid parameters (baseline).
@@ -59,6 +59,10 @@ std::vector<Value> hostile_values() {
       {"one", "1"},
       {"ten_to_300", "1e300"},
       {"ten_to_9", "1e9"},
+      // The smallest magnitude the exponent limit lets through: `convert gdp --epsilon 0` with
+      // this delta searched for mu ~ 2.5e-100000 one halving at a time from [0, 1] and never
+      // answered (finding 9 in docs/FUZZING.md).
+      {"ten_to_minus_100000", "1e-100000"},
       // Just below 1 (a probability's edge): `calibrate gaussian --delta` with 1 - 10^-29 once
       // took 50 s (the profile was compared with the target near 1 instead of 1 - delta with
       // 1 - target); 1 - 10^-5000 is the same at the scale of the digit limits.
@@ -110,6 +114,8 @@ std::vector<Template> templates() {
   t.push_back(make("convert_zcdp", {"convert", "zcdp"}, {{"--rho", "1/2"}, {"--delta", "1e-6"}}));
   t.push_back(make("convert_gdp_mu", {"convert", "gdp"}, {{"--mu", "1"}, {"--delta", "1e-6"}}));
   t.push_back(make("convert_gdp_epsilon", {"convert", "gdp"}, {{"--epsilon", "1"}, {"--delta", "1e-6"}}));
+  t.push_back(make("convert_gdp_epsilon_zero", {"convert", "gdp"},
+                   {{"--epsilon", "0"}, {"--delta", "1e-6"}}));
   // measure-gdp
   t.push_back(make("measure_gdp_gaussian", {"measure-gdp", "gaussian"},
                    {{"--sigma", "1"}, {"--eps-max", "10"}, {"--tolerance", "1e-3"}}));
