@@ -1,6 +1,7 @@
 #include "accounting/gdp_conversions.h"
 
 #include <functional>
+#include <optional>
 #include <stdexcept>
 
 #include "accounting/gaussian_profile.h"
@@ -161,6 +162,59 @@ Interval delta_at(mpfr_srcptr eps, const Interval& mu, mpfr_prec_t precision) {
   return gdp_delta_at(Interval::point(eps, precision), mu, precision);
 }
 
+// The comparison delta_mu(x) <= delta for tiny x, with a point mu. delta_mu(0) - delta_mu(x) =
+// D(x) = int_0^x e^t Phi(-mu/2 - t/mu) dt (the profile's derivative is -e^t Phi(-mu/2 - t/mu)),
+// and on [0, x] e^t lies in [1, e^x] and Phi(-mu/2 - t/mu) in [Phi(-mu/2 - x/mu), Phi(-mu/2)],
+//   D(x) in x [Phi(-mu/2 - x/mu), e^x Phi(-mu/2)],
+// an enclosure of relative width O(x (1 + 1/mu)) at any working precision. So
+//   delta_mu(x) <= delta  <=>  D(x) >= G := delta_mu(0) - delta,
+// where G is evaluated ONCE, at whatever precision gives it a relative accuracy of ~2^-p
+// (up to kMaxPrecision). A delta that agrees with delta_mu(0) to n digits puts eps* near
+// 10^-n: comparing delta_mu(x) with delta directly needs ~3.3 n bits at every bisection step
+// (4,000 such digits: 8 s), comparing D(x) with G needs them once (finding 9 in FUZZING.md).
+class NearZeroSide {
+ public:
+  NearZeroSide(const mpq_class& mu, const mpq_class& delta, mpfr_prec_t precision)
+      : mu_(mu), delta_(delta), precision_(precision) {}
+
+  Side operator()(const Real& x) {
+    if (!gap_known_) compute_gap();
+    if (!gap_usable_) return Side::kUnknown;
+    if (mpfr_sgn(gap_.upper()) <= 0) return Side::kAbove;  // delta >= delta_mu(0): eps* = 0
+    const mpfr_prec_t w = precision_ + 16;
+    const mpq_class xq = to_mpq(x.get());
+    const Interval xi(xq, w);
+    const mpq_class half_mu = mu_ / 2;
+    const Interval d_low = xi * normal_cdf(mpq_class(-half_mu - xq / mu_), w);
+    const Interval d_high = xi * exp(xi) * normal_cdf(mpq_class(-half_mu), w);
+    if (mpfr_cmp(d_low.lower(), gap_.upper()) >= 0) return Side::kAbove;  // D(x) >= G
+    if (mpfr_cmp(d_high.upper(), gap_.lower()) < 0) return Side::kBelow;  // D(x) < G
+    return Side::kUnknown;
+  }
+
+ private:
+  void compute_gap() {
+    gap_known_ = true;
+    for (mpfr_prec_t q = precision_; q <= kMaxPrecision; q *= 2) {
+      gap_ = gdp_delta_at(mpq_class(0), mu_, q) - Interval(delta_, q);
+      if (mpfr_sgn(gap_.upper()) <= 0) break;
+      if (mpfr_sgn(gap_.lower()) > 0 &&
+          relative_width_log2(gap_) <= -(static_cast<long>(precision_) - 8)) {
+        break;
+      }
+    }
+    // Usable once its sign is known (a wide G only makes fewer comparisons decidable).
+    gap_usable_ = mpfr_sgn(gap_.upper()) <= 0 || mpfr_sgn(gap_.lower()) > 0;
+  }
+
+  mpq_class mu_;
+  mpq_class delta_;
+  mpfr_prec_t precision_;
+  bool gap_known_ = false;
+  bool gap_usable_ = false;
+  Interval gap_{kDefaultPrecision};
+};
+
 // How far a bisection needs to go for options.tolerance: 2 bits beyond it, so that the
 // bracket's rounding to the working precision cannot push it over.
 long result_bits_for(const ZivOptions& options) { return tolerance_bits(options.tolerance) + 2; }
@@ -171,10 +225,18 @@ namespace internal {
 
 Interval gdp_epsilon_at(const Interval& mu, const mpq_class& delta, mpfr_prec_t precision,
                         long result_bits) {
+  // eps* is increasing in mu: "x is above eps*" must hold for mu.upper, "below" for mu.lower.
+  NearZeroSide near_zero_upper(to_mpq(mu.upper()), delta, precision);
+  std::optional<NearZeroSide> distinct_lower;
+  if (!mu.is_point()) distinct_lower.emplace(to_mpq(mu.lower()), delta, precision);
+  NearZeroSide& near_zero_lower = distinct_lower ? *distinct_lower : near_zero_upper;
   const SideFn side = [&](const Real& x) {
     const Interval d = delta_at(x.get(), mu, precision);
     if (upper_at_most(d, delta)) return Side::kAbove;  // feasible: eps* <= x
     if (lower_above(d, delta)) return Side::kBelow;    // infeasible: eps* > x
+    // Undecided at this precision: near eps = 0, compare D(x) with G instead.
+    if (near_zero_upper(x) == Side::kAbove) return Side::kAbove;
+    if (near_zero_lower(x) == Side::kBelow) return Side::kBelow;
     return Side::kUnknown;
   };
   Real zero(precision);

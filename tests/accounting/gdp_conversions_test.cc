@@ -90,15 +90,22 @@ TEST(GdpConversionsTest, MuForTinyDeltaIsFoundOnTheExponent) {
 }
 
 // mu = 1 with delta just below delta_1(0) = erf(1/(2 sqrt 2)) = 0.3829...: eps* ~ (delta_1(0) -
-// delta) / Phi(-1/2) is 10^-1000-small. The exponent search brackets it, and the bisection stops
-// at the tolerance instead of refining to the working precision (the ~3,400 bits the comparison
-// needs; finding 9's second half: 4,000 such digits took 182 s, now 8 s).
-TEST(GdpConversionsTest, EpsilonNearZeroWhenDeltaIsJustBelowDeltaAtZero) {
+// delta) / Phi(-1/2) is 10^-1000-small, and telling delta_1(x) from delta takes ~3,400 bits.
+// Finding 9's second half: such a delta with 4,000 matching digits took 182 s. Now the gap
+// G = delta_1(0) - delta is evaluated once at high precision and compared with an enclosure of
+// delta_1(0) - delta_1(x) that is relatively accurate at any precision, so ONE pass at 160
+// bits brackets eps* (the direct comparison cannot decide anything there); and the bisection
+// stops at the tolerance instead of refining to the working precision.
+mpq_class just_below_delta_at_zero_of_mu_one() {
   Real d0(4000);
   mpfr_set_ui(d0.get(), 8, MPFR_RNDN);
   mpfr_rec_sqrt(d0.get(), d0.get(), MPFR_RNDD);  // 1/(2 sqrt 2), rounded down
   mpfr_erf(d0.get(), d0.get(), MPFR_RNDD);       // <= delta_1(0)
-  const mpq_class delta = to_mpq(d0.get()) - q("1e-1000");
+  return to_mpq(d0.get()) - q("1e-1000");
+}
+
+TEST(GdpConversionsTest, EpsilonNearZeroWhenDeltaIsJustBelowDeltaAtZero) {
+  const mpq_class delta = just_below_delta_at_zero_of_mu_one();
   const Certified eps = gdp_epsilon(mpq_class(1), delta);
   EXPECT_TRUE(eps.tolerance_met);
   EXPECT_TRUE(upper_at_most(gdp_delta_at(to_mpq(eps.value.upper()), mpq_class(1), 4096), delta));
@@ -107,10 +114,30 @@ TEST(GdpConversionsTest, EpsilonNearZeroWhenDeltaIsJustBelowDeltaAtZero) {
   // up to the 2^-3990 by which d0 may sit below delta_1(0).
   EXPECT_TRUE(lower_above(eps.value, q("3.2410967045669699e-1000")));
   EXPECT_TRUE(upper_at_most(eps.value, q("3.2410967045669700e-1000")));
+  // One pass at 160 bits (tolerance 2^-100) already brackets it.
+  const Interval low = internal::gdp_epsilon_at(Interval(1L, 160), delta, 160, 102);
+  EXPECT_TRUE(relative_width_at_most(low, power_of_two(-100))) << low.debug_string();
+  EXPECT_LE(mpfr_cmp(low.lower(), eps.value.upper()), 0);  // both contain eps*: they overlap
+  EXPECT_GE(mpfr_cmp(low.upper(), eps.value.lower()), 0);
   // One pass at 4,096 bits with a 102-bit goal stops near 2^-102, not at ~2^-4070.
   const Interval once = internal::gdp_epsilon_at(Interval(1L, 4096), delta, 4096, 102);
   EXPECT_TRUE(relative_width_at_most(once, power_of_two(-100)));
   EXPECT_FALSE(relative_width_at_most(once, power_of_two(-200)));
+}
+
+// The same with mu an interval [1 - 2^-3500, 1 + 2^-3500] (as composition produces): the upper
+// end is safe for mu's upper end, the lower end is proven infeasible for mu's lower end.
+TEST(GdpConversionsTest, EpsilonNearZeroForAnIntervalMu) {
+  const mpq_class delta = just_below_delta_at_zero_of_mu_one();
+  const mpq_class m_lo = 1 - power_of_two(-3500);
+  const mpq_class m_hi = 1 + power_of_two(-3500);
+  Interval mu(4096);
+  mpfr_set_q(mu.lower(), m_lo.get_mpq_t(), MPFR_RNDD);
+  mpfr_set_q(mu.upper(), m_hi.get_mpq_t(), MPFR_RNDU);
+  const Certified eps = gdp_epsilon(mu, delta);
+  EXPECT_TRUE(eps.tolerance_met);
+  EXPECT_TRUE(upper_at_most(gdp_delta_at(to_mpq(eps.value.upper()), m_hi, 4096), delta));
+  EXPECT_TRUE(lower_above(gdp_delta_at(to_mpq(eps.value.lower()), m_lo, 4096), delta));
 }
 
 TEST(GdpConversionsTest, PureDpToGdp) {
