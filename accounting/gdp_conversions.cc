@@ -234,7 +234,13 @@ Interval gdp_epsilon_at(const Interval& mu, const mpq_class& delta, mpfr_prec_t 
     const Interval d = delta_at(x.get(), mu, precision);
     if (upper_at_most(d, delta)) return Side::kAbove;  // feasible: eps* <= x
     if (lower_above(d, delta)) return Side::kBelow;    // infeasible: eps* > x
-    // Undecided at this precision: near eps = 0, compare D(x) with G instead.
+    // Undecided at this precision: near eps = 0, compare D(x) with G instead. D's enclosure
+    // has relative width O(x), so it can only help where x is far below 2^-(p/2); elsewhere
+    // the Ziv driver's next precision decides (and a bisection that merely reached this
+    // precision's resolution pays nothing extra).
+    if (!mpfr_zero_p(x.get()) && mpfr_get_exp(x.get()) >= -static_cast<long>(precision) / 2) {
+      return Side::kUnknown;
+    }
     if (near_zero_upper(x) == Side::kAbove) return Side::kAbove;
     if (near_zero_lower(x) == Side::kBelow) return Side::kBelow;
     return Side::kUnknown;

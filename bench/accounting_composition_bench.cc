@@ -19,6 +19,12 @@ using namespace exactdp::accounting;
 
 mpq_class q(const char* s) { return parse_rational("bench", s); }
 
+mpq_class power_of_ten(long k) {  // 10^k, k of either sign
+  mpz_class p;
+  mpz_ui_pow_ui(p.get_mpz_t(), 10, static_cast<unsigned long>(k < 0 ? -k : k));
+  return k < 0 ? mpq_class(mpz_class(1), p) : mpq_class(p);
+}
+
 // GDPT (Algorithm 1) of the Gaussian mechanism sigma = 1 (mu = 1) on [0, eps_max], tolerance
 // 1e-3 in mu. Counters: grid points and binary searches.
 void BM_GdptGaussian(benchmark::State& state) {
@@ -87,5 +93,40 @@ void BM_GdpEpsilon(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_GdpEpsilon)->Unit(benchmark::kMillisecond);
+
+void BM_GdpMuFor(benchmark::State& state) {
+  for (auto _ : state) {
+    Certified c = gdp_mu_for(q("1"), q("1e-5"));
+    benchmark::DoNotOptimize(c.value);
+  }
+}
+BENCHMARK(BM_GdpMuFor)->Unit(benchmark::kMillisecond);
+
+// Finding 9 (docs/FUZZING.md): eps = 0 puts mu* ~ 2.5 delta; the bracket search on the
+// exponent reaches 10^-3000 / 10^-100000 in ~40 evaluations (before: no answer in 2 minutes).
+void BM_GdpMuForTinyDeltaAtEpsilonZero(benchmark::State& state) {
+  const mpq_class delta = power_of_ten(-state.range(0));
+  for (auto _ : state) {
+    Certified c = gdp_mu_for(mpq_class(0), delta);
+    benchmark::DoNotOptimize(c.value);
+  }
+}
+BENCHMARK(BM_GdpMuForTinyDeltaAtEpsilonZero)->Arg(3000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+// Finding 9, second half: mu = 1 and delta = delta_1(0) - 10^-n (n digits agree with
+// delta_1(0) = 0.3829...), so eps* ~ 3.24 10^-n and a direct comparison needs ~3.3 n bits.
+void BM_GdpEpsilonNearDeltaAtZero(benchmark::State& state) {
+  const long n = state.range(0);
+  Real d0(static_cast<mpfr_prec_t>(4 * n + 64));
+  mpfr_set_ui(d0.get(), 8, MPFR_RNDN);
+  mpfr_rec_sqrt(d0.get(), d0.get(), MPFR_RNDD);
+  mpfr_erf(d0.get(), d0.get(), MPFR_RNDD);
+  const mpq_class delta = to_mpq(d0.get()) - power_of_ten(-n);
+  for (auto _ : state) {
+    Certified c = gdp_epsilon(mpq_class(1), delta);
+    benchmark::DoNotOptimize(c.value);
+  }
+}
+BENCHMARK(BM_GdpEpsilonNearDeltaAtZero)->Arg(1000)->Arg(4000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
