@@ -229,11 +229,29 @@ Interval gdp_epsilon_at(const Interval& mu, const mpq_class& delta, mpfr_prec_t 
   NearZeroSide near_zero_upper(to_mpq(mu.upper()), delta, precision);
   std::optional<NearZeroSide> distinct_lower;
   if (!mu.is_point()) distinct_lower.emplace(to_mpq(mu.lower()), delta, precision);
+
   NearZeroSide& near_zero_lower = distinct_lower ? *distinct_lower : near_zero_upper;
+  // For delta above 1/2 the comparison is made on 1 - delta (as in gdp_mu_for_at): with mu =
+  // 10^6 and delta = 1 - 10^-5000, comparing delta itself needed ~16,600 bits at every step
+  // and `convert gdp --mu 1e6 --delta 0.(5000 nines)` ran for minutes.
+  const bool complement = delta > mpq_class(1, 2);
+  const mpq_class level = 1 - delta;
+  const mpq_class mu_hi = to_mpq(mu.upper());
+  const mpq_class mu_lo = to_mpq(mu.lower());
   const SideFn side = [&](const Real& x) {
-    const Interval d = delta_at(x.get(), mu, precision);
-    if (upper_at_most(d, delta)) return Side::kAbove;  // feasible: eps* <= x
-    if (lower_above(d, delta)) return Side::kBelow;    // infeasible: eps* > x
+    if (complement) {
+      const mpq_class xq = to_mpq(x.get());
+      // 1 - delta_m(x) is decreasing in m: "above" is proven at mu.upper, "below" at mu.lower.
+      const Interval c_hi = gdp_delta_complement_at(xq, mu_hi, precision);
+      if (mpfr_cmp_q(c_hi.lower(), level.get_mpq_t()) >= 0) return Side::kAbove;
+      const Interval c_lo =
+          mu.is_point() ? c_hi : gdp_delta_complement_at(xq, mu_lo, precision);
+      if (mpfr_cmp_q(c_lo.upper(), level.get_mpq_t()) < 0) return Side::kBelow;
+    } else {
+      const Interval d = delta_at(x.get(), mu, precision);
+      if (upper_at_most(d, delta)) return Side::kAbove;  // feasible: eps* <= x
+      if (lower_above(d, delta)) return Side::kBelow;    // infeasible: eps* > x
+    }
     // Undecided at this precision: near eps = 0, compare D(x) with G instead. D's enclosure
     // has relative width O(x), so it can only help where x is far below 2^-(p/2); elsewhere
     // the Ziv driver's next precision decides (and a bisection that merely reached this

@@ -16,6 +16,8 @@
 //     between G = delta_mu(0) - delta (evaluated once, precisely) and an enclosure of
 //     delta_mu(0) - delta_mu(x) = int_0^x e^t Phi(-mu/2 - t/mu) dt (relatively accurate at any
 //     precision). Worst case under the 10,000-digit limit: ~1 s.
+//     For delta > 1/2 both inverses compare 1 - delta_mu(x) (gdp_delta_complement_at, relative
+//     accuracy however close delta is to 1) with the exact 1 - delta.
 //   gdp_mu_for(eps, delta): the mu* with delta_mu*(eps) = delta, i.e. the largest mu such that
 //     mu-GDP implies (eps, delta)-DP. LOWER end safe: delta_lower(eps) <= delta is proven.
 //   gdp_mu_of_pure_dp(eps): eps-DP implies mu-GDP for mu = 2 Phi^-1(e^eps / (1 + e^eps))

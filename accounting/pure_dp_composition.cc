@@ -108,11 +108,16 @@ Interval y_of_u(const Interval& u) {
 
 // [max(lower, 0), max(upper, 0)]: eps* >= 0, and an end computed below 0 (the segment formula
 // extended past eps' = 0) only says eps* = 0 there.
+// The ends are clamped BEFORE the interval is formed: with k = 1, epsilon = delta = 10^-300
+// the upper end came out as -epsilon (feasible even past 0) while the lower end was 0, and
+// forming [0, -epsilon] threw "internal error" (exit 1) through the CLI.
 Interval bracket(mpfr_srcptr lower, mpfr_srcptr upper, mpfr_prec_t precision) {
-  Interval out = Interval::from_ends(lower, upper, precision);
-  if (mpfr_sgn(out.lower()) < 0) mpfr_set_zero(out.lower(), 1);
-  if (mpfr_sgn(out.upper()) < 0) mpfr_set_zero(out.upper(), 1);
-  return out;
+  Real lo(precision), hi(precision);
+  mpfr_set(lo.get(), lower, MPFR_RNDD);
+  mpfr_set(hi.get(), upper, MPFR_RNDU);
+  if (mpfr_sgn(lo.get()) < 0) mpfr_set_zero(lo.get(), 1);
+  if (mpfr_sgn(hi.get()) < 0) mpfr_set_zero(hi.get(), 1);
+  return Interval::from_ends(lo.get(), hi.get(), precision);
 }
 
 // The Ziv options for a KOV pass of k steps: the precision cap is lowered so that one pass costs

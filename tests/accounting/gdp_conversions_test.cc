@@ -140,6 +140,33 @@ TEST(GdpConversionsTest, EpsilonNearZeroForAnIntervalMu) {
   EXPECT_TRUE(lower_above(gdp_delta_at(to_mpq(eps.value.lower()), m_lo, 4096), delta));
 }
 
+// gdp_epsilon with delta near 1 compares on 1 - delta, like gdp_mu_for: `convert gdp --mu 1e6
+// --delta 0.(5000 nines)` ran for minutes (found by a pairwise sweep of hostile values,
+// 2026-11-23). Both ends certified through the complement at 256 bits; mu = 30 at 1 - 10^-29
+// matches the value the direct comparison gave before (110.85962819646370270...).
+TEST(GdpConversionsTest, EpsilonForDeltaNearOne) {
+  mpq_class tiny(1);
+  mpz_ui_pow_ui(tiny.get_den_mpz_t(), 10, 5000);
+  const mpq_class near_one = 1 - tiny;
+  // One pass at 160 bits decides every comparison (comparing delta itself could not tell
+  // 1 - 10^-5000 from 1 there and the bracket stayed wide; the full call then ran for minutes,
+  // hence ASSERT).
+  const Interval once = internal::gdp_epsilon_at(Interval(1'000'000L, 160), near_one, 160, 102);
+  ASSERT_TRUE(relative_width_at_most(once, power_of_two(-100))) << once.debug_string();
+  for (const mpq_class& mu : {q("1e6"), q("400")}) {  // delta_mu(0) > 1 - 10^-5000 needs mu > 303.4
+    const Certified eps = gdp_epsilon(mu, near_one);
+    EXPECT_TRUE(eps.tolerance_met);
+    EXPECT_GT(mpfr_sgn(eps.value.lower()), 0);
+    const Interval at_upper = gdp_delta_complement_at(to_mpq(eps.value.upper()), mu, 256);
+    const Interval at_lower = gdp_delta_complement_at(to_mpq(eps.value.lower()), mu, 256);
+    EXPECT_GE(mpfr_cmp_q(at_upper.lower(), tiny.get_mpq_t()), 0);  // upper end meets delta
+    EXPECT_LT(mpfr_cmp_q(at_lower.upper(), tiny.get_mpq_t()), 0);  // lower end misses it
+  }
+  expect_near_contains(gdp_epsilon(q("30"), 1 - q("1e-29")).value, "110.8596281964637027");
+  // mu = 30: delta_30(0) = 1 - erfc(30 / (2 sqrt 2)) ~ 1 - 10^-50 is below 1 - 10^-5000.
+  EXPECT_TRUE(gdp_epsilon(q("30"), near_one).value.is_point());
+}
+
 TEST(GdpConversionsTest, PureDpToGdp) {
   expect_near_contains(gdp_mu_of_pure_dp(q("0.2")).value, "0.2504839050688713471720368");
   expect_near_contains(gdp_mu_of_pure_dp(q("1")).value, "1.232035385344900972855673");

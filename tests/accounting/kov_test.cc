@@ -82,6 +82,24 @@ TEST(KovTest, ZeroWhenDeltaExceedsDeltaAtZero) {
   EXPECT_EQ(mpfr_sgn(e.value.upper()), 0);
 }
 
+// k = 1 with delta = epsilon tiny: delta(0) = tanh(epsilon/2) ~ epsilon/2 < delta, so eps* = 0;
+// the segment formula's upper end lands below 0 (at -epsilon) while the lower end is 0. The
+// bracket used to be formed before clamping, [0, -epsilon], which threw (CLI: "internal error",
+// exit 1; found by a pairwise sweep of hostile values, 2026-11-23).
+TEST(KovTest, UpperEndBelowZeroMeansZero) {
+  for (const char* e : {"1e-20", "1e-300", "1e-100000"}) {
+    const Certified eps = kov_epsilon(q(e), 1, q(e));
+    EXPECT_TRUE(eps.value.contains(0L)) << e;
+    EXPECT_EQ(mpfr_sgn(eps.value.upper()), 0) << e;
+  }
+  // Every pass that certifies nothing beyond i = 1 returns a valid interval, at any precision.
+  for (mpfr_prec_t p : {64, 128, 1100}) {
+    const Interval one = internal::kov_epsilon_at_precision(q("1e-300"), 1, q("1e-300"), p);
+    EXPECT_TRUE(one.is_valid());
+    EXPECT_TRUE(one.contains(0L));
+  }
+}
+
 TEST(KovTest, MillionCompositionsIsFastAndBelowAdvanced) {
   const mpq_class eps(1, 100);
   const unsigned long k = 1'000'000;

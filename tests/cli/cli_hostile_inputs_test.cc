@@ -116,6 +116,8 @@ std::vector<Template> templates() {
   t.push_back(make("convert_gdp_epsilon", {"convert", "gdp"}, {{"--epsilon", "1"}, {"--delta", "1e-6"}}));
   t.push_back(make("convert_gdp_epsilon_zero", {"convert", "gdp"},
                    {{"--epsilon", "0"}, {"--delta", "1e-6"}}));
+  // mu = 10^6 with delta = 1 - 10^-5000 once compared delta itself at ~16,600 bits per step.
+  t.push_back(make("convert_gdp_mu_large", {"convert", "gdp"}, {{"--mu", "1e6"}, {"--delta", "1e-6"}}));
   // measure-gdp
   t.push_back(make("measure_gdp_gaussian", {"measure-gdp", "gaussian"},
                    {{"--sigma", "1"}, {"--eps-max", "10"}, {"--tolerance", "1e-3"}}));
