@@ -3,6 +3,7 @@
 //   exactdp compose pure-dp --epsilon R --k K --delta R --method basic|advanced|optimal|gdp|zcdp|all
 // prints an interval for the composed epsilon at that delta and the end to use (the upper one:
 // its delta is proven <= the target). "optimal" is the exact Kairouz–Oh–Viswanath value.
+#include <algorithm>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -116,6 +117,19 @@ int cmd_compose(Args args, Io& io) {
     if (m != "basic" && m != "advanced" && m != "optimal" && m != "gdp" && m != "zcdp") {
       throw UsageError("unknown method '" + abbreviate(m) +
                        "': use basic, advanced, optimal, gdp, zcdp or all");
+    }
+  }
+
+  // The zCDP route composes rho = k eps^2 / 2, which zcdp_epsilon accepts up to 10^9; refuse a
+  // larger one here, before any output, naming the parameters the user gave (the accounting
+  // error would name rho, which is not an option of this command).
+  if (std::find(methods.begin(), methods.end(), "zcdp") != methods.end()) {
+    const mpq_class rho = accounting::zcdp_rho_pure_dp(eps) * mpq_class(mpz_class(k));
+    if (rho > mpq_class(1'000'000'000)) {
+      throw ParameterError::out_of_range(
+          "epsilon", abbreviate(to_string(eps)),
+          "k * epsilon^2 / 2 <= 10^9 for --method zcdp (here k = " + std::to_string(k) +
+              ", so rho = " + abbreviate(to_string(rho)) + "); other methods accept it");
     }
   }
 
