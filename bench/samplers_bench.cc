@@ -17,7 +17,9 @@ namespace {
 
 using namespace exactdp;
 
-const char* const kSigma2[] = {"1", "100", "1e12", "1e100"};
+// The last two are the tiny extremes of the hostile-input test: each Laplace draw with Y != 0
+// squares and compares numbers of ~330,000 bits (sigma2 = 10^-100000).
+const char* const kSigma2[] = {"1", "100", "1e12", "1e100", "1e-10000", "1e-100000"};
 const char* const kScale[] = {"1", "10", "1e6"};
 const char* const kGamma[] = {"1/2", "3/2", "1e-5", "1e6"};
 
@@ -35,7 +37,7 @@ void BM_DiscreteGaussian(benchmark::State& state) {
   state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /  // exactdp-allow-float: report only
                                   static_cast<double>(state.iterations());              // exactdp-allow-float: report only
 }
-BENCHMARK(BM_DiscreteGaussian)->DenseRange(0, 3)->ArgName("sigma2_index");
+BENCHMARK(BM_DiscreteGaussian)->DenseRange(0, 5)->ArgName("sigma2_index");
 
 void BM_DiscreteGaussianGmpPath(benchmark::State& state) {
   const char* s = kSigma2[state.range(0)];
@@ -44,7 +46,7 @@ void BM_DiscreteGaussianGmpPath(benchmark::State& state) {
   const auto params = DiscreteGaussianParams::make(parse_rational("sigma2", s));
   for (auto _ : state) benchmark::DoNotOptimize(sample_discrete_gaussian_gmp(bits, params));
 }
-BENCHMARK(BM_DiscreteGaussianGmpPath)->DenseRange(0, 3)->ArgName("sigma2_index");
+BENCHMARK(BM_DiscreteGaussianGmpPath)->DenseRange(0, 5)->ArgName("sigma2_index");
 
 void BM_DiscreteGaussianSystemBits(benchmark::State& state) {
   SystemBits bits;

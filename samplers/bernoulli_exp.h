@@ -8,7 +8,9 @@
 // stopping at the first 0, then one draw for the fractional part. Integer and rational arithmetic
 // only. gamma = 0 returns 1 and draws no bits.
 // Random bits: expected O(log den(gamma)) whatever gamma is (the loops stop early: the expected
-// number of Bernoulli(exp(-1)) trials is < 1.6). Expected time O(1) big-integer operations;
+// number of Bernoulli(exp(-1)) trials is < 1.6). Expected time O(1) big-integer comparisons,
+// additions and multiplications by a small K, i.e. linear in the size of gamma's numerator and
+// denominator (floor(gamma) is found by subtraction as the trials run, never by division);
 // worst case unbounded (geometric tails).
 // Fast path: when gamma's numerator and denominator fit in 128 bits the same algorithm
 // runs on 128-bit integers with no heap allocation, reading exactly the same bits as the GMP

