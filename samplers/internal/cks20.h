@@ -119,12 +119,9 @@ inline bool bernoulli_exp_minus_one(BitSource& bits) {
 // ---- CKS20 Algorithm 1, any gamma = num/den >= 0 -------------------------------------------
 // floor(gamma) independent Bernoulli(exp(-1)) trials (stopping at the first 0), then one
 // Bernoulli(exp(-(gamma - floor(gamma)))). Expected trials < 1/(1 - 1/e) + 1 whatever gamma is.
-// floor(gamma) is never computed: each trial is preceded by the test "rest >= den" and followed
-// by rest -= den, so rest = num - i den before trial i + 1 and the trials run while i <
-// floor(num / den), exactly as with the quotient; when they end, rest = num mod den. The same
-// trials, in the same order, read the same bits as dividing first would; the cost per trial is a
-// comparison and a subtraction (linear in the size of num), where the division of a
-// 664,000-bit num by a 332,000-bit den took 2.9 ms (the discrete Gaussian at sigma2 = 10^-100000).
+// floor(gamma) is found by subtraction as the trials run (rest = num - i den before trial i + 1),
+// not by dividing first: the same trials read the same bits, and each costs a comparison and a
+// subtraction instead of a division of numbers that can have ~10^5 digits (BENCHMARKS.md).
 template <class I>
 bool bernoulli_exp(BitSource& bits, const I& num, const I& den) {
   I rest = num;
