@@ -1,0 +1,89 @@
+#include "samplers/hardened_discrete_gaussian.h"
+
+#include <stdexcept>
+
+#include "samplers/internal/constant_time.h"
+#include "samplers/rational.h"
+
+namespace exactdp {
+namespace {
+
+// The tables' threshold width and tail cut, from the target tau <= 2^-tau_bits: every component
+// (table or convolution step) stays below about 2^-(tau_bits + 7), and there are at most 2 L + 1
+// <= 19 of them.
+unsigned width_bits_for(unsigned tau_bits) { return tau_bits + 16; }
+long tail_log2_for(unsigned tau_bits) { return -static_cast<long>(tau_bits) - 8; }
+
+template <unsigned L>
+std::int64_t draw(BitSource& bits, const HardenedGaussianPlan& plan, std::int64_t mean) {
+  const unsigned top = plan.width.top_bits;
+  std::int64_t x = 0;
+  std::int64_t weight = 1;  // m^j
+  for (unsigned j = 0; j < plan.levels; ++j) {
+    x += weight * internal::draw_symmetric_table<L>(bits, plan.fine.words.data(), plan.fine.entries, top);
+    weight *= plan.m;
+  }
+  x += weight * internal::draw_symmetric_table<L>(bits, plan.base.words.data(), plan.base.entries, top);
+  return x + mean;
+}
+
+}  // namespace
+
+HardenedDiscreteGaussianParams HardenedDiscreteGaussianParams::make(const mpq_class& sigma2_in,
+                                                                    const mpz_class& mean,
+                                                                    Hardening hardening) {
+  validate_hardening(hardening);
+  HardenedDiscreteGaussianParams out;
+  out.sigma2_ = sigma2_in;
+  out.sigma2_.canonicalize();
+  validate_hardened_rational("sigma2", out.sigma2_, mpq_class(1, 100), mpq_class(1'000'000'000'000L),
+                             "1/100 <= sigma2 <= 10^12");
+  out.mean_ = hardened_mean(mean);
+  out.tau_bits_ = hardening.tau_bits;
+
+  HardenedGaussianPlan& plan = out.plan_;
+  plan.width = internal::fixed_width(width_bits_for(hardening.tau_bits));
+  const long tail_log2 = tail_log2_for(hardening.tau_bits);
+  plan.fine_sigma2 = internal::convolution_fine_sigma2(hardening.tau_bits, plan.m);
+  const mpq_class direct_limit = 3 * plan.fine_sigma2;
+  mpq_class tau = 0;
+  mpq_class v = out.sigma2_;
+  while (v > direct_limit) {  // v shrinks by m^2 per step: at most 9 steps below 10^12
+    tau += internal::convolution_tv_upper(v, plan.fine_sigma2, plan.m);
+    v = (v - plan.fine_sigma2) / (plan.m * plan.m);
+    ++plan.levels;
+  }
+  plan.base_sigma2 = v;
+  internal::CertifiedTable base = internal::build_gaussian_magnitude_table(v, plan.width, tail_log2);
+  plan.base = std::move(base.table);
+  tau += base.tv_upper;
+  if (plan.levels > 0) {
+    internal::CertifiedTable fine =
+        internal::build_gaussian_magnitude_table(plan.fine_sigma2, plan.width, tail_log2);
+    plan.fine = std::move(fine.table);
+    tau += plan.levels * fine.tv_upper;
+  }
+  if (tau > power_of_two(-static_cast<long>(hardening.tau_bits))) {
+    throw std::logic_error("hardened discrete Gaussian: certified tau above 2^-tau_bits");
+  }
+  out.tau_upper_ = tau;
+  return out;
+}
+
+std::uint64_t HardenedDiscreteGaussianParams::bits_per_sample() const noexcept {
+  return (plan_.levels + 1) * std::uint64_t{plan_.width.width_bits + 1};
+}
+
+std::int64_t sample_discrete_gaussian(BitSource& bits, const HardenedDiscreteGaussianParams& params) noexcept {
+  const HardenedGaussianPlan& plan = params.plan();
+  switch (plan.width.limbs) {
+    case 1:
+      return draw<1>(bits, plan, params.mean());
+    case 2:
+      return draw<2>(bits, plan, params.mean());
+    default:
+      return draw<3>(bits, plan, params.mean());
+  }
+}
+
+}  // namespace exactdp

@@ -1,0 +1,75 @@
+// hardened_discrete_gaussian.h — sample_discrete_gaussian with HardenedDiscreteGaussianParams:
+// the isochronous discrete Gaussian. Every call executes the same instructions, touches the same
+// memory and reads the same number of random bits (bits_per_sample()), whatever the output and
+// whatever the random bits. The price is a law within a certified total-variation distance tau
+// of D_{Z, sigma} (hardening.h): tau_upper() <= 2^-tau_bits, 2^-64 by default.
+//
+// Law (docs/HARDENED.md): X = mean + Z_0 + m Z_1 + ... + m^(L-1) Z_(L-1) + m^L Z_base, m = 4,
+// with independent table draws Z_j ~ D_{Z, sqrt(s)} (the fine table, one shared integer
+// variance s fixed by tau_bits) and Z_base ~ D_{Z, sqrt(v_L)}, v_0 = sigma2,
+// v_(j+1) = (v_j - s) / m^2, L the least j with v_j <= 3 s (L = 0: one table draw). A table draw
+// is a full scan of a cumulative table of W-bit thresholds (W = tau_bits + 16) and a fair sign.
+// Exactness: each table is within a certified distance of its discrete Gaussian (rounding of
+// thresholds, cut tail); each convolution step Z + m Y is within eps / (1 - eps) of D_{Z, sqrt(v)},
+// eps = 2 sum_k exp(-2 pi^2 k^2 s (v - s) / (v m^2)) (Poisson summation); tau_upper() is the sum,
+// computed with MPFR and directed rounding when the parameters are built.
+// Random bits: exactly (L + 1)(W + 1) per sample (81 at sigma2 <= 183 with the default tau).
+// Time: fixed: (L + 1) table scans of about 10 sqrt(variance) entries; L <= 9 for sigma2 <= 10^12.
+// Timing: isochronous given a BitSource whose refills are data-independent (both sources here
+//   are): no branch, address or loop count depends on a secret (checked under valgrind and by
+//   the timing audit, `exactdp audit-timing --hardened`; SECURITY.md says what is not covered).
+// Range: 1/100 <= sigma2 <= 10^12 with numerator and denominator below 2^64, |mean| <= 2^62;
+//   otherwise make() throws ParameterError naming sigma2 or mean (never a silent fallback).
+// Build: O(sqrt(s) + sqrt(3 s)) MPFR exponentials, well under a millisecond (BENCHMARKS.md).
+// Thread-safety: params are immutable and shareable; a BitSource is one per thread.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstdint>
+
+#include "samplers/bit_source.h"
+#include "samplers/hardening.h"
+#include "samplers/internal/hardened_tables.h"
+
+namespace exactdp {
+
+// The tables of one hardened discrete Gaussian (read-only; tests and audits compute the exact
+// law of the hardened sampler from them).
+struct HardenedGaussianPlan {
+  internal::FixedWidth width;
+  std::int64_t m = 4;
+  unsigned levels = 0;               // L
+  mpq_class fine_sigma2;             // s (unused when levels == 0)
+  mpq_class base_sigma2;             // v_L
+  internal::ThresholdTable fine;     // magnitude table of D_{Z, sqrt(s)}
+  internal::ThresholdTable base;     // magnitude table of D_{Z, sqrt(v_L)}
+};
+
+class HardenedDiscreteGaussianParams {
+ public:
+  [[nodiscard]] static HardenedDiscreteGaussianParams make(const mpq_class& sigma2,
+                                                           const mpz_class& mean = 0,
+                                                           Hardening hardening = {});
+  [[nodiscard]] const mpq_class& sigma2() const noexcept { return sigma2_; }
+  [[nodiscard]] std::int64_t mean() const noexcept { return mean_; }
+  [[nodiscard]] unsigned tau_bits() const noexcept { return tau_bits_; }
+  // Certified: TV(law of this sampler, D_{Z, sigma} + mean) <= tau_upper() <= 2^-tau_bits.
+  [[nodiscard]] const mpq_class& tau_upper() const noexcept { return tau_upper_; }
+  [[nodiscard]] std::uint64_t bits_per_sample() const noexcept;
+  [[nodiscard]] const HardenedGaussianPlan& plan() const noexcept { return plan_; }
+
+ private:
+  HardenedDiscreteGaussianParams() = default;
+  mpq_class sigma2_;
+  std::int64_t mean_ = 0;
+  unsigned tau_bits_ = kDefaultTauBits;
+  mpq_class tau_upper_;
+  HardenedGaussianPlan plan_;
+};
+
+// One isochronous draw (noexcept: nothing on the per-sample path can fail).
+[[nodiscard]] std::int64_t sample_discrete_gaussian(BitSource& bits,
+                                                    const HardenedDiscreteGaussianParams& params) noexcept;
+
+}  // namespace exactdp

@@ -1,0 +1,66 @@
+#include "samplers/hardened_discrete_laplace.h"
+
+#include <stdexcept>
+
+#include "samplers/internal/constant_time.h"
+#include "samplers/rational.h"
+
+namespace exactdp {
+namespace {
+
+// |X| = B (1 + G), then a fair sign (internal/hardened_tables.h, build_laplace_magnitude_table).
+template <unsigned L>
+std::int64_t draw(BitSource& bits, const HardenedLaplacePlan& plan, std::int64_t mean) {
+  const std::uint64_t* table = plan.magnitude.words.data();
+  const unsigned top = plan.width.top_bits;
+  const std::uint64_t nonzero = internal::draw_bernoulli<L>(bits, table, top);
+  const std::uint64_t g =
+      internal::draw_bernoulli_digits<L>(bits, table + L, plan.magnitude.entries - 1, top);
+  const std::uint64_t negative = bits.bits(1);
+  const auto magnitude = static_cast<std::int64_t>((g + 1) & (std::uint64_t{0} - nonzero));
+  return mean + internal::ct_negate_if(magnitude, negative);
+}
+
+}  // namespace
+
+HardenedDiscreteLaplaceParams HardenedDiscreteLaplaceParams::make(const mpq_class& scale_in,
+                                                                  const mpz_class& mean,
+                                                                  Hardening hardening) {
+  validate_hardening(hardening);
+  HardenedDiscreteLaplaceParams out;
+  out.scale_ = scale_in;
+  out.scale_.canonicalize();
+  validate_hardened_rational("scale", out.scale_, mpq_class(1, 100), mpq_class(1'000'000'000L),
+                             "1/100 <= scale <= 10^9");
+  out.mean_ = hardened_mean(mean);
+  out.tau_bits_ = hardening.tau_bits;
+  // The width and tail cut of the Gaussian tables (hardened_discrete_gaussian.cc): at most 38
+  // entries of rounding error 2^-(W+1), and one tail of 2^-(tau_bits + 8).
+  out.plan_.width = internal::fixed_width(hardening.tau_bits + 16);
+  internal::CertifiedTable table = internal::build_laplace_magnitude_table(
+      out.scale_, out.plan_.width, -static_cast<long>(hardening.tau_bits) - 8);
+  out.plan_.magnitude = std::move(table.table);
+  out.tau_upper_ = table.tv_upper;
+  if (out.tau_upper_ > power_of_two(-static_cast<long>(hardening.tau_bits))) {
+    throw std::logic_error("hardened discrete Laplace: certified tau above 2^-tau_bits");
+  }
+  return out;
+}
+
+std::uint64_t HardenedDiscreteLaplaceParams::bits_per_sample() const noexcept {
+  return plan_.magnitude.entries * std::uint64_t{plan_.width.width_bits} + 1;
+}
+
+std::int64_t sample_discrete_laplace(BitSource& bits, const HardenedDiscreteLaplaceParams& params) noexcept {
+  const HardenedLaplacePlan& plan = params.plan();
+  switch (plan.width.limbs) {
+    case 1:
+      return draw<1>(bits, plan, params.mean());
+    case 2:
+      return draw<2>(bits, plan, params.mean());
+    default:
+      return draw<3>(bits, plan, params.mean());
+  }
+}
+
+}  // namespace exactdp
