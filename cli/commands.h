@@ -27,6 +27,7 @@ int cmd_convert(Args args, Io& io);      // accounting
 int cmd_compose(Args args, Io& io);      // accounting
 int cmd_measure_gdp(Args args, Io& io);  // accounting
 int cmd_audit(Args args, Io& io);        // verification
+int cmd_audit_timing(Args args, Io& io); // verification (timing leaks)
 int cmd_bits(Args args, Io& io);         // verification
 
 // The whole command line minus argv[0]; never throws.

@@ -20,6 +20,7 @@ constexpr const char* kUsage =
     "  compose      composition of pure-DP mechanisms (basic, advanced, optimal, gdp, zcdp)\n"
     "  measure-gdp  mu-GDP bracket of a mechanism by the GDP transformation\n"
     "  audit        goodness-of-fit audit of our samplers or of anyone's sample file\n"
+    "  audit-timing timing-leak test (dudect) of the plain or the --hardened sampler\n"
     "  bits         raw CSPRNG or keyed ChaCha20 bytes (for external test batteries)\n"
     "\n"
     "'exactdp <command> --help' describes a command. Exit status: 0 success, 2 bad usage or\n"
@@ -33,7 +34,7 @@ int run_exactdp(const std::vector<std::string>& args, Io& io) {
   static const std::map<std::string, Command> commands = {
       {"sample", cmd_sample},   {"calibrate", cmd_calibrate},     {"profile", cmd_profile},
       {"convert", cmd_convert}, {"compose", cmd_compose},         {"measure-gdp", cmd_measure_gdp},
-      {"audit", cmd_audit},     {"bits", cmd_bits},
+      {"audit", cmd_audit},     {"bits", cmd_bits},               {"audit-timing", cmd_audit_timing},
   };
   try {
     if (args.empty()) {

@@ -1,0 +1,227 @@
+#include "verification/timing_audit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#else
+#include <time.h>
+#endif
+
+namespace exactdp::verification {
+namespace {
+
+constexpr unsigned long long kWarmupCalls = 10'000;
+constexpr unsigned long long kPilotCalls = 1ULL << 16;
+
+// One clock reading. On x86-64 the lfence before rdtsc waits for the instructions before it
+// (the end of the timed call) and the one after keeps the timed call from starting early.
+inline std::uint64_t read_clock() noexcept {
+#if defined(__x86_64__)
+  _mm_lfence();
+  const std::uint64_t t = __rdtsc();
+  _mm_lfence();
+  return t;
+#else
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL + static_cast<std::uint64_t>(ts.tv_nsec);
+#endif
+}
+
+struct Measurement {
+  std::uint64_t time;  // cycles or ns
+  std::uint64_t bits;  // bits drawn
+  double distance;     // |x - mean|
+};
+
+Measurement measure_one(TimedSampler& sampler, BitSource& bits) {
+  const std::uint64_t b0 = bits.bits_consumed();
+  const std::uint64_t t0 = read_clock();
+  sampler.draw(bits);
+  const std::uint64_t t1 = read_clock();
+  const std::uint64_t b1 = bits.bits_consumed();
+  return {t1 - t0, b1 - b0, sampler.last_distance()};
+}
+
+// Welford's running mean and variance.
+struct Moments {
+  unsigned long long n = 0;
+  double mean = 0, m2 = 0;
+  void add(double x) {
+    ++n;
+    const double delta = x - mean;
+    mean += delta / static_cast<double>(n);
+    m2 += delta * (x - mean);
+  }
+  [[nodiscard]] double variance() const { return n > 1 ? m2 / static_cast<double>(n - 1) : 0.0; }
+};
+
+enum class OutputClass { kA, kB, kNeither };
+
+OutputClass output_class(double distance, double sigma) {
+  if (distance < sigma) return OutputClass::kA;
+  if (distance >= 2 * sigma) return OutputClass::kB;
+  return OutputClass::kNeither;
+}
+
+// The time at or below which (1 - kCropFraction) of the pilot's calls of one class lie; no
+// cropping (the maximum) when the pilot has no call of the class.
+std::uint64_t crop_threshold(std::vector<std::uint64_t> times) {
+  if (times.empty()) return std::numeric_limits<std::uint64_t>::max();
+  const auto k = static_cast<std::size_t>(std::floor((1.0 - kCropFraction) * static_cast<double>(times.size() - 1)));
+  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(k), times.end());
+  return times[k];
+}
+
+WelchTest make_test(std::string name, std::string class_a, std::string class_b, std::string unit,
+                    const Moments& a, const Moments& b) {
+  WelchTest w;
+  w.name = std::move(name);
+  w.class_a = std::move(class_a);
+  w.class_b = std::move(class_b);
+  w.unit = std::move(unit);
+  w.n_a = a.n;
+  w.n_b = b.n;
+  w.mean_a = a.mean;
+  w.mean_b = b.mean;
+  if (a.n < 2 || b.n < 2) {
+    w.applicable = false;
+    w.detail = "not run: a class has fewer than 2 calls";
+    return w;
+  }
+  w.t = welch_t(static_cast<double>(a.n), a.mean, a.variance(), static_cast<double>(b.n), b.mean, b.variance());
+  w.leak = !(std::fabs(w.t) < kTimingThreshold);  // NaN counts as a leak
+  return w;
+}
+
+WelchTest constant_bits_test(std::string name, std::string class_a, std::string class_b, std::uint64_t bits) {
+  WelchTest w;
+  w.name = std::move(name);
+  w.class_a = std::move(class_a);
+  w.class_b = std::move(class_b);
+  w.unit = "bits";
+  w.constant = true;
+  w.detail = "constant, " + std::to_string(bits) + " bits";
+  return w;
+}
+
+}  // namespace
+
+const char* timing_clock_name() {
+#if defined(__x86_64__)
+  return "rdtsc (cycles)";
+#else
+  return "clock_gettime (ns)";
+#endif
+}
+
+double welch_t(double n_a, double mean_a, double var_a, double n_b, double mean_b, double var_b) {
+  const double se2 = var_a / n_a + var_b / n_b;
+  const double diff = mean_b - mean_a;
+  if (se2 <= 0) {
+    if (diff == 0) return 0.0;
+    return diff > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  }
+  return diff / std::sqrt(se2);
+}
+
+TimingAuditReport run_timing_audit(TimedSampler& sampler, BitSource& bits, const TimingAuditOptions& options) {
+  if (options.calls < kMinTimingCalls || options.calls > kMaxTimingCalls) {
+    throw std::invalid_argument("timing audit: calls must be in 1000..1000000000, got " +
+                                std::to_string(options.calls));
+  }
+  if (!(options.sigma > 0) || !std::isfinite(options.sigma)) {
+    throw std::invalid_argument("timing audit: sigma must be positive and finite");
+  }
+  TimingAuditReport report;
+  report.calls = options.calls;
+  report.sigma = options.sigma;
+  report.clock = timing_clock_name();
+  report.warmup = std::min(options.calls, kWarmupCalls);
+  report.pilot = std::min(options.calls, kPilotCalls);
+
+  for (unsigned long long i = 0; i < report.warmup; ++i) (void)measure_one(sampler, bits);
+
+  // Pilot: measured and kept, to fix the crop thresholds and the median of the bits drawn.
+  std::vector<Measurement> pilot;
+  pilot.reserve(report.pilot);
+  for (unsigned long long i = 0; i < report.pilot; ++i) pilot.push_back(measure_one(sampler, bits));
+
+  std::vector<std::uint64_t> pilot_bits;
+  pilot_bits.reserve(pilot.size());
+  for (const auto& m : pilot) pilot_bits.push_back(m.bits);
+  const std::size_t mid = (pilot_bits.size() - 1) / 2;
+  std::nth_element(pilot_bits.begin(), pilot_bits.begin() + static_cast<std::ptrdiff_t>(mid), pilot_bits.end());
+  const std::uint64_t median_bits = pilot_bits[mid];
+
+  std::vector<std::uint64_t> times_a, times_b, times_low, times_high;
+  for (const auto& m : pilot) {
+    const OutputClass c = output_class(m.distance, options.sigma);
+    if (c == OutputClass::kA) times_a.push_back(m.time);
+    if (c == OutputClass::kB) times_b.push_back(m.time);
+    (m.bits <= median_bits ? times_low : times_high).push_back(m.time);
+  }
+  const std::uint64_t crop_a = crop_threshold(std::move(times_a));
+  const std::uint64_t crop_b = crop_threshold(std::move(times_b));
+  const std::uint64_t crop_low = crop_threshold(std::move(times_low));
+  const std::uint64_t crop_high = crop_threshold(std::move(times_high));
+
+  Moments time_a, time_b, time_low, time_high, bits_a, bits_b;
+  std::uint64_t bits_min = std::numeric_limits<std::uint64_t>::max(), bits_max = 0;
+  auto account = [&](const Measurement& m) {
+    bits_min = std::min(bits_min, m.bits);
+    bits_max = std::max(bits_max, m.bits);
+    const auto time = static_cast<double>(m.time);
+    const auto drawn = static_cast<double>(m.bits);
+    switch (output_class(m.distance, options.sigma)) {
+      case OutputClass::kA:
+        if (m.time <= crop_a) time_a.add(time);
+        bits_a.add(drawn);
+        break;
+      case OutputClass::kB:
+        if (m.time <= crop_b) time_b.add(time);
+        bits_b.add(drawn);
+        break;
+      case OutputClass::kNeither:
+        break;
+    }
+    if (m.bits <= median_bits) {
+      if (m.time <= crop_low) time_low.add(time);
+    } else if (m.time <= crop_high) {
+      time_high.add(time);
+    }
+  };
+  for (const auto& m : pilot) account(m);
+  pilot.clear();
+  pilot.shrink_to_fit();
+  for (unsigned long long i = report.pilot; i < options.calls; ++i) account(measure_one(sampler, bits));
+
+  const std::string unit = report.clock.find("cycles") != std::string::npos ? "cycles" : "ns";
+  const std::string a = "|x - mean| < sigma";
+  const std::string b = "|x - mean| >= 2 sigma";
+  report.bits_min = bits_min;
+  report.bits_max = bits_max;
+  report.bits_median = median_bits;
+  report.time_by_output = make_test("time by output class", a, b, unit, time_a, time_b);
+  const std::string low = "bits <= " + std::to_string(median_bits) + " (median)";
+  const std::string high = "bits > " + std::to_string(median_bits);
+  if (bits_min == bits_max) {
+    report.time_by_bits = constant_bits_test("time by bits drawn", low, high, bits_min);
+    report.time_by_bits.unit = unit;
+    report.bits_by_output = constant_bits_test("bits drawn by output class", a, b, bits_min);
+  } else {
+    report.time_by_bits = make_test("time by bits drawn", low, high, unit, time_low, time_high);
+    report.bits_by_output = make_test("bits drawn by output class", a, b, "bits", bits_a, bits_b);
+  }
+  report.leak = report.time_by_output.leak || report.time_by_bits.leak || report.bits_by_output.leak;
+  report.conclusive =
+      report.time_by_output.applicable && report.time_by_bits.applicable && report.bits_by_output.applicable;
+  return report;
+}
+
+}  // namespace exactdp::verification
