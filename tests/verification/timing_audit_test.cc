@@ -1,0 +1,192 @@
+// timing_audit_test.cc — the dudect timing audit (verification/timing_audit.h): Welch's t, the
+// bit-use tests on scripted samplers (deterministic), and the two proofs of issue 12 on the real
+// samplers: the audit sees the plain samplers leak (power) and the hardened ones not.
+//
+// Calls: 10^5 per audit (about 0.05 s each here, well under a second under ASan+UBSan). There the
+// plain samplers' time-by-output t was 45..60 (discrete Gaussian sigma2 = 100) and 90..110
+// (discrete Laplace scale = 10), the hardened ones' |t| below 2.5 in 20 runs
+// (docs/TIMING_AUDIT.md). No assertion on a time itself, only on t.
+// False alarms: a hardened test fails under the null with probability about 5.7e-7 per t-test;
+// the power tests need t >= 10 where about 50 is typical (t grows like sqrt(calls)).
+#include "verification/timing_audit.h"
+
+#include <gtest/gtest.h>
+#include <gmpxx.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "samplers/discrete_gaussian.h"
+#include "samplers/discrete_laplace.h"
+#include "samplers/hardened_discrete_gaussian.h"
+#include "samplers/hardened_discrete_laplace.h"
+#include "samplers/seeded_bits.h"
+
+namespace exactdp::verification {
+namespace {
+
+constexpr unsigned long long kCalls = 100'000;
+
+Seed test_seed(unsigned char salt) {
+  Seed s{};
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<unsigned char>(i * 29 + salt);
+  return s;
+}
+
+std::string describe(const TimingAuditReport& r) {
+  std::string out;
+  for (const WelchTest* w : {&r.time_by_output, &r.time_by_bits, &r.bits_by_output}) {
+    out += w->name + ": t = " + std::to_string(w->t) + " (n " + std::to_string(w->n_a) + " / " +
+           std::to_string(w->n_b) + ", means " + std::to_string(w->mean_a) + " / " + std::to_string(w->mean_b) +
+           " " + w->unit + ") " + w->detail + "\n";
+  }
+  return out;
+}
+
+// The plain (exact, variable-time) samplers, output through GMP as `exactdp sample` does.
+template <class Params>
+class PlainTimed final : public TimedSampler {
+ public:
+  explicit PlainTimed(Params params) : params_(std::move(params)) {}
+  void draw(BitSource& bits) override { sample(bits, params_, value_); }
+  [[nodiscard]] double last_distance() const override { return std::fabs(value_.get_d()); }
+
+ private:
+  static void sample(BitSource& bits, const DiscreteGaussianParams& p, mpz_class& out) {
+    sample_discrete_gaussian(bits, p, out);
+  }
+  static void sample(BitSource& bits, const DiscreteLaplaceParams& p, mpz_class& out) {
+    sample_discrete_laplace(bits, p, out);
+  }
+  Params params_;
+  mpz_class value_;
+};
+
+template <class Params>
+class HardenedTimed final : public TimedSampler {
+ public:
+  explicit HardenedTimed(Params params) : params_(std::move(params)) {}
+  void draw(BitSource& bits) override {
+    if constexpr (std::is_same_v<Params, HardenedDiscreteGaussianParams>) {
+      value_ = sample_discrete_gaussian(bits, params_);
+    } else {
+      value_ = sample_discrete_laplace(bits, params_);
+    }
+  }
+  [[nodiscard]] double last_distance() const override { return std::fabs(static_cast<double>(value_)); }
+
+ private:
+  Params params_;
+  std::int64_t value_ = 0;
+};
+
+// Scripted: x uniform in 0..15 from 4 bits; when `leaky`, x >= 8 reads 16 more bits.
+class ScriptedTimed final : public TimedSampler {
+ public:
+  explicit ScriptedTimed(bool leaky) : leaky_(leaky) {}
+  void draw(BitSource& bits) override {
+    x_ = bits.bits(4);
+    if (leaky_ && x_ >= 8) (void)bits.bits(16);
+  }
+  [[nodiscard]] double last_distance() const override { return static_cast<double>(x_); }
+
+ private:
+  bool leaky_;
+  std::uint64_t x_ = 0;
+};
+
+TEST(WelchT, KnownValues) {
+  // (3 - 1) / sqrt(4 / 100 + 9 / 100) = 2 / sqrt(0.13)
+  EXPECT_NEAR(welch_t(100, 1, 4, 100, 3, 9), 2 / std::sqrt(0.13), 1e-12);
+  EXPECT_NEAR(welch_t(100, 3, 4, 100, 1, 9), -2 / std::sqrt(0.13), 1e-12);
+  EXPECT_EQ(welch_t(10, 5, 0, 20, 5, 0), 0.0);
+  EXPECT_EQ(welch_t(10, 5, 0, 20, 6, 0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(welch_t(10, 6, 0, 20, 5, 0), -std::numeric_limits<double>::infinity());
+}
+
+TEST(TimingAudit, RejectsCallsOutOfRangeAndBadSigma) {
+  SeededBits bits(test_seed(1));
+  ScriptedTimed s(false);
+  EXPECT_THROW((void)run_timing_audit(s, bits, {kMinTimingCalls - 1, 1.0}), std::invalid_argument);
+  EXPECT_THROW((void)run_timing_audit(s, bits, {kMaxTimingCalls + 1, 1.0}), std::invalid_argument);
+  EXPECT_THROW((void)run_timing_audit(s, bits, {kMinTimingCalls, 0.0}), std::invalid_argument);
+  EXPECT_THROW((void)run_timing_audit(s, bits, {kMinTimingCalls, std::nan("")}), std::invalid_argument);
+}
+
+TEST(TimingAudit, ConstantBitsAreReportedAsConstant) {
+  SeededBits bits(test_seed(2));
+  ScriptedTimed s(false);
+  const TimingAuditReport r = run_timing_audit(s, bits, {20'000, 3.0});  // A: x < 3, B: x >= 6
+  EXPECT_EQ(r.calls, 20'000u);
+  EXPECT_EQ(r.bits_min, 4u);
+  EXPECT_EQ(r.bits_max, 4u);
+  EXPECT_TRUE(r.bits_by_output.constant);
+  EXPECT_TRUE(r.time_by_bits.constant);
+  EXPECT_EQ(r.bits_by_output.detail, "constant, 4 bits");
+  EXPECT_FALSE(r.bits_by_output.leak);
+  EXPECT_TRUE(r.time_by_output.applicable);
+  // Classes: P[A] = 3/16, P[B] = 10/16, before cropping about 5 % of each.
+  EXPECT_GT(r.time_by_output.n_a, 20'000u * 3 / 16 * 85 / 100);
+  EXPECT_GT(r.time_by_output.n_b, 20'000u * 10 / 16 * 85 / 100);
+}
+
+TEST(TimingAudit, BitUseThatDependsOnTheOutputIsALeak) {
+  SeededBits bits(test_seed(3));
+  ScriptedTimed s(true);
+  const TimingAuditReport r = run_timing_audit(s, bits, {kMinTimingCalls, 3.0});
+  EXPECT_EQ(r.bits_min, 4u);
+  EXPECT_EQ(r.bits_max, 20u);
+  EXPECT_FALSE(r.bits_by_output.constant);
+  EXPECT_EQ(r.bits_by_output.mean_a, 4.0);
+  EXPECT_NEAR(r.bits_by_output.mean_b, 4.0 + 16.0 * 8 / 10, 2.0);  // B = {6..15}: 8 of 10 read 16 more
+  EXPECT_TRUE(r.bits_by_output.leak) << describe(r);
+  EXPECT_TRUE(r.leak);
+}
+
+// Proof 1 of issue 12, power: the plain samplers' running time reveals the noise.
+TEST(TimingAudit, PlainDiscreteGaussianLeaks) {
+  SeededBits bits(test_seed(4));
+  PlainTimed<DiscreteGaussianParams> s(DiscreteGaussianParams::make(100));
+  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls, 10.0});
+  EXPECT_TRUE(r.leak);
+  EXPECT_GE(std::fabs(r.time_by_output.t), 10.0) << describe(r);
+  EXPECT_TRUE(r.bits_by_output.leak) << describe(r);
+}
+
+TEST(TimingAudit, PlainDiscreteLaplaceLeaks) {
+  SeededBits bits(test_seed(5));
+  PlainTimed<DiscreteLaplaceParams> s(DiscreteLaplaceParams::make(10));
+  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls, 10.0});
+  EXPECT_TRUE(r.leak);
+  EXPECT_GE(std::fabs(r.time_by_output.t), 10.0) << describe(r);
+  EXPECT_TRUE(r.bits_by_output.leak) << describe(r);
+}
+
+// Proof 1 of issue 12: the same audit finds no leak in the hardened samplers.
+TEST(TimingAudit, HardenedDiscreteGaussianHolds) {
+  SeededBits bits(test_seed(6));
+  const auto params = HardenedDiscreteGaussianParams::make(100);
+  HardenedTimed<HardenedDiscreteGaussianParams> s(params);
+  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls, 10.0});
+  EXPECT_TRUE(r.conclusive) << describe(r);
+  EXPECT_FALSE(r.leak) << describe(r);
+  EXPECT_LT(std::fabs(r.time_by_output.t), kTimingThreshold) << describe(r);
+  EXPECT_TRUE(r.bits_by_output.constant);
+  EXPECT_EQ(r.bits_min, params.bits_per_sample());
+}
+
+TEST(TimingAudit, HardenedDiscreteLaplaceHolds) {
+  SeededBits bits(test_seed(7));
+  const auto params = HardenedDiscreteLaplaceParams::make(10);
+  HardenedTimed<HardenedDiscreteLaplaceParams> s(params);
+  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls, 10.0});
+  EXPECT_TRUE(r.conclusive) << describe(r);
+  EXPECT_FALSE(r.leak) << describe(r);
+  EXPECT_LT(std::fabs(r.time_by_output.t), kTimingThreshold) << describe(r);
+  EXPECT_TRUE(r.bits_by_output.constant);
+  EXPECT_EQ(r.bits_min, params.bits_per_sample());
+}
+
+}  // namespace
+}  // namespace exactdp::verification
