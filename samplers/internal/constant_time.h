@@ -5,7 +5,7 @@
 // public quantities (table sizes, widths, limb counts) decide loop counts and addresses.
 // Comparisons are computed with the borrow of a subtraction (Hacker's Delight 2-13), never with
 // `<` on secret words, so that no compiler can turn them into a branch or a conditional move;
-// the valgrind constant-time test (tests/hardened/ctgrind_*.cc) checks the compiled code.
+// the valgrind constant-time test (tests/constant_time/ctgrind_probe.cc) checks the compiled code.
 //
 // Fixed-width numbers: a W-bit unsigned number is stored in L = floor(W / 64) + 1 words, least
 // significant word first; the top word holds the W - 64 (L - 1) < 64 most significant bits, so

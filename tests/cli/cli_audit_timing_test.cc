@@ -2,7 +2,7 @@
 // leak exits 3 with verdict LEAK, the hardened sampler exits 0 with verdict HOLDS and constant
 // bits, --json prints one object, bad usage exits 2 naming the option. The statistics themselves
 // are tested in tests/verification/timing_audit_test.cc; 10^4 calls here (plain time-by-output
-// t about 18, hardened |t| below 3 in our runs; false alarm about 5.7e-7 per t-test).
+// t 15..18, time-by-bits t above 100; false alarm of the hardened verdict about 5.7e-7 per t-test).
 #include <gtest/gtest.h>
 
 #include <string>

@@ -2,9 +2,9 @@
 // bit-use tests on scripted samplers (deterministic), and the two proofs of issue 12 on the real
 // samplers: the audit sees the plain samplers leak (power) and the hardened ones not.
 //
-// Calls: 10^5 per audit (about 0.05 s each here, well under a second under ASan+UBSan). There the
-// plain samplers' time-by-output t was 45..60 (discrete Gaussian sigma2 = 100) and 90..110
-// (discrete Laplace scale = 10), the hardened ones' |t| below 2.5 in 20 runs
+// Calls: 10^5 per audit (about 0.05 s each here, RUNTIME_ASAN under ASan+UBSan). There the
+// plain samplers' time-by-output t was 49..53 (discrete Gaussian sigma2 = 100) and 88..101
+// (discrete Laplace scale = 10), the hardened ones' |t| at most 3.0, in 30 runs each
 // (docs/TIMING_AUDIT.md). No assertion on a time itself, only on t.
 // False alarms: a hardened test fails under the null with probability about 5.7e-7 per t-test;
 // the power tests need t >= 10 where about 50 is typical (t grows like sqrt(calls)).
