@@ -13,7 +13,8 @@
 //
 //   ctgrind_probe hardened [N]   N draws (default 100) of each hardened sampler: discrete
 //                                Gaussian sigma2 = 100 and 10^12, discrete Laplace scale = 10 and
-//                                10^9, each with tau_bits 40, 64 and 128 (1, 2 and 3 words);
+//                                10^9, each with tau_bits 40, 64 and 128 (1, 2 and 3 words),
+//                                and the CLI's path (SamplerSpec::draw_hardened) at 100 and 10;
 //                                exit 0 when no draw raised a report and every output was
 //                                tainted (VALGRIND_GET_VBITS: the taint did reach it), else 1
 //   ctgrind_probe plain [N]      the same draws from the plain (exact, variable-time) samplers;
@@ -30,9 +31,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "cli/sampler_spec.h"
 #include "samplers/discrete_gaussian.h"
 #include "samplers/discrete_laplace.h"
 #include "samplers/hardened_discrete_gaussian.h"
@@ -87,6 +90,18 @@ std::vector<Config> hardened_configs() {
       out.push_back({std::string("hardened discrete-laplace scale=") + scale + tau,
                      [p](BitSource& bits) { return defined(exactdp::sample_discrete_laplace(bits, p)); }});
     }
+  }
+  // The CLI's per-sample path (`exactdp sample --hardened` and audit-timing): the same draws
+  // through SamplerSpec::draw_hardened, the spec parsed from a command line.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--sigma2", "100", "--hardened"},
+        std::vector<std::string>{"--scale", "10", "--hardened"}}) {
+    const bool gaussian = args[0] == "--sigma2";
+    const exactdp::cli::ParsedArgs parsed(args, exactdp::cli::law_option_specs());
+    auto spec = std::make_shared<const exactdp::cli::SamplerSpec>(
+        exactdp::cli::parse_sampler_spec(gaussian ? "discrete-gaussian" : "discrete-laplace", parsed));
+    out.push_back({"cli SamplerSpec::draw_hardened " + spec->describe(),
+                   [spec](BitSource& bits) { return defined(spec->draw_hardened(bits)); }});
   }
   return out;
 }
