@@ -13,7 +13,7 @@
 // thresholds, cut tail); each convolution step Z + m Y is within eps / (1 - eps) of D_{Z, sqrt(v)},
 // eps = 2 sum_k exp(-2 pi^2 k^2 s (v - s) / (v m^2)) (Poisson summation); tau_upper() is the sum,
 // computed with MPFR and directed rounding when the parameters are built.
-// Random bits: exactly (L + 1)(W + 1) per sample (81 at sigma2 <= 183 with the default tau).
+// Random bits: exactly (L + 1)(W + 1) per sample (81 at sigma2 <= 186 with the default tau).
 // Time: fixed: (L + 1) table scans of about 10 sqrt(variance) entries; L <= 9 for sigma2 <= 10^12.
 // Timing: isochronous given a BitSource whose refills are data-independent (both sources here
 //   are): no branch, address or loop count depends on a secret (checked under valgrind and by
