@@ -20,7 +20,7 @@
 //   the timing audit, `exactdp audit-timing --hardened`; SECURITY.md says what is not covered).
 // Range: 1/100 <= sigma2 <= 10^12 with numerator and denominator below 2^64, |mean| <= 2^62;
 //   otherwise make() throws ParameterError naming sigma2 or mean (never a silent fallback).
-// Build: O(sqrt(s) + sqrt(3 s)) MPFR exponentials, well under a millisecond (BENCHMARKS.md).
+// Build: O(sqrt(s) + sqrt(3 s)) MPFR exponentials: 1 to 6 ms (BENCHMARKS.md, "Hardened samplers").
 // Thread-safety: params are immutable and shareable; a BitSource is one per thread.
 #pragma once
 
