@@ -13,14 +13,14 @@
 // thresholds, cut tail); each convolution step Z + m Y is within eps / (1 - eps) of D_{Z, sqrt(v)},
 // eps = 2 sum_k exp(-2 pi^2 k^2 s (v - s) / (v m^2)) (Poisson summation); tau_upper() is the sum,
 // computed with MPFR and directed rounding when the parameters are built.
-// Random bits: exactly (L + 1)(W + 1) per sample (81 at sigma2 <= 183 with the default tau).
+// Random bits: exactly (L + 1)(W + 1) per sample (81 at sigma2 <= 186 with the default tau).
 // Time: fixed: (L + 1) table scans of about 10 sqrt(variance) entries; L <= 9 for sigma2 <= 10^12.
 // Timing: isochronous given a BitSource whose refills are data-independent (both sources here
 //   are): no branch, address or loop count depends on a secret (checked under valgrind and by
 //   the timing audit, `exactdp audit-timing --hardened`; SECURITY.md says what is not covered).
 // Range: 1/100 <= sigma2 <= 10^12 with numerator and denominator below 2^64, |mean| <= 2^62;
 //   otherwise make() throws ParameterError naming sigma2 or mean (never a silent fallback).
-// Build: O(sqrt(s) + sqrt(3 s)) MPFR exponentials, well under a millisecond (BENCHMARKS.md).
+// Build: O(sqrt(s) + sqrt(3 s)) MPFR exponentials: 1 to 6 ms (BENCHMARKS.md, "Hardened samplers").
 // Thread-safety: params are immutable and shareable; a BitSource is one per thread.
 #pragma once
 

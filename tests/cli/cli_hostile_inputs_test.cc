@@ -92,6 +92,10 @@ std::vector<Template> templates() {
                    {{"--sigma2", "9/4"}, {"--mean", "0"}, {"-n", "3"}}));
   t.push_back(make("sample_discrete_laplace", {"sample", "discrete-laplace", "--seed", kSeed},
                    {{"--scale", "3/2"}, {"--mean", "0"}, {"-n", "3"}}));
+  t.push_back(make("sample_hardened_discrete_gaussian", {"sample", "discrete-gaussian", "--hardened", "--seed", kSeed},
+                   {{"--sigma2", "9/4"}, {"--mean", "0"}, {"-n", "3"}, {"--tau-bits", "64"}}));
+  t.push_back(make("sample_hardened_discrete_laplace", {"sample", "discrete-laplace", "--hardened", "--seed", kSeed},
+                   {{"--scale", "3/2"}, {"--mean", "0"}, {"-n", "3"}, {"--tau-bits", "64"}}));
   t.push_back(make("sample_bernoulli_exp", {"sample", "bernoulli-exp", "--seed", kSeed},
                    {{"--gamma", "1/2"}, {"-n", "3"}}));
   // calibrate

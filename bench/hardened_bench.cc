@@ -1,0 +1,111 @@
+// Hardened (isochronous) sampler benchmarks: ns per sample and bits per sample (fixed), build
+// time, and the plain samplers at the comparison points in the same run.
+//   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
+//   cmake --build build-bench -j2 --target hardened_bench
+//   ./build-bench/bench/hardened_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "samplers/discrete_gaussian.h"
+#include "samplers/discrete_laplace.h"
+#include "samplers/hardened_discrete_gaussian.h"
+#include "samplers/hardened_discrete_laplace.h"
+#include "samplers/rational.h"
+#include "samplers/seeded_bits.h"
+
+namespace {
+
+using namespace exactdp;
+
+const char* const kSigma2[] = {"1", "100", "1e6", "1e12"};
+const char* const kScale[] = {"1", "10", "1e6", "1e9"};
+const unsigned kTauBits[] = {40, 64, 128};
+
+template <class Params, class Draw>
+void run_draws(benchmark::State& state, const Params& params, Draw draw) {
+  SeededBits bits(Seed{});
+  const std::uint64_t before = bits.bits_consumed();
+  for (auto _ : state) benchmark::DoNotOptimize(draw(bits, params));
+  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /  // exactdp-allow-float: report only
+                                  static_cast<double>(state.iterations());              // exactdp-allow-float: report only
+}
+
+// Args: sigma2 index, tau_bits index.
+void BM_HardenedDiscreteGaussian(benchmark::State& state) {
+  const char* s = kSigma2[state.range(0)];
+  const unsigned tau_bits = kTauBits[state.range(1)];
+  state.SetLabel(std::string("sigma2=") + s + " tau_bits=" + std::to_string(tau_bits));
+  const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, {tau_bits});
+  run_draws(state, params, [](BitSource& b, const auto& p) { return sample_discrete_gaussian(b, p); });
+}
+BENCHMARK(BM_HardenedDiscreteGaussian)
+    ->ArgsProduct({{0, 1, 2, 3}, {1}})
+    ->ArgsProduct({{1, 3}, {0, 2}})
+    ->ArgNames({"sigma2_index", "tau_index"});
+
+void BM_HardenedDiscreteLaplace(benchmark::State& state) {
+  const char* s = kScale[state.range(0)];
+  const unsigned tau_bits = kTauBits[state.range(1)];
+  state.SetLabel(std::string("scale=") + s + " tau_bits=" + std::to_string(tau_bits));
+  const auto params = HardenedDiscreteLaplaceParams::make(parse_rational("scale", s), 0, {tau_bits});
+  run_draws(state, params, [](BitSource& b, const auto& p) { return sample_discrete_laplace(b, p); });
+}
+BENCHMARK(BM_HardenedDiscreteLaplace)
+    ->ArgsProduct({{0, 1, 2, 3}, {1}})
+    ->ArgsProduct({{1, 3}, {0, 2}})
+    ->ArgNames({"scale_index", "tau_index"});
+
+// The plain samplers at the comparison points (sigma2 = 100, scale = 10), same run.
+void BM_PlainDiscreteGaussian100(benchmark::State& state) {
+  state.SetLabel("sigma2=100 (plain, for the ratio)");
+  const auto params = DiscreteGaussianParams::make(100);
+  mpz_class out;
+  run_draws(state, params, [&](BitSource& b, const auto& p) {
+    sample_discrete_gaussian(b, p, out);
+    return out.get_mpz_t()->_mp_size;
+  });
+}
+BENCHMARK(BM_PlainDiscreteGaussian100);
+
+void BM_PlainDiscreteLaplace10(benchmark::State& state) {
+  state.SetLabel("scale=10 (plain, for the ratio)");
+  const auto params = DiscreteLaplaceParams::make(10);
+  mpz_class out;
+  run_draws(state, params, [&](BitSource& b, const auto& p) {
+    sample_discrete_laplace(b, p, out);
+    return out.get_mpz_t()->_mp_size;
+  });
+}
+BENCHMARK(BM_PlainDiscreteLaplace10);
+
+// Building the tables and certifying tau (the bound: 50 ms for any supported parameter).
+void BM_HardenedBuildGaussian(benchmark::State& state) {
+  const char* s = kSigma2[state.range(0)];
+  const unsigned tau_bits = kTauBits[state.range(1)];
+  state.SetLabel(std::string("sigma2=") + s + " tau_bits=" + std::to_string(tau_bits));
+  const mpq_class sigma2 = parse_rational("sigma2", s);
+  for (auto _ : state) benchmark::DoNotOptimize(HardenedDiscreteGaussianParams::make(sigma2, 0, {tau_bits}));
+}
+BENCHMARK(BM_HardenedBuildGaussian)
+    ->ArgsProduct({{1, 3}, {1, 2}})
+    ->Args({0, 2})  // sigma2 = 1 at 2^-128
+    ->ArgNames({"sigma2_index", "tau_index"})
+    ->Unit(benchmark::kMillisecond);
+
+void BM_HardenedBuildGaussianWorst(benchmark::State& state) {
+  // The largest direct table: sigma2 = 3 s at tau_bits = 128 (s = 116 there).
+  state.SetLabel("sigma2=348 tau_bits=128 (largest direct table)");
+  for (auto _ : state) benchmark::DoNotOptimize(HardenedDiscreteGaussianParams::make(348, 0, {128}));
+}
+BENCHMARK(BM_HardenedBuildGaussianWorst)->Unit(benchmark::kMillisecond);
+
+void BM_HardenedBuildLaplace(benchmark::State& state) {
+  const char* s = kScale[state.range(0)];
+  state.SetLabel(std::string("scale=") + s + " tau_bits=128");
+  const mpq_class scale = parse_rational("scale", s);
+  for (auto _ : state) benchmark::DoNotOptimize(HardenedDiscreteLaplaceParams::make(scale, 0, {128}));
+}
+BENCHMARK(BM_HardenedBuildLaplace)->DenseRange(0, 3)->ArgName("scale_index")->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,215 @@
+// hardened_law_test.cc — the hardened samplers' law, computed exactly from their tables
+// (probabilities are dyadic rationals; convolution steps are exact convolutions), against the
+// exact law, computed independently of the sampler's builder with accounting::Interval (its own
+// normaliser and tail bounds, 320-bit precision). Checks: the certified tau_upper() contains the
+// true total-variation distance (TV upper end <= tau_upper), and is not vacuous (TV >= 2^-24
+// tau_upper). Companion: a table off by 2^-30 in one threshold is caught (TV > tau_upper).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "accounting/interval.h"
+#include "samplers/hardened_discrete_gaussian.h"
+#include "samplers/hardened_discrete_laplace.h"
+#include "samplers/rational.h"
+
+namespace exactdp {
+namespace {
+
+using accounting::Interval;
+using Law = std::map<long, mpq_class>;
+constexpr mpfr_prec_t kPrec = 320;
+
+// ---- the hardened law, exactly -------------------------------------------------------------
+
+std::vector<mpz_class> thresholds_of(const internal::ThresholdTable& table, const internal::FixedWidth& w) {
+  std::vector<mpz_class> t;
+  for (std::size_t i = 0; i < table.entries; ++i) t.push_back(table.threshold(i, w.limbs));
+  return t;
+}
+
+// +-|Z| with |Z| = #{i : u >= T_i}, u uniform on [0, 2^W), a fair sign.
+Law symmetric_table_law(const std::vector<mpz_class>& t, unsigned width_bits) {
+  const mpq_class unit(mpz_class(1), mpz_class(1) << width_bits);
+  Law law;
+  mpz_class prev = 0;
+  for (std::size_t k = 0; k <= t.size(); ++k) {
+    const mpz_class next = k < t.size() ? t[k] : mpz_class(1) << width_bits;
+    const mpq_class p = mpq_class(next - prev) * unit;
+    prev = next;
+    if (k == 0) {
+      law[0] += p;
+    } else {
+      law[static_cast<long>(k)] += p / 2;
+      law[-static_cast<long>(k)] += p / 2;
+    }
+  }
+  return law;
+}
+
+// Law of Z + m Y.
+Law convolve(const Law& z, const Law& y, long m) {
+  Law out;
+  for (const auto& [zy, pz] : z) {
+    for (const auto& [yv, py] : y) out[zy + m * yv] += pz * py;
+  }
+  return out;
+}
+
+Law hardened_gaussian_law(const HardenedGaussianPlan& plan, const std::vector<mpz_class>& base_thresholds) {
+  Law law = symmetric_table_law(base_thresholds, plan.width.width_bits);
+  const Law fine = symmetric_table_law(thresholds_of(plan.fine, plan.width), plan.width.width_bits);
+  for (unsigned j = 0; j < plan.levels; ++j) law = convolve(fine, law, plan.m);
+  return law;
+}
+
+// X = S B (1 + G), digits of G independent.
+Law hardened_laplace_law(const std::vector<mpz_class>& t, unsigned width_bits) {
+  const mpq_class unit(mpz_class(1), mpz_class(1) << width_bits);
+  const mpq_class b = mpq_class(t[0]) * unit;
+  const std::size_t digits = t.size() - 1;
+  Law law;
+  law[0] = 1 - b;
+  for (long g = 0; g < (1L << digits); ++g) {
+    mpq_class p = b / 2;
+    for (std::size_t i = 0; i < digits; ++i) {
+      const mpq_class q = mpq_class(t[i + 1]) * unit;
+      p *= ((g >> i) & 1) != 0 ? q : 1 - q;
+    }
+    law[g + 1] += p;
+    law[-(g + 1)] += p;
+  }
+  return law;
+}
+
+// ---- the exact laws, independently ---------------------------------------------------------
+
+Interval gaussian_rho(long x, const mpq_class& sigma2) {
+  return exp(Interval(mpq_class(-x * x) / (2 * sigma2), kPrec));
+}
+
+// TV(hardened, D_{Z,sigma}) enclosed: 1/2 sum_x |P(x) - rho(x)/S| + 1/2 D(outside the support).
+// S = sum_{|x| <= N} rho(x) + [0, 2 tail], tail = sum_{x > N} rho(x) <= rho(N+1) / (1 - exp(-(N+1)/sigma2))
+// (x^2 - (N+1)^2 >= 2 (N+1) (x - N - 1)).
+Interval gaussian_tv(const Law& law, const mpq_class& sigma2) {
+  const long support = std::max(-law.begin()->first, law.rbegin()->first);
+  mpz_class sigma_floor;
+  mpz_sqrt(sigma_floor.get_mpz_t(), mpz_class(sigma2.get_num() / sigma2.get_den()).get_mpz_t());
+  const long n = support + 20 * (sigma_floor.get_si() + 1) + 10;
+  Interval s(0L, kPrec), outside(0L, kPrec);
+  std::map<long, Interval> rho;
+  for (long x = -n; x <= n; ++x) {
+    Interval r = gaussian_rho(x, sigma2);
+    s = s + r;
+    if (law.count(x) == 0) outside = outside + r;
+    else rho.emplace(x, std::move(r));
+  }
+  const Interval ratio = exp(Interval(mpq_class(-(n + 1)) / sigma2, kPrec));
+  Interval tail = gaussian_rho(n + 1, sigma2) / (Interval(1L, kPrec) - ratio);
+  tail = mul_2si(tail, 1);
+  const Interval zero_to_tail = hull(Interval(0L, kPrec), tail);
+  s = s + zero_to_tail;
+  outside = outside + zero_to_tail;
+  Interval l1 = outside / s;
+  for (const auto& [x, p] : law) l1 = l1 + abs(Interval(p, kPrec) - rho.at(x) / s);
+  return mul_2si(l1, -1);
+}
+
+// TV(hardened, discrete Laplace): D(x) = (1 - rho)/(1 + rho) rho^|x|, D(|x| > M) = 2 rho^(M+1)/(1 + rho).
+Interval laplace_tv(const Law& law, const mpq_class& scale) {
+  const Interval rho = exp(Interval(-1 / scale, kPrec));
+  const Interval one(1L, kPrec);
+  const Interval c = (one - rho) / (one + rho);
+  const long m = law.rbegin()->first;
+  Interval l1 = mul_2si(exp(Interval(mpq_class(-(m + 1)) / scale, kPrec)), 1) / (one + rho);
+  for (const auto& [x, p] : law) {
+    const Interval d = c * exp(Interval(mpq_class(-std::abs(x)) / scale, kPrec));
+    l1 = l1 + abs(Interval(p, kPrec) - d);
+  }
+  return mul_2si(l1, -1);
+}
+
+mpq_class upper_of(const Interval& x) {
+  mpq_class q;
+  mpfr_get_q(q.get_mpq_t(), x.upper());
+  return q;
+}
+mpq_class lower_of(const Interval& x) {
+  mpq_class q;
+  mpfr_get_q(q.get_mpq_t(), x.lower());
+  return q;
+}
+
+void expect_certified(const Interval& tv, const mpq_class& tau_upper, const std::string& what) {
+  // Recorded (--gtest_output=xml) for docs/HARDENED.md: log2 of the true distance and of the bound.
+  const auto log2_of = [](const mpq_class& q) {
+    return static_cast<long>(mpz_sizeinbase(q.get_num_mpz_t(), 2)) - static_cast<long>(mpz_sizeinbase(q.get_den_mpz_t(), 2));
+  };
+  ::testing::Test::RecordProperty("tv_log2", std::to_string(log2_of(upper_of(tv))));
+  ::testing::Test::RecordProperty("tau_upper_log2", std::to_string(log2_of(tau_upper)));
+  EXPECT_LE(upper_of(tv), tau_upper) << what << ": TV <= " << upper_of(tv).get_d() << " > tau_upper "
+                                     << tau_upper.get_d();
+  EXPECT_GE(lower_of(tv), tau_upper * power_of_two(-24)) << what << ": TV >= " << lower_of(tv).get_d()
+                                                         << " is far below tau_upper " << tau_upper.get_d();
+}
+
+struct GaussianCase {
+  const char* sigma2;
+  unsigned tau_bits;
+};
+
+class HardenedGaussianLaw : public ::testing::TestWithParam<GaussianCase> {};
+
+TEST_P(HardenedGaussianLaw, TauContainsTheTrueDistance) {
+  const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", GetParam().sigma2), 0,
+                                                           {GetParam().tau_bits});
+  const HardenedGaussianPlan& plan = params.plan();
+  const Law law = hardened_gaussian_law(plan, thresholds_of(plan.base, plan.width));
+  mpq_class total = 0;
+  for (const auto& [x, p] : law) total += p;
+  ASSERT_EQ(total, 1);
+  expect_certified(gaussian_tv(law, params.sigma2()), params.tau_upper(),
+                   std::string("sigma2 = ") + GetParam().sigma2 + ", levels " + std::to_string(plan.levels));
+}
+
+// Direct tables, and one and two convolution steps (3 s = 126 at tau_bits 40, 186 at 64).
+INSTANTIATE_TEST_SUITE_P(Cases, HardenedGaussianLaw,
+                         ::testing::Values(GaussianCase{"1/100", 64}, GaussianCase{"1/4", 64}, GaussianCase{"9/4", 40},
+                                           GaussianCase{"100", 64}, GaussianCase{"100", 128}, GaussianCase{"200", 40},
+                                           GaussianCase{"400", 64}, GaussianCase{"3000", 40}),
+                         [](const ::testing::TestParamInfo<GaussianCase>& param_info) {
+                           std::string name = std::string("sigma2_") + param_info.param.sigma2 + "_tau_bits_" +
+                                              std::to_string(param_info.param.tau_bits);
+                           for (char& ch : name) if (ch == '/') ch = '_';
+                           return name;
+                         });
+
+class HardenedLaplaceLaw : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(HardenedLaplaceLaw, TauContainsTheTrueDistance) {
+  const auto params = HardenedDiscreteLaplaceParams::make(parse_rational("scale", GetParam()));
+  const HardenedLaplacePlan& plan = params.plan();
+  const Law law = hardened_laplace_law(thresholds_of(plan.magnitude, plan.width), plan.width.width_bits);
+  expect_certified(laplace_tv(law, params.scale()), params.tau_upper(), std::string("scale = ") + GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, HardenedLaplaceLaw, ::testing::Values("1/100", "1/2", "1", "10", "100"),
+                         [](const ::testing::TestParamInfo<const char*>& param_info) {
+                           std::string name = std::string("scale_") + param_info.param;
+                           for (char& ch : name) if (ch == '/') ch = '_';
+                           return name;
+                         });
+
+// Companion: the same check catches a table whose threshold T_1 is off by 2^-30 (a rounding or
+// cumulation bug far below what any sample test could see).
+TEST(HardenedLawCompanion, CatchesAThresholdOffBy2ToTheMinus30) {
+  const auto params = HardenedDiscreteGaussianParams::make(100);
+  const HardenedGaussianPlan& plan = params.plan();
+  std::vector<mpz_class> t = thresholds_of(plan.base, plan.width);
+  t[1] += mpz_class(1) << (plan.width.width_bits - 30);
+  const Interval tv = gaussian_tv(hardened_gaussian_law(plan, t), params.sigma2());
+  EXPECT_GT(lower_of(tv), params.tau_upper());
+}
+
+}  // namespace
+}  // namespace exactdp

@@ -1,0 +1,150 @@
+// hardened_samplers_test.cc — the contract of the hardened samplers: the range and its errors,
+// tau_upper <= 2^-tau_bits everywhere in the range, a fixed number of bits on every call, the
+// documented table structure, and mean handling.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+#include "samplers/errors.h"
+#include "samplers/hardened_discrete_gaussian.h"
+#include "samplers/hardened_discrete_laplace.h"
+#include "samplers/rational.h"
+#include "samplers/seeded_bits.h"
+#include "tests/support/seeds.h"
+
+namespace exactdp {
+namespace {
+
+void expect_parameter_error(const std::function<void()>& make, const std::string& parameter) {
+  try {
+    make();
+    ADD_FAILURE() << "no error for " << parameter;
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), parameter) << e.what();
+    EXPECT_NE(std::string(e.what()).find("hardened"), std::string::npos) << e.what();
+  }
+}
+
+TEST(HardenedRange, RefusesOutsideTheSupportedRangeNamingTheParameter) {
+  const mpz_class two64 = mpz_class(1) << 64;
+  expect_parameter_error([] { (void)HardenedDiscreteGaussianParams::make(mpq_class(1, 101)); }, "sigma2");
+  expect_parameter_error([] { (void)HardenedDiscreteGaussianParams::make(parse_rational("s", "1000000000001")); }, "sigma2");
+  expect_parameter_error([&] { (void)HardenedDiscreteGaussianParams::make(mpq_class(two64 + 1, two64)); }, "sigma2");
+  expect_parameter_error([] { (void)HardenedDiscreteGaussianParams::make(0); }, "sigma2");
+  expect_parameter_error([] { (void)HardenedDiscreteLaplaceParams::make(mpq_class(1, 101)); }, "scale");
+  expect_parameter_error([] { (void)HardenedDiscreteLaplaceParams::make(1'000'000'001); }, "scale");
+  expect_parameter_error([] { (void)HardenedDiscreteLaplaceParams::make(-1); }, "scale");
+  const mpz_class big_mean = (mpz_class(1) << 62) + 1;
+  expect_parameter_error([&] { (void)HardenedDiscreteGaussianParams::make(1, big_mean); }, "mean");
+  expect_parameter_error([&] { (void)HardenedDiscreteLaplaceParams::make(1, -big_mean); }, "mean");
+  EXPECT_THROW((void)HardenedDiscreteGaussianParams::make(1, 0, Hardening{39}), ParameterError);
+  EXPECT_THROW((void)HardenedDiscreteLaplaceParams::make(1, 0, Hardening{129}), ParameterError);
+}
+
+TEST(HardenedRange, AcceptsTheEndsOfTheRange) {
+  const mpz_class max64 = (mpz_class(1) << 64) - 1;
+  for (const mpq_class& s : {mpq_class(1, 100), mpq_class(1'000'000'000'000L), mpq_class(max64, max64 - 1)}) {
+    EXPECT_NO_THROW((void)HardenedDiscreteGaussianParams::make(s, mpz_class(1) << 62)) << s;
+  }
+  for (const mpq_class& s : {mpq_class(1, 100), mpq_class(1'000'000'000L), mpq_class(max64, max64 - 7)}) {
+    EXPECT_NO_THROW((void)HardenedDiscreteLaplaceParams::make(s, -(mpz_class(1) << 62))) << s;
+  }
+}
+
+// Random parameters across the range (log-uniform numerators and denominators).
+mpq_class random_rational_in(const mpq_class& lo, const mpq_class& hi) {
+  const auto num_bits = *rc::gen::inRange(1, 64);
+  const auto den_bits = *rc::gen::inRange(1, 64);
+  mpz_class num = mpz_class(*rc::gen::arbitrary<std::uint64_t>()) >> (64 - num_bits);
+  mpz_class den = mpz_class(*rc::gen::arbitrary<std::uint64_t>()) >> (64 - den_bits);
+  if (num == 0) num = 1;
+  if (den == 0) den = 1;
+  mpq_class q(num, den);
+  q.canonicalize();
+  RC_PRE(lo <= q && q <= hi);
+  return q;
+}
+
+RC_GTEST_PROP(HardenedTau, GaussianTauIsCertifiedBelowTheTarget, ()) {
+  const mpq_class sigma2 = random_rational_in(mpq_class(1, 100), mpq_class(1'000'000'000'000L));
+  const unsigned tau_bits = *rc::gen::inRange(40u, 129u);
+  const auto p = HardenedDiscreteGaussianParams::make(sigma2, 0, {tau_bits});
+  RC_ASSERT(p.tau_upper() > 0);
+  RC_ASSERT(p.tau_upper() <= power_of_two(-static_cast<long>(tau_bits)));
+  RC_CLASSIFY(p.plan().levels == 0, "direct table");
+  RC_ASSERT(p.plan().levels <= 9u);
+}
+
+RC_GTEST_PROP(HardenedTau, LaplaceTauIsCertifiedBelowTheTarget, ()) {
+  const mpq_class scale = random_rational_in(mpq_class(1, 100), mpq_class(1'000'000'000L));
+  const unsigned tau_bits = *rc::gen::inRange(40u, 129u);
+  const auto p = HardenedDiscreteLaplaceParams::make(scale, 0, {tau_bits});
+  RC_ASSERT(p.tau_upper() > 0);
+  RC_ASSERT(p.tau_upper() <= power_of_two(-static_cast<long>(tau_bits)));
+  RC_ASSERT(p.plan().magnitude.entries <= 39u);
+}
+
+std::int64_t sample_discrete_gaussian_or_laplace(BitSource& b, const HardenedDiscreteGaussianParams& p) {
+  return sample_discrete_gaussian(b, p);
+}
+std::int64_t sample_discrete_gaussian_or_laplace(BitSource& b, const HardenedDiscreteLaplaceParams& p) {
+  return sample_discrete_laplace(b, p);
+}
+
+// Every call reads exactly bits_per_sample() bits, whatever the output.
+template <class Params>
+void expect_fixed_bits(const Params& p, std::uint32_t seed_index) {
+  SeededBits bits(test_support::fixed_seed(61, seed_index));
+  std::int64_t smallest = 0, largest = 0;
+  for (int i = 0; i < 20'000; ++i) {
+    const std::uint64_t before = bits.bits_consumed();
+    const std::int64_t x = sample_discrete_gaussian_or_laplace(bits, p);
+    ASSERT_EQ(bits.bits_consumed() - before, p.bits_per_sample()) << "draw " << i << " gave " << x;
+    smallest = std::min(smallest, x - p.mean());
+    largest = std::max(largest, x - p.mean());
+  }
+  EXPECT_LT(smallest, 0);  // the draws did vary, so the count was checked on different outputs
+  EXPECT_GT(largest, 0);
+}
+
+TEST(HardenedBits, EveryCallReadsTheSameNumberOfBits) {
+  std::uint32_t k = 0;
+  for (const char* s : {"1/4", "9/4", "100", "187", "1e6", "1e12"}) {
+    for (unsigned tau_bits : {40u, 64u, 128u}) {
+      expect_fixed_bits(HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 7, {tau_bits}), ++k);
+    }
+  }
+  for (const char* s : {"1/2", "10", "1e9"}) {
+    for (unsigned tau_bits : {40u, 64u, 128u}) {
+      expect_fixed_bits(HardenedDiscreteLaplaceParams::make(parse_rational("scale", s), -3, {tau_bits}), ++k);
+    }
+  }
+}
+
+TEST(HardenedBits, DocumentedCountsAtTheBenchmarkPoints) {
+  // hardened_discrete_gaussian.h: (L + 1)(W + 1) bits, W = tau_bits + 16.
+  EXPECT_EQ(HardenedDiscreteGaussianParams::make(100).bits_per_sample(), 81u);
+  EXPECT_EQ(HardenedDiscreteGaussianParams::make(100).plan().levels, 0u);
+  EXPECT_EQ(HardenedDiscreteGaussianParams::make(1'000'000'000'000L).plan().levels, 9u);
+  // hardened_discrete_laplace.h: (K + 1) W + 1 bits.
+  EXPECT_EQ(HardenedDiscreteLaplaceParams::make(10).bits_per_sample(), 801u);
+}
+
+TEST(HardenedSeeds, SameSeedSameDrawsAndMeanShifts) {
+  const auto p0 = HardenedDiscreteGaussianParams::make(mpq_class(9, 4));
+  const auto p1 = HardenedDiscreteGaussianParams::make(mpq_class(9, 4), -1'000'000);
+  SeededBits a(test_support::fixed_seed(62, 1)), b(test_support::fixed_seed(62, 1));
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(sample_discrete_gaussian(a, p0) - 1'000'000, sample_discrete_gaussian(b, p1));
+  const auto l0 = HardenedDiscreteLaplaceParams::make(mpq_class(3, 2));
+  const auto l1 = HardenedDiscreteLaplaceParams::make(mpq_class(3, 2), mpz_class(1) << 62);
+  SeededBits c(test_support::fixed_seed(62, 2)), d(test_support::fixed_seed(62, 2));
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_EQ(sample_discrete_laplace(c, l0) + (std::int64_t{1} << 62), sample_discrete_laplace(d, l1));
+  }
+}
+
+}  // namespace
+}  // namespace exactdp
