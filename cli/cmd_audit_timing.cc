@@ -14,11 +14,13 @@
 #include "cli/json.h"
 #include "cli/sampler_spec.h"
 #include "cli/seed_option.h"
+#include "samplers/rational.h"
 #include "verification/timing_audit.h"
 
 namespace exactdp::cli {
 namespace {
 
+using verification::OutputClass;
 using verification::TimedSampler;
 using verification::TimingAuditReport;
 using verification::WelchTest;
@@ -50,19 +52,21 @@ constexpr const char* kHelp =
     "parameter, 1 internal error. The result depends on the machine and its load; see\n"
     "docs/TIMING_AUDIT.md.\n";
 
-// The plain sampler: GMP output, distance computed after the clock stopped.
+// The plain sampler: GMP output; its class computed after the clock stopped.
 class PlainTimed final : public TimedSampler {
  public:
-  PlainTimed(const SamplerSpec& spec, mpz_class mean) : spec_(spec), mean_(std::move(mean)) {}
+  PlainTimed(const SamplerSpec& spec, mpz_class mean, const mpq_class& sigma_squared)
+      : spec_(spec), mean_(std::move(mean)), classes_(sigma_squared) {}
   void draw(BitSource& bits) override { spec_.draw(bits, value_); }
-  [[nodiscard]] double last_distance() const override {
+  [[nodiscard]] OutputClass last_class() const override {
     mpz_sub(scratch_.get_mpz_t(), value_.get_mpz_t(), mean_.get_mpz_t());
-    return std::fabs(mpz_get_d(scratch_.get_mpz_t()));
+    return classes_.of(scratch_);
   }
 
  private:
   const SamplerSpec& spec_;
   mpz_class mean_;
+  verification::SigmaClasses classes_;
   mpz_class value_;
   mutable mpz_class scratch_;
 };
@@ -70,16 +74,18 @@ class PlainTimed final : public TimedSampler {
 // The hardened sampler: exactly the isochronous call, int64 out (no GMP on the timed path).
 class HardenedTimed final : public TimedSampler {
  public:
-  HardenedTimed(const SamplerSpec& spec, std::int64_t mean) : spec_(spec), mean_(mean) {}
+  HardenedTimed(const SamplerSpec& spec, std::int64_t mean, const mpq_class& sigma_squared)
+      : spec_(spec), mean_(mean), classes_(sigma_squared) {}
   void draw(BitSource& bits) override { value_ = spec_.draw_hardened(bits); }
-  [[nodiscard]] double last_distance() const override {
+  [[nodiscard]] OutputClass last_class() const override {
     // |mean| <= 2^62 and |noise| < 2^61 (hardening.h): the difference fits in int64.
-    return std::fabs(static_cast<double>(value_ - mean_));
+    return classes_.of(value_ - mean_);
   }
 
  private:
   const SamplerSpec& spec_;
   std::int64_t mean_;
+  verification::SigmaClasses classes_;
   std::int64_t value_ = 0;
 };
 
@@ -101,11 +107,10 @@ std::string test_verdict(const WelchTest& w) {
   return w.leak ? "LEAK" : "holds";
 }
 
-void print_text(const SamplerSpec& spec, const TimingAuditReport& r, std::ostream& out) {
+void print_text(const SamplerSpec& spec, const TimingAuditReport& r, const std::string& sigma, std::ostream& out) {
   out << "exactdp audit-timing: " << spec.describe() << "\n"
       << "clock: " << r.clock << "; " << r.calls << " timed calls after " << r.warmup << " warm-up calls\n"
-      << "classes by the output: A |x - mean| < sigma, B |x - mean| >= 2 sigma, sigma = " << fixed(r.sigma, 4)
-      << "\n"
+      << "classes by the output: A |x - mean| < sigma, B |x - mean| >= 2 sigma, sigma = " << sigma << "\n"
       << "time tests keep calls of at most " << r.crop_time << " " << (r.clock.find("cycles") != std::string::npos ? "cycles" : "ns")
       << " (95th percentile of the first " << r.pilot << " calls)\n"
       << "bits drawn per call: min " << r.bits_min << ", median " << r.bits_median << ", max " << r.bits_max
@@ -115,12 +120,16 @@ void print_text(const SamplerSpec& spec, const TimingAuditReport& r, std::ostrea
       out << "  " << w->name << ": " << w->detail << " -> holds\n";
       continue;
     }
+    if (!w->applicable) {
+      out << "  " << w->name << ": not run (A: " << w->n_a << " calls, B: " << w->n_b
+          << " calls; a class has fewer than 2)\n";
+      continue;
+    }
     out << "  " << w->name << ": t = " << fixed(w->t, 2) << " -> " << test_verdict(*w) << "\n"
         << "      A (" << w->class_a << "): " << w->n_a << " calls, mean " << fixed(w->mean_a, 2) << " " << w->unit
         << "\n"
         << "      B (" << w->class_b << "): " << w->n_b << " calls, mean " << fixed(w->mean_b, 2) << " " << w->unit
         << "\n";
-    if (!w->applicable) out << "      " << w->detail << "\n";
   }
   out << "\nthreshold |t| < 5; false alarm under the null: 5.7e-7 per test, at most 1.7e-6 for all three\n"
       << "verdict: " << (r.leak ? "LEAK" : r.conclusive ? "HOLDS" : "INCONCLUSIVE") << "\n";
@@ -138,11 +147,11 @@ JsonValue test_json(const WelchTest& w) {
   return j;
 }
 
-void print_json(const SamplerSpec& spec, const TimingAuditReport& r, std::ostream& out) {
+void print_json(const SamplerSpec& spec, const TimingAuditReport& r, const std::string& sigma, std::ostream& out) {
   JsonValue j = JsonValue::object();
   j.set("command", "audit-timing").set("law", spec.describe()).set("hardened", spec.is_hardened());
   j.set("clock", r.clock).set("calls", std::to_string(r.calls)).set("warmup", std::to_string(r.warmup));
-  j.set("sigma", fixed(r.sigma, 6)).set("crop_time", std::to_string(r.crop_time));
+  j.set("sigma", sigma).set("crop_time", std::to_string(r.crop_time));
   JsonValue bits = JsonValue::object();
   bits.set("min", std::to_string(r.bits_min)).set("median", std::to_string(r.bits_median));
   bits.set("max", std::to_string(r.bits_max));
@@ -176,31 +185,33 @@ int cmd_audit_timing(Args args, Io& io) {
   verification::TimingAuditOptions options;
   options.calls = parsed.count("--calls", verification::kMinTimingCalls, verification::kMaxTimingCalls)
                       .value_or(verification::kDefaultTimingCalls);
+  // The class unit sigma, by its exact square: sigma2 (Gaussian) or scale^2 (Laplace).
   mpz_class mean;
+  mpq_class sigma_squared;
+  std::string sigma;
   if (spec.law == Law::kDiscreteGaussian) {
     const auto& p = std::get<DiscreteGaussianParams>(spec.params);
-    options.sigma = std::sqrt(p.sigma2().get_d());
+    sigma_squared = p.sigma2();
+    sigma = "sqrt(sigma2) = sqrt(" + abbreviate(to_string(p.sigma2())) + ")";
     mean = p.mean();
   } else {
     const auto& p = std::get<DiscreteLaplaceParams>(spec.params);
-    options.sigma = p.scale().get_d();
+    sigma_squared = p.scale() * p.scale();
+    sigma = "scale = " + abbreviate(to_string(p.scale()));
     mean = p.mean();
-  }
-  if (!(options.sigma > 0) || !std::isfinite(options.sigma)) {
-    throw UsageError("audit-timing: the law's sigma is not a positive finite double (parameter too small or large)");
   }
   const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed);
   std::unique_ptr<TimedSampler> timed;
   if (spec.is_hardened()) {
-    timed = std::make_unique<HardenedTimed>(spec, mean.get_si());  // |mean| <= 2^62: validated
+    timed = std::make_unique<HardenedTimed>(spec, mean.get_si(), sigma_squared);  // |mean| <= 2^62: validated
   } else {
-    timed = std::make_unique<PlainTimed>(spec, mean);
+    timed = std::make_unique<PlainTimed>(spec, mean, sigma_squared);
   }
   const TimingAuditReport report = verification::run_timing_audit(*timed, *bits, options);
   if (parsed.has("--json")) {
-    print_json(spec, report, io.out);
+    print_json(spec, report, sigma, io.out);
   } else {
-    print_text(spec, report, io.out);
+    print_text(spec, report, sigma, io.out);
   }
   return (report.leak || !report.conclusive) ? 3 : 0;
 }

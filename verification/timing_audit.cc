@@ -36,7 +36,7 @@ inline std::uint64_t read_clock() noexcept {
 struct Measurement {
   std::uint64_t time;  // cycles or ns
   std::uint64_t bits;  // bits drawn
-  double distance;     // |x - mean|
+  OutputClass cls;     // of the output
 };
 
 Measurement measure_one(TimedSampler& sampler, BitSource& bits) {
@@ -45,7 +45,7 @@ Measurement measure_one(TimedSampler& sampler, BitSource& bits) {
   sampler.draw(bits);
   const std::uint64_t t1 = read_clock();
   const std::uint64_t b1 = bits.bits_consumed();
-  return {t1 - t0, b1 - b0, sampler.last_distance()};
+  return {t1 - t0, b1 - b0, sampler.last_class()};
 }
 
 // Welford's running mean and variance.
@@ -60,14 +60,6 @@ struct Moments {
   }
   [[nodiscard]] double variance() const { return n > 1 ? m2 / static_cast<double>(n - 1) : 0.0; }
 };
-
-enum class OutputClass { kA, kB, kNeither };
-
-OutputClass output_class(double distance, double sigma) {
-  if (distance < sigma) return OutputClass::kA;
-  if (distance >= 2 * sigma) return OutputClass::kB;
-  return OutputClass::kNeither;
-}
 
 // The time at or below which (1 - kCropFraction) of the pilot's calls lie.
 std::uint64_t crop_threshold(std::vector<std::uint64_t> times) {
@@ -111,6 +103,29 @@ WelchTest constant_bits_test(std::string name, std::string class_a, std::string 
 
 }  // namespace
 
+SigmaClasses::SigmaClasses(const mpq_class& sigma_squared) {
+  mpq_class q = sigma_squared;
+  q.canonicalize();  // den > 0
+  if (sgn(q) <= 0) throw std::invalid_argument("timing audit: sigma^2 must be positive");
+  num_ = q.get_num();
+  four_num_ = 4 * num_;
+  den_ = q.get_den();
+}
+
+OutputClass SigmaClasses::of(const mpz_class& distance) const {
+  // d^2 < sigma^2 = num / den  <=>  d^2 den < num (den > 0); B: d^2 den >= 4 num.
+  mpz_mul(scratch_.get_mpz_t(), distance.get_mpz_t(), distance.get_mpz_t());
+  mpz_mul(scratch_.get_mpz_t(), scratch_.get_mpz_t(), den_.get_mpz_t());
+  if (mpz_cmp(scratch_.get_mpz_t(), num_.get_mpz_t()) < 0) return OutputClass::kA;
+  if (mpz_cmp(scratch_.get_mpz_t(), four_num_.get_mpz_t()) >= 0) return OutputClass::kB;
+  return OutputClass::kNeither;
+}
+
+OutputClass SigmaClasses::of(std::int64_t distance) const {
+  mpz_set_si(d_.get_mpz_t(), static_cast<long>(distance));
+  return of(d_);
+}
+
 const char* timing_clock_name() {
 #if defined(__x86_64__)
   return "rdtsc (cycles)";
@@ -134,12 +149,8 @@ TimingAuditReport run_timing_audit(TimedSampler& sampler, BitSource& bits, const
     throw std::invalid_argument("timing audit: calls must be in 1000..1000000000, got " +
                                 std::to_string(options.calls));
   }
-  if (!(options.sigma > 0) || !std::isfinite(options.sigma)) {
-    throw std::invalid_argument("timing audit: sigma must be positive and finite");
-  }
   TimingAuditReport report;
   report.calls = options.calls;
-  report.sigma = options.sigma;
   report.clock = timing_clock_name();
   report.warmup = std::min(options.calls, kWarmupCalls);
   report.pilot = std::min(options.calls, kPilotCalls);
@@ -175,7 +186,7 @@ TimingAuditReport run_timing_audit(TimedSampler& sampler, BitSource& bits, const
     bits_max = std::max(bits_max, m.bits);
     const auto time = static_cast<double>(m.time);
     const auto drawn = static_cast<double>(m.bits);
-    switch (output_class(m.distance, options.sigma)) {
+    switch (m.cls) {
       case OutputClass::kA:
         if (m.time <= crop) time_a.add(time);
         bits_a.add(drawn);

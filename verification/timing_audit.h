@@ -9,7 +9,7 @@
 //    sides) or nanoseconds (elsewhere: clock_gettime(CLOCK_MONOTONIC)), and the bits drawn
 //    (bits_consumed() before and after). The clock stops before the output is looked at.
 //  - Classes are assigned AFTER each call from its output d = |x - mean|: A when d < sigma,
-//    B when d >= 2 sigma (the rest is in neither class). So the classes are interleaved as the
+//    B when d >= 2 sigma (the rest is in neither class; SigmaClasses, exact). So the classes are interleaved as the
 //    sampler's own randomness interleaves them; drift of the machine (other processes, frequency)
 //    hits both alike. Secondly, classes by bits drawn: at most the median vs above it.
 //  - Cropping (dudect): calls slower than the 95th percentile of all calls' times are dropped
@@ -33,6 +33,8 @@
 // secret-dependent branches and addresses instead.
 #pragma once
 
+#include <gmpxx.h>
+
 #include <cstdint>
 #include <string>
 
@@ -40,7 +42,26 @@
 
 namespace exactdp::verification {
 
-// What the audit times: draw() is called between the two clock readings; last_distance() is read
+// The class of one output, assigned after the clock has stopped.
+enum class OutputClass { kA, kB, kNeither };
+
+// Exact classes by the distance d = x - mean in units of sigma: A when |d| < sigma, B when
+// |d| >= 2 sigma, neither in between. sigma is given by its square, a positive rational (sigma2
+// for the discrete Gaussian, scale^2 for the discrete Laplace), and the comparisons are integer
+// ones (d^2 den < num), so every parameter, however large or small, gives exact classes.
+class SigmaClasses {
+ public:
+  // std::invalid_argument unless sigma_squared > 0.
+  explicit SigmaClasses(const mpq_class& sigma_squared);
+  [[nodiscard]] OutputClass of(const mpz_class& distance) const;
+  [[nodiscard]] OutputClass of(std::int64_t distance) const;
+
+ private:
+  mpz_class num_, four_num_, den_;
+  mutable mpz_class d_, scratch_;
+};
+
+// What the audit times: draw() is called between the two clock readings; last_class() is read
 // after the clock has stopped.
 class TimedSampler {
  public:
@@ -49,10 +70,10 @@ class TimedSampler {
   TimedSampler& operator=(const TimedSampler&) = delete;
   virtual ~TimedSampler() = default;
 
-  // One draw; keeps the output for last_distance().
+  // One draw; keeps the output for last_class().
   virtual void draw(BitSource& bits) = 0;
-  // |x - mean| of the last draw.
-  [[nodiscard]] virtual double last_distance() const = 0;
+  // The class of the last draw's output (usually SigmaClasses::of(x - mean)).
+  [[nodiscard]] virtual OutputClass last_class() const = 0;
 };
 
 inline constexpr unsigned long long kMinTimingCalls = 1'000;
@@ -64,8 +85,6 @@ inline constexpr double kCropFraction = 0.05;              // slowest 5 % of the
 
 struct TimingAuditOptions {
   unsigned long long calls = kDefaultTimingCalls;  // kMinTimingCalls..kMaxTimingCalls
-  // The unit of the output classes: A is |x - mean| < sigma, B is |x - mean| >= 2 sigma (> 0).
-  double sigma = 1.0;
 };
 
 // One Welch t-test between two classes of calls.
@@ -88,7 +107,6 @@ struct TimingAuditReport {
   unsigned long long warmup = 0;
   unsigned long long pilot = 0;
   std::string clock;  // "rdtsc (cycles)" or "clock_gettime (ns)"
-  double sigma = 1.0;
   std::uint64_t bits_min = 0, bits_max = 0, bits_median = 0;  // bits drawn per call
   std::uint64_t crop_time = 0;  // time tests keep the calls with time <= crop_time
   WelchTest time_by_output;  // time, class A vs class B
@@ -99,7 +117,7 @@ struct TimingAuditReport {
 };
 
 // Runs the audit (see the top of this file). Throws std::invalid_argument when calls is outside
-// kMinTimingCalls..kMaxTimingCalls or sigma is not positive. Draws warmup + calls samples.
+// kMinTimingCalls..kMaxTimingCalls. Draws warmup + calls samples.
 [[nodiscard]] TimingAuditReport run_timing_audit(TimedSampler& sampler, BitSource& bits,
                                                  const TimingAuditOptions& options);
 

@@ -145,6 +145,16 @@ std::vector<Template> templates() {
   audit_file.audit = true;
   audit_file.stdin_text = "0\n1\n-1\n{line}\n2\n0\n";
   t.push_back(audit_file);
+  // audit-timing (1000 calls, the least allowed: a few ms; exit 3 is the plain samplers' verdict)
+  Template timing_plain = make("audit_timing_discrete_gaussian", {"audit-timing", "discrete-gaussian", "--seed", kSeed},
+                               {{"--sigma2", "9/4"}, {"--mean", "0"}, {"--calls", "1000"}});
+  timing_plain.audit = true;
+  t.push_back(timing_plain);
+  Template timing_hardened =
+      make("audit_timing_hardened_discrete_laplace", {"audit-timing", "discrete-laplace", "--hardened", "--seed", kSeed},
+           {{"--scale", "3/2"}, {"--mean", "0"}, {"--calls", "1000"}, {"--tau-bits", "64"}});
+  timing_hardened.audit = true;
+  t.push_back(timing_hardened);
   // bits (raw bytes; the count is its only number)
   t.push_back(make("bits", {"bits", "--seed", kSeed}, {{"-n", "16"}}));
   return t;
@@ -188,7 +198,7 @@ std::vector<Case> cases() {
     out.push_back(std::move(baseline));
     for (std::size_t hostile = 0; hostile < t.params.size(); ++hostile) {
       const std::string& option = t.params[hostile].first;
-      const bool is_count = option == "-n" || option == "--samples";
+      const bool is_count = option == "-n" || option == "--samples" || option == "--calls";
       for (const auto& v : hostile_values()) {
         // A count within its limit is a legitimate (long) request, not a hostile one:
         // 10^9 samples, or 10^12 bytes from `bits` (its limit).

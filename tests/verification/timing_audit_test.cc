@@ -48,9 +48,9 @@ std::string describe(const TimingAuditReport& r) {
 template <class Params>
 class PlainTimed final : public TimedSampler {
  public:
-  explicit PlainTimed(Params params) : params_(std::move(params)) {}
+  PlainTimed(Params params, const mpq_class& sigma_squared) : params_(std::move(params)), classes_(sigma_squared) {}
   void draw(BitSource& bits) override { sample(bits, params_, value_); }
-  [[nodiscard]] double last_distance() const override { return std::fabs(value_.get_d()); }
+  [[nodiscard]] OutputClass last_class() const override { return classes_.of(value_); }
 
  private:
   static void sample(BitSource& bits, const DiscreteGaussianParams& p, mpz_class& out) {
@@ -60,13 +60,14 @@ class PlainTimed final : public TimedSampler {
     sample_discrete_laplace(bits, p, out);
   }
   Params params_;
+  SigmaClasses classes_;
   mpz_class value_;
 };
 
 template <class Params>
 class HardenedTimed final : public TimedSampler {
  public:
-  explicit HardenedTimed(Params params) : params_(std::move(params)) {}
+  HardenedTimed(Params params, const mpq_class& sigma_squared) : params_(std::move(params)), classes_(sigma_squared) {}
   void draw(BitSource& bits) override {
     if constexpr (std::is_same_v<Params, HardenedDiscreteGaussianParams>) {
       value_ = sample_discrete_gaussian(bits, params_);
@@ -74,14 +75,16 @@ class HardenedTimed final : public TimedSampler {
       value_ = sample_discrete_laplace(bits, params_);
     }
   }
-  [[nodiscard]] double last_distance() const override { return std::fabs(static_cast<double>(value_)); }
+  [[nodiscard]] OutputClass last_class() const override { return classes_.of(value_); }
 
  private:
   Params params_;
+  SigmaClasses classes_;
   std::int64_t value_ = 0;
 };
 
-// Scripted: x uniform in 0..15 from 4 bits; when `leaky`, x >= 8 reads 16 more bits.
+// Scripted: x uniform in 0..15 from 4 bits, classes with sigma = 3 (A: x < 3, B: x >= 6); when
+// `leaky`, x >= 8 reads 16 more bits.
 class ScriptedTimed final : public TimedSampler {
  public:
   explicit ScriptedTimed(bool leaky) : leaky_(leaky) {}
@@ -89,12 +92,38 @@ class ScriptedTimed final : public TimedSampler {
     x_ = bits.bits(4);
     if (leaky_ && x_ >= 8) (void)bits.bits(16);
   }
-  [[nodiscard]] double last_distance() const override { return static_cast<double>(x_); }
+  [[nodiscard]] OutputClass last_class() const override { return classes_.of(static_cast<std::int64_t>(x_)); }
 
  private:
   bool leaky_;
+  SigmaClasses classes_{mpq_class(9)};
   std::uint64_t x_ = 0;
 };
+
+TEST(SigmaClasses, ExactBoundaries) {
+  const SigmaClasses gauss(mpq_class(100));  // sigma = 10
+  EXPECT_EQ(gauss.of(std::int64_t{0}), OutputClass::kA);
+  EXPECT_EQ(gauss.of(std::int64_t{-9}), OutputClass::kA);
+  EXPECT_EQ(gauss.of(std::int64_t{10}), OutputClass::kNeither);
+  EXPECT_EQ(gauss.of(std::int64_t{-19}), OutputClass::kNeither);
+  EXPECT_EQ(gauss.of(std::int64_t{20}), OutputClass::kB);
+  EXPECT_EQ(gauss.of(std::int64_t{-20}), OutputClass::kB);
+  const SigmaClasses irrational(mpq_class(2));  // sigma = sqrt(2): 1 is A, 2 neither, 3 B (9 >= 8)
+  EXPECT_EQ(irrational.of(std::int64_t{1}), OutputClass::kA);
+  EXPECT_EQ(irrational.of(std::int64_t{2}), OutputClass::kNeither);
+  EXPECT_EQ(irrational.of(std::int64_t{3}), OutputClass::kB);
+  const SigmaClasses tiny(mpq_class(1, 100));  // sigma = 1/10: only 0 is A, everything else B
+  EXPECT_EQ(tiny.of(std::int64_t{0}), OutputClass::kA);
+  EXPECT_EQ(tiny.of(std::int64_t{1}), OutputClass::kB);
+  mpz_class ten_to_200;
+  mpz_ui_pow_ui(ten_to_200.get_mpz_t(), 10, 200);
+  const SigmaClasses huge(mpq_class(ten_to_200 * ten_to_200));  // sigma = 10^200, beyond a double's square
+  EXPECT_EQ(huge.of(ten_to_200 - 1), OutputClass::kA);
+  EXPECT_EQ(huge.of(ten_to_200), OutputClass::kNeither);
+  EXPECT_EQ(huge.of(mpz_class(-2 * ten_to_200)), OutputClass::kB);
+  EXPECT_THROW(SigmaClasses(mpq_class(0)), std::invalid_argument);
+  EXPECT_THROW(SigmaClasses(mpq_class(-1)), std::invalid_argument);
+}
 
 TEST(WelchT, KnownValues) {
   // (3 - 1) / sqrt(4 / 100 + 9 / 100) = 2 / sqrt(0.13)
@@ -105,19 +134,17 @@ TEST(WelchT, KnownValues) {
   EXPECT_EQ(welch_t(10, 6, 0, 20, 5, 0), -std::numeric_limits<double>::infinity());
 }
 
-TEST(TimingAudit, RejectsCallsOutOfRangeAndBadSigma) {
+TEST(TimingAudit, RejectsCallsOutOfRange) {
   SeededBits bits(test_seed(1));
   ScriptedTimed s(false);
-  EXPECT_THROW((void)run_timing_audit(s, bits, {kMinTimingCalls - 1, 1.0}), std::invalid_argument);
-  EXPECT_THROW((void)run_timing_audit(s, bits, {kMaxTimingCalls + 1, 1.0}), std::invalid_argument);
-  EXPECT_THROW((void)run_timing_audit(s, bits, {kMinTimingCalls, 0.0}), std::invalid_argument);
-  EXPECT_THROW((void)run_timing_audit(s, bits, {kMinTimingCalls, std::nan("")}), std::invalid_argument);
+  EXPECT_THROW((void)run_timing_audit(s, bits, {kMinTimingCalls - 1}), std::invalid_argument);
+  EXPECT_THROW((void)run_timing_audit(s, bits, {kMaxTimingCalls + 1}), std::invalid_argument);
 }
 
 TEST(TimingAudit, ConstantBitsAreReportedAsConstant) {
   SeededBits bits(test_seed(2));
   ScriptedTimed s(false);
-  const TimingAuditReport r = run_timing_audit(s, bits, {20'000, 3.0});  // A: x < 3, B: x >= 6
+  const TimingAuditReport r = run_timing_audit(s, bits, {20'000});  // A: x < 3, B: x >= 6
   EXPECT_EQ(r.calls, 20'000u);
   EXPECT_EQ(r.bits_min, 4u);
   EXPECT_EQ(r.bits_max, 4u);
@@ -134,7 +161,7 @@ TEST(TimingAudit, ConstantBitsAreReportedAsConstant) {
 TEST(TimingAudit, BitUseThatDependsOnTheOutputIsALeak) {
   SeededBits bits(test_seed(3));
   ScriptedTimed s(true);
-  const TimingAuditReport r = run_timing_audit(s, bits, {kMinTimingCalls, 3.0});
+  const TimingAuditReport r = run_timing_audit(s, bits, {kMinTimingCalls});
   EXPECT_EQ(r.bits_min, 4u);
   EXPECT_EQ(r.bits_max, 20u);
   EXPECT_FALSE(r.bits_by_output.constant);
@@ -147,8 +174,8 @@ TEST(TimingAudit, BitUseThatDependsOnTheOutputIsALeak) {
 // Proof 1 of issue 12, power: the plain samplers' running time reveals the noise.
 TEST(TimingAudit, PlainDiscreteGaussianLeaks) {
   SeededBits bits(test_seed(4));
-  PlainTimed<DiscreteGaussianParams> s(DiscreteGaussianParams::make(100));
-  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls, 10.0});
+  PlainTimed<DiscreteGaussianParams> s(DiscreteGaussianParams::make(100), mpq_class(100));
+  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls});
   EXPECT_TRUE(r.leak);
   EXPECT_GE(std::fabs(r.time_by_output.t), 10.0) << describe(r);
   EXPECT_TRUE(r.bits_by_output.leak) << describe(r);
@@ -156,8 +183,8 @@ TEST(TimingAudit, PlainDiscreteGaussianLeaks) {
 
 TEST(TimingAudit, PlainDiscreteLaplaceLeaks) {
   SeededBits bits(test_seed(5));
-  PlainTimed<DiscreteLaplaceParams> s(DiscreteLaplaceParams::make(10));
-  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls, 10.0});
+  PlainTimed<DiscreteLaplaceParams> s(DiscreteLaplaceParams::make(10), mpq_class(100));  // sigma = scale
+  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls});
   EXPECT_TRUE(r.leak);
   EXPECT_GE(std::fabs(r.time_by_output.t), 10.0) << describe(r);
   EXPECT_TRUE(r.bits_by_output.leak) << describe(r);
@@ -167,8 +194,8 @@ TEST(TimingAudit, PlainDiscreteLaplaceLeaks) {
 TEST(TimingAudit, HardenedDiscreteGaussianHolds) {
   SeededBits bits(test_seed(6));
   const auto params = HardenedDiscreteGaussianParams::make(100);
-  HardenedTimed<HardenedDiscreteGaussianParams> s(params);
-  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls, 10.0});
+  HardenedTimed<HardenedDiscreteGaussianParams> s(params, mpq_class(100));
+  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls});
   EXPECT_TRUE(r.conclusive) << describe(r);
   EXPECT_FALSE(r.leak) << describe(r);
   EXPECT_LT(std::fabs(r.time_by_output.t), kTimingThreshold) << describe(r);
@@ -179,8 +206,8 @@ TEST(TimingAudit, HardenedDiscreteGaussianHolds) {
 TEST(TimingAudit, HardenedDiscreteLaplaceHolds) {
   SeededBits bits(test_seed(7));
   const auto params = HardenedDiscreteLaplaceParams::make(10);
-  HardenedTimed<HardenedDiscreteLaplaceParams> s(params);
-  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls, 10.0});
+  HardenedTimed<HardenedDiscreteLaplaceParams> s(params, mpq_class(100));  // sigma = scale
+  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls});
   EXPECT_TRUE(r.conclusive) << describe(r);
   EXPECT_FALSE(r.leak) << describe(r);
   EXPECT_LT(std::fabs(r.time_by_output.t), kTimingThreshold) << describe(r);
