@@ -7,6 +7,7 @@
 #include "accounting/gdp_conversions.h"
 #include "accounting/gdp_transformation.h"
 #include "accounting/laplace_profile.h"
+#include "accounting/parameter_checks.h"
 #include "accounting/pure_dp_composition.h"
 #include "accounting/zcdp.h"
 #include "samplers/errors.h"
@@ -17,18 +18,6 @@ namespace {
 
 const mpz_class kMaxTotalCount("1000000000000");  // 10^12
 
-void positive(const char* name, const mpq_class& v) {
-  if (v <= 0) {
-    throw ParameterError::out_of_range(name, abbreviate(to_string(v)), std::string(name) + " > 0");
-  }
-}
-void integer_sensitivity(const mpz_class& s) {
-  if (s < 1) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(s)),
-                                       "integer sensitivity >= 1");
-  }
-}
-
 // A route's answer, or nullopt when the route does not apply.
 using Route = std::function<std::optional<Certified>()>;
 
@@ -37,38 +26,36 @@ using Route = std::function<std::optional<Certified>()>;
 // ---- events --------------------------------------------------------------------------------
 
 PrivacyEvent PrivacyEvent::gaussian(const mpq_class& sigma, const mpq_class& sensitivity) {
-  positive("sigma", sigma);
-  positive("sensitivity", sensitivity);
+  require_positive("sigma", sigma);
+  require_positive("sensitivity", sensitivity);
   return {Kind::kGaussian, sensitivity / sigma,
           "gaussian(sigma=" + abbreviate(to_string(sigma)) + ", sensitivity=" +
               abbreviate(to_string(sensitivity)) + ")"};
 }
 PrivacyEvent PrivacyEvent::discrete_gaussian(const mpq_class& sigma2,
                                              const mpz_class& sensitivity) {
-  positive("sigma2", sigma2);
-  integer_sensitivity(sensitivity);
+  require_positive("sigma2", sigma2);
+  require_integer_sensitivity(sensitivity);
   return {Kind::kDiscreteGaussian, zcdp_rho_discrete_gaussian(sigma2, sensitivity),
           "discrete_gaussian(sigma2=" + abbreviate(to_string(sigma2)) +
               ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
 }
 PrivacyEvent PrivacyEvent::laplace(const mpq_class& scale, const mpq_class& sensitivity) {
-  positive("scale", scale);
-  positive("sensitivity", sensitivity);
+  require_positive("scale", scale);
+  require_positive("sensitivity", sensitivity);
   return {Kind::kLaplace, sensitivity / scale,
           "laplace(scale=" + abbreviate(to_string(scale)) +
               ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
 }
 PrivacyEvent PrivacyEvent::discrete_laplace(const mpq_class& scale, const mpz_class& sensitivity) {
-  positive("scale", scale);
-  integer_sensitivity(sensitivity);
+  require_positive("scale", scale);
+  require_integer_sensitivity(sensitivity);
   return {Kind::kDiscreteLaplace, mpq_class(sensitivity) / scale,
           "discrete_laplace(scale=" + abbreviate(to_string(scale)) +
               ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
 }
 PrivacyEvent PrivacyEvent::pure_dp(const mpq_class& epsilon) {
-  if (epsilon < 0) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
-  }
+  require_nonnegative("epsilon", epsilon);
   return {Kind::kPureDp, epsilon, "pure_dp(epsilon=" + abbreviate(to_string(epsilon)) + ")"};
 }
 PrivacyEvent PrivacyEvent::zcdp(const mpq_class& rho) {
@@ -76,7 +63,7 @@ PrivacyEvent PrivacyEvent::zcdp(const mpq_class& rho) {
   return {Kind::kZcdp, rho, "zcdp(rho=" + abbreviate(to_string(rho)) + ")"};
 }
 PrivacyEvent PrivacyEvent::gdp(const mpq_class& mu) {
-  positive("mu", mu);
+  require_positive("mu", mu);
   return {Kind::kGdp, mu, "gdp(mu=" + abbreviate(to_string(mu)) + ")"};
 }
 

@@ -360,10 +360,7 @@ void validate_discrete_gaussian(const mpq_class& epsilon, const mpq_class& sigma
                                 const mpz_class& sensitivity) {
   require_nonnegative("epsilon", epsilon);
   require_positive("sigma2", sigma2);
-  if (sgn(sensitivity) <= 0) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(sensitivity)),
-                                       "sensitivity a positive integer");
-  }
+  require_integer_sensitivity(sensitivity);
 }
 
 Interval discrete_gaussian_delta_at(const mpq_class& epsilon, const mpq_class& sigma2,

@@ -18,7 +18,6 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
-#include "cli/sensitivity_options.h"
 #include "cli/text_json_report.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
@@ -39,9 +38,13 @@ constexpr const char* kHelp =
     "                   delta are both proven. Use sigma_to_use (= sigma.upper, rounded up).\n"
     "                   Also the classical sigma = sqrt(2 ln(1.25/delta)) sensitivity / epsilon\n"
     "                   (Dwork-Roth; only for epsilon < 1) and the variance ratio.\n"
-    "discrete-gaussian: a convenient sigma2 (3 significant digits, rounded up; within 1% of the\n"
-    "                   optimum) whose certified delta (CKS20 Theorem 7) meets the target, and\n"
-    "                   the certified bracket of the optimal sigma2.\n"
+    "discrete-gaussian: a convenient sigma2 (3 significant digits, rounded up) whose certified\n"
+    "                   delta (CKS20 Theorem 7) meets the target, and sigma2_optimum: a certified\n"
+    "                   bracket where delta crosses the target (delta > target proven at its\n"
+    "                   lower end, <= target at its upper end). sigma2 is within 1% of that\n"
+    "                   bracket's lower end unless significant_digits = 0 (then it is the upper\n"
+    "                   end). That no smaller sigma2 meets the target is observed, not proven:\n"
+    "                   the discrete profile is not monotone in sigma2.\n"
     "\n"
     "options:\n"
     "  --sensitivity R  gaussian: R > 0 (default 1); discrete-gaussian: an integer >= 1\n"
@@ -54,16 +57,6 @@ constexpr const char* kHelp =
     "Numbers: decimals (0.1, 1e-5) or fractions (3/2), read exactly.\n";
 
 constexpr int kMaxDigits = 1000;
-
-// The target both mechanisms calibrate to: epsilon >= 0 and 0 < delta < 1.
-void require_epsilon_and_delta(const mpq_class& epsilon, const mpq_class& delta) {
-  if (sgn(epsilon) < 0) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
-  }
-  if (sgn(delta) <= 0 || delta >= 1) {
-    throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
-  }
-}
 
 // The report's first fields, what was asked: mechanism, epsilon, delta, sensitivity.
 TextJsonReport calibration_report(const std::string& mechanism, const mpq_class& epsilon,
@@ -81,8 +74,7 @@ int calibrate_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
   const mpq_class epsilon = parsed.require_rational("--epsilon");
   const mpq_class delta = parsed.require_rational("--delta");
   const mpq_class sensitivity = parsed.rational("--sensitivity").value_or(mpq_class(1));
-  require_epsilon_and_delta(epsilon, delta);
-  require_positive_sensitivity(sensitivity);
+  accounting::validate_gaussian_calibration(epsilon, delta, sensitivity);
   const int digits = digits_option(parsed, kMaxDigits);
   const accounting::ZivOptions options =
       ziv_options_from_tolerance(parsed, TinyTolerance::kOutOfRange);
@@ -119,8 +111,7 @@ int calibrate_discrete_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
   const mpq_class epsilon = parsed.require_rational("--epsilon");
   const mpq_class delta = parsed.require_rational("--delta");
   const mpz_class sensitivity = parsed.integer("--sensitivity").value_or(mpz_class(1));
-  require_epsilon_and_delta(epsilon, delta);
-  require_integer_sensitivity(sensitivity);
+  accounting::validate_discrete_gaussian_calibration(epsilon, delta, sensitivity);
   const int digits = digits_option(parsed, kMaxDigits);
   mpq_class tolerance = accounting::default_bracket_tolerance();
   if (const auto t = parsed.rational("--tolerance")) tolerance = *t;  // range-checked below

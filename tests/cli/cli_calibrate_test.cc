@@ -82,6 +82,15 @@ TEST(CliCalibrate, BadInputExitsTwoNamingTheParameter) {
   for (const auto& c : cases) testing_support::expect_rejected_naming(run(c.args), c.needle);
 }
 
+// Issue 18: at eps = 0 and a tiny delta the first deciding bracket around Newton's estimate was
+// returned without bisecting it to the tolerance (tolerance_met false, "precision cap reached").
+TEST(CliCalibrate, GaussianBracketIsBisectedToTheTolerance) {
+  const CmdResult r = run({"gaussian", "--epsilon", "0", "--delta", "1e-27", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"tolerance_met\": true"), std::string::npos) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
 TEST(CliCalibrate, HelpStatesTheLimits) {
   const CmdResult r = run({"--help"});
   EXPECT_EQ(r.status, 0);

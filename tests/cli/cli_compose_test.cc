@@ -51,6 +51,17 @@ TEST(CliComposeTest, AllMethodsOrdered) {
   EXPECT_LT(gdp, parse_rational("t", "5.0592")) << r.out;
 }
 
+// Issue 18: the GDP route refines the per-mechanism mu inside the same precision loop, so the
+// default tolerance is met (it always reported tolerance_met false at a width near 2e-30).
+TEST(CliComposeTest, GdpMeetsTheTolerance) {
+  for (const char* eps : {"0.1", "0.5", "1", "2"}) {
+    const CmdResult r = run({"pure-dp", "--epsilon", eps, "--k", "100", "--delta", "1e-6", "--method",
+                             "gdp", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\"tolerance_met\": true"), std::string::npos) << eps << ": " << r.out;
+  }
+}
+
 TEST(CliComposeTest, MillionFoldTextOutput) {
   const CmdResult r = run({"pure-dp", "--epsilon", "0.001", "--k", "1000000", "--delta", "1e-9",
                      "--digits", "8"});
