@@ -363,6 +363,13 @@ void validate_discrete_gaussian(const mpq_class& epsilon, const mpq_class& sigma
   require_integer_sensitivity(sensitivity);
 }
 
+Interval discrete_gaussian_tail_limit(const mpq_class& sigma2, const mpz_class& sensitivity,
+                                      mpfr_prec_t precision) {
+  require_positive("sigma2", sigma2);
+  require_integer_sensitivity(sensitivity);
+  return Interval(mpq_class(sensitivity), precision) / sqrt(Interval(sigma2, precision));
+}
+
 Interval discrete_gaussian_delta_at(const mpq_class& epsilon, const mpq_class& sigma2,
                                     const mpz_class& sensitivity, mpfr_prec_t precision,
                                     GaussianSumMethod method) {

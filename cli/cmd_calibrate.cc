@@ -18,6 +18,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
+#include "cli/mechanism_spec.h"
 #include "cli/text_json_report.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
@@ -144,10 +145,15 @@ int cmd_calibrate(Args args, Io& io) {
     throw UsageError(pos.empty() ? "calibrate: name a mechanism: gaussian or discrete-gaussian"
                                  : "calibrate: unexpected argument '" + abbreviate(pos[1]) + "'");
   }
-  if (pos[0] == "gaussian") return calibrate_gaussian_cmd(parsed, io);
-  if (pos[0] == "discrete-gaussian") return calibrate_discrete_gaussian_cmd(parsed, io);
-  throw UsageError("calibrate: unknown mechanism '" + abbreviate(pos[0]) +
-                   "' (allowed: gaussian, discrete-gaussian)");
+  const MechanismRow* row = find_mechanism(MechanismCommand::kCalibrate, pos[0]);
+  if (row == nullptr) {
+    throw UsageError("calibrate: unknown mechanism '" + abbreviate(pos[0]) + "' (allowed: " +
+                     mechanism_list(MechanismCommand::kCalibrate) + ")");
+  }
+  // The table's sensitivity kind selects the calibration: a real L2 sensitivity (the analytic
+  // Gaussian) or an integer one (the discrete Gaussian).
+  return row->sensitivity == SensitivityKind::kInteger ? calibrate_discrete_gaussian_cmd(parsed, io)
+                                                       : calibrate_gaussian_cmd(parsed, io);
 }
 
 }  // namespace exactdp::cli
