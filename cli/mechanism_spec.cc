@@ -33,57 +33,46 @@ MechanismSpec noise_and_sensitivity(const std::string& name, const std::string& 
   return m;
 }
 
-MechanismSpec gaussian(const ParsedArgs& parsed) {
-  MechanismSpec m = noise_and_sensitivity("gaussian", "--sigma", SensitivityKind::kReal, parsed);
-  const mpq_class sigma = m.noise, sens = m.sensitivity;
-  m.delta_at = [sigma, sens](const mpq_class& e, mpfr_prec_t p) {
-    return accounting::gaussian_delta_at(e, sigma, sens, p);
-  };
-  m.delta = [sigma, sens](const mpq_class& e, const ZivOptions& o) {
-    return accounting::gaussian_delta(e, sigma, sens, o);
-  };
+// Attaches the profile of a noise mechanism: at(eps, noise, sensitivity, p) at a working
+// precision and to_tolerance(eps, noise, sensitivity, options) (the library's functions).
+template <class Sensitivity, class At, class ToTolerance>
+MechanismSpec with_profile(MechanismSpec m, At at, ToTolerance to_tolerance) {
+  const mpq_class noise = m.noise;
+  const Sensitivity sens(m.sensitivity);
+  m.delta_at = [=](const mpq_class& e, mpfr_prec_t p) { return at(e, noise, sens, p); };
+  m.delta = [=](const mpq_class& e, const ZivOptions& o) { return to_tolerance(e, noise, sens, o); };
   return m;
 }
 
+MechanismSpec gaussian(const ParsedArgs& parsed) {
+  return with_profile<mpq_class>(
+      noise_and_sensitivity("gaussian", "--sigma", SensitivityKind::kReal, parsed),
+      [](const auto&... a) { return accounting::gaussian_delta_at(a...); },
+      [](const auto&... a) { return accounting::gaussian_delta(a...); });
+}
+
 MechanismSpec laplace(const ParsedArgs& parsed) {
-  MechanismSpec m = noise_and_sensitivity("laplace", "--scale", SensitivityKind::kReal, parsed);
-  const mpq_class scale = m.noise, sens = m.sensitivity;
-  m.delta_at = [scale, sens](const mpq_class& e, mpfr_prec_t p) {
-    return accounting::laplace_delta_at(e, scale, sens, p);
-  };
-  m.delta = [scale, sens](const mpq_class& e, const ZivOptions& o) {
-    return accounting::laplace_delta(e, scale, sens, o);
-  };
-  m.pure_epsilon = sens / scale;
+  MechanismSpec m = with_profile<mpq_class>(
+      noise_and_sensitivity("laplace", "--scale", SensitivityKind::kReal, parsed),
+      [](const auto&... a) { return accounting::laplace_delta_at(a...); },
+      [](const auto&... a) { return accounting::laplace_delta(a...); });
+  m.pure_epsilon = m.sensitivity / m.noise;
   return m;
 }
 
 MechanismSpec discrete_gaussian(const ParsedArgs& parsed) {
-  MechanismSpec m =
-      noise_and_sensitivity("discrete-gaussian", "--sigma2", SensitivityKind::kInteger, parsed);
-  const mpq_class sigma2 = m.noise;
-  const mpz_class sens(m.sensitivity);
-  m.delta_at = [sigma2, sens](const mpq_class& e, mpfr_prec_t p) {
-    return accounting::discrete_gaussian_delta_at(e, sigma2, sens, p);
-  };
-  m.delta = [sigma2, sens](const mpq_class& e, const ZivOptions& o) {
-    return accounting::discrete_gaussian_delta(e, sigma2, sens, o);
-  };
-  return m;
+  return with_profile<mpz_class>(
+      noise_and_sensitivity("discrete-gaussian", "--sigma2", SensitivityKind::kInteger, parsed),
+      [](const auto&... a) { return accounting::discrete_gaussian_delta_at(a...); },
+      [](const auto&... a) { return accounting::discrete_gaussian_delta(a...); });
 }
 
 MechanismSpec discrete_laplace(const ParsedArgs& parsed) {
-  MechanismSpec m =
-      noise_and_sensitivity("discrete-laplace", "--scale", SensitivityKind::kInteger, parsed);
-  const mpq_class scale = m.noise;
-  const mpz_class sens(m.sensitivity);
-  m.delta_at = [scale, sens](const mpq_class& e, mpfr_prec_t p) {
-    return accounting::discrete_laplace_delta_at(e, scale, sens, p);
-  };
-  m.delta = [scale, sens](const mpq_class& e, const ZivOptions& o) {
-    return accounting::discrete_laplace_delta(e, scale, sens, o);
-  };
-  m.pure_epsilon = m.sensitivity / scale;
+  MechanismSpec m = with_profile<mpz_class>(
+      noise_and_sensitivity("discrete-laplace", "--scale", SensitivityKind::kInteger, parsed),
+      [](const auto&... a) { return accounting::discrete_laplace_delta_at(a...); },
+      [](const auto&... a) { return accounting::discrete_laplace_delta(a...); });
+  m.pure_epsilon = m.sensitivity / m.noise;
   return m;
 }
 

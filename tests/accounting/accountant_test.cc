@@ -112,3 +112,17 @@ RC_GTEST_PROP(AccountantProperties, EpsilonDeltaConsistent, ()) {
 
 }  // namespace
 }  // namespace exactdp::accounting
+
+namespace exactdp::accounting {
+namespace {
+
+TEST(PrivacyEventTest, AccessorsCheckTheKind) {
+  EXPECT_EQ(PrivacyEvent::laplace(mpq_class(2)).pure_epsilon(), mpq_class(1, 2));
+  EXPECT_EQ(PrivacyEvent::gaussian(mpq_class(4)).exact_mu(), mpq_class(1, 4));
+  EXPECT_THROW((void)PrivacyEvent::gaussian(mpq_class(4)).pure_epsilon(), std::logic_error);
+  EXPECT_THROW((void)PrivacyEvent::pure_dp(mpq_class(1)).exact_mu(), std::logic_error);
+  EXPECT_THROW((void)PrivacyEvent::zcdp(mpq_class(1)).pure_epsilon(), std::logic_error);
+}
+
+}  // namespace
+}  // namespace exactdp::accounting
