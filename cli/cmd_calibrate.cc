@@ -71,9 +71,22 @@ TextJsonReport calibration_report(const std::string& mechanism, const mpq_class&
   return out;
 }
 
-int calibrate_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
-  const mpq_class epsilon = parsed.require_rational("--epsilon");
-  const mpq_class delta = parsed.require_rational("--delta");
+// The (epsilon, delta) both calibrations aim at, read (not yet range-checked: the library does).
+struct Target {
+  mpq_class epsilon;
+  mpq_class delta;
+};
+
+Target read_target(const ParsedArgs& parsed) {
+  Target t;
+  t.epsilon = parsed.require_rational("--epsilon");
+  t.delta = parsed.require_rational("--delta");
+  return t;
+}
+
+int calibrate_gaussian_cmd(const Target& target, const ParsedArgs& parsed, Io& io) {
+  const mpq_class& epsilon = target.epsilon;
+  const mpq_class& delta = target.delta;
   const mpq_class sensitivity = parsed.rational("--sensitivity").value_or(mpq_class(1));
   accounting::validate_gaussian_calibration(epsilon, delta, sensitivity);
   const int digits = digits_option(parsed, kMaxDigits);
@@ -108,10 +121,10 @@ int calibrate_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
   return out.emit(io, parsed.has("--json"));
 }
 
-int calibrate_discrete_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
-  const mpq_class epsilon = parsed.require_rational("--epsilon");
-  const mpq_class delta = parsed.require_rational("--delta");
+int calibrate_discrete_gaussian_cmd(const Target& target, const ParsedArgs& parsed, Io& io) {
   const mpz_class sensitivity = parsed.integer("--sensitivity").value_or(mpz_class(1));
+  const mpq_class& epsilon = target.epsilon;
+  const mpq_class& delta = target.delta;
   accounting::validate_discrete_gaussian_calibration(epsilon, delta, sensitivity);
   const int digits = digits_option(parsed, kMaxDigits);
   mpq_class tolerance = accounting::default_bracket_tolerance();
@@ -152,8 +165,10 @@ int cmd_calibrate(Args args, Io& io) {
   }
   // The table's sensitivity kind selects the calibration: a real L2 sensitivity (the analytic
   // Gaussian) or an integer one (the discrete Gaussian).
-  return row->sensitivity == SensitivityKind::kInteger ? calibrate_discrete_gaussian_cmd(parsed, io)
-                                                       : calibrate_gaussian_cmd(parsed, io);
+  const Target target = read_target(parsed);
+  return row->sensitivity == SensitivityKind::kInteger
+             ? calibrate_discrete_gaussian_cmd(target, parsed, io)
+             : calibrate_gaussian_cmd(target, parsed, io);
 }
 
 }  // namespace exactdp::cli

@@ -24,7 +24,9 @@ std::string range_text(const Cell& c) {
 Interval expected(const Cell& c, unsigned long long n) { return c.mass * mpq_class(to_mpz(n)); }
 
 // An exact count at the precision of `like`.
-Interval count(unsigned long long k, const Interval& like) { return Interval(to_mpz(k), like.precision()); }
+Interval exact_count(unsigned long long k, const Interval& like) {
+  return Interval(to_mpz(k), like.precision());
+}
 
 Interval probability(const Interval& x) { return accounting::clamp(x, mpq_class(0), mpq_class(1)); }
 
@@ -201,7 +203,7 @@ TestResult g_test(const std::vector<Cell>& bins, unsigned long long n) {
   Interval stat(bins.front().mass.precision());
   for (const Cell& b : bins) {
     if (b.observed == 0) continue;  // O ln(O/E) -> 0
-    const Interval o = count(b.observed, b.mass);
+    const Interval o = exact_count(b.observed, b.mass);
     // O (ln O - ln E), decreasing in E.
     stat = stat + o * (log(o) - log(expected(b, n)));
   }
@@ -249,39 +251,39 @@ TestResult ks_dkw(const std::vector<Cell>& cells, unsigned long long n) {
   return r;
 }
 
-TestResult tail_binomial(const ReferenceLaw& law, const mpz_class& threshold, unsigned long long count,
-                         unsigned long long n) {
+namespace {
+
+// The exact two-sided binomial test of `count` successes in n trials with success probability
+// p0; `what` describes p0 in the detail line.
+TestResult binomial_test(std::string name, unsigned long long count, unsigned long long n,
+                         const Interval& p0, const std::string& what) {
   TestResult r;
-  r.name = "tail |x - c| > " + to_string(threshold);
+  r.name = std::move(name);
   r.statistic_name = "count";
-  const Interval p0 = law.outside_mass(threshold);
   r.statistic = Interval(to_mpz(count), p0.precision());
-  const Interval e = p0 * mpq_class(to_mpz(n));
-  r.detail = "exact two-sided binomial test, P = " + text(p0) + ", expected count " +
-             accounting::decimal_lower(e.lower(), 4);
+  r.detail = "exact two-sided binomial test, " + what;
   r.p_value = binomial_two_sided(n, count, p0);
   return r;
 }
 
+}  // namespace
+
+TestResult tail_binomial(const ReferenceLaw& law, const mpz_class& threshold, unsigned long long count,
+                         unsigned long long n) {
+  const Interval p0 = law.outside_mass(threshold);
+  const Interval e = p0 * mpq_class(to_mpz(n));
+  return binomial_test("tail |x - c| > " + to_string(threshold), count, n, p0,
+                       "P = " + text(p0) + ", expected count " + accounting::decimal_lower(e.lower(), 4));
+}
+
 TestResult parity_binomial(const ReferenceLaw& law, unsigned long long even, unsigned long long n) {
-  TestResult r;
-  r.name = "parity (x - c even)";
-  r.statistic_name = "count";
   const Interval p0 = law.even_mass();
-  r.statistic = count(even, p0);
-  r.detail = "exact two-sided binomial test, P[X - c even] = " + text(p0);
-  r.p_value = binomial_two_sided(n, even, p0);
-  return r;
+  return binomial_test("parity (x - c even)", even, n, p0, "P[X - c even] = " + text(p0));
 }
 
 TestResult bernoulli_binomial(const BernoulliExpLaw& law, unsigned long long ones, unsigned long long n) {
-  TestResult r;
-  r.name = "binomial P[X = 1]";
-  r.statistic_name = "count";
-  r.statistic = count(ones, law.p_one());
-  r.detail = "exact two-sided binomial test, P[X = 1] = exp(-gamma) in " + text(law.p_one());
-  r.p_value = binomial_two_sided(n, ones, law.p_one());
-  return r;
+  return binomial_test("binomial P[X = 1]", ones, n, law.p_one(),
+                       "P[X = 1] = exp(-gamma) in " + text(law.p_one()));
 }
 
 namespace {
