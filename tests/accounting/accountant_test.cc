@@ -11,15 +11,14 @@
 #include "accounting/zcdp.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
 namespace {
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
-bool overlaps(const Interval& a, const Interval& b) {
-  return mpfr_cmp(a.lower(), b.upper()) <= 0 && mpfr_cmp(b.lower(), a.upper()) <= 0;
-}
+using test_support::overlaps;
 
 TEST(AccountantTest, AllGaussianIsExactGdp) {
   Accountant acc;

@@ -39,7 +39,7 @@ TEST_P(BernoulliExpChiSquare, MatchesExpMinusGamma) {
 INSTANTIATE_TEST_SUITE_P(Gammas, BernoulliExpChiSquare,
                          ::testing::Values("1/2", "1", "3", "10/3", "7/100"),
                          [](const ::testing::TestParamInfo<const char*>& param_info) {
-                           return "gamma_" + testing::test_name_part(param_info.param);
+                           return "gamma_" + test_support::test_name_part(param_info.param);
                          });
 
 TEST(BernoulliExpChiSquareCompanion, RejectsParityFlippedInAlg1) {

@@ -53,8 +53,8 @@ INSTANTIATE_TEST_SUITE_P(
                       GaussianCase{"1000000000000", "12345678901234567890", 50'006},
                       GaussianCase{"1/10", "0", 100'007}),
     [](const ::testing::TestParamInfo<GaussianCase>& param_info) {
-      return "sigma2_" + testing::test_name_part(param_info.param.sigma2) + "_mean_" +
-             testing::test_name_part(param_info.param.mean);
+      return "sigma2_" + test_support::test_name_part(param_info.param.sigma2) + "_mean_" +
+             test_support::test_name_part(param_info.param.mean);
     });
 
 // Companions: the same check fails on broken samplers.

@@ -42,8 +42,8 @@ INSTANTIATE_TEST_SUITE_P(ParameterSets, DiscreteLaplaceChiSquare,
                                            LaplaceCase{"10", "0", 100'002}, LaplaceCase{"2/7", "3", 50'003},
                                            LaplaceCase{"1000000", "-1", 50'004}),
                          [](const ::testing::TestParamInfo<LaplaceCase>& param_info) {
-                           return "scale_" + testing::test_name_part(param_info.param.scale) + "_mean_" +
-                                  testing::test_name_part(param_info.param.mean);
+                           return "scale_" + test_support::test_name_part(param_info.param.scale) + "_mean_" +
+                                  test_support::test_name_part(param_info.param.mean);
                          });
 
 TEST(DiscreteLaplaceChiSquareCompanion, RejectsMissingZeroRejection) {
