@@ -65,8 +65,8 @@ class Problem {
 
 // The bracket search squares its factor after each failure (2, 4, 16, 256, ...): 20 rounds reach
 // a factor 2^(2^20) from the guess, far beyond any sigma2 a legal input needs, while the numbers
-// stay small (the 30th round would hold a 2^30-bit factor: a fuzzer found that memory blow-up when
-// the profile could not be decided at tiny sigma2).
+// stay small (the 30th round would hold a 2^30-bit factor, which exhausts memory when the profile
+// cannot be decided at tiny sigma2).
 constexpr int kMaxWidenings = 20;
 
 LimitError no_bracket(const mpq_class& guess) {

@@ -49,8 +49,8 @@ Interval delta_at(mpfr_srcptr eps, const Interval& mu, mpfr_prec_t precision) {
 //   delta_mu(x) <= delta  <=>  D(x) >= G := delta_mu(0) - delta,
 // where G is evaluated ONCE, at whatever precision gives it a relative accuracy of ~2^-p
 // (up to kMaxPrecision). A delta that agrees with delta_mu(0) to n digits puts eps* near
-// 10^-n: comparing delta_mu(x) with delta directly needs ~3.3 n bits at every bisection step
-// (4,000 such digits: 8 s), comparing D(x) with G needs them once (finding 9 in FUZZING.md).
+// 10^-n: comparing delta_mu(x) with delta directly needs ~3.3 n bits at every bisection step,
+// comparing D(x) with G needs them once.
 class NearZeroSide {
  public:
   NearZeroSide(const mpq_class& mu, const mpq_class& delta, mpfr_prec_t precision)
@@ -110,9 +110,9 @@ Interval gdp_epsilon_at(const Interval& mu, const mpq_class& delta, mpfr_prec_t 
   if (!mu.is_point()) distinct_lower.emplace(to_mpq(mu.lower()), delta, precision);
 
   NearZeroSide& near_zero_lower = distinct_lower ? *distinct_lower : near_zero_upper;
-  // For delta above 1/2 the comparison is made on 1 - delta (as in gdp_mu_for_at): with mu =
-  // 10^6 and delta = 1 - 10^-5000, comparing delta itself needed ~16,600 bits at every step
-  // and `convert gdp --mu 1e6 --delta 0.(5000 nines)` ran for minutes.
+  // For delta above 1/2 the comparison is made on 1 - delta (TargetComparison, as in
+  // gdp_mu_for_at): comparing delta itself would need -log2(1 - delta) extra bits at every step
+  // (~16,600 for delta = 1 - 10^-5000).
   const TargetComparison target(delta);
   const mpq_class mu_hi = to_mpq(mu.upper());
   const mpq_class mu_lo = to_mpq(mu.lower());

@@ -109,7 +109,7 @@ LimitError no_bracket_error(const std::string& what, const mpq_class& guess, int
 // Certified bisection: given x* in [lo, hi], halves the bracket while the side of the midpoint
 // is proven, at most precision + 200 times, until hi - lo <= 2^-b * hi with b = precision - 24,
 // or b = result_bits when that is smaller and positive (the caller's tolerance: a bracket
-// narrower than asked for costs a step per bit, each at the full working precision — finding 9).
+// narrower than asked for costs a step per bit, each at the full working precision).
 // Points are held at precision + 16 bits; the midpoint's rounding direction is irrelevant
 // (any point strictly inside the bracket will do), we use RNDD.
 Interval bisect_root(const RootSideFn& side, Real lo, Real hi, mpfr_prec_t precision, long result_bits) {
@@ -141,9 +141,8 @@ Interval bisect_root(const RootSideFn& side, Real lo, Real hi, mpfr_prec_t preci
 namespace {
 
 // Brackets x* starting from a guess x0 > 0 by searching on the binary exponent, so that a root
-// 2^-300,000 below the guess costs ~40 evaluations instead of 300,000 halvings (finding 9 in
-// docs/FUZZING.md: eps = 0 with delta = 10^-3000 made the linear bisection from [0, 1] spin
-// until the CLI was killed). Steps of 1, 2, 4, ... octaves outward from x0 until the side flips,
+// 2^-300,000 below the guess (eps = 0 with delta = 10^-3000) costs ~40 evaluations, where
+// halving from [0, 1] would take 300,000. Steps of 1, 2, 4, ... octaves outward from x0 until the side flips,
 // then a binary search on the octave count between the last two probes, ending with
 // hi <= 2 lo. Searches at most kMaxOctavesDown octaves below x0 (far beyond the 10^-100,000
 // parameters allow) and kMaxOctavesUp above; beyond that a LimitError (exit 2). A probe whose
