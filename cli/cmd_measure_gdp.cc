@@ -22,6 +22,7 @@
 #include "cli/json.h"
 #include "cli/mechanism_spec.h"
 #include "cli/svg_plot.h"
+#include "cli/text_json_report.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 
@@ -213,6 +214,86 @@ void write_gdpt_svg(const std::string& file, const MeasuredMechanism& mech,
   }
 }
 
+// The certified ratio eps / sqrt(-2 log delta(eps)) at eps_max and 2 eps_max (where delta < 1).
+std::vector<std::pair<mpq_class, Interval>> tail_ratios(const MeasuredMechanism& mech,
+                                                        const accounting::GdptOptions& options) {
+  std::vector<std::pair<mpq_class, Interval>> ratios;
+  for (const mpq_class& e : {options.eps_max, mpq_class(2 * options.eps_max)}) {
+    try {
+      ratios.emplace_back(e, accounting::tail_ratio(mech.profile, e, 64));
+    } catch (const std::domain_error&) {
+      // delta(e) may be >= 1: no ratio there
+    }
+  }
+  return ratios;
+}
+
+JsonValue tail_json(const MeasuredMechanism& mech,
+                    const std::vector<std::pair<mpq_class, Interval>>& ratios) {
+  JsonValue tail = JsonValue::object();
+  if (mech.tail_limit) tail.set("limit", *mech.tail_limit).set("limit_source", mech.tail_limit_source);
+  JsonValue ratio_json = JsonValue::array();
+  for (const auto& [e, ratio] : ratios) {
+    JsonValue one = JsonValue::object();
+    one.set("epsilon", to_string(e)).set_interval("ratio", ratio, 10);
+    ratio_json.push(std::move(one));
+  }
+  tail.set("ratios", std::move(ratio_json));
+  return tail;
+}
+
+// The result as JSON and as text lines.
+TextJsonReport measure_report(const MeasuredMechanism& mech, const accounting::GdptOptions& options,
+                              const accounting::GdptResult& r,
+                              const std::vector<std::pair<mpq_class, Interval>>& ratios,
+                              const std::string& svg_note, int digits) {
+  TextJsonReport out;
+  const std::string mu_upper = r.bounded ? dec_upper(r.mu.upper(), digits) : std::string("inf");
+  const bool complete = mech.complete_beyond(options.eps_max);
+  out.json.set("command", "measure-gdp")
+      .set("mechanism", mech.description)
+      .set("eps_max", to_string(options.eps_max))
+      .set("tolerance", to_string(options.tolerance))
+      .set_interval("mu", r.mu, digits)
+      .set("mu_upper", mu_upper)
+      .set("bounded", r.bounded)
+      .set("complete", complete)
+      .set("grid_points", static_cast<unsigned long long>(r.grid_points))
+      .set("binary_searches", static_cast<unsigned long long>(r.binary_searches))
+      .set("profile_evaluations", static_cast<unsigned long long>(r.profile_evaluations))
+      .set("gdp_evaluations", static_cast<unsigned long long>(r.gdp_evaluations))
+      .set("algorithm", options.naive ? "naive (Algorithm 3)" : "shuffled (Algorithm 1)")
+      .set("tail", tail_json(mech, ratios));
+  if (!svg_note.empty()) out.json.set("svg", svg_note);
+
+  auto& lines = out.lines;
+  lines.push_back("mu = " + accounting::to_decimal_string(r.mu, digits));
+  if (r.bounded) {
+    lines.push_back("mu_upper = " + mu_upper + "   (" + mech.description + " is " +
+                    to_string(options.eps_max) + "-head mu_upper-GDP, proven)");
+  } else {
+    lines.push_back("mu_upper = inf   (the GDPT exceeds mu-max = " + to_string(options.mu_max) +
+                    " on [0, " + to_string(options.eps_max) + "])");
+  }
+  lines.push_back(complete ? "complete: delta(eps) = 0 for eps >= eps_max, so this is the full mu-GDP bracket"
+                           : "head only: [0, " + to_string(options.eps_max) +
+                                 "]; beyond it see the tail (gdp_bridge Thm 3.3)");
+  if (mech.tail_limit) {
+    lines.push_back("tail limit L = " + *mech.tail_limit + " (" + mech.tail_limit_source + ")");
+  }
+  for (const auto& [e, ratio] : ratios) {
+    lines.push_back("tail ratio eps/sqrt(-2 log delta) at eps = " + to_string(e) + ": " +
+                    accounting::to_decimal_string(ratio, 10));
+  }
+  lines.push_back("grid points " + std::to_string(r.grid_points) + ", binary searches " +
+                  std::to_string(r.binary_searches) + ", profile evaluations " +
+                  std::to_string(r.profile_evaluations) + ", GDP evaluations " +
+                  std::to_string(r.gdp_evaluations) +
+                  (options.naive ? " (naive Algorithm 3)" : " (Algorithm 1)"));
+  if (!svg_note.empty()) lines.push_back("svg written: " + svg_note);
+  return out;
+}
+
 }  // namespace
 
 int cmd_measure_gdp(Args args, Io& io) {
@@ -244,80 +325,13 @@ int cmd_measure_gdp(Args args, Io& io) {
 
   const accounting::GdptResult r = accounting::gdpt_measure(mech.profile, options);
 
-  // Tail: the certified ratio eps / sqrt(-2 log delta(eps)) at eps_max and 2 eps_max.
-  JsonValue tail = JsonValue::object();
-  std::string tail_text;
-  if (mech.tail_limit) {
-    tail.set("limit", *mech.tail_limit).set("limit_source", mech.tail_limit_source);
-    tail_text = "tail limit L = " + *mech.tail_limit + " (" + mech.tail_limit_source + ")";
-  }
-  std::vector<std::pair<mpq_class, Interval>> ratios;
-  for (const mpq_class& e : {options.eps_max, mpq_class(2 * options.eps_max)}) {
-    try {
-      ratios.emplace_back(e, accounting::tail_ratio(mech.profile, e, 64));
-    } catch (const std::domain_error&) {
-      // delta(e) may be >= 1: no ratio there
-    }
-  }
-  JsonValue ratio_json = JsonValue::array();
-  for (const auto& [e, ratio] : ratios) {
-    JsonValue one = JsonValue::object();
-    one.set("epsilon", to_string(e)).set_interval("ratio", ratio, 10);
-    ratio_json.push(std::move(one));
-  }
-  tail.set("ratios", std::move(ratio_json));
-
   std::string svg_note;
   if (const auto file = parsed.get("--svg")) {
     write_gdpt_svg(*file, mech, options, r, static_cast<int>(points));
     svg_note = *file;
   }
-
-  if (parsed.has("--json")) {
-    JsonValue out = JsonValue::object();
-    out.set("command", "measure-gdp")
-        .set("mechanism", mech.description)
-        .set("eps_max", to_string(options.eps_max))
-        .set("tolerance", to_string(options.tolerance))
-        .set_interval("mu", r.mu, digits)
-        .set("mu_upper", r.bounded ? dec_upper(r.mu.upper(), digits) : std::string("inf"))
-        .set("bounded", r.bounded)
-        .set("complete", mech.complete_beyond(options.eps_max))
-        .set("grid_points", static_cast<unsigned long long>(r.grid_points))
-        .set("binary_searches", static_cast<unsigned long long>(r.binary_searches))
-        .set("profile_evaluations", static_cast<unsigned long long>(r.profile_evaluations))
-        .set("gdp_evaluations", static_cast<unsigned long long>(r.gdp_evaluations))
-        .set("algorithm", options.naive ? "naive (Algorithm 3)" : "shuffled (Algorithm 1)")
-        .set("tail", std::move(tail));
-    if (!svg_note.empty()) out.set("svg", svg_note);
-    io.out << out.dump() << "\n";
-    return 0;
-  }
-  io.out << "mu = " << accounting::to_decimal_string(r.mu, digits) << "\n";
-  if (r.bounded) {
-    io.out << "mu_upper = " << dec_upper(r.mu.upper(), digits) << "   (" << mech.description
-           << " is " << to_string(options.eps_max) << "-head mu_upper-GDP, proven)\n";
-  } else {
-    io.out << "mu_upper = inf   (the GDPT exceeds mu-max = " << to_string(options.mu_max)
-           << " on [0, " << to_string(options.eps_max) << "])\n";
-  }
-  if (mech.complete_beyond(options.eps_max)) {
-    io.out << "complete: delta(eps) = 0 for eps >= eps_max, so this is the full mu-GDP bracket\n";
-  } else {
-    io.out << "head only: [0, " << to_string(options.eps_max)
-           << "]; beyond it see the tail (gdp_bridge Thm 3.3)\n";
-  }
-  if (!tail_text.empty()) io.out << tail_text << "\n";
-  for (const auto& [e, ratio] : ratios) {
-    io.out << "tail ratio eps/sqrt(-2 log delta) at eps = " << to_string(e) << ": "
-           << accounting::to_decimal_string(ratio, 10) << "\n";
-  }
-  io.out << "grid points " << r.grid_points << ", binary searches " << r.binary_searches
-         << ", profile evaluations " << r.profile_evaluations << ", GDP evaluations "
-         << r.gdp_evaluations << (options.naive ? " (naive Algorithm 3)" : " (Algorithm 1)")
-         << "\n";
-  if (!svg_note.empty()) io.out << "svg written: " << svg_note << "\n";
-  return 0;
+  return measure_report(mech, options, r, tail_ratios(mech, options), svg_note, digits)
+      .emit(io, parsed.has("--json"));
 }
 
 }  // namespace exactdp::cli

@@ -181,7 +181,8 @@ Interval DiscreteGaussianLaw::direct_sum(const mpz_class& a, const std::optional
     mpfr_mul(rl.get(), rl.get(), c.lower(), MPFR_RNDD);
     mpfr_mul(ru.get(), ru.get(), c.upper(), MPFR_RNDU);
     if ((k & 15) == 15 || mpfr_zero_p(fl.get())) {
-      // Rest <= f_next / (1 - r_next) (ratios decrease). Stop when it is below 2^-300 of the sum.
+      // Rest <= f_next / (1 - r_next) (ratios decrease). Stop when it is below 2^-(p + 44) of the
+      // sum (2^-300 at the default 256 bits), so a law built at more bits sums further.
       mpfr_ui_sub(t.get(), 1, ru.get(), MPFR_RNDD);
       if (mpfr_sgn(t.get()) > 0) {
         mpfr_div(t.get(), fu.get(), t.get(), MPFR_RNDU);
@@ -189,7 +190,7 @@ Interval DiscreteGaussianLaw::direct_sum(const mpz_class& a, const std::optional
         // to 0; masses that small are far below anything a test can resolve, and the enclosure
         // [sl, su + rest] stays valid).
         const bool relative = !mpfr_zero_p(sl.get()) && mpfr_cmp(t.get(), sl.get()) <= 0 &&
-                              mpfr_get_exp(t.get()) + 300 < mpfr_get_exp(sl.get());
+                              mpfr_get_exp(t.get()) + static_cast<long>(p) + 44 < mpfr_get_exp(sl.get());
         if (relative || mpfr_zero_p(t.get()) || mpfr_get_exp(t.get()) < -1'000'000) {
           mpfr_add(su.get(), su.get(), t.get(), MPFR_RNDU);
           break;

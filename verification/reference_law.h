@@ -23,7 +23,8 @@
 //  * Discrete Gaussian, partial sums S(a, b) = sum_{k=a}^{b} f(k), f(k) = exp(-k^2 / (2 s)):
 //    for s <= 10^6, the direct sum with two chains of products, one rounded down and one up
 //    (f(k+1) = f(k) r_k, r_{k+1} = r_k exp(-1/s), r_k = exp(-(2k+1)/(2s))), stopped when the
-//    rest is below 2^-300 of the sum and bounded by f(k)/(1 - r_k) (the ratios decrease);
+//    rest is below 2^-(p + 44) of the sum (2^-300 at the default p = 256 bits) and bounded by
+//    f(k)/(1 - r_k) (the ratios decrease);
 //    for s > 10^6 Euler-Maclaurin on pieces where f' is monotone ([0, sqrt s] and [sqrt s, inf)):
 //      S(u, v) = int_u^v f + (f(u) + f(v))/2 + E,  |E| <= |f'(v) - f'(u)| / 8
 //    (on each [k, k+1], |int (x - k - 1/2) g(x) dx| <= |g(k+1) - g(k)| / 8 for monotone g = f'),
@@ -33,7 +34,9 @@
 //
 // Precision. A law computes at the working precision it is built with (kPrecision = 256 bits by
 // default; every bound it returns carries that precision); at_precision() rebuilds it at another,
-// which is how run_audit (audit.h) raises the precision when a test is undecided.
+// which is how run_audit (audit.h) raises the precision when a test is undecided. The direct
+// sums follow the precision; the Poisson (sigma2 >= 8) and Euler-Maclaurin (sigma2 > 10^6)
+// regimes carry a fixed truncation error (below), which more bits do not remove.
 //
 // Thread-safety: immutable after construction; safe to share. Errors: the constructors throw
 // ParameterError for parameters the samplers reject (sigma2 <= 0, scale <= 0, gamma < 0).

@@ -92,5 +92,22 @@ TEST(ReferenceLaw, RejectsBadParameters) {
   EXPECT_THROW(BernoulliExpLaw(mpq_class(-1, 3)), std::invalid_argument);
 }
 
+TEST(ReferenceLaw, AtPrecisionNarrowsAndStaysContained) {
+  // The audit's precision escalation rebuilds a law at more bits: its bounds carry that
+  // precision and overlap the coarser ones (both contain the truth).
+  DiscreteGaussianLaw law(mpq_class(9, 4), 3);
+  const std::unique_ptr<ReferenceLaw> fine = law.at_precision(1024);
+  EXPECT_EQ(fine->precision(), 1024);
+  EXPECT_EQ(fine->describe(), law.describe());
+  const Interval coarse_pmf = law.pmf(4), fine_pmf = fine->pmf(4);
+  EXPECT_EQ(fine_pmf.precision(), 1024);
+  EXPECT_TRUE(contains(coarse_pmf, fine_pmf));
+  EXPECT_TRUE(tight(fine_pmf, 900));
+  DiscreteLaplaceLaw laplace(mpq_class(3, 2), 0);
+  EXPECT_TRUE(contains(laplace.pmf(1), laplace.at_precision(512)->pmf(1)));
+  BernoulliExpLaw bernoulli(mpq_class(1, 3));
+  EXPECT_TRUE(contains(bernoulli.pmf(1), bernoulli.at_precision(512)->pmf(1)));
+}
+
 }  // namespace
 }  // namespace exactdp::verification
