@@ -2,11 +2,13 @@
 
 #include <functional>
 #include <optional>
+#include <stdexcept>
 
 #include "accounting/gaussian_profile.h"
 #include "accounting/gdp_conversions.h"
 #include "accounting/gdp_transformation.h"
 #include "accounting/laplace_profile.h"
+#include "accounting/parameter_checks.h"
 #include "accounting/pure_dp_composition.h"
 #include "accounting/zcdp.h"
 #include "samplers/errors.h"
@@ -17,18 +19,6 @@ namespace {
 
 const mpz_class kMaxTotalCount("1000000000000");  // 10^12
 
-void positive(const char* name, const mpq_class& v) {
-  if (v <= 0) {
-    throw ParameterError::out_of_range(name, abbreviate(to_string(v)), std::string(name) + " > 0");
-  }
-}
-void integer_sensitivity(const mpz_class& s) {
-  if (s < 1) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(s)),
-                                       "integer sensitivity >= 1");
-  }
-}
-
 // A route's answer, or nullopt when the route does not apply.
 using Route = std::function<std::optional<Certified>()>;
 
@@ -36,39 +26,51 @@ using Route = std::function<std::optional<Certified>()>;
 
 // ---- events --------------------------------------------------------------------------------
 
+const mpq_class& PrivacyEvent::pure_epsilon() const {
+  if (!is_pure()) {
+    throw std::logic_error("PrivacyEvent::pure_epsilon of " + describe() + ": not a pure-DP event");
+  }
+  return value_;
+}
+
+const mpq_class& PrivacyEvent::exact_mu() const {
+  if (!is_gaussian_like()) {
+    throw std::logic_error("PrivacyEvent::exact_mu of " + describe() + ": not exactly mu-GDP");
+  }
+  return value_;
+}
+
 PrivacyEvent PrivacyEvent::gaussian(const mpq_class& sigma, const mpq_class& sensitivity) {
-  positive("sigma", sigma);
-  positive("sensitivity", sensitivity);
+  require_positive("sigma", sigma);
+  require_positive("sensitivity", sensitivity);
   return {Kind::kGaussian, sensitivity / sigma,
           "gaussian(sigma=" + abbreviate(to_string(sigma)) + ", sensitivity=" +
               abbreviate(to_string(sensitivity)) + ")"};
 }
 PrivacyEvent PrivacyEvent::discrete_gaussian(const mpq_class& sigma2,
                                              const mpz_class& sensitivity) {
-  positive("sigma2", sigma2);
-  integer_sensitivity(sensitivity);
+  require_positive("sigma2", sigma2);
+  require_integer_sensitivity(sensitivity);
   return {Kind::kDiscreteGaussian, zcdp_rho_discrete_gaussian(sigma2, sensitivity),
           "discrete_gaussian(sigma2=" + abbreviate(to_string(sigma2)) +
               ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
 }
 PrivacyEvent PrivacyEvent::laplace(const mpq_class& scale, const mpq_class& sensitivity) {
-  positive("scale", scale);
-  positive("sensitivity", sensitivity);
+  require_positive("scale", scale);
+  require_positive("sensitivity", sensitivity);
   return {Kind::kLaplace, sensitivity / scale,
           "laplace(scale=" + abbreviate(to_string(scale)) +
               ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
 }
 PrivacyEvent PrivacyEvent::discrete_laplace(const mpq_class& scale, const mpz_class& sensitivity) {
-  positive("scale", scale);
-  integer_sensitivity(sensitivity);
+  require_positive("scale", scale);
+  require_integer_sensitivity(sensitivity);
   return {Kind::kDiscreteLaplace, mpq_class(sensitivity) / scale,
           "discrete_laplace(scale=" + abbreviate(to_string(scale)) +
               ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
 }
 PrivacyEvent PrivacyEvent::pure_dp(const mpq_class& epsilon) {
-  if (epsilon < 0) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
-  }
+  require_nonnegative("epsilon", epsilon);
   return {Kind::kPureDp, epsilon, "pure_dp(epsilon=" + abbreviate(to_string(epsilon)) + ")"};
 }
 PrivacyEvent PrivacyEvent::zcdp(const mpq_class& rho) {
@@ -76,7 +78,7 @@ PrivacyEvent PrivacyEvent::zcdp(const mpq_class& rho) {
   return {Kind::kZcdp, rho, "zcdp(rho=" + abbreviate(to_string(rho)) + ")"};
 }
 PrivacyEvent PrivacyEvent::gdp(const mpq_class& mu) {
-  positive("mu", mu);
+  require_positive("mu", mu);
   return {Kind::kGdp, mu, "gdp(mu=" + abbreviate(to_string(mu)) + ")"};
 }
 
@@ -227,100 +229,88 @@ std::optional<Certified> unless_out_of_range(Conversion conversion) {
   }
 }
 
+// One query (epsilon at a delta, or delta at an epsilon) by each route that applies; the
+// bookkeeping (which routes apply, zero cases, the best answer) is written once, in answer().
+struct RouteQueries {
+  // From the composed mu (> 0 at its upper end); nullopt when the route does not apply.
+  std::function<std::optional<Certified>(const Interval& mu)> gdp;
+  // KOV for total compositions of eps_max-DP (eps_max > 0).
+  std::function<Certified(const Summary& s)> kov;
+  // Basic composition of sum eps-DP, at a working precision.
+  std::function<Interval(const Summary& s, mpfr_prec_t p)> basic;
+  // From rho (may exceed the conversion's range: then no answer).
+  std::function<Certified(const Summary& s)> zcdp;
+};
+
+AccountantAnswer answer(const std::vector<std::pair<PrivacyEvent, unsigned long>>& events,
+                        const ZivOptions& options, const RouteQueries& q) {
+  if (events.empty()) return {Interval(0L, kDefaultPrecision), "empty (no events)", true, {}};
+  const Summary s = summarize(events);
+  RouteChoice routes;
+  if (s.all_gdp_expressible) {
+    const Interval mu = composed_mu(events, options);
+    routes.add("gdp", mpfr_sgn(mu.upper()) == 0 ? certified_zero() : q.gdp(mu), s.all_gaussian_like);
+  }
+  if (s.all_pure && s.total <= mpz_class(kMaxCompositions)) {
+    routes.add("kov", s.eps_max == 0 ? certified_zero() : q.kov(s), s.homogeneous_pure);
+  }
+  if (s.all_pure) {
+    routes.add("basic", evaluate_to_tolerance([&](mpfr_prec_t p) { return q.basic(s, p); }, options),
+               false);
+  }
+  routes.add("zcdp", unless_out_of_range([&] { return q.zcdp(s); }), false);  // always applicable
+  return routes.best();
+}
+
 }  // namespace
 
 AccountantAnswer Accountant::get_epsilon(const mpq_class& delta) const {
   validate_delta(delta);
-  if (events_.empty()) {
-    return {Interval(0L, kDefaultPrecision), "empty (no events)", true, {}};
-  }
-  const Summary s = summarize(events_);
-  RouteChoice routes;
-  if (s.all_gdp_expressible) {
-    const Interval mu = composed_mu(events_, options_);
-    std::optional<Certified> c;
-    if (mpfr_sgn(mu.upper()) == 0) {
-      c = certified_zero();
-    } else if (mpfr_sgn(mu.lower()) > 0) {
-      c = gdp_epsilon(mu, delta, options_);
+  RouteQueries q;
+  q.gdp = [&](const Interval& mu) -> std::optional<Certified> {
+    if (mpfr_sgn(mu.lower()) <= 0) return std::nullopt;
+    return gdp_epsilon(mu, delta, options_);
+  };
+  q.kov = [&](const Summary& s) { return kov_epsilon(s.eps_max, s.total.get_ui(), delta, options_); };
+  // Theorem 2.1: E + log1p(-delta (1 + e^-E)), or 0.
+  q.basic = [&](const Summary& s, mpfr_prec_t p) {
+    const Interval e(s.eps_sum, p);
+    const Interval u = Interval(delta, p) * (exp(-e) + mpq_class(1));
+    if (mpfr_cmp_ui(u.lower(), 1) >= 0) return Interval(0L, p);
+    if (mpfr_cmp_ui(u.upper(), 1) >= 0) {
+      Interval r(0L, p);
+      const Interval at = e + log1p(-Interval::point(u.lower(), p));
+      mpfr_set(r.upper(), at.upper(), MPFR_RNDU);
+      return max(r, Interval(0L, p));
     }
-    routes.add("gdp", c, s.all_gaussian_like);
-  }
-  if (s.all_pure && s.total <= mpz_class(kMaxCompositions)) {
-    routes.add("kov",
-               s.eps_max == 0 ? certified_zero()
-                              : kov_epsilon(s.eps_max, s.total.get_ui(), delta, options_),
-               s.homogeneous_pure);
-  }
-  // basic with Theorem 2.1: E + log1p(-delta (1 + e^-E)), or 0.
-  if (s.all_pure) {
-    const Certified c = evaluate_to_tolerance(
-        [&](mpfr_prec_t p) {
-          const Interval e(s.eps_sum, p);
-          const Interval u = Interval(delta, p) * (exp(-e) + mpq_class(1));
-          if (mpfr_cmp_ui(u.lower(), 1) >= 0) return Interval(0L, p);
-          if (mpfr_cmp_ui(u.upper(), 1) >= 0) {
-            Interval r(0L, p);
-            const Interval at = e + log1p(-Interval::point(u.lower(), p));
-            mpfr_set(r.upper(), at.upper(), MPFR_RNDU);
-            return max(r, Interval(0L, p));
-          }
-          return max(e + log1p(-u), Interval(0L, p));
-        },
-        options_);
-    routes.add("basic", c, false);
-  }
-  // zcdp (always applicable)
-  routes.add("zcdp", unless_out_of_range([&] { return zcdp_epsilon(s.rho, delta, options_).bound; }),
-             false);
-  return routes.best();
+    return max(e + log1p(-u), Interval(0L, p));
+  };
+  q.zcdp = [&](const Summary& s) { return zcdp_epsilon(s.rho, delta, options_).bound; };
+  return answer(events_, options_, q);
 }
 
 AccountantAnswer Accountant::get_delta(const mpq_class& epsilon) const {
-  if (epsilon < 0 || epsilon > 1'000'000) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)),
-                                       "0 <= epsilon <= 10^6");
-  }
-  if (events_.empty()) {
-    return {Interval(0L, kDefaultPrecision), "empty (no events)", true, {}};
-  }
-  const Summary s = summarize(events_);
-  RouteChoice routes;
-  if (s.all_gdp_expressible) {
-    const Interval mu = composed_mu(events_, options_);
-    const Certified c =
-        mpfr_sgn(mu.upper()) == 0
-            ? certified_zero()
-            : evaluate_to_tolerance(
-                  [&](mpfr_prec_t p) {
-                    Interval m = mu;
-                    m.set_precision(p);
-                    return gdp_delta_at(Interval(epsilon, p), m, p);
-                  },
-                  options_);
-    routes.add("gdp", c, s.all_gaussian_like);
-  }
-  if (s.all_pure && s.total <= mpz_class(kMaxCompositions)) {
-    routes.add("kov",
-               s.eps_max == 0 ? certified_zero()
-                              : kov_delta(s.eps_max, s.total.get_ui(), epsilon, options_),
-               s.homogeneous_pure);
-  }
-  if (s.all_pure) {
-    // (e^E - e^eps) / (1 + e^E) = -expm1(eps - E) / (1 + e^-E) for eps < E, else 0.
-    const Certified c = evaluate_to_tolerance(
+  require_nonnegative_at_most("epsilon", epsilon, mpq_class(1'000'000), "10^6");
+  RouteQueries q;
+  q.gdp = [&](const Interval& mu) -> std::optional<Certified> {
+    return evaluate_to_tolerance(
         [&](mpfr_prec_t p) {
-          if (epsilon >= s.eps_sum) return Interval(0L, p);
-          const Interval num = -expm1(Interval(mpq_class(epsilon - s.eps_sum), p));
-          const Interval den = exp(-Interval(s.eps_sum, p)) + mpq_class(1);
-          return clamp(num / den, mpq_class(0), mpq_class(1));
+          Interval m = mu;
+          m.set_precision(p);
+          return gdp_delta_at(Interval(epsilon, p), m, p);
         },
         options_);
-    routes.add("basic", c, false);
-  }
-  routes.add("zcdp", unless_out_of_range([&] { return zcdp_delta(s.rho, epsilon, options_).bound; }),
-             false);
-  return routes.best();
+  };
+  q.kov = [&](const Summary& s) { return kov_delta(s.eps_max, s.total.get_ui(), epsilon, options_); };
+  // (e^E - e^eps) / (1 + e^E) = -expm1(eps - E) / (1 + e^-E) for eps < E, else 0.
+  q.basic = [&](const Summary& s, mpfr_prec_t p) {
+    if (epsilon >= s.eps_sum) return Interval(0L, p);
+    const Interval num = -expm1(Interval(mpq_class(epsilon - s.eps_sum), p));
+    const Interval den = exp(-Interval(s.eps_sum, p)) + mpq_class(1);
+    return clamp(num / den, mpq_class(0), mpq_class(1));
+  };
+  q.zcdp = [&](const Summary& s) { return zcdp_delta(s.rho, epsilon, options_).bound; };
+  return answer(events_, options_, q);
 }
 
 }  // namespace exactdp::accounting

@@ -61,14 +61,15 @@ class PrivacyEvent {
 
   [[nodiscard]] Kind kind() const { return kind_; }
   // epsilon of a pure-DP event (Laplace: Delta/scale); only for kLaplace, kDiscreteLaplace,
-  // kPureDp.
-  [[nodiscard]] const mpq_class& pure_epsilon() const { return value_; }
+  // kPureDp (is_pure()): std::logic_error for another kind.
+  [[nodiscard]] const mpq_class& pure_epsilon() const;
   // The rho this event satisfies (exact for every kind).
   [[nodiscard]] mpq_class rho() const;
   [[nodiscard]] bool is_pure() const;
   [[nodiscard]] bool is_gaussian_like() const;  // kGaussian or kGdp: exactly mu-GDP
-  // mu for kGaussian (Delta/sigma) and kGdp, exact.
-  [[nodiscard]] const mpq_class& exact_mu() const { return value_; }
+  // mu for kGaussian (Delta/sigma) and kGdp (is_gaussian_like()), exact: std::logic_error for
+  // another kind.
+  [[nodiscard]] const mpq_class& exact_mu() const;
   [[nodiscard]] std::string describe() const;
 
  private:

@@ -40,6 +40,11 @@
 
 namespace exactdp::accounting {
 
+// The parameter checks of calibrate_gaussian alone (epsilon >= 0, 0 < delta < 1,
+// sensitivity > 0), for callers that report a bad parameter before doing anything else.
+void validate_gaussian_calibration(const mpq_class& epsilon, const mpq_class& delta,
+                                   const mpq_class& sensitivity);
+
 struct GaussianCalibration {
   mpq_class sigma;              // = sigma_upper: the value to use (exact dyadic rational)
   mpq_class sigma_lower;        // certified to miss the target

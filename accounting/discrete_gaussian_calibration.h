@@ -7,8 +7,9 @@
 // and it brackets the optimal sigma2* (the crossing of delta(eps; sigma2) with the target):
 //   delta(optimum_lower) > delta certified,  delta(optimum_upper) <= delta certified,
 // with (optimum_upper - optimum_lower) / optimum_lower <= bracket_tolerance (default 2^-32).
-// sigma2 <= 1.01 * optimum_lower (4 significant digits are used when 3 would exceed that), so
-// sigma2 is within 1% of the optimum.
+// sigma2 <= 1.01 * optimum_lower (more significant digits are used when 3 would exceed that;
+// when even 12 do not, sigma2 = optimum_upper), so sigma2 is within 1% of the crossing point
+// found. That this crossing is the global optimum is observed, not proven (below).
 //
 // Monotonicity. delta(eps; sigma2) is NOT monotone in sigma2 (tests/accounting pins an
 // example): just above each crossing point c_n = (n + Delta/2) Delta / eps, where k1 changes,
@@ -28,10 +29,13 @@
 // intervals are 1 - that, formed with enough bits to be exact: delta = 1 - 10^-5000 costs what
 // delta = 10^-5000 does.
 //
+// The search itself is internal/certified_search.h (shared with calibrate_gaussian).
+//
 // Errors: ParameterError for eps < 0, delta outside (0, 1), sensitivity not a positive integer,
 // bracket_tolerance outside [2^-200, 1/100]; LimitError (a ParameterError) when no certified
-// bracket is found within 20 widenings (a factor 2^(2^20)) of the continuous guess. Cost: ~40 profile evaluations (well under a second
-// for any sigma2, since each evaluation is Euler–Maclaurin/Poisson, not a sum over sigma terms).
+// bracket is found within 20 widenings (a factor 2^(2^20)) of the continuous guess. Cost: ~40
+// profile evaluations (well under a second for any sigma2, since each evaluation is
+// Euler–Maclaurin/Poisson, not a sum over sigma terms).
 #pragma once
 
 #include <gmpxx.h>
@@ -44,7 +48,8 @@ namespace exactdp::accounting {
 struct DiscreteGaussianCalibration {
   mpq_class sigma2;                 // the value to use: few significant digits, certified
   Interval delta_at_sigma2;         // certified; upper <= target delta
-  int significant_digits = 3;       // of sigma2 (3, or 4 when 3 would be > 1% above optimum)
+  int significant_digits = 3;       // of sigma2 (3, more when 3 would be > 1% above optimum_lower;
+                                    // 0 when sigma2 is optimum_upper itself)
   mpq_class optimum_lower;          // certified to miss the target
   mpq_class optimum_upper;          // certified to meet it
   Interval delta_at_optimum_lower;  // lower > target
@@ -53,6 +58,11 @@ struct DiscreteGaussianCalibration {
 };
 
 [[nodiscard]] mpq_class default_bracket_tolerance();  // 2^-32
+
+// The parameter checks of calibrate_discrete_gaussian alone (epsilon >= 0, 0 < delta < 1, an
+// integer sensitivity >= 1), for callers that report a bad parameter before anything else.
+void validate_discrete_gaussian_calibration(const mpq_class& epsilon, const mpq_class& delta,
+                                            const mpz_class& sensitivity);
 
 [[nodiscard]] DiscreteGaussianCalibration calibrate_discrete_gaussian(
     const mpq_class& epsilon, const mpq_class& delta, const mpz_class& sensitivity,

@@ -162,9 +162,16 @@ struct EulerMaclaurin {
   bool accurate;  // remainder <= 2^-(p+8) of the sum
 };
 
-EulerMaclaurin euler_maclaurin_tail(const mpz_class& k, const mpq_class& sigma2, mpfr_prec_t p,
-                                    const mpq_class& c = mpq_class(0)) {
-  if (sgn(k) < 0) throw std::logic_error("euler_maclaurin_tail: k < 0");
+// The quantities of the tail from k at working precision w (see above), scaled by e^c.
+struct TailTerms {
+  mpfr_prec_t w;
+  Interval inv_sigma, inv_sigma2, u;
+  Interval fk;        // e^c f(k)
+  Interval integral;  // int_k^inf e^c f = sigma fk R(u)
+  Interval q_upper;   // a point: an upper bound of e^c sqrt(Q(u)) (Cauchy-Schwarz remainder)
+};
+
+TailTerms tail_terms(const mpz_class& k, const mpq_class& sigma2, mpfr_prec_t p, const mpq_class& c) {
   // Extra bits: Q(u) at u = k/sigma loses ~2 log2 u bits to conditioning.
   long extra = 64;
   if (sgn(k) > 0) {
@@ -174,17 +181,30 @@ EulerMaclaurin euler_maclaurin_tail(const mpz_class& k, const mpq_class& sigma2,
   const mpfr_prec_t w = p + static_cast<mpfr_prec_t>(extra);
   const Interval sigma = sqrt(Interval(sigma2, w));
   const Interval inv_sigma = Interval(1L, w) / sigma;
-  const Interval inv_sigma2(mpq_class(1 / sigma2), w);
   const Interval u = Interval(k, w) * inv_sigma;
-  // Everything scaled by e^c: fk = e^c f(k), and int_k^inf e^c f = sigma sqrt(2 pi) e^c Q(u)
-  // = sigma fk R(u) with the Mills ratio R (phi(u) sqrt(2 pi) = f(k)).
+  // fk = e^c f(k), and int_k^inf e^c f = sigma sqrt(2 pi) e^c Q(u) = sigma fk R(u) with the
+  // Mills ratio R (phi(u) sqrt(2 pi) = f(k)).
   const Interval fk = exp(Interval(mpq_class(c - mpq_class(k * k) / (2 * sigma2)), w));
   const Interval integral = sigma * fk * mills_ratio(u);
-  // e^c sqrt(Q(u)) for the Cauchy–Schwarz remainder, from log Q (no underflow or overflow).
+  // e^c sqrt(Q(u)) from log Q (no underflow or overflow); its upper end is all that is needed.
   const Interval scaled_sqrt_q = exp(Interval(c, w) + mul_2si(log_normal_sf(u), -1));
-  Interval q_upper(w);  // its upper end: an upper bound is all the remainder needs
+  Interval q_upper(w);
   mpfr_set(q_upper.lower(), scaled_sqrt_q.upper(), MPFR_RNDD);
   mpfr_set(q_upper.upper(), scaled_sqrt_q.upper(), MPFR_RNDU);
+  return {w, inv_sigma, Interval(mpq_class(1 / sigma2), w), u, fk, integral, q_upper};
+}
+
+EulerMaclaurin euler_maclaurin_tail(const mpz_class& k, const mpq_class& sigma2, mpfr_prec_t p,
+                                    const mpq_class& c = mpq_class(0)) {
+  if (sgn(k) < 0) throw std::logic_error("euler_maclaurin_tail: k < 0");
+  const TailTerms t = tail_terms(k, sigma2, p, c);
+  const mpfr_prec_t w = t.w;
+  const Interval& inv_sigma = t.inv_sigma;
+  const Interval& inv_sigma2 = t.inv_sigma2;
+  const Interval& u = t.u;
+  const Interval& fk = t.fk;
+  const Interval& integral = t.integral;
+  const Interval& q_upper = t.q_upper;
 
   Real threshold(w);
   mpfr_mul_2si(threshold.get(), integral.lower(), -(p + 8), MPFR_RNDD);
@@ -360,10 +380,14 @@ void validate_discrete_gaussian(const mpq_class& epsilon, const mpq_class& sigma
                                 const mpz_class& sensitivity) {
   require_nonnegative("epsilon", epsilon);
   require_positive("sigma2", sigma2);
-  if (sgn(sensitivity) <= 0) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(sensitivity)),
-                                       "sensitivity a positive integer");
-  }
+  require_integer_sensitivity(sensitivity);
+}
+
+Interval discrete_gaussian_tail_limit(const mpq_class& sigma2, const mpz_class& sensitivity,
+                                      mpfr_prec_t precision) {
+  require_positive("sigma2", sigma2);
+  require_integer_sensitivity(sensitivity);
+  return Interval(mpq_class(sensitivity), precision) / sqrt(Interval(sigma2, precision));
 }
 
 Interval discrete_gaussian_delta_at(const mpq_class& epsilon, const mpq_class& sigma2,

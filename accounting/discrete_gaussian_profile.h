@@ -60,6 +60,12 @@ enum class GaussianSumMethod { kAuto, kDirect, kEulerMaclaurin };
 void validate_discrete_gaussian(const mpq_class& epsilon, const mpq_class& sigma2,
                                 const mpz_class& sensitivity);
 
+// Delta / sqrt(sigma2), the limit L of eps / sqrt(-2 log delta(eps)) as eps grows (the tail of
+// the discrete Gaussian profile is a Gaussian tail, CKS20 Theorem 7; gdp_bridge Theorem 3.3).
+// sigma2 > 0, sensitivity >= 1 (ParameterError otherwise).
+[[nodiscard]] Interval discrete_gaussian_tail_limit(const mpq_class& sigma2, const mpz_class& sensitivity,
+                                                    mpfr_prec_t precision);
+
 namespace internal {
 
 // sum_{x >= k} exp(-x^2 / (2 sigma2)) for any integer k.

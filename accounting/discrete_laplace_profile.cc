@@ -10,10 +10,7 @@ namespace {
 void validate(const mpq_class& epsilon, const mpq_class& scale, const mpz_class& sensitivity) {
   require_nonnegative("epsilon", epsilon);
   require_positive("scale", scale);
-  if (sgn(sensitivity) <= 0) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(sensitivity)),
-                                       "sensitivity a positive integer");
-  }
+  require_integer_sensitivity(sensitivity);
 }
 
 mpz_class ceil_q(const mpq_class& q) {

@@ -9,20 +9,6 @@
 
 namespace exactdp::accounting {
 
-void require_nonnegative(const char* name, const mpq_class& value) {
-  if (sgn(value) < 0) {
-    throw ParameterError::out_of_range(name, abbreviate(to_string(value)),
-                                       std::string(name) + " >= 0");
-  }
-}
-
-void require_positive(const char* name, const mpq_class& value) {
-  if (sgn(value) <= 0) {
-    throw ParameterError::out_of_range(name, abbreviate(to_string(value)),
-                                       std::string(name) + " > 0");
-  }
-}
-
 namespace {
 
 // x1 = eps/mu - mu/2 and x2 = eps/mu + mu/2, exact, after validating eps >= 0 and mu > 0.

@@ -25,6 +25,7 @@
 #include <gmpxx.h>
 
 #include "accounting/interval.h"
+#include "accounting/parameter_checks.h"
 #include "accounting/ziv.h"
 
 namespace exactdp::accounting {
@@ -54,10 +55,5 @@ namespace exactdp::accounting {
 [[nodiscard]] Certified gaussian_delta(const mpq_class& epsilon, const mpq_class& sigma,
                                        const mpq_class& sensitivity,
                                        const ZivOptions& options = {});
-
-// Validation used by the functions above (and by callers that build their own loops):
-// throws ParameterError naming `name` unless value >= 0 (nonnegative) / value > 0 (positive).
-void require_nonnegative(const char* name, const mpq_class& value);
-void require_positive(const char* name, const mpq_class& value);
 
 }  // namespace exactdp::accounting

@@ -57,6 +57,18 @@ namespace exactdp::accounting {
 [[nodiscard]] Certified gdp_mu_of_pure_dp(const mpq_class& epsilon,
                                           const ZivOptions& options = {});
 
+// The epsilon at delta of k compositions of an eps-DP mechanism through GDP: mu = sqrt(k) mu_1
+// with mu_1 = gdp_mu_of_pure_dp(eps), then gdp_epsilon(mu, delta), in ONE Ziv loop (mu_1 is
+// refined at each working precision, so the width of mu does not cap the result's).
+// UPPER end of `epsilon` safe; `mu` is the composed mu of the last precision (upper end safe).
+struct ComposedGdp {
+  Certified epsilon;
+  Interval mu{kDefaultPrecision};
+};
+[[nodiscard]] ComposedGdp gdp_epsilon_of_composed_pure_dp(const mpq_class& epsilon, unsigned long k,
+                                                          const mpq_class& delta,
+                                                          const ZivOptions& options = {});
+
 // sqrt(sum mu_i^2); each mu_i >= 0.
 [[nodiscard]] Interval gdp_compose(std::span<const Interval> mus);
 // sqrt(sum count_i * mu_i^2).

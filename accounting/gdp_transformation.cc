@@ -171,10 +171,10 @@ void GdptOptions::validate() const {
   }
 }
 
-GdptResult gdpt_measure(const ProfileFunction& profile, const GdptOptions& options) {
-  options.validate();
-  const mpfr_prec_t p = options.precision;
-  // Grid e_0 = 0 < ... < e_n = eps_max.
+namespace {
+
+// Grid e_0 = 0 < ... < e_n = eps_max (steps from grid_step). LimitError past kMaxGridPoints.
+std::vector<mpq_class> gdpt_grid(const GdptOptions& options) {
   const mpq_class h0 = options.tolerance * mpq_class(3, 5);
   std::vector<mpq_class> grid;
   grid.emplace_back(0);
@@ -188,74 +188,102 @@ GdptResult gdpt_measure(const ProfileFunction& profile, const GdptOptions& optio
     if (next > options.eps_max) next = options.eps_max;
     grid.push_back(std::move(next));
   }
-  const std::size_t n = grid.size() - 1;  // intervals [e_i, e_{i+1}], i < n
+  return grid;
+}
+
+// The order the n intervals are visited in: shuffled (Fisher-Yates on the seed, Algorithm 1) or,
+// for the naive algorithm, left to right.
+std::vector<std::size_t> visiting_order(std::size_t n, const GdptOptions& options) {
   std::vector<std::size_t> order(n);
   for (std::size_t i = 0; i < n; ++i) order[i] = i;
   if (!options.naive) {
     std::uint64_t state = options.seed;
-    for (std::size_t i = n; i > 1; --i) {  // Fisher–Yates
+    for (std::size_t i = n; i > 1; --i) {
       const std::size_t j = static_cast<std::size_t>(splitmix64(state) % i);
       std::swap(order[i - 1], order[j]);
     }
   }
-  Measurer m(profile, options);
-  Real m_lo(p), m_hi(p);
-  mpfr_set_zero(m_lo.get(), 1);
-  mpfr_set_zero(m_hi.get(), 1);
-  GdptResult result;
-  result.eps_argmax = 0;
-  Real zero(p);
-  mpfr_set_zero(zero.get(), 1);
-  for (const std::size_t i : order) {
-    const mpq_class& e = grid[i];
-    const mpq_class& e_next = grid[i + 1];
-    // Per-point precision: delta within 2^-(p-16) of 1 (e.g. 1 - e^-50) is re-evaluated at
-    // doubled precision (up to kMaxRetryPrecision) so that mu_e(delta) can be resolved.
-    mpfr_prec_t pi = p;
+  return order;
+}
+
+// The running bracket [lo, hi] of the supremum of T over the points visited so far.
+struct RunningBracket {
+  Real lo, hi;
+  mpq_class eps_argmax = 0;
+};
+
+// delta(e) at precision pi, re-evaluated at doubled precision (up to kMaxRetryPrecision) while
+// it is within 2^-(pi-16) of 1 (e.g. 1 - e^-50), so that mu_e(delta) can be resolved.
+Interval resolved_profile(Measurer& m, const mpq_class& e, mpfr_prec_t& pi) {
+  m.set_precision(pi);
+  Interval d = m.profile_at(e);
+  while (pi < kMaxRetryPrecision && too_close_to_one(d, pi)) {
+    pi *= 2;
     m.set_precision(pi);
-    Interval d = m.profile_at(e);
-    while (pi < kMaxRetryPrecision && too_close_to_one(d, pi)) {
-      pi *= 2;
-      m.set_precision(pi);
-      d = m.profile_at(e);
+    d = m.profile_at(e);
+  }
+  return d;
+}
+
+// Visits [e, e_next]: raises hi to a certified bound of U_i when it is a record (every time for
+// the naive algorithm, which searches from 0), and lo to a certified lower bound of T(e).
+// Returns false when hi became infinite (the GDPT exceeds mu_max).
+bool visit_interval(Measurer& m, const GdptOptions& options, const mpq_class& e,
+                    const mpq_class& e_next, RunningBracket& b) {
+  const mpfr_prec_t p = options.precision;
+  mpfr_prec_t pi = p;
+  Interval d = resolved_profile(m, e, pi);
+  if (!options.naive && m.upper_ok(d, e_next, b.hi.get())) return true;  // U_i <= hi
+  Real from(pi);
+  if (options.naive) mpfr_set_zero(from.get(), 1); else mpfr_set(from.get(), b.hi.get(), MPFR_RNDD);
+  Real u = m.search_upper(d, e_next, from.get());
+  while (mpfr_inf_p(u.get()) && pi < kMaxRetryPrecision) {  // maybe just imprecise
+    pi *= 2;
+    m.set_precision(pi);
+    d = m.profile_at(e);
+    Real from2(pi);
+    mpfr_set(from2.get(), from.get(), MPFR_RNDD);
+    u = m.search_upper(d, e_next, from2.get());
+  }
+  if (mpfr_cmp(u.get(), b.hi.get()) > 0) {
+    mpfr_prec_round(u.get(), p, MPFR_RNDU);  // hi only moves up: still an upper bound
+    b.hi = u;
+  }
+  if (mpfr_inf_p(b.hi.get())) return false;
+  if (mpfr_sgn(d.lower()) > 0) {
+    Real start(pi), to(pi);
+    if (options.naive) mpfr_set_zero(start.get(), 1); else mpfr_set(start.get(), b.lo.get(), MPFR_RNDD);
+    mpfr_set(to.get(), u.get(), MPFR_RNDU);
+    Real t = m.search_lower(d, e, start.get(), to.get());
+    if (mpfr_cmp(t.get(), b.lo.get()) > 0) {
+      mpfr_prec_round(t.get(), p, MPFR_RNDD);  // lo only moves down: still a lower bound
+      b.lo = t;
+      b.eps_argmax = e;
     }
-    if (!options.naive && m.upper_ok(d, e_next, m_hi.get())) continue;  // U_i <= m_hi
-    // A record (or the naive algorithm): raise m_hi to a certified bound of U_i ...
-    // (The naive algorithm searches from 0 every time: a full binary search per point.)
-    Real from(pi);
-    mpfr_set(from.get(), options.naive ? zero.get() : m_hi.get(), MPFR_RNDD);
-    Real u = m.search_upper(d, e_next, from.get());
-    while (mpfr_inf_p(u.get()) && pi < kMaxRetryPrecision) {  // maybe just imprecise
-      pi *= 2;
-      m.set_precision(pi);
-      d = m.profile_at(e);
-      Real from2(pi);
-      mpfr_set(from2.get(), from.get(), MPFR_RNDD);
-      u = m.search_upper(d, e_next, from2.get());
-    }
-    if (mpfr_cmp(u.get(), m_hi.get()) > 0) {
-      mpfr_prec_round(u.get(), p, MPFR_RNDU);  // m_hi only moves up: still an upper bound
-      m_hi = u;
-    }
-    if (mpfr_inf_p(m_hi.get())) {
+  }
+  return true;
+}
+
+}  // namespace
+
+GdptResult gdpt_measure(const ProfileFunction& profile, const GdptOptions& options) {
+  options.validate();
+  const mpfr_prec_t p = options.precision;
+  const std::vector<mpq_class> grid = gdpt_grid(options);
+  Measurer m(profile, options);
+  RunningBracket b{Real(p), Real(p)};
+  mpfr_set_zero(b.lo.get(), 1);
+  mpfr_set_zero(b.hi.get(), 1);
+  GdptResult result;
+  for (const std::size_t i : visiting_order(grid.size() - 1, options)) {
+    if (!visit_interval(m, options, grid[i], grid[i + 1], b)) {
       result.bounded = false;
       break;
     }
-    // ... and m_lo to a certified lower bound of T(e_i) = mu_{e_i}(delta(e_i)).
-    if (mpfr_sgn(d.lower()) > 0) {
-      Real start(pi), to(pi);
-      mpfr_set(start.get(), options.naive ? zero.get() : m_lo.get(), MPFR_RNDD);
-      mpfr_set(to.get(), u.get(), MPFR_RNDU);
-      Real t = m.search_lower(d, e, start.get(), to.get());
-      if (mpfr_cmp(t.get(), m_lo.get()) > 0) {
-        mpfr_prec_round(t.get(), p, MPFR_RNDD);  // m_lo only moves down: still a lower bound
-        m_lo = t;
-        result.eps_argmax = e;
-      }
-    }
   }
   m.set_precision(p);
-  result.mu = Interval::from_ends(m_lo.get(), m_hi.get(), p);
+  result.eps_argmax = b.eps_argmax;
+  result.mu = Interval::from_ends(b.lo.get(), b.hi.get(), p);
   result.grid_points = grid.size();
   result.binary_searches = m.binary_searches;
   result.profile_evaluations = m.profile_evaluations;

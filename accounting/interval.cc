@@ -21,11 +21,11 @@ void mul_end(mpfr_ptr out, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rnd) {
 }
 
 // out = x / y rounded in direction rnd; y is nonzero (the divisor interval excludes 0).
-// inf / inf would be NaN; it cannot occur for a divisor with a finite end we use, but an
-// unbounded divisor end gives 0 (the limit), which is the right bound.
+// A finite x over an unbounded divisor end gives 0 (the limit), which is the right bound.
+// inf / inf would be NaN in MPFR: with unbounded ends on both sides the true quotients are
+// unbounded too, so the end is the infinity of the quotient's sign.
 void div_end(mpfr_ptr out, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rnd) {
   if (mpfr_inf_p(x) && mpfr_inf_p(y)) {
-    // Only reached with unbounded ends on both sides; the true quotients are unbounded too.
     if ((mpfr_sgn(x) > 0) == (mpfr_sgn(y) > 0)) {
       mpfr_set_inf(out, 1);
     } else {

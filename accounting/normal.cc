@@ -246,28 +246,40 @@ void min_abs(mpfr_ptr m, mpfr_srcptr l, mpfr_srcptr u) {
   }
 }
 
+// f on [l, u] for a decreasing f: both ends are evaluated when the interval is wide; a narrow
+// one costs one evaluation at l, whose lower end is lowered by drop (an upper bound of
+// f(l) - f(u), from a bound on the slope; drop(l, u, out) writes it into a 64-bit out).
+template <class Point, class Drop>
+Interval decreasing_on(mpfr_srcptr l, mpfr_srcptr u, mpfr_prec_t p, Point point, Drop drop) {
+  if (!is_narrow(l, u, p)) {
+    const Interval hi = point(l, p);
+    const Interval lo = point(u, p);
+    return Interval::from_ends(lo.lower(), hi.upper(), p);
+  }
+  Interval r = point(l, p);
+  if (mpfr_equal_p(l, u)) return r;
+  Real d(64), width(64);
+  drop(l, u, d.get());
+  mpfr_sub(width.get(), u, l, MPFR_RNDU);
+  mpfr_mul(d.get(), d.get(), width.get(), MPFR_RNDU);
+  mpfr_sub(r.lower(), r.lower(), d.get(), MPFR_RNDD);
+  return r;
+}
+
 // Q on [l, u] (decreasing). For a narrow interval, one evaluation at l and the slope bound
 // |Q'| = phi <= 0.399 exp(-m^2/2) (1/sqrt(2 pi) = 0.39894...), m = min |v|:
 //   Q(u) >= Q(l) - (u - l) * 0.399 exp(-m^2/2).
 Interval sf_interval(mpfr_srcptr l, mpfr_srcptr u, mpfr_prec_t p) {
-  if (!is_narrow(l, u, p)) {
-    const Interval hi = sf_point(l, p);
-    const Interval lo = sf_point(u, p);
-    return Interval::from_ends(lo.lower(), hi.upper(), p);
-  }
-  Interval r = sf_point(l, p);
-  if (mpfr_equal_p(l, u)) return r;
-  Real m(64), slope(64), width(64);
-  min_abs(m.get(), l, u);
-  mpfr_sqr(m.get(), m.get(), MPFR_RNDD);
-  mpfr_div_2ui(m.get(), m.get(), 1, MPFR_RNDD);
-  mpfr_neg(m.get(), m.get(), MPFR_RNDU);      // -m^2/2 rounded up
-  mpfr_exp(slope.get(), m.get(), MPFR_RNDU);  // upper bound of exp(-m^2/2)
-  mpfr_mul_ui(slope.get(), slope.get(), 399, MPFR_RNDU);
-  mpfr_div_ui(slope.get(), slope.get(), 1000, MPFR_RNDU);
-  mpfr_sub(width.get(), u, l, MPFR_RNDU);
-  mpfr_mul(slope.get(), slope.get(), width.get(), MPFR_RNDU);
-  mpfr_sub(r.lower(), r.lower(), slope.get(), MPFR_RNDD);
+  Interval r = decreasing_on(l, u, p, sf_point, [](mpfr_srcptr lo, mpfr_srcptr hi, mpfr_ptr slope) {
+    Real m(64);
+    min_abs(m.get(), lo, hi);
+    mpfr_sqr(m.get(), m.get(), MPFR_RNDD);
+    mpfr_div_2ui(m.get(), m.get(), 1, MPFR_RNDD);
+    mpfr_neg(m.get(), m.get(), MPFR_RNDU);  // -m^2/2 rounded up
+    mpfr_exp(slope, m.get(), MPFR_RNDU);    // upper bound of exp(-m^2/2)
+    mpfr_mul_ui(slope, slope, 399, MPFR_RNDU);
+    mpfr_div_ui(slope, slope, 1000, MPFR_RNDU);
+  });
   if (mpfr_sgn(r.lower()) < 0) mpfr_set_zero(r.lower(), 1);  // Q > 0
   return r;
 }
@@ -278,23 +290,13 @@ Interval sf_interval(mpfr_srcptr l, mpfr_srcptr u, mpfr_prec_t p) {
 // u <= 1), and <= 1/R(0) = 2 phi(0) < 1 for u <= 0:
 //   log Q(u) >= log Q(l) - (u - l) * H,  H = u + 2 (u > 0) or 1 (u <= 0).
 Interval log_sf_interval(mpfr_srcptr l, mpfr_srcptr u, mpfr_prec_t p) {
-  if (!is_narrow(l, u, p)) {
-    const Interval hi = log_sf_point(l, p);
-    const Interval lo = log_sf_point(u, p);
-    return Interval::from_ends(lo.lower(), hi.upper(), p);
-  }
-  Interval r = log_sf_point(l, p);
-  if (mpfr_equal_p(l, u)) return r;
-  Real h(64), width(64);
-  if (mpfr_sgn(u) > 0) {
-    mpfr_add_ui(h.get(), u, 2, MPFR_RNDU);
-  } else {
-    mpfr_set_ui(h.get(), 1, MPFR_RNDU);
-  }
-  mpfr_sub(width.get(), u, l, MPFR_RNDU);
-  mpfr_mul(h.get(), h.get(), width.get(), MPFR_RNDU);
-  mpfr_sub(r.lower(), r.lower(), h.get(), MPFR_RNDD);
-  return r;
+  return decreasing_on(l, u, p, log_sf_point, [](mpfr_srcptr, mpfr_srcptr hi, mpfr_ptr h) {
+    if (mpfr_sgn(hi) > 0) {
+      mpfr_add_ui(h, hi, 2, MPFR_RNDU);
+    } else {
+      mpfr_set_ui(h, 1, MPFR_RNDU);
+    }
+  });
 }
 
 // A rational argument rounded to enough bits that the tails keep `precision` bits:

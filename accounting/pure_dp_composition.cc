@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "accounting/parameter_checks.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 
@@ -137,21 +138,13 @@ ZivOptions kov_options(const ZivOptions& options, unsigned long k) {
 }  // namespace
 
 void validate_pure_dp_composition(const mpq_class& epsilon, unsigned long k) {
-  if (epsilon <= 0 || epsilon > kMaxEpsilon) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)),
-                                       "0 < epsilon <= 10^6");
-  }
+  require_positive_at_most("epsilon", epsilon, kMaxEpsilon, "10^6");
   if (k < 1 || k > kMaxCompositions) {
     throw ParameterError::out_of_range("k", std::to_string(k), "1 <= k <= 10^6");
   }
 }
 
-void validate_delta(const mpq_class& delta, const char* name) {
-  if (delta <= 0 || delta >= 1) {
-    throw ParameterError::out_of_range(name, abbreviate(to_string(delta)),
-                                       std::string("0 < ") + name + " < 1");
-  }
-}
+void validate_delta(const mpq_class& delta, const char* name) { require_open_unit(name, delta); }
 
 mpq_class basic_composition_epsilon(const mpq_class& epsilon, unsigned long k) {
   validate_pure_dp_composition(epsilon, k);

@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "accounting/parameter_checks.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 
@@ -15,17 +16,10 @@ constexpr long kMinLog2AlphaMinus1 = -300;
 constexpr long kMaxLog2AlphaMinus1 = 2000;
 
 void validate_epsilon(const mpq_class& epsilon) {
-  if (epsilon < 0 || epsilon > kMaxRho) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)),
-                                       "0 <= epsilon <= 10^9");
-  }
+  require_nonnegative_at_most("epsilon", epsilon, kMaxRho, "10^9");
 }
 
-void validate_delta_open(const mpq_class& delta) {
-  if (delta <= 0 || delta >= 1) {
-    throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
-  }
-}
+void validate_delta_open(const mpq_class& delta) { require_open_unit("delta", delta); }
 
 // alpha = 1 + 2^x as an exact rational (x an MPFR number; 2^x rounded down is some number > 0,
 // and whatever it is, the alpha built from it is exactly the rational we then use).
@@ -84,47 +78,30 @@ mpq_class search_alpha(const std::function<Interval(const mpq_class&)>& objectiv
 }  // namespace
 
 void validate_rho(const mpq_class& rho) {
-  if (rho < 0 || rho > kMaxRho) {
-    throw ParameterError::out_of_range("rho", abbreviate(to_string(rho)), "0 <= rho <= 10^9");
-  }
+  require_nonnegative_at_most("rho", rho, kMaxRho, "10^9");
 }
 
 mpq_class zcdp_rho_gaussian(const mpq_class& sigma, const mpq_class& sensitivity) {
-  if (sigma <= 0) {
-    throw ParameterError::out_of_range("sigma", abbreviate(to_string(sigma)), "sigma > 0");
-  }
-  if (sensitivity <= 0) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(sensitivity)),
-                                       "sensitivity > 0");
-  }
+  require_positive("sigma", sigma);
+  require_positive("sensitivity", sensitivity);
   return sensitivity * sensitivity / (2 * sigma * sigma);
 }
 
 mpq_class zcdp_rho_discrete_gaussian(const mpq_class& sigma2, const mpz_class& sensitivity) {
-  if (sigma2 <= 0) {
-    throw ParameterError::out_of_range("sigma2", abbreviate(to_string(sigma2)), "sigma2 > 0");
-  }
-  if (sensitivity < 1) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(sensitivity)),
-                                       "integer sensitivity >= 1");
-  }
+  require_positive("sigma2", sigma2);
+  require_integer_sensitivity(sensitivity);
   return mpq_class(sensitivity * sensitivity) / (2 * sigma2);
 }
 
 mpq_class zcdp_rho_pure_dp(const mpq_class& epsilon) {
-  if (epsilon < 0) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)),
-                                       "epsilon >= 0");
-  }
+  require_nonnegative("epsilon", epsilon);
   return epsilon * epsilon / 2;
 }
 
 mpq_class zcdp_compose(std::span<const mpq_class> rhos) {
   mpq_class sum(0);
   for (const auto& rho : rhos) {
-    if (rho < 0) {
-      throw ParameterError::out_of_range("rho", abbreviate(to_string(rho)), "rho >= 0");
-    }
+    require_nonnegative("rho", rho);
     sum += rho;
   }
   return sum;

@@ -5,12 +5,16 @@
 
 namespace exactdp::cli {
 
-std::vector<OptionSpec> with_accounting_options(std::vector<OptionSpec> specs) {
+std::vector<OptionSpec> with_report_options(std::vector<OptionSpec> specs) {
   specs.push_back({"--json", false});
   specs.push_back({"--digits", true});
-  specs.push_back({"--tolerance", true});
   for (const auto& s : help_option_specs()) specs.push_back(s);
   return specs;
+}
+
+std::vector<OptionSpec> with_accounting_options(std::vector<OptionSpec> specs) {
+  specs.push_back({"--tolerance", true});
+  return with_report_options(std::move(specs));
 }
 
 int digits_option(const ParsedArgs& parsed, unsigned long long maximum) {

@@ -1,5 +1,5 @@
 // accounting_options.h — the options the accounting commands (calibrate, profile, convert,
-// compose, measure-gdp) share: --json, --digits D and --tolerance R, read one way everywhere.
+// compose, measure-gdp) and audit share: --json, --digits D and --tolerance R, read one way everywhere.
 //
 // Example:
 //   const ParsedArgs parsed(args, with_accounting_options({{"--epsilon", true}}));
@@ -19,7 +19,10 @@
 
 namespace exactdp::cli {
 
-// The command's own specs followed by --json, --digits D, --tolerance R, --help and -h.
+// The command's own specs followed by --json, --digits D, --help and -h: the options of every
+// command that prints a report (accounting commands and audit).
+[[nodiscard]] std::vector<OptionSpec> with_report_options(std::vector<OptionSpec> specs);
+// with_report_options plus --tolerance R.
 [[nodiscard]] std::vector<OptionSpec> with_accounting_options(std::vector<OptionSpec> specs);
 
 // --digits D: significant digits printed, 1 <= D <= maximum (ParameterError naming "digits"

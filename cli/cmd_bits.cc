@@ -14,8 +14,6 @@
 namespace exactdp::cli {
 namespace {
 
-constexpr unsigned long long kMaxBytes = 1'000'000'000'000ULL;
-
 constexpr const char* kHelp =
     "usage: exactdp bits -n BYTES [--seed HEX]\n"
     "\n"
@@ -24,6 +22,8 @@ constexpr const char* kHelp =
     "(64 hex digits; FOR TESTS AND AUDITS ONLY). For external batteries, e.g.\n"
     "  exactdp bits -n 10000000000 | dieharder -g 200 -a     (see scripts/dieharder)\n"
     "Exit status: 0 success, 2 bad usage or parameter.\n";
+
+constexpr unsigned long long kMaxBytes = 1'000'000'000'000ULL;  // as the help says
 
 }  // namespace
 

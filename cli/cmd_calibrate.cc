@@ -18,7 +18,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
-#include "cli/sensitivity_options.h"
+#include "cli/mechanism_spec.h"
 #include "cli/text_json_report.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
@@ -39,9 +39,13 @@ constexpr const char* kHelp =
     "                   delta are both proven. Use sigma_to_use (= sigma.upper, rounded up).\n"
     "                   Also the classical sigma = sqrt(2 ln(1.25/delta)) sensitivity / epsilon\n"
     "                   (Dwork-Roth; only for epsilon < 1) and the variance ratio.\n"
-    "discrete-gaussian: a convenient sigma2 (3 significant digits, rounded up; within 1% of the\n"
-    "                   optimum) whose certified delta (CKS20 Theorem 7) meets the target, and\n"
-    "                   the certified bracket of the optimal sigma2.\n"
+    "discrete-gaussian: a convenient sigma2 (3 significant digits, rounded up) whose certified\n"
+    "                   delta (CKS20 Theorem 7) meets the target, and sigma2_optimum: a certified\n"
+    "                   bracket where delta crosses the target (delta > target proven at its\n"
+    "                   lower end, <= target at its upper end). sigma2 is within 1% of that\n"
+    "                   bracket's lower end unless significant_digits = 0 (then it is the upper\n"
+    "                   end). That no smaller sigma2 meets the target is observed, not proven:\n"
+    "                   the discrete profile is not monotone in sigma2.\n"
     "\n"
     "options:\n"
     "  --sensitivity R  gaussian: R > 0 (default 1); discrete-gaussian: an integer >= 1\n"
@@ -55,16 +59,6 @@ constexpr const char* kHelp =
 
 constexpr int kMaxDigits = 1000;
 
-// The target both mechanisms calibrate to: epsilon >= 0 and 0 < delta < 1.
-void require_epsilon_and_delta(const mpq_class& epsilon, const mpq_class& delta) {
-  if (sgn(epsilon) < 0) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
-  }
-  if (sgn(delta) <= 0 || delta >= 1) {
-    throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
-  }
-}
-
 // The report's first fields, what was asked: mechanism, epsilon, delta, sensitivity.
 TextJsonReport calibration_report(const std::string& mechanism, const mpq_class& epsilon,
                                   const mpq_class& delta, const std::string& sensitivity) {
@@ -77,12 +71,24 @@ TextJsonReport calibration_report(const std::string& mechanism, const mpq_class&
   return out;
 }
 
-int calibrate_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
-  const mpq_class epsilon = parsed.require_rational("--epsilon");
-  const mpq_class delta = parsed.require_rational("--delta");
+// The (epsilon, delta) both calibrations aim at, read (not yet range-checked: the library does).
+struct Target {
+  mpq_class epsilon;
+  mpq_class delta;
+};
+
+Target read_target(const ParsedArgs& parsed) {
+  Target t;
+  t.epsilon = parsed.require_rational("--epsilon");
+  t.delta = parsed.require_rational("--delta");
+  return t;
+}
+
+int calibrate_gaussian_cmd(const Target& target, const ParsedArgs& parsed, Io& io) {
+  const mpq_class& epsilon = target.epsilon;
+  const mpq_class& delta = target.delta;
   const mpq_class sensitivity = parsed.rational("--sensitivity").value_or(mpq_class(1));
-  require_epsilon_and_delta(epsilon, delta);
-  require_positive_sensitivity(sensitivity);
+  accounting::validate_gaussian_calibration(epsilon, delta, sensitivity);
   const int digits = digits_option(parsed, kMaxDigits);
   const accounting::ZivOptions options =
       ziv_options_from_tolerance(parsed, TinyTolerance::kOutOfRange);
@@ -115,12 +121,11 @@ int calibrate_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
   return out.emit(io, parsed.has("--json"));
 }
 
-int calibrate_discrete_gaussian_cmd(const ParsedArgs& parsed, Io& io) {
-  const mpq_class epsilon = parsed.require_rational("--epsilon");
-  const mpq_class delta = parsed.require_rational("--delta");
+int calibrate_discrete_gaussian_cmd(const Target& target, const ParsedArgs& parsed, Io& io) {
   const mpz_class sensitivity = parsed.integer("--sensitivity").value_or(mpz_class(1));
-  require_epsilon_and_delta(epsilon, delta);
-  require_integer_sensitivity(sensitivity);
+  const mpq_class& epsilon = target.epsilon;
+  const mpq_class& delta = target.delta;
+  accounting::validate_discrete_gaussian_calibration(epsilon, delta, sensitivity);
   const int digits = digits_option(parsed, kMaxDigits);
   mpq_class tolerance = accounting::default_bracket_tolerance();
   if (const auto t = parsed.rational("--tolerance")) tolerance = *t;  // range-checked below
@@ -153,10 +158,17 @@ int cmd_calibrate(Args args, Io& io) {
     throw UsageError(pos.empty() ? "calibrate: name a mechanism: gaussian or discrete-gaussian"
                                  : "calibrate: unexpected argument '" + abbreviate(pos[1]) + "'");
   }
-  if (pos[0] == "gaussian") return calibrate_gaussian_cmd(parsed, io);
-  if (pos[0] == "discrete-gaussian") return calibrate_discrete_gaussian_cmd(parsed, io);
-  throw UsageError("calibrate: unknown mechanism '" + abbreviate(pos[0]) +
-                   "' (allowed: gaussian, discrete-gaussian)");
+  const MechanismRow* row = find_mechanism(MechanismCommand::kCalibrate, pos[0]);
+  if (row == nullptr) {
+    throw UsageError("calibrate: unknown mechanism '" + abbreviate(pos[0]) + "' (allowed: " +
+                     mechanism_list(MechanismCommand::kCalibrate) + ")");
+  }
+  // The table's sensitivity kind selects the calibration: a real L2 sensitivity (the analytic
+  // Gaussian) or an integer one (the discrete Gaussian).
+  const Target target = read_target(parsed);
+  return row->sensitivity == SensitivityKind::kInteger
+             ? calibrate_discrete_gaussian_cmd(target, parsed, io)
+             : calibrate_gaussian_cmd(target, parsed, io);
 }
 
 }  // namespace exactdp::cli

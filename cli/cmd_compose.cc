@@ -67,13 +67,10 @@ MethodResult run_method(const std::string& method, const mpq_class& eps, unsigne
             "Kairouz-Oh-Viswanath 2015 optimal composition, exact (certified interval)"};
   }
   if (method == "gdp") {
-    const Certified mu1 = accounting::gdp_mu_of_pure_dp(eps, options);
-    const std::vector<std::pair<Interval, unsigned long>> parts = {{mu1.value, k}};
-    const Interval mu = accounting::gdp_compose_counted(parts);
-    Certified c = accounting::gdp_epsilon(mu, delta, options);
-    return {std::move(c.value), c.tolerance_met && mu1.tolerance_met,
+    accounting::ComposedGdp c = accounting::gdp_epsilon_of_composed_pure_dp(eps, k, delta, options);
+    return {std::move(c.epsilon.value), c.epsilon.tolerance_met,
             "mu = 2 Phi^-1(e^eps/(1+e^eps)) per mechanism, composed as mu sqrt(k) = " +
-                accounting::decimal_upper(mu.upper(), 12) + " (upper)"};
+                accounting::decimal_upper(c.mu.upper(), 12) + " (upper)"};
   }
   if (method == "zcdp") {
     const mpq_class rho = accounting::zcdp_rho_pure_dp(eps) * mpq_class(mpz_class(k));

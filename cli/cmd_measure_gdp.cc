@@ -15,17 +15,14 @@
 
 #include "accounting/decimal.h"
 #include "accounting/discrete_gaussian_profile.h"
-#include "accounting/discrete_laplace_profile.h"
-#include "accounting/gaussian_profile.h"
-#include "accounting/laplace_profile.h"
 #include "accounting/gdp_transformation.h"
-#include "accounting/pure_dp_composition.h"
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
-#include "cli/sensitivity_options.h"
+#include "cli/mechanism_spec.h"
 #include "cli/svg_plot.h"
+#include "cli/text_json_report.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 
@@ -75,166 +72,89 @@ struct MeasuredMechanism {
   }
 };
 
-std::vector<OptionSpec> mechanism_option_specs() {
-  return {{"--sigma", true}, {"--sigma2", true},  {"--scale", true}, {"--sensitivity", true},
-          {"--mu", true},    {"--epsilon", true}, {"--k", true}};
-}
-
-// Rejects options that belong to other mechanisms, so a typo is not silently ignored.
-void only_options(const ParsedArgs& parsed, const std::string& mechanism,
-                  const std::vector<std::string>& allowed) {
-  for (const auto& spec : mechanism_option_specs()) {
-    if (!parsed.has(spec.name)) continue;
-    bool ok = false;
-    for (const auto& a : allowed) ok = ok || a == spec.name;
-    if (!ok) throw UsageError("measure-gdp " + mechanism + " does not take " + spec.name);
-  }
-}
-
 // measure-gdp works on the scale of mu: the profile of a mechanism whose natural mu (Delta/sigma,
-// Delta/scale, ...) is far outside [1e-6, 1000] costs so much per evaluation (arguments like
+// Delta/scale, ...) is far outside [1e-6, 30] costs so much per evaluation (arguments like
 // eps/mu = 10^99999) that the thousands of evaluations of the GDPT would not finish; such
 // mechanisms are refused up front (a mu below 1e-6 is below any useful tolerance anyway; above
-// 30, delta(0) is within e^-110 of 1 and every evaluation needs hundreds of bits — and such a
-// mechanism gives "almost no privacy", gdp_bridge Section 4.2). Measured worst cases: mu = 30
-// about 5 s, epsilon = 30 about 2 s.
-void require_scale(const std::string& parameter, const std::string& value, const mpq_class& x,
-                   const std::string& what);
+// 30, delta(0) is within e^-110 of 1 and every evaluation needs hundreds of bits, and such a
+// mechanism gives "almost no privacy", gdp_bridge Section 4.2).
+const mpq_class kMinNaturalMu(1, 1'000'000);
+const mpq_class kMaxNaturalMu(30);
 
-// sensitivity / noise in [1e-6, 30]: the error names the sensitivity when it is the one out of
-// that range itself, else the noise parameter.
-void require_ratio(const ParsedArgs& parsed, const std::string& noise, const mpq_class& noise_value,
-                   const mpq_class& sensitivity) {
-  const mpq_class ratio = sensitivity / noise_value;
-  const std::string what = "sensitivity/" + noise;
-  const bool blame_sensitivity = parsed.has("--sensitivity") &&
-                                 (sensitivity < mpq_class(1, 1'000'000) || sensitivity > 30);
-  if (blame_sensitivity) {
-    require_scale("sensitivity", to_string(sensitivity), ratio, what);
-  } else {
-    require_scale(noise, to_string(noise_value), ratio, what);
-  }
-}
-
-// "name(noise=N, sensitivity=S)", the mechanism as the output and the plot's title name it.
-std::string describe_noise_mechanism(const std::string& name, const std::string& noise,
-                                     const mpq_class& noise_value, const std::string& sensitivity) {
-  return name + "(" + noise + "=" + abbreviate(to_string(noise_value)) +
-         ", sensitivity=" + abbreviate(sensitivity) + ")";
-}
+bool outside_scale(const mpq_class& x) { return x < kMinNaturalMu || x > kMaxNaturalMu; }
 
 void require_scale(const std::string& parameter, const std::string& value, const mpq_class& x,
                    const std::string& what) {
-  if (x < mpq_class(1, 1'000'000) || x > 30) {
+  if (outside_scale(x)) {
     throw ParameterError::out_of_range(parameter, abbreviate(value),
                                        "1e-6 <= " + what + " <= 30 for measure-gdp");
   }
 }
 
-mpz_class integer_sensitivity(const ParsedArgs& parsed) {
-  if (!parsed.has("--sensitivity")) return mpz_class(1);
-  const mpz_class s = *parsed.integer("--sensitivity");
-  if (s < 1) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(s)),
-                                       "integer sensitivity >= 1");
+// The natural mu of the mechanism within [1e-6, 30]; the error names the sensitivity when it
+// is the one out of that range itself, else the noise parameter.
+void require_measurable(const MechanismSpec& m) {
+  const std::string& noise = m.noise_name;
+  if (m.name == "gdp" || m.name == "pure-dp") {
+    require_scale(noise, to_string(m.noise), m.noise, noise);
+    return;
   }
-  return s;
+  if (m.name == "pure-dp-composition") {
+    require_scale(noise, to_string(m.noise), m.noise, noise);
+    require_scale(noise, to_string(m.noise), *m.pure_epsilon, "k epsilon");
+    return;
+  }
+  const bool blame_sensitivity = m.sensitivity_given && outside_scale(m.sensitivity);
+  const std::string& parameter = blame_sensitivity ? std::string("sensitivity") : noise;
+  const std::string value = to_string(blame_sensitivity ? m.sensitivity : m.noise);
+  if (m.name == "discrete-gaussian") {
+    // (Delta/sigma)^2 in [1e-12, 900]  <=>  Delta/sigma in [1e-6, 30]
+    const mpq_class ratio2 = m.sensitivity * m.sensitivity / m.noise;
+    if (ratio2 < kMinNaturalMu * kMinNaturalMu || ratio2 > kMaxNaturalMu * kMaxNaturalMu) {
+      throw ParameterError::out_of_range(parameter, abbreviate(value),
+                                         "1e-6 <= sensitivity/sqrt(sigma2) <= 30 for measure-gdp");
+    }
+    return;
+  }
+  require_scale(parameter, value, m.sensitivity / m.noise, "sensitivity/" + noise);
+}
+
+// The tail limit L of gdp_bridge Theorem 3.3 where it is known analytically.
+void set_tail(const MechanismSpec& m, MeasuredMechanism& out) {
+  if (m.name == "gaussian") {
+    out.tail_limit = abbreviate(to_string(mpq_class(m.sensitivity / m.noise)));
+    out.tail_limit_source = "Delta/sigma: the Gaussian mechanism is exactly (Delta/sigma)-GDP";
+  } else if (m.name == "gdp") {
+    out.tail_limit = abbreviate(to_string(m.noise));
+    out.tail_limit_source = "mu (Lemma 3.1)";
+  } else if (m.name == "discrete-gaussian") {
+    const Interval l = accounting::discrete_gaussian_tail_limit(m.noise, mpz_class(m.sensitivity), 64);
+    out.tail_limit = "Delta/sqrt(sigma2) in " + accounting::to_decimal_string(l, 10);
+    out.tail_limit_source =
+        "CKS20 Thm 7: delta(eps) <= P[Z > eps sigma2/Delta - Delta/2], a Gaussian tail";
+  } else {
+    out.tail_limit = "0";
+    out.tail_limit_source = m.name == "pure-dp"               ? "delta = 0 beyond epsilon"
+                            : m.name == "pure-dp-composition" ? "delta = 0 beyond k epsilon"
+                                                              : "delta = 0 beyond Delta/scale";
+  }
 }
 
 MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs& parsed) {
-  MeasuredMechanism m;
-  if (name == "gaussian") {
-    only_options(parsed, name, {"--sigma", "--sensitivity"});
-    const mpq_class sigma = positive_option(parsed, "--sigma");
-    const mpq_class sens = real_sensitivity_option(parsed);
-    require_ratio(parsed, "sigma", sigma, sens);
-    m.description = describe_noise_mechanism(name, "sigma", sigma, to_string(sens));
-    m.profile = [sigma, sens](const mpq_class& eps, mpfr_prec_t p) {
-      return accounting::gaussian_delta_at(eps, sigma, sens, p);
-    };
-    m.tail_limit = abbreviate(to_string(mpq_class(sens / sigma)));
-    m.tail_limit_source = "Delta/sigma: the Gaussian mechanism is exactly (Delta/sigma)-GDP";
-  } else if (name == "laplace") {
-    only_options(parsed, name, {"--scale", "--sensitivity"});
-    const mpq_class scale = positive_option(parsed, "--scale");
-    const mpq_class sens = real_sensitivity_option(parsed);
-    require_ratio(parsed, "scale", scale, sens);
-    m.description = describe_noise_mechanism(name, "scale", scale, to_string(sens));
-    m.profile = [scale, sens](const mpq_class& eps, mpfr_prec_t p) {
-      return accounting::laplace_delta_at(eps, scale, sens, p);
-    };
-    m.pure_epsilon = sens / scale;
-    m.tail_limit = "0";
-    m.tail_limit_source = "delta = 0 beyond Delta/scale";
-  } else if (name == "discrete-laplace") {
-    only_options(parsed, name, {"--scale", "--sensitivity"});
-    const mpq_class scale = positive_option(parsed, "--scale");
-    const mpz_class sens = integer_sensitivity(parsed);
-    require_ratio(parsed, "scale", scale, mpq_class(sens));
-    m.description = describe_noise_mechanism(name, "scale", scale, to_string(sens));
-    m.profile = [scale, sens](const mpq_class& eps, mpfr_prec_t p) {
-      return accounting::discrete_laplace_delta_at(eps, scale, sens, p);
-    };
-    m.pure_epsilon = mpq_class(sens) / scale;
-    m.tail_limit = "0";
-    m.tail_limit_source = "delta = 0 beyond Delta/scale";
-  } else if (name == "discrete-gaussian") {
-    only_options(parsed, name, {"--sigma2", "--sensitivity"});
-    const mpq_class sigma2 = positive_option(parsed, "--sigma2");
-    const mpz_class sens = integer_sensitivity(parsed);
-    accounting::validate_discrete_gaussian(mpq_class(0), sigma2, sens);
-    // (Delta/sigma)^2 in [1e-12, 1e6]  <=>  Delta/sigma in [1e-6, 1000]
-    const mpq_class ratio2 = mpq_class(sens * sens) / sigma2;
-    if (ratio2 < mpq_class(1, 1'000'000'000'000L) || ratio2 > 900) {
-      const bool blame_sensitivity = parsed.has("--sensitivity") && sens > 30;
-      throw ParameterError::out_of_range(
-          blame_sensitivity ? "sensitivity" : "sigma2",
-          abbreviate(blame_sensitivity ? to_string(sens) : to_string(sigma2)),
-          "1e-6 <= sensitivity/sqrt(sigma2) <= 30 for measure-gdp");
-    }
-    m.description = describe_noise_mechanism(name, "sigma2", sigma2, to_string(sens));
-    m.profile = [sigma2, sens](const mpq_class& eps, mpfr_prec_t p) {
-      return accounting::discrete_gaussian_delta_at(eps, sigma2, sens, p);
-    };
-    const Interval l = Interval(mpq_class(sens), 64) / accounting::sqrt(Interval(sigma2, 64));
-    m.tail_limit = "Delta/sqrt(sigma2) in " + accounting::to_decimal_string(l, 10);
-    m.tail_limit_source =
-        "CKS20 Thm 7: delta(eps) <= P[Z > eps sigma2/Delta - Delta/2], a Gaussian tail";
-  } else if (name == "gdp") {
-    only_options(parsed, name, {"--mu"});
-    const mpq_class mu = positive_option(parsed, "--mu");
-    require_scale("mu", to_string(mu), mu, "mu");
-    m.description = "gdp(mu=" + abbreviate(to_string(mu)) + ")";
-    m.profile = accounting::gdp_profile(mu);
-    m.tail_limit = abbreviate(to_string(mu));
-    m.tail_limit_source = "mu (Lemma 3.1)";
-  } else if (name == "pure-dp") {
-    only_options(parsed, name, {"--epsilon"});
-    const mpq_class eps = positive_option(parsed, "--epsilon");
-    require_scale("epsilon", to_string(eps), eps, "epsilon");
-    m.description = "pure-dp(epsilon=" + abbreviate(to_string(eps)) + ")";
-    m.profile = accounting::pure_dp_profile(eps);
-    m.pure_epsilon = eps;
-    m.tail_limit = "0";
-    m.tail_limit_source = "delta = 0 beyond epsilon";
-  } else if (name == "pure-dp-composition") {
-    only_options(parsed, name, {"--epsilon", "--k"});
-    const mpq_class eps = positive_option(parsed, "--epsilon");
-    (void)parsed.require("--k");
-    // Each profile evaluation is a KOV pass of up to k/2 steps: k <= 1000 keeps the thousands
-    // of evaluations of the GDPT within seconds.
-    const unsigned long k = static_cast<unsigned long>(*parsed.count("--k", 1, 1000));
-    m.profile = accounting::kov_profile(eps, k);  // validates epsilon and k
-    require_scale("epsilon", to_string(eps), eps, "epsilon");
-    require_scale("epsilon", to_string(eps), eps * mpq_class(static_cast<long>(k)), "k epsilon");
-    m.description = "pure-dp-composition(epsilon=" + abbreviate(to_string(eps)) +
-                    ", k=" + std::to_string(k) + ")";
-    m.pure_epsilon = eps * mpq_class(static_cast<long>(k));
-    m.tail_limit = "0";
-    m.tail_limit_source = "delta = 0 beyond k epsilon";
-  } else {
+  const MechanismRow* row = find_mechanism(MechanismCommand::kMeasureGdp, name);
+  if (row == nullptr) {
     throw UsageError("unknown mechanism '" + abbreviate(name) + "' for measure-gdp (see --help)");
   }
+  reject_foreign_options(MechanismCommand::kMeasureGdp, *row, parsed, [&](const std::string& option) {
+    return "measure-gdp " + name + " does not take " + option;
+  });
+  const MechanismSpec spec = row->build(parsed);
+  require_measurable(spec);
+  MeasuredMechanism m;
+  m.description = spec.describe();
+  m.profile = spec.delta_at;
+  m.pure_epsilon = spec.pure_epsilon;
+  set_tail(spec, m);
   return m;
 }
 
@@ -294,12 +214,92 @@ void write_gdpt_svg(const std::string& file, const MeasuredMechanism& mech,
   }
 }
 
+// The certified ratio eps / sqrt(-2 log delta(eps)) at eps_max and 2 eps_max (where delta < 1).
+std::vector<std::pair<mpq_class, Interval>> tail_ratios(const MeasuredMechanism& mech,
+                                                        const accounting::GdptOptions& options) {
+  std::vector<std::pair<mpq_class, Interval>> ratios;
+  for (const mpq_class& e : {options.eps_max, mpq_class(2 * options.eps_max)}) {
+    try {
+      ratios.emplace_back(e, accounting::tail_ratio(mech.profile, e, 64));
+    } catch (const std::domain_error&) {
+      // delta(e) may be >= 1: no ratio there
+    }
+  }
+  return ratios;
+}
+
+JsonValue tail_json(const MeasuredMechanism& mech,
+                    const std::vector<std::pair<mpq_class, Interval>>& ratios) {
+  JsonValue tail = JsonValue::object();
+  if (mech.tail_limit) tail.set("limit", *mech.tail_limit).set("limit_source", mech.tail_limit_source);
+  JsonValue ratio_json = JsonValue::array();
+  for (const auto& [e, ratio] : ratios) {
+    JsonValue one = JsonValue::object();
+    one.set("epsilon", to_string(e)).set_interval("ratio", ratio, 10);
+    ratio_json.push(std::move(one));
+  }
+  tail.set("ratios", std::move(ratio_json));
+  return tail;
+}
+
+// The result as JSON and as text lines.
+TextJsonReport measure_report(const MeasuredMechanism& mech, const accounting::GdptOptions& options,
+                              const accounting::GdptResult& r,
+                              const std::vector<std::pair<mpq_class, Interval>>& ratios,
+                              const std::string& svg_note, int digits) {
+  TextJsonReport out;
+  const std::string mu_upper = r.bounded ? dec_upper(r.mu.upper(), digits) : std::string("inf");
+  const bool complete = mech.complete_beyond(options.eps_max);
+  out.json.set("command", "measure-gdp")
+      .set("mechanism", mech.description)
+      .set("eps_max", to_string(options.eps_max))
+      .set("tolerance", to_string(options.tolerance))
+      .set_interval("mu", r.mu, digits)
+      .set("mu_upper", mu_upper)
+      .set("bounded", r.bounded)
+      .set("complete", complete)
+      .set("grid_points", static_cast<unsigned long long>(r.grid_points))
+      .set("binary_searches", static_cast<unsigned long long>(r.binary_searches))
+      .set("profile_evaluations", static_cast<unsigned long long>(r.profile_evaluations))
+      .set("gdp_evaluations", static_cast<unsigned long long>(r.gdp_evaluations))
+      .set("algorithm", options.naive ? "naive (Algorithm 3)" : "shuffled (Algorithm 1)")
+      .set("tail", tail_json(mech, ratios));
+  if (!svg_note.empty()) out.json.set("svg", svg_note);
+
+  auto& lines = out.lines;
+  lines.push_back("mu = " + accounting::to_decimal_string(r.mu, digits));
+  if (r.bounded) {
+    lines.push_back("mu_upper = " + mu_upper + "   (" + mech.description + " is " +
+                    to_string(options.eps_max) + "-head mu_upper-GDP, proven)");
+  } else {
+    lines.push_back("mu_upper = inf   (the GDPT exceeds mu-max = " + to_string(options.mu_max) +
+                    " on [0, " + to_string(options.eps_max) + "])");
+  }
+  lines.push_back(complete ? "complete: delta(eps) = 0 for eps >= eps_max, so this is the full mu-GDP bracket"
+                           : "head only: [0, " + to_string(options.eps_max) +
+                                 "]; beyond it see the tail (gdp_bridge Thm 3.3)");
+  if (mech.tail_limit) {
+    lines.push_back("tail limit L = " + *mech.tail_limit + " (" + mech.tail_limit_source + ")");
+  }
+  for (const auto& [e, ratio] : ratios) {
+    lines.push_back("tail ratio eps/sqrt(-2 log delta) at eps = " + to_string(e) + ": " +
+                    accounting::to_decimal_string(ratio, 10));
+  }
+  lines.push_back("grid points " + std::to_string(r.grid_points) + ", binary searches " +
+                  std::to_string(r.binary_searches) + ", profile evaluations " +
+                  std::to_string(r.profile_evaluations) + ", GDP evaluations " +
+                  std::to_string(r.gdp_evaluations) +
+                  (options.naive ? " (naive Algorithm 3)" : " (Algorithm 1)"));
+  if (!svg_note.empty()) lines.push_back("svg written: " + svg_note);
+  return out;
+}
+
 }  // namespace
 
 int cmd_measure_gdp(Args args, Io& io) {
   std::vector<OptionSpec> specs = {{"--eps-max", true}, {"--mu-max", true}, {"--svg", true},
                                    {"--points", true},  {"--naive", false}, {"--seed", true}};
-  for (const auto& s : mechanism_option_specs()) specs.push_back(s);
+  for (const auto& s : mechanism_option_specs(MechanismCommand::kMeasureGdp)) specs.push_back(s);
   const ParsedArgs parsed(args, with_accounting_options(specs));
   if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   if (parsed.positionals().size() != 1) {
@@ -325,80 +325,13 @@ int cmd_measure_gdp(Args args, Io& io) {
 
   const accounting::GdptResult r = accounting::gdpt_measure(mech.profile, options);
 
-  // Tail: the certified ratio eps / sqrt(-2 log delta(eps)) at eps_max and 2 eps_max.
-  JsonValue tail = JsonValue::object();
-  std::string tail_text;
-  if (mech.tail_limit) {
-    tail.set("limit", *mech.tail_limit).set("limit_source", mech.tail_limit_source);
-    tail_text = "tail limit L = " + *mech.tail_limit + " (" + mech.tail_limit_source + ")";
-  }
-  std::vector<std::pair<mpq_class, Interval>> ratios;
-  for (const mpq_class& e : {options.eps_max, mpq_class(2 * options.eps_max)}) {
-    try {
-      ratios.emplace_back(e, accounting::tail_ratio(mech.profile, e, 64));
-    } catch (const std::domain_error&) {
-      // delta(e) may be >= 1: no ratio there
-    }
-  }
-  JsonValue ratio_json = JsonValue::array();
-  for (const auto& [e, ratio] : ratios) {
-    JsonValue one = JsonValue::object();
-    one.set("epsilon", to_string(e)).set_interval("ratio", ratio, 10);
-    ratio_json.push(std::move(one));
-  }
-  tail.set("ratios", std::move(ratio_json));
-
   std::string svg_note;
   if (const auto file = parsed.get("--svg")) {
     write_gdpt_svg(*file, mech, options, r, static_cast<int>(points));
     svg_note = *file;
   }
-
-  if (parsed.has("--json")) {
-    JsonValue out = JsonValue::object();
-    out.set("command", "measure-gdp")
-        .set("mechanism", mech.description)
-        .set("eps_max", to_string(options.eps_max))
-        .set("tolerance", to_string(options.tolerance))
-        .set_interval("mu", r.mu, digits)
-        .set("mu_upper", r.bounded ? dec_upper(r.mu.upper(), digits) : std::string("inf"))
-        .set("bounded", r.bounded)
-        .set("complete", mech.complete_beyond(options.eps_max))
-        .set("grid_points", static_cast<unsigned long long>(r.grid_points))
-        .set("binary_searches", static_cast<unsigned long long>(r.binary_searches))
-        .set("profile_evaluations", static_cast<unsigned long long>(r.profile_evaluations))
-        .set("gdp_evaluations", static_cast<unsigned long long>(r.gdp_evaluations))
-        .set("algorithm", options.naive ? "naive (Algorithm 3)" : "shuffled (Algorithm 1)")
-        .set("tail", std::move(tail));
-    if (!svg_note.empty()) out.set("svg", svg_note);
-    io.out << out.dump() << "\n";
-    return 0;
-  }
-  io.out << "mu = " << accounting::to_decimal_string(r.mu, digits) << "\n";
-  if (r.bounded) {
-    io.out << "mu_upper = " << dec_upper(r.mu.upper(), digits) << "   (" << mech.description
-           << " is " << to_string(options.eps_max) << "-head mu_upper-GDP, proven)\n";
-  } else {
-    io.out << "mu_upper = inf   (the GDPT exceeds mu-max = " << to_string(options.mu_max)
-           << " on [0, " << to_string(options.eps_max) << "])\n";
-  }
-  if (mech.complete_beyond(options.eps_max)) {
-    io.out << "complete: delta(eps) = 0 for eps >= eps_max, so this is the full mu-GDP bracket\n";
-  } else {
-    io.out << "head only: [0, " << to_string(options.eps_max)
-           << "]; beyond it see the tail (gdp_bridge Thm 3.3)\n";
-  }
-  if (!tail_text.empty()) io.out << tail_text << "\n";
-  for (const auto& [e, ratio] : ratios) {
-    io.out << "tail ratio eps/sqrt(-2 log delta) at eps = " << to_string(e) << ": "
-           << accounting::to_decimal_string(ratio, 10) << "\n";
-  }
-  io.out << "grid points " << r.grid_points << ", binary searches " << r.binary_searches
-         << ", profile evaluations " << r.profile_evaluations << ", GDP evaluations "
-         << r.gdp_evaluations << (options.naive ? " (naive Algorithm 3)" : " (Algorithm 1)")
-         << "\n";
-  if (!svg_note.empty()) io.out << "svg written: " << svg_note << "\n";
-  return 0;
+  return measure_report(mech, options, r, tail_ratios(mech, options), svg_note, digits)
+      .emit(io, parsed.has("--json"));
 }
 
 }  // namespace exactdp::cli

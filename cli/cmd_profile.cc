@@ -20,16 +20,13 @@
 
 #include "accounting/decimal.h"
 #include "accounting/discrete_gaussian_calibration.h"
-#include "accounting/discrete_gaussian_profile.h"
-#include "accounting/discrete_laplace_profile.h"
-#include "accounting/gaussian_profile.h"
-#include "accounting/laplace_profile.h"
+#include "accounting/parameter_checks.h"
 #include "accounting/ziv.h"
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
-#include "cli/sensitivity_options.h"
+#include "cli/mechanism_spec.h"
 #include "cli/svg_plot.h"
 #include "cli/text_json_report.h"
 #include "samplers/errors.h"
@@ -72,78 +69,24 @@ constexpr int kMaxDigits = 1000;
 
 constexpr long kMaxPoints = 10'000;
 
-struct Profile {
-  std::string name;
-  std::vector<std::pair<std::string, std::string>> parameters;  // for the output
-  std::function<Certified(const mpq_class&, const accounting::ZivOptions&)> delta;
-};
+using Profile = MechanismSpec;
 
-// Options each mechanism accepts besides the common ones; anything else is a usage error.
-void only(const ParsedArgs& parsed, const std::string& mechanism,
-          const std::vector<std::string>& allowed) {
-  for (const char* o : {"--sigma", "--sigma2", "--scale", "--mu", "--sensitivity"}) {
-    bool ok = false;
-    for (const auto& a : allowed) ok = ok || a == o;
-    if (!ok && parsed.has(o)) {
-      throw UsageError(std::string("profile ") + mechanism + " takes no " + o + " (see --help)");
-    }
-  }
-}
-
+// The mechanism named on the command line, from the shared table (cli/mechanism_spec.h).
 Profile make_profile(const std::string& mechanism, const ParsedArgs& parsed) {
-  Profile pr;
-  pr.name = mechanism;
-  if (mechanism == "gaussian") {
-    only(parsed, mechanism, {"--sigma", "--sensitivity"});
-    const mpq_class sigma = positive_option(parsed, "--sigma");
-    const mpq_class sens = real_sensitivity_option(parsed);
-    pr.parameters = {{"sigma", to_string(sigma)}, {"sensitivity", to_string(sens)}};
-    pr.delta = [sigma, sens](const mpq_class& e, const accounting::ZivOptions& o) {
-      return accounting::gaussian_delta(e, sigma, sens, o);
-    };
-  } else if (mechanism == "gdp") {
-    only(parsed, mechanism, {"--mu"});
-    const mpq_class mu = positive_option(parsed, "--mu");
-    pr.parameters = {{"mu", to_string(mu)}};
-    pr.delta = [mu](const mpq_class& e, const accounting::ZivOptions& o) {
-      return accounting::gdp_delta(e, mu, o);
-    };
-  } else if (mechanism == "laplace") {
-    only(parsed, mechanism, {"--scale", "--sensitivity"});
-    const mpq_class scale = positive_option(parsed, "--scale");
-    const mpq_class sens = real_sensitivity_option(parsed);
-    pr.parameters = {{"scale", to_string(scale)}, {"sensitivity", to_string(sens)}};
-    pr.delta = [scale, sens](const mpq_class& e, const accounting::ZivOptions& o) {
-      return accounting::laplace_delta(e, scale, sens, o);
-    };
-  } else if (mechanism == "discrete-gaussian") {
-    only(parsed, mechanism, {"--sigma2", "--sensitivity"});
-    const mpq_class sigma2 = positive_option(parsed, "--sigma2");
-    const mpz_class sens = integer_sensitivity_option(parsed);
-    pr.parameters = {{"sigma2", to_string(sigma2)}, {"sensitivity", to_string(sens)}};
-    pr.delta = [sigma2, sens](const mpq_class& e, const accounting::ZivOptions& o) {
-      return accounting::discrete_gaussian_delta(e, sigma2, sens, o);
-    };
-  } else if (mechanism == "discrete-laplace") {
-    only(parsed, mechanism, {"--scale", "--sensitivity"});
-    const mpq_class scale = positive_option(parsed, "--scale");
-    const mpz_class sens = integer_sensitivity_option(parsed);
-    pr.parameters = {{"scale", to_string(scale)}, {"sensitivity", to_string(sens)}};
-    pr.delta = [scale, sens](const mpq_class& e, const accounting::ZivOptions& o) {
-      return accounting::discrete_laplace_delta(e, scale, sens, o);
-    };
-  } else {
-    throw UsageError("profile: unknown mechanism '" + abbreviate(mechanism) +
-                     "' (allowed: gaussian, laplace, discrete-gaussian, discrete-laplace, gdp)");
+  const MechanismRow* row = find_mechanism(MechanismCommand::kProfile, mechanism);
+  if (row == nullptr) {
+    throw UsageError("profile: unknown mechanism '" + abbreviate(mechanism) + "' (allowed: " +
+                     mechanism_list(MechanismCommand::kProfile) + ")");
   }
-  return pr;
+  reject_foreign_options(MechanismCommand::kProfile, *row, parsed, [&](const std::string& option) {
+    return "profile " + mechanism + " takes no " + option + " (see --help)";
+  });
+  return row->build(parsed);
 }
 
 mpq_class nonnegative_epsilon(const std::string& text) {
   const mpq_class e = parse_rational("epsilon", text);
-  if (sgn(e) < 0) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(e)), "epsilon >= 0");
-  }
+  accounting::require_nonnegative("epsilon", e);
   return e;
 }
 
@@ -277,13 +220,10 @@ int cmd_profile(Args args, Io& io) {
     }
     rest.push_back(args[i]);
   }
-  const ParsedArgs parsed(rest, with_accounting_options({{"--epsilon", true},
-                                                         {"--sigma", true},
-                                                         {"--sigma2", true},
-                                                         {"--scale", true},
-                                                         {"--mu", true},
-                                                         {"--sensitivity", true},
-                                                         {"--svg", true}}));
+  std::vector<OptionSpec> specs = mechanism_option_specs(MechanismCommand::kProfile);
+  specs.push_back({"--epsilon", true});
+  specs.push_back({"--svg", true});
+  const ParsedArgs parsed(rest, with_accounting_options(specs));
   if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   const auto& pos = parsed.positionals();
   if (pos.empty()) {

@@ -20,7 +20,7 @@ struct Io {
 
 using Args = std::span<const std::string>;
 
-int cmd_sample(Args args, Io& io);       // samplers (issue: foundation)
+int cmd_sample(Args args, Io& io);       // samplers
 int cmd_calibrate(Args args, Io& io);    // accounting
 int cmd_profile(Args args, Io& io);      // accounting
 int cmd_convert(Args args, Io& io);      // accounting

@@ -26,18 +26,14 @@ using exactdp::fuzz::FuzzBits;
 using exactdp::fuzz::str;
 namespace ref = exactdp::fuzz::reference;
 
-constexpr std::size_t kMaxParamBytes = 40;
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   ByteReader in(data, size);
-  const int draws = 1 + in.u8() % 4;
-  const mpz_class p_in = in.positive(kMaxParamBytes);
-  const mpz_class q_in = in.positive(kMaxParamBytes);
-  const mpz_class mean = in.integer(kMaxParamBytes);
-  mpq_class sigma2(p_in, q_in);
-  sigma2.canonicalize();
+  const exactdp::fuzz::LawInput input = exactdp::fuzz::read_law_input(in);
+  const int draws = input.draws;
+  const mpq_class& sigma2 = input.parameter;
+  const mpz_class& mean = input.mean;
   const auto params = exactdp::DiscreteGaussianParams::make(sigma2, mean);
   FUZZ_CHECK(params.sigma2() == sigma2 && params.mean() == mean, "params changed sigma2 = %s",
              str(sigma2).c_str());

@@ -24,18 +24,14 @@ using exactdp::fuzz::FuzzBits;
 using exactdp::fuzz::str;
 namespace ref = exactdp::fuzz::reference;
 
-constexpr std::size_t kMaxParamBytes = 40;
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   ByteReader in(data, size);
-  const int draws = 1 + in.u8() % 4;
-  const mpz_class t_in = in.positive(kMaxParamBytes);
-  const mpz_class s_in = in.positive(kMaxParamBytes);
-  const mpz_class mean = in.integer(kMaxParamBytes);
-  mpq_class scale(t_in, s_in);
-  scale.canonicalize();
+  const exactdp::fuzz::LawInput input = exactdp::fuzz::read_law_input(in);
+  const int draws = input.draws;
+  const mpq_class& scale = input.parameter;
+  const mpz_class& mean = input.mean;
   const auto params = exactdp::DiscreteLaplaceParams::make(scale, mean);
   const mpz_class& t = scale.get_num();
   const mpz_class& s = scale.get_den();

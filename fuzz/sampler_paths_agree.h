@@ -21,6 +21,28 @@
 
 namespace exactdp::fuzz {
 
+// The input both fuzzers read first: the number of draws (1..4), then a positive rational
+// parameter (numerator, then denominator: at most kMaxLawParamBytes bytes each, so one input
+// runs in milliseconds) and an integer mean, then the bit stream (in.rest()).
+inline constexpr std::size_t kMaxLawParamBytes = 40;
+
+struct LawInput {
+  int draws;
+  mpq_class parameter;  // canonical
+  mpz_class mean;
+};
+
+inline LawInput read_law_input(ByteReader& in) {
+  LawInput out;
+  out.draws = 1 + in.u8() % 4;
+  const mpz_class num = in.positive(kMaxLawParamBytes);  // numerator first, on every compiler
+  const mpz_class den = in.positive(kMaxLawParamBytes);
+  out.mean = in.integer(kMaxLawParamBytes);
+  out.parameter = mpq_class(num, den);
+  out.parameter.canonicalize();
+  return out;
+}
+
 template <class DefaultPath, class GmpPath, class Int64Path, class ReferencePath>
 void check_sampler_paths_agree(const std::string& what, bool fast_path, int draws,
                                ByteReader& in, const std::uint8_t* data, std::size_t size,

@@ -2,6 +2,7 @@
 
 #include "samplers/errors.h"
 #include "samplers/internal/cks20.h"
+#include "samplers/internal/sampler_terms.h"
 #include "samplers/rational.h"
 
 namespace exactdp {
@@ -13,18 +14,22 @@ BernoulliExpParams BernoulliExpParams::make(const mpq_class& gamma) {
   if (sgn(out.gamma_) < 0) {
     throw ParameterError::out_of_range("gamma", abbreviate(to_string(out.gamma_)), "gamma >= 0");
   }
+  internal::BernoulliExpTerms terms;
   uint128 num = 0, den = 0;
   out.fast_ = internal::fits_uint128(out.gamma_.get_num(), num) &&
               internal::fits_uint128(out.gamma_.get_den(), den);
   if (out.fast_) {
-    out.num_ = num;
-    out.den_ = den;
+    terms.num = num;
+    terms.den = den;
   }
+  out.terms_ = std::make_shared<const internal::BernoulliExpTerms>(terms);
   return out;
 }
 
 bool sample_bernoulli_exp(BitSource& bits, const BernoulliExpParams& params) {
-  if (params.fast_) return internal::bernoulli_exp<uint128>(bits, params.num_, params.den_);
+  if (params.fast_path()) {
+    return internal::bernoulli_exp<uint128>(bits, params.terms().num, params.terms().den);
+  }
   return sample_bernoulli_exp_gmp(bits, params);
 }
 

@@ -22,23 +22,30 @@
 
 #include <gmpxx.h>
 
+#include <memory>
+
 #include "samplers/bit_source.h"
 #include "samplers/int128.h"
 
 namespace exactdp {
+
+namespace internal {
+struct BernoulliExpTerms;  // samplers/internal/sampler_terms.h
+}  // namespace internal
 
 class BernoulliExpParams {
  public:
   [[nodiscard]] static BernoulliExpParams make(const mpq_class& gamma);
   [[nodiscard]] const mpq_class& gamma() const noexcept { return gamma_; }
   [[nodiscard]] bool fast_path() const noexcept { return fast_; }
+  // The sampler's precomputed terms (internal/sampler_terms.h).
+  [[nodiscard]] const internal::BernoulliExpTerms& terms() const noexcept { return *terms_; }
 
  private:
   BernoulliExpParams() = default;
-  friend bool sample_bernoulli_exp(BitSource&, const BernoulliExpParams&);
   mpq_class gamma_;
   bool fast_ = false;
-  uint128 num_ = 0, den_ = 1;
+  std::shared_ptr<const internal::BernoulliExpTerms> terms_;
 };
 
 // Draws from Bernoulli(exp(-gamma)); uses the fast path when params.fast_path().

@@ -28,7 +28,7 @@ struct BitBufferState {
   std::uint32_t word_bits;   // unread bits left in `word` (0..64)
   std::uint32_t position;    // next unread byte of `buffer`
   std::uint32_t filled;      // bytes of `buffer` holding stream data
-  std::uint32_t reserved;
+  std::uint32_t reserved;     // padding (unused)
   unsigned char buffer[kBufferBytes];
 };
 
@@ -76,7 +76,8 @@ class BitSource {
   std::uint64_t next_word() {
     BitBufferState& s = *state_;
     if (s.filled - s.position < 8) {
-      // Keep any whole leftover bytes (only when filled is not a multiple of 8: never here).
+      // The buffer is always refilled whole (kBufferBytes, a multiple of 8), so fewer than 8
+      // unread bytes means none.
       refill(s.buffer, BitBufferState::kBufferBytes);
       s.position = 0;
       s.filled = BitBufferState::kBufferBytes;

@@ -2,49 +2,55 @@
 
 #include "samplers/errors.h"
 #include "samplers/internal/cks20.h"
+#include "samplers/internal/sampler_terms.h"
 #include "samplers/internal/signed_result.h"
 #include "samplers/rational.h"
 
 namespace exactdp {
 
-struct DiscreteGaussianAccess {
-  // CKS20 Alg. 3 on the GMP path. Returns |Y|, sets negative.
-  static mpz_class magnitude_gmp(BitSource& bits, const DiscreteGaussianParams& params, bool& negative) {
-    const mpz_class& p = params.sigma2_.get_num();
-    const mpz_class one(1);
-    mpz_class a, num;
-    for (;;) {
-      mpz_class y = internal::sample_discrete_laplace_signed<mpz_class>(bits, params.t_, one, negative);
-      a = y * params.qt_;  // |Y| q t
-      a -= p;              // |Y| q t - p
-      num = a * a;         // (|Y| q t - p)^2; gamma = num / (2 p q t^2)
-      if (internal::bernoulli_exp<mpz_class>(bits, num, params.den_)) return y;
-    }
-  }
+namespace {
 
-  // The same on 128-bit integers. Requires params.fast_.
-  static uint128 magnitude_fast(BitSource& bits, const DiscreteGaussianParams& params, bool& negative) {
-    constexpr uint128 k64 = uint128{1} << 64;
-    for (;;) {
-      const uint128 y = internal::sample_discrete_laplace_signed<uint128>(bits, params.t_fast_, 1, negative);
-      bool accept = false;
-      if (y < k64) {
-        const uint128 a = y * params.qt_fast_;  // < 2^128: both factors < 2^64
-        const uint128 diff = a >= params.p_ ? a - params.p_ : params.p_ - a;
-        if (diff < k64) {
-          accept = internal::bernoulli_exp<uint128>(bits, diff * diff, params.den_fast_);
-        } else {
-          const mpz_class d = internal::to_mpz(diff);
-          accept = internal::bernoulli_exp<mpz_class>(bits, d * d, params.den_);
-        }
-      } else {
-        mpz_class a = internal::to_mpz(y) * params.qt_ - params.sigma2_.get_num();
-        accept = internal::bernoulli_exp<mpz_class>(bits, a * a, params.den_);
-      }
-      if (accept) return y;
-    }
+using internal::DiscreteGaussianTerms;
+
+// CKS20 Alg. 3 acceptance of the proposal |Y| = y: Bernoulli(exp(-(y q t - p)^2 / (2 p q t^2))),
+// on GMP integers.
+bool accept_gmp(BitSource& bits, const DiscreteGaussianParams& params, const mpz_class& y) {
+  const mpz_class a = y * params.terms().qt - params.sigma2().get_num();  // |Y| q t - p
+  return internal::bernoulli_exp<mpz_class>(bits, a * a, params.terms().den);
+}
+
+// The same on 128-bit integers when (y q t - p)^2 fits, else on GMP at the same stream position.
+// Requires params.fast_path().
+bool accept_fast(BitSource& bits, const DiscreteGaussianParams& params, uint128 y) {
+  constexpr uint128 k64 = uint128{1} << 64;
+  const DiscreteGaussianTerms& c = params.terms();
+  if (y < k64) {
+    const uint128 a = y * c.qt_fast;  // < 2^128: both factors < 2^64
+    const uint128 diff = a >= c.p_fast ? a - c.p_fast : c.p_fast - a;
+    if (diff < k64) return internal::bernoulli_exp<uint128>(bits, diff * diff, c.den_fast);
   }
-};
+  return accept_gmp(bits, params, internal::to_mpz(y));
+}
+
+// CKS20 Alg. 3 on the GMP path. Returns |Y|, sets negative.
+mpz_class magnitude_gmp(BitSource& bits, const DiscreteGaussianParams& params, bool& negative) {
+  const mpz_class one(1);
+  for (;;) {
+    mpz_class y = internal::sample_discrete_laplace_signed<mpz_class>(bits, params.t(), one, negative);
+    if (accept_gmp(bits, params, y)) return y;
+  }
+}
+
+// The same on 128-bit integers. Requires params.fast_path().
+uint128 magnitude_fast(BitSource& bits, const DiscreteGaussianParams& params, bool& negative) {
+  for (;;) {
+    const uint128 y =
+        internal::sample_discrete_laplace_signed<uint128>(bits, params.terms().t_fast, 1, negative);
+    if (accept_fast(bits, params, y)) return y;
+  }
+}
+
+}  // namespace
 
 DiscreteGaussianParams DiscreteGaussianParams::make(const mpq_class& sigma2, const mpz_class& mean) {
   DiscreteGaussianParams out;
@@ -59,28 +65,30 @@ DiscreteGaussianParams DiscreteGaussianParams::make(const mpq_class& sigma2, con
   mpz_class floor_sigma2 = p / q;
   mpz_sqrt(out.t_.get_mpz_t(), floor_sigma2.get_mpz_t());  // floor(sqrt(floor(sigma2)))
   out.t_ += 1;
-  out.qt_ = q * out.t_;
-  out.den_ = 2 * p * q * out.t_ * out.t_;
+  internal::DiscreteGaussianTerms terms;
+  terms.qt = q * out.t_;
+  terms.den = 2 * p * q * out.t_ * out.t_;
   uint128 pf = 0, qtf = 0, tf = 0, denf = 0;
   out.fast_ = internal::fits_uint128(p, pf) && pf < (uint128{1} << 64) &&
-              internal::fits_uint128(out.qt_, qtf) && qtf < (uint128{1} << 64) &&
-              internal::fits_uint128(out.t_, tf) && internal::fits_uint128(out.den_, denf);
+              internal::fits_uint128(terms.qt, qtf) && qtf < (uint128{1} << 64) &&
+              internal::fits_uint128(out.t_, tf) && internal::fits_uint128(terms.den, denf);
   if (out.fast_) {
-    out.p_ = pf;
-    out.t_fast_ = tf;
-    out.qt_fast_ = qtf;
-    out.den_fast_ = denf;
+    terms.p_fast = pf;
+    terms.t_fast = tf;
+    terms.qt_fast = qtf;
+    terms.den_fast = denf;
   }
+  out.terms_ = std::make_shared<const internal::DiscreteGaussianTerms>(std::move(terms));
   return out;
 }
 
 void sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams& params, mpz_class& out) {
   bool negative = false;
   if (params.fast_path()) {
-    const uint128 magnitude = DiscreteGaussianAccess::magnitude_fast(bits, params, negative);
+    const uint128 magnitude = magnitude_fast(bits, params, negative);
     internal::assign_signed(out, magnitude, negative, params.mean());
   } else {
-    const mpz_class magnitude = DiscreteGaussianAccess::magnitude_gmp(bits, params, negative);
+    const mpz_class magnitude = magnitude_gmp(bits, params, negative);
     internal::assign_signed(out, magnitude, negative, params.mean());
   }
 }
@@ -95,13 +103,13 @@ std::optional<std::int64_t> sample_discrete_gaussian_int64(BitSource& bits,
                                                            const DiscreteGaussianParams& params) {
   if (!params.fast_path()) return internal::to_int64(sample_discrete_gaussian_gmp(bits, params));
   bool negative = false;
-  const uint128 magnitude = DiscreteGaussianAccess::magnitude_fast(bits, params, negative);
+  const uint128 magnitude = magnitude_fast(bits, params, negative);
   return internal::to_int64(magnitude, negative, params.mean());
 }
 
 mpz_class sample_discrete_gaussian_gmp(BitSource& bits, const DiscreteGaussianParams& params) {
   bool negative = false;
-  const mpz_class magnitude = DiscreteGaussianAccess::magnitude_gmp(bits, params, negative);
+  const mpz_class magnitude = magnitude_gmp(bits, params, negative);
   mpz_class out;
   internal::assign_signed(out, magnitude, negative, params.mean());
   return out;

@@ -25,12 +25,17 @@
 #include <gmpxx.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "samplers/bit_source.h"
 #include "samplers/int128.h"
 
 namespace exactdp {
+
+namespace internal {
+struct DiscreteGaussianTerms;  // samplers/internal/sampler_terms.h
+}  // namespace internal
 
 class DiscreteGaussianParams {
  public:
@@ -40,15 +45,16 @@ class DiscreteGaussianParams {
   // CKS20 Alg. 3: t = floor(sqrt(floor(sigma2))) + 1, the scale of the proposal Laplace.
   [[nodiscard]] const mpz_class& t() const noexcept { return t_; }
   [[nodiscard]] bool fast_path() const noexcept { return fast_; }
+  // The sampler's precomputed terms (internal/sampler_terms.h).
+  [[nodiscard]] const internal::DiscreteGaussianTerms& terms() const noexcept { return *terms_; }
 
  private:
   DiscreteGaussianParams() = default;
-  friend struct DiscreteGaussianAccess;
   mpq_class sigma2_;
   mpz_class mean_;
-  mpz_class t_, qt_, den_;  // den = 2 p q t^2
+  mpz_class t_;
   bool fast_ = false;
-  uint128 p_ = 0, t_fast_ = 0, qt_fast_ = 0, den_fast_ = 0;
+  std::shared_ptr<const internal::DiscreteGaussianTerms> terms_;
 };
 
 [[nodiscard]] mpz_class sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams& params);

@@ -2,16 +2,21 @@
 
 #include "samplers/errors.h"
 #include "samplers/internal/cks20.h"
+#include "samplers/internal/sampler_terms.h"
 #include "samplers/internal/signed_result.h"
 #include "samplers/rational.h"
 
 namespace exactdp {
 
-struct DiscreteLaplaceAccess {
-  static const DiscreteLaplaceParams& p(const DiscreteLaplaceParams& x) { return x; }
-  static uint128 t(const DiscreteLaplaceParams& x) { return x.t_; }
-  static uint128 s(const DiscreteLaplaceParams& x) { return x.s_; }
-};
+namespace {
+
+// |X - mean| on the fast path (requires params.fast_path()); sets negative.
+uint128 magnitude_fast(BitSource& bits, const DiscreteLaplaceParams& params, bool& negative) {
+  return internal::sample_discrete_laplace_signed<uint128>(bits, params.terms().t, params.terms().s,
+                                                           negative);
+}
+
+}  // namespace
 
 DiscreteLaplaceParams DiscreteLaplaceParams::make(const mpq_class& scale, const mpz_class& mean) {
   DiscreteLaplaceParams out;
@@ -21,14 +26,16 @@ DiscreteLaplaceParams DiscreteLaplaceParams::make(const mpq_class& scale, const 
     throw ParameterError::out_of_range("scale", abbreviate(to_string(out.scale_)), "scale > 0");
   }
   out.mean_ = mean;
+  internal::DiscreteLaplaceTerms terms;
   uint128 t = 0, s = 0;
   out.fast_ = internal::fits_uint128(out.scale_.get_num(), t) &&
               internal::fits_uint128(out.scale_.get_den(), s) && t < (uint128{1} << 64) &&
               s < (uint128{1} << 64);
   if (out.fast_) {
-    out.t_ = t;
-    out.s_ = s;
+    terms.t = t;
+    terms.s = s;
   }
+  out.terms_ = std::make_shared<const internal::DiscreteLaplaceTerms>(terms);
   return out;
 }
 
@@ -38,8 +45,7 @@ void sample_discrete_laplace(BitSource& bits, const DiscreteLaplaceParams& param
     return;
   }
   bool negative = false;
-  const uint128 magnitude = internal::sample_discrete_laplace_signed<uint128>(
-      bits, DiscreteLaplaceAccess::t(params), DiscreteLaplaceAccess::s(params), negative);
+  const uint128 magnitude = magnitude_fast(bits, params, negative);
   internal::assign_signed(out, magnitude, negative, params.mean());
 }
 
@@ -53,8 +59,7 @@ std::optional<std::int64_t> sample_discrete_laplace_int64(BitSource& bits,
                                                           const DiscreteLaplaceParams& params) {
   if (!params.fast_path()) return internal::to_int64(sample_discrete_laplace_gmp(bits, params));
   bool negative = false;
-  const uint128 magnitude = internal::sample_discrete_laplace_signed<uint128>(
-      bits, DiscreteLaplaceAccess::t(params), DiscreteLaplaceAccess::s(params), negative);
+  const uint128 magnitude = magnitude_fast(bits, params, negative);
   return internal::to_int64(magnitude, negative, params.mean());
 }
 

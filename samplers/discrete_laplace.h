@@ -20,6 +20,7 @@
 #include <gmpxx.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "samplers/bit_source.h"
@@ -27,20 +28,25 @@
 
 namespace exactdp {
 
+namespace internal {
+struct DiscreteLaplaceTerms;  // samplers/internal/sampler_terms.h
+}  // namespace internal
+
 class DiscreteLaplaceParams {
  public:
   [[nodiscard]] static DiscreteLaplaceParams make(const mpq_class& scale, const mpz_class& mean = 0);
   [[nodiscard]] const mpq_class& scale() const noexcept { return scale_; }
   [[nodiscard]] const mpz_class& mean() const noexcept { return mean_; }
   [[nodiscard]] bool fast_path() const noexcept { return fast_; }
+  // The sampler's precomputed terms (internal/sampler_terms.h).
+  [[nodiscard]] const internal::DiscreteLaplaceTerms& terms() const noexcept { return *terms_; }
 
  private:
   DiscreteLaplaceParams() = default;
-  friend struct DiscreteLaplaceAccess;
   mpq_class scale_;
   mpz_class mean_;
   bool fast_ = false;
-  uint128 t_ = 1, s_ = 1;  // scale = t/s, fast path only
+  std::shared_ptr<const internal::DiscreteLaplaceTerms> terms_;
 };
 
 // One draw; the fast path when params.fast_path().

@@ -60,13 +60,104 @@ std::string abbreviate(std::string_view text) {
   return out;
 }
 
-mpq_class parse_rational(std::string_view parameter, std::string_view text) {
+namespace {
+
+// Printable ASCII only: NUL bytes and non-ASCII characters are refused up front.
+void check_characters(std::string_view parameter, std::string_view text) {
   if (text.empty()) throw_syntax(parameter, text, "empty");
   for (char c : text) {
     const auto u = static_cast<unsigned char>(c);
     if (u == 0) throw_syntax(parameter, text, "contains a NUL byte");
     if (u >= 0x80) throw_syntax(parameter, text, "contains a non-ASCII character");
   }
+}
+
+// The digits [begin, end) of text as an integer.
+mpz_class digits_between(std::string_view text, std::size_t begin, std::size_t end) {
+  return integer_from_digits(text.substr(begin, end - begin));
+}
+
+// "p/q" after the numerator's digits [num_begin, num_end); the '/' is at num_end.
+mpq_class parse_fraction(std::string_view parameter, std::string_view text, std::size_t num_begin,
+                         std::size_t num_end) {
+  if (num_end == num_begin) throw_syntax(parameter, text, "no numerator before '/'");
+  const std::size_t den_begin = num_end + 1;
+  const std::size_t den_end = digit_run(text, den_begin);
+  if (den_end == den_begin) throw_syntax(parameter, text, "no denominator after '/'");
+  if (den_end != text.size()) throw_syntax(parameter, text, "unexpected characters after the denominator");
+  check_digit_budget(parameter, (num_end - num_begin) + (den_end - den_begin));
+  const mpz_class den = digits_between(text, den_begin, den_end);
+  if (den == 0) {
+    throw ParameterError(std::string(parameter),
+                         std::string(parameter) + ": denominator is zero in '" + abbreviate(text) + "'");
+  }
+  mpq_class out(digits_between(text, num_begin, num_end), den);
+  out.canonicalize();
+  return out;
+}
+
+[[noreturn]] void throw_exponent_limit(std::string_view parameter, std::string_view text) {
+  throw LimitError(std::string(parameter), std::string(parameter) + ": exponent in '" + abbreviate(text) +
+                                               "' is over the limit: allowed |exponent| <= " +
+                                               std::to_string(kMaxDecimalExponent));
+}
+
+// An optional exponent "e[+-]DIGITS" at pos (advanced past it); 0 when there is none.
+long parse_exponent(std::string_view parameter, std::string_view text, std::size_t& pos) {
+  if (pos >= text.size() || (text[pos] != 'e' && text[pos] != 'E')) return 0;
+  ++pos;
+  bool negative = false;
+  if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+    negative = text[pos] == '-';
+    ++pos;
+  }
+  const std::size_t begin = pos;
+  const std::size_t end = digit_run(text, pos);
+  if (end == begin) throw_syntax(parameter, text, "no digits in the exponent");
+  // Skip leading zeros, then bound the magnitude before converting.
+  std::size_t first = begin;
+  while (first + 1 < end && text[first] == '0') ++first;
+  if (end - first > 7) throw_exponent_limit(parameter, text);
+  long exponent = 0;
+  for (std::size_t i = first; i < end; ++i) exponent = exponent * 10 + (text[i] - '0');
+  if (exponent > kMaxDecimalExponent) throw_exponent_limit(parameter, text);
+  pos = end;
+  return negative ? -exponent : exponent;
+}
+
+// Why the character at pos cannot follow a number.
+[[noreturn]] void throw_unexpected(std::string_view parameter, std::string_view text, std::size_t pos) {
+  const char c = text[pos];
+  std::string why = "unexpected character '" + abbreviate(text.substr(pos, 1)) + "'";
+  if (c == 'x' || c == 'X') why = "hexadecimal is not accepted";
+  if (c == 'n' || c == 'N' || c == 'i' || c == 'I') why = "NaN and infinity are not numbers";
+  if (c == ' ' || c == '\t' || c == '\n' || c == '\r') why = "white space is not accepted";
+  throw_syntax(parameter, text, why);
+}
+
+// A number with no digits at all: say why when it looks like NaN, infinity or white space.
+[[noreturn]] void throw_no_digits(std::string_view parameter, std::string_view text, std::size_t pos) {
+  const char c = pos < text.size() ? text[pos] : '\0';
+  if (c == 'n' || c == 'N' || c == 'i' || c == 'I') throw_syntax(parameter, text, "NaN and infinity are not numbers");
+  if (c == ' ' || c == '\t' || c == '\n' || c == '\r') throw_syntax(parameter, text, "white space is not accepted");
+  throw_syntax(parameter, text, "no digits");
+}
+
+// mantissa * 10^scale, exactly.
+mpq_class scaled_by_power_of_ten(const mpz_class& mantissa, long scale) {
+  if (mantissa == 0) return mpq_class(0);
+  mpz_class power;
+  mpz_ui_pow_ui(power.get_mpz_t(), 10, static_cast<unsigned long>(scale < 0 ? -scale : scale));
+  if (scale >= 0) return mpq_class(mantissa * power);
+  mpq_class out(mantissa, power);
+  out.canonicalize();
+  return out;
+}
+
+}  // namespace
+
+mpq_class parse_rational(std::string_view parameter, std::string_view text) {
+  check_characters(parameter, text);
   std::size_t pos = 0;
   bool negative = false;
   if (text[pos] == '+' || text[pos] == '-') {
@@ -76,26 +167,10 @@ mpq_class parse_rational(std::string_view parameter, std::string_view text) {
   const std::size_t int_begin = pos;
   const std::size_t int_end = digit_run(text, pos);
   pos = int_end;
-
-  // Fraction p/q.
   if (pos < text.size() && text[pos] == '/') {
-    if (int_end == int_begin) throw_syntax(parameter, text, "no numerator before '/'");
-    const std::size_t den_begin = pos + 1;
-    const std::size_t den_end = digit_run(text, den_begin);
-    if (den_end == den_begin) throw_syntax(parameter, text, "no denominator after '/'");
-    if (den_end != text.size()) throw_syntax(parameter, text, "unexpected characters after the denominator");
-    check_digit_budget(parameter, (int_end - int_begin) + (den_end - den_begin));
-    const mpz_class den = integer_from_digits(text.substr(den_begin, den_end - den_begin));
-    if (den == 0) {
-      throw ParameterError(std::string(parameter),
-                           std::string(parameter) + ": denominator is zero in '" + abbreviate(text) + "'");
-    }
-    mpq_class out(integer_from_digits(text.substr(int_begin, int_end - int_begin)), den);
-    out.canonicalize();
-    if (negative) out = -out;
-    return out;
+    const mpq_class q = parse_fraction(parameter, text, int_begin, int_end);
+    return negative ? mpq_class(-q) : q;
   }
-
   // Decimal with optional fraction and exponent.
   std::size_t frac_begin = pos;
   std::size_t frac_end = pos;
@@ -104,70 +179,15 @@ mpq_class parse_rational(std::string_view parameter, std::string_view text) {
     frac_end = digit_run(text, frac_begin);
     pos = frac_end;
   }
-  if (int_end == int_begin && frac_end == frac_begin) {
-    const char c = pos < text.size() ? text[pos] : '\0';
-    if (c == 'n' || c == 'N' || c == 'i' || c == 'I') throw_syntax(parameter, text, "NaN and infinity are not numbers");
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') throw_syntax(parameter, text, "white space is not accepted");
-    throw_syntax(parameter, text, "no digits");
-  }
-  long exponent = 0;
-  if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
-    ++pos;
-    bool exp_negative = false;
-    if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
-      exp_negative = text[pos] == '-';
-      ++pos;
-    }
-    const std::size_t exp_begin = pos;
-    const std::size_t exp_end = digit_run(text, pos);
-    if (exp_end == exp_begin) throw_syntax(parameter, text, "no digits in the exponent");
-    // Skip leading zeros, then bound the magnitude before converting.
-    std::size_t first = exp_begin;
-    while (first + 1 < exp_end && text[first] == '0') ++first;
-    if (exp_end - first > 7) {
-      throw LimitError(std::string(parameter),
-                       std::string(parameter) + ": exponent in '" + abbreviate(text) +
-                           "' is over the limit: allowed |exponent| <= " +
-                           std::to_string(kMaxDecimalExponent));
-    }
-    for (std::size_t i = first; i < exp_end; ++i) exponent = exponent * 10 + (text[i] - '0');
-    if (exponent > kMaxDecimalExponent) {
-      throw LimitError(std::string(parameter),
-                       std::string(parameter) + ": exponent in '" + abbreviate(text) +
-                           "' is over the limit: allowed |exponent| <= " +
-                           std::to_string(kMaxDecimalExponent));
-    }
-    if (exp_negative) exponent = -exponent;
-    pos = exp_end;
-  }
-  if (pos != text.size()) {
-    const char c = text[pos];
-    std::string why = "unexpected character '" + abbreviate(text.substr(pos, 1)) + "'";
-    if (c == 'x' || c == 'X') why = "hexadecimal is not accepted";
-    if (c == 'n' || c == 'N' || c == 'i' || c == 'I') why = "NaN and infinity are not numbers";
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') why = "white space is not accepted";
-    throw_syntax(parameter, text, why);
-  }
+  if (int_end == int_begin && frac_end == frac_begin) throw_no_digits(parameter, text, pos);
+  const long exponent = parse_exponent(parameter, text, pos);
+  if (pos != text.size()) throw_unexpected(parameter, text, pos);
   check_digit_budget(parameter, (int_end - int_begin) + (frac_end - frac_begin));
   // value = (int digits . frac digits) * 10^exponent = mantissa * 10^(exponent - frac_len)
-  const std::string mantissa_digits =
-      std::string(text.substr(int_begin, int_end - int_begin)) +
-      std::string(text.substr(frac_begin, frac_end - frac_begin));
-  mpz_class mantissa = integer_from_digits(mantissa_digits);
-  const long scale = exponent - static_cast<long>(frac_end - frac_begin);
-  mpq_class out;
-  if (mantissa != 0) {
-    mpz_class power;
-    mpz_ui_pow_ui(power.get_mpz_t(), 10, static_cast<unsigned long>(scale < 0 ? -scale : scale));
-    if (scale >= 0) {
-      out = mpq_class(mantissa * power);
-    } else {
-      out = mpq_class(mantissa, power);
-      out.canonicalize();
-    }
-  }
-  if (negative) out = -out;
-  return out;
+  const mpz_class mantissa = integer_from_digits(std::string(text.substr(int_begin, int_end - int_begin)) +
+                                                 std::string(text.substr(frac_begin, frac_end - frac_begin)));
+  const mpq_class out = scaled_by_power_of_ten(mantissa, exponent - static_cast<long>(frac_end - frac_begin));
+  return negative ? mpq_class(-out) : out;
 }
 
 mpz_class parse_integer(std::string_view parameter, std::string_view text) {

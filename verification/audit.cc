@@ -12,8 +12,10 @@ std::vector<mpz_class> audit_thresholds(const ReferenceLaw& law) {
 
 SampleCounter make_audit_counter(const ReferenceLaw& law) { return SampleCounter(law, audit_thresholds(law)); }
 
-AuditReport run_audit(const ReferenceLaw& law, const SampleCounter& counter, const mpq_class& alpha) {
-  if (counter.n() == 0) throw std::invalid_argument("run_audit: no samples");
+namespace {
+
+// The report at the law's working precision.
+AuditReport audit_at(const ReferenceLaw& law, const SampleCounter& counter, const mpq_class& alpha) {
   AuditReport report;
   report.law = law.describe();
   report.n = counter.n();
@@ -44,6 +46,26 @@ AuditReport run_audit(const ReferenceLaw& law, const SampleCounter& counter, con
   report.passed = true;
   for (const auto& t : report.tests) {
     if (t.rejected) report.passed = false;
+  }
+  return report;
+}
+
+bool any_undecided(const AuditReport& report) {
+  for (const auto& t : report.tests) {
+    if (undecided(t)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+AuditReport run_audit(const ReferenceLaw& law, const SampleCounter& counter, const mpq_class& alpha) {
+  if (counter.n() == 0) throw std::invalid_argument("run_audit: no samples");
+  AuditReport report = audit_at(law, counter, alpha);
+  // The Ziv strategy for verdicts: while a p-value interval straddles its threshold, recompute
+  // everything at twice the precision (each result stays certified; only the last is kept).
+  for (mpfr_prec_t p = 2 * law.precision(); p <= kMaxAuditPrecision && any_undecided(report); p *= 2) {
+    report = audit_at(*law.at_precision(p), counter, alpha);
   }
   return report;
 }

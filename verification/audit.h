@@ -14,6 +14,11 @@
 // binomial test of P[X = 1], the support check, chi-square and G-test. Combined by Holm-Bonferroni
 // at overall level alpha: a correct sampler fails with probability at most about alpha.
 // Requires n >= 1 (std::invalid_argument otherwise).
+//
+// Precision: the tests are computed at the law's working precision (256 bits by default); while
+// some test's certified p-value straddles its threshold (verification::undecided), the whole
+// report is recomputed at twice the precision, up to kMaxAuditPrecision bits (a Ziv loop on the
+// verdicts). The report returned is certified either way.
 #pragma once
 
 #include <gmpxx.h>
@@ -26,6 +31,8 @@
 #include "verification/sample_counter.h"
 
 namespace exactdp::verification {
+
+inline constexpr mpfr_prec_t kMaxAuditPrecision = 4096;  // bits
 
 struct AuditReport {
   std::string law;

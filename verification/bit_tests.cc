@@ -4,6 +4,7 @@
 #include <bit>
 #include <stdexcept>
 
+#include "accounting/normal.h"
 #include "verification/p_values.h"
 
 namespace exactdp::verification {
@@ -20,7 +21,7 @@ TestResult monobit_test(BitSource& bits, unsigned long long n_words) {
   TestResult r;
   r.name = "monobit";
   r.statistic_name = "z";
-  r.statistic = div(Bounds::of(s), sqrt_of(Bounds::of(n)));
+  r.statistic = Interval(s, kPrecision) / sqrt(Interval(n, kPrecision));
   r.asymptotic = true;
   r.detail = "ones = " + to_mpz(ones).get_str() + " of " + n.get_str() + " bits";
   r.p_value = normal_two_sided(r.statistic);
@@ -46,22 +47,21 @@ TestResult runs_test(BitSource& bits, unsigned long long n_words) {
   TestResult r;
   r.name = "runs";
   r.statistic_name = "runs";
-  r.statistic = Bounds::of(to_mpz(changes + 1));
+  r.statistic = Interval(to_mpz(changes + 1), kPrecision);
   r.asymptotic = true;
   // Frequency pre-test: |pi - 1/2| < 2 / sqrt(n) <=> (pi - 1/2)^2 n < 4.
   const mpq_class dev = pi - mpq_class(1, 2);
   if (dev * dev * n >= 4) {
     r.detail = "frequency pre-test failed (pi = " + pi.get_str() + ")";
-    r.p_value = Bounds::of(0L);
+    r.p_value = Interval(0L, kPrecision);
     return r;
   }
   const mpq_class v = mpq_class(to_mpz(changes + 1));
   const mpq_class piq = pi * (1 - pi);
-  const Bounds num = Bounds::of(mpq_class(abs(v - 2 * n * piq)));
-  const Bounds den = mul(mul(sqrt_of(Bounds::of(mpz_class(2 * n))), Bounds::of(piq)), mpz_class(2));
-  const Bounds x = div(num, den);
+  const Interval num(mpq_class(abs(v - 2 * n * piq)), kPrecision);
+  const Interval den = sqrt(Interval(mpz_class(2 * n), kPrecision)) * piq * mpq_class(2);
   r.detail = "runs V over " + n.get_str() + " bits";
-  r.p_value = clamp(erfc_of(x), 0, 1);
+  r.p_value = accounting::clamp(accounting::erfc(num / den), mpq_class(0), mpq_class(1));
   return r;
 }
 
@@ -83,7 +83,7 @@ TestResult byte_chi_square_test(BitSource& bits, unsigned long long n_words) {
   TestResult r;
   r.name = "byte chi-square";
   r.statistic_name = "X2";
-  r.statistic = Bounds::of(x2);
+  r.statistic = Interval(x2, kPrecision);
   r.asymptotic = true;
   r.detail = "df = 255 over " + n.get_str() + " bytes";
   r.p_value = chi_square_sf(255, r.statistic);

@@ -40,7 +40,6 @@
 #include <string>
 #include <vector>
 
-#include "verification/bounds.h"
 #include "verification/reference_law.h"
 #include "verification/sample_counter.h"
 
@@ -50,16 +49,16 @@ namespace exactdp::verification {
 // number of samples that fell in it.
 struct Cell {
   std::optional<mpz_class> first, last;
-  Bounds mass;
+  Interval mass{kPrecision};
   unsigned long long observed = 0;
 };
 
 struct TestResult {
   std::string name;            // "chi-square", "g-test", "ks-dkw", "mean-z", ...
   std::string statistic_name;  // "X2", "G", "D", "z", "count"
-  Bounds statistic;
+  Interval statistic{kPrecision};
   std::string detail;          // e.g. "df = 12 (13 bins, expected count >= 5)"
-  Bounds p_value;              // certified enclosure of the p-value
+  Interval p_value{kPrecision};  // certified enclosure of the p-value
   bool asymptotic = false;     // the p-value uses a large-n approximation
   bool applicable = true;      // false: not run (reason in detail), not counted by Holm
   mpq_class threshold = 0;     // set by holm_bonferroni
@@ -90,5 +89,8 @@ struct TestResult {
                                             unsigned long long n);
 
 void holm_bonferroni(std::vector<TestResult>& tests, const mpq_class& alpha);
+// After holm_bonferroni: an applicable test whose p-value interval straddles its threshold (the
+// upper end is not below it, the lower end is), so a narrower interval could change the verdict.
+[[nodiscard]] bool undecided(const TestResult& t);
 
 }  // namespace exactdp::verification

@@ -1,17 +1,21 @@
 #include "verification/p_values.h"
 
+#include <algorithm>
 #include <climits>
 #include <stdexcept>
+
+#include "accounting/normal.h"
 
 static_assert(sizeof(unsigned long) == 8, "p_values.cc assumes 64-bit unsigned long (LP64)");
 
 namespace exactdp::verification {
 namespace {
 
+// Eight MPFR temporaries at one precision, freed on every exit (also by an exception).
 struct Scratch {
   mpfr_t v[8];
-  Scratch() {
-    for (auto& x : v) mpfr_init2(x, kPrecision);
+  explicit Scratch(mpfr_prec_t precision) {
+    for (auto& x : v) mpfr_init2(x, precision);
   }
   ~Scratch() {
     for (auto& x : v) mpfr_clear(x);
@@ -27,7 +31,7 @@ void upper_regularised_gamma(mpfr_ptr out, mpfr_srcptr a, mpfr_srcptr y, mpfr_rn
     mpfr_set_ui(out, 1, rnd);
     return;
   }
-  Scratch s;
+  Scratch s(mpfr_get_prec(out));
   // Fast region for mpfr_gamma_inc: y <= a + 12 sqrt(a) + 40 (threshold itself need not be exact).
   mpfr_sqrt(s.v[0], a, MPFR_RNDD);
   mpfr_mul_ui(s.v[0], s.v[0], 12, MPFR_RNDD);
@@ -58,7 +62,7 @@ void upper_regularised_gamma(mpfr_ptr out, mpfr_srcptr a, mpfr_srcptr y, mpfr_rn
 // 0 < p < 1 (p exact).
 void log_binomial_term(mpfr_ptr out, unsigned long long n, unsigned long long m, mpfr_srcptr p, mpfr_rnd_t rnd) {
   const mpfr_rnd_t other = rnd == MPFR_RNDU ? MPFR_RNDD : MPFR_RNDU;
-  Scratch s;
+  Scratch s(std::max(mpfr_get_prec(out), kPrecision));  // n < 2^64 is exact at >= 64 bits
   mpz_class nz(std::to_string(n)), mz(std::to_string(m)), rz(std::to_string(n - m));
   // ln C(n, m) = lgamma(n + 1) - lgamma(m + 1) - lgamma(n - m + 1)
   mpfr_set_z(s.v[0], nz.get_mpz_t(), rnd);  // exact below 2^256
@@ -91,7 +95,7 @@ void binomial_tail(mpfr_ptr out, unsigned long long n, unsigned long long m, mpf
   if (mpfr_sgn(p) <= 0) return (void)mpfr_set_ui(out, upper ? 0 : 1, rnd);      // Bin = 0
   if (mpfr_cmp_ui(p, 1) >= 0) return (void)mpfr_set_ui(out, upper ? 1 : 0, rnd);  // Bin = n
   const mpfr_rnd_t other = rnd == MPFR_RNDU ? MPFR_RNDD : MPFR_RNDU;
-  Scratch s;
+  Scratch s(mpfr_get_prec(out));
   mpfr_ptr term = s.v[0], sum = s.v[1], odds = s.v[2], ratio = s.v[3], rest = s.v[4], t = s.v[5];
   log_binomial_term(term, n, m, p, rnd);
   mpfr_exp(term, term, rnd);
@@ -143,10 +147,10 @@ void binomial_tail(mpfr_ptr out, unsigned long long n, unsigned long long m, mpf
 
 }  // namespace
 
-Bounds chi_square_sf(unsigned long df, const Bounds& x) {
+Interval chi_square_sf(unsigned long df, const Interval& x) {
   if (df == 0) throw std::invalid_argument("chi_square_sf: df must be >= 1");
-  Bounds out;
-  Scratch s;
+  Interval out(x.precision());
+  Scratch s(x.precision());
   mpfr_set_ui(s.v[0], df, MPFR_RNDD);
   mpfr_div_2ui(s.v[0], s.v[0], 1, MPFR_RNDD);  // a = df/2, exact
   mpfr_div_2ui(s.v[1], x.lower(), 1, MPFR_RNDD);  // exact halving
@@ -156,54 +160,40 @@ Bounds chi_square_sf(unsigned long df, const Bounds& x) {
   return out;
 }
 
-Bounds normal_two_sided(const Bounds& z) {
-  // |z| interval
-  Bounds a;
-  if (mpfr_sgn(z.lower()) >= 0) {
-    a = z;
-  } else if (mpfr_sgn(z.upper()) <= 0) {
-    mpfr_neg(a.lower(), z.upper(), MPFR_RNDD);
-    mpfr_neg(a.upper(), z.lower(), MPFR_RNDU);
-  } else {
-    mpfr_set_zero(a.lower(), 1);
-    if (mpfr_cmpabs(z.lower(), z.upper()) > 0) {
-      mpfr_neg(a.upper(), z.lower(), MPFR_RNDU);
-    } else {
-      mpfr_set(a.upper(), z.upper(), MPFR_RNDU);
-    }
-  }
-  const Bounds scaled = div(a, sqrt_of(Bounds::of(2L)));
-  return clamp(erfc_of(scaled), 0, 1);
+Interval normal_two_sided(const Interval& z) {
+  // erfc(|z| / sqrt 2), decreasing in |z|.
+  const Interval scaled = abs(z) * accounting::inv_sqrt2_interval(z.precision());
+  return accounting::clamp(accounting::erfc(scaled), mpq_class(0), mpq_class(1));
 }
 
-Bounds binomial_upper_tail(unsigned long long n, unsigned long long m, const Bounds& p) {
-  Bounds out;
+Interval binomial_upper_tail(unsigned long long n, unsigned long long m, const Interval& p) {
+  Interval out(p.precision());
   binomial_tail(out.lower(), n, m, p.lower(), true, MPFR_RNDD);
   binomial_tail(out.upper(), n, m, p.upper(), true, MPFR_RNDU);
   return out;
 }
 
-Bounds binomial_lower_tail(unsigned long long n, unsigned long long m, const Bounds& p) {
-  Bounds out;
+Interval binomial_lower_tail(unsigned long long n, unsigned long long m, const Interval& p) {
+  Interval out(p.precision());
   binomial_tail(out.lower(), n, m, p.upper(), false, MPFR_RNDD);
   binomial_tail(out.upper(), n, m, p.lower(), false, MPFR_RNDU);
   return out;
 }
 
-Bounds binomial_two_sided(unsigned long long n, unsigned long long m, const Bounds& p) {
-  Scratch s;
+Interval binomial_two_sided(unsigned long long n, unsigned long long m, const Interval& p) {
+  Scratch s(p.precision());
   mpz_class nz(std::to_string(n));
   mpfr_mul_z(s.v[0], p.lower(), nz.get_mpz_t(), MPFR_RNDD);
   const bool upper_side = mpfr_cmp_ui(s.v[0], 0) >= 0 && mpfr_cmp_z(s.v[0], mpz_class(std::to_string(m)).get_mpz_t()) < 0;
-  Bounds tail = upper_side ? binomial_upper_tail(n, m, p) : binomial_lower_tail(n, m, p);
-  return clamp(mul(tail, mpz_class(2)), 0, 1);
+  const Interval tail = upper_side ? binomial_upper_tail(n, m, p) : binomial_lower_tail(n, m, p);
+  return accounting::min(tail * mpq_class(2), Interval(1L, p.precision()));  // min(1, 2 P_side)
 }
 
 namespace {
 void clopper_pearson(mpfr_ptr out, unsigned long long n, unsigned long long k, const mpq_class& beta, bool upper) {
   if (n == 0 || (upper && k >= n)) return (void)mpfr_set_ui(out, upper ? 1 : 0, upper ? MPFR_RNDU : MPFR_RNDD);
   if (!upper && k == 0) return (void)mpfr_set_zero(out, 1);
-  Scratch s;
+  Scratch s(std::max(mpfr_get_prec(out), kPrecision));
   mpfr_ptr lo = s.v[0], hi = s.v[1], mid = s.v[2], tail = s.v[3], b = s.v[4];
   mpfr_set_q(b, beta.get_mpq_t(), MPFR_RNDD);  // compare tails against a lower bound of beta
   // The exact bound lies on the far side of k/n (upper >= k/n >= lower): start the search there, so

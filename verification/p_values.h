@@ -1,5 +1,6 @@
-// p_values.h — certified p-values for the goodness-of-fit tests (bounds.h conventions: the
-// returned Bounds contain the exact p-value of the test as defined here).
+// p_values.h — certified p-values for the goodness-of-fit tests: each returned accounting::Interval
+// contains the exact p-value of the test as defined here, and has the precision of its argument
+// (every MPFR call rounds in a stated direction).
 //
 //  chi_square_sf(df, x)        P[chi2_df >= x] = Q(df/2, x/2), the upper regularised incomplete
 //                              gamma function, from MPFR's mpfr_gamma_inc and mpfr_gamma (both
@@ -9,7 +10,7 @@
 //                                Q(a, y) <= exp(a - y + a ln(y/a))   (y > a)
 //                              is used as the upper end and 0 as the lower end: such p-values are
 //                              below 1e-20, far below any threshold, and stay certified.
-//  normal_two_sided(z)         2 (1 - Phi(|z|)) = erfc(|z| / sqrt 2); the p-value of a z-test under
+//  normal_two_sided(z)         2 (1 - Phi(|z|)) = erfc(|z| / sqrt 2) (accounting/normal.h); the p-value of a z-test under
 //                              the normal approximation (the approximation itself is NOT certified:
 //                              only its evaluation is; see docs/AUDIT.md).
 //  binomial_upper_tail(n,m,p)  P[Bin(n, p) >= m], exact: the sum of the pmf terms from m upward with
@@ -29,17 +30,19 @@
 #include <gmpxx.h>
 #include <mpfr.h>
 
-#include "verification/bounds.h"
+#include "accounting/interval.h"
+#include "verification/reference_law.h"
 
 namespace exactdp::verification {
 
-[[nodiscard]] Bounds chi_square_sf(unsigned long df, const Bounds& x);
-[[nodiscard]] Bounds normal_two_sided(const Bounds& z);
-[[nodiscard]] Bounds binomial_upper_tail(unsigned long long n, unsigned long long m, const Bounds& p);
-[[nodiscard]] Bounds binomial_lower_tail(unsigned long long n, unsigned long long m, const Bounds& p);
-[[nodiscard]] Bounds binomial_two_sided(unsigned long long n, unsigned long long m, const Bounds& p);
+[[nodiscard]] Interval chi_square_sf(unsigned long df, const Interval& x);
+[[nodiscard]] Interval normal_two_sided(const Interval& z);
+[[nodiscard]] Interval binomial_upper_tail(unsigned long long n, unsigned long long m, const Interval& p);
+[[nodiscard]] Interval binomial_lower_tail(unsigned long long n, unsigned long long m, const Interval& p);
+[[nodiscard]] Interval binomial_two_sided(unsigned long long n, unsigned long long m, const Interval& p);
 // Upper / lower confidence bound for p after k successes in n trials, each side at level
-// 1 - beta (beta in (0, 1)). Written into out (any precision).
+// 1 - beta (beta in (0, 1)). Written into out (any precision; computed at max(its precision,
+// kPrecision)).
 void clopper_pearson_upper(mpfr_ptr out, unsigned long long n, unsigned long long k, const mpq_class& beta);
 void clopper_pearson_lower(mpfr_ptr out, unsigned long long n, unsigned long long k, const mpq_class& beta);
 

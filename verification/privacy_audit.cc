@@ -36,9 +36,8 @@ PrivacyAuditResult audit_threshold_events(const CountMap& samples0, const CountM
   mpfr_set_inf(out.epsilon_lower.upper(), -1);
   mpq_class beta = (1 - confidence) / mpq_class(4 * static_cast<long>(thresholds.size()));
   beta.canonicalize();
-  mpfr_t l, u, e, d;
-  mpfr_inits2(kPrecision, l, u, e, d, static_cast<mpfr_ptr>(nullptr));
-  mpfr_set_q(d, delta.get_mpq_t(), MPFR_RNDU);  // subtracting an upper bound of delta: safe side
+  accounting::Real l(kPrecision), u(kPrecision), e(kPrecision), d(kPrecision);
+  mpfr_set_q(d.get(), delta.get_mpq_t(), MPFR_RNDU);  // subtracting an upper bound of delta: safe side
   for (const mpz_class& c : thresholds) {
     const unsigned long long k0 = at_least(samples0, c), k1 = at_least(samples1, c);
     struct Event {
@@ -54,23 +53,21 @@ PrivacyAuditResult audit_threshold_events(const CountMap& samples0, const CountM
     };
     for (const Event& ev : events) {
       // L <= P[M(a) in S], U >= P[M(b) in S], each at level 1 - beta.
-      clopper_pearson_lower(l, ev.na, ev.ka, beta);
-      clopper_pearson_upper(u, ev.nb, ev.kb, beta);
-      mpfr_sub(l, l, d, MPFR_RNDD);
-      if (mpfr_sgn(l) <= 0 || mpfr_sgn(u) <= 0) continue;
-      mpfr_div(e, l, u, MPFR_RNDD);
-      mpfr_log(e, e, MPFR_RNDD);
-      if (mpfr_cmp(e, out.epsilon_lower.lower()) > 0) {
-        mpfr_set(out.epsilon_lower.lower(), e, MPFR_RNDD);
-        mpfr_set(out.epsilon_lower.upper(), e, MPFR_RNDU);
+      clopper_pearson_lower(l.get(), ev.na, ev.ka, beta);
+      clopper_pearson_upper(u.get(), ev.nb, ev.kb, beta);
+      mpfr_sub(l.get(), l.get(), d.get(), MPFR_RNDD);
+      if (mpfr_sgn(l.get()) <= 0 || mpfr_sgn(u.get()) <= 0) continue;
+      mpfr_div(e.get(), l.get(), u.get(), MPFR_RNDD);
+      mpfr_log(e.get(), e.get(), MPFR_RNDD);
+      if (mpfr_cmp(e.get(), out.epsilon_lower.lower()) > 0) {
+        mpfr_set(out.epsilon_lower.lower(), e.get(), MPFR_RNDD);
+        mpfr_set(out.epsilon_lower.upper(), e.get(), MPFR_RNDU);
         out.witness = ev.text + " (" + std::to_string(ev.ka) + "/" + std::to_string(ev.na) + " vs " +
                       std::to_string(ev.kb) + "/" + std::to_string(ev.nb) + ")";
       }
     }
   }
-  mpfr_set_q(e, claimed_epsilon.get_mpq_t(), MPFR_RNDU);
-  out.violation = mpfr_cmp(out.epsilon_lower.lower(), e) > 0;
-  mpfr_clears(l, u, e, d, static_cast<mpfr_ptr>(nullptr));
+  out.violation = mpfr_cmp_q(out.epsilon_lower.lower(), claimed_epsilon.get_mpq_t()) > 0;
   return out;
 }
 

@@ -25,14 +25,15 @@
 #include <string>
 #include <vector>
 
-#include "verification/bounds.h"
+#include "accounting/interval.h"
+#include "verification/reference_law.h"
 
 namespace exactdp::verification {
 
 using CountMap = std::map<mpz_class, unsigned long long>;
 
 struct PrivacyAuditResult {
-  Bounds epsilon_lower;    // lower end: the certified-at-confidence lower bound (-inf: none)
+  Interval epsilon_lower{kPrecision};  // lower end: the certified-at-confidence lower bound (-inf: none)
   bool violation = false;  // epsilon_lower > claimed epsilon
   std::string witness;     // the event and direction that gave epsilon_lower
   unsigned long long n0 = 0, n1 = 0;

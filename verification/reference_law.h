@@ -6,7 +6,8 @@
 //   DiscreteLaplaceLaw   P[X = x] = (1 - r) / (1 + r) * r^|x - mean|, r = exp(-1/scale).
 //   BernoulliExpLaw      P[X = 1] = exp(-gamma), P[X = 0] = 1 - exp(-gamma), gamma >= 0.
 //
-// How the bounds are certified (every MPFR call rounds in a stated direction; bounds.h):
+// How the bounds are certified (accounting::Interval arithmetic, rounded outward; every raw MPFR
+// call rounds in a stated direction):
 //  * Discrete Laplace: closed forms. With t = scale, for 0 <= a <= b (k = X - mean),
 //      P[a <= k <= b] = exp(-a/t) (1 - exp(-(b - a + 1)/t)) / (1 + exp(-1/t)),
 //      P[k >= a] = exp(-a/t) / (1 + exp(-1/t)),
@@ -22,13 +23,20 @@
 //  * Discrete Gaussian, partial sums S(a, b) = sum_{k=a}^{b} f(k), f(k) = exp(-k^2 / (2 s)):
 //    for s <= 10^6, the direct sum with two chains of products, one rounded down and one up
 //    (f(k+1) = f(k) r_k, r_{k+1} = r_k exp(-1/s), r_k = exp(-(2k+1)/(2s))), stopped when the
-//    rest is below 2^-300 of the sum and bounded by f(k)/(1 - r_k) (the ratios decrease);
+//    rest is below 2^-(p + 44) of the sum (2^-300 at the default p = 256 bits) and bounded by
+//    f(k)/(1 - r_k) (the ratios decrease);
 //    for s > 10^6 Euler-Maclaurin on pieces where f' is monotone ([0, sqrt s] and [sqrt s, inf)):
 //      S(u, v) = int_u^v f + (f(u) + f(v))/2 + E,  |E| <= |f'(v) - f'(u)| / 8
 //    (on each [k, k+1], |int (x - k - 1/2) g(x) dx| <= |g(k+1) - g(k)| / 8 for monotone g = f'),
 //    and the integral by erfc: int_u^v f = sqrt(pi s / 2) (erfc(u / sqrt(2s)) - erfc(v / sqrt(2s))).
 //    The error relative to Z is below 0.06 / s <= 6e-8.
 //  * Bernoulli(exp(-gamma)): exp and expm1 of the exact rational -gamma.
+//
+// Precision. A law computes at the working precision it is built with (kPrecision = 256 bits by
+// default; every bound it returns carries that precision); at_precision() rebuilds it at another,
+// which is how run_audit (audit.h) raises the precision when a test is undecided. The direct
+// sums follow the precision; the Poisson (sigma2 >= 8) and Euler-Maclaurin (sigma2 > 10^6)
+// regimes carry a fixed truncation error (below), which more bits do not remove.
 //
 // Thread-safety: immutable after construction; safe to share. Errors: the constructors throw
 // ParameterError for parameters the samplers reject (sigma2 <= 0, scale <= 0, gamma < 0).
@@ -40,9 +48,14 @@
 #include <optional>
 #include <string>
 
-#include "verification/bounds.h"
+#include "accounting/interval.h"
 
 namespace exactdp::verification {
+
+using accounting::Interval;
+
+// The default working precision of the verification layer (bits).
+inline constexpr mpfr_prec_t kPrecision = 256;
 
 class ReferenceLaw {
  public:
@@ -50,13 +63,16 @@ class ReferenceLaw {
 
   // "discrete-gaussian sigma2=9/4 mean=0" style.
   [[nodiscard]] virtual std::string describe() const = 0;
+  // The same law computed at another working precision.
+  [[nodiscard]] virtual std::unique_ptr<ReferenceLaw> at_precision(mpfr_prec_t precision) const = 0;
+  [[nodiscard]] mpfr_prec_t precision() const noexcept { return precision_; }
 
   // P[a <= X <= b]; std::nullopt ends are -infinity / +infinity. An empty range gives [0, 0].
-  [[nodiscard]] Bounds mass(const std::optional<mpz_class>& a, const std::optional<mpz_class>& b) const;
-  [[nodiscard]] Bounds pmf(const mpz_class& x) const { return mass(x, x); }
-  [[nodiscard]] Bounds cdf(const mpz_class& x) const { return mass(std::nullopt, x); }
+  [[nodiscard]] Interval mass(const std::optional<mpz_class>& a, const std::optional<mpz_class>& b) const;
+  [[nodiscard]] Interval pmf(const mpz_class& x) const { return mass(x, x); }
+  [[nodiscard]] Interval cdf(const mpz_class& x) const { return mass(std::nullopt, x); }
   // P[|X - center()| > threshold], threshold >= 0.
-  [[nodiscard]] Bounds outside_mass(const mpz_class& threshold) const;
+  [[nodiscard]] Interval outside_mass(const mpz_class& threshold) const;
 
   // The centre c of the law (mean and mode of the symmetric laws, 0 for Bernoulli). Sample
   // statistics are accumulated around it, exactly.
@@ -64,85 +80,91 @@ class ReferenceLaw {
   // An integer >= 1 near one standard deviation, for binning.
   [[nodiscard]] virtual mpz_class spread() const = 0;
   // E[(X - c)^m] for m in {1, 2, 4}.
-  [[nodiscard]] virtual Bounds central_moment(int m) const = 0;
+  [[nodiscard]] virtual Interval central_moment(int m) const = 0;
   // Var[X].
-  [[nodiscard]] Bounds variance() const;
+  [[nodiscard]] Interval variance() const;
   // P[X - c is even]. Discrete Gaussian: sum_k f(2k) / Z = Z(sigma2 / 4) / Z(sigma2) (the even
   // terms form the normaliser of sigma2 / 4); discrete Laplace: (1 + r^2) / (1 + r)^2;
   // Bernoulli: P[X = 0].
-  [[nodiscard]] virtual Bounds even_mass() const = 0;
+  [[nodiscard]] virtual Interval even_mass() const = 0;
   // True when some integers have probability 0 (Bernoulli): seeing one is an immediate failure.
   [[nodiscard]] virtual bool has_bounded_support() const { return false; }
 
  protected:
-  explicit ReferenceLaw(mpz_class center) : center_(std::move(center)) {}
+  ReferenceLaw(mpz_class center, mpfr_prec_t precision) : center_(std::move(center)), precision_(precision) {}
+  // An exact number as a point-or-outward interval at this law's precision.
+  [[nodiscard]] Interval exact(const mpq_class& q) const { return Interval(q, precision_); }
   // P[a <= X - c <= b] for the symmetric laws, 0 <= a <= b (b = nullopt: infinite).
-  [[nodiscard]] virtual Bounds centered_mass(const mpz_class& a, const std::optional<mpz_class>& b) const = 0;
+  [[nodiscard]] virtual Interval centered_mass(const mpz_class& a, const std::optional<mpz_class>& b) const = 0;
   // Laws that are not symmetric about c override mass_general instead.
   [[nodiscard]] virtual bool symmetric() const { return true; }
-  [[nodiscard]] virtual Bounds mass_general(const std::optional<mpz_class>& a,
+  [[nodiscard]] virtual Interval mass_general(const std::optional<mpz_class>& a,
                                             const std::optional<mpz_class>& b) const;
 
  private:
   mpz_class center_;
+  mpfr_prec_t precision_;
 };
 
 class DiscreteGaussianLaw final : public ReferenceLaw {
  public:
-  DiscreteGaussianLaw(const mpq_class& sigma2, const mpz_class& mean);
+  DiscreteGaussianLaw(const mpq_class& sigma2, const mpz_class& mean, mpfr_prec_t precision = kPrecision);
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::unique_ptr<ReferenceLaw> at_precision(mpfr_prec_t precision) const override;
   [[nodiscard]] mpz_class spread() const override;
-  [[nodiscard]] Bounds central_moment(int m) const override;
-  [[nodiscard]] Bounds even_mass() const override;
+  [[nodiscard]] Interval central_moment(int m) const override;
+  [[nodiscard]] Interval even_mass() const override;
   [[nodiscard]] const mpq_class& sigma2() const noexcept { return sigma2_; }
   // The normaliser Z = sum_k exp(-k^2 / (2 sigma2)).
-  [[nodiscard]] const Bounds& normaliser() const noexcept { return z_; }
+  [[nodiscard]] const Interval& normaliser() const noexcept { return z_; }
   // S(a, b) = sum_{k=a}^{b} exp(-k^2 / (2 sigma2)), 0 <= a (unnormalised).
-  [[nodiscard]] Bounds partial_sum(const mpz_class& a, const std::optional<mpz_class>& b) const;
+  [[nodiscard]] Interval partial_sum(const mpz_class& a, const std::optional<mpz_class>& b) const;
 
  private:
-  [[nodiscard]] Bounds centered_mass(const mpz_class& a, const std::optional<mpz_class>& b) const override;
-  [[nodiscard]] Bounds direct_sum(const mpz_class& a, const std::optional<mpz_class>& b) const;
-  [[nodiscard]] Bounds euler_maclaurin_piece(const mpz_class& u, const std::optional<mpz_class>& v) const;
-  [[nodiscard]] Bounds poisson_error() const;  // [0, 3 exp(-pi^2 s)]
+  [[nodiscard]] Interval centered_mass(const mpz_class& a, const std::optional<mpz_class>& b) const override;
+  [[nodiscard]] Interval direct_sum(const mpz_class& a, const std::optional<mpz_class>& b) const;
+  [[nodiscard]] Interval euler_maclaurin_piece(const mpz_class& u, const std::optional<mpz_class>& v) const;
+  [[nodiscard]] Interval poisson_error() const;  // [0, 3 exp(-pi^2 s)]
   mpq_class sigma2_;
-  Bounds z_;
+  Interval z_;
 };
 
 class DiscreteLaplaceLaw final : public ReferenceLaw {
  public:
-  DiscreteLaplaceLaw(const mpq_class& scale, const mpz_class& mean);
+  DiscreteLaplaceLaw(const mpq_class& scale, const mpz_class& mean, mpfr_prec_t precision = kPrecision);
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::unique_ptr<ReferenceLaw> at_precision(mpfr_prec_t precision) const override;
   [[nodiscard]] mpz_class spread() const override;
-  [[nodiscard]] Bounds central_moment(int m) const override;
-  [[nodiscard]] Bounds even_mass() const override;
+  [[nodiscard]] Interval central_moment(int m) const override;
+  [[nodiscard]] Interval even_mass() const override;
   [[nodiscard]] const mpq_class& scale() const noexcept { return scale_; }
 
  private:
-  [[nodiscard]] Bounds centered_mass(const mpz_class& a, const std::optional<mpz_class>& b) const override;
+  [[nodiscard]] Interval centered_mass(const mpz_class& a, const std::optional<mpz_class>& b) const override;
   mpq_class scale_;
-  Bounds r_, one_minus_r_;  // r = exp(-1/scale)
+  Interval r_, one_minus_r_;  // r = exp(-1/scale)
 };
 
 class BernoulliExpLaw final : public ReferenceLaw {
  public:
-  explicit BernoulliExpLaw(const mpq_class& gamma);
+  explicit BernoulliExpLaw(const mpq_class& gamma, mpfr_prec_t precision = kPrecision);
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::unique_ptr<ReferenceLaw> at_precision(mpfr_prec_t precision) const override;
   [[nodiscard]] mpz_class spread() const override { return 1; }
-  [[nodiscard]] Bounds central_moment(int m) const override;  // E[X^m] = p for m >= 1
+  [[nodiscard]] Interval central_moment(int m) const override;  // E[X^m] = p for m >= 1
   [[nodiscard]] bool has_bounded_support() const override { return true; }
-  [[nodiscard]] Bounds even_mass() const override { return q_; }
-  [[nodiscard]] const Bounds& p_one() const noexcept { return p_; }
+  [[nodiscard]] Interval even_mass() const override { return q_; }
+  [[nodiscard]] const Interval& p_one() const noexcept { return p_; }
 
  private:
   [[nodiscard]] bool symmetric() const override { return false; }
-  [[nodiscard]] Bounds centered_mass(const mpz_class&, const std::optional<mpz_class>&) const override {
-    return Bounds();
+  [[nodiscard]] Interval centered_mass(const mpz_class&, const std::optional<mpz_class>&) const override {
+    return Interval(precision());
   }
-  [[nodiscard]] Bounds mass_general(const std::optional<mpz_class>& a,
+  [[nodiscard]] Interval mass_general(const std::optional<mpz_class>& a,
                                     const std::optional<mpz_class>& b) const override;
   mpq_class gamma_;
-  Bounds p_, q_;  // p = exp(-gamma), q = 1 - p
+  Interval p_, q_;  // p = exp(-gamma), q = 1 - p
 };
 
 }  // namespace exactdp::verification

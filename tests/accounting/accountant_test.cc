@@ -11,15 +11,14 @@
 #include "accounting/zcdp.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
 namespace {
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
-bool overlaps(const Interval& a, const Interval& b) {
-  return mpfr_cmp(a.lower(), b.upper()) <= 0 && mpfr_cmp(b.lower(), a.upper()) <= 0;
-}
+using test_support::overlaps;
 
 TEST(AccountantTest, AllGaussianIsExactGdp) {
   Accountant acc;
@@ -108,6 +107,20 @@ RC_GTEST_PROP(AccountantProperties, EpsilonDeltaConsistent, ()) {
   for (const auto& r : e.considered) RC_ASSERT(mpfr_cmp(e.value.upper(), r.value.upper()) <= 0);
   const AccountantAnswer d = acc.get_delta(to_mpq(e.value.upper()));
   RC_ASSERT(upper_at_most(d.value, delta));
+}
+
+}  // namespace
+}  // namespace exactdp::accounting
+
+namespace exactdp::accounting {
+namespace {
+
+TEST(PrivacyEventTest, AccessorsCheckTheKind) {
+  EXPECT_EQ(PrivacyEvent::laplace(mpq_class(2)).pure_epsilon(), mpq_class(1, 2));
+  EXPECT_EQ(PrivacyEvent::gaussian(mpq_class(4)).exact_mu(), mpq_class(1, 4));
+  EXPECT_THROW((void)PrivacyEvent::gaussian(mpq_class(4)).pure_epsilon(), std::logic_error);
+  EXPECT_THROW((void)PrivacyEvent::pure_dp(mpq_class(1)).exact_mu(), std::logic_error);
+  EXPECT_THROW((void)PrivacyEvent::zcdp(mpq_class(1)).pure_epsilon(), std::logic_error);
 }
 
 }  // namespace

@@ -7,11 +7,12 @@
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 #include "tests/accounting/rational_generators.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
 namespace {
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
 // Independent re-check at 1000 bits: sigma meets the target, sigma_lower misses it.
 void expect_certified(const GaussianCalibration& c, const mpq_class& eps, const mpq_class& delta,
@@ -149,15 +150,15 @@ TEST(AnalyticGaussian, TargetsNearOne) {
 }
 
 RC_GTEST_PROP(AnalyticGaussianProperty, TargetsAboveOneHalfAreCertifiedOnBothSides, ()) {
-  const mpq_class eps = *testing::rational_in(q("0"), q("20"));
+  const mpq_class eps = *test_support::rational_in(q("0"), q("20"));
   // 1 - delta in [10^-40, 1/2]: certified through delta at 1000 bits (enough to see 10^-40).
   const int exponent = *rc::gen::inRange(1, 41);
-  mpq_class level = *testing::rational_in(q("1"), q("5"));
+  mpq_class level = *test_support::rational_in(q("1"), q("5"));
   mpz_class ten_power;
   mpz_ui_pow_ui(ten_power.get_mpz_t(), 10, static_cast<unsigned long>(exponent));
   level /= ten_power;  // in [10^-40, 1/2]
   const mpq_class delta = 1 - level;
-  const mpq_class sens = *testing::positive_rational(1);
+  const mpq_class sens = *test_support::positive_rational(1);
   const GaussianCalibration c = calibrate_gaussian(eps, delta, sens);
   RC_ASSERT(c.tolerance_met);
   RC_ASSERT(upper_at_most(gaussian_delta_at(eps, c.sigma, sens, 1000), delta));
@@ -165,10 +166,10 @@ RC_GTEST_PROP(AnalyticGaussianProperty, TargetsAboveOneHalfAreCertifiedOnBothSid
 }
 
 RC_GTEST_PROP(AnalyticGaussianProperty, BracketIsCertifiedOnBothSides, ()) {
-  const mpq_class eps = *testing::rational_in(q("0"), q("20"));
-  const mpq_class delta = *testing::rational_in(q("1/1000000"), q("999/1000"));
+  const mpq_class eps = *test_support::rational_in(q("0"), q("20"));
+  const mpq_class delta = *test_support::rational_in(q("1/1000000"), q("999/1000"));
   RC_PRE(sgn(delta) > 0);
-  const mpq_class sens = *testing::positive_rational(1);
+  const mpq_class sens = *test_support::positive_rational(1);
   ZivOptions o;
   o.tolerance = q("1/1000000000000");
   const GaussianCalibration c = calibrate_gaussian(eps, delta, sens, o);

@@ -5,11 +5,12 @@
 #include "accounting/discrete_gaussian_profile.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
 namespace {
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
 void expect_good(const char* eps, const char* delta, long sens) {
   const DiscreteGaussianCalibration c = calibrate_discrete_gaussian(q(eps), q(delta), mpz_class(sens));

@@ -9,6 +9,7 @@
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 #include "tests/accounting/rational_generators.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
 namespace {
@@ -18,7 +19,7 @@ using internal::gaussian_normaliser_poisson;
 using internal::gaussian_tail_sum;
 using M = GaussianSumMethod;
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
 TEST(DiscreteGaussianProfile, EpsilonZeroSensitivityOneIsTheMassAtZero) {
   // delta(0) = P[Z > -1/2] - P[Z > 1/2] = P[Z = 0] = 1/N.
@@ -144,7 +145,7 @@ TEST(DiscreteGaussianProfile, RejectsBadParameters) {
 
 // Two independent algorithms for the same tail sum: direct summation and Euler–Maclaurin.
 RC_GTEST_PROP(DiscreteGaussianProperty, DirectAndEulerMaclaurinAgree, ()) {
-  const mpq_class s2 = *testing::rational_in(q("4096"), q("300000"));
+  const mpq_class s2 = *test_support::rational_in(q("4096"), q("300000"));
   const long k = *rc::gen::inRange(0L, 3000L);
   const Interval direct = gaussian_tail_sum(mpz_class(k), s2, 160, M::kDirect);
   const Interval em = gaussian_tail_sum(mpz_class(k), s2, 160, M::kEulerMaclaurin);
@@ -154,9 +155,9 @@ RC_GTEST_PROP(DiscreteGaussianProperty, DirectAndEulerMaclaurinAgree, ()) {
 }
 
 RC_GTEST_PROP(DiscreteGaussianProperty, ProfilesAgreeAcrossMethods, ()) {
-  const mpq_class s2 = *testing::rational_in(q("1/10"), q("20000"));
+  const mpq_class s2 = *test_support::rational_in(q("1/10"), q("20000"));
   const long delta = *rc::gen::inRange(1L, 20L);
-  const mpq_class eps = *testing::rational_in(q("0"), q("3"));
+  const mpq_class eps = *test_support::rational_in(q("0"), q("3"));
   const Interval a = discrete_gaussian_delta_at(eps, s2, mpz_class(delta), 200, M::kAuto);
   const Interval d = discrete_gaussian_delta_at(eps, s2, mpz_class(delta), 200, M::kDirect);
   (void)intersect(a, d);
@@ -183,10 +184,10 @@ TEST(DiscreteGaussianProfile, NotMonotoneInSigma2) {
 RC_GTEST_PROP(DiscreteGaussianProperty, DecreasingInSigma2AboveOne, ()) {
   // Log-uniform sigma2 in [10^-2, 10^8): mantissa in [1, 10) times 10^k.
   const int k = *rc::gen::inRange(-2, 8);
-  mpq_class s2 = *testing::rational_in(q("1"), q("10"));
+  mpq_class s2 = *test_support::rational_in(q("1"), q("10"));
   for (int i = 0; i < (k < 0 ? -k : k); ++i) s2 = k < 0 ? mpq_class(s2 / 10) : mpq_class(s2 * 10);
-  const mpq_class larger = s2 * (1 + *testing::rational_in(q("1/1000000"), q("2")));
-  const mpq_class eps = *testing::rational_in(q("0"), q("4"));
+  const mpq_class larger = s2 * (1 + *test_support::rational_in(q("1/1000000"), q("2")));
+  const mpq_class eps = *test_support::rational_in(q("0"), q("4"));
   const mpz_class delta(*rc::gen::inRange(1L, 6L));
   const Interval d1 = discrete_gaussian_delta_at(eps, s2, delta, 160);
   const Interval d2 = discrete_gaussian_delta_at(eps, larger, delta, 160);
@@ -197,9 +198,9 @@ RC_GTEST_PROP(DiscreteGaussianProperty, DecreasingInSigma2AboveOne, ()) {
 }
 
 RC_GTEST_PROP(DiscreteGaussianProperty, DecreasingInEpsilonAndNested, ()) {
-  const mpq_class s2 = *testing::positive_rational(2);
-  const mpq_class eps = *testing::rational_in(q("0"), q("5"));
-  const mpq_class more = eps + *testing::positive_rational(1);
+  const mpq_class s2 = *test_support::positive_rational(2);
+  const mpq_class eps = *test_support::rational_in(q("0"), q("5"));
+  const mpq_class more = eps + *test_support::positive_rational(1);
   const mpz_class delta(*rc::gen::inRange(1L, 5L));
   const Interval d1 = discrete_gaussian_delta_at(eps, s2, delta, 128);
   const Interval d2 = discrete_gaussian_delta_at(more, s2, delta, 128);

@@ -7,11 +7,12 @@
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 #include "tests/accounting/rational_generators.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
 namespace {
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
 // The interval must lie within +-tol of a published rounded value (so it contains the true value
 // only if the published value is right to that many digits) and be narrow.
@@ -103,10 +104,10 @@ TEST(GaussianProfile, RejectsBadParameters) {
 }
 
 RC_GTEST_PROP(GaussianProfileProperty, DecreasingInEpsilonAndSigma, ()) {
-  const mpq_class eps = *testing::rational_in(q("0"), q("20"));
-  const mpq_class more = eps + *testing::positive_rational(1);
-  const mpq_class sigma = *testing::positive_rational(1);
-  const mpq_class larger = sigma * (1 + *testing::positive_rational(1));
+  const mpq_class eps = *test_support::rational_in(q("0"), q("20"));
+  const mpq_class more = eps + *test_support::positive_rational(1);
+  const mpq_class sigma = *test_support::positive_rational(1);
+  const mpq_class larger = sigma * (1 + *test_support::positive_rational(1));
   const Interval d = gaussian_delta_at(eps, sigma, q("1"), 128);
   RC_ASSERT(d.is_valid());
   RC_ASSERT(d.is_nonnegative());
@@ -116,8 +117,8 @@ RC_GTEST_PROP(GaussianProfileProperty, DecreasingInEpsilonAndSigma, ()) {
 }
 
 RC_GTEST_PROP(GaussianProfileProperty, HighPrecisionAgrees, ()) {
-  const mpq_class eps = *testing::rational_in(q("0"), q("50"));
-  const mpq_class mu = *testing::positive_rational(1);
+  const mpq_class eps = *test_support::rational_in(q("0"), q("50"));
+  const mpq_class mu = *test_support::positive_rational(1);
   const Interval low = gdp_delta_at(eps, mu, 128);
   const Interval high = gdp_delta_at(eps, mu, 1000);
   (void)intersect(low, high);  // throws if the two certified intervals were disjoint
@@ -127,8 +128,8 @@ RC_GTEST_PROP(GaussianProfileProperty, HighPrecisionAgrees, ()) {
 }
 
 RC_GTEST_PROP(GaussianProfileProperty, IntervalArgumentsEncloseThePoint, ()) {
-  const mpq_class eps = *testing::rational_in(q("0"), q("10"));
-  const mpq_class mu = *testing::positive_rational(1);
+  const mpq_class eps = *test_support::rational_in(q("0"), q("10"));
+  const mpq_class mu = *test_support::positive_rational(1);
   const Interval point = gdp_delta_at(eps, mu, 200);
   const Interval wide = gdp_delta_at(Interval(eps, 60), Interval(mu, 60), 200);
   RC_ASSERT(wide.contains(point));
@@ -152,8 +153,8 @@ TEST(GaussianProfile, ComplementIsRelativelyAccurateNearOne) {
 }
 
 RC_GTEST_PROP(GaussianProfileProperty, ComplementAndDeltaSumToOne, ()) {
-  const mpq_class eps = *testing::rational_in(q("0"), q("50"));
-  const mpq_class mu = *testing::positive_rational(2);
+  const mpq_class eps = *test_support::rational_in(q("0"), q("50"));
+  const mpq_class mu = *test_support::positive_rational(2);
   const Interval d = gdp_delta_at(eps, mu, 300);
   const Interval c = gdp_delta_complement_at(eps, mu, 300);
   RC_ASSERT(c.is_valid());

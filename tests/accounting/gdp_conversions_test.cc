@@ -13,11 +13,12 @@
 #include "accounting/gaussian_profile.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
 namespace {
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
 // The interval is within [v (1 - 1e-19), v (1 + 1e-19)] around the decimal v, and contains it
 // up to that rounding of the reference.

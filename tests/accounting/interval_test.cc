@@ -10,7 +10,7 @@
 namespace exactdp::accounting {
 namespace {
 
-using testing::positive_rational;
+using test_support::positive_rational;
 
 TEST(Interval, RationalIsRoundedOutward) {
   const mpq_class third(1, 3);

@@ -12,15 +12,14 @@
 #include "accounting/pure_dp_composition.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
 namespace {
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
-bool overlaps(const Interval& a, const Interval& b) {
-  return mpfr_cmp(a.lower(), b.upper()) <= 0 && mpfr_cmp(b.lower(), a.upper()) <= 0;
-}
+using test_support::overlaps;
 
 TEST(KovTest, BreakpointsMatchDirectFormula) {
   const mpq_class eps(1, 5);

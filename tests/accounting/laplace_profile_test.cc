@@ -7,11 +7,12 @@
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 #include "tests/accounting/rational_generators.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
 namespace {
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
 TEST(LaplaceProfile, DpAccountingKnownValue) {
   // b = 2, Delta = 4: delta(0.5) = 0.5276334473 (dp_accounting, 10 digits).
@@ -60,9 +61,9 @@ Interval direct_discrete_laplace(const mpq_class& eps, const mpq_class& t, long 
 }
 
 RC_GTEST_PROP(DiscreteLaplaceProperty, ClosedFormMatchesDirectSum, ()) {
-  const mpq_class t = *testing::rational_in(q("1/4"), q("4"));
+  const mpq_class t = *test_support::rational_in(q("1/4"), q("4"));
   const long delta = *rc::gen::inRange(1L, 6L);
-  const mpq_class eps = *testing::rational_in(q("0"), mpq_class(mpq_class(delta) / t + 1));
+  const mpq_class eps = *test_support::rational_in(q("0"), mpq_class(mpq_class(delta) / t + 1));
   const Interval closed = discrete_laplace_delta_at(eps, t, mpz_class(delta), 200);
   const Interval direct = direct_discrete_laplace(eps, t, delta, 400, 200);
   (void)intersect(closed, direct);  // throws if the two certified intervals were disjoint
@@ -83,10 +84,10 @@ TEST(LaplaceProfile, DiscreteLimitApproachesContinuous) {
 }
 
 RC_GTEST_PROP(LaplaceProperty, DecreasingInEpsilon, ()) {
-  const mpq_class b = *testing::positive_rational(1);
-  const mpq_class delta = *testing::positive_rational(1);
-  const mpq_class eps = *testing::rational_in(q("0"), q("10"));
-  const mpq_class more = eps + *testing::positive_rational(1);
+  const mpq_class b = *test_support::positive_rational(1);
+  const mpq_class delta = *test_support::positive_rational(1);
+  const mpq_class eps = *test_support::rational_in(q("0"), q("10"));
+  const mpq_class more = eps + *test_support::positive_rational(1);
   const Interval d1 = laplace_delta_at(eps, b, delta, 128);
   const Interval d2 = laplace_delta_at(more, b, delta, 128);
   RC_ASSERT(d1.is_valid() && d2.is_valid());

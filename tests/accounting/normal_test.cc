@@ -87,7 +87,7 @@ TEST(Normal, MillsRatio) {
 // The continued fraction (t >= 6) against MPFR's erfc directly at high precision: two
 // independent algorithms for Q(t).
 RC_GTEST_PROP(NormalProperty, ContinuedFractionMatchesErfc, ()) {
-  const mpq_class t = *testing::rational_in(mpq_class(6), mpq_class(300));
+  const mpq_class t = *test_support::rational_in(mpq_class(6), mpq_class(300));
   const Interval cf = normal_sf(t, 160);  // continued-fraction path
   Interval u = Interval(t, 2000) * inv_sqrt2_interval(2000);
   const Interval direct = mul_2si(erfc(u), -1);  // MPFR erfc at 2000 bits
@@ -97,8 +97,8 @@ RC_GTEST_PROP(NormalProperty, ContinuedFractionMatchesErfc, ()) {
 }
 
 RC_GTEST_PROP(NormalProperty, MonotoneAndNested, ()) {
-  const mpq_class a = *testing::rational_in(mpq_class(-60), mpq_class(60));
-  const mpq_class b = a + *testing::positive_rational(1);
+  const mpq_class a = *test_support::rational_in(mpq_class(-60), mpq_class(60));
+  const mpq_class b = a + *test_support::positive_rational(1);
   const Interval pa = normal_cdf(a, 96), pb = normal_cdf(b, 96);
   RC_ASSERT(!certainly_less(pb, pa));  // Phi increasing
   const Interval pa_hi = normal_cdf(a, 600);

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace exactdp::accounting::testing {
+namespace exactdp::test_support {
 
 // A positive rational p/q with 1 <= p, q <= 10^6, times 10^k for k in [-kmax, kmax].
 inline rc::Gen<mpq_class> positive_rational(int kmax = 3) {
@@ -47,11 +47,11 @@ inline rc::Gen<mpq_class> any_rational() {
       });
 }
 
-}  // namespace exactdp::accounting::testing
+}  // namespace exactdp::test_support
 
 namespace rc {
 template <>
 struct Arbitrary<mpq_class> {
-  static Gen<mpq_class> arbitrary() { return exactdp::accounting::testing::any_rational(); }
+  static Gen<mpq_class> arbitrary() { return exactdp::test_support::any_rational(); }
 };
 }  // namespace rc

@@ -16,6 +16,7 @@
 #include "accounting/pure_dp_composition.h"
 #include "accounting/zcdp.h"
 #include "samplers/rational.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
 namespace {
@@ -36,7 +37,7 @@ const PaperRow kPaper[] = {
     {"GDP summary", {2.14, 3.73, 4.87, 5.80}},
 };
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
 double mid(const Interval& x) {  // for printing and two-decimal comparisons only
   return (mpfr_get_d(x.lower(), MPFR_RNDN) + mpfr_get_d(x.upper(), MPFR_RNDN)) / 2;  // exactdp-allow-float: display

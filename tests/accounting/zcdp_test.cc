@@ -11,11 +11,12 @@
 #include "accounting/zcdp.h"
 #include "samplers/errors.h"
 #include "samplers/rational.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
 namespace {
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
 // The original Corollary 13 expression at 256 bits, round-to-nearest (a reference, not a bound).
 // Returned as an MPFR number (the values reach 1e-2500 and below, far outside double range).

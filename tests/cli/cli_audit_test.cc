@@ -19,9 +19,9 @@ namespace {
 
 const std::string kSeed = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
-using testing_support::CliRun;
+using test_support::CliRun;
 CliRun run(const std::vector<std::string>& args, const std::string& input = "") {
-  return testing_support::run_cli(args, input);
+  return test_support::run_cli(args, input);
 }
 
 std::string sample(std::vector<std::string> args) {

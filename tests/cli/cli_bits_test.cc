@@ -13,8 +13,8 @@ namespace {
 
 const std::string kSeed = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
-using testing_support::CliRun;
-CliRun run(const std::vector<std::string>& args) { return testing_support::run_cli(args); }
+using test_support::CliRun;
+CliRun run(const std::vector<std::string>& args) { return test_support::run_cli(args); }
 
 TEST(CliBits, SeededBytesAreTheBitSourceStream) {
   const CliRun r = run({"bits", "-n", "100003", "--seed", kSeed});

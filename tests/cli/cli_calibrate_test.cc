@@ -16,11 +16,11 @@
 namespace exactdp::cli {
 namespace {
 
-using CmdResult = testing_support::CliRun;
-CmdResult run(std::vector<std::string> args) { return testing_support::run_command("calibrate", std::move(args)); }
+using CmdResult = test_support::CliRun;
+CmdResult run(std::vector<std::string> args) { return test_support::run_command("calibrate", std::move(args)); }
 
-using testing_support::json_interval_field;
-using testing_support::json_string_field;
+using test_support::json_interval_field;
+using test_support::json_string_field;
 
 TEST(CliCalibrate, GaussianPrintedSigmaIsPrivate) {
   const CmdResult r = run({"gaussian", "--epsilon", "0.5", "--delta", "1e-5", "--json"});
@@ -63,7 +63,7 @@ TEST(CliCalibrate, DiscreteGaussian) {
 }
 
 TEST(CliCalibrate, BadInputExitsTwoNamingTheParameter) {
-  const std::vector<testing_support::BadInput> cases = {
+  const std::vector<test_support::BadInput> cases = {
       {{"gaussian", "--epsilon", "-1", "--delta", "1e-5"}, "epsilon"},
       {{"gaussian", "--epsilon", "1", "--delta", "0"}, "0 < delta < 1"},
       {{"gaussian", "--epsilon", "1", "--delta", "1.5"}, "delta"},
@@ -79,7 +79,16 @@ TEST(CliCalibrate, BadInputExitsTwoNamingTheParameter) {
       {{}, "name a mechanism"},
       {{"gaussian", "--epsilon", "abc", "--delta", "0.1"}, "epsilon"},
   };
-  for (const auto& c : cases) testing_support::expect_rejected_naming(run(c.args), c.needle);
+  for (const auto& c : cases) test_support::expect_rejected_naming(run(c.args), c.needle);
+}
+
+// Issue 18: at eps = 0 and a tiny delta the first deciding bracket around Newton's estimate was
+// returned without bisecting it to the tolerance (tolerance_met false, "precision cap reached").
+TEST(CliCalibrate, GaussianBracketIsBisectedToTheTolerance) {
+  const CmdResult r = run({"gaussian", "--epsilon", "0", "--delta", "1e-27", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"tolerance_met\": true"), std::string::npos) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
 TEST(CliCalibrate, HelpStatesTheLimits) {

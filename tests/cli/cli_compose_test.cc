@@ -14,12 +14,12 @@
 namespace exactdp::cli {
 namespace {
 
-using CmdResult = testing_support::CliRun;
-CmdResult run(std::vector<std::string> args) { return testing_support::run_command("compose", std::move(args)); }
+using CmdResult = test_support::CliRun;
+CmdResult run(std::vector<std::string> args) { return test_support::run_command("compose", std::move(args)); }
 
 // The exact value of "key": "R" in the JSON output, the first at or after `from`.
 mpq_class json_rational(const std::string& json, const std::string& key, std::size_t from = 0) {
-  return parse_rational(key, testing_support::json_string_field(json, key, from));
+  return parse_rational(key, test_support::json_string_field(json, key, from));
 }
 
 TEST(CliComposeTest, OptimalIsTheExactKovValue) {
@@ -51,6 +51,17 @@ TEST(CliComposeTest, AllMethodsOrdered) {
   EXPECT_LT(gdp, parse_rational("t", "5.0592")) << r.out;
 }
 
+// Issue 18: the GDP route refines the per-mechanism mu inside the same precision loop, so the
+// default tolerance is met (it always reported tolerance_met false at a width near 2e-30).
+TEST(CliComposeTest, GdpMeetsTheTolerance) {
+  for (const char* eps : {"0.1", "0.5", "1", "2"}) {
+    const CmdResult r = run({"pure-dp", "--epsilon", eps, "--k", "100", "--delta", "1e-6", "--method",
+                             "gdp", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\"tolerance_met\": true"), std::string::npos) << eps << ": " << r.out;
+  }
+}
+
 TEST(CliComposeTest, MillionFoldTextOutput) {
   const CmdResult r = run({"pure-dp", "--epsilon", "0.001", "--k", "1000000", "--delta", "1e-9",
                      "--digits", "8"});
@@ -69,7 +80,7 @@ TEST(CliComposeTest, BadInputExitsTwo) {
     }
     return a;
   };
-  for (const testing_support::BadInput& b : std::vector<testing_support::BadInput>{
+  for (const test_support::BadInput& b : std::vector<test_support::BadInput>{
            {with("--epsilon", "-1"), "epsilon"},
            {with("--epsilon", "0"), "epsilon"},
            {with("--k", "0"), "k = 0"},
@@ -81,7 +92,7 @@ TEST(CliComposeTest, BadInputExitsTwo) {
             "unknown method"},
            {{"gaussian", "--epsilon", "1"}, "pure-dp"},
            {{"pure-dp", "--k", "2", "--delta", "0.1"}, "--epsilon"}}) {
-    testing_support::expect_rejected_naming(run(b.args), b.needle);
+    test_support::expect_rejected_naming(run(b.args), b.needle);
   }
 }
 

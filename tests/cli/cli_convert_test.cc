@@ -14,10 +14,10 @@
 namespace exactdp::cli {
 namespace {
 
-using CmdResult = testing_support::CliRun;
-CmdResult run(std::vector<std::string> args) { return testing_support::run_command("convert", std::move(args)); }
+using CmdResult = test_support::CliRun;
+CmdResult run(std::vector<std::string> args) { return test_support::run_command("convert", std::move(args)); }
 
-using testing_support::json_interval_field;
+using test_support::json_interval_field;
 
 void expect_brackets(const std::pair<mpq_class, mpq_class>& iv, const char* lo, const char* hi) {
   EXPECT_GE(iv.first, parse_rational("t", lo));
@@ -57,7 +57,7 @@ TEST(CliConvertTest, PureDpAndTextOutput) {
 }
 
 TEST(CliConvertTest, BadInputExitsTwoNamingTheParameter) {
-  for (const testing_support::BadInput& b : std::vector<testing_support::BadInput>{
+  for (const test_support::BadInput& b : std::vector<test_support::BadInput>{
            {{"zcdp", "--rho", "-1", "--delta", "1e-6"}, "rho"},
            {{"zcdp", "--rho", "1", "--delta", "0"}, "delta"},
            {{"zcdp", "--rho", "1", "--delta", "1"}, "delta"},
@@ -71,7 +71,7 @@ TEST(CliConvertTest, BadInputExitsTwoNamingTheParameter) {
            {{"gdp", "--mu", "1", "--epsilon", "1", "--delta", "0.1"}, "exactly one"},
            {{"nope", "--rho", "1"}, "unknown source"},
            {{}, "exactly one source"}}) {
-    testing_support::expect_rejected_naming(run(b.args), b.needle);
+    test_support::expect_rejected_naming(run(b.args), b.needle);
   }
 }
 

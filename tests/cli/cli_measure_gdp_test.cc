@@ -15,10 +15,10 @@
 namespace exactdp::cli {
 namespace {
 
-using CmdResult = testing_support::CliRun;
-CmdResult run(std::vector<std::string> args) { return testing_support::run_command("measure-gdp", std::move(args)); }
+using CmdResult = test_support::CliRun;
+CmdResult run(std::vector<std::string> args) { return test_support::run_command("measure-gdp", std::move(args)); }
 
-using testing_support::json_interval_field;
+using test_support::json_interval_field;
 
 TEST(CliMeasureGdpTest, GaussianContainsDeltaOverSigma) {
   const CmdResult r = run({"gaussian", "--sigma", "2", "--sensitivity", "1", "--eps-max", "3",
@@ -40,7 +40,7 @@ TEST(CliMeasureGdpTest, PureDpAndSvg) {
   EXPECT_LE(mu.first, parse_rational("t", "0.2504839050688713"));
   EXPECT_GE(mu.second, parse_rational("t", "0.2504839050688714"));
   EXPECT_NE(r.out.find("\"complete\": true"), std::string::npos);
-  const std::string svg = testing_support::read_text_file(file);
+  const std::string svg = test_support::read_text_file(file);
   EXPECT_NE(svg.find("<svg"), std::string::npos);
   EXPECT_NE(svg.find("<polyline"), std::string::npos);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
@@ -81,7 +81,7 @@ TEST(CliMeasureGdpTest, CompositionTextOutput) {
 }
 
 TEST(CliMeasureGdpTest, BadInputExitsTwo) {
-  for (const testing_support::BadInput& b : std::vector<testing_support::BadInput>{
+  for (const test_support::BadInput& b : std::vector<test_support::BadInput>{
            {{"gaussian", "--sigma", "0"}, "sigma"},
            {{"gaussian", "--sigma", "-1"}, "sigma"},
            {{"gaussian", "--sigma", "1", "--eps-max", "0"}, "eps-max"},
@@ -95,7 +95,7 @@ TEST(CliMeasureGdpTest, BadInputExitsTwo) {
            {{"gaussian", "--sigma", "1", "--points", "1"}, "points"},
            {{"laplace-ish", "--scale", "1"}, "unknown mechanism"},
            {{}, "exactly one mechanism"}}) {
-    testing_support::expect_rejected_naming(run(b.args), b.needle);
+    test_support::expect_rejected_naming(run(b.args), b.needle);
   }
 }
 

@@ -11,16 +11,17 @@
 #include "tests/cli/cli_runner.h"
 #include "tests/cli/cli_test_helpers.h"
 #include "samplers/rational.h"
+#include "tests/support/rationals.h"
 
 namespace exactdp::cli {
 namespace {
 
-using CmdResult = testing_support::CliRun;
-CmdResult run(std::vector<std::string> args) { return testing_support::run_command("profile", std::move(args)); }
+using CmdResult = test_support::CliRun;
+CmdResult run(std::vector<std::string> args) { return test_support::run_command("profile", std::move(args)); }
 
-using testing_support::json_interval_field;
+using test_support::json_interval_field;
 
-mpq_class q(const char* s) { return parse_rational("test", s); }
+using test_support::q;
 
 TEST(CliProfile, KnownValuesAcrossMechanisms) {
   struct Case {
@@ -82,7 +83,7 @@ TEST(CliProfile, CurveCsvJsonAndSvg) {
   const CmdResult s = run({"discrete-gaussian", "--sigma2", "4", "--curve", "0", "4", "30",
                            "--svg", path});
   ASSERT_EQ(s.status, 0) << s.err;
-  const std::string svg = testing_support::read_text_file(path);
+  const std::string svg = test_support::read_text_file(path);
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_NE(svg.find("<polyline"), std::string::npos);
   EXPECT_NE(svg.find("log scale"), std::string::npos);  // delta spans > 3 decades
@@ -90,7 +91,7 @@ TEST(CliProfile, CurveCsvJsonAndSvg) {
 }
 
 TEST(CliProfile, BadInputExitsTwoNamingTheParameter) {
-  const std::vector<testing_support::BadInput> cases = {
+  const std::vector<test_support::BadInput> cases = {
       {{"gaussian", "--sigma", "0", "--epsilon", "1"}, "sigma > 0"},
       {{"gaussian", "--sigma", "1", "--epsilon", "-1"}, "epsilon >= 0"},
       {{"discrete-gaussian", "--sigma2", "-2", "--epsilon", "1"}, "sigma2"},
@@ -110,7 +111,7 @@ TEST(CliProfile, BadInputExitsTwoNamingTheParameter) {
       {{"gdp", "--mu", "1", "--curve", "0", "1", "5", "--svg", "/nonexistent/dir/x.svg"},
        "svg"},
   };
-  for (const auto& c : cases) testing_support::expect_rejected_naming(run(c.args), c.needle);
+  for (const auto& c : cases) test_support::expect_rejected_naming(run(c.args), c.needle);
 }
 
 TEST(CliProfile, UnmetToleranceIsSaidNotHidden) {

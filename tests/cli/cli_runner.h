@@ -8,7 +8,7 @@
 
 #include "cli/commands.h"
 
-namespace exactdp::cli::testing_support {
+namespace exactdp::test_support {
 
 struct CliRun {
   int status;
@@ -19,8 +19,8 @@ struct CliRun {
 inline CliRun run_cli(const std::vector<std::string>& args, const std::string& input = "") {
   std::istringstream in(input);
   std::ostringstream out, err;
-  Io io{in, out, err, false};
-  const int status = run_exactdp(args, io);
+  cli::Io io{in, out, err, false};
+  const int status = cli::run_exactdp(args, io);
   return {status, out.str(), err.str()};
 }
 
@@ -30,4 +30,9 @@ inline CliRun run_command(const std::string& command, std::vector<std::string> a
   return run_cli(args);
 }
 
-}  // namespace exactdp::cli::testing_support
+}  // namespace exactdp::test_support
+
+namespace exactdp {
+// The other spelling some tests use for the one helper namespace.
+namespace testing_support = test_support;  // NOLINT(misc-unused-alias-decls)
+}  // namespace exactdp

@@ -15,7 +15,7 @@
 #include "samplers/rational.h"
 #include "tests/cli/cli_runner.h"
 
-namespace exactdp::cli::testing_support {
+namespace exactdp::test_support {
 
 // The text of "key": "value" in a one-line JSON object, the first at or after `from`; a test
 // failure when there is none.
@@ -62,4 +62,4 @@ inline void expect_rejected_naming(const CliRun& r, const std::string& needle) {
   EXPECT_TRUE(r.out.empty()) << needle << ": " << r.out;
 }
 
-}  // namespace exactdp::cli::testing_support
+}  // namespace exactdp::test_support

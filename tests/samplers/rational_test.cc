@@ -11,6 +11,8 @@
 namespace exactdp {
 namespace {
 
+// GMP's own parser, independent of parse_rational (the code under test; tests/support/rationals.h
+// would be circular here).
 mpq_class q(const char* s) {
   mpq_class out(s, 10);
   out.canonicalize();

@@ -7,7 +7,7 @@
 
 #include "samplers/bit_source.h"
 
-namespace exactdp::testing_support {
+namespace exactdp::test_support {
 
 class ScriptedBits final : public BitSource {
  public:
@@ -37,4 +37,9 @@ class ScriptedBits final : public BitSource {
   std::size_t overrun_ = 0;
 };
 
-}  // namespace exactdp::testing_support
+}  // namespace exactdp::test_support
+
+namespace exactdp {
+// The other spelling some tests use for the one helper namespace.
+namespace testing_support = test_support;  // NOLINT(misc-unused-alias-decls)
+}  // namespace exactdp

@@ -3,6 +3,7 @@
 // seeds. Companion: the same checks reject Alg. 1 with its parity flipped for K >= 3.
 #include <gtest/gtest.h>
 
+#include "accounting/decimal.h"
 #include "samplers/bernoulli_exp.h"
 #include "tests/support/audit_helpers.h"
 #include "tests/support/broken_samplers.h"
@@ -26,7 +27,7 @@ TEST_P(BernoulliExpChiSquare, MatchesExpMinusGamma) {
   const auto t = chi_square_check(law, [&](BitSource& b) { return std::int64_t{sample_bernoulli_exp(b, params)}; }, n,
                                   fixed_seed(41, static_cast<std::uint32_t>(gamma.get_num().get_ui())));
   ASSERT_TRUE(t.applicable) << t.detail;
-  EXPECT_FALSE(rejects(t, kAlpha)) << "gamma = " << GetParam() << ", p <= " << t.p_value.upper_text();
+  EXPECT_FALSE(rejects(t, kAlpha)) << "gamma = " << GetParam() << ", p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
   // exact binomial test on the count of ones, independent stream
   SeededBits bits(fixed_seed(42, static_cast<std::uint32_t>(gamma.get_den().get_ui())));
   unsigned long long ones = 0;
@@ -38,7 +39,7 @@ TEST_P(BernoulliExpChiSquare, MatchesExpMinusGamma) {
 INSTANTIATE_TEST_SUITE_P(Gammas, BernoulliExpChiSquare,
                          ::testing::Values("1/2", "1", "3", "10/3", "7/100"),
                          [](const ::testing::TestParamInfo<const char*>& param_info) {
-                           return "gamma_" + testing::test_name_part(param_info.param);
+                           return "gamma_" + test_support::test_name_part(param_info.param);
                          });
 
 TEST(BernoulliExpChiSquareCompanion, RejectsParityFlippedInAlg1) {
@@ -47,7 +48,7 @@ TEST(BernoulliExpChiSquareCompanion, RejectsParityFlippedInAlg1) {
   const BrokenCks20 broken(BrokenCks20::Bug::kParityFlipK3);
   const auto t = chi_square_check(law, [&](BitSource& b) { return std::int64_t{broken.bernoulli_exp(b, 9, 10)}; },
                                   20'000, fixed_seed(43, 1));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << t.p_value.upper_text();
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // rejects the Laplace without the (B = 1, Y = 0) rejection and rounded continuous Laplace noise.
 #include <gtest/gtest.h>
 
+#include "accounting/decimal.h"
 #include "samplers/discrete_laplace.h"
 #include "tests/support/audit_helpers.h"
 #include "tests/support/broken_samplers.h"
@@ -33,7 +34,7 @@ TEST_P(DiscreteLaplaceChiSquare, MatchesCertifiedPmf) {
   const auto t = chi_square_check(law, [&](BitSource& b) { return sample_discrete_laplace(b, params); }, c.n,
                                   fixed_seed(31, static_cast<std::uint32_t>(c.n % 1000)));
   ASSERT_TRUE(t.applicable) << t.detail;
-  EXPECT_FALSE(rejects(t, kAlpha)) << "scale = " << c.scale << ": " << t.detail << ", p <= " << t.p_value.upper_text();
+  EXPECT_FALSE(rejects(t, kAlpha)) << "scale = " << c.scale << ": " << t.detail << ", p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
 }
 
 INSTANTIATE_TEST_SUITE_P(ParameterSets, DiscreteLaplaceChiSquare,
@@ -41,8 +42,8 @@ INSTANTIATE_TEST_SUITE_P(ParameterSets, DiscreteLaplaceChiSquare,
                                            LaplaceCase{"10", "0", 100'002}, LaplaceCase{"2/7", "3", 50'003},
                                            LaplaceCase{"1000000", "-1", 50'004}),
                          [](const ::testing::TestParamInfo<LaplaceCase>& param_info) {
-                           return "scale_" + testing::test_name_part(param_info.param.scale) + "_mean_" +
-                                  testing::test_name_part(param_info.param.mean);
+                           return "scale_" + test_support::test_name_part(param_info.param.scale) + "_mean_" +
+                                  test_support::test_name_part(param_info.param.mean);
                          });
 
 TEST(DiscreteLaplaceChiSquareCompanion, RejectsMissingZeroRejection) {
@@ -50,13 +51,13 @@ TEST(DiscreteLaplaceChiSquareCompanion, RejectsMissingZeroRejection) {
   const BrokenCks20 broken(BrokenCks20::Bug::kNoZeroRejection);
   const auto t = chi_square_check(law, [&](BitSource& b) { return broken.discrete_laplace(b, 3, 2); }, 20'000,
                                   fixed_seed(32, 1));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << t.p_value.upper_text();
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
 }
 
 TEST(DiscreteLaplaceChiSquareCompanion, RejectsRoundedContinuousLaplace) {
   const verification::DiscreteLaplaceLaw law(mpq_class(1), 0);
   const auto t = chi_square_check(law, [](BitSource& b) { return rounded_laplace(b, 1.0); }, 20'000, fixed_seed(32, 2));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << t.p_value.upper_text();
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
 }
 
 TEST(DiscreteLaplaceChiSquareCompanion, RejectsModuloBiasedUniform) {
@@ -64,7 +65,7 @@ TEST(DiscreteLaplaceChiSquareCompanion, RejectsModuloBiasedUniform) {
   const BrokenCks20 broken(BrokenCks20::Bug::kModuloUniform);
   const auto t = chi_square_check(law, [&](BitSource& b) { return broken.discrete_laplace(b, 10, 1); }, 100'000,
                                   fixed_seed(32, 3));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << t.p_value.upper_text();
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
 }
 
 }  // namespace

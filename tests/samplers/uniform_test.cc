@@ -19,7 +19,7 @@ TEST(UniformBelow, OneDrawsNoBits) {
 
 TEST(UniformBelow, RejectsValuesAtOrAboveNOnAScriptedStream) {
   // n = 5 needs k = 3 bits per attempt: 111 (7) and 101 (5) are rejected, 011 (3) accepted.
-  testing_support::ScriptedBits bits("111" "101" "011");
+  test_support::ScriptedBits bits("111" "101" "011");
   EXPECT_EQ(sample_uniform_below(bits, std::uint64_t{5}), 3u);
   EXPECT_EQ(bits.bits_consumed(), 9u);
 }

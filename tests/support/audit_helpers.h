@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "accounting/decimal.h"
 #include "samplers/seeded_bits.h"
 #include "verification/audit.h"
 
@@ -25,9 +26,8 @@ verification::AuditReport audit_sampler(const verification::ReferenceLaw& law, D
 inline std::string summary(const verification::AuditReport& r) {
   std::string out = r.law + " n=" + std::to_string(r.n) + (r.passed ? " PASS\n" : " FAIL\n");
   for (const auto& t : r.tests) {
-    out += "  " + t.name + " " + t.statistic_name + "=[" + t.statistic.lower_text(5) + ", " +
-           t.statistic.upper_text(5) + "] p=[" + t.p_value.lower_text(3) + ", " + t.p_value.upper_text(3) +
-           "] thr=" + t.threshold.get_str() + (t.rejected ? " REJECTED" : "") + (t.applicable ? "" : " (n/a)") + "\n";
+    out += "  " + t.name + " " + t.statistic_name + "=" + accounting::to_decimal_string(t.statistic, 5) +
+           " p=" + accounting::to_decimal_string(t.p_value, 3) + " thr=" + t.threshold.get_str() + (t.rejected ? " REJECTED" : "") + (t.applicable ? "" : " (n/a)") + "\n";
   }
   return out;
 }
@@ -51,8 +51,7 @@ verification::TestResult chi_square_check(const verification::ReferenceLaw& law,
 
 // True when the p-value's upper bound is below alpha (the test rejects).
 inline bool rejects(const verification::TestResult& t, const mpq_class& alpha) {
-  const verification::Bounds a = verification::Bounds::of(alpha);
-  return t.applicable && mpfr_cmp(t.p_value.upper(), a.lower()) < 0;
+  return t.applicable && mpfr_cmp_q(t.p_value.upper(), alpha.get_mpq_t()) < 0;
 }
 
 }  // namespace exactdp::test_support

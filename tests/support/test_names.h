@@ -9,7 +9,7 @@
 #include <cctype>
 #include <string>
 
-namespace exactdp::testing {
+namespace exactdp::test_support {
 
 inline std::string test_name_part(const std::string& text) {
   std::string out;
@@ -27,4 +27,4 @@ inline std::string test_name_part(const std::string& text) {
   return out;
 }
 
-}  // namespace exactdp::testing
+}  // namespace exactdp::test_support

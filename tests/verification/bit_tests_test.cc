@@ -4,6 +4,7 @@
 // the SystemBits run is random, with false-alarm probability <= ~1e-6 per run.
 #include <gtest/gtest.h>
 
+#include "accounting/decimal.h"
 #include "samplers/seeded_bits.h"
 #include "samplers/system_bits.h"
 #include "tests/support/broken_bits.h"
@@ -26,7 +27,7 @@ bool any_rejected(const std::vector<verification::TestResult>& tests) {
 
 std::string describe(const std::vector<verification::TestResult>& tests) {
   std::string out;
-  for (const auto& t : tests) out += t.name + " p <= " + t.p_value.upper_text() + (t.rejected ? " REJECTED\n" : "\n");
+  for (const auto& t : tests) out += t.name + " p <= " + exactdp::accounting::decimal_upper(t.p_value.upper(), 6) + (t.rejected ? " REJECTED\n" : "\n");
   return out;
 }
 

@@ -4,6 +4,7 @@
 // slow paths agreeing.
 #include <gtest/gtest.h>
 
+#include "accounting/normal.h"
 #include "verification/goodness_of_fit.h"
 #include "verification/p_values.h"
 #include "verification/sample_counter.h"
@@ -11,24 +12,24 @@
 namespace exactdp::verification {
 namespace {
 
-bool contains(const Bounds& b, const mpq_class& v) {
+bool contains(const Interval& b, const mpq_class& v) {
   return mpfr_cmp_q(b.lower(), v.get_mpq_t()) <= 0 && mpfr_cmp_q(b.upper(), v.get_mpq_t()) >= 0;
 }
 
 TEST(PValues, ChiSquareSurvivalKnownValues) {
   // df = 2: P[X >= x] = exp(-x/2) exactly. x = 2 ln 20 would give 0.05; use x = 4: exp(-2).
-  const Bounds p = chi_square_sf(2, Bounds::of(4L));
-  const Bounds e = exp_of(mpq_class(-2));
+  const Interval p = chi_square_sf(2, Interval(4L, kPrecision));
+  const Interval e = exp(Interval(mpq_class(-2), kPrecision));
   EXPECT_LE(mpfr_cmp(p.lower(), e.upper()), 0);
   EXPECT_GE(mpfr_cmp(p.upper(), e.lower()), 0);
   // df = 1, x = 3.841458820694124 (the 95% quantile): p = 0.05 to 1e-12.
-  const Bounds q = chi_square_sf(1, Bounds::of(mpq_class("3841458820694124/1000000000000000")));
+  const Interval q = chi_square_sf(1, Interval(mpq_class("3841458820694124/1000000000000000"), kPrecision));
   EXPECT_NEAR(mpfr_get_d(q.lower(), MPFR_RNDD), 0.05, 1e-12);  // exactdp-allow-float: test tolerance
   // Far tail uses the Chernoff bound: upper end tiny but positive, lower end 0.
-  const Bounds far = chi_square_sf(10, Bounds::of(100000L));
+  const Interval far = chi_square_sf(10, Interval(100000L, kPrecision));
   EXPECT_TRUE(mpfr_zero_p(far.lower()));
   EXPECT_LT(mpfr_cmp_d(far.upper(), 1e-100), 0);  // exactdp-allow-float: test constant
-  EXPECT_EQ(mpfr_cmp_ui(chi_square_sf(3, Bounds::of(0L)).upper(), 1), 0);
+  EXPECT_EQ(mpfr_cmp_ui(chi_square_sf(3, Interval(0L, kPrecision)).upper(), 1), 0);
 }
 
 TEST(PValues, BinomialTailsMatchExactSums) {
@@ -51,8 +52,8 @@ TEST(PValues, BinomialTailsMatchExactSums) {
     }
     upper.canonicalize();
     lower.canonicalize();
-    EXPECT_TRUE(contains(binomial_upper_tail(n, m, Bounds::of(p)), upper)) << m;
-    EXPECT_TRUE(contains(binomial_lower_tail(n, m, Bounds::of(p)), lower)) << m;
+    EXPECT_TRUE(contains(binomial_upper_tail(n, m, Interval(p, kPrecision)), upper)) << m;
+    EXPECT_TRUE(contains(binomial_lower_tail(n, m, Interval(p, kPrecision)), lower)) << m;
   }
 }
 
@@ -67,7 +68,7 @@ TEST(PValues, ClopperPearsonBracketsTheTruth) {
   EXPECT_LT(mpfr_cmp_d(u, 0.36), 0);
   EXPECT_GT(mpfr_cmp_d(l, 0.24), 0);
   // Defining property: P[Bin(n, U) <= k] <= beta at the returned U.
-  const Bounds tail = binomial_lower_tail(1000, 300, Bounds::between(u, u));
+  const Interval tail = binomial_lower_tail(1000, 300, Interval::from_ends(u, u, kPrecision));
   EXPECT_LE(mpfr_cmp_q(tail.upper(), beta.get_mpq_t()), 0);
   clopper_pearson_lower(l, 50, 0, beta);
   EXPECT_TRUE(mpfr_zero_p(l));
@@ -79,7 +80,7 @@ TEST(PValues, ClopperPearsonBracketsTheTruth) {
 TEST(PValues, HolmBonferroniStepDown) {
   auto make = [](const char* p) {
     TestResult t;
-    t.p_value = Bounds::of(mpq_class(p));
+    t.p_value = Interval(mpq_class(p), kPrecision);
     return t;
   };
   // alpha = 1/10, m = 3: thresholds 1/30, 1/20, 1/10.

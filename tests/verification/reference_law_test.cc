@@ -3,35 +3,32 @@
 // direct sums where both apply.
 #include <gtest/gtest.h>
 
+#include "accounting/decimal.h"
 #include "verification/reference_law.h"
 
 namespace exactdp::verification {
 namespace {
 
 // upper - lower relative to lower, as an exponent: true when the width is below 2^-bits * value.
-bool tight(const Bounds& b, int bits) {
-  mpfr_t w;
-  mpfr_init2(w, kPrecision);
-  mpfr_sub(w, b.upper(), b.lower(), MPFR_RNDU);
-  const bool ok = mpfr_zero_p(w) || (mpfr_sgn(b.lower()) > 0 && mpfr_get_exp(w) + bits <= mpfr_get_exp(b.lower()));
-  mpfr_clear(w);
-  return ok;
+bool tight(const Interval& b, int bits) {
+  const accounting::Real w = accounting::width_upper(b);
+  return mpfr_zero_p(w.get()) || (mpfr_sgn(b.lower()) > 0 && mpfr_get_exp(w.get()) + bits <= mpfr_get_exp(b.lower()));
 }
 
-bool contains(const Bounds& b, const Bounds& inner) {
+bool contains(const Interval& b, const Interval& inner) {
   return mpfr_cmp(b.lower(), inner.upper()) <= 0 && mpfr_cmp(inner.lower(), b.upper()) <= 0;
 }
 
-bool contains_one(const Bounds& b) { return mpfr_cmp_ui(b.lower(), 1) <= 0 && mpfr_cmp_ui(b.upper(), 1) >= 0; }
+bool contains_one(const Interval& b) { return mpfr_cmp_ui(b.lower(), 1) <= 0 && mpfr_cmp_ui(b.upper(), 1) >= 0; }
 
 TEST(ReferenceLaw, GaussianMassesSumToOne) {
   for (const char* s2 : {"1/4", "1", "9/4", "7", "8", "100", "1000000", "2000000", "1e12", "1e100"}) {
     DiscreteGaussianLaw law(mpq_class(s2 == std::string("1e12") ? "1000000000000" :
                                       s2 == std::string("1e100") ? std::string("1" + std::string(100, '0')).c_str() : s2),
                             5);
-    const Bounds total = add(add(law.mass(std::nullopt, mpz_class(2)), law.mass(mpz_class(3), mpz_class(40))),
-                             law.mass(mpz_class(41), std::nullopt));
-    EXPECT_TRUE(contains_one(total)) << s2 << " " << total.lower_text(30) << " " << total.upper_text(30);
+    const Interval total = law.mass(std::nullopt, mpz_class(2)) + law.mass(mpz_class(3), mpz_class(40)) +
+                           law.mass(mpz_class(41), std::nullopt);
+    EXPECT_TRUE(contains_one(total)) << s2 << " " << exactdp::accounting::decimal_lower(total.lower(), 30) << " " << exactdp::accounting::decimal_upper(total.upper(), 30);
     EXPECT_TRUE(tight(law.pmf(5), 20)) << s2;
     // symmetric about the mean
     EXPECT_TRUE(contains(law.pmf(8), law.pmf(2))) << s2;
@@ -47,7 +44,7 @@ TEST(ReferenceLaw, GaussianKnownValues) {
   EXPECT_LT(mpfr_cmp_d(law.normaliser().upper(), 2.5066282880430), 0);  // exactdp-allow-float: test constant
   // sigma2 = 100: variance is 100 up to 3 exp(-100 pi^2).
   DiscreteGaussianLaw wide(mpq_class(100), 0);
-  EXPECT_TRUE(contains(wide.variance(), Bounds::of(100L)));
+  EXPECT_TRUE(contains(wide.variance(), Interval(100L, kPrecision)));
 }
 
 TEST(ReferenceLaw, GaussianRegimesAgree) {
@@ -56,34 +53,32 @@ TEST(ReferenceLaw, GaussianRegimesAgree) {
   // as a difference of two masses of a sigma2 just at the limit -- instead we check EM against
   // itself: pieces add up, and the interval is narrow.
   DiscreteGaussianLaw law(mpq_class(2'000'000), 0);
-  const Bounds whole = law.partial_sum(0, std::nullopt);
-  const Bounds parts = add(law.partial_sum(0, mpz_class(1413)), law.partial_sum(1414, std::nullopt));
+  const Interval whole = law.partial_sum(0, std::nullopt);
+  const Interval parts = law.partial_sum(0, mpz_class(1413)) + law.partial_sum(1414, std::nullopt);
   EXPECT_TRUE(contains(whole, parts));
   EXPECT_TRUE(tight(whole, 20));
   // Z from Poisson vs 2 S(0, inf) - 1 from EM.
-  const Bounds em_z = sub(mul(whole, mpz_class(2)), Bounds::of(1L));
+  const Interval em_z = whole * mpq_class(2) - mpq_class(1);
   EXPECT_TRUE(contains(em_z, law.normaliser()));
 }
 
 TEST(ReferenceLaw, LaplaceClosedFormMatchesSum) {
   DiscreteLaplaceLaw law(mpq_class(3, 2), -4);
-  Bounds sum;
-  for (long x = -200; x <= 200; ++x) sum = add(sum, law.pmf(x));
-  EXPECT_TRUE(contains_one(add(sum, add(law.mass(std::nullopt, mpz_class(-201)), law.mass(mpz_class(201), std::nullopt)))));
+  Interval sum(kPrecision);
+  for (long x = -200; x <= 200; ++x) sum = sum + law.pmf(x);
+  EXPECT_TRUE(contains_one(sum + (law.mass(std::nullopt, mpz_class(-201)) + law.mass(mpz_class(201), std::nullopt))));
   // variance 2r/(1-r)^2 against a direct sum of k^2 pmf
-  Bounds m2;
-  for (long k = -400; k <= 400; ++k) m2 = add(m2, mul(law.pmf(k - 4), mpz_class(k * k)));
-  const Bounds v = law.variance();
-  mpfr_t d;
-  mpfr_init2(d, kPrecision);
-  mpfr_sub(d, v.upper(), m2.lower(), MPFR_RNDU);
-  EXPECT_LT(mpfr_get_d(d, MPFR_RNDU), 1e-40);  // exactdp-allow-float: test tolerance only
-  mpfr_clear(d);
+  Interval m2(kPrecision);
+  for (long k = -400; k <= 400; ++k) m2 = m2 + law.pmf(k - 4) * mpq_class(k * k);
+  const Interval v = law.variance();
+  accounting::Real d(kPrecision);
+  mpfr_sub(d.get(), v.upper(), m2.lower(), MPFR_RNDU);
+  EXPECT_LT(mpfr_get_d(d.get(), MPFR_RNDU), 1e-40);  // exactdp-allow-float: test tolerance only
 }
 
 TEST(ReferenceLaw, BernoulliExp) {
   BernoulliExpLaw law(mpq_class(1, 2));
-  EXPECT_TRUE(contains_one(add(law.pmf(0), law.pmf(1))));
+  EXPECT_TRUE(contains_one(law.pmf(0) + law.pmf(1)));
   EXPECT_TRUE(mpfr_zero_p(law.pmf(2).upper()));
   EXPECT_TRUE(mpfr_zero_p(law.pmf(-1).upper()));
   BernoulliExpLaw zero(mpq_class(0));
@@ -95,6 +90,23 @@ TEST(ReferenceLaw, RejectsBadParameters) {
   EXPECT_THROW(DiscreteGaussianLaw(mpq_class(0), 0), std::invalid_argument);
   EXPECT_THROW(DiscreteLaplaceLaw(mpq_class(-1), 0), std::invalid_argument);
   EXPECT_THROW(BernoulliExpLaw(mpq_class(-1, 3)), std::invalid_argument);
+}
+
+TEST(ReferenceLaw, AtPrecisionNarrowsAndStaysContained) {
+  // The audit's precision escalation rebuilds a law at more bits: its bounds carry that
+  // precision and overlap the coarser ones (both contain the truth).
+  DiscreteGaussianLaw law(mpq_class(9, 4), 3);
+  const std::unique_ptr<ReferenceLaw> fine = law.at_precision(1024);
+  EXPECT_EQ(fine->precision(), 1024);
+  EXPECT_EQ(fine->describe(), law.describe());
+  const Interval coarse_pmf = law.pmf(4), fine_pmf = fine->pmf(4);
+  EXPECT_EQ(fine_pmf.precision(), 1024);
+  EXPECT_TRUE(contains(coarse_pmf, fine_pmf));
+  EXPECT_TRUE(tight(fine_pmf, 900));
+  DiscreteLaplaceLaw laplace(mpq_class(3, 2), 0);
+  EXPECT_TRUE(contains(laplace.pmf(1), laplace.at_precision(512)->pmf(1)));
+  BernoulliExpLaw bernoulli(mpq_class(1, 3));
+  EXPECT_TRUE(contains(bernoulli.pmf(1), bernoulli.at_precision(512)->pmf(1)));
 }
 
 }  // namespace
