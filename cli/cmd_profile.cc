@@ -30,6 +30,7 @@
 #include "cli/svg_plot.h"
 #include "cli/text_json_report.h"
 #include "samplers/errors.h"
+#include "samplers/hardening.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
@@ -59,6 +60,11 @@ constexpr const char* kHelp =
     "                         significant digits and printed exactly), CSV\n"
     "                         'epsilon,delta_lower,delta_upper' (JSON array with --json)\n"
     "  --svg FILE             with --curve: also draw the curve as a plain SVG chart\n"
+    "  --hardened             discrete-gaussian, discrete-laplace: the noise of the hardened\n"
+    "                         (isochronous) sampler, within total variation tau of the exact law;\n"
+    "                         delta(epsilon) + (1 + e^epsilon) tau is reported, and tau_upper\n"
+    "                         (docs/HARDENED.md). Range as for `exactdp sample --hardened`.\n"
+    "  --tau-bits B           with --hardened: tau <= 2^-B, 40 <= B <= 128 (default 64)\n"
     "  --json                 one JSON object; intervals as {\"lower\": \"...\", \"upper\": \"...\"}\n"
     "  --digits D             significant digits printed, 1 <= D <= 1000 (default 20)\n"
     "  --tolerance R          relative width wanted, 2^-10000 <= R < 1 (default 2^-100)\n"
@@ -73,6 +79,9 @@ using Profile = MechanismSpec;
 
 // The mechanism named on the command line, from the shared table (cli/mechanism_spec.h).
 Profile make_profile(const std::string& mechanism, const ParsedArgs& parsed) {
+  if (parsed.has("--tau-bits") && !parsed.has("--hardened")) {
+    throw UsageError("--tau-bits applies only with --hardened");
+  }
   const MechanismRow* row = find_mechanism(MechanismCommand::kProfile, mechanism);
   if (row == nullptr) {
     throw UsageError("profile: unknown mechanism '" + abbreviate(mechanism) + "' (allowed: " +
@@ -81,7 +90,11 @@ Profile make_profile(const std::string& mechanism, const ParsedArgs& parsed) {
   reject_foreign_options(MechanismCommand::kProfile, *row, parsed, [&](const std::string& option) {
     return "profile " + mechanism + " takes no " + option + " (see --help)";
   });
-  return row->build(parsed);
+  if (!parsed.has("--hardened")) return row->build(parsed);
+  const unsigned tau_bits =
+      parsed.has("--tau-bits") ? static_cast<unsigned>(*parsed.count("--tau-bits", kMinTauBits, kMaxTauBits))
+                               : kDefaultTauBits;
+  return with_hardened_noise(row->build(parsed), tau_bits);
 }
 
 mpq_class nonnegative_epsilon(const std::string& text) {
@@ -223,6 +236,8 @@ int cmd_profile(Args args, Io& io) {
   std::vector<OptionSpec> specs = mechanism_option_specs(MechanismCommand::kProfile);
   specs.push_back({"--epsilon", true});
   specs.push_back({"--svg", true});
+  specs.push_back({"--hardened", false});
+  specs.push_back({"--tau-bits", true});
   const ParsedArgs parsed(rest, with_accounting_options(specs));
   if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   const auto& pos = parsed.positionals();
@@ -251,6 +266,11 @@ int cmd_profile(Args args, Io& io) {
   out.text("epsilon", to_string(epsilon));
   out.interval("delta", c.value, digits);
   out.text("delta_upper", accounting::decimal_upper(c.value.upper(), digits));
+  if (pr.hardened_tau) {
+    out.text("tau_upper", accounting::decimal_upper(Interval(*pr.hardened_tau, c.value.precision()).upper(), digits));
+    out.text("note", "hardened noise: delta includes (1 + e^epsilon) tau, tau the certified TV "
+                     "distance of the hardened sampler from the exact law");
+  }
   out.json.set("tolerance", tolerance_text(options.tolerance));
   out.flag("tolerance_met", c.tolerance_met);
   out.json.set("precision_bits", static_cast<long>(c.precision));

@@ -3,8 +3,12 @@
 #include "accounting/discrete_gaussian_profile.h"
 #include "accounting/discrete_laplace_profile.h"
 #include "accounting/gaussian_profile.h"
+#include "accounting/hardened_charge.h"
 #include "accounting/laplace_profile.h"
+#include "accounting/decimal.h"
 #include "cli/sensitivity_options.h"
+#include "samplers/hardened_discrete_gaussian.h"
+#include "samplers/hardened_discrete_laplace.h"
 #include "samplers/rational.h"
 
 namespace exactdp::cli {
@@ -186,6 +190,29 @@ void reject_foreign_options(MechanismCommand command, const MechanismRow& row, c
     for (const auto& o : row.options) ok = ok || o == spec.name;
     if (!ok) throw UsageError(message(spec.name));
   }
+}
+
+MechanismSpec with_hardened_noise(MechanismSpec m, unsigned tau_bits) {
+  mpq_class tau;
+  if (m.name == "discrete-gaussian") {
+    tau = HardenedDiscreteGaussianParams::make(m.noise, 0, {tau_bits}).tau_upper();
+  } else if (m.name == "discrete-laplace") {
+    tau = HardenedDiscreteLaplaceParams::make(m.noise, 0, {tau_bits}).tau_upper();
+  } else {
+    throw UsageError("--hardened applies to discrete-gaussian and discrete-laplace, not " + m.name);
+  }
+  const accounting::ProfileFunction plain_at = m.delta_at;
+  const auto plain = m.delta;
+  m.delta_at = [=](const mpq_class& e, mpfr_prec_t p) { return accounting::hardened_delta(plain_at(e, p), e, tau); };
+  m.delta = [=](const mpq_class& e, const ZivOptions& o) {
+    Certified c = plain(e, o);
+    c.value = accounting::hardened_delta(c.value, e, tau);
+    return c;
+  };
+  m.pure_epsilon.reset();  // delta is at least (1 + e^eps) tau > 0 at every eps
+  m.hardened_tau = tau;
+  m.parameters.emplace_back("tau_bits", std::to_string(tau_bits));
+  return m;
 }
 
 mpq_class sensitivity_of(SensitivityKind kind, const ParsedArgs& parsed) {

@@ -50,6 +50,9 @@ struct MechanismSpec {
   std::function<accounting::Certified(const mpq_class&, const accounting::ZivOptions&)> delta;
   // delta(eps) = 0 for eps >= this (pure DP kinds).
   std::optional<mpq_class> pure_epsilon;
+  // With hardened noise (with_hardened_noise): the sampler's certified TV bound tau, already
+  // charged in delta_at and delta.
+  std::optional<mpq_class> hardened_tau;
 
   // "name(noise=N, sensitivity=S)" or "gdp(mu=M)": how outputs and plot titles name it.
   [[nodiscard]] std::string describe() const;
@@ -83,6 +86,13 @@ struct MechanismRow {
 // `message(option)` is the command's wording of the UsageError.
 void reject_foreign_options(MechanismCommand command, const MechanismRow& row, const ParsedArgs& parsed,
                             const std::function<std::string(const std::string&)>& message);
+
+// The same mechanism with the noise of the hardened (isochronous) sampler of its law
+// (samplers/hardening.h): delta(eps) becomes delta(eps) + (1 + e^eps) tau with tau the sampler's
+// certified tau_upper() (accounting/hardened_charge.h), and the parameters name tau_bits and tau.
+// discrete-gaussian and discrete-laplace only (UsageError otherwise); ParameterError naming the
+// noise parameter outside the hardened range (never a silent fallback).
+[[nodiscard]] MechanismSpec with_hardened_noise(MechanismSpec m, unsigned tau_bits);
 
 // The sensitivity option of a row's kind (default 1), checked.
 [[nodiscard]] mpq_class sensitivity_of(SensitivityKind kind, const ParsedArgs& parsed);

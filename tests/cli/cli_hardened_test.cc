@@ -74,5 +74,47 @@ TEST(CliHardened, OutOfRangeExitsTwoNamingTheParameterWithNothingOnStdout) {
   }
 }
 
+std::string field(const std::string& out, const std::string& name) {
+  const auto at = out.find(name + " = ");
+  if (at == std::string::npos) return "";
+  const auto start = at + name.size() + 3;
+  return out.substr(start, out.find('\n', start) - start);
+}
+
+// profile --hardened charges (1 + e^eps) tau: the reported delta is the plain one plus a charge
+// between (1 + e^eps) 2^-80 (tau is at least the rounding of the tables, docs/HARDENED.md) and
+// (1 + e^eps) 2^-64, and tau_upper is reported.
+TEST(CliHardened, ProfileChargesTau) {
+  for (const auto& law : std::vector<std::vector<std::string>>{{"discrete-gaussian", "--sigma2", "9/4"},
+                                                               {"discrete-laplace", "--scale", "2"}}) {
+    std::vector<std::string> plain_args = {"profile"};
+    plain_args.insert(plain_args.end(), law.begin(), law.end());
+    plain_args.insert(plain_args.end(), {"--epsilon", "1/2", "--digits", "30"});
+    std::vector<std::string> hardened_args = plain_args;
+    hardened_args.push_back("--hardened");
+    const auto plain = run_cli(plain_args);
+    const auto hardened = run_cli(hardened_args);
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    ASSERT_EQ(hardened.status, 0) << hardened.err;
+    const mpf_class one(1, 64);
+    const mpf_class plain_upper(field(plain.out, "delta_upper"), 256);
+    const mpf_class hardened_upper(field(hardened.out, "delta_upper"), 256);
+    const mpf_class tau(field(hardened.out, "tau_upper"), 256);
+    const mpf_class charge = hardened_upper - plain_upper;
+    EXPECT_GT(tau, 0) << hardened.out;
+    EXPECT_LE(tau, mpf_class(1, 256) / mpf_class(mpz_class(1) << 64, 256));
+    EXPECT_GE(charge, (one + 1.648) * tau * mpf_class(0.999, 64)) << hardened.out;
+    EXPECT_LE(charge, (one + 1.649) * tau * mpf_class(1.001, 64)) << hardened.out;
+    EXPECT_NE(hardened.out.find("tau_bits = 64"), std::string::npos);
+  }
+}
+
+TEST(CliHardened, ProfileRefusesWhatItCannotCharge) {
+  EXPECT_EQ(run_cli({"profile", "gaussian", "--sigma", "1", "--epsilon", "1", "--hardened"}).status, 2);
+  EXPECT_EQ(run_cli({"profile", "discrete-gaussian", "--sigma2", "1e13", "--epsilon", "1", "--hardened"}).status, 2);
+  EXPECT_EQ(run_cli({"profile", "discrete-gaussian", "--sigma2", "1", "--epsilon", "1", "--tau-bits", "64"}).status, 2);
+  EXPECT_EQ(run_cli({"measure-gdp", "discrete-gaussian", "--sigma2", "1", "--hardened"}).status, 2);
+}
+
 }  // namespace
 }  // namespace exactdp::cli

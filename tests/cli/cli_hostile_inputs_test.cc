@@ -113,6 +113,10 @@ std::vector<Template> templates() {
   t.push_back(make("profile_discrete_laplace", {"profile", "discrete-laplace"},
                    {{"--scale", "1"}, {"--sensitivity", "1"}, {"--epsilon", "1"}}));
   t.push_back(make("profile_gdp", {"profile", "gdp"}, {{"--mu", "1"}, {"--epsilon", "1"}}));
+  t.push_back(make("profile_hardened_discrete_gaussian", {"profile", "discrete-gaussian", "--hardened"},
+                   {{"--sigma2", "1"}, {"--sensitivity", "1"}, {"--epsilon", "1"}, {"--tau-bits", "64"}}));
+  t.push_back(make("profile_hardened_discrete_laplace", {"profile", "discrete-laplace", "--hardened"},
+                   {{"--scale", "1"}, {"--sensitivity", "1"}, {"--epsilon", "1"}, {"--tau-bits", "64"}}));
   t.push_back(make("profile_gaussian_digits", {"profile", "gaussian", "--sigma", "1", "--epsilon", "1"},
                    {{"--digits", "20"}}));
   // convert

@@ -50,7 +50,7 @@ TEST_P(HardenedChiSquare, MatchesTheExactPmf) {
   }
   ASSERT_TRUE(t.applicable) << t.detail;
   EXPECT_FALSE(rejects(t, kAlpha)) << c.law << " " << c.parameter << ": " << t.detail << ", p <= "
-                                   << t.p_value.upper_text() << " < alpha = 1e-6";
+                                   << exactdp::accounting::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -86,7 +86,7 @@ TEST(HardenedChiSquareCompanion, RejectsZeroWeightNotHalved) {
   const verification::DiscreteGaussianLaw law(mpq_class(9, 4), 0);
   const auto t = chi_square_check(law, [&](BitSource& b) { return draw_with_table(b, plan, words); }, 100'000,
                                   fixed_seed(64, 1));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << t.p_value.upper_text();
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
 }
 
 TEST(HardenedChiSquareCompanion, RejectsATableCutAtTwoSigma) {
@@ -97,7 +97,7 @@ TEST(HardenedChiSquareCompanion, RejectsATableCutAtTwoSigma) {
   const verification::DiscreteGaussianLaw law(mpq_class(100), 0);
   const auto t = chi_square_check(law, [&](BitSource& b) { return draw_with_table(b, plan, words); }, kSamples,
                                   fixed_seed(64, 2));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << t.p_value.upper_text();
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
 }
 
 }  // namespace
