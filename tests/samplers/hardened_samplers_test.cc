@@ -68,22 +68,26 @@ mpq_class random_rational_in(const mpq_class& lo, const mpq_class& hi) {
   return q;
 }
 
-RC_GTEST_PROP(HardenedTau, GaussianTauIsCertifiedBelowTheTarget, ()) {
-  const mpq_class sigma2 = random_rational_in(mpq_class(1, 100), mpq_class(1'000'000'000'000L));
+// A hardened sampler at a random parameter in [1/100, upper] and a random tau_bits: its certified
+// tau is positive and within the target.
+template <class Params>
+Params random_hardened(const mpq_class& upper) {
+  const mpq_class value = random_rational_in(mpq_class(1, 100), upper);
   const unsigned tau_bits = *rc::gen::inRange(40u, 129u);
-  const auto p = HardenedDiscreteGaussianParams::make(sigma2, 0, {tau_bits});
+  Params p = Params::make(value, 0, {tau_bits});
   RC_ASSERT(p.tau_upper() > 0);
   RC_ASSERT(p.tau_upper() <= power_of_two(-static_cast<long>(tau_bits)));
+  return p;
+}
+
+RC_GTEST_PROP(HardenedTau, GaussianTauIsCertifiedBelowTheTarget, ()) {
+  const auto p = random_hardened<HardenedDiscreteGaussianParams>(mpq_class(1'000'000'000'000L));
   RC_CLASSIFY(p.plan().levels == 0, "direct table");
   RC_ASSERT(p.plan().levels <= 9u);
 }
 
 RC_GTEST_PROP(HardenedTau, LaplaceTauIsCertifiedBelowTheTarget, ()) {
-  const mpq_class scale = random_rational_in(mpq_class(1, 100), mpq_class(1'000'000'000L));
-  const unsigned tau_bits = *rc::gen::inRange(40u, 129u);
-  const auto p = HardenedDiscreteLaplaceParams::make(scale, 0, {tau_bits});
-  RC_ASSERT(p.tau_upper() > 0);
-  RC_ASSERT(p.tau_upper() <= power_of_two(-static_cast<long>(tau_bits)));
+  const auto p = random_hardened<HardenedDiscreteLaplaceParams>(mpq_class(1'000'000'000L));
   RC_ASSERT(p.plan().magnitude.entries <= 39u);
 }
 

@@ -171,30 +171,28 @@ TEST(TimingAudit, BitUseThatDependsOnTheOutputIsALeak) {
   EXPECT_TRUE(r.leak);
 }
 
-// Proof 1 of issue 12, power: the plain samplers' running time reveals the noise.
-TEST(TimingAudit, PlainDiscreteGaussianLeaks) {
-  SeededBits bits(test_seed(4));
-  PlainTimed<DiscreteGaussianParams> s(DiscreteGaussianParams::make(100), mpq_class(100));
+// Proof 1 of issue 12, power: the plain samplers' running time (and bit use) reveals the noise.
+template <class Params>
+void expect_plain_leak(const Params& params, const mpq_class& sigma2, unsigned char seed) {
+  SeededBits bits(test_seed(seed));
+  PlainTimed<Params> s(params, sigma2);
   const TimingAuditReport r = run_timing_audit(s, bits, {kCalls});
   EXPECT_TRUE(r.leak);
   EXPECT_GE(std::fabs(r.time_by_output.t), 10.0) << describe(r);
   EXPECT_TRUE(r.bits_by_output.leak) << describe(r);
 }
 
+TEST(TimingAudit, PlainDiscreteGaussianLeaks) { expect_plain_leak(DiscreteGaussianParams::make(100), 100, 4); }
+
 TEST(TimingAudit, PlainDiscreteLaplaceLeaks) {
-  SeededBits bits(test_seed(5));
-  PlainTimed<DiscreteLaplaceParams> s(DiscreteLaplaceParams::make(10), mpq_class(100));  // sigma = scale
-  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls});
-  EXPECT_TRUE(r.leak);
-  EXPECT_GE(std::fabs(r.time_by_output.t), 10.0) << describe(r);
-  EXPECT_TRUE(r.bits_by_output.leak) << describe(r);
+  expect_plain_leak(DiscreteLaplaceParams::make(10), 100, 5);  // sigma = scale
 }
 
 // Proof 1 of issue 12: the same audit finds no leak in the hardened samplers.
-TEST(TimingAudit, HardenedDiscreteGaussianHolds) {
-  SeededBits bits(test_seed(6));
-  const auto params = HardenedDiscreteGaussianParams::make(100);
-  HardenedTimed<HardenedDiscreteGaussianParams> s(params, mpq_class(100));
+template <class Params>
+void expect_hardened_holds(const Params& params, const mpq_class& sigma2, unsigned char seed) {
+  SeededBits bits(test_seed(seed));
+  HardenedTimed<Params> s(params, sigma2);
   const TimingAuditReport r = run_timing_audit(s, bits, {kCalls});
   EXPECT_TRUE(r.conclusive) << describe(r);
   EXPECT_FALSE(r.leak) << describe(r);
@@ -203,16 +201,12 @@ TEST(TimingAudit, HardenedDiscreteGaussianHolds) {
   EXPECT_EQ(r.bits_min, params.bits_per_sample());
 }
 
+TEST(TimingAudit, HardenedDiscreteGaussianHolds) {
+  expect_hardened_holds(HardenedDiscreteGaussianParams::make(100), 100, 6);
+}
+
 TEST(TimingAudit, HardenedDiscreteLaplaceHolds) {
-  SeededBits bits(test_seed(7));
-  const auto params = HardenedDiscreteLaplaceParams::make(10);
-  HardenedTimed<HardenedDiscreteLaplaceParams> s(params, mpq_class(100));  // sigma = scale
-  const TimingAuditReport r = run_timing_audit(s, bits, {kCalls});
-  EXPECT_TRUE(r.conclusive) << describe(r);
-  EXPECT_FALSE(r.leak) << describe(r);
-  EXPECT_LT(std::fabs(r.time_by_output.t), kTimingThreshold) << describe(r);
-  EXPECT_TRUE(r.bits_by_output.constant);
-  EXPECT_EQ(r.bits_min, params.bits_per_sample());
+  expect_hardened_holds(HardenedDiscreteLaplaceParams::make(10), 100, 7);  // sigma = scale
 }
 
 }  // namespace
