@@ -144,6 +144,85 @@ double welch_t(double n_a, double mean_a, double var_a, double n_b, double mean_
   return diff / std::sqrt(se2);
 }
 
+namespace {
+
+// The median of the bits drawn and the crop threshold, both from the pilot calls.
+struct PilotStatistics {
+  std::uint64_t median_bits = 0;
+  std::uint64_t crop = 0;
+};
+
+PilotStatistics pilot_statistics(const std::vector<Measurement>& pilot) {
+  std::vector<std::uint64_t> pilot_bits;
+  pilot_bits.reserve(pilot.size());
+  for (const auto& m : pilot) pilot_bits.push_back(m.bits);
+  const std::size_t mid = (pilot_bits.size() - 1) / 2;
+  std::nth_element(pilot_bits.begin(), pilot_bits.begin() + static_cast<std::ptrdiff_t>(mid), pilot_bits.end());
+  // One crop threshold for all classes (dudect): under the null every class is then cut at the
+  // same time and keeps the same truncated law. (A threshold per class would not: a class's own
+  // percentile, estimated from few calls, lands on a different step of the discrete cycle counts
+  // and biases that class's cropped mean by a cycle or two, enough for |t| > 5 at 10^5 calls.)
+  std::vector<std::uint64_t> pilot_times;
+  pilot_times.reserve(pilot.size());
+  for (const auto& m : pilot) pilot_times.push_back(m.time);
+  return {pilot_bits[mid], crop_threshold(std::move(pilot_times))};
+}
+
+// The running moments of the three tests, call by call.
+struct ClassMoments {
+  PilotStatistics pilot;
+  Moments time_a, time_b, time_low, time_high, bits_a, bits_b;
+  std::uint64_t bits_min = std::numeric_limits<std::uint64_t>::max(), bits_max = 0;
+
+  void add(const Measurement& m) {
+    bits_min = std::min(bits_min, m.bits);
+    bits_max = std::max(bits_max, m.bits);
+    const auto time = static_cast<double>(m.time);
+    const auto drawn = static_cast<double>(m.bits);
+    const bool kept = m.time <= pilot.crop;
+    switch (m.cls) {
+      case OutputClass::kA:
+        if (kept) time_a.add(time);
+        bits_a.add(drawn);
+        break;
+      case OutputClass::kB:
+        if (kept) time_b.add(time);
+        bits_b.add(drawn);
+        break;
+      case OutputClass::kNeither:
+        break;
+    }
+    if (kept) (m.bits <= pilot.median_bits ? time_low : time_high).add(time);
+  }
+};
+
+// The three Welch tests and the verdict from the accumulated moments.
+void finish_report(const ClassMoments& c, TimingAuditReport& report) {
+  const std::string unit = report.clock.find("cycles") != std::string::npos ? "cycles" : "ns";
+  const std::string a = "|x - mean| < sigma";
+  const std::string b = "|x - mean| >= 2 sigma";
+  report.crop_time = c.pilot.crop;
+  report.bits_min = c.bits_min;
+  report.bits_max = c.bits_max;
+  report.bits_median = c.pilot.median_bits;
+  report.time_by_output = make_test("time by output class", a, b, unit, c.time_a, c.time_b);
+  const std::string low = "bits <= " + std::to_string(c.pilot.median_bits) + " (median)";
+  const std::string high = "bits > " + std::to_string(c.pilot.median_bits);
+  if (c.bits_min == c.bits_max) {
+    report.time_by_bits = constant_bits_test("time by bits drawn", low, high, c.bits_min);
+    report.time_by_bits.unit = unit;
+    report.bits_by_output = constant_bits_test("bits drawn by output class", a, b, c.bits_min);
+  } else {
+    report.time_by_bits = make_test("time by bits drawn", low, high, unit, c.time_low, c.time_high);
+    report.bits_by_output = make_test("bits drawn by output class", a, b, "bits", c.bits_a, c.bits_b);
+  }
+  report.leak = report.time_by_output.leak || report.time_by_bits.leak || report.bits_by_output.leak;
+  report.conclusive =
+      report.time_by_output.applicable && report.time_by_bits.applicable && report.bits_by_output.applicable;
+}
+
+}  // namespace
+
 TimingAuditReport run_timing_audit(TimedSampler& sampler, BitSource& bits, const TimingAuditOptions& options) {
   if (options.calls < kMinTimingCalls || options.calls > kMaxTimingCalls) {
     throw std::invalid_argument("timing audit: calls must be in 1000..1000000000, got " +
@@ -156,75 +235,18 @@ TimingAuditReport run_timing_audit(TimedSampler& sampler, BitSource& bits, const
   report.pilot = std::min(options.calls, kPilotCalls);
 
   for (unsigned long long i = 0; i < report.warmup; ++i) (void)measure_one(sampler, bits);
-
-  // Pilot: measured and kept, to fix the crop threshold and the median of the bits drawn.
+  // Pilot: measured and kept, to fix the crop threshold and the median of the bits drawn; then
+  // counted like every other call (memory stays bounded by the pilot).
   std::vector<Measurement> pilot;
   pilot.reserve(report.pilot);
   for (unsigned long long i = 0; i < report.pilot; ++i) pilot.push_back(measure_one(sampler, bits));
-
-  std::vector<std::uint64_t> pilot_bits;
-  pilot_bits.reserve(pilot.size());
-  for (const auto& m : pilot) pilot_bits.push_back(m.bits);
-  const std::size_t mid = (pilot_bits.size() - 1) / 2;
-  std::nth_element(pilot_bits.begin(), pilot_bits.begin() + static_cast<std::ptrdiff_t>(mid), pilot_bits.end());
-  const std::uint64_t median_bits = pilot_bits[mid];
-
-  // One crop threshold for all classes (dudect): under the null every class is then cut at the
-  // same time and keeps the same truncated law. (A threshold per class would not: a class's own
-  // percentile, estimated from few calls, lands on a different step of the discrete cycle counts
-  // and biases that class's cropped mean by a cycle or two, enough for |t| > 5 at 10^5 calls.)
-  std::vector<std::uint64_t> pilot_times;
-  pilot_times.reserve(pilot.size());
-  for (const auto& m : pilot) pilot_times.push_back(m.time);
-  const std::uint64_t crop = crop_threshold(std::move(pilot_times));
-  report.crop_time = crop;
-
-  Moments time_a, time_b, time_low, time_high, bits_a, bits_b;
-  std::uint64_t bits_min = std::numeric_limits<std::uint64_t>::max(), bits_max = 0;
-  auto account = [&](const Measurement& m) {
-    bits_min = std::min(bits_min, m.bits);
-    bits_max = std::max(bits_max, m.bits);
-    const auto time = static_cast<double>(m.time);
-    const auto drawn = static_cast<double>(m.bits);
-    switch (m.cls) {
-      case OutputClass::kA:
-        if (m.time <= crop) time_a.add(time);
-        bits_a.add(drawn);
-        break;
-      case OutputClass::kB:
-        if (m.time <= crop) time_b.add(time);
-        bits_b.add(drawn);
-        break;
-      case OutputClass::kNeither:
-        break;
-    }
-    if (m.time <= crop) (m.bits <= median_bits ? time_low : time_high).add(time);
-  };
-  for (const auto& m : pilot) account(m);
+  ClassMoments moments;
+  moments.pilot = pilot_statistics(pilot);
+  for (const auto& m : pilot) moments.add(m);
   pilot.clear();
   pilot.shrink_to_fit();
-  for (unsigned long long i = report.pilot; i < options.calls; ++i) account(measure_one(sampler, bits));
-
-  const std::string unit = report.clock.find("cycles") != std::string::npos ? "cycles" : "ns";
-  const std::string a = "|x - mean| < sigma";
-  const std::string b = "|x - mean| >= 2 sigma";
-  report.bits_min = bits_min;
-  report.bits_max = bits_max;
-  report.bits_median = median_bits;
-  report.time_by_output = make_test("time by output class", a, b, unit, time_a, time_b);
-  const std::string low = "bits <= " + std::to_string(median_bits) + " (median)";
-  const std::string high = "bits > " + std::to_string(median_bits);
-  if (bits_min == bits_max) {
-    report.time_by_bits = constant_bits_test("time by bits drawn", low, high, bits_min);
-    report.time_by_bits.unit = unit;
-    report.bits_by_output = constant_bits_test("bits drawn by output class", a, b, bits_min);
-  } else {
-    report.time_by_bits = make_test("time by bits drawn", low, high, unit, time_low, time_high);
-    report.bits_by_output = make_test("bits drawn by output class", a, b, "bits", bits_a, bits_b);
-  }
-  report.leak = report.time_by_output.leak || report.time_by_bits.leak || report.bits_by_output.leak;
-  report.conclusive =
-      report.time_by_output.applicable && report.time_by_bits.applicable && report.bits_by_output.applicable;
+  for (unsigned long long i = report.pilot; i < options.calls; ++i) moments.add(measure_one(sampler, bits));
+  finish_report(moments, report);
   return report;
 }
 
