@@ -49,8 +49,11 @@ CBits c_bits(const Seed& seed) {
   return CBits(b);
 }
 
-CSampler c_sampler(int rc, exactdp_sampler* s) {
-  EXPECT_EQ(rc, EXACTDP_OK) << exactdp_last_error();
+// c_sampler([&](exactdp_sampler** out) { return exactdp_..._new(..., out); })
+template <class Make>
+CSampler c_sampler(Make&& make) {
+  exactdp_sampler* s = nullptr;
+  EXPECT_EQ(make(&s), EXACTDP_OK) << exactdp_last_error();
   return CSampler(s);
 }
 
@@ -81,9 +84,10 @@ TEST(CApiKnownAnswer, DiscreteGaussianWithMeanMatchesCpp) {
     SeededBits cpp(seed_of(k));
     std::vector<std::int64_t> expected;
     for (int i = 0; i < 200; ++i) expected.push_back(*sample_discrete_gaussian_int64(cpp, params));
-    exactdp_sampler* s = nullptr;
     const auto o = options("5");
-    const CSampler sampler = c_sampler(exactdp_discrete_gaussian_new_ex("10", &o, &s), s);
+    const CSampler sampler = c_sampler([&](exactdp_sampler** out) {
+      return exactdp_discrete_gaussian_new_ex("10", &o, out);
+    });
     const CBits bits = c_bits(seed_of(k));
     EXPECT_EQ(c_draw(sampler.get(), bits.get(), 200), expected);
     EXPECT_EQ(consumed(bits.get()), cpp.bits_consumed());
@@ -95,9 +99,10 @@ TEST(CApiKnownAnswer, DiscreteLaplaceWithMeanMatchesCpp) {
   SeededBits cpp(seed_of(0));
   std::vector<std::int64_t> expected;
   for (int i = 0; i < 200; ++i) expected.push_back(*sample_discrete_laplace_int64(cpp, params));
-  exactdp_sampler* s = nullptr;
   const auto o = options("-3");
-  const CSampler sampler = c_sampler(exactdp_discrete_laplace_new_ex("7/2", &o, &s), s);
+  const CSampler sampler = c_sampler([&](exactdp_sampler** out) {
+    return exactdp_discrete_laplace_new_ex("7/2", &o, out);
+  });
   const CBits bits = c_bits(seed_of(0));
   EXPECT_EQ(c_draw(sampler.get(), bits.get(), 200), expected);
   EXPECT_EQ(consumed(bits.get()), cpp.bits_consumed());
@@ -108,8 +113,9 @@ TEST(CApiKnownAnswer, BernoulliExpMatchesCpp) {
   SeededBits cpp(seed_of(1));
   std::vector<std::int64_t> expected;
   for (int i = 0; i < 200; ++i) expected.push_back(sample_bernoulli_exp(cpp, params) ? 1 : 0);
-  exactdp_sampler* s = nullptr;
-  const CSampler sampler = c_sampler(exactdp_bernoulli_exp_new("1/2", 0, &s), s);
+  const CSampler sampler = c_sampler([&](exactdp_sampler** out) {
+    return exactdp_bernoulli_exp_new("1/2", 0, out);
+  });
   const CBits bits = c_bits(seed_of(1));
   EXPECT_EQ(c_draw(sampler.get(), bits.get(), 200), expected);
 }
@@ -122,10 +128,13 @@ TEST(CApiKnownAnswer, HardenedMatchesCppAndReadsFixedBits) {
   for (int i = 0; i < 100; ++i) eg.push_back(sample_discrete_gaussian(cpp, g));
   for (int i = 0; i < 100; ++i) el.push_back(sample_discrete_laplace(cpp, l));
 
-  exactdp_sampler *sg = nullptr, *sl = nullptr;
   const auto og = options("-7", EXACTDP_HARDENED, 48);
-  const CSampler cg = c_sampler(exactdp_discrete_gaussian_new_ex("100", &og, &sg), sg);
-  const CSampler cl = c_sampler(exactdp_discrete_laplace_new("10", EXACTDP_HARDENED, &sl), sl);
+  const CSampler cg = c_sampler([&](exactdp_sampler** out) {
+    return exactdp_discrete_gaussian_new_ex("100", &og, out);
+  });
+  const CSampler cl = c_sampler([&](exactdp_sampler** out) {
+    return exactdp_discrete_laplace_new("10", EXACTDP_HARDENED, out);
+  });
   const CBits bits = c_bits(seed_of(2));
   EXPECT_EQ(c_draw(cg.get(), bits.get(), 100), eg);
   EXPECT_EQ(consumed(bits.get()), 100 * g.bits_per_sample());
@@ -149,9 +158,10 @@ TEST(CApiKnownAnswer, DecimalPathMatchesGmpSampler) {
   const mpz_class mean("-1000000000000000000000000000000");
   const auto params = DiscreteLaplaceParams::make(mpq_class(1, 3), mean);
   SeededBits cpp(seed_of(3));
-  exactdp_sampler* s = nullptr;
   const auto o = options("-1e30");
-  const CSampler sampler = c_sampler(exactdp_discrete_laplace_new_ex("1/3", &o, &s), s);
+  const CSampler sampler = c_sampler([&](exactdp_sampler** out) {
+    return exactdp_discrete_laplace_new_ex("1/3", &o, out);
+  });
   const CBits bits = c_bits(seed_of(3));
   for (int i = 0; i < 20; ++i) {
     char buf[64];
@@ -217,8 +227,9 @@ TEST(CApiAccounting, ProfilesEqualTheAccountingLayer) {
       accounting::hardened_delta(accounting::discrete_gaussian_delta(eps, sigma2, sens).value, eps,
                                  h.tau_upper()),
       EXACTDP_DECIMAL_DIGITS);
-  exactdp_sampler* s = nullptr;
-  const CSampler hs = c_sampler(exactdp_discrete_gaussian_new("10", EXACTDP_HARDENED, &s), s);
+  const CSampler hs = c_sampler([&](exactdp_sampler** out) {
+    return exactdp_discrete_gaussian_new("10", EXACTDP_HARDENED, out);
+  });
   ASSERT_EQ(exactdp_sampler_delta(hs.get(), "1", "2", lo, up, sizeof lo), EXACTDP_OK);
   EXPECT_EQ(charged.lower, lo);
   EXPECT_EQ(charged.upper, up);
