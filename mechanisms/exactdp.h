@@ -123,7 +123,10 @@ typedef struct exactdp_sampler exactdp_sampler;
  * parameter. Unknown flag bits are EXACTDP_E_PARAM naming "flags". */
 #define EXACTDP_HARDENED 1
 
-/* Options of the *_new_ex calls. Initialise with exactdp_sampler_options_init, then set fields. */
+/* Options of the *_new_ex calls. Initialise with exactdp_sampler_options_init, then set fields.
+ * struct_size lets the struct grow without breaking callers: this version accepts exactly its own
+ * size (EXACTDP_E_PARAM naming options.struct_size otherwise); a later version will also accept
+ * this size, with its new fields at their defaults. */
 typedef struct exactdp_sampler_options {
   size_t struct_size;  /* sizeof(exactdp_sampler_options); set by exactdp_sampler_options_init */
   int flags;           /* 0 or EXACTDP_HARDENED */
