@@ -7,7 +7,7 @@
 #include <gmpxx.h>
 
 #include <cstdint>
-#include <memory>
+#include <utility>
 #include <optional>
 #include <string>
 
@@ -61,16 +61,18 @@ SamplerOptions read_options(const exactdp_sampler_options* options) {
   return o;
 }
 
-void publish(exactdp_sampler** out, std::unique_ptr<exactdp_sampler> sampler) { *out = sampler.release(); }
+// Hands a ready sampler to the caller (the last step: nothing after it can fail).
+template <class Params>
+void publish(exactdp_sampler** out, Params params) {
+  *out = new exactdp_sampler{std::move(params)};
+}
 
 int make_gaussian(const char* sigma2_text, const SamplerOptions& o, exactdp_sampler** out) {
   const mpq_class sigma2 = rational_argument("sigma2", sigma2_text);
   if (o.hardened) {
-    publish(out, std::make_unique<exactdp_sampler>(exactdp_sampler{
-                     HardenedDiscreteGaussianParams::make(sigma2, o.mean, o.hardening)}));
+    publish(out, HardenedDiscreteGaussianParams::make(sigma2, o.mean, o.hardening));
   } else {
-    publish(out, std::make_unique<exactdp_sampler>(
-                     exactdp_sampler{DiscreteGaussianParams::make(sigma2, o.mean)}));
+    publish(out, DiscreteGaussianParams::make(sigma2, o.mean));
   }
   return EXACTDP_OK;
 }
@@ -78,12 +80,19 @@ int make_gaussian(const char* sigma2_text, const SamplerOptions& o, exactdp_samp
 int make_laplace(const char* scale_text, const SamplerOptions& o, exactdp_sampler** out) {
   const mpq_class scale = rational_argument("scale", scale_text);
   if (o.hardened) {
-    publish(out, std::make_unique<exactdp_sampler>(exactdp_sampler{
-                     HardenedDiscreteLaplaceParams::make(scale, o.mean, o.hardening)}));
+    publish(out, HardenedDiscreteLaplaceParams::make(scale, o.mean, o.hardening));
   } else {
-    publish(out, std::make_unique<exactdp_sampler>(
-                     exactdp_sampler{DiscreteLaplaceParams::make(scale, o.mean)}));
+    publish(out, DiscreteLaplaceParams::make(scale, o.mean));
   }
+  return EXACTDP_OK;
+}
+
+int make_bernoulli_exp(const char* gamma_text, int flags, exactdp_sampler** out) {
+  if (flags_only(flags).hardened) {
+    throw ParameterError("flags",
+                         "flags = EXACTDP_HARDENED does not apply to Bernoulli(exp(-gamma)) (allowed: 0)");
+  }
+  publish(out, BernoulliExpParams::make(rational_argument("gamma", gamma_text)));
   return EXACTDP_OK;
 }
 
@@ -208,13 +217,7 @@ int exactdp_discrete_laplace_new_ex(const char* scale, const exactdp_sampler_opt
 int exactdp_bernoulli_exp_new(const char* gamma, int flags, exactdp_sampler** out) {
   return guard([&] {
     require_non_null(out, "out");
-    if (internal::flags_only(flags).hardened) {
-      throw exactdp::ParameterError(
-          "flags", "flags = EXACTDP_HARDENED does not apply to Bernoulli(exp(-gamma)) (allowed: 0)");
-    }
-    const mpq_class g = internal::rational_argument("gamma", gamma);
-    *out = new exactdp_sampler{exactdp::BernoulliExpParams::make(g)};
-    return EXACTDP_OK;
+    return internal::make_bernoulli_exp(gamma, flags, out);
   });
 }
 
