@@ -55,8 +55,7 @@ SamplerOptions read_options(const exactdp_sampler_options* options) {
       throw ParameterError("tau_bits", "tau_bits = " + std::to_string(options->tau_bits) +
                                            " applies only with EXACTDP_HARDENED (allowed: 0)");
     }
-    o.hardening.tau_bits = options->tau_bits;
-    validate_hardening(o.hardening);
+    o.hardening.tau_bits = options->tau_bits;  // range-checked by make(), naming tau_bits
   }
   return o;
 }
