@@ -1,18 +1,9 @@
 #include "samplers/hardened_discrete_gaussian.h"
 
-#include <stdexcept>
-
 #include "samplers/internal/constant_time.h"
-#include "samplers/rational.h"
 
 namespace exactdp {
 namespace {
-
-// The tables' threshold width and tail cut, from the target tau <= 2^-tau_bits: every component
-// (table or convolution step) stays below about 2^-(tau_bits + 7), and there are at most 2 L + 1
-// <= 19 of them.
-unsigned width_bits_for(unsigned tau_bits) { return tau_bits + 16; }
-long tail_log2_for(unsigned tau_bits) { return -static_cast<long>(tau_bits) - 8; }
 
 template <unsigned L>
 std::int64_t draw(BitSource& bits, const HardenedGaussianPlan& plan, std::int64_t mean) {
@@ -32,19 +23,16 @@ std::int64_t draw(BitSource& bits, const HardenedGaussianPlan& plan, std::int64_
 HardenedDiscreteGaussianParams HardenedDiscreteGaussianParams::make(const mpq_class& sigma2_in,
                                                                     const mpz_class& mean,
                                                                     Hardening hardening) {
-  validate_hardening(hardening);
+  const internal::HardenedSetup setup = internal::prepare_hardened(
+      "sigma2", sigma2_in, mpq_class(1'000'000'000'000L), "1/100 <= sigma2 <= 10^12", mean, hardening);
   HardenedDiscreteGaussianParams out;
-  out.sigma2_ = sigma2_in;
-  out.sigma2_.canonicalize();
-  validate_hardened_rational("sigma2", out.sigma2_, mpq_class(1, 100), mpq_class(1'000'000'000'000L),
-                             "1/100 <= sigma2 <= 10^12");
-  out.mean_ = hardened_mean(mean);
-  out.tau_bits_ = hardening.tau_bits;
-
+  out.sigma2_ = setup.value;
+  out.mean_ = setup.mean;
+  out.tau_bits_ = setup.tau_bits;
   HardenedGaussianPlan& plan = out.plan_;
-  plan.width = internal::fixed_width(width_bits_for(hardening.tau_bits));
-  const long tail_log2 = tail_log2_for(hardening.tau_bits);
-  plan.fine_sigma2 = internal::convolution_fine_sigma2(hardening.tau_bits, plan.m);
+  plan.width = setup.width;
+  const long tail_log2 = setup.tail_log2;
+  plan.fine_sigma2 = internal::convolution_fine_sigma2(setup.tau_bits, plan.m);
   const mpq_class direct_limit = 3 * plan.fine_sigma2;
   mpq_class tau = 0;
   mpq_class v = out.sigma2_;
@@ -63,9 +51,7 @@ HardenedDiscreteGaussianParams HardenedDiscreteGaussianParams::make(const mpq_cl
     plan.fine = std::move(fine.table);
     tau += plan.levels * fine.tv_upper;
   }
-  if (tau > power_of_two(-static_cast<long>(hardening.tau_bits))) {
-    throw std::logic_error("hardened discrete Gaussian: certified tau above 2^-tau_bits");
-  }
+  internal::require_tau_within_target(tau, setup.tau_bits);
   out.tau_upper_ = tau;
   return out;
 }
@@ -76,14 +62,7 @@ std::uint64_t HardenedDiscreteGaussianParams::bits_per_sample() const noexcept {
 
 std::int64_t sample_discrete_gaussian(BitSource& bits, const HardenedDiscreteGaussianParams& params) noexcept {
   const HardenedGaussianPlan& plan = params.plan();
-  switch (plan.width.limbs) {
-    case 1:
-      return draw<1>(bits, plan, params.mean());
-    case 2:
-      return draw<2>(bits, plan, params.mean());
-    default:
-      return draw<3>(bits, plan, params.mean());
-  }
+  return internal::with_limbs(plan.width.limbs, [&](auto limbs) { return draw<limbs()>(bits, plan, params.mean()); });
 }
 
 }  // namespace exactdp

@@ -1,9 +1,6 @@
 #include "samplers/hardened_discrete_laplace.h"
 
-#include <stdexcept>
-
 #include "samplers/internal/constant_time.h"
-#include "samplers/rational.h"
 
 namespace exactdp {
 namespace {
@@ -26,24 +23,18 @@ std::int64_t draw(BitSource& bits, const HardenedLaplacePlan& plan, std::int64_t
 HardenedDiscreteLaplaceParams HardenedDiscreteLaplaceParams::make(const mpq_class& scale_in,
                                                                   const mpz_class& mean,
                                                                   Hardening hardening) {
-  validate_hardening(hardening);
+  const internal::HardenedSetup setup = internal::prepare_hardened(
+      "scale", scale_in, mpq_class(1'000'000'000L), "1/100 <= scale <= 10^9", mean, hardening);
   HardenedDiscreteLaplaceParams out;
-  out.scale_ = scale_in;
-  out.scale_.canonicalize();
-  validate_hardened_rational("scale", out.scale_, mpq_class(1, 100), mpq_class(1'000'000'000L),
-                             "1/100 <= scale <= 10^9");
-  out.mean_ = hardened_mean(mean);
-  out.tau_bits_ = hardening.tau_bits;
-  // The width and tail cut of the Gaussian tables (hardened_discrete_gaussian.cc): at most 38
-  // entries of rounding error 2^-(W+1), and one tail of 2^-(tau_bits + 8).
-  out.plan_.width = internal::fixed_width(hardening.tau_bits + 16);
-  internal::CertifiedTable table = internal::build_laplace_magnitude_table(
-      out.scale_, out.plan_.width, -static_cast<long>(hardening.tau_bits) - 8);
+  out.scale_ = setup.value;
+  out.mean_ = setup.mean;
+  out.tau_bits_ = setup.tau_bits;
+  out.plan_.width = setup.width;
+  // At most 38 entries of rounding error 2^-(W+1) and one tail of 2^-(tau_bits + 8).
+  internal::CertifiedTable table = internal::build_laplace_magnitude_table(out.scale_, setup.width, setup.tail_log2);
   out.plan_.magnitude = std::move(table.table);
   out.tau_upper_ = table.tv_upper;
-  if (out.tau_upper_ > power_of_two(-static_cast<long>(hardening.tau_bits))) {
-    throw std::logic_error("hardened discrete Laplace: certified tau above 2^-tau_bits");
-  }
+  internal::require_tau_within_target(out.tau_upper_, setup.tau_bits);
   return out;
 }
 
@@ -53,14 +44,7 @@ std::uint64_t HardenedDiscreteLaplaceParams::bits_per_sample() const noexcept {
 
 std::int64_t sample_discrete_laplace(BitSource& bits, const HardenedDiscreteLaplaceParams& params) noexcept {
   const HardenedLaplacePlan& plan = params.plan();
-  switch (plan.width.limbs) {
-    case 1:
-      return draw<1>(bits, plan, params.mean());
-    case 2:
-      return draw<2>(bits, plan, params.mean());
-    default:
-      return draw<3>(bits, plan, params.mean());
-  }
+  return internal::with_limbs(plan.width.limbs, [&](auto limbs) { return draw<limbs()>(bits, plan, params.mean()); });
 }
 
 }  // namespace exactdp

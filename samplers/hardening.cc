@@ -1,38 +1,44 @@
 #include "samplers/hardening.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "samplers/errors.h"
 #include "samplers/rational.h"
 
-namespace exactdp {
+namespace exactdp::internal {
 
-void validate_hardening(const Hardening& hardening) {
+HardenedSetup prepare_hardened(const char* parameter, const mpq_class& value, const mpq_class& upper,
+                               const char* range, const mpz_class& mean, Hardening hardening) {
   if (hardening.tau_bits < kMinTauBits || hardening.tau_bits > kMaxTauBits) {
     throw ParameterError::out_of_range("tau_bits", std::to_string(hardening.tau_bits),
                                        std::to_string(kMinTauBits) + " <= tau_bits <= " +
                                            std::to_string(kMaxTauBits) + " (tau <= 2^-tau_bits)");
   }
-}
-
-void validate_hardened_rational(const char* parameter, const mpq_class& value, const mpq_class& lower,
-                                const mpq_class& upper, const char* range) {
-  const bool small = mpz_sizeinbase(value.get_num_mpz_t(), 2) <= 64 &&
-                     mpz_sizeinbase(value.get_den_mpz_t(), 2) <= 64;
-  if (!small || value < lower || value > upper) {
-    throw ParameterError::out_of_range(parameter, abbreviate(to_string(value)),
+  HardenedSetup setup;
+  setup.value = value;
+  setup.value.canonicalize();
+  const bool small = mpz_sizeinbase(setup.value.get_num_mpz_t(), 2) <= 64 &&
+                     mpz_sizeinbase(setup.value.get_den_mpz_t(), 2) <= 64;
+  if (!small || setup.value < mpq_class(1, 100) || setup.value > upper) {
+    throw ParameterError::out_of_range(parameter, abbreviate(to_string(setup.value)),
                                        std::string(range) +
                                            ", numerator and denominator below 2^64, in hardened mode");
   }
-}
-
-std::int64_t hardened_mean(const mpz_class& mean) {
-  const mpz_class limit = mpz_class(1) << 62;
-  if (abs(mean) > limit) {
-    throw ParameterError::out_of_range("mean", abbreviate(to_string(mean)),
-                                       "|mean| <= 2^62 in hardened mode");
+  if (abs(mean) > mpz_class(1) << 62) {
+    throw ParameterError::out_of_range("mean", abbreviate(to_string(mean)), "|mean| <= 2^62 in hardened mode");
   }
-  return mpz_get_si(mean.get_mpz_t());
+  setup.mean = mpz_get_si(mean.get_mpz_t());
+  setup.tau_bits = hardening.tau_bits;
+  setup.width = fixed_width(hardening.tau_bits + 16);
+  setup.tail_log2 = -static_cast<long>(hardening.tau_bits) - 8;
+  return setup;
 }
 
-}  // namespace exactdp
+void require_tau_within_target(const mpq_class& tau_upper, unsigned tau_bits) {
+  if (tau_upper > power_of_two(-static_cast<long>(tau_bits))) {
+    throw std::logic_error("hardened sampler: certified tau above 2^-tau_bits");
+  }
+}
+
+}  // namespace exactdp::internal

@@ -18,6 +18,8 @@
 
 #include <cstdint>
 
+#include "samplers/internal/hardened_tables.h"
+
 namespace exactdp {
 
 inline constexpr unsigned kDefaultTauBits = 64;
@@ -29,16 +31,30 @@ struct Hardening {
   unsigned tau_bits = kDefaultTauBits;
 };
 
-// Throws ParameterError naming tau_bits unless kMinTauBits <= tau_bits <= kMaxTauBits.
-void validate_hardening(const Hardening& hardening);
+namespace internal {
 
-// Throws ParameterError naming `parameter` unless numerator and denominator of value are below
-// 2^64 and lower <= value <= upper (`range` is the allowed range as the user reads it).
-void validate_hardened_rational(const char* parameter, const mpq_class& value, const mpq_class& lower,
-                                const mpq_class& upper, const char* range);
+// What every hardened sampler's make() starts from: the checked public parameters and the
+// budget of its tables for tau <= 2^-tau_bits. Thresholds are W = tau_bits + 16 bits wide and
+// every table is cut where the tail left out is at most 2^-(tau_bits + 8), so that the at most
+// 19 components of a sampler (tables, convolution steps) add up to well below 2^-tau_bits.
+struct HardenedSetup {
+  mpq_class value;          // the law's parameter (sigma2 or scale), canonical
+  std::int64_t mean = 0;    // |mean| <= 2^62: mean + noise never overflows (|noise| < 2^61)
+  unsigned tau_bits = kDefaultTauBits;
+  FixedWidth width;
+  long tail_log2 = 0;
+};
 
-// The mean of a hardened sampler: |mean| <= 2^62, so that mean + noise never overflows int64
-// (the noise of every supported parameter is below 2^61 in magnitude). ParameterError naming mean.
-[[nodiscard]] std::int64_t hardened_mean(const mpz_class& mean);
+// Throws ParameterError naming tau_bits (kMinTauBits..kMaxTauBits), `parameter` (numerator and
+// denominator below 2^64, 1/100 <= value <= upper; `range` as the user reads it) or mean.
+[[nodiscard]] HardenedSetup prepare_hardened(const char* parameter, const mpq_class& value,
+                                             const mpq_class& upper, const char* range,
+                                             const mpz_class& mean, Hardening hardening);
+
+// The last step of make(): std::logic_error unless tau_upper <= 2^-tau_bits (the budget above
+// guarantees it; this check makes the guarantee unconditional).
+void require_tau_within_target(const mpq_class& tau_upper, unsigned tau_bits);
+
+}  // namespace internal
 
 }  // namespace exactdp

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "samplers/bit_source.h"
 #include "samplers/int128.h"
@@ -91,6 +92,20 @@ template <unsigned L>
   std::uint64_t g = 0;
   for (std::size_t i = 0; i < entries; ++i) g |= draw_bernoulli<L>(bits, table + i * L, top_bits) << i;
   return g;
+}
+
+// f(std::integral_constant<unsigned, L>{}) for L = limbs (1, 2 or 3): one dispatch on the public
+// width, so that each per-sample loop is compiled for a fixed number of words.
+template <class F>
+decltype(auto) with_limbs(unsigned limbs, F&& f) {
+  switch (limbs) {
+    case 1:
+      return f(std::integral_constant<unsigned, 1>{});
+    case 2:
+      return f(std::integral_constant<unsigned, 2>{});
+    default:
+      return f(std::integral_constant<unsigned, 3>{});
+  }
 }
 
 }  // namespace exactdp::internal
