@@ -1,12 +1,12 @@
 # `cmake --install` exports find_package(exactdp) targets and a pkg-config file.
 include(CMakePackageConfigHelpers)
 install(TARGETS exactdp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS exactdp_samplers exactdp_accounting exactdp_verification exactdp_all
+install(TARGETS exactdp_samplers exactdp_accounting exactdp_mechanisms exactdp_verification exactdp_all
         EXPORT exactdpTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(layer samplers accounting verification)
+foreach(layer samplers accounting mechanisms verification)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp/${layer}
           FILES_MATCHING PATTERN "*.h")
 endforeach()

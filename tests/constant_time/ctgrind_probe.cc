@@ -14,7 +14,10 @@
 //   ctgrind_probe hardened [N]   N draws (default 100) of each hardened sampler: discrete
 //                                Gaussian sigma2 = 100 and 10^12, discrete Laplace scale = 10 and
 //                                10^9, each with tau_bits 40, 64 and 128 (1, 2 and 3 words),
-//                                and the CLI's path (SamplerSpec::draw_hardened) at 100 and 10;
+//                                the CLI's path (SamplerSpec::draw_hardened) at 100 and 10, and
+//                                the C interface's path (exactdp_sample_int64, EXACTDP_HARDENED;
+//                                its own seeded source, tainted the same way) at 100 and 10
+//                                (plain mode: the same C calls without the flag);
 //                                exit 0 when no draw raised a report and every output was
 //                                tainted (VALGRIND_GET_VBITS: the taint did reach it), else 1
 //   ctgrind_probe plain [N]      the same draws from the plain (exact, variable-time) samplers;
@@ -36,6 +39,7 @@
 #include <vector>
 
 #include "cli/sampler_spec.h"
+#include "mechanisms/exactdp.h"
 #include "samplers/discrete_gaussian.h"
 #include "samplers/discrete_laplace.h"
 #include "samplers/hardened_discrete_gaussian.h"
@@ -75,6 +79,32 @@ std::int64_t defined(const mpz_class& x) {
   return mpz_get_si(z);
 }
 
+// The C interface's path: exactdp_sample_int64 (flags 0 or EXACTDP_HARDENED), drawing from a C
+// bit source whose seed is tainted like the main one (the BitSource argument is unused; the
+// printed bit count of these lines is therefore 0).
+Config c_interface_config(bool gaussian, int flags) {
+  exactdp_sampler* raw = nullptr;
+  const int rc = gaussian ? exactdp_discrete_gaussian_new("100", flags, &raw)
+                          : exactdp_discrete_laplace_new("10", flags, &raw);
+  exactdp::Seed seed{};
+  for (std::size_t i = 0; i < seed.size(); ++i) seed[i] = static_cast<unsigned char>(0xa5 ^ (29 * i));
+  VALGRIND_MAKE_MEM_UNDEFINED(seed.data(), seed.size());
+  exactdp_bits* raw_bits = nullptr;
+  if (rc != EXACTDP_OK || exactdp_bits_seeded(seed.data(), &raw_bits) != EXACTDP_OK) {
+    std::fprintf(stderr, "ctgrind_probe: C interface: %s\n", exactdp_last_error());
+    std::exit(2);
+  }
+  std::shared_ptr<exactdp_sampler> sampler(raw, exactdp_sampler_free);
+  std::shared_ptr<exactdp_bits> c_bits(raw_bits, exactdp_bits_free);
+  return {std::string("c exactdp_sample_int64 ") + (flags != 0 ? "EXACTDP_HARDENED " : "plain ") +
+              (gaussian ? "discrete-gaussian sigma2=100" : "discrete-laplace scale=10"),
+          [sampler, c_bits](BitSource&) {
+            std::int64_t x = 0;
+            if (exactdp_sample_int64(sampler.get(), c_bits.get(), &x, 1) != EXACTDP_OK) std::abort();
+            return defined(x);
+          }};
+}
+
 std::vector<Config> hardened_configs() {
   std::vector<Config> out;
   for (unsigned tau_bits : {40u, 64u, 128u}) {
@@ -103,6 +133,7 @@ std::vector<Config> hardened_configs() {
     out.push_back({"cli SamplerSpec::draw_hardened " + spec->describe(),
                    [spec](BitSource& bits) { return defined(spec->draw_hardened(bits)); }});
   }
+  for (const bool gaussian : {true, false}) out.push_back(c_interface_config(gaussian, EXACTDP_HARDENED));
   return out;
 }
 
@@ -124,6 +155,7 @@ std::vector<Config> plain_configs() {
                      return defined(x);
                    }});
   }
+  for (const bool gaussian : {true, false}) out.push_back(c_interface_config(gaussian, 0));
   return out;
 }
 

@@ -1,0 +1,224 @@
+/* exactdp.h — the C interface of exactdp (shared/DESIGN.md section 7); installed as
+ * <exactdp/exactdp.h>. Plain C99, usable from C, C++ and any language with a C FFI.
+ *
+ * What it offers: exact discrete Gaussian, discrete Laplace (both with an integer mean of any
+ * size) and Bernoulli(exp(-gamma)) samplers, optionally the timing-hardened (isochronous)
+ * discrete Gaussian / Laplace (EXACTDP_HARDENED, docs/HARDENED.md); the system CSPRNG and a
+ * seeded ChaCha20 bit source; certified privacy profiles and the certified discrete Gaussian
+ * calibration, returned as decimal text rounded outward. docs/C_API.md has a worked example.
+ *
+ * Conventions
+ *  - Every number goes in as a decimal string, read EXACTLY: an integer ("-7"), a fraction
+ *    ("3/2"), a decimal ("0.1", "1e-5"). Never a double.
+ *  - Handles are opaque: exactdp_bits (a bit source) and exactdp_sampler (a validated, ready
+ *    sampler). Made by a *_new / exactdp_bits_* call, released by the matching *_free call,
+ *    which accepts NULL.
+ *  - Every int-returning call returns EXACTDP_OK (0) or a negative EXACTDP_E_* code, and sets a
+ *    thread-local message that exactdp_last_error() returns (naming the parameter, its value
+ *    and the allowed range, e.g. "sigma2 = -1 is out of range: allowed sigma2 > 0"). Outputs
+ *    through pointers are written only on success, except where a call says otherwise.
+ *  - No C++ exception ever crosses this interface (not even std::bad_alloc: EXACTDP_E_NOMEM).
+ *  - Text outputs go to a caller buffer (buf, len): on success it holds the NUL-terminated
+ *    text; when the text and its NUL do not fit, the call fails with EXACTDP_E_BUFFER, writes
+ *    "" when len > 0, and the message gives the size needed. EXACTDP_DECIMAL_LEN bytes always
+ *    suffice for an interval end, a tau and a calibrated sigma2.
+ *
+ * Thread-safety (stated per function below): a sampler is immutable once made and may be
+ * shared by any number of threads; a bit source is NOT thread-safe: use one per thread (or
+ * lock around it). Accounting calls are pure and may run concurrently.
+ *
+ * Security: SECURITY.md. The plain samplers are exact but NOT constant-time (their running time
+ * grows with |value|); the hardened ones are isochronous and charge their certified tau to delta.
+ * The seeded bit source is for tests and audits only: anyone who knows the seed knows the noise.
+ */
+#ifndef EXACTDP_EXACTDP_H
+#define EXACTDP_EXACTDP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* EXACTDP_API marks the public symbols. Built as a shared library with -fvisibility=hidden, only
+ * these are exported; in a static build it changes nothing. */
+#if defined(_WIN32) && defined(EXACTDP_SHARED_BUILD)
+#define EXACTDP_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(EXACTDP_SHARED)
+#define EXACTDP_API __declspec(dllimport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define EXACTDP_API __attribute__((visibility("default")))
+#else
+#define EXACTDP_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Error codes ----------------------------------------------------------------------- */
+#define EXACTDP_OK 0
+/* A parameter is malformed or out of range (the message names it, its value and the range);
+ * also a flag or option that does not apply, and a hardened parameter outside the hardened
+ * range (never a silent fallback to the plain sampler). */
+#define EXACTDP_E_PARAM (-1)
+/* A required pointer argument is NULL (the message names the argument). */
+#define EXACTDP_E_NULL (-2)
+/* An output buffer is too small (the message says how many bytes are needed). */
+#define EXACTDP_E_BUFFER (-3)
+/* A sampled value does not fit in int64_t (exactdp_sample_int64; the draw is spent). Use
+ * exactdp_sample_decimal for such laws. */
+#define EXACTDP_E_RANGE (-4)
+/* A parameter is over a documented resource limit (SECURITY.md, "Limits"), e.g. more than
+ * 10000 digits, or a calibration that found no certified bracket. */
+#define EXACTDP_E_LIMIT (-5)
+/* The call does not apply to this kind of sampler (e.g. the tau of a plain sampler). */
+#define EXACTDP_E_UNSUPPORTED (-6)
+/* Out of memory (std::bad_alloc inside the library). */
+#define EXACTDP_E_NOMEM (-7)
+/* Anything else: a bug in exactdp; please report it with the message. */
+#define EXACTDP_E_INTERNAL (-8)
+
+/* Bytes that always suffice for a decimal interval end, a tau or a calibrated sigma2. */
+#define EXACTDP_DECIMAL_LEN 64
+/* Significant digits of the decimal interval ends and of tau (rounded outward / up). */
+#define EXACTDP_DECIMAL_DIGITS 20
+
+/* ---- Library --------------------------------------------------------------------------- */
+
+/* The library version, "MAJOR.MINOR.PATCH" (static storage). Thread-safe. */
+EXACTDP_API const char *exactdp_version(void);
+
+/* The message of the most recent int-returning exactdp call on THIS thread: "" when it
+ * succeeded. Valid until this thread's next exactdp call. Thread-safe (thread-local). */
+EXACTDP_API const char *exactdp_last_error(void);
+
+/* A constant name for a code ("EXACTDP_E_PARAM", "EXACTDP_OK"; "unknown" otherwise), static
+ * storage. Thread-safe. */
+EXACTDP_API const char *exactdp_error_name(int code);
+
+/* ---- Bit sources ----------------------------------------------------------------------- */
+typedef struct exactdp_bits exactdp_bits;
+
+/* The operating system's CSPRNG (libsodium randombytes_buf), buffered; the buffer is wiped on
+ * free and never survives fork() into a child. The default for real noise. Aborts the process
+ * if the OS cannot supply entropy (never hands out weak bytes). */
+EXACTDP_API int exactdp_bits_system(exactdp_bits **out);
+/* A keyed ChaCha20 stream (32-byte seed): the same seed gives the same bits, and the same
+ * samples as the C++ and command-line interfaces (--seed). TESTS AND AUDITS ONLY. */
+EXACTDP_API int exactdp_bits_seeded(const unsigned char seed[32], exactdp_bits **out);
+/* The same, the seed as exactly 64 hex digits (the command line's --seed). */
+EXACTDP_API int exactdp_bits_seeded_hex(const char *seed_hex, exactdp_bits **out);
+/* Random bits handed out by this source so far (the figure exactdp reports per sample). */
+EXACTDP_API int exactdp_bits_consumed(const exactdp_bits *bits, uint64_t *out);
+/* Wipes and releases the source; NULL is a no-op. */
+EXACTDP_API void exactdp_bits_free(exactdp_bits *bits);
+/* Thread-safety: one bit source per thread; a source must not be used by two threads at once. */
+
+/* ---- Samplers -------------------------------------------------------------------------- */
+typedef struct exactdp_sampler exactdp_sampler;
+
+/* flags: 0 (the exact sampler) or EXACTDP_HARDENED (the isochronous sampler: every draw runs the
+ * same instructions, memory accesses and number of random bits; its law is within a certified
+ * total-variation distance tau <= 2^-tau_bits of the exact law, charged to delta). Hardened
+ * range: discrete Gaussian 1/100 <= sigma2 <= 10^12, discrete Laplace 1/100 <= scale <= 10^9,
+ * numerator and denominator below 2^64, |mean| <= 2^62; outside it EXACTDP_E_PARAM naming the
+ * parameter. Unknown flag bits are EXACTDP_E_PARAM naming "flags". */
+#define EXACTDP_HARDENED 1
+
+/* Options of the *_new_ex calls. Initialise with exactdp_sampler_options_init, then set fields.
+ * struct_size lets the struct grow without breaking callers: this version accepts exactly its own
+ * size (EXACTDP_E_PARAM naming options.struct_size otherwise); a later version will also accept
+ * this size, with its new fields at their defaults. */
+typedef struct exactdp_sampler_options {
+  size_t struct_size;  /* sizeof(exactdp_sampler_options); set by exactdp_sampler_options_init */
+  int flags;           /* 0 or EXACTDP_HARDENED */
+  const char *mean;    /* an integer of any size as text ("-12", "1e30"); NULL means 0 */
+  unsigned tau_bits;   /* with EXACTDP_HARDENED: tau <= 2^-tau_bits, 40..128; 0: the default 64.
+                          Without EXACTDP_HARDENED it must be 0. */
+} exactdp_sampler_options;
+
+/* Sets *options to the defaults (flags 0, mean 0, tau_bits 0) and its struct_size. NULL: no-op. */
+EXACTDP_API void exactdp_sampler_options_init(exactdp_sampler_options *options);
+
+/* Discrete Gaussian N_Z(mean, sigma2): P[X = x] proportional to exp(-(x - mean)^2 / (2 sigma2)),
+ * sigma2 > 0 a rational (CKS20 Alg. 3). Validates and builds everything (the hardened tables:
+ * 1 to 6 ms) before any randomness is drawn. Thread-safe. */
+EXACTDP_API int exactdp_discrete_gaussian_new(const char *sigma2, int flags, exactdp_sampler **out);
+EXACTDP_API int exactdp_discrete_gaussian_new_ex(const char *sigma2,
+                                                 const exactdp_sampler_options *options,
+                                                 exactdp_sampler **out);
+/* Discrete Laplace: P[X = x] proportional to exp(-|x - mean| / scale), scale > 0 a rational
+ * (CKS20 Alg. 2). Thread-safe. */
+EXACTDP_API int exactdp_discrete_laplace_new(const char *scale, int flags, exactdp_sampler **out);
+EXACTDP_API int exactdp_discrete_laplace_new_ex(const char *scale,
+                                                const exactdp_sampler_options *options,
+                                                exactdp_sampler **out);
+/* Bernoulli(exp(-gamma)): 1 with probability exp(-gamma), gamma >= 0 a rational (CKS20 Alg. 1).
+ * flags must be 0 (there is no hardened Bernoulli). Thread-safe. */
+EXACTDP_API int exactdp_bernoulli_exp_new(const char *gamma, int flags, exactdp_sampler **out);
+
+/* Releases a sampler; NULL is a no-op. Not while another thread is still drawing from it. */
+EXACTDP_API void exactdp_sampler_free(exactdp_sampler *sampler);
+
+/* Draws n values into out[0..n-1] (n = 0 draws nothing; out may then be NULL). The same seed
+ * gives the same values as the C++ samplers. Plain samplers: exact; a value outside int64_t
+ * fails with EXACTDP_E_RANGE (the draws made are spent; out[0..n-1] is then unspecified; do not
+ * drop the failing draw and retry, which would bias the law; use exactdp_sample_decimal).
+ * Hardened samplers: the isochronous path, no branch on the values, no error after the handle
+ * checks (every value fits). Thread-safety: the sampler may be shared; bits must be this
+ * thread's own. */
+EXACTDP_API int exactdp_sample_int64(const exactdp_sampler *sampler, exactdp_bits *bits,
+                                     int64_t *out, size_t n);
+
+/* Draws one value and writes it as decimal text ("-12345678901234567890123") into buf. Any size.
+ * A buffer too small fails with EXACTDP_E_BUFFER after the draw (it is spent); 24 bytes hold any
+ * int64 value. Hardened samplers draw isochronously; only the printing depends on the value.
+ * Thread-safety: as exactdp_sample_int64. */
+EXACTDP_API int exactdp_sample_decimal(const exactdp_sampler *sampler, exactdp_bits *bits,
+                                       char *buf, size_t len);
+
+/* 1 in *out when the sampler is hardened, 0 otherwise. Thread-safe. */
+EXACTDP_API int exactdp_sampler_is_hardened(const exactdp_sampler *sampler, int *out);
+/* A hardened sampler's certified total-variation distance from the exact law, tau_upper
+ * (<= 2^-tau_bits), as decimal text rounded UP to EXACTDP_DECIMAL_DIGITS significant digits.
+ * EXACTDP_E_UNSUPPORTED for a plain sampler (it is exact: tau = 0). Thread-safe. */
+EXACTDP_API int exactdp_sampler_tau(const exactdp_sampler *sampler, char *buf, size_t len);
+/* A hardened sampler's random bits per draw (the same on every draw).
+ * EXACTDP_E_UNSUPPORTED for a plain sampler (its bit count varies). Thread-safe. */
+EXACTDP_API int exactdp_sampler_bits_per_sample(const exactdp_sampler *sampler, uint64_t *out);
+
+/* ---- Certified accounting -------------------------------------------------------------- */
+/* Results are decimal text with EXACTDP_DECIMAL_DIGITS significant digits rounded OUTWARD:
+ * printed lower <= true value <= printed upper (the upper end is the one a guarantee uses).
+ * Both buffers have `len` bytes (EXACTDP_DECIMAL_LEN suffice). All are pure and thread-safe;
+ * MPFR's thread-local caches are released before each call returns. */
+
+/* delta(epsilon) of adding discrete Gaussian noise N_Z(0, sigma2) to an integer query of
+ * sensitivity `sensitivity` (a positive integer; NULL means 1): CKS20 Theorem 7, exact.
+ * tau: NULL, or a hardened sampler's tau (exactdp_sampler_tau); then the result is
+ * delta + (1 + e^epsilon) tau (accounting/hardened_charge.h). */
+EXACTDP_API int exactdp_discrete_gaussian_delta(const char *epsilon, const char *sigma2,
+                                                const char *sensitivity, const char *tau,
+                                                char *lower, char *upper, size_t len);
+/* The same for discrete Laplace noise of the given scale (exact closed form). */
+EXACTDP_API int exactdp_discrete_laplace_delta(const char *epsilon, const char *scale,
+                                               const char *sensitivity, const char *tau,
+                                               char *lower, char *upper, size_t len);
+/* delta(epsilon) of this sampler's own noise (its sigma2 or scale; the mean does not matter),
+ * charging a hardened sampler's exact tau_upper. EXACTDP_E_UNSUPPORTED for Bernoulli. */
+EXACTDP_API int exactdp_sampler_delta(const exactdp_sampler *sampler, const char *epsilon,
+                                      const char *sensitivity, char *lower, char *upper,
+                                      size_t len);
+
+/* The discrete Gaussian sigma2 to use for (epsilon, delta)-DP at the given integer sensitivity
+ * (NULL means 1): a convenient exact decimal (3 or 4 significant digits, e.g. "13.7") whose
+ * certified delta meets the target, within 1% of the optimum (accounting/
+ * discrete_gaussian_calibration.h). epsilon >= 0, 0 < delta < 1. Thread-safe. Cost: well under
+ * a second. */
+EXACTDP_API int exactdp_calibrate_discrete_gaussian(const char *epsilon, const char *delta,
+                                                    const char *sensitivity, char *sigma2,
+                                                    size_t len);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif /* EXACTDP_EXACTDP_H */

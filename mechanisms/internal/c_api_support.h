@@ -1,0 +1,101 @@
+// c_api_support.h — what every function of the C interface (mechanisms/exactdp.h) shares: the
+// thread-local error message, the exception barrier, argument checks and text output.
+//
+// The barrier: every extern "C" entry point is `return internal::guard([&] { ...; return 0; });`.
+// guard clears this thread's message, runs the body, and maps every exception to a code and a
+// message (ParameterError -> EXACTDP_E_PARAM, LimitError -> EXACTDP_E_LIMIT, std::bad_alloc ->
+// EXACTDP_E_NOMEM, CApiError -> its own code, anything else -> EXACTDP_E_INTERNAL), so nothing
+// unwinds into C. The message lives in a fixed thread-local buffer: recording it never
+// allocates, so it works while handling std::bad_alloc.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "mechanisms/exactdp.h"
+#include "samplers/bit_source.h"
+#include "samplers/bernoulli_exp.h"
+#include "samplers/discrete_gaussian.h"
+#include "samplers/discrete_laplace.h"
+#include "samplers/errors.h"
+#include "samplers/hardened_discrete_gaussian.h"
+#include "samplers/hardened_discrete_laplace.h"
+
+// The opaque handles of exactdp.h (global names: the C header declares them at file scope).
+struct exactdp_bits {
+  std::unique_ptr<exactdp::BitSource> source;
+};
+
+struct exactdp_sampler {
+  // One alternative per kind; which one is public (it is fixed when the sampler is made).
+  std::variant<exactdp::DiscreteGaussianParams, exactdp::DiscreteLaplaceParams,
+               exactdp::BernoulliExpParams, exactdp::HardenedDiscreteGaussianParams,
+               exactdp::HardenedDiscreteLaplaceParams>
+      params;
+};
+
+namespace exactdp::internal {
+
+// An error of the C interface itself (a NULL pointer, a small buffer, an unsupported call).
+class CApiError : public std::runtime_error {
+ public:
+  CApiError(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  [[nodiscard]] int code() const noexcept { return code_; }
+
+ private:
+  int code_;
+};
+
+// This thread's message ("" after a successful call). Truncated to the buffer (1 KiB).
+void set_last_error(std::string_view message) noexcept;
+void set_last_error(std::string_view prefix, std::string_view message) noexcept;
+void clear_last_error() noexcept;
+[[nodiscard]] const char* last_error() noexcept;
+
+// Maps the exception being handled (inside a catch block) to a code, recording its message.
+[[nodiscard]] int code_of_current_exception() noexcept;
+
+template <class Body>
+[[nodiscard]] int guard(Body&& body) noexcept {
+  clear_last_error();
+  try {
+    return body();
+  } catch (...) {
+    return code_of_current_exception();
+  }
+}
+
+// EXACTDP_E_NULL naming `argument` unless p is non-null.
+template <class T>
+void require_non_null(const T* p, const char* argument) {
+  if (p == nullptr) throw CApiError(EXACTDP_E_NULL, std::string(argument) + ": null pointer");
+}
+
+// Reads decimal text exactly (samplers/rational.h); NULL is EXACTDP_E_NULL naming it.
+[[nodiscard]] mpq_class rational_argument(const char* parameter, const char* text);
+[[nodiscard]] mpz_class integer_argument(const char* parameter, const char* text);
+// A positive integer sensitivity; NULL means 1.
+[[nodiscard]] mpz_class sensitivity_argument(const char* text);
+
+// Copies text and its NUL into buf[0..len); EXACTDP_E_BUFFER naming `argument` (and writing ""
+// when len > 0) when it does not fit.
+void write_text(std::string_view text, char* buf, std::size_t len, const char* argument);
+
+}  // namespace exactdp::internal
+
+namespace exactdp::internal {
+
+// For the accounting calls: whether a sampler is hardened, and its certified tau_upper (nullptr
+// for a plain sampler). Defined in c_api_sampler.cc.
+[[nodiscard]] bool is_hardened(const exactdp_sampler& s) noexcept;
+[[nodiscard]] const mpq_class* tau_upper_or_null(const exactdp_sampler& s) noexcept;
+
+}  // namespace exactdp::internal

@@ -1,0 +1,583 @@
+/* c_api_test.c — the C interface (mechanisms/exactdp.h) exercised from C99, as a C user would:
+ * every function, every error path, known answers shared with the C++ samplers and the command
+ * line (the same seed gives the same values), the hardened samplers' fixed bit count, and one
+ * sampler shared by several threads (one bit source per thread). Exit status 0 when every check
+ * passes; each failure prints its line and exactdp_last_error(). Deterministic: seeded sources
+ * only, except one smoke draw from the system CSPRNG. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mechanisms/exactdp.h"
+
+/* Known answers, pinned from the command line (`exactdp sample ... --seed`, `exactdp profile`,
+ * `exactdp calibrate`), which calls the C++ library; tests/mechanisms/c_api_known_answer_test.cc
+ * pins the same values against the C++ API. */
+#define KA_GAUSSIAN {6, -1, 6, 5, 6}
+#define KA_LAPLACE {2, -5, 6, -3, -2}
+#define KA_BERNOULLI {0, 1, 0, 0, 0, 1, 1, 1}
+#define KA_HGAUSSIAN {6, 14, 7, -6, -6}
+#define KA_HLAPLACE {-8, -7, 4, 0, -8}
+#define KA_DG_DELTA_LOWER "0.14135133940562190809"
+#define KA_DG_DELTA_UPPER "0.1413513394056219081"
+#define KA_DL_DELTA_LOWER "0.28764913664496792492"
+#define KA_DL_DELTA_UPPER "0.28764913664496792493"
+#define KA_CALIBRATED_SIGMA2 "14"
+
+static int g_checks;
+static int g_failures;
+
+#define CHECK(cond)                                                                        \
+  do {                                                                                     \
+    ++g_checks;                                                                            \
+    if (!(cond)) {                                                                         \
+      ++g_failures;                                                                        \
+      fprintf(stderr, "%s:%d: CHECK(%s) failed; last error: \"%s\"\n", __FILE__, __LINE__, \
+              #cond, exactdp_last_error());                                                \
+    }                                                                                      \
+  } while (0)
+
+/* Whether this thread's message contains needle (NULL: anything goes). */
+static int message_has(const char *needle) {
+  return needle == NULL || strstr(exactdp_last_error(), needle) != NULL;
+}
+
+/* The call returns `code` and, when `needle` is not NULL, the message contains it. */
+#define CHECK_RC(call, code, needle)                                                          \
+  do {                                                                                        \
+    int rc_ = (call);                                                                         \
+    ++g_checks;                                                                               \
+    if (rc_ != (code)) {                                                                      \
+      ++g_failures;                                                                           \
+      fprintf(stderr, "%s:%d: %s returned %d (%s), expected %s; last error: \"%s\"\n",       \
+              __FILE__, __LINE__, #call, rc_, exactdp_error_name(rc_), #code,                 \
+              exactdp_last_error());                                                          \
+    } else if (!message_has(needle)) {                                                        \
+      ++g_failures;                                                                           \
+      fprintf(stderr, "%s:%d: %s: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, #call,  \
+              exactdp_last_error(), (const char *)(needle));                                  \
+    }                                                                                         \
+  } while (0)
+
+#define OK(call) CHECK_RC(call, EXACTDP_OK, NULL)
+
+static const char *const kSeedZero =
+    "0000000000000000000000000000000000000000000000000000000000000000";
+static const char *const kSeedOne =
+    "0000000000000000000000000000000000000000000000000000000000000001";
+
+static exactdp_bits *seeded(const char *hex) {
+  exactdp_bits *b = NULL;
+  OK(exactdp_bits_seeded_hex(hex, &b));
+  return b;
+}
+
+/* sentinel handle: calls that fail must leave *out alone */
+#define SENTINEL ((exactdp_sampler *)&g_checks)
+
+static void test_library(void) {
+  CHECK(strcmp(exactdp_version(), EXACTDP_TEST_VERSION) == 0);
+  CHECK(strcmp(exactdp_error_name(EXACTDP_OK), "EXACTDP_OK") == 0);
+  CHECK(strcmp(exactdp_error_name(EXACTDP_E_PARAM), "EXACTDP_E_PARAM") == 0);
+  CHECK(strcmp(exactdp_error_name(EXACTDP_E_NULL), "EXACTDP_E_NULL") == 0);
+  CHECK(strcmp(exactdp_error_name(EXACTDP_E_BUFFER), "EXACTDP_E_BUFFER") == 0);
+  CHECK(strcmp(exactdp_error_name(EXACTDP_E_RANGE), "EXACTDP_E_RANGE") == 0);
+  CHECK(strcmp(exactdp_error_name(EXACTDP_E_LIMIT), "EXACTDP_E_LIMIT") == 0);
+  CHECK(strcmp(exactdp_error_name(EXACTDP_E_UNSUPPORTED), "EXACTDP_E_UNSUPPORTED") == 0);
+  CHECK(strcmp(exactdp_error_name(EXACTDP_E_NOMEM), "EXACTDP_E_NOMEM") == 0);
+  CHECK(strcmp(exactdp_error_name(EXACTDP_E_INTERNAL), "EXACTDP_E_INTERNAL") == 0);
+  CHECK(strcmp(exactdp_error_name(42), "unknown") == 0);
+  /* the message is set by a failing call and cleared by the next successful one */
+  {
+    exactdp_sampler *s = SENTINEL;
+    CHECK_RC(exactdp_discrete_gaussian_new("-1", 0, &s), EXACTDP_E_PARAM,
+             "sigma2 = -1 is out of range: allowed sigma2 > 0");
+    CHECK(s == SENTINEL);
+    OK(exactdp_discrete_gaussian_new("1", 0, &s));
+    CHECK(strcmp(exactdp_last_error(), "") == 0);
+    exactdp_sampler_free(s);
+  }
+}
+
+static void test_bits(void) {
+  static const unsigned char zero[32] = {0};
+  exactdp_bits *a = NULL, *b = NULL, *sys = NULL;
+  exactdp_bits *untouched = (exactdp_bits *)&g_checks;
+  uint64_t consumed = 99;
+  exactdp_sampler *s = NULL;
+  int64_t x[8], y[8];
+
+  OK(exactdp_bits_seeded(zero, &a));
+  OK(exactdp_bits_seeded_hex(kSeedZero, &b));
+  OK(exactdp_bits_consumed(a, &consumed));
+  CHECK(consumed == 0);
+  /* the byte seed and the hex seed are the same stream */
+  OK(exactdp_discrete_laplace_new("7/2", 0, &s));
+  OK(exactdp_sample_int64(s, a, x, 8));
+  OK(exactdp_sample_int64(s, b, y, 8));
+  CHECK(memcmp(x, y, sizeof x) == 0);
+  OK(exactdp_bits_consumed(a, &consumed));
+  CHECK(consumed > 0);
+  /* the system CSPRNG works (one smoke draw; its values are not checked) */
+  OK(exactdp_bits_system(&sys));
+  OK(exactdp_sample_int64(s, sys, x, 8));
+  OK(exactdp_bits_consumed(sys, &consumed));
+  CHECK(consumed > 0);
+
+  CHECK_RC(exactdp_bits_system(NULL), EXACTDP_E_NULL, "out: null pointer");
+  CHECK_RC(exactdp_bits_seeded(NULL, &untouched), EXACTDP_E_NULL, "seed: null pointer");
+  CHECK_RC(exactdp_bits_seeded(zero, NULL), EXACTDP_E_NULL, "out");
+  CHECK_RC(exactdp_bits_seeded_hex(NULL, &untouched), EXACTDP_E_NULL, "seed_hex");
+  CHECK_RC(exactdp_bits_seeded_hex("00", &untouched), EXACTDP_E_PARAM, "seed_hex");
+  CHECK_RC(exactdp_bits_seeded_hex(kSeedZero, NULL), EXACTDP_E_NULL, "out");
+  CHECK(untouched == (exactdp_bits *)&g_checks);
+  CHECK_RC(exactdp_bits_consumed(NULL, &consumed), EXACTDP_E_NULL, "bits");
+  CHECK_RC(exactdp_bits_consumed(a, NULL), EXACTDP_E_NULL, "out");
+
+  exactdp_bits_free(NULL);
+  exactdp_bits_free(a);
+  exactdp_bits_free(b);
+  exactdp_bits_free(sys);
+  exactdp_sampler_free(s);
+}
+
+static void test_construction_errors(void) {
+  exactdp_sampler *s = SENTINEL;
+  exactdp_sampler_options o;
+
+  CHECK_RC(exactdp_discrete_gaussian_new(NULL, 0, &s), EXACTDP_E_NULL, "sigma2: null pointer");
+  CHECK_RC(exactdp_discrete_gaussian_new("0", 0, &s), EXACTDP_E_PARAM, "sigma2");
+  CHECK_RC(exactdp_discrete_gaussian_new("1/0", 0, &s), EXACTDP_E_PARAM, "sigma2");
+  CHECK_RC(exactdp_discrete_gaussian_new("nan", 0, &s), EXACTDP_E_PARAM, "sigma2");
+  CHECK_RC(exactdp_discrete_gaussian_new(" 1", 0, &s), EXACTDP_E_PARAM, "sigma2");
+  CHECK_RC(exactdp_discrete_gaussian_new("1e999999999", 0, &s), EXACTDP_E_LIMIT, "sigma2");
+  CHECK_RC(exactdp_discrete_gaussian_new("1", 2, &s), EXACTDP_E_PARAM, "flags");
+  CHECK_RC(exactdp_discrete_gaussian_new("1", -1, &s), EXACTDP_E_PARAM, "flags");
+  CHECK_RC(exactdp_discrete_gaussian_new("1", 0, NULL), EXACTDP_E_NULL, "out");
+  CHECK_RC(exactdp_discrete_laplace_new(NULL, 0, &s), EXACTDP_E_NULL, "scale");
+  CHECK_RC(exactdp_discrete_laplace_new("-1/2", 0, &s), EXACTDP_E_PARAM, "scale = -1/2");
+  CHECK_RC(exactdp_discrete_laplace_new("1", 4, &s), EXACTDP_E_PARAM, "flags");
+  CHECK_RC(exactdp_discrete_laplace_new("1", 0, NULL), EXACTDP_E_NULL, "out");
+  CHECK_RC(exactdp_bernoulli_exp_new(NULL, 0, &s), EXACTDP_E_NULL, "gamma");
+  CHECK_RC(exactdp_bernoulli_exp_new("-1", 0, &s), EXACTDP_E_PARAM, "gamma");
+  CHECK_RC(exactdp_bernoulli_exp_new("1", EXACTDP_HARDENED, &s), EXACTDP_E_PARAM, "flags");
+  CHECK_RC(exactdp_bernoulli_exp_new("1", 0, NULL), EXACTDP_E_NULL, "out");
+
+  /* hardened: out of the hardened range is an error naming the parameter, never a fallback */
+  CHECK_RC(exactdp_discrete_gaussian_new("1e13", EXACTDP_HARDENED, &s), EXACTDP_E_PARAM, "sigma2");
+  CHECK_RC(exactdp_discrete_gaussian_new("1/1000", EXACTDP_HARDENED, &s), EXACTDP_E_PARAM, "sigma2");
+  CHECK_RC(exactdp_discrete_laplace_new("1e10", EXACTDP_HARDENED, &s), EXACTDP_E_PARAM, "scale");
+  CHECK_RC(exactdp_discrete_laplace_new("1/18446744073709551616", EXACTDP_HARDENED, &s),
+           EXACTDP_E_PARAM, "scale");
+
+  /* options */
+  exactdp_sampler_options_init(NULL);
+  exactdp_sampler_options_init(&o);
+  CHECK(o.struct_size == sizeof o && o.flags == 0 && o.mean == NULL && o.tau_bits == 0);
+  CHECK_RC(exactdp_discrete_gaussian_new_ex("1", NULL, &s), EXACTDP_E_NULL, "options");
+  CHECK_RC(exactdp_discrete_gaussian_new_ex("1", &o, NULL), EXACTDP_E_NULL, "out");
+  CHECK_RC(exactdp_discrete_laplace_new_ex("1", NULL, &s), EXACTDP_E_NULL, "options");
+  o.struct_size = 8;
+  CHECK_RC(exactdp_discrete_gaussian_new_ex("1", &o, &s), EXACTDP_E_PARAM, "options.struct_size");
+  exactdp_sampler_options_init(&o);
+  o.mean = "1.5";
+  CHECK_RC(exactdp_discrete_gaussian_new_ex("1", &o, &s), EXACTDP_E_PARAM, "mean");
+  o.mean = "";
+  CHECK_RC(exactdp_discrete_laplace_new_ex("1", &o, &s), EXACTDP_E_PARAM, "mean");
+  exactdp_sampler_options_init(&o);
+  o.tau_bits = 64; /* tau_bits without the hardened flag */
+  CHECK_RC(exactdp_discrete_gaussian_new_ex("1", &o, &s), EXACTDP_E_PARAM, "tau_bits");
+  o.flags = EXACTDP_HARDENED;
+  o.tau_bits = 39;
+  CHECK_RC(exactdp_discrete_gaussian_new_ex("1", &o, &s), EXACTDP_E_PARAM, "tau_bits");
+  o.tau_bits = 129;
+  CHECK_RC(exactdp_discrete_laplace_new_ex("1", &o, &s), EXACTDP_E_PARAM, "tau_bits");
+  o.tau_bits = 0;
+  o.mean = "4611686018427387905"; /* 2^62 + 1 */
+  CHECK_RC(exactdp_discrete_gaussian_new_ex("1", &o, &s), EXACTDP_E_PARAM, "mean");
+  o.flags = 3;
+  CHECK_RC(exactdp_discrete_gaussian_new_ex("1", &o, &s), EXACTDP_E_PARAM, "flags");
+  CHECK(s == SENTINEL);
+}
+
+/* Known answers (KA_* above): the same seed gives the same values as the C++ samplers. */
+static void test_known_answers(void) {
+  static const int64_t gaussian[5] = KA_GAUSSIAN;           /* --sigma2 10 --mean 5, seed 0 */
+  static const int64_t laplace[5] = KA_LAPLACE;             /* --scale 7/2 --mean -3, seed 0 */
+  static const int64_t bernoulli[8] = KA_BERNOULLI;         /* --gamma 1/2, seed 1 */
+  static const int64_t hardened_gaussian[5] = KA_HGAUSSIAN; /* --sigma2 100 --hardened, seed 0 */
+  static const int64_t hardened_laplace[5] = KA_HLAPLACE;   /* --scale 10 --hardened, seed 1 */
+  exactdp_sampler_options o;
+  exactdp_sampler *s = NULL;
+  exactdp_bits *b = NULL;
+  int64_t x[8];
+  uint64_t consumed = 0, per = 0;
+
+  exactdp_sampler_options_init(&o);
+  o.mean = "5";
+  OK(exactdp_discrete_gaussian_new_ex("10", &o, &s));
+  b = seeded(kSeedZero);
+  OK(exactdp_sample_int64(s, b, x, 5));
+  CHECK(memcmp(x, gaussian, sizeof gaussian) == 0);
+  exactdp_bits_free(b);
+  exactdp_sampler_free(s);
+
+  o.mean = "-3";
+  OK(exactdp_discrete_laplace_new_ex("7/2", &o, &s));
+  b = seeded(kSeedZero);
+  OK(exactdp_sample_int64(s, b, x, 5));
+  CHECK(memcmp(x, laplace, sizeof laplace) == 0);
+  exactdp_bits_free(b);
+  exactdp_sampler_free(s);
+
+  OK(exactdp_bernoulli_exp_new("1/2", 0, &s));
+  b = seeded(kSeedOne);
+  OK(exactdp_sample_int64(s, b, x, 8));
+  CHECK(memcmp(x, bernoulli, sizeof bernoulli) == 0);
+  exactdp_bits_free(b);
+  exactdp_sampler_free(s);
+
+  OK(exactdp_discrete_gaussian_new("100", EXACTDP_HARDENED, &s));
+  b = seeded(kSeedZero);
+  OK(exactdp_sample_int64(s, b, x, 5));
+  CHECK(memcmp(x, hardened_gaussian, sizeof hardened_gaussian) == 0);
+  /* isochronous: exactly bits_per_sample bits per draw (81 at sigma2 <= 186, default tau) */
+  OK(exactdp_sampler_bits_per_sample(s, &per));
+  CHECK(per == 81);
+  OK(exactdp_bits_consumed(b, &consumed));
+  CHECK(consumed == 5 * per);
+  exactdp_bits_free(b);
+  exactdp_sampler_free(s);
+
+  OK(exactdp_discrete_laplace_new("10", EXACTDP_HARDENED, &s));
+  b = seeded(kSeedOne);
+  OK(exactdp_sample_int64(s, b, x, 5));
+  CHECK(memcmp(x, hardened_laplace, sizeof hardened_laplace) == 0);
+  OK(exactdp_sampler_bits_per_sample(s, &per));
+  CHECK(per == 801);
+  OK(exactdp_bits_consumed(b, &consumed));
+  CHECK(consumed == 5 * per);
+  exactdp_bits_free(b);
+  exactdp_sampler_free(s);
+}
+
+static void test_sample_int64(void) {
+  exactdp_sampler *s = NULL, *far = NULL, *wide = NULL;
+  exactdp_bits *b = seeded(kSeedZero);
+  exactdp_sampler_options o;
+  int64_t x[4] = {0, 0, 0, 0};
+  uint64_t before = 0, after = 0;
+
+  OK(exactdp_discrete_gaussian_new("2", 0, &s));
+  OK(exactdp_bits_consumed(b, &before));
+  OK(exactdp_sample_int64(s, b, NULL, 0)); /* n = 0 draws nothing */
+  OK(exactdp_sample_int64(s, b, x, 0));
+  OK(exactdp_bits_consumed(b, &after));
+  CHECK(before == after);
+  CHECK_RC(exactdp_sample_int64(NULL, b, x, 4), EXACTDP_E_NULL, "sampler");
+  CHECK_RC(exactdp_sample_int64(s, NULL, x, 4), EXACTDP_E_NULL, "bits");
+  CHECK_RC(exactdp_sample_int64(s, b, NULL, 4), EXACTDP_E_NULL, "out");
+
+  /* a value outside int64: EXACTDP_E_RANGE (mean 10^30: every draw is far outside) */
+  exactdp_sampler_options_init(&o);
+  o.mean = "1e30";
+  OK(exactdp_discrete_gaussian_new_ex("1", &o, &far));
+  CHECK_RC(exactdp_sample_int64(far, b, x, 4), EXACTDP_E_RANGE, "int64");
+  exactdp_sampler_free(far);
+  OK(exactdp_discrete_laplace_new_ex("1", &o, &far));
+  CHECK_RC(exactdp_sample_int64(far, b, x, 1), EXACTDP_E_RANGE, "int64");
+  exactdp_sampler_free(far);
+  /* ... and noise itself that large (sigma = 10^25) */
+  OK(exactdp_discrete_gaussian_new("1e50", 0, &wide));
+  CHECK_RC(exactdp_sample_int64(wide, b, x, 4), EXACTDP_E_RANGE, "int64");
+  exactdp_sampler_free(wide);
+  /* just inside: mean 2^63 - 1 - 1000 with small noise fits */
+  o.mean = "9223372036854774807";
+  OK(exactdp_discrete_laplace_new_ex("1", &o, &far));
+  OK(exactdp_sample_int64(far, b, x, 4));
+  CHECK(x[0] > INT64_MAX - 1100 && x[3] > INT64_MAX - 1100);
+  exactdp_sampler_free(far);
+
+  exactdp_sampler_free(s);
+  exactdp_bits_free(b);
+}
+
+static void test_sample_decimal(void) {
+  exactdp_sampler *s = NULL, *h = NULL;
+  exactdp_sampler_options o;
+  exactdp_bits *a = seeded(kSeedOne), *b = seeded(kSeedOne);
+  char buf[64];
+  int64_t x = 0;
+  char expected[32];
+
+  exactdp_sampler_options_init(&o);
+  o.mean = "-1000000000000000000000000000000"; /* -10^30 */
+  OK(exactdp_discrete_laplace_new_ex("1/3", &o, &s));
+  OK(exactdp_sample_decimal(s, a, buf, sizeof buf));
+  CHECK(strncmp(buf, "-1000000000000000000000000000", 29) == 0 ||
+        strncmp(buf, "-999999999999999999999999999", 28) == 0);
+  CHECK(strlen(buf) >= 30 && strlen(buf) <= 32);
+  /* too small: EXACTDP_E_BUFFER, "" written, the size needed in the message */
+  memset(buf, 'x', sizeof buf);
+  CHECK_RC(exactdp_sample_decimal(s, a, buf, 8), EXACTDP_E_BUFFER, "bytes needed");
+  CHECK(buf[0] == '\0');
+  CHECK_RC(exactdp_sample_decimal(s, a, buf, 0), EXACTDP_E_BUFFER, "len = 0");
+  CHECK_RC(exactdp_sample_decimal(s, a, NULL, 64), EXACTDP_E_NULL, "buf");
+  CHECK_RC(exactdp_sample_decimal(NULL, a, buf, 64), EXACTDP_E_NULL, "sampler");
+  CHECK_RC(exactdp_sample_decimal(s, NULL, buf, 64), EXACTDP_E_NULL, "bits");
+  exactdp_sampler_free(s);
+
+  /* the decimal and int64 paths read the same stream and give the same value */
+  exactdp_bits_free(a);
+  a = seeded(kSeedOne);
+  OK(exactdp_discrete_gaussian_new("1000000", EXACTDP_HARDENED, &h));
+  OK(exactdp_sample_decimal(h, a, buf, sizeof buf));
+  OK(exactdp_sample_int64(h, b, &x, 1));
+  snprintf(expected, sizeof expected, "%lld", (long long)x);
+  CHECK(strcmp(buf, expected) == 0);
+  exactdp_sampler_free(h);
+  OK(exactdp_bernoulli_exp_new("0", 0, &h)); /* exp(-0) = 1 */
+  OK(exactdp_sample_decimal(h, a, buf, 2));
+  CHECK(strcmp(buf, "1") == 0);
+  exactdp_sampler_free(h);
+  exactdp_bits_free(a);
+  exactdp_bits_free(b);
+}
+
+static void test_hardened_queries(void) {
+  exactdp_sampler *h = NULL, *p = NULL;
+  exactdp_sampler_options o;
+  char tau[EXACTDP_DECIMAL_LEN];
+  int hardened = -1;
+  uint64_t per = 0;
+
+  OK(exactdp_discrete_gaussian_new("100", EXACTDP_HARDENED, &h));
+  OK(exactdp_sampler_is_hardened(h, &hardened));
+  CHECK(hardened == 1);
+  OK(exactdp_sampler_tau(h, tau, sizeof tau));
+  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  CHECK(strtod(tau, NULL) > 0 && strtod(tau, NULL) <= 5.43e-20); /* <= 2^-64 = 5.42e-20 */
+  CHECK_RC(exactdp_sampler_tau(h, tau, 4), EXACTDP_E_BUFFER, "bytes needed");
+  CHECK_RC(exactdp_sampler_tau(h, NULL, 4), EXACTDP_E_NULL, "buf");
+  CHECK_RC(exactdp_sampler_tau(NULL, tau, sizeof tau), EXACTDP_E_NULL, "sampler");
+  CHECK_RC(exactdp_sampler_is_hardened(NULL, &hardened), EXACTDP_E_NULL, "sampler");
+  CHECK_RC(exactdp_sampler_is_hardened(h, NULL), EXACTDP_E_NULL, "out");
+  CHECK_RC(exactdp_sampler_bits_per_sample(NULL, &per), EXACTDP_E_NULL, "sampler");
+  CHECK_RC(exactdp_sampler_bits_per_sample(h, NULL), EXACTDP_E_NULL, "out");
+  exactdp_sampler_free(h);
+
+  /* tau_bits = 40: tau <= 2^-40 = 9.09e-13, and fewer bits per draw (W = 56: 57 per table draw) */
+  exactdp_sampler_options_init(&o);
+  o.flags = EXACTDP_HARDENED;
+  o.tau_bits = 40;
+  o.mean = "-7";
+  OK(exactdp_discrete_gaussian_new_ex("100", &o, &h));
+  OK(exactdp_sampler_tau(h, tau, sizeof tau));
+  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  CHECK(strtod(tau, NULL) > 0 && strtod(tau, NULL) <= 9.095e-13);
+  OK(exactdp_sampler_bits_per_sample(h, &per));
+  CHECK(per > 0 && per < 81);
+  exactdp_sampler_free(h);
+  OK(exactdp_discrete_laplace_new_ex("10", &o, &h));
+  OK(exactdp_sampler_is_hardened(h, &hardened));
+  CHECK(hardened == 1);
+  exactdp_sampler_free(h);
+
+  /* plain samplers: exact, so no tau and no fixed bit count */
+  OK(exactdp_discrete_gaussian_new("100", 0, &p));
+  OK(exactdp_sampler_is_hardened(p, &hardened));
+  CHECK(hardened == 0);
+  CHECK_RC(exactdp_sampler_tau(p, tau, sizeof tau), EXACTDP_E_UNSUPPORTED, "not a hardened");
+  CHECK_RC(exactdp_sampler_bits_per_sample(p, &per), EXACTDP_E_UNSUPPORTED, "not a hardened");
+  exactdp_sampler_free(p);
+}
+
+static void test_accounting(void) {
+  char lo[EXACTDP_DECIMAL_LEN], up[EXACTDP_DECIMAL_LEN];
+  char lo2[EXACTDP_DECIMAL_LEN], up2[EXACTDP_DECIMAL_LEN];
+  char tau[EXACTDP_DECIMAL_LEN], sigma2[EXACTDP_DECIMAL_LEN];
+  exactdp_sampler *s = NULL;
+
+  /* discrete Gaussian, pinned from `exactdp profile discrete-gaussian --sigma2 1 --epsilon 1` */
+  OK(exactdp_discrete_gaussian_delta("1", "1", NULL, NULL, lo, up, sizeof lo));
+  CHECK(strcmp(lo, KA_DG_DELTA_LOWER) == 0 && strcmp(up, KA_DG_DELTA_UPPER) == 0);
+  OK(exactdp_discrete_gaussian_delta("1", "1", "1", NULL, lo2, up2, sizeof lo2));
+  CHECK(strcmp(lo, lo2) == 0 && strcmp(up, up2) == 0);
+  /* a sampler's own profile is the same call */
+  OK(exactdp_discrete_gaussian_new("1", 0, &s));
+  OK(exactdp_sampler_delta(s, "1", NULL, lo2, up2, sizeof lo2));
+  CHECK(strcmp(lo, lo2) == 0 && strcmp(up, up2) == 0);
+  exactdp_sampler_free(s);
+  /* hardened charge: delta + (1 + e) tau, strictly above when tau is not negligible */
+  OK(exactdp_discrete_gaussian_delta("1", "1", NULL, "1e-6", lo2, up2, sizeof lo2));
+  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  CHECK(strtod(up2, NULL) > strtod(up, NULL) + 3.7e-6 && strtod(up2, NULL) < strtod(up, NULL) + 3.8e-6);
+  /* the hardened sampler's own profile charges its exact tau_upper: between the plain delta and
+   * the delta charged with the printed (rounded-up) tau */
+  OK(exactdp_discrete_gaussian_new("1", EXACTDP_HARDENED, &s));
+  OK(exactdp_sampler_tau(s, tau, sizeof tau));
+  OK(exactdp_discrete_gaussian_delta("1", "1", NULL, tau, lo, up, sizeof lo));
+  OK(exactdp_sampler_delta(s, "1", NULL, lo2, up2, sizeof lo2));
+  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  CHECK(strtod(up2, NULL) <= strtod(up, NULL) && strtod(lo2, NULL) <= strtod(up2, NULL));
+  exactdp_sampler_free(s);
+
+  /* discrete Laplace: eps >= Delta / scale gives delta = 0 exactly */
+  OK(exactdp_discrete_laplace_delta("1", "1", NULL, NULL, lo, up, sizeof lo));
+  CHECK(strcmp(lo, "0") == 0 && strcmp(up, "0") == 0);
+  OK(exactdp_discrete_laplace_delta("1/2", "1", "1", NULL, lo, up, sizeof lo));
+  CHECK(strcmp(lo, KA_DL_DELTA_LOWER) == 0 && strcmp(up, KA_DL_DELTA_UPPER) == 0);
+  OK(exactdp_discrete_laplace_new("1", EXACTDP_HARDENED, &s));
+  OK(exactdp_sampler_delta(s, "1/2", NULL, lo2, up2, sizeof lo2));
+  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  CHECK(strtod(up2, NULL) >= strtod(up, NULL));
+  exactdp_sampler_free(s);
+  OK(exactdp_bernoulli_exp_new("1", 0, &s));
+  CHECK_RC(exactdp_sampler_delta(s, "1", NULL, lo, up, sizeof lo), EXACTDP_E_UNSUPPORTED, "Bernoulli");
+  exactdp_sampler_free(s);
+
+  /* errors */
+  CHECK_RC(exactdp_discrete_gaussian_delta(NULL, "1", NULL, NULL, lo, up, sizeof lo), EXACTDP_E_NULL, "epsilon");
+  CHECK_RC(exactdp_discrete_gaussian_delta("-1", "1", NULL, NULL, lo, up, sizeof lo), EXACTDP_E_PARAM, "epsilon");
+  CHECK_RC(exactdp_discrete_gaussian_delta("1", NULL, NULL, NULL, lo, up, sizeof lo), EXACTDP_E_NULL, "sigma2");
+  CHECK_RC(exactdp_discrete_gaussian_delta("1", "0", NULL, NULL, lo, up, sizeof lo), EXACTDP_E_PARAM, "sigma2");
+  CHECK_RC(exactdp_discrete_gaussian_delta("1", "1", "0", NULL, lo, up, sizeof lo), EXACTDP_E_PARAM, "sensitivity");
+  CHECK_RC(exactdp_discrete_gaussian_delta("1", "1", "3/2", NULL, lo, up, sizeof lo), EXACTDP_E_PARAM, "sensitivity");
+  CHECK_RC(exactdp_discrete_gaussian_delta("1", "1", NULL, "-1e-20", lo, up, sizeof lo), EXACTDP_E_PARAM, "tau");
+  CHECK_RC(exactdp_discrete_gaussian_delta("1", "1", NULL, "2", lo, up, sizeof lo), EXACTDP_E_PARAM, "tau");
+  CHECK_RC(exactdp_discrete_gaussian_delta("1", "1", NULL, NULL, NULL, up, sizeof lo), EXACTDP_E_NULL, "lower");
+  CHECK_RC(exactdp_discrete_gaussian_delta("1", "1", NULL, NULL, lo, NULL, sizeof lo), EXACTDP_E_NULL, "upper");
+  CHECK_RC(exactdp_discrete_gaussian_delta("1", "1", NULL, NULL, lo, up, 5), EXACTDP_E_BUFFER, "lower");
+  CHECK_RC(exactdp_discrete_laplace_delta("1", "0", NULL, NULL, lo, up, sizeof lo), EXACTDP_E_PARAM, "scale");
+  CHECK_RC(exactdp_discrete_laplace_delta("x", "1", NULL, NULL, lo, up, sizeof lo), EXACTDP_E_PARAM, "epsilon");
+  CHECK_RC(exactdp_discrete_laplace_delta("1", "1", "-2", NULL, lo, up, sizeof lo), EXACTDP_E_PARAM, "sensitivity");
+  CHECK_RC(exactdp_discrete_laplace_delta("1/2", "1", NULL, NULL, lo, up, 3), EXACTDP_E_BUFFER, NULL);
+  CHECK_RC(exactdp_sampler_delta(NULL, "1", NULL, lo, up, sizeof lo), EXACTDP_E_NULL, "sampler");
+  OK(exactdp_discrete_gaussian_new("1", 0, &s));
+  CHECK_RC(exactdp_sampler_delta(s, NULL, NULL, lo, up, sizeof lo), EXACTDP_E_NULL, "epsilon");
+  CHECK_RC(exactdp_sampler_delta(s, "1", "0", lo, up, sizeof lo), EXACTDP_E_PARAM, "sensitivity");
+  CHECK_RC(exactdp_sampler_delta(s, "1", NULL, NULL, up, sizeof lo), EXACTDP_E_NULL, "lower");
+  CHECK_RC(exactdp_sampler_delta(s, "1", NULL, lo, up, 2), EXACTDP_E_BUFFER, NULL);
+  exactdp_sampler_free(s);
+
+  /* calibration, pinned from `exactdp calibrate discrete-gaussian --epsilon 1 --delta 1e-5` */
+  OK(exactdp_calibrate_discrete_gaussian("1", "1e-5", NULL, sigma2, sizeof sigma2));
+  CHECK(strcmp(sigma2, KA_CALIBRATED_SIGMA2) == 0);
+  /* and the calibrated sigma2 meets the target, certified */
+  OK(exactdp_discrete_gaussian_delta("1", sigma2, NULL, NULL, lo, up, sizeof lo));
+  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  CHECK(strtod(up, NULL) <= 1e-5);
+  OK(exactdp_calibrate_discrete_gaussian("1", "1e-5", "3", sigma2, sizeof sigma2));
+  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  CHECK(strtod(sigma2, NULL) > 9 * strtod(KA_CALIBRATED_SIGMA2, NULL) * 0.99);
+  CHECK_RC(exactdp_calibrate_discrete_gaussian(NULL, "1e-5", NULL, sigma2, sizeof sigma2), EXACTDP_E_NULL, "epsilon");
+  CHECK_RC(exactdp_calibrate_discrete_gaussian("1", NULL, NULL, sigma2, sizeof sigma2), EXACTDP_E_NULL, "delta");
+  CHECK_RC(exactdp_calibrate_discrete_gaussian("-1", "1e-5", NULL, sigma2, sizeof sigma2), EXACTDP_E_PARAM, "epsilon");
+  CHECK_RC(exactdp_calibrate_discrete_gaussian("1", "1", NULL, sigma2, sizeof sigma2), EXACTDP_E_PARAM, "delta");
+  CHECK_RC(exactdp_calibrate_discrete_gaussian("1", "0", NULL, sigma2, sizeof sigma2), EXACTDP_E_PARAM, "delta");
+  CHECK_RC(exactdp_calibrate_discrete_gaussian("1", "1e-5", "0", sigma2, sizeof sigma2), EXACTDP_E_PARAM, "sensitivity");
+  CHECK_RC(exactdp_calibrate_discrete_gaussian("1", "1e-5", NULL, NULL, 64), EXACTDP_E_NULL, "sigma2");
+  CHECK_RC(exactdp_calibrate_discrete_gaussian("1", "1e-5", NULL, sigma2, 2), EXACTDP_E_BUFFER, "sigma2");
+}
+
+/* ---- threads: one shared sampler, one bit source per thread ---- */
+enum { kThreads = 4, kDraws = 3000 };
+
+struct worker {
+  const exactdp_sampler *plain;
+  const exactdp_sampler *hardened;
+  unsigned char seed[32];
+  int64_t plain_out[kDraws];
+  int64_t hardened_out[kDraws];
+  char decimal[32];
+  char delta_upper[EXACTDP_DECIMAL_LEN];
+  int rc; /* first failure, 0 if none */
+  int own_message_ok;
+};
+
+static void *work(void *arg) {
+  struct worker *w = (struct worker *)arg;
+  exactdp_bits *b = NULL;
+  exactdp_sampler *bad = NULL;
+  char lo[EXACTDP_DECIMAL_LEN];
+  int i, rc = exactdp_bits_seeded(w->seed, &b);
+  /* interleave small batches so the threads really overlap on the shared samplers */
+  for (i = 0; rc == 0 && i < kDraws; i += 100) {
+    rc = exactdp_sample_int64(w->plain, b, w->plain_out + i, 100);
+    if (rc == 0) rc = exactdp_sample_int64(w->hardened, b, w->hardened_out + i, 100);
+  }
+  if (rc == 0) rc = exactdp_sample_decimal(w->plain, b, w->decimal, sizeof w->decimal);
+  if (rc == 0) rc = exactdp_discrete_gaussian_delta("1", "10", NULL, NULL, lo, w->delta_upper, sizeof lo);
+  /* a thread's error message is its own */
+  w->own_message_ok = exactdp_discrete_gaussian_new("-2", 0, &bad) == EXACTDP_E_PARAM &&
+                      strstr(exactdp_last_error(), "sigma2 = -2") != NULL;
+  exactdp_bits_free(b);
+  w->rc = rc;
+  return NULL;
+}
+
+static void test_threads(void) {
+  static struct worker workers[kThreads];
+  pthread_t threads[kThreads];
+  exactdp_sampler *plain = NULL, *hardened = NULL, *bad = NULL;
+  exactdp_sampler_options o;
+  int i;
+
+  exactdp_sampler_options_init(&o);
+  o.mean = "12";
+  OK(exactdp_discrete_gaussian_new_ex("10/3", &o, &plain));
+  OK(exactdp_discrete_laplace_new("5/2", EXACTDP_HARDENED, &hardened));
+  CHECK_RC(exactdp_discrete_laplace_new("0", 0, &bad), EXACTDP_E_PARAM, "scale = 0");
+  for (i = 0; i < kThreads; ++i) {
+    memset(&workers[i], 0, sizeof workers[i]);
+    workers[i].plain = plain;
+    workers[i].hardened = hardened;
+    workers[i].seed[0] = (unsigned char)(i + 1);
+    CHECK(pthread_create(&threads[i], NULL, work, &workers[i]) == 0);
+  }
+  for (i = 0; i < kThreads; ++i) CHECK(pthread_join(threads[i], NULL) == 0);
+  /* the other threads' errors did not touch this thread's message */
+  CHECK(strstr(exactdp_last_error(), "scale = 0") != NULL);
+
+  /* each thread's values equal a serial replay of its seed */
+  for (i = 0; i < kThreads; ++i) {
+    struct worker replay;
+    exactdp_bits *b = NULL;
+    int k;
+    CHECK(workers[i].rc == 0);
+    CHECK(workers[i].own_message_ok);
+    memset(&replay, 0, sizeof replay);
+    OK(exactdp_bits_seeded(workers[i].seed, &b));
+    for (k = 0; k < kDraws; k += 100) {
+      OK(exactdp_sample_int64(plain, b, replay.plain_out + k, 100));
+      OK(exactdp_sample_int64(hardened, b, replay.hardened_out + k, 100));
+    }
+    OK(exactdp_sample_decimal(plain, b, replay.decimal, sizeof replay.decimal));
+    CHECK(memcmp(replay.plain_out, workers[i].plain_out, sizeof replay.plain_out) == 0);
+    CHECK(memcmp(replay.hardened_out, workers[i].hardened_out, sizeof replay.hardened_out) == 0);
+    CHECK(strcmp(replay.decimal, workers[i].decimal) == 0);
+    CHECK(strcmp(workers[i].delta_upper, workers[0].delta_upper) == 0);
+    if (i > 0) CHECK(memcmp(workers[i].plain_out, workers[0].plain_out, sizeof replay.plain_out) != 0);
+    exactdp_bits_free(b);
+  }
+  exactdp_sampler_free(plain);
+  exactdp_sampler_free(hardened);
+}
+
+int main(void) {
+  test_library();
+  test_bits();
+  test_construction_errors();
+  test_known_answers();
+  test_sample_int64();
+  test_sample_decimal();
+  test_hardened_queries();
+  test_accounting();
+  test_threads();
+  printf("c_api_test: %d checks, %d failed\n", g_checks, g_failures);
+  return g_failures == 0 ? 0 : 1;
+}
