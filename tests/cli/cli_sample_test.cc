@@ -98,6 +98,8 @@ TEST(CliSample, HelpDescribesTheLaws) {
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("discrete-gaussian"), std::string::npos);
   EXPECT_NE(r.out.find("TESTS AND"), std::string::npos);
+  EXPECT_NE(r.out.find("--seed-file FILE"), std::string::npos);
+  EXPECT_NE(r.out.find("/proc/PID/environ"), std::string::npos);
   EXPECT_EQ(run({"--help"}).status, 0);
   EXPECT_EQ(run({}).status, 2);
 }
