@@ -27,7 +27,7 @@ const std::string kHelp = std::string(
     "  discrete-laplace   P[x] ~ exp(-|x - mean| / scale), scale > 0          (CKS20 Alg. 2)\n"
     "  bernoulli-exp      1 with probability exp(-gamma), gamma >= 0, else 0  (CKS20 Alg. 1)\n"
     "R is an exact rational: 9/4, 0.25, 1e-5, 2.5E+3 (at most 10000 digits, |exponent| <= 100000).\n"
-    "INT is an integer of any size. 0 <= N <= 10000000000.\n"
+    "INT is a whole number written as R is (-7, 1e6), at most 10000 digits. 0 <= N <= 10000000000.\n"
     ) + kSeedOptionsHelp + std::string(
     "--hardened  the timing-hardened (isochronous) sampler: every draw runs the same instructions,\n"
     "            touches the same memory and reads the same number of bits, whatever the noise.\n"

@@ -89,6 +89,17 @@ TEST(CliAudit, MalformedInputExits2WithLineNumber) {
   const CliRun longline = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1"}, std::string(200'000, '7') + "\n");
   EXPECT_EQ(longline.status, 2);
   EXPECT_NE(longline.err.find("longer than"), std::string::npos) << longline.err;
+  // The boundary: 100,000 characters are accepted (with or without a final newline), 100,001 are
+  // not (the reader accepted 100,001 before issue 19).
+  for (const std::string end : {"\n", ""}) {
+    const CliRun at_limit =
+        run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1"}, "0\n" + std::string(100'000, '7') + end);
+    EXPECT_NE(at_limit.status, 2) << at_limit.err.substr(0, 300);
+    const CliRun over =
+        run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1"}, "0\n" + std::string(100'001, '7') + end);
+    EXPECT_EQ(over.status, 2);
+    EXPECT_NE(over.err.find("line 2: longer than 100000 characters"), std::string::npos) << over.err.substr(0, 300);
+  }
   const CliRun missing = run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1", "/nonexistent/file"});
   EXPECT_EQ(missing.status, 2);
   // blanks around a number and a final line without newline are fine
