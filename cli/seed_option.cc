@@ -41,10 +41,13 @@ struct WipedString {
 // Reads at most kMaxSeedFileBytes + 1 bytes of `path` into `buf` (so an over-long file, a device
 // or a FIFO is refused after a bounded read) and returns how many.
 std::size_t read_seed_file(const std::string& path, WipedBytes<kMaxSeedFileBytes + 1>& buf) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  // O_NONBLOCK: opening a named pipe that has no writer must not hang; reads are then made
+  // blocking again (a pipe with no writer reads as empty, so the file is refused).
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
     throw ParameterError("seed-file", "seed-file: cannot open '" + abbreviate(path) + "': " + std::strerror(errno));
   }
+  if (const int flags = fcntl(fd, F_GETFL); flags >= 0) (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   std::size_t got = 0;
   while (got < buf.bytes.size()) {
     const ssize_t r = read(fd, buf.bytes.data() + got, buf.bytes.size() - got);

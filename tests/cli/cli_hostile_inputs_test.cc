@@ -15,6 +15,7 @@
 // (far above the 10 s the issue asks for; durations are printed by gtest for each case).
 #include <gtest/gtest.h>
 #include <mpfr.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -378,6 +379,13 @@ class SeedFiles {
     files_.push_back(path);
     return path;
   }
+  // A named pipe nobody writes to: opening it must not hang, reading it gives nothing.
+  std::string fifo(const std::string& name) {
+    const std::string path = dir_ + "/" + name;
+    if (mkfifo(path.c_str(), 0600) != 0) throw std::runtime_error("mkfifo failed");
+    files_.push_back(path);
+    return path;
+  }
   [[nodiscard]] const std::string& dir() const { return dir_; }
 
  private:
@@ -420,6 +428,8 @@ TEST(HostileSeedFile, RefusedWithExitTwoNamingSeedFile) {
       {"all_zero", files.write("all_zero", std::string(64, '0') + "\n")},
       {"directory", files.dir()},
       {"long_garbage", files.write("long_garbage", std::string(1 << 20, 'f'))},
+      {"dev_zero", "/dev/zero"},
+      {"fifo_without_writer", files.fifo("fifo")},
   };
   for (const auto& command : seeded_commands()) {
     for (const auto& [what, path] : bad) {
