@@ -63,6 +63,14 @@ ParsedArgs::ParsedArgs(std::span<const std::string> args, const std::vector<Opti
       values_[name] = *inline_value;
     } else {
       if (i + 1 >= args.size()) throw UsageError("option " + name + " needs a value");
+      // "--sigma2 -n 5": the value was forgotten and the next word is one of this command's
+      // options. Say so instead of parsing "-n" as a number ("-5" is still a value).
+      const std::string& next = args[i + 1];
+      const std::string next_name = next.rfind("--", 0) == 0 ? next.substr(0, next.find('=')) : next;
+      if (next.size() >= 2 && next[0] == '-' && find_spec(next_name) != nullptr) {
+        throw UsageError("option " + name + " needs a value, but the word after it is the option " +
+                         abbreviate(next_name) + " (give " + name + " a value first)");
+      }
       values_[name] = args[++i];
     }
   }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <string>
 
 #include "accounting/decimal.h"
 #include "cli/accounting_options.h"
@@ -33,9 +34,10 @@ using verification::TestResult;
 constexpr unsigned long long kMaxSamples = verification::kMaxSampleCount;
 constexpr int kMaxDigits = 1000;
 
-constexpr const char* kHelp =
+const std::string kHelp = std::string(
     "usage:\n"
-    "  exactdp audit <law> <parameters> --samples N [--seed HEX] [--alpha R] [--json]\n"
+    "  exactdp audit <law> <parameters> --samples N [--seed HEX | --seed-file FILE]\n"
+    "                [--allow-weak-seed] [--alpha R] [--json]\n"
     "  exactdp audit --expect <law> <parameters> [FILE] [--alpha R] [--json]\n"
     "\n"
     "laws and parameters (as for exactdp sample):\n"
@@ -44,7 +46,7 @@ constexpr const char* kHelp =
     "  bernoulli-exp     --gamma R\n"
     "\n"
     "The first form draws N samples (1 <= N <= 10000000000) from exactdp's own sampler (the OS\n"
-    "CSPRNG, or the keyed stream with --seed: 64 hex digits) and audits them. The second reads\n"
+    "CSPRNG, or the keyed stream with --seed or --seed-file) and audits them. The second reads\n"
     "samples produced by anything else, one integer per line (any size; surrounding blanks\n"
     "allowed), from FILE or standard input ('-'), streaming, and audits them against the law.\n"
     "\n"
@@ -58,7 +60,7 @@ constexpr const char* kHelp =
     "--json prints one JSON object; --digits D (1..1000) sets significant digits, rounded outward\n"
     "(default 20).\n"
     "Exit status: 0 pass, 3 fail, 2 bad usage, parameter or malformed input, 1 internal error.\n"
-    "See docs/AUDIT.md.\n";
+    "See docs/AUDIT.md.\n") + kSeedOptionsHelp;
 
 std::unique_ptr<ReferenceLaw> law_of(const SamplerSpec& spec) {
   switch (spec.law) {
@@ -155,12 +157,13 @@ void read_sample_file(const std::optional<std::string>& file, verification::Samp
 
 int cmd_audit(Args args, Io& io) {
   std::vector<OptionSpec> specs = law_option_specs();
-  for (const auto& s : std::vector<OptionSpec>{{"--samples", true}, {"--seed", true}, {"--expect", true},
+  for (const auto& s : std::vector<OptionSpec>{{"--samples", true}, {"--expect", true},
                                                {"--alpha", true}}) {
     specs.push_back(s);
   }
+  for (const auto& s : seed_option_specs()) specs.push_back(s);
   const ParsedArgs parsed(args, with_report_options(specs));
-  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
+  if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
   const bool external = parsed.has("--expect");
   std::string law_name;
   std::optional<std::string> file;
@@ -168,8 +171,8 @@ int cmd_audit(Args args, Io& io) {
     law_name = *parsed.get("--expect");
     if (parsed.positionals().size() > 1) throw UsageError("audit --expect takes at most one FILE (see --help)");
     if (!parsed.positionals().empty()) file = parsed.positionals()[0];
-    if (parsed.has("--samples") || parsed.has("--seed")) {
-      throw UsageError("--samples and --seed apply to auditing our own sampler, not to --expect (see --help)");
+    if (parsed.has("--samples") || has_seed_option(parsed)) {
+      throw UsageError("--samples, --seed and --seed-file apply to auditing our own sampler, not to --expect (see --help)");
     }
   } else {
     if (parsed.positionals().size() != 1) {
@@ -199,7 +202,7 @@ int cmd_audit(Args args, Io& io) {
     }
   } else {
     const unsigned long long n = *parsed.count("--samples", 1, kMaxSamples);
-    const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed);
+    const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
     mpz_class value;
     const unsigned long long step = n >= 100 ? n / 100 : 1;
     for (unsigned long long i = 0; i < n; ++i) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 #include <ostream>
+#include <string>
 
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -25,12 +26,13 @@ using verification::TimedSampler;
 using verification::TimingAuditReport;
 using verification::WelchTest;
 
-constexpr const char* kHelp =
+const std::string kHelp = std::string(
     "usage:\n"
     "  exactdp audit-timing discrete-gaussian --sigma2 R [--mean INT] [--hardened [--tau-bits B]]\n"
     "                       [--calls N] [--seed HEX] [--json]\n"
     "  exactdp audit-timing discrete-laplace  --scale R  [--mean INT] [--hardened [--tau-bits B]]\n"
     "                       [--calls N] [--seed HEX] [--json]\n"
+    "  (--seed HEX may be replaced by --seed-file FILE; --allow-weak-seed: see below)\n"
     "\n"
     "Times N calls of the sampler (the plain one, or the isochronous one with --hardened) and tests\n"
     "whether the time of a call, or the number of random bits it reads, depends on its output\n"
@@ -44,13 +46,12 @@ constexpr const char* kHelp =
     "Verdict: every |t| < 5 holds (false alarm under the null 5.7e-7 per test, 1.7e-6 for all\n"
     "three); any |t| >= 5 is a leak.\n"
     "--calls N   timed calls, 1000 <= N <= 1000000000 (default 1000000).\n"
-    "--seed HEX  64 hex digits: the keyed ChaCha20 stream (FOR TESTS AND AUDITS ONLY); without it\n"
-    "            the OS CSPRNG.\n"
+    ) + kSeedOptionsHelp + std::string(
     "--hardened, --tau-bits B, --mean INT: as for exactdp sample.\n"
     "--json prints one JSON object (numbers as decimal strings).\n"
     "Exit status: 0 holds, 3 leak (or inconclusive: a class had fewer than 2 calls), 2 bad usage or\n"
     "parameter, 1 internal error. The result depends on the machine and its load; see\n"
-    "docs/TIMING_AUDIT.md.\n";
+    "docs/TIMING_AUDIT.md.\n");
 
 // The plain sampler: GMP output; its class computed after the clock stopped.
 class PlainTimed final : public TimedSampler {
@@ -167,12 +168,13 @@ void print_json(const SamplerSpec& spec, const TimingAuditReport& r, const std::
 
 int cmd_audit_timing(Args args, Io& io) {
   std::vector<OptionSpec> specs = law_option_specs();
-  for (const auto& s : std::vector<OptionSpec>{{"--calls", true}, {"--seed", true}, {"--json", false}}) {
+  for (const auto& s : std::vector<OptionSpec>{{"--calls", true}, {"--json", false}}) {
     specs.push_back(s);
   }
+  for (const auto& s : seed_option_specs()) specs.push_back(s);
   for (const auto& s : help_option_specs()) specs.push_back(s);
   const ParsedArgs parsed(args, specs);
-  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
+  if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
   if (parsed.positionals().size() != 1) {
     throw UsageError("audit-timing needs one law: discrete-gaussian or discrete-laplace (see --help)");
   }
@@ -200,7 +202,7 @@ int cmd_audit_timing(Args args, Io& io) {
     sigma = "scale = " + abbreviate(to_string(p.scale()));
     mean = p.mean();
   }
-  const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed);
+  const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
   std::unique_ptr<TimedSampler> timed;
   if (spec.is_hardened()) {
     timed = std::make_unique<HardenedTimed>(spec, mean.get_si(), sigma_squared);  // |mean| <= 2^62: validated

@@ -1,10 +1,11 @@
 // exactdp bits — raw bytes from the system CSPRNG (default) or the keyed ChaCha20 stream (--seed),
 // for external test batteries (scripts/dieharder):
-//   exactdp bits -n BYTES [--seed HEX] > file      (0 <= BYTES <= 10^12; binary on stdout)
+//   exactdp bits -n BYTES [--seed HEX | --seed-file FILE] > file      (0 <= BYTES <= 10^12; binary on stdout)
 // The bytes are exactly the BitSource's stream (bit_source.h): byte i holds stream bits 8i..8i+7,
 // most significant first. Streams in 64 KiB chunks; stops early (without error) if stdout closes.
 #include <memory>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "cli/args.h"
@@ -14,28 +15,30 @@
 namespace exactdp::cli {
 namespace {
 
-constexpr const char* kHelp =
-    "usage: exactdp bits -n BYTES [--seed HEX]\n"
+const std::string kHelp = std::string(
+    "usage: exactdp bits -n BYTES [--seed HEX | --seed-file FILE] [--allow-weak-seed]\n"
     "\n"
     "Writes BYTES raw random bytes to stdout (binary), 0 <= BYTES <= 1000000000000:\n"
-    "the system CSPRNG (libsodium) by default, or the keyed ChaCha20 stream with --seed\n"
-    "(64 hex digits; FOR TESTS AND AUDITS ONLY). For external batteries, e.g.\n"
-    "  exactdp bits -n 10000000000 | dieharder -g 200 -a     (see scripts/dieharder)\n"
-    "Exit status: 0 success, 2 bad usage or parameter.\n";
+    "the system CSPRNG (libsodium) by default, or the keyed ChaCha20 stream with a seed\n"
+    "(FOR TESTS AND AUDITS ONLY). For external batteries, e.g.\n"
+    "  exactdp bits -n 10000000000 | dieharder -g 200 -a     (see scripts/dieharder)\n") +
+    kSeedOptionsHelp + "Exit status: 0 success, 2 bad usage or parameter.\n";
 
 constexpr unsigned long long kMaxBytes = 1'000'000'000'000ULL;  // as the help says
 
 }  // namespace
 
 int cmd_bits(Args args, Io& io) {
-  const ParsedArgs parsed(args, {{"-n", true}, {"--seed", true}, {"--help", false}, {"-h", false}});
-  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
+  std::vector<OptionSpec> specs = {{"-n", true}, {"--help", false}, {"-h", false}};
+  for (const auto& s : seed_option_specs()) specs.push_back(s);
+  const ParsedArgs parsed(args, specs);
+  if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
   if (!parsed.positionals().empty()) {
     throw UsageError("bits takes no positional arguments (got '" + parsed.positionals()[0] + "'; see --help)");
   }
   if (!parsed.has("-n")) throw UsageError("missing required option -n (number of bytes)");
   const unsigned long long n = *parsed.count("-n", 0, kMaxBytes);
-  const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed);
+  const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
   constexpr std::size_t kChunk = 1 << 16;
   std::vector<char> buffer(kChunk);
   unsigned long long left = n;

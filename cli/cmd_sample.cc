@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <ostream>
+#include <string>
 
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -14,20 +15,20 @@ namespace {
 
 constexpr unsigned long long kMaxSamples = 10'000'000'000ULL;
 
-constexpr const char* kHelp =
+const std::string kHelp = std::string(
     "usage:\n"
     "  exactdp sample discrete-gaussian --sigma2 R [--mean INT] -n N [--seed HEX] [--hardened]\n"
     "  exactdp sample discrete-laplace  --scale R  [--mean INT] -n N [--seed HEX] [--hardened]\n"
     "  exactdp sample bernoulli-exp     --gamma R  -n N [--seed HEX]\n"
+    "  (--seed HEX may be replaced by --seed-file FILE; --allow-weak-seed: see below)\n"
     "\n"
     "Draws N exact samples, one integer per line:\n"
     "  discrete-gaussian  P[x] ~ exp(-(x - mean)^2 / (2 sigma2)), sigma2 > 0   (CKS20 Alg. 3)\n"
     "  discrete-laplace   P[x] ~ exp(-|x - mean| / scale), scale > 0          (CKS20 Alg. 2)\n"
     "  bernoulli-exp      1 with probability exp(-gamma), gamma >= 0, else 0  (CKS20 Alg. 1)\n"
     "R is an exact rational: 9/4, 0.25, 1e-5, 2.5E+3 (at most 10000 digits, |exponent| <= 100000).\n"
-    "INT is an integer of any size. 0 <= N <= 10000000000.\n"
-    "--seed HEX  64 hex digits (32 bytes): a reproducible keyed ChaCha20 stream, FOR TESTS AND\n"
-    "            AUDITS ONLY (anyone with the seed knows the noise). Without it: the OS CSPRNG.\n"
+    "INT is a whole number written as R is (-7, 1e6), at most 10000 digits. 0 <= N <= 10000000000.\n"
+    ) + kSeedOptionsHelp + std::string(
     "--hardened  the timing-hardened (isochronous) sampler: every draw runs the same instructions,\n"
     "            touches the same memory and reads the same number of bits, whatever the noise.\n"
     "            Its law is within a certified total-variation distance tau <= 2^-B of the exact\n"
@@ -35,7 +36,7 @@ constexpr const char* kHelp =
     "            Range: 1/100 <= sigma2 <= 10^12, 1/100 <= scale <= 10^9 (numerator and\n"
     "            denominator below 2^64), |mean| <= 2^62; outside it exits 2, never falls back.\n"
     "--tau-bits B  with --hardened: tau <= 2^-B, 40 <= B <= 128 (default 64).\n"
-    "Exit status: 0 success, 2 bad usage or parameter (nothing on stdout).\n";
+    "Exit status: 0 success, 2 bad usage or parameter (nothing on stdout).\n");
 
 void print_int64(std::ostream& out, std::int64_t value) {
   char buf[24];
@@ -59,10 +60,10 @@ void print_integer(std::ostream& out, const mpz_class& value, std::string& scrat
 int cmd_sample(Args args, Io& io) {
   std::vector<OptionSpec> specs = law_option_specs();
   specs.push_back({"-n", true});
-  specs.push_back({"--seed", true});
+  for (const auto& s : seed_option_specs()) specs.push_back(s);
   for (const auto& s : help_option_specs()) specs.push_back(s);
   const ParsedArgs parsed(args, specs);
-  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
+  if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
   if (parsed.positionals().size() != 1) {
     throw UsageError("sample needs exactly one law: discrete-gaussian, discrete-laplace or bernoulli-exp (see --help)");
   }
@@ -70,7 +71,7 @@ int cmd_sample(Args args, Io& io) {
   const SamplerSpec spec = parse_sampler_spec(parsed.positionals()[0], parsed);
   if (!parsed.has("-n")) throw UsageError("missing required option -n (number of samples)");
   const unsigned long long n = *parsed.count("-n", 0, kMaxSamples);
-  const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed);
+  const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
   if (spec.is_hardened()) {
     // The isochronous draw, straight into an int64; only the printing depends on the value.
     for (unsigned long long i = 0; i < n && io.out; ++i) print_int64(io.out, spec.draw_hardened(*bits));

@@ -1,5 +1,6 @@
 #include "samplers/rational.h"
 
+#include <cctype>
 #include <cmath>  // exactdp-allow-float: std::isfinite/frexp for the exact double conversion only
 
 #include "samplers/errors.h"
@@ -125,20 +126,29 @@ long parse_exponent(std::string_view parameter, std::string_view text, std::size
   return negative ? -exponent : exponent;
 }
 
-// Why the character at pos cannot follow a number.
+// True when text[pos..] spells NaN, inf or infinity (any case), the only words strtod would read.
+bool spells_nan_or_infinity(std::string_view text, std::size_t pos) {
+  std::string rest(text.substr(pos));
+  for (char& ch : rest) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return rest == "nan" || rest == "inf" || rest == "infinity";
+}
+
+// Why the character at pos cannot follow a number. "hexadecimal" only for a 0x prefix (not for
+// "5x", which is a number followed by junk).
 [[noreturn]] void throw_unexpected(std::string_view parameter, std::string_view text, std::size_t pos) {
   const char c = text[pos];
-  std::string why = "unexpected character '" + abbreviate(text.substr(pos, 1)) + "'";
-  if (c == 'x' || c == 'X') why = "hexadecimal is not accepted";
-  if (c == 'n' || c == 'N' || c == 'i' || c == 'I') why = "NaN and infinity are not numbers";
+  const bool zero_prefix = pos >= 1 && text[pos - 1] == '0' && (pos == 1 || ((text[pos - 2] == '+' || text[pos - 2] == '-') && pos == 2));
+  std::string why = "unexpected character '" + abbreviate(text.substr(pos, 1)) + "' after '" +
+                    abbreviate(text.substr(0, pos)) + "': nothing may follow the number";
+  if ((c == 'x' || c == 'X') && zero_prefix) why = "hexadecimal is not accepted";
   if (c == ' ' || c == '\t' || c == '\n' || c == '\r') why = "white space is not accepted";
   throw_syntax(parameter, text, why);
 }
 
-// A number with no digits at all: say why when it looks like NaN, infinity or white space.
+// A number with no digits at all: say why when it is NaN, infinity or white space.
 [[noreturn]] void throw_no_digits(std::string_view parameter, std::string_view text, std::size_t pos) {
   const char c = pos < text.size() ? text[pos] : '\0';
-  if (c == 'n' || c == 'N' || c == 'i' || c == 'I') throw_syntax(parameter, text, "NaN and infinity are not numbers");
+  if (spells_nan_or_infinity(text, pos)) throw_syntax(parameter, text, "NaN and infinity are not numbers");
   if (c == ' ' || c == '\t' || c == '\n' || c == '\r') throw_syntax(parameter, text, "white space is not accepted");
   throw_syntax(parameter, text, "no digits");
 }

@@ -4,8 +4,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "samplers/errors.h"
+#include "samplers/internal/secret_page.h"
 #include "samplers/rational.h"
 
 namespace exactdp {
@@ -13,6 +15,12 @@ namespace {
 
 constexpr std::size_t kBlockBytes = 64;
 constexpr uint128 kBlocksPerNonce = static_cast<uint128>(1) << 32;
+
+// The layout of the secret page: the buffer state first (alignment), then the key.
+struct SeededState {
+  BitBufferState buffer;
+  unsigned char key[32];
+};
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -46,18 +54,27 @@ Seed parse_seed_hex(std::string_view parameter, std::string_view hex) {
 SeededBits::SeededBits(const Seed& seed) : SeededBits(seed, 0) {}
 
 SeededBits::SeededBits(const Seed& seed, uint128 start_block)
-    : BitSource(nullptr), key_(seed), next_block_(start_block) {
+    : BitSource(nullptr), next_block_(start_block) {
   if (sodium_init() < 0) {
     std::fputs("exactdp: fatal: libsodium could not be initialised\n", stderr);
     std::abort();
   }
-  state_ = &storage_;
+  page_ = std::make_unique<internal::SecretPage>(sizeof(SeededState));  // zeroed: empty buffer
+  auto* st = static_cast<SeededState*>(page_->data());
+  std::memcpy(st->key, seed.data(), seed.size());
+  key_ = st->key;
+  state_ = &st->buffer;
 }
 
 SeededBits::~SeededBits() {
-  sodium_memzero(key_.data(), key_.size());
-  sodium_memzero(&storage_, sizeof storage_);
+  sodium_memzero(page_->data(), sizeof(SeededState));
+  key_ = nullptr;
+  state_ = nullptr;
+  page_.reset();  // wipes the page, munlock, munmap
 }
+
+bool SeededBits::memory_locked() const noexcept { return page_->locked(); }
+bool SeededBits::dump_excluded() const noexcept { return page_->dump_excluded(); }
 
 void SeededBits::refill(unsigned char* out, std::size_t n) {
   // n is a multiple of 64 (the buffer size); produce whole blocks, switching nonce when the
@@ -78,7 +95,7 @@ void SeededBits::refill(unsigned char* out, std::size_t n) {
     if (static_cast<uint128>(blocks) > left) blocks = static_cast<std::size_t>(left);
     sodium_memzero(out + done, blocks * kBlockBytes);
     crypto_stream_chacha20_ietf_xor_ic(out + done, out + done, blocks * kBlockBytes, nonce, counter,
-                                       key_.data());
+                                       key_);
     done += blocks * kBlockBytes;
     next_block_ += blocks;
   }

@@ -7,16 +7,25 @@
 // So the end of one nonce's 32-bit block counter (256 GiB) is defined: the stream continues with
 // block 0 of the next nonce; it never repeats within 2^96 * 256 GiB. The same seed gives the same
 // stream on every machine (libsodium's ChaCha20 is platform independent).
+//
+// The key and the buffer live in one anonymous page that is left out of core dumps
+// (MADV_DONTDUMP) and mlock'ed where RLIMIT_MEMLOCK allows (if not, it may be swapped; nothing
+// aborts); both are wiped with sodium_memzero on destruction (internal/secret_page.h). Unlike
+// SystemBits the page is NOT wiped on fork: a forked child continues the same stream.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "samplers/bit_source.h"
 #include "samplers/int128.h"
 
 namespace exactdp {
+namespace internal {
+class SecretPage;
+}  // namespace internal
 
 using Seed = std::array<unsigned char, 32>;
 
@@ -31,13 +40,18 @@ class SeededBits final : public BitSource {
   SeededBits(const Seed& seed, uint128 start_block);
   ~SeededBits() override;
 
+  // True when the key and buffer page is mlock'ed (false: it may be swapped out).
+  [[nodiscard]] bool memory_locked() const noexcept;
+  // True when the key and buffer page is marked MADV_DONTDUMP.
+  [[nodiscard]] bool dump_excluded() const noexcept;
+
  protected:
   void refill(unsigned char* out, std::size_t n) override;
 
  private:
-  Seed key_;
+  std::unique_ptr<internal::SecretPage> page_;  // holds the key and the buffer state
+  unsigned char* key_ = nullptr;                // 32 bytes inside page_
   uint128 next_block_;  // next 64-byte block of the stream to produce
-  BitBufferState storage_{};
 };
 
 }  // namespace exactdp

@@ -1,5 +1,7 @@
 #include "samplers/system_bits.h"
 
+#include "samplers/internal/secret_page.h"
+
 #include <sodium.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -41,22 +43,19 @@ void ensure_sodium() {
   }
 }
 
-std::size_t page_rounded(std::size_t n) {
-  const long page = sysconf(_SC_PAGESIZE);
-  const std::size_t p = page > 0 ? static_cast<std::size_t>(page) : 4096;
-  return (n + p - 1) / p * p;
-}
-
 }  // namespace
 
 SystemBits::SystemBits() : BitSource(nullptr) {
   ensure_sodium();
-  const std::size_t len = page_rounded(kStateBytes);
-  void* mem = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) throw std::bad_alloc();
-  state_ = static_cast<BitBufferState*>(mem);  // anonymous pages start zeroed: an empty buffer
+  // Anonymous, dump-excluded, mlock'ed where allowed; starts zeroed: an empty buffer.
+  page_ = std::make_unique<internal::SecretPage>(kStateBytes);
+  void* mem = page_->data();
+  const std::size_t len = page_->size();
+  state_ = static_cast<BitBufferState*>(mem);
 #ifdef MADV_WIPEONFORK
   wipe_on_fork_ = madvise(mem, len, MADV_WIPEONFORK) == 0;
+#else
+  (void)len;
 #endif
   if (!wipe_on_fork_) {
     install_atfork_once();
@@ -71,8 +70,12 @@ SystemBits::~SystemBits() {
     registry().erase(state_);
   }
   sodium_memzero(state_, kStateBytes);
-  munmap(state_, page_rounded(kStateBytes));
+  state_ = nullptr;
+  page_.reset();  // wipes the whole page again, munlock, munmap
 }
+
+bool SystemBits::memory_locked() const noexcept { return page_->locked(); }
+bool SystemBits::dump_excluded() const noexcept { return page_->dump_excluded(); }
 
 void SystemBits::refill(unsigned char* out, std::size_t n) {
   randombytes_buf(out, n);  // aborts inside libsodium if the OS source fails

@@ -48,7 +48,9 @@ void add_line(std::string_view line, unsigned long long line_number, SampleCount
 
 void read_samples(std::istream& in, const std::string& source, SampleCounter& counter,
                   const SampleProgress& progress) {
-  std::vector<char> buffer(kMaxSampleLineLength + 2);
+  // getline stores at most size - 1 characters and sets failbit on a longer line: a line of
+  // exactly kMaxSampleLineLength characters is accepted, one more is refused.
+  std::vector<char> buffer(kMaxSampleLineLength + 1);
   mpz_class scratch;
   std::string text;
   unsigned long long line_number = 0;

@@ -15,17 +15,21 @@
 // (far above the 10 s the issue asks for; durations are printed by gtest for each case).
 #include <gtest/gtest.h>
 #include <mpfr.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <future>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.h"
@@ -33,7 +37,7 @@
 namespace exactdp::cli {
 namespace {
 
-const std::string kSeed(64, '0');
+const std::string kSeed(64, '5');  // not all zero: that one is refused without --allow-weak-seed
 
 struct Template {
   std::string name;                 // test-name prefix
@@ -352,6 +356,140 @@ INSTANTIATE_TEST_SUITE_P(AllCommands, HostileInput, ::testing::ValuesIn(cases())
                          [](const ::testing::TestParamInfo<Case>& param_info) { return param_info.param.name; });
 INSTANTIATE_TEST_SUITE_P(AccountingPairs, HostileInput, ::testing::ValuesIn(pair_cases()),
                          [](const ::testing::TestParamInfo<Case>& param_info) { return param_info.param.name; });
+
+// --seed-file with a hostile file: every command that takes a seed exits 2 naming seed-file,
+// prints nothing on stdout and never echoes the file's content. A valid file gives the same
+// stream as --seed with the same digits.
+class SeedFiles {
+ public:
+  SeedFiles() {
+    std::string tmpl = ::testing::TempDir() + "exactdp_seed_files_XXXXXX";
+    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = tmpl;
+  }
+  ~SeedFiles() {
+    for (const auto& f : files_) std::remove(f.c_str());
+    std::remove(dir_.c_str());
+  }
+  SeedFiles(const SeedFiles&) = delete;
+  SeedFiles& operator=(const SeedFiles&) = delete;
+  std::string write(const std::string& name, const std::string& content) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path, std::ios::binary) << content;
+    files_.push_back(path);
+    return path;
+  }
+  // A named pipe nobody writes to: opening it must not hang, reading it gives nothing.
+  std::string fifo(const std::string& name) {
+    const std::string path = dir_ + "/" + name;
+    if (mkfifo(path.c_str(), 0600) != 0) throw std::runtime_error("mkfifo failed");
+    files_.push_back(path);
+    return path;
+  }
+  [[nodiscard]] const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+  std::vector<std::string> files_;
+};
+
+Outcome run_args(const std::vector<std::string>& args) {
+  std::istringstream in;
+  std::ostringstream out, err;
+  Io io{in, out, err, false};
+  Outcome o;
+  o.status = run_exactdp(args, io);
+  o.out = out.str();
+  o.err = err.str();
+  return o;
+}
+
+std::vector<std::vector<std::string>> seeded_commands() {
+  return {{"sample", "discrete-gaussian", "--sigma2", "9/4", "-n", "3"},
+          {"sample", "bernoulli-exp", "--gamma", "1/2", "-n", "3"},
+          {"audit", "discrete-gaussian", "--sigma2", "9/4", "--samples", "1000"},
+          {"audit-timing", "discrete-laplace", "--scale", "3/2", "--calls", "1000"},
+          {"bits", "-n", "16"}};
+}
+
+TEST(HostileSeedFile, RefusedWithExitTwoNamingSeedFile) {
+  SeedFiles files;
+  const std::string secretish = "deadbeef" + std::string(55, 'c');  // 63 digits
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"missing", files.dir() + "/does_not_exist"},
+      {"empty", files.write("empty", "")},
+      {"newline_only", files.write("newline_only", "\n")},
+      {"63_digits", files.write("d63", secretish + "\n")},
+      {"65_digits", files.write("d65", std::string(65, 'a'))},
+      {"two_newlines", files.write("two_newlines", std::string(64, 'a') + "\n\n")},
+      {"crlf", files.write("crlf", std::string(64, 'a') + "\r\n")},
+      {"non_hex", files.write("non_hex", std::string(63, 'a') + "g\n")},
+      {"nul_byte", files.write("nul_byte", std::string(32, 'a') + std::string(1, '\0') + std::string(31, 'a'))},
+      {"all_zero", files.write("all_zero", std::string(64, '0') + "\n")},
+      {"directory", files.dir()},
+      {"long_garbage", files.write("long_garbage", std::string(1 << 20, 'f'))},
+      {"dev_zero", "/dev/zero"},
+      {"fifo_without_writer", files.fifo("fifo")},
+  };
+  for (const auto& command : seeded_commands()) {
+    for (const auto& [what, path] : bad) {
+      std::vector<std::string> args = command;
+      args.insert(args.end(), {"--seed-file", path});
+      const Outcome o = run_args(args);
+      EXPECT_EQ(o.status, 2) << command[0] << " " << what << ": " << o.err;
+      EXPECT_NE(o.err.find("seed-file"), std::string::npos) << command[0] << " " << what << ": " << o.err;
+      EXPECT_TRUE(o.out.empty()) << command[0] << " " << what;
+      EXPECT_EQ(o.err.find("deadbeef"), std::string::npos) << "the file's content was echoed: " << o.err;
+    }
+    // Both options at once: a usage error.
+    std::vector<std::string> both = command;
+    both.insert(both.end(), {"--seed", kSeed, "--seed-file", files.write("ok", kSeed + "\n")});
+    const Outcome o = run_args(both);
+    EXPECT_EQ(o.status, 2) << command[0] << ": " << o.err;
+    EXPECT_NE(o.err.find("--seed-file"), std::string::npos) << o.err;
+    EXPECT_TRUE(o.out.empty());
+  }
+}
+
+TEST(HostileSeedFile, AValidFileEqualsTheSameSeedOnTheCommandLine) {
+  SeedFiles files;
+  for (const std::string& content : {kSeed, kSeed + "\n"}) {
+    const std::string path = files.write("seed", content);
+    for (const auto& command : seeded_commands()) {
+      if (command[0] == "audit-timing") continue;  // its report holds measured times
+      std::vector<std::string> by_file = command, by_arg = command;
+      by_file.insert(by_file.end(), {"--seed-file", path});
+      by_arg.insert(by_arg.end(), {"--seed", kSeed});
+      const Outcome f = run_args(by_file);
+      const Outcome a = run_args(by_arg);
+      EXPECT_TRUE(f.status == 0 || (command[0] == "audit" && f.status == 3)) << f.err;
+      EXPECT_EQ(f.status, a.status);
+      EXPECT_EQ(f.out, a.out) << command[0];
+      EXPECT_NE(f.err.find("warning: --seed-file gives a reproducible stream"), std::string::npos) << f.err;
+      EXPECT_NE(a.err.find("warning: --seed gives a reproducible stream"), std::string::npos) << a.err;
+    }
+  }
+}
+
+// The all-zero seed: refused naming seed, accepted with --allow-weak-seed (still with the warning).
+TEST(HostileSeedFile, AllZeroSeedNeedsAllowWeakSeed) {
+  const std::string zero(64, '0');
+  for (const auto& command : seeded_commands()) {
+    std::vector<std::string> args = command;
+    args.insert(args.end(), {"--seed", zero});
+    const Outcome refused = run_args(args);
+    EXPECT_EQ(refused.status, 2) << command[0] << ": " << refused.err;
+    EXPECT_NE(refused.err.find("seed"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("--allow-weak-seed"), std::string::npos) << refused.err;
+    EXPECT_TRUE(refused.out.empty());
+    args.push_back("--allow-weak-seed");
+    const Outcome allowed = run_args(args);
+    EXPECT_TRUE(allowed.status == 0 || allowed.status == 3) << command[0] << ": " << allowed.err;
+    EXPECT_NE(allowed.err.find("warning: --seed gives a reproducible stream"), std::string::npos) << allowed.err;
+  }
+  // Without a seed there is no warning.
+  EXPECT_TRUE(run_args({"bits", "-n", "16"}).err.empty());
+}
 
 }  // namespace
 }  // namespace exactdp::cli

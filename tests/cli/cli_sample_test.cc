@@ -74,6 +74,22 @@ TEST(CliSample, BadInputExitsTwoNamingTheParameter) {
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "-n", "-1"}, "0 <= n <= ");
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "-n", "1e11"}, "n");
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "-n", "2.5"}, "not an integer");
+  // Issue 19: say what is really wrong.
+  expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "-n", "5x"}, "unexpected character 'x' after '5'");
+  expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "-n", "3"},
+                     "option --sigma2 needs a value, but the word after it is the option -n");
+  expect_usage_error({"sample", "discrete-gaussian", "-n", "--sigma2", "1"},
+                     "option -n needs a value, but the word after it is the option --sigma2");
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"sample", "discrete-gaussian", "--sigma2", "1", "-n", "5x"},
+           {"sample", "discrete-gaussian", "--sigma2", "-n", "3"}}) {
+    const Result r = run(args);
+    EXPECT_EQ(r.err.find("hexadecimal"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("NaN"), std::string::npos) << r.err;
+  }
+  // INT (--mean) has the 10,000-digit limit the help states.
+  expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "--mean", std::string(10'001, '7'), "-n", "1"}, "mean");
+  EXPECT_EQ(run({"sample", "discrete-gaussian", "--sigma2", "1", "--mean", std::string(10'000, '7'), "-n", "1"}).status, 0);
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1"}, "-n");
   expect_usage_error({"sample", "discrete-gaussian", "-n", "3"}, "--sigma2");
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "--mean", "0.5", "-n", "3"}, "mean");
@@ -98,6 +114,10 @@ TEST(CliSample, HelpDescribesTheLaws) {
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("discrete-gaussian"), std::string::npos);
   EXPECT_NE(r.out.find("TESTS AND"), std::string::npos);
+  EXPECT_NE(r.out.find("--seed-file FILE"), std::string::npos);
+  EXPECT_NE(r.out.find("/proc/PID/environ"), std::string::npos);
+  EXPECT_NE(r.out.find("INT is a whole number written as R is (-7, 1e6), at most 10000 digits"), std::string::npos);
+  EXPECT_EQ(r.out.find("any size"), std::string::npos);
   EXPECT_EQ(run({"--help"}).status, 0);
   EXPECT_EQ(run({}).status, 2);
 }

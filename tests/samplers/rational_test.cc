@@ -61,7 +61,22 @@ TEST(ParseRational, RejectsJunkNamingTheParameter) {
   expect_rejected("inf", "NaN and infinity");
   expect_rejected("-inf", "NaN and infinity");
   expect_rejected("0x10", "hexadecimal");
-  expect_rejected("1.5x", "hexadecimal");
+  expect_rejected("-0X1f", "hexadecimal");
+  // Issue 19: junk after a number is junk, not "hexadecimal"; only NaN/inf spelled out are "NaN".
+  expect_rejected("1.5x", "unexpected character 'x' after '1.5'");
+  expect_rejected("5x", "unexpected character 'x' after '5'");
+  expect_rejected("5inf", "unexpected character 'i' after '5'");
+  expect_rejected("-n", "no digits");
+  expect_rejected("NaN", "NaN and infinity");
+  expect_rejected("+Infinity", "NaN and infinity");
+  for (const std::string text : {"5x", "1.5x", "-n", "n", "5inf", "10x"}) {
+    try {
+      (void)parse_rational("sigma2", text);
+    } catch (const ParameterError& e) {
+      EXPECT_EQ(std::string(e.what()).find("hexadecimal"), std::string::npos) << text << ": " << e.what();
+      EXPECT_EQ(std::string(e.what()).find("NaN"), std::string::npos) << text << ": " << e.what();
+    }
+  }
   expect_rejected("3/0", "denominator is zero");
   expect_rejected("3/", "no denominator");
   expect_rejected("/3", "no numerator");
