@@ -1,18 +1,18 @@
-#include "accounting/accountant.h"
+#include <exactdp/accounting/accountant.h>
 
 #include <functional>
 #include <optional>
 #include <stdexcept>
 
-#include "accounting/gaussian_profile.h"
-#include "accounting/gdp_conversions.h"
-#include "accounting/gdp_transformation.h"
-#include "accounting/laplace_profile.h"
-#include "accounting/parameter_checks.h"
-#include "accounting/pure_dp_composition.h"
-#include "accounting/zcdp.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/gdp_conversions.h>
+#include <exactdp/accounting/gdp_transformation.h>
+#include <exactdp/accounting/laplace_profile.h>
+#include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/accounting/pure_dp_composition.h>
+#include <exactdp/accounting/zcdp.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -38,8 +38,8 @@
 #include <utility>
 #include <vector>
 
-#include "accounting/interval.h"
-#include "accounting/ziv.h"
+#include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/ziv.h>
 
 namespace exactdp::accounting {
 

@@ -1,4 +1,4 @@
-#include "accounting/analytic_gaussian.h"
+#include <exactdp/accounting/analytic_gaussian.h>
 
 #include <algorithm>
 #include <optional>
@@ -6,11 +6,11 @@
 #include <string>
 #include <utility>
 
-#include "accounting/gaussian_profile.h"
-#include "accounting/internal/certified_search.h"
-#include "accounting/normal.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/internal/certified_search.h>
+#include <exactdp/accounting/normal.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -1,8 +1,8 @@
-#include "accounting/decimal.h"
+#include <exactdp/accounting/decimal.h>
 
 #include <stdexcept>
 
-#include "samplers/rational.h"
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

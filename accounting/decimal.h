@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "accounting/interval.h"
+#include <exactdp/accounting/interval.h>
 
 namespace exactdp::accounting {
 

@@ -1,15 +1,15 @@
-#include "accounting/discrete_gaussian_calibration.h"
+#include <exactdp/accounting/discrete_gaussian_calibration.h>
 
 #include <optional>
 #include <stdexcept>
 #include <utility>
 
-#include "accounting/analytic_gaussian.h"
-#include "accounting/discrete_gaussian_profile.h"
-#include "accounting/internal/certified_search.h"
-#include "accounting/parameter_checks.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/analytic_gaussian.h>
+#include <exactdp/accounting/discrete_gaussian_profile.h>
+#include <exactdp/accounting/internal/certified_search.h>
+#include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

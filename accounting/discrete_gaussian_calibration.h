@@ -40,8 +40,8 @@
 
 #include <gmpxx.h>
 
-#include "accounting/interval.h"
-#include "accounting/ziv.h"
+#include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/ziv.h>
 
 namespace exactdp::accounting {
 

@@ -1,13 +1,13 @@
-#include "accounting/discrete_gaussian_profile.h"
+#include <exactdp/accounting/discrete_gaussian_profile.h>
 
 #include <mutex>
 #include <stdexcept>
 #include <vector>
 
-#include "accounting/gaussian_profile.h"
-#include "accounting/normal.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/normal.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -1,8 +1,8 @@
-#include "accounting/discrete_laplace_profile.h"
+#include <exactdp/accounting/discrete_laplace_profile.h>
 
-#include "accounting/gaussian_profile.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

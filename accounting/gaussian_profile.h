@@ -24,9 +24,9 @@
 
 #include <gmpxx.h>
 
-#include "accounting/interval.h"
-#include "accounting/parameter_checks.h"
-#include "accounting/ziv.h"
+#include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/accounting/ziv.h>
 
 namespace exactdp::accounting {
 

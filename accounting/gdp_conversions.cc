@@ -1,15 +1,15 @@
-#include "accounting/gdp_conversions.h"
+#include <exactdp/accounting/gdp_conversions.h>
 
 #include <functional>
 #include <optional>
 #include <stdexcept>
 
-#include "accounting/gaussian_profile.h"
-#include "accounting/internal/certified_search.h"
-#include "accounting/normal.h"
-#include "accounting/parameter_checks.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/internal/certified_search.h>
+#include <exactdp/accounting/normal.h>
+#include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -39,8 +39,8 @@
 #include <span>
 #include <utility>
 
-#include "accounting/interval.h"
-#include "accounting/ziv.h"
+#include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/ziv.h>
 
 namespace exactdp::accounting {
 

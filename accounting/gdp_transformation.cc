@@ -1,13 +1,13 @@
-#include "accounting/gdp_transformation.h"
+#include <exactdp/accounting/gdp_transformation.h>
 
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "accounting/gaussian_profile.h"
-#include "accounting/pure_dp_composition.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/pure_dp_composition.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -56,7 +56,7 @@
 #include <optional>
 #include <vector>
 
-#include "accounting/interval.h"
+#include <exactdp/accounting/interval.h>
 
 namespace exactdp::accounting {
 

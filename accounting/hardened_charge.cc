@@ -1,7 +1,7 @@
-#include "accounting/hardened_charge.h"
+#include <exactdp/accounting/hardened_charge.h>
 
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 

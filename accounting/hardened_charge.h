@@ -16,7 +16,7 @@
 
 #include <gmpxx.h>
 
-#include "accounting/interval.h"
+#include <exactdp/accounting/interval.h>
 
 namespace exactdp::accounting {
 

@@ -1,4 +1,4 @@
-#include "accounting/interval.h"
+#include <exactdp/accounting/interval.h>
 
 #include <stdexcept>
 #include <utility>

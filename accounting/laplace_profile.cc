@@ -1,6 +1,6 @@
-#include "accounting/laplace_profile.h"
+#include <exactdp/accounting/laplace_profile.h>
 
-#include "accounting/gaussian_profile.h"
+#include <exactdp/accounting/gaussian_profile.h>
 
 namespace exactdp::accounting {
 

@@ -1,4 +1,4 @@
-#include "accounting/normal.h"
+#include <exactdp/accounting/normal.h>
 
 #include <algorithm>
 #include <utility>

@@ -22,7 +22,7 @@
 
 #include <gmpxx.h>
 
-#include "accounting/interval.h"
+#include <exactdp/accounting/interval.h>
 
 namespace exactdp::accounting {
 

@@ -1,7 +1,7 @@
-#include "accounting/parameter_checks.h"
+#include <exactdp/accounting/parameter_checks.h>
 
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -1,11 +1,11 @@
-#include "accounting/pure_dp_composition.h"
+#include <exactdp/accounting/pure_dp_composition.h>
 
 #include <stdexcept>
 #include <string>
 
-#include "accounting/parameter_checks.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -1,10 +1,10 @@
-#include "accounting/zcdp.h"
+#include <exactdp/accounting/zcdp.h>
 
 #include <functional>
 
-#include "accounting/parameter_checks.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

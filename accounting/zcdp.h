@@ -33,8 +33,8 @@
 
 #include <span>
 
-#include "accounting/interval.h"
-#include "accounting/ziv.h"
+#include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/ziv.h>
 
 namespace exactdp::accounting {
 

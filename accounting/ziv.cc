@@ -1,9 +1,9 @@
-#include "accounting/ziv.h"
+#include <exactdp/accounting/ziv.h>
 
 #include <string>
 
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 // An upper bound on ceil(-log2(tolerance)) (at most 1 above it), 0 for tolerance >= 1.

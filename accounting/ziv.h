@@ -19,7 +19,7 @@
 
 #include <functional>
 
-#include "accounting/interval.h"
+#include <exactdp/accounting/interval.h>
 
 namespace exactdp::accounting {
 

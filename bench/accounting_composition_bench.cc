@@ -6,11 +6,11 @@
 //       --benchmark_report_aggregates_only=true   (one command line)
 #include <benchmark/benchmark.h>
 
-#include "accounting/gdp_conversions.h"
-#include "accounting/gdp_transformation.h"
-#include "accounting/pure_dp_composition.h"
-#include "accounting/zcdp.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/gdp_conversions.h>
+#include <exactdp/accounting/gdp_transformation.h>
+#include <exactdp/accounting/pure_dp_composition.h>
+#include <exactdp/accounting/zcdp.h>
+#include <exactdp/samplers/rational.h>
 
 namespace {
 

@@ -7,11 +7,11 @@
 //       --benchmark_report_aggregates_only=true   (one command line)
 #include <benchmark/benchmark.h>
 
-#include "accounting/analytic_gaussian.h"
-#include "accounting/discrete_gaussian_calibration.h"
-#include "accounting/discrete_gaussian_profile.h"
-#include "accounting/gaussian_profile.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/analytic_gaussian.h>
+#include <exactdp/accounting/discrete_gaussian_calibration.h>
+#include <exactdp/accounting/discrete_gaussian_profile.h>
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/samplers/rational.h>
 
 namespace {
 

@@ -1,7 +1,7 @@
 #include "cli/accounting_options.h"
 
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::cli {
 

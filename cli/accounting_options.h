@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "accounting/ziv.h"
+#include <exactdp/accounting/ziv.h>
 #include "cli/args.h"
 
 namespace exactdp::cli {

@@ -11,7 +11,7 @@
 #include <ostream>
 #include <string>
 
-#include "accounting/decimal.h"
+#include <exactdp/accounting/decimal.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -19,10 +19,10 @@
 #include "cli/sampler_spec.h"
 #include "cli/seed_option.h"
 #include "cli/text_json_report.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
-#include "verification/audit.h"
-#include "verification/sample_reader.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+#include <exactdp/verification/audit.h>
+#include <exactdp/verification/sample_reader.h>
 
 namespace exactdp::cli {
 namespace {

@@ -15,8 +15,8 @@
 #include "cli/json.h"
 #include "cli/sampler_spec.h"
 #include "cli/seed_option.h"
-#include "samplers/rational.h"
-#include "verification/timing_audit.h"
+#include <exactdp/samplers/rational.h>
+#include <exactdp/verification/timing_audit.h>
 
 namespace exactdp::cli {
 namespace {

@@ -9,17 +9,17 @@
 #include <utility>
 #include <vector>
 
-#include "accounting/decimal.h"
-#include "accounting/gdp_conversions.h"
-#include "accounting/pure_dp_composition.h"
-#include "accounting/zcdp.h"
-#include "accounting/ziv.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/accounting/gdp_conversions.h>
+#include <exactdp/accounting/pure_dp_composition.h>
+#include <exactdp/accounting/zcdp.h>
+#include <exactdp/accounting/ziv.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::cli {
 namespace {

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "accounting/decimal.h"
-#include "accounting/discrete_gaussian_profile.h"
-#include "accounting/gdp_transformation.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/accounting/discrete_gaussian_profile.h>
+#include <exactdp/accounting/gdp_transformation.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -23,8 +23,8 @@
 #include "cli/mechanism_spec.h"
 #include "cli/svg_plot.h"
 #include "cli/text_json_report.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::cli {
 namespace {

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "accounting/decimal.h"
-#include "accounting/discrete_gaussian_calibration.h"
-#include "accounting/parameter_checks.h"
-#include "accounting/ziv.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/accounting/discrete_gaussian_calibration.h>
+#include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/accounting/ziv.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -29,9 +29,9 @@
 #include "cli/mechanism_spec.h"
 #include "cli/svg_plot.h"
 #include "cli/text_json_report.h"
-#include "samplers/errors.h"
-#include "samplers/hardening.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/hardening.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::cli {
 namespace {

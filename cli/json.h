@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "accounting/interval.h"
+#include <exactdp/accounting/interval.h>
 
 namespace exactdp::cli {
 

@@ -1,15 +1,15 @@
 #include "cli/mechanism_spec.h"
 
-#include "accounting/discrete_gaussian_profile.h"
-#include "accounting/discrete_laplace_profile.h"
-#include "accounting/gaussian_profile.h"
-#include "accounting/hardened_charge.h"
-#include "accounting/laplace_profile.h"
-#include "accounting/decimal.h"
+#include <exactdp/accounting/discrete_gaussian_profile.h>
+#include <exactdp/accounting/discrete_laplace_profile.h>
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/hardened_charge.h>
+#include <exactdp/accounting/laplace_profile.h>
+#include <exactdp/accounting/decimal.h>
 #include "cli/sensitivity_options.h"
-#include "samplers/hardened_discrete_gaussian.h"
-#include "samplers/hardened_discrete_laplace.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/hardened_discrete_gaussian.h>
+#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::cli {
 namespace {

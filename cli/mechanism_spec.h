@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "accounting/gdp_transformation.h"
-#include "accounting/ziv.h"
+#include <exactdp/accounting/gdp_transformation.h>
+#include <exactdp/accounting/ziv.h>
 #include "cli/args.h"
 
 namespace exactdp::cli {

@@ -4,7 +4,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "samplers/errors.h"
+#include <exactdp/samplers/errors.h>
 
 namespace exactdp::cli {
 namespace {

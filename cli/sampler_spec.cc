@@ -1,6 +1,6 @@
 #include "cli/sampler_spec.h"
 
-#include "samplers/rational.h"
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::cli {
 

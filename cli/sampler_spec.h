@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "cli/args.h"
-#include "samplers/bernoulli_exp.h"
-#include "samplers/bit_source.h"
-#include "samplers/discrete_gaussian.h"
-#include "samplers/discrete_laplace.h"
-#include "samplers/hardened_discrete_gaussian.h"
-#include "samplers/hardened_discrete_laplace.h"
+#include <exactdp/samplers/bernoulli_exp.h>
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/hardened_discrete_gaussian.h>
+#include <exactdp/samplers/hardened_discrete_laplace.h>
 
 namespace exactdp::cli {
 

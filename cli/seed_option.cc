@@ -13,10 +13,10 @@
 #include <string>
 #include <string_view>
 
-#include "samplers/errors.h"
-#include "samplers/rational.h"
-#include "samplers/seeded_bits.h"
-#include "samplers/system_bits.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+#include <exactdp/samplers/seeded_bits.h>
+#include <exactdp/samplers/system_bits.h>
 
 namespace exactdp::cli {
 namespace {

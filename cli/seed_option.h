@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cli/args.h"
-#include "samplers/bit_source.h"
+#include <exactdp/samplers/bit_source.h>
 
 namespace exactdp::cli {
 

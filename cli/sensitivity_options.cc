@@ -1,6 +1,6 @@
 #include "cli/sensitivity_options.h"
 
-#include "accounting/parameter_checks.h"
+#include <exactdp/accounting/parameter_checks.h>
 
 namespace exactdp::cli {
 

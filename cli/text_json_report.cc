@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "accounting/decimal.h"
+#include <exactdp/accounting/decimal.h>
 
 namespace exactdp::cli {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "accounting/interval.h"
+#include <exactdp/accounting/interval.h>
 #include "cli/commands.h"
 #include "cli/json.h"
 

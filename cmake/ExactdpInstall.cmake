@@ -8,8 +8,9 @@ install(TARGETS exactdp_samplers exactdp_accounting exactdp_mechanisms exactdp_v
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(layer samplers accounting mechanisms verification)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp/${layer}
-          FILES_MATCHING PATTERN "*.h")
+          FILES_MATCHING PATTERN "*.h" PATTERN "exactdp.h" EXCLUDE)
 endforeach()
+install(FILES ${PROJECT_SOURCE_DIR}/mechanisms/exactdp.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp)
 install(EXPORT exactdpTargets NAMESPACE exactdp:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/exactdp)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/exactdpConfig.cmake.in
   ${PROJECT_BINARY_DIR}/exactdpConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/exactdp)

@@ -4,10 +4,10 @@
 #include <iostream>
 #include <string>
 
-#include "samplers/discrete_gaussian.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
-#include "samplers/system_bits.h"
+#include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+#include <exactdp/samplers/system_bits.h>
 
 int main(int argc, char** argv) {
   if (argc != 3) {

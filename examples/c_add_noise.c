@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mechanisms/exactdp.h" /* installed: <exactdp/exactdp.h> */
+#include <exactdp/exactdp.h> /* installed: <exactdp/exactdp.h> */
 
 static int fail(const char *what, int rc) {
   fprintf(stderr, "%s: %s: %s\n", what, exactdp_error_name(rc), exactdp_last_error());

@@ -31,19 +31,19 @@
 #include <exception>
 #include <string>
 
-#include "accounting/analytic_gaussian.h"
-#include "accounting/discrete_gaussian_calibration.h"
-#include "accounting/discrete_gaussian_profile.h"
-#include "accounting/discrete_laplace_profile.h"
-#include "accounting/laplace_profile.h"
-#include "accounting/gaussian_profile.h"
-#include "accounting/gdp_conversions.h"
-#include "accounting/interval.h"
-#include "accounting/pure_dp_composition.h"
-#include "accounting/zcdp.h"
-#include "accounting/ziv.h"
+#include <exactdp/accounting/analytic_gaussian.h>
+#include <exactdp/accounting/discrete_gaussian_calibration.h>
+#include <exactdp/accounting/discrete_gaussian_profile.h>
+#include <exactdp/accounting/discrete_laplace_profile.h>
+#include <exactdp/accounting/laplace_profile.h>
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/gdp_conversions.h>
+#include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/pure_dp_composition.h>
+#include <exactdp/accounting/zcdp.h>
+#include <exactdp/accounting/ziv.h>
 #include "fuzz/fuzz_support.h"
-#include "samplers/errors.h"
+#include <exactdp/samplers/errors.h>
 
 namespace {
 

@@ -15,10 +15,10 @@
 
 #include "fuzz/fuzz_support.h"
 #include "fuzz/reference_cks20.h"
-#include "samplers/bernoulli.h"
-#include "samplers/bernoulli_exp.h"
-#include "samplers/int128.h"
-#include "samplers/uniform.h"
+#include <exactdp/samplers/bernoulli.h>
+#include <exactdp/samplers/bernoulli_exp.h>
+#include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/uniform.h>
 
 namespace {
 

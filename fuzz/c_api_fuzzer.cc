@@ -1,4 +1,4 @@
-// c_api_fuzzer — the C interface (mechanisms/exactdp.h) with hostile arguments, as a C caller
+// c_api_fuzzer — the C interface (<exactdp/exactdp.h>) with hostile arguments, as a C caller
 // (or another language's FFI) could pass them.
 //
 // Input: six bytes — kind (Gaussian / Laplace / Bernoulli), flags (0, 1 or a negative int),
@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "fuzz/fuzz_support.h"
-#include "mechanisms/exactdp.h"
-#include "samplers/rational.h"
+#include <exactdp/exactdp.h>
+#include <exactdp/samplers/rational.h>
 
 namespace {
 

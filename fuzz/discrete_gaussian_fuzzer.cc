@@ -17,7 +17,7 @@
 #include "fuzz/fuzz_support.h"
 #include "fuzz/reference_cks20.h"
 #include "fuzz/sampler_paths_agree.h"
-#include "samplers/discrete_gaussian.h"
+#include <exactdp/samplers/discrete_gaussian.h>
 
 namespace {
 

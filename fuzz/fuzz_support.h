@@ -21,7 +21,7 @@
 #include <string>
 #include <string_view>
 
-#include "samplers/bit_source.h"
+#include <exactdp/samplers/bit_source.h>
 
 #define FUZZ_CHECK(cond, ...)                                                             \
   do {                                                                                    \

@@ -22,8 +22,8 @@
 #include <string_view>
 
 #include "fuzz/fuzz_support.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace {
 

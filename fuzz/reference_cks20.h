@@ -20,7 +20,7 @@
 
 #include <gmpxx.h>
 
-#include "samplers/bit_source.h"
+#include <exactdp/samplers/bit_source.h>
 
 namespace exactdp::fuzz::reference {
 

@@ -18,9 +18,9 @@
 #include <string_view>
 
 #include "fuzz/fuzz_support.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+#include <exactdp/samplers/seeded_bits.h>
 
 namespace {
 

@@ -4,10 +4,10 @@
 #include <cstring>
 #include <memory>
 
-#include "mechanisms/exactdp.h"
-#include "mechanisms/internal/c_api_support.h"
-#include "samplers/seeded_bits.h"
-#include "samplers/system_bits.h"
+#include <exactdp/exactdp.h>
+#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/samplers/seeded_bits.h>
+#include <exactdp/samplers/system_bits.h>
 
 #ifndef EXACTDP_VERSION_STRING
 #error "EXACTDP_VERSION_STRING is set by mechanisms/CMakeLists.txt from the project version"

@@ -10,16 +10,16 @@
 #include <optional>
 #include <string>
 
-#include "accounting/decimal.h"
-#include "accounting/discrete_gaussian_calibration.h"
-#include "accounting/discrete_gaussian_profile.h"
-#include "accounting/discrete_laplace_profile.h"
-#include "accounting/hardened_charge.h"
-#include "accounting/interval.h"
-#include "accounting/ziv.h"
-#include "mechanisms/exactdp.h"
-#include "mechanisms/internal/c_api_support.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/accounting/discrete_gaussian_calibration.h>
+#include <exactdp/accounting/discrete_gaussian_profile.h>
+#include <exactdp/accounting/discrete_laplace_profile.h>
+#include <exactdp/accounting/hardened_charge.h>
+#include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/ziv.h>
+#include <exactdp/exactdp.h>
+#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::internal {
 namespace {

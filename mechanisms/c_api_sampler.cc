@@ -11,12 +11,12 @@
 #include <optional>
 #include <string>
 
-#include "accounting/decimal.h"
-#include "accounting/interval.h"
-#include "mechanisms/exactdp.h"
-#include "mechanisms/internal/c_api_support.h"
-#include "samplers/hardening.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/accounting/interval.h>
+#include <exactdp/exactdp.h>
+#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/samplers/hardening.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::internal {
 namespace {

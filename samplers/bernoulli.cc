@@ -1,8 +1,8 @@
-#include "samplers/bernoulli.h"
+#include <exactdp/samplers/bernoulli.h>
 
-#include "samplers/errors.h"
-#include "samplers/rational.h"
-#include "samplers/internal/cks20.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+#include <exactdp/samplers/internal/cks20.h>
 
 namespace exactdp {
 

@@ -1,9 +1,9 @@
-#include "samplers/bernoulli_exp.h"
+#include <exactdp/samplers/bernoulli_exp.h>
 
-#include "samplers/errors.h"
-#include "samplers/internal/cks20.h"
-#include "samplers/internal/sampler_terms.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/internal/cks20.h>
+#include <exactdp/samplers/internal/sampler_terms.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp {
 

@@ -24,8 +24,8 @@
 
 #include <memory>
 
-#include "samplers/bit_source.h"
-#include "samplers/int128.h"
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/int128.h>
 
 namespace exactdp {
 

@@ -1,10 +1,10 @@
-#include "samplers/discrete_gaussian.h"
+#include <exactdp/samplers/discrete_gaussian.h>
 
-#include "samplers/errors.h"
-#include "samplers/internal/cks20.h"
-#include "samplers/internal/sampler_terms.h"
-#include "samplers/internal/signed_result.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/internal/cks20.h>
+#include <exactdp/samplers/internal/sampler_terms.h>
+#include <exactdp/samplers/internal/signed_result.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp {
 

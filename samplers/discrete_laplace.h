@@ -23,8 +23,8 @@
 #include <memory>
 #include <optional>
 
-#include "samplers/bit_source.h"
-#include "samplers/int128.h"
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/int128.h>
 
 namespace exactdp {
 

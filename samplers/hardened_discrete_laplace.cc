@@ -1,6 +1,6 @@
-#include "samplers/hardened_discrete_laplace.h"
+#include <exactdp/samplers/hardened_discrete_laplace.h>
 
-#include "samplers/internal/constant_time.h"
+#include <exactdp/samplers/internal/constant_time.h>
 
 namespace exactdp {
 namespace {

@@ -27,9 +27,9 @@
 
 #include <cstdint>
 
-#include "samplers/bit_source.h"
-#include "samplers/hardening.h"
-#include "samplers/internal/hardened_tables.h"
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/hardening.h>
+#include <exactdp/samplers/internal/hardened_tables.h>
 
 namespace exactdp {
 

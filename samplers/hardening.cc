@@ -1,10 +1,10 @@
-#include "samplers/hardening.h"
+#include <exactdp/samplers/hardening.h>
 
 #include <stdexcept>
 #include <string>
 
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::internal {
 

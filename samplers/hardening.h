@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "samplers/internal/hardened_tables.h"
+#include <exactdp/samplers/internal/hardened_tables.h>
 
 namespace exactdp {
 

@@ -1,9 +1,9 @@
-#include "samplers/rational.h"
+#include <exactdp/samplers/rational.h>
 
 #include <cctype>
 #include <cmath>  // exactdp-allow-float: std::isfinite/frexp for the exact double conversion only
 
-#include "samplers/errors.h"
+#include <exactdp/samplers/errors.h>
 
 namespace exactdp {
 namespace {

@@ -1,4 +1,4 @@
-#include "samplers/seeded_bits.h"
+#include <exactdp/samplers/seeded_bits.h>
 
 #include <sodium.h>
 
@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "samplers/errors.h"
-#include "samplers/internal/secret_page.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/internal/secret_page.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp {
 namespace {

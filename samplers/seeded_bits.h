@@ -19,8 +19,8 @@
 #include <memory>
 #include <string_view>
 
-#include "samplers/bit_source.h"
-#include "samplers/int128.h"
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/int128.h>
 
 namespace exactdp {
 namespace internal {

@@ -1,6 +1,6 @@
-#include "samplers/system_bits.h"
+#include <exactdp/samplers/system_bits.h>
 
-#include "samplers/internal/secret_page.h"
+#include <exactdp/samplers/internal/secret_page.h>
 
 #include <sodium.h>
 #include <sys/mman.h>

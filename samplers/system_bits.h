@@ -15,7 +15,7 @@
 
 #include <memory>
 
-#include "samplers/bit_source.h"
+#include <exactdp/samplers/bit_source.h>
 
 namespace exactdp {
 namespace internal {

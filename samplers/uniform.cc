@@ -1,4 +1,4 @@
-#include "samplers/uniform.h"
+#include <exactdp/samplers/uniform.h>
 
 #include <bit>
 #include <climits>

@@ -17,8 +17,8 @@
 
 #include <cstdint>
 
-#include "samplers/bit_source.h"
-#include "samplers/int128.h"
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/int128.h>
 
 namespace exactdp {
 

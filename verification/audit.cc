@@ -1,4 +1,4 @@
-#include "verification/audit.h"
+#include <exactdp/verification/audit.h>
 
 #include <stdexcept>
 

@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
-#include "verification/goodness_of_fit.h"
-#include "verification/reference_law.h"
-#include "verification/sample_counter.h"
+#include <exactdp/verification/goodness_of_fit.h>
+#include <exactdp/verification/reference_law.h>
+#include <exactdp/verification/sample_counter.h>
 
 namespace exactdp::verification {
 

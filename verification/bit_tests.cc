@@ -1,11 +1,11 @@
-#include "verification/bit_tests.h"
+#include <exactdp/verification/bit_tests.h>
 
 #include <array>
 #include <bit>
 #include <stdexcept>
 
-#include "accounting/normal.h"
-#include "verification/p_values.h"
+#include <exactdp/accounting/normal.h>
+#include <exactdp/verification/p_values.h>
 
 namespace exactdp::verification {
 namespace {

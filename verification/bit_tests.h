@@ -15,8 +15,8 @@
 
 #include <vector>
 
-#include "samplers/bit_source.h"
-#include "verification/goodness_of_fit.h"
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/verification/goodness_of_fit.h>
 
 namespace exactdp::verification {
 

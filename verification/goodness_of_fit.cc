@@ -1,12 +1,12 @@
-#include "verification/goodness_of_fit.h"
+#include <exactdp/verification/goodness_of_fit.h>
 
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
-#include "accounting/decimal.h"
-#include "samplers/rational.h"
-#include "verification/p_values.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/samplers/rational.h>
+#include <exactdp/verification/p_values.h>
 
 namespace exactdp::verification {
 namespace {

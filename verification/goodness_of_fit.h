@@ -40,8 +40,8 @@
 #include <string>
 #include <vector>
 
-#include "verification/reference_law.h"
-#include "verification/sample_counter.h"
+#include <exactdp/verification/reference_law.h>
+#include <exactdp/verification/sample_counter.h>
 
 namespace exactdp::verification {
 

@@ -1,10 +1,10 @@
-#include "verification/p_values.h"
+#include <exactdp/verification/p_values.h>
 
 #include <algorithm>
 #include <climits>
 #include <stdexcept>
 
-#include "accounting/normal.h"
+#include <exactdp/accounting/normal.h>
 
 static_assert(sizeof(unsigned long) == 8, "p_values.cc assumes 64-bit unsigned long (LP64)");
 

@@ -30,8 +30,8 @@
 #include <gmpxx.h>
 #include <mpfr.h>
 
-#include "accounting/interval.h"
-#include "verification/reference_law.h"
+#include <exactdp/accounting/interval.h>
+#include <exactdp/verification/reference_law.h>
 
 namespace exactdp::verification {
 

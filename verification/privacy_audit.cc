@@ -1,9 +1,9 @@
-#include "verification/privacy_audit.h"
+#include <exactdp/verification/privacy_audit.h>
 
 #include <stdexcept>
 
-#include "samplers/rational.h"
-#include "verification/p_values.h"
+#include <exactdp/samplers/rational.h>
+#include <exactdp/verification/p_values.h>
 
 namespace exactdp::verification {
 namespace {

@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "accounting/interval.h"
-#include "verification/reference_law.h"
+#include <exactdp/accounting/interval.h>
+#include <exactdp/verification/reference_law.h>
 
 namespace exactdp::verification {
 

@@ -1,10 +1,10 @@
-#include "verification/reference_law.h"
+#include <exactdp/verification/reference_law.h>
 
 #include <stdexcept>
 
-#include "accounting/normal.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/normal.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::verification {
 namespace {

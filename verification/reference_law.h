@@ -48,7 +48,7 @@
 #include <optional>
 #include <string>
 
-#include "accounting/interval.h"
+#include <exactdp/accounting/interval.h>
 
 namespace exactdp::verification {
 

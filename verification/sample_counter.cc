@@ -1,4 +1,4 @@
-#include "verification/sample_counter.h"
+#include <exactdp/verification/sample_counter.h>
 
 namespace exactdp::verification {
 namespace {

@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "samplers/int128.h"
-#include "verification/reference_law.h"
+#include <exactdp/samplers/int128.h>
+#include <exactdp/verification/reference_law.h>
 
 namespace exactdp::verification {
 

@@ -1,11 +1,11 @@
-#include "verification/sample_reader.h"
+#include <exactdp/verification/sample_reader.h>
 
 #include <charconv>
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
-#include "samplers/rational.h"
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::verification {
 namespace {

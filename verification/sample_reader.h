@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "verification/sample_counter.h"
+#include <exactdp/verification/sample_counter.h>
 
 namespace exactdp::verification {
 

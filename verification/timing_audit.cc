@@ -1,4 +1,4 @@
-#include "verification/timing_audit.h"
+#include <exactdp/verification/timing_audit.h>
 
 #include <algorithm>
 #include <cmath>

@@ -38,7 +38,7 @@
 #include <cstdint>
 #include <string>
 
-#include "samplers/bit_source.h"
+#include <exactdp/samplers/bit_source.h>
 
 namespace exactdp::verification {
 

@@ -1,8 +1,8 @@
-#include "accounting/internal/certified_search.h"
+#include <exactdp/accounting/internal/certified_search.h>
 
 #include <utility>
 
-#include "samplers/rational.h"
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting::internal {
 

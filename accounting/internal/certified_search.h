@@ -24,8 +24,8 @@
 #include <optional>
 #include <string>
 
-#include "accounting/interval.h"
-#include "samplers/errors.h"
+#include <exactdp/accounting/interval.h>
+#include <exactdp/samplers/errors.h>
 
 namespace exactdp::accounting::internal {
 

@@ -1,9 +1,9 @@
-#include "mechanisms/internal/c_api_support.h"
+#include <exactdp/mechanisms/internal/c_api_support.h>
 
 #include <algorithm>
 #include <cstring>
 
-#include "samplers/rational.h"
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::internal {
 namespace {

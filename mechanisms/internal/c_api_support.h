@@ -1,4 +1,4 @@
-// c_api_support.h — what every function of the C interface (mechanisms/exactdp.h) shares: the
+// c_api_support.h — what every function of the C interface (<exactdp/exactdp.h>) shares: the
 // thread-local error message, the exception barrier, argument checks and text output.
 //
 // The barrier: every extern "C" entry point is `return internal::guard([&] { ...; return 0; });`.
@@ -20,14 +20,14 @@
 #include <string_view>
 #include <variant>
 
-#include "mechanisms/exactdp.h"
-#include "samplers/bit_source.h"
-#include "samplers/bernoulli_exp.h"
-#include "samplers/discrete_gaussian.h"
-#include "samplers/discrete_laplace.h"
-#include "samplers/errors.h"
-#include "samplers/hardened_discrete_gaussian.h"
-#include "samplers/hardened_discrete_laplace.h"
+#include <exactdp/exactdp.h>
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/bernoulli_exp.h>
+#include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/hardened_discrete_gaussian.h>
+#include <exactdp/samplers/hardened_discrete_laplace.h>
 
 // The opaque handles of exactdp.h (global names: the C header declares them at file scope).
 struct exactdp_bits {

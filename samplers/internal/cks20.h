@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "samplers/bit_source.h"
-#include "samplers/int128.h"
-#include "samplers/uniform.h"
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/uniform.h>
 
 namespace exactdp::internal {
 

@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "samplers/bit_source.h"
-#include "samplers/int128.h"
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/int128.h>
 
 namespace exactdp::internal {
 

@@ -1,4 +1,4 @@
-#include "samplers/internal/hardened_tables.h"
+#include <exactdp/samplers/internal/hardened_tables.h>
 
 #include <mpfr.h>
 

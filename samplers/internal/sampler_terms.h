@@ -6,7 +6,7 @@
 
 #include <gmpxx.h>
 
-#include "samplers/int128.h"
+#include <exactdp/samplers/int128.h>
 
 namespace exactdp::internal {
 

@@ -1,4 +1,4 @@
-#include "samplers/internal/secret_page.h"
+#include <exactdp/samplers/internal/secret_page.h>
 
 #include <sodium.h>
 #include <sys/mman.h>

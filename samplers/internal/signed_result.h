@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "samplers/int128.h"
-#include "samplers/internal/cks20.h"
+#include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/internal/cks20.h>
 
 namespace exactdp::internal {
 

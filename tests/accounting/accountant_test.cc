@@ -5,12 +5,12 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "accounting/accountant.h"
-#include "accounting/gaussian_profile.h"
-#include "accounting/gdp_conversions.h"
-#include "accounting/zcdp.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/accountant.h>
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/gdp_conversions.h>
+#include <exactdp/accounting/zcdp.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 #include "tests/support/rationals.h"
 
 namespace exactdp::accounting {

@@ -1,9 +1,9 @@
-#include "accounting/decimal.h"
+#include <exactdp/accounting/decimal.h>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "samplers/rational.h"
+#include <exactdp/samplers/rational.h>
 #include "tests/accounting/rational_generators.h"
 
 namespace exactdp::accounting {

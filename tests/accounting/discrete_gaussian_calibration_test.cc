@@ -1,10 +1,10 @@
-#include "accounting/discrete_gaussian_calibration.h"
+#include <exactdp/accounting/discrete_gaussian_calibration.h>
 
 #include <gtest/gtest.h>
 
-#include "accounting/discrete_gaussian_profile.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/discrete_gaussian_profile.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 #include "tests/support/rationals.h"
 
 namespace exactdp::accounting {

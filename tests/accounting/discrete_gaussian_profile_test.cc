@@ -1,13 +1,13 @@
-#include "accounting/discrete_gaussian_profile.h"
+#include <exactdp/accounting/discrete_gaussian_profile.h>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <chrono>
 
-#include "accounting/gaussian_profile.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 #include "tests/accounting/rational_generators.h"
 #include "tests/support/rationals.h"
 

@@ -1,11 +1,11 @@
-#include "accounting/gaussian_profile.h"
+#include <exactdp/accounting/gaussian_profile.h>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "accounting/normal.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/normal.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 #include "tests/accounting/rational_generators.h"
 #include "tests/support/rationals.h"
 

@@ -9,10 +9,10 @@
 
 #include <vector>
 
-#include "accounting/gdp_conversions.h"
-#include "accounting/gaussian_profile.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/gdp_conversions.h>
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 #include "tests/support/rationals.h"
 
 namespace exactdp::accounting {

@@ -13,10 +13,10 @@
 
 #include <cmath>
 
-#include "accounting/gdp_conversions.h"
-#include "accounting/gdp_transformation.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/gdp_conversions.h>
+#include <exactdp/accounting/gdp_transformation.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -1,9 +1,9 @@
 // hardened_charge_test.cc — delta + (1 + e^eps) tau, enclosed.
 #include <gtest/gtest.h>
 
-#include "accounting/hardened_charge.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/hardened_charge.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::accounting {
 namespace {

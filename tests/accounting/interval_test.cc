@@ -1,4 +1,4 @@
-#include "accounting/interval.h"
+#include <exactdp/accounting/interval.h>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -1,11 +1,11 @@
-#include "accounting/laplace_profile.h"
+#include <exactdp/accounting/laplace_profile.h>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "accounting/discrete_laplace_profile.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/discrete_laplace_profile.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 #include "tests/accounting/rational_generators.h"
 #include "tests/support/rationals.h"
 

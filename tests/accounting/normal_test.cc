@@ -1,10 +1,10 @@
-#include "accounting/normal.h"
+#include <exactdp/accounting/normal.h>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "accounting/decimal.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/samplers/rational.h>
 #include "tests/accounting/rational_generators.h"
 
 namespace exactdp::accounting {

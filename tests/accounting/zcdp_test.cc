@@ -8,9 +8,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "accounting/zcdp.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/zcdp.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 #include "tests/support/rationals.h"
 
 namespace exactdp::accounting {

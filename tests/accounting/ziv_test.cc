@@ -1,9 +1,9 @@
-#include "accounting/ziv.h"
+#include <exactdp/accounting/ziv.h>
 
 #include <gtest/gtest.h>
 
-#include "accounting/normal.h"
-#include "samplers/errors.h"
+#include <exactdp/accounting/normal.h>
+#include <exactdp/samplers/errors.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -1,4 +1,4 @@
-/* c_api_test.c — the C interface (mechanisms/exactdp.h) exercised from C99, as a C user would:
+/* c_api_test.c — the C interface (<exactdp/exactdp.h>) exercised from C99, as a C user would:
  * every function, every error path, known answers shared with the C++ samplers and the command
  * line (the same seed gives the same values), the hardened samplers' fixed bit count, and one
  * sampler shared by several threads (one bit source per thread). Exit status 0 when every check
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mechanisms/exactdp.h"
+#include <exactdp/exactdp.h>
 
 /* Known answers, pinned from the command line (`exactdp sample ... --seed`, `exactdp profile`,
  * `exactdp calibrate`), which calls the C++ library; tests/mechanisms/c_api_known_answer_test.cc

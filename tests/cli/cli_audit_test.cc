@@ -10,7 +10,7 @@
 
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
-#include "samplers/discrete_gaussian.h"
+#include <exactdp/samplers/discrete_gaussian.h>
 #include "tests/support/broken_samplers.h"
 #include "tests/support/seeds.h"
 

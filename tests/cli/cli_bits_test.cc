@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp::cli {
 namespace {

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "accounting/discrete_gaussian_profile.h"
-#include "accounting/gaussian_profile.h"
+#include <exactdp/accounting/discrete_gaussian_profile.h>
+#include <exactdp/accounting/gaussian_profile.h>
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/cli/cli_test_helpers.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::cli {
 namespace {

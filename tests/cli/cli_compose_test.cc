@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/cli/cli_test_helpers.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::cli {
 namespace {

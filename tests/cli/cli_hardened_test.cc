@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "samplers/hardened_discrete_gaussian.h"
-#include "samplers/hardened_discrete_laplace.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/samplers/hardened_discrete_gaussian.h>
+#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/seeded_bits.h>
 #include "tests/cli/cli_runner.h"
 
 namespace exactdp::cli {

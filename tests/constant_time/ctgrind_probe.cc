@@ -39,12 +39,12 @@
 #include <vector>
 
 #include "cli/sampler_spec.h"
-#include "mechanisms/exactdp.h"
-#include "samplers/discrete_gaussian.h"
-#include "samplers/discrete_laplace.h"
-#include "samplers/hardened_discrete_gaussian.h"
-#include "samplers/hardened_discrete_laplace.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/exactdp.h>
+#include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/hardened_discrete_gaussian.h>
+#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/seeded_bits.h>
 
 namespace {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <thread>
 
-#include "mechanisms/exactdp.h"
-#include "mechanisms/internal/c_api_support.h"
-#include "samplers/errors.h"
+#include <exactdp/exactdp.h>
+#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/samplers/errors.h>
 
 namespace exactdp::internal {
 namespace {

@@ -1,4 +1,4 @@
-// The C interface (mechanisms/exactdp.h) against the C++ API it wraps: for the same seed the
+// The C interface (<exactdp/exactdp.h>) against the C++ API it wraps: for the same seed the
 // same values (plain samplers on the int64 and decimal paths, hardened samplers, Bernoulli), the
 // same bits consumed, and the same certified accounting text; plus the pinned values that
 // tests/c/c_api_test.c also checks from C. Compiled as C++, this also checks that the header's
@@ -11,19 +11,19 @@
 #include <string>
 #include <vector>
 
-#include "accounting/decimal.h"
-#include "accounting/discrete_gaussian_calibration.h"
-#include "accounting/discrete_gaussian_profile.h"
-#include "accounting/discrete_laplace_profile.h"
-#include "accounting/hardened_charge.h"
-#include "mechanisms/exactdp.h"
-#include "samplers/bernoulli_exp.h"
-#include "samplers/discrete_gaussian.h"
-#include "samplers/discrete_laplace.h"
-#include "samplers/hardened_discrete_gaussian.h"
-#include "samplers/hardened_discrete_laplace.h"
-#include "samplers/rational.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/accounting/discrete_gaussian_calibration.h>
+#include <exactdp/accounting/discrete_gaussian_profile.h>
+#include <exactdp/accounting/discrete_laplace_profile.h>
+#include <exactdp/accounting/hardened_charge.h>
+#include <exactdp/exactdp.h>
+#include <exactdp/samplers/bernoulli_exp.h>
+#include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/hardened_discrete_gaussian.h>
+#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/rational.h>
+#include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp {
 namespace {

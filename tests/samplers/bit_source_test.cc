@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "samplers/errors.h"
-#include "samplers/seeded_bits.h"
-#include "samplers/system_bits.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/seeded_bits.h>
+#include <exactdp/samplers/system_bits.h>
 
 namespace exactdp {
 namespace {

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "samplers/int128.h"
-#include "samplers/internal/constant_time.h"
-#include "samplers/internal/hardened_tables.h"
+#include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/internal/constant_time.h>
+#include <exactdp/samplers/internal/hardened_tables.h>
 #include "tests/samplers/scripted_bits.h"
 
 namespace exactdp::internal {

@@ -8,10 +8,10 @@
 
 #include <map>
 
-#include "accounting/interval.h"
-#include "samplers/hardened_discrete_gaussian.h"
-#include "samplers/hardened_discrete_laplace.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/interval.h>
+#include <exactdp/samplers/hardened_discrete_gaussian.h>
+#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp {
 namespace {

@@ -8,11 +8,11 @@
 #include <functional>
 #include <string>
 
-#include "samplers/errors.h"
-#include "samplers/hardened_discrete_gaussian.h"
-#include "samplers/hardened_discrete_laplace.h"
-#include "samplers/rational.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/hardened_discrete_gaussian.h>
+#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/rational.h>
+#include <exactdp/samplers/seeded_bits.h>
 #include "tests/support/seeds.h"
 
 namespace exactdp {

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "samplers/bernoulli_exp.h"
-#include "samplers/discrete_gaussian.h"
-#include "samplers/discrete_laplace.h"
-#include "samplers/rational.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/samplers/bernoulli_exp.h>
+#include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/rational.h>
+#include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp {
 namespace {

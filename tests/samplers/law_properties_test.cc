@@ -13,13 +13,13 @@
 #include <functional>
 #include <map>
 
-#include "samplers/bernoulli_exp.h"
-#include "samplers/discrete_gaussian.h"
-#include "samplers/discrete_laplace.h"
-#include "samplers/internal/cks20.h"
-#include "samplers/rational.h"
-#include "samplers/seeded_bits.h"
-#include "samplers/uniform.h"
+#include <exactdp/samplers/bernoulli_exp.h>
+#include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/internal/cks20.h>
+#include <exactdp/samplers/rational.h>
+#include <exactdp/samplers/seeded_bits.h>
+#include <exactdp/samplers/uniform.h>
 
 namespace exactdp {
 namespace {

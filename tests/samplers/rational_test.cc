@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "samplers/errors.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp {
 namespace {

@@ -1,13 +1,13 @@
 // Parameter validation (before any randomness) and the edge cases of issue 2.
 #include <gtest/gtest.h>
 
-#include "samplers/bernoulli.h"
-#include "samplers/bernoulli_exp.h"
-#include "samplers/discrete_gaussian.h"
-#include "samplers/discrete_laplace.h"
-#include "samplers/errors.h"
-#include "samplers/rational.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/samplers/bernoulli.h>
+#include <exactdp/samplers/bernoulli_exp.h>
+#include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+#include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp {
 namespace {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "samplers/bit_source.h"
+#include <exactdp/samplers/bit_source.h>
 
 namespace exactdp::test_support {
 

@@ -13,9 +13,9 @@
 #include <sstream>
 #include <string>
 
-#include "samplers/internal/secret_page.h"
-#include "samplers/seeded_bits.h"
-#include "samplers/system_bits.h"
+#include <exactdp/samplers/internal/secret_page.h>
+#include <exactdp/samplers/seeded_bits.h>
+#include <exactdp/samplers/system_bits.h>
 
 // AddressSanitizer intercepts mlock and munlock as no-ops that report success (it cannot lock its
 // shadow memory), so whether a page is really locked is observable only in builds without it.

@@ -3,12 +3,12 @@
 // seeds. Companion: the same checks reject Alg. 1 with its parity flipped for K >= 3.
 #include <gtest/gtest.h>
 
-#include "accounting/decimal.h"
-#include "samplers/bernoulli_exp.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/samplers/bernoulli_exp.h>
 #include "tests/support/audit_helpers.h"
 #include "tests/support/broken_samplers.h"
 #include "tests/support/seeds.h"
-#include "verification/p_values.h"
+#include <exactdp/verification/p_values.h>
 #include "tests/support/test_names.h"
 
 namespace exactdp {

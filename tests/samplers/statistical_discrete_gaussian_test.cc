@@ -10,8 +10,8 @@
 // Gaussian, wrong t, Alg. 1 parity flipped for K >= 3; tests/support/broken_samplers.h).
 #include <gtest/gtest.h>
 
-#include "accounting/decimal.h"
-#include "samplers/discrete_gaussian.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/samplers/discrete_gaussian.h>
 #include "tests/support/audit_helpers.h"
 #include "tests/support/broken_samplers.h"
 #include "tests/support/seeds.h"

@@ -4,8 +4,8 @@
 // rejects the Laplace without the (B = 1, Y = 0) rejection and rounded continuous Laplace noise.
 #include <gtest/gtest.h>
 
-#include "accounting/decimal.h"
-#include "samplers/discrete_laplace.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/samplers/discrete_laplace.h>
 #include "tests/support/audit_helpers.h"
 #include "tests/support/broken_samplers.h"
 #include "tests/support/seeds.h"

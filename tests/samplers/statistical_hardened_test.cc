@@ -10,10 +10,10 @@
 // halved before the fair sign (T_0 halved), and a table cut at 2 sigma instead of the tail bound.
 #include <gtest/gtest.h>
 
-#include "samplers/hardened_discrete_gaussian.h"
-#include "samplers/hardened_discrete_laplace.h"
-#include "samplers/internal/constant_time.h"
-#include "samplers/rational.h"
+#include <exactdp/samplers/hardened_discrete_gaussian.h>
+#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/internal/constant_time.h>
+#include <exactdp/samplers/rational.h>
 #include "tests/support/audit_helpers.h"
 #include "tests/support/seeds.h"
 

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "samplers/seeded_bits.h"
-#include "samplers/uniform.h"
+#include <exactdp/samplers/seeded_bits.h>
+#include <exactdp/samplers/uniform.h>
 #include "tests/samplers/scripted_bits.h"
 
 namespace exactdp {

@@ -12,9 +12,9 @@
 #include <cstring>
 #include <new>
 
-#include "samplers/discrete_gaussian.h"
-#include "samplers/discrete_laplace.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp {
 namespace {

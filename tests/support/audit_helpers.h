@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "accounting/decimal.h"
-#include "samplers/seeded_bits.h"
-#include "verification/audit.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/samplers/seeded_bits.h>
+#include <exactdp/verification/audit.h>
 
 namespace exactdp::test_support {
 

@@ -6,8 +6,8 @@
 
 #include <cstring>
 
-#include "samplers/bit_source.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp::test_support {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "samplers/discrete_gaussian.h"
+#include <exactdp/samplers/discrete_gaussian.h>
 #include "tests/support/broken_samplers.h"
-#include "verification/reference_law.h"
+#include <exactdp/verification/reference_law.h>
 
 namespace exactdp::test_support {
 

@@ -22,9 +22,9 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "samplers/bit_source.h"
-#include "samplers/int128.h"
-#include "samplers/uniform.h"
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/uniform.h>
 
 namespace exactdp::test_support {
 

@@ -7,8 +7,8 @@
 #include <gmpxx.h>
 #include <mpfr.h>
 
-#include "accounting/interval.h"
-#include "samplers/rational.h"
+#include <exactdp/accounting/interval.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::test_support {
 

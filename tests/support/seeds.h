@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "samplers/seeded_bits.h"
+#include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp::test_support {
 

@@ -9,9 +9,9 @@
 // probability <= ~1e-4; the seeds are fixed, so the outcome is deterministic.
 #include <gtest/gtest.h>
 
-#include "samplers/bernoulli_exp.h"
-#include "samplers/discrete_gaussian.h"
-#include "samplers/discrete_laplace.h"
+#include <exactdp/samplers/bernoulli_exp.h>
+#include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/discrete_laplace.h>
 #include "tests/support/audit_helpers.h"
 #include "tests/support/broken_catalog.h"
 #include "tests/support/seeds.h"

@@ -4,12 +4,12 @@
 // the SystemBits run is random, with false-alarm probability <= ~1e-6 per run.
 #include <gtest/gtest.h>
 
-#include "accounting/decimal.h"
-#include "samplers/seeded_bits.h"
-#include "samplers/system_bits.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/samplers/seeded_bits.h>
+#include <exactdp/samplers/system_bits.h>
 #include "tests/support/broken_bits.h"
 #include "tests/support/seeds.h"
-#include "verification/bit_tests.h"
+#include <exactdp/verification/bit_tests.h>
 
 namespace exactdp {
 namespace {

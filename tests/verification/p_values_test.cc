@@ -4,10 +4,10 @@
 // slow paths agreeing.
 #include <gtest/gtest.h>
 
-#include "accounting/normal.h"
-#include "verification/goodness_of_fit.h"
-#include "verification/p_values.h"
-#include "verification/sample_counter.h"
+#include <exactdp/accounting/normal.h>
+#include <exactdp/verification/goodness_of_fit.h>
+#include <exactdp/verification/p_values.h>
+#include <exactdp/verification/sample_counter.h>
 
 namespace exactdp::verification {
 namespace {

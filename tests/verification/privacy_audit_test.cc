@@ -10,12 +10,12 @@
 // -2..2; the audit's lower bound stays below 1 (the true epsilon) yet close to it.
 #include <gtest/gtest.h>
 
-#include "accounting/decimal.h"
-#include "samplers/discrete_laplace.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/seeded_bits.h>
 #include "tests/support/broken_samplers.h"
 #include "tests/support/seeds.h"
-#include "verification/privacy_audit.h"
+#include <exactdp/verification/privacy_audit.h>
 
 namespace exactdp {
 namespace {

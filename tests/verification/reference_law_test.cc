@@ -3,8 +3,8 @@
 // direct sums where both apply.
 #include <gtest/gtest.h>
 
-#include "accounting/decimal.h"
-#include "verification/reference_law.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/verification/reference_law.h>
 
 namespace exactdp::verification {
 namespace {

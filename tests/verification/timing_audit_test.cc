@@ -8,7 +8,7 @@
 // (docs/TIMING_AUDIT.md). No assertion on a time itself, only on t.
 // False alarms: a hardened test fails under the null with probability about 5.7e-7 per t-test;
 // the power tests need t >= 10 where about 50 is typical (t grows like sqrt(calls)).
-#include "verification/timing_audit.h"
+#include <exactdp/verification/timing_audit.h>
 
 #include <gtest/gtest.h>
 #include <gmpxx.h>
@@ -17,11 +17,11 @@
 #include <limits>
 #include <stdexcept>
 
-#include "samplers/discrete_gaussian.h"
-#include "samplers/discrete_laplace.h"
-#include "samplers/hardened_discrete_gaussian.h"
-#include "samplers/hardened_discrete_laplace.h"
-#include "samplers/seeded_bits.h"
+#include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/hardened_discrete_gaussian.h>
+#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp::verification {
 namespace {
