@@ -112,7 +112,7 @@ JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
   j.set_interval("delta", c.delta, digits);
   j.set("epsilon_exact", c.epsilon_exact ? JsonValue(to_exact_decimal(*c.epsilon_exact)) : JsonValue::null());
   j.set("delta_exact", c.delta_exact ? JsonValue(to_exact_decimal(*c.delta_exact)) : JsonValue::null());
-  j.set("rho_zcdp", c.rho ? JsonValue(to_string(*c.rho)) : JsonValue::null());
+  j.set("rho_zcdp", c.rho ? JsonValue(to_exact_decimal(*c.rho)) : JsonValue::null());
   j.set("mu_gdp", c.mu ? JsonValue::interval(*c.mu, digits) : JsonValue::null());
   JsonValue model = JsonValue::object();
   model.set("description",
@@ -162,7 +162,7 @@ void print_guarantee(std::ostream& err, const mechanisms::ReleaseCalibration& c,
       << to_exact_decimal(c.budget.epsilon) << ", delta = "
       << (c.budget.delta ? to_exact_decimal(*c.budget.delta) : std::string("0")) << ")\n";
   err << "  rho-zCDP             "
-      << (c.rho ? "rho = " + to_string(*c.rho) + (gaussian ? "" : " (epsilon^2/2, BS16 Prop. 3.3)")
+      << (c.rho ? "rho = " + to_exact_decimal(*c.rho) + (gaussian ? "" : " (epsilon^2/2, BS16 Prop. 3.3)")
                 : std::string(c.budget.hardened ? "not claimed (hardened samplers: TV charge only)"
                                                 : "not claimed"))
       << "\n";
