@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "cli/seed_option.h"
 #include <exactdp/accounting/decimal.h>
 #include <exactdp/mechanisms/release/byte_source.h>
+#include <exactdp/mechanisms/release/cell_codec.h>
 #include <exactdp/mechanisms/release/release_calibration.h>
 #include <exactdp/mechanisms/release/release_table.h>
 #include <exactdp/samplers/errors.h>
@@ -32,7 +34,8 @@ const std::string kHelp = std::string(
     "usage:\n"
     "  exactdp release --mechanism discrete-gaussian|discrete-laplace --epsilon R [--delta R]\n"
     "          --column NAME [--column NAME ...] [--sensitivity INT] [--contributions K]\n"
-    "          [--hardened] [--json FILE] [--digits D] [--max-input-bytes N]\n"
+    "          [--granularity G [--round refuse|nearest]] [--hardened] [--json FILE] [--digits D]\n"
+    "          [--max-input-bytes N]\n"
     "          [--seed HEX | --seed-file FILE] < in.csv > out.csv\n"
     "\n"
     "Adds exact, calibrated noise to the named integer columns of an RFC 4180 CSV table read on\n"
@@ -54,7 +57,14 @@ const std::string kHelp = std::string(
     "and, with --json FILE, as one JSON object to FILE.\n"
     "\n"
     "--column NAME       a header name (unquoted value) to noise; repeat for more columns\n"
-    "--sensitivity INT   Delta >= 1 (default 1)\n"
+    "--sensitivity INT   Delta >= 1 (default 1); with --granularity a rational s > 0 in the\n"
+    "                    column's units, and Delta = ceil(s / G) grid steps\n"
+    "--granularity G     decimal (fixed-point) columns on the grid G Z: G is an exact rational\n"
+    "                    whose denominator is 2^a 5^b (0.01, 0.25, 1/1024, also written 2^-10).\n"
+    "                    A cell is a plain decimal ([+-]?digits[.digits]) read exactly; it must\n"
+    "                    be a multiple of G, or with --round nearest it is rounded to the nearest\n"
+    "                    multiple (ties toward +infinity). Integer noise is added to value / G and\n"
+    "                    the result printed as an exact decimal with G's number of decimal places.\n"
     "--contributions K   1 <= K <= 1000000 records per person (default 1)\n"
     "--hardened          the timing-hardened samplers (docs/HARDENED.md); their certified distance\n"
     "                    tau <= 2^-64 per cell is charged to delta: (1 + e^eps) N tau for N cells\n"
@@ -90,6 +100,36 @@ std::vector<std::string> take_columns(Args args, std::vector<std::string>& rest)
   return columns;
 }
 
+// --granularity, --round and the sensitivity in value units.
+struct GridChoice {
+  mpq_class granularity;
+  mechanisms::Rounding rounding = mechanisms::Rounding::kRefuse;
+  mpq_class sensitivity;
+};
+
+// An exact rational (parse_rational), or 2^k written "2^k" / "2^-k" with |k| <= 10000.
+mpq_class parse_granularity(const std::string& text) {
+  if (text.rfind("2^", 0) == 0) {
+    const mpz_class k = parse_integer("granularity", text.substr(2));
+    if (abs(k) > 10'000) {
+      throw ParameterError::out_of_range("granularity", abbreviate(text), "2^k with |k| <= 10000");
+    }
+    return power_of_two(k.get_si());
+  }
+  return parse_rational("granularity", text);
+}
+
+void describe_grid(JsonValue& j, const std::optional<GridChoice>& grid, const mechanisms::ReleaseCalibration& c) {
+  if (!grid) {
+    j.set("granularity", JsonValue::null());
+    return;
+  }
+  j.set("granularity", to_exact_decimal(grid->granularity));
+  j.set("rounding", grid->rounding == mechanisms::Rounding::kNearest ? "nearest (ties toward +infinity)" : "refuse");
+  j.set("sensitivity_value_units", to_exact_decimal(grid->sensitivity));
+  j.set("sensitivity_grid_steps", to_string(c.model.sensitivity));
+}
+
 NoiseMechanism parse_mechanism(const std::string& name) {
   if (name == "discrete-gaussian") return NoiseMechanism::kDiscreteGaussian;
   if (name == "discrete-laplace") return NoiseMechanism::kDiscreteLaplace;
@@ -99,7 +139,7 @@ NoiseMechanism parse_mechanism(const std::string& name) {
 
 JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
                          const std::vector<std::string>& columns, bool seeded, bool in_place,
-                         int digits) {
+                         int digits, const std::optional<GridChoice>& grid) {
   JsonValue j = JsonValue::object();
   j.set("command", "release");
   j.set("mechanism", mechanisms::mechanism_name(c.budget.mechanism));
@@ -124,6 +164,7 @@ JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
   model.set("l1_sensitivity", to_string(c.l1_sensitivity));
   model.set("l2_sensitivity_squared", to_string(c.l2_sensitivity_squared));
   j.set("contribution_model", model);
+  describe_grid(j, grid, c);
   j.set("route", c.route);
   j.set("route_detail", c.route_detail);
   JsonValue per_column = JsonValue::array();
@@ -133,8 +174,10 @@ JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
     col.set("mechanism", mechanisms::mechanism_name(c.budget.mechanism));
     if (c.budget.mechanism == NoiseMechanism::kDiscreteGaussian) {
       col.set("sigma2", to_exact_decimal(c.sigma2));
+      if (grid) col.set("sigma2_value_units", to_exact_decimal(c.sigma2 * grid->granularity * grid->granularity));
     } else {
       col.set("scale", to_exact_decimal(c.scale));
+      if (grid) col.set("scale_value_units", to_exact_decimal(c.scale * grid->granularity));
     }
     per_column.push(col);
   }
@@ -151,7 +194,8 @@ JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
 }
 
 void print_guarantee(std::ostream& err, const mechanisms::ReleaseCalibration& c,
-                     const std::vector<std::string>& columns, bool seeded, int digits) {
+                     const std::vector<std::string>& columns, bool seeded, int digits,
+                     const std::optional<GridChoice>& grid) {
   using accounting::to_decimal;
   const bool gaussian = c.budget.mechanism == NoiseMechanism::kDiscreteGaussian;
   err << "exactdp release: guarantee of the whole release (certified upper ends, rounded up)\n";
@@ -178,6 +222,13 @@ void print_guarantee(std::ostream& err, const mechanisms::ReleaseCalibration& c,
   err << "  sensitivity          C = " << c.model.columns << " noised column(s): L1 = C K Delta = "
       << to_string(c.l1_sensitivity) << ", L2^2 = C K^2 Delta^2 = "
       << to_string(c.l2_sensitivity_squared) << "\n";
+  if (grid) {
+    err << "  decimal grid         G = " << to_exact_decimal(grid->granularity) << ", values "
+        << (grid->rounding == mechanisms::Rounding::kNearest ? "rounded to the nearest multiple (ties up)"
+                                                             : "must be multiples of G")
+        << "; sensitivity " << to_exact_decimal(grid->sensitivity) << " = Delta = ceil(s/G) = "
+        << to_string(c.model.sensitivity) << " grid steps; noise below is in grid steps\n";
+  }
   err << "  composition route    " << c.route << ": " << c.route_detail << "\n";
   for (const auto& name : columns) {
     err << "  column " << name << ": " << mechanisms::mechanism_name(c.budget.mechanism)
@@ -204,6 +255,7 @@ int cmd_release(Args args, Io& io) {
       {"--mechanism", true},   {"--epsilon", true},  {"--delta", true},
       {"--sensitivity", true}, {"--contributions", true}, {"--hardened", false},
       {"--json", true},        {"--digits", true},   {"--max-input-bytes", true},
+      {"--granularity", true}, {"--round", true},
   };
   for (const auto& s : seed_option_specs()) specs.push_back(s);
   for (const auto& s : help_option_specs()) specs.push_back(s);
@@ -222,7 +274,22 @@ int cmd_release(Args args, Io& io) {
   budget.delta = parsed.rational("--delta");
   budget.hardened = parsed.has("--hardened");
   mechanisms::ContributionModel model;
-  if (const auto s = parsed.integer("--sensitivity")) model.sensitivity = *s;
+  std::optional<GridChoice> grid;
+  if (const auto g = parsed.get("--granularity")) {
+    grid.emplace();
+    grid->granularity = parse_granularity(*g);
+    const std::string round = parsed.get("--round").value_or("refuse");
+    if (round != "refuse" && round != "nearest") {
+      throw ParameterError("round", "round = " + abbreviate(round) + " is not known: allowed refuse or nearest");
+    }
+    grid->rounding = round == "nearest" ? mechanisms::Rounding::kNearest : mechanisms::Rounding::kRefuse;
+    grid->sensitivity = parsed.rational("--sensitivity").value_or(1);
+    (void)mechanisms::CellCodec::decimals(grid->granularity, grid->rounding);  // checks G now
+    model.sensitivity = mechanisms::grid_sensitivity(grid->sensitivity, grid->granularity);
+  } else {
+    if (parsed.has("--round")) throw UsageError("--round needs --granularity");
+    if (const auto s = parsed.integer("--sensitivity")) model.sensitivity = *s;
+  }
   model.contributions = static_cast<unsigned long>(
       parsed.count("--contributions", 1, mechanisms::kMaxContributions).value_or(1));
   model.columns = static_cast<unsigned long>(columns.size());
@@ -245,7 +312,10 @@ int cmd_release(Args args, Io& io) {
   const std::unique_ptr<mechanisms::TwoPassInput> input =
       real_stdin ? mechanisms::TwoPassInput::from_fd(STDIN_FILENO)
                  : mechanisms::TwoPassInput::from_stream(io.in);
-  const mechanisms::TableScan scan = mechanisms::scan_table(*input, columns, limits);
+  const mechanisms::CellCodec codec =
+      grid ? mechanisms::CellCodec::decimals(grid->granularity, grid->rounding)
+           : mechanisms::CellCodec::integers();
+  const mechanisms::TableScan scan = mechanisms::scan_table(*input, columns, limits, codec);
   const mechanisms::ReleaseCalibration calibration =
       mechanisms::calibrate_release(budget, model, scan.rows);
 
@@ -255,7 +325,7 @@ int cmd_release(Args args, Io& io) {
   std::vector<std::string> noised_names;
   for (const std::size_t i : scan.noised) noised_names.push_back(scan.header[i]);
   try {
-    mechanisms::write_release(*input, io.out, scan, calibration, *bits, limits);
+    mechanisms::write_release(*input, io.out, scan, calibration, *bits, limits, codec);
   } catch (const mechanisms::ReleaseOutputError& e) {
     io.err << "exactdp release: " << e.what() << "\n";
     return 1;
@@ -263,9 +333,9 @@ int cmd_release(Args args, Io& io) {
     io.err << "exactdp release: " << e.what() << "\n";
     return 1;
   }
-  print_guarantee(io.err, calibration, noised_names, seeded, digits);
+  print_guarantee(io.err, calibration, noised_names, seeded, digits, grid);
   if (json_file) {
-    *json_file << guarantee_json(calibration, noised_names, seeded, input->rereads_in_place(), digits).dump()
+    *json_file << guarantee_json(calibration, noised_names, seeded, input->rereads_in_place(), digits, grid).dump()
                << "\n";
     json_file->flush();
     if (!*json_file) {

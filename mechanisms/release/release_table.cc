@@ -6,62 +6,13 @@
 #include <memory>
 #include <optional>
 
-#include <exactdp/samplers/discrete_gaussian.h>
-#include <exactdp/samplers/discrete_laplace.h>
-#include <exactdp/samplers/hardened_discrete_gaussian.h>
-#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/mechanisms/release/internal/noise_drawer.h>
 #include <exactdp/samplers/rational.h>
 
 namespace exactdp::mechanisms {
 namespace {
 
 constexpr const char kBom[] = "\xEF\xBB\xBF";
-
-// One noise draw per call, from the sampler the calibration chose.
-class NoiseDrawer {
- public:
-  explicit NoiseDrawer(const ReleaseCalibration& c) {
-    const bool laplace = c.budget.mechanism == NoiseMechanism::kDiscreteLaplace;
-    if (c.budget.hardened) {
-      if (laplace) {
-        hardened_laplace_.emplace(HardenedDiscreteLaplaceParams::make(c.scale));
-      } else {
-        hardened_gaussian_.emplace(HardenedDiscreteGaussianParams::make(c.sigma2));
-      }
-    } else if (laplace) {
-      laplace_.emplace(DiscreteLaplaceParams::make(c.scale));
-    } else {
-      gaussian_.emplace(DiscreteGaussianParams::make(c.sigma2));
-    }
-  }
-  // value += one draw.
-  void add_noise(BitSource& bits, mpz_class& value) {
-    std::int64_t small = 0;
-    if (hardened_laplace_) {
-      small = sample_discrete_laplace(bits, *hardened_laplace_);
-    } else if (hardened_gaussian_) {
-      small = sample_discrete_gaussian(bits, *hardened_gaussian_);
-    } else {
-      if (laplace_) {
-        sample_discrete_laplace(bits, *laplace_, noise_);
-      } else {
-        sample_discrete_gaussian(bits, *gaussian_, noise_);
-      }
-      value += noise_;
-      return;
-    }
-    mpz_class s;
-    mpz_set_si(s.get_mpz_t(), static_cast<long>(small));
-    value += s;
-  }
-
- private:
-  std::optional<DiscreteGaussianParams> gaussian_;
-  std::optional<DiscreteLaplaceParams> laplace_;
-  std::optional<HardenedDiscreteGaussianParams> hardened_gaussian_;
-  std::optional<HardenedDiscreteLaplaceParams> hardened_laplace_;
-  mpz_class noise_;
-};
 
 void check_output(std::ostream& out) {
   if (!out) {
@@ -74,30 +25,8 @@ void check_output(std::ostream& out) {
 
 }  // namespace
 
-void parse_integer_cell(std::string_view value, std::size_t max_digits, std::uint64_t line,
-                        const std::string& column, mpz_class& out) {
-  std::size_t i = 0;
-  if (!value.empty() && (value[0] == '+' || value[0] == '-')) i = 1;
-  const std::size_t digits = value.size() - i;
-  bool ok = digits > 0;
-  for (std::size_t k = i; ok && k < value.size(); ++k) ok = value[k] >= '0' && value[k] <= '9';
-  if (!ok) {
-    throw CsvError(line, "column '" + column + "': '" + abbreviate(value) +
-                             "' is not an integer (allowed: [+-]?[0-9]+, no spaces; decimals "
-                             "need --granularity)");
-  }
-  if (digits > max_digits) {
-    throw CsvError(line, "column '" + column + "': an integer of " + std::to_string(digits) +
-                             " digits is over the limit of " + std::to_string(max_digits) +
-                             " digits per cell");
-  }
-  const std::string text(value.substr(i));
-  mpz_set_str(out.get_mpz_t(), text.c_str(), 10);
-  if (value[0] == '-') out = -out;
-}
-
 TableScan scan_table(ByteReader& input, const std::vector<std::string>& columns,
-                     const ReleaseLimits& limits) {
+                     const ReleaseLimits& limits, const CellCodec& codec) {
   CsvReader reader(input, limits.csv);
   CsvRecord record;
   TableScan scan;
@@ -139,7 +68,7 @@ TableScan scan_table(ByteReader& input, const std::vector<std::string>& columns,
                          " (the header has " + std::to_string(scan.header.size()) + ")");
     }
     for (const std::size_t i : scan.noised) {
-      parse_integer_cell(record.value(i), limits.max_cell_digits, record.line, scan.header[i], value);
+      codec.parse(record.value(i), record.line, scan.header[i], value);
     }
     ++scan.rows;
   }
@@ -149,8 +78,8 @@ TableScan scan_table(ByteReader& input, const std::vector<std::string>& columns,
 
 void write_release(ByteReader& input, std::ostream& out, const TableScan& scan,
                    const ReleaseCalibration& calibration, BitSource& bits,
-                   const ReleaseLimits& limits) {
-  NoiseDrawer drawer(calibration);
+                   const ReleaseLimits& limits, const CellCodec& codec) {
+  internal::NoiseDrawer drawer(calibration);
   CsvReader reader(input, limits.csv);
   CsvRecord record;
   auto changed = [](std::uint64_t line) {
@@ -173,16 +102,14 @@ void write_release(ByteReader& input, std::ostream& out, const TableScan& scan,
       const CsvField& f = record.fields[i];
       out.write(record.raw.data() + copied, static_cast<std::streamsize>(f.begin - copied));
       try {
-        parse_integer_cell(record.value(i), limits.max_cell_digits, record.line, scan.header[i], value);
+        codec.parse(record.value(i), record.line, scan.header[i], value);
       } catch (const CsvError&) {
         throw changed(record.line);
       }
       drawer.add_noise(bits, value);
-      text.resize(mpz_sizeinbase(value.get_mpz_t(), 10) + 2);
-      mpz_get_str(text.data(), 10, value.get_mpz_t());
-      const std::size_t len = std::strlen(text.c_str());
+      codec.format(value, text);
       if (f.quoted) out.put('"');
-      out.write(text.data(), static_cast<std::streamsize>(len));
+      out.write(text.data(), static_cast<std::streamsize>(text.size()));
       if (f.quoted) out.put('"');
       copied = f.end;
     }

@@ -3,14 +3,16 @@
 //
 // Contract (docs/RELEASE.md):
 //   - input: RFC 4180 CSV (csv_reader.h) whose first record is the header; every data record
-//     has as many fields as the header; every cell of a noised column is an integer, optionally
-//     signed, [+-]?[0-9]+ with at most max_cell_digits digits (any size: GMP integers), bare or
-//     quoted ("12"); nothing else (no spaces, no decimal point, not empty);
+//     has as many fields as the header; every cell of a noised column is read by the CellCodec
+//     (cell_codec.h): by default an integer [+-]?[0-9]+ of at most 10000 digits (any size: GMP
+//     integers), bare or quoted ("12"), nothing else (no spaces, no decimal point, not empty);
+//     with a decimal codec a plain decimal on (or rounded to) the grid G Z;
 //   - all or nothing: scan_table reads and checks the WHOLE input before write_release writes a
 //     byte; any problem is a CsvError naming the input line (exit 2, nothing on stdout);
 //   - output: the same bytes in the same order (the BOM, the header, every field that is not
 //     noised with its quoting, the record terminators CRLF / LF / none), except each noised
-//     cell, which becomes cell + noise in plain decimal (inside quotes if it was quoted);
+//     cell, whose grid index k becomes k + noise, written by the codec (inside quotes if the
+//     cell was quoted);
 //   - each noised cell gets one independent draw from the calibrated sampler
 //     (release_calibration.h), drawn in row-major order (row by row, columns left to right),
 //     so a seeded BitSource reproduces a release exactly.
@@ -28,13 +30,12 @@
 #include <vector>
 
 #include <exactdp/mechanisms/release/byte_source.h>
+#include <exactdp/mechanisms/release/cell_codec.h>
 #include <exactdp/mechanisms/release/csv_reader.h>
 #include <exactdp/mechanisms/release/release_calibration.h>
 #include <exactdp/samplers/bit_source.h>
 
 namespace exactdp::mechanisms {
-
-inline constexpr std::size_t kDefaultMaxCellDigits = 10'000;
 
 class ReleaseOutputError : public std::runtime_error {
  public:
@@ -48,7 +49,6 @@ class ReleaseInputChanged : public std::runtime_error {
 
 struct ReleaseLimits {
   CsvLimits csv;
-  std::size_t max_cell_digits = kDefaultMaxCellDigits;
 };
 
 // What pass 1 learnt.
@@ -59,19 +59,17 @@ struct TableScan {
   std::uint64_t bytes = 0;                // input bytes
 };
 
-// Parses one noised cell's value: [+-]?[0-9]+, at most max_digits digits. Throws CsvError at
-// `line` naming the column otherwise.
-void parse_integer_cell(std::string_view value, std::size_t max_digits, std::uint64_t line,
-                        const std::string& column, mpz_class& out);
-
 // Pass 1. `columns` are the header names to noise (each must appear exactly once in the header
 // and be named once). Throws CsvError for any problem, with its line.
+// `codec` reads the noised cells (cell_codec.h: integers by default, or decimals on a grid).
 [[nodiscard]] TableScan scan_table(ByteReader& input, const std::vector<std::string>& columns,
-                                   const ReleaseLimits& limits = {});
+                                   const ReleaseLimits& limits = {},
+                                   const CellCodec& codec = CellCodec::integers());
 
 // Pass 2, from the first byte of the same input: writes the noisy table to `out`.
 void write_release(ByteReader& input, std::ostream& out, const TableScan& scan,
                    const ReleaseCalibration& calibration, BitSource& bits,
-                   const ReleaseLimits& limits = {});
+                   const ReleaseLimits& limits = {},
+                   const CellCodec& codec = CellCodec::integers());
 
 }  // namespace exactdp::mechanisms

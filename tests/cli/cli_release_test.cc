@@ -125,7 +125,7 @@ TEST(CliRelease, BadInputExitsTwoWithTheLineAndWritesNothing) {
       {"count,b\n1,2\n,4\n", "line 3: column 'count': '' is not an integer"},
       {"count,b\n1,2\n 3,4\n", "line 3: column 'count': ' 3' is not an integer"},
       {"count,b\n\"12\"x,2\n", "line 2: unexpected character after a closing quote"},
-      {"count,b\n1,2\n" + std::string(10001, '9') + ",4\n", "line 3: column 'count': an integer of 10001 digits"},
+      {"count,b\n1,2\n" + std::string(10001, '9') + ",4\n", "line 3: column 'count': a number of 10001 digits"},
       {"count,count\n1,2\n", "line 1: column 'count' appears more than once"},
       {"count,b\n1,2\r3,4\n", "line 2: a carriage return"},
   };
@@ -172,6 +172,53 @@ TEST(CliRelease, HelpDescribesTheContract) {
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("Contribution model"), std::string::npos);
   EXPECT_NE(r.out.find("All or nothing"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace exactdp
+
+namespace exactdp {
+namespace {
+
+using namespace test_support;
+
+TEST(CliReleaseDecimal, NoisesOnTheGridAndPrintsExactDecimals) {
+  const std::string input = "item,price\n\"a, b\",12.30\nc,\"-0.05\"\nd,7\n";
+  const auto r = run_cli({"release", "--mechanism", "discrete-laplace", "--epsilon", "1",
+                          "--column", "price", "--granularity", "0.01", "--sensitivity", "0.5",
+                          "--seed", std::string(64, 'b')},
+                         input);
+  ASSERT_EQ(r.status, 0) << r.err;
+  StringReader in(r.out);
+  mechanisms::CsvReader reader(in);
+  mechanisms::CsvRecord rec;
+  ASSERT_TRUE(reader.next(rec));
+  int rows = 0;
+  while (reader.next(rec)) {
+    const std::string v = rec.value(1);
+    ASSERT_GE(v.size(), 4u);
+    EXPECT_EQ(v[v.size() - 3], '.') << v;  // exactly two decimals
+    ++rows;
+  }
+  EXPECT_EQ(rows, 3);
+  EXPECT_NE(r.out.find("\"a, b\","), std::string::npos);
+  EXPECT_NE(r.err.find("scale = 50"), std::string::npos) << r.err;  // ceil(0.5 / 0.01) / eps
+  EXPECT_NE(r.err.find("G = 0.01"), std::string::npos);
+}
+
+TEST(CliReleaseDecimal, OffGridValuesAreRefusedUnlessRounded) {
+  const std::string input = "x\n1.234\n";
+  std::vector<std::string> args = {"release", "--mechanism", "discrete-laplace", "--epsilon", "1",
+                                   "--column", "x", "--granularity", "2^-2"};
+  expect_rejected_naming(run_cli(args, input), "line 2: column 'x': 1.234 is not a multiple of the granularity 0.25");
+  args.insert(args.end(), {"--round", "nearest", "--seed", std::string(64, 'c')});
+  const auto r = run_cli(args, input);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find('.'), std::string::npos);
+  expect_rejected_naming(run_cli({"release", "--mechanism", "discrete-laplace", "--epsilon", "1", "--column", "x",
+                                  "--granularity", "1/3"}, input), "granularity");
+  expect_rejected_naming(run_cli({"release", "--mechanism", "discrete-laplace", "--epsilon", "1", "--column", "x",
+                                  "--round", "nearest"}, input), "--round needs --granularity");
 }
 
 }  // namespace
