@@ -100,6 +100,13 @@ std::vector<std::string> take_columns(Args args, std::vector<std::string>& rest)
   return columns;
 }
 
+// to_exact_decimal, except for a denominator too large to divide 10^2000 (then to_exact_decimal
+// would return p/q anyway, after a search that is quadratic in the denominator's size).
+std::string exact_text(const mpq_class& q) {
+  if (mpz_sizeinbase(q.get_den_mpz_t(), 2) > 6700) return to_string(q);
+  return to_exact_decimal(q);
+}
+
 // --granularity, --round and the sensitivity in value units.
 struct GridChoice {
   mpq_class granularity;
@@ -124,9 +131,9 @@ void describe_grid(JsonValue& j, const std::optional<GridChoice>& grid, const me
     j.set("granularity", JsonValue::null());
     return;
   }
-  j.set("granularity", to_exact_decimal(grid->granularity));
+  j.set("granularity", exact_text(grid->granularity));
   j.set("rounding", grid->rounding == mechanisms::Rounding::kNearest ? "nearest (ties toward +infinity)" : "refuse");
-  j.set("sensitivity_value_units", to_exact_decimal(grid->sensitivity));
+  j.set("sensitivity_value_units", exact_text(grid->sensitivity));
   j.set("sensitivity_grid_steps", to_string(c.model.sensitivity));
 }
 
@@ -145,14 +152,14 @@ JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
   j.set("mechanism", mechanisms::mechanism_name(c.budget.mechanism));
   j.set("hardened", c.budget.hardened);
   JsonValue requested = JsonValue::object();
-  requested.set("epsilon", to_exact_decimal(c.budget.epsilon));
-  requested.set("delta", c.budget.delta ? JsonValue(to_exact_decimal(*c.budget.delta)) : JsonValue::null());
+  requested.set("epsilon", exact_text(c.budget.epsilon));
+  requested.set("delta", c.budget.delta ? JsonValue(exact_text(*c.budget.delta)) : JsonValue::null());
   j.set("requested", requested);
   j.set_interval("epsilon", c.epsilon, digits);
   j.set_interval("delta", c.delta, digits);
-  j.set("epsilon_exact", c.epsilon_exact ? JsonValue(to_exact_decimal(*c.epsilon_exact)) : JsonValue::null());
-  j.set("delta_exact", c.delta_exact ? JsonValue(to_exact_decimal(*c.delta_exact)) : JsonValue::null());
-  j.set("rho_zcdp", c.rho ? JsonValue(to_exact_decimal(*c.rho)) : JsonValue::null());
+  j.set("epsilon_exact", c.epsilon_exact ? JsonValue(exact_text(*c.epsilon_exact)) : JsonValue::null());
+  j.set("delta_exact", c.delta_exact ? JsonValue(exact_text(*c.delta_exact)) : JsonValue::null());
+  j.set("rho_zcdp", c.rho ? JsonValue(exact_text(*c.rho)) : JsonValue::null());
   j.set("mu_gdp", c.mu ? JsonValue::interval(*c.mu, digits) : JsonValue::null());
   JsonValue model = JsonValue::object();
   model.set("description",
@@ -173,11 +180,11 @@ JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
     col.set("column", name);
     col.set("mechanism", mechanisms::mechanism_name(c.budget.mechanism));
     if (c.budget.mechanism == NoiseMechanism::kDiscreteGaussian) {
-      col.set("sigma2", to_exact_decimal(c.sigma2));
-      if (grid) col.set("sigma2_value_units", to_exact_decimal(c.sigma2 * grid->granularity * grid->granularity));
+      col.set("sigma2", exact_text(c.sigma2));
+      if (grid) col.set("sigma2_value_units", exact_text(c.sigma2 * grid->granularity * grid->granularity));
     } else {
-      col.set("scale", to_exact_decimal(c.scale));
-      if (grid) col.set("scale_value_units", to_exact_decimal(c.scale * grid->granularity));
+      col.set("scale", exact_text(c.scale));
+      if (grid) col.set("scale_value_units", exact_text(c.scale * grid->granularity));
     }
     per_column.push(col);
   }
@@ -199,14 +206,14 @@ void print_guarantee(std::ostream& err, const mechanisms::ReleaseCalibration& c,
   using accounting::to_decimal;
   const bool gaussian = c.budget.mechanism == NoiseMechanism::kDiscreteGaussian;
   err << "exactdp release: guarantee of the whole release (certified upper ends, rounded up)\n";
-  const std::string eps_text = c.epsilon_exact ? to_exact_decimal(*c.epsilon_exact) : to_decimal(c.epsilon, digits).upper;
-  const std::string delta_text = c.delta_exact ? to_exact_decimal(*c.delta_exact) : to_decimal(c.delta, digits).upper;
+  const std::string eps_text = c.epsilon_exact ? exact_text(*c.epsilon_exact) : to_decimal(c.epsilon, digits).upper;
+  const std::string delta_text = c.delta_exact ? exact_text(*c.delta_exact) : to_decimal(c.delta, digits).upper;
   err << "  (epsilon, delta)-DP  epsilon <= " << eps_text << ", delta <= " << delta_text
       << "  (requested epsilon = "
-      << to_exact_decimal(c.budget.epsilon) << ", delta = "
-      << (c.budget.delta ? to_exact_decimal(*c.budget.delta) : std::string("0")) << ")\n";
+      << abbreviate(exact_text(c.budget.epsilon)) << ", delta = "
+      << (c.budget.delta ? abbreviate(exact_text(*c.budget.delta)) : std::string("0")) << ")\n";
   err << "  rho-zCDP             "
-      << (c.rho ? "rho = " + to_exact_decimal(*c.rho) + (gaussian ? "" : " (epsilon^2/2, BS16 Prop. 3.3)")
+      << (c.rho ? "rho = " + exact_text(*c.rho) + (gaussian ? "" : " (epsilon^2/2, BS16 Prop. 3.3)")
                 : std::string(c.budget.hardened ? "not claimed (hardened samplers: TV charge only)"
                                                 : "not claimed"))
       << "\n";
@@ -223,22 +230,22 @@ void print_guarantee(std::ostream& err, const mechanisms::ReleaseCalibration& c,
       << to_string(c.l1_sensitivity) << ", L2^2 = C K^2 Delta^2 = "
       << to_string(c.l2_sensitivity_squared) << "\n";
   if (grid) {
-    err << "  decimal grid         G = " << to_exact_decimal(grid->granularity) << ", values "
+    err << "  decimal grid         G = " << exact_text(grid->granularity) << ", values "
         << (grid->rounding == mechanisms::Rounding::kNearest ? "rounded to the nearest multiple (ties up)"
                                                              : "must be multiples of G")
-        << "; sensitivity " << to_exact_decimal(grid->sensitivity) << " = Delta = ceil(s/G) = "
+        << "; sensitivity " << exact_text(grid->sensitivity) << " = Delta = ceil(s/G) = "
         << to_string(c.model.sensitivity) << " grid steps; noise below is in grid steps\n";
   }
   err << "  composition route    " << c.route << ": " << c.route_detail << "\n";
   for (const auto& name : columns) {
     err << "  column " << name << ": " << mechanisms::mechanism_name(c.budget.mechanism)
         << (c.budget.hardened ? " (hardened)" : "") << ", "
-        << (gaussian ? "sigma2 = " + to_exact_decimal(c.sigma2) : "scale = " + to_exact_decimal(c.scale)) << "\n";
+        << (gaussian ? "sigma2 = " + exact_text(c.sigma2) : "scale = " + exact_text(c.scale)) << "\n";
   }
   err << "  cells noised         " << c.cells << "\n";
   if (c.budget.hardened) {
     err << "  hardened charge      (1 + e^eps) N tau <= " << to_decimal(c.hardened_charge, digits).upper
-        << " (tau <= " << to_exact_decimal(c.tau_upper_per_cell) << " per cell), included in delta\n";
+        << " (tau <= " << exact_text(c.tau_upper_per_cell) << " per cell), included in delta\n";
   }
   if (seeded) {
     err << "  randomness           SEEDED: a reproducible demo, NOT a private release (anyone with "

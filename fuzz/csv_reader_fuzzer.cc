@@ -8,6 +8,8 @@
 //   * on success the records' raw bytes and terminators, after the BOM when has_bom(), rebuild
 //     the input exactly (byte-for-byte preservation), every record has >= 1 field, and every
 //     field's value survives csv_quote_if_needed and a second read;
+//   * every field value that a CellCodec (integers; decimals on G = 0.01 or 2^-3, refuse and
+//     nearest) accepts is written back by format() as text the codec reads to the same index;
 //   * scan_table on the same text (noising the header's first column) either succeeds with
 //     rows = records - 1 or throws ParameterError (a CsvError for input problems).
 #include <cstddef>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_support.h"
+#include <exactdp/mechanisms/release/cell_codec.h>
 #include <exactdp/mechanisms/release/csv_reader.h>
 #include <exactdp/mechanisms/release/release_table.h>
 
@@ -82,6 +85,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   FUZZ_CHECK(rebuilt == text, "the records do not rebuild the input");
+
+  using exactdp::mechanisms::CellCodec;
+  using exactdp::mechanisms::Rounding;
+  const CellCodec codecs[] = {CellCodec::integers(),
+                              CellCodec::decimals(mpq_class(1, 100), Rounding::kRefuse),
+                              CellCodec::decimals(mpq_class(1, 8), Rounding::kNearest)};
+  std::size_t checked = 0;
+  for (const auto& r : records) {
+    for (std::size_t i = 0; i < r.fields.size() && checked < 64; ++i, ++checked) {
+      const std::string value = r.value(i);
+      for (const CellCodec& codec : codecs) {
+        mpz_class k, again;
+        try {
+          codec.parse(value, 1, "c", k);
+        } catch (const CsvError&) {
+          continue;
+        }
+        std::string out;
+        codec.format(k, out);
+        codec.parse(out, 1, "c", again);  // must not throw
+        FUZZ_CHECK(again == k, "a formatted cell does not read back to its index");
+      }
+    }
+  }
 
   if (records.empty()) return 0;
   try {

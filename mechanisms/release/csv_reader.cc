@@ -34,7 +34,7 @@ bool CsvReader::fill() {
   bytes_ += len_;
   if (bytes_ > limits_.max_input_bytes) {
     throw CsvError(line_, "the input is longer than the limit of " +
-                              std::to_string(limits_.max_input_bytes) + " bytes");
+                              std::to_string(limits_.max_input_bytes) + " bytes (max-input-bytes)");
   }
   return true;
 }

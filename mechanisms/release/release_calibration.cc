@@ -34,29 +34,43 @@ mpq_class max_feasible_rho(const mpq_class& epsilon, const mpq_class& delta) {
   // Start from BS16's rho + 2 sqrt(rho L) = epsilon, L = log(1/delta):
   // rho0 = epsilon^2 / (sqrt(L + epsilon) + sqrt(L))^2 (lower end, rounded down).
   const Interval L = accounting::log(Interval(mpq_class(1) / delta, kPrec));
-  const Interval e(epsilon, kPrec);
-  const Interval root = accounting::sqrt(L + e) + accounting::sqrt(L);
-  const Interval rho0 = accounting::square(e) / accounting::square(root);
+  const Interval eps_i(epsilon, kPrec);
+  const Interval root = accounting::sqrt(L + eps_i) + accounting::sqrt(L);
+  const Interval rho0 = accounting::square(eps_i) / accounting::square(root);
   mpq_class lo = accounting::to_mpq(rho0.lower());
   if (sgn(lo) <= 0) lo = power_of_two(-1000);
-  int halvings = 0;
-  while (!zcdp_meets(lo, delta, epsilon, nullptr)) {
-    if (++halvings > 2000) {
+  const mpq_class rho_cap(1'000'000'000);  // zcdp.h's limit: anything above counts as not meeting
+  auto meets = [&](const mpq_class& rho) {
+    return rho <= rho_cap && zcdp_meets(rho, delta, epsilon, nullptr);
+  };
+  // Gallop: factors 2^1, 2^2, 2^4, ... so that a bracket 2^(+-33000) away (epsilon = 10^-5000:
+  // the searched bound is 0 for every rho below ~10^-12) takes ~16 conversions, not 33000.
+  for (long down = 1; !meets(lo); down *= 2) {
+    if (down > (1L << 40)) {
       throw LimitError("epsilon", "no zCDP parameter meets epsilon = " +
                                       abbreviate(to_string(epsilon)) + " at this delta");
     }
-    lo /= 2;
+    lo *= power_of_two(-down);
   }
-  const mpq_class rho_cap(1'000'000'000);
+  long e = 1;  // hi = lo 2^e is the first factor found not to meet epsilon (or over the cap)
+  while (meets(lo * power_of_two(e))) {
+    lo *= power_of_two(e);
+    e *= 2;
+  }
+  // Bisect the exponent (lo meets, lo 2^e does not) down to e = 1, then the value itself.
+  while (e > 1) {
+    const long half = e / 2;
+    if (meets(lo * power_of_two(half))) {
+      lo *= power_of_two(half);
+      e -= half;
+    } else {
+      e = half;
+    }
+  }
   mpq_class hi = lo * 2;
-  while (hi <= rho_cap && zcdp_meets(hi, delta, epsilon, nullptr)) {
-    lo = hi;
-    hi *= 2;
-  }
-  if (hi > rho_cap) return lo;
   for (int step = 0; step < 200 && hi - lo > lo * power_of_two(-30); ++step) {
     const mpq_class mid = (lo + hi) / 2;
-    if (zcdp_meets(mid, delta, epsilon, nullptr)) {
+    if (meets(mid)) {
       lo = mid;
     } else {
       hi = mid;
