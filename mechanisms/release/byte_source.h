@@ -3,9 +3,10 @@
 // A release reads its input twice: pass 1 validates every record and counts the rows (nothing
 // is written), pass 2 writes the noisy table. TwoPassInput gives both passes the same bytes:
 //   - from a seekable regular file: read it, then seek back to where it started and read it
-//     again (no copy). The file must not change in between; pass 2 re-parses every record and a
-//     difference from pass 1 is reported (ReleaseError::kInputChanged), but by then part of the
-//     table may have been written, so do not edit the file while it is released;
+//     again (no copy). The file must not change in between: pass 2 re-parses every record and a
+//     structural difference from pass 1 is reported (ReleaseInputChanged, release_table.h), but
+//     by then part of the table may have been written, so do not edit the file while it is
+//     released;
 //   - from anything else (a pipe, a terminal, a socket, a std::istream): pass 1 copies every
 //     byte it reads to an anonymous temporary file (tmpfile(3): $TMPDIR or /tmp, unlinked at
 //     once, gone when the process ends) and pass 2 reads that copy.
