@@ -13,6 +13,7 @@ constexpr const char* kUsage =
     "usage: exactdp <command> [options]\n"
     "\n"
     "commands:\n"
+    "  release      add calibrated exact noise to integer columns of a CSV table (main job)\n"
     "  sample       draw exact noise: discrete-gaussian, discrete-laplace, bernoulli-exp\n"
     "  calibrate    certified noise calibration (gaussian, discrete-gaussian)\n"
     "  profile      certified privacy profile delta(epsilon) of a mechanism\n"
@@ -35,6 +36,7 @@ int run_exactdp(const std::vector<std::string>& args, Io& io) {
       {"sample", cmd_sample},   {"calibrate", cmd_calibrate},     {"profile", cmd_profile},
       {"convert", cmd_convert}, {"compose", cmd_compose},         {"measure-gdp", cmd_measure_gdp},
       {"audit", cmd_audit},     {"bits", cmd_bits},               {"audit-timing", cmd_audit_timing},
+      {"release", cmd_release},
   };
   try {
     if (args.empty()) {

@@ -165,6 +165,35 @@ std::vector<Template> templates() {
   t.push_back(timing_hardened);
   // bits (raw bytes; the count is its only number)
   t.push_back(make("bits", {"bits", "--seed", kSeed}, {{"-n", "16"}}));
+  // release (the table on stdin; the hostile value in each option, and in a noised cell)
+  Template release_exact = make("release_discrete_gaussian_exact",
+                                {"release", "--mechanism", "discrete-gaussian", "--column", "count", "--seed", kSeed},
+                                {{"--epsilon", "1"}, {"--delta", "1e-6"}, {"--sensitivity", "1"},
+                                 {"--contributions", "1"}, {"--digits", "20"}, {"--max-input-bytes", "1000"}});
+  release_exact.stdin_text = "region,count\nNorth,5\n\"East, coastal\",7\n";
+  t.push_back(release_exact);
+  Template release_zcdp = make("release_discrete_gaussian_zcdp",
+                               {"release", "--mechanism", "discrete-gaussian", "--column", "count", "--column",
+                                "sum", "--seed", kSeed},
+                               {{"--epsilon", "1"}, {"--delta", "1e-6"}, {"--sensitivity", "1"}, {"--contributions", "2"}});
+  release_zcdp.stdin_text = "region,count,sum\nNorth,5,70\n";
+  t.push_back(release_zcdp);
+  Template release_laplace = make("release_discrete_laplace",
+                                  {"release", "--mechanism", "discrete-laplace", "--column", "count", "--seed", kSeed},
+                                  {{"--epsilon", "1"}, {"--sensitivity", "1"}, {"--contributions", "1"}});
+  release_laplace.stdin_text = "count\n5\n";
+  t.push_back(release_laplace);
+  Template release_decimal = make("release_decimal",
+                                  {"release", "--mechanism", "discrete-laplace", "--column", "price", "--seed", kSeed},
+                                  {{"--epsilon", "1"}, {"--granularity", "0.01"}, {"--sensitivity", "1/2"}});
+  release_decimal.stdin_text = "price\n12.30\n";
+  t.push_back(release_decimal);
+  Template release_cell = make("release_cell",
+                               {"release", "--mechanism", "discrete-laplace", "--epsilon", "1", "--column", "count",
+                                "--seed", kSeed},
+                               {{"<stdin>", "5"}});
+  release_cell.stdin_text = "id,count\n1,{line}\n";
+  t.push_back(release_cell);
   return t;
 }
 

@@ -1,0 +1,356 @@
+// exactdp release — the main job: calibrated exact noise on the integer columns of a CSV table,
+// all or nothing, with the certified guarantee of the whole release on stderr (and in --json).
+// The library does the work (mechanisms/release/); this file parses options and prints.
+#include <unistd.h>
+
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/accounting_options.h"
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/json.h"
+#include "cli/seed_option.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/mechanisms/release/byte_source.h>
+#include <exactdp/mechanisms/release/cell_codec.h>
+#include <exactdp/mechanisms/release/release_calibration.h>
+#include <exactdp/mechanisms/release/release_table.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+
+namespace exactdp::cli {
+namespace {
+
+using mechanisms::NoiseMechanism;
+
+const std::string kHelp = std::string(
+    "usage:\n"
+    "  exactdp release --mechanism discrete-gaussian|discrete-laplace --epsilon R [--delta R]\n"
+    "          --column NAME [--column NAME ...] [--sensitivity INT] [--contributions K]\n"
+    "          [--granularity G [--round refuse|nearest]] [--hardened] [--json FILE] [--digits D]\n"
+    "          [--max-input-bytes N]\n"
+    "          [--seed HEX | --seed-file FILE] < in.csv > out.csv\n"
+    "\n"
+    "Adds exact, calibrated noise to the named integer columns of an RFC 4180 CSV table read on\n"
+    "stdin (header row; quoted fields with commas, quotes and newlines; CRLF or LF; a UTF-8 BOM)\n"
+    "and writes the table on stdout: every other field byte for byte (quoting included), the row\n"
+    "order and the line endings kept; each noised cell replaced by cell + noise (integers of any\n"
+    "size). All or nothing: the whole input is validated before a byte is written.\n"
+    "\n"
+    "The budget (epsilon, delta) is for the WHOLE release. Contribution model: a person adds at\n"
+    "most K records (--contributions, default 1); a record changes one row, and each noised\n"
+    "column's cell in it by at most Delta (--sensitivity, default 1). The rows (and columns not\n"
+    "noised) must be public, e.g. category keys. Per-cell noise, same for every noised cell:\n"
+    "  discrete-laplace   scale C K Delta / epsilon: pure epsilon-DP (delta = 0; --delta optional)\n"
+    "  discrete-gaussian  sigma2 certified: one column and K = 1 by the exact profile (CKS20\n"
+    "                     Thm. 7), otherwise by rho-zCDP (rho = C K^2 Delta^2 / (2 sigma2))\n"
+    "                     converted with CKS20 Cor. 13. --delta is required.\n"
+    "The guarantee (epsilon and delta certified upper ends, rho-zCDP and mu-GDP where they hold,\n"
+    "the contribution model, the composition route, the per-column parameters) goes to stderr\n"
+    "and, with --json FILE, as one JSON object to FILE.\n"
+    "\n"
+    "--column NAME       a header name (unquoted value) to noise; repeat for more columns\n"
+    "--sensitivity INT   Delta >= 1 (default 1); with --granularity a rational s > 0 in the\n"
+    "                    column's units, and Delta = ceil(s / G) grid steps\n"
+    "--granularity G     decimal (fixed-point) columns on the grid G Z: G is an exact rational\n"
+    "                    whose denominator is 2^a 5^b (0.01, 0.25, 1/1024, also written 2^-10).\n"
+    "                    A cell is a plain decimal ([+-]?digits[.digits]) read exactly; it must\n"
+    "                    be a multiple of G, or with --round nearest it is rounded to the nearest\n"
+    "                    multiple (ties toward +infinity). Integer noise is added to value / G and\n"
+    "                    the result printed as an exact decimal with G's number of decimal places.\n"
+    "--contributions K   1 <= K <= 1000000 records per person (default 1)\n"
+    "--hardened          the timing-hardened samplers (docs/HARDENED.md); their certified distance\n"
+    "                    tau <= 2^-64 per cell is charged to delta: (1 + e^eps) N tau for N cells\n"
+    "--json FILE         also write the guarantee to FILE\n"
+    "--digits D          significant digits of printed bounds (default 20; rounded outward)\n"
+    "--max-input-bytes N the input size limit (default and maximum 68719476736 = 64 GiB)\n"
+    "Limits: a cell has at most 10000 digits, a record at most 16 MiB and 100000 fields.\n"
+    "Memory is bounded: a regular file on stdin is read twice in place; anything else (a pipe) is\n"
+    "spooled to an unlinked temporary file in $TMPDIR during the first pass (docs/RELEASE.md).\n"
+    ) + kSeedOptionsHelp + std::string(
+    "Exit status: 0 success; 2 bad usage, bad parameter or bad input (the message names the\n"
+    "parameter or the input line; nothing on stdout); 1 a write error (closed pipe, full disk:\n"
+    "the table on stdout is then incomplete) or an internal error.\n");
+
+// Takes every "--column NAME" / "--column=NAME" out of args (the option repeats).
+std::vector<std::string> take_columns(Args args, std::vector<std::string>& rest) {
+  std::vector<std::string> columns;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      rest.insert(rest.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+      break;
+    }
+    if (a == "--column") {
+      if (i + 1 >= args.size()) throw UsageError("option --column needs a value");
+      columns.push_back(args[++i]);
+    } else if (a.rfind("--column=", 0) == 0) {
+      columns.push_back(a.substr(9));
+    } else {
+      rest.push_back(a);
+    }
+  }
+  return columns;
+}
+
+// to_exact_decimal, except for a denominator too large to divide 10^2000 (then to_exact_decimal
+// would return p/q anyway, after a search that is quadratic in the denominator's size).
+std::string exact_text(const mpq_class& q) {
+  if (mpz_sizeinbase(q.get_den_mpz_t(), 2) > 6700) return to_string(q);
+  return to_exact_decimal(q);
+}
+
+// --granularity, --round and the sensitivity in value units.
+struct GridChoice {
+  mpq_class granularity;
+  mechanisms::Rounding rounding = mechanisms::Rounding::kRefuse;
+  mpq_class sensitivity;
+};
+
+// An exact rational (parse_rational), or 2^k written "2^k" / "2^-k" with |k| <= 10000.
+mpq_class parse_granularity(const std::string& text) {
+  if (text.rfind("2^", 0) == 0) {
+    const mpz_class k = parse_integer("granularity", text.substr(2));
+    if (abs(k) > 10'000) {
+      throw ParameterError::out_of_range("granularity", abbreviate(text), "2^k with |k| <= 10000");
+    }
+    return power_of_two(k.get_si());
+  }
+  return parse_rational("granularity", text);
+}
+
+void describe_grid(JsonValue& j, const std::optional<GridChoice>& grid, const mechanisms::ReleaseCalibration& c) {
+  if (!grid) {
+    j.set("granularity", JsonValue::null());
+    return;
+  }
+  j.set("granularity", exact_text(grid->granularity));
+  j.set("rounding", grid->rounding == mechanisms::Rounding::kNearest ? "nearest (ties toward +infinity)" : "refuse");
+  j.set("sensitivity_value_units", exact_text(grid->sensitivity));
+  j.set("sensitivity_grid_steps", to_string(c.model.sensitivity));
+}
+
+NoiseMechanism parse_mechanism(const std::string& name) {
+  if (name == "discrete-gaussian") return NoiseMechanism::kDiscreteGaussian;
+  if (name == "discrete-laplace") return NoiseMechanism::kDiscreteLaplace;
+  throw ParameterError("mechanism", "mechanism = " + abbreviate(name) +
+                                        " is not known: allowed discrete-gaussian or discrete-laplace");
+}
+
+JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
+                         const std::vector<std::string>& columns, bool seeded, bool in_place,
+                         int digits, const std::optional<GridChoice>& grid) {
+  JsonValue j = JsonValue::object();
+  j.set("command", "release");
+  j.set("mechanism", mechanisms::mechanism_name(c.budget.mechanism));
+  j.set("hardened", c.budget.hardened);
+  JsonValue requested = JsonValue::object();
+  requested.set("epsilon", exact_text(c.budget.epsilon));
+  requested.set("delta", c.budget.delta ? JsonValue(exact_text(*c.budget.delta)) : JsonValue::null());
+  j.set("requested", requested);
+  j.set_interval("epsilon", c.epsilon, digits);
+  j.set_interval("delta", c.delta, digits);
+  j.set("epsilon_exact", c.epsilon_exact ? JsonValue(exact_text(*c.epsilon_exact)) : JsonValue::null());
+  j.set("delta_exact", c.delta_exact ? JsonValue(exact_text(*c.delta_exact)) : JsonValue::null());
+  j.set("rho_zcdp", c.rho ? JsonValue(exact_text(*c.rho)) : JsonValue::null());
+  j.set("mu_gdp", c.mu ? JsonValue::interval(*c.mu, digits) : JsonValue::null());
+  JsonValue model = JsonValue::object();
+  model.set("description",
+            "a person contributes at most K records; each record changes one row and each noised "
+            "column's cell in that row by at most Delta; rows and non-noised columns are public");
+  model.set("sensitivity", to_string(c.model.sensitivity));
+  model.set("contributions", c.model.contributions);
+  model.set("columns", c.model.columns);
+  model.set("l1_sensitivity", to_string(c.l1_sensitivity));
+  model.set("l2_sensitivity_squared", to_string(c.l2_sensitivity_squared));
+  j.set("contribution_model", model);
+  describe_grid(j, grid, c);
+  j.set("route", c.route);
+  j.set("route_detail", c.route_detail);
+  JsonValue per_column = JsonValue::array();
+  for (const auto& name : columns) {
+    JsonValue col = JsonValue::object();
+    col.set("column", name);
+    col.set("mechanism", mechanisms::mechanism_name(c.budget.mechanism));
+    if (c.budget.mechanism == NoiseMechanism::kDiscreteGaussian) {
+      col.set("sigma2", exact_text(c.sigma2));
+      if (grid) col.set("sigma2_value_units", exact_text(c.sigma2 * grid->granularity * grid->granularity));
+    } else {
+      col.set("scale", exact_text(c.scale));
+      if (grid) col.set("scale_value_units", exact_text(c.scale * grid->granularity));
+    }
+    per_column.push(col);
+  }
+  j.set("columns", per_column);
+  j.set("rows", static_cast<unsigned long long>(c.cells / c.model.columns));
+  j.set("cells", static_cast<unsigned long long>(c.cells));
+  if (c.budget.hardened) {
+    j.set("tau_upper_per_cell", to_string(c.tau_upper_per_cell));
+    j.set_interval("hardened_delta_charge", c.hardened_charge, digits);
+  }
+  j.set("randomness", seeded ? "seeded ChaCha20 (reproducible demo: NOT private)" : "OS CSPRNG");
+  j.set("input", in_place ? "regular file, read twice in place" : "spooled to a temporary file");
+  return j;
+}
+
+void print_guarantee(std::ostream& err, const mechanisms::ReleaseCalibration& c,
+                     const std::vector<std::string>& columns, bool seeded, int digits,
+                     const std::optional<GridChoice>& grid) {
+  using accounting::to_decimal;
+  const bool gaussian = c.budget.mechanism == NoiseMechanism::kDiscreteGaussian;
+  err << "exactdp release: guarantee of the whole release (certified upper ends, rounded up)\n";
+  const std::string eps_text = c.epsilon_exact ? exact_text(*c.epsilon_exact) : to_decimal(c.epsilon, digits).upper;
+  const std::string delta_text = c.delta_exact ? exact_text(*c.delta_exact) : to_decimal(c.delta, digits).upper;
+  err << "  (epsilon, delta)-DP  epsilon <= " << eps_text << ", delta <= " << delta_text
+      << "  (requested epsilon = "
+      << abbreviate(exact_text(c.budget.epsilon)) << ", delta = "
+      << (c.budget.delta ? abbreviate(exact_text(*c.budget.delta)) : std::string("0")) << ")\n";
+  err << "  rho-zCDP             "
+      << (c.rho ? "rho = " + exact_text(*c.rho) + (gaussian ? "" : " (epsilon^2/2, BS16 Prop. 3.3)")
+                : std::string(c.budget.hardened ? "not claimed (hardened samplers: TV charge only)"
+                                                : "not claimed"))
+      << "\n";
+  err << "  mu-GDP               "
+      << (c.mu ? "mu <= " + to_decimal(*c.mu, digits).upper + " (pure DP => GDP, DRS Sec. 2.4)"
+               : std::string(gaussian ? "not claimed (the discrete Gaussian is not exactly "
+                                        "Delta/sigma-GDP)"
+                                      : "not claimed (hardened samplers: TV charge only)"))
+      << "\n";
+  err << "  contribution model   a person contributes at most K = " << c.model.contributions
+      << " record(s); each changes one row, and each noised column's cell in it by at most Delta = "
+      << to_string(c.model.sensitivity) << "; rows and other columns are public\n";
+  err << "  sensitivity          C = " << c.model.columns << " noised column(s): L1 = C K Delta = "
+      << to_string(c.l1_sensitivity) << ", L2^2 = C K^2 Delta^2 = "
+      << to_string(c.l2_sensitivity_squared) << "\n";
+  if (grid) {
+    err << "  decimal grid         G = " << exact_text(grid->granularity) << ", values "
+        << (grid->rounding == mechanisms::Rounding::kNearest ? "rounded to the nearest multiple (ties up)"
+                                                             : "must be multiples of G")
+        << "; sensitivity " << exact_text(grid->sensitivity) << " = Delta = ceil(s/G) = "
+        << to_string(c.model.sensitivity) << " grid steps; noise below is in grid steps\n";
+  }
+  err << "  composition route    " << c.route << ": " << c.route_detail << "\n";
+  for (const auto& name : columns) {
+    err << "  column " << name << ": " << mechanisms::mechanism_name(c.budget.mechanism)
+        << (c.budget.hardened ? " (hardened)" : "") << ", "
+        << (gaussian ? "sigma2 = " + exact_text(c.sigma2) : "scale = " + exact_text(c.scale)) << "\n";
+  }
+  err << "  cells noised         " << c.cells << "\n";
+  if (c.budget.hardened) {
+    err << "  hardened charge      (1 + e^eps) N tau <= " << to_decimal(c.hardened_charge, digits).upper
+        << " (tau <= " << exact_text(c.tau_upper_per_cell) << " per cell), included in delta\n";
+  }
+  if (seeded) {
+    err << "  randomness           SEEDED: a reproducible demo, NOT a private release (anyone with "
+           "the seed can remove the noise)\n";
+  }
+}
+
+}  // namespace
+
+int cmd_release(Args args, Io& io) {
+  std::vector<std::string> rest;
+  const std::vector<std::string> columns = take_columns(args, rest);
+  std::vector<OptionSpec> specs = {
+      {"--mechanism", true},   {"--epsilon", true},  {"--delta", true},
+      {"--sensitivity", true}, {"--contributions", true}, {"--hardened", false},
+      {"--json", true},        {"--digits", true},   {"--max-input-bytes", true},
+      {"--granularity", true}, {"--round", true},
+  };
+  for (const auto& s : seed_option_specs()) specs.push_back(s);
+  for (const auto& s : help_option_specs()) specs.push_back(s);
+  const ParsedArgs parsed(Args(rest), specs);
+  if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
+  if (!parsed.positionals().empty()) {
+    throw UsageError("release takes no positional argument ('" + parsed.positionals()[0] +
+                     "'); the table is read on stdin (see --help)");
+  }
+  if (columns.empty()) throw UsageError("release needs at least one --column NAME to noise");
+
+  // Everything that can be checked before reading is checked first.
+  mechanisms::ReleaseBudget budget;
+  budget.mechanism = parse_mechanism(parsed.require("--mechanism"));
+  budget.epsilon = parsed.require_rational("--epsilon");
+  budget.delta = parsed.rational("--delta");
+  budget.hardened = parsed.has("--hardened");
+  mechanisms::ContributionModel model;
+  std::optional<GridChoice> grid;
+  if (const auto g = parsed.get("--granularity")) {
+    grid.emplace();
+    grid->granularity = parse_granularity(*g);
+    const std::string round = parsed.get("--round").value_or("refuse");
+    if (round != "refuse" && round != "nearest") {
+      throw ParameterError("round", "round = " + abbreviate(round) + " is not known: allowed refuse or nearest");
+    }
+    grid->rounding = round == "nearest" ? mechanisms::Rounding::kNearest : mechanisms::Rounding::kRefuse;
+    grid->sensitivity = parsed.rational("--sensitivity").value_or(1);
+    (void)mechanisms::CellCodec::decimals(grid->granularity, grid->rounding);  // checks G now
+    model.sensitivity = mechanisms::grid_sensitivity(grid->sensitivity, grid->granularity);
+  } else {
+    if (parsed.has("--round")) throw UsageError("--round needs --granularity");
+    if (const auto s = parsed.integer("--sensitivity")) model.sensitivity = *s;
+  }
+  model.contributions = static_cast<unsigned long>(
+      parsed.count("--contributions", 1, mechanisms::kMaxContributions).value_or(1));
+  model.columns = static_cast<unsigned long>(columns.size());
+  mechanisms::validate_release(budget, model);
+  const int digits = digits_option(parsed, 1000);
+  mechanisms::ReleaseLimits limits;
+  if (const auto n = parsed.count("--max-input-bytes", 1, limits.csv.max_input_bytes)) {
+    limits.csv.max_input_bytes = *n;
+  }
+  std::unique_ptr<std::ofstream> json_file;
+  if (const auto path = parsed.get("--json")) {
+    json_file = std::make_unique<std::ofstream>(*path, std::ios::out | std::ios::trunc);
+    if (!*json_file) throw ParameterError("json", "json = " + abbreviate(*path) + ": cannot open the file for writing");
+  }
+  const bool seeded = has_seed_option(parsed);
+  const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
+
+  // Pass 1: read and validate everything; nothing is written.
+  const bool real_stdin = &io.in == &std::cin;
+  const std::unique_ptr<mechanisms::TwoPassInput> input =
+      real_stdin ? mechanisms::TwoPassInput::from_fd(STDIN_FILENO)
+                 : mechanisms::TwoPassInput::from_stream(io.in);
+  const mechanisms::CellCodec codec =
+      grid ? mechanisms::CellCodec::decimals(grid->granularity, grid->rounding)
+           : mechanisms::CellCodec::integers();
+  const mechanisms::TableScan scan = mechanisms::scan_table(*input, columns, limits, codec);
+  const mechanisms::ReleaseCalibration calibration =
+      mechanisms::calibrate_release(budget, model, scan.rows);
+
+  // Pass 2: write. A closed pipe must be an error with a message, not a silent SIGPIPE death.
+  if (&io.out == &std::cout) std::signal(SIGPIPE, SIG_IGN);
+  input->rewind();
+  std::vector<std::string> noised_names;
+  for (const std::size_t i : scan.noised) noised_names.push_back(scan.header[i]);
+  try {
+    mechanisms::write_release(*input, io.out, scan, calibration, *bits, limits, codec);
+  } catch (const mechanisms::ReleaseOutputError& e) {
+    io.err << "exactdp release: " << e.what() << "\n";
+    return 1;
+  } catch (const mechanisms::ReleaseInputChanged& e) {
+    io.err << "exactdp release: " << e.what() << "\n";
+    return 1;
+  }
+  print_guarantee(io.err, calibration, noised_names, seeded, digits, grid);
+  if (json_file) {
+    *json_file << guarantee_json(calibration, noised_names, seeded, input->rereads_in_place(), digits, grid).dump()
+               << "\n";
+    json_file->flush();
+    if (!*json_file) {
+      io.err << "exactdp release: error writing the --json file\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace exactdp::cli

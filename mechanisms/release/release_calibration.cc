@@ -1,0 +1,223 @@
+#include <exactdp/mechanisms/release/release_calibration.h>
+
+#include <stdexcept>
+
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/accounting/discrete_gaussian_calibration.h>
+#include <exactdp/accounting/gdp_conversions.h>
+#include <exactdp/accounting/hardened_charge.h>
+#include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/accounting/zcdp.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/hardened_discrete_gaussian.h>
+#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/hardening.h>
+#include <exactdp/samplers/rational.h>
+
+namespace exactdp::mechanisms {
+namespace {
+
+using accounting::Interval;
+constexpr mpfr_prec_t kPrec = accounting::kDefaultPrecision;
+
+// rho-zCDP => (epsilon', delta)-DP with epsilon'.upper <= epsilon (CKS20 Cor. 13, searched alpha).
+bool zcdp_meets(const mpq_class& rho, const mpq_class& delta, const mpq_class& epsilon,
+                Interval* epsilon_out) {
+  const accounting::ZcdpConversion c = accounting::zcdp_epsilon(rho, delta);
+  if (!accounting::upper_at_most(c.bound.value, epsilon)) return false;
+  if (epsilon_out != nullptr) *epsilon_out = c.bound.value;
+  return true;
+}
+
+// The largest rho (to a relative 2^-30) found with zcdp_meets; a verified feasible value.
+mpq_class max_feasible_rho(const mpq_class& epsilon, const mpq_class& delta) {
+  // Start from BS16's rho + 2 sqrt(rho L) = epsilon, L = log(1/delta):
+  // rho0 = epsilon^2 / (sqrt(L + epsilon) + sqrt(L))^2 (lower end, rounded down).
+  const Interval L = accounting::log(Interval(mpq_class(1) / delta, kPrec));
+  const Interval eps_i(epsilon, kPrec);
+  const Interval root = accounting::sqrt(L + eps_i) + accounting::sqrt(L);
+  const Interval rho0 = accounting::square(eps_i) / accounting::square(root);
+  mpq_class lo = accounting::to_mpq(rho0.lower());
+  if (sgn(lo) <= 0) lo = power_of_two(-1000);
+  const mpq_class rho_cap(1'000'000'000);  // zcdp.h's limit: anything above counts as not meeting
+  auto meets = [&](const mpq_class& rho) {
+    return rho <= rho_cap && zcdp_meets(rho, delta, epsilon, nullptr);
+  };
+  // Gallop: factors 2^1, 2^2, 2^4, ... so that a bracket 2^(+-33000) away (epsilon = 10^-5000:
+  // the searched bound is 0 for every rho below ~10^-12) takes ~16 conversions, not 33000.
+  for (long down = 1; !meets(lo); down *= 2) {
+    if (down > (1L << 40)) {
+      throw LimitError("epsilon", "no zCDP parameter meets epsilon = " +
+                                      abbreviate(to_string(epsilon)) + " at this delta");
+    }
+    lo *= power_of_two(-down);
+  }
+  long e = 1;  // hi = lo 2^e is the first factor found not to meet epsilon (or over the cap)
+  while (meets(lo * power_of_two(e))) {
+    lo *= power_of_two(e);
+    e *= 2;
+  }
+  // Bisect the exponent (lo meets, lo 2^e does not) down to e = 1, then the value itself.
+  while (e > 1) {
+    const long half = e / 2;
+    if (meets(lo * power_of_two(half))) {
+      lo *= power_of_two(half);
+      e -= half;
+    } else {
+      e = half;
+    }
+  }
+  mpq_class hi = lo * 2;
+  for (int step = 0; step < 200 && hi - lo > lo * power_of_two(-30); ++step) {
+    const mpq_class mid = (lo + hi) / 2;
+    if (meets(mid)) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+void calibrate_zcdp(ReleaseCalibration& out, const mpq_class& delta_mech) {
+  const mpq_class& epsilon = out.budget.epsilon;
+  const mpq_class rho_max = max_feasible_rho(epsilon, delta_mech);
+  const mpq_class l2sq(out.l2_sensitivity_squared);
+  mpq_class sigma2 = accounting::round_up_significant(l2sq / (2 * rho_max), 3);
+  Interval eps_claim(kPrec);
+  bool met = false;
+  for (int bump = 0; bump < 100 && !met; ++bump) {
+    met = zcdp_meets(l2sq / (2 * sigma2), delta_mech, epsilon, &eps_claim);
+    if (!met) sigma2 = accounting::round_up_significant(sigma2 * (1 + power_of_two(-60)), 3);
+  }
+  if (!met) {  // rho_max itself was verified
+    sigma2 = l2sq / (2 * rho_max);
+    if (!zcdp_meets(rho_max, delta_mech, epsilon, &eps_claim)) {
+      throw std::logic_error("release calibration: a verified rho no longer meets epsilon");
+    }
+  }
+  out.sigma2 = sigma2;
+  out.rho = l2sq / (2 * sigma2);
+  out.epsilon = eps_claim;
+  out.delta = Interval(delta_mech, kPrec);
+  out.delta_exact = delta_mech;
+  out.route = "zcdp";
+  out.route_detail =
+      "each cell's discrete Gaussian is (alpha v^2/(2 sigma2))-Renyi DP (CKS20 Prop. 5); the cells "
+      "compose by adding rho (BS16 Lemma 2.3) to rho = C K^2 Delta^2 / (2 sigma2); rho-zCDP is "
+      "converted to (epsilon, delta) by CKS20 Cor. 13 with a searched alpha, certified";
+}
+
+void calibrate_exact_profile(ReleaseCalibration& out, const mpq_class& delta_mech) {
+  const accounting::DiscreteGaussianCalibration cal = accounting::calibrate_discrete_gaussian(
+      out.budget.epsilon, delta_mech, out.model.sensitivity);
+  out.sigma2 = cal.sigma2;
+  out.rho = mpq_class(out.l2_sensitivity_squared) / (2 * cal.sigma2);
+  out.epsilon = Interval(out.budget.epsilon, kPrec);
+  out.epsilon_exact = out.budget.epsilon;
+  out.delta = cal.delta_at_sigma2;
+  out.route = "exact-profile";
+  out.route_detail =
+      "one column and one contribution: a person changes one cell by at most Delta, and the "
+      "discrete Gaussian's exact privacy profile (CKS20 Thm. 7) is certified <= delta";
+}
+
+}  // namespace
+
+const char* mechanism_name(NoiseMechanism mechanism) {
+  return mechanism == NoiseMechanism::kDiscreteGaussian ? "discrete-gaussian" : "discrete-laplace";
+}
+
+void validate_release(const ReleaseBudget& budget, const ContributionModel& model) {
+  accounting::require_positive_at_most("epsilon", budget.epsilon, mpq_class(1'000'000), "10^6");
+  if (budget.delta) accounting::require_open_unit("delta", *budget.delta);
+  if (!budget.delta && budget.mechanism == NoiseMechanism::kDiscreteGaussian) {
+    throw ParameterError("delta", "delta is required with the discrete Gaussian: allowed 0 < delta < 1");
+  }
+  if (!budget.delta && budget.hardened) {
+    throw ParameterError("delta", "delta is required with --hardened (it pays the samplers' "
+                                  "certified distance tau): allowed 0 < delta < 1");
+  }
+  accounting::require_integer_sensitivity(model.sensitivity);
+  if (model.contributions < 1 || model.contributions > kMaxContributions) {
+    throw ParameterError::out_of_range("contributions", std::to_string(model.contributions),
+                                       "1 <= contributions <= 1000000");
+  }
+  if (model.columns < 1 || model.columns > kMaxNoisedColumns) {
+    throw ParameterError::out_of_range("columns", std::to_string(model.columns),
+                                       "1 to 100000 noised columns");
+  }
+}
+
+ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const ContributionModel& model,
+                                     std::uint64_t rows) {
+  validate_release(budget, model);
+  ReleaseCalibration out;
+  out.budget = budget;
+  out.model = model;
+  out.cells = rows * model.columns;
+  const mpz_class c(model.columns), k(model.contributions);
+  out.l1_sensitivity = c * k * model.sensitivity;
+  out.l2_sensitivity_squared = c * k * k * model.sensitivity * model.sensitivity;
+  out.hardened_charge = Interval(0L, kPrec);
+
+  // --hardened: reserve (1 + e^eps) N 2^-tau_bits out of delta before calibrating.
+  mpq_class delta_mech = budget.delta.value_or(0);
+  const mpq_class cells(mpz_class(std::to_string(out.cells)));
+  if (budget.hardened) {
+    const mpq_class tau_bound = power_of_two(-static_cast<long>(kDefaultTauBits));
+    const Interval reserve = accounting::hardened_delta_charge(budget.epsilon, cells * tau_bound, kPrec);
+    delta_mech -= accounting::to_mpq(reserve.upper());
+    if (sgn(delta_mech) <= 0) {
+      throw ParameterError::out_of_range(
+          "delta", abbreviate(to_string(*budget.delta)),
+          "delta > (1 + e^epsilon) N 2^-64 = " + accounting::decimal_upper(reserve.upper(), 6) +
+              ", the charge of the hardened samplers for N = " + std::to_string(out.cells) + " cells");
+    }
+  }
+
+  if (budget.mechanism == NoiseMechanism::kDiscreteLaplace) {
+    out.scale = mpq_class(out.l1_sensitivity) / budget.epsilon;
+    out.epsilon = Interval(budget.epsilon, kPrec);
+    out.epsilon_exact = budget.epsilon;
+    out.delta = Interval(0L, kPrec);
+    out.delta_exact = mpq_class(0);
+    out.route = "pure-dp-l1";
+    out.route_detail =
+        "independent discrete Laplace noise of scale t on every cell has privacy loss at most "
+        "||v||_1 / t <= C K Delta / t = epsilon for a person's change v (pure DP, delta = 0)";
+    out.rho = budget.epsilon * budget.epsilon / 2;
+    out.mu = accounting::gdp_mu_of_pure_dp(budget.epsilon).value;
+  } else if (model.columns == 1 && model.contributions == 1) {
+    calibrate_exact_profile(out, delta_mech);
+  } else {
+    calibrate_zcdp(out, delta_mech);
+  }
+
+  if (budget.hardened) {
+    // The samplers' own certified tau (<= 2^-64, the bound reserved above). Building them also
+    // checks the hardened range (ParameterError naming sigma2 or scale).
+    out.tau_upper_per_cell = budget.mechanism == NoiseMechanism::kDiscreteLaplace
+                                 ? HardenedDiscreteLaplaceParams::make(out.scale).tau_upper()
+                                 : HardenedDiscreteGaussianParams::make(out.sigma2).tau_upper();
+    const mpq_class eps_claim = out.epsilon_exact.value_or(accounting::to_mpq(out.epsilon.upper()));
+    out.hardened_charge =
+        accounting::hardened_delta_charge(eps_claim, cells * out.tau_upper_per_cell, kPrec);
+    out.delta = accounting::hardened_delta(out.delta, eps_claim, cells * out.tau_upper_per_cell);
+    out.delta_exact.reset();
+    out.rho.reset();
+    out.mu.reset();
+  }
+
+  // The guarantee never exceeds the request (certified comparisons on the upper ends).
+  const bool epsilon_ok = out.epsilon_exact ? *out.epsilon_exact <= budget.epsilon
+                                            : accounting::upper_at_most(out.epsilon, budget.epsilon);
+  const bool delta_ok = out.delta_exact ? *out.delta_exact <= budget.delta.value_or(0)
+                                        : accounting::upper_at_most(out.delta, budget.delta.value_or(0));
+  if (!epsilon_ok || !delta_ok) {
+    throw std::logic_error("release calibration: the certified guarantee exceeds the budget");
+  }
+  return out;
+}
+
+}  // namespace exactdp::mechanisms

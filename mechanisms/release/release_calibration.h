@@ -1,0 +1,107 @@
+// release_calibration.h — calibrate_release: the per-cell noise of `exactdp release` and the
+// certified guarantee of the whole release (docs/RELEASE.md has the proofs in full).
+//
+// Contribution model (the neighbouring relation). Two input tables are neighbours when one
+// person's data differ. A person contributes at most K records (--contributions); a record
+// changes at most ONE row of the table, and in that row it changes each noised column's cell by
+// at most Delta (--sensitivity, an integer) in absolute value. The row set, the row order and
+// every column that is not noised are public (they are copied as they are and must not depend
+// on private data: e.g. the category keys of a count table). K records may land in K different
+// rows or all in the same row, so for one person the change v of the released integer vector
+// (C noised columns times R rows) has
+//   per column  ||v_c||_1 <= K Delta  and  ||v_c||_2 <= ||v_c||_1 <= K Delta   (same row: equality),
+//   overall     ||v||_1 <= C K Delta  and  ||v||_2^2 <= C K^2 Delta^2.
+//
+// Mechanisms (every cell gets independent noise with the same parameter):
+//   discrete Laplace, scale t = C K Delta / epsilon. Privacy loss
+//     |log P[M(D) = y] / P[M(D') = y]| <= sum_i |v_i| / t <= epsilon: pure epsilon-DP
+//     (route "pure-dp-l1"). Then also rho = epsilon^2 / 2 zCDP (BS16 Prop. 3.3) and
+//     mu-GDP with mu = 2 Phi^-1(e^eps / (1 + e^eps)) (DRS Sec. 2.4), certified upper end.
+//   discrete Gaussian, variance parameter sigma2:
+//     - C = 1 and K = 1 (one cell changes, by at most Delta): the exact profile of CKS20
+//       Theorem 7, calibrated by accounting::calibrate_discrete_gaussian (route
+//       "exact-profile"): delta(epsilon) certified <= the requested delta;
+//     - otherwise: each cell is (alpha v_i^2 / (2 sigma2))-Renyi (CKS20 Prop. 5), independent
+//       cells add (BS16 Lemma 2.3), so the release is rho-zCDP with rho = C K^2 Delta^2 /
+//       (2 sigma2); sigma2 is the smallest 3-significant-digit value whose rho converts (CKS20
+//       Cor. 13, accounting::zcdp_epsilon, searched alpha) to an epsilon whose certified upper
+//       end is <= the requested epsilon at the requested delta (route "zcdp").
+//     mu-GDP is not claimed for the discrete Gaussian (it is not exactly Delta/sigma-GDP).
+//   --hardened: the isochronous samplers (samplers/hardened_*.h), each within TV tau_upper of
+//     the exact law. The R C noise draws together are within TV N tau_upper (N = R C cells,
+//     union bound over a coupling), so (accounting/hardened_charge.h) the release is
+//     (epsilon, delta_mech + (1 + e^epsilon) N tau_upper)-DP. The calibration reserves that
+//     charge out of the requested delta first (with tau_upper <= 2^-64 per cell), so a hardened
+//     release needs a delta even with discrete Laplace. zCDP and GDP are not claimed then.
+// Rounding: every reported quantity is an exact rational or a certified Interval whose UPPER
+// end is the one the guarantee uses; epsilon.upper <= requested epsilon and delta.upper <=
+// requested delta are checked before the result is returned (std::logic_error otherwise).
+// Errors: ParameterError naming epsilon, delta, sensitivity, contributions or columns.
+// Cost: discrete Laplace: none; exact profile: ~40 profile evaluations; zcdp: ~60 conversions
+// (well under a second). Thread-safety: pure function.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <exactdp/accounting/interval.h>
+
+namespace exactdp::mechanisms {
+
+enum class NoiseMechanism { kDiscreteGaussian, kDiscreteLaplace };
+
+// "discrete-gaussian" / "discrete-laplace".
+[[nodiscard]] const char* mechanism_name(NoiseMechanism mechanism);
+
+inline constexpr unsigned long kMaxContributions = 1'000'000;
+inline constexpr unsigned long kMaxNoisedColumns = 100'000;
+
+struct ReleaseBudget {
+  NoiseMechanism mechanism = NoiseMechanism::kDiscreteGaussian;
+  mpq_class epsilon;               // > 0
+  std::optional<mpq_class> delta;  // 0 < delta < 1; required for discrete Gaussian and hardened
+  bool hardened = false;
+};
+
+struct ContributionModel {
+  mpz_class sensitivity = 1;        // Delta >= 1, per record and cell
+  unsigned long contributions = 1;  // K, 1..kMaxContributions records per person
+  unsigned long columns = 1;        // C, 1..kMaxNoisedColumns noised columns
+};
+
+struct ReleaseCalibration {
+  ReleaseBudget budget;
+  ContributionModel model;
+  std::uint64_t cells = 0;         // R C noise draws
+  mpz_class l1_sensitivity;        // C K Delta
+  mpz_class l2_sensitivity_squared;  // C K^2 Delta^2
+  std::string route;               // "pure-dp-l1", "exact-profile" or "zcdp"
+  std::string route_detail;        // one sentence: the theorems used
+  mpq_class scale;                 // discrete Laplace t (0 for the Gaussian)
+  mpq_class sigma2;                // discrete Gaussian sigma2 (0 for Laplace)
+  accounting::Interval epsilon{accounting::kDefaultPrecision};  // certified; upper <= requested
+  accounting::Interval delta{accounting::kDefaultPrecision};    // certified; upper <= requested
+  // The exact values when the guarantee is an exact rational (then epsilon / delta above are
+  // their outward roundings): epsilon of the pure-DP and exact-profile routes, delta of the
+  // zcdp route and of a plain discrete Laplace (0).
+  std::optional<mpq_class> epsilon_exact;
+  std::optional<mpq_class> delta_exact;
+  std::optional<mpq_class> rho;                 // rho-zCDP of the whole release, when it holds
+  std::optional<accounting::Interval> mu;       // mu-GDP (upper end safe), when it holds
+  mpq_class tau_upper_per_cell;                 // hardened only: the samplers' certified tau
+  accounting::Interval hardened_charge{accounting::kDefaultPrecision};  // (1+e^eps) N tau (0 if plain)
+};
+
+// Checks the budget and the model alone (ParameterError naming the parameter), so that bad
+// options are reported before any input is read.
+void validate_release(const ReleaseBudget& budget, const ContributionModel& model);
+
+// The noise parameter and the certified guarantee for a table of `rows` rows.
+[[nodiscard]] ReleaseCalibration calibrate_release(const ReleaseBudget& budget,
+                                                   const ContributionModel& model,
+                                                   std::uint64_t rows);
+
+}  // namespace exactdp::mechanisms
