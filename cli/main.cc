@@ -13,9 +13,9 @@ int main(int argc, char** argv) {
   exactdp::cli::Io io{std::cin, std::cout, std::cerr, isatty(STDERR_FILENO) == 1};
   const int status = exactdp::cli::run_exactdp(args, io);
   std::cout.flush();
-  if (!std::cout) {
+  if (!std::cout && status == 0) {  // a command that already failed has said why
     std::cerr << "exactdp: error writing output\n";
-    return status == 0 ? 1 : status;
+    return 1;
   }
   return status;
 }
