@@ -18,14 +18,6 @@ void require_order(unsigned long alpha) {
 
 mpq_class order_q(unsigned long alpha) { return mpq_class(mpz_class(alpha)); }
 
-// [0, x.upper]: an upper bound presented as an interval whose lower end is the trivial 0.
-Interval bound_only(const Interval& x) {
-  Interval r(x.precision());
-  mpfr_set_zero(r.lower(), 1);
-  mpfr_set(r.upper(), x.upper(), MPFR_RNDU);
-  return r;
-}
-
 }  // namespace
 
 const char* neighbouring_name(Neighbouring relation) {
@@ -151,10 +143,10 @@ Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t p
     case PrivacyEvent::Kind::kPureDp: {
       const mpq_class& eps = event_.pure_epsilon();
       const mpq_class zcdp_bound = a * eps * eps / 2;
-      return bound_only(Interval(zcdp_bound < eps ? zcdp_bound : eps, precision));
+      return Interval(zcdp_bound < eps ? zcdp_bound : eps, precision);  // the bound's value
     }
     case PrivacyEvent::Kind::kZcdp:
-      return bound_only(Interval(a * event_.rho(), precision));
+      return Interval(a * event_.rho(), precision);  // the bound's value
   }
   throw std::logic_error("RdpEvent::rdp: unknown event kind");
 }

@@ -3,8 +3,9 @@
 //
 // Every function returns an Interval (interval.h: lower end rounded down, upper end rounded up)
 // that contains the stated quantity. "Exact" below means the interval encloses the true Rényi
-// divergence of the event's worst-case (dominating) pair; "bound" means it encloses an upper
-// bound on it and its lower end is 0 (a valid but uninformative lower bound).
+// divergence of the event's worst-case (dominating) pair; "bound" means it encloses the value of
+// an upper bound on it (so its upper end is a valid RDP bound, its lower end says nothing about
+// the true divergence; rdp_is_exact() is false).
 //
 // Neighbouring relation. Add/remove-one (one record added or removed) is the relation for the
 // subsampled events (the default everywhere). For an event that is not subsampled the value is

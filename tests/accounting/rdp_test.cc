@@ -207,8 +207,8 @@ TEST(RdpTest, EventKinds) {
   EXPECT_TRUE(dg.contains(mpq_class(3, 8)));
   const Interval pure = RdpEvent::plain(PrivacyEvent::pure_dp(mpq_class(1))).rdp(
       5, Neighbouring::kAddRemove, 128);
-  EXPECT_TRUE(pure.contains(0L));
-  EXPECT_TRUE(pure.contains(1L));  // min(1, 5/2)
+  EXPECT_TRUE(pure.contains(1L));  // min(1, 5/2), the bound's value
+  EXPECT_TRUE(pure.is_point());
   EXPECT_FALSE(RdpEvent::plain(PrivacyEvent::pure_dp(mpq_class(1))).rdp_is_exact());
   const RdpEvent sg = RdpEvent::poisson_gaussian(mpq_class(1), q_of("0.01"));
   EXPECT_TRUE(sg.rdp_is_exact());
@@ -289,6 +289,18 @@ TEST(RdpAccountantTest, ConversionFormulaAtOneOrder) {
   // Clamps: a huge delta leaves epsilon at 0; a tiny tau at large epsilon leaves delta <= 1.
   EXPECT_TRUE(rdp_to_epsilon(Interval(0L, 128), 2, q_of("0.9")).contains(0L));
   EXPECT_TRUE(upper_at_most(rdp_to_delta(Interval(50L, 128), 2, mpq_class(0)), mpq_class(1)));
+}
+
+// Events known only by an upper bound (pure DP, zCDP) give a narrow interval around the route's
+// bound, so the precision loop stops at once (it ran to the 65536-bit cap when the lower end
+// was the uninformative 0).
+TEST(RdpAccountantTest, BoundOnlyEventsMeetTheTolerance) {
+  const RdpComposition events = {{RdpEvent::plain(PrivacyEvent::pure_dp(q_of("1e300"))), 7},
+                                 {RdpEvent::plain(PrivacyEvent::zcdp(q_of("0.5"))), 3}};
+  const RdpAnswer a = rdp_epsilon(events, q_of("1e-5"));
+  EXPECT_TRUE(a.value.tolerance_met);
+  EXPECT_FALSE(a.exact_rdp);
+  EXPECT_LE(a.value.precision, 256);
 }
 
 TEST(RdpAccountantTest, BadInput) {
