@@ -56,12 +56,15 @@ Interval poisson_gaussian_rdp(const mpq_class& mu, const mpq_class& q, unsigned 
   const mpfr_prec_t p = precision + 32;
   const mpq_class c = mu * mu;  // e^{k c}: the growth of e^{(k^2-k) c/2} from k to k+1
   const Interval step = exp(Interval(c, p));
-  const mpq_class ratio = q / (1 - q);
-  Interval term = exp(log(Interval(mpq_class(1 - q), p)) * order_q(alpha));  // (1-q)^alpha
+  // q/(1-q) as an interval once: q may have thousands of digits, and exact rational products
+  // with it in the loop cost O(alpha) big-number multiplications per order.
+  const Interval one_minus_q(mpq_class(1 - q), p);
+  const Interval ratio = Interval(q, p) / one_minus_q;
+  Interval term = exp(log(one_minus_q) * order_q(alpha));  // (1-q)^alpha
   Interval growth(1L, p);  // e^{k c}, k = 0
   Interval sum = term;
   for (unsigned long k = 0; k < alpha; ++k) {
-    term = term * growth * (mpq_class(mpz_class(alpha - k), mpz_class(k + 1)) * ratio);
+    term = term * growth * ratio * mpq_class(mpz_class(alpha - k), mpz_class(k + 1));
     sum = sum + term;
     growth = growth * step;
   }
