@@ -17,6 +17,7 @@
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/compose_events.h"
 #include "cli/json.h"
 #include "cli/mechanism_spec.h"
 #include "cli/text_json_report.h"
@@ -55,6 +56,7 @@ constexpr const char* kHelp =
     "                   2^-100); discrete-gaussian 2^-200 <= R <= 1/100 (default 2^-32)\n"
     "Parameters: epsilon >= 0, 0 < delta < 1. MPFR precision is capped at 65536 bits; past the\n"
     "cap the bracket is wider (still certified) and tolerance_met says false.\n"
+    "dp-sgd: 'exactdp calibrate dp-sgd --help' (DP-SGD noise multiplier, certified).\n"
     "Numbers: decimals (0.1, 1e-5) or fractions (3/2), read exactly.\n";
 
 constexpr int kMaxDigits = 1000;
@@ -149,6 +151,7 @@ int calibrate_discrete_gaussian_cmd(const Target& target, const ParsedArgs& pars
 }  // namespace
 
 int cmd_calibrate(Args args, Io& io) {
+  if (!args.empty() && args[0] == "dp-sgd") return cmd_calibrate_dp_sgd(args.subspan(1), io);
   const ParsedArgs parsed(
       args,
       with_accounting_options({{"--epsilon", true}, {"--delta", true}, {"--sensitivity", true}}));

@@ -17,6 +17,7 @@
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/compose_events.h"
 #include "cli/json.h"
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/rational.h>
@@ -42,6 +43,7 @@ constexpr const char* kHelp =
     "  --json           one JSON object; intervals as {\"lower\", \"upper\"}\n"
     "  --digits D       significant digits printed, 1..10000 (default 20)\n"
     "  --tolerance R    relative width wanted (default 2^-100)\n"
+    "Event lists (incl. Poisson-subsampled Gaussians): 'exactdp compose --event ... --help'.\n"
     "Ranges: 0 < epsilon <= 1e6, 1 <= k <= 1e6, 0 < delta < 1. 'epsilon_upper' is the value to\n"
     "use: every printed interval is rounded outward.\n";
 
@@ -85,6 +87,7 @@ MethodResult run_method(const std::string& method, const mpq_class& eps, unsigne
 }  // namespace
 
 int cmd_compose(Args args, Io& io) {
+  if (compose_uses_events(args)) return cmd_compose_events(args, io);  // issue 17: --event lists
   const ParsedArgs parsed(
       args, with_accounting_options(
                 {{"--epsilon", true}, {"--k", true}, {"--delta", true}, {"--method", true}}));

@@ -139,6 +139,9 @@ std::vector<Template> templates() {
     t.push_back(make("compose_" + method, {"compose", "pure-dp", "--method", method},
                      {{"--epsilon", "1/10"}, {"--k", "10"}, {"--delta", "1e-6"}}));
   }
+  // compose --event (issue 17): the count and the delta of a Poisson-subsampled Gaussian list.
+  t.push_back(make("compose_events", {"compose", "--event", "poisson-gaussian:sigma=1,q=1/100"},
+                   {{"--count", "10"}, {"--delta", "1e-5"}}));
   // k = 1 with epsilon = delta tiny: eps* = 0 with the segment's upper end below 0; forming the
   // bracket before clamping exited 1 (the baseline of this template catches it).
   t.push_back(make("compose_optimal_k1_tiny", {"compose", "pure-dp", "--method", "optimal"},

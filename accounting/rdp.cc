@@ -1,0 +1,157 @@
+#include <exactdp/accounting/rdp.h>
+
+#include <stdexcept>
+
+#include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+
+namespace exactdp::accounting {
+namespace {
+
+void require_order(unsigned long alpha) {
+  if (alpha < 2 || alpha > kMaxRdpOrder) {
+    throw ParameterError::out_of_range("order", std::to_string(alpha),
+                                       "an integer order 2 <= order <= 65536");
+  }
+}
+
+mpq_class order_q(unsigned long alpha) { return mpq_class(mpz_class(alpha)); }
+
+}  // namespace
+
+const char* neighbouring_name(Neighbouring relation) {
+  return relation == Neighbouring::kAddRemove ? "add/remove-one" : "replace-one";
+}
+
+Interval gaussian_rdp(const mpq_class& mu, unsigned long alpha, mpfr_prec_t precision) {
+  require_order(alpha);
+  return Interval(order_q(alpha) * mu * mu / 2, precision);  // exact rational, rounded outward
+}
+
+Interval laplace_rdp(const mpq_class& eps, unsigned long alpha, mpfr_prec_t precision) {
+  require_order(alpha);
+  require_nonnegative("epsilon", eps);
+  if (sgn(eps) == 0) return Interval(precision);
+  // Mironov 2017 Prop. 6, factored by e^{(alpha-1) eps} so no term overflows:
+  //   eps + log( a/(2a-1) + (a-1)/(2a-1) e^{-(2a-1) eps} ) / (a-1).
+  // Every operation is outward rounded; the log argument lies in (a/(2a-1), 1].
+  const mpq_class a = order_q(alpha);
+  const Interval e(eps, precision);
+  const Interval inner = Interval(a / (2 * a - 1), precision) +
+                         exp(Interval(-(2 * a - 1) * eps, precision)) * mpq_class((a - 1) / (2 * a - 1));
+  Interval value = e + log(inner) / (a - 1);
+  // The divergence is >= 0 (and <= eps); the enclosure may overshoot by rounding only.
+  return clamp(value, mpq_class(0), eps);
+}
+
+Interval poisson_gaussian_rdp(const mpq_class& mu, const mpq_class& q, unsigned long alpha,
+                              mpfr_prec_t precision) {
+  require_order(alpha);
+  require_positive("sigma", mu);
+  require_positive_at_most("q", q, mpq_class(1), "1");
+  if (q == 1) return gaussian_rdp(mu, alpha, precision);
+  // A_alpha = sum_k t_k, t_0 = (1-q)^alpha, t_{k+1} = t_k (alpha-k)/(k+1) * q/(1-q) * e^{k mu^2}.
+  // Work at a few guard bits above the requested precision; all terms are positive intervals.
+  const mpfr_prec_t p = precision + 32;
+  const mpq_class c = mu * mu;  // e^{k c}: the growth of e^{(k^2-k) c/2} from k to k+1
+  const Interval step = exp(Interval(c, p));
+  // q/(1-q) as an interval once: q may have thousands of digits, and exact rational products
+  // with it in the loop cost O(alpha) big-number multiplications per order.
+  const Interval one_minus_q(mpq_class(1 - q), p);
+  const Interval ratio = Interval(q, p) / one_minus_q;
+  Interval term = exp(log(one_minus_q) * order_q(alpha));  // (1-q)^alpha
+  Interval growth(1L, p);  // e^{k c}, k = 0
+  Interval sum = term;
+  for (unsigned long k = 0; k < alpha; ++k) {
+    term = term * growth * ratio * mpq_class(mpz_class(alpha - k), mpz_class(k + 1));
+    sum = sum + term;
+    growth = growth * step;
+  }
+  // A_alpha >= 1 (it is E[L^alpha] with E[L] = 1, by Jensen): clamp the rounding-noise below.
+  const Interval log_a = log(sum);
+  Interval value = log_a / (order_q(alpha) - 1);
+  // 0 <= value <= alpha mu^2 / 2 (quasi-convexity: the mixture is no further than N(Delta, s^2)).
+  value = clamp(value, mpq_class(0), order_q(alpha) * c / 2);
+  value.set_precision(precision);
+  return value;
+}
+
+// ---- RdpEvent -------------------------------------------------------------------------------
+
+RdpEvent RdpEvent::plain(const PrivacyEvent& event) {
+  return RdpEvent(event, false, mpq_class(0), mpq_class(0), event.describe());
+}
+
+RdpEvent RdpEvent::poisson_gaussian(const mpq_class& sigma, const mpq_class& q,
+                                    const mpq_class& sensitivity) {
+  require_positive("sigma", sigma);
+  require_positive("sensitivity", sensitivity);
+  require_positive_at_most("q", q, mpq_class(1), "1");
+  const mpq_class ratio = sigma / sensitivity;
+  if (ratio < mpq_class(1, 1000) || ratio > mpq_class(1'000'000)) {
+    throw ParameterError::out_of_range(
+        "sigma", abbreviate(to_string(sigma)),
+        "10^-3 <= sigma / sensitivity <= 10^6 for a poisson-gaussian event");
+  }
+  mpq_class mu = sensitivity / sigma;
+  std::string text = "poisson_gaussian(sigma=" + abbreviate(to_string(sigma)) +
+                     ", q=" + abbreviate(to_string(q)) +
+                     ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")";
+  return RdpEvent(PrivacyEvent::gaussian(sigma, sensitivity), true, std::move(mu), q,
+                  std::move(text));
+}
+
+const PrivacyEvent& RdpEvent::plain_event() const {
+  if (subsampled_) throw std::logic_error("RdpEvent::plain_event of a subsampled event");
+  return event_;
+}
+
+std::string RdpEvent::describe() const { return text_; }
+
+bool RdpEvent::rdp_is_exact() const {
+  if (subsampled_) return true;
+  switch (event_.kind()) {
+    case PrivacyEvent::Kind::kGaussian:
+    case PrivacyEvent::Kind::kGdp:
+    case PrivacyEvent::Kind::kDiscreteGaussian:
+    case PrivacyEvent::Kind::kLaplace:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t precision) const {
+  require_order(alpha);
+  if (subsampled_) {
+    if (relation != Neighbouring::kAddRemove) {
+      throw ParameterError("neighbouring",
+                           "neighbouring = replace-one is not supported for Poisson-subsampled "
+                           "events: allowed add-remove (MTZ19's bound is for add/remove-one)");
+    }
+    return poisson_gaussian_rdp(mu_, q_, alpha, precision);
+  }
+  const mpq_class a = order_q(alpha);
+  switch (event_.kind()) {
+    case PrivacyEvent::Kind::kGaussian:
+    case PrivacyEvent::Kind::kGdp:
+      return gaussian_rdp(event_.exact_mu(), alpha, precision);
+    case PrivacyEvent::Kind::kDiscreteGaussian:
+      // rho = Delta^2/(2 sigma2), integer Delta: alpha rho exactly at integer alpha.
+      return Interval(a * event_.rho(), precision);
+    case PrivacyEvent::Kind::kLaplace:
+      return laplace_rdp(event_.pure_epsilon(), alpha, precision);
+    case PrivacyEvent::Kind::kDiscreteLaplace:
+    case PrivacyEvent::Kind::kPureDp: {
+      const mpq_class& eps = event_.pure_epsilon();
+      const mpq_class zcdp_bound = a * eps * eps / 2;
+      return Interval(zcdp_bound < eps ? zcdp_bound : eps, precision);  // the bound's value
+    }
+    case PrivacyEvent::Kind::kZcdp:
+      return Interval(a * event_.rho(), precision);  // the bound's value
+  }
+  throw std::logic_error("RdpEvent::rdp: unknown event kind");
+}
+
+}  // namespace exactdp::accounting

@@ -1,0 +1,107 @@
+// rdp.h — certified Rényi DP (Mironov 2017) of single events, including the Poisson-subsampled
+// Gaussian of Mironov, Talwar and Zhang 2019, at integer orders alpha >= 2.
+//
+// Every function returns an Interval (interval.h: lower end rounded down, upper end rounded up)
+// that contains the stated quantity. "Exact" below means the interval encloses the true Rényi
+// divergence of the event's worst-case (dominating) pair; "bound" means it encloses the value of
+// an upper bound on it (so its upper end is a valid RDP bound, its lower end says nothing about
+// the true divergence; rdp_is_exact() is false).
+//
+// Neighbouring relation. Add/remove-one (one record added or removed) is the relation for the
+// subsampled events (the default everywhere). For an event that is not subsampled the value is
+// the same for replace-one provided the sensitivity is the replace-one sensitivity. The Poisson
+// subsampled Gaussian under replace-one is NOT covered (rdp_of refuses it, ParameterError):
+// there the pair is a mixture against a mixture and MTZ19's bound does not apply.
+//
+// Values at order alpha (integer >= 2), mu = Delta / sigma:
+//   gaussian, gdp(mu)      alpha mu^2 / 2                                   exact (Mironov Prop. 7)
+//   discrete gaussian      alpha Delta^2 / (2 sigma2)                       exact: at integer alpha
+//                          and integer Delta the shifted theta sum equals the normaliser, so the
+//                          divergence equals the Gaussian's (CKS20 Prop. 5's computation)
+//   laplace (b, Delta)     1/(alpha-1) log( alpha/(2alpha-1) e^{(alpha-1) eps}
+//                                          + (alpha-1)/(2alpha-1) e^{-alpha eps} ), eps = Delta/b
+//                                                                          exact (Mironov Prop. 6)
+//   pure eps-DP, discrete laplace   min(eps, alpha eps^2/2)              bound (BS16 Prop. 3.3;
+//                                                                          D_alpha <= D_inf)
+//   zcdp(rho)              alpha rho                                       bound (definition)
+//   poisson gaussian(q)    1/(alpha-1) log A_alpha,
+//                          A_alpha = sum_{k=0}^{alpha} C(alpha,k) (1-q)^{alpha-k} q^k
+//                                    e^{(k^2-k) mu^2 / 2}
+//                          exact: A_alpha is E_{N(0,s^2)}[(mix/N(0,s^2))^alpha] for the mixture
+//                          mix = (1-q) N(0,s^2) + q N(Delta,s^2), so the value is
+//                          D_alpha(mix || N(0,s^2)); MTZ19 Thm. 4 (reduction to this pair) and
+//                          Thm. 5 (D_alpha(N(0,s^2) || mix) is not larger) make it the RDP of
+//                          the sampled Gaussian mechanism under add/remove-one, attained by a
+//                          query of L2 sensitivity Delta. q = 1 gives the Gaussian's value.
+//
+// Rounding: terms are built with outward-rounded interval products (all terms positive, no
+// cancellation); the exact rationals (binomial ratios, alpha, q) enter exactly or rounded
+// outward once. A_alpha is summed by the ratio recurrence
+//   t_{k+1} = t_k * (alpha-k)/(k+1) * q/(1-q) * e^{k mu^2}
+// so the cost is O(alpha) multiplications and three exponentials per order.
+//
+// Limits: alpha in [2, kMaxRdpOrder]; the event's own validation (accountant.h factories,
+// poisson_gaussian_event below). Thread-safety: pure functions.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <string>
+
+#include <exactdp/accounting/accountant.h>
+#include <exactdp/accounting/interval.h>
+
+namespace exactdp::accounting {
+
+inline constexpr unsigned long kMaxRdpOrder = 1UL << 16;
+
+enum class Neighbouring { kAddRemove, kReplaceOne };
+// "add/remove-one" or "replace-one".
+[[nodiscard]] const char* neighbouring_name(Neighbouring relation);
+
+// An event for RDP accounting: a plain PrivacyEvent, or a Poisson-subsampled Gaussian.
+class RdpEvent {
+ public:
+  [[nodiscard]] static RdpEvent plain(const PrivacyEvent& event);
+  // N(0, sigma^2) noise on a sum of L2 sensitivity Delta over a Poisson sample with rate q.
+  // ParameterError unless 10^-3 <= sigma/Delta <= 10^6 (naming sigma), 0 < q <= 1 (naming q),
+  // Delta > 0 (naming sensitivity).
+  [[nodiscard]] static RdpEvent poisson_gaussian(const mpq_class& sigma, const mpq_class& q,
+                                                 const mpq_class& sensitivity = 1);
+
+  [[nodiscard]] bool is_subsampled() const { return subsampled_; }
+  // The plain event (for is_subsampled() == false); std::logic_error otherwise.
+  [[nodiscard]] const PrivacyEvent& plain_event() const;
+  // "poisson-gaussian(sigma=1, q=1/100, sensitivity=1)" or the plain event's description.
+  [[nodiscard]] std::string describe() const;
+  // Whether rdp() encloses the exact divergence of the worst-case pair (not just a bound).
+  [[nodiscard]] bool rdp_is_exact() const;
+
+  // The event's RDP at integer order alpha (2 <= alpha <= kMaxRdpOrder, else ParameterError
+  // naming "order") under `relation`, as an outward-rounded interval at `precision` bits.
+  [[nodiscard]] Interval rdp(unsigned long alpha, Neighbouring relation,
+                             mpfr_prec_t precision) const;
+
+ private:
+  RdpEvent(PrivacyEvent event, bool subsampled, mpq_class mu, mpq_class q, std::string text)
+      : event_(std::move(event)), subsampled_(subsampled), mu_(std::move(mu)), q_(std::move(q)),
+        text_(std::move(text)) {}
+  PrivacyEvent event_;
+  bool subsampled_;
+  mpq_class mu_;  // Delta / sigma (subsampled Gaussian)
+  mpq_class q_;   // sampling rate (subsampled Gaussian)
+  std::string text_;
+};
+
+// The building blocks, exposed for tests. Each returns an interval at `precision` enclosing:
+//   alpha mu^2/2                                                      (Gaussian, exact)
+[[nodiscard]] Interval gaussian_rdp(const mpq_class& mu, unsigned long alpha,
+                                    mpfr_prec_t precision);
+//   Mironov Prop. 6 with eps = Delta/b                                 (Laplace, exact)
+[[nodiscard]] Interval laplace_rdp(const mpq_class& eps, unsigned long alpha,
+                                   mpfr_prec_t precision);
+//   1/(alpha-1) log A_alpha                                            (sampled Gaussian, exact)
+[[nodiscard]] Interval poisson_gaussian_rdp(const mpq_class& mu, const mpq_class& q,
+                                            unsigned long alpha, mpfr_prec_t precision);
+
+}  // namespace exactdp::accounting

@@ -1,0 +1,421 @@
+// exactdp compose --event ... and exactdp calibrate dp-sgd (cli/compose_events.h).
+//
+// compose: the events are parsed into accounting::RdpEvent (rdp.h). The "rdp" route applies to
+// every list; when no event is subsampled the accountant's routes (accountant.h: gdp, kov, basic,
+// zcdp) are evaluated too. With --route auto (default) the answer is the smallest certified
+// upper end among the routes that apply, named; --route X forces one (exit 2 if it does not
+// apply). Every interval is rounded outward; "<epsilon|delta>_upper" is the number to use.
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <exactdp/accounting/accountant.h>
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/accounting/pure_dp_composition.h>
+#include <exactdp/accounting/rdp.h>
+#include <exactdp/accounting/rdp_accountant.h>
+#include <exactdp/accounting/ziv.h>
+#include "cli/accounting_options.h"
+#include "cli/args.h"
+#include "cli/compose_events.h"
+#include "cli/json.h"
+#include "cli/text_json_report.h"
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+
+namespace exactdp::cli {
+namespace {
+
+using accounting::Interval;
+using accounting::Neighbouring;
+using accounting::PrivacyEvent;
+using accounting::RdpEvent;
+
+constexpr const char* kHelp =
+    "usage: exactdp compose --event EVENT [--count N] [--event EVENT [--count N] ...]\n"
+    "                       (--delta R | --epsilon R) [options]\n"
+    "\n"
+    "The epsilon (at --delta) or delta (at --epsilon) of the adaptive composition of the events,\n"
+    "each used N times (--count after its --event; default 1), as a certified interval.\n"
+    "\n"
+    "EVENT is kind:key=value,... (sensitivity 1 unless given):\n"
+    "  gaussian:sigma=R[,sensitivity=R]            discrete-gaussian:sigma2=R[,sensitivity=INT]\n"
+    "  laplace:scale=R[,sensitivity=R]             discrete-laplace:scale=R[,sensitivity=INT]\n"
+    "  pure-dp:epsilon=R   zcdp:rho=R   gdp:mu=R\n"
+    "  poisson-gaussian:sigma=R,q=R[,sensitivity=R]  Gaussian noise on a Poisson sample (rate q)\n"
+    "\n"
+    "Routes (every one a theorem; see docs/ACCOUNTING_SUBSAMPLED.md and docs/ACCOUNTING.md):\n"
+    "  rdp    Renyi DP at integer orders 2..4096, summed, converted by Balle et al. 2020 Thm 21\n"
+    "         (epsilon) or CKS20 Prop. 12 (delta); every event, incl. poisson-gaussian (MTZ19)\n"
+    "  gdp, kov, basic, zcdp   the accountant's routes; only when no event is subsampled\n"
+    "\n"
+    "options:\n"
+    "  --route R          auto (default: the smallest certified upper end), rdp, gdp, kov, basic,\n"
+    "                     zcdp\n"
+    "  --neighbouring N   add-remove (default) or replace-one; named in the answer. Subsampled\n"
+    "                     events support add-remove only; other events read their sensitivity\n"
+    "                     as the one for the relation named\n"
+    "  --json             one JSON object; intervals as {\"lower\", \"upper\"}\n"
+    "  --digits D         significant digits printed, 1..10000 (default 20)\n"
+    "  --tolerance R      relative width wanted (default 2^-100)\n"
+    "Ranges: counts 1..10^12 in total; 0 < delta < 1; 0 <= epsilon <= 10^6. The interval of the\n"
+    "rdp route encloses that route's bound (its upper end is the certified epsilon or delta);\n"
+    "its lower end is not a lower bound on the mechanism's true privacy loss.\n";
+
+constexpr const char* kDpSgdHelp =
+    "usage: exactdp calibrate dp-sgd --q R --steps N --epsilon R --delta R [options]\n"
+    "\n"
+    "The noise multiplier sigma for DP-SGD (noise N(0, sigma^2 C^2) added to the sum of\n"
+    "per-example gradients clipped to norm C, Poisson sampling with rate q, `steps` steps) whose\n"
+    "certified epsilon at delta, by the rdp route (MTZ19 + Balle et al. 2020 Thm 21), is at most\n"
+    "the target. Neighbouring relation: add/remove-one.\n"
+    "  sigma         certified bracket of the rdp route's optimum: epsilon(sigma.upper) <= target\n"
+    "                and epsilon(sigma.lower) > target are both proven\n"
+    "  sigma_to_use  sigma.upper rounded up to 8 significant digits (or --digits): use it\n"
+    "\n"
+    "options:\n"
+    "  --json, --digits D (1..1000, default 20)\n"
+    "Ranges: 0 < q <= 1, 1 <= steps <= 10^9, 0 < epsilon <= 10^4, 0 < delta < 1; sigma is\n"
+    "searched in [10^-3, 10^6] to a relative width of 10^-6.\n";
+
+// ---- EVENT text --------------------------------------------------------------------------
+
+struct EventText {
+  std::string kind;
+  std::vector<std::pair<std::string, std::string>> fields;
+};
+
+EventText split_event(const std::string& text) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos || colon == 0) {
+    throw UsageError("event '" + abbreviate(text) +
+                     "': expected kind:key=value,... (e.g. poisson-gaussian:sigma=1,q=0.01)");
+  }
+  EventText e;
+  e.kind = text.substr(0, colon);
+  std::string rest = text.substr(colon + 1);
+  std::size_t start = 0;
+  while (start <= rest.size()) {
+    const auto comma = rest.find(',', start);
+    const std::string item = rest.substr(start, comma == std::string::npos ? std::string::npos
+                                                                          : comma - start);
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw UsageError("event '" + abbreviate(text) + "': expected key=value, got '" +
+                       abbreviate(item) + "'");
+    }
+    const std::string key = item.substr(0, eq);
+    for (const auto& [k, v] : e.fields) {
+      if (k == key) throw UsageError("event '" + abbreviate(text) + "': " + key + " given twice");
+    }
+    e.fields.emplace_back(key, item.substr(eq + 1));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return e;
+}
+
+class EventFields {
+ public:
+  EventFields(EventText e, std::vector<std::string> allowed) : e_(std::move(e)) {
+    for (const auto& [k, v] : e_.fields) {
+      bool ok = false;
+      for (const auto& a : allowed) ok = ok || a == k;
+      if (!ok) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        throw UsageError("event " + e_.kind + ": unknown key '" + abbreviate(k) +
+                         "' (allowed: " + list + ")");
+      }
+    }
+  }
+  [[nodiscard]] std::optional<std::string> get(const std::string& key) const {
+    for (const auto& [k, v] : e_.fields) {
+      if (k == key) return v;
+    }
+    return std::nullopt;
+  }
+  [[nodiscard]] mpq_class rational(const std::string& key) const {
+    const auto v = get(key);
+    if (!v) throw UsageError("event " + e_.kind + ": " + key + "=R is required");
+    return parse_rational(key, *v);
+  }
+  [[nodiscard]] mpq_class rational_or(const std::string& key, const mpq_class& fallback) const {
+    const auto v = get(key);
+    return v ? parse_rational(key, *v) : fallback;
+  }
+  [[nodiscard]] mpz_class integer_or(const std::string& key, const mpz_class& fallback) const {
+    const auto v = get(key);
+    return v ? parse_integer(key, *v) : fallback;
+  }
+
+ private:
+  EventText e_;
+};
+
+RdpEvent parse_event(const std::string& text) {
+  EventText e = split_event(text);
+  const std::string kind = e.kind;
+  if (kind == "gaussian") {
+    const EventFields f(std::move(e), {"sigma", "sensitivity"});
+    return RdpEvent::plain(PrivacyEvent::gaussian(f.rational("sigma"), f.rational_or("sensitivity", 1)));
+  }
+  if (kind == "discrete-gaussian") {
+    const EventFields f(std::move(e), {"sigma2", "sensitivity"});
+    return RdpEvent::plain(
+        PrivacyEvent::discrete_gaussian(f.rational("sigma2"), f.integer_or("sensitivity", 1)));
+  }
+  if (kind == "laplace") {
+    const EventFields f(std::move(e), {"scale", "sensitivity"});
+    return RdpEvent::plain(PrivacyEvent::laplace(f.rational("scale"), f.rational_or("sensitivity", 1)));
+  }
+  if (kind == "discrete-laplace") {
+    const EventFields f(std::move(e), {"scale", "sensitivity"});
+    return RdpEvent::plain(
+        PrivacyEvent::discrete_laplace(f.rational("scale"), f.integer_or("sensitivity", 1)));
+  }
+  if (kind == "pure-dp") {
+    const EventFields f(std::move(e), {"epsilon"});
+    return RdpEvent::plain(PrivacyEvent::pure_dp(f.rational("epsilon")));
+  }
+  if (kind == "zcdp") {
+    const EventFields f(std::move(e), {"rho"});
+    return RdpEvent::plain(PrivacyEvent::zcdp(f.rational("rho")));
+  }
+  if (kind == "gdp") {
+    const EventFields f(std::move(e), {"mu"});
+    return RdpEvent::plain(PrivacyEvent::gdp(f.rational("mu")));
+  }
+  if (kind == "poisson-gaussian") {
+    const EventFields f(std::move(e), {"sigma", "q", "sensitivity"});
+    return RdpEvent::poisson_gaussian(f.rational("sigma"), f.rational("q"),
+                                      f.rational_or("sensitivity", 1));
+  }
+  throw UsageError("unknown event kind '" + abbreviate(kind) +
+                   "' (allowed: gaussian, discrete-gaussian, laplace, discrete-laplace, pure-dp, "
+                   "zcdp, gdp, poisson-gaussian)");
+}
+
+unsigned long parse_count(const std::string& text) {
+  const mpz_class n = parse_integer("count", text);
+  if (n < 1 || n > mpz_class("1000000000000")) {
+    throw ParameterError::out_of_range("count", abbreviate(to_string(n)), "1 <= count <= 10^12");
+  }
+  return n.get_ui();
+}
+
+// Splits --event/--count pairs off the arguments; the rest go to ParsedArgs.
+struct SplitArgs {
+  accounting::RdpComposition events;
+  std::vector<std::string> rest;
+};
+
+bool is_option(const std::string& token, const std::string& name) {
+  return token == name || token.rfind(name + "=", 0) == 0;
+}
+
+SplitArgs split_events(Args args) {
+  SplitArgs s;
+  std::vector<std::pair<std::string, std::optional<std::string>>> raw;  // event, count text
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& t = args[i];
+    const bool event = is_option(t, "--event"), count = is_option(t, "--count");
+    if (!event && !count) {
+      s.rest.push_back(t);
+      continue;
+    }
+    const std::string name = event ? "--event" : "--count";
+    std::string value;
+    if (t.size() > name.size()) {
+      value = t.substr(name.size() + 1);
+    } else {
+      if (i + 1 >= args.size()) throw UsageError("option " + name + " needs a value");
+      value = args[++i];
+    }
+    if (event) {
+      raw.emplace_back(value, std::nullopt);
+    } else {
+      if (raw.empty()) throw UsageError("--count must follow the --event it counts");
+      if (raw.back().second) throw UsageError("--count given twice for one --event");
+      raw.back().second = value;
+    }
+  }
+  for (const auto& [event, count] : raw) {
+    s.events.emplace_back(parse_event(event), count ? parse_count(*count) : 1UL);
+  }
+  return s;
+}
+
+Neighbouring neighbouring_option(const ParsedArgs& parsed) {
+  const std::string n = parsed.get("--neighbouring").value_or("add-remove");
+  if (n == "add-remove") return Neighbouring::kAddRemove;
+  if (n == "replace-one") return Neighbouring::kReplaceOne;
+  throw UsageError("unknown --neighbouring '" + abbreviate(n) + "': use add-remove or replace-one");
+}
+
+struct RouteResult {
+  std::string route;  // "rdp", "gdp (exact)", ...
+  Interval value;
+  bool tolerance_met;
+};
+
+std::string base_name(const std::string& label) { return label.substr(0, label.find(' ')); }
+
+}  // namespace
+
+bool compose_uses_events(Args args) {
+  for (const auto& a : args) {
+    if (a == "--") return false;
+    if (is_option(a, "--event")) return true;
+  }
+  return false;
+}
+
+int cmd_compose_events(Args args, Io& io) {
+  SplitArgs split = split_events(args);
+  const ParsedArgs parsed(std::span<const std::string>(split.rest),
+                          with_accounting_options({{"--delta", true},
+                                                   {"--epsilon", true},
+                                                   {"--route", true},
+                                                   {"--neighbouring", true}}));
+  if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
+  if (!parsed.positionals().empty()) {
+    throw UsageError("compose: unexpected argument '" + abbreviate(parsed.positionals()[0]) +
+                     "' with --event (see --help)");
+  }
+  if (parsed.has("--delta") == parsed.has("--epsilon")) {
+    throw UsageError("compose: give exactly one of --delta R (for epsilon) or --epsilon R (for delta)");
+  }
+  const bool want_epsilon = parsed.has("--delta");
+  const mpq_class target = parsed.require_rational(want_epsilon ? "--delta" : "--epsilon");
+  if (want_epsilon) {
+    accounting::validate_delta(target);
+  } else if (sgn(target) < 0 || target > 1'000'000) {
+    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(target)), "0 <= epsilon <= 10^6");
+  }
+  const Neighbouring relation = neighbouring_option(parsed);
+  const std::string route = parsed.get("--route").value_or("auto");
+  if (route != "auto" && route != "rdp" && route != "gdp" && route != "kov" && route != "basic" &&
+      route != "zcdp") {
+    throw UsageError("unknown --route '" + abbreviate(route) +
+                     "': use auto, rdp, gdp, kov, basic or zcdp (pld is not built yet)");
+  }
+  const int digits = digits_option(parsed, 10'000);
+  const accounting::ZivOptions options =
+      ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum);
+  bool subsampled = false;
+  for (const auto& [e, n] : split.events) subsampled = subsampled || e.is_subsampled();
+  if (split.events.empty()) throw UsageError("compose: give at least one --event (see --help)");
+  if (subsampled && route != "auto" && route != "rdp") {
+    throw UsageError("--route " + route + " does not apply to subsampled events: use rdp or auto");
+  }
+
+  std::vector<RouteResult> results;
+  std::string rdp_detail;
+  if (route == "auto" || route == "rdp") {
+    const accounting::RdpAnswer a =
+        want_epsilon ? accounting::rdp_epsilon(split.events, target, relation, options)
+                     : accounting::rdp_delta(split.events, target, relation, options);
+    results.push_back({a.exact_rdp ? "rdp (exact RDP)" : "rdp", a.value.value, a.value.tolerance_met});
+    rdp_detail = "order " + std::to_string(a.order) + ", composed RDP " +
+                 accounting::to_decimal_string(a.rdp_at_order, 12) +
+                 (want_epsilon ? " (Balle et al. 2020 Thm 21)" : " (CKS20 Prop. 12)");
+  }
+  if (!subsampled && route != "rdp") {
+    accounting::Accountant acc(options);
+    for (const auto& [e, n] : split.events) acc.compose(e.plain_event(), n);
+    const accounting::AccountantAnswer a = want_epsilon ? acc.get_epsilon(target) : acc.get_delta(target);
+    for (const auto& c : a.considered) {
+      if (route == "auto" || base_name(c.route) == route) {
+        results.push_back({c.route, c.value, c.route == a.route ? a.tolerance_met : true});
+      }
+    }
+  }
+  if (results.empty()) {
+    throw UsageError("--route " + route + " does not apply to these events");
+  }
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < results.size(); ++i) {
+    if (mpfr_cmp(results[i].value.upper(), results[best].value.upper()) < 0) best = i;
+  }
+
+  const std::string quantity = want_epsilon ? "epsilon" : "delta";
+  TextJsonReport out;
+  out.json.set("command", "compose");
+  JsonValue events = JsonValue::array();
+  std::string listing;
+  for (const auto& [e, n] : split.events) {
+    JsonValue one = JsonValue::object();
+    one.set("event", e.describe()).set("count", n);
+    events.push(std::move(one));
+    listing += (listing.empty() ? "" : "; ") + e.describe() + " x " + std::to_string(n);
+  }
+  out.json.set("events", std::move(events));
+  out.lines.push_back("events = " + listing);
+  out.text("neighbouring", accounting::neighbouring_name(relation));
+  out.text(want_epsilon ? "delta" : "epsilon", to_string(target));
+  out.interval(quantity, results[best].value, digits);
+  out.text(quantity + "_upper", accounting::decimal_upper(results[best].value.upper(), digits));
+  out.text("route", results[best].route);
+  if (!rdp_detail.empty()) out.text("rdp_detail", rdp_detail);
+  JsonValue routes = JsonValue::object();
+  for (const auto& r : results) {
+    routes.set(r.route, JsonValue::interval(r.value, digits));
+    if (results.size() > 1) {
+      out.lines.push_back("  considered " + r.route + ": " +
+                          accounting::to_decimal_string(r.value, digits));
+    }
+  }
+  out.json.set("routes", std::move(routes));
+  out.flag("tolerance_met", results[best].tolerance_met);
+  return out.emit(io, parsed.has("--json"));
+}
+
+int cmd_calibrate_dp_sgd(Args args, Io& io) {
+  const ParsedArgs parsed(args, with_report_options({{"--q", true},
+                                                     {"--steps", true},
+                                                     {"--epsilon", true},
+                                                     {"--delta", true}}));
+  if (print_help_if_asked(parsed, kDpSgdHelp, io.out)) return 0;
+  if (!parsed.positionals().empty()) {
+    throw UsageError("calibrate dp-sgd: unexpected argument '" +
+                     abbreviate(parsed.positionals()[0]) + "'");
+  }
+  const mpq_class q = parsed.require_rational("--q");
+  (void)parsed.require("--steps");
+  const unsigned long steps =
+      static_cast<unsigned long>(*parsed.count("--steps", 1, 1'000'000'000ULL));
+  const mpq_class epsilon = parsed.require_rational("--epsilon");
+  const mpq_class delta = parsed.require_rational("--delta");
+  const int digits = digits_option(parsed, 1000);
+  const accounting::DpSgdCalibration c = accounting::calibrate_dp_sgd(q, steps, epsilon, delta);
+
+  const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) +
+                        static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma_upper.get_den_mpz_t(), 2)) +
+                        static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma_lower.get_den_mpz_t(), 2));
+  TextJsonReport out;
+  out.json.set("command", "calibrate");
+  out.text("mechanism", "dp-sgd");
+  out.text("q", to_string(q));
+  out.json.set("steps", steps);
+  out.lines.push_back("steps = " + std::to_string(steps));
+  out.text("epsilon", to_string(epsilon));
+  out.text("delta", to_string(delta));
+  out.text("neighbouring", accounting::neighbouring_name(Neighbouring::kAddRemove));
+  out.text("route", "rdp (MTZ19 sampled Gaussian at integer orders, Balle et al. 2020 Thm 21)");
+  out.interval("sigma", hull(Interval(c.sigma_lower, p), Interval(c.sigma_upper, p)), digits);
+  // sigma.upper rounded UP to 8 significant digits (the bracket is 10^-6 wide): a larger sigma
+  // only lowers every order's RDP, so it still meets the target.
+  out.text("sigma_to_use",
+           accounting::decimal_upper(Interval(c.sigma_upper, p).upper(), digits < 8 ? digits : 8));
+  out.interval("epsilon_at_sigma_upper", c.epsilon_at_upper, digits);
+  out.interval("epsilon_at_sigma_lower", c.epsilon_at_lower, digits);
+  out.json.set("rdp_order", c.order_at_upper);
+  out.lines.push_back("rdp_order = " + std::to_string(c.order_at_upper));
+  out.flag("width_met", c.width_met);
+  return out.emit(io, parsed.has("--json"));
+}
+
+}  // namespace exactdp::cli

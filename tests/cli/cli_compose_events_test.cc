@@ -1,0 +1,134 @@
+// exactdp compose --event ... and exactdp calibrate dp-sgd, in process (issue 17): the DP-SGD
+// reference values (mpmath), route choice and naming, the neighbouring relation in every
+// answer, and bad input (exit 2, the parameter or complaint named).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/cli/cli_runner.h"
+#include "tests/cli/cli_test_helpers.h"
+#include <exactdp/samplers/rational.h>
+
+namespace exactdp::cli {
+namespace {
+
+using test_support::CliRun;
+using test_support::expect_rejected_naming;
+using test_support::json_interval_field;
+using test_support::json_string_field;
+
+CliRun compose(std::vector<std::string> args) {
+  return test_support::run_command("compose", std::move(args));
+}
+
+mpq_class q(const char* s) { return parse_rational("t", s); }
+
+TEST(CliComposeEventsTest, DpSgdThousandSteps) {
+  const CliRun r = compose({"--event", "poisson-gaussian:sigma=1,q=0.01", "--count", "1000",
+                            "--delta", "1e-5", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto [lo, hi] = json_interval_field(r.out, "epsilon");
+  // mpmath, 60 digits: 2.10775307545156529446...
+  EXPECT_LE(lo, q("2.10775307545156529447"));
+  EXPECT_GE(hi, q("2.10775307545156529446"));
+  EXPECT_EQ(json_string_field(r.out, "neighbouring"), "add/remove-one");
+  EXPECT_EQ(json_string_field(r.out, "route"), "rdp (exact RDP)");
+}
+
+TEST(CliComposeEventsTest, DeltaQueryAndTextOutput) {
+  const CliRun r = compose({"--event=poisson-gaussian:sigma=1,q=0.01", "--count=1000",
+                            "--epsilon", "2.2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("neighbouring = add/remove-one"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("delta_upper = "), std::string::npos) << r.out;
+  // delta(2.2) < 1e-5 since epsilon(1e-5) = 2.108 < 2.2 at the same order set.
+  const CliRun j = compose({"--event=poisson-gaussian:sigma=1,q=0.01", "--count=1000",
+                            "--epsilon", "2.2", "--json"});
+  EXPECT_LT(json_interval_field(j.out, "delta").second, q("1e-5"));
+}
+
+TEST(CliComposeEventsTest, PlainEventsPickTheBestRoute) {
+  // Gaussians only: the gdp route is exact and beats rdp.
+  const CliRun r = compose({"--event", "gaussian:sigma=5", "--count", "100", "--delta", "1e-6",
+                            "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_string_field(r.out, "route"), "gdp (exact)");
+  EXPECT_NE(r.out.find("\"rdp (exact RDP)\""), std::string::npos) << r.out;
+  const CliRun forced = compose({"--event", "gaussian:sigma=5", "--count", "100", "--delta",
+                                 "1e-6", "--route", "rdp", "--json"});
+  ASSERT_EQ(forced.status, 0) << forced.err;
+  EXPECT_GT(json_interval_field(forced.out, "epsilon").first,
+            json_interval_field(r.out, "epsilon").second);
+  // replace-one is named when asked for.
+  const CliRun rep = compose({"--event", "laplace:scale=2", "--event", "pure-dp:epsilon=0.1",
+                              "--count", "3", "--delta", "1e-6", "--neighbouring", "replace-one"});
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  EXPECT_NE(rep.out.find("neighbouring = replace-one"), std::string::npos) << rep.out;
+}
+
+TEST(CliComposeEventsTest, MonotoneInCountAndQ) {
+  auto eps = [](const char* event, const char* count) {
+    const CliRun r = compose({"--event", event, "--count", count, "--delta", "1e-5", "--json"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    return json_interval_field(r.out, "epsilon").second;
+  };
+  EXPECT_LT(eps("poisson-gaussian:sigma=1,q=0.01", "100"), eps("poisson-gaussian:sigma=1,q=0.01", "1000"));
+  EXPECT_LT(eps("poisson-gaussian:sigma=1,q=0.01", "100"), eps("poisson-gaussian:sigma=1,q=0.02", "100"));
+  EXPECT_LT(eps("poisson-gaussian:sigma=2,q=0.01", "100"), eps("poisson-gaussian:sigma=1,q=0.01", "100"));
+}
+
+TEST(CliComposeEventsTest, CalibrateDpSgd) {
+  const CliRun r = test_support::run_command(
+      "calibrate", {"dp-sgd", "--q", "0.01", "--steps", "1000", "--epsilon", "2", "--delta",
+                    "1e-5", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto [lo, hi] = json_interval_field(r.out, "sigma");
+  EXPECT_GT(lo, q("1.0228"));
+  EXPECT_LT(hi, q("1.0230"));
+  const mpq_class use = parse_rational("s", json_string_field(r.out, "sigma_to_use"));
+  EXPECT_GE(use, hi);
+  EXPECT_EQ(json_string_field(r.out, "neighbouring"), "add/remove-one");
+  // The sigma to use meets the target when composed back.
+  const CliRun back = compose({"--event", "poisson-gaussian:sigma=" + json_string_field(r.out, "sigma_to_use") + ",q=0.01",
+                               "--count", "1000", "--delta", "1e-5", "--json"});
+  ASSERT_EQ(back.status, 0) << back.err;
+  EXPECT_LE(json_interval_field(back.out, "epsilon").second, mpq_class(2));
+}
+
+TEST(CliComposeEventsTest, BadInput) {
+  using V = std::vector<std::string>;
+  expect_rejected_naming(compose(V{"--event", "poisson-gaussian:sigma=1,q=0", "--delta", "1e-5"}), "q");
+  expect_rejected_naming(compose(V{"--event", "poisson-gaussian:sigma=1,q=2", "--delta", "1e-5"}), "q");
+  expect_rejected_naming(compose(V{"--event", "poisson-gaussian:sigma=1", "--delta", "1e-5"}), "q=R");
+  expect_rejected_naming(compose(V{"--event", "poisson-gaussian:sigma=1,q=0.1,x=2", "--delta", "1e-5"}),
+                         "unknown key");
+  expect_rejected_naming(compose(V{"--event", "poisson-gaussian:sigma=-1,q=0.1", "--delta", "1e-5"}), "sigma");
+  expect_rejected_naming(compose(V{"--event", "frob:x=1", "--delta", "1e-5"}), "unknown event kind");
+  expect_rejected_naming(compose(V{"--event", "gaussian", "--delta", "1e-5"}), "kind:key=value");
+  expect_rejected_naming(compose(V{"--event", "gaussian:sigma=1", "--count", "0", "--delta", "1e-5"}), "count");
+  expect_rejected_naming(compose(V{"--count", "3", "--event", "gaussian:sigma=1", "--delta", "1e-5"}), "--count");
+  expect_rejected_naming(compose(V{"--event", "gaussian:sigma=1", "--delta", "0"}), "delta");
+  expect_rejected_naming(compose(V{"--event", "gaussian:sigma=1"}), "--delta");
+  expect_rejected_naming(compose(V{"--event", "gaussian:sigma=1", "--delta", "1e-5", "--epsilon", "1"}), "--delta");
+  expect_rejected_naming(compose(V{"--event", "gaussian:sigma=1", "--delta", "1e-5", "--route", "x"}), "route");
+  expect_rejected_naming(compose(V{"--event", "poisson-gaussian:sigma=1,q=0.1", "--delta", "1e-5", "--route", "gdp"}),
+                         "subsampled");
+  expect_rejected_naming(compose(V{"--event", "poisson-gaussian:sigma=1,q=0.1", "--delta", "1e-5",
+                                   "--neighbouring", "replace-one"}),
+                         "replace-one");
+  expect_rejected_naming(compose(V{"--event", "gaussian:sigma=1", "--delta", "1e-5", "--neighbouring", "x"}),
+                         "neighbouring");
+  auto cal = [](V args) {
+    args.insert(args.begin(), "dp-sgd");
+    return test_support::run_command("calibrate", std::move(args));
+  };
+  expect_rejected_naming(cal(V{"--q", "0", "--steps", "10", "--epsilon", "1", "--delta", "1e-5"}), "q");
+  expect_rejected_naming(cal(V{"--q", "0.1", "--steps", "0", "--epsilon", "1", "--delta", "1e-5"}), "steps");
+  expect_rejected_naming(cal(V{"--q", "0.1", "--steps", "10", "--epsilon", "0", "--delta", "1e-5"}), "epsilon");
+  expect_rejected_naming(cal(V{"--q", "0.1", "--steps", "10", "--epsilon", "1", "--delta", "1"}), "delta");
+  expect_rejected_naming(cal(V{"--q", "0.1", "--steps", "10", "--epsilon", "1"}), "--delta");
+}
+
+}  // namespace
+}  // namespace exactdp::cli
