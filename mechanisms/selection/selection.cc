@@ -1,5 +1,6 @@
 #include <exactdp/mechanisms/selection/selection.h>
 
+#include <algorithm>
 #include <numeric>
 #include <stdexcept>
 #include <utility>
@@ -115,9 +116,19 @@ Selection Selection::make(std::vector<mpq_class> scores, const SelectionOptions&
     return s;
   }
   s.coins_.reserve(s.scores_.size());
+  std::vector<mpq_class> gammas;
+  gammas.reserve(s.scores_.size());
   for (const auto& u : s.scores_) {
     mpq_class gamma = s.factor_ * (s.best_ - u);
     s.coins_.push_back(BernoulliExpParams::make(gamma));
+    gammas.push_back(std::move(gamma));
+  }
+  if (options.mechanism == SelectionMechanism::kExponential &&
+      (options.exponential_sampler == ExponentialSampler::kInversion ||
+       (options.exponential_sampler == ExponentialSampler::kAuto &&
+        s.scores_.size() >= kInversionMinCandidates))) {
+    s.inversion_ = ExponentialInversionTable::make(std::move(gammas));
+    // kInversion with one candidate or a gap over 2^40: rejection (same law).
   }
   return s;
 }
@@ -130,6 +141,12 @@ bool Selection::coin(BitSource& bits, std::size_t i, const mpq_class& best, bool
 }
 
 std::size_t Selection::round_exponential(BitSource& bits, std::size_t m, bool first_round) {
+  if (first_round && inversion_) {
+    // active_ is a permutation of all candidates in the first round: find the chosen one.
+    const std::size_t i = inversion_->sample(bits);
+    return static_cast<std::size_t>(std::find(active_.begin(), active_.begin() + static_cast<std::ptrdiff_t>(m), i) -
+                                    active_.begin());
+  }
   // Rejection: a uniform position, accepted with exp(-gamma). Terminates with probability 1:
   // the best candidate is accepted with certainty whenever it is drawn.
   for (;;) {
@@ -178,6 +195,7 @@ std::size_t Selection::round(BitSource& bits, std::size_t m, bool first_round) {
 }
 
 std::size_t Selection::select(BitSource& bits) {
+  if (inversion_) return inversion_->sample(bits);
   if (options_.mechanism == SelectionMechanism::kExponential) {
     // No permutation needed: positions of the identity array are the indices.
     for (;;) {

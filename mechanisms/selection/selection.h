@@ -17,6 +17,9 @@
 //      law above. Expected attempts n / sum_j exp(-gamma_j), in [1, n] (the best candidate has
 //      weight 1); worst case unbounded (geometric tail: more than r n attempts with probability
 //      < e^-r). Expected time O(n / sum_j exp(-gamma_j)) Bernoulli draws of O(1) expected cost.
+//      When the scores are spread (most gamma_j large) this approaches n attempts; the cheaper
+//      exact alternative is certified inversion (exponential_inversion.h, ExponentialSampler):
+//      O(log n) a draw after an O(n) table, chosen automatically from 16 candidates on.
 //  * kPermuteAndFlip (McKenna–Sheldon, NeurIPS 2020): visit the candidates in a uniformly random
 //      order (lazy Fisher–Yates, exact uniform integers) and return the first i for which an
 //      exact Bernoulli(exp(-gamma_i)) coin lands 1. The best candidate's coin is certain, so at
@@ -62,6 +65,7 @@
 #include <gmpxx.h>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +73,7 @@
 #include <exactdp/samplers/bernoulli_exp.h>
 #include <exactdp/samplers/bit_source.h>
 #include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/mechanisms/selection/exponential_inversion.h>
 
 namespace exactdp::mechanisms {
 
@@ -78,6 +83,12 @@ inline constexpr unsigned long kMaxSelectionEpsilonNumerator = 1'000'000;  // ep
 
 enum class SelectionMechanism { kExponential, kPermuteAndFlip, kReportNoisyMax };
 enum class NoiseKind { kDiscreteLaplace, kExponential };
+// How the exponential mechanism draws (the law is the same): kRejection (above), kInversion
+// (exponential_inversion.h: certified inversion, O(log n) a draw whatever the spread of the
+// scores), kAuto: inversion when n >= kInversionMinCandidates and every gap
+// c (u* - u_i) <= 2^40, else rejection. Peeling rounds after the first always use rejection.
+enum class ExponentialSampler { kAuto, kRejection, kInversion };
+inline constexpr std::size_t kInversionMinCandidates = 16;
 
 // "exponential", "permute-and-flip", "report-noisy-max"; ParameterError naming "mechanism".
 [[nodiscard]] SelectionMechanism parse_selection_mechanism(std::string_view text);
@@ -92,6 +103,7 @@ struct SelectionOptions {
   mpq_class epsilon = 1;
   mpq_class sensitivity = 1;
   bool monotonic = false;
+  ExponentialSampler exponential_sampler = ExponentialSampler::kAuto;  // exponential only
 };
 
 // Throws ParameterError unless 0 < epsilon <= 10^6, sensitivity > 0, and monotonic is only
@@ -112,6 +124,8 @@ class Selection {
   // grid units (both 0 for the other mechanisms).
   [[nodiscard]] const mpz_class& grid_denominator() const noexcept { return grid_; }
   [[nodiscard]] const mpq_class& noise_scale() const noexcept { return noise_scale_; }
+  // The exponential mechanism's first round uses the inversion table.
+  [[nodiscard]] bool uses_inversion() const noexcept { return inversion_.has_value(); }
 
   // One selection among all candidates: a 0-based index.
   [[nodiscard]] std::size_t select(BitSource& bits);
@@ -134,6 +148,7 @@ class Selection {
   mpq_class factor_;
   mpq_class best_;                          // max score over all candidates
   std::vector<BernoulliExpParams> coins_;   // first round: exp(-c (best_ - u_i))
+  std::optional<ExponentialInversionTable> inversion_;  // exponential, first round
   mpz_class grid_ = 0;
   mpq_class noise_scale_ = 0;
   std::vector<mpz_class> grid_scores_;      // D u_i (report-noisy-max with discrete Laplace)
