@@ -23,6 +23,7 @@ constexpr const char* kUsage =
     "  audit        goodness-of-fit audit of our samplers or of anyone's sample file\n"
     "  audit-timing timing-leak test (dudect) of the plain or the --hardened sampler\n"
     "  bits         raw CSPRNG or keyed ChaCha20 bytes (for external test batteries)\n"
+    "  select       exact private selection: exponential, permute-and-flip, report-noisy-max\n"
     "\n"
     "'exactdp <command> --help' describes a command. Exit status: 0 success, 2 bad usage or\n"
     "parameter, 3 audit failed, 1 internal error.\n";
@@ -37,6 +38,7 @@ int run_exactdp(const std::vector<std::string>& args, Io& io) {
       {"convert", cmd_convert}, {"compose", cmd_compose},         {"measure-gdp", cmd_measure_gdp},
       {"audit", cmd_audit},     {"bits", cmd_bits},               {"audit-timing", cmd_audit_timing},
       {"release", cmd_release},
+      {"select", cmd_select},
   };
   try {
     if (args.empty()) {

@@ -217,6 +217,32 @@ EXACTDP_API int exactdp_calibrate_discrete_gaussian(const char *epsilon, const c
                                                     const char *sensitivity, char *sigma2,
                                                     size_t len);
 
+/* ---- Exact private selection (mechanisms/selection/selection.h; docs/SELECTION.md) -------- */
+/* A selection over n candidates with exact rational scores: the exponential mechanism,
+ * permute-and-flip or report-noisy-max, sampled exactly (no floating point). */
+typedef struct exactdp_selection exactdp_selection;
+
+/* Makes a selection. mechanism: "exponential", "permute-and-flip" or "report-noisy-max";
+ * noise: NULL or "laplace" (discrete Laplace, the default) or "exponential" (report-noisy-max
+ * only); epsilon: 0 < epsilon <= 10^6; sensitivity > 0; monotonic: 0, or 1 when every score moves
+ * in the same direction between neighbours (exponential, report-noisy-max with laplace noise);
+ * scores[0..n-1]: 1 <= n <= 10^6 decimal strings read exactly. Each selection is
+ * (epsilon, 0)-DP. Errors name the parameter ("scores" for a bad score). Thread-safe. */
+EXACTDP_API int exactdp_selection_new(const char *mechanism, const char *noise, const char *epsilon,
+                                      const char *sensitivity, int monotonic,
+                                      const char *const *scores, size_t n,
+                                      exactdp_selection **out);
+/* Releases a selection; NULL is a no-op. */
+EXACTDP_API void exactdp_selection_free(exactdp_selection *selection);
+/* One selection: the chosen 0-based index in *index. NOT thread-safe: a selection keeps scratch
+ * space, so use one per thread (unlike a sampler); bits must be this thread's own. */
+EXACTDP_API int exactdp_select(exactdp_selection *selection, exactdp_bits *bits, size_t *index);
+/* Peeling: k rounds, each removing the winner; k distinct indices in out[0..k-1] in the order
+ * selected, 1 <= k <= n. k rounds are (k epsilon, 0)-DP (basic composition; `exactdp compose`
+ * gives the optimal one). Thread-safety: as exactdp_select. */
+EXACTDP_API int exactdp_select_top(exactdp_selection *selection, exactdp_bits *bits, size_t k,
+                                   size_t *out);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

@@ -568,6 +568,52 @@ static void test_threads(void) {
   exactdp_sampler_free(hardened);
 }
 
+/* Exact selection (exactdp_selection_*): reproducible draws, indices in range, peeling gives
+ * distinct indices, errors name the parameter. The laws are tested in C++
+ * (tests/mechanisms/selection_law_test.cc). */
+static void test_selection(void) {
+  static const char *const scores[] = {"1", "2", "3", "-1/2", "0.25"};
+  static const char *const bad[] = {"1", "x"};
+  static const char *const mechanisms[] = {"exponential", "permute-and-flip", "report-noisy-max"};
+  exactdp_selection *sel = NULL, *twin = NULL;
+  exactdp_bits *a = NULL, *b = NULL;
+  size_t i, m, x = 99, y = 99, top[5];
+  for (m = 0; m < 3; ++m) {
+    /* the same seed on two fresh selections gives the same draws */
+    a = seeded(kSeedOne);
+    b = seeded(kSeedOne);
+    OK(exactdp_selection_new(mechanisms[m], NULL, "1", "1", 0, scores, 5, &sel));
+    OK(exactdp_selection_new(mechanisms[m], NULL, "1", "1", 0, scores, 5, &twin));
+    for (i = 0; i < 20; ++i) {
+      OK(exactdp_select(sel, a, &x));
+      OK(exactdp_select(twin, b, &y));
+      CHECK(x < 5 && x == y);
+    }
+    exactdp_selection_free(twin);
+    OK(exactdp_select_top(sel, a, 5, top));
+    CHECK(top[0] != top[1] && top[0] + top[1] + top[2] + top[3] + top[4] == 10);
+    CHECK_RC(exactdp_select_top(sel, a, 6, top), EXACTDP_E_PARAM, "top");
+    exactdp_selection_free(sel);
+    sel = NULL;
+    exactdp_bits_free(b);
+    if (m < 2) exactdp_bits_free(a);
+  }
+  OK(exactdp_selection_new("report-noisy-max", "exponential", "1/2", "1", 0, scores, 5, &sel));
+  exactdp_selection_free(sel);
+  sel = NULL;
+  CHECK_RC(exactdp_selection_new("gumbel", NULL, "1", "1", 0, scores, 5, &sel), EXACTDP_E_PARAM, "mechanism");
+  CHECK_RC(exactdp_selection_new("exponential", NULL, "0", "1", 0, scores, 5, &sel), EXACTDP_E_PARAM, "epsilon");
+  CHECK_RC(exactdp_selection_new("exponential", NULL, "1", "-1", 0, scores, 5, &sel), EXACTDP_E_PARAM, "sensitivity");
+  CHECK_RC(exactdp_selection_new("permute-and-flip", NULL, "1", "1", 1, scores, 5, &sel), EXACTDP_E_PARAM, "monotonic");
+  CHECK_RC(exactdp_selection_new("exponential", NULL, "1", "1", 0, bad, 2, &sel), EXACTDP_E_PARAM, "scores");
+  CHECK_RC(exactdp_selection_new("exponential", NULL, "1", "1", 0, scores, 0, &sel), EXACTDP_E_PARAM, "n");
+  CHECK_RC(exactdp_selection_new("exponential", NULL, "1", "1", 0, scores, 5, NULL), EXACTDP_E_NULL, "out");
+  CHECK(sel == NULL);
+  CHECK_RC(exactdp_select(NULL, a, &x), EXACTDP_E_NULL, "selection");
+  exactdp_selection_free(NULL);
+  exactdp_bits_free(a);
+}
+
 int main(void) {
   test_library();
   test_bits();
@@ -578,6 +624,7 @@ int main(void) {
   test_hardened_queries();
   test_accounting();
   test_threads();
+  test_selection();
   printf("c_api_test: %d checks, %d failed\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }

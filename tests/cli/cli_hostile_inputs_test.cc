@@ -166,6 +166,16 @@ std::vector<Template> templates() {
            {{"--scale", "3/2"}, {"--mean", "0"}, {"--calls", "1000"}, {"--tau-bits", "64"}});
   timing_hardened.audit = true;
   t.push_back(timing_hardened);
+  // select (exact selection; the scores on stdin; report-noisy-max puts them on a common grid;
+  // permute-and-flip shares the exponential mechanism's parsing and coins, so it is left out to
+  // keep the number of ctest entries down)
+  for (const char* mechanism : {"exponential", "report-noisy-max"}) {
+    Template sel = make(std::string("select_") + mechanism, {"select", "--mechanism", mechanism, "--seed", kSeed},
+                        {{"--epsilon", "1"}, {"--sensitivity", "1"}, {"--top", "2"}, {"-n", "3"},
+                         {"--delta", "1e-6"}, {"<stdin>", "2"}});
+    sel.stdin_text = "1\n{line}\n-1/3\n";
+    t.push_back(sel);
+  }
   // bits (raw bytes; the count is its only number)
   t.push_back(make("bits", {"bits", "--seed", kSeed}, {{"-n", "16"}}));
   // release (the table on stdin; the hostile value in each option, and in a noised cell)

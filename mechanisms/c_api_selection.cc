@@ -1,0 +1,83 @@
+// c_api_selection.cc — exact private selection in the C interface (exactdp.h): a thin shell over
+// mechanisms/selection/selection.h behind the exception barrier of c_api_support.h.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <exactdp/exactdp.h>
+#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/mechanisms/selection/selection.h>
+#include <exactdp/samplers/rational.h>
+
+struct exactdp_selection {
+  explicit exactdp_selection(exactdp::mechanisms::Selection s) : selection(std::move(s)) {}
+  exactdp::mechanisms::Selection selection;
+};
+
+extern "C" {
+
+int exactdp_selection_new(const char* mechanism, const char* noise, const char* epsilon,
+                          const char* sensitivity, int monotonic, const char* const* scores,
+                          std::size_t n, exactdp_selection** out) {
+  using namespace exactdp;
+  return internal::guard([&] {
+    internal::require_non_null(out, "out");
+    internal::require_non_null(mechanism, "mechanism");
+    mechanisms::SelectionOptions o;
+    o.mechanism = mechanisms::parse_selection_mechanism(mechanism);
+    if (noise != nullptr) {
+      if (o.mechanism != mechanisms::SelectionMechanism::kReportNoisyMax) {
+        throw ParameterError("noise", "noise applies to report-noisy-max only (pass NULL)");
+      }
+      o.noise = mechanisms::parse_noise_kind(noise);
+    }
+    o.epsilon = internal::rational_argument("epsilon", epsilon);
+    o.sensitivity = internal::rational_argument("sensitivity", sensitivity);
+    if (monotonic != 0 && monotonic != 1) {
+      throw ParameterError::out_of_range("monotonic", std::to_string(monotonic), "0 or 1");
+    }
+    o.monotonic = monotonic == 1;
+    mechanisms::validate_selection_options(o);
+    if (n == 0 || n > mechanisms::kMaxCandidates) {
+      throw ParameterError::out_of_range("n", std::to_string(n), "1 <= n <= 1000000");
+    }
+    internal::require_non_null(scores, "scores");
+    std::vector<mpq_class> u;
+    u.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      internal::require_non_null(scores[i], "scores[i]");
+      u.push_back(parse_rational("scores", scores[i]));
+    }
+    auto made = std::make_unique<exactdp_selection>(mechanisms::Selection::make(std::move(u), o));
+    *out = made.release();
+    return EXACTDP_OK;
+  });
+}
+
+void exactdp_selection_free(exactdp_selection* selection) { delete selection; }
+
+int exactdp_select(exactdp_selection* selection, exactdp_bits* bits, std::size_t* index) {
+  using namespace exactdp;
+  return internal::guard([&] {
+    internal::require_non_null(selection, "selection");
+    internal::require_non_null(bits, "bits");
+    internal::require_non_null(index, "index");
+    *index = selection->selection.select(*bits->source);
+    return EXACTDP_OK;
+  });
+}
+
+int exactdp_select_top(exactdp_selection* selection, exactdp_bits* bits, std::size_t k,
+                       std::size_t* out) {
+  using namespace exactdp;
+  return internal::guard([&] {
+    internal::require_non_null(selection, "selection");
+    internal::require_non_null(bits, "bits");
+    internal::require_non_null(out, "out");
+    const auto chosen = selection->selection.select_top(*bits->source, k);  // checks k
+    for (std::size_t i = 0; i < chosen.size(); ++i) out[i] = chosen[i];
+    return EXACTDP_OK;
+  });
+}
+
+}  // extern "C"
