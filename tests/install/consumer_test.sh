@@ -47,7 +47,7 @@ check_prefix() {
   local p=$1 label=$2 out="$work/out-$2"
   mkdir -p "$out"
   local pc
-  pc=$(find "$p" -path '*/pkgconfig/exactdp.pc' 2>/dev/null | head -n 1)
+  pc=$(find "$p"/lib* -maxdepth 3 -path '*/pkgconfig/exactdp.pc' 2>/dev/null | head -n 1)
   [[ -n "$pc" ]] || fail "no exactdp.pc under $p"
   local pcdir libdir
   pcdir=$(dirname "$pc")
