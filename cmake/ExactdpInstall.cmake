@@ -1,22 +1,62 @@
-# `cmake --install` exports find_package(exactdp) targets and a pkg-config file.
+# `cmake --install` lays out (relative to the prefix; LIBDIR is lib, or lib/<multiarch> under /usr):
+#   LIBDIR/libexactdp.so.X.Y.Z, .so.0 (SONAME), .so   the C interface, shared (component runtime; the
+#                                                     .so link goes with dev)
+#   LIBDIR/libexactdp.a                               the C interface, static (same objects as
+#                                                     libexactdp_mechanisms.a; for pkg-config --static)
+#   LIBDIR/libexactdp_{samplers,accounting,mechanisms,verification}.a   the C++ layers (static only)
+#   include/exactdp/exactdp.h, include/exactdp/<layer>/*.h   included as <exactdp/...>
+#   LIBDIR/pkgconfig/exactdp.pc                       relocatable: prefix from ${pcfiledir}
+#   LIBDIR/cmake/exactdp/                             find_package(exactdp): exactdp::exactdp, the
+#                                                     layer targets exactdp::samplers ..., exactdp::c
+#   bin/exactdp                                       the command (component tools)
+# Nothing installed holds an absolute path of the build machine: the CMake files use the
+# generated _IMPORT_PREFIX logic and the .pc file ${pcfiledir}. Components runtime, dev and tools
+# become the Debian packages (cmake/ExactdpPackage.cmake).
 include(CMakePackageConfigHelpers)
-install(TARGETS exactdp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS exactdp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+install(TARGETS exactdp_c EXPORT exactdpTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev)
 install(TARGETS exactdp_samplers exactdp_accounting exactdp_mechanisms exactdp_verification exactdp_all
         EXPORT exactdpTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT dev)
+install(FILES $<TARGET_FILE:exactdp_mechanisms> DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RENAME ${CMAKE_STATIC_LIBRARY_PREFIX}exactdp${CMAKE_STATIC_LIBRARY_SUFFIX} COMPONENT dev)
 foreach(layer samplers accounting mechanisms verification)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp/${layer}
-          FILES_MATCHING PATTERN "*.h" PATTERN "exactdp.h" EXCLUDE)
+          COMPONENT dev FILES_MATCHING PATTERN "*.h" PATTERN "exactdp.h" EXCLUDE)
 endforeach()
-install(FILES ${PROJECT_SOURCE_DIR}/mechanisms/exactdp.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp)
-install(EXPORT exactdpTargets NAMESPACE exactdp:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/exactdp)
+install(FILES ${PROJECT_SOURCE_DIR}/mechanisms/exactdp.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp
+        COMPONENT dev)
+install(EXPORT exactdpTargets NAMESPACE exactdp:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/exactdp
+        COMPONENT dev)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/exactdpConfig.cmake.in
   ${PROJECT_BINARY_DIR}/exactdpConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/exactdp)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/exactdpConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/exactdpConfig.cmake ${PROJECT_BINARY_DIR}/exactdpConfigVersion.cmake
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/exactdp)
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/exactdp COMPONENT dev)
+
+# exactdp.pc: prefix is ${pcfiledir} followed by one ".." per component of LIBDIR/pkgconfig
+# (lib/pkgconfig -> ../.., lib/x86_64-linux-gnu/pkgconfig -> ../../..), so the installed tree can
+# be moved. An absolute LIBDIR cannot be relocated and is written as it is.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(EXACTDP_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+  set(EXACTDP_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
+else()
+  set(EXACTDP_PC_PREFIX "\${pcfiledir}")
+  string(REPLACE "/" ";" _parts "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+  foreach(_part ${_parts})
+    string(APPEND EXACTDP_PC_PREFIX "/..")
+  endforeach()
+  set(EXACTDP_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+endif()
+if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(EXACTDP_PC_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}")
+else()
+  set(EXACTDP_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/exactdp.pc.in ${PROJECT_BINARY_DIR}/exactdp.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/exactdp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${PROJECT_BINARY_DIR}/exactdp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+        COMPONENT dev)

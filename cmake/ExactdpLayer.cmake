@@ -2,13 +2,19 @@
 # (shared/DESIGN.md section 1): exactdp_<layer>, alias exactdp::<layer>, its sources globbed from
 # the folder (add a .cc beside its .h and re-run cmake), the include root (<exactdp/...>), the given PUBLIC link
 # dependencies and exactdp_target_defaults.
+# Compiled with hidden visibility (-fvisibility=hidden -fvisibility-inlines-hidden): the only
+# symbols a shared object made from this code exports are the ones marked EXACTDP_API (the C
+# interface, <exactdp/exactdp.h>); see mechanisms/CMakeLists.txt for libexactdp.so.
 function(exactdp_add_layer layer)
   file(GLOB_RECURSE _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
   add_library(exactdp_${layer} STATIC ${_srcs})
   add_library(exactdp::${layer} ALIAS exactdp_${layer})
-  set_target_properties(exactdp_${layer} PROPERTIES EXPORT_NAME ${layer} POSITION_INDEPENDENT_CODE ON)
+  set_target_properties(exactdp_${layer} PROPERTIES EXPORT_NAME ${layer} POSITION_INDEPENDENT_CODE ON
+                        CXX_VISIBILITY_PRESET hidden C_VISIBILITY_PRESET hidden
+                        VISIBILITY_INLINES_HIDDEN ON)
   target_include_directories(exactdp_${layer} PUBLIC $<BUILD_INTERFACE:${EXACTDP_BUILD_INCLUDE_DIR}>
                                                      $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(exactdp_${layer} PUBLIC ${ARGN})
+  target_compile_features(exactdp_${layer} PUBLIC cxx_std_20)   # the headers need C++20, users too
   exactdp_target_defaults(exactdp_${layer})
 endfunction()
