@@ -2,6 +2,7 @@
 
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <exactdp/accounting/gaussian_profile.h>
@@ -376,6 +377,24 @@ Interval gaussian_range_sum(const mpz_class& a, const mpz_class& b, const mpq_cl
 
 }  // namespace internal
 
+long range_sum_cancellation_bits(const mpq_class& sigma2, const mpz_class& sensitivity) {
+  return log2_size(sigma2) / 2 - static_cast<long>(mpz_sizeinbase(sensitivity.get_mpz_t(), 2)) + 1;
+}
+
+void check_range_sum_cost(const mpq_class& sigma2, const mpz_class& sensitivity,
+                          const char* parameter) {
+  if (sensitivity <= kMaxDirectRange) return;
+  const long bits = range_sum_cancellation_bits(sigma2, sensitivity);
+  if (bits > kMaxRangeCancellationBits) {
+    throw LimitError(parameter, std::string(parameter) +
+                                    ", sensitivity: with sensitivity > 4096 the discrete Gaussian "
+                                    "profile needs sqrt(sigma2) / sensitivity <= 2^" +
+                                    std::to_string(kMaxRangeCancellationBits) + " (here about 2^" +
+                                    std::to_string(bits) +
+                                    "): its range sum would cancel that many bits");
+  }
+}
+
 void validate_discrete_gaussian(const mpq_class& epsilon, const mpq_class& sigma2,
                                 const mpz_class& sensitivity) {
   require_nonnegative("epsilon", epsilon);
@@ -441,6 +460,7 @@ Certified discrete_gaussian_delta(const mpq_class& epsilon, const mpq_class& sig
                                   const mpz_class& sensitivity, const ZivOptions& options,
                                   GaussianSumMethod method) {
   validate_discrete_gaussian(epsilon, sigma2, sensitivity);
+  check_range_sum_cost(sigma2, sensitivity, "sigma2");
   return evaluate_to_tolerance(
       [&](mpfr_prec_t p) {
         return discrete_gaussian_delta_at(epsilon, sigma2, sensitivity, p, method);
