@@ -270,6 +270,13 @@ GdptResult gdpt_measure(const ProfileFunction& profile, const GdptOptions& optio
   options.validate();
   const mpfr_prec_t p = options.precision;
   const std::vector<mpq_class> grid = gdpt_grid(options);
+  if (options.naive && grid.size() > kMaxNaiveGridPoints) {
+    throw LimitError("tolerance", "tolerance: the naive algorithm (a binary search at every grid "
+                                  "point) is limited to " + std::to_string(kMaxNaiveGridPoints) +
+                                  " grid points, and this eps-max and tolerance give " +
+                                  std::to_string(grid.size()) +
+                                  ": raise the tolerance or lower eps-max (or drop --naive)");
+  }
   Measurer m(profile, options);
   RunningBracket b{Real(p), Real(p)};
   mpfr_set_zero(b.lo.get(), 1);

@@ -63,7 +63,13 @@ namespace exactdp::accounting {
 // delta(eps) enclosure at working precision p; must be valid for every eps >= 0 asked.
 using ProfileFunction = std::function<Interval(const mpq_class& eps, mpfr_prec_t precision)>;
 
-inline constexpr std::size_t kMaxGridPoints = 1'000'000;  // ~1 minute of evaluations at most
+// At most this many grid points (one profile evaluation each): 20,000 KOV evaluations at
+// k = 1000 take ~3 s idle, 7 s loaded (issue 19: 10^6 points would take minutes).
+inline constexpr std::size_t kMaxGridPoints = 20'000;
+// The naive algorithm runs two binary searches (~50 GDP evaluations) at every grid point: it is
+// refused (LimitError naming the tolerance) past this many points, ~3 s idle (issue 19: 12,248
+// points took 2 minutes).
+inline constexpr std::size_t kMaxNaiveGridPoints = 1'000;
 
 struct GdptOptions {
   mpq_class eps_max = 10;                   // measure the head on [0, eps_max]

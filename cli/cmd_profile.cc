@@ -121,7 +121,7 @@ double plot_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }  // exactd
 class CurveGrid {
  public:
   CurveGrid(const mpq_class& lo, const mpq_class& hi, long points)
-      : hi_(hi), points_(points), lo_(128), step_(128) {
+      : hi_(hi), lo_(128), step_(128) {
     mpfr_set_q(lo_.get(), lo.get_mpq_t(), MPFR_RNDU);
     accounting::Real h(128);
     mpfr_set_q(h.get(), hi.get_mpq_t(), MPFR_RNDU);
@@ -129,20 +129,38 @@ class CurveGrid {
     mpfr_div_si(step_.get(), step_.get(), points - 1, MPFR_RNDU);
   }
 
-  [[nodiscard]] mpq_class at(long i) {
+  struct Point {
+    mpq_class eps;
+    std::string text;  // eps exactly, as accounting::exact_decimal prints it
+  };
+
+  [[nodiscard]] Point at(long i) {
     accounting::Real x(128);
     mpfr_mul_si(x.get(), step_.get(), i, MPFR_RNDU);
     mpfr_add(x.get(), x.get(), lo_.get(), MPFR_RNDU);
-    if (mpfr_sgn(x.get()) <= 0) return mpq_class(0);
+    if (mpfr_sgn(x.get()) <= 0) return {mpq_class(0), "0"};
     mpfr_exp_t exp10 = 0;
-    char* text = mpfr_get_str(nullptr, &exp10, 10, 12, x.get(), MPFR_RNDU);  // 0.DIGITS * 10^exp10
-    const mpz_class mantissa(text, 10);
-    mpfr_free_str(text);
+    char* raw = mpfr_get_str(nullptr, &exp10, 10, 12, x.get(), MPFR_RNDU);  // 0.DIGITS * 10^exp10
+    std::string digits(raw);
+    mpfr_free_str(raw);
+    const mpz_class mantissa(digits, 10);
     const long e = static_cast<long>(exp10) - 12;
     mpq_class eps = e >= 0 ? mpq_class(mantissa * pow10(e)) : mpq_class(mantissa, pow10(-e));
     eps.canonicalize();
-    if (eps > hi_) eps = hi_;
-    return eps;
+    if (eps > hi_) {
+      if (hi_text_.empty()) hi_text_ = accounting::exact_decimal(hi_);
+      return {hi_, hi_text_};
+    }
+    // Scientific text straight from the digits (exact_decimal would strip the trailing zeros of
+    // a 100,000-digit integer at every point); its plain range [-6, 20] is short anyway.
+    const long sci = static_cast<long>(exp10) - 1;
+    if (sci >= -6 && sci <= 20) return {eps, accounting::exact_decimal(eps)};
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+    std::string text = digits.substr(0, 1);
+    if (digits.size() > 1) text += "." + digits.substr(1);
+    text += sci >= 0 ? "e+" : "e-";
+    text += std::to_string(sci >= 0 ? sci : -sci);
+    return {std::move(eps), std::move(text)};
   }
 
  private:
@@ -158,7 +176,7 @@ class CurveGrid {
   }
 
   mpq_class hi_;
-  long points_;
+  std::string hi_text_;
   accounting::Real lo_, step_;
   std::map<long, mpz_class> powers_;
 };
@@ -201,19 +219,20 @@ int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std
     text = "epsilon,delta_lower,delta_upper\n";
   }
   for (long i = 0; i < points; ++i) {
-    const mpq_class eps = grid.at(i);
+    const CurveGrid::Point point = grid.at(i);
+    const mpq_class& eps = point.eps;
     const Certified c = pr.delta(eps, options);
     all_met = all_met && c.tolerance_met;
     if (json) {
       JsonValue row = JsonValue::object();
-      row.set("epsilon", accounting::exact_decimal(eps));
+      row.set("epsilon", point.text);
       row.set_interval("delta", c.value, digits);
       row.set("tolerance_met", c.tolerance_met);
       if (i > 0) text += ", ";
       text += row.dump();
     } else {
       const accounting::DecimalInterval d = accounting::to_decimal(c.value, digits);
-      text += accounting::exact_decimal(eps) + "," + d.lower + "," + d.upper + "\n";
+      text += point.text + "," + d.lower + "," + d.upper + "\n";
     }
     if (file) {
       plot.push_back({eps.get_d(), plot_log10(c.value.upper()), plot_log10(c.value.lower()),
