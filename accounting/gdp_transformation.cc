@@ -179,9 +179,11 @@ std::vector<mpq_class> gdpt_grid(const GdptOptions& options) {
   std::vector<mpq_class> grid;
   grid.emplace_back(0);
   while (grid.back() < options.eps_max) {
-    if (grid.size() >= kMaxGridPoints) {
+    if (grid.size() >= options.max_grid_points || grid.size() >= kMaxGridPoints) {
       throw LimitError("tolerance", "the GDPT grid for this eps-max and tolerance exceeds " +
-                                        std::to_string(kMaxGridPoints) +
+                                        std::to_string(options.max_grid_points < kMaxGridPoints
+                                                           ? options.max_grid_points
+                                                           : kMaxGridPoints) +
                                         " points: raise tolerance or lower eps-max");
     }
     mpq_class next = grid.back() + grid_step(grid.back(), h0);
