@@ -43,6 +43,38 @@ std::string format_digits(const std::string& text, mpfr_exp_t exp10) {
   return out;
 }
 
+}  // namespace
+
+std::string exact_decimal(const mpq_class& value) {
+  if (sgn(value) == 0) return "0";
+  mpz_class den = value.get_den();
+  const unsigned long twos = mpz_remove(den.get_mpz_t(), den.get_mpz_t(), mpz_class(2).get_mpz_t());
+  const unsigned long fives = mpz_remove(den.get_mpz_t(), den.get_mpz_t(), mpz_class(5).get_mpz_t());
+  if (den != 1) return to_string(value);  // not a terminating decimal
+  // value = num / (2^twos 5^fives) = num 2^(p - twos) 5^(p - fives) / 10^p, p = max(twos, fives)
+  const unsigned long p = twos > fives ? twos : fives;
+  mpz_class m = abs(value.get_num());
+  mpz_class f;
+  mpz_ui_pow_ui(f.get_mpz_t(), 2, p - twos);
+  m *= f;
+  mpz_ui_pow_ui(f.get_mpz_t(), 5, p - fives);
+  m *= f;
+  // value = m 10^(zeros - p) with m free of trailing zeros
+  const unsigned long zeros = mpz_remove(m.get_mpz_t(), m.get_mpz_t(), mpz_class(10).get_mpz_t());
+  const std::string digits = m.get_str();
+  const long point = static_cast<long>(digits.size()) + static_cast<long>(zeros) - static_cast<long>(p);
+  return format_digits((sgn(value) < 0 ? "-" : "") + digits, static_cast<mpfr_exp_t>(point));
+}
+
+std::string parameter_text(const mpq_class& value) {
+  if (mpz_sizeinbase(value.get_num_mpz_t(), 10) + mpz_sizeinbase(value.get_den_mpz_t(), 10) <= 60) {
+    return to_string(value);
+  }
+  return exact_decimal(value);
+}
+
+namespace {
+
 std::string decimal(mpfr_srcptr x, int digits, mpfr_rnd_t rnd) {
   if (digits < 1 || digits > kMaxDecimalDigits) {
     throw std::invalid_argument("decimal digits must be in [1, " +

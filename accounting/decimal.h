@@ -35,6 +35,16 @@ struct DecimalInterval {
 // "[lower, upper]" with outward-rounded ends.
 [[nodiscard]] std::string to_decimal_string(const Interval& x, int digits);
 
+// The exact value of a rational as text, in the format above (plain for decimal exponents in
+// [-6, 20], else scientific: 10^100000 is "1e+100000", not 100,001 digits), so the text length
+// follows the number of significant digits, not the size of the exponent; a rational that is not
+// a terminating decimal is printed "N/D". Reads back exactly with exactdp::parse_rational.
+[[nodiscard]] std::string exact_decimal(const mpq_class& value);
+
+// A parameter echoed back: to_string ("1/2", "3") while that has at most 60 digits, else
+// exact_decimal ("1e+100000" rather than 100,001 digits), so echoes stay as short as the input.
+[[nodiscard]] std::string parameter_text(const mpq_class& value);
+
 // An exact rational as an interval at `precision` (rounded outward): the same as
 // Interval(value, precision), named for symmetry with the text forms below.
 [[nodiscard]] Interval interval_from_rational(const mpq_class& value, mpfr_prec_t precision);

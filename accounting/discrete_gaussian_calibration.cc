@@ -209,7 +209,17 @@ DiscreteGaussianCalibration calibrate_discrete_gaussian(const mpq_class& epsilon
   loose.tolerance = power_of_two(-20);
   const GaussianCalibration cont =
       calibrate_gaussian(epsilon, delta, mpq_class(sensitivity), loose);
-  const mpq_class guess = dyadic(cont.sigma * cont.sigma, 64);
+  mpq_class guess = dyadic(cont.sigma * cont.sigma, 64);
+  // For tiny epsilon the profile saturates at delta(0), the total variation distance
+  // P[|Z| < Delta/2] <= Delta / sqrt(2 pi sigma2) (at most the mass of Delta points of f / N):
+  // sigma2 = Delta^2 / (2 pi delta^2) meets the target whatever epsilon, where the continuous
+  // guess grows like 1/epsilon^2 (eps = delta = 10^-100000: 10^200005 times too large, and the
+  // bracket search never came back). Start from the smaller guess (6 > 2 pi: a little above).
+  const mpq_class tv_guess = dyadic(mpq_class(sensitivity * sensitivity) / (6 * delta * delta), 64);
+  if (tv_guess < guess) guess = tv_guess;
+  // Refused up front when the range sum would cancel too many bits (sensitivity > 4096 and
+  // delta tiny): the optimum is at least about guess / 4 (checked there, the cheaper end).
+  check_range_sum_cost(guess / 4, sensitivity, "delta");
 
   // Certified bracket (hi meets, lo misses), widened from the guess, then bisected.
   RationalBracket b = internal::widen_bracket(pr.decider(), guess * mpq_class(63, 64),

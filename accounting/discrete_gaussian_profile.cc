@@ -2,6 +2,7 @@
 
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <exactdp/accounting/gaussian_profile.h>
@@ -50,12 +51,6 @@ const std::vector<mpq_class>& bernoulli_over_factorial() {
     return c;
   }();  // C++11 guarantees thread-safe initialisation of this static
   return table;
-}
-
-mpz_class floor_q(const mpq_class& q) {
-  mpz_class r;
-  mpz_fdiv_q(r.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-  return r;
 }
 
 // floor(log2 |q|) roughly (exact enough for precision budgets), q != 0.
@@ -376,6 +371,36 @@ Interval gaussian_range_sum(const mpz_class& a, const mpz_class& b, const mpq_cl
 
 }  // namespace internal
 
+// k1 = floor(t1) + 1, t1 = eps sigma2/Delta - Delta/2, in integer arithmetic: t1 =
+// (2 e s - Delta^2 e' s') / (2 Delta e' s') with eps = e/e', sigma2 = s/s'. The rational form
+// canonicalised 660,000-bit products (a gcd each) at eps = 10^99999, sigma2 = 10^100000.
+static mpz_class crossing_index(const mpq_class& epsilon, const mpq_class& sigma2, const mpz_class& sensitivity) {
+  const mpz_class dens = epsilon.get_den() * sigma2.get_den();
+  const mpz_class num = 2 * epsilon.get_num() * sigma2.get_num() - sensitivity * sensitivity * dens;
+  const mpz_class den = 2 * sensitivity * dens;
+  mpz_class k;
+  mpz_fdiv_q(k.get_mpz_t(), num.get_mpz_t(), den.get_mpz_t());
+  return k + 1;
+}
+
+long range_sum_cancellation_bits(const mpq_class& sigma2, const mpz_class& sensitivity) {
+  return log2_size(sigma2) / 2 - static_cast<long>(mpz_sizeinbase(sensitivity.get_mpz_t(), 2)) + 1;
+}
+
+void check_range_sum_cost(const mpq_class& sigma2, const mpz_class& sensitivity,
+                          const char* parameter) {
+  if (sensitivity <= kMaxDirectRange) return;
+  const long bits = range_sum_cancellation_bits(sigma2, sensitivity);
+  if (bits > kMaxRangeCancellationBits) {
+    throw LimitError(parameter, std::string(parameter) +
+                                    ", sensitivity: with sensitivity > 4096 the discrete Gaussian "
+                                    "profile needs sqrt(sigma2) / sensitivity <= 2^" +
+                                    std::to_string(kMaxRangeCancellationBits) + " (here about 2^" +
+                                    std::to_string(bits) +
+                                    "): its range sum would cancel that many bits");
+  }
+}
+
 void validate_discrete_gaussian(const mpq_class& epsilon, const mpq_class& sigma2,
                                 const mpz_class& sensitivity) {
   require_nonnegative("epsilon", epsilon);
@@ -396,9 +421,23 @@ Interval discrete_gaussian_delta_at(const mpq_class& epsilon, const mpq_class& s
   validate_discrete_gaussian(epsilon, sigma2, sensitivity);
   const mpfr_prec_t w = precision + 16;
   // CKS20 Theorem 7: P[Z > t1] - e^eps P[Z > t1 + Delta], t1 = eps sigma2/Delta - Delta/2.
-  const mpq_class t1 = epsilon * sigma2 / mpq_class(sensitivity) - mpq_class(sensitivity, 2);
-  const mpz_class k1 = floor_q(t1) + 1;  // Z > t1  <=>  Z >= k1
+  const mpz_class k1 = crossing_index(epsilon, sigma2, sensitivity);  // Z > t1  <=>  Z >= k1
   const mpz_class k2 = k1 + sensitivity;
+  // Far beyond MPFR's range, from sizes alone: when k1 >= 2^(b-1) and k1^2 / (2 sigma2) >= 2^64,
+  // delta <= S(k1)/N <= f(k1) (1 + sigma2/k1) <= e^(-2^64) 2^b (N >= f(0) = 1; the geometric tail
+  // bound above), far below 2^emin; [0, 2^emin] is returned without the sums, whose exact
+  // exponents cost ~10 ms at eps = 10^99999 (profile --curve to 10^100000 took minutes).
+  if (sgn(k1) > 0 && method == GaussianSumMethod::kAuto) {
+    const mpq_class two_sigma2 = 2 * sigma2;
+    const long log2_two_sigma2_upper = log2_size(two_sigma2) + 1;  // 2 sigma2 < 2^this
+    const long log2_k1_lower = static_cast<long>(mpz_sizeinbase(k1.get_mpz_t(), 2)) - 1;
+    if (2 * log2_k1_lower - log2_two_sigma2_upper >= 64) {
+      Interval tiny(precision);
+      mpfr_set_zero(tiny.lower(), 1);
+      mpfr_set_ui_2exp(tiny.upper(), 1, mpfr_get_emin(), MPFR_RNDU);
+      return tiny;
+    }
+  }
   const Interval d = gaussian_range_sum(k1, mpz_class(k2 - 1), sigma2, w, method);
   Interval numerator = d;
   if (sgn(epsilon) != 0 && epsilon <= 1) {
@@ -422,8 +461,7 @@ Interval discrete_gaussian_delta_complement_at(const mpq_class& epsilon, const m
                                                mpfr_prec_t precision, GaussianSumMethod method) {
   validate_discrete_gaussian(epsilon, sigma2, sensitivity);
   const mpfr_prec_t w = precision + 16;
-  const mpq_class t1 = epsilon * sigma2 / mpq_class(sensitivity) - mpq_class(sensitivity, 2);
-  const mpz_class k1 = floor_q(t1) + 1;
+  const mpz_class k1 = crossing_index(epsilon, sigma2, sensitivity);
   const mpz_class k2 = k1 + sensitivity;  // >= 1: k1 >= 1 - Delta/2
   // P[Z < k1] N = sum_{x <= k1 - 1} f(x) = S(1 - k1) (f is even).
   const Interval below = gaussian_tail_sum(mpz_class(1 - k1), sigma2, w, method);
@@ -441,6 +479,7 @@ Certified discrete_gaussian_delta(const mpq_class& epsilon, const mpq_class& sig
                                   const mpz_class& sensitivity, const ZivOptions& options,
                                   GaussianSumMethod method) {
   validate_discrete_gaussian(epsilon, sigma2, sensitivity);
+  check_range_sum_cost(sigma2, sensitivity, "sigma2");
   return evaluate_to_tolerance(
       [&](mpfr_prec_t p) {
         return discrete_gaussian_delta_at(epsilon, sigma2, sensitivity, p, method);

@@ -56,6 +56,20 @@ enum class GaussianSumMethod { kAuto, kDirect, kEulerMaclaurin };
     const mpq_class& epsilon, const mpq_class& sigma2, const mpz_class& sensitivity,
     mpfr_prec_t precision, GaussianSumMethod method = GaussianSumMethod::kAuto);
 
+// Cost limit. For sensitivity > 4096 the sum D of the Delta terms from k1 is S(k1) - S(k2), which
+// cancels about log2(sigma / Delta) bits; past kMaxRangeCancellationBits (20,000: about 2 s, where
+// 10^-100000-sized targets took minutes or failed at the 65,536-bit cap) the profile and the
+// calibration are refused up front with a LimitError naming the sensitivity (and sigma2, or delta
+// for the calibration), instead of running for minutes. Sensitivity <= 4096 sums D term by term
+// and has no such limit.
+inline constexpr long kMaxRangeCancellationBits = 20'000;
+// log2(sqrt(sigma2) / sensitivity), roughly (within 2): the bits the range sum cancels.
+[[nodiscard]] long range_sum_cancellation_bits(const mpq_class& sigma2, const mpz_class& sensitivity);
+// Throws LimitError (naming `parameter`, then "sensitivity") when sensitivity > 4096 and the
+// cancellation above exceeds kMaxRangeCancellationBits.
+void check_range_sum_cost(const mpq_class& sigma2, const mpz_class& sensitivity,
+                          const char* parameter);
+
 // Validation shared with the calibration and the CLI (ParameterError naming the parameter).
 void validate_discrete_gaussian(const mpq_class& epsilon, const mpq_class& sigma2,
                                 const mpz_class& sensitivity);

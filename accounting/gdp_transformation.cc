@@ -179,9 +179,11 @@ std::vector<mpq_class> gdpt_grid(const GdptOptions& options) {
   std::vector<mpq_class> grid;
   grid.emplace_back(0);
   while (grid.back() < options.eps_max) {
-    if (grid.size() >= kMaxGridPoints) {
+    if (grid.size() >= options.max_grid_points || grid.size() >= kMaxGridPoints) {
       throw LimitError("tolerance", "the GDPT grid for this eps-max and tolerance exceeds " +
-                                        std::to_string(kMaxGridPoints) +
+                                        std::to_string(options.max_grid_points < kMaxGridPoints
+                                                           ? options.max_grid_points
+                                                           : kMaxGridPoints) +
                                         " points: raise tolerance or lower eps-max");
     }
     mpq_class next = grid.back() + grid_step(grid.back(), h0);
@@ -270,6 +272,13 @@ GdptResult gdpt_measure(const ProfileFunction& profile, const GdptOptions& optio
   options.validate();
   const mpfr_prec_t p = options.precision;
   const std::vector<mpq_class> grid = gdpt_grid(options);
+  if (options.naive && grid.size() > kMaxNaiveGridPoints) {
+    throw LimitError("tolerance", "tolerance: the naive algorithm (a binary search at every grid "
+                                  "point) is limited to " + std::to_string(kMaxNaiveGridPoints) +
+                                  " grid points, and this eps-max and tolerance give " +
+                                  std::to_string(grid.size()) +
+                                  ": raise the tolerance or lower eps-max (or drop --naive)");
+  }
   Measurer m(profile, options);
   RunningBracket b{Real(p), Real(p)};
   mpfr_set_zero(b.lo.get(), 1);

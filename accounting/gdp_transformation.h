@@ -64,6 +64,13 @@ namespace exactdp::accounting {
 using ProfileFunction = std::function<Interval(const mpq_class& eps, mpfr_prec_t precision)>;
 
 inline constexpr std::size_t kMaxGridPoints = 1'000'000;  // ~1 minute of evaluations at most
+// The command line's bound (GdptOptions::max_grid_points in `exactdp measure-gdp`): 20,000 KOV
+// evaluations at k = 1000 take ~3 s idle, 7 s loaded (issue 19: 10^6 points took minutes).
+inline constexpr std::size_t kMaxCliGridPoints = 20'000;
+// The naive algorithm runs two binary searches (~50 GDP evaluations) at every grid point: it is
+// refused (LimitError naming the tolerance) past this many points, ~3 s idle (issue 19: 12,248
+// points took 2 minutes).
+inline constexpr std::size_t kMaxNaiveGridPoints = 1'000;
 
 struct GdptOptions {
   mpq_class eps_max = 10;                   // measure the head on [0, eps_max]
@@ -72,6 +79,7 @@ struct GdptOptions {
   mpfr_prec_t precision = 40;  // bits of the comparisons (low is fast; results stay certified)
   std::uint64_t seed = 0x9E3779B97F4A7C15ULL;  // shuffle order (affects speed only)
   bool naive = false;  // true: the paper's Algorithm 3 (a binary search at every grid point)
+  std::size_t max_grid_points = kMaxGridPoints;  // LimitError (naming tolerance) past this
 
   void validate() const;  // throws ParameterError
 };

@@ -121,6 +121,29 @@ Interval bracket(mpfr_srcptr lower, mpfr_srcptr upper, mpfr_prec_t precision) {
   return Interval::from_ends(lo.get(), hi.get(), precision);
 }
 
+// Exact comparisons of MPFR numbers with a fixed rational, decided on a precomputed enclosure
+// of the rational when possible. The KOV walk compares every breakpoint with delta; with delta's
+// denominator 10^100000 (or 5,000 nines) each mpfr_cmp_q was a 300,000-bit multiplication, and
+// a walk of 500,000 steps took seconds. The answers are those of mpfr_cmp_q (falls back to it
+// when the MPFR number is inside the enclosure).
+class RationalThreshold {
+ public:
+  RationalThreshold(const mpq_class& q, mpfr_prec_t precision) : q_(q), enclosure_(q, precision) {}
+  // x <= q and x > q, exactly (both false for NaN).
+  [[nodiscard]] bool not_exceeded_by(mpfr_srcptr x) const { return !mpfr_nan_p(x) && compare(x) >= 0; }
+  [[nodiscard]] bool exceeded_by(mpfr_srcptr x) const { return !mpfr_nan_p(x) && compare(x) < 0; }
+
+ private:
+  // sign of q - x
+  [[nodiscard]] int compare(mpfr_srcptr x) const {
+    if (mpfr_cmp(x, enclosure_.lower()) < 0) return 1;
+    if (mpfr_cmp(x, enclosure_.upper()) > 0) return -1;
+    return -mpfr_cmp_q(x, q_.get_mpq_t());
+  }
+  mpq_class q_;
+  Interval enclosure_;
+};
+
 // The Ziv options for a KOV pass of k steps: the precision cap is lowered so that one pass costs
 // at most about 2^29 / k bits per step (k = 10^6: 536 bits), so no request can run for minutes;
 // past the cap the wider, still certified interval comes back with tolerance_met = false.
@@ -189,6 +212,7 @@ Interval kov_epsilon_at_precision(const mpq_class& epsilon, unsigned long k,
   const mpq_class two_eps = 2 * epsilon;
   const Interval two_eps_iv(two_eps, precision);
   const Interval target(delta, precision);
+  const RationalThreshold threshold(delta, precision);
   KovPass pass(epsilon, k, precision);
   // Walk i = 1, 2, ...: find i_up, the first i with delta_i.upper > delta (so delta_{i-1} is
   // certified <= delta), and i_lo, the first i with delta_i.lower > delta (certified > delta).
@@ -201,8 +225,10 @@ Interval kov_epsilon_at_precision(const mpq_class& epsilon, unsigned long k,
     const Interval& prev_delta = pass.previous_delta();
     const Interval& weight = pass.previous_weight();
     const Interval& d = pass.delta();
-    const mpq_class eps_prev = breakpoint(epsilon, k, i - 1);
-    if (!have_upper && !upper_at_most(d, delta)) {
+    // (breakpoints are formed only where needed: with epsilon = 10^-100000 each one is a
+    // multiplication by a 330,000-bit denominator)
+    if (!have_upper && !threshold.not_exceeded_by(d.upper())) {  // not d.upper <= delta
+      const mpq_class eps_prev = breakpoint(epsilon, k, i - 1);
       // u_lo = (delta - delta_{i-1}.upper) / S.upper >= 0, rounded down; y_lo = -log1p(-u_lo)
       // rounded down, clipped at 2 epsilon; eps' = eps_{i-1} - y_lo. Proof that
       // delta(eps') <= delta: see the header (1 - e^-y_lo <= u_lo).
@@ -216,11 +242,12 @@ Interval kov_epsilon_at_precision(const mpq_class& epsilon, unsigned long k,
       upper_end = Interval::point(e_up.upper(), precision);
       have_upper = true;
     }
-    if (lower_above(d, delta)) {
+    if (threshold.exceeded_by(d.lower())) {  // d.lower > delta
+      const mpq_class eps_prev = breakpoint(epsilon, k, i - 1);
       // Certified: eps* lies in (eps_i, eps_{i-1}] if i is also the upper segment, else just
       // eps* > eps_i.
       const mpq_class eps_i = breakpoint(epsilon, k, i);
-      if (lower_above(prev_delta, delta)) {
+      if (threshold.exceeded_by(prev_delta.lower())) {
         lower_end = Interval(eps_i, precision);
       } else {
         Interval u(precision);

@@ -6,7 +6,8 @@
 // (raising the precision never widens the answer). It stops when
 //   - the relative width is <= tolerance (tolerance_met = true), or
 //   - the precision cap is reached, or the result cannot improve (its upper end underflowed
-//     below 2^(emin + 64), or its relative width did not shrink over a doubling while finite):
+//     below 2^(emin / 2), about 2^(-2^61), or its relative width did not shrink over a doubling
+//     while finite):
 //     then the wider, still certified interval is returned with tolerance_met = false.
 // A point interval (e.g. an exact 0) meets any tolerance.
 //

@@ -67,8 +67,8 @@ TextJsonReport calibration_report(const std::string& mechanism, const mpq_class&
   TextJsonReport out;
   out.json.set("command", "calibrate");
   out.text("mechanism", mechanism);
-  out.text("epsilon", to_string(epsilon));
-  out.text("delta", to_string(delta));
+  out.text("epsilon", accounting::parameter_text(epsilon));
+  out.text("delta", accounting::parameter_text(delta));
   out.text("sensitivity", sensitivity);
   return out;
 }
@@ -100,7 +100,7 @@ int calibrate_gaussian_cmd(const Target& target, const ParsedArgs& parsed, Io& i
   // Enough bits that printing the exact dyadic ends loses nothing at `digits` digits.
   const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) +
                         static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma.get_den_mpz_t(), 2));
-  TextJsonReport out = calibration_report("gaussian", epsilon, delta, to_string(sensitivity));
+  TextJsonReport out = calibration_report("gaussian", epsilon, delta, accounting::parameter_text(sensitivity));
   out.interval("sigma", accounting::sigma_bracket(c, p), digits);
   out.text("sigma_to_use", accounting::decimal_upper(Interval(c.sigma, p).upper(), digits));
   out.interval("delta_at_sigma", c.delta_at_sigma, digits);
@@ -136,8 +136,8 @@ int calibrate_discrete_gaussian_cmd(const Target& target, const ParsedArgs& pars
       accounting::calibrate_discrete_gaussian(epsilon, delta, sensitivity, tolerance);
   const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) + 256;
   TextJsonReport out =
-      calibration_report("discrete-gaussian", epsilon, delta, to_string(sensitivity));
-  out.text("sigma2", to_exact_decimal(c.sigma2));
+      calibration_report("discrete-gaussian", epsilon, delta, accounting::parameter_text(mpq_class(sensitivity)));
+  out.text("sigma2", accounting::exact_decimal(c.sigma2));  // short whatever its exponent
   out.interval("delta_at_sigma2", c.delta_at_sigma2, digits);
   out.json.set("significant_digits", c.significant_digits);
   out.lines.push_back("significant_digits = " + std::to_string(c.significant_digits));

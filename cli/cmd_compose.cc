@@ -136,9 +136,9 @@ int cmd_compose(Args args, Io& io) {
   JsonValue json = JsonValue::object();
   json.set("command", "compose")
       .set("mechanism", "pure-dp")
-      .set("epsilon", to_string(eps))
+      .set("epsilon", accounting::parameter_text(eps))
       .set("k", static_cast<unsigned long long>(k))
-      .set("delta", to_string(delta));
+      .set("delta", accounting::parameter_text(delta));
   JsonValue results = JsonValue::object();
   for (const auto& m : methods) {
     const MethodResult r = run_method(m, eps, k, delta, options);

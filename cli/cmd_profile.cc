@@ -13,6 +13,7 @@
 #include <cmath>  // exactdp-allow-float: std::isfinite for plot coordinates
 #include <functional>
 #include <limits>
+#include <map>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -113,6 +114,77 @@ double plot_log10(mpfr_srcptr x) {  // exactdp-allow-float: pixel placement only
 
 double plot_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }  // exactdp-allow-float
 
+// The grid of --curve: point i is lo + (hi - lo) i / (points - 1), computed with MPFR at 128 bits
+// rounding up, then rounded up to 12 significant decimal digits, at most hi. The point is an exact
+// rational m 10^e with m < 10^12, so it prints exactly in a few characters whatever its size
+// (accounting::exact_decimal) and costs no rational arithmetic on 100,000-digit numbers.
+class CurveGrid {
+ public:
+  CurveGrid(const mpq_class& lo, const mpq_class& hi, long points)
+      : hi_(hi), lo_(128), step_(128) {
+    mpfr_set_q(lo_.get(), lo.get_mpq_t(), MPFR_RNDU);
+    accounting::Real h(128);
+    mpfr_set_q(h.get(), hi.get_mpq_t(), MPFR_RNDU);
+    mpfr_sub(step_.get(), h.get(), lo_.get(), MPFR_RNDU);
+    mpfr_div_si(step_.get(), step_.get(), points - 1, MPFR_RNDU);
+  }
+
+  struct Point {
+    mpq_class eps;
+    std::string text;  // eps exactly, as accounting::exact_decimal prints it
+  };
+
+  [[nodiscard]] Point at(long i) {
+    accounting::Real x(128);
+    mpfr_mul_si(x.get(), step_.get(), i, MPFR_RNDU);
+    mpfr_add(x.get(), x.get(), lo_.get(), MPFR_RNDU);
+    if (mpfr_sgn(x.get()) <= 0) return {mpq_class(0), "0"};
+    mpfr_exp_t exp10 = 0;
+    char* raw = mpfr_get_str(nullptr, &exp10, 10, 12, x.get(), MPFR_RNDU);  // 0.DIGITS * 10^exp10
+    std::string digits(raw);
+    mpfr_free_str(raw);
+    const mpz_class mantissa(digits, 10);
+    const long e = static_cast<long>(exp10) - 12;
+    mpq_class eps = e >= 0 ? mpq_class(mantissa * pow10(e)) : mpq_class(mantissa, pow10(-e));
+    eps.canonicalize();
+    if (eps > hi_) {
+      if (hi_text_.empty()) hi_text_ = accounting::exact_decimal(hi_);
+      return {hi_, hi_text_};
+    }
+    // Scientific text straight from the digits (exact_decimal would strip the trailing zeros of
+    // a 100,000-digit integer at every point); its plain range [-6, 20] is short anyway.
+    const long sci = static_cast<long>(exp10) - 1;
+    if (sci >= -6 && sci <= 20) return {eps, accounting::exact_decimal(eps)};
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+    std::string text = digits.substr(0, 1);
+    if (digits.size() > 1) text += "." + digits.substr(1);
+    text += sci >= 0 ? "e+" : "e-";
+    text += std::to_string(sci >= 0 ? sci : -sci);
+    return {std::move(eps), std::move(text)};
+  }
+
+ private:
+  const mpz_class& pow10(long k) {  // 10^k, cached: the exponent repeats along the grid
+    auto it = powers_.find(k);
+    if (it == powers_.end()) {
+      mpz_class r;
+      mpz_ui_pow_ui(r.get_mpz_t(), 10, static_cast<unsigned long>(k));
+      if (powers_.size() > 64) powers_.clear();
+      it = powers_.emplace(k, std::move(r)).first;
+    }
+    return it->second;
+  }
+
+  mpq_class hi_;
+  std::string hi_text_;
+  accounting::Real lo_, step_;
+  std::map<long, mpz_class> powers_;
+};
+
+// Rows are formatted as they are computed (CSV lines, or the elements of the JSON array) and
+// only the text is kept: at most 10,000 rows of two --digits numbers and a short epsilon (about
+// 20 MB at --digits 1000), written once every point is done, so an error leaves stdout empty.
+// The SVG keeps a few doubles per point.
 int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std::string>& curve,
               const accounting::ZivOptions& options, int digits, Io& io) {
   const mpq_class lo = nonnegative_epsilon(curve[0]);
@@ -127,32 +199,60 @@ int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std
                                        "2 <= POINTS <= " + std::to_string(kMaxPoints));
   }
   const long points = n.get_si();
-  struct Row {
-    mpq_class eps;
-    Certified delta;
+  const bool json = parsed.has("--json");
+  const auto file = parsed.get("--svg");
+  CurveGrid grid(lo, hi, points);
+  struct PlotRow {
+    double x, upper_log10, lower_log10, upper, lower;  // exactdp-allow-float: pixel placement only
   };
-  std::vector<Row> rows;
-  rows.reserve(static_cast<std::size_t>(points));
+  std::vector<PlotRow> plot;
   bool all_met = true;
-  for (long i = 0; i < points; ++i) {
-    mpq_class eps = lo + (hi - lo) * mpq_class(i, points - 1);
-    eps.canonicalize();
-    // A grid point with at most 12 significant digits, so the CSV prints it exactly.
-    if (sgn(eps) > 0) eps = accounting::round_up_significant(eps, 12);
-    if (eps > hi) eps = hi;
-    Certified c = pr.delta(eps, options);
-    all_met = all_met && c.tolerance_met;
-    rows.push_back({eps, std::move(c)});
+  std::string text;
+  if (json) {
+    JsonValue head = JsonValue::object();
+    head.set("command", "profile").set("mechanism", pr.name);
+    for (const auto& [k, v] : pr.parameters) head.set(k, v);
+    text = head.dump();
+    text.pop_back();  // the closing brace: the curve and the tail follow
+    text += ", \"curve\": [";
+  } else {
+    text = "epsilon,delta_lower,delta_upper\n";
   }
-  if (const auto file = parsed.get("--svg")) {
+  for (long i = 0; i < points; ++i) {
+    const CurveGrid::Point point = grid.at(i);
+    const mpq_class& eps = point.eps;
+    const Certified c = pr.delta(eps, options);
+    all_met = all_met && c.tolerance_met;
+    if (json) {
+      JsonValue row = JsonValue::object();
+      row.set("epsilon", point.text);
+      row.set_interval("delta", c.value, digits);
+      row.set("tolerance_met", c.tolerance_met);
+      if (i > 0) text += ", ";
+      text += row.dump();
+    } else {
+      const accounting::DecimalInterval d = accounting::to_decimal(c.value, digits);
+      text += point.text + "," + d.lower + "," + d.upper + "\n";
+    }
+    if (file) {
+      plot.push_back({eps.get_d(), plot_log10(c.value.upper()), plot_log10(c.value.lower()),
+                      plot_value(c.value.upper()), plot_value(c.value.lower())});
+    }
+  }
+  if (json) {
+    JsonValue tail = JsonValue::object();
+    tail.set("tolerance", tolerance_text(options.tolerance));
+    tail.set("tolerance_met", all_met);
+    text += "], " + tail.dump().substr(1) + "\n";
+  }
+  if (file) {
     // Log scale when the positive values span more than three decades.
-    double top = -std::numeric_limits<double>::infinity();
-    double bottom = std::numeric_limits<double>::infinity();
-    for (const auto& r : rows) {
-      const double v = plot_log10(r.delta.value.upper());
-      if (std::isfinite(v)) {
-        top = std::max(top, v);
-        bottom = std::min(bottom, v);
+    double top = -std::numeric_limits<double>::infinity();  // exactdp-allow-float: picture
+    double bottom = std::numeric_limits<double>::infinity();  // exactdp-allow-float: picture
+    for (const auto& r : plot) {
+      if (std::isfinite(r.upper_log10)) {
+        top = std::max(top, r.upper_log10);
+        bottom = std::min(bottom, r.upper_log10);
       }
     }
     SvgChart chart;
@@ -166,15 +266,9 @@ int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std
     chart.y_log10 = std::isfinite(top) && top - bottom > 3;
     SvgSeries upper{"delta upper (certified)", {}, false, ""};
     SvgSeries lower{"delta lower (certified)", {}, true, ""};
-    for (const auto& r : rows) {
-      const double x = r.eps.get_d();  // exactdp-allow-float: pixel placement only
-      if (chart.y_log10) {
-        upper.points.emplace_back(x, plot_log10(r.delta.value.upper()));
-        lower.points.emplace_back(x, plot_log10(r.delta.value.lower()));
-      } else {
-        upper.points.emplace_back(x, plot_value(r.delta.value.upper()));
-        lower.points.emplace_back(x, plot_value(r.delta.value.lower()));
-      }
+    for (const auto& r : plot) {
+      upper.points.emplace_back(r.x, chart.y_log10 ? r.upper_log10 : r.upper);
+      lower.points.emplace_back(r.x, chart.y_log10 ? r.lower_log10 : r.lower);
     }
     chart.series = {upper, lower};
     try {
@@ -183,29 +277,7 @@ int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std
       throw UsageError(std::string("--svg: ") + e.what());
     }
   }
-  if (parsed.has("--json")) {
-    JsonValue out = JsonValue::object();
-    out.set("command", "profile").set("mechanism", pr.name);
-    for (const auto& [k, v] : pr.parameters) out.set(k, v);
-    JsonValue arr = JsonValue::array();
-    for (const auto& r : rows) {
-      JsonValue row = JsonValue::object();
-      row.set("epsilon", to_exact_decimal(r.eps));
-      row.set_interval("delta", r.delta.value, digits);
-      row.set("tolerance_met", r.delta.tolerance_met);
-      arr.push(std::move(row));
-    }
-    out.set("curve", std::move(arr));
-    out.set("tolerance", tolerance_text(options.tolerance));
-    out.set("tolerance_met", all_met);
-    io.out << out.dump() << "\n";
-  } else {
-    io.out << "epsilon,delta_lower,delta_upper\n";
-    for (const auto& r : rows) {
-      const accounting::DecimalInterval d = accounting::to_decimal(r.delta.value, digits);
-      io.out << to_exact_decimal(r.eps) << "," << d.lower << "," << d.upper << "\n";
-    }
-  }
+  io.out << text;
   if (!all_met) {
     io.err << "exactdp profile: note: some points did not reach the tolerance (wider, still "
               "certified)\n";
@@ -263,7 +335,7 @@ int cmd_profile(Args args, Io& io) {
   out.json.set("command", "profile");
   out.text("mechanism", pr.name);
   for (const auto& [k, v] : pr.parameters) out.text(k, v);
-  out.text("epsilon", to_string(epsilon));
+  out.text("epsilon", accounting::exact_decimal(epsilon));  // 1e+100000, not 100,001 digits
   out.interval("delta", c.value, digits);
   out.text("delta_upper", accounting::decimal_upper(c.value.upper(), digits));
   if (pr.hardened_tau) {

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include <exactdp/exactdp.h>
 #include <exactdp/mechanisms/internal/c_api_support.h>
@@ -55,18 +56,41 @@ int exactdp_bits_system(exactdp_bits** out) {
   });
 }
 
-int exactdp_bits_seeded(const unsigned char seed[32], exactdp_bits** out) {
+namespace {
+// The all-zero seed is refused unless `allow_weak` (the command line's --allow-weak-seed): it is
+// a key everyone knows, and what a seed buffer that was never filled holds. sodium_is_zero reads
+// all 32 bytes whatever they are; the refusal reveals only whether the seed is all-zero.
+void refuse_weak_seed(const exactdp::Seed& key, const char* argument) {
+  if (sodium_is_zero(key.data(), key.size()) == 1) {
+    throw exactdp::ParameterError(
+        argument, std::string(argument) +
+        ": the all-zero seed is refused (a key everyone knows, or a buffer never filled); "
+        "exactdp_bits_seeded_weak accepts it for tests that need it");
+  }
+}
+
+int make_seeded(const unsigned char* seed, exactdp_bits** out, bool allow_weak) {
   return guard([&] {
     require_non_null(seed, "seed");
     require_non_null(out, "out");
     exactdp::Seed key;
     std::memcpy(key.data(), seed, key.size());
     SeedWiper wipe{key};
+    if (!allow_weak) refuse_weak_seed(key, "seed");
     auto b = std::make_unique<exactdp_bits>();
     b->source = std::make_unique<exactdp::SeededBits>(key);
     *out = b.release();
     return EXACTDP_OK;
   });
+}
+}  // namespace
+
+int exactdp_bits_seeded(const unsigned char seed[32], exactdp_bits** out) {
+  return make_seeded(seed, out, false);
+}
+
+int exactdp_bits_seeded_weak(const unsigned char seed[32], exactdp_bits** out) {
+  return make_seeded(seed, out, true);
 }
 
 int exactdp_bits_seeded_hex(const char* seed_hex, exactdp_bits** out) {
@@ -75,6 +99,7 @@ int exactdp_bits_seeded_hex(const char* seed_hex, exactdp_bits** out) {
     require_non_null(out, "out");
     exactdp::Seed key = exactdp::parse_seed_hex("seed_hex", seed_hex);
     SeedWiper wipe{key};
+    refuse_weak_seed(key, "seed_hex");
     auto b = std::make_unique<exactdp_bits>();
     b->source = std::make_unique<exactdp::SeededBits>(key);
     *out = b.release();

@@ -102,9 +102,14 @@ typedef struct exactdp_bits exactdp_bits;
  * if the OS cannot supply entropy (never hands out weak bytes). */
 EXACTDP_API int exactdp_bits_system(exactdp_bits **out);
 /* A keyed ChaCha20 stream (32-byte seed): the same seed gives the same bits, and the same
- * samples as the C++ and command-line interfaces (--seed). TESTS AND AUDITS ONLY. */
+ * samples as the C++ and command-line interfaces (--seed). TESTS AND AUDITS ONLY. The all-zero
+ * seed is refused (EXACTDP_E_PARAM), as on the command line: it is a key everyone knows and what
+ * a seed buffer that was never filled holds. */
 EXACTDP_API int exactdp_bits_seeded(const unsigned char seed[32], exactdp_bits **out);
-/* The same, the seed as exactly 64 hex digits (the command line's --seed). */
+/* exactdp_bits_seeded that also accepts the all-zero seed (the command line's --allow-weak-seed),
+ * for tests whose known answers are pinned to it. */
+EXACTDP_API int exactdp_bits_seeded_weak(const unsigned char seed[32], exactdp_bits **out);
+/* The same, the seed as exactly 64 hex digits (the command line's --seed); all-zero refused. */
 EXACTDP_API int exactdp_bits_seeded_hex(const char *seed_hex, exactdp_bits **out);
 /* Random bits handed out by this source so far (the figure exactdp reports per sample). */
 EXACTDP_API int exactdp_bits_consumed(const exactdp_bits *bits, uint64_t *out);

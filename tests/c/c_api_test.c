@@ -71,8 +71,13 @@ static const char *const kSeedOne =
     "0000000000000000000000000000000000000000000000000000000000000001";
 
 static exactdp_bits *seeded(const char *hex) {
+  static const unsigned char zero[32] = {0};
   exactdp_bits *b = NULL;
-  OK(exactdp_bits_seeded_hex(hex, &b));
+  if (strcmp(hex, kSeedZero) == 0) {
+    OK(exactdp_bits_seeded_weak(zero, &b)); /* the all-zero seed: only through the _weak call */
+  } else {
+    OK(exactdp_bits_seeded_hex(hex, &b));
+  }
   return b;
 }
 
@@ -111,8 +116,24 @@ static void test_bits(void) {
   exactdp_sampler *s = NULL;
   int64_t x[8], y[8];
 
-  OK(exactdp_bits_seeded(zero, &a));
-  OK(exactdp_bits_seeded_hex(kSeedZero, &b));
+  /* the all-zero seed is refused (as the command line refuses it without --allow-weak-seed),
+   * the output handle untouched; exactdp_bits_seeded_weak accepts it */
+  CHECK_RC(exactdp_bits_seeded(zero, &untouched), EXACTDP_E_PARAM, "all-zero seed is refused");
+  CHECK_RC(exactdp_bits_seeded_hex(kSeedZero, &untouched), EXACTDP_E_PARAM, "seed_hex: the all-zero");
+  CHECK(untouched == (exactdp_bits *)&g_checks);
+  OK(exactdp_bits_seeded_weak(zero, &a));
+  b = seeded(kSeedZero);
+  {
+    /* one nonzero byte is enough to be accepted, and seeded == seeded_hex on it */
+    unsigned char one[32] = {0};
+    exactdp_bits *c = NULL;
+    one[31] = 1;
+    OK(exactdp_bits_seeded(one, &c));
+    exactdp_bits_free(c);
+    c = NULL;
+    OK(exactdp_bits_seeded_hex(kSeedOne, &c));
+    exactdp_bits_free(c);
+  }
   OK(exactdp_bits_consumed(a, &consumed));
   CHECK(consumed == 0);
   /* the byte seed and the hex seed are the same stream */
@@ -131,6 +152,8 @@ static void test_bits(void) {
   CHECK_RC(exactdp_bits_system(NULL), EXACTDP_E_NULL, "out: null pointer");
   CHECK_RC(exactdp_bits_seeded(NULL, &untouched), EXACTDP_E_NULL, "seed: null pointer");
   CHECK_RC(exactdp_bits_seeded(zero, NULL), EXACTDP_E_NULL, "out");
+  CHECK_RC(exactdp_bits_seeded_weak(NULL, &untouched), EXACTDP_E_NULL, "seed: null pointer");
+  CHECK_RC(exactdp_bits_seeded_weak(zero, NULL), EXACTDP_E_NULL, "out");
   CHECK_RC(exactdp_bits_seeded_hex(NULL, &untouched), EXACTDP_E_NULL, "seed_hex");
   CHECK_RC(exactdp_bits_seeded_hex("00", &untouched), EXACTDP_E_PARAM, "seed_hex");
   CHECK_RC(exactdp_bits_seeded_hex(kSeedZero, NULL), EXACTDP_E_NULL, "out");

@@ -283,14 +283,21 @@ std::vector<Case> cases() {
 // Pairs (found 2026-11-23 by a sweep over pairs of values: `convert gdp --mu 1e6 --delta
 // 1 - 10^-5000` ran for minutes, `compose pure-dp --method optimal --epsilon 1e-300 --k 1 --delta
 // 1e-300` exited 1): for every accounting template, every pair of its parameters takes every
-// pair of the edge values below, the other parameters staying valid. --k skips 10^6 (a legal,
-// merely long request: ~2 s for the optimal method).
+// pair of the edge values below, the other parameters staying valid. Issue 19 added 10^100000
+// (and 10^-100000, 10^6 as sensitivities, k = 10^6: the commands it timed at 7-120 s); --k takes
+// 10^6 only with the other value 10^+-100000 (k = 10^6 with delta = 1 - 10^-5000 is a legal,
+// ~1 s request, kept out of this test's time budget).
 std::vector<Value> edge_values() {
   return {{"zero", "0"},
           {"ten_to_minus_100000", "1e-100000"},
           {"one", "1"},
           {"one_minus_1e_5000", "0." + std::string(5000, '9')},
-          {"ten_to_6", "1e6"}};
+          {"ten_to_6", "1e6"},
+          {"ten_to_100000", "1e100000"}};
+}
+
+bool extreme_exponent(const Value& v) {
+  return v.name == "ten_to_minus_100000" || v.name == "ten_to_100000";
 }
 
 std::vector<Case> pair_cases() {
@@ -311,8 +318,8 @@ std::vector<Case> pair_cases() {
         seen.push_back(key);
         for (const auto& va : edge_values()) {
           for (const auto& vb : edge_values()) {
-            if ((t.params[a].first == "--k" && va.name == "ten_to_6") ||
-                (t.params[b].first == "--k" && vb.name == "ten_to_6")) {
+            if ((t.params[a].first == "--k" && va.name == "ten_to_6" && !extreme_exponent(vb)) ||
+                (t.params[b].first == "--k" && vb.name == "ten_to_6" && !extreme_exponent(va))) {
               continue;
             }
             Case c;
