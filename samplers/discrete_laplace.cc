@@ -72,4 +72,14 @@ mpz_class sample_discrete_laplace_gmp(BitSource& bits, const DiscreteLaplacePara
   return out;
 }
 
+std::size_t sample_n(BitSource& bits, const DiscreteLaplaceParams& params, std::int64_t* out,
+                     std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::optional<std::int64_t> v = sample_discrete_laplace_int64(bits, params);
+    if (!v) return i;
+    out[i] = *v;
+  }
+  return n;
+}
+
 }  // namespace exactdp

@@ -19,6 +19,7 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -57,5 +58,11 @@ void sample_discrete_laplace(BitSource& bits, const DiscreteLaplaceParams& param
     BitSource& bits, const DiscreteLaplaceParams& params);
 // Always the GMP path (the reference the fast path is tested against).
 [[nodiscard]] mpz_class sample_discrete_laplace_gmp(BitSource& bits, const DiscreteLaplaceParams& params);
+
+// Batch: n draws into out[0..n), the values n calls of sample_discrete_laplace_int64 would give
+// from the same bits. Returns n, or the index of the first draw that does not fit in int64 (that
+// draw is spent; out[i..n) is not written).
+std::size_t sample_n(BitSource& bits, const DiscreteLaplaceParams& params, std::int64_t* out,
+                     std::size_t n);
 
 }  // namespace exactdp

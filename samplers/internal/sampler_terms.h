@@ -6,7 +6,10 @@
 
 #include <gmpxx.h>
 
+#include <memory>
+
 #include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/internal/gaussian_table.h>
 
 namespace exactdp::internal {
 
@@ -18,6 +21,8 @@ struct DiscreteGaussianTerms {
   // Fast path only (DiscreteGaussianParams::fast_path()): p and q t below 2^64, t and den below
   // 2^128.
   uint128 p_fast = 0, t_fast = 0, qt_fast = 0, den_fast = 0;
+  // The exact table sampler (internal/gaussian_table.h) when sigma2 is in its range, else null.
+  std::shared_ptr<const GaussianTable> table;
 };
 
 // scale = t/s with t, s below 2^64; fast path only.

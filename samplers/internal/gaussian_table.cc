@@ -1,0 +1,290 @@
+#include <exactdp/samplers/internal/gaussian_table.h>
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <exactdp/samplers/internal/cks20.h>
+
+namespace exactdp::internal {
+namespace {
+
+// An MPFR interval [lo, hi] (RAII). Every operation below names its rounding direction: lo is
+// always rounded down (MPFR_RNDD) and hi up (MPFR_RNDU), so the true value stays inside.
+struct Interval {
+  explicit Interval(mpfr_prec_t prec) {
+    mpfr_init2(lo, prec);
+    mpfr_init2(hi, prec);
+  }
+  ~Interval() {
+    mpfr_clear(lo);
+    mpfr_clear(hi);
+  }
+  Interval(const Interval&) = delete;
+  Interval& operator=(const Interval&) = delete;
+  mpfr_t lo, hi;
+};
+
+// The certified pieces of B_i = S_i / N at one precision: the weights w(k) = exp(-k^2 / (2 sigma2))
+// for k = 0 .. K and the theta series N = sum_{k in Z} w(k).
+class Weights {
+ public:
+  // Needs weights up to `max_abs` (the table's T); K is chosen so that the series remainder is
+  // below 2^-(prec + 40) relative (the bound is rigorous for any K; K only makes it tight).
+  Weights(const mpq_class& sigma2, std::int64_t max_abs, mpfr_prec_t prec)
+      : sigma2_(sigma2), prec_(prec), norm_(prec) {
+    mpz_class k2 = 2 * (static_cast<long>(prec) + 40) * sigma2.get_num();  // 2 sigma2 (prec+40) >= K^2
+    mpz_cdiv_q(k2.get_mpz_t(), k2.get_mpz_t(), sigma2.get_den().get_mpz_t());
+    mpz_class k;
+    mpz_sqrt(k.get_mpz_t(), k2.get_mpz_t());
+    k += 1;
+    const long series_terms = static_cast<long>(mpz_get_ui(k.get_mpz_t()));
+    const long count = std::max<long>(series_terms, max_abs) + 1;
+    w_.reserve(static_cast<std::size_t>(count));
+    for (long i = 0; i < count; ++i) w_.push_back(std::make_unique<Interval>(prec));
+    for (long i = 0; i < count; ++i) weight(i, *w_[static_cast<std::size_t>(i)]);
+    // N = w(0) + 2 sum_{k=1}^{K} w(k) + 2 R, 0 <= R <= w(K) r / (1 - r), r = exp(-K / sigma2):
+    // for k = K + j, k^2 >= K^2 + 2 K j, so sum_{j>=1} w(K + j) <= w(K) sum_{j>=1} r^j.
+    mpfr_set_ui(norm_.lo, 0, MPFR_RNDD);
+    mpfr_set_ui(norm_.hi, 0, MPFR_RNDU);
+    for (long i = 1; i <= series_terms; ++i) {
+      mpfr_add(norm_.lo, norm_.lo, w_[static_cast<std::size_t>(i)]->lo, MPFR_RNDD);
+      mpfr_add(norm_.hi, norm_.hi, w_[static_cast<std::size_t>(i)]->hi, MPFR_RNDU);
+    }
+    Interval r(prec);
+    mpq_class rate(k, 1);
+    rate /= sigma2;  // K / sigma2
+    mpfr_set_q(r.lo, rate.get_mpq_t(), MPFR_RNDD);  // exponent rounded down -> r rounded up
+    mpfr_neg(r.lo, r.lo, MPFR_RNDU);
+    mpfr_exp(r.hi, r.lo, MPFR_RNDU);                  // r.hi >= r
+    mpfr_ui_sub(r.lo, 1, r.hi, MPFR_RNDD);           // 1 - r, rounded down (> 0 since r < 1)
+    mpfr_div(r.hi, r.hi, r.lo, MPFR_RNDU);           // >= r / (1 - r)
+    mpfr_mul(r.hi, r.hi, w_[static_cast<std::size_t>(series_terms)]->hi, MPFR_RNDU);  // >= R
+    mpfr_add(norm_.hi, norm_.hi, r.hi, MPFR_RNDU);
+    mpfr_mul_2ui(norm_.lo, norm_.lo, 1, MPFR_RNDD);  // exact
+    mpfr_mul_2ui(norm_.hi, norm_.hi, 1, MPFR_RNDU);  // exact
+    mpfr_add_ui(norm_.lo, norm_.lo, 1, MPFR_RNDD);   // + w(0) = 1
+    mpfr_add_ui(norm_.hi, norm_.hi, 1, MPFR_RNDU);
+  }
+
+  [[nodiscard]] const Interval& w(std::int64_t k) const { return *w_[static_cast<std::size_t>(k < 0 ? -k : k)]; }
+  [[nodiscard]] const Interval& norm() const { return norm_; }
+  [[nodiscard]] mpfr_prec_t prec() const { return prec_; }
+
+  // [lo, hi] >= S / N for the partial sum S = [s_lo, s_hi]: lo = s_lo / N_hi rounded down,
+  // hi = s_hi / N_lo rounded up.
+  void quotient(const Interval& s, Interval& out) const {
+    mpfr_div(out.lo, s.lo, norm_.hi, MPFR_RNDD);
+    mpfr_div(out.hi, s.hi, norm_.lo, MPFR_RNDU);
+  }
+
+ private:
+  // w(k) = exp(-k^2 / (2 sigma2)): the exponent k^2 q / (2 p) is rounded up for the lower end
+  // and down for the upper end, each exp rounded in the same direction as its end.
+  void weight(long k, Interval& out) const {
+    mpq_class e(mpz_class(k) * k * sigma2_.get_den(), 2 * sigma2_.get_num());
+    e.canonicalize();
+    Interval a(prec_);
+    mpfr_set_q(a.hi, e.get_mpq_t(), MPFR_RNDU);
+    mpfr_set_q(a.lo, e.get_mpq_t(), MPFR_RNDD);
+    mpfr_neg(a.hi, a.hi, MPFR_RNDD);  // exact
+    mpfr_neg(a.lo, a.lo, MPFR_RNDU);  // exact
+    mpfr_exp(out.lo, a.hi, MPFR_RNDD);
+    mpfr_exp(out.hi, a.lo, MPFR_RNDU);
+  }
+
+  mpq_class sigma2_;
+  mpfr_prec_t prec_;
+  std::vector<std::unique_ptr<Interval>> w_;
+  Interval norm_;
+};
+
+// floor(2^64 x) (down) or ceil(2^64 x) (up) of a nonnegative MPFR number, as uint128, clamped
+// to [0, 2^64].
+uint128 scaled_64(const mpfr_t x, bool up) {
+  mpfr_t y;
+  mpfr_init2(y, mpfr_get_prec(x));
+  mpfr_mul_2ui(y, x, 64, up ? MPFR_RNDU : MPFR_RNDD);  // exact (exponent change)
+  mpz_class z;
+  mpfr_get_z(z.get_mpz_t(), y, up ? MPFR_RNDU : MPFR_RNDD);
+  mpfr_clear(y);
+  if (sgn(z) < 0) return 0;
+  const mpz_class top = mpz_class(1) << 64;
+  if (z > top) z = top;
+  uint128 out = 0;
+  fits_uint128(z, out);
+  return out;
+}
+
+unsigned bit_length(std::uint64_t v) {
+  unsigned n = 0;
+  while (v != 0) {
+    ++n;
+    v >>= 1;
+  }
+  return n;
+}
+
+// The default T: the least T >= 1 with T^2 >= 90 sigma2, so w(T + 1) / N < exp(-45) < 2^-64.
+std::int64_t default_max_abs(const mpq_class& sigma2) {
+  mpz_class t2 = 90 * sigma2.get_num();
+  mpz_cdiv_q(t2.get_mpz_t(), t2.get_mpz_t(), sigma2.get_den().get_mpz_t());
+  mpz_class t;
+  mpz_sqrt(t.get_mpz_t(), t2.get_mpz_t());
+  if (t * t < t2) t += 1;
+  if (t < 1) t = 1;
+  return static_cast<std::int64_t>(mpz_get_si(t.get_mpz_t()));
+}
+
+}  // namespace
+
+std::shared_ptr<const GaussianTable> GaussianTable::build(const mpq_class& sigma2) {
+  if (sgn(sigma2) <= 0 || sigma2 > kMaxSigma2) return nullptr;
+  if (mpz_sizeinbase(sigma2.get_num_mpz_t(), 2) > 256 || mpz_sizeinbase(sigma2.get_den_mpz_t(), 2) > 256) {
+    return nullptr;
+  }
+  if (sigma2 * (1 << 20) < 1) return nullptr;
+  return build(sigma2, GaussianTableOptions{});
+}
+
+std::shared_ptr<const GaussianTable> GaussianTable::build(const mpq_class& sigma2,
+                                                          const GaussianTableOptions& options) {
+  if (sgn(sigma2) <= 0 || sigma2 > (1 << 20) || options.max_abs > 30000 || options.bound_bits < 1 ||
+      options.bound_bits > 64) {
+    throw std::invalid_argument("GaussianTable::build: sigma2 or options out of range");
+  }
+  std::shared_ptr<GaussianTable> out(new GaussianTable());
+  out->sigma2_ = sigma2;
+  out->sigma2_.canonicalize();
+  out->refine_ = options.refine;
+  const std::int64_t t = options.max_abs >= 0 ? options.max_abs : default_max_abs(out->sigma2_);
+  out->max_abs_ = t;
+  const std::size_t boundaries = 2 * static_cast<std::size_t>(t) + 1;  // B_1 .. B_{2T+1}
+
+  // 64 bits plus margin for the ~2T + K rounded operations.
+  const auto prec = static_cast<mpfr_prec_t>(96 + bit_length(static_cast<std::uint64_t>(t) + 64));
+  const Weights weights(out->sigma2_, t, prec);
+  Interval sum(prec), b(prec);
+  mpfr_set_ui(sum.lo, 0, MPFR_RNDD);
+  mpfr_set_ui(sum.hi, 0, MPFR_RNDU);
+  const uint128 coarse = uint128{1} << (64 - options.bound_bits);
+  out->lo_.resize(boundaries);
+  out->hi_.resize(boundaries);
+  for (std::size_t i = 0; i < boundaries; ++i) {  // boundary B_{i+1} = S / N after slot i
+    const std::int64_t z = static_cast<std::int64_t>(i) - t;
+    mpfr_add(sum.lo, sum.lo, weights.w(z).lo, MPFR_RNDD);
+    mpfr_add(sum.hi, sum.hi, weights.w(z).hi, MPFR_RNDU);
+    weights.quotient(sum, b);
+    uint128 lo = scaled_64(b.lo, false);
+    uint128 hi = scaled_64(b.hi, true);
+    lo -= lo % coarse;                                      // outward to the coarse grid
+    if (hi % coarse != 0) hi += coarse - hi % coarse;
+    out->lo_[i] = lo;
+    out->hi_[i] = std::min<uint128>(hi, uint128{1} << 64);
+  }
+  // Monotone (still valid bounds, since B is increasing): lo_i = max over j <= i, hi_i = min
+  // over j >= i.
+  for (std::size_t i = 1; i < boundaries; ++i) out->lo_[i] = std::max(out->lo_[i], out->lo_[i - 1]);
+  for (std::size_t i = boundaries - 1; i-- > 0;) out->hi_[i] = std::min(out->hi_[i], out->hi_[i + 1]);
+
+  // Guide: about 64 prefixes per slot (bounded to 2^8 .. 2^16 entries).
+  const unsigned k = std::clamp(bit_length(boundaries + 1) + 6, 8U, 16U);
+  out->guide_bits_ = k;
+  out->guide_.resize(std::size_t{1} << k);
+  for (std::uint64_t j = 0; j < (std::uint64_t{1} << k); ++j) {
+    const uint128 x0 = static_cast<uint128>(j) << (64 - k);
+    const uint128 x1 = x0 + (uint128{1} << (64 - k));
+    const auto nlo = std::upper_bound(out->hi_.begin(), out->hi_.end(), x0) - out->hi_.begin();
+    const auto nhi = std::lower_bound(out->lo_.begin(), out->lo_.end(), x1) - out->lo_.begin();
+    out->guide_[j] = nlo == nhi ? static_cast<std::uint16_t>(nlo) : static_cast<std::uint16_t>(kUndecided);
+  }
+  return out;
+}
+
+std::uint32_t GaussianTable::locate(BitSource& bits, std::uint64_t prefix) const {
+  std::uint64_t u = prefix;
+  unsigned len = guide_bits_;
+  for (;;) {
+    const uint128 x0 = static_cast<uint128>(u) << (64 - len);
+    const uint128 x1 = x0 + (uint128{1} << (64 - len));
+    const auto nlo = static_cast<std::uint32_t>(std::upper_bound(hi_.begin(), hi_.end(), x0) - hi_.begin());
+    const auto nhi = static_cast<std::uint32_t>(std::lower_bound(lo_.begin(), lo_.end(), x1) - lo_.begin());
+    if (nlo == nhi) return nlo;
+    if (len == 64) return refine(bits, u, nlo, nhi);
+    u = (u << 1) | (bits.bit() ? 1U : 0U);
+    ++len;
+  }
+}
+
+std::uint32_t GaussianTable::refine(BitSource& bits, std::uint64_t u64, std::uint32_t first,
+                                    std::uint32_t last) const {
+  if (!refine_) return first;  // the deliberately broken variant (tests only)
+  mpz_class u(static_cast<unsigned long>(u64));
+  unsigned long len = 64;
+  // Boundaries below `first` are certainly <= U, those from `last` on certainly > U; B is
+  // increasing, so the slot is the first undecided boundary index that U falls below.
+  for (std::uint32_t j = first; j < last; ++j) {
+    if (below_boundary(bits, u, len, j + 1)) return j;
+  }
+  return last;
+}
+
+bool GaussianTable::below_boundary(BitSource& bits, mpz_class& u, unsigned long& len, std::size_t i) const {
+  mpz_class u1;
+  for (mpfr_prec_t prec = 128;; prec *= 2) {
+    // B_i = sum_{s < i} w(s - T) / N at this precision.
+    const mpfr_prec_t work = prec + 32;
+    const Weights weights(sigma2_, max_abs_, work);
+    Interval sum(work), b(work);
+    mpfr_set_ui(sum.lo, 0, MPFR_RNDD);
+    mpfr_set_ui(sum.hi, 0, MPFR_RNDU);
+    for (std::size_t s = 0; s < i; ++s) {
+      const std::int64_t z = static_cast<std::int64_t>(s) - max_abs_;
+      mpfr_add(sum.lo, sum.lo, weights.w(z).lo, MPFR_RNDD);
+      mpfr_add(sum.hi, sum.hi, weights.w(z).hi, MPFR_RNDU);
+    }
+    weights.quotient(sum, b);
+    while (len < static_cast<unsigned long>(prec)) {  // extend U by 64 bits at a time
+      u <<= 64;
+      u += static_cast<unsigned long>(bits.bits(64));
+      len += 64;
+    }
+    // U in [u, u + 1) 2^-len. U < B if u + 1 <= 2^len B_lo; U >= B if u >= 2^len B_hi.
+    mpfr_mul_2ui(b.lo, b.lo, len, MPFR_RNDD);  // exact
+    mpfr_mul_2ui(b.hi, b.hi, len, MPFR_RNDU);  // exact
+    u1 = u + 1;
+    if (mpfr_cmp_z(b.lo, u1.get_mpz_t()) >= 0) return true;
+    if (mpfr_cmp_z(b.hi, u.get_mpz_t()) <= 0) return false;
+  }
+}
+
+uint128 GaussianTable::draw_tail(BitSource& bits, bool& negative) const {
+  // |Z| = T + 1 + J: J ~ Geometric(1 - exp(-(T + 1) / sigma2)) by CKS20 Alg. 2's construction
+  // (U uniform below p accepted with exp(-U/p), V ~ Geometric(1 - 1/e), J = floor((U + p V) /
+  // ((T + 1) q)) for sigma2 = p/q), accepted with probability exp(-J^2 q / (2 p)).
+  const mpz_class& p = sigma2_.get_num();
+  const mpz_class& q = sigma2_.get_den();
+  const mpz_class s = q * static_cast<unsigned long>(max_abs_ + 1);
+  const mpz_class two_p = 2 * p;
+  mpz_class u, x, j, num;
+  const mpz_class one(1);
+  for (;;) {
+    uniform_into(bits, p, u);
+    if (!bernoulli_exp_fraction<mpz_class>(bits, u, p, one)) continue;
+    unsigned long v = 0;  // below 2^64: 2^64 loop turns cannot happen
+    while (bernoulli_exp_minus_one(bits)) ++v;
+    x = p * v;
+    x += u;
+    mpz_fdiv_q(j.get_mpz_t(), x.get_mpz_t(), s.get_mpz_t());
+    num = j * j * q;
+    if (!bernoulli_exp<mpz_class>(bits, num, two_p)) continue;
+    negative = bits.bit();
+    // j <= (p 2^64 + p) / q <= sigma2 2^65 <= 2^85 (sigma2 <= 2^20): fits.
+    uint128 jj = 0;
+    fits_uint128(j, jj);
+    return jj + static_cast<uint128>(max_abs_) + 1;
+  }
+}
+
+}  // namespace exactdp::internal
