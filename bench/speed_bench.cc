@@ -216,6 +216,13 @@ int main(int argc, char** argv) {
                      })});
   }
   {
+    const auto p = std::make_shared<DiscreteLaplaceParams>(DiscreteLaplaceParams::make(10));
+    auto out = std::make_shared<mpz_class>();
+    cases.push_back({"laplace", "10", "cks20-before", seeded([p, out](BitSource& b) {
+                       *out = sample_discrete_laplace_cks20(b, *p);
+                     })});
+  }
+  {
     const auto p = std::make_shared<DiscreteGaussianParams>(DiscreteGaussianParams::make(100));
     auto buf = std::make_shared<std::vector<std::int64_t>>(1000000);
     auto bits = std::make_shared<SeededBits>(Seed{});

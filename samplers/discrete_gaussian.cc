@@ -78,14 +78,14 @@ DiscreteGaussianParams DiscreteGaussianParams::make(const mpq_class& sigma2, con
     terms.qt_fast = qtf;
     terms.den_fast = denf;
   }
-  terms.table = internal::GaussianTable::build(out.sigma2_);
+  terms.table = internal::SymmetricTable::build_gaussian(out.sigma2_);
   out.terms_ = std::make_shared<const internal::DiscreteGaussianTerms>(std::move(terms));
   return out;
 }
 
 void sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams& params, mpz_class& out) {
   bool negative = false;
-  if (const internal::GaussianTable* table = params.terms().table.get()) {
+  if (const internal::SymmetricTable* table = params.terms().table.get()) {
     const uint128 magnitude = table->draw(bits, negative);
     internal::assign_signed(out, magnitude, negative, params.mean());
   } else if (params.fast_path()) {
@@ -106,7 +106,7 @@ mpz_class sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams
 std::optional<std::int64_t> sample_discrete_gaussian_int64(BitSource& bits,
                                                            const DiscreteGaussianParams& params) {
   bool negative = false;
-  if (const internal::GaussianTable* table = params.terms().table.get()) {
+  if (const internal::SymmetricTable* table = params.terms().table.get()) {
     const uint128 magnitude = table->draw(bits, negative);
     return internal::to_int64(magnitude, negative, params.mean());
   }
@@ -118,7 +118,7 @@ std::optional<std::int64_t> sample_discrete_gaussian_int64(BitSource& bits,
 std::size_t sample_n(BitSource& bits, const DiscreteGaussianParams& params, std::int64_t* out,
                      std::size_t n) {
   const mpz_class& mean = params.mean();
-  if (const internal::GaussianTable* table = params.terms().table.get();
+  if (const internal::SymmetricTable* table = params.terms().table.get();
       table != nullptr && mpz_fits_slong_p(mean.get_mpz_t()) != 0) {
     // |Z| <= 2^86 and |mean| < 2^63: the sum is exact in int128.
     const auto m = static_cast<int128>(mpz_get_si(mean.get_mpz_t()));
@@ -142,7 +142,7 @@ std::size_t sample_n(BitSource& bits, const DiscreteGaussianParams& params, std:
 mpz_class sample_discrete_gaussian_gmp(BitSource& bits, const DiscreteGaussianParams& params) {
   bool negative = false;
   mpz_class out;
-  if (const internal::GaussianTable* table = params.terms().table.get()) {
+  if (const internal::SymmetricTable* table = params.terms().table.get()) {
     const uint128 magnitude = table->draw(bits, negative);
     internal::assign_signed(out, internal::to_mpz(magnitude), negative, params.mean());
     return out;
@@ -156,9 +156,11 @@ mpz_class sample_discrete_gaussian_cks20(BitSource& bits, const DiscreteGaussian
   bool negative = false;
   mpz_class out;
   if (params.fast_path()) {
-    internal::assign_signed(out, magnitude_fast(bits, params, negative), negative, params.mean());
+    const uint128 magnitude = magnitude_fast(bits, params, negative);  // sets negative first
+    internal::assign_signed(out, magnitude, negative, params.mean());
   } else {
-    internal::assign_signed(out, magnitude_gmp(bits, params, negative), negative, params.mean());
+    const mpz_class magnitude = magnitude_gmp(bits, params, negative);  // sets negative first
+    internal::assign_signed(out, magnitude, negative, params.mean());
   }
   return out;
 }

@@ -18,7 +18,7 @@
 // reads exactly the same bits and returns the same values as the GMP path (tested). A draw whose
 // intermediate would overflow finishes that step on the GMP path at the same stream position.
 // Table path (the default for 2^-20 <= sigma2 <= 10^4 with numerator and denominator of at most
-// 256 bits; internal/gaussian_table.h holds the full argument): inversion of the exact cdf of
+// 256 bits; internal/symmetric_table.h holds the full argument): inversion of the exact cdf of
 // the centred law, each cdf point kept as a certified 64-bit interval (MPFR, outward rounding,
 // the theta-series normaliser bounded above by a rigorous remainder); the uniform U is drawn
 // lazily, bit by bit after a guide-table prefix, until its slot is proven; a draw that lands in

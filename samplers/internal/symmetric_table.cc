@@ -1,4 +1,4 @@
-#include <exactdp/samplers/internal/gaussian_table.h>
+#include <exactdp/samplers/internal/symmetric_table.h>
 
 #include <mpfr.h>
 
@@ -26,26 +26,34 @@ struct Interval {
   mpfr_t lo, hi;
 };
 
-// The certified pieces of B_i = S_i / N at one precision: the weights w(k) = exp(-k^2 / (2 sigma2))
-// for k = 0 .. K and the theta series N = sum_{k in Z} w(k).
+using Shape = SymmetricTable::Shape;
+
+// The certified pieces of B_i = S_i / N at one precision: the weights w(k) for k = 0 .. K and
+// the series N = sum_{k in Z} w(k).
 class Weights {
  public:
-  // Needs weights up to `max_abs` (the table's T); K is chosen so that the series remainder is
-  // below 2^-(prec + 40) relative (the bound is rigorous for any K; K only makes it tight).
-  Weights(const mpq_class& sigma2, std::int64_t max_abs, mpfr_prec_t prec)
-      : sigma2_(sigma2), prec_(prec), norm_(prec) {
-    mpz_class k2 = 2 * (static_cast<long>(prec) + 40) * sigma2.get_num();  // 2 sigma2 (prec+40) >= K^2
-    mpz_cdiv_q(k2.get_mpz_t(), k2.get_mpz_t(), sigma2.get_den().get_mpz_t());
+  // Needs weights up to `max_abs` (the table's T); K is chosen so that w(K) is below
+  // exp(-(prec + 40)) (the bound is rigorous for any K; K only makes it tight).
+  Weights(Shape shape, const mpq_class& param, std::int64_t max_abs, mpfr_prec_t prec)
+      : shape_(shape), param_(param), prec_(prec), norm_(prec) {
     mpz_class k;
-    mpz_sqrt(k.get_mpz_t(), k2.get_mpz_t());
+    if (shape == Shape::kGaussian) {
+      mpz_class k2 = 2 * (static_cast<long>(prec) + 40) * param.get_num();  // 2 sigma2 (prec+40) <= K^2
+      mpz_cdiv_q(k2.get_mpz_t(), k2.get_mpz_t(), param.get_den().get_mpz_t());
+      mpz_sqrt(k.get_mpz_t(), k2.get_mpz_t());
+    } else {
+      k = (static_cast<long>(prec) + 40) * param.get_num();  // scale (prec + 40) <= K
+      mpz_cdiv_q(k.get_mpz_t(), k.get_mpz_t(), param.get_den().get_mpz_t());
+    }
     k += 1;
     const long series_terms = static_cast<long>(mpz_get_ui(k.get_mpz_t()));
     const long count = std::max<long>(series_terms, max_abs) + 1;
     w_.reserve(static_cast<std::size_t>(count));
     for (long i = 0; i < count; ++i) w_.push_back(std::make_unique<Interval>(prec));
     for (long i = 0; i < count; ++i) weight(i, *w_[static_cast<std::size_t>(i)]);
-    // N = w(0) + 2 sum_{k=1}^{K} w(k) + 2 R, 0 <= R <= w(K) r / (1 - r), r = exp(-K / sigma2):
-    // for k = K + j, k^2 >= K^2 + 2 K j, so sum_{j>=1} w(K + j) <= w(K) sum_{j>=1} r^j.
+    // N = w(0) + 2 sum_{k=1}^{K} w(k) + 2 R, 0 <= R <= w(K) r / (1 - r), because
+    // w(K + j) <= w(K) r^j: Gaussian r = exp(-K / sigma2) ((K + j)^2 >= K^2 + 2 K j), Laplace
+    // r = exp(-1 / scale) (equality).
     mpfr_set_ui(norm_.lo, 0, MPFR_RNDD);
     mpfr_set_ui(norm_.hi, 0, MPFR_RNDU);
     for (long i = 1; i <= series_terms; ++i) {
@@ -53,8 +61,8 @@ class Weights {
       mpfr_add(norm_.hi, norm_.hi, w_[static_cast<std::size_t>(i)]->hi, MPFR_RNDU);
     }
     Interval r(prec);
-    mpq_class rate(k, 1);
-    rate /= sigma2;  // K / sigma2
+    mpq_class rate(shape == Shape::kGaussian ? k : mpz_class(1), 1);
+    rate /= param;  // K / sigma2, or 1 / scale
     mpfr_set_q(r.lo, rate.get_mpq_t(), MPFR_RNDD);  // exponent rounded down -> r rounded up
     mpfr_neg(r.lo, r.lo, MPFR_RNDU);
     mpfr_exp(r.hi, r.lo, MPFR_RNDU);                  // r.hi >= r
@@ -80,10 +88,13 @@ class Weights {
   }
 
  private:
-  // w(k) = exp(-k^2 / (2 sigma2)): the exponent k^2 q / (2 p) is rounded up for the lower end
-  // and down for the upper end, each exp rounded in the same direction as its end.
+  // w(k) = exp(-e(k)), e(k) = k^2 q / (2 p) for sigma2 = p/q, or k q / p for scale = p/q: the
+  // exponent is rounded up for the lower end and down for the upper end, each exp rounded in
+  // the same direction as its end.
   void weight(long k, Interval& out) const {
-    mpq_class e(mpz_class(k) * k * sigma2_.get_den(), 2 * sigma2_.get_num());
+    mpq_class e = shape_ == Shape::kGaussian
+                      ? mpq_class(mpz_class(k) * k * param_.get_den(), 2 * param_.get_num())
+                      : mpq_class(mpz_class(k) * param_.get_den(), param_.get_num());
     e.canonicalize();
     Interval a(prec_);
     mpfr_set_q(a.hi, e.get_mpq_t(), MPFR_RNDU);
@@ -94,7 +105,8 @@ class Weights {
     mpfr_exp(out.hi, a.lo, MPFR_RNDU);
   }
 
-  mpq_class sigma2_;
+  Shape shape_;
+  mpq_class param_;
   mpfr_prec_t prec_;
   std::vector<std::unique_ptr<Interval>> w_;
   Interval norm_;
@@ -126,45 +138,64 @@ unsigned bit_length(std::uint64_t v) {
   return n;
 }
 
-// The default T: the least T >= 1 with T^2 >= 90 sigma2, so w(T + 1) / N < exp(-45) < 2^-64.
-std::int64_t default_max_abs(const mpq_class& sigma2) {
-  mpz_class t2 = 90 * sigma2.get_num();
-  mpz_cdiv_q(t2.get_mpz_t(), t2.get_mpz_t(), sigma2.get_den().get_mpz_t());
+// The default T: the least T >= 1 with w(T) <= exp(-45) (T^2 >= 90 sigma2, or T >= 45 scale),
+// so P[|Z| > T] < 2 w(T + 1) / (1 - r) < 2^-64 for the parameters served by default.
+std::int64_t default_max_abs(Shape shape, const mpq_class& param) {
   mpz_class t;
-  mpz_sqrt(t.get_mpz_t(), t2.get_mpz_t());
-  if (t * t < t2) t += 1;
+  if (shape == Shape::kGaussian) {
+    mpz_class t2 = 90 * param.get_num();
+    mpz_cdiv_q(t2.get_mpz_t(), t2.get_mpz_t(), param.get_den().get_mpz_t());
+    mpz_sqrt(t.get_mpz_t(), t2.get_mpz_t());
+    if (t * t < t2) t += 1;
+  } else {
+    t = 45 * param.get_num();
+    mpz_cdiv_q(t.get_mpz_t(), t.get_mpz_t(), param.get_den().get_mpz_t());
+  }
   if (t < 1) t = 1;
+  if (t > 1000000) t = 1000000;  // build() refuses it
   return static_cast<std::int64_t>(mpz_get_si(t.get_mpz_t()));
+}
+
+bool in_default_range(const mpq_class& param, unsigned long max) {
+  if (sgn(param) <= 0 || param > max) return false;
+  if (mpz_sizeinbase(param.get_num_mpz_t(), 2) > 256 || mpz_sizeinbase(param.get_den_mpz_t(), 2) > 256) {
+    return false;
+  }
+  return param * (1 << 20) >= 1;
 }
 
 }  // namespace
 
-std::shared_ptr<const GaussianTable> GaussianTable::build(const mpq_class& sigma2) {
-  if (sgn(sigma2) <= 0 || sigma2 > kMaxSigma2) return nullptr;
-  if (mpz_sizeinbase(sigma2.get_num_mpz_t(), 2) > 256 || mpz_sizeinbase(sigma2.get_den_mpz_t(), 2) > 256) {
-    return nullptr;
-  }
-  if (sigma2 * (1 << 20) < 1) return nullptr;
-  return build(sigma2, GaussianTableOptions{});
+std::shared_ptr<const SymmetricTable> SymmetricTable::build_gaussian(const mpq_class& sigma2) {
+  if (!in_default_range(sigma2, kMaxSigma2)) return nullptr;
+  return build(Shape::kGaussian, sigma2, SymmetricTableOptions{});
 }
 
-std::shared_ptr<const GaussianTable> GaussianTable::build(const mpq_class& sigma2,
-                                                          const GaussianTableOptions& options) {
-  if (sgn(sigma2) <= 0 || sigma2 > (1 << 20) || options.max_abs > 30000 || options.bound_bits < 1 ||
+std::shared_ptr<const SymmetricTable> SymmetricTable::build_laplace(const mpq_class& scale) {
+  if (!in_default_range(scale, kMaxScale)) return nullptr;
+  return build(Shape::kLaplace, scale, SymmetricTableOptions{});
+}
+
+std::shared_ptr<const SymmetricTable> SymmetricTable::build(Shape shape, const mpq_class& parameter,
+                                                            const SymmetricTableOptions& options) {
+  mpq_class param = parameter;
+  param.canonicalize();
+  if (sgn(param) <= 0 || param > (1 << 20) || options.max_abs > 30000 || options.bound_bits < 1 ||
       options.bound_bits > 64) {
-    throw std::invalid_argument("GaussianTable::build: sigma2 or options out of range");
+    throw std::invalid_argument("SymmetricTable::build: parameter or options out of range");
   }
-  std::shared_ptr<GaussianTable> out(new GaussianTable());
-  out->sigma2_ = sigma2;
-  out->sigma2_.canonicalize();
+  const std::int64_t t = options.max_abs >= 0 ? options.max_abs : default_max_abs(shape, param);
+  if (t > 30000) throw std::invalid_argument("SymmetricTable::build: T above 30000");
+  std::shared_ptr<SymmetricTable> out(new SymmetricTable());
+  out->shape_ = shape;
+  out->param_ = param;
   out->refine_ = options.refine;
-  const std::int64_t t = options.max_abs >= 0 ? options.max_abs : default_max_abs(out->sigma2_);
   out->max_abs_ = t;
   const std::size_t boundaries = 2 * static_cast<std::size_t>(t) + 1;  // B_1 .. B_{2T+1}
 
   // 64 bits plus margin for the ~2T + K rounded operations.
   const auto prec = static_cast<mpfr_prec_t>(96 + bit_length(static_cast<std::uint64_t>(t) + 64));
-  const Weights weights(out->sigma2_, t, prec);
+  const Weights weights(shape, param, t, prec);
   Interval sum(prec), b(prec);
   mpfr_set_ui(sum.lo, 0, MPFR_RNDD);
   mpfr_set_ui(sum.hi, 0, MPFR_RNDU);
@@ -202,7 +233,7 @@ std::shared_ptr<const GaussianTable> GaussianTable::build(const mpq_class& sigma
   return out;
 }
 
-std::uint32_t GaussianTable::locate(BitSource& bits, std::uint64_t prefix) const {
+std::uint32_t SymmetricTable::locate(BitSource& bits, std::uint64_t prefix) const {
   std::uint64_t u = prefix;
   unsigned len = guide_bits_;
   for (;;) {
@@ -217,7 +248,7 @@ std::uint32_t GaussianTable::locate(BitSource& bits, std::uint64_t prefix) const
   }
 }
 
-std::uint32_t GaussianTable::refine(BitSource& bits, std::uint64_t u64, std::uint32_t first,
+std::uint32_t SymmetricTable::refine(BitSource& bits, std::uint64_t u64, std::uint32_t first,
                                     std::uint32_t last) const {
   if (!refine_) return first;  // the deliberately broken variant (tests only)
   mpz_class u(static_cast<unsigned long>(u64));
@@ -230,12 +261,12 @@ std::uint32_t GaussianTable::refine(BitSource& bits, std::uint64_t u64, std::uin
   return last;
 }
 
-bool GaussianTable::below_boundary(BitSource& bits, mpz_class& u, unsigned long& len, std::size_t i) const {
+bool SymmetricTable::below_boundary(BitSource& bits, mpz_class& u, unsigned long& len, std::size_t i) const {
   mpz_class u1;
   for (mpfr_prec_t prec = 128;; prec *= 2) {
     // B_i = sum_{s < i} w(s - T) / N at this precision.
     const mpfr_prec_t work = prec + 32;
-    const Weights weights(sigma2_, max_abs_, work);
+    const Weights weights(shape_, param_, max_abs_, work);
     Interval sum(work), b(work);
     mpfr_set_ui(sum.lo, 0, MPFR_RNDD);
     mpfr_set_ui(sum.hi, 0, MPFR_RNDU);
@@ -259,13 +290,16 @@ bool GaussianTable::below_boundary(BitSource& bits, mpz_class& u, unsigned long&
   }
 }
 
-uint128 GaussianTable::draw_tail(BitSource& bits, bool& negative) const {
-  // |Z| = T + 1 + J: J ~ Geometric(1 - exp(-(T + 1) / sigma2)) by CKS20 Alg. 2's construction
-  // (U uniform below p accepted with exp(-U/p), V ~ Geometric(1 - 1/e), J = floor((U + p V) /
-  // ((T + 1) q)) for sigma2 = p/q), accepted with probability exp(-J^2 q / (2 p)).
-  const mpz_class& p = sigma2_.get_num();
-  const mpz_class& q = sigma2_.get_den();
-  const mpz_class s = q * static_cast<unsigned long>(max_abs_ + 1);
+uint128 SymmetricTable::draw_tail(BitSource& bits, bool& negative) const {
+  // |Z| = T + 1 + J, J ~ Geometric by CKS20 Alg. 2's construction: U uniform below t accepted
+  // with probability exp(-U/t), V ~ Geometric(1 - 1/e), J = floor((U + t V) / s), so
+  // P[J = j] ~ exp(-j s / t). Laplace (scale = p/q): t = p, s = q, the law conditioned on
+  // |Z| > T exactly (memoryless). Gaussian (sigma2 = p/q): t = p, s = (T + 1) q, then J is
+  // accepted with probability exp(-J^2 q / (2 p)) (CKS20 Alg. 1).
+  const mpz_class& p = param_.get_num();
+  const mpz_class& q = param_.get_den();
+  const bool gaussian = shape_ == Shape::kGaussian;
+  const mpz_class s = gaussian ? mpz_class(q * static_cast<unsigned long>(max_abs_ + 1)) : q;
   const mpz_class two_p = 2 * p;
   mpz_class u, x, j, num;
   const mpz_class one(1);
@@ -277,10 +311,12 @@ uint128 GaussianTable::draw_tail(BitSource& bits, bool& negative) const {
     x = p * v;
     x += u;
     mpz_fdiv_q(j.get_mpz_t(), x.get_mpz_t(), s.get_mpz_t());
-    num = j * j * q;
-    if (!bernoulli_exp<mpz_class>(bits, num, two_p)) continue;
+    if (gaussian) {
+      num = j * j * q;
+      if (!bernoulli_exp<mpz_class>(bits, num, two_p)) continue;
+    }
     negative = bits.bit();
-    // j <= (p 2^64 + p) / q <= sigma2 2^65 <= 2^85 (sigma2 <= 2^20): fits.
+    // j <= (p 2^64 + p) / q <= param 2^65 <= 2^85 (param <= 2^20): fits.
     uint128 jj = 0;
     fits_uint128(j, jj);
     return jj + static_cast<uint128>(max_abs_) + 1;
