@@ -41,16 +41,36 @@ class Weights {
       mpz_class k2 = 2 * (static_cast<long>(prec) + 40) * param.get_num();  // 2 sigma2 (prec+40) <= K^2
       mpz_cdiv_q(k2.get_mpz_t(), k2.get_mpz_t(), param.get_den().get_mpz_t());
       mpz_sqrt(k.get_mpz_t(), k2.get_mpz_t());
+      k += 1;
     } else {
-      k = (static_cast<long>(prec) + 40) * param.get_num();  // scale (prec + 40) <= K
-      mpz_cdiv_q(k.get_mpz_t(), k.get_mpz_t(), param.get_den().get_mpz_t());
+      k = std::max<long>(max_abs, 1);  // the geometric remainder bound is exact for the Laplace
     }
-    k += 1;
     const long series_terms = static_cast<long>(mpz_get_ui(k.get_mpz_t()));
     const long count = std::max<long>(series_terms, max_abs) + 1;
     w_.reserve(static_cast<std::size_t>(count));
     for (long i = 0; i < count; ++i) w_.push_back(std::make_unique<Interval>(prec));
-    for (long i = 0; i < count; ++i) weight(i, *w_[static_cast<std::size_t>(i)]);
+    // w(0) = 1; w(k + 1) = w(k) d_k with d_k = c^(2k+1), c = exp(-1 / (2 sigma2)) (Gaussian), or
+    // d_k = c = exp(-1 / scale) (Laplace). Each product is rounded down on the lower chain and up
+    // on the upper chain (all factors positive), so both chains stay valid bounds; the relative
+    // width grows by about 2^(2 - prec) per step, far below 2^-64 for count < 2^(prec - 70).
+    mpfr_set_ui(w_[0]->lo, 1, MPFR_RNDD);
+    mpfr_set_ui(w_[0]->hi, 1, MPFR_RNDU);
+    Interval c(prec), d(prec), c2(prec);
+    weight(1, c);  // exp(-e(1)): exp(-1 / (2 sigma2)) or exp(-1 / scale)
+    mpfr_set(d.lo, c.lo, MPFR_RNDD);
+    mpfr_set(d.hi, c.hi, MPFR_RNDU);
+    mpfr_mul(c2.lo, c.lo, c.lo, MPFR_RNDD);
+    mpfr_mul(c2.hi, c.hi, c.hi, MPFR_RNDU);
+    for (long i = 0; i + 1 < count; ++i) {
+      Interval& cur = *w_[static_cast<std::size_t>(i)];
+      Interval& next = *w_[static_cast<std::size_t>(i + 1)];
+      mpfr_mul(next.lo, cur.lo, d.lo, MPFR_RNDD);
+      mpfr_mul(next.hi, cur.hi, d.hi, MPFR_RNDU);
+      if (shape == Shape::kGaussian) {
+        mpfr_mul(d.lo, d.lo, c2.lo, MPFR_RNDD);
+        mpfr_mul(d.hi, d.hi, c2.hi, MPFR_RNDU);
+      }
+    }
     // N = w(0) + 2 sum_{k=1}^{K} w(k) + 2 R, 0 <= R <= w(K) r / (1 - r), because
     // w(K + j) <= w(K) r^j: Gaussian r = exp(-K / sigma2) ((K + j)^2 >= K^2 + 2 K j), Laplace
     // r = exp(-1 / scale) (equality).
@@ -223,11 +243,13 @@ std::shared_ptr<const SymmetricTable> SymmetricTable::build(Shape shape, const m
   const unsigned k = std::clamp(bit_length(boundaries + 1) + 6, 8U, 16U);
   out->guide_bits_ = k;
   out->guide_.resize(std::size_t{1} << k);
+  // nlo (boundaries with hi <= x0) and nhi (boundaries with lo < x1) only grow with j: one sweep.
+  std::size_t nlo = 0, nhi = 0;
   for (std::uint64_t j = 0; j < (std::uint64_t{1} << k); ++j) {
     const uint128 x0 = static_cast<uint128>(j) << (64 - k);
     const uint128 x1 = x0 + (uint128{1} << (64 - k));
-    const auto nlo = std::upper_bound(out->hi_.begin(), out->hi_.end(), x0) - out->hi_.begin();
-    const auto nhi = std::lower_bound(out->lo_.begin(), out->lo_.end(), x1) - out->lo_.begin();
+    while (nlo < boundaries && out->hi_[nlo] <= x0) ++nlo;
+    while (nhi < boundaries && out->lo_[nhi] < x1) ++nhi;
     out->guide_[j] = nlo == nhi ? static_cast<std::uint16_t>(nlo) : static_cast<std::uint16_t>(kUndecided);
   }
   return out;
