@@ -33,7 +33,8 @@ using Shape = SymmetricTable::Shape;
 class Weights {
  public:
   // Needs weights up to `max_abs` (the table's T); K is chosen so that w(K) is below
-  // exp(-(prec + 40)) (the bound is rigorous for any K; K only makes it tight).
+  // exp(-(prec + 40)) (the bound is rigorous for any K; K makes it tight: the lower end of N is
+  // the partial sum alone, so K must grow with the precision for the refinement to converge).
   Weights(Shape shape, const mpq_class& param, std::int64_t max_abs, mpfr_prec_t prec)
       : shape_(shape), param_(param), prec_(prec), norm_(prec) {
     mpz_class k;
@@ -43,7 +44,9 @@ class Weights {
       mpz_sqrt(k.get_mpz_t(), k2.get_mpz_t());
       k += 1;
     } else {
-      k = std::max<long>(max_abs, 1);  // the geometric remainder bound is exact for the Laplace
+      k = (static_cast<long>(prec) + 40) * param.get_num();  // scale (prec + 40) <= K
+      mpz_cdiv_q(k.get_mpz_t(), k.get_mpz_t(), param.get_den().get_mpz_t());
+      k += 1;
     }
     const long series_terms = static_cast<long>(mpz_get_ui(k.get_mpz_t()));
     const long count = std::max<long>(series_terms, max_abs) + 1;
