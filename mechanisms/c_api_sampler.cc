@@ -123,9 +123,9 @@ void fill(const exactdp_sampler& s, BitSource& bits, std::int64_t* out, std::siz
   } else if (const auto* hl = std::get_if<HardenedDiscreteLaplaceParams>(&s.params)) {
     fill_hardened(bits, *hl, out, n);
   } else if (const auto* g = std::get_if<DiscreteGaussianParams>(&s.params)) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = checked(sample_discrete_gaussian_int64(bits, *g));
+    if (sample_n(bits, *g, out, n) < n) checked(std::nullopt);  // the batch path (issue 15)
   } else if (const auto* l = std::get_if<DiscreteLaplaceParams>(&s.params)) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = checked(sample_discrete_laplace_int64(bits, *l));
+    if (sample_n(bits, *l, out, n) < n) checked(std::nullopt);
   } else {
     const auto& b = std::get<BernoulliExpParams>(s.params);
     for (std::size_t i = 0; i < n; ++i) out[i] = sample_bernoulli_exp(bits, b) ? 1 : 0;

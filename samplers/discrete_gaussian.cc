@@ -78,13 +78,17 @@ DiscreteGaussianParams DiscreteGaussianParams::make(const mpq_class& sigma2, con
     terms.qt_fast = qtf;
     terms.den_fast = denf;
   }
+  terms.table = internal::SymmetricTable::build_gaussian(out.sigma2_);
   out.terms_ = std::make_shared<const internal::DiscreteGaussianTerms>(std::move(terms));
   return out;
 }
 
 void sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams& params, mpz_class& out) {
   bool negative = false;
-  if (params.fast_path()) {
+  if (const internal::SymmetricTable* table = params.terms().table.get()) {
+    const uint128 magnitude = table->draw(bits, negative);
+    internal::assign_signed(out, magnitude, negative, params.mean());
+  } else if (params.fast_path()) {
     const uint128 magnitude = magnitude_fast(bits, params, negative);
     internal::assign_signed(out, magnitude, negative, params.mean());
   } else {
@@ -101,16 +105,70 @@ mpz_class sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams
 
 std::optional<std::int64_t> sample_discrete_gaussian_int64(BitSource& bits,
                                                            const DiscreteGaussianParams& params) {
-  if (!params.fast_path()) return internal::to_int64(sample_discrete_gaussian_gmp(bits, params));
   bool negative = false;
+  if (const internal::SymmetricTable* table = params.terms().table.get()) {
+    const uint128 magnitude = table->draw(bits, negative);
+    return internal::to_int64(magnitude, negative, params.mean());
+  }
+  if (!params.fast_path()) return internal::to_int64(sample_discrete_gaussian_gmp(bits, params));
   const uint128 magnitude = magnitude_fast(bits, params, negative);
   return internal::to_int64(magnitude, negative, params.mean());
 }
 
+std::size_t sample_n(BitSource& bits, const DiscreteGaussianParams& params, std::int64_t* out,
+                     std::size_t n) {
+  const mpz_class& mean = params.mean();
+  if (const internal::SymmetricTable* table = params.terms().table.get();
+      table != nullptr && mpz_fits_slong_p(mean.get_mpz_t()) != 0) {
+    // |Z| <= 2^86 and |mean| < 2^63: the sum is exact in int128.
+    const auto m = static_cast<int128>(mpz_get_si(mean.get_mpz_t()));
+    for (std::size_t i = 0; i < n; ++i) {
+      bool negative = false;
+      const uint128 magnitude = table->draw(bits, negative);
+      const int128 value = (negative ? -static_cast<int128>(magnitude) : static_cast<int128>(magnitude)) + m;
+      if (value < INT64_MIN || value > INT64_MAX) return i;
+      out[i] = static_cast<std::int64_t>(value);
+    }
+    return n;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::optional<std::int64_t> v = sample_discrete_gaussian_int64(bits, params);
+    if (!v) return i;
+    out[i] = *v;
+  }
+  return n;
+}
+
 mpz_class sample_discrete_gaussian_gmp(BitSource& bits, const DiscreteGaussianParams& params) {
   bool negative = false;
-  const mpz_class magnitude = magnitude_gmp(bits, params, negative);
   mpz_class out;
+  if (const internal::SymmetricTable* table = params.terms().table.get()) {
+    const uint128 magnitude = table->draw(bits, negative);
+    internal::assign_signed(out, internal::to_mpz(magnitude), negative, params.mean());
+    return out;
+  }
+  const mpz_class magnitude = magnitude_gmp(bits, params, negative);
+  internal::assign_signed(out, magnitude, negative, params.mean());
+  return out;
+}
+
+mpz_class sample_discrete_gaussian_cks20(BitSource& bits, const DiscreteGaussianParams& params) {
+  bool negative = false;
+  mpz_class out;
+  if (params.fast_path()) {
+    const uint128 magnitude = magnitude_fast(bits, params, negative);  // sets negative first
+    internal::assign_signed(out, magnitude, negative, params.mean());
+  } else {
+    const mpz_class magnitude = magnitude_gmp(bits, params, negative);  // sets negative first
+    internal::assign_signed(out, magnitude, negative, params.mean());
+  }
+  return out;
+}
+
+mpz_class sample_discrete_gaussian_cks20_gmp(BitSource& bits, const DiscreteGaussianParams& params) {
+  bool negative = false;
+  mpz_class out;
+  const mpz_class magnitude = magnitude_gmp(bits, params, negative);
   internal::assign_signed(out, magnitude, negative, params.mean());
   return out;
 }

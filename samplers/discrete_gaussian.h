@@ -17,6 +17,20 @@
 // up to 1.8 * 10^19), the same algorithm runs on 128-bit integers without heap allocation; it
 // reads exactly the same bits and returns the same values as the GMP path (tested). A draw whose
 // intermediate would overflow finishes that step on the GMP path at the same stream position.
+// Table path (the default for 2^-20 <= sigma2 <= 10^4 with numerator and denominator of at most
+// 256 bits; internal/symmetric_table.h holds the full argument): inversion of the exact cdf of
+// the centred law, each cdf point kept as a certified 64-bit interval (MPFR, outward rounding,
+// the theta-series normaliser bounded above by a rigorous remainder); the uniform U is drawn
+// lazily, bit by bit after a guide-table prefix, until its slot is proven; a draw that lands in
+// an interval's uncertainty (probability about 2^-60) compares U with the cdf point exactly at
+// 128, 256, ... bits of precision (Ziv); the tail |Z| > T (probability below 2^-64) is drawn
+// from the law conditioned on it (a geometric proposal with an exact CKS20 Bernoulli
+// acceptance). So the law is the discrete Gaussian exactly, with no approximation anywhere.
+// It reads different bits than CKS20: its values for a given seed differ from the CKS20 path's
+// (sample_discrete_gaussian_cks20 keeps that algorithm). Bits: about log2(#slots) + 6 per draw
+// (14 at sigma2 = 100); no heap allocation per draw (the two rare escapes aside).
+// The table is built once by make() (about 2T + 2 MPFR exponentials, T ~ sqrt(90 sigma2), and a
+// guide of at most 2^16 two-byte entries).
 // Timing: NOT constant-time; duration grows with |X| and with rejections (SECURITY.md, "Timing").
 // Errors: DiscreteGaussianParams::make throws ParameterError unless sigma2 > 0.
 // Thread-safety: params are immutable and shareable; a BitSource is one per thread.
@@ -24,6 +38,7 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -62,7 +77,20 @@ void sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams& par
 // One draw as int64; std::nullopt when the value does not fit (the draw is spent).
 [[nodiscard]] std::optional<std::int64_t> sample_discrete_gaussian_int64(
     BitSource& bits, const DiscreteGaussianParams& params);
-// Always the GMP path (the reference the fast path is tested against).
+// The same draw with every integer step of the algorithm on GMP (the reference the 128-bit
+// path is tested against): the table path when params have a table (the table itself has no
+// integer-width variants), else CKS20 on GMP. Same bits, same values as the functions above.
 [[nodiscard]] mpz_class sample_discrete_gaussian_gmp(BitSource& bits, const DiscreteGaussianParams& params);
+// CKS20 Algorithm 3 alone, whatever sigma2 (the algorithm of every sigma2 outside the table's
+// range): 128-bit where params.fast_path(), else GMP; and always on GMP. Same bits, same values.
+[[nodiscard]] mpz_class sample_discrete_gaussian_cks20(BitSource& bits, const DiscreteGaussianParams& params);
+[[nodiscard]] mpz_class sample_discrete_gaussian_cks20_gmp(BitSource& bits,
+                                                           const DiscreteGaussianParams& params);
+
+// Batch: n draws into out[0..n), exactly the values n calls of sample_discrete_gaussian_int64
+// would give from the same bits, without their per-call overhead. Returns n, or the index of the
+// first draw that does not fit in int64 (that draw is spent; out[i..n) is not written).
+std::size_t sample_n(BitSource& bits, const DiscreteGaussianParams& params, std::int64_t* out,
+                     std::size_t n);
 
 }  // namespace exactdp

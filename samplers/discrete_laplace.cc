@@ -35,13 +35,20 @@ DiscreteLaplaceParams DiscreteLaplaceParams::make(const mpq_class& scale, const 
     terms.t = t;
     terms.s = s;
   }
-  out.terms_ = std::make_shared<const internal::DiscreteLaplaceTerms>(terms);
+  terms.table = internal::SymmetricTable::build_laplace(out.scale_);
+  out.terms_ = std::make_shared<const internal::DiscreteLaplaceTerms>(std::move(terms));
   return out;
 }
 
 void sample_discrete_laplace(BitSource& bits, const DiscreteLaplaceParams& params, mpz_class& out) {
+  if (const internal::SymmetricTable* table = params.terms().table.get()) {
+    bool negative = false;
+    const uint128 magnitude = table->draw(bits, negative);
+    internal::assign_signed(out, magnitude, negative, params.mean());
+    return;
+  }
   if (!params.fast_path()) {
-    out = sample_discrete_laplace_gmp(bits, params);
+    out = sample_discrete_laplace_cks20_gmp(bits, params);
     return;
   }
   bool negative = false;
@@ -57,19 +64,53 @@ mpz_class sample_discrete_laplace(BitSource& bits, const DiscreteLaplaceParams& 
 
 std::optional<std::int64_t> sample_discrete_laplace_int64(BitSource& bits,
                                                           const DiscreteLaplaceParams& params) {
-  if (!params.fast_path()) return internal::to_int64(sample_discrete_laplace_gmp(bits, params));
   bool negative = false;
+  if (const internal::SymmetricTable* table = params.terms().table.get()) {
+    const uint128 magnitude = table->draw(bits, negative);
+    return internal::to_int64(magnitude, negative, params.mean());
+  }
+  if (!params.fast_path()) return internal::to_int64(sample_discrete_laplace_cks20_gmp(bits, params));
   const uint128 magnitude = magnitude_fast(bits, params, negative);
   return internal::to_int64(magnitude, negative, params.mean());
 }
 
 mpz_class sample_discrete_laplace_gmp(BitSource& bits, const DiscreteLaplaceParams& params) {
   bool negative = false;
+  if (const internal::SymmetricTable* table = params.terms().table.get()) {
+    mpz_class out;
+    const uint128 magnitude = table->draw(bits, negative);  // sets negative first
+    internal::assign_signed(out, internal::to_mpz(magnitude), negative, params.mean());
+    return out;
+  }
+  return sample_discrete_laplace_cks20_gmp(bits, params);
+}
+
+mpz_class sample_discrete_laplace_cks20(BitSource& bits, const DiscreteLaplaceParams& params) {
+  if (!params.fast_path()) return sample_discrete_laplace_cks20_gmp(bits, params);
+  bool negative = false;
+  mpz_class out;
+  const uint128 magnitude = magnitude_fast(bits, params, negative);  // sets negative first
+  internal::assign_signed(out, magnitude, negative, params.mean());
+  return out;
+}
+
+mpz_class sample_discrete_laplace_cks20_gmp(BitSource& bits, const DiscreteLaplaceParams& params) {
+  bool negative = false;
   const mpz_class magnitude = internal::sample_discrete_laplace_signed<mpz_class>(
       bits, params.scale().get_num(), params.scale().get_den(), negative);
   mpz_class out;
   internal::assign_signed(out, magnitude, negative, params.mean());
   return out;
+}
+
+std::size_t sample_n(BitSource& bits, const DiscreteLaplaceParams& params, std::int64_t* out,
+                     std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::optional<std::int64_t> v = sample_discrete_laplace_int64(bits, params);
+    if (!v) return i;
+    out[i] = *v;
+  }
+  return n;
 }
 
 }  // namespace exactdp

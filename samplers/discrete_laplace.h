@@ -12,6 +12,12 @@
 // worst case unbounded (geometric tails).
 // Fast path: when t and s are below 2^64 the same algorithm runs on 128-bit integers with no
 // heap allocation, reading exactly the same bits and returning the same values as the GMP path.
+// Table path (the default for 2^-20 <= scale <= 50 with numerator and denominator of at most
+// 256 bits): inversion of the exact cdf with certified 64-bit bounds, lazy bits, exact Ziv
+// refinement in the rare undecided case and the exact memoryless tail beyond T = ceil(45 scale)
+// (internal/symmetric_table.h has the argument): the law is the discrete Laplace exactly. It
+// reads different bits than CKS20 (sample_discrete_laplace_cks20 keeps that algorithm); no heap
+// allocation per draw (the rare escapes aside).
 // Timing: NOT constant-time; duration grows with |X| and depends on rejections (SECURITY.md).
 // Errors: DiscreteLaplaceParams::make throws ParameterError unless scale > 0.
 // Thread-safety: params are immutable and shareable; a BitSource is one per thread.
@@ -19,6 +25,7 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -55,7 +62,19 @@ void sample_discrete_laplace(BitSource& bits, const DiscreteLaplaceParams& param
 // One draw as int64; std::nullopt when the value does not fit (the draw is spent).
 [[nodiscard]] std::optional<std::int64_t> sample_discrete_laplace_int64(
     BitSource& bits, const DiscreteLaplaceParams& params);
-// Always the GMP path (the reference the fast path is tested against).
+// The same draw with every integer step on GMP (the reference the 128-bit path is tested
+// against): the table path when params have a table, else CKS20 on GMP. Same bits, same values.
 [[nodiscard]] mpz_class sample_discrete_laplace_gmp(BitSource& bits, const DiscreteLaplaceParams& params);
+// CKS20 Algorithm 2 alone, whatever the scale (the algorithm of every scale outside the table's
+// range): 128-bit where params.fast_path(), else GMP; and always on GMP. Same bits, same values.
+[[nodiscard]] mpz_class sample_discrete_laplace_cks20(BitSource& bits, const DiscreteLaplaceParams& params);
+[[nodiscard]] mpz_class sample_discrete_laplace_cks20_gmp(BitSource& bits,
+                                                          const DiscreteLaplaceParams& params);
+
+// Batch: n draws into out[0..n), the values n calls of sample_discrete_laplace_int64 would give
+// from the same bits. Returns n, or the index of the first draw that does not fit in int64 (that
+// draw is spent; out[i..n) is not written).
+std::size_t sample_n(BitSource& bits, const DiscreteLaplaceParams& params, std::int64_t* out,
+                     std::size_t n);
 
 }  // namespace exactdp

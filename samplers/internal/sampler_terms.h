@@ -6,7 +6,10 @@
 
 #include <gmpxx.h>
 
+#include <memory>
+
 #include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/internal/symmetric_table.h>
 
 namespace exactdp::internal {
 
@@ -18,11 +21,15 @@ struct DiscreteGaussianTerms {
   // Fast path only (DiscreteGaussianParams::fast_path()): p and q t below 2^64, t and den below
   // 2^128.
   uint128 p_fast = 0, t_fast = 0, qt_fast = 0, den_fast = 0;
+  // The exact table sampler (internal/symmetric_table.h) when sigma2 is in its range, else null.
+  std::shared_ptr<const SymmetricTable> table;
 };
 
 // scale = t/s with t, s below 2^64; fast path only.
 struct DiscreteLaplaceTerms {
   uint128 t = 1, s = 1;
+  // The exact table sampler (internal/symmetric_table.h) when scale is in its range, else null.
+  std::shared_ptr<const SymmetricTable> table;
 };
 
 // gamma = num/den below 2^128; fast path only.

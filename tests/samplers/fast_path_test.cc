@@ -38,6 +38,18 @@ RC_GTEST_PROP(FastPath, DiscreteGaussianMatchesGmpPath, (std::uint64_t num, std:
   }
 }
 
+// CKS20 alone (the table sampler serves small sigma2 in the property above).
+RC_GTEST_PROP(FastPath, DiscreteGaussianCks20MatchesGmpPath, (std::uint64_t num, std::uint64_t den, std::uint64_t seed)) {
+  const int ns = *rc::gen::inRange(20, 64);
+  const int ds = *rc::gen::inRange(40, 64);
+  const auto params = DiscreteGaussianParams::make(positive_rational(num, den, ns, ds), *rc::gen::inRange(-5, 6));
+  SeededBits a(seed_from(seed)), b(seed_from(seed));
+  for (int i = 0; i < 30; ++i) {
+    RC_ASSERT(sample_discrete_gaussian_cks20(a, params) == sample_discrete_gaussian_cks20_gmp(b, params));
+    RC_ASSERT(a.bits_consumed() == b.bits_consumed());
+  }
+}
+
 RC_GTEST_PROP(FastPath, DiscreteLaplaceMatchesGmpPath, (std::uint64_t num, std::uint64_t den, std::uint64_t seed)) {
   const int ns = *rc::gen::inRange(0, 64);
   const int ds = *rc::gen::inRange(30, 64);
@@ -58,6 +70,17 @@ RC_GTEST_PROP(FastPath, BernoulliExpMatchesGmpPath, (std::uint64_t num, std::uin
   SeededBits a(seed_from(seed)), b(seed_from(seed));
   for (int i = 0; i < 30; ++i) {
     RC_ASSERT(sample_bernoulli_exp(a, params) == sample_bernoulli_exp_gmp(b, params));
+    RC_ASSERT(a.bits_consumed() == b.bits_consumed());
+  }
+}
+
+RC_GTEST_PROP(FastPath, DiscreteLaplaceCks20MatchesGmpPath, (std::uint64_t num, std::uint64_t den, std::uint64_t seed)) {
+  const int ns = *rc::gen::inRange(20, 64);
+  const int ds = *rc::gen::inRange(40, 64);
+  const auto params = DiscreteLaplaceParams::make(positive_rational(num, den, ns, ds));
+  SeededBits a(seed_from(seed)), b(seed_from(seed));
+  for (int i = 0; i < 30; ++i) {
+    RC_ASSERT(sample_discrete_laplace_cks20(a, params) == sample_discrete_laplace_cks20_gmp(b, params));
     RC_ASSERT(a.bits_consumed() == b.bits_consumed());
   }
 }

@@ -22,20 +22,24 @@ Seed counting_seed() {
   return s;
 }
 
-std::vector<std::string> gaussian(const char* sigma2, std::uint64_t& bits_used) {
+std::vector<std::string> gaussian(const char* sigma2, std::uint64_t& bits_used, bool cks20 = false) {
   SeededBits bits(counting_seed());
   const auto params = DiscreteGaussianParams::make(parse_rational("sigma2", sigma2));
   std::vector<std::string> out;
-  for (int i = 0; i < 8; ++i) out.push_back(sample_discrete_gaussian(bits, params).get_str());
+  for (int i = 0; i < 8; ++i) {
+    out.push_back((cks20 ? sample_discrete_gaussian_cks20(bits, params) : sample_discrete_gaussian(bits, params)).get_str());
+  }
   bits_used = bits.bits_consumed();
   return out;
 }
 
-std::vector<std::string> laplace(const char* scale, std::uint64_t& bits_used) {
+std::vector<std::string> laplace(const char* scale, std::uint64_t& bits_used, bool cks20 = false) {
   SeededBits bits(counting_seed());
   const auto params = DiscreteLaplaceParams::make(parse_rational("scale", scale));
   std::vector<std::string> out;
-  for (int i = 0; i < 8; ++i) out.push_back(sample_discrete_laplace(bits, params).get_str());
+  for (int i = 0; i < 8; ++i) {
+    out.push_back((cks20 ? sample_discrete_laplace_cks20(bits, params) : sample_discrete_laplace(bits, params)).get_str());
+  }
   bits_used = bits.bits_consumed();
   return out;
 }
@@ -51,12 +55,15 @@ std::string bernoulli_exp(const char* gamma, std::uint64_t& bits_used) {
 
 using V = std::vector<std::string>;
 
+// Issue 15: sigma2 in [2^-20, 10^4] now uses the exact table sampler (internal/symmetric_table.h),
+// which reads other bits: its values for 9/4 and 100 below replaced CKS20's, which moved to
+// DiscreteGaussianCks20 (the algorithm every larger sigma2 still uses).
 TEST(KnownAnswer, DiscreteGaussian) {
   std::uint64_t used = 0;
-  EXPECT_EQ(gaussian("9/4", used), (V{"-2", "-1", "0", "1", "1", "-1", "1", "0"}));
-  EXPECT_EQ(used, 125u);
-  EXPECT_EQ(gaussian("100", used), (V{"-14", "13", "-9", "-17", "7", "-26", "-18", "-3"}));
-  EXPECT_EQ(used, 179u);
+  EXPECT_EQ(gaussian("9/4", used), (V{"-1", "1", "0", "0", "-2", "1", "1", "-1"}));
+  EXPECT_EQ(used, 96u);
+  EXPECT_EQ(gaussian("100", used), (V{"-8", "2", "6", "-10", "10", "11", "-2", "8"}));
+  EXPECT_EQ(used, 113u);
   EXPECT_EQ(gaussian("1e100", used),
             (V{"42375468944031219764833380929791475756615967979486",
                "18063984887316904132458618545700752512943377742576",
@@ -69,11 +76,29 @@ TEST(KnownAnswer, DiscreteGaussian) {
   EXPECT_EQ(used, 3741u);
 }
 
+TEST(KnownAnswer, DiscreteGaussianCks20) {
+  std::uint64_t used = 0;
+  EXPECT_EQ(gaussian("9/4", used, true), (V{"-2", "-1", "0", "1", "1", "-1", "1", "0"}));
+  EXPECT_EQ(used, 125u);
+  EXPECT_EQ(gaussian("100", used, true), (V{"-14", "13", "-9", "-17", "7", "-26", "-18", "-3"}));
+  EXPECT_EQ(used, 179u);
+}
+
+// Issue 15: scale in [2^-20, 50] now uses the exact table sampler; CKS20's values moved to
+// DiscreteLaplaceCks20 (the algorithm of every larger scale).
 TEST(KnownAnswer, DiscreteLaplace) {
   std::uint64_t used = 0;
-  EXPECT_EQ(laplace("3/2", used), (V{"-2", "0", "1", "-5", "-2", "0", "0", "0"}));
+  EXPECT_EQ(laplace("3/2", used), (V{"-1", "-1", "2", "-3", "0", "0", "-1", "2"}));
+  EXPECT_EQ(used, 112u);
+  EXPECT_EQ(laplace("10", used), (V{"-8", "-11", "12", "-16", "1", "-36", "6", "-5"}));
+  EXPECT_EQ(used, 128u);
+}
+
+TEST(KnownAnswer, DiscreteLaplaceCks20) {
+  std::uint64_t used = 0;
+  EXPECT_EQ(laplace("3/2", used, true), (V{"-2", "0", "1", "-5", "-2", "0", "0", "0"}));
   EXPECT_EQ(used, 115u);
-  EXPECT_EQ(laplace("10", used), (V{"-13", "-6", "3", "-13", "10", "7", "12", "-21"}));
+  EXPECT_EQ(laplace("10", used, true), (V{"-13", "-6", "3", "-13", "10", "7", "12", "-21"}));
   EXPECT_EQ(used, 146u);
 }
 
