@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 import math
 from fractions import Fraction
 from typing import Any, Mapping, Optional, Union
@@ -9,13 +10,41 @@ from typing import Any, Mapping, Optional, Union
 End = Union[Fraction, float]  # a Fraction, or math.inf / -math.inf for an unbounded end
 
 
-def exact_end(text: str) -> End:
-    """An end as printed by exactdp ("0.0123", "1.5e-300", "3/8", "inf") read EXACTLY."""
+# Ends beyond 10^(+-EXPONENT_LIMIT) (e.g. delta = 6e-7078873101600, which the C++ code prints
+# fine) have no Fraction of reasonable size: they are widened OUTWARD to 0, +-10^-EXPONENT_LIMIT,
+# +-10^EXPONENT_LIMIT or +-inf, which keeps the interval certified; the printed text is kept in
+# Interval.details ("lower_text" / "upper_text").
+EXPONENT_LIMIT = 100_000
+
+
+def exact_end(text: str, upper: bool) -> End:
+    """An end as printed by exactdp ("0.0123", "1.5e-300", "3/8", "inf"), read EXACTLY (or
+    widened outward past 10^+-EXPONENT_LIMIT): `upper` says which end it is."""
     if text in ("inf", "+inf"):
         return math.inf
     if text == "-inf":
         return -math.inf
-    return Fraction(text)
+    if "/" in text:
+        num, den = text.split("/")
+        return Fraction(_big_int(num), _big_int(den))
+    d = decimal.Decimal(text)  # exact, whatever the context precision
+    if d == 0:
+        return Fraction(0)
+    tiny = Fraction(1, 10**EXPONENT_LIMIT)
+    if d.adjusted() < -EXPONENT_LIMIT:
+        if d > 0:
+            return tiny if upper else Fraction(0)
+        return Fraction(0) if upper else -tiny
+    if d.adjusted() > EXPONENT_LIMIT:
+        if d > 0:
+            return math.inf if upper else Fraction(10**EXPONENT_LIMIT)
+        return -Fraction(10**EXPONENT_LIMIT) if upper else -math.inf
+    return Fraction(*d.as_integer_ratio())
+
+
+def _big_int(text: str) -> int:
+    # int(text) refuses more than 4300 digits (sys.get_int_max_str_digits); Decimal does not.
+    return int(decimal.Decimal(text)) if len(text) > 4000 else int(text)
 
 
 class Interval:
@@ -42,7 +71,11 @@ class Interval:
 
     @classmethod
     def from_text(cls, lower: str, upper: str, details: Optional[Mapping[str, Any]] = None) -> "Interval":
-        return cls(exact_end(lower), exact_end(upper), details)
+        result = cls(exact_end(lower, False), exact_end(upper, True), details)
+        for name, text in (("lower", lower), ("upper", upper)):
+            if "/" not in text and "e" in text and abs(int(text.split("e")[1])) > EXPONENT_LIMIT // 2:
+                result.details[name + "_text"] = text
+        return result
 
     def __contains__(self, value: Any) -> bool:
         if isinstance(value, Interval):

@@ -18,6 +18,7 @@
 
 #include "bindings.h"
 #include <exactdp/accounting/accountant.h>
+#include <exactdp/accounting/decimal.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/rational.h>
 
@@ -31,8 +32,16 @@ using accounting::AccountantAnswer;
 using accounting::Interval;
 using accounting::PrivacyEvent;
 
-std::string exact_text(mpfr_srcptr x) {
+// Binary exponents past this (|x| beyond about 10^+-100000) are sent as outward-rounded
+// decimal text instead: their exact dyadic would be a number of millions of digits, and the
+// Python side widens such ends outward anyway (exactdp/interval.py, EXPONENT_LIMIT).
+constexpr mpfr_exp_t kMaxExactExponent = 332'000;
+
+std::string exact_text(mpfr_srcptr x, bool upper) {
   if (mpfr_inf_p(x)) return mpfr_sgn(x) > 0 ? "inf" : "-inf";
+  if (!mpfr_zero_p(x) && (mpfr_get_exp(x) > kMaxExactExponent || mpfr_get_exp(x) < -kMaxExactExponent)) {
+    return upper ? accounting::decimal_upper(x, 20) : accounting::decimal_lower(x, 20);
+  }
   mpq_class q;
   mpfr_get_q(q.get_mpq_t(), x);  // exact: a finite MPFR number is a dyadic rational
   return to_string(q);
@@ -40,8 +49,8 @@ std::string exact_text(mpfr_srcptr x) {
 
 py::dict interval_dict(const Interval& x) {
   py::dict d;
-  d["lower"] = exact_text(x.lower());
-  d["upper"] = exact_text(x.upper());
+  d["lower"] = exact_text(x.lower(), false);
+  d["upper"] = exact_text(x.upper(), true);
   return d;
 }
 

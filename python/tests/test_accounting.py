@@ -109,3 +109,13 @@ def test_accountant_mixed_events_and_errors():
         acc.compose("gaussian")
     with pytest.raises(TypeError, match="float"):
         events.Gaussian(sigma=1.5)
+
+
+def test_ends_beyond_ten_to_the_hundred_thousand_are_widened_outward():
+    # delta ~ 6e-7078873101600: no Fraction of reasonable size; the ends are widened outward.
+    delta = exactdp.profile("gaussian", sigma=27386, epsilon="208.4857142857142857", tolerance="1e-6")
+    assert delta.lower == 0 and delta.upper == Fraction(1, 10**100_000)
+    assert delta.details["upper_text"].endswith("e-7078873101600")
+    wide = exactdp.Interval.from_text("-1e999999", "1e999999")
+    assert wide.lower == -math.inf and wide.upper == math.inf
+    assert exactdp.Interval.from_text("2.5e-3", "3/8") == exactdp.Interval(Fraction(1, 400), Fraction(3, 8))
