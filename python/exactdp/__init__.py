@@ -22,6 +22,13 @@ from .audit import audit
 from .interval import Interval
 from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_laplace
 
+
+def __getattr__(name):  # exactdp.dask is imported on first use (Dask is optional)
+    if name == "dask":
+        import importlib
+        return importlib.import_module(".dask", __name__)
+    raise AttributeError(name)
+
 __version__ = "0.1.0"
 
 __all__ = [
