@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from fractions import Fraction
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -38,7 +39,7 @@ def _partition_seed(seed: bytes, index: int) -> bytes:
 
 
 def _noise_partition(df, columns: List[str], mechanism: str, parameter: str, seed: Optional[bytes],
-                     partition_info: Optional[Dict[str, Any]] = None):
+                     release_id: str, partition_info: Optional[Dict[str, Any]] = None):
     df = df.copy()
     rng = None
     if seed is not None:
@@ -90,5 +91,9 @@ def release(ddf, columns: List[str], mechanism: str = "discrete-gaussian", epsil
         raise ValueError("seed must be 32 bytes")
     g = calibrate(mechanism, epsilon, delta, sensitivity)
     noised = ddf.map_partitions(_noise_partition, list(columns), mechanism, g["parameter"],
-                                None if seed is None else bytes(seed), meta=ddf._meta)
+                                None if seed is None else bytes(seed),
+                                # a fresh id per call: Dask names tasks by their arguments, so
+                                # without it a second release could be served the first one's
+                                # cached partitions instead of drawing new noise
+                                os.urandom(16).hex(), meta=ddf._meta)
     return noised, g
