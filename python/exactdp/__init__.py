@@ -1,0 +1,38 @@
+"""exactdp — exact differential-privacy samplers and certified privacy accounting.
+
+Samplers (exact, no floating point; OS CSPRNG by default, ``rng=SeededBits(seed)`` to
+reproduce ``exactdp sample --seed HEX``):
+    discrete_gaussian(sigma2, size=None, mean=0, rng=None, hardened=False)
+    discrete_laplace(scale, size=None, mean=0, rng=None, hardened=False)
+    bernoulli_exp(gamma, size=None, rng=None)
+Accounting (certified intervals with exact Fraction ends; the CLI's commands, in-process):
+    profile, calibrate, convert, compose, measure_gdp, Interval,
+    Accountant with events.Gaussian / DiscreteGaussian / Laplace / DiscreteLaplace / PureDP / ZCDP / GDP
+Audit of anyone's samples: audit(samples, law="discrete_gaussian", sigma2="9/4")
+Errors: ParameterError and LimitError (ValueError subclasses naming the parameter),
+UsageError (an option that does not exist or apply); TypeError for a float parameter.
+Parameters are int, fractions.Fraction, decimal.Decimal or str ("9/4", "1e-5"), never float.
+"""
+
+from ._errors import LimitError, ParameterError, UsageError
+from . import events
+from .accountant import Accountant
+from .accounting import calibrate, compose, convert, measure_gdp, profile
+from .audit import audit
+from .interval import Interval
+from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_laplace
+
+
+def __getattr__(name):  # exactdp.dask is imported on first use (Dask is optional)
+    if name == "dask":
+        import importlib
+        return importlib.import_module(".dask", __name__)
+    raise AttributeError(name)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Accountant", "Interval", "LimitError", "ParameterError", "SeededBits", "UsageError",
+    "audit", "bernoulli_exp", "calibrate", "compose", "convert", "discrete_gaussian",
+    "discrete_laplace", "events", "measure_gdp", "profile",
+]

@@ -1,0 +1,23 @@
+"""The exceptions exactdp raises for bad input (the C++ library's, translated)."""
+
+from __future__ import annotations
+
+
+class ParameterError(ValueError):
+    """A parameter is out of range or malformed.
+
+    ``str(e)`` names the parameter, the value given and the allowed range, e.g.
+    ``"sigma2 = -1 is out of range: allowed sigma2 > 0"``; ``e.parameter`` is the name.
+    """
+
+    def __init__(self, message: str, parameter: str = "") -> None:
+        super().__init__(message)
+        self.parameter = parameter
+
+
+class LimitError(ParameterError):
+    """A parameter is over a documented resource limit (SECURITY.md, "Limits")."""
+
+
+class UsageError(ValueError):
+    """An option that does not exist or does not apply, or a required one left out."""

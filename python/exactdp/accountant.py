@@ -1,0 +1,61 @@
+"""Accountant: dp_accounting's shape (compose / get_epsilon / get_delta), certified.
+
+    acc = exactdp.Accountant()
+    acc.compose(exactdp.events.DiscreteGaussian(sigma2=4), count=10)
+    acc.get_epsilon("1e-6")   # Interval; .upper is the epsilon to use
+
+Every applicable composition route of accounting/accountant.h ("gdp", "kov", "basic", "zcdp")
+is evaluated and the one with the smallest certified upper end answers; ``details`` names it
+(``route``), says whether the tolerance was met and lists the others (``considered``). The
+ends are the exact dyadic ends of the C++ MPFR interval (lower rounded down, upper up).
+Not thread-safe for compose (like the C++ class).
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Dict
+
+from . import _exactdp
+from ._convert import exact_text
+from ._errors import ParameterError
+from .events import Event
+from .interval import Interval
+
+
+def _answer(raw: Dict[str, Any]) -> Interval:
+    considered = [
+        {"route": c["route"], "value": Interval.from_text(c["value"]["lower"], c["value"]["upper"]),
+         "exact_route": c["exact_route"]}
+        for c in raw["considered"]
+    ]
+    return Interval.from_text(
+        raw["value"]["lower"], raw["value"]["upper"],
+        {"route": raw["route"], "tolerance_met": raw["tolerance_met"], "considered": considered},
+    )
+
+
+class Accountant:
+    """A certified privacy accountant; ``tolerance`` is the relative width wanted (default 2^-100)."""
+
+    def __init__(self, tolerance: Any = None) -> None:
+        self._acc = _exactdp._Accountant("" if tolerance is None else exact_text("tolerance", tolerance))
+
+    def compose(self, event: Event, count: int = 1) -> "Accountant":
+        """Records `count` (>= 1) more uses of `event`; returns self."""
+        if not isinstance(event, Event):
+            raise TypeError("event must be an exactdp.events event (Gaussian, DiscreteGaussian, ...)")
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral):
+            raise TypeError("count must be an int")
+        if not 1 <= int(count) <= 10**12:
+            raise ParameterError(f"count = {count} is out of range: allowed 1 <= count <= 10^12", "count")
+        self._acc.compose(event._event, int(count))
+        return self
+
+    def get_epsilon(self, delta: Any) -> Interval:
+        """The smallest certified epsilon such that the composition is (epsilon, delta)-DP."""
+        return _answer(self._acc.get_epsilon(exact_text("delta", delta)))
+
+    def get_delta(self, epsilon: Any) -> Interval:
+        """The smallest certified delta such that the composition is (epsilon, delta)-DP."""
+        return _answer(self._acc.get_delta(exact_text("epsilon", epsilon)))

@@ -1,0 +1,133 @@
+// accountant.cc — accounting::Accountant (accounting/accountant.h) for Python, in the shape of
+// dp_accounting: compose(event, count), get_epsilon(delta), get_delta(epsilon).
+//
+// Parameters arrive as exact text (the Python layer converts int / Fraction / Decimal / str) and
+// are parsed with exactdp::parse_rational / parse_integer, naming the parameter in errors.
+// Answers are returned as dicts whose interval ends are EXACT: the MPFR ends of the certified
+// interval (lower rounded down, upper rounded up by the accounting code) converted with
+// mpfr_get_q, which is exact for every finite MPFR number (a dyadic rational), and written
+// "p/q"; an infinite end is "inf" / "-inf". Nothing is rounded on the way to Python.
+// The GIL is held throughout (an Accountant is not thread-safe for compose; accounting/accountant.h).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <gmpxx.h>
+#include <mpfr.h>
+
+#include <string>
+
+#include "bindings.h"
+#include <exactdp/accounting/accountant.h>
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+
+namespace py = pybind11;
+
+namespace exactdp::python {
+namespace {
+
+using accounting::Accountant;
+using accounting::AccountantAnswer;
+using accounting::Interval;
+using accounting::PrivacyEvent;
+
+// Binary exponents past this (|x| beyond about 10^+-100000) are sent as outward-rounded
+// decimal text instead: their exact dyadic would be a number of millions of digits, and the
+// Python side widens such ends outward anyway (exactdp/interval.py, EXPONENT_LIMIT).
+constexpr mpfr_exp_t kMaxExactExponent = 332'000;
+
+std::string exact_text(mpfr_srcptr x, bool upper) {
+  if (mpfr_inf_p(x)) return mpfr_sgn(x) > 0 ? "inf" : "-inf";
+  if (!mpfr_zero_p(x) && (mpfr_get_exp(x) > kMaxExactExponent || mpfr_get_exp(x) < -kMaxExactExponent)) {
+    return upper ? accounting::decimal_upper(x, 20) : accounting::decimal_lower(x, 20);
+  }
+  mpq_class q;
+  mpfr_get_q(q.get_mpq_t(), x);  // exact: a finite MPFR number is a dyadic rational
+  return to_string(q);
+}
+
+py::dict interval_dict(const Interval& x) {
+  py::dict d;
+  d["lower"] = exact_text(x.lower(), false);
+  d["upper"] = exact_text(x.upper(), true);
+  return d;
+}
+
+py::dict answer_dict(const AccountantAnswer& a) {
+  py::dict d;
+  d["value"] = interval_dict(a.value);
+  d["route"] = a.route;
+  d["tolerance_met"] = a.tolerance_met;
+  py::list considered;
+  for (const auto& r : a.considered) {
+    py::dict c;
+    c["route"] = r.route;
+    c["value"] = interval_dict(r.value);
+    c["exact_route"] = r.exact_route;
+    considered.append(c);
+  }
+  d["considered"] = considered;
+  return d;
+}
+
+PrivacyEvent make_event(const std::string& kind, const std::string& value,
+                        const std::string& sensitivity) {
+  if (kind == "gaussian") {
+    return PrivacyEvent::gaussian(parse_rational("sigma", value),
+                                  parse_rational("sensitivity", sensitivity));
+  }
+  if (kind == "discrete_gaussian") {
+    return PrivacyEvent::discrete_gaussian(parse_rational("sigma2", value),
+                                           parse_integer("sensitivity", sensitivity));
+  }
+  if (kind == "laplace") {
+    return PrivacyEvent::laplace(parse_rational("scale", value),
+                                 parse_rational("sensitivity", sensitivity));
+  }
+  if (kind == "discrete_laplace") {
+    return PrivacyEvent::discrete_laplace(parse_rational("scale", value),
+                                          parse_integer("sensitivity", sensitivity));
+  }
+  if (kind == "pure_dp") return PrivacyEvent::pure_dp(parse_rational("epsilon", value));
+  if (kind == "zcdp") return PrivacyEvent::zcdp(parse_rational("rho", value));
+  if (kind == "gdp") return PrivacyEvent::gdp(parse_rational("mu", value));
+  throw ParameterError::out_of_range("event", kind,
+                                     "gaussian, discrete_gaussian, laplace, discrete_laplace, "
+                                     "pure_dp, zcdp, gdp");
+}
+
+Accountant make_accountant(const std::string& tolerance) {
+  accounting::ZivOptions options;
+  if (!tolerance.empty()) options.tolerance = parse_rational("tolerance", tolerance);
+  options.validate();
+  return Accountant(options);
+}
+
+}  // namespace
+
+void register_accountant(py::module_& m) {
+  py::class_<PrivacyEvent>(m, "_PrivacyEvent")
+      .def(py::init(&make_event), py::arg("kind"), py::arg("value"), py::arg("sensitivity") = "1")
+      .def("describe", &PrivacyEvent::describe)
+      .def("rho", [](const PrivacyEvent& e) { return to_string(e.rho()); });
+  py::class_<Accountant>(m, "_Accountant")
+      .def(py::init(&make_accountant), py::arg("tolerance") = "")
+      .def(
+          "compose",
+          [](Accountant& a, const PrivacyEvent& e, unsigned long count) { a.compose(e, count); },
+          py::arg("event"), py::arg("count") = 1)
+      .def("get_epsilon",
+           [](const Accountant& a, const std::string& delta) {
+             const mpq_class d = parse_rational("delta", delta);
+             return answer_dict(a.get_epsilon(d));
+           })
+      .def("get_delta",
+           [](const Accountant& a, const std::string& epsilon) {
+             const mpq_class e = parse_rational("epsilon", epsilon);
+             return answer_dict(a.get_delta(e));
+           })
+      .def("event_count", [](const Accountant& a) { return a.events().size(); });
+}
+
+}  // namespace exactdp::python

@@ -1,0 +1,13 @@
+// module.cc — the exactdp._exactdp extension module. The public Python API is the pure-Python
+// package exactdp/ (argument conversion, docstrings); this module is its thin C++ core.
+#include <pybind11/pybind11.h>
+
+#include "bindings.h"
+
+PYBIND11_MODULE(_exactdp, m) {
+  m.doc() = "C++ core of the exactdp package (use the exactdp package, not this module)";
+  exactdp::python::register_errors(m);
+  exactdp::python::register_sampling(m);
+  exactdp::python::register_commands(m);
+  exactdp::python::register_accountant(m);
+}

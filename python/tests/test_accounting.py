@@ -1,0 +1,121 @@
+"""Accounting: the CLI's commands in-process (intervals inside the CLI's, exact ends) and the
+Accountant (dp_accounting's shape)."""
+
+import math
+from fractions import Fraction
+
+import pytest
+
+import exactdp
+from exactdp import events
+
+
+def cli_interval(d):
+    return exactdp.Interval.from_text(d["lower"], d["upper"])
+
+
+def test_profile_returns_an_exact_interval_inside_the_clis(cli):
+    delta = exactdp.profile("gaussian", sigma="1", epsilon="1")
+    assert isinstance(delta, exactdp.Interval)
+    assert isinstance(delta.lower, Fraction) and isinstance(delta.upper, Fraction)
+    reference = cli_interval(cli("profile", "gaussian", "--sigma", "1", "--epsilon", "1", "--json")["delta"])
+    assert delta in reference and delta.width < reference.width
+    # With the CLI's 20 digits the interval is the CLI's exactly.
+    assert exactdp.profile("gaussian", sigma=1, epsilon=1, digits=20) == reference
+    assert 0.1269 < float(delta.upper) < 0.1270  # Balle-Wang: delta(1) for sigma = 1
+
+
+@pytest.mark.parametrize("mechanism, options", [
+    ("discrete-gaussian", {"sigma2": "9/4", "epsilon": "1/2"}),
+    ("laplace", {"scale": 2, "epsilon": Fraction(1, 4)}),
+    ("discrete-laplace", {"scale": 2, "sensitivity": 2, "epsilon": "0.5"}),
+])
+def test_other_profiles_inside_the_clis(cli, mechanism, options):
+    delta = exactdp.profile(mechanism, **options)
+    args = [a for k, v in options.items() for a in (f"--{k}", str(v))]
+    assert delta in cli_interval(cli("profile", mechanism, *args, "--json")["delta"])
+
+
+def test_profile_curve():
+    rows = exactdp.profile("gaussian", sigma=2, curve=(0, 2, 3))
+    assert [e for e, _ in rows] == [0, 1, 2]
+    assert rows[0][1].upper > rows[1][1].upper > rows[2][1].upper
+
+
+def test_calibrate_convert_compose_measure_gdp_inside_the_clis(cli):
+    sigma = exactdp.calibrate("gaussian", epsilon=1, delta="1e-5")
+    assert sigma in cli_interval(cli("calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--json")["sigma"])
+    sigma2 = exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-5")
+    assert isinstance(sigma2, Fraction) and sigma2 > 0
+    assert exactdp.profile("discrete-gaussian", sigma2=sigma2, epsilon=1).upper <= Fraction(1, 10**5)
+
+    eps = exactdp.convert("zcdp", rho="1/2", delta="1e-6")
+    ref = cli("convert", "zcdp", "--rho", "1/2", "--delta", "1e-6", "--json")
+    assert eps in cli_interval(ref["epsilon"])
+
+    composed = exactdp.compose(epsilon="0.1", k=100, delta="1e-6")
+    ref = cli("compose", "pure-dp", "--epsilon", "0.1", "--k", "100", "--delta", "1e-6", "--json")
+    assert composed in cli_interval(ref["epsilon"])
+
+    mu = exactdp.measure_gdp("laplace", scale=1, tolerance="1e-3")
+    ref = cli("measure-gdp", "laplace", "--scale", "1", "--tolerance", "1e-3", "--json")
+    assert mu in cli_interval(ref["mu"])
+
+
+def test_report_mode_and_details():
+    report = exactdp.profile("gaussian", sigma=1, epsilon=1, report=True)
+    assert report["command"] == "profile" and isinstance(report["delta"], exactdp.Interval)
+    delta = exactdp.profile("gaussian", sigma=1, epsilon=1)
+    assert delta.details["tolerance_met"] is True
+
+
+def test_accountant_gaussian_is_exact_gdp():
+    acc = exactdp.Accountant()
+    assert acc.compose(events.Gaussian(sigma=2), count=4) is acc
+    eps = acc.get_epsilon("1e-5")
+    # 4 uses of sigma = 2 is mu = 1 GDP: the same as one Gaussian with sigma = 1.
+    assert eps.details["route"].startswith("gdp")
+    delta = acc.get_delta(eps.upper)
+    assert delta.upper <= Fraction(1, 10**5) * (1 + Fraction(1, 10**6))
+    assert exactdp.profile("gaussian", sigma=1, epsilon=1) == exactdp.profile("gdp", mu=1, epsilon=1)
+    one = exactdp.Accountant().compose(events.GDP(1)).get_delta(1)
+    assert one.lower <= exactdp.profile("gdp", mu=1, epsilon=1).upper
+    assert exactdp.profile("gdp", mu=1, epsilon=1).lower <= one.upper
+
+
+def test_accountant_pure_dp_intersects_the_clis_optimal_composition(cli):
+    eps = exactdp.Accountant().compose(events.PureDP("0.1"), count=100).get_epsilon("1e-6")
+    ref = cli_interval(cli("compose", "pure-dp", "--epsilon", "0.1", "--k", "100", "--delta", "1e-6",
+                           "--method", "optimal", "--json")["epsilon"])
+    assert eps.lower <= ref.upper and ref.lower <= eps.upper  # both contain the true optimum
+    assert {c["route"].split()[0] for c in eps.details["considered"]} >= {"kov", "basic", "zcdp"}
+
+
+def test_accountant_mixed_events_and_errors():
+    acc = exactdp.Accountant()
+    acc.compose(events.DiscreteGaussian(sigma2=4)).compose(events.DiscreteLaplace(scale=10, sensitivity=1), 3)
+    acc.compose(events.Laplace(scale="2.5")).compose(events.ZCDP(rho="0.01"))
+    eps = acc.get_epsilon(Fraction(1, 10**6))
+    assert 0 < eps.lower <= eps.upper < math.inf
+    with pytest.raises(exactdp.ParameterError, match="sigma2"):
+        events.DiscreteGaussian(sigma2=0)
+    with pytest.raises(exactdp.ParameterError, match="sensitivity"):
+        events.DiscreteGaussian(sigma2=1, sensitivity="1/2")
+    with pytest.raises(exactdp.ParameterError, match="count"):
+        acc.compose(events.PureDP(1), count=0)
+    with pytest.raises(exactdp.ParameterError, match="delta"):
+        acc.get_epsilon(0)
+    with pytest.raises(TypeError):
+        acc.compose("gaussian")
+    with pytest.raises(TypeError, match="float"):
+        events.Gaussian(sigma=1.5)
+
+
+def test_ends_beyond_ten_to_the_hundred_thousand_are_widened_outward():
+    # delta ~ 6e-7078873101600: no Fraction of reasonable size; the ends are widened outward.
+    delta = exactdp.profile("gaussian", sigma=27386, epsilon="208.4857142857142857", tolerance="1e-6")
+    assert delta.lower == 0 and delta.upper == Fraction(1, 10**100_000)
+    assert delta.details["upper_text"].endswith("e-7078873101600")
+    wide = exactdp.Interval.from_text("-1e999999", "1e999999")
+    assert wide.lower == -math.inf and wide.upper == math.inf
+    assert exactdp.Interval.from_text("2.5e-3", "3/8") == exactdp.Interval(Fraction(1, 400), Fraction(3, 8))

@@ -1,0 +1,63 @@
+"""exactdp.dask.release on a LocalCluster with worker processes: the noise law across
+partitions, other columns untouched, the guarantee equal to the single-machine one."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import exactdp
+from exactdp.interval import Interval
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+pd = pytest.importorskip("pandas")
+
+from test_samplers import chi_square_p_value  # noqa: E402  (the exact-pmf chi-square)
+
+ALPHA = 1e-6  # false-alarm probability of the chi-square for a correct release
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def test_release_on_a_local_cluster(client):
+    n = 40_000
+    frame = pd.DataFrame({"c": np.zeros(n, dtype=np.int64), "other": np.arange(n), "label": ["x"] * n})
+    ddf = dd.from_pandas(frame, npartitions=8)
+    noised, guarantee = exactdp.dask.release(ddf, columns=["c"], mechanism="discrete-gaussian",
+                                             epsilon="1", delta="1e-6", sensitivity=1)
+    result = noised.compute()
+    assert (result["other"].to_numpy() == frame["other"].to_numpy()).all()
+    assert (result["label"] == "x").all()
+    sigma2 = guarantee["sigma2"]
+    assert sigma2 == exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-6", sensitivity=1)
+    # The noise law across all partitions (OS CSPRNG on the workers, so not a fixed seed here:
+    # this check fails with probability ALPHA for a correct release).
+    assert chi_square_p_value(result["c"].to_numpy(), float(sigma2), support=8) > ALPHA
+    # The guarantee is the single-machine one: the profile at epsilon of the same mechanism.
+    single = exactdp.profile("discrete-gaussian", sigma2=sigma2, sensitivity=1, epsilon=1)
+    assert guarantee["delta"] == single and isinstance(guarantee["delta"], Interval)
+    assert guarantee["delta"].upper <= Fraction(1, 10**6)
+
+
+def test_seeded_release_is_reproducible_and_partitions_differ(client):
+    frame = pd.DataFrame({"c": np.zeros(4_000, dtype=np.int64)})
+    ddf = dd.from_pandas(frame, npartitions=4)
+    a = exactdp.dask.release(ddf, ["c"], "discrete-laplace", epsilon="1/2", seed=bytes(32))[0].compute()
+    b = exactdp.dask.release(ddf, ["c"], "discrete-laplace", epsilon="1/2", seed=bytes(32))[0].compute()
+    assert (a["c"] == b["c"]).all()
+    parts = np.split(a["c"].to_numpy(), 4)
+    assert len({tuple(p[:50]) for p in parts}) == 4
+
+
+def test_release_refuses_bad_input():
+    ddf = dd.from_pandas(pd.DataFrame({"f": [0.5, 1.5]}), npartitions=1)
+    with pytest.raises(TypeError):
+        exactdp.dask.release(ddf, ["f"])
+    with pytest.raises(ValueError):
+        exactdp.dask.release(ddf, ["missing"])
