@@ -181,6 +181,19 @@ class CurveGrid {
   std::map<long, mpz_class> powers_;
 };
 
+// Each point costs time linear in the size of the mechanism's numbers (about 1.2 ms a point at
+// sigma2 = 10^100000, 332,000 bits, for the discrete Gaussian): beyond 2^16 bits the number of
+// points shrinks in proportion, so that a curve stays within the 10 s limit (SECURITY.md).
+long max_curve_points(const Profile& pr) {
+  const std::size_t bits = mpz_sizeinbase(pr.noise.get_num_mpz_t(), 2) +
+                           mpz_sizeinbase(pr.noise.get_den_mpz_t(), 2) +
+                           mpz_sizeinbase(pr.sensitivity.get_num_mpz_t(), 2) +
+                           mpz_sizeinbase(pr.sensitivity.get_den_mpz_t(), 2);
+  constexpr std::size_t kFreeBits = std::size_t{1} << 16;
+  if (bits <= kFreeBits) return kMaxPoints;
+  return std::max<long>(2, static_cast<long>(static_cast<std::size_t>(kMaxPoints) * kFreeBits / bits));
+}
+
 // Rows are formatted as they are computed (CSV lines, or the elements of the JSON array) and
 // only the text is kept: at most 10,000 rows of two --digits numbers and a short epsilon (about
 // 20 MB at --digits 1000), written once every point is done, so an error leaves stdout empty.
@@ -194,9 +207,11 @@ int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std
                                        "EPS_MAX > EPS_MIN = " + abbreviate(to_string(lo)));
   }
   const mpz_class n = parse_integer("points", curve[2]);
-  if (n < 2 || n > kMaxPoints) {
-    throw ParameterError::out_of_range("points", abbreviate(curve[2]),
-                                       "2 <= POINTS <= " + std::to_string(kMaxPoints));
+  const long max_points = max_curve_points(pr);
+  if (n < 2 || n > max_points) {
+    std::string range = "2 <= POINTS <= " + std::to_string(max_points);
+    if (max_points < kMaxPoints) range += " for parameters of this size (10,000 up to 2^16 bits)";
+    throw ParameterError::out_of_range("points", abbreviate(curve[2]), range);
   }
   const long points = n.get_si();
   const bool json = parsed.has("--json");

@@ -72,6 +72,21 @@ TEST(Issue19Limits, CurveToTenToTheHundredThousandIsShortJson) {
   EXPECT_EQ(o.out.back(), '\n');
 }
 
+// Huge parameters cost time per point: a curve at sigma2 = 10^100000 (332,000 bits) is limited
+// to 10,000 * 2^16 / bits points (1,973 here; 10,000 points took 12 s of CPU).
+TEST(Issue19Limits, CurvePointsShrinkWithTheParameterSize) {
+  expect_refused(run_watched({"profile", "discrete-gaussian", "--sigma2", "1e100000", "--curve", "0",
+                              "1e100000", "10000"}),
+                 {"points", "2^16 bits"});
+  const Outcome o = run_watched(
+      {"profile", "discrete-gaussian", "--sigma2", "1e100000", "--curve", "0", "1e100000", "100"});
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(count(o.out, "\n"), 101u);  // the header and 100 rows
+  // Ordinary parameters keep the full 10,000 points.
+  expect_refused(run_watched({"profile", "gaussian", "--sigma", "1", "--curve", "0", "1", "10001"}),
+                 {"points", "10000"});
+}
+
 TEST(Issue19Limits, CurveCsvEpsilonsReadBackAndBoundsContainTheSinglePoint) {
   const Outcome o =
       run_watched({"profile", "gaussian", "--sigma", "1", "--curve", "0", "1e100000", "1000"});
