@@ -4,15 +4,18 @@
 // Input: sigma2 = p/q and a mean (ByteReader), then the bit stream.
 // Invariants, draw by draw over a short sequence, each path on a fresh source over the same
 // stream:
-//   * the default path (128-bit when params.fast_path(), with its hand-overs to GMP), the GMP
-//     path, the int64 variant and the independent reference (reference_cks20.h) return the same
-//     value and consume the same bits;
+//   * the default path (the table sampler inside its range, else CKS20), the GMP path and the
+//     int64 variant return the same value and consume the same bits;
+//   * CKS20 alone (128-bit when params.fast_path(), with its hand-overs to GMP), its GMP path and
+//     the independent reference (reference_cks20.h) return the same value and consume the same
+//     bits;
 //   * t() = floor(sqrt(floor(sigma2))) + 1 exactly, and fast_path() is the documented condition
 //     (p and q t below 2^64, 2 p q t^2 below 2^128);
 //   * the int64 variant returns std::nullopt exactly when the value does not fit in int64.
 // Parameters are bounded (integers of at most 40 bytes) so one input runs in milliseconds.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "fuzz/fuzz_support.h"
 #include "fuzz/reference_cks20.h"
@@ -52,11 +55,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(params.fast_path() == eligible, "sigma2 = %s: fast_path() = %d, documented %d",
              str(sigma2).c_str(), params.fast_path(), eligible);
 
+  // The library's own paths (the table sampler inside its range, else CKS20): default, GMP and
+  // int64 agree value for value and bit for bit. The table has no independent reference here; its
+  // law is checked against verification's exact pmf (tests/samplers/symmetric_table_test.cc).
   exactdp::fuzz::check_sampler_paths_agree(
       "sigma2 = " + str(sigma2) + " mean = " + str(mean), params.fast_path(), draws, in, data, size,
       [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian(b, params); },
       [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_gmp(b, params); },
       [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_int64(b, params); },
+      [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_gmp(b, params); });
+  // CKS20 for every parameter (the algorithm outside the table's range): 128-bit and GMP agree
+  // with each other and with the independent reference (reference_cks20.h).
+  const auto cks20_int64 = [&](FuzzBits& b) -> std::optional<std::int64_t> {
+    const mpz_class v = exactdp::sample_discrete_gaussian_cks20(b, params);
+    if (mpz_fits_slong_p(v.get_mpz_t()) == 0) return std::nullopt;
+    return static_cast<std::int64_t>(mpz_get_si(v.get_mpz_t()));
+  };
+  exactdp::fuzz::check_sampler_paths_agree(
+      "CKS20 sigma2 = " + str(sigma2) + " mean = " + str(mean), params.fast_path(), draws, in, data, size,
+      [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_cks20(b, params); },
+      [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_cks20_gmp(b, params); },
+      cks20_int64,
       [&](FuzzBits& b) { return mpz_class(ref::discrete_gaussian(b, sigma2) + mean); });
   return 0;
 }

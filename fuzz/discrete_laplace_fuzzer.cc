@@ -4,13 +4,16 @@
 // Input: scale = t/s and a mean (ByteReader), then the bit stream.
 // Invariants, draw by draw over a short sequence, each path on a fresh source over the same
 // stream:
-//   * the default path (128-bit when params.fast_path()), the GMP path, the int64 variant and the
-//     independent reference (reference_cks20.h) return the same value and consume the same bits;
+//   * the default path (the table sampler inside its range, else CKS20), the GMP path and the
+//     int64 variant return the same value and consume the same bits;
+//   * CKS20 alone (128-bit when params.fast_path()), its GMP path and the independent reference
+//     (reference_cks20.h) return the same value and consume the same bits;
 //   * fast_path() is exactly the documented condition (t and s below 2^64);
 //   * the int64 variant returns std::nullopt exactly when the value does not fit in int64.
 // Parameters are bounded (integers of at most 40 bytes) so one input runs in milliseconds.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "fuzz/fuzz_support.h"
 #include "fuzz/reference_cks20.h"
@@ -41,11 +44,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(params.fast_path() == (t < k64 && s < k64), "scale = %s: fast_path() = %d",
              str(scale).c_str(), params.fast_path());
 
+  // The library's own paths (the table sampler inside its range, else CKS20): default, GMP and
+  // int64 agree value for value and bit for bit. The table has no independent reference here; its
+  // law is checked against verification's exact pmf (tests/samplers/symmetric_table_test.cc).
   exactdp::fuzz::check_sampler_paths_agree(
       "scale = " + str(scale) + " mean = " + str(mean), params.fast_path(), draws, in, data, size,
       [&](FuzzBits& b) { return exactdp::sample_discrete_laplace(b, params); },
       [&](FuzzBits& b) { return exactdp::sample_discrete_laplace_gmp(b, params); },
       [&](FuzzBits& b) { return exactdp::sample_discrete_laplace_int64(b, params); },
+      [&](FuzzBits& b) { return exactdp::sample_discrete_laplace_gmp(b, params); });
+  // CKS20 for every parameter (the algorithm outside the table's range): 128-bit and GMP agree
+  // with each other and with the independent reference (reference_cks20.h).
+  const auto cks20_int64 = [&](FuzzBits& b) -> std::optional<std::int64_t> {
+    const mpz_class v = exactdp::sample_discrete_laplace_cks20(b, params);
+    if (mpz_fits_slong_p(v.get_mpz_t()) == 0) return std::nullopt;
+    return static_cast<std::int64_t>(mpz_get_si(v.get_mpz_t()));
+  };
+  exactdp::fuzz::check_sampler_paths_agree(
+      "CKS20 scale = " + str(scale) + " mean = " + str(mean), params.fast_path(), draws, in, data, size,
+      [&](FuzzBits& b) { return exactdp::sample_discrete_laplace_cks20(b, params); },
+      [&](FuzzBits& b) { return exactdp::sample_discrete_laplace_cks20_gmp(b, params); },
+      cks20_int64,
       [&](FuzzBits& b) { return mpz_class(ref::discrete_laplace(b, t, s) + mean); });
   return 0;
 }
