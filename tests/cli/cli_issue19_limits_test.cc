@@ -73,7 +73,7 @@ TEST(Issue19Limits, CurveToTenToTheHundredThousandIsShortJson) {
 }
 
 // Huge parameters cost time per point: a curve at sigma2 = 10^100000 (332,000 bits) is limited
-// to 10,000 * 2^16 / bits points (1,973 here; 10,000 points took 12 s of CPU).
+// to 10,000 * 2^16 / bits points (1,972 here; 10,000 points took 12 s of CPU).
 TEST(Issue19Limits, CurvePointsShrinkWithTheParameterSize) {
   expect_refused(run_watched({"profile", "discrete-gaussian", "--sigma2", "1e100000", "--curve", "0",
                               "1e100000", "10000"}),
