@@ -40,10 +40,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 #include <memory>
 #include <optional>
 
 #include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/wide_value.h>
 #include <exactdp/samplers/int128.h>
 
 namespace exactdp {
@@ -92,5 +94,11 @@ void sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams& par
 // first draw that does not fit in int64 (that draw is spent; out[i..n) is not written).
 std::size_t sample_n(BitSource& bits, const DiscreteGaussianParams& params, std::int64_t* out,
                      std::size_t n);
+// Batch for callers that need every value (the Python package): n draws, exactly the values and
+// bits of n calls of sample_discrete_gaussian(bits, params); a value that fits in int64 goes to
+// out[i], any other one is appended to `wide` with its index (out[i] = 0) and the batch goes on,
+// so no draw is ever spent or redrawn (the law stays exact). No allocation unless a value is wide.
+void sample_n_wide(BitSource& bits, const DiscreteGaussianParams& params, std::int64_t* out, std::size_t n,
+                   std::vector<WideValue>& wide);
 
 }  // namespace exactdp

@@ -25,6 +25,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "bindings.h"
@@ -94,16 +95,23 @@ void draw_into(const cli::SamplerSpec& spec, BitSource& bits, std::int64_t* out,
     for (py::ssize_t i = 0; i < n; ++i) out[i] = spec.draw_hardened(bits);
     return;
   }
-  mpz_class value;
-  for (py::ssize_t i = 0; i < n; ++i) {
-    spec.draw(bits, value);
-    if (mpz_fits_slong_p(value.get_mpz_t())) {
-      out[i] = mpz_get_si(value.get_mpz_t());
-    } else {
-      out[i] = 0;
-      overflow.emplace_back(i, hex_of(value));
+  // The integer laws: the batch that keeps every value (the same values and bits as the CLI's
+  // one-by-one mpz draws; a value outside int64 is kept whole, never redrawn).
+  std::vector<WideValue> wide;
+  const auto count = static_cast<std::size_t>(n);
+  if (const auto* g = std::get_if<DiscreteGaussianParams>(&spec.params)) {
+    sample_n_wide(bits, *g, out, count, wide);
+  } else if (const auto* l = std::get_if<DiscreteLaplaceParams>(&spec.params)) {
+    sample_n_wide(bits, *l, out, count, wide);
+  } else {
+    mpz_class value;
+    for (py::ssize_t i = 0; i < n; ++i) {
+      spec.draw(bits, value);
+      out[i] = mpz_get_si(value.get_mpz_t());  // 0 or 1
     }
+    return;
   }
+  for (const WideValue& w : wide) overflow.emplace_back(static_cast<py::ssize_t>(w.index), hex_of(w.value));
 }
 
 py::tuple sample(const std::string& law, const std::vector<std::string>& options, py::ssize_t n,
