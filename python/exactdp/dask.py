@@ -3,11 +3,13 @@
     noised, guarantee = exactdp.dask.release(ddf, columns=["c"], mechanism="discrete-gaussian",
                                              epsilon="1", delta="1e-6", sensitivity=1)
 
-* Calibration and the certified guarantee are computed ONCE, on the client, with the accounting
-  functions (``calibrate`` for the discrete Gaussian's sigma2, scale = sensitivity / epsilon for
-  the discrete Laplace; ``profile`` for the certified delta at epsilon). ``sensitivity`` is that
-  of the whole release: the L2 sensitivity of the vector of all noised cells (discrete
-  Gaussian) or its L1 sensitivity (discrete Laplace), an integer.
+* Calibration and the certified guarantee are computed ONCE, on the client, by the same code as
+  ``exactdp release`` (mechanisms/release/release_calibration.h; docs/RELEASE.md), so the
+  guarantee is the single-machine release's: the same contribution model (a person contributes at
+  most ``contributions`` records, each changing one row and each noised cell of it by at most
+  ``sensitivity``, an integer), the same routes ("exact-profile" for one column and one
+  contribution, else "zcdp" for the discrete Gaussian; "pure-dp-l1" for the discrete Laplace) and
+  the same certified (epsilon, delta), rho-zCDP and mu-GDP where they hold.
 * Noise is drawn on the workers, inside each partition's task, from the worker's own OS CSPRNG:
   no seed travels over the wire. With ``seed=`` (32 bytes; reproducible demos and tests ONLY)
   each partition derives its own stream, BLAKE2b(seed || partition index), so partitions never
@@ -28,7 +30,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from . import accounting, samplers
+from . import _exactdp, samplers
+from .interval import Interval
 from ._convert import exact_text
 
 MECHANISMS = ("discrete-gaussian", "discrete-laplace")
@@ -52,35 +55,38 @@ def _noise_partition(df, columns: List[str], mechanism: str, parameter: str, see
     return df
 
 
-def calibrate(mechanism: str, epsilon: Any, delta: Any, sensitivity: Any) -> Dict[str, Any]:
-    """The noise parameter and the certified guarantee of a release (computed on the client)."""
+def calibrate(mechanism: str, epsilon: Any, delta: Any, sensitivity: Any, contributions: int = 1,
+              columns: int = 1) -> Dict[str, Any]:
+    """The per-cell noise parameter and the certified guarantee of a release (on the client),
+    exactly as ``exactdp release`` computes them for the same options."""
     if mechanism not in MECHANISMS:
         raise ValueError(f"mechanism = {mechanism!r}: allowed {', '.join(MECHANISMS)}")
-    if mechanism == "discrete-gaussian":
-        sigma2 = accounting.calibrate("discrete-gaussian", epsilon=epsilon, delta=delta, sensitivity=sensitivity)
-        parameter = f"{sigma2.numerator}/{sigma2.denominator}"
-        guarantee = accounting.profile("discrete-gaussian", sigma2=parameter, sensitivity=sensitivity, epsilon=epsilon)
-        name = "sigma2"
-    else:
-        accounting.convert("pure-dp", epsilon=epsilon)  # validates 0 <= epsilon <= 1e6 first
-        eps = Fraction(exact_text("epsilon", epsilon))
-        if eps <= 0:
-            raise ValueError("epsilon must be > 0 for the discrete Laplace release")
-        scale = Fraction(int(exact_text("sensitivity", sensitivity))) / eps
-        parameter = f"{scale.numerator}/{scale.denominator}"
-        guarantee = accounting.profile("discrete-laplace", scale=parameter, sensitivity=sensitivity, epsilon=epsilon)
-        name = "scale"
-    return {"mechanism": mechanism, name: Fraction(parameter), "parameter": parameter,
-            "epsilon": exact_text("epsilon", epsilon), "delta": guarantee}
+    for name, value in (("contributions", contributions), ("columns", columns)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} = {value!r}: allowed an integer >= 1")
+    raw = _exactdp._release_calibration(
+        mechanism, exact_text("epsilon", epsilon), None if delta is None else exact_text("delta", delta),
+        exact_text("sensitivity", sensitivity), contributions, columns, 1)
+    name = raw["parameter_name"]
+    return {"mechanism": mechanism, name: Fraction(raw["parameter"]), "parameter": raw["parameter"],
+            "route": raw["route"], "route_detail": raw["route_detail"],
+            "contributions": contributions, "columns": columns,
+            "sensitivity": exact_text("sensitivity", sensitivity),
+            "epsilon": Interval.from_text(raw["epsilon"]["lower"], raw["epsilon"]["upper"]),
+            "delta": Interval.from_text(raw["delta"]["lower"], raw["delta"]["upper"]),
+            "rho": None if raw["rho"] is None else Fraction(raw["rho"]),
+            "mu": None if raw["mu"] is None else Interval.from_text(raw["mu"]["lower"], raw["mu"]["upper"])}
 
 
 def release(ddf, columns: List[str], mechanism: str = "discrete-gaussian", epsilon: Any = "1",
-            delta: Any = "1e-6", sensitivity: Any = 1, seed: Optional[bytes] = None) -> Tuple[Any, Dict[str, Any]]:
+            delta: Any = None, sensitivity: Any = 1, contributions: int = 1,
+            seed: Optional[bytes] = None) -> Tuple[Any, Dict[str, Any]]:
     """Noises `columns` of the Dask dataframe `ddf`; returns (noised dataframe, guarantee).
 
-    The guarantee dict: mechanism, its parameter (sigma2 or scale, exact), epsilon and the
-    certified ``delta`` Interval at that epsilon (its upper end <= the requested delta for the
-    discrete Gaussian; 0 for the pure-DP discrete Laplace).
+    The guarantee dict (that of ``exactdp release`` with the same options): mechanism, route,
+    the per-cell parameter (sigma2 or scale, exact), the contribution model, the certified
+    ``epsilon`` and ``delta`` Intervals (upper ends <= the requested ones), ``rho`` (zCDP) and
+    ``mu`` (GDP) where they hold, else None. ``delta`` is required for the discrete Gaussian.
     """
     for c in columns:
         if c not in ddf.columns:
@@ -89,7 +95,9 @@ def release(ddf, columns: List[str], mechanism: str = "discrete-gaussian", epsil
             raise TypeError(f"column {c!r} must hold integers for exact discrete noise (dtype {ddf[c].dtype})")
     if seed is not None and (not isinstance(seed, (bytes, bytearray)) or len(seed) != 32):
         raise ValueError("seed must be 32 bytes")
-    g = calibrate(mechanism, epsilon, delta, sensitivity)
+    if not columns:
+        raise ValueError("columns: name at least one integer column to noise")
+    g = calibrate(mechanism, epsilon, delta, sensitivity, contributions, len(columns))
     noised = ddf.map_partitions(_noise_partition, list(columns), mechanism, g["parameter"],
                                 None if seed is None else bytes(seed),
                                 # a fresh id per call: Dask names tasks by their arguments, so

@@ -106,6 +106,8 @@ Accountant make_accountant(const std::string& tolerance) {
 
 }  // namespace
 
+py::dict interval_to_dict(const accounting::Interval& x) { return interval_dict(x); }
+
 void register_accountant(py::module_& m) {
   py::class_<PrivacyEvent>(m, "_PrivacyEvent")
       .def(py::init(&make_event), py::arg("kind"), py::arg("value"), py::arg("sensitivity") = "1")

@@ -3,9 +3,12 @@
 //   sampling.cc    SeededBits and batch sampling (GIL released while drawing)
 //   commands.cc    the CLI's accounting and audit commands run in-process (no subprocess)
 //   accountant.cc  accounting::Accountant and its PrivacyEvent kinds
+//   release.cc     the calibration and guarantee of `exactdp release` (for exactdp.dask.release)
 #pragma once
 
 #include <pybind11/pybind11.h>
+
+#include <exactdp/accounting/interval.h>
 
 namespace exactdp::python {
 
@@ -13,5 +16,9 @@ void register_errors(pybind11::module_& m);
 void register_sampling(pybind11::module_& m);
 void register_commands(pybind11::module_& m);
 void register_accountant(pybind11::module_& m);
+void register_release(pybind11::module_& m);
+
+// {"lower": text, "upper": text}: exact dyadic ends (outward decimals beyond 10^+-100000).
+pybind11::dict interval_to_dict(const accounting::Interval& x);
 
 }  // namespace exactdp::python

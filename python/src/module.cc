@@ -10,4 +10,5 @@ PYBIND11_MODULE(_exactdp, m) {
   exactdp::python::register_sampling(m);
   exactdp::python::register_commands(m);
   exactdp::python::register_accountant(m);
+  exactdp::python::register_release(m);
 }

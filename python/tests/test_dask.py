@@ -39,10 +39,41 @@ def test_release_on_a_local_cluster(client):
     # The noise law across all partitions (OS CSPRNG on the workers, so not a fixed seed here:
     # this check fails with probability ALPHA for a correct release).
     assert chi_square_p_value(result["c"].to_numpy(), float(sigma2), support=8) > ALPHA
-    # The guarantee is the single-machine one: the profile at epsilon of the same mechanism.
+    # One column, one contribution: the exact profile (CKS20 Thm 7) at the calibrated sigma2.
+    assert guarantee["route"] == "exact-profile"
     single = exactdp.profile("discrete-gaussian", sigma2=sigma2, sensitivity=1, epsilon=1)
-    assert guarantee["delta"] == single and isinstance(guarantee["delta"], Interval)
+    assert isinstance(guarantee["delta"], Interval)
+    assert guarantee["delta"].lower <= single.upper and single.lower <= guarantee["delta"].upper
     assert guarantee["delta"].upper <= Fraction(1, 10**6)
+
+
+@pytest.mark.parametrize("mechanism,delta", [("discrete-gaussian", "1e-6"), ("discrete-laplace", None)])
+def test_guarantee_is_the_cli_release_guarantee(tmp_path, mechanism, delta):
+    """Several columns and contributions: the same route, parameter and certified guarantee as
+    `exactdp release` with the same options (the calibration is the same C++ code)."""
+    from conftest import _find_cli
+    path = _find_cli()
+    if path is None:
+        pytest.skip("the exactdp program is not built (set EXACTDP_CLI)")
+    import json
+    import subprocess
+    report = tmp_path / "guarantee.json"
+    args = [path, "release", "--mechanism", mechanism, "--epsilon", "1", "--column", "a", "--column", "b",
+            "--contributions", "2", "--sensitivity", "3", "--json", str(report)]
+    if delta is not None:
+        args += ["--delta", delta]
+    subprocess.run(args, input="k,a,b\nx,1,2\n", capture_output=True, text=True, check=True)
+    expected = json.loads(report.read_text())
+    got = exactdp.dask.calibrate(mechanism, epsilon="1", delta=delta, sensitivity=3, contributions=2, columns=2)
+    name = "sigma2" if mechanism == "discrete-gaussian" else "scale"
+    assert got["route"] == expected["route"]
+    assert got[name] == Fraction(expected["columns"][0][name])
+    for key in ("epsilon", "delta"):  # both certified: the CLI's decimals enclose ours or overlap
+        assert got[key].lower <= Fraction(expected[key]["upper"]) and Fraction(expected[key]["lower"]) <= got[key].upper
+    assert got["epsilon"].upper <= 1
+    if expected["rho_zcdp"] is not None:
+        assert got["rho"] == Fraction(expected["rho_zcdp"])
+    assert got["columns"] == 2 and got["contributions"] == 2
 
 
 def test_seeded_release_is_reproducible_and_partitions_differ(client):

@@ -1,0 +1,67 @@
+// release.cc — mechanisms::calibrate_release for Python: the per-cell noise parameter and the
+// certified guarantee of a whole release, exactly as `exactdp release` computes them (the same
+// contribution model, routes and checks), so that exactdp.dask.release reports the guarantee of
+// the single-machine release.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "bindings.h"
+#include <exactdp/accounting/decimal.h>
+#include <exactdp/mechanisms/release/release_calibration.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+
+namespace py = pybind11;
+
+namespace exactdp::python {
+namespace {
+
+using mechanisms::NoiseMechanism;
+
+py::dict release_calibration(const std::string& mechanism, const std::string& epsilon,
+                             const std::optional<std::string>& delta, const std::string& sensitivity,
+                             unsigned long contributions, unsigned long columns, std::uint64_t rows) {
+  mechanisms::ReleaseBudget budget;
+  if (mechanism == "discrete-gaussian") {
+    budget.mechanism = NoiseMechanism::kDiscreteGaussian;
+  } else if (mechanism == "discrete-laplace") {
+    budget.mechanism = NoiseMechanism::kDiscreteLaplace;
+  } else {
+    throw ParameterError::out_of_range("mechanism", mechanism, "discrete-gaussian or discrete-laplace");
+  }
+  budget.epsilon = parse_rational("epsilon", epsilon);
+  if (delta) budget.delta = parse_rational("delta", *delta);
+  mechanisms::ContributionModel model;
+  model.sensitivity = parse_integer("sensitivity", sensitivity);
+  model.contributions = contributions;
+  model.columns = columns;
+  const mechanisms::ReleaseCalibration c = mechanisms::calibrate_release(budget, model, rows);
+  py::dict d;
+  d["mechanism"] = mechanisms::mechanism_name(budget.mechanism);
+  d["route"] = c.route;
+  d["route_detail"] = c.route_detail;
+  d["parameter_name"] = budget.mechanism == NoiseMechanism::kDiscreteGaussian ? "sigma2" : "scale";
+  d["parameter"] = to_string(budget.mechanism == NoiseMechanism::kDiscreteGaussian ? c.sigma2 : c.scale);
+  d["epsilon"] = interval_to_dict(c.epsilon);
+  d["delta"] = interval_to_dict(c.delta);
+  d["rho"] = c.rho ? py::object(py::str(to_string(*c.rho))) : py::object(py::none());
+  d["mu"] = c.mu ? py::object(interval_to_dict(*c.mu)) : py::object(py::none());
+  d["l1_sensitivity"] = c.l1_sensitivity.get_str();
+  d["l2_sensitivity_squared"] = c.l2_sensitivity_squared.get_str();
+  d["cells"] = c.cells;
+  return d;
+}
+
+}  // namespace
+
+void register_release(py::module_& m) {
+  m.def("_release_calibration", &release_calibration, py::arg("mechanism"), py::arg("epsilon"),
+        py::arg("delta"), py::arg("sensitivity"), py::arg("contributions"), py::arg("columns"),
+        py::arg("rows"));
+}
+
+}  // namespace exactdp::python
