@@ -83,32 +83,6 @@ DiscreteGaussianParams DiscreteGaussianParams::make(const mpq_class& sigma2, con
   return out;
 }
 
-namespace {
-
-// out[i] = the value if it fits in int64, else wide gets it whole.
-void store(std::size_t i, uint128 magnitude, bool negative, const mpz_class& mean, std::int64_t* out,
-           std::vector<WideValue>& wide) {
-  if (const std::optional<std::int64_t> v = internal::to_int64(magnitude, negative, mean)) {
-    out[i] = *v;
-    return;
-  }
-  out[i] = 0;
-  WideValue w{i, mpz_class()};
-  internal::assign_signed(w.value, magnitude, negative, mean);
-  wide.push_back(std::move(w));
-}
-
-void store(std::size_t i, mpz_class value, std::int64_t* out, std::vector<WideValue>& wide) {
-  if (const std::optional<std::int64_t> v = internal::to_int64(value)) {
-    out[i] = *v;
-    return;
-  }
-  out[i] = 0;
-  wide.push_back(WideValue{i, std::move(value)});
-}
-
-}  // namespace
-
 void sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams& params, mpz_class& out) {
   bool negative = false;
   if (const internal::SymmetricTable* table = params.terms().table.get()) {
@@ -174,15 +148,15 @@ void sample_n_wide(BitSource& bits, const DiscreteGaussianParams& params, std::i
     bool negative = false;
     if (table != nullptr) {
       const uint128 magnitude = table->draw(bits, negative);  // sets negative first
-      store(i, magnitude, negative, mean, out, wide);
+      internal::store_value(i, magnitude, negative, mean, out, wide);
     } else if (params.fast_path()) {
       const uint128 magnitude = magnitude_fast(bits, params, negative);  // sets negative first
-      store(i, magnitude, negative, mean, out, wide);
+      internal::store_value(i, magnitude, negative, mean, out, wide);
     } else {
       const mpz_class magnitude = magnitude_gmp(bits, params, negative);
       mpz_class value;
       internal::assign_signed(value, magnitude, negative, mean);
-      store(i, std::move(value), out, wide);
+      internal::store_value(i, std::move(value), out, wide);
     }
   }
 }

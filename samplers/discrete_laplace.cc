@@ -40,32 +40,6 @@ DiscreteLaplaceParams DiscreteLaplaceParams::make(const mpq_class& scale, const 
   return out;
 }
 
-namespace {
-
-// out[i] = the value if it fits in int64, else wide gets it whole.
-void store(std::size_t i, uint128 magnitude, bool negative, const mpz_class& mean, std::int64_t* out,
-           std::vector<WideValue>& wide) {
-  if (const std::optional<std::int64_t> v = internal::to_int64(magnitude, negative, mean)) {
-    out[i] = *v;
-    return;
-  }
-  out[i] = 0;
-  WideValue w{i, mpz_class()};
-  internal::assign_signed(w.value, magnitude, negative, mean);
-  wide.push_back(std::move(w));
-}
-
-void store(std::size_t i, mpz_class value, std::int64_t* out, std::vector<WideValue>& wide) {
-  if (const std::optional<std::int64_t> v = internal::to_int64(value)) {
-    out[i] = *v;
-    return;
-  }
-  out[i] = 0;
-  wide.push_back(WideValue{i, std::move(value)});
-}
-
-}  // namespace
-
 void sample_discrete_laplace(BitSource& bits, const DiscreteLaplaceParams& params, mpz_class& out) {
   if (const internal::SymmetricTable* table = params.terms().table.get()) {
     bool negative = false;
@@ -149,12 +123,12 @@ void sample_n_wide(BitSource& bits, const DiscreteLaplaceParams& params, std::in
     bool negative = false;
     if (table != nullptr) {
       const uint128 magnitude = table->draw(bits, negative);  // sets negative first
-      store(i, magnitude, negative, mean, out, wide);
+      internal::store_value(i, magnitude, negative, mean, out, wide);
     } else if (!params.fast_path()) {
-      store(i, sample_discrete_laplace_cks20_gmp(bits, params), out, wide);
+      internal::store_value(i, sample_discrete_laplace_cks20_gmp(bits, params), out, wide);
     } else {
       const uint128 magnitude = magnitude_fast(bits, params, negative);  // sets negative first
-      store(i, magnitude, negative, mean, out, wide);
+      internal::store_value(i, magnitude, negative, mean, out, wide);
     }
   }
 }

@@ -112,7 +112,7 @@ bool CsvReader::next(CsvRecord& record) {
       while (c >= 0 && c != ',' && c != '\n' && c != '\r') {
         if (c == '"') {
           throw CsvError(line_, "a quote inside an unquoted field (quote the whole field and"
-                                " double the quote: \"a \"\"b\"\"\")");
+                                " write each inner quote twice: \"a \"\"b\"\"\")");
         }
         append(record, c);
         c = get();

@@ -3,11 +3,15 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include <exactdp/samplers/int128.h>
 #include <exactdp/samplers/internal/cks20.h>
+#include <exactdp/samplers/wide_value.h>
 
 namespace exactdp::internal {
 
@@ -47,6 +51,29 @@ inline std::optional<std::int64_t> to_int64(uint128 magnitude, bool negative, co
   mpz_class value;
   assign_signed(value, magnitude, negative, mean);
   return to_int64(value);
+}
+
+// sample_n_wide's slot i: out[i] = the value when it fits in int64, else out[i] = 0 and `wide`
+// gets the exact value with its index.
+inline void store_value(std::size_t i, uint128 magnitude, bool negative, const mpz_class& mean,
+                        std::int64_t* out, std::vector<WideValue>& wide) {
+  if (const std::optional<std::int64_t> v = to_int64(magnitude, negative, mean)) {
+    out[i] = *v;
+    return;
+  }
+  out[i] = 0;
+  WideValue w{i, mpz_class()};
+  assign_signed(w.value, magnitude, negative, mean);
+  wide.push_back(std::move(w));
+}
+
+inline void store_value(std::size_t i, mpz_class value, std::int64_t* out, std::vector<WideValue>& wide) {
+  if (const std::optional<std::int64_t> v = to_int64(value)) {
+    out[i] = *v;
+    return;
+  }
+  out[i] = 0;
+  wide.push_back(WideValue{i, std::move(value)});
 }
 
 }  // namespace exactdp::internal
