@@ -79,6 +79,7 @@ DiscreteGaussianParams DiscreteGaussianParams::make(const mpq_class& sigma2, con
     terms.den_fast = denf;
   }
   terms.table = internal::SymmetricTable::build_gaussian(out.sigma2_);
+  if (!terms.table) terms.bucket = internal::BucketGaussian::build(out.sigma2_);
   out.terms_ = std::make_shared<const internal::DiscreteGaussianTerms>(std::move(terms));
   return out;
 }
@@ -88,6 +89,15 @@ void sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams& par
   if (const internal::SymmetricTable* table = params.terms().table.get()) {
     const uint128 magnitude = table->draw(bits, negative);
     internal::assign_signed(out, magnitude, negative, params.mean());
+  } else if (const internal::BucketGaussian* bucket = params.terms().bucket.get()) {
+    if (bucket->fast()) {
+      const uint128 magnitude = bucket->draw_fast(bits, negative);
+      internal::assign_signed(out, magnitude, negative, params.mean());
+    } else {
+      bucket->draw_gmp(bits, out, negative);  // |Z| in place, then sign and mean
+      if (negative) mpz_neg(out.get_mpz_t(), out.get_mpz_t());
+      out += params.mean();
+    }
   } else if (params.fast_path()) {
     const uint128 magnitude = magnitude_fast(bits, params, negative);
     internal::assign_signed(out, magnitude, negative, params.mean());
@@ -108,6 +118,11 @@ std::optional<std::int64_t> sample_discrete_gaussian_int64(BitSource& bits,
   bool negative = false;
   if (const internal::SymmetricTable* table = params.terms().table.get()) {
     const uint128 magnitude = table->draw(bits, negative);
+    return internal::to_int64(magnitude, negative, params.mean());
+  }
+  if (const internal::BucketGaussian* bucket = params.terms().bucket.get()) {
+    if (!bucket->fast()) return internal::to_int64(sample_discrete_gaussian_gmp(bits, params));
+    const uint128 magnitude = bucket->draw_fast(bits, negative);
     return internal::to_int64(magnitude, negative, params.mean());
   }
   if (!params.fast_path()) return internal::to_int64(sample_discrete_gaussian_gmp(bits, params));
@@ -144,11 +159,20 @@ void sample_n_wide(BitSource& bits, const DiscreteGaussianParams& params, std::i
                    std::vector<WideValue>& wide) {
   const mpz_class& mean = params.mean();
   const internal::SymmetricTable* table = params.terms().table.get();
+  const internal::BucketGaussian* bucket = params.terms().bucket.get();
   for (std::size_t i = 0; i < n; ++i) {
     bool negative = false;
     if (table != nullptr) {
       const uint128 magnitude = table->draw(bits, negative);  // sets negative first
       internal::store_value(i, magnitude, negative, mean, out, wide);
+    } else if (bucket != nullptr && bucket->fast()) {
+      const uint128 magnitude = bucket->draw_fast(bits, negative);  // sets negative first
+      internal::store_value(i, magnitude, negative, mean, out, wide);
+    } else if (bucket != nullptr) {
+      mpz_class magnitude, value;
+      bucket->draw_gmp(bits, magnitude, negative);
+      internal::assign_signed(value, magnitude, negative, mean);
+      internal::store_value(i, std::move(value), out, wide);
     } else if (params.fast_path()) {
       const uint128 magnitude = magnitude_fast(bits, params, negative);  // sets negative first
       internal::store_value(i, magnitude, negative, mean, out, wide);
@@ -167,6 +191,12 @@ mpz_class sample_discrete_gaussian_gmp(BitSource& bits, const DiscreteGaussianPa
   if (const internal::SymmetricTable* table = params.terms().table.get()) {
     const uint128 magnitude = table->draw(bits, negative);
     internal::assign_signed(out, internal::to_mpz(magnitude), negative, params.mean());
+    return out;
+  }
+  if (const internal::BucketGaussian* bucket = params.terms().bucket.get()) {
+    mpz_class magnitude;
+    bucket->draw_gmp(bits, magnitude, negative);
+    internal::assign_signed(out, magnitude, negative, params.mean());
     return out;
   }
   const mpz_class magnitude = magnitude_gmp(bits, params, negative);

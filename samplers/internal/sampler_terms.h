@@ -9,6 +9,7 @@
 #include <memory>
 
 #include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/internal/bucket_gaussian.h>
 #include <exactdp/samplers/internal/symmetric_table.h>
 
 namespace exactdp::internal {
@@ -23,6 +24,8 @@ struct DiscreteGaussianTerms {
   uint128 p_fast = 0, t_fast = 0, qt_fast = 0, den_fast = 0;
   // The exact table sampler (internal/symmetric_table.h) when sigma2 is in its range, else null.
   std::shared_ptr<const SymmetricTable> table;
+  // The bucketed envelope sampler (internal/bucket_gaussian.h) above the table's range, else null.
+  std::shared_ptr<const BucketGaussian> bucket;
 };
 
 // scale = t/s with t, s below 2^64; fast path only.

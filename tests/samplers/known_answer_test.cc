@@ -57,7 +57,9 @@ using V = std::vector<std::string>;
 
 // Issue 15: sigma2 in [2^-20, 10^4] now uses the exact table sampler (internal/symmetric_table.h),
 // which reads other bits: its values for 9/4 and 100 below replaced CKS20's, which moved to
-// DiscreteGaussianCks20 (the algorithm every larger sigma2 still uses).
+// DiscreteGaussianCks20. Likewise sigma2 > 10^4 now uses the bucketed envelope sampler
+// (internal/bucket_gaussian.h): its values for 10^100 replaced CKS20's, which moved to
+// DiscreteGaussianCks20 (sample_discrete_gaussian_cks20, still compared with the reference).
 TEST(KnownAnswer, DiscreteGaussian) {
   std::uint64_t used = 0;
   EXPECT_EQ(gaussian("9/4", used), (V{"-1", "1", "0", "0", "-2", "1", "1", "-1"}));
@@ -65,6 +67,24 @@ TEST(KnownAnswer, DiscreteGaussian) {
   EXPECT_EQ(gaussian("100", used), (V{"-8", "2", "6", "-10", "10", "11", "-2", "8"}));
   EXPECT_EQ(used, 113u);
   EXPECT_EQ(gaussian("1e100", used),
+            (V{"28195979810302555890668356624791988277140952706871",
+               "54330750737346576479725932440551536958177020197850",
+               "61746706352836640338350135010612343135422034349148",
+               "-7831604762388464669071173596879948670049835464377",
+               "161141544010813018876860615068085539870929588042062",
+               "-43358922064656356968359152025034044682106118324536",
+               "5866334556032734510036190034541065987423874448159",
+               "-64130338212076178193657258261607589932480851669229"}));
+  EXPECT_EQ(used, 1596u);
+}
+
+TEST(KnownAnswer, DiscreteGaussianCks20) {
+  std::uint64_t used = 0;
+  EXPECT_EQ(gaussian("9/4", used, true), (V{"-2", "-1", "0", "1", "1", "-1", "1", "0"}));
+  EXPECT_EQ(used, 125u);
+  EXPECT_EQ(gaussian("100", used, true), (V{"-14", "13", "-9", "-17", "7", "-26", "-18", "-3"}));
+  EXPECT_EQ(used, 179u);
+  EXPECT_EQ(gaussian("1e100", used, true),
             (V{"42375468944031219764833380929791475756615967979486",
                "18063984887316904132458618545700752512943377742576",
                "54799887636419745224248136835509076288360609174227",
@@ -74,14 +94,6 @@ TEST(KnownAnswer, DiscreteGaussian) {
                "-151311996757607601833014945629396575021996220518623",
                "-77675882666867205776356346299282406963640995344427"}));
   EXPECT_EQ(used, 3741u);
-}
-
-TEST(KnownAnswer, DiscreteGaussianCks20) {
-  std::uint64_t used = 0;
-  EXPECT_EQ(gaussian("9/4", used, true), (V{"-2", "-1", "0", "1", "1", "-1", "1", "0"}));
-  EXPECT_EQ(used, 125u);
-  EXPECT_EQ(gaussian("100", used, true), (V{"-14", "13", "-9", "-17", "7", "-26", "-18", "-3"}));
-  EXPECT_EQ(used, 179u);
 }
 
 // Issue 15: scale in [2^-20, 50] now uses the exact table sampler; CKS20's values moved to

@@ -1,0 +1,244 @@
+#include <exactdp/samplers/internal/bucket_gaussian.h>
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include <exactdp/samplers/internal/cks20.h>
+
+namespace exactdp::internal {
+namespace {
+
+// exp(-e) enclosed: the exponent e >= 0 rounded up for the lower end and down for the upper
+// end, each exp rounded in its end's direction.
+void exp_minus(const mpq_class& e, MpfrEnclosure& out, mpfr_prec_t prec) {
+  MpfrEnclosure a(prec);
+  mpfr_set_q(a.hi, e.get_mpq_t(), MPFR_RNDU);
+  mpfr_set_q(a.lo, e.get_mpq_t(), MPFR_RNDD);
+  mpfr_neg(a.hi, a.hi, MPFR_RNDD);  // exact
+  mpfr_neg(a.lo, a.lo, MPFR_RNDU);  // exact
+  mpfr_exp(out.lo, a.hi, MPFR_RNDD);
+  mpfr_exp(out.hi, a.lo, MPFR_RNDU);
+}
+
+// C_i = S_i / M, S_i = sum_{b < i} w(bW), M = S_B + w(BW) / (W (1 - exp(-BW q/p))) (the
+// envelope masses divided by W), every step rounded outward (all quantities positive).
+void envelope_boundaries(const mpq_class& sigma2, unsigned k, long buckets, mpfr_prec_t prec,
+                         std::vector<std::unique_ptr<MpfrEnclosure>>& out) {
+  const mpz_class width = mpz_class(1) << k;
+  // c = exp(-W^2 / (2 sigma2)); w((b+1)W) = w(bW) c^(2b+1).
+  MpfrEnclosure c(prec), c2(prec), d(prec), w(prec), sum(prec), tail(prec);
+  exp_minus(mpq_class(width * width) / (2 * sigma2), c, prec);
+  mpfr_mul(c2.lo, c.lo, c.lo, MPFR_RNDD);
+  mpfr_mul(c2.hi, c.hi, c.hi, MPFR_RNDU);
+  mpfr_set(d.lo, c.lo, MPFR_RNDD);
+  mpfr_set(d.hi, c.hi, MPFR_RNDU);
+  mpfr_set_ui(w.lo, 1, MPFR_RNDD);
+  mpfr_set_ui(w.hi, 1, MPFR_RNDU);
+  mpfr_set_ui(sum.lo, 0, MPFR_RNDD);
+  mpfr_set_ui(sum.hi, 0, MPFR_RNDU);
+  for (long b = 0; b < buckets; ++b) {
+    mpfr_add(sum.lo, sum.lo, w.lo, MPFR_RNDD);  // S_{b+1}
+    mpfr_add(sum.hi, sum.hi, w.hi, MPFR_RNDU);
+    mpfr_set(out[static_cast<std::size_t>(b)]->lo, sum.lo, MPFR_RNDD);
+    mpfr_set(out[static_cast<std::size_t>(b)]->hi, sum.hi, MPFR_RNDU);
+    mpfr_mul(w.lo, w.lo, d.lo, MPFR_RNDD);  // w((b+1)W)
+    mpfr_mul(w.hi, w.hi, d.hi, MPFR_RNDU);
+    mpfr_mul(d.lo, d.lo, c2.lo, MPFR_RNDD);
+    mpfr_mul(d.hi, d.hi, c2.hi, MPFR_RNDU);
+  }
+  // tail = w(BW) / (W (1 - r)), r = exp(-a), a = BW / sigma2, with 1 - r = -expm1(-a)
+  // (increasing in a; a can be ~2^-160 at sigma2 = 10^100, where 1 - r would cancel): the lower
+  // end from a rounded down and expm1 rounded up, the upper end the other way.
+  MpfrEnclosure a(prec), one_minus_r(prec);
+  const mpq_class a_exact = mpq_class(width * buckets) / sigma2;
+  mpfr_set_q(a.lo, a_exact.get_mpq_t(), MPFR_RNDD);
+  mpfr_set_q(a.hi, a_exact.get_mpq_t(), MPFR_RNDU);
+  mpfr_neg(a.lo, a.lo, MPFR_RNDU);  // exact: -a rounded up
+  mpfr_neg(a.hi, a.hi, MPFR_RNDD);  // exact: -a rounded down
+  mpfr_expm1(one_minus_r.lo, a.lo, MPFR_RNDU);
+  mpfr_neg(one_minus_r.lo, one_minus_r.lo, MPFR_RNDD);  // exact
+  mpfr_expm1(one_minus_r.hi, a.hi, MPFR_RNDD);
+  mpfr_neg(one_minus_r.hi, one_minus_r.hi, MPFR_RNDU);  // exact
+  mpfr_mul_2ui(one_minus_r.lo, one_minus_r.lo, k, MPFR_RNDD);  // exact
+  mpfr_mul_2ui(one_minus_r.hi, one_minus_r.hi, k, MPFR_RNDU);
+  mpfr_div(tail.lo, w.lo, one_minus_r.hi, MPFR_RNDD);
+  mpfr_div(tail.hi, w.hi, one_minus_r.lo, MPFR_RNDU);
+  MpfrEnclosure total(prec);
+  mpfr_add(total.lo, sum.lo, tail.lo, MPFR_RNDD);
+  mpfr_add(total.hi, sum.hi, tail.hi, MPFR_RNDU);
+  for (long b = 0; b < buckets; ++b) {  // S_i / M: lower over upper, upper over lower
+    MpfrEnclosure& e = *out[static_cast<std::size_t>(b)];
+    mpfr_div(e.lo, e.lo, total.hi, MPFR_RNDD);
+    mpfr_div(e.hi, e.hi, total.lo, MPFR_RNDU);
+  }
+}
+
+unsigned bit_length(const mpz_class& v) { return sgn(v) == 0 ? 0 : static_cast<unsigned>(mpz_sizeinbase(v.get_mpz_t(), 2)); }
+
+// k uniform bits as an integer: one read of k bits when k <= 64, else 64-bit reads (most
+// significant first) after a first read of k mod 64 bits. Same bits, same value on both paths.
+void uniform_bits(BitSource& bits, unsigned k, mpz_class& out) {
+  out = 0;
+  unsigned first = k % 64 == 0 ? std::min(k, 64U) : k % 64;
+  if (first != 0) out = static_cast<unsigned long>(bits.bits(first));
+  for (unsigned done = first; done < k; done += 64) {
+    out <<= 64;
+    out += static_cast<unsigned long>(bits.bits(64));
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const BucketGaussian> BucketGaussian::build(const mpq_class& sigma2_in,
+                                                            const BucketGaussianOptions& options) {
+  mpq_class sigma2 = sigma2_in;
+  sigma2.canonicalize();
+  if (sigma2 < kMinSigma2 || bit_length(sigma2.get_num()) > kMaxParamBits ||
+      bit_length(sigma2.get_den()) > kMaxParamBits) {
+    return nullptr;
+  }
+  std::shared_ptr<BucketGaussian> out(new BucketGaussian());
+  out->p_ = sigma2.get_num();
+  out->q_ = sigma2.get_den();
+  out->two_p_ = 2 * out->p_;
+  out->accept_ = options.accept;
+  mpz_class s = out->p_ / out->q_;
+  mpz_sqrt(s.get_mpz_t(), s.get_mpz_t());
+  const unsigned n = bit_length(s);
+  out->k_ = n > 7 ? n - 7 : 0;
+  if (options.width_bits >= 0) {
+    if (options.width_bits > 4096) throw std::invalid_argument("BucketGaussian: width_bits out of range");
+    out->k_ = static_cast<unsigned>(options.width_bits);
+  }
+  const mpz_class width = mpz_class(1) << out->k_;
+  long buckets = options.buckets;
+  if (buckets < 0) {
+    mpz_class bz = 10 * (s + 1);
+    mpz_cdiv_q(bz.get_mpz_t(), bz.get_mpz_t(), width.get_mpz_t());
+    buckets = mpz_get_si(bz.get_mpz_t());
+  }
+  if (buckets < 1 || buckets >= 0xfffe) throw std::invalid_argument("BucketGaussian: buckets out of range");
+  out->buckets_ = buckets;
+  out->tail_start_ = width * buckets;
+  // Fast path: 2p, q, x = bW + U <= BW and the exponent numerator U (2bW + U) q < (BW)^2 q all
+  // below 2^127, and U fits one 64-bit read.
+  const mpz_class limit = mpz_class(1) << 127;
+  const mpz_class max_num = out->tail_start_ * out->tail_start_ * out->q_;
+  out->fast_ = out->k_ <= 64 && out->two_p_ < limit && out->q_ < limit && max_num < limit;
+  if (out->fast_) {
+    fits_uint128(out->two_p_, out->p2_fast_);
+    fits_uint128(out->q_, out->q_fast_);
+  }
+  const unsigned k = out->k_;
+  CumulativeTable::Options table_options;
+  table_options.bound_bits = options.bound_bits;
+  table_options.refine = options.refine;
+  const auto prec = static_cast<mpfr_prec_t>(112);  // 64 bits + margin for ~4B roundings
+  out->table_ = std::make_unique<const CumulativeTable>(
+      static_cast<std::size_t>(buckets),
+      [sigma2, k, buckets](mpfr_prec_t precision, std::vector<std::unique_ptr<MpfrEnclosure>>& bounds) {
+        envelope_boundaries(sigma2, k, buckets, precision, bounds);
+      },
+      prec, table_options);
+  return out;
+}
+
+bool BucketGaussian::tail(BitSource& bits, mpz_class& x) const {
+  // G ~ Geometric, P[G = g] ~ exp(-g s / t), t = p, s = BW q: U uniform below t accepted with
+  // probability exp(-U/t), V ~ Geometric(1 - 1/e), G = floor((U + t V) / s) (CKS20 Alg. 2).
+  const mpz_class s = tail_start_ * q_;
+  const mpz_class one(1);
+  mpz_class u, g;
+  do {
+    uniform_into(bits, p_, u);
+  } while (!bernoulli_exp_fraction<mpz_class>(bits, u, p_, one));
+  unsigned long v = 0;  // below 2^64: 2^64 loop turns cannot happen
+  while (bernoulli_exp_minus_one(bits)) ++v;
+  g = p_ * v;
+  g += u;
+  mpz_fdiv_q(g.get_mpz_t(), g.get_mpz_t(), s.get_mpz_t());
+  if (accept_) {
+    const mpz_class num = g * g * q_;
+    if (!bernoulli_exp<mpz_class>(bits, num, two_p_)) return false;
+  }
+  x = tail_start_ + g;
+  return true;
+}
+
+uint128 BucketGaussian::draw_fast(BitSource& bits, bool& negative) const {
+  for (;;) {
+    const std::uint32_t slot = table_->draw(bits);
+    uint128 x = 0;
+    if (slot < static_cast<std::uint32_t>(buckets_)) {
+      const uint128 u = k_ == 0 ? 0 : static_cast<uint128>(bits.bits(k_));
+      const uint128 base = static_cast<uint128>(slot) << k_;
+      x = base + u;
+      if (accept_ && !bernoulli_exp<uint128>(bits, u * (2 * base + u) * q_fast_, p2_fast_)) continue;
+    } else {
+      mpz_class big;
+      if (!tail(bits, big)) continue;
+      // G = floor((U + p V) / (BW q)) < p 2^64 / (BW q) + 1 < 2^127 (V < 2^64, 2p < 2^127,
+      // BW q >= 1), so x = BW + G < 2^128: it fits.
+      fits_uint128(big, x);
+    }
+    negative = bits.bit();
+    if (x == 0 && negative) continue;
+    return x;
+  }
+}
+
+namespace {
+
+// Scratch integers of the GMP path, kept per thread so that a draw reuses their limbs instead
+// of allocating (allocation was half the time at sigma2 = 10^100).
+struct GmpScratch {
+  mpz_class u, num, rest, dk, r, gap;
+};
+
+// bernoulli_exp<mpz_class> (cks20.h) on scratch integers: the same steps, hence the same bits
+// and the same result as the uint128 instantiation draw_fast uses.
+bool bernoulli_exp_scratch(BitSource& bits, const mpz_class& num, const mpz_class& den, GmpScratch& s) {
+  s.rest = num;
+  while (s.rest >= den) {
+    if (!bernoulli_exp_minus_one(bits)) return false;
+    s.rest -= den;
+  }
+  if (sgn(s.rest) == 0) return true;  // exp(0) = 1: no bits drawn
+  unsigned long k = 1;
+  for (;; ++k) {
+    s.dk = den;
+    s.dk *= k;
+    if (!bernoulli_ratio(bits, s.rest, s.dk, s.r, s.gap)) break;
+  }
+  return (k & 1) != 0;
+}
+
+}  // namespace
+
+void BucketGaussian::draw_gmp(BitSource& bits, mpz_class& magnitude, bool& negative) const {
+  thread_local GmpScratch s;
+  for (;;) {
+    const std::uint32_t slot = table_->draw(bits);
+    if (slot < static_cast<std::uint32_t>(buckets_)) {
+      uniform_bits(bits, k_, s.u);
+      mpz_set_ui(magnitude.get_mpz_t(), slot);
+      mpz_mul_2exp(magnitude.get_mpz_t(), magnitude.get_mpz_t(), k_);  // bW
+      mpz_mul_2exp(s.num.get_mpz_t(), magnitude.get_mpz_t(), 1);
+      mpz_add(s.num.get_mpz_t(), s.num.get_mpz_t(), s.u.get_mpz_t());
+      mpz_mul(s.num.get_mpz_t(), s.num.get_mpz_t(), s.u.get_mpz_t());
+      if (q_ != 1) mpz_mul(s.num.get_mpz_t(), s.num.get_mpz_t(), q_.get_mpz_t());
+      mpz_add(magnitude.get_mpz_t(), magnitude.get_mpz_t(), s.u.get_mpz_t());
+      if (accept_ && !bernoulli_exp_scratch(bits, s.num, two_p_, s)) continue;
+    } else if (!tail(bits, magnitude)) {
+      continue;
+    }
+    negative = bits.bit();
+    if (sgn(magnitude) == 0 && negative) continue;
+    return;
+  }
+}
+
+}  // namespace exactdp::internal

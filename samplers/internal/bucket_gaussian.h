@@ -1,0 +1,95 @@
+// internal/bucket_gaussian.h — the exact discrete Gaussian sampler for large sigma2 (above the
+// table sampler's range, symmetric_table.h): a certified bucketed envelope with exact rejection.
+//
+// Distribution: D(z) = exp(-z^2 / (2 sigma2)) / N on Z, sigma2 = p/q > 0 rational (any size
+// within the limits below), exactly.
+//
+// Construction (all integers; s = floor(sqrt(floor(sigma2))), W = 2^k with k = max(0,
+// bitlen(s) - 7), so s/128 < W <= s/64 for s >= 64; B buckets, B W >= 10 (s + 1)):
+//   1. slot j in {0 .. B} by exact inversion (cumulative_table.h) of the ENVELOPE masses
+//        e_b = W w(bW)                       for bucket b < B, w(x) = exp(-x^2 q / (2 p)),
+//        e_B = w(BW) / (1 - exp(-BW q / p))  for the tail slot;
+//   2. bucket b: x = bW + U, U uniform on [0, W) (k bits), accepted with probability
+//        w(x) / w(bW) = exp(-U (2bW + U) q / (2p))   (exact Bernoulli(exp(-gamma)), CKS20 Alg. 1);
+//      tail: x = BW + G, G ~ Geometric with P[G = g] ~ exp(-g BW q / p) (CKS20 Alg. 2's
+//      construction, integers only), accepted with probability exp(-G^2 q / (2p)); together
+//      the proposal has weight w(BW) exp(-g BW q/p) and the acceptance makes it w(BW + g);
+//   3. a fair sign; (x = 0, negative) is rejected;
+//   any rejection restarts from step 1.
+// Exactness: a single round outputs x >= 0 with probability (1/M) w(x) (1/2 per sign) where M
+// = sum of the envelope masses: every x < BW is proposed by exactly one bucket, with
+// probability (e_b / M) / W, and accepted with w(x)/w(bW); every x >= BW by the tail with
+// probability (e_B / M) (1 - r) r^(x - BW) = w(BW) r^(x-BW) / M, accepted with
+// exp(-(x-BW)^2 q/(2p)), r = exp(-BW q/p); and w(BW) r^g exp(-g^2 q/(2p)) = w(BW + g). So each
+// z in Z has round probability w(|z|) / (2M) (z = 0: one sign kept), proportional to D(z);
+// rounds are independent, hence the output law is D exactly. The envelope masses enter only
+// through the exact inversion of step 1, whose stored bounds may be coarse or T/B arbitrary
+// without changing the law (tests use coarse bounds and few buckets).
+// Randomness: table ~ guide_bits (14) + rarely a few; U: k bits; the Bernoulli ~2 bits; sign 1;
+// rounds: 1 / acceptance <= about 1.01 (the exponent U(2bW+U)/(2 sigma2) stays below ~0.16).
+// About 30 bits at sigma2 = 10^12, 190 at 10^100.
+// Time: expected O(1) rounds; a round is a table lookup plus 128-bit arithmetic when the
+// parameters fit (fast()), else GMP on O(log sigma2)-bit integers. Worst case unbounded (a
+// geometric number of rounds, as every exact sampler). Not constant time: the hardened mode
+// (samplers/hardened_discrete_gaussian.h) is the timing-safe sampler.
+// Build: B + 1 certified exponentials by recurrence (two MPFR products per bucket), at most
+// ~1300 buckets, ~75 KB; a few ms.
+// Limits: sigma2 >= kMinSigma2 and numerator, denominator of at most kMaxParamBits bits (the
+// caller uses CKS20 outside).
+// Thread-safety: immutable after build(); share freely.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <memory>
+
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/internal/cumulative_table.h>
+
+namespace exactdp::internal {
+
+struct BucketGaussianOptions {
+  long buckets = -1;          // -1: the default B (B W >= 10 (s + 1)); >= 1 for tests
+  int width_bits = -1;        // -1: the default k; >= 0 sets W = 2^k (tests: wide buckets make
+                              // the acceptance step matter)
+  unsigned bound_bits = 64;   // < 64 coarsens the inversion bounds (tests)
+  bool refine = true;         // false: DELIBERATELY BROKEN inversion (tests)
+  bool accept = true;         // false: DELIBERATELY BROKEN, no acceptance step (tests)
+};
+
+class BucketGaussian {
+ public:
+  static constexpr unsigned long kMinSigma2 = 10000;   // s >= 100
+  static constexpr unsigned kMaxParamBits = 4096;
+
+  // nullptr when sigma2 is outside the limits above.
+  [[nodiscard]] static std::shared_ptr<const BucketGaussian> build(const mpq_class& sigma2,
+                                                                   const BucketGaussianOptions& options = {});
+
+  // Whether draw_fast may be used (every intermediate fits in 128 bits).
+  [[nodiscard]] bool fast() const noexcept { return fast_; }
+  // One draw: returns |Z| and sets `negative`. Requires fast().
+  [[nodiscard]] uint128 draw_fast(BitSource& bits, bool& negative) const;
+  // The same law, on GMP integers; the same bits and the same values as draw_fast when fast().
+  void draw_gmp(BitSource& bits, mpz_class& magnitude, bool& negative) const;
+
+  [[nodiscard]] long buckets() const noexcept { return buckets_; }
+  [[nodiscard]] unsigned width_bits() const noexcept { return k_; }
+  [[nodiscard]] const CumulativeTable& table() const noexcept { return *table_; }
+
+ private:
+  BucketGaussian() = default;
+  // The tail slot's proposal and acceptance (one round): false if rejected.
+  bool tail(BitSource& bits, mpz_class& x) const;
+
+  mpz_class p_, q_, two_p_, tail_start_;  // sigma2 = p/q; tail_start = B W
+  long buckets_ = 0;
+  unsigned k_ = 0;                         // W = 2^k
+  bool fast_ = false, accept_ = true;
+  uint128 p2_fast_ = 0, q_fast_ = 0;       // 2p, q (fast path)
+  std::unique_ptr<const CumulativeTable> table_;
+};
+
+}  // namespace exactdp::internal
