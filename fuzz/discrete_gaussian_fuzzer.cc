@@ -4,7 +4,7 @@
 // Input: sigma2 = p/q and a mean (ByteReader), then the bit stream.
 // Invariants, draw by draw over a short sequence, each path on a fresh source over the same
 // stream:
-//   * the default path (the table sampler inside its range, else CKS20), the GMP path and the
+//   * the default path (the table sampler up to 10^4, the bucketed envelope sampler above, CKS20 beyond its size limit), the GMP path and the
 //     int64 variant return the same value and consume the same bits;
 //   * CKS20 alone (128-bit when params.fast_path(), with its hand-overs to GMP), its GMP path and
 //     the independent reference (reference_cks20.h) return the same value and consume the same
@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(params.fast_path() == eligible, "sigma2 = %s: fast_path() = %d, documented %d",
              str(sigma2).c_str(), params.fast_path(), eligible);
 
-  // The library's own paths (the table sampler inside its range, else CKS20): default, GMP and
+  // The library's own paths (table, buckets, or CKS20 by range): default, GMP and
   // int64 agree value for value and bit for bit. The table has no independent reference here; its
   // law is checked against verification's exact pmf (tests/samplers/symmetric_table_test.cc).
   exactdp::fuzz::check_sampler_paths_agree(
