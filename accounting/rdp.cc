@@ -102,6 +102,16 @@ RdpEvent RdpEvent::poisson_gaussian(const mpq_class& sigma, const mpq_class& q,
                   std::move(text));
 }
 
+const mpq_class& RdpEvent::subsampled_mu() const {
+  if (!subsampled_) throw std::logic_error("RdpEvent::subsampled_mu of a plain event");
+  return mu_;
+}
+
+const mpq_class& RdpEvent::subsampled_q() const {
+  if (!subsampled_) throw std::logic_error("RdpEvent::subsampled_q of a plain event");
+  return q_;
+}
+
 const PrivacyEvent& RdpEvent::plain_event() const {
   if (subsampled_) throw std::logic_error("RdpEvent::plain_event of a subsampled event");
   return event_;

@@ -74,6 +74,9 @@ class RdpEvent {
   [[nodiscard]] const PrivacyEvent& plain_event() const;
   // "poisson-gaussian(sigma=1, q=1/100, sensitivity=1)" or the plain event's description.
   [[nodiscard]] std::string describe() const;
+  // mu = Delta / sigma and the rate q of a subsampled event (std::logic_error otherwise).
+  [[nodiscard]] const mpq_class& subsampled_mu() const;
+  [[nodiscard]] const mpq_class& subsampled_q() const;
   // Whether rdp() encloses the exact divergence of the worst-case pair (not just a bound).
   [[nodiscard]] bool rdp_is_exact() const;
 

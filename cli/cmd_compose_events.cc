@@ -13,6 +13,7 @@
 
 #include <exactdp/accounting/accountant.h>
 #include <exactdp/accounting/decimal.h>
+#include <exactdp/accounting/pld/pld_accountant.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/accounting/rdp_accountant.h>
@@ -49,11 +50,17 @@ constexpr const char* kHelp =
     "Routes (every one a theorem; see docs/ACCOUNTING_SUBSAMPLED.md and docs/ACCOUNTING.md):\n"
     "  rdp    Renyi DP at integer orders 2..4096, summed, converted by Balle et al. 2020 Thm 21\n"
     "         (epsilon) or CKS20 Prop. 12 (delta); every event, incl. poisson-gaussian (MTZ19)\n"
+    "  pld    privacy loss distributions (gaussian, gdp, poisson-gaussian): connect-the-dots\n"
+    "         upper chain and rounded-down lower chain composed by exact GMP convolution; BOTH\n"
+    "         ends of its interval are proven bounds on the true epsilon or delta. Only when\n"
+    "         asked for (--route pld): it takes seconds where rdp takes milliseconds\n"
     "  gdp, kov, basic, zcdp   the accountant's routes; only when no event is subsampled\n"
     "\n"
     "options:\n"
-    "  --route R          auto (default: the smallest certified upper end), rdp, gdp, kov, basic,\n"
-    "                     zcdp\n"
+    "  --route R          auto (default: the smallest certified upper end among rdp, gdp, kov,\n"
+    "                     basic, zcdp), or one of them, or pld\n"
+    "  --pld-step R       the pld route's loss grid step, 1/N for an integer N in 1..10^7\n"
+    "                     (default 1/10000)\n"
     "  --neighbouring N   add-remove (default) or replace-one; named in the answer. Subsampled\n"
     "                     events support add-remove only; other events read their sensitivity\n"
     "                     as the one for the relation named\n"
@@ -248,6 +255,16 @@ SplitArgs split_events(Args args) {
   return s;
 }
 
+unsigned long pld_steps_option(const ParsedArgs& parsed) {
+  if (!parsed.has("--pld-step")) return 10000;
+  const mpq_class step = parsed.require_rational("--pld-step");
+  if (sgn(step) <= 0 || step.get_num() != 1 || step.get_den() > 10'000'000) {
+    throw ParameterError::out_of_range("pld-step", abbreviate(to_string(step)),
+                                       "1/N for an integer N with 1 <= N <= 10^7");
+  }
+  return mpz_get_ui(step.get_den_mpz_t());
+}
+
 Neighbouring neighbouring_option(const ParsedArgs& parsed) {
   const std::string n = parsed.get("--neighbouring").value_or("add-remove");
   if (n == "add-remove") return Neighbouring::kAddRemove;
@@ -279,6 +296,7 @@ int cmd_compose_events(Args args, Io& io) {
                           with_accounting_options({{"--delta", true},
                                                    {"--epsilon", true},
                                                    {"--route", true},
+                                                   {"--pld-step", true},
                                                    {"--neighbouring", true}}));
   if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   if (!parsed.positionals().empty()) {
@@ -298,22 +316,22 @@ int cmd_compose_events(Args args, Io& io) {
   const Neighbouring relation = neighbouring_option(parsed);
   const std::string route = parsed.get("--route").value_or("auto");
   if (route != "auto" && route != "rdp" && route != "gdp" && route != "kov" && route != "basic" &&
-      route != "zcdp") {
-    throw UsageError("unknown --route '" + abbreviate(route) +
-                     "': use auto, rdp, gdp, kov, basic or zcdp (pld is not built yet)");
+      route != "zcdp" && route != "pld") {
+    throw UsageError("unknown --route '" + abbreviate(route) + "': use auto, rdp, pld, gdp, kov, basic or zcdp");
   }
+  if (parsed.has("--pld-step") && route != "pld") throw UsageError("--pld-step applies to --route pld only");
   const int digits = digits_option(parsed, 10'000);
   const accounting::ZivOptions options =
       ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum);
   bool subsampled = false;
   for (const auto& [e, n] : split.events) subsampled = subsampled || e.is_subsampled();
   if (split.events.empty()) throw UsageError("compose: give at least one --event (see --help)");
-  if (subsampled && route != "auto" && route != "rdp") {
-    throw UsageError("--route " + route + " does not apply to subsampled events: use rdp or auto");
+  if (subsampled && route != "auto" && route != "rdp" && route != "pld") {
+    throw UsageError("--route " + route + " does not apply to subsampled events: use rdp, pld or auto");
   }
 
   std::vector<RouteResult> results;
-  std::string rdp_detail;
+  std::string rdp_detail, pld_detail;
   if (route == "auto" || route == "rdp") {
     const accounting::RdpAnswer a =
         want_epsilon ? accounting::rdp_epsilon(split.events, target, relation, options)
@@ -323,7 +341,18 @@ int cmd_compose_events(Args args, Io& io) {
                  accounting::to_decimal_string(a.rdp_at_order, 12) +
                  (want_epsilon ? " (Balle et al. 2020 Thm 21)" : " (CKS20 Prop. 12)");
   }
-  if (!subsampled && route != "rdp") {
+  if (route == "pld") {
+    accounting::pld::PldOptions pld_options;
+    pld_options.discretization.steps_per_unit = pld_steps_option(parsed);
+    const accounting::pld::PldAnswer a =
+        want_epsilon ? accounting::pld::pld_epsilon(split.events, target, relation, pld_options)
+                     : accounting::pld::pld_delta(split.events, target, relation, pld_options);
+    results.push_back({"pld", a.value, true});
+    rdp_detail.clear();
+    pld_detail = "connect-the-dots upper chain, rounded-down lower chain, " + a.grid + ", " +
+                 std::to_string(a.points) + " grid points";
+  }
+  if (!subsampled && route != "rdp" && route != "pld") {
     accounting::Accountant acc(options);
     for (const auto& [e, n] : split.events) acc.compose(e.plain_event(), n);
     const accounting::AccountantAnswer a = want_epsilon ? acc.get_epsilon(target) : acc.get_delta(target);
@@ -360,6 +389,7 @@ int cmd_compose_events(Args args, Io& io) {
   out.text(quantity + "_upper", accounting::decimal_upper(results[best].value.upper(), digits));
   out.text("route", results[best].route);
   if (!rdp_detail.empty()) out.text("rdp_detail", rdp_detail);
+  if (!pld_detail.empty()) out.text("pld_detail", pld_detail);
   JsonValue routes = JsonValue::object();
   for (const auto& r : results) {
     routes.set(r.route, JsonValue::interval(r.value, digits));

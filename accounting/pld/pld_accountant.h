@@ -1,0 +1,47 @@
+// pld/pld_accountant.h — the pld route: certified (epsilon, delta) of a composition of events
+// through their privacy loss distributions (issue 17; docs/ACCOUNTING_SUBSAMPLED.md "pld").
+//
+// For each pair order (kRemove and kAdd; the relation's delta is the larger of the two at every
+// eps) and each side, the events are discretised (pld_events.h), each self-composed `count`
+// times and composed together exactly (pld_composition.h). The answer is
+//   epsilon: [max over orders of the kLower chain's epsilon_at, max over orders of the kUpper
+//            chain's epsilon_at]: the TRUE epsilon(delta) of the composed mechanism for the
+//            relation lies in (lower, upper] — both ends are proven bounds, unlike the rdp
+//            route's lower end;
+//   delta:   [max over orders of the kLower delta_at lower end, max of the kUpper upper end].
+// Events: see pld_events.h (Gaussian, GDP, Poisson-subsampled Gaussian); ParameterError naming
+// "route" for any other. Cost: dominated by the discretisation (two erfc per grid point) and
+// O(log count) exact GMP products per event.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstddef>
+#include <string>
+
+#include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/pld/pld_events.h>
+#include <exactdp/accounting/rdp_accountant.h>
+
+namespace exactdp::accounting::pld {
+
+struct PldOptions {
+  DiscretizationOptions discretization{};
+  unsigned composition_tail_bits = 44;  // truncation per product (pld_composition.h): at most 2^-44 moved per side and product
+};
+
+struct PldAnswer {
+  Interval value{kDefaultPrecision};  // [proven lower bound, proven upper bound]
+  std::size_t points = 0;             // grid points of the largest composed distribution
+  std::string grid;                   // e.g. "step 1/10000, masses at 2^-60"
+};
+
+[[nodiscard]] PldAnswer pld_epsilon(const RdpComposition& events, const mpq_class& delta,
+                                    Neighbouring relation = Neighbouring::kAddRemove,
+                                    const PldOptions& options = {});
+[[nodiscard]] PldAnswer pld_delta(const RdpComposition& events, const mpq_class& epsilon,
+                                  Neighbouring relation = Neighbouring::kAddRemove,
+                                  const PldOptions& options = {});
+
+}  // namespace exactdp::accounting::pld

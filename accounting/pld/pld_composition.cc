@@ -1,0 +1,272 @@
+#include <exactdp/accounting/pld/pld_composition.h>
+
+#include <gmp.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/int128.h>
+
+namespace exactdp::accounting::pld {
+namespace {
+
+static_assert(GMP_LIMB_BITS == 64, "the Kronecker packing assumes 64-bit limbs");
+constexpr std::size_t kSlotLimbs = 3;  // 192-bit slots
+
+void check_compatible(const DiscretePld& a, const DiscretePld& b) {
+  if (a.side != b.side || a.steps_per_unit != b.steps_per_unit || a.scale_bits != b.scale_bits) {
+    throw std::logic_error("pld::compose: operands on different sides, grids or scales");
+  }
+  if (a.scale_bits < 8 || a.scale_bits > 62) throw std::logic_error("pld::compose: scale_bits outside [8, 62]");
+}
+
+void check_size(std::size_t n) {
+  if (n > kMaxPoints) {
+    throw LimitError("count", "count: the composed privacy loss distribution would hold " + std::to_string(n) +
+                                  " grid points, above the limit of " + std::to_string(kMaxPoints) +
+                                  " (use a coarser --pld-step)");
+  }
+}
+
+// v (a 192-bit product coefficient at scale 2^(2s)) re-rounded to scale 2^s.
+std::uint64_t rescale(const mp_limb_t* limbs, unsigned s, bool up) {
+  const uint128 high = (static_cast<uint128>(limbs[2]) << 64) | limbs[1];
+  const std::uint64_t low = limbs[0];
+  if (high >> (64 + s) != 0) throw std::logic_error("pld::compose: mass above 2^64 after rescaling");
+  uint128 v = (high << (64 - s)) | (low >> s);
+  if (up && (low & ((std::uint64_t{1} << s) - 1)) != 0) ++v;
+  if (v > UINT64_MAX) throw std::logic_error("pld::compose: mass above 2^64 after rescaling");
+  return static_cast<std::uint64_t>(v);
+}
+
+void pack(const std::vector<std::uint64_t>& m, mpz_t out) {
+  const std::size_t n = m.size() * kSlotLimbs;
+  mp_limb_t* p = mpz_limbs_write(out, static_cast<mp_size_t>(n));
+  for (std::size_t j = 0; j < m.size(); ++j) {
+    p[kSlotLimbs * j] = m[j];
+    p[kSlotLimbs * j + 1] = 0;
+    p[kSlotLimbs * j + 2] = 0;
+  }
+  mpz_limbs_finish(out, static_cast<mp_size_t>(n));
+}
+
+std::uint64_t compose_infinity(const DiscretePld& a, const DiscretePld& b) {
+  const std::uint64_t x = a.infinity_mass, y = b.infinity_mass;
+  if (a.side == Side::kUpper) {
+    const uint128 sum = static_cast<uint128>(x) + y;
+    return sum > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(sum);  // still >= the truth
+  }
+  const uint128 prod = static_cast<uint128>(x) * y;
+  const uint128 mask = (uint128{1} << a.scale_bits) - 1;
+  const uint128 ceil_prod = (prod >> a.scale_bits) + ((prod & mask) != 0 ? 1 : 0);
+  const uint128 sum = static_cast<uint128>(x) + y;
+  return sum >= ceil_prod ? static_cast<std::uint64_t>(sum - ceil_prod) : 0;
+}
+
+// Drops zero ends, then truncates tails of total mass <= 2^(s - tail_bits) units per side.
+void truncate(DiscretePld& p, unsigned tail_bits) {
+  std::vector<std::uint64_t>& m = p.masses;
+  const uint128 budget = p.scale_bits > tail_bits ? uint128{1} << (p.scale_bits - tail_bits) : 0;
+  std::size_t top = m.size();
+  uint128 moved_top = 0;
+  while (top > 0 && moved_top + m[top - 1] <= budget) moved_top += m[--top];
+  std::size_t bottom = 0;
+  uint128 moved_bottom = 0;
+  while (bottom < top && moved_bottom + m[bottom] <= budget) moved_bottom += m[bottom++];
+  if (bottom == top) {  // everything is tail: keep it whole rather than truncate to nothing
+    top = m.size();
+    bottom = 0;
+    moved_top = moved_bottom = 0;
+    while (top > 0 && m[top - 1] == 0) --top;
+    while (bottom < top && m[bottom] == 0) ++bottom;
+  }
+  if (p.side == Side::kUpper) {
+    const uint128 inf = static_cast<uint128>(p.infinity_mass) + moved_top;
+    p.infinity_mass = inf > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(inf);
+  }
+  std::vector<std::uint64_t> kept(m.begin() + static_cast<std::ptrdiff_t>(bottom),
+                                  m.begin() + static_cast<std::ptrdiff_t>(top));
+  if (p.side == Side::kUpper && !kept.empty()) {
+    const uint128 first = static_cast<uint128>(kept[0]) + moved_bottom;
+    kept[0] = first > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(first);
+  }
+  p.first_index += static_cast<long>(bottom);
+  m = std::move(kept);
+}
+
+DiscretePld product_frame(const DiscretePld& a, const DiscretePld& b) {
+  DiscretePld out;
+  out.side = a.side;
+  out.steps_per_unit = a.steps_per_unit;
+  out.scale_bits = a.scale_bits;
+  out.first_index = a.first_index + b.first_index;
+  out.infinity_mass = compose_infinity(a, b);
+  return out;
+}
+
+}  // namespace
+
+DiscretePld identity_like(const DiscretePld& like) {
+  DiscretePld out;
+  out.side = like.side;
+  out.steps_per_unit = like.steps_per_unit;
+  out.scale_bits = like.scale_bits;
+  out.first_index = 0;
+  out.masses = {std::uint64_t{1} << like.scale_bits};
+  return out;
+}
+
+DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bits) {
+  check_compatible(a, b);
+  DiscretePld out = product_frame(a, b);
+  if (a.masses.empty() || b.masses.empty()) return out;
+  const std::size_t n = a.masses.size() + b.masses.size() - 1;
+  check_size(n);
+  mpz_t x, y;
+  mpz_init(x);
+  mpz_init(y);
+  pack(a.masses, x);
+  if (&a == &b) {
+    mpz_mul(x, x, x);
+  } else {
+    pack(b.masses, y);
+    mpz_mul(x, x, y);
+  }
+  const mp_limb_t* r = mpz_limbs_read(x);
+  const auto size = static_cast<std::size_t>(mpz_size(x));
+  out.masses.resize(n);
+  const bool up = a.side == Side::kUpper;
+  mp_limb_t slot[kSlotLimbs];
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t k = 0; k < kSlotLimbs; ++k) {
+      const std::size_t at = kSlotLimbs * j + k;
+      slot[k] = at < size ? r[at] : 0;
+    }
+    out.masses[j] = rescale(slot, a.scale_bits, up);
+  }
+  mpz_clear(x);
+  mpz_clear(y);
+  truncate(out, tail_bits);
+  return out;
+}
+
+DiscretePld compose_naive(const DiscretePld& a, const DiscretePld& b) {
+  check_compatible(a, b);
+  DiscretePld out = product_frame(a, b);
+  if (a.masses.empty() || b.masses.empty()) return out;
+  const std::size_t n = a.masses.size() + b.masses.size() - 1;
+  std::vector<mpz_class> acc(n);
+  for (std::size_t i = 0; i < a.masses.size(); ++i) {
+    for (std::size_t j = 0; j < b.masses.size(); ++j) {
+      acc[i + j] += mpz_class(static_cast<unsigned long>(a.masses[i])) * static_cast<unsigned long>(b.masses[j]);
+    }
+  }
+  out.masses.resize(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    mpz_class q;
+    if (a.side == Side::kUpper) {
+      mpz_cdiv_q_2exp(q.get_mpz_t(), acc[j].get_mpz_t(), a.scale_bits);
+    } else {
+      mpz_fdiv_q_2exp(q.get_mpz_t(), acc[j].get_mpz_t(), a.scale_bits);
+    }
+    out.masses[j] = mpz_get_ui(q.get_mpz_t());
+  }
+  return out;
+}
+
+DiscretePld self_compose(const DiscretePld& a, unsigned long k, unsigned tail_bits) {
+  if (k == 0) return identity_like(a);
+  DiscretePld result;
+  bool have = false;
+  DiscretePld power = a;
+  for (;;) {
+    if ((k & 1) != 0) {
+      result = have ? compose(result, power, tail_bits) : power;
+      have = true;
+    }
+    k >>= 1;
+    if (k == 0) break;
+    power = compose(power, power, tail_bits);
+  }
+  return result;
+}
+
+namespace {
+
+// 2^-s as an exact interval.
+Interval scale_of(const DiscretePld& p, mpfr_prec_t precision) {
+  Interval out(1, precision);
+  mpfr_div_2ui(out.lower(), out.lower(), p.scale_bits, MPFR_RNDD);  // exact
+  mpfr_div_2ui(out.upper(), out.upper(), p.scale_bits, MPFR_RNDU);
+  return out;
+}
+
+mpq_class loss_of(const DiscretePld& p, long index) {
+  return mpq_class(index, static_cast<unsigned long>(p.steps_per_unit));
+}
+
+}  // namespace
+
+Interval delta_at(const DiscretePld& pld, const mpq_class& epsilon, mpfr_prec_t precision) {
+  mpz_class s0 = static_cast<unsigned long>(pld.infinity_mass);  // the +infinity term: weight 1
+  Interval s1(0L, precision);  // sum m e^-l over finite l > eps
+  const Interval step_down = exp(Interval(mpq_class(-1, static_cast<unsigned long>(pld.steps_per_unit)), precision));
+  Interval e_minus_l = exp(-Interval(loss_of(pld, pld.first_index), precision));
+  for (std::size_t j = 0; j < pld.masses.size(); ++j) {
+    if (loss_of(pld, pld.first_index + static_cast<long>(j)) > epsilon && pld.masses[j] != 0) {
+      const auto m = static_cast<unsigned long>(pld.masses[j]);
+      s0 += m;
+      s1 = s1 + e_minus_l * Interval(mpz_class(m), precision);
+    }
+    e_minus_l = e_minus_l * step_down;
+  }
+  Interval d = (Interval(s0, precision) - exp(Interval(epsilon, precision)) * s1) * scale_of(pld, precision);
+  return clamp(d, mpq_class(0), mpq_class(2));
+}
+
+std::optional<mpq_class> epsilon_at(const DiscretePld& pld, const mpq_class& delta, mpfr_prec_t precision) {
+  const bool upper = pld.side == Side::kUpper;
+  const Interval scale = scale_of(pld, precision);
+  const long last = pld.first_index + static_cast<long>(pld.masses.size()) - 1;
+  const long lowest = std::max(pld.first_index, 0L);
+  const auto check = [&](const Interval& d) {
+    return upper ? upper_at_most(d, delta) : lower_above(d, delta);
+  };
+  std::optional<mpq_class> best;
+  if (last >= lowest) {
+    mpz_class s0 = static_cast<unsigned long>(pld.infinity_mass);
+    Interval s1(0L, precision);
+    const Interval step_up = exp(Interval(mpq_class(1, static_cast<unsigned long>(pld.steps_per_unit)), precision));
+    const Interval step_down = exp(Interval(mpq_class(-1, static_cast<unsigned long>(pld.steps_per_unit)), precision));
+    Interval e_l = exp(Interval(loss_of(pld, last), precision));  // e^(l_j)
+    Interval e_minus_l = exp(-Interval(loss_of(pld, last), precision));
+    for (long j = last; j >= lowest; --j) {
+      // delta(l_j) = (s0 - e^(l_j) s1) 2^-s over i > j (the i = j term has weight 0).
+      const Interval d = clamp((Interval(s0, precision) - e_l * s1) * scale, mpq_class(0), mpq_class(2));
+      if (check(d)) {
+        if (!upper) return loss_of(pld, j);  // the largest grid loss with delta_lower > delta
+        best = loss_of(pld, j);
+      } else if (upper) {
+        break;
+      }
+      const auto m = static_cast<unsigned long>(pld.masses[static_cast<std::size_t>(j - pld.first_index)]);
+      if (m != 0) {
+        s0 += m;
+        s1 = s1 + e_minus_l * Interval(mpz_class(m), precision);
+      }
+      e_l = e_l * step_down;
+      e_minus_l = e_minus_l * step_up;
+    }
+    if (upper && best && *best == loss_of(pld, lowest) && lowest > 0 && check(delta_at(pld, 0, precision))) {
+      best = mpq_class(0);
+    }
+  } else if (check(delta_at(pld, 0, precision))) {
+    best = mpq_class(0);
+  }
+  if (!upper) return mpq_class(0);
+  return best;
+}
+
+}  // namespace exactdp::accounting::pld
