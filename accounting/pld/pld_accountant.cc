@@ -11,18 +11,28 @@
 namespace exactdp::accounting::pld {
 namespace {
 
-DiscretePld compose_all(const RdpComposition& events, PairOrder order, Side side, Neighbouring relation,
-                        const PldOptions& o, std::size_t& points) {
+struct Chains {
+  DiscretePld upper, lower;
+};
+
+Chains compose_all(const RdpComposition& events, PairOrder order, Neighbouring relation, const PldOptions& o,
+                   std::size_t& points) {
   if (events.empty()) throw ParameterError("event", "event: at least one event is needed");
-  std::optional<DiscretePld> acc;
+  std::optional<Chains> acc;
   for (const auto& [event, count] : events) {
     if (count < 1) throw ParameterError::out_of_range("count", "0", "count >= 1");
-    const DiscretePld one = discretize(event, order, side, relation, o.discretization);
-    DiscretePld many = self_compose(one, count, o.composition_tail_bits);
-    acc = acc ? compose(*acc, many, o.composition_tail_bits) : std::move(many);
-    points = std::max(points, acc->masses.size());
+    const DiscretePldPair one = discretize_both(event, order, relation, o.discretization);
+    Chains many{self_compose(one.upper, count, o.composition_tail_bits),
+                self_compose(one.lower, count, o.composition_tail_bits)};
+    if (acc) {
+      acc->upper = compose(acc->upper, many.upper, o.composition_tail_bits);
+      acc->lower = compose(acc->lower, many.lower, o.composition_tail_bits);
+    } else {
+      acc = std::move(many);
+    }
+    points = std::max(points, std::max(acc->upper.masses.size(), acc->lower.masses.size()));
   }
-  return *acc;
+  return std::move(*acc);
 }
 
 std::string grid_text(const PldOptions& o) {
@@ -41,15 +51,14 @@ PldAnswer pld_epsilon(const RdpComposition& events, const mpq_class& delta, Neig
   out.grid = grid_text(options);
   mpq_class lower(0), upper(0);
   for (const PairOrder order : {PairOrder::kRemove, PairOrder::kAdd}) {
-    const DiscretePld hi = compose_all(events, order, Side::kUpper, relation, options, out.points);
-    const std::optional<mpq_class> u = epsilon_at(hi, delta);
+    const Chains chains = compose_all(events, order, relation, options, out.points);
+    const std::optional<mpq_class> u = epsilon_at(chains.upper, delta);
     if (!u) {
       throw LimitError("delta", "delta: the pld route cannot certify any epsilon at this delta (the mass moved to "
                                 "infinity by truncation exceeds it); use a larger delta or another route");
     }
     upper = std::max(upper, *u);
-    const DiscretePld lo = compose_all(events, order, Side::kLower, relation, options, out.points);
-    lower = std::max(lower, *epsilon_at(lo, delta));
+    lower = std::max(lower, *epsilon_at(chains.lower, delta));
   }
   out.value = Interval::from_ends(Interval(lower, kDefaultPrecision).lower(),
                                   Interval(upper, kDefaultPrecision).upper(), kDefaultPrecision);
@@ -63,8 +72,9 @@ PldAnswer pld_delta(const RdpComposition& events, const mpq_class& epsilon, Neig
   out.grid = grid_text(options);
   std::optional<Interval> lower, upper;
   for (const PairOrder order : {PairOrder::kRemove, PairOrder::kAdd}) {
-    const Interval u = delta_at(compose_all(events, order, Side::kUpper, relation, options, out.points), epsilon);
-    const Interval l = delta_at(compose_all(events, order, Side::kLower, relation, options, out.points), epsilon);
+    const Chains chains = compose_all(events, order, relation, options, out.points);
+    const Interval u = delta_at(chains.upper, epsilon);
+    const Interval l = delta_at(chains.lower, epsilon);
     upper = upper ? max(*upper, u) : u;
     lower = lower ? max(*lower, l) : l;
   }

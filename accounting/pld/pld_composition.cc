@@ -136,15 +136,47 @@ DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bi
   }
   const mp_limb_t* r = mpz_limbs_read(x);
   const auto size = static_cast<std::size_t>(mpz_size(x));
-  out.masses.resize(n);
+  const auto limb = [&](std::size_t j, std::size_t k) -> mp_limb_t {
+    const std::size_t at = kSlotLimbs * j + k;
+    return at < size ? r[at] : 0;
+  };
+  // Truncation on the EXACT coefficients (units 2^-2s), before re-rounding: rounding first
+  // would turn every far-tail coefficient, however tiny, into a whole unit of "dust" and keep
+  // millions of them. A coefficient below 2^127 is read whole; a larger one stops the scan.
+  const unsigned s2 = 2 * a.scale_bits;
+  const uint128 budget = tail_bits < s2 ? uint128{1} << (s2 - tail_bits) : 0;
+  const auto small = [&](std::size_t j, uint128& v) {
+    if (limb(j, 2) != 0 || (limb(j, 1) >> 63) != 0) return false;
+    v = (static_cast<uint128>(limb(j, 1)) << 64) | limb(j, 0);
+    return true;
+  };
+  std::size_t top = n, bottom = 0;
+  uint128 moved_top = 0, moved_bottom = 0, v = 0;
+  while (top > 0 && small(top - 1, v) && moved_top + v <= budget) {
+    moved_top += v;
+    --top;
+  }
+  while (bottom < top && small(bottom, v) && moved_bottom + v <= budget) {
+    moved_bottom += v;
+    ++bottom;
+  }
   const bool up = a.side == Side::kUpper;
+  out.masses.resize(top - bottom);
   mp_limb_t slot[kSlotLimbs];
-  for (std::size_t j = 0; j < n; ++j) {
-    for (std::size_t k = 0; k < kSlotLimbs; ++k) {
-      const std::size_t at = kSlotLimbs * j + k;
-      slot[k] = at < size ? r[at] : 0;
+  for (std::size_t j = bottom; j < top; ++j) {
+    for (std::size_t k = 0; k < kSlotLimbs; ++k) slot[k] = limb(j, k);
+    out.masses[j - bottom] = rescale(slot, a.scale_bits, up);
+  }
+  out.first_index += static_cast<long>(bottom);
+  if (up) {  // moved mass, rounded up to the scale: the top to +infinity, the bottom up a grid point
+    const uint128 unit_mask = (uint128{1} << a.scale_bits) - 1;
+    const auto ceil_units = [&](uint128 m) { return static_cast<std::uint64_t>((m >> a.scale_bits) + ((m & unit_mask) != 0 ? 1 : 0)); };
+    const uint128 inf = static_cast<uint128>(out.infinity_mass) + ceil_units(moved_top);
+    out.infinity_mass = inf > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(inf);
+    if (!out.masses.empty()) {
+      const uint128 first = static_cast<uint128>(out.masses[0]) + ceil_units(moved_bottom);
+      out.masses[0] = first > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(first);
     }
-    out.masses[j] = rescale(slot, a.scale_bits, up);
   }
   mpz_clear(x);
   mpz_clear(y);

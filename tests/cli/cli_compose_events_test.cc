@@ -132,3 +132,43 @@ TEST(CliComposeEventsTest, BadInput) {
 
 }  // namespace
 }  // namespace exactdp::cli
+
+namespace exactdp::cli {
+namespace {
+
+// The pld route: both ends are proven; it brackets the rdp route's optimum from below on
+// DP-SGD (pld is tighter) and the exact Gaussian composition.
+TEST(CliComposeEventsPld, DpSgdBracketIsBelowTheRdpBound) {
+  const CliRun p = test_support::run_command(
+      "compose", {"--event", "poisson-gaussian:sigma=2,q=0.01", "--count", "200", "--delta", "1e-5",
+                  "--route", "pld", "--pld-step", "1/2000", "--json"});
+  ASSERT_EQ(p.status, 0) << p.err;
+  EXPECT_EQ(json_string_field(p.out, "route"), "pld");
+  EXPECT_NE(json_string_field(p.out, "pld_detail").find("step 1/2000"), std::string::npos) << p.out;
+  const auto [lo, hi] = json_interval_field(p.out, "epsilon");
+  const CliRun r = test_support::run_command(
+      "compose", {"--event", "poisson-gaussian:sigma=2,q=0.01", "--count", "200", "--delta", "1e-5",
+                  "--route", "rdp", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_LT(lo, hi);
+  EXPECT_LT(hi, json_interval_field(r.out, "epsilon").second);  // pld is tighter than rdp here
+  // The lower chain rounds each step's losses down by at most one grid step: 200 steps of 1/2000.
+  EXPECT_LT(hi - lo, mpq_class(200, 2000) + mpq_class(1, 100));
+}
+
+TEST(CliComposeEventsPld, RefusalsNameTheParameter) {
+  using V = std::vector<std::string>;
+  const auto run = [](V args) { return test_support::run_command("compose", std::move(args)); };
+  expect_rejected_naming(run(V{"--event", "laplace:scale=1", "--delta", "1e-5", "--route", "pld"}), "route");
+  expect_rejected_naming(run(V{"--event", "gaussian:sigma=1", "--delta", "1e-5", "--route", "pld", "--pld-step", "2"}),
+                         "pld-step");
+  expect_rejected_naming(run(V{"--event", "gaussian:sigma=1", "--delta", "1e-5", "--route", "pld", "--pld-step", "1/0"}),
+                         "pld-step");
+  expect_rejected_naming(run(V{"--event", "gaussian:sigma=1", "--delta", "1e-5", "--pld-step", "1/100"}), "--pld-step");
+  expect_rejected_naming(run(V{"--event", "poisson-gaussian:sigma=1,q=0.1", "--delta", "1e-5", "--route", "pld",
+                               "--neighbouring", "replace-one"}),
+                         "replace-one");
+}
+
+}  // namespace
+}  // namespace exactdp::cli

@@ -1,0 +1,215 @@
+// pld_test.cc — the pld route (accounting/pld/*): exact composition, certified discretisation,
+// containment of exact values.
+//   * Kronecker convolution equals the naive O(n^2) convolution with the same rounding, on
+//     random inputs (both sides).
+//   * Randomized response (pure eps-DP, two atoms on the grid): the k-fold composition's delta
+//     has an exact binomial form (Kairouz-Oh-Viswanath); the upper chain's delta is >= it and
+//     the lower chain's <= it at several eps; a deliberately broken upper chain (masses rounded
+//     DOWN) falls below it and is caught.
+//   * Gaussian: k-fold mu-GDP is mu sqrt(k)-GDP, whose delta(eps) is certified by
+//     gaussian_profile.h; the pld interval contains it.
+//   * One Poisson-subsampled Gaussian step: the exact delta(eps) of each dominating pair has a
+//     closed form in normal cdfs (certified here with normal.h); the pld interval contains it.
+#include <gtest/gtest.h>
+
+#include <rapidcheck/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/normal.h>
+#include <exactdp/accounting/pld/pld_accountant.h>
+#include <exactdp/accounting/pld/pld_composition.h>
+#include <exactdp/accounting/pld/pld_events.h>
+#include <exactdp/samplers/errors.h>
+
+namespace exactdp::accounting {
+namespace {
+
+using pld::DiscretePld;
+using pld::Side;
+
+constexpr mpfr_prec_t kP = 256;
+
+// [lo, hi] contains the (enclosed) true value t: lo <= t.upper and t.lower <= hi.
+::testing::AssertionResult brackets(const Interval& answer_lower_end, const Interval& answer_upper_end,
+                                    const Interval& truth) {
+  if (mpfr_cmp(answer_lower_end.lower(), truth.upper()) > 0) {
+    return ::testing::AssertionFailure() << "lower end " << mpfr_get_d(answer_lower_end.lower(), MPFR_RNDN)
+                                         << " above the truth " << mpfr_get_d(truth.upper(), MPFR_RNDN);
+  }
+  if (mpfr_cmp(answer_upper_end.upper(), truth.lower()) < 0) {
+    return ::testing::AssertionFailure() << "upper end " << mpfr_get_d(answer_upper_end.upper(), MPFR_RNDN)
+                                         << " below the truth " << mpfr_get_d(truth.lower(), MPFR_RNDN);
+  }
+  return ::testing::AssertionSuccess();
+}
+
+RC_GTEST_PROP(PldComposition, KroneckerEqualsNaiveConvolution, ()) {
+  const Side side = *rc::gen::element(Side::kUpper, Side::kLower);
+  const auto masses = [](std::size_t n) {
+    return rc::gen::container<std::vector<std::uint64_t>>(
+        n, rc::gen::inRange<std::uint64_t>(1, std::uint64_t{1} << 60));
+  };
+  DiscretePld a, b;
+  a.side = b.side = side;
+  a.masses = *masses(*rc::gen::inRange<std::size_t>(1, 60));
+  b.masses = *masses(*rc::gen::inRange<std::size_t>(1, 60));
+  a.first_index = *rc::gen::inRange<long>(-50, 50);
+  b.first_index = *rc::gen::inRange<long>(-50, 50);
+  a.infinity_mass = *rc::gen::inRange<std::uint64_t>(0, 1000);
+  b.infinity_mass = *rc::gen::inRange<std::uint64_t>(0, 1000);
+  const DiscretePld fast = pld::compose(a, b, 500);  // tail_bits 500: no truncation
+  DiscretePld slow = pld::compose_naive(a, b);
+  // compose() drops zero coefficients at both ends (a lower-side product below one unit
+  // rounds to 0); do the same to the naive result before comparing.
+  while (!slow.masses.empty() && slow.masses.back() == 0) slow.masses.pop_back();
+  std::size_t lead = 0;
+  while (lead < slow.masses.size() && slow.masses[lead] == 0) ++lead;
+  slow.masses.erase(slow.masses.begin(), slow.masses.begin() + static_cast<std::ptrdiff_t>(lead));
+  slow.first_index += static_cast<long>(lead);
+  RC_ASSERT(fast.first_index == slow.first_index);
+  RC_ASSERT(fast.masses == slow.masses);
+  RC_ASSERT(fast.infinity_mass == slow.infinity_mass);
+}
+
+// Randomized response with epsilon e0 = 1/2 on the grid step 1/10: losses +-1/2 with P-masses
+// p = e^e0 / (1 + e^e0) and 1 - p.
+DiscretePld randomized_response(Side side) {
+  DiscretePld d;
+  d.side = side;
+  d.steps_per_unit = 10;
+  d.scale_bits = 60;
+  d.first_index = -5;
+  d.masses.assign(11, 0);
+  const Interval e = exp(Interval(mpq_class(1, 2), kP));
+  const Interval p = e / (e + mpq_class(1));
+  const Interval one_minus_p = mpq_class(1) - p;
+  const bool up = side == Side::kUpper;
+  const auto fixed = [&](const Interval& x) {
+    mpfr_t y;
+    mpfr_init2(y, kP);
+    mpfr_mul_2ui(y, up ? x.upper() : x.lower(), 60, up ? MPFR_RNDU : MPFR_RNDD);
+    mpz_class z;
+    mpfr_get_z(z.get_mpz_t(), y, up ? MPFR_RNDU : MPFR_RNDD);
+    mpfr_clear(y);
+    return static_cast<std::uint64_t>(mpz_get_ui(z.get_mpz_t()));
+  };
+  d.masses[10] = fixed(p);
+  d.masses[0] = fixed(one_minus_p);
+  return d;
+}
+
+// KOV: delta(eps) of k-fold randomized response.
+Interval exact_rr_delta(unsigned k, const mpq_class& eps) {
+  const Interval e = exp(Interval(mpq_class(1, 2), kP));
+  const Interval p = e / (e + mpq_class(1));
+  Interval sum(0L, kP);
+  mpz_class binom(1);
+  for (unsigned i = 0; i <= k; ++i) {
+    const mpq_class loss = mpq_class(static_cast<long>(k) - 2 * static_cast<long>(i), 2);
+    if (loss > eps) {
+      Interval term(binom, kP);
+      for (unsigned j = 0; j < k - i; ++j) term = term * p;
+      for (unsigned j = 0; j < i; ++j) term = term * (mpq_class(1) - p);
+      sum = sum + term * (mpq_class(1) - exp(Interval(eps - loss, kP)));
+    }
+    binom = binom * (k - i) / (i + 1);
+  }
+  return sum;
+}
+
+TEST(PldComposition, RandomizedResponseBracketsTheExactComposition) {
+  const unsigned k = 20;
+  const DiscretePld hi = pld::self_compose(randomized_response(Side::kUpper), k, 500);
+  const DiscretePld lo = pld::self_compose(randomized_response(Side::kLower), k, 500);
+  // A deliberately broken upper chain: every mass rounded DOWN (initial masses and products),
+  // i.e. the lower chain's arithmetic offered as an upper bound.
+  DiscretePld broken_one = randomized_response(Side::kLower);
+  const DiscretePld broken = pld::self_compose(broken_one, k, 500);
+  for (const char* e : {"0", "1/2", "1", "3", "6"}) {
+    const mpq_class eps(e);
+    const Interval truth = exact_rr_delta(k, eps);
+    const Interval u = pld::delta_at(hi, eps, kP), l = pld::delta_at(lo, eps, kP);
+    EXPECT_TRUE(brackets(l, u, truth)) << "eps = " << e;
+    // Tight: the upper end is within 2^-50 of the truth.
+    Interval gap = u - truth;
+    EXPECT_LT(mpfr_get_d(gap.upper(), MPFR_RNDU), 1e-15) << e;
+    // The broken chain (rounded down where it must round up) is caught: below the truth.
+    const Interval b = pld::delta_at(broken, eps, kP);
+    EXPECT_LT(mpfr_cmp(b.upper(), truth.lower()), 0) << "broken upper chain not caught at eps = " << e;
+  }
+  // epsilon at delta: the upper chain's grid answer has delta <= target, the lower's > target.
+  const mpq_class target(1, 1000);
+  const auto eu = pld::epsilon_at(hi, target, kP);
+  ASSERT_TRUE(eu.has_value());
+  EXPECT_LE(mpfr_cmp_q(exact_rr_delta(k, *eu).lower(), target.get_mpq_t()), 0);
+  const auto el = pld::epsilon_at(lo, target, kP);
+  EXPECT_GT(mpfr_cmp_q(exact_rr_delta(k, *el).upper(), target.get_mpq_t()), 0);
+  EXPECT_LE(*el, *eu);
+}
+
+// k-fold Gaussian with mu = 1/2 is (mu sqrt k)-GDP: its exact delta lies in the pld interval,
+// and the epsilon bracket at delta = 1e-5 straddles the exact epsilon (about 9.995).
+TEST(PldRoute, GaussianCompositionContainsTheExactProfile) {
+  const unsigned long k = 16;  // mu sqrt(k) = 2
+  pld::PldOptions o;
+  o.discretization.steps_per_unit = 1000;
+  const RdpComposition events{{RdpEvent::plain(PrivacyEvent::gdp(mpq_class(1, 2))), k}};
+  const mpq_class eps(2);
+  const pld::PldAnswer a = pld::pld_delta(events, eps, Neighbouring::kAddRemove, o);
+  EXPECT_TRUE(brackets(a.value, a.value, gdp_delta_at(eps, mpq_class(2), kP)));
+  const mpq_class target(1, 100000);
+  const pld::PldAnswer ea = pld::pld_epsilon(events, target, Neighbouring::kAddRemove, o);
+  const mpq_class lo = to_mpq(ea.value.lower()), hi = to_mpq(ea.value.upper());
+  EXPECT_LE(mpfr_cmp_q(gdp_delta_at(hi, mpq_class(2), kP).upper(), target.get_mpq_t()), 0) << "upper end";
+  EXPECT_GT(mpfr_cmp_q(gdp_delta_at(lo, mpq_class(2), kP).lower(), target.get_mpq_t()), 0) << "lower end";
+  EXPECT_LT(hi - lo, mpq_class(1, 50));
+}
+
+// One step of the Poisson-subsampled Gaussian (sigma = 1, q = 1/10): the dominating pairs'
+// exact deltas (closed forms in normal cdfs, with x(eps) the loss-eps point) lie in the
+// discretised intervals; the route's answer is the larger of the two orders.
+Interval remove_delta(const mpq_class& mu, const mpq_class& q, const mpq_class& eps) {
+  // P = (1-q) N(0,1) + q N(mu,1) vs Q = N(0,1): L > eps iff x > x_e,
+  // delta = (1-q) sf(x_e) + q sf(x_e - mu) - e^eps sf(x_e).
+  const Interval x = (log((exp(Interval(eps, kP)) - (1 - q)) / q) + mu * mu / 2) / mu;
+  return normal_sf(x) * mpq_class(1 - q) + normal_sf(x - mu) * q - exp(Interval(eps, kP)) * normal_sf(x);
+}
+Interval add_delta(const mpq_class& mu, const mpq_class& q, const mpq_class& eps) {
+  // P = N(0,1) vs Q = the mixture: L > eps iff x < x_e (when e^-eps > 1 - q, else delta = 0),
+  // delta = cdf(x_e) - e^eps ((1-q) cdf(x_e) + q cdf(x_e - mu)).
+  const Interval base = exp(Interval(-eps, kP)) - (1 - q);
+  if (mpfr_sgn(base.upper()) <= 0) return Interval(0L, kP);
+  const Interval x = (log(base / q) + mu * mu / 2) / mu;
+  return normal_cdf(x) - exp(Interval(eps, kP)) * (normal_cdf(x) * mpq_class(1 - q) + normal_cdf(x - mu) * q);
+}
+
+TEST(PldRoute, OneSubsampledStepContainsTheExactDelta) {
+  const mpq_class mu(1), q(1, 10);
+  const RdpEvent event = RdpEvent::poisson_gaussian(mpq_class(1), q);
+  pld::DiscretizationOptions o;
+  o.steps_per_unit = 1000;
+  const auto rem = pld::discretize_both(event, pld::PairOrder::kRemove, Neighbouring::kAddRemove, o);
+  const auto add = pld::discretize_both(event, pld::PairOrder::kAdd, Neighbouring::kAddRemove, o);
+  for (const char* e : {"0", "1/200", "1/20", "1/2", "1"}) {
+    const mpq_class eps(e);
+    const Interval truth_remove = remove_delta(mu, q, eps), truth_add = add_delta(mu, q, eps);
+    EXPECT_TRUE(brackets(pld::delta_at(rem.lower, eps, kP), pld::delta_at(rem.upper, eps, kP), truth_remove)) << e;
+    EXPECT_TRUE(brackets(pld::delta_at(add.lower, eps, kP), pld::delta_at(add.upper, eps, kP), truth_add)) << e;
+  }
+  const pld::PldAnswer a = pld::pld_delta({{event, 1}}, mpq_class(1, 20), Neighbouring::kAddRemove, {o, 44});
+  EXPECT_TRUE(brackets(a.value, a.value, max(remove_delta(mu, q, mpq_class(1, 20)), add_delta(mu, q, mpq_class(1, 20)))));
+}
+
+TEST(PldRoute, RefusesWhatItCannotDiscretise) {
+  const RdpComposition laplace{{RdpEvent::plain(PrivacyEvent::laplace(mpq_class(1))), 3}};
+  EXPECT_THROW((void)pld::pld_epsilon(laplace, mpq_class(1, 100000)), exactdp::ParameterError);
+  const RdpComposition sub{{RdpEvent::poisson_gaussian(mpq_class(1), mpq_class(1, 10)), 3}};
+  EXPECT_THROW((void)pld::pld_epsilon(sub, mpq_class(1, 100000), Neighbouring::kReplaceOne), exactdp::ParameterError);
+  EXPECT_THROW((void)pld::pld_epsilon(sub, mpq_class(0)), exactdp::ParameterError);
+}
+
+}  // namespace
+}  // namespace exactdp::accounting
