@@ -45,7 +45,8 @@ CumulativeTable::CumulativeTable(std::size_t n, Boundaries enclose, mpfr_prec_t 
                                  const Options& options)
     : enclose_(std::move(enclose)), refine_(options.refine) {
   if (n < 1 || n >= kUndecided || options.bound_bits < 1 || options.bound_bits > 64 ||
-      options.max_guide_bits < 4 || options.max_guide_bits > 16) {
+      options.max_guide_bits > 16 || options.min_guide_bits < 1 || options.min_guide_bits > options.max_guide_bits ||
+      options.guide_extra_bits > 16) {
     throw std::invalid_argument("CumulativeTable: size or options out of range");
   }
   auto bounds = make_enclosures(n, prec);
@@ -65,8 +66,9 @@ CumulativeTable::CumulativeTable(std::size_t n, Boundaries enclose, mpfr_prec_t 
   for (std::size_t i = 1; i < n; ++i) lo_[i] = std::max(lo_[i], lo_[i - 1]);
   for (std::size_t i = n - 1; i-- > 0;) hi_[i] = std::min(hi_[i], hi_[i + 1]);
 
-  // Guide: about 16 prefixes per slot, at most 2^max_guide_bits entries.
-  const unsigned k = std::clamp(bit_length(n + 1) + 4, 4U, options.max_guide_bits);
+  // Guide: about 2^guide_extra_bits prefixes per slot, at most 2^max_guide_bits entries.
+  const unsigned k = std::clamp(bit_length(n + 1) + options.guide_extra_bits, options.min_guide_bits,
+                                options.max_guide_bits);
   guide_bits_ = k;
   guide_.resize(std::size_t{1} << k);
   std::size_t nlo = 0, nhi = 0;  // only grow with j: one sweep

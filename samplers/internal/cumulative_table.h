@@ -58,6 +58,9 @@ class CumulativeTable {
   struct Options {
     unsigned bound_bits = 64;      // < 64 coarsens the stored bounds outward (tests)
     unsigned max_guide_bits = 14;  // guide table size cap (2^max_guide_bits uint16 entries)
+    unsigned min_guide_bits = 4;
+    unsigned guide_extra_bits = 4;  // guide_bits = bitlen(n + 1) + this, clamped: about
+                                    // 2^this prefixes per slot
     bool refine = true;            // false: DELIBERATELY BROKEN (an undecided draw takes the
                                    // lower slot), for the tests' power checks
   };
@@ -73,6 +76,9 @@ class CumulativeTable {
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return lo_.size(); }
+  // Stored bounds of 2^64 C_i, i = 1 .. n (index i - 1).
+  [[nodiscard]] const std::vector<uint128>& lower() const noexcept { return lo_; }
+  [[nodiscard]] const std::vector<uint128>& upper() const noexcept { return hi_; }
   [[nodiscard]] unsigned guide_bits() const noexcept { return guide_bits_; }
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
     return 2 * lo_.size() * sizeof(uint128) + guide_.size() * sizeof(std::uint16_t);

@@ -10,21 +10,9 @@
 namespace exactdp::internal {
 namespace {
 
-// An MPFR interval [lo, hi] (RAII). Every operation below names its rounding direction: lo is
-// always rounded down (MPFR_RNDD) and hi up (MPFR_RNDU), so the true value stays inside.
-struct Interval {
-  explicit Interval(mpfr_prec_t prec) {
-    mpfr_init2(lo, prec);
-    mpfr_init2(hi, prec);
-  }
-  ~Interval() {
-    mpfr_clear(lo);
-    mpfr_clear(hi);
-  }
-  Interval(const Interval&) = delete;
-  Interval& operator=(const Interval&) = delete;
-  mpfr_t lo, hi;
-};
+// An MPFR interval [lo, hi] (RAII): lo is always rounded down (MPFR_RNDD) and hi up (MPFR_RNDU),
+// so the true value stays inside.
+using Interval = MpfrEnclosure;
 
 using Shape = SymmetricTable::Shape;
 
@@ -135,23 +123,6 @@ class Weights {
   Interval norm_;
 };
 
-// floor(2^64 x) (down) or ceil(2^64 x) (up) of a nonnegative MPFR number, as uint128, clamped
-// to [0, 2^64].
-uint128 scaled_64(const mpfr_t x, bool up) {
-  mpfr_t y;
-  mpfr_init2(y, mpfr_get_prec(x));
-  mpfr_mul_2ui(y, x, 64, up ? MPFR_RNDU : MPFR_RNDD);  // exact (exponent change)
-  mpz_class z;
-  mpfr_get_z(z.get_mpz_t(), y, up ? MPFR_RNDU : MPFR_RNDD);
-  mpfr_clear(y);
-  if (sgn(z) < 0) return 0;
-  const mpz_class top = mpz_class(1) << 64;
-  if (z > top) z = top;
-  uint128 out = 0;
-  fits_uint128(z, out);
-  return out;
-}
-
 unsigned bit_length(std::uint64_t v) {
   unsigned n = 0;
   while (v != 0) {
@@ -212,107 +183,32 @@ std::shared_ptr<const SymmetricTable> SymmetricTable::build(Shape shape, const m
   std::shared_ptr<SymmetricTable> out(new SymmetricTable());
   out->shape_ = shape;
   out->param_ = param;
-  out->refine_ = options.refine;
   out->max_abs_ = t;
   const std::size_t boundaries = 2 * static_cast<std::size_t>(t) + 1;  // B_1 .. B_{2T+1}
-
-  // 64 bits plus margin for the ~2T + K rounded operations.
-  const auto prec = static_cast<mpfr_prec_t>(96 + bit_length(static_cast<std::uint64_t>(t) + 64));
-  const Weights weights(shape, param, t, prec);
-  Interval sum(prec), b(prec);
-  mpfr_set_ui(sum.lo, 0, MPFR_RNDD);
-  mpfr_set_ui(sum.hi, 0, MPFR_RNDU);
-  const uint128 coarse = uint128{1} << (64 - options.bound_bits);
-  out->lo_.resize(boundaries);
-  out->hi_.resize(boundaries);
-  for (std::size_t i = 0; i < boundaries; ++i) {  // boundary B_{i+1} = S / N after slot i
-    const std::int64_t z = static_cast<std::int64_t>(i) - t;
-    mpfr_add(sum.lo, sum.lo, weights.w(z).lo, MPFR_RNDD);
-    mpfr_add(sum.hi, sum.hi, weights.w(z).hi, MPFR_RNDU);
-    weights.quotient(sum, b);
-    uint128 lo = scaled_64(b.lo, false);
-    uint128 hi = scaled_64(b.hi, true);
-    lo -= lo % coarse;                                      // outward to the coarse grid
-    if (hi % coarse != 0) hi += coarse - hi % coarse;
-    out->lo_[i] = lo;
-    out->hi_[i] = std::min<uint128>(hi, uint128{1} << 64);
-  }
-  // Monotone (still valid bounds, since B is increasing): lo_i = max over j <= i, hi_i = min
-  // over j >= i.
-  for (std::size_t i = 1; i < boundaries; ++i) out->lo_[i] = std::max(out->lo_[i], out->lo_[i - 1]);
-  for (std::size_t i = boundaries - 1; i-- > 0;) out->hi_[i] = std::min(out->hi_[i], out->hi_[i + 1]);
-
-  // Guide: about 64 prefixes per slot (bounded to 2^8 .. 2^16 entries).
-  const unsigned k = std::clamp(bit_length(boundaries + 1) + 6, 8U, 16U);
-  out->guide_bits_ = k;
-  out->guide_.resize(std::size_t{1} << k);
-  // nlo (boundaries with hi <= x0) and nhi (boundaries with lo < x1) only grow with j: one sweep.
-  std::size_t nlo = 0, nhi = 0;
-  for (std::uint64_t j = 0; j < (std::uint64_t{1} << k); ++j) {
-    const uint128 x0 = static_cast<uint128>(j) << (64 - k);
-    const uint128 x1 = x0 + (uint128{1} << (64 - k));
-    while (nlo < boundaries && out->hi_[nlo] <= x0) ++nlo;
-    while (nhi < boundaries && out->lo_[nhi] < x1) ++nhi;
-    out->guide_[j] = nlo == nhi ? static_cast<std::uint16_t>(nlo) : static_cast<std::uint16_t>(kUndecided);
-  }
-  return out;
-}
-
-std::uint32_t SymmetricTable::locate(BitSource& bits, std::uint64_t prefix) const {
-  std::uint64_t u = prefix;
-  unsigned len = guide_bits_;
-  for (;;) {
-    const uint128 x0 = static_cast<uint128>(u) << (64 - len);
-    const uint128 x1 = x0 + (uint128{1} << (64 - len));
-    const auto nlo = static_cast<std::uint32_t>(std::upper_bound(hi_.begin(), hi_.end(), x0) - hi_.begin());
-    const auto nhi = static_cast<std::uint32_t>(std::lower_bound(lo_.begin(), lo_.end(), x1) - lo_.begin());
-    if (nlo == nhi) return nlo;
-    if (len == 64) return refine(bits, u, nlo, nhi);
-    u = (u << 1) | (bits.bit() ? 1U : 0U);
-    ++len;
-  }
-}
-
-std::uint32_t SymmetricTable::refine(BitSource& bits, std::uint64_t u64, std::uint32_t first,
-                                    std::uint32_t last) const {
-  if (!refine_) return first;  // the deliberately broken variant (tests only)
-  mpz_class u(static_cast<unsigned long>(u64));
-  unsigned long len = 64;
-  // Boundaries below `first` are certainly <= U, those from `last` on certainly > U; B is
-  // increasing, so the slot is the first undecided boundary index that U falls below.
-  for (std::uint32_t j = first; j < last; ++j) {
-    if (below_boundary(bits, u, len, j + 1)) return j;
-  }
-  return last;
-}
-
-bool SymmetricTable::below_boundary(BitSource& bits, mpz_class& u, unsigned long& len, std::size_t i) const {
-  mpz_class u1;
-  for (mpfr_prec_t prec = 128;; prec *= 2) {
-    // B_i = sum_{s < i} w(s - T) / N at this precision.
-    const mpfr_prec_t work = prec + 32;
-    const Weights weights(shape_, param_, max_abs_, work);
-    Interval sum(work), b(work);
+  // B_{i+1} = S / N after slot i, every sum and quotient rounded outward (Weights).
+  auto enclose = [shape, param, t](mpfr_prec_t prec, std::vector<std::unique_ptr<MpfrEnclosure>>& b) {
+    const Weights weights(shape, param, t, prec);
+    Interval sum(prec);
     mpfr_set_ui(sum.lo, 0, MPFR_RNDD);
     mpfr_set_ui(sum.hi, 0, MPFR_RNDU);
-    for (std::size_t s = 0; s < i; ++s) {
-      const std::int64_t z = static_cast<std::int64_t>(s) - max_abs_;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      const std::int64_t z = static_cast<std::int64_t>(i) - t;
       mpfr_add(sum.lo, sum.lo, weights.w(z).lo, MPFR_RNDD);
       mpfr_add(sum.hi, sum.hi, weights.w(z).hi, MPFR_RNDU);
+      weights.quotient(sum, *b[i]);
     }
-    weights.quotient(sum, b);
-    while (len < static_cast<unsigned long>(prec)) {  // extend U by 64 bits at a time
-      u <<= 64;
-      u += static_cast<unsigned long>(bits.bits(64));
-      len += 64;
-    }
-    // U in [u, u + 1) 2^-len. U < B if u + 1 <= 2^len B_lo; U >= B if u >= 2^len B_hi.
-    mpfr_mul_2ui(b.lo, b.lo, len, MPFR_RNDD);  // exact
-    mpfr_mul_2ui(b.hi, b.hi, len, MPFR_RNDU);  // exact
-    u1 = u + 1;
-    if (mpfr_cmp_z(b.lo, u1.get_mpz_t()) >= 0) return true;
-    if (mpfr_cmp_z(b.hi, u.get_mpz_t()) <= 0) return false;
-  }
+  };
+  CumulativeTable::Options cdf_options;
+  cdf_options.bound_bits = options.bound_bits;
+  cdf_options.refine = options.refine;
+  // Guide: about 64 prefixes per slot (bounded to 2^8 .. 2^16 entries).
+  cdf_options.min_guide_bits = 8;
+  cdf_options.max_guide_bits = 16;
+  cdf_options.guide_extra_bits = 6;
+  // 64 bits plus margin for the ~2T + K rounded operations.
+  const auto prec = static_cast<mpfr_prec_t>(96 + bit_length(static_cast<std::uint64_t>(t) + 64));
+  out->cdf_ = std::make_unique<const CumulativeTable>(boundaries, std::move(enclose), prec, cdf_options);
+  return out;
 }
 
 uint128 SymmetricTable::draw_tail(BitSource& bits, bool& negative) const {

@@ -18,7 +18,9 @@
 //   * with the first `len` bits u of U known, U lies in [u, u + 1) 2^-len; the slot is decided
 //     when #{i : hi_i <= u 2^(64-len)} = #{i : lo_i < (u + 1) 2^(64-len)} (every boundary is then
 //     certainly on one side of every point of that interval). A guide table holds this decision
-//     for every prefix of `guide_bits` bits; an undecided prefix draws one more bit at a time;
+//     for every prefix of `guide_bits` bits; an undecided prefix draws one more bit at a time
+//     (the inversion machinery is internal::CumulativeTable, cumulative_table.h, shared with
+//     the bucket sampler);
 //   * after 64 bits, an undecided boundary (U within the uncertainty interval of B_i, probability
 //     about 2^-60 per boundary) is compared exactly: B_i is recomputed as an MPFR interval at
 //     128, 256, ... bits while U is extended by as many bits, until the interval of U lies
@@ -46,6 +48,7 @@
 
 #include <exactdp/samplers/bit_source.h>
 #include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/internal/cumulative_table.h>
 
 namespace exactdp::internal {
 
@@ -77,9 +80,7 @@ class SymmetricTable {
 
   // One draw of Z ~ D: returns |Z| and sets `negative` (never true for 0).
   [[nodiscard]] uint128 draw(BitSource& bits, bool& negative) const {
-    const std::uint64_t prefix = bits.bits(guide_bits_);
-    std::uint32_t slot = guide_[prefix];  // uint16 entries: kUndecided is 0xffff
-    if (slot == kUndecided) slot = locate(bits, prefix);
+    const std::uint32_t slot = cdf_->draw(bits);
     if (slot <= 2 * static_cast<std::uint64_t>(max_abs_)) {
       const std::int64_t z = static_cast<std::int64_t>(slot) - max_abs_;
       negative = z < 0;
@@ -89,29 +90,20 @@ class SymmetricTable {
   }
 
   [[nodiscard]] std::int64_t max_abs() const noexcept { return max_abs_; }
-  [[nodiscard]] unsigned guide_bits() const noexcept { return guide_bits_; }
+  [[nodiscard]] unsigned guide_bits() const noexcept { return cdf_->guide_bits(); }
   // Stored bounds of 2^64 B_i, i = 1 .. 2T + 1 (index i - 1).
-  [[nodiscard]] const std::vector<uint128>& lower() const noexcept { return lo_; }
-  [[nodiscard]] const std::vector<uint128>& upper() const noexcept { return hi_; }
-  // Exact comparison U < B_i (i = 1 .. 2T + 1) for U whose first `len` bits are `u`, extending u
-  // from `bits` as needed (the refinement step; public for tests).
-  [[nodiscard]] bool below_boundary(BitSource& bits, mpz_class& u, unsigned long& len,
-                                    std::size_t i) const;
+  [[nodiscard]] const std::vector<uint128>& lower() const noexcept { return cdf_->lower(); }
+  [[nodiscard]] const std::vector<uint128>& upper() const noexcept { return cdf_->upper(); }
 
  private:
-  static constexpr std::uint32_t kUndecided = 0xffffU;
   SymmetricTable() = default;
-  std::uint32_t locate(BitSource& bits, std::uint64_t prefix) const;
-  std::uint32_t refine(BitSource& bits, std::uint64_t u64, std::uint32_t first, std::uint32_t last) const;
   uint128 draw_tail(BitSource& bits, bool& negative) const;
 
   Shape shape_ = Shape::kGaussian;
   mpq_class param_;           // sigma2 or scale
   std::int64_t max_abs_ = 0;  // T
-  unsigned guide_bits_ = 0;
-  bool refine_ = true;
-  std::vector<uint128> lo_, hi_;       // nondecreasing
-  std::vector<std::uint16_t> guide_;   // slot of each guide_bits prefix, or kUndecided
+  // Inversion of the cdf (guide table, certified bounds, exact refinement).
+  std::unique_ptr<const CumulativeTable> cdf_;
 };
 
 }  // namespace exactdp::internal
