@@ -201,20 +201,12 @@ void add_mass(std::vector<std::uint64_t>& m, std::size_t i, std::uint64_t v) {
   m[i] = s > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(s);
 }
 
-long floor_index(mpfr_srcptr l, unsigned long n) {
+// floor (RNDD) or ceil (RNDU) of l * n, as a grid index.
+long grid_index(mpfr_srcptr l, unsigned long n, mpfr_rnd_t direction) {
   mpfr_t y;
   mpfr_init2(y, mpfr_get_prec(l) + 64);
-  mpfr_mul_ui(y, l, n, MPFR_RNDD);
-  const long v = mpfr_get_si(y, MPFR_RNDD);
-  mpfr_clear(y);
-  return v;
-}
-
-long ceil_index(mpfr_srcptr l, unsigned long n) {
-  mpfr_t y;
-  mpfr_init2(y, mpfr_get_prec(l) + 64);
-  mpfr_mul_ui(y, l, n, MPFR_RNDU);
-  const long v = mpfr_get_si(y, MPFR_RNDU);
+  mpfr_mul_ui(y, l, n, direction);
+  const long v = mpfr_get_si(y, direction);
   mpfr_clear(y);
   return v;
 }
@@ -238,8 +230,8 @@ DiscretePldPair discretize_pair(const Pair& pair, const DiscretizationOptions& o
   const bool increasing = pair.order == PairOrder::kRemove;
   const Interval& l_min = increasing ? l_a : l_b;
   const Interval& l_max = increasing ? l_b : l_a;
-  const long i_lo = floor_index(l_min.lower(), n);
-  const long i_hi = ceil_index(l_max.upper(), n);
+  const long i_lo = grid_index(l_min.lower(), n, MPFR_RNDD);
+  const long i_hi = grid_index(l_max.upper(), n, MPFR_RNDU);
   if (i_hi - i_lo > 50'000'000L) {
     throw LimitError("pld-step", "pld-step: the event's loss range needs more than 5*10^7 grid points at this step");
   }

@@ -11,18 +11,6 @@
 namespace exactdp::internal {
 namespace {
 
-// exp(-e) enclosed: the exponent e >= 0 rounded up for the lower end and down for the upper
-// end, each exp rounded in its end's direction.
-void exp_minus(const mpq_class& e, MpfrEnclosure& out, mpfr_prec_t prec) {
-  MpfrEnclosure a(prec);
-  mpfr_set_q(a.hi, e.get_mpq_t(), MPFR_RNDU);
-  mpfr_set_q(a.lo, e.get_mpq_t(), MPFR_RNDD);
-  mpfr_neg(a.hi, a.hi, MPFR_RNDD);  // exact
-  mpfr_neg(a.lo, a.lo, MPFR_RNDU);  // exact
-  mpfr_exp(out.lo, a.hi, MPFR_RNDD);
-  mpfr_exp(out.hi, a.lo, MPFR_RNDU);
-}
-
 // C_i = S_i / M, S_i = sum_{b < i} w(bW), M = S_B + w(BW) / (W (1 - exp(-BW q/p))) (the
 // envelope masses divided by W), every step rounded outward (all quantities positive).
 void envelope_boundaries(const mpq_class& sigma2, unsigned k, long buckets, mpfr_prec_t prec,
@@ -30,7 +18,7 @@ void envelope_boundaries(const mpq_class& sigma2, unsigned k, long buckets, mpfr
   const mpz_class width = mpz_class(1) << k;
   // c = exp(-W^2 / (2 sigma2)); w((b+1)W) = w(bW) c^(2b+1).
   MpfrEnclosure c(prec), c2(prec), d(prec), w(prec), sum(prec), tail(prec);
-  exp_minus(mpq_class(width * width) / (2 * sigma2), c, prec);
+  enclose_exp_minus(mpq_class(width * width) / (2 * sigma2), c, prec);
   mpfr_mul(c2.lo, c.lo, c.lo, MPFR_RNDD);
   mpfr_mul(c2.hi, c.hi, c.hi, MPFR_RNDU);
   mpfr_set(d.lo, c.lo, MPFR_RNDD);

@@ -41,6 +41,16 @@ std::vector<std::unique_ptr<MpfrEnclosure>> make_enclosures(std::size_t n, mpfr_
 
 }  // namespace
 
+void enclose_exp_minus(const mpq_class& e, MpfrEnclosure& out, mpfr_prec_t prec) {
+  MpfrEnclosure a(prec);
+  mpfr_set_q(a.hi, e.get_mpq_t(), MPFR_RNDU);
+  mpfr_set_q(a.lo, e.get_mpq_t(), MPFR_RNDD);
+  mpfr_neg(a.hi, a.hi, MPFR_RNDD);  // exact
+  mpfr_neg(a.lo, a.lo, MPFR_RNDU);  // exact
+  mpfr_exp(out.lo, a.hi, MPFR_RNDD);
+  mpfr_exp(out.hi, a.lo, MPFR_RNDU);
+}
+
 CumulativeTable::CumulativeTable(std::size_t n, Boundaries enclose, mpfr_prec_t prec,
                                  const Options& options)
     : enclose_(std::move(enclose)), refine_(options.refine) {

@@ -49,6 +49,10 @@ struct MpfrEnclosure {
   mpfr_t lo, hi;
 };
 
+// exp(-e) enclosed in `out` (initialised at `prec`): the exponent e >= 0 rounded up for the
+// lower end and down for the upper end, each exp rounded in its end's direction.
+void enclose_exp_minus(const mpq_class& e, MpfrEnclosure& out, mpfr_prec_t prec);
+
 class CumulativeTable {
  public:
   // enclose(prec, out): out holds n enclosures (already initialised at `prec` bits) to be set

@@ -107,13 +107,7 @@ class Weights {
                       ? mpq_class(mpz_class(k) * k * param_.get_den(), 2 * param_.get_num())
                       : mpq_class(mpz_class(k) * param_.get_den(), param_.get_num());
     e.canonicalize();
-    Interval a(prec_);
-    mpfr_set_q(a.hi, e.get_mpq_t(), MPFR_RNDU);
-    mpfr_set_q(a.lo, e.get_mpq_t(), MPFR_RNDD);
-    mpfr_neg(a.hi, a.hi, MPFR_RNDD);  // exact
-    mpfr_neg(a.lo, a.lo, MPFR_RNDU);  // exact
-    mpfr_exp(out.lo, a.hi, MPFR_RNDD);
-    mpfr_exp(out.hi, a.lo, MPFR_RNDU);
+    enclose_exp_minus(e, out, prec_);
   }
 
   Shape shape_;
