@@ -6,7 +6,8 @@ reproduce ``exactdp sample --seed HEX``):
     discrete_laplace(scale, size=None, mean=0, rng=None, hardened=False)
     bernoulli_exp(gamma, size=None, rng=None)
 Accounting (certified intervals with exact Fraction ends; the CLI's commands, in-process):
-    profile, calibrate, convert, compose, measure_gdp, Interval,
+    profile, calibrate, convert, compose, compose_events (DP-SGD: rdp and pld routes), measure_gdp,
+    Interval,
     Accountant with events.Gaussian / DiscreteGaussian / Laplace / DiscreteLaplace / PureDP / ZCDP / GDP
 Audit of anyone's samples: audit(samples, law="discrete_gaussian", sigma2="9/4")
 Errors: ParameterError and LimitError (ValueError subclasses naming the parameter),
@@ -17,7 +18,7 @@ Parameters are int, fractions.Fraction, decimal.Decimal or str ("9/4", "1e-5"), 
 from ._errors import LimitError, ParameterError, UsageError
 from . import events
 from .accountant import Accountant
-from .accounting import calibrate, compose, convert, measure_gdp, profile
+from .accounting import calibrate, compose, compose_events, convert, measure_gdp, profile
 from .audit import audit
 from .interval import Interval
 from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_laplace
@@ -33,6 +34,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Accountant", "Interval", "LimitError", "ParameterError", "SeededBits", "UsageError",
-    "audit", "bernoulli_exp", "calibrate", "compose", "convert", "discrete_gaussian",
+    "audit", "bernoulli_exp", "calibrate", "compose", "compose_events", "convert", "discrete_gaussian",
     "discrete_laplace", "events", "measure_gdp", "profile",
 ]

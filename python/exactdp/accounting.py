@@ -131,6 +131,26 @@ def compose(kind: str = "pure-dp", *, report: bool = False, **options: Any):
     return _main(r, "epsilon")
 
 
+def compose_events(events: List[Any], *, report: bool = False, **options: Any):
+    """Adaptive composition of events by the certified routes (``exactdp compose --event``).
+
+    ``events`` is a list of ``(EVENT, count)`` pairs (or EVENT strings, count 1), EVENT as on the
+    command line: ``"gaussian:sigma=2"``, ``"poisson-gaussian:sigma=1,q=0.01"``, ... Give
+    ``delta=`` for epsilon or ``epsilon=`` for delta; ``route=`` forces a route ("rdp", "pld",
+    "gdp", ...; default: the smallest certified upper end), ``pld_step="1/N"`` sets the pld
+    grid. E.g. ``compose_events([("poisson-gaussian:sigma=1,q=0.01", 1000)], delta="1e-5",
+    route="pld")``: the epsilon Interval (on the pld route both of its ends are proven bounds).
+    """
+    args: List[str] = []
+    for item in events:
+        event, count = (item, 1) if isinstance(item, str) else item
+        args += ["--event", exact_text("event", event), "--count", exact_text("count", count)]
+    r = run("compose", args, options)
+    if report:
+        return r
+    return _main(r, "epsilon" if "delta" in options else "delta")
+
+
 def measure_gdp(mechanism: str, *, report: bool = False, **options: Any):
     """mu-GDP bracket of a mechanism by the GDP transformation (``exactdp measure-gdp --help``):
     an Interval containing mu."""

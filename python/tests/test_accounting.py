@@ -119,3 +119,23 @@ def test_ends_beyond_ten_to_the_hundred_thousand_are_widened_outward():
     wide = exactdp.Interval.from_text("-1e999999", "1e999999")
     assert wide.lower == -math.inf and wide.upper == math.inf
     assert exactdp.Interval.from_text("2.5e-3", "3/8") == exactdp.Interval(Fraction(1, 400), Fraction(3, 8))
+
+
+def test_compose_events_routes_bracket_each_other():
+    # 4-fold Gaussian with sigma = 2 is 1-GDP: the gdp route is exact; the pld interval (both
+    # ends proven) must contain the exact epsilon, so the two intervals overlap.
+    events_list = [("gaussian:sigma=2", 4)]
+    exact = exactdp.compose_events(events_list, delta="1e-5", route="gdp")
+    pld = exactdp.compose_events(events_list, delta="1e-5", route="pld", pld_step="1/1000")
+    assert pld.lower <= exact.upper and exact.lower <= pld.upper
+    assert pld.details["route"] == "pld"
+    # DP-SGD: the pld upper end is below the rdp route's bound.
+    sgd = [("poisson-gaussian:sigma=2,q=0.01", 100)]
+    rdp = exactdp.compose_events(sgd, delta="1e-5", route="rdp")
+    tight = exactdp.compose_events(sgd, delta="1e-5", route="pld", pld_step="1/1000")
+    assert tight.upper < rdp.upper
+    # a delta query, and the refusal of an event the pld route cannot discretise
+    d = exactdp.compose_events(["gaussian:sigma=2"], epsilon=1)
+    assert 0 < d.lower <= d.upper < 1
+    with pytest.raises(exactdp.ParameterError):
+        exactdp.compose_events([("laplace:scale=1", 2)], delta="1e-5", route="pld")
