@@ -2,10 +2,11 @@
 // exactly from the normal distribution", 2016), built and run only by scripts/compare-peers
 // (never by CMake or CI). Both samplers get ChaCha20 randomness from libsodium: exactdp through
 // its own SeededBits, exrandom through the small ChaChaUrng adapter below (a
-// UniformRandomBitGenerator over crypto_stream_chacha20 refilled 4 KiB at a time, the same
-// refill as SeededBits' bulk unit). Rounds interleave exactdp, exrandom and a bare ChaCha20 run
-// of 4 KiB, each timed with the thread's CPU clock; the medians over the rounds are printed, so
-// a loaded machine shifts all three alike.
+// UniformRandomBitGenerator over crypto_stream_chacha20 refilled 4 KiB at a time; SeededBits
+// refills 512 bytes, which BENCHMARKS.md measured as no slower per sample). Rounds interleave
+// exactdp, exrandom and a bare ChaCha20 run of 4 KiB (the block unit of bench/speed_bench), each
+// timed with the thread's CPU clock; the medians over the rounds are printed, so a loaded
+// machine shifts all three alike.
 //
 // Output: one tab-separated line per case:
 //   case  exactdp_ns  exrandom_ns|-  block_ns  exactdp_bits  exrandom_bits|-
