@@ -348,7 +348,6 @@ int cmd_compose_events(Args args, Io& io) {
         want_epsilon ? accounting::pld::pld_epsilon(split.events, target, relation, pld_options)
                      : accounting::pld::pld_delta(split.events, target, relation, pld_options);
     results.push_back({"pld", a.value, true});
-    rdp_detail.clear();
     pld_detail = "connect-the-dots upper chain, rounded-down lower chain, " + a.grid + ", " +
                  std::to_string(a.points) + " grid points";
   }

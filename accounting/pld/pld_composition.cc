@@ -65,37 +65,6 @@ std::uint64_t compose_infinity(const DiscretePld& a, const DiscretePld& b) {
   return sum >= ceil_prod ? static_cast<std::uint64_t>(sum - ceil_prod) : 0;
 }
 
-// Drops zero ends, then truncates tails of total mass <= 2^(s - tail_bits) units per side.
-void truncate(DiscretePld& p, unsigned tail_bits) {
-  std::vector<std::uint64_t>& m = p.masses;
-  const uint128 budget = p.scale_bits > tail_bits ? uint128{1} << (p.scale_bits - tail_bits) : 0;
-  std::size_t top = m.size();
-  uint128 moved_top = 0;
-  while (top > 0 && moved_top + m[top - 1] <= budget) moved_top += m[--top];
-  std::size_t bottom = 0;
-  uint128 moved_bottom = 0;
-  while (bottom < top && moved_bottom + m[bottom] <= budget) moved_bottom += m[bottom++];
-  if (bottom == top) {  // everything is tail: keep it whole rather than truncate to nothing
-    top = m.size();
-    bottom = 0;
-    moved_top = moved_bottom = 0;
-    while (top > 0 && m[top - 1] == 0) --top;
-    while (bottom < top && m[bottom] == 0) ++bottom;
-  }
-  if (p.side == Side::kUpper) {
-    const uint128 inf = static_cast<uint128>(p.infinity_mass) + moved_top;
-    p.infinity_mass = inf > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(inf);
-  }
-  std::vector<std::uint64_t> kept(m.begin() + static_cast<std::ptrdiff_t>(bottom),
-                                  m.begin() + static_cast<std::ptrdiff_t>(top));
-  if (p.side == Side::kUpper && !kept.empty()) {
-    const uint128 first = static_cast<uint128>(kept[0]) + moved_bottom;
-    kept[0] = first > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(first);
-  }
-  p.first_index += static_cast<long>(bottom);
-  m = std::move(kept);
-}
-
 DiscretePld product_frame(const DiscretePld& a, const DiscretePld& b) {
   DiscretePld out;
   out.side = a.side;
@@ -107,6 +76,15 @@ DiscretePld product_frame(const DiscretePld& a, const DiscretePld& b) {
 }
 
 }  // namespace
+
+void trim_zero_ends(DiscretePld& p) {
+  std::vector<std::uint64_t>& m = p.masses;
+  while (!m.empty() && m.back() == 0) m.pop_back();
+  std::size_t lead = 0;
+  while (lead < m.size() && m[lead] == 0) ++lead;
+  m.erase(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(lead));
+  p.first_index += static_cast<long>(lead);
+}
 
 DiscretePld identity_like(const DiscretePld& like) {
   DiscretePld out;
@@ -180,7 +158,7 @@ DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bi
   }
   mpz_clear(x);
   mpz_clear(y);
-  truncate(out, tail_bits);
+  trim_zero_ends(out);
   return out;
 }
 

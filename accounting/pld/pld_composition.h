@@ -10,7 +10,8 @@
 // m_inf(b)), the true mass at +infinity of the composition when m_inf are upper bounds (the
 // finite part of a composition is the convolution of the finite parts, bounded entrywise);
 // kLower: A + B - ceil(A B 2^-s) (1 - (1-a)(1-b) rounded down).
-// Truncation after every product keeps the support small (tail_bits, default 56):
+// Truncation after every product, on the EXACT product coefficients before re-rounding, keeps
+// the support small (tail_bits, default 56):
 //   kUpper: the top entries whose total mass is at most 2^-tail_bits go to +infinity (losses
 //           raised: delta can only grow); the bottom entries of total mass at most
 //           2^-tail_bits are moved UP onto the first kept grid point (losses raised);
@@ -43,6 +44,10 @@ inline constexpr std::size_t kMaxPoints = std::size_t{1} << 24;
 
 [[nodiscard]] DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bits = 56);
 [[nodiscard]] DiscretePld self_compose(const DiscretePld& a, unsigned long k, unsigned tail_bits = 56);
+
+// Drops zero masses at both ends of `p` (first_index follows): a lower-side coefficient below
+// one unit rounds to 0, and discretisations leave empty cells at their ends.
+void trim_zero_ends(DiscretePld& p);
 
 // The identity of composition (all mass at loss 0) on the grid and scale of `like`.
 [[nodiscard]] DiscretePld identity_like(const DiscretePld& like);

@@ -135,19 +135,8 @@ std::shared_ptr<const BucketGaussian> BucketGaussian::build(const mpq_class& sig
 }
 
 bool BucketGaussian::tail(BitSource& bits, mpz_class& x) const {
-  // G ~ Geometric, P[G = g] ~ exp(-g s / t), t = p, s = BW q: U uniform below t accepted with
-  // probability exp(-U/t), V ~ Geometric(1 - 1/e), G = floor((U + t V) / s) (CKS20 Alg. 2).
-  const mpz_class s = tail_start_ * q_;
-  const mpz_class one(1);
-  mpz_class u, g;
-  do {
-    uniform_into(bits, p_, u);
-  } while (!bernoulli_exp_fraction<mpz_class>(bits, u, p_, one));
-  unsigned long v = 0;  // below 2^64: 2^64 loop turns cannot happen
-  while (bernoulli_exp_minus_one(bits)) ++v;
-  g = p_ * v;
-  g += u;
-  mpz_fdiv_q(g.get_mpz_t(), g.get_mpz_t(), s.get_mpz_t());
+  // G ~ Geometric, P[G = g] ~ exp(-g s / t) with t = p, s = BW q (sample_geometric_exp).
+  const mpz_class g = sample_geometric_exp(bits, p_, mpz_class(tail_start_ * q_));
   if (accept_) {
     const mpz_class num = g * g * q_;
     if (!bernoulli_exp<mpz_class>(bits, num, two_p_)) return false;

@@ -75,10 +75,6 @@ class BucketGaussian {
   // The same law, on GMP integers; the same bits and the same values as draw_fast when fast().
   void draw_gmp(BitSource& bits, mpz_class& magnitude, bool& negative) const;
 
-  [[nodiscard]] long buckets() const noexcept { return buckets_; }
-  [[nodiscard]] unsigned width_bits() const noexcept { return k_; }
-  [[nodiscard]] const CumulativeTable& table() const noexcept { return *table_; }
-
  private:
   BucketGaussian() = default;
   // The tail slot's proposal and acceptance (one round): false if rejected.

@@ -132,18 +132,30 @@ bool bernoulli_exp(BitSource& bits, const I& num, const I& den) {
   return bernoulli_exp_fraction<I>(bits, rest, den, I(1));
 }
 
+// ---- CKS20 Algorithm 2's geometric: Y = floor((U + t V) / s) with U uniform on {0..t-1}
+// accepted with probability exp(-U/t) (redrawn otherwise) and V ~ Geometric(1 - e^-1), so
+// X = U + t V ~ Geometric(1 - e^(-1/t)) and P[Y = y] proportional to exp(-y s / t) (t, s >= 1).
+// Integers only; the one construction behind the discrete Laplace below and the exact tails of
+// the table and bucket samplers.
+template <class I>
+I sample_geometric_exp(BitSource& bits, const I& t, const I& s) {
+  I u, v;
+  do {
+    uniform_into(bits, t, u);                                 // U uniform on {0..t-1}
+  } while (!bernoulli_exp_fraction<I>(bits, u, t, I(1)));     // D ~ Bern(exp(-U/t)); redraw if 0
+  v = 0;                                                      // V ~ Geometric(1 - e^-1)
+  while (bernoulli_exp_minus_one(bits)) ++v;                  // (V < 2^64: 2^64 loop turns cannot happen)
+  I y = u + t * v;                                            // X = U + t V
+  y /= s;                                                     // Y = floor(X / s) (non-negative)
+  return y;
+}
+
 // ---- CKS20 Algorithm 2: discrete Laplace with scale t/s (t, s >= 1) ------------------------
 // Returns |Y| and sets `negative`; P[Y = y] proportional to exp(-|y| s / t).
 template <class I>
 I sample_discrete_laplace_signed(BitSource& bits, const I& t, const I& s, bool& negative) {
-  I u, v, x, y;
   for (;;) {
-    uniform_into(bits, t, u);                                 // U uniform on {0..t-1}
-    if (!bernoulli_exp_fraction<I>(bits, u, t, I(1))) continue;  // D ~ Bern(exp(-U/t)); reject if 0
-    v = 0;                                                    // V ~ Geometric(1 - e^-1)
-    while (bernoulli_exp_minus_one(bits)) ++v;                // (V < 2^64: 2^64 loop turns cannot happen)
-    x = u + t * v;                                            // X = U + t V ~ Geometric(1 - e^(-1/t))
-    y = x / s;                                                // Y = floor(X / s)
+    I y = sample_geometric_exp(bits, t, s);
     const bool b = bits.bit();                                // B ~ Bernoulli(1/2)
     if (b && y == 0) continue;                                // reject -0
     negative = b;

@@ -206,26 +206,18 @@ std::shared_ptr<const SymmetricTable> SymmetricTable::build(Shape shape, const m
 }
 
 uint128 SymmetricTable::draw_tail(BitSource& bits, bool& negative) const {
-  // |Z| = T + 1 + J, J ~ Geometric by CKS20 Alg. 2's construction: U uniform below t accepted
-  // with probability exp(-U/t), V ~ Geometric(1 - 1/e), J = floor((U + t V) / s), so
-  // P[J = j] ~ exp(-j s / t). Laplace (scale = p/q): t = p, s = q, the law conditioned on
-  // |Z| > T exactly (memoryless). Gaussian (sigma2 = p/q): t = p, s = (T + 1) q, then J is
-  // accepted with probability exp(-J^2 q / (2 p)) (CKS20 Alg. 1).
+  // |Z| = T + 1 + J, J ~ Geometric with P[J = j] ~ exp(-j s / t) (sample_geometric_exp, CKS20
+  // Alg. 2). Laplace (scale = p/q): t = p, s = q, the law conditioned on |Z| > T exactly
+  // (memoryless). Gaussian (sigma2 = p/q): t = p, s = (T + 1) q, then J is accepted with
+  // probability exp(-J^2 q / (2 p)) (CKS20 Alg. 1).
   const mpz_class& p = param_.get_num();
   const mpz_class& q = param_.get_den();
   const bool gaussian = shape_ == Shape::kGaussian;
   const mpz_class s = gaussian ? mpz_class(q * static_cast<unsigned long>(max_abs_ + 1)) : q;
   const mpz_class two_p = 2 * p;
-  mpz_class u, x, j, num;
-  const mpz_class one(1);
+  mpz_class j, num;
   for (;;) {
-    uniform_into(bits, p, u);
-    if (!bernoulli_exp_fraction<mpz_class>(bits, u, p, one)) continue;
-    unsigned long v = 0;  // below 2^64: 2^64 loop turns cannot happen
-    while (bernoulli_exp_minus_one(bits)) ++v;
-    x = p * v;
-    x += u;
-    mpz_fdiv_q(j.get_mpz_t(), x.get_mpz_t(), s.get_mpz_t());
+    j = sample_geometric_exp(bits, p, s);
     if (gaussian) {
       num = j * j * q;
       if (!bernoulli_exp<mpz_class>(bits, num, two_p)) continue;
