@@ -51,7 +51,8 @@ constexpr const char* kHelp =
     "  rdp    Renyi DP at integer orders 2..4096, summed, converted by Balle et al. 2020 Thm 21\n"
     "         (epsilon) or CKS20 Prop. 12 (delta); every event, incl. poisson-gaussian (MTZ19)\n"
     "  pld    privacy loss distributions (gaussian, gdp, poisson-gaussian): connect-the-dots\n"
-    "         upper chain and rounded-down lower chain composed by exact GMP convolution; BOTH\n"
+    "         upper chain and a likelihood-ratio test for the lower end, composed by exact GMP\n"
+    "         convolution; BOTH\n"
     "         ends of its interval are proven bounds on the true epsilon or delta. Only when\n"
     "         asked for (--route pld): it takes seconds where rdp takes milliseconds\n"
     "  gdp, kov, basic, zcdp   the accountant's routes; only when no event is subsampled\n"
@@ -348,7 +349,7 @@ int cmd_compose_events(Args args, Io& io) {
         want_epsilon ? accounting::pld::pld_epsilon(split.events, target, relation, pld_options)
                      : accounting::pld::pld_delta(split.events, target, relation, pld_options);
     results.push_back({"pld", a.value, true});
-    pld_detail = "connect-the-dots upper chain, rounded-down lower chain, " + a.grid + ", " +
+    pld_detail = "connect-the-dots upper chain, cell-index test lower end, " + a.grid + ", " +
                  std::to_string(a.points) + " grid points";
   }
   if (!subsampled && route != "rdp" && route != "pld") {

@@ -23,6 +23,18 @@
 // scale_bits <= 62 keeps every mass, also upper bounds slightly above 1, inside uint64).
 // infinity_mass: the (bounded, same side, same scale) probability of loss +infinity. For kUpper
 // it also receives every truncated upper tail; for kLower it may be 0.
+// tilted (kUpper only; the lower end's Q chain, pld_test_bound.h): masses[j] bounds
+// m_j e^(l_j + o) instead of m_j, o = tilt_half_steps / (2 steps_per_unit) (the infinity mass
+// stays untilted). Each discretised step tilts by its cell's lower loss plus half a step (the
+// cell's true mean loss is inside, so the tilted masses stay close to P's, without a drift of
+// half a step per composed step); offsets add under composition. Tilting is multiplicative, so
+// the convolution of tilted sequences is the tilted convolution; it keeps RELATIVE precision
+// where a law's mass is tiny at high losses (Q there is about e^(-l) P, so the tilted masses
+// are about P's). anywhere_mass D (tilted chains): the true tilted law is the kept masses plus
+// a non-negative measure of total at most D placed ANYWHERE on the grid; its share of
+// Q(index >= t) is at most D e^(-l_t - o). Composition truncates tilted chains into D
+// (pld_composition.cc): moving truncated mass to a grid point instead would be unsound (an
+// untilted Q-mass at a very negative loss is huge).
 #pragma once
 
 #include <cstdint>
@@ -48,6 +60,9 @@ struct DiscretePld {
   unsigned scale_bits = 60;              // masses are integers m meaning m * 2^-scale_bits
   std::vector<std::uint64_t> masses;
   std::uint64_t infinity_mass = 0;       // mass at loss +infinity, same side and scale
+  bool tilted = false;                   // masses[j] bounds m_j e^(l_j) (see above)
+  std::uint64_t anywhere_mass = 0;       // tilted chains: unplaced tilted mass (see above)
+  long tilt_half_steps = 0;              // tilted chains: the offset o in half grid steps
 };
 
 }  // namespace exactdp::accounting::pld

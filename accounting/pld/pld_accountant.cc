@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include <exactdp/accounting/pld/pld_composition.h>
+#include <exactdp/accounting/pld/pld_test_bound.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/rational.h>
 
@@ -12,27 +14,37 @@ namespace exactdp::accounting::pld {
 namespace {
 
 struct Chains {
-  DiscretePld upper, lower;
+  DiscretePld upper, test_p, test_q;
 };
 
 Chains compose_all(const RdpComposition& events, PairOrder order, Neighbouring relation, const PldOptions& o,
                    std::size_t& points) {
   if (events.empty()) throw ParameterError("event", "event: at least one event is needed");
   std::optional<Chains> acc;
+  const unsigned tail = o.composition_tail_bits;
   for (const auto& [event, count] : events) {
     if (count < 1) throw ParameterError::out_of_range("count", "0", "count >= 1");
-    const DiscretePldPair one = discretize_both(event, order, relation, o.discretization);
-    Chains many{self_compose(one.upper, count, o.composition_tail_bits),
-                self_compose(one.lower, count, o.composition_tail_bits)};
+    const DiscretizedEvent one = discretize(event, order, relation, o.discretization);
+    Chains many{self_compose(one.upper, count, tail), self_compose(one.test_p, count, tail),
+                self_compose(one.test_q, count, tail)};
     if (acc) {
-      acc->upper = compose(acc->upper, many.upper, o.composition_tail_bits);
-      acc->lower = compose(acc->lower, many.lower, o.composition_tail_bits);
+      acc->upper = compose(acc->upper, many.upper, tail);
+      acc->test_p = compose(acc->test_p, many.test_p, tail);
+      acc->test_q = compose(acc->test_q, many.test_q, tail);
     } else {
       acc = std::move(many);
     }
-    points = std::max(points, std::max(acc->upper.masses.size(), acc->lower.masses.size()));
+    points = std::max({points, acc->upper.masses.size(), acc->test_p.masses.size(), acc->test_q.masses.size()});
   }
   return std::move(*acc);
+}
+
+// The pair orders to compose: both for add/remove with a subsampled event, one otherwise (a
+// symmetric event has the same loss distribution in both orders).
+std::vector<PairOrder> orders_for(const RdpComposition& events) {
+  const bool symmetric = std::all_of(events.begin(), events.end(), [](const auto& e) { return is_symmetric(e.first); });
+  if (symmetric) return {PairOrder::kRemove};
+  return {PairOrder::kRemove, PairOrder::kAdd};
 }
 
 std::string grid_text(const PldOptions& o) {
@@ -49,8 +61,9 @@ PldAnswer pld_epsilon(const RdpComposition& events, const mpq_class& delta, Neig
   }
   PldAnswer out;
   out.grid = grid_text(options);
-  mpq_class lower(0), upper(0);
-  for (const PairOrder order : {PairOrder::kRemove, PairOrder::kAdd}) {
+  mpq_class upper(0);
+  Real lower(kDefaultPrecision);  // +0
+  for (const PairOrder order : orders_for(events)) {
     const Chains chains = compose_all(events, order, relation, options, out.points);
     const std::optional<mpq_class> u = epsilon_at(chains.upper, delta);
     if (!u) {
@@ -58,10 +71,14 @@ PldAnswer pld_epsilon(const RdpComposition& events, const mpq_class& delta, Neig
                                 "infinity by truncation exceeds it); use a larger delta or another route");
     }
     upper = std::max(upper, *u);
-    lower = std::max(lower, *epsilon_at(chains.lower, delta));
+    const Real l = test_epsilon_lower(chains.test_p, chains.test_q, delta);
+    mpfr_max(lower.get(), lower.get(), l.get(), MPFR_RNDD);
   }
-  out.value = Interval::from_ends(Interval(lower, kDefaultPrecision).lower(),
-                                  Interval(upper, kDefaultPrecision).upper(), kDefaultPrecision);
+  const Interval u(upper, kDefaultPrecision);
+  if (mpfr_greater_p(lower.get(), u.upper())) {
+    throw std::logic_error("pld: the lower end exceeds the upper end (a bound is wrong)");
+  }
+  out.value = Interval::from_ends(lower.get(), u.upper(), kDefaultPrecision);
   return out;
 }
 
@@ -70,15 +87,19 @@ PldAnswer pld_delta(const RdpComposition& events, const mpq_class& epsilon, Neig
   if (epsilon < 0) throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
   PldAnswer out;
   out.grid = grid_text(options);
-  std::optional<Interval> lower, upper;
-  for (const PairOrder order : {PairOrder::kRemove, PairOrder::kAdd}) {
+  std::optional<Interval> upper;
+  Real lower(kDefaultPrecision);  // +0
+  for (const PairOrder order : orders_for(events)) {
     const Chains chains = compose_all(events, order, relation, options, out.points);
     const Interval u = delta_at(chains.upper, epsilon);
-    const Interval l = delta_at(chains.lower, epsilon);
     upper = upper ? max(*upper, u) : u;
-    lower = lower ? max(*lower, l) : l;
+    const Real l = test_delta_lower(chains.test_p, chains.test_q, epsilon);
+    mpfr_max(lower.get(), lower.get(), l.get(), MPFR_RNDD);
   }
-  out.value = Interval::from_ends(lower->lower(), upper->upper(), kDefaultPrecision);
+  if (mpfr_greater_p(lower.get(), upper->upper())) {
+    throw std::logic_error("pld: the lower end exceeds the upper end (a bound is wrong)");
+  }
+  out.value = Interval::from_ends(lower.get(), upper->upper(), kDefaultPrecision);
   return out;
 }
 

@@ -2,16 +2,19 @@
 // through their privacy loss distributions (issue 17; docs/ACCOUNTING_SUBSAMPLED.md "pld").
 //
 // For each pair order (kRemove and kAdd; the relation's delta is the larger of the two at every
-// eps) and each side, the events are discretised (pld_events.h), each self-composed `count`
-// times and composed together exactly (pld_composition.h). The answer is
-//   epsilon: [max over orders of the kLower chain's epsilon_at, max over orders of the kUpper
-//            chain's epsilon_at]: the TRUE epsilon(delta) of the composed mechanism for the
-//            relation lies in (lower, upper] — both ends are proven bounds, unlike the rdp
-//            route's lower end;
-//   delta:   [max over orders of the kLower delta_at lower end, max of the kUpper upper end].
+// eps; one order when every event is symmetric) the events are discretised (pld_events.h) into
+// three chains, each self-composed `count` times and composed together exactly
+// (pld_composition.h): the connect-the-dots upper chain and the two cell-mass chains of the
+// lower end (pld_test_bound.h). The answer is
+//   epsilon: [max over orders of test_epsilon_lower, max over orders of the upper chain's
+//            epsilon_at]: the TRUE epsilon(delta) of the composed mechanism for the relation
+//            lies in [lower, upper] — both ends are proven bounds, unlike the rdp route's lower
+//            end;
+//   delta:   [max over orders of test_delta_lower, max over orders of the upper chain's
+//            delta_at upper end].
 // Events: see pld_events.h (Gaussian, GDP, Poisson-subsampled Gaussian); ParameterError naming
-// "route" for any other. Cost: dominated by the discretisation (two erfc per grid point) and
-// O(log count) exact GMP products per event.
+// "route" for any other. Cost: the discretisation (~5 us per grid boundary) and O(log count)
+// exact GMP products per event and chain.
 // Thread-safety: pure functions.
 #pragma once
 

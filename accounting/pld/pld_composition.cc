@@ -13,10 +13,10 @@ namespace exactdp::accounting::pld {
 namespace {
 
 static_assert(GMP_LIMB_BITS == 64, "the Kronecker packing assumes 64-bit limbs");
-constexpr std::size_t kSlotLimbs = 3;  // 192-bit slots
 
 void check_compatible(const DiscretePld& a, const DiscretePld& b) {
-  if (a.side != b.side || a.steps_per_unit != b.steps_per_unit || a.scale_bits != b.scale_bits) {
+  if (a.side != b.side || a.steps_per_unit != b.steps_per_unit || a.scale_bits != b.scale_bits ||
+      a.tilted != b.tilted || (a.tilted && a.side != Side::kUpper)) {
     throw std::logic_error("pld::compose: operands on different sides, grids or scales");
   }
   if (a.scale_bits < 8 || a.scale_bits > 62) throw std::logic_error("pld::compose: scale_bits outside [8, 62]");
@@ -30,6 +30,51 @@ void check_size(std::size_t n) {
   }
 }
 
+unsigned bit_length(std::uint64_t v) { return v == 0 ? 0 : 64 - static_cast<unsigned>(__builtin_clzll(v)); }
+
+// The slot width in bits: every product coefficient sum_k a_k b_(j-k) is below
+// min(na, nb) max(a) max(b) < 2^(bits(max a) + bits(max b) + bits(min(na, nb))), so no carry
+// crosses a slot of that many bits (at most 62 + 62 + 24 = 148 < 192).
+unsigned slot_bits(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+  const std::uint64_t ma = *std::max_element(a.begin(), a.end());
+  const std::uint64_t mb = *std::max_element(b.begin(), b.end());
+  return bit_length(ma) + bit_length(mb) + bit_length(std::min(a.size(), b.size()));
+}
+
+// The masses packed at bit offsets j * bits (Kronecker substitution: the integer sum m_j 2^(j bits)).
+void pack(const std::vector<std::uint64_t>& m, unsigned bits, mpz_t out) {
+  const std::size_t limbs = (m.size() * bits + 63) / 64 + 1;
+  mp_limb_t* p = mpz_limbs_write(out, static_cast<mp_size_t>(limbs));
+  std::fill(p, p + limbs, mp_limb_t{0});
+  std::size_t offset = 0;
+  for (const std::uint64_t v : m) {
+    const std::size_t at = offset / 64;
+    const unsigned shift = offset % 64;
+    p[at] |= v << shift;
+    if (shift != 0) p[at + 1] |= v >> (64 - shift);
+    offset += bits;
+  }
+  mpz_limbs_finish(out, static_cast<mp_size_t>(limbs));
+}
+
+// The `bits`-wide field at bit `offset` of the limbs r[0 .. size), as three limbs (bits <= 192).
+void unpack_slot(const mp_limb_t* r, std::size_t size, std::size_t offset, unsigned bits, mp_limb_t out[3]) {
+  const std::size_t at = offset / 64;
+  const unsigned shift = offset % 64;
+  mp_limb_t w[4];
+  for (std::size_t k = 0; k < 4; ++k) w[k] = at + k < size ? r[at + k] : 0;
+  for (std::size_t k = 0; k < 3; ++k) out[k] = shift == 0 ? w[k] : (w[k] >> shift) | (w[k + 1] << (64 - shift));
+  // keep the low `bits` bits
+  for (std::size_t k = 0; k < 3; ++k) {
+    const unsigned lo = static_cast<unsigned>(64 * k);
+    if (bits <= lo) {
+      out[k] = 0;
+    } else if (bits < lo + 64) {
+      out[k] &= (mp_limb_t{1} << (bits - lo)) - 1;
+    }
+  }
+}
+
 // v (a 192-bit product coefficient at scale 2^(2s)) re-rounded to scale 2^s.
 std::uint64_t rescale(const mp_limb_t* limbs, unsigned s, bool up) {
   const uint128 high = (static_cast<uint128>(limbs[2]) << 64) | limbs[1];
@@ -39,17 +84,6 @@ std::uint64_t rescale(const mp_limb_t* limbs, unsigned s, bool up) {
   if (up && (low & ((std::uint64_t{1} << s) - 1)) != 0) ++v;
   if (v > UINT64_MAX) throw std::logic_error("pld::compose: mass above 2^64 after rescaling");
   return static_cast<std::uint64_t>(v);
-}
-
-void pack(const std::vector<std::uint64_t>& m, mpz_t out) {
-  const std::size_t n = m.size() * kSlotLimbs;
-  mp_limb_t* p = mpz_limbs_write(out, static_cast<mp_size_t>(n));
-  for (std::size_t j = 0; j < m.size(); ++j) {
-    p[kSlotLimbs * j] = m[j];
-    p[kSlotLimbs * j + 1] = 0;
-    p[kSlotLimbs * j + 2] = 0;
-  }
-  mpz_limbs_finish(out, static_cast<mp_size_t>(n));
 }
 
 std::uint64_t compose_infinity(const DiscretePld& a, const DiscretePld& b) {
@@ -65,6 +99,29 @@ std::uint64_t compose_infinity(const DiscretePld& a, const DiscretePld& b) {
   return sum >= ceil_prod ? static_cast<std::uint64_t>(sum - ceil_prod) : 0;
 }
 
+// Tilted chains: the total tilted mass (units 2^-s) of a's kept masses.
+mpz_class total_of(const DiscretePld& a) {
+  uint128 t = 0;
+  for (const std::uint64_t m : a.masses) t += m;  // < 2^24 2^64: no overflow
+  mpz_class out = static_cast<unsigned long>(t >> 64);
+  out <<= 64;
+  out += static_cast<unsigned long>(t);
+  return out;
+}
+
+// Tilted chains: the unplaced mass of a * b (units 2^-s, rounded up, saturating): the true
+// tilted law of each operand is its kept masses plus a non-negative measure of total at most
+// its anywhere_mass D, so the product's extra measure has total at most
+// D_a T_b + T_a D_b + D_a D_b (T = kept total; a convolution's total is the product of totals).
+std::uint64_t product_anywhere(const DiscretePld& a, const DiscretePld& b) {
+  if (a.anywhere_mass == 0 && b.anywhere_mass == 0) return 0;
+  const mpz_class da = static_cast<unsigned long>(a.anywhere_mass), db = static_cast<unsigned long>(b.anywhere_mass);
+  const mpz_class units = da * total_of(b) + total_of(a) * db + da * db;  // scale 2^-2s
+  mpz_class out;
+  mpz_cdiv_q_2exp(out.get_mpz_t(), units.get_mpz_t(), a.scale_bits);
+  return mpz_cmp_ui(out.get_mpz_t(), UINT64_MAX) >= 0 ? UINT64_MAX : mpz_get_ui(out.get_mpz_t());
+}
+
 DiscretePld product_frame(const DiscretePld& a, const DiscretePld& b) {
   DiscretePld out;
   out.side = a.side;
@@ -72,6 +129,11 @@ DiscretePld product_frame(const DiscretePld& a, const DiscretePld& b) {
   out.scale_bits = a.scale_bits;
   out.first_index = a.first_index + b.first_index;
   out.infinity_mass = compose_infinity(a, b);
+  out.tilted = a.tilted;
+  if (a.tilted) {
+    out.anywhere_mass = product_anywhere(a, b);
+    out.tilt_half_steps = a.tilt_half_steps + b.tilt_half_steps;
+  }
   return out;
 }
 
@@ -92,6 +154,7 @@ DiscretePld identity_like(const DiscretePld& like) {
   out.steps_per_unit = like.steps_per_unit;
   out.scale_bits = like.scale_bits;
   out.first_index = 0;
+  out.tilted = like.tilted;  // loss 0: e^0 = 1, the same mass
   out.masses = {std::uint64_t{1} << like.scale_bits};
   return out;
 }
@@ -102,21 +165,25 @@ DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bi
   if (a.masses.empty() || b.masses.empty()) return out;
   const std::size_t n = a.masses.size() + b.masses.size() - 1;
   check_size(n);
+  const unsigned bits = slot_bits(a.masses, b.masses);
+  if (bits > 192) throw std::logic_error("pld::compose: slot wider than 192 bits");
   mpz_t x, y;
   mpz_init(x);
   mpz_init(y);
-  pack(a.masses, x);
+  pack(a.masses, bits, x);
   if (&a == &b) {
     mpz_mul(x, x, x);
   } else {
-    pack(b.masses, y);
+    pack(b.masses, bits, y);
     mpz_mul(x, x, y);
   }
   const mp_limb_t* r = mpz_limbs_read(x);
   const auto size = static_cast<std::size_t>(mpz_size(x));
-  const auto limb = [&](std::size_t j, std::size_t k) -> mp_limb_t {
-    const std::size_t at = kSlotLimbs * j + k;
-    return at < size ? r[at] : 0;
+  // Coefficient j, as three limbs.
+  mp_limb_t slot[3];
+  const auto coefficient = [&](std::size_t j) -> const mp_limb_t* {
+    unpack_slot(r, size, j * bits, bits, slot);
+    return slot;
   };
   // Truncation on the EXACT coefficients (units 2^-2s), before re-rounding: rounding first
   // would turn every far-tail coefficient, however tiny, into a whole unit of "dust" and keep
@@ -124,8 +191,9 @@ DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bi
   const unsigned s2 = 2 * a.scale_bits;
   const uint128 budget = tail_bits < s2 ? uint128{1} << (s2 - tail_bits) : 0;
   const auto small = [&](std::size_t j, uint128& v) {
-    if (limb(j, 2) != 0 || (limb(j, 1) >> 63) != 0) return false;
-    v = (static_cast<uint128>(limb(j, 1)) << 64) | limb(j, 0);
+    const mp_limb_t* c = coefficient(j);
+    if (c[2] != 0 || (c[1] >> 63) != 0) return false;
+    v = (static_cast<uint128>(c[1]) << 64) | c[0];
     return true;
   };
   std::size_t top = n, bottom = 0;
@@ -140,19 +208,28 @@ DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bi
   }
   const bool up = a.side == Side::kUpper;
   out.masses.resize(top - bottom);
-  mp_limb_t slot[kSlotLimbs];
-  for (std::size_t j = bottom; j < top; ++j) {
-    for (std::size_t k = 0; k < kSlotLimbs; ++k) slot[k] = limb(j, k);
-    out.masses[j - bottom] = rescale(slot, a.scale_bits, up);
-  }
+  for (std::size_t j = bottom; j < top; ++j) out.masses[j - bottom] = rescale(coefficient(j), a.scale_bits, up);
   out.first_index += static_cast<long>(bottom);
   if (up) {  // moved mass, rounded up to the scale: the top to +infinity, the bottom up a grid point
     const uint128 unit_mask = (uint128{1} << a.scale_bits) - 1;
-    const auto ceil_units = [&](uint128 m) { return static_cast<std::uint64_t>((m >> a.scale_bits) + ((m & unit_mask) != 0 ? 1 : 0)); };
-    const uint128 inf = static_cast<uint128>(out.infinity_mass) + ceil_units(moved_top);
+    const auto ceil_units = [&](uint128 m) {
+      return static_cast<std::uint64_t>((m >> a.scale_bits) + ((m & unit_mask) != 0 ? 1 : 0));
+    };
+    uint128 to_infinity = ceil_units(moved_top);
+    uint128 onto_first = ceil_units(moved_bottom);
+    if (a.tilted) {  // tilted: both truncated tails become unplaced mass (discrete_pld.h)
+      const uint128 anywhere = static_cast<uint128>(out.anywhere_mass) + to_infinity + onto_first;
+      out.anywhere_mass = anywhere > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(anywhere);
+      to_infinity = onto_first = 0;
+    }
+    if (out.masses.empty()) {  // nothing kept: the bottom goes to +infinity too
+      to_infinity += onto_first;
+      onto_first = 0;
+    }
+    const uint128 inf = static_cast<uint128>(out.infinity_mass) + to_infinity;
     out.infinity_mass = inf > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(inf);
     if (!out.masses.empty()) {
-      const uint128 first = static_cast<uint128>(out.masses[0]) + ceil_units(moved_bottom);
+      const uint128 first = static_cast<uint128>(out.masses[0]) + onto_first;
       out.masses[0] = first > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(first);
     }
   }

@@ -2,8 +2,9 @@
 // (discrete_pld.h) and the certified delta / epsilon they imply (issue 17, the pld route).
 //
 // compose(a, b): the convolution of the two mass sequences, EXACT: the uint64 masses are packed
-// into one GMP integer per operand (Kronecker substitution, 192-bit slots, so no carry crosses
-// a slot: every product coefficient is below n 2^124 < 2^192), multiplied by GMP (schoolbook,
+// into one GMP integer per operand (Kronecker substitution) at slots of
+// bits(max a) + bits(max b) + bits(min(na, nb)) bits (<= 148), so no carry crosses a slot:
+// every product coefficient is below min(na, nb) max(a) max(b)), multiplied by GMP (schoolbook,
 // Toom or FFT: all exact integer arithmetic), and unpacked. Each coefficient, now at scale
 // 2^(2 scale_bits), is re-rounded to 2^scale_bits: UP for Side::kUpper, DOWN for kLower.
 // Infinity masses: kUpper m_inf(a * b) = m_inf(a) + m_inf(b) >= 1 - (1 - m_inf(a))(1 -

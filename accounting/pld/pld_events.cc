@@ -5,40 +5,51 @@
 // Pairs, in units of sigma (mu = Delta / sigma, rate q; q = 1 for a plain Gaussian):
 //   kRemove: P = (1-q) N(0,1) + q N(mu,1), Q = N(0,1), L(x) = log(1 - q + q e^(mu x - mu^2/2)),
 //            increasing in x, so the loss cell [l_i, l_{i+1}] is the x-interval
-//            [X(l_i), X(l_{i+1})], X(l) = (log((e^l - (1-q)) / q) + mu^2/2) / mu (-inf when
-//            e^l <= 1 - q);
+//            [X(l_i), X(l_{i+1})], X(s) = (log((e^s - (1-q)) / q) + mu^2/2) / mu (-inf when
+//            e^s <= 1 - q);
 //   kAdd:    P = N(0,1), Q = the mixture, L(x) = -log(1 - q + q e^(mu x - mu^2/2)), decreasing:
-//            the cell is [X'(l_{i+1}), X'(l_i)], X'(l) = X(-l).
-// Cell masses p_i = P(cell), q_i = Q(cell) are differences of normal cdfs at the certified
-// x-boundaries (every boundary an MPFR interval; Phi by one correctly rounded erfc plus the
-// derivative bound |erfc'| <= 2/sqrt(pi) over the boundary's width).
+//            the cell is [X(-l_{i+1}), X(-l_i)].
+// Cell masses p_i = P(cell), q_i = Q(cell) are differences of normal cdfs at the x-boundaries.
 //
-// Upper side (kUpper): connect the dots (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022):
-// the mass of every outcome in a cell is split onto the cell's two grid losses so that both
-// its P-mass and its Q-mass are kept: b at l_{i+1} and a at l_i with a + b = p_i and
-// a e^(-l_i) + b e^(-l_{i+1}) = q_i, i.e. b = (p_i e^(-l_i) - q_i) / (e^(-l_i) - e^(-l_{i+1})).
-// Merging the two atoms of an outcome gives the outcome back, so the true pair is a
-// post-processing of the split pair: the split pair DOMINATES it (its delta(eps) is >= for
-// every eps, and so are its compositions). The stored masses are the upper ends of the interval
-// enclosures of a and b rounded UP to 2^-scale_bits: entrywise >= the split pair's.
-// Lower side (kLower): every cell's P-mass (lower end, rounded DOWN) at the cell's lower loss
-// l_i: losses lowered and masses lowered, so by the coupling L' <= L every composed
-// E[(1 - e^(eps - sum L'))^+] is <= the true composed delta.
+// How every number is enclosed (raw MPFR at 128 bits, no interval objects in the loop):
+//   * X(s) is increasing in s and built from increasing steps (exp, subtract a constant,
+//     multiply by a positive constant, log, add, multiply by 1/mu > 0), so X's lower end is the
+//     same chain with every operation rounded DOWN and every constant taken at its safe end,
+//     the upper end likewise rounded UP. exp is evaluated once (RNDD at s rounded down): the
+//     upper end is nextabove(that) (1 + 2 (s_hi - s_lo)); log once (RNDD): the upper end is
+//     nextabove(that) + (y_hi - y_lo) / y_lo (log's slope is at most 1 / y_lo).
+//   * Phi over [x_lo, x_hi] by normal_cdf_table.h (Taylor at anchors, one stated error bound).
+//   * The mixtures' cdfs as sums of non-negative terms rounded down / up; cell masses as
+//     differences of the ends (lower = lower - upper, clamped at 0).
+//   * e^(-l_i) by multiplying with the enclosure of e^(-1/n) cell by cell, restarted from a
+//     fresh exp every 4096 cells (the widths stay near 2^-115).
+//
+// Upper chain: connect the dots: the mass of every outcome in a cell is split onto the cell's
+// two grid losses so that both its P-mass and its Q-mass are kept: b at l_{i+1} and a at l_i
+// with a + b = p_i and a e^(-l_i) + b e^(-l_{i+1}) = q_i, i.e.
+// b = (p_i e^(-l_i) - q_i) / (e^(-l_i) (1 - e^(-h))). Merging the two atoms of an outcome gives
+// the outcome back, so the true pair is a post-processing of the split pair: the split pair
+// DOMINATES it. The stored masses are upper bounds of a and b (b <= its enclosure's upper end
+// and <= p_i; a = p_i - b <= p_i's upper end - b's lower end), rounded UP to 2^-scale_bits.
+// Lower chains: test_p = P-mass of each cell rounded DOWN, test_q = its Q-mass rounded UP, at
+// the cell's lower index (pld_test_bound.h).
 // Truncation: x0 is the least multiple of 1/4 with Phi(-x0) <= 2^-tail_bits (upper bound);
-// outcomes with x outside [-x0, mu + x0] have P-mass at most 2^-tail_bits on each side (both
-// P's tails are bounded by those of N(0,1) below and N(mu,1) above). kUpper: the tail on the
-// high-loss side goes to +infinity, the one on the low-loss side onto the lowest grid loss
-// (losses raised); kLower drops both.
-// Cost: two erfc evaluations per grid boundary (~40 us each at 96 bits): ~80 k boundaries at
-// sigma = 0.8, q = 0.01, step 10^-4; fewer for larger sigma.
+// outcomes with x outside [-x0, mu + x0] have P- and Q-mass at most 2^-tail_bits on each side
+// (both laws' tails are bounded by those of N(0,1) below and N(mu,1) above). upper and test_q:
+// the tail on the high-loss side goes to +infinity, the one on the low-loss side onto the lowest
+// grid loss; test_p drops both.
+// Cost: one exp, one log and two Horner evaluations of the cdf table per grid boundary (~5 us):
+// ~70 k boundaries per pair order at sigma = 0.8, q = 0.01, step 10^-4; fewer for larger sigma.
 #include <exactdp/accounting/pld/pld_events.h>
 
 #include <mpfr.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
+#include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/normal.h>
+#include <exactdp/accounting/pld/normal_cdf_table.h>
 #include <exactdp/accounting/pld/pld_composition.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/int128.h>
@@ -46,139 +57,102 @@
 namespace exactdp::accounting::pld {
 namespace {
 
-constexpr mpfr_prec_t kPrecision = 96;
+constexpr mpfr_prec_t kPrecision = NormalCdfTable::kPrecision;  // 128
 
-// Phi(x) for x in the interval `x`.
-Interval phi(const Interval& x) {
-  const Interval t = -x / sqrt(Interval(2L, kPrecision));  // Phi(x) = erfc(t) / 2, erfc decreasing
-  Interval out(kPrecision);
-  mpfr_t e0, w;
-  mpfr_init2(e0, kPrecision);
-  mpfr_init2(w, kPrecision);
-  mpfr_erfc(e0, t.lower(), MPFR_RNDU);           // >= erfc(t.lower) >= erfc(t) for t in the interval
-  mpfr_set(out.upper(), e0, MPFR_RNDU);
-  mpfr_nextbelow(e0);                             // <= erfc(t.lower) (correct rounding: 1 ulp)
-  mpfr_sub(w, t.upper(), t.lower(), MPFR_RNDU);   // width of t
-  static const mpq_class kErfcSlope(2821, 2500);  // 1.1284 > 2/sqrt(pi) = 1.12838..., |erfc'| <= 2/sqrt(pi)
-  mpfr_mul_q(w, w, kErfcSlope.get_mpq_t(), MPFR_RNDU);
-  mpfr_sub(out.lower(), e0, w, MPFR_RNDD);        // <= erfc(t.upper)
-  if (mpfr_sgn(out.lower()) < 0) mpfr_set_zero(out.lower(), 1);
-  mpfr_div_2ui(out.lower(), out.lower(), 1, MPFR_RNDD);
-  mpfr_div_2ui(out.upper(), out.upper(), 1, MPFR_RNDU);
-  mpfr_clear(e0);
-  mpfr_clear(w);
-  return out;
-}
-
-// Phi by Taylor expansion around anchors a = k/4 (so |x - a| <= 1/8 + tiny):
-//   Phi(a + d) = Phi(a) + phi(a) sum_{n=1}^{N} (-1)^(n-1) He_{n-1}(a) d^n / n! + R,
-// since phi^(m)(a) = (-1)^m He_m(a) phi(a) (He: probabilists' Hermite polynomials, computed
-// exactly in rationals for rational a). Remainder (Lagrange): |R| <= max|phi^(N)| |d|^(N+1) /
-// (N+1)!, and |phi^(N)(t)| = |He_N(t)| phi(t) <= K sqrt(N!) e^(t^2/4) e^(-t^2/2) / sqrt(2 pi)
-// <= K sqrt(N!) / sqrt(2 pi), K = 1.0865 (Cramer's inequality, Abramowitz-Stegun 22.14.17).
-// With N = 24 and |d| <= 1/8 + 2^-60: |R| < 6e-37 < 2^-112, the bound used. Phi(a) itself
-// comes from phi() (one correctly rounded erfc). About 50 interval operations per value instead
-// of an erfc (~40 us): the discretisation's cost.
-class NormalCdf {
- public:
-  NormalCdf(const mpq_class& from, const mpq_class& to) {
-    const mpz_class lo = floor_of(from * 4) - 1;
-    const mpz_class hi = floor_of(to * 4) + 2;
-    first_ = mpz_get_si(lo.get_mpz_t());
-    const long count = mpz_get_si(hi.get_mpz_t()) - first_ + 1;
-    const mpq_class bound(mpz_class(1), mpz_class(1) << 112);
-    remainder_ = hull(Interval(-bound, kPrecision), Interval(bound, kPrecision));
-    for (long k = 0; k < count; ++k) anchors_.push_back(make_anchor(mpq_class(first_ + k, 4)));
-  }
-
-  // Phi(x) for x in the interval; falls back to erfc outside the anchors' range.
-  [[nodiscard]] Interval operator()(const Interval& x) const {
-    Real mid(kPrecision);
-    mpfr_add(mid.get(), x.lower(), x.upper(), MPFR_RNDN);
-    mpfr_mul_2ui(mid.get(), mid.get(), 1, MPFR_RNDN);  // 4 * (lower + upper) / 2
-    mpfr_round(mid.get(), mid.get());
-    if (!mpfr_fits_slong_p(mid.get(), MPFR_RNDN)) return phi(x);
-    const long k = mpfr_get_si(mid.get(), MPFR_RNDN) - first_;
-    if (k < 0 || k >= static_cast<long>(anchors_.size())) return phi(x);
-    const Anchor& a = anchors_[static_cast<std::size_t>(k)];
-    const Interval d = x - a.point;
-    if (!upper_at_most(abs(d), mpq_class(1, 8) + mpq_class(1, 1L << 60))) return phi(x);
-    Interval acc = a.coefficients.back();
-    for (std::size_t n = a.coefficients.size() - 1; n-- > 0;) acc = acc * d + a.coefficients[n];
-    return clamp(a.cdf + acc * d + remainder_, mpq_class(0), mpq_class(1));
-  }
-
- private:
-  static constexpr int kTerms = 24;
-  struct Anchor {
-    mpq_class point;
-    Interval cdf{kPrecision};
-    std::vector<Interval> coefficients;  // c_1 .. c_N: d^n coefficient = c_n
-  };
-  static mpz_class floor_of(const mpq_class& v) {
-    mpz_class out;
-    mpz_fdiv_q(out.get_mpz_t(), v.get_num_mpz_t(), v.get_den_mpz_t());
-    return out;
-  }
-  static Anchor make_anchor(const mpq_class& a) {
-    Anchor out;
-    out.point = a;
-    out.cdf = phi(Interval(a, kPrecision));
-    const Interval density = exp(-Interval(a * a / 2, kPrecision)) / sqrt(pi_interval(kPrecision) * mpq_class(2));
-    // He_0 = 1, He_1 = a, He_{m+1} = a He_m - m He_{m-1} (exact); c_n = (-1)^(n-1) He_{n-1}(a) / n!.
-    std::vector<mpq_class> he{mpq_class(1), a};
-    while (he.size() < static_cast<std::size_t>(kTerms)) {
-      const std::size_t m = he.size() - 1;
-      he.push_back(a * he[m] - mpq_class(static_cast<long>(m)) * he[m - 1]);
-    }
-    mpz_class factorial(1);
-    for (int n = 1; n <= kTerms; ++n) {
-      factorial *= n;
-      mpq_class c = he[static_cast<std::size_t>(n - 1)] / mpq_class(factorial);
-      if ((n - 1) % 2 == 1) c = -c;
-      out.coefficients.push_back(density * c);
-    }
-    return out;
-  }
-  long first_ = 0;
-  Interval remainder_{kPrecision};
-  std::vector<Anchor> anchors_;
+// A scratch MPFR number at kPrecision (RAII).
+struct Num {
+  Num() { mpfr_init2(v, kPrecision); }
+  ~Num() { mpfr_clear(v); }
+  Num(const Num&) = delete;
+  Num& operator=(const Num&) = delete;
+  operator mpfr_ptr() { return v; }  // NOLINT: scratch value used in MPFR calls
+  mpfr_t v;
 };
+
+// [lo, hi] enclosing the rational r.
+void enclose_q(const mpq_class& r, mpfr_ptr lo, mpfr_ptr hi) {
+  mpfr_set_q(lo, r.get_mpq_t(), MPFR_RNDD);
+  mpfr_set_q(hi, r.get_mpq_t(), MPFR_RNDU);
+}
 
 struct Pair {
   mpq_class mu, q;
   PairOrder order;
 };
 
-// The x-boundary of loss l, or false for -infinity.
-bool boundary_x(const Pair& pair, const mpq_class& l, Interval& x) {
-  const mpq_class signed_l = pair.order == PairOrder::kRemove ? l : mpq_class(-l);
-  const Interval e = exp(Interval(signed_l, kPrecision)) - (1 - pair.q);
-  if (mpfr_sgn(e.upper()) <= 0) return false;
-  if (mpfr_sgn(e.lower()) <= 0) {
-    throw std::logic_error("pld: a grid loss too close to the loss bound log(1 - q) for the working precision");
+// The x-boundaries X(s) of pld_events.cc's header, for s = +-i/n, rounded outward.
+class BoundaryX {
+ public:
+  BoundaryX(const Pair& pair, unsigned long n) : n_(n), sign_(pair.order == PairOrder::kRemove ? 1 : -1) {
+    enclose_q(1 - pair.q, c_lo_, c_hi_);
+    enclose_q(1 / pair.q, iq_lo_, iq_hi_);
+    enclose_q(pair.mu * pair.mu / 2, m2_lo_, m2_hi_);
+    enclose_q(1 / pair.mu, imu_lo_, imu_hi_);
+    enclose_q(pair.mu, mu_lo_, mu_hi_);
   }
-  x = (log(e / pair.q) + pair.mu * pair.mu / 2) / pair.mu;
-  return true;
-}
 
-// Loss of x (interval).
-Interval loss_at(const Pair& pair, const mpq_class& x) {
-  const Interval inner = log(Interval(1 - pair.q, kPrecision) +
-                             exp(Interval(pair.mu * x - pair.mu * pair.mu / 2, kPrecision)) * pair.q);
-  return pair.order == PairOrder::kRemove ? inner : -inner;
-}
+  // Returns false when X = -infinity at both ends (e^s <= 1 - q); x_lo may be -inf alone.
+  bool at(long i, mpfr_ptr x_lo, mpfr_ptr x_hi) {
+    mpfr_set_si(s_lo_, sign_ * i, MPFR_RNDN);  // exact (|i| < 2^63)
+    mpfr_set(s_hi_, s_lo_, MPFR_RNDN);
+    mpfr_div_ui(s_lo_, s_lo_, n_, MPFR_RNDD);
+    mpfr_div_ui(s_hi_, s_hi_, n_, MPFR_RNDU);
+    // e^s in [e_lo, e_hi]: e^s <= e^(s_lo) e^(s_hi - s_lo) <= nextabove(e_lo) (1 + 2 (s_hi - s_lo)).
+    mpfr_exp(e_lo_, s_lo_, MPFR_RNDD);
+    mpfr_set(e_hi_, e_lo_, MPFR_RNDU);
+    mpfr_nextabove(e_hi_);
+    mpfr_sub(t_, s_hi_, s_lo_, MPFR_RNDU);
+    mpfr_mul_2ui(t_, t_, 1, MPFR_RNDU);
+    mpfr_add_ui(t_, t_, 1, MPFR_RNDU);
+    mpfr_mul(e_hi_, e_hi_, t_, MPFR_RNDU);
+    // y = (e^s - (1 - q)) / q.
+    mpfr_sub(y_hi_, e_hi_, c_lo_, MPFR_RNDU);
+    if (mpfr_sgn(y_hi_.v) <= 0) return false;
+    mpfr_mul(y_hi_, y_hi_, iq_hi_, MPFR_RNDU);
+    mpfr_sub(y_lo_, e_lo_, c_hi_, MPFR_RNDD);
+    if (mpfr_sgn(y_lo_.v) > 0) {
+      mpfr_mul(y_lo_, y_lo_, iq_lo_, MPFR_RNDD);
+      mpfr_log(x_lo, y_lo_, MPFR_RNDD);
+      // log(y_hi) <= log(y_lo) + (y_hi - y_lo) / y_lo <= nextabove(x_lo) + that.
+      mpfr_sub(t_, y_hi_, y_lo_, MPFR_RNDU);
+      mpfr_div(t_, t_, y_lo_, MPFR_RNDU);
+      mpfr_set(x_hi, x_lo, MPFR_RNDU);
+      mpfr_nextabove(x_hi);
+      mpfr_add(x_hi, x_hi, t_, MPFR_RNDU);
+      mpfr_add(x_lo, x_lo, m2_lo_, MPFR_RNDD);
+      mpfr_mul(x_lo, x_lo, mpfr_sgn(x_lo) >= 0 ? imu_lo_ : imu_hi_, MPFR_RNDD);
+    } else {
+      mpfr_set_inf(x_lo, -1);
+      mpfr_log(x_hi, y_hi_, MPFR_RNDU);
+    }
+    mpfr_add(x_hi, x_hi, m2_hi_, MPFR_RNDU);
+    mpfr_mul(x_hi, x_hi, mpfr_sgn(x_hi) >= 0 ? imu_hi_ : imu_lo_, MPFR_RNDU);
+    return true;
+  }
 
-std::uint64_t to_fixed(mpfr_srcptr value, unsigned scale_bits, bool up) {
+  // [x_lo - mu, x_hi - mu] rounded outward.
+  void minus_mu(mpfr_srcptr x_lo, mpfr_srcptr x_hi, mpfr_ptr lo, mpfr_ptr hi) {
+    mpfr_sub(lo, x_lo, mu_hi_, MPFR_RNDD);
+    mpfr_sub(hi, x_hi, mu_lo_, MPFR_RNDU);
+  }
+
+ private:
+  unsigned long n_;
+  long sign_;
+  Num c_lo_, c_hi_, iq_lo_, iq_hi_, m2_lo_, m2_hi_, imu_lo_, imu_hi_, mu_lo_, mu_hi_;
+  Num s_lo_, s_hi_, e_lo_, e_hi_, y_lo_, y_hi_, t_;
+};
+
+// The cdfs of P and Q at one boundary, enclosed.
+struct BoundaryCdf {
+  Num p_lo, p_hi, q_lo, q_hi;
+};
+
+std::uint64_t to_fixed(mpfr_srcptr value, unsigned scale_bits, bool up, mpfr_ptr scratch) {
   if (mpfr_sgn(value) <= 0) return 0;
-  mpfr_t y;
-  mpfr_init2(y, mpfr_get_prec(value));
-  mpfr_mul_2ui(y, value, scale_bits, up ? MPFR_RNDU : MPFR_RNDD);  // exact
-  mpz_class z;
-  mpfr_get_z(z.get_mpz_t(), y, up ? MPFR_RNDU : MPFR_RNDD);
-  mpfr_clear(y);
-  if (z > mpz_class(1) << 63) z = mpz_class(1) << 63;
-  return mpz_get_ui(z.get_mpz_t());
+  mpfr_mul_2ui(scratch, value, scale_bits, MPFR_RNDN);  // exact
+  if (mpfr_cmp_ui_2exp(scratch, 1, 63) >= 0) return std::uint64_t{1} << 63;
+  return mpfr_get_ui(scratch, up ? MPFR_RNDU : MPFR_RNDD);
 }
 
 void add_mass(std::vector<std::uint64_t>& m, std::size_t i, std::uint64_t v) {
@@ -196,7 +170,24 @@ long grid_index(mpfr_srcptr l, unsigned long n, mpfr_rnd_t direction) {
   return v;
 }
 
-DiscretePldPair discretize_pair(const Pair& pair, const DiscretizationOptions& o) {
+// Loss of x (interval).
+Interval loss_at(const Pair& pair, const mpq_class& x) {
+  const Interval inner = log(Interval(1 - pair.q, kPrecision) +
+                             exp(Interval(pair.mu * x - pair.mu * pair.mu / 2, kPrecision)) * pair.q);
+  return pair.order == PairOrder::kRemove ? inner : -inner;
+}
+
+DiscretePld frame(Side side, unsigned long n, unsigned scale_bits, long first, std::size_t points) {
+  DiscretePld p;
+  p.side = side;
+  p.steps_per_unit = n;
+  p.scale_bits = scale_bits;
+  p.first_index = first;
+  p.masses.assign(points, 0);
+  return p;
+}
+
+DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& o) {
   if (o.scale_bits < 8 || o.scale_bits > 62 || o.steps_per_unit < 1 || o.steps_per_unit > 10'000'000 ||
       o.tail_bits < 8 || o.tail_bits > 200) {
     throw std::invalid_argument("pld::discretize: options out of range");
@@ -208,7 +199,7 @@ DiscretePldPair discretize_pair(const Pair& pair, const DiscretizationOptions& o
   mpq_class x0(1);
   Interval tail(kPrecision);
   for (;; x0 += mpq_class(1, 4)) {
-    tail = phi(-Interval(x0, kPrecision));
+    tail = normal_cdf(-x0, kPrecision);
     if (upper_at_most(tail, tail_target)) break;
   }
   const Interval l_a = loss_at(pair, -x0), l_b = loss_at(pair, pair.mu + x0);
@@ -221,56 +212,143 @@ DiscretePldPair discretize_pair(const Pair& pair, const DiscretizationOptions& o
     throw LimitError("pld-step", "pld-step: the event's loss range needs more than 5*10^7 grid points at this step");
   }
   const auto cells = static_cast<std::size_t>(i_hi - i_lo);
-  // Cdf values of P and Q at every boundary (as functions of x; -infinity gives 0).
-  std::vector<Interval> fp, fq;
-  fp.reserve(cells + 1);
-  fq.reserve(cells + 1);
-  Interval x(kPrecision);
-  const Interval one_minus_q(1 - pair.q, kPrecision);
-  const NormalCdf cdf(-x0 - pair.mu - 1, pair.mu + x0 + 1);
-  for (long i = i_lo; i <= i_hi; ++i) {
-    if (!boundary_x(pair, mpq_class(i, n), x)) {
-      fp.emplace_back(0L, kPrecision);
-      fq.emplace_back(0L, kPrecision);
-      continue;
+  // The lower end's cells: `coarse` grid steps each (index floor(i / coarse)).
+  const long coarse = o.test_coarsening >= 1 && n % o.test_coarsening == 0 ? o.test_coarsening : 1;
+  const auto floor_div = [](long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
+  const long t_lo = floor_div(i_lo, coarse);
+  const auto test_points = static_cast<std::size_t>(floor_div(i_hi, coarse) - t_lo + 1);
+  DiscretizedEvent out{frame(Side::kUpper, n, o.scale_bits, i_lo, cells + 1),
+                       frame(Side::kLower, n / static_cast<unsigned long>(coarse), o.scale_bits, t_lo, test_points),
+                       frame(Side::kUpper, n / static_cast<unsigned long>(coarse), o.scale_bits, t_lo, test_points)};
+
+  NormalCdfTable cdf(-x0 - pair.mu - 1, pair.mu + x0 + 1);
+  BoundaryX boundary(pair, n);
+  Num q_lo, q_hi, c_lo, c_hi;
+  enclose_q(pair.q, q_lo, q_hi);
+  enclose_q(1 - pair.q, c_lo, c_hi);
+  Num x_lo, x_hi, xm_lo, xm_hi, f0_lo, f0_hi, f1_lo, f1_hi, t;
+  // The cdfs of P and Q (as functions of x) at boundary i.
+  const auto cdfs_at = [&](long i, BoundaryCdf& b) {
+    if (!boundary.at(i, x_lo, x_hi)) {
+      for (mpfr_ptr v : {b.p_lo.v, b.p_hi.v, b.q_lo.v, b.q_hi.v}) mpfr_set_zero(v, 1);
+      return;
     }
-    const Interval f0 = cdf(x);
-    const Interval mix = one_minus_q * f0 + cdf(x - pair.mu) * pair.q;
-    fp.push_back(increasing ? mix : f0);
-    fq.push_back(increasing ? f0 : mix);
+    cdf.enclose(x_lo, x_hi, f0_lo, f0_hi);
+    boundary.minus_mu(x_lo, x_hi, xm_lo, xm_hi);
+    cdf.enclose(xm_lo, xm_hi, f1_lo, f1_hi);
+    // mixture = (1-q) Phi(x) + q Phi(x - mu), non-negative terms.
+    mpfr_ptr mix_lo = increasing ? b.p_lo.v : b.q_lo.v;
+    mpfr_ptr mix_hi = increasing ? b.p_hi.v : b.q_hi.v;
+    mpfr_mul(mix_lo, f0_lo, c_lo, MPFR_RNDD);
+    mpfr_mul(t, f1_lo, q_lo, MPFR_RNDD);
+    mpfr_add(mix_lo, mix_lo, t, MPFR_RNDD);
+    mpfr_mul(mix_hi, f0_hi, c_hi, MPFR_RNDU);
+    mpfr_mul(t, f1_hi, q_hi, MPFR_RNDU);
+    mpfr_add(mix_hi, mix_hi, t, MPFR_RNDU);
+    mpfr_set(increasing ? b.q_lo.v : b.p_lo.v, f0_lo, MPFR_RNDD);
+    mpfr_set(increasing ? b.q_hi.v : b.p_hi.v, f0_hi, MPFR_RNDU);
+  };
+
+  // e^(-h) and 1 - e^(-h), enclosed; e^(-l_i) restarted every kRestart cells.
+  constexpr std::size_t kRestart = 4096;
+  Num step_lo, step_hi, g_lo, g_hi, e_lo, e_hi;
+  {
+    Num h_lo, h_hi;
+    enclose_q(mpq_class(-1, n), h_lo, h_hi);
+    mpfr_exp(step_lo, h_lo, MPFR_RNDD);
+    mpfr_exp(step_hi, h_hi, MPFR_RNDU);
+    mpfr_expm1(g_lo, h_hi, MPFR_RNDU);  // expm1(-h) <= 0; 1 - e^(-h) = -expm1(-h)
+    mpfr_neg(g_lo, g_lo, MPFR_RNDD);
+    mpfr_expm1(g_hi, h_lo, MPFR_RNDD);
+    mpfr_neg(g_hi, g_hi, MPFR_RNDU);
   }
-  DiscretePldPair both;
-  for (DiscretePld* p : {&both.upper, &both.lower}) {
-    p->side = p == &both.upper ? Side::kUpper : Side::kLower;
-    p->steps_per_unit = n;
-    p->scale_bits = o.scale_bits;
-    p->first_index = i_lo;
-    p->masses.assign(cells + 1, 0);
-  }
-  const Interval step_down = exp(Interval(mpq_class(-1, n), kPrecision));
-  Interval e_i = exp(-Interval(mpq_class(i_lo, n), kPrecision));  // e^(-l_i)
+  const auto restart_e = [&](long i) {
+    Num l_lo, l_hi;
+    enclose_q(mpq_class(-i, n), l_lo, l_hi);
+    mpfr_exp(e_lo, l_lo, MPFR_RNDD);
+    mpfr_exp(e_hi, l_hi, MPFR_RNDU);
+  };
+
+  BoundaryCdf ends[2];  // the cell's two boundaries, alternating
+  cdfs_at(i_lo, ends[0]);
+  Num pm_lo, pm_hi, qm_lo, qm_hi, b_lo, b_hi, a_hi, den, scratch, tilt, tilt_hi;
+  long tilt_index = t_lo - 1;
   for (std::size_t c = 0; c < cells; ++c) {
-    // Cell [l_i, l_{i+1}]: increasing L: x from boundary c to c + 1; decreasing: reversed.
-    Interval pm = increasing ? fp[c + 1] - fp[c] : fp[c] - fp[c + 1];
-    Interval qm = increasing ? fq[c + 1] - fq[c] : fq[c] - fq[c + 1];
-    pm = max(pm, Interval(0L, kPrecision));
-    qm = max(qm, Interval(0L, kPrecision));
-    const Interval e_next = e_i * step_down;
-    Interval b = (pm * e_i - qm) / (e_i - e_next);
-    b = min(clamp(b, mpq_class(0), mpq_class(2)), pm);
-    const Interval a = max(pm - b, Interval(0L, kPrecision));
-    add_mass(both.upper.masses, c, to_fixed(a.upper(), o.scale_bits, true));
-    add_mass(both.upper.masses, c + 1, to_fixed(b.upper(), o.scale_bits, true));
-    add_mass(both.lower.masses, c, to_fixed(pm.lower(), o.scale_bits, false));
-    e_i = e_next;
+    const long i = i_lo + static_cast<long>(c);
+    if (c % kRestart == 0) {
+      restart_e(i);
+    } else {
+      mpfr_mul(e_lo, e_lo, step_lo, MPFR_RNDD);
+      mpfr_mul(e_hi, e_hi, step_hi, MPFR_RNDU);
+    }
+    const BoundaryCdf& prev = ends[c % 2];
+    BoundaryCdf& cur = ends[(c + 1) % 2];
+    cdfs_at(i + 1, cur);
+    // Cell [l_i, l_{i+1}]: increasing L: x from boundary i to i + 1; decreasing: reversed.
+    const BoundaryCdf& top = increasing ? cur : prev;
+    const BoundaryCdf& bottom = increasing ? prev : cur;
+    mpfr_sub(pm_lo, top.p_lo.v, bottom.p_hi.v, MPFR_RNDD);
+    mpfr_sub(pm_hi, top.p_hi.v, bottom.p_lo.v, MPFR_RNDU);
+    mpfr_sub(qm_lo, top.q_lo.v, bottom.q_hi.v, MPFR_RNDD);
+    mpfr_sub(qm_hi, top.q_hi.v, bottom.q_lo.v, MPFR_RNDU);
+    for (mpfr_ptr v : {pm_lo.v, pm_hi.v, qm_lo.v, qm_hi.v}) {
+      if (mpfr_sgn(v) < 0) mpfr_set_zero(v, 1);
+    }
+    // b = (p e^(-l_i) - q) / (e^(-l_i) (1 - e^(-h))), enclosed and clamped to [0, p].
+    mpfr_mul(b_hi, pm_hi, e_hi, MPFR_RNDU);
+    mpfr_sub(b_hi, b_hi, qm_lo, MPFR_RNDU);
+    if (mpfr_sgn(b_hi.v) > 0) {
+      mpfr_mul(den, e_lo, g_lo, MPFR_RNDD);
+      mpfr_div(b_hi, b_hi, den, MPFR_RNDU);
+      mpfr_min(b_hi, b_hi, pm_hi, MPFR_RNDU);
+    } else {
+      mpfr_set_zero(b_hi, 1);
+    }
+    mpfr_mul(b_lo, pm_lo, e_lo, MPFR_RNDD);
+    mpfr_sub(b_lo, b_lo, qm_hi, MPFR_RNDD);
+    if (mpfr_sgn(b_lo.v) > 0) {
+      mpfr_mul(den, e_hi, g_hi, MPFR_RNDU);
+      mpfr_div(b_lo, b_lo, den, MPFR_RNDD);
+    } else {
+      mpfr_set_zero(b_lo, 1);
+    }
+    mpfr_sub(a_hi, pm_hi, b_lo, MPFR_RNDU);
+    add_mass(out.upper.masses, c, to_fixed(a_hi, o.scale_bits, true, scratch));
+    add_mass(out.upper.masses, c + 1, to_fixed(b_hi, o.scale_bits, true, scratch));
+    const long cell_index = floor_div(i, coarse);
+    const auto cell = static_cast<std::size_t>(cell_index - t_lo);
+    if (cell_index != tilt_index) {  // e^(l_T + half a cell), l_T = cell_index coarse / n, rounded up
+      tilt_index = cell_index;
+      enclose_q(mpq_class(2 * cell_index * coarse + coarse, 2 * n), tilt, tilt_hi);
+      mpfr_exp(tilt, tilt_hi, MPFR_RNDU);
+    }
+    add_mass(out.test_p.masses, cell, to_fixed(pm_lo, o.scale_bits, false, scratch));
+    mpfr_mul(qm_hi, qm_hi, tilt, MPFR_RNDU);  // tilted: Q-mass e^(l_T + half a cell)
+    add_mass(out.test_q.masses, cell, to_fixed(qm_hi, o.scale_bits, true, scratch));
   }
-  // kUpper: the high-loss tail to +infinity, the low-loss tail onto the lowest grid loss.
-  const std::uint64_t t = to_fixed(tail.upper(), o.scale_bits, true);
-  both.upper.infinity_mass = t;
-  add_mass(both.upper.masses, 0, t);
-  trim_zero_ends(both.upper);
-  trim_zero_ends(both.lower);
-  return both;
+  // The tails (upper and test_q): the high-loss tail to +infinity, the low-loss tail onto the
+  // lowest grid loss. test_p drops them.
+  // test_q is tilted (discrete_pld.h): its masses bound Q(cell) e^(l_T + half a cell); the
+  // infinity mass is not.
+  Num scratch2;
+  const std::uint64_t t_units = to_fixed(tail.upper(), o.scale_bits, true, scratch2);
+  out.upper.infinity_mass = t_units;
+  add_mass(out.upper.masses, 0, t_units);
+  out.test_q.tilted = true;
+  out.test_q.tilt_half_steps = 1;
+  // The tails are mapped to the first and the last cell (a deterministic map: still a
+  // post-processing). Low-loss tail: Q-mass <= tail, tilted at the first cell. High-loss tail
+  // (losses >= l_max): Q-mass = E_P[e^(-L); tail] <= e^(-l_max) tail, tilted at the last cell.
+  // (Not +infinity: an untilted mass there would be multiplied by e^eps in every test.)
+  enclose_q(mpq_class(2 * t_lo * coarse + coarse, 2 * n), tilt, tilt_hi);
+  mpfr_exp(tilt, tilt_hi, MPFR_RNDU);
+  mpfr_mul(tilt, tilt, tail.upper(), MPFR_RNDU);
+  add_mass(out.test_q.masses, 0, to_fixed(tilt, o.scale_bits, true, scratch2));
+  const long t_last = t_lo + static_cast<long>(test_points) - 1;
+  const Interval high = exp(Interval(mpq_class(2 * t_last * coarse + coarse, 2 * n), kPrecision) - l_max) * tail;
+  add_mass(out.test_q.masses, test_points - 1, to_fixed(high.upper(), o.scale_bits, true, scratch2));
+  for (DiscretePld* p : {&out.upper, &out.test_p, &out.test_q}) trim_zero_ends(*p);
+  return out;
 }
 
 [[noreturn]] void refuse(const RdpEvent& event, const std::string& why) {
@@ -279,14 +357,10 @@ DiscretePldPair discretize_pair(const Pair& pair, const DiscretizationOptions& o
 
 }  // namespace
 
-DiscretePld discretize(const RdpEvent& event, PairOrder order, Side side, Neighbouring relation,
-                       const DiscretizationOptions& options) {
-  DiscretePldPair both = discretize_both(event, order, relation, options);
-  return side == Side::kUpper ? std::move(both.upper) : std::move(both.lower);
-}
+bool is_symmetric(const RdpEvent& event) { return !event.is_subsampled(); }
 
-DiscretePldPair discretize_both(const RdpEvent& event, PairOrder order, Neighbouring relation,
-                                const DiscretizationOptions& options) {
+DiscretizedEvent discretize(const RdpEvent& event, PairOrder order, Neighbouring relation,
+                            const DiscretizationOptions& options) {
   Pair pair;
   pair.order = order;
   if (event.is_subsampled()) {

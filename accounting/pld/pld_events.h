@@ -1,22 +1,25 @@
 // pld/pld_events.h — the certified discretisation of one event's privacy loss distribution
-// (issue 17): for each event kind an object of pld::DiscretePld (discrete_pld.h) on the
-// requested side, for the requested pair order.
+// (issue 17): for one pair order, the connect-the-dots upper chain and the two cell-mass
+// chains of the lower end, as pld::DiscretePld objects (discrete_pld.h).
 //
-// Contract of discretize(event, order, side, options):
-//   side == kUpper: the returned masses are entrywise >= those of a discrete pair that
-//     DOMINATES the event's worst-case pair for `order` (pessimistic rounding of losses up, or
-//     the connect-the-dots pair of Doroshenko et al. 2022), every mass rounded UP to the
-//     fixed-point scale, the loss range truncated with the cut-off mass moved to +infinity
-//     (upper tail) or up onto the first grid point (lower tail);
-//   side == kLower: entrywise <= those of a pair DOMINATED by the worst-case pair (losses
-//     rounded down, masses rounded DOWN, truncated tails dropped).
-// Every probability is computed in MPFR with directed rounding (rounding direction stated per
-// event in pld_events.cc).
+// Contract of discretize(event, order, relation, options) -> DiscretizedEvent, on the loss grid
+// l_i = i / steps_per_unit:
+//   upper: masses entrywise >= those of the connect-the-dots pair (Doroshenko et al. 2022), a
+//     discrete pair that DOMINATES the event's worst-case pair for `order`, every mass rounded
+//     UP to the fixed-point scale; the truncated high-loss tail at +infinity, the low-loss tail
+//     on the lowest grid loss (Side::kUpper);
+//   test_p, test_q: the event's pair grouped by loss CELL: an outcome x with loss in
+//     [l_{ci}, l_{c(i+1)}) is mapped to the index i (c = test_coarsening; their grid step is c/n) (outcomes outside the kept range to the first
+//     index or to +infinity). This map is a post-processing, so for every composition and every
+//     threshold t, the test "sum of indices >= t" has P(test) - e^eps Q(test) <= delta(eps)
+//     (pld_test_bound.h turns this into the lower end). test_p holds the P-mass of every cell
+//     rounded DOWN (Side::kLower; tails dropped), test_q its Q-mass rounded UP (Side::kUpper:
+//     the Q-mass of the high-loss tail at +infinity, of the low-loss tail on the first index).
+// Every probability is enclosed in MPFR with directed rounding (pld_events.cc says how).
 //
-// Events: the plain events of accountant.h (gaussian, discrete gaussian, laplace, discrete
-// laplace, pure-dp; zcdp and gdp(mu) as the Gaussian with mu) and the Poisson-subsampled
-// events of rdp.h. An event this file cannot discretise throws ParameterError naming "route"
-// (the caller then reports that the pld route does not apply).
+// Events: the Gaussian and GDP events (zcdp is not a pair and is refused) and the
+// Poisson-subsampled Gaussian of rdp.h under add/remove. Any other event throws ParameterError
+// naming "route" (the caller then reports that the pld route does not apply).
 #pragma once
 
 #include <gmpxx.h>
@@ -29,19 +32,26 @@ namespace exactdp::accounting::pld {
 struct DiscretizationOptions {
   unsigned long steps_per_unit = 10000;  // loss grid step 1 / steps_per_unit
   unsigned scale_bits = 60;              // fixed-point scale of the masses (<= 62)
-  // Truncation: the loss range kept is where the omitted mass on each side is at most
-  // 2^-tail_bits (kUpper moves it to +infinity / onto the first grid point, kLower drops it).
+  // Truncation: the x-range kept is where the omitted mass on each side is at most
+  // 2^-tail_bits (moved to +infinity / onto the first grid point, or dropped, as above).
   unsigned tail_bits = 60;
+  // The lower end's cells (test_p, test_q) are this many grid steps wide when that divides
+  // steps_per_unit (else one step): the test loses only a fluctuation of order sqrt(steps) x
+  // cell width, and a coarser cell makes those two chains this many times shorter to compose.
+  unsigned test_coarsening = 4;
 };
 
-[[nodiscard]] DiscretePld discretize(const RdpEvent& event, PairOrder order, Side side,
-                                     Neighbouring relation, const DiscretizationOptions& options);
-
-// Both sides at once (they share every cdf evaluation: half the cost of two calls).
-struct DiscretePldPair {
-  DiscretePld upper, lower;
+struct DiscretizedEvent {
+  DiscretePld upper;   // Side::kUpper, connect the dots
+  DiscretePld test_p;  // Side::kLower, P-mass per loss cell (index = the cell's lower grid loss)
+  DiscretePld test_q;  // Side::kUpper, Q-mass per loss cell
 };
-[[nodiscard]] DiscretePldPair discretize_both(const RdpEvent& event, PairOrder order,
-                                              Neighbouring relation, const DiscretizationOptions& options);
+
+[[nodiscard]] DiscretizedEvent discretize(const RdpEvent& event, PairOrder order, Neighbouring relation,
+                                          const DiscretizationOptions& options);
+
+// True when both pair orders of `event` have the same loss distribution (every event that is
+// not subsampled): the accountant then composes one order only.
+[[nodiscard]] bool is_symmetric(const RdpEvent& event);
 
 }  // namespace exactdp::accounting::pld

@@ -22,6 +22,7 @@
 #include <exactdp/accounting/pld/pld_accountant.h>
 #include <exactdp/accounting/pld/pld_composition.h>
 #include <exactdp/accounting/pld/pld_events.h>
+#include <exactdp/accounting/pld/pld_test_bound.h>
 #include <exactdp/samplers/errors.h>
 
 namespace exactdp::accounting {
@@ -164,6 +165,71 @@ TEST(PldRoute, GaussianCompositionContainsTheExactProfile) {
   EXPECT_LT(hi - lo, mpq_class(1, 50));
 }
 
+// delta(eps) of mu-GDP for an enclosed mu: Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2).
+Interval gdp_delta_at_mu(const mpq_class& eps, const Interval& mu) {
+  const Interval a = Interval(-eps, kP) / mu;
+  const Interval half = mu / mpq_class(2);
+  return normal_cdf(a + half) - exp(Interval(eps, kP)) * normal_cdf(a - half);
+}
+
+// Many steps: 2000-fold Gaussian with mu = 1/20 is (sqrt(5))-GDP. Rounding every step's loss
+// down by up to a grid step (1/1000) would lose about 1 in epsilon; the test bound must not.
+TEST(PldRoute, ManyStepsLowerEndStaysTight) {
+  const unsigned long k = 2000;
+  pld::PldOptions o;
+  o.discretization.steps_per_unit = 1000;
+  const RdpComposition events{{RdpEvent::plain(PrivacyEvent::gdp(mpq_class(1, 20))), k}};
+  const mpq_class target(1, 100000);
+  const pld::PldAnswer ea = pld::pld_epsilon(events, target, Neighbouring::kAddRemove, o);
+  const Interval mu = sqrt(Interval(5L, kP));
+  const mpq_class lo = to_mpq(ea.value.lower()), hi = to_mpq(ea.value.upper());
+  EXPECT_LE(mpfr_cmp_q(gdp_delta_at_mu(hi, mu).upper(), target.get_mpq_t()), 0) << "upper end";
+  EXPECT_GT(mpfr_cmp_q(gdp_delta_at_mu(lo, mu).lower(), target.get_mpq_t()), 0) << "lower end";
+  EXPECT_LT(hi - lo, mpq_class(1, 100)) << mpfr_get_d(ea.value.lower(), MPFR_RNDD) << " " << mpfr_get_d(ea.value.upper(), MPFR_RNDU);
+}
+
+// The lower end's Q chain must be an UPPER bound: halving its masses (a chain rounded the
+// wrong way, grossly) pushes the test bound above the exact 2-GDP delta, and the containment
+// check catches it.
+TEST(PldRoute, ABrokenQChainIsCaught) {
+  const unsigned long k = 16;
+  pld::DiscretizationOptions o;
+  o.steps_per_unit = 1000;
+  const auto one = pld::discretize(RdpEvent::plain(PrivacyEvent::gdp(mpq_class(1, 2))), pld::PairOrder::kRemove,
+                                   Neighbouring::kAddRemove, o);
+  const pld::DiscretePld p = pld::self_compose(one.test_p, k, 44);
+  const pld::DiscretePld q = pld::self_compose(one.test_q, k, 44);
+  pld::DiscretePld broken = q;
+  for (auto& m : broken.masses) m /= 2;
+  for (const char* e : {"1/2", "1", "2"}) {
+    const mpq_class eps(e);
+    const Interval truth = gdp_delta_at(eps, mpq_class(2), kP);
+    const Real good = pld::test_delta_lower(p, q, eps, kP), bad = pld::test_delta_lower(p, broken, eps, kP);
+    EXPECT_LE(mpfr_cmp(good.get(), truth.upper()), 0) << e;
+    EXPECT_GT(mpfr_cmp(bad.get(), truth.upper()), 0) << "broken Q chain not caught at eps = " << e;
+  }
+}
+
+// Tilted chains: truncated mass is never placed on a grid point (an untilted Q-mass far below
+// the kept range would be huge there): it goes to anywhere_mass, with the cross terms.
+TEST(PldComposition, TiltedTruncationGoesToAnywhereMass) {
+  pld::DiscretePld a;
+  a.side = pld::Side::kUpper;
+  a.steps_per_unit = 10;
+  a.scale_bits = 60;
+  a.tilted = true;
+  a.tilt_half_steps = 1;
+  a.first_index = -5;
+  a.masses = {1, 1, std::uint64_t{1} << 59, std::uint64_t{1} << 59, 1};
+  const pld::DiscretePld c = pld::compose(a, a, 56);  // budget 2^(120-56) = 2^64 units at 2^-120
+  EXPECT_EQ(c.tilt_half_steps, 2);
+  EXPECT_EQ(c.infinity_mass, 0u);
+  EXPECT_GT(c.anywhere_mass, 0u);
+  EXPECT_LT(c.masses.size(), 9u);  // the dust at both ends was truncated
+  const pld::DiscretePld n = pld::compose_naive(a, a);
+  EXPECT_EQ(n.masses.size(), 9u);
+}
+
 // One step of the Poisson-subsampled Gaussian (sigma = 1, q = 1/10): the dominating pairs'
 // exact deltas (closed forms in normal cdfs, with x(eps) the loss-eps point) lie in the
 // discretised intervals; the route's answer is the larger of the two orders.
@@ -187,13 +253,21 @@ TEST(PldRoute, OneSubsampledStepContainsTheExactDelta) {
   const RdpEvent event = RdpEvent::poisson_gaussian(mpq_class(1), q);
   pld::DiscretizationOptions o;
   o.steps_per_unit = 1000;
-  const auto rem = pld::discretize_both(event, pld::PairOrder::kRemove, Neighbouring::kAddRemove, o);
-  const auto add = pld::discretize_both(event, pld::PairOrder::kAdd, Neighbouring::kAddRemove, o);
+  const auto rem = pld::discretize(event, pld::PairOrder::kRemove, Neighbouring::kAddRemove, o);
+  const auto add = pld::discretize(event, pld::PairOrder::kAdd, Neighbouring::kAddRemove, o);
+  const auto lower = [](const pld::DiscretizedEvent& d, const mpq_class& eps) {
+    const Real l = pld::test_delta_lower(d.test_p, d.test_q, eps, kP);
+    return Interval::point(l.get(), kP);
+  };
   for (const char* e : {"0", "1/200", "1/20", "1/2", "1"}) {
     const mpq_class eps(e);
     const Interval truth_remove = remove_delta(mu, q, eps), truth_add = add_delta(mu, q, eps);
-    EXPECT_TRUE(brackets(pld::delta_at(rem.lower, eps, kP), pld::delta_at(rem.upper, eps, kP), truth_remove)) << e;
-    EXPECT_TRUE(brackets(pld::delta_at(add.lower, eps, kP), pld::delta_at(add.upper, eps, kP), truth_add)) << e;
+    EXPECT_TRUE(brackets(lower(rem, eps), pld::delta_at(rem.upper, eps, kP), truth_remove)) << e;
+    EXPECT_TRUE(brackets(lower(add, eps), pld::delta_at(add.upper, eps, kP), truth_add)) << e;
+    // and the lower end means something: within 1 % of the truth at these eps (one step)
+    if (mpfr_cmp_d(truth_remove.lower(), 1e-6) > 0) {
+      EXPECT_GT(mpfr_get_d(lower(rem, eps).lower(), MPFR_RNDD), 0.99 * mpfr_get_d(truth_remove.lower(), MPFR_RNDD)) << e;
+    }
   }
   const pld::PldAnswer a = pld::pld_delta({{event, 1}}, mpq_class(1, 20), Neighbouring::kAddRemove, {o, 44});
   EXPECT_TRUE(brackets(a.value, a.value, max(remove_delta(mu, q, mpq_class(1, 20)), add_delta(mu, q, mpq_class(1, 20)))));

@@ -152,8 +152,9 @@ TEST(CliComposeEventsPld, DpSgdBracketIsBelowTheRdpBound) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_LT(lo, hi);
   EXPECT_LT(hi, json_interval_field(r.out, "epsilon").second);  // pld is tighter than rdp here
-  // The lower chain rounds each step's losses down by at most one grid step: 200 steps of 1/2000.
-  EXPECT_LT(hi - lo, mpq_class(200, 2000) + mpq_class(1, 100));
+  // The lower end is a test on the composed pair, not losses rounded down (which would lose
+  // up to 200 steps x 1/2000 = 0.1): the bracket is far narrower than that.
+  EXPECT_LT(hi - lo, mpq_class(1, 100));
 }
 
 TEST(CliComposeEventsPld, RefusalsNameTheParameter) {
