@@ -45,7 +45,8 @@ PrivacyEvent PrivacyEvent::gaussian(const mpq_class& sigma, const mpq_class& sen
   require_positive("sensitivity", sensitivity);
   return {Kind::kGaussian, sensitivity / sigma,
           "gaussian(sigma=" + abbreviate(to_string(sigma)) + ", sensitivity=" +
-              abbreviate(to_string(sensitivity)) + ")"};
+              abbreviate(to_string(sensitivity)) + ")",
+          sigma, sensitivity};
 }
 PrivacyEvent PrivacyEvent::discrete_gaussian(const mpq_class& sigma2,
                                              const mpz_class& sensitivity) {
@@ -53,21 +54,24 @@ PrivacyEvent PrivacyEvent::discrete_gaussian(const mpq_class& sigma2,
   require_integer_sensitivity(sensitivity);
   return {Kind::kDiscreteGaussian, zcdp_rho_discrete_gaussian(sigma2, sensitivity),
           "discrete_gaussian(sigma2=" + abbreviate(to_string(sigma2)) +
-              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
+              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")",
+          sigma2, mpq_class(sensitivity)};
 }
 PrivacyEvent PrivacyEvent::laplace(const mpq_class& scale, const mpq_class& sensitivity) {
   require_positive("scale", scale);
   require_positive("sensitivity", sensitivity);
   return {Kind::kLaplace, sensitivity / scale,
           "laplace(scale=" + abbreviate(to_string(scale)) +
-              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
+              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")",
+          scale, sensitivity};
 }
 PrivacyEvent PrivacyEvent::discrete_laplace(const mpq_class& scale, const mpz_class& sensitivity) {
   require_positive("scale", scale);
   require_integer_sensitivity(sensitivity);
   return {Kind::kDiscreteLaplace, mpq_class(sensitivity) / scale,
           "discrete_laplace(scale=" + abbreviate(to_string(scale)) +
-              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")"};
+              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")",
+          scale, mpq_class(sensitivity)};
 }
 PrivacyEvent PrivacyEvent::pure_dp(const mpq_class& epsilon) {
   require_nonnegative("epsilon", epsilon);

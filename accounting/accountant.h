@@ -71,13 +71,21 @@ class PrivacyEvent {
   // another kind.
   [[nodiscard]] const mpq_class& exact_mu() const;
   [[nodiscard]] std::string describe() const;
+  // The factory's noise parameter (sigma, sigma2 or scale; 0 for pure-dp, zcdp, gdp) and
+  // sensitivity (1 for pure-dp, zcdp, gdp), exactly as given: what a privacy-loss
+  // discretisation of the noise law needs (accounting/pld).
+  [[nodiscard]] const mpq_class& noise_parameter() const { return noise_; }
+  [[nodiscard]] const mpq_class& sensitivity() const { return sensitivity_; }
 
  private:
-  PrivacyEvent(Kind kind, mpq_class value, std::string text)
-      : kind_(kind), value_(std::move(value)), text_(std::move(text)) {}
+  PrivacyEvent(Kind kind, mpq_class value, std::string text, mpq_class noise = 0, mpq_class sensitivity = 1)
+      : kind_(kind), value_(std::move(value)), text_(std::move(text)), noise_(std::move(noise)),
+        sensitivity_(std::move(sensitivity)) {}
   Kind kind_;
   mpq_class value_;  // mu (Gaussian, GDP), epsilon (pure kinds), rho (zCDP, discrete Gaussian)
   std::string text_;
+  mpq_class noise_;        // sigma, sigma2 or scale
+  mpq_class sensitivity_;
 };
 
 struct RouteValue {

@@ -102,10 +102,43 @@ RdpEvent RdpEvent::poisson_gaussian(const mpq_class& sigma, const mpq_class& q,
                   std::move(text));
 }
 
+RdpEvent RdpEvent::poisson_subsampled(const PrivacyEvent& base, const mpq_class& q) {
+  require_positive_at_most("q", q, mpq_class(1), "1");
+  std::string name;
+  switch (base.kind()) {
+    case PrivacyEvent::Kind::kGaussian:
+      return poisson_gaussian(base.noise_parameter(), q, base.sensitivity());
+    case PrivacyEvent::Kind::kDiscreteGaussian:
+      name = "poisson_discrete_gaussian(sigma2=";
+      break;
+    case PrivacyEvent::Kind::kLaplace:
+      name = "poisson_laplace(scale=";
+      break;
+    case PrivacyEvent::Kind::kDiscreteLaplace:
+      name = "poisson_discrete_laplace(scale=";
+      break;
+    default:
+      throw ParameterError("event", "event: Poisson subsampling applies to gaussian, discrete-gaussian, laplace and "
+                                    "discrete-laplace noise, not " + base.describe());
+  }
+  std::string text = name + abbreviate(to_string(base.noise_parameter())) + ", q=" + abbreviate(to_string(q)) +
+                     ", sensitivity=" + abbreviate(to_string(base.sensitivity())) + ")";
+  return RdpEvent(base, true, mpq_class(0), q, std::move(text));
+}
+
 const mpq_class& RdpEvent::subsampled_mu() const {
-  if (!subsampled_) throw std::logic_error("RdpEvent::subsampled_mu of a plain event");
+  if (!subsampled_ || event_.kind() != PrivacyEvent::Kind::kGaussian) {
+    throw std::logic_error("RdpEvent::subsampled_mu of an event that is not a subsampled Gaussian");
+  }
   return mu_;
 }
+
+const PrivacyEvent& RdpEvent::subsampled_base() const {
+  if (!subsampled_) throw std::logic_error("RdpEvent::subsampled_base of a plain event");
+  return event_;
+}
+
+bool RdpEvent::has_rdp() const { return !subsampled_ || event_.kind() == PrivacyEvent::Kind::kGaussian; }
 
 const mpq_class& RdpEvent::subsampled_q() const {
   if (!subsampled_) throw std::logic_error("RdpEvent::subsampled_q of a plain event");
@@ -120,7 +153,7 @@ const PrivacyEvent& RdpEvent::plain_event() const {
 std::string RdpEvent::describe() const { return text_; }
 
 bool RdpEvent::rdp_is_exact() const {
-  if (subsampled_) return true;
+  if (subsampled_) return has_rdp();
   switch (event_.kind()) {
     case PrivacyEvent::Kind::kGaussian:
     case PrivacyEvent::Kind::kGdp:
@@ -139,6 +172,10 @@ Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t p
       throw ParameterError("neighbouring",
                            "neighbouring = replace-one is not supported for Poisson-subsampled "
                            "events: allowed add-remove (MTZ19's bound is for add/remove-one)");
+    }
+    if (!has_rdp()) {
+      throw ParameterError("route", "route: the rdp route covers Poisson-subsampled Gaussian noise only (MTZ19), not " +
+                                        describe() + ": use --route pld");
     }
     return poisson_gaussian_rdp(mu_, q_, alpha, precision);
   }

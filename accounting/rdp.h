@@ -68,15 +68,25 @@ class RdpEvent {
   // Delta > 0 (naming sensitivity).
   [[nodiscard]] static RdpEvent poisson_gaussian(const mpq_class& sigma, const mpq_class& q,
                                                  const mpq_class& sensitivity = 1);
+  // The noise of `base` (gaussian, discrete gaussian, laplace or discrete laplace; ParameterError
+  // naming "event" for another kind) on a Poisson sample with rate q (0 < q <= 1, naming q).
+  // A Gaussian base is poisson_gaussian(). The others are accounted by the pld route only: rdp()
+  // throws ParameterError naming "route" for them (no certified bound on the add/remove RDP of
+  // their subsampled pair is implemented; docs/ACCOUNTING.md).
+  [[nodiscard]] static RdpEvent poisson_subsampled(const PrivacyEvent& base, const mpq_class& q);
 
   [[nodiscard]] bool is_subsampled() const { return subsampled_; }
   // The plain event (for is_subsampled() == false); std::logic_error otherwise.
   [[nodiscard]] const PrivacyEvent& plain_event() const;
   // "poisson-gaussian(sigma=1, q=1/100, sensitivity=1)" or the plain event's description.
   [[nodiscard]] std::string describe() const;
-  // mu = Delta / sigma and the rate q of a subsampled event (std::logic_error otherwise).
+  // mu = Delta / sigma (Gaussian base only) and the rate q of a subsampled event, and its base
+  // event (std::logic_error otherwise).
   [[nodiscard]] const mpq_class& subsampled_mu() const;
   [[nodiscard]] const mpq_class& subsampled_q() const;
+  [[nodiscard]] const PrivacyEvent& subsampled_base() const;
+  // Whether rdp() applies: every event except a subsampled non-Gaussian one.
+  [[nodiscard]] bool has_rdp() const;
   // Whether rdp() encloses the exact divergence of the worst-case pair (not just a bound).
   [[nodiscard]] bool rdp_is_exact() const;
 

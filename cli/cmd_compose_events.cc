@@ -46,20 +46,23 @@ constexpr const char* kHelp =
     "  laplace:scale=R[,sensitivity=R]             discrete-laplace:scale=R[,sensitivity=INT]\n"
     "  pure-dp:epsilon=R   zcdp:rho=R   gdp:mu=R\n"
     "  poisson-gaussian:sigma=R,q=R[,sensitivity=R]  Gaussian noise on a Poisson sample (rate q)\n"
+    "  poisson-discrete-gaussian:sigma2=R,q=R[,sensitivity=INT]   poisson-laplace:scale=R,q=R[,sensitivity=R]\n"
+    "  poisson-discrete-laplace:scale=R,q=R[,sensitivity=INT]     (pld route; auto picks it for them)\n"
     "\n"
     "Routes (every one a theorem; see docs/ACCOUNTING_SUBSAMPLED.md and docs/ACCOUNTING.md):\n"
     "  rdp    Renyi DP at integer orders 2..4096, summed, converted by Balle et al. 2020 Thm 21\n"
-    "         (epsilon) or CKS20 Prop. 12 (delta); every event, incl. poisson-gaussian (MTZ19)\n"
-    "  pld    privacy loss distributions (gaussian, gdp, poisson-gaussian): connect-the-dots\n"
-    "         upper chain and a likelihood-ratio test for the lower end, composed by exact GMP\n"
-    "         convolution; BOTH\n"
-    "         ends of its interval are proven bounds on the true epsilon or delta. Only when\n"
-    "         asked for (--route pld): it takes seconds where rdp takes milliseconds\n"
+    "         (epsilon) or CKS20 Prop. 12 (delta); every plain event and poisson-gaussian (MTZ19)\n"
+    "  pld    privacy loss distributions of every noise event, plain or poisson-subsampled:\n"
+    "         connect-the-dots upper chain and a likelihood-ratio test for the lower end,\n"
+    "         composed by exact GMP convolution; BOTH ends of its interval are proven bounds on\n"
+    "         the true epsilon or delta. It takes seconds where rdp takes milliseconds, so auto\n"
+    "         uses it only for the subsampled events rdp does not cover\n"
     "  gdp, kov, basic, zcdp   the accountant's routes; only when no event is subsampled\n"
     "\n"
     "options:\n"
     "  --route R          auto (default: the smallest certified upper end among rdp, gdp, kov,\n"
-    "                     basic, zcdp), or one of them, or pld\n"
+    "                     basic, zcdp; pld for poisson-discrete-gaussian/-laplace), or one of\n"
+    "                     them, or pld\n"
     "  --pld-step R       the pld route's loss grid step, 1/N for an integer N in 1..10^7\n"
     "                     (default 1/10000)\n"
     "  --neighbouring N   add-remove (default) or replace-one; named in the answer. Subsampled\n"
@@ -201,9 +204,25 @@ RdpEvent parse_event(const std::string& text) {
     return RdpEvent::poisson_gaussian(f.rational("sigma"), f.rational("q"),
                                       f.rational_or("sensitivity", 1));
   }
+  if (kind == "poisson-discrete-gaussian") {
+    const EventFields f(std::move(e), {"sigma2", "q", "sensitivity"});
+    return RdpEvent::poisson_subsampled(
+        PrivacyEvent::discrete_gaussian(f.rational("sigma2"), f.integer_or("sensitivity", 1)), f.rational("q"));
+  }
+  if (kind == "poisson-laplace") {
+    const EventFields f(std::move(e), {"scale", "q", "sensitivity"});
+    return RdpEvent::poisson_subsampled(PrivacyEvent::laplace(f.rational("scale"), f.rational_or("sensitivity", 1)),
+                                        f.rational("q"));
+  }
+  if (kind == "poisson-discrete-laplace") {
+    const EventFields f(std::move(e), {"scale", "q", "sensitivity"});
+    return RdpEvent::poisson_subsampled(
+        PrivacyEvent::discrete_laplace(f.rational("scale"), f.integer_or("sensitivity", 1)), f.rational("q"));
+  }
   throw UsageError("unknown event kind '" + abbreviate(kind) +
                    "' (allowed: gaussian, discrete-gaussian, laplace, discrete-laplace, pure-dp, "
-                   "zcdp, gdp, poisson-gaussian)");
+                   "zcdp, gdp, poisson-gaussian, poisson-discrete-gaussian, poisson-laplace, "
+                   "poisson-discrete-laplace)");
 }
 
 unsigned long parse_count(const std::string& text) {
@@ -320,20 +339,30 @@ int cmd_compose_events(Args args, Io& io) {
       route != "zcdp" && route != "pld") {
     throw UsageError("unknown --route '" + abbreviate(route) + "': use auto, rdp, pld, gdp, kov, basic or zcdp");
   }
-  if (parsed.has("--pld-step") && route != "pld") throw UsageError("--pld-step applies to --route pld only");
+
   const int digits = digits_option(parsed, 10'000);
   const accounting::ZivOptions options =
       ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum);
-  bool subsampled = false;
-  for (const auto& [e, n] : split.events) subsampled = subsampled || e.is_subsampled();
+  bool subsampled = false, rdp_applies = true;
+  for (const auto& [e, n] : split.events) {
+    subsampled = subsampled || e.is_subsampled();
+    rdp_applies = rdp_applies && e.has_rdp();
+  }
   if (split.events.empty()) throw UsageError("compose: give at least one --event (see --help)");
   if (subsampled && route != "auto" && route != "rdp" && route != "pld") {
     throw UsageError("--route " + route + " does not apply to subsampled events: use rdp, pld or auto");
   }
+  // auto: rdp when it applies; pld (seconds, not milliseconds) only for the subsampled events
+  // that no other route covers (poisson-discrete-gaussian, poisson-laplace, ...).
+  const bool run_pld = route == "pld" || (route == "auto" && !rdp_applies);
+  if (parsed.has("--pld-step") && !run_pld) {
+    throw UsageError("--pld-step applies only where the pld route runs (--route pld, or auto with "
+                     "poisson-discrete-gaussian/-laplace events)");
+  }
 
   std::vector<RouteResult> results;
   std::string rdp_detail, pld_detail;
-  if (route == "auto" || route == "rdp") {
+  if (route == "rdp" || (route == "auto" && rdp_applies)) {
     const accounting::RdpAnswer a =
         want_epsilon ? accounting::rdp_epsilon(split.events, target, relation, options)
                      : accounting::rdp_delta(split.events, target, relation, options);
@@ -342,7 +371,7 @@ int cmd_compose_events(Args args, Io& io) {
                  accounting::to_decimal_string(a.rdp_at_order, 12) +
                  (want_epsilon ? " (Balle et al. 2020 Thm 21)" : " (CKS20 Prop. 12)");
   }
-  if (route == "pld") {
+  if (run_pld) {
     accounting::pld::PldOptions pld_options;
     pld_options.discretization.steps_per_unit = pld_steps_option(parsed);
     const accounting::pld::PldAnswer a =

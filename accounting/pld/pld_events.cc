@@ -1,6 +1,8 @@
-// The certified discretisations of pld_events.h. Events served: the Gaussian and GDP events
-// (mu = Delta / sigma) and the Poisson-subsampled Gaussian under add/remove; every other event
-// is refused with ParameterError("route") (the pld route then does not apply).
+// The certified discretisations of pld_events.h. This file: the Gaussian and GDP events
+// (mu = Delta / sigma) and the Poisson-subsampled Gaussian under add/remove, on a fast path;
+// the discrete Gaussian, discrete Laplace and Laplace (plain or subsampled) go through their
+// atoms (pld_noise_atoms.h, pld_atoms.h); pure-dp and zcdp events are refused with
+// ParameterError("route") (the pld route then does not apply).
 //
 // Pairs, in units of sigma (mu = Delta / sigma, rate q; q = 1 for a plain Gaussian):
 //   kRemove: P = (1-q) N(0,1) + q N(mu,1), Q = N(0,1), L(x) = log(1 - q + q e^(mu x - mu^2/2)),
@@ -50,6 +52,8 @@
 #include <exactdp/accounting/interval.h>
 #include <exactdp/accounting/normal.h>
 #include <exactdp/accounting/pld/normal_cdf_table.h>
+#include <exactdp/accounting/pld/pld_atoms.h>
+#include <exactdp/accounting/pld/pld_noise_atoms.h>
 #include <exactdp/accounting/pld/pld_composition.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/int128.h>
@@ -361,24 +365,30 @@ bool is_symmetric(const RdpEvent& event) { return !event.is_subsampled(); }
 
 DiscretizedEvent discretize(const RdpEvent& event, PairOrder order, Neighbouring relation,
                             const DiscretizationOptions& options) {
-  Pair pair;
-  pair.order = order;
-  if (event.is_subsampled()) {
-    if (relation != Neighbouring::kAddRemove) {
-      refuse(event, "Poisson subsampling is accounted under add/remove-one only, not replace-one");
+  if (event.is_subsampled() && relation != Neighbouring::kAddRemove) {
+    refuse(event, "Poisson subsampling is accounted under add/remove-one only, not replace-one");
+  }
+  const PrivacyEvent& base = event.is_subsampled() ? event.subsampled_base() : event.plain_event();
+  const mpq_class q = event.is_subsampled() ? event.subsampled_q() : mpq_class(1);
+  switch (base.kind()) {
+    case PrivacyEvent::Kind::kGaussian:
+    case PrivacyEvent::Kind::kGdp: {
+      Pair pair{base.exact_mu(), q, order};
+      if (pair.mu > 50 || pair.mu * 1000 < 1) refuse(event, "its mu = sensitivity / sigma is outside [10^-3, 50]");
+      return discretize_pair(pair, options);
     }
-    pair.mu = event.subsampled_mu();
-    pair.q = event.subsampled_q();
-  } else {
-    const PrivacyEvent& e = event.plain_event();
-    if (!e.is_gaussian_like()) refuse(event, "only Gaussian, GDP and Poisson-subsampled Gaussian events are discretised");
-    pair.mu = e.exact_mu();
-    pair.q = 1;
+    case PrivacyEvent::Kind::kDiscreteGaussian:
+    case PrivacyEvent::Kind::kDiscreteLaplace:
+    case PrivacyEvent::Kind::kLaplace: {
+      if (base.kind() == PrivacyEvent::Kind::kLaplace && base.pure_epsilon() > 50) {
+        refuse(event, "its epsilon = sensitivity / scale is above 50");
+      }
+      return discretize_atoms(noise_atoms(base, q, order, options.steps_per_unit, options.tail_bits), options);
+    }
+    default:
+      refuse(event, "only Gaussian, GDP, discrete Gaussian, Laplace and discrete Laplace noise (plain or "
+                    "Poisson-subsampled) is discretised");
   }
-  if (pair.mu > 50 || pair.mu * 1000 < 1) {
-    refuse(event, "its mu = sensitivity / sigma is outside [10^-3, 50]");
-  }
-  return discretize_pair(pair, options);
 }
 
 }  // namespace exactdp::accounting::pld

@@ -17,9 +17,9 @@
 //     the Q-mass of the high-loss tail at +infinity, of the low-loss tail on the first index).
 // Every probability is enclosed in MPFR with directed rounding (pld_events.cc says how).
 //
-// Events: the Gaussian and GDP events (zcdp is not a pair and is refused) and the
-// Poisson-subsampled Gaussian of rdp.h under add/remove. Any other event throws ParameterError
-// naming "route" (the caller then reports that the pld route does not apply).
+// Events: Gaussian, GDP, discrete Gaussian, Laplace and discrete Laplace noise, plain or
+// Poisson-subsampled (rdp.h) under add/remove. pure-dp and zcdp events (not a noise pair) throw
+// ParameterError naming "route" (the caller then reports that the pld route does not apply).
 #pragma once
 
 #include <gmpxx.h>

@@ -138,4 +138,8 @@ def test_compose_events_routes_bracket_each_other():
     d = exactdp.compose_events(["gaussian:sigma=2"], epsilon=1)
     assert 0 < d.lower <= d.upper < 1
     with pytest.raises(exactdp.ParameterError):
-        exactdp.compose_events([("laplace:scale=1", 2)], delta="1e-5", route="pld")
+        exactdp.compose_events([("pure-dp:epsilon=1", 2)], delta="1e-5", route="pld")
+    # subsampled Laplace noise: only pld covers it, and the default route picks it
+    lap = exactdp.compose_events([("poisson-laplace:scale=2,q=0.01", 50)], delta="1e-5", pld_step="1/1000")
+    assert lap.details["route"] == "pld"
+    assert 0 < lap.lower <= lap.upper < lap.lower + 0.01

@@ -274,8 +274,10 @@ TEST(PldRoute, OneSubsampledStepContainsTheExactDelta) {
 }
 
 TEST(PldRoute, RefusesWhatItCannotDiscretise) {
-  const RdpComposition laplace{{RdpEvent::plain(PrivacyEvent::laplace(mpq_class(1))), 3}};
-  EXPECT_THROW((void)pld::pld_epsilon(laplace, mpq_class(1, 100000)), exactdp::ParameterError);
+  const RdpComposition zcdp{{RdpEvent::plain(PrivacyEvent::zcdp(mpq_class(1))), 3}};
+  EXPECT_THROW((void)pld::pld_epsilon(zcdp, mpq_class(1, 100000)), exactdp::ParameterError);
+  const RdpComposition pure{{RdpEvent::plain(PrivacyEvent::pure_dp(mpq_class(1))), 3}};
+  EXPECT_THROW((void)pld::pld_epsilon(pure, mpq_class(1, 100000)), exactdp::ParameterError);
   const RdpComposition sub{{RdpEvent::poisson_gaussian(mpq_class(1), mpq_class(1, 10)), 3}};
   EXPECT_THROW((void)pld::pld_epsilon(sub, mpq_class(1, 100000), Neighbouring::kReplaceOne), exactdp::ParameterError);
   EXPECT_THROW((void)pld::pld_epsilon(sub, mpq_class(0)), exactdp::ParameterError);

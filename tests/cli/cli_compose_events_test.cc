@@ -157,10 +157,32 @@ TEST(CliComposeEventsPld, DpSgdBracketIsBelowTheRdpBound) {
   EXPECT_LT(hi - lo, mpq_class(1, 100));
 }
 
+// Subsampled discrete Gaussian / Laplace / discrete Laplace: only pld covers them, and auto
+// picks it (naming it); the interval is proven at both ends and narrow.
+TEST(CliComposeEventsPld, AutoUsesPldForTheOtherSubsampledNoises) {
+  for (const char* ev : {"poisson-discrete-gaussian:sigma2=4,q=0.01", "poisson-laplace:scale=2,q=0.01",
+                         "poisson-discrete-laplace:scale=2,q=0.01,sensitivity=2"}) {
+    const CliRun p = test_support::run_command(
+        "compose", {"--event", ev, "--count", "100", "--delta", "1e-5", "--pld-step", "1/2000", "--json"});
+    ASSERT_EQ(p.status, 0) << ev << ": " << p.err;
+    EXPECT_EQ(json_string_field(p.out, "route"), "pld") << ev;
+    const auto [lo, hi] = json_interval_field(p.out, "epsilon");
+    EXPECT_LT(lo, hi) << ev;
+    EXPECT_LT(hi - lo, mpq_class(1, 100)) << ev;
+    EXPECT_GT(lo, 0) << ev;
+  }
+}
+
 TEST(CliComposeEventsPld, RefusalsNameTheParameter) {
   using V = std::vector<std::string>;
   const auto run = [](V args) { return test_support::run_command("compose", std::move(args)); };
-  expect_rejected_naming(run(V{"--event", "laplace:scale=1", "--delta", "1e-5", "--route", "pld"}), "route");
+  expect_rejected_naming(run(V{"--event", "pure-dp:epsilon=1", "--delta", "1e-5", "--route", "pld"}), "route");
+  expect_rejected_naming(run(V{"--event", "poisson-laplace:scale=1,q=0.01", "--delta", "1e-5", "--route", "rdp"}),
+                         "route");
+  expect_rejected_naming(run(V{"--event", "poisson-laplace:scale=1,q=0", "--delta", "1e-5"}), "q");
+  expect_rejected_naming(run(V{"--event", "poisson-discrete-gaussian:sigma2=1,q=0.5,sensitivity=1/2", "--delta",
+                               "1e-5"}),
+                         "sensitivity");
   expect_rejected_naming(run(V{"--event", "gaussian:sigma=1", "--delta", "1e-5", "--route", "pld", "--pld-step", "2"}),
                          "pld-step");
   expect_rejected_naming(run(V{"--event", "gaussian:sigma=1", "--delta", "1e-5", "--route", "pld", "--pld-step", "1/0"}),

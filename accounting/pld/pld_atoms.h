@@ -1,0 +1,44 @@
+// pld/pld_atoms.h — the certified discretisation of a pair given as ATOMS: outcomes (or groups
+// of outcomes with one loss range) with enclosed P-mass, Q-mass and loss. Used for the
+// discrete Gaussian, the discrete Laplace and the Laplace (whose continuous middle part enters
+// as one atom per loss cell) and their Poisson-subsampled pairs (pld_events.h; issue 17).
+//
+// An atom is a set of outcomes whose losses log(dP/dQ) all lie in the enclosure `loss`, with
+// P(set) in `p` and Q(set) in `q`. Tails: outcomes not covered by any atom, on the low-loss side
+// (P-mass <= p_low, Q-mass <= q_low, losses below every atom's) and on the high-loss side
+// (P-mass <= p_high, losses >= high_loss_from, so Q-mass <= e^(-high_loss_from) p_high).
+//
+// discretize_atoms(pair, options) -> DiscretizedEvent (pld_events.h), on the grid l_i = i/n:
+//   upper: connect the dots per atom between l_a = floor(n loss.lower)/n and
+//     l_b = ceil(n loss.upper)/n (the atom's outcomes all have losses in [l_a, l_b]): b at
+//     l_b, a = p - b at l_a with b = (p e^(-l_a) - q) / (e^(-l_a) - e^(-l_b)) — merging the
+//     split atoms gives the atom back, so the split pair dominates (Doroshenko et al. 2022);
+//     an atom with l_a == l_b keeps its mass there. Upper ends, rounded UP. High tail to
+//     +infinity, low tail onto the lowest grid loss.
+//   test_p / test_q: each atom mapped to the cell floor(n loss.lower / c) (c = test_coarsening;
+//     any fixed map of outcomes is a post-processing), P rounded DOWN, Q rounded UP and tilted
+//     by e^(l_T + c/(2n)); the tails to the first / last cell (pld_test_bound.h).
+// Throws LimitError naming "pld-step" beyond 5 * 10^7 grid points.
+#pragma once
+
+#include <vector>
+
+#include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/pld/pld_events.h>
+
+namespace exactdp::accounting::pld {
+
+struct Atom {
+  Interval p, q, loss;
+};
+
+struct AtomPair {
+  std::vector<Atom> atoms;
+  Interval p_low{0L, kDefaultPrecision}, q_low{0L, kDefaultPrecision};  // low-loss tail
+  Interval p_high{0L, kDefaultPrecision};                                  // high-loss tail
+  Interval high_loss_from{0L, kDefaultPrecision};
+};
+
+[[nodiscard]] DiscretizedEvent discretize_atoms(const AtomPair& pair, const DiscretizationOptions& options);
+
+}  // namespace exactdp::accounting::pld
