@@ -54,6 +54,16 @@ std::string grid_text(const PldOptions& o) {
 
 }  // namespace
 
+unsigned long default_steps_per_unit(const RdpComposition& events) {
+  unsigned long total = 0;
+  for (const auto& e : events) {
+    total += std::min(e.second, 1'000'000UL);  // no overflow; anything above 50000 is "beyond"
+  }
+  if (total <= 5000) return 10000;
+  if (total <= 50000) return 5000;
+  return 2500;
+}
+
 PldAnswer pld_epsilon(const RdpComposition& events, const mpq_class& delta, Neighbouring relation,
                       const PldOptions& options) {
   if (delta <= 0 || delta >= 1) {
