@@ -363,6 +363,21 @@ DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& 
 
 bool is_symmetric(const RdpEvent& event) { return !event.is_subsampled(); }
 
+bool covers(const RdpEvent& event, Neighbouring relation) {
+  if (event.is_subsampled() && relation != Neighbouring::kAddRemove) return false;
+  const PrivacyEvent& base = event.is_subsampled() ? event.subsampled_base() : event.plain_event();
+  switch (base.kind()) {
+    case PrivacyEvent::Kind::kGaussian:
+    case PrivacyEvent::Kind::kGdp:
+    case PrivacyEvent::Kind::kDiscreteGaussian:
+    case PrivacyEvent::Kind::kDiscreteLaplace:
+    case PrivacyEvent::Kind::kLaplace:
+      return true;
+    default:
+      return false;
+  }
+}
+
 DiscretizedEvent discretize(const RdpEvent& event, PairOrder order, Neighbouring relation,
                             const DiscretizationOptions& options) {
   if (event.is_subsampled() && relation != Neighbouring::kAddRemove) {

@@ -50,6 +50,10 @@ struct DiscretizedEvent {
 [[nodiscard]] DiscretizedEvent discretize(const RdpEvent& event, PairOrder order, Neighbouring relation,
                                           const DiscretizationOptions& options);
 
+// True when discretize() accepts the event under `relation` (a noise law, plain or subsampled;
+// subsampled only under add/remove). Parameter ranges are checked by discretize() itself.
+[[nodiscard]] bool covers(const RdpEvent& event, Neighbouring relation);
+
 // True when both pair orders of `event` have the same loss distribution (every event that is
 // not subsampled): the accountant then composes one order only.
 [[nodiscard]] bool is_symmetric(const RdpEvent& event);

@@ -26,7 +26,7 @@ mpq_class q(const char* s) { return parse_rational("t", s); }
 
 TEST(CliComposeEventsTest, DpSgdThousandSteps) {
   const CliRun r = compose({"--event", "poisson-gaussian:sigma=1,q=0.01", "--count", "1000",
-                            "--delta", "1e-5", "--json"});
+                            "--delta", "1e-5", "--route", "rdp", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto [lo, hi] = json_interval_field(r.out, "epsilon");
   // mpmath, 60 digits: 2.10775307545156529446...
@@ -34,17 +34,26 @@ TEST(CliComposeEventsTest, DpSgdThousandSteps) {
   EXPECT_GE(hi, q("2.10775307545156529446"));
   EXPECT_EQ(json_string_field(r.out, "neighbouring"), "add/remove-one");
   EXPECT_EQ(json_string_field(r.out, "route"), "rdp (exact RDP)");
+  // auto also runs pld on a subsampled composition, and picks it: tighter than the RDP bound.
+  const CliRun a = compose({"--event", "poisson-gaussian:sigma=1,q=0.01", "--count", "1000",
+                            "--delta", "1e-5", "--json"});
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(json_string_field(a.out, "route"), "pld");
+  const auto [alo, ahi] = json_interval_field(a.out, "epsilon");
+  EXPECT_LT(ahi, lo);
+  EXPECT_LT(alo, ahi);
+  EXPECT_NE(a.out.find("\"rdp (exact RDP)\""), std::string::npos) << a.out;  // both listed
 }
 
 TEST(CliComposeEventsTest, DeltaQueryAndTextOutput) {
   const CliRun r = compose({"--event=poisson-gaussian:sigma=1,q=0.01", "--count=1000",
-                            "--epsilon", "2.2"});
+                            "--epsilon", "2.2", "--route", "rdp"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("neighbouring = add/remove-one"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("delta_upper = "), std::string::npos) << r.out;
   // delta(2.2) < 1e-5 since epsilon(1e-5) = 2.108 < 2.2 at the same order set.
   const CliRun j = compose({"--event=poisson-gaussian:sigma=1,q=0.01", "--count=1000",
-                            "--epsilon", "2.2", "--json"});
+                            "--epsilon", "2.2", "--route", "rdp", "--json"});
   EXPECT_LT(json_interval_field(j.out, "delta").second, q("1e-5"));
 }
 
@@ -69,7 +78,7 @@ TEST(CliComposeEventsTest, PlainEventsPickTheBestRoute) {
 
 TEST(CliComposeEventsTest, MonotoneInCountAndQ) {
   auto eps = [](const char* event, const char* count) {
-    const CliRun r = compose({"--event", event, "--count", count, "--delta", "1e-5", "--json"});
+    const CliRun r = compose({"--event", event, "--count", count, "--delta", "1e-5", "--route", "rdp", "--json"});
     EXPECT_EQ(r.status, 0) << r.err;
     return json_interval_field(r.out, "epsilon").second;
   };
@@ -91,7 +100,7 @@ TEST(CliComposeEventsTest, CalibrateDpSgd) {
   EXPECT_EQ(json_string_field(r.out, "neighbouring"), "add/remove-one");
   // The sigma to use meets the target when composed back.
   const CliRun back = compose({"--event", "poisson-gaussian:sigma=" + json_string_field(r.out, "sigma_to_use") + ",q=0.01",
-                               "--count", "1000", "--delta", "1e-5", "--json"});
+                               "--count", "1000", "--delta", "1e-5", "--route", "rdp", "--json"});
   ASSERT_EQ(back.status, 0) << back.err;
   EXPECT_LE(json_interval_field(back.out, "epsilon").second, mpq_class(2));
 }
