@@ -1,5 +1,7 @@
 #include <exactdp/accounting/rdp.h>
 
+#include <exactdp/accounting/rdp_subsampled_discrete.h>
+
 #include <stdexcept>
 
 #include <exactdp/accounting/parameter_checks.h>
@@ -51,10 +53,14 @@ Interval poisson_gaussian_rdp(const mpq_class& mu, const mpq_class& q, unsigned 
   require_positive("sigma", mu);
   require_positive_at_most("q", q, mpq_class(1), "1");
   if (q == 1) return gaussian_rdp(mu, alpha, precision);
+  return poisson_binomial_rdp(mu * mu, q, alpha, precision);
+}
+
+Interval poisson_binomial_rdp(const mpq_class& c, const mpq_class& q, unsigned long alpha, mpfr_prec_t precision) {
+  require_order(alpha);
   // A_alpha = sum_k t_k, t_0 = (1-q)^alpha, t_{k+1} = t_k (alpha-k)/(k+1) * q/(1-q) * e^{k mu^2}.
   // Work at a few guard bits above the requested precision; all terms are positive intervals.
-  const mpfr_prec_t p = precision + 32;
-  const mpq_class c = mu * mu;  // e^{k c}: the growth of e^{(k^2-k) c/2} from k to k+1
+  const mpfr_prec_t p = precision + 32;  // c = mu^2: e^{k c} is the growth of e^{(k^2-k) c/2}
   const Interval step = exp(Interval(c, p));
   // q/(1-q) as an interval once: q may have thousands of digits, and exact rational products
   // with it in the loop cost O(alpha) big-number multiplications per order.
@@ -138,7 +144,9 @@ const PrivacyEvent& RdpEvent::subsampled_base() const {
   return event_;
 }
 
-bool RdpEvent::has_rdp() const { return !subsampled_ || event_.kind() == PrivacyEvent::Kind::kGaussian; }
+bool RdpEvent::has_rdp() const {
+  return !subsampled_ || event_.kind() == PrivacyEvent::Kind::kGaussian || poisson_discrete_rdp_supports(event_);
+}
 
 const mpq_class& RdpEvent::subsampled_q() const {
   if (!subsampled_) throw std::logic_error("RdpEvent::subsampled_q of a plain event");
@@ -173,11 +181,12 @@ Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t p
                            "neighbouring = replace-one is not supported for Poisson-subsampled "
                            "events: allowed add-remove (MTZ19's bound is for add/remove-one)");
     }
-    if (!has_rdp()) {
-      throw ParameterError("route", "route: the rdp route covers Poisson-subsampled Gaussian noise only (MTZ19), not " +
-                                        describe() + ": use --route pld");
+    if (event_.kind() == PrivacyEvent::Kind::kGaussian) return poisson_gaussian_rdp(mu_, q_, alpha, precision);
+    if (event_.kind() == PrivacyEvent::Kind::kLaplace) {
+      throw ParameterError("route", "route: the rdp route does not cover " + describe() +
+                                        " (no certified RDP of the subsampled Laplace pair here): use --route pld");
     }
-    return poisson_gaussian_rdp(mu_, q_, alpha, precision);
+    return poisson_discrete_rdp(event_, q_, alpha, precision);  // ParameterError naming route beyond its limits
   }
   const mpq_class a = order_q(alpha);
   switch (event_.kind()) {

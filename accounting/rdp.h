@@ -33,6 +33,9 @@
 //                          Thm. 5 (D_alpha(N(0,s^2) || mix) is not larger) make it the RDP of
 //                          the sampled Gaussian mechanism under add/remove-one, attained by a
 //                          query of L2 sensitivity Delta. q = 1 gives the Gaussian's value.
+//   poisson discrete gaussian / discrete laplace (q)   the larger of both orders' divergences,
+//                          rdp_subsampled_discrete.h (exact; limits there); poisson laplace:
+//                          none (ParameterError naming "route": the pld route accounts it)
 //
 // Rounding: terms are built with outward-rounded interval products (all terms positive, no
 // cancellation); the exact rationals (binomial ratios, alpha, q) enter exactly or rounded
@@ -116,5 +119,11 @@ class RdpEvent {
 //   1/(alpha-1) log A_alpha                                            (sampled Gaussian, exact)
 [[nodiscard]] Interval poisson_gaussian_rdp(const mpq_class& mu, const mpq_class& q,
                                             unsigned long alpha, mpfr_prec_t precision);
+//   the same with c = mu^2 given (0 < q < 1): 1/(alpha-1) log sum_k C(alpha,k) (1-q)^(alpha-k) q^k
+//   e^((k^2-k) c/2), i.e. D_alpha((1-q) Q0 + q Q1 || Q0) whenever E_Q0[(dQ1/dQ0)^k] =
+//   e^((k^2-k) c/2) at every integer k — the Gaussian, and the discrete Gaussian at integer
+//   sensitivity with c = Delta^2 / sigma2 (the shifted theta sum equals the normaliser)
+[[nodiscard]] Interval poisson_binomial_rdp(const mpq_class& c, const mpq_class& q, unsigned long alpha,
+                                            mpfr_prec_t precision);
 
 }  // namespace exactdp::accounting
