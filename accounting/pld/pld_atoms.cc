@@ -4,54 +4,13 @@
 #include <stdexcept>
 
 #include <exactdp/accounting/pld/pld_composition.h>
+#include <exactdp/accounting/pld/pld_grid.h>
 #include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/int128.h>
 
 namespace exactdp::accounting::pld {
 namespace {
 
 constexpr mpfr_prec_t kPrecision = kDefaultPrecision;
-
-std::uint64_t to_fixed(mpfr_srcptr value, unsigned scale_bits, bool up) {
-  if (mpfr_sgn(value) <= 0) return 0;
-  mpfr_t y;
-  mpfr_init2(y, mpfr_get_prec(value));
-  mpfr_mul_2ui(y, value, scale_bits, MPFR_RNDN);  // exact
-  std::uint64_t out = std::uint64_t{1} << 63;
-  if (mpfr_cmp_ui_2exp(y, 1, 63) < 0) out = mpfr_get_ui(y, up ? MPFR_RNDU : MPFR_RNDD);
-  mpfr_clear(y);
-  return out;
-}
-
-void add_mass(std::vector<std::uint64_t>& m, std::size_t i, std::uint64_t v) {
-  const uint128 s = static_cast<uint128>(m[i]) + v;
-  m[i] = s > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(s);
-}
-
-long floor_index(mpfr_srcptr l, unsigned long n, mpfr_rnd_t direction) {
-  mpfr_t y;
-  mpfr_init2(y, mpfr_get_prec(l) + 64);
-  mpfr_mul_ui(y, l, n, direction);
-  if (!mpfr_fits_slong_p(y, direction)) {
-    mpfr_clear(y);
-    throw LimitError("pld-step", "pld-step: a loss outside the range the grid can index");
-  }
-  const long v = mpfr_get_si(y, direction);
-  mpfr_clear(y);
-  return v;
-}
-
-long floor_div(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-
-DiscretePld frame(Side side, unsigned long n, unsigned scale_bits, long first, std::size_t points) {
-  DiscretePld p;
-  p.side = side;
-  p.steps_per_unit = n;
-  p.scale_bits = scale_bits;
-  p.first_index = first;
-  p.masses.assign(points, 0);
-  return p;
-}
 
 // e^(l) for the exact rational l, rounded up.
 Interval exp_of(const mpq_class& l) { return exp(Interval(l, kPrecision)); }
@@ -66,8 +25,8 @@ DiscretizedEvent discretize_atoms(const AtomPair& pair, const DiscretizationOpti
   const unsigned long n = o.steps_per_unit;
   long i_lo = 0, i_hi = 0;
   for (std::size_t k = 0; k < pair.atoms.size(); ++k) {
-    const long a = floor_index(pair.atoms[k].loss.lower(), n, MPFR_RNDD);
-    const long b = floor_index(pair.atoms[k].loss.upper(), n, MPFR_RNDU);
+    const long a = grid_index(pair.atoms[k].loss.lower(), n, MPFR_RNDD);
+    const long b = grid_index(pair.atoms[k].loss.upper(), n, MPFR_RNDU);
     i_lo = k == 0 ? a : std::min(i_lo, a);
     i_hi = k == 0 ? b : std::max(i_hi, b);
   }
@@ -78,15 +37,15 @@ DiscretizedEvent discretize_atoms(const AtomPair& pair, const DiscretizationOpti
   const long t_lo = floor_div(i_lo, coarse), t_hi = floor_div(i_hi, coarse);
   const auto test_points = static_cast<std::size_t>(t_hi - t_lo + 1);
   const auto cn = n / static_cast<unsigned long>(coarse);
-  DiscretizedEvent out{frame(Side::kUpper, n, o.scale_bits, i_lo, static_cast<std::size_t>(i_hi - i_lo + 1)),
-                       frame(Side::kLower, cn, o.scale_bits, t_lo, test_points),
-                       frame(Side::kUpper, cn, o.scale_bits, t_lo, test_points)};
+  DiscretizedEvent out{empty_chain(Side::kUpper, n, o.scale_bits, i_lo, static_cast<std::size_t>(i_hi - i_lo + 1)),
+                       empty_chain(Side::kLower, cn, o.scale_bits, t_lo, test_points),
+                       empty_chain(Side::kUpper, cn, o.scale_bits, t_lo, test_points)};
   // The tilt of cell T: e^(l_T + half a cell), l_T = T c / n, as an upper bound.
   const auto tilt = [&](long t) { return exp_of(mpq_class(2 * t * coarse + coarse, 2 * n)); };
   const Interval zero(0L, kPrecision);
   for (const Atom& atom : pair.atoms) {
-    const long a = floor_index(atom.loss.lower(), n, MPFR_RNDD);
-    const long b = floor_index(atom.loss.upper(), n, MPFR_RNDU);
+    const long a = grid_index(atom.loss.lower(), n, MPFR_RNDD);
+    const long b = grid_index(atom.loss.upper(), n, MPFR_RNDU);
     const Interval p = max(atom.p, zero), q = max(atom.q, zero);
     const auto ia = static_cast<std::size_t>(a - i_lo), ib = static_cast<std::size_t>(b - i_lo);
     if (a == b) {

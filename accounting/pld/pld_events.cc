@@ -55,8 +55,8 @@
 #include <exactdp/accounting/pld/pld_atoms.h>
 #include <exactdp/accounting/pld/pld_noise_atoms.h>
 #include <exactdp/accounting/pld/pld_composition.h>
+#include <exactdp/accounting/pld/pld_grid.h>
 #include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/int128.h>
 
 namespace exactdp::accounting::pld {
 namespace {
@@ -152,43 +152,11 @@ struct BoundaryCdf {
   Num p_lo, p_hi, q_lo, q_hi;
 };
 
-std::uint64_t to_fixed(mpfr_srcptr value, unsigned scale_bits, bool up, mpfr_ptr scratch) {
-  if (mpfr_sgn(value) <= 0) return 0;
-  mpfr_mul_2ui(scratch, value, scale_bits, MPFR_RNDN);  // exact
-  if (mpfr_cmp_ui_2exp(scratch, 1, 63) >= 0) return std::uint64_t{1} << 63;
-  return mpfr_get_ui(scratch, up ? MPFR_RNDU : MPFR_RNDD);
-}
-
-void add_mass(std::vector<std::uint64_t>& m, std::size_t i, std::uint64_t v) {
-  const uint128 s = static_cast<uint128>(m[i]) + v;
-  m[i] = s > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(s);
-}
-
-// floor (RNDD) or ceil (RNDU) of l * n, as a grid index.
-long grid_index(mpfr_srcptr l, unsigned long n, mpfr_rnd_t direction) {
-  mpfr_t y;
-  mpfr_init2(y, mpfr_get_prec(l) + 64);
-  mpfr_mul_ui(y, l, n, direction);
-  const long v = mpfr_get_si(y, direction);
-  mpfr_clear(y);
-  return v;
-}
-
 // Loss of x (interval).
 Interval loss_at(const Pair& pair, const mpq_class& x) {
   const Interval inner = log(Interval(1 - pair.q, kPrecision) +
                              exp(Interval(pair.mu * x - pair.mu * pair.mu / 2, kPrecision)) * pair.q);
   return pair.order == PairOrder::kRemove ? inner : -inner;
-}
-
-DiscretePld frame(Side side, unsigned long n, unsigned scale_bits, long first, std::size_t points) {
-  DiscretePld p;
-  p.side = side;
-  p.steps_per_unit = n;
-  p.scale_bits = scale_bits;
-  p.first_index = first;
-  p.masses.assign(points, 0);
-  return p;
 }
 
 DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& o) {
@@ -218,12 +186,11 @@ DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& 
   const auto cells = static_cast<std::size_t>(i_hi - i_lo);
   // The lower end's cells: `coarse` grid steps each (index floor(i / coarse)).
   const long coarse = o.test_coarsening >= 1 && n % o.test_coarsening == 0 ? o.test_coarsening : 1;
-  const auto floor_div = [](long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
   const long t_lo = floor_div(i_lo, coarse);
   const auto test_points = static_cast<std::size_t>(floor_div(i_hi, coarse) - t_lo + 1);
-  DiscretizedEvent out{frame(Side::kUpper, n, o.scale_bits, i_lo, cells + 1),
-                       frame(Side::kLower, n / static_cast<unsigned long>(coarse), o.scale_bits, t_lo, test_points),
-                       frame(Side::kUpper, n / static_cast<unsigned long>(coarse), o.scale_bits, t_lo, test_points)};
+  DiscretizedEvent out{empty_chain(Side::kUpper, n, o.scale_bits, i_lo, cells + 1),
+                       empty_chain(Side::kLower, n / static_cast<unsigned long>(coarse), o.scale_bits, t_lo, test_points),
+                       empty_chain(Side::kUpper, n / static_cast<unsigned long>(coarse), o.scale_bits, t_lo, test_points)};
 
   NormalCdfTable cdf(-x0 - pair.mu - 1, pair.mu + x0 + 1);
   BoundaryX boundary(pair, n);
