@@ -6,8 +6,9 @@ composed `steps` times, epsilon at delta, add/remove-one neighbouring. For each 
   * exactdp `compose --route pld` (the certified bracket [lower, upper] of the TRUE epsilon) and
     `--route rdp` (a certified upper bound), each a separate process, wall time;
   * dp_accounting (if --dp-accounting is given): its PLD accountant, pessimistic (connect the
-    dots, value_discretization_interval 1e-4, its defaults) and optimistic estimates, and its RDP
-    accountant, in this process, wall time.
+    dots, value_discretization_interval 1e-4, its defaults) and optimistic estimates (each timed
+    alone), and its RDP accountant, in this process, wall time;
+  * Opacus' RDP accountant (opacus.accountants.analysis.rdp), if it is importable.
 Everything runs on one core (this process and the exactdp processes are pinned to CPU 0; BLAS
 threads set to 1). Optional: never run by CI.
 
@@ -80,6 +81,23 @@ def dp_accounting_runner(folder):
     return run
 
 
+def opacus_runner():
+    """Opacus' RDP accountant (its analysis.rdp module), if installed; None otherwise."""
+    try:
+        from opacus.accountants.analysis import rdp as opacus_rdp
+    except ImportError:
+        return None
+    orders = [1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64))
+
+    def run(sigma, q, steps, delta):
+        t0 = time.perf_counter()
+        r = opacus_rdp.compute_rdp(q=q, noise_multiplier=sigma, steps=steps, orders=orders)
+        eps, _ = opacus_rdp.get_privacy_spent(orders=orders, rdp=r, delta=delta)
+        return float(eps), time.perf_counter() - t0
+
+    return run
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--exactdp", default="build/cli/exactdp")
@@ -93,11 +111,12 @@ def main():
     logging.getLogger().setLevel(logging.ERROR)  # dp_accounting warns that its optimistic estimate uses privacy buckets
     prefix = pin()
     peer = dp_accounting_runner(a.dp_accounting)
+    opacus = opacus_runner()
     routes = a.routes.split(",")
     print("| sigma | steps | exactdp pld [lower, upper] | s | exactdp rdp upper | s "
-          "| dp_acc PLD pessimistic | optimistic | s (both) | dp_acc RDP | pld upper / dp_acc pess. - 1 "
-          "| pld lower / dp_acc pess. - 1 |")
-    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| dp_acc PLD pessimistic | s | optimistic | s | dp_acc RDP | Opacus RDP "
+          "| pld upper / dp_acc pess. - 1 | pld lower / dp_acc pess. - 1 | pld s / dp_acc pess. s |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for sigma in a.sigmas.split(","):
         for steps in a.steps.split(","):
             row = {}
@@ -115,18 +134,18 @@ def main():
 
             pld_txt, pld_t = fmt_route("pld", True)
             rdp_txt, rdp_t = fmt_route("rdp", False)
+            op_txt = f"{opacus(float(sigma), float(a.q), int(steps), float(a.delta))[0]:.4f}" if opacus else "-"
             if theirs:
-                pess, opt, rdp_eps = theirs["pld_pessimistic"][0], theirs["pld_optimistic"][0], theirs["rdp"][0]
-                t_both = theirs["pld_pessimistic"][1] + theirs["pld_optimistic"][1]
-                peer_txt = f"{pess:.4f} | {opt:.4f} | {t_both:.2f} | {rdp_eps:.4f}"
-                ratios = "- | -"
+                (pess, t_pess), (opt, t_opt) = theirs["pld_pessimistic"], theirs["pld_optimistic"]
+                peer_txt = f"{pess:.4f} | {t_pess:.2f} | {opt:.4f} | {t_opt:.2f} | {theirs['rdp'][0]:.4f}"
+                ratios = "- | - | -"
                 if "pld" in row and row["pld"][0] is not None:
                     lo, hi = row["pld"][0]
-                    ratios = f"{hi / pess - 1:+.2%} | {lo / pess - 1:+.2%}"
+                    ratios = f"{hi / pess - 1:+.3%} | {lo / pess - 1:+.3%} | {row['pld'][1] / t_pess:.2f}"
             else:
-                peer_txt, ratios = "- | - | - | -", "- | -"
-            print(f"| {sigma} | {steps} | {pld_txt} | {pld_t} | {rdp_txt} | {rdp_t} | {peer_txt} | {ratios} |",
-                  flush=True)
+                peer_txt, ratios = "- | - | - | - | -", "- | - | -"
+            print(f"| {sigma} | {steps} | {pld_txt} | {pld_t} | {rdp_txt} | {rdp_t} | {peer_txt} | {op_txt} "
+                  f"| {ratios} |", flush=True)
     return 0
 
 
