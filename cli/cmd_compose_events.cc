@@ -400,6 +400,10 @@ int cmd_compose_events(Args args, Io& io) {
   if (pld_required || pld_optional) {
     accounting::pld::PldOptions pld_options;
     pld_options.discretization.steps_per_unit = pld_steps_option(parsed, split.events);
+    if (pld_optional) {  // not asked for: refuse what would take long (reported, not fatal)
+      pld_options.discretization.max_grid_points = 300'000;
+      pld_options.max_composed_points = std::size_t{1} << 21;
+    }
     try {
       const accounting::pld::PldAnswer a =
           want_epsilon ? accounting::pld::pld_epsilon(split.events, target, relation, pld_options)

@@ -25,12 +25,13 @@ Chains compose_all(const RdpComposition& events, PairOrder order, Neighbouring r
   for (const auto& [event, count] : events) {
     if (count < 1) throw ParameterError::out_of_range("count", "0", "count >= 1");
     const DiscretizedEvent one = discretize(event, order, relation, o.discretization);
-    Chains many{self_compose(one.upper, count, tail), self_compose(one.test_p, count, tail),
-                self_compose(one.test_q, count, tail)};
+    const std::size_t cap = o.max_composed_points;
+    Chains many{self_compose(one.upper, count, tail, cap), self_compose(one.test_p, count, tail, cap),
+                self_compose(one.test_q, count, tail, cap)};
     if (acc) {
-      acc->upper = compose(acc->upper, many.upper, tail);
-      acc->test_p = compose(acc->test_p, many.test_p, tail);
-      acc->test_q = compose(acc->test_q, many.test_q, tail);
+      acc->upper = compose(acc->upper, many.upper, tail, cap);
+      acc->test_p = compose(acc->test_p, many.test_p, tail, cap);
+      acc->test_q = compose(acc->test_q, many.test_q, tail, cap);
     } else {
       acc = std::move(many);
     }

@@ -24,6 +24,7 @@
 #include <string>
 
 #include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/pld/pld_composition.h>
 #include <exactdp/accounting/pld/pld_events.h>
 #include <exactdp/accounting/rdp_accountant.h>
 
@@ -32,6 +33,7 @@ namespace exactdp::accounting::pld {
 struct PldOptions {
   DiscretizationOptions discretization{};
   unsigned composition_tail_bits = 44;  // truncation per product (pld_composition.h): at most 2^-44 moved per side and product
+  std::size_t max_composed_points = kMaxPoints;  // per product (LimitError naming "count" beyond)
 };
 
 struct PldAnswer {

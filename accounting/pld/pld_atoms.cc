@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include <exactdp/accounting/pld/pld_composition.h>
 #include <exactdp/accounting/pld/pld_grid.h>
@@ -30,8 +31,9 @@ DiscretizedEvent discretize_atoms(const AtomPair& pair, const DiscretizationOpti
     i_lo = k == 0 ? a : std::min(i_lo, a);
     i_hi = k == 0 ? b : std::max(i_hi, b);
   }
-  if (i_hi - i_lo > 50'000'000L) {
-    throw LimitError("pld-step", "pld-step: the event's loss range needs more than 5*10^7 grid points at this step");
+  if (static_cast<unsigned long>(i_hi - i_lo) > o.max_grid_points) {
+    throw LimitError("pld-step", "pld-step: the event's loss range needs more than " + std::to_string(o.max_grid_points) +
+                                     " grid points at this step");
   }
   const long coarse = o.test_coarsening >= 1 && n % o.test_coarsening == 0 ? o.test_coarsening : 1;
   const long t_lo = floor_div(i_lo, coarse), t_hi = floor_div(i_hi, coarse);

@@ -22,10 +22,11 @@ void check_compatible(const DiscretePld& a, const DiscretePld& b) {
   if (a.scale_bits < 8 || a.scale_bits > 62) throw std::logic_error("pld::compose: scale_bits outside [8, 62]");
 }
 
-void check_size(std::size_t n) {
-  if (n > kMaxPoints) {
+void check_size(std::size_t n, std::size_t max_points) {
+  max_points = std::min(max_points, kMaxPoints);
+  if (n > max_points) {
     throw LimitError("count", "count: the composed privacy loss distribution would hold " + std::to_string(n) +
-                                  " grid points, above the limit of " + std::to_string(kMaxPoints) +
+                                  " grid points, above the limit of " + std::to_string(max_points) +
                                   " (use a coarser --pld-step)");
   }
 }
@@ -159,12 +160,12 @@ DiscretePld identity_like(const DiscretePld& like) {
   return out;
 }
 
-DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bits) {
+DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bits, std::size_t max_points) {
   check_compatible(a, b);
   DiscretePld out = product_frame(a, b);
   if (a.masses.empty() || b.masses.empty()) return out;
   const std::size_t n = a.masses.size() + b.masses.size() - 1;
-  check_size(n);
+  check_size(n, max_points);
   const unsigned bits = slot_bits(a.masses, b.masses);
   if (bits > 192) throw std::logic_error("pld::compose: slot wider than 192 bits");
   mpz_t x, y;
@@ -263,19 +264,19 @@ DiscretePld compose_naive(const DiscretePld& a, const DiscretePld& b) {
   return out;
 }
 
-DiscretePld self_compose(const DiscretePld& a, unsigned long k, unsigned tail_bits) {
+DiscretePld self_compose(const DiscretePld& a, unsigned long k, unsigned tail_bits, std::size_t max_points) {
   if (k == 0) return identity_like(a);
   DiscretePld result;
   bool have = false;
   DiscretePld power = a;
   for (;;) {
     if ((k & 1) != 0) {
-      result = have ? compose(result, power, tail_bits) : power;
+      result = have ? compose(result, power, tail_bits, max_points) : power;
       have = true;
     }
     k >>= 1;
     if (k == 0) break;
-    power = compose(power, power, tail_bits);
+    power = compose(power, power, tail_bits, max_points);
   }
   return result;
 }

@@ -19,7 +19,8 @@
 //   kLower: both are dropped (masses lowered: delta can only shrink).
 // So composing kUpper objects stays an upper bound for every eps and kLower a lower bound
 // (discrete_pld.h). self_compose(a, k) squares repeatedly (O(log k) products).
-// Limits: at most kMaxPoints grid points per operand (LimitError naming "count" beyond).
+// Limits: at most max_points (default and cap kMaxPoints) grid points in a product (LimitError
+// naming "count" beyond).
 //
 // delta_at(pld, eps) encloses sum_{l > eps} (1 - e^(eps - l)) m(l) 2^-s + m_inf 2^-s, the
 // hockey-stick divergence the masses imply, rounded OUTWARD (MPFR); for a kUpper object its
@@ -43,8 +44,10 @@ namespace exactdp::accounting::pld {
 
 inline constexpr std::size_t kMaxPoints = std::size_t{1} << 24;
 
-[[nodiscard]] DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bits = 56);
-[[nodiscard]] DiscretePld self_compose(const DiscretePld& a, unsigned long k, unsigned tail_bits = 56);
+[[nodiscard]] DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bits = 56,
+                                  std::size_t max_points = kMaxPoints);
+[[nodiscard]] DiscretePld self_compose(const DiscretePld& a, unsigned long k, unsigned tail_bits = 56,
+                                       std::size_t max_points = kMaxPoints);
 
 // Drops zero masses at both ends of `p` (first_index follows): a lower-side coefficient below
 // one unit rounds to 0, and discretisations leave empty cells at their ends.

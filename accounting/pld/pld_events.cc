@@ -180,8 +180,9 @@ DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& 
   const Interval& l_max = increasing ? l_b : l_a;
   const long i_lo = grid_index(l_min.lower(), n, MPFR_RNDD);
   const long i_hi = grid_index(l_max.upper(), n, MPFR_RNDU);
-  if (i_hi - i_lo > 50'000'000L) {
-    throw LimitError("pld-step", "pld-step: the event's loss range needs more than 5*10^7 grid points at this step");
+  if (static_cast<unsigned long>(i_hi - i_lo) > o.max_grid_points) {
+    throw LimitError("pld-step", "pld-step: the event's loss range needs more than " + std::to_string(o.max_grid_points) +
+                                     " grid points at this step");
   }
   const auto cells = static_cast<std::size_t>(i_hi - i_lo);
   // The lower end's cells: `coarse` grid steps each (index floor(i / coarse)).

@@ -39,6 +39,9 @@ struct DiscretizationOptions {
   // steps_per_unit (else one step): the test loses only a fluctuation of order sqrt(steps) x
   // cell width, and a coarser cell makes those two chains this many times shorter to compose.
   unsigned test_coarsening = 4;
+  // The most grid points one event's loss range may need (LimitError naming "pld-step" beyond);
+  // `compose --route auto` lowers it so that pld never takes long where it was not asked for.
+  unsigned long max_grid_points = 50'000'000;
 };
 
 struct DiscretizedEvent {

@@ -182,6 +182,18 @@ TEST(CliComposeEventsPld, AutoUsesPldForTheOtherSubsampledNoises) {
   }
 }
 
+// auto runs pld beside rdp only while it is cheap: a loss range too wide for the default grid
+// (sigma 0.03 at q = 1/2) is reported as not used and rdp answers, promptly; forced, pld refuses
+// with the parameter named instead of running for minutes.
+TEST(CliComposeEventsPld, AutoSkipsAnExpensivePldAndSaysWhy) {
+  const CliRun a = test_support::run_command(
+      "compose", {"--event", "poisson-gaussian:sigma=0.03,q=0.5", "--count", "10", "--delta", "1e-5", "--json"});
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(json_string_field(a.out, "route").rfind("rdp", 0), 0u) << a.out;
+  EXPECT_EQ(json_string_field(a.out, "pld_detail").rfind("not used: ", 0), 0u) << a.out;
+  EXPECT_NE(json_string_field(a.out, "pld_detail").find("pld-step"), std::string::npos) << a.out;
+}
+
 TEST(CliComposeEventsPld, RefusalsNameTheParameter) {
   using V = std::vector<std::string>;
   const auto run = [](V args) { return test_support::run_command("compose", std::move(args)); };
