@@ -289,12 +289,13 @@ TEST(PldRoute, RefusesWhatItCannotDiscretise) {
 namespace exactdp::accounting {
 namespace {
 
-// The default grid follows the total count: 1/10000, 1/5000, 1/2500 at the stated thresholds,
+// The default grid follows the total count: 1/5000, then 1/2500 at the stated thresholds,
 // without overflowing on counts near the 10^12 limit.
 TEST(PldRoute, DefaultGridFollowsTheCount) {
   const RdpEvent e = RdpEvent::poisson_gaussian(mpq_class(1), mpq_class(1, 100));
-  EXPECT_EQ(pld::default_steps_per_unit({{e, 5000}}), 10000u);
-  EXPECT_EQ(pld::default_steps_per_unit({{e, 3000}, {e, 2001}}), 5000u);
+  EXPECT_EQ(pld::default_steps_per_unit({{e, 1}}), 5000u);
+  EXPECT_EQ(pld::default_steps_per_unit({{e, 30000}, {e, 20000}}), 5000u);
+  EXPECT_EQ(pld::default_steps_per_unit({{e, 30000}, {e, 20001}}), 2500u);
   EXPECT_EQ(pld::default_steps_per_unit({{e, 50000}}), 5000u);
   EXPECT_EQ(pld::default_steps_per_unit({{e, 50001}}), 2500u);
   EXPECT_EQ(pld::default_steps_per_unit({{e, 1'000'000'000'000UL}, {e, 1'000'000'000'000UL}}), 2500u);
