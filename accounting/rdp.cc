@@ -1,5 +1,6 @@
 #include <exactdp/accounting/rdp.h>
 
+#include <exactdp/accounting/rdp_fractional.h>
 #include <exactdp/accounting/rdp_subsampled_discrete.h>
 
 #include <stdexcept>
@@ -20,6 +21,22 @@ void require_order(unsigned long alpha) {
 
 mpq_class order_q(unsigned long alpha) { return mpq_class(mpz_class(alpha)); }
 
+bool is_integer(const mpq_class& alpha) { return alpha.get_den() == 1; }
+
+// Mironov 2017 Prop. 6 at a rational order a > 1 (see laplace_rdp).
+Interval laplace_rdp_at(const mpq_class& eps, const mpq_class& a, mpfr_prec_t precision) {
+  require_nonnegative("epsilon", eps);
+  if (sgn(eps) == 0) return Interval(precision);
+  // eps + log( a/(2a-1) + (a-1)/(2a-1) e^{-(2a-1) eps} ) / (a-1), factored by e^{(a-1) eps} so
+  // no term overflows. Every operation is outward rounded; the log argument lies in (a/(2a-1), 1].
+  const Interval e(eps, precision);
+  const Interval inner = Interval(mpq_class(a / (2 * a - 1)), precision) +
+                         exp(Interval(mpq_class(-(2 * a - 1) * eps), precision)) * mpq_class((a - 1) / (2 * a - 1));
+  Interval value = e + log(inner) / mpq_class(a - 1);
+  // The divergence is >= 0 (and <= eps); the enclosure may overshoot by rounding only.
+  return clamp(value, mpq_class(0), eps);
+}
+
 }  // namespace
 
 const char* neighbouring_name(Neighbouring relation) {
@@ -33,18 +50,7 @@ Interval gaussian_rdp(const mpq_class& mu, unsigned long alpha, mpfr_prec_t prec
 
 Interval laplace_rdp(const mpq_class& eps, unsigned long alpha, mpfr_prec_t precision) {
   require_order(alpha);
-  require_nonnegative("epsilon", eps);
-  if (sgn(eps) == 0) return Interval(precision);
-  // Mironov 2017 Prop. 6, factored by e^{(alpha-1) eps} so no term overflows:
-  //   eps + log( a/(2a-1) + (a-1)/(2a-1) e^{-(2a-1) eps} ) / (a-1).
-  // Every operation is outward rounded; the log argument lies in (a/(2a-1), 1].
-  const mpq_class a = order_q(alpha);
-  const Interval e(eps, precision);
-  const Interval inner = Interval(a / (2 * a - 1), precision) +
-                         exp(Interval(-(2 * a - 1) * eps, precision)) * mpq_class((a - 1) / (2 * a - 1));
-  Interval value = e + log(inner) / (a - 1);
-  // The divergence is >= 0 (and <= eps); the enclosure may overshoot by rounding only.
-  return clamp(value, mpq_class(0), eps);
+  return laplace_rdp_at(eps, order_q(alpha), precision);
 }
 
 Interval poisson_gaussian_rdp(const mpq_class& mu, const mpq_class& q, unsigned long alpha,
@@ -206,6 +212,65 @@ Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t p
     }
     case PrivacyEvent::Kind::kZcdp:
       return Interval(a * event_.rho(), precision);  // the bound's value
+  }
+  throw std::logic_error("RdpEvent::rdp: unknown event kind");
+}
+
+bool RdpEvent::supports_order(const mpq_class& alpha) const {
+  if (is_integer(alpha)) return alpha >= 2 && alpha <= kMaxRdpOrder && has_rdp();
+  if (alpha <= 1 || alpha > kMaxFractionalOrder) return false;
+  if (!subsampled_) return true;
+  if (event_.kind() != PrivacyEvent::Kind::kGaussian) return false;
+  return q_ == 1 || mu_ <= fractional_order_max_mu();
+}
+
+bool RdpEvent::rdp_is_exact_at(const mpq_class& alpha) const {
+  if (is_integer(alpha)) return rdp_is_exact();
+  return rdp_is_exact() && (subsampled_ || event_.kind() != PrivacyEvent::Kind::kDiscreteGaussian);
+}
+
+Interval RdpEvent::rdp(const mpq_class& alpha, Neighbouring relation, mpfr_prec_t precision) const {
+  if (is_integer(alpha)) {
+    if (alpha < 2 || alpha > kMaxRdpOrder) {
+      throw ParameterError::out_of_range("order", abbreviate(to_string(alpha)),
+                                         "an integer order 2 <= order <= 65536 or a fraction 1 < order <= 256");
+    }
+    return rdp(alpha.get_num().get_ui(), relation, precision);
+  }
+  if (alpha <= 1 || alpha > kMaxFractionalOrder) {
+    throw ParameterError::out_of_range("order", abbreviate(to_string(alpha)),
+                                       "a fractional order 1 < order <= 256 (or an integer 2..65536)");
+  }
+  if (subsampled_) {
+    if (relation != Neighbouring::kAddRemove) {
+      throw ParameterError("neighbouring",
+                           "neighbouring = replace-one is not supported for Poisson-subsampled "
+                           "events: allowed add-remove (MTZ19's bound is for add/remove-one)");
+    }
+    if (!supports_order(alpha)) {
+      throw ParameterError("order", "order: fractional orders are not available for " + describe() +
+                                        " (allowed: integer orders; a subsampled Gaussian needs sensitivity/sigma <= 16)");
+    }
+    if (q_ == 1) return Interval(mpq_class(alpha * mu_ * mu_ / 2), precision);
+    return sampled_gaussian_rdp_fractional(mu_, q_, alpha, precision);
+  }
+  switch (event_.kind()) {
+    case PrivacyEvent::Kind::kGaussian:
+    case PrivacyEvent::Kind::kGdp: {
+      const mpq_class& mu = event_.exact_mu();
+      return Interval(mpq_class(alpha * mu * mu / 2), precision);
+    }
+    case PrivacyEvent::Kind::kDiscreteGaussian:
+    case PrivacyEvent::Kind::kZcdp:
+      return Interval(mpq_class(alpha * event_.rho()), precision);  // the zCDP bound's value
+    case PrivacyEvent::Kind::kLaplace:
+      return laplace_rdp_at(event_.pure_epsilon(), alpha, precision);
+    case PrivacyEvent::Kind::kDiscreteLaplace:
+    case PrivacyEvent::Kind::kPureDp: {
+      const mpq_class& eps = event_.pure_epsilon();
+      const mpq_class zcdp_bound = alpha * eps * eps / 2;
+      return Interval(zcdp_bound < eps ? zcdp_bound : eps, precision);  // the bound's value
+    }
   }
   throw std::logic_error("RdpEvent::rdp: unknown event kind");
 }

@@ -1,5 +1,6 @@
 // rdp.h — certified Rényi DP (Mironov 2017) of single events, including the Poisson-subsampled
-// Gaussian of Mironov, Talwar and Zhang 2019, at integer orders alpha >= 2.
+// Gaussian of Mironov, Talwar and Zhang 2019, at integer orders alpha >= 2 and at rational
+// (fractional) orders alpha in (1, 256] (see "Fractional orders" below).
 //
 // Every function returns an Interval (interval.h: lower end rounded down, upper end rounded up)
 // that contains the stated quantity. "Exact" below means the interval encloses the true Rényi
@@ -36,6 +37,17 @@
 //   poisson discrete gaussian / discrete laplace (q)   the larger of both orders' divergences,
 //                          rdp_subsampled_discrete.h (exact; limits there); poisson laplace:
 //                          none (ParameterError naming "route": the pld route accounts it)
+//
+// Fractional orders (alpha rational, not an integer; RdpEvent::rdp(const mpq_class&)):
+//   gaussian, gdp, zcdp, pure eps-DP, discrete laplace, laplace: the formulas above at real alpha
+//                          (Mironov Props. 6-7 and the zCDP bounds hold for every alpha > 1)
+//   discrete gaussian      alpha Delta^2 / (2 sigma2)                       bound (CKS20: the
+//                          discrete Gaussian is Delta^2/(2 sigma2)-zCDP; equality needs integer alpha)
+//   poisson gaussian(q)    the larger of both orders' divergences of the same pair by the
+//                          geometric three-region series of rdp_fractional.h   exact (encloses the
+//                          pair's RDP), for Delta/sigma <= 16
+//   poisson discrete gaussian / laplace: not available (ParameterError naming "order");
+//   supports_order() says which orders an event takes.
 //
 // Rounding: terms are built with outward-rounded interval products (all terms positive, no
 // cancellation); the exact rationals (binomial ratios, alpha, q) enter exactly or rounded
@@ -97,6 +109,15 @@ class RdpEvent {
   // naming "order") under `relation`, as an outward-rounded interval at `precision` bits.
   [[nodiscard]] Interval rdp(unsigned long alpha, Neighbouring relation,
                              mpfr_prec_t precision) const;
+  // The same at a rational order: an integer one as above, a fractional one in (1, 256] where
+  // supports_order() (ParameterError naming "order" otherwise).
+  [[nodiscard]] Interval rdp(const mpq_class& alpha, Neighbouring relation, mpfr_prec_t precision) const;
+  // Whether rdp(alpha) is available: every integer order in [2, kMaxRdpOrder] where has_rdp();
+  // fractional orders in (1, 256] except for subsampled discrete noise and for a subsampled
+  // Gaussian with Delta/sigma > 16.
+  [[nodiscard]] bool supports_order(const mpq_class& alpha) const;
+  // rdp_is_exact() at this order (a plain discrete Gaussian is a bound at fractional orders).
+  [[nodiscard]] bool rdp_is_exact_at(const mpq_class& alpha) const;
 
  private:
   RdpEvent(PrivacyEvent event, bool subsampled, mpq_class mu, mpq_class q, std::string text)

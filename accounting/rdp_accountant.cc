@@ -1,5 +1,6 @@
 #include <exactdp/accounting/rdp_accountant.h>
 
+#include <algorithm>
 #include <string>
 
 #include <exactdp/accounting/internal/certified_search.h>
@@ -12,7 +13,6 @@ namespace {
 
 const mpz_class kMaxTotalCount("1000000000000");  // 10^12
 
-mpq_class order_q(unsigned long alpha) { return mpq_class(mpz_class(alpha)); }
 
 void validate_composition(const RdpComposition& events) {
   if (events.empty()) {
@@ -31,19 +31,22 @@ void validate_composition(const RdpComposition& events) {
   }
 }
 
-const std::vector<unsigned long>& orders_or_default(const std::vector<unsigned long>& orders) {
-  return orders.empty() ? default_rdp_orders() : orders;
+std::vector<mpq_class> as_orders(const std::vector<unsigned long>& orders) {
+  std::vector<mpq_class> out;
+  out.reserve(orders.size());
+  for (const unsigned long a : orders) out.emplace_back(mpz_class(a));
+  return out;
 }
 
 // The minimum over `orders` of convert(composed RDP at alpha, alpha) at precision p: the
 // interval [min lowers, min uppers]; `best` receives the order of the smallest upper end.
-template <typename Convert>
-Interval minimise_over_orders(const RdpComposition& events, const std::vector<unsigned long>& orders,
+template <typename Order, typename Convert>
+Interval minimise_over_orders(const RdpComposition& events, const std::vector<Order>& orders,
                               Neighbouring relation, mpfr_prec_t p, const Convert& convert,
-                              unsigned long& best, Interval& best_rdp) {
+                              Order& best, Interval& best_rdp) {
   bool first = true;
   Interval result(p);
-  for (const unsigned long alpha : orders) {
+  for (const Order& alpha : orders) {
     const Interval tau = composed_rdp(events, alpha, relation, p);
     const Interval value = convert(tau, alpha);
     if (first || mpfr_less_p(value.upper(), result.upper())) {
@@ -71,7 +74,7 @@ const std::vector<unsigned long>& default_rdp_orders() {
   return orders;
 }
 
-Interval composed_rdp(const RdpComposition& events, unsigned long alpha, Neighbouring relation,
+Interval composed_rdp(const RdpComposition& events, const mpq_class& alpha, Neighbouring relation,
                       mpfr_prec_t precision) {
   Interval sum(precision);
   for (const auto& [event, count] : events) {
@@ -80,18 +83,18 @@ Interval composed_rdp(const RdpComposition& events, unsigned long alpha, Neighbo
   return sum;
 }
 
-Interval rdp_to_epsilon(const Interval& tau, unsigned long alpha, const mpq_class& delta) {
+Interval rdp_to_epsilon(const Interval& tau, const mpq_class& alpha, const mpq_class& delta) {
   const mpfr_prec_t p = tau.precision();
-  const mpq_class a = order_q(alpha);
+  const mpq_class& a = alpha;
   // tau + log((a-1)/a) - (log delta + log a)/(a-1): increasing in tau; each term outward.
   const Interval eps = tau + log(Interval(mpq_class((a - 1) / a), p)) -
                        (log(Interval(delta, p)) + log(Interval(a, p))) / (a - 1);
   return max(eps, Interval(p));  // clamp below at 0
 }
 
-Interval rdp_to_delta(const Interval& tau, unsigned long alpha, const mpq_class& epsilon) {
+Interval rdp_to_delta(const Interval& tau, const mpq_class& alpha, const mpq_class& epsilon) {
   const mpfr_prec_t p = tau.precision();
-  const mpq_class a = order_q(alpha);
+  const mpq_class& a = alpha;
   // exp((a-1)(tau - eps) + (a-1) log(1 - 1/a) - log a): increasing in tau.
   const Interval exponent = (tau - epsilon) * (a - 1) +
                             log(Interval(mpq_class((a - 1) / a), p)) * (a - 1) -
@@ -101,23 +104,60 @@ Interval rdp_to_delta(const Interval& tau, unsigned long alpha, const mpq_class&
 
 namespace {
 
+// One fractional order near the best integer one (rdp_accountant.h, "Orders"), or none (0) when
+// an event does not take fractional orders or none improves on the integers. A selection only.
+template <typename Convert>
+mpq_class fractional_refinement(const RdpComposition& events, const std::vector<mpq_class>& integers,
+                                Neighbouring relation, const Convert& convert) {
+  const mpfr_prec_t p = 64;
+  mpq_class best;
+  Interval best_rdp(p);
+  const Interval at_integers = minimise_over_orders(events, integers, relation, p, convert, best, best_rdp);
+  Real best_upper(p);
+  mpfr_set(best_upper.get(), at_integers.upper(), MPFR_RNDU);
+  mpq_class centre = best;
+  bool improved = false;
+  for (int halvings = 1; halvings <= 4; ++halvings) {
+    const mpq_class step(1, 1L << halvings);
+    mpq_class next = centre;
+    for (const mpq_class& candidate : {mpq_class(centre - step), mpq_class(centre + step)}) {
+      if (candidate <= 1) continue;
+      bool supported = true;
+      for (const auto& [event, count] : events) supported = supported && event.supports_order(candidate);
+      if (!supported) return mpq_class(0);
+      const Interval value = convert(composed_rdp(events, candidate, relation, p), candidate);
+      if (mpfr_less_p(value.upper(), best_upper.get())) {
+        mpfr_set(best_upper.get(), value.upper(), MPFR_RNDU);
+        next = candidate;
+        improved = true;
+      }
+    }
+    centre = next;
+  }
+  return improved && centre.get_den() != 1 ? centre : mpq_class(0);
+}
+
 template <typename Convert>
 RdpAnswer rdp_answer(const RdpComposition& events, Neighbouring relation,
                      const ZivOptions& options, const std::vector<unsigned long>& orders_in,
                      const Convert& convert) {
   validate_composition(events);
   options.validate();
-  const std::vector<unsigned long>& orders = orders_or_default(orders_in);
+  std::vector<mpq_class> orders = as_orders(orders_in.empty() ? default_rdp_orders() : orders_in);
+  if (orders_in.empty()) {
+    const mpq_class extra = fractional_refinement(events, orders, relation, convert);
+    if (sgn(extra) != 0) orders.push_back(extra);
+  }
   RdpAnswer answer;
-  bool exact = true;
-  for (const auto& [event, count] : events) exact = exact && event.rdp_is_exact();
-  answer.exact_rdp = exact;
   answer.value = evaluate_to_tolerance(
       [&](mpfr_prec_t p) {
         return minimise_over_orders(events, orders, relation, p, convert, answer.order,
                                     answer.rdp_at_order);
       },
       options);
+  bool exact = true;
+  for (const auto& [event, count] : events) exact = exact && event.rdp_is_exact_at(answer.order);
+  answer.exact_rdp = exact;
   return answer;
 }
 
@@ -127,7 +167,7 @@ RdpAnswer rdp_epsilon(const RdpComposition& events, const mpq_class& delta, Neig
                       const ZivOptions& options, const std::vector<unsigned long>& orders) {
   require_open_unit("delta", delta);
   return rdp_answer(events, relation, options, orders,
-                    [&](const Interval& tau, unsigned long alpha) {
+                    [&](const Interval& tau, const mpq_class& alpha) {
                       return rdp_to_epsilon(tau, alpha, delta);
                     });
 }
@@ -136,7 +176,7 @@ RdpAnswer rdp_delta(const RdpComposition& events, const mpq_class& epsilon, Neig
                     const ZivOptions& options, const std::vector<unsigned long>& orders) {
   require_nonnegative_at_most("epsilon", epsilon, mpq_class(1'000'000'000), "10^9");
   return rdp_answer(events, relation, options, orders,
-                    [&](const Interval& tau, unsigned long alpha) {
+                    [&](const Interval& tau, const mpq_class& alpha) {
                       return rdp_to_delta(tau, alpha, epsilon);
                     });
 }
@@ -154,15 +194,17 @@ DpSgdCalibration calibrate_dp_sgd(const mpq_class& q, unsigned long steps, const
   require_positive("width", width);
 
   // One certified evaluation at 128 bits (a decision needs no tolerance: an undecided probe
-  // ends the search with a still-certified bracket).
-  unsigned long last_order = 0;
+  // ends the search with a still-certified bracket). The order set is fixed for a whole search
+  // (so the route's epsilon is monotone in sigma): first the integer orders, coarsely; then
+  // those plus the fractional order the accountant picks at the coarse sigma_upper.
+  std::vector<mpq_class> orders = as_orders(default_rdp_orders());
+  const auto to_epsilon = [&](const Interval& tau, const mpq_class& alpha) { return rdp_to_epsilon(tau, alpha, delta); };
+  mpq_class last_order;
   const internal::RationalDecider decide = [&](const mpq_class& sigma, Interval& g) {
     const RdpComposition events = {{RdpEvent::poisson_gaussian(sigma, q), steps}};
     Interval rdp_at(kDefaultPrecision);
-    g = minimise_over_orders(
-        events, default_rdp_orders(), Neighbouring::kAddRemove, kDefaultPrecision,
-        [&](const Interval& tau, unsigned long alpha) { return rdp_to_epsilon(tau, alpha, delta); },
-        last_order, rdp_at);
+    g = minimise_over_orders(events, orders, Neighbouring::kAddRemove, kDefaultPrecision, to_epsilon, last_order,
+                             rdp_at);
     if (upper_at_most(g, epsilon)) return internal::Side::kMeets;
     if (lower_above(g, epsilon)) return internal::Side::kMisses;
     return internal::Side::kUndecided;
@@ -177,18 +219,33 @@ DpSgdCalibration calibrate_dp_sgd(const mpq_class& q, unsigned long steps, const
                                     " is not reached with a noise multiplier sigma <= 10^6 at "
                                     "this q, steps and delta (allowed: a larger epsilon)");
   }
-  unsigned long order_hi = last_order;
-  if (decide(lo, bracket.g_lo) != internal::Side::kMisses) {
-    throw LimitError("epsilon", "epsilon = " + abbreviate(to_string(epsilon)) +
-                                    " is already met by sigma = 10^-3, the smallest searched "
-                                    "(allowed: a smaller epsilon)");
-  }
+  mpq_class order_hi = last_order;
+  const auto require_lo_misses = [&] {
+    if (decide(lo, bracket.g_lo) != internal::Side::kMisses) {
+      throw LimitError("epsilon", "epsilon = " + abbreviate(to_string(epsilon)) +
+                                      " is already met by sigma = 10^-3, the smallest searched "
+                                      "(allowed: a smaller epsilon)");
+    }
+  };
+  require_lo_misses();
   // Track the order at the upper end through the bisection.
   const internal::RationalDecider tracked = [&](const mpq_class& sigma, Interval& g) {
     const internal::Side s = decide(sigma, g);
     if (s == internal::Side::kMeets) order_hi = last_order;
     return s;
   };
+  internal::bisect_bracket(tracked, bracket, std::max(width, mpq_class(1, 100)), 200);
+  const RdpComposition at_hi = {{RdpEvent::poisson_gaussian(bracket.hi, q), steps}};
+  const mpq_class extra = fractional_refinement(at_hi, orders, Neighbouring::kAddRemove, to_epsilon);
+  if (sgn(extra) != 0) {
+    // The finer set can only lower epsilon: hi still meets; lo may not miss any more.
+    orders.push_back(extra);
+    if (decide(bracket.hi, bracket.g_hi) == internal::Side::kMeets) order_hi = last_order;
+    if (decide(bracket.lo, bracket.g_lo) != internal::Side::kMisses) {
+      bracket.lo = lo;
+      require_lo_misses();
+    }
+  }
   internal::bisect_bracket(tracked, bracket, width, 200);
 
   DpSgdCalibration c;

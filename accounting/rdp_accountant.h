@@ -22,8 +22,11 @@
 //
 // Orders: default_rdp_orders() = 2..64, 72..128 step 8, 144..256 step 16, 320..512 step 64,
 // 768, 1024, 1536, 2048, 3072, 4096 (every order is a valid choice; the set only affects
-// tightness). Fractional orders are not used (the subsampled Gaussian's fractional-order series
-// is not implemented).
+// tightness). With the default set, when every event supports fractional orders (rdp.h), one
+// fractional order is added: starting from the best integer order n, steps of 1/2, 1/4, 1/8
+// and 1/16 move to whichever neighbour improves the upper end (8 evaluations at 64 bits, a
+// selection only: nothing about it needs to be certified). The order set is fixed BEFORE the
+// Ziv loop, so every precision encloses the minimum over the same set.
 //
 // Precision: the whole minimum is recomputed by the Ziv driver (ziv.h) until its relative
 // width meets options.tolerance.
@@ -47,24 +50,26 @@ using RdpComposition = std::vector<std::pair<RdpEvent, unsigned long>>;  // even
 
 [[nodiscard]] const std::vector<unsigned long>& default_rdp_orders();
 
-// The composed RDP sum_i count_i rdp_i(alpha), outward rounded at `precision`.
-[[nodiscard]] Interval composed_rdp(const RdpComposition& events, unsigned long alpha,
+// The composed RDP sum_i count_i rdp_i(alpha), outward rounded at `precision`; alpha an integer
+// or (where every event supports_order) a fraction.
+[[nodiscard]] Interval composed_rdp(const RdpComposition& events, const mpq_class& alpha,
                                     Neighbouring relation, mpfr_prec_t precision);
 
-// The conversions at one order, from a tau interval (rounded outward, see above).
-[[nodiscard]] Interval rdp_to_epsilon(const Interval& tau, unsigned long alpha,
+// The conversions at one order alpha > 1, from a tau interval (rounded outward, see above).
+[[nodiscard]] Interval rdp_to_epsilon(const Interval& tau, const mpq_class& alpha,
                                       const mpq_class& delta);
-[[nodiscard]] Interval rdp_to_delta(const Interval& tau, unsigned long alpha,
+[[nodiscard]] Interval rdp_to_delta(const Interval& tau, const mpq_class& alpha,
                                     const mpq_class& epsilon);
 
 struct RdpAnswer {
   Certified value;            // epsilon or delta; value.value.upper() is the bound to use
-  unsigned long order = 0;    // the order whose upper end is the smallest
+  mpq_class order = 0;        // the order whose upper end is the smallest (may be fractional)
   Interval rdp_at_order{kDefaultPrecision};  // the composed RDP there
   bool exact_rdp = false;     // every event's RDP is exact (rdp.h), so rdp_at_order is too
 };
 
-// Smallest certified epsilon over `orders` (default_rdp_orders() if empty) at delta.
+// Smallest certified epsilon over `orders` (default_rdp_orders() and one fractional order, above,
+// if empty) at delta.
 [[nodiscard]] RdpAnswer rdp_epsilon(const RdpComposition& events, const mpq_class& delta,
                                     Neighbouring relation = Neighbouring::kAddRemove,
                                     const ZivOptions& options = {},
@@ -79,7 +84,9 @@ struct RdpAnswer {
 // The noise multiplier sigma (noise N(0, sigma^2 C^2) on a sum of per-example gradients clipped
 // to norm C: a poisson-gaussian event with sigma, sensitivity 1, rate q, `steps` times) whose
 // certified RDP epsilon at delta is <= epsilon. Certified bisection over sigma (the RDP of the
-// sampled Gaussian decreases in sigma at every order, so the route's epsilon is monotone):
+// sampled Gaussian decreases in sigma at every order, so the route's epsilon over a FIXED order
+// set is monotone). The set: the integer default orders plus one fractional order (chosen, as in
+// rdp_epsilon, at the sigma_upper of a coarse search over the integers alone):
 //   epsilon_at(sigma.upper) <= target is PROVEN  (sigma_to_use = sigma_upper),
 //   epsilon_at(sigma.lower) >  target is PROVEN  (no smaller sigma on this route reaches it).
 // The bracket is narrowed to relative width <= `width` (default 10^-6).
@@ -87,7 +94,7 @@ struct DpSgdCalibration {
   mpq_class sigma_lower, sigma_upper;  // exact rationals
   Interval epsilon_at_upper{kDefaultPrecision};  // <= target (upper end)
   Interval epsilon_at_lower{kDefaultPrecision};  // > target (lower end)
-  unsigned long order_at_upper = 0;
+  mpq_class order_at_upper = 0;  // the order that proves sigma_upper (may be fractional)
   bool width_met = true;
 };
 // Limits: 0 < q <= 1, 1 <= steps <= 10^9, 0 < epsilon <= 10^4, 0 < delta < 1; sigma searched in

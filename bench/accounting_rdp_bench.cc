@@ -25,7 +25,7 @@ void BM_RdpDpSgdEpsilon(benchmark::State& state) {
     benchmark::DoNotOptimize(a.order);
   }
   state.counters["epsilon_upper"] = mpfr_get_d(a.value.value.upper(), MPFR_RNDU);  // exactdp-allow-float: report only
-  state.counters["order"] = static_cast<double>(a.order);                          // exactdp-allow-float: report only
+  state.counters["order"] = a.order.get_d();                                        // exactdp-allow-float: report only
 }
 BENCHMARK(BM_RdpDpSgdEpsilon)
     ->ArgsProduct({{8, 11, 20}, {1000, 10000, 100000}})

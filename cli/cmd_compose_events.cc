@@ -51,7 +51,8 @@ constexpr const char* kHelp =
     "  poisson-discrete-laplace:scale=R,q=R[,sensitivity=INT]\n"
     "\n"
     "Routes (every one a theorem; see docs/ACCOUNTING_SUBSAMPLED.md and docs/ACCOUNTING.md):\n"
-    "  rdp    Renyi DP at integer orders 2..4096, summed, converted by Balle et al. 2020 Thm 21\n"
+    "  rdp    Renyi DP at integer orders 2..4096 and one fractional order near the best (the\n"
+    "         sampled Gaussian's series, rdp_fractional.h), summed, converted by Balle et al. 2020 Thm 21\n"
     "         (epsilon) or CKS20 Prop. 12 (delta); every plain event, poisson-gaussian (MTZ19),\n"
     "         poisson-discrete-gaussian (sigma2 <= 2500), poisson-discrete-laplace (both pair\n"
     "         orders computed); not poisson-laplace\n"
@@ -363,7 +364,7 @@ int cmd_compose_events(Args args, Io& io) {
         want_epsilon ? accounting::rdp_epsilon(split.events, target, relation, options)
                      : accounting::rdp_delta(split.events, target, relation, options);
     results.push_back({a.exact_rdp ? "rdp (exact RDP)" : "rdp", a.value.value, a.value.tolerance_met});
-    rdp_detail = "order " + std::to_string(a.order) + ", composed RDP " +
+    rdp_detail = "order " + accounting::exact_decimal(a.order) + ", composed RDP " +
                  accounting::to_decimal_string(a.rdp_at_order, 12) +
                  (want_epsilon ? " (Balle et al. 2020 Thm 21)" : " (CKS20 Prop. 12)");
   }
@@ -488,7 +489,7 @@ int cmd_calibrate_dp_sgd(Args args, Io& io) {
   out.text("epsilon", to_string(epsilon));
   out.text("delta", to_string(delta));
   out.text("neighbouring", accounting::neighbouring_name(Neighbouring::kAddRemove));
-  out.text("route", "rdp (MTZ19 sampled Gaussian at integer orders, Balle et al. 2020 Thm 21)");
+  out.text("route", "rdp (MTZ19 sampled Gaussian at integer orders and one fractional order, Balle et al. 2020 Thm 21)");
   out.interval("sigma", hull(Interval(c.sigma_lower, p), Interval(c.sigma_upper, p)), digits);
   // sigma.upper rounded UP to 8 significant digits (the bracket is 10^-6 wide): a larger sigma
   // only lowers every order's RDP, so it still meets the target.
@@ -496,8 +497,8 @@ int cmd_calibrate_dp_sgd(Args args, Io& io) {
            accounting::decimal_upper(Interval(c.sigma_upper, p).upper(), digits < 8 ? digits : 8));
   out.interval("epsilon_at_sigma_upper", c.epsilon_at_upper, digits);
   out.interval("epsilon_at_sigma_lower", c.epsilon_at_lower, digits);
-  out.json.set("rdp_order", c.order_at_upper);
-  out.lines.push_back("rdp_order = " + std::to_string(c.order_at_upper));
+  out.json.set("rdp_order", JsonValue::number(accounting::exact_decimal(c.order_at_upper)));
+  out.lines.push_back("rdp_order = " + accounting::exact_decimal(c.order_at_upper));
   out.flag("width_met", c.width_met);
   return out.emit(io, parsed.has("--json"));
 }
