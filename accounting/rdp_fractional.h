@@ -22,13 +22,10 @@
 // Each series converges absolutely and uniformly on its region (|ratio| <= 1/2), so summing
 // under the integral is allowed (dominated convergence).
 //
-// Tail bound (proof). For k >= K > g: |C(g,k+1)| / |C(g,k)| = (k-g)/(k+1) <= rho =
-// max(1, (K-g)/(K+1)) < 2 (K >= -g also). The k-th term of each region is at most |C(g,k)| 2^-k
-// times: 1 (left: int Q0 r^k <= 2^-k P[left] ... <= 2^-k), R_g = int_{z2}^inf Q0 r^g (right),
-// 2^g (middle: |r-1| <= 1). So the three tails from K on sum to at most
-//     T_K = (1-q)^g |C(g,K)| 2^-K (1 + R_g + 2^g) / (1 - rho/2),
-// which is added as [-T_K, T_K]. K is the first k with T_K <= 2^-(precision + 32) (at most
-// 8 * precision + 256 terms; beyond, the wider tail stays in the interval, still certified).
+// Tail bound: the engine accounting/internal/three_region_series.h (the proof is there): the
+// terms from K on sum to at most |C(g,K)| 2^-K (m_left(0) + m_right(g) + 2^g m_middle(0)) /
+// (1 - rho/2), added as [-T_K, T_K]; K is the first k with T_K <= 2^-(precision + 32) (about
+// precision + 40 terms).
 //
 // Rounding: interval arithmetic throughout (outward), at a working precision of precision +
 // K + 64 bits (the forward differences lose about one bit per order of difference); the log

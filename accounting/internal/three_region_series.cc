@@ -1,0 +1,137 @@
+#include <exactdp/accounting/internal/three_region_series.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace exactdp::accounting::internal {
+namespace {
+
+constexpr mpfr_prec_t kBoundPrecision = 64;  // the tail bound's size only
+
+Interval moment_at(const ThreeRegionProblem& problem, Region region, const mpq_class& j, mpfr_prec_t p) {
+  return problem.moment(region, Interval(j, p), j, p);
+}
+
+// K_min(g): the first k with k > g and k >= -g (header).
+unsigned long k_min_for(const mpq_class& g) {
+  mpz_class floor_g;
+  mpz_fdiv_q(floor_g.get_mpz_t(), g.get_num_mpz_t(), g.get_den_mpz_t());
+  const mpz_class k = std::max(mpz_class(floor_g + 1), mpz_class(-floor_g));
+  return k < 1 ? 1UL : k.get_ui();
+}
+
+// T_k = |C(g,k)| 2^-k (m(left,0) + m(right,g) + 2^g m(middle,0)) / (1 - rho/2), given C(g,k).
+class TailBound {
+ public:
+  TailBound(const ThreeRegionProblem& problem, const mpq_class& g)
+      : g_(g),
+        factor_(moment_at(problem, Region::kLeft, 0, kBoundPrecision) +
+                moment_at(problem, Region::kRight, g, kBoundPrecision) +
+                exp(log2_interval(kBoundPrecision) * g) * moment_at(problem, Region::kMiddle, 0, kBoundPrecision)) {}
+
+  [[nodiscard]] Interval at(unsigned long k, const Interval& c_k) const {
+    const mpq_class rho = std::max(mpq_class(1), mpq_class((mpq_class(k) - g_) / (k + 1)));
+    return mul_2si(factor_ * abs(c_k), -static_cast<long>(k)) / mpq_class(1 - rho / 2);
+  }
+
+ private:
+  mpq_class g_;
+  Interval factor_;
+};
+
+unsigned long terms_needed(const ThreeRegionProblem& problem, const mpq_class& g, mpfr_prec_t precision) {
+  const TailBound tail(problem, g);
+  const Interval weight = moment_at(problem, Region::kLeft, 0, kBoundPrecision) +
+                          moment_at(problem, Region::kMiddle, 0, kBoundPrecision) +
+                          moment_at(problem, Region::kRight, 0, kBoundPrecision);
+  Real target(kBoundPrecision);
+  mpfr_mul_2si(target.get(), weight.lower(), -static_cast<long>(precision) - 32, MPFR_RNDD);
+  const unsigned long k_min = k_min_for(g);
+  const unsigned long k_cap = 8 * static_cast<unsigned long>(precision) + 256 + k_min;
+  Interval c(1L, kBoundPrecision);  // C(g, k)
+  for (unsigned long k = 0;; ++k) {
+    if (k >= k_min && (mpfr_lessequal_p(tail.at(k, c).upper(), target.get()) || k >= k_cap)) return k;
+    c = c * mpq_class((g - k) / (k + 1));
+  }
+}
+
+struct Parts {
+  std::string key;
+  mpfr_prec_t precision = 0;
+  unsigned long terms = 0;
+  std::vector<Interval> left, diffs;  // m(left, k); k-th forward difference of m(middle, i)
+};
+
+const Parts& parts_for(const ThreeRegionProblem& problem, mpfr_prec_t precision, unsigned long terms) {
+  thread_local Parts cache;
+  std::string key = problem.cache_key();
+  if (cache.precision == precision && cache.terms >= terms && cache.key == key) return cache;
+  Parts parts;
+  parts.key = std::move(key);
+  parts.precision = precision;
+  parts.terms = (terms + 63) / 64 * 64;  // rounded up: later orders of the same event reuse them
+  const mpfr_prec_t stored = precision + 96;
+  const mpfr_prec_t w = precision + static_cast<mpfr_prec_t>(parts.terms) + 64;
+  std::vector<Interval> m;
+  m.reserve(parts.terms);
+  parts.left.reserve(parts.terms);
+  for (unsigned long i = 0; i < parts.terms; ++i) {
+    const mpq_class j{mpz_class(i)};
+    m.push_back(moment_at(problem, Region::kMiddle, j, w));
+    Interval l = moment_at(problem, Region::kLeft, j, stored);
+    parts.left.push_back(std::move(l));
+  }
+  parts.diffs.reserve(parts.terms);
+  for (unsigned long k = 0; k < parts.terms; ++k) {
+    Interval d = m[0];
+    d.set_precision(stored);
+    parts.diffs.push_back(std::move(d));
+    for (std::size_t i = 0; i + 1 < m.size(); ++i) m[i] = m[i + 1] - m[i];
+    m.pop_back();
+  }
+  cache = std::move(parts);
+  return cache;
+}
+
+Interval sum_with(const ThreeRegionProblem& problem, const Parts& parts, const mpq_class& g) {
+  const mpfr_prec_t ps = parts.precision + 96;
+  Interval left(ps), right(ps), middle(ps);
+  Interval c(1L, ps);               // C(g, k)
+  Interval c_k(1L, kBoundPrecision);  // the same for the tail bound
+  const unsigned long big_k = parts.terms;
+  for (unsigned long k = 0; k < big_k; ++k) {
+    left = left + c * parts.left[k];
+    const mpq_class j = g - k;
+    right = right + c * moment_at(problem, Region::kRight, j, ps);
+    middle = middle + mul_2si(c * parts.diffs[k], -static_cast<long>(k));
+    const mpq_class step = (g - k) / (k + 1);
+    c = c * step;
+    c_k = c_k * step;
+  }
+  middle = middle * exp(log2_interval(ps) * g);
+  const Interval t = TailBound(problem, g).at(big_k, c_k);
+  const Interval tail = Interval::from_ends(Interval(-t).lower(), t.upper(), ps);
+  return left + right + middle + tail;
+}
+
+}  // namespace
+
+Interval three_region_sum(const ThreeRegionProblem& problem, const mpq_class& g, mpfr_prec_t precision) {
+  const Parts& parts = parts_for(problem, precision, terms_needed(problem, g, precision));
+  Interval value = sum_with(problem, parts, g);
+  value.set_precision(precision);
+  return value;
+}
+
+SumPair three_region_sums(const ThreeRegionProblem& problem, const mpq_class& g1, const mpq_class& g2,
+                          mpfr_prec_t precision) {
+  const unsigned long terms = std::max(terms_needed(problem, g1, precision), terms_needed(problem, g2, precision));
+  const Parts& parts = parts_for(problem, precision, terms);
+  SumPair out{sum_with(problem, parts, g1), sum_with(problem, parts, g2)};
+  out.first.set_precision(precision);
+  out.second.set_precision(precision);
+  return out;
+}
+
+}  // namespace exactdp::accounting::internal
