@@ -2,6 +2,7 @@
 
 #include <exactdp/accounting/rdp_fractional.h>
 #include <exactdp/accounting/rdp_subsampled_discrete.h>
+#include <exactdp/accounting/rdp_subsampled_laplace.h>
 
 #include <stdexcept>
 
@@ -151,7 +152,11 @@ const PrivacyEvent& RdpEvent::subsampled_base() const {
 }
 
 bool RdpEvent::has_rdp() const {
-  return !subsampled_ || event_.kind() == PrivacyEvent::Kind::kGaussian || poisson_discrete_rdp_supports(event_);
+  if (!subsampled_ || event_.kind() == PrivacyEvent::Kind::kGaussian) return true;
+  if (event_.kind() == PrivacyEvent::Kind::kLaplace) {
+    return q_ == 1 || event_.pure_epsilon() <= subsampled_laplace_max_epsilon();
+  }
+  return poisson_discrete_rdp_supports(event_);
 }
 
 const mpq_class& RdpEvent::subsampled_q() const {
@@ -188,10 +193,7 @@ Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t p
                            "events: allowed add-remove (MTZ19's bound is for add/remove-one)");
     }
     if (event_.kind() == PrivacyEvent::Kind::kGaussian) return poisson_gaussian_rdp(mu_, q_, alpha, precision);
-    if (event_.kind() == PrivacyEvent::Kind::kLaplace) {
-      throw ParameterError("route", "route: the rdp route does not cover " + describe() +
-                                        " (no certified RDP of the subsampled Laplace pair here): use --route pld");
-    }
+    if (event_.kind() == PrivacyEvent::Kind::kLaplace) return subsampled_laplace_rdp_checked(alpha, precision);
     return poisson_discrete_rdp(event_, q_, alpha, precision);  // ParameterError naming route beyond its limits
   }
   const mpq_class a = order_q(alpha);
@@ -217,11 +219,32 @@ Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t p
 }
 
 bool RdpEvent::supports_order(const mpq_class& alpha) const {
-  if (is_integer(alpha)) return alpha >= 2 && alpha <= kMaxRdpOrder && has_rdp();
+  const bool subsampled_laplace = subsampled_ && event_.kind() == PrivacyEvent::Kind::kLaplace && q_ != 1;
+  if (is_integer(alpha)) {
+    return alpha >= 2 && alpha <= (subsampled_laplace ? kMaxSubsampledLaplaceOrder : kMaxRdpOrder) && has_rdp();
+  }
   if (alpha <= 1 || alpha > kMaxFractionalOrder) return false;
   if (!subsampled_) return true;
+  if (event_.kind() == PrivacyEvent::Kind::kLaplace) return has_rdp();
   if (event_.kind() != PrivacyEvent::Kind::kGaussian) return false;
   return q_ == 1 || mu_ <= fractional_order_max_mu();
+}
+
+Interval RdpEvent::subsampled_laplace_rdp_checked(const mpq_class& alpha, mpfr_prec_t precision) const {
+  const mpq_class& eps = event_.pure_epsilon();
+  if (q_ == 1) {
+    return is_integer(alpha) ? laplace_rdp(eps, alpha.get_num().get_ui(), precision)
+                             : laplace_rdp_at(eps, alpha, precision);
+  }
+  if (!has_rdp()) {
+    throw ParameterError("route", "route: the rdp route covers poisson-laplace events up to sensitivity/scale = 1000, "
+                                  "not " + describe() + ": use --route pld");
+  }
+  if (!supports_order(alpha)) {
+    throw ParameterError::out_of_range("order", abbreviate(to_string(alpha)),
+                                       "1 < order <= 256 for a poisson-laplace event");
+  }
+  return subsampled_laplace_rdp(eps, q_, alpha, precision);
 }
 
 bool RdpEvent::rdp_is_exact_at(const mpq_class& alpha) const {
@@ -251,6 +274,7 @@ Interval RdpEvent::rdp(const mpq_class& alpha, Neighbouring relation, mpfr_prec_
       throw ParameterError("order", "order: fractional orders are not available for " + describe() +
                                         " (allowed: integer orders; a subsampled Gaussian needs sensitivity/sigma <= 16)");
     }
+    if (event_.kind() == PrivacyEvent::Kind::kLaplace) return subsampled_laplace_rdp_checked(alpha, precision);
     if (q_ == 1) return Interval(mpq_class(alpha * mu_ * mu_ / 2), precision);
     return sampled_gaussian_rdp_fractional(mu_, q_, alpha, precision);
   }

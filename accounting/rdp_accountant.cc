@@ -104,18 +104,35 @@ Interval rdp_to_delta(const Interval& tau, const mpq_class& alpha, const mpq_cla
 
 namespace {
 
-// One fractional order near the best integer one (rdp_accountant.h, "Orders"), or none (0) when
-// an event does not take fractional orders or none improves on the integers. A selection only.
+// The index of the best of `integers` (ascending) at 64 bits, scanning upward and stopping
+// after 4 successive orders worse than the best so far (the converted value is unimodal in
+// practice: RDP grows with the order, the conversion's penalty shrinks); its upper end goes to
+// `best_upper`. A selection only: nothing about it needs to be certified.
 template <typename Convert>
-mpq_class fractional_refinement(const RdpComposition& events, const std::vector<mpq_class>& integers,
-                                Neighbouring relation, const Convert& convert) {
+std::size_t scan_integer_orders(const RdpComposition& events, const std::vector<mpq_class>& integers,
+                                Neighbouring relation, const Convert& convert, Real& best_upper) {
   const mpfr_prec_t p = 64;
-  mpq_class best;
-  Interval best_rdp(p);
-  const Interval at_integers = minimise_over_orders(events, integers, relation, p, convert, best, best_rdp);
-  Real best_upper(p);
-  mpfr_set(best_upper.get(), at_integers.upper(), MPFR_RNDU);
-  mpq_class centre = best;
+  std::size_t best = 0;
+  int worse = 0;
+  for (std::size_t i = 0; i < integers.size() && worse < 4; ++i) {
+    const Interval value = convert(composed_rdp(events, integers[i], relation, p), integers[i]);
+    if (i == 0 || mpfr_less_p(value.upper(), best_upper.get())) {
+      mpfr_set(best_upper.get(), value.upper(), MPFR_RNDU);
+      best = i;
+      worse = 0;
+    } else {
+      ++worse;
+    }
+  }
+  return best;
+}
+
+// One fractional order near `centre` (rdp_accountant.h, "Orders") that beats `best_upper`, or
+// none (0) when an event does not take fractional orders or none improves. A selection only.
+template <typename Convert>
+mpq_class refine_fractional(const RdpComposition& events, mpq_class centre, Real& best_upper, Neighbouring relation,
+                            const Convert& convert) {
+  const mpfr_prec_t p = 64;
   bool improved = false;
   for (int halvings = 1; halvings <= 4; ++halvings) {
     const mpq_class step(1, 1L << halvings);
@@ -138,6 +155,14 @@ mpq_class fractional_refinement(const RdpComposition& events, const std::vector<
 }
 
 template <typename Convert>
+mpq_class fractional_refinement(const RdpComposition& events, const std::vector<mpq_class>& integers,
+                                Neighbouring relation, const Convert& convert) {
+  Real best_upper(64);
+  const std::size_t best = scan_integer_orders(events, integers, relation, convert, best_upper);
+  return refine_fractional(events, integers[best], best_upper, relation, convert);
+}
+
+template <typename Convert>
 RdpAnswer rdp_answer(const RdpComposition& events, Neighbouring relation,
                      const ZivOptions& options, const std::vector<unsigned long>& orders_in,
                      const Convert& convert) {
@@ -145,8 +170,29 @@ RdpAnswer rdp_answer(const RdpComposition& events, Neighbouring relation,
   options.validate();
   std::vector<mpq_class> orders = as_orders(orders_in.empty() ? default_rdp_orders() : orders_in);
   if (orders_in.empty()) {
-    const mpq_class extra = fractional_refinement(events, orders, relation, convert);
-    if (sgn(extra) != 0) orders.push_back(extra);
+    // The default set, less the orders some event does not take (a poisson-laplace event:
+    // orders <= 256). An explicit set is used as given (an unsupported order is an error).
+    std::erase_if(orders, [&](const mpq_class& alpha) {
+      for (const auto& [event, count] : events) {
+        if (!event.supports_order(alpha)) return true;
+      }
+      return false;
+    });
+    if (orders.empty()) {
+      for (const auto& [event, count] : events) {
+        if (!event.has_rdp()) (void)event.rdp(2UL, relation, 64);  // its own error, naming the route
+      }
+      throw ParameterError("order", "order: no default RDP order applies to every event");
+    }
+    // Certify only around the selected optimum: the best integer order at 64 bits, its two
+    // neighbours in the set and one fractional order (any order set gives a theorem).
+    Real best_upper(64);
+    const std::size_t best = scan_integer_orders(events, orders, relation, convert, best_upper);
+    const mpq_class extra = refine_fractional(events, orders[best], best_upper, relation, convert);
+    std::vector<mpq_class> chosen(orders.begin() + static_cast<std::ptrdiff_t>(best == 0 ? 0 : best - 1),
+                                  orders.begin() + static_cast<std::ptrdiff_t>(std::min(best + 2, orders.size())));
+    if (sgn(extra) != 0) chosen.push_back(extra);
+    orders = std::move(chosen);
   }
   RdpAnswer answer;
   answer.value = evaluate_to_tolerance(

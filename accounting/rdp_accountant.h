@@ -22,11 +22,13 @@
 //
 // Orders: default_rdp_orders() = 2..64, 72..128 step 8, 144..256 step 16, 320..512 step 64,
 // 768, 1024, 1536, 2048, 3072, 4096 (every order is a valid choice; the set only affects
-// tightness). With the default set, when every event supports fractional orders (rdp.h), one
-// fractional order is added: starting from the best integer order n, steps of 1/2, 1/4, 1/8
-// and 1/16 move to whichever neighbour improves the upper end (8 evaluations at 64 bits, a
-// selection only: nothing about it needs to be certified). The order set is fixed BEFORE the
-// Ziv loop, so every precision encloses the minimum over the same set.
+// tightness; orders an event does not take, e.g. above 256 for poisson-laplace, are left out).
+// With the default set the orders are first SELECTED at 64 bits (nothing about a selection needs
+// to be certified: every order gives a theorem): the integer orders are scanned upward until 4
+// successive ones are worse than the best n; when every event supports fractional orders
+// (rdp.h), steps of 1/2, 1/4, 1/8 and 1/16 from n move to whichever neighbour improves the upper
+// end. The certified set is n, its two neighbours in the default set and that fractional order;
+// it is fixed BEFORE the Ziv loop, so every precision encloses the minimum over the same set.
 //
 // Precision: the whole minimum is recomputed by the Ziv driver (ziv.h) until its relative
 // width meets options.tolerance.

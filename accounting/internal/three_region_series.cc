@@ -40,7 +40,15 @@ class TailBound {
   Interval factor_;
 };
 
-unsigned long terms_needed(const ThreeRegionProblem& problem, const mpq_class& g, mpfr_prec_t precision) {
+// How many terms, and how many guard bits: the alternating terms |C(g,k)| 2^-k reach about
+// 2^guard times the sum's scale for negative g (e.g. g = 1 - alpha, alpha = 256: 2^250), so the
+// sums are carried at precision + 96 + guard bits to keep the cancellation harmless.
+struct Plan {
+  unsigned long terms = 0;
+  mpfr_prec_t guard = 0;
+};
+
+Plan plan_for(const ThreeRegionProblem& problem, const mpq_class& g, mpfr_prec_t precision) {
   const TailBound tail(problem, g);
   const Interval weight = moment_at(problem, Region::kLeft, 0, kBoundPrecision) +
                           moment_at(problem, Region::kMiddle, 0, kBoundPrecision) +
@@ -50,8 +58,17 @@ unsigned long terms_needed(const ThreeRegionProblem& problem, const mpq_class& g
   const unsigned long k_min = k_min_for(g);
   const unsigned long k_cap = 8 * static_cast<unsigned long>(precision) + 256 + k_min;
   Interval c(1L, kBoundPrecision);  // C(g, k)
+  Plan plan;
   for (unsigned long k = 0;; ++k) {
-    if (k >= k_min && (mpfr_lessequal_p(tail.at(k, c).upper(), target.get()) || k >= k_cap)) return k;
+    if (!mpfr_zero_p(c.upper()) || !mpfr_zero_p(c.lower())) {
+      const Interval magnitude = mul_2si(abs(c), -static_cast<long>(k));
+      const long e = mpfr_get_exp(magnitude.upper());
+      if (mpfr_number_p(magnitude.upper()) && !mpfr_zero_p(magnitude.upper()) && e > plan.guard) plan.guard = e;
+    }
+    if (k >= k_min && (mpfr_lessequal_p(tail.at(k, c).upper(), target.get()) || k >= k_cap)) {
+      plan.terms = k;
+      return plan;
+    }
     c = c * mpq_class((g - k) / (k + 1));
   }
 }
@@ -59,33 +76,37 @@ unsigned long terms_needed(const ThreeRegionProblem& problem, const mpq_class& g
 struct Parts {
   std::string key;
   mpfr_prec_t precision = 0;
+  mpfr_prec_t stored = 0;  // the precision of the stored parts and of the sums
   unsigned long terms = 0;
   std::vector<Interval> left, diffs;  // m(left, k); k-th forward difference of m(middle, i)
 };
 
-const Parts& parts_for(const ThreeRegionProblem& problem, mpfr_prec_t precision, unsigned long terms) {
+const Parts& parts_for(const ThreeRegionProblem& problem, mpfr_prec_t precision, const Plan& plan) {
   thread_local Parts cache;
   std::string key = problem.cache_key();
-  if (cache.precision == precision && cache.terms >= terms && cache.key == key) return cache;
+  const mpfr_prec_t stored = precision + 96 + plan.guard;
+  if (cache.precision == precision && cache.terms >= plan.terms && cache.stored >= stored && cache.key == key) {
+    return cache;
+  }
   Parts parts;
   parts.key = std::move(key);
   parts.precision = precision;
-  parts.terms = (terms + 63) / 64 * 64;  // rounded up: later orders of the same event reuse them
-  const mpfr_prec_t stored = precision + 96;
-  const mpfr_prec_t w = precision + static_cast<mpfr_prec_t>(parts.terms) + 64;
+  parts.stored = (stored + 63) / 64 * 64;  // rounded up, like the terms: later orders reuse them
+  parts.terms = (plan.terms + 63) / 64 * 64;
+  const mpfr_prec_t w = parts.stored + static_cast<mpfr_prec_t>(parts.terms) + 64;
   std::vector<Interval> m;
   m.reserve(parts.terms);
   parts.left.reserve(parts.terms);
   for (unsigned long i = 0; i < parts.terms; ++i) {
     const mpq_class j{mpz_class(i)};
     m.push_back(moment_at(problem, Region::kMiddle, j, w));
-    Interval l = moment_at(problem, Region::kLeft, j, stored);
+    Interval l = moment_at(problem, Region::kLeft, j, parts.stored);
     parts.left.push_back(std::move(l));
   }
   parts.diffs.reserve(parts.terms);
   for (unsigned long k = 0; k < parts.terms; ++k) {
     Interval d = m[0];
-    d.set_precision(stored);
+    d.set_precision(parts.stored);
     parts.diffs.push_back(std::move(d));
     for (std::size_t i = 0; i + 1 < m.size(); ++i) m[i] = m[i + 1] - m[i];
     m.pop_back();
@@ -95,7 +116,7 @@ const Parts& parts_for(const ThreeRegionProblem& problem, mpfr_prec_t precision,
 }
 
 Interval sum_with(const ThreeRegionProblem& problem, const Parts& parts, const mpq_class& g) {
-  const mpfr_prec_t ps = parts.precision + 96;
+  const mpfr_prec_t ps = parts.stored;
   Interval left(ps), right(ps), middle(ps);
   Interval c(1L, ps);               // C(g, k)
   Interval c_k(1L, kBoundPrecision);  // the same for the tail bound
@@ -118,7 +139,7 @@ Interval sum_with(const ThreeRegionProblem& problem, const Parts& parts, const m
 }  // namespace
 
 Interval three_region_sum(const ThreeRegionProblem& problem, const mpq_class& g, mpfr_prec_t precision) {
-  const Parts& parts = parts_for(problem, precision, terms_needed(problem, g, precision));
+  const Parts& parts = parts_for(problem, precision, plan_for(problem, g, precision));
   Interval value = sum_with(problem, parts, g);
   value.set_precision(precision);
   return value;
@@ -126,8 +147,8 @@ Interval three_region_sum(const ThreeRegionProblem& problem, const mpq_class& g,
 
 SumPair three_region_sums(const ThreeRegionProblem& problem, const mpq_class& g1, const mpq_class& g2,
                           mpfr_prec_t precision) {
-  const unsigned long terms = std::max(terms_needed(problem, g1, precision), terms_needed(problem, g2, precision));
-  const Parts& parts = parts_for(problem, precision, terms);
+  const Plan a = plan_for(problem, g1, precision), b = plan_for(problem, g2, precision);
+  const Parts& parts = parts_for(problem, precision, Plan{std::max(a.terms, b.terms), std::max(a.guard, b.guard)});
   SumPair out{sum_with(problem, parts, g1), sum_with(problem, parts, g2)};
   out.first.set_precision(precision);
   out.second.set_precision(precision);

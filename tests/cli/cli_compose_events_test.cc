@@ -201,7 +201,7 @@ TEST(CliComposeEventsPld, RefusalsNameTheParameter) {
   using V = std::vector<std::string>;
   const auto run = [](V args) { return test_support::run_command("compose", std::move(args)); };
   expect_rejected_naming(run(V{"--event", "pure-dp:epsilon=1", "--delta", "1e-5", "--route", "pld"}), "route");
-  expect_rejected_naming(run(V{"--event", "poisson-laplace:scale=1,q=0.01", "--delta", "1e-5", "--route", "rdp"}),
+  expect_rejected_naming(run(V{"--event", "poisson-laplace:scale=1/2000,q=0.01", "--delta", "1e-5", "--route", "rdp"}),
                          "route");
   expect_rejected_naming(run(V{"--event", "poisson-laplace:scale=1,q=0", "--delta", "1e-5"}), "q");
   expect_rejected_naming(run(V{"--event", "poisson-discrete-gaussian:sigma2=1,q=0.5,sensitivity=1/2", "--delta",
