@@ -35,8 +35,10 @@
 //                          the sampled Gaussian mechanism under add/remove-one, attained by a
 //                          query of L2 sensitivity Delta. q = 1 gives the Gaussian's value.
 //   poisson discrete gaussian / discrete laplace (q)   the larger of both orders' divergences,
-//                          rdp_subsampled_discrete.h (exact; limits there); poisson laplace:
-//                          none (ParameterError naming "route": the pld route accounts it)
+//                          rdp_subsampled_discrete.h (exact; limits there)
+//   poisson laplace (q)    the larger of both orders' divergences, rdp_subsampled_laplace.h
+//                          (exact; orders <= 256, Delta/b <= 1000, else ParameterError naming
+//                          "order" / "route")
 //
 // Fractional orders (alpha rational, not an integer; RdpEvent::rdp(const mpq_class&)):
 //   gaussian, gdp, zcdp, pure eps-DP, discrete laplace, laplace: the formulas above at real alpha
@@ -46,6 +48,7 @@
 //   poisson gaussian(q)    the larger of both orders' divergences of the same pair by the
 //                          geometric three-region series of rdp_fractional.h   exact (encloses the
 //                          pair's RDP), for Delta/sigma <= 16
+//   poisson laplace        as at integer orders (the same series)                 exact
 //   poisson discrete gaussian / laplace: not available (ParameterError naming "order");
 //   supports_order() says which orders an event takes.
 //
