@@ -152,7 +152,7 @@ const PrivacyEvent& RdpEvent::subsampled_base() const {
 }
 
 bool RdpEvent::has_rdp() const {
-  if (!subsampled_ || event_.kind() == PrivacyEvent::Kind::kGaussian) return true;
+  if (!subsampled_ || q_ == 1 || event_.kind() == PrivacyEvent::Kind::kGaussian) return true;
   if (event_.kind() == PrivacyEvent::Kind::kLaplace) {
     return q_ == 1 || event_.pure_epsilon() <= subsampled_laplace_max_epsilon();
   }
@@ -172,6 +172,9 @@ const PrivacyEvent& RdpEvent::plain_event() const {
 std::string RdpEvent::describe() const { return text_; }
 
 bool RdpEvent::rdp_is_exact() const {
+  if (subsampled_ && q_ == 1 && event_.kind() != PrivacyEvent::Kind::kGaussian) {
+    return RdpEvent::plain(event_).rdp_is_exact();
+  }
   if (subsampled_) return has_rdp();
   switch (event_.kind()) {
     case PrivacyEvent::Kind::kGaussian:
@@ -193,6 +196,7 @@ Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t p
                            "events: allowed add-remove (MTZ19's bound is for add/remove-one)");
     }
     if (event_.kind() == PrivacyEvent::Kind::kGaussian) return poisson_gaussian_rdp(mu_, q_, alpha, precision);
+    if (q_ == 1) return RdpEvent::plain(event_).rdp(alpha, relation, precision);  // every record sampled
     if (event_.kind() == PrivacyEvent::Kind::kLaplace) return subsampled_laplace_rdp_checked(alpha, precision);
     return poisson_discrete_rdp(event_, q_, alpha, precision);  // ParameterError naming route beyond its limits
   }
@@ -219,14 +223,16 @@ Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t p
 }
 
 bool RdpEvent::supports_order(const mpq_class& alpha) const {
-  const bool subsampled_laplace = subsampled_ && event_.kind() == PrivacyEvent::Kind::kLaplace && q_ != 1;
+  if (subsampled_ && q_ == 1 && event_.kind() != PrivacyEvent::Kind::kGaussian) {
+    return RdpEvent::plain(event_).supports_order(alpha);
+  }
+  const bool subsampled_laplace = subsampled_ && event_.kind() == PrivacyEvent::Kind::kLaplace;
   if (is_integer(alpha)) {
     return alpha >= 2 && alpha <= (subsampled_laplace ? kMaxSubsampledLaplaceOrder : kMaxRdpOrder) && has_rdp();
   }
   if (alpha <= 1 || alpha > kMaxFractionalOrder) return false;
   if (!subsampled_) return true;
-  if (event_.kind() == PrivacyEvent::Kind::kLaplace) return has_rdp();
-  if (event_.kind() != PrivacyEvent::Kind::kGaussian) return false;
+  if (event_.kind() != PrivacyEvent::Kind::kGaussian) return has_rdp();
   return q_ == 1 || mu_ <= fractional_order_max_mu();
 }
 
@@ -248,6 +254,9 @@ Interval RdpEvent::subsampled_laplace_rdp_checked(const mpq_class& alpha, mpfr_p
 }
 
 bool RdpEvent::rdp_is_exact_at(const mpq_class& alpha) const {
+  if (subsampled_ && q_ == 1 && event_.kind() != PrivacyEvent::Kind::kGaussian) {
+    return RdpEvent::plain(event_).rdp_is_exact_at(alpha);
+  }
   if (is_integer(alpha)) return rdp_is_exact();
   return rdp_is_exact() && (subsampled_ || event_.kind() != PrivacyEvent::Kind::kDiscreteGaussian);
 }
@@ -270,11 +279,16 @@ Interval RdpEvent::rdp(const mpq_class& alpha, Neighbouring relation, mpfr_prec_
                            "neighbouring = replace-one is not supported for Poisson-subsampled "
                            "events: allowed add-remove (MTZ19's bound is for add/remove-one)");
     }
-    if (!supports_order(alpha)) {
-      throw ParameterError("order", "order: fractional orders are not available for " + describe() +
-                                        " (allowed: integer orders; a subsampled Gaussian needs sensitivity/sigma <= 16)");
+    if (q_ == 1 && event_.kind() != PrivacyEvent::Kind::kGaussian) {
+      return RdpEvent::plain(event_).rdp(alpha, relation, precision);  // every record sampled
     }
     if (event_.kind() == PrivacyEvent::Kind::kLaplace) return subsampled_laplace_rdp_checked(alpha, precision);
+    if (!supports_order(alpha)) {
+      throw ParameterError("order", "order: fractional orders are not available for " + describe() +
+                                        " (allowed: integer orders; a subsampled Gaussian needs sensitivity/sigma <= 16, "
+                                        "a subsampled discrete Gaussian / Laplace is limited as at integer orders)");
+    }
+    if (event_.kind() != PrivacyEvent::Kind::kGaussian) return poisson_discrete_rdp(event_, q_, alpha, precision);
     if (q_ == 1) return Interval(mpq_class(alpha * mu_ * mu_ / 2), precision);
     return sampled_gaussian_rdp_fractional(mu_, q_, alpha, precision);
   }

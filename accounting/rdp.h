@@ -49,7 +49,8 @@
 //                          geometric three-region series of rdp_fractional.h   exact (encloses the
 //                          pair's RDP), for Delta/sigma <= 16
 //   poisson laplace        as at integer orders (the same series)                 exact
-//   poisson discrete gaussian / laplace: not available (ParameterError naming "order");
+//   poisson discrete gaussian / laplace: the larger of both orders' divergences by direct sums
+//                          (rdp_subsampled_discrete.h; the same limits)              exact
 //   supports_order() says which orders an event takes.
 //
 // Rounding: terms are built with outward-rounded interval products (all terms positive, no

@@ -23,12 +23,10 @@ struct Atoms {
   Interval tail_high{0L, kDefaultPrecision};  // Q0-mass above (y >= 1)
 };
 
-Interval order_interval(unsigned long alpha, mpfr_prec_t p) { return Interval(mpq_class(mpz_class(alpha)), p); }
-
 // 1/(alpha-1) log(sum), clamped at 0 below (every divergence is >= 0; the sum is >= 1 by
 // Jensen, so only rounding can take its enclosure below).
-Interval divergence(const Interval& sum, unsigned long alpha, mpfr_prec_t p) {
-  Interval v = log(sum) / (order_interval(alpha, p) - mpq_class(1));
+Interval divergence(const Interval& sum, const mpq_class& alpha, mpfr_prec_t p) {
+  Interval v = log(sum) / mpq_class(alpha - 1);
   return max(v, Interval(0L, p));
 }
 
@@ -118,6 +116,43 @@ Interval dg_add_expectation(const PrivacyEvent& base, const mpq_class& q, mpfr_p
   return hull(sum, sum + tail * low_cap + tail);
 }
 
+// E_Q0[y^alpha] for the discrete Gaussian at a fractional order alpha > 1 (at integer orders the
+// binomial expansion is exact): the sum over [-X, X + Delta] plus the tails' largest share.
+// Below -X: y < 1, so y^alpha <= 1 (tail mass). Above X + Delta: r >= 1, y <= r, and
+// w(x) r(x)^alpha = e^((alpha^2 - alpha) Delta^2/(2 sigma2)) e^(-(x - alpha Delta)^2/(2 sigma2)),
+// whose sum over x >= X + Delta + 1 is at most that factor times e^(-u0^2/(2 sigma2)) /
+// (1 - e^(-u0/sigma2)), u0 = X + Delta + 1 - alpha Delta > 0 ((u0+k)^2 >= u0^2 + 2 k u0).
+Interval dg_remove_expectation(const PrivacyEvent& base, const mpq_class& q, mpfr_prec_t p, const mpq_class& alpha) {
+  const mpq_class& s2 = base.noise_parameter();
+  const mpq_class delta = base.sensitivity();
+  const long d = mpz_get_si(delta.get_num_mpz_t());
+  const Interval growth = exp(Interval(mpq_class((alpha * alpha - alpha) * delta * delta / (2 * s2)), p));
+  const auto upper_tail = [&](long x) {  // sum_{v > x + d} w(v) r(v)^alpha
+    const mpq_class u0 = mpq_class(x + d + 1) - alpha * delta;
+    return growth * exp(-Interval(mpq_class(u0 * u0 / (2 * s2)), p)) /
+           (Interval(1L, p) - exp(-Interval(mpq_class(u0 / s2), p)));
+  };
+  mpq_class target(1);
+  target /= mpz_class(1) << static_cast<unsigned long>(p);
+  const Interval sd = sqrt(Interval(s2, p));
+  const long step = std::max(1L, mpfr_get_si(sd.upper(), MPFR_RNDU));
+  long x = step;
+  while (mpq_class(x + d + 1) <= alpha * delta ||
+         !upper_at_most(dg_tail_after(s2, x, p) + upper_tail(x), target)) {
+    x += step;
+  }
+  const GaussianCache& c = dg_cache(base, q, x, p);
+  const Interval power(alpha, p);
+  Interval sum(0L, p);
+  for (long v = -x; v <= x + d; ++v) {
+    const auto i = static_cast<std::size_t>(v + c.x_max);
+    sum = sum + c.w[i] * exp(c.log_y[i] * power);
+  }
+  const Interval extra = (dg_tail_after(s2, x, p) + upper_tail(x)) / c.z;
+  sum = sum / c.z;
+  return hull(sum, sum + extra);
+}
+
 }  // namespace
 
 bool poisson_discrete_rdp_supports(const PrivacyEvent& base) {
@@ -133,6 +168,11 @@ bool poisson_discrete_rdp_supports(const PrivacyEvent& base) {
 
 Interval poisson_discrete_rdp(const PrivacyEvent& base, const mpq_class& q, unsigned long alpha,
                               mpfr_prec_t precision) {
+  return poisson_discrete_rdp(base, q, mpq_class(mpz_class(alpha)), precision);
+}
+
+Interval poisson_discrete_rdp(const PrivacyEvent& base, const mpq_class& q, const mpq_class& alpha,
+                              mpfr_prec_t precision) {
   if (!poisson_discrete_rdp_supports(base)) {
     throw ParameterError("route", "route: the rdp route covers the Poisson-subsampled discrete Gaussian up to "
                                   "sigma2 = 2500 and sensitivity 1000, and the discrete Laplace up to sensitivity "
@@ -140,16 +180,17 @@ Interval poisson_discrete_rdp(const PrivacyEvent& base, const mpq_class& q, unsi
   }
   if (q == 1) throw std::logic_error("poisson_discrete_rdp: q = 1 is the plain event");
   const mpfr_prec_t p = precision + 32;
-  const Interval add_power = Interval(1L, p) - order_interval(alpha, p);  // 1 - alpha
+  const Interval add_power(mpq_class(1 - alpha), p);  // 1 - alpha
   const Interval low_cap = exp(log(Interval(1 - q, p)) * add_power);   // (1-q)^(1-alpha) >= y^(1-alpha), y >= 1-q
   Interval remove(0L, p), add(0L, p);
   if (base.kind() == PrivacyEvent::Kind::kDiscreteLaplace) {
     const Atoms a = discrete_laplace_atoms(base, q, p);
-    remove = divergence(expectation(a, order_interval(alpha, p), p, low_cap), alpha, p);
+    remove = divergence(expectation(a, Interval(alpha, p), p, low_cap), alpha, p);
     add = divergence(expectation(a, add_power, p, low_cap), alpha, p);
   } else {
     const mpq_class c = base.sensitivity() * base.sensitivity() / base.noise_parameter();
-    remove = poisson_binomial_rdp(c, q, alpha, p);
+    remove = alpha.get_den() == 1 ? poisson_binomial_rdp(c, q, alpha.get_num().get_ui(), p)
+                                  : divergence(dg_remove_expectation(base, q, p, alpha), alpha, p);
     add = divergence(dg_add_expectation(base, q, p, add_power, low_cap), alpha, p);
   }
   Interval value = max(remove, add);

@@ -1,5 +1,5 @@
 // rdp_subsampled_discrete.h — certified Rényi DP of the Poisson-subsampled discrete Gaussian and
-// discrete Laplace under add/remove-one, at integer orders alpha >= 2 (issue 17; rdp.h routes
+// discrete Laplace under add/remove-one, at integer orders alpha >= 2 and fractional orders (issue 17; rdp.h routes
 // RdpEvent::rdp here).
 //
 // Base laws Q0 (noise centred at 0), Q1 (at the integer sensitivity Delta), r = dQ1/dQ0,
@@ -35,6 +35,11 @@ namespace exactdp::accounting {
 
 [[nodiscard]] bool poisson_discrete_rdp_supports(const PrivacyEvent& base);
 [[nodiscard]] Interval poisson_discrete_rdp(const PrivacyEvent& base, const mpq_class& q, unsigned long alpha,
+                                            mpfr_prec_t precision);
+// The same at a rational order alpha > 1 (fractional orders up to 256, rdp.h): the discrete
+// Laplace's sums take any power; the discrete Gaussian's remove order is then a direct sum too,
+// with the upper tail bounded through the shifted weight w(x) r(x)^alpha (at the function).
+[[nodiscard]] Interval poisson_discrete_rdp(const PrivacyEvent& base, const mpq_class& q, const mpq_class& alpha,
                                             mpfr_prec_t precision);
 
 }  // namespace exactdp::accounting

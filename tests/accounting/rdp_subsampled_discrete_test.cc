@@ -19,9 +19,8 @@ constexpr mpfr_prec_t kP = 160;
 // max over the two orders of 1/(alpha-1) log E_Q0[y^power], y = (1-q) + q Q1/Q0, summed over
 // x in [-500, 500] (the laws used here put below 10^-60 outside), by direct PMF evaluation.
 Interval brute_rdp(const std::vector<Interval>& q0, const std::vector<Interval>& q1, const mpq_class& q,
-                   unsigned long alpha) {
+                   const mpq_class& a) {
   Interval rem(0L, kP), add(0L, kP);
-  const mpq_class a{mpz_class(alpha)};
   for (std::size_t i = 0; i < q0.size(); ++i) {
     const Interval mix = q0[i] * (1 - q) + q1[i] * q;
     const Interval y = mix / q0[i];
@@ -62,7 +61,7 @@ TEST(RdpSubsampledDiscrete, MatchesBruteForceSums) {
   const PrivacyEvent dl = PrivacyEvent::discrete_laplace(mpq_class(3, 2), 2);
   for (unsigned long alpha : {2UL, 3UL, 8UL, 40UL}) {
     const Interval a = poisson_discrete_rdp(dg, q, alpha, kP);
-    EXPECT_TRUE(overlaps(a, brute_rdp(g0, g1, q, alpha))) << "dg alpha " << alpha;
+    EXPECT_TRUE(overlaps(a, brute_rdp(g0, g1, q, mpq_class(mpz_class(alpha))))) << "dg alpha " << alpha;
     mpfr_t w;
     mpfr_init2(w, kP);
     mpfr_sub(w, a.upper(), a.lower(), MPFR_RNDU);
@@ -70,7 +69,7 @@ TEST(RdpSubsampledDiscrete, MatchesBruteForceSums) {
     EXPECT_LT(mpfr_get_d(w, MPFR_RNDU), 1e-30) << "relative width at alpha " << alpha;  // a certified value, not a bound
     mpfr_clear(w);
     const Interval b = poisson_discrete_rdp(dl, q, alpha, kP);
-    EXPECT_TRUE(overlaps(b, brute_rdp(l0, l1, q, alpha))) << "dl alpha " << alpha;
+    EXPECT_TRUE(overlaps(b, brute_rdp(l0, l1, q, mpq_class(mpz_class(alpha))))) << "dl alpha " << alpha;
   }
 }
 
@@ -84,6 +83,35 @@ TEST(RdpSubsampledDiscrete, DiscreteGaussianEqualsTheSampledGaussianAtIntegerShi
     EXPECT_TRUE(overlaps(dg.rdp(alpha, Neighbouring::kAddRemove, kP), g.rdp(alpha, Neighbouring::kAddRemove, kP)))
         << alpha;
   }
+}
+
+// Fractional orders: the same brute-force sums at real powers (the discrete Gaussian's remove
+// order is then a direct sum with a shifted-weight tail bound, not the binomial identity).
+TEST(RdpSubsampledDiscrete, FractionalOrdersMatchBruteForceSums) {
+  const mpq_class q(1, 20);
+  std::vector<Interval> g0, g1, l0, l1;
+  pmfs(true, mpq_class(3), 2, g0, g1);
+  pmfs(false, mpq_class(3, 2), 2, l0, l1);
+  const RdpEvent dg = RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(3), 2), q);
+  const RdpEvent dl = RdpEvent::poisson_subsampled(PrivacyEvent::discrete_laplace(mpq_class(3, 2), 2), q);
+  for (const char* alpha : {"3/2", "27/4", "81/8", "65/2"}) {
+    const mpq_class a(alpha);
+    EXPECT_TRUE(dg.supports_order(a));
+    EXPECT_TRUE(dg.rdp_is_exact_at(a));
+    const Interval x = dg.rdp(a, Neighbouring::kAddRemove, kP);
+    EXPECT_TRUE(overlaps(x, brute_rdp(g0, g1, q, a))) << "dg alpha " << alpha;
+    const mpq_class one_in_1e30(mpz_class(1), mpz_class("1000000000000000000000000000000"));
+    EXPECT_TRUE(upper_at_most(x - Interval::point(x.lower(), kP), to_mpq(x.lower()) * one_in_1e30))
+        << "relative width at alpha " << alpha << ": " << x.debug_string();
+    EXPECT_TRUE(overlaps(dl.rdp(a, Neighbouring::kAddRemove, kP), brute_rdp(l0, l1, q, a))) << "dl alpha " << alpha;
+  }
+  // q = 1: the plain event (the discrete Gaussian's fractional order is then its zCDP bound).
+  const PrivacyEvent plain = PrivacyEvent::discrete_gaussian(mpq_class(3), 2);
+  const RdpEvent all = RdpEvent::poisson_subsampled(plain, mpq_class(1));
+  EXPECT_TRUE(overlaps(all.rdp(mpq_class(3, 2), Neighbouring::kAddRemove, kP),
+                       RdpEvent::plain(plain).rdp(mpq_class(3, 2), Neighbouring::kAddRemove, kP)));
+  EXPECT_FALSE(all.rdp_is_exact_at(mpq_class(3, 2)));
+  EXPECT_TRUE(all.rdp_is_exact_at(mpq_class(3)));
 }
 
 TEST(RdpSubsampledDiscrete, LimitsSendTheEventToThePldRoute) {
