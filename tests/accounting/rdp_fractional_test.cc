@@ -115,9 +115,11 @@ TEST(RdpFractionalTest, EventsAndLimits) {
   } catch (const ParameterError& e) {
     EXPECT_EQ(e.parameter(), "order");
   }
-  // Subsampled discrete noise: integer orders only.
+  // Subsampled discrete noise: fractional orders within the rdp route's limits (sigma2 <= 2500).
   const RdpEvent dg = RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(4)), q_of("0.01"));
-  EXPECT_FALSE(dg.supports_order(q_of("5/2")));
+  EXPECT_TRUE(dg.supports_order(q_of("5/2")));
+  const RdpEvent wide = RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(2501)), q_of("0.01"));
+  EXPECT_FALSE(wide.supports_order(q_of("5/2")));
   // Plain events at fractional orders: the closed forms at real alpha.
   const RdpEvent g = RdpEvent::plain(PrivacyEvent::gaussian(mpq_class(2)));
   EXPECT_TRUE(g.rdp(q_of("5/2"), Neighbouring::kAddRemove, kP).contains(q_of("5/16")));  // 2.5 / (2 * 4)
