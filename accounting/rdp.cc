@@ -200,26 +200,7 @@ Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t p
     if (event_.kind() == PrivacyEvent::Kind::kLaplace) return subsampled_laplace_rdp_checked(alpha, precision);
     return poisson_discrete_rdp(event_, q_, alpha, precision);  // ParameterError naming route beyond its limits
   }
-  const mpq_class a = order_q(alpha);
-  switch (event_.kind()) {
-    case PrivacyEvent::Kind::kGaussian:
-    case PrivacyEvent::Kind::kGdp:
-      return gaussian_rdp(event_.exact_mu(), alpha, precision);
-    case PrivacyEvent::Kind::kDiscreteGaussian:
-      // rho = Delta^2/(2 sigma2), integer Delta: alpha rho exactly at integer alpha.
-      return Interval(a * event_.rho(), precision);
-    case PrivacyEvent::Kind::kLaplace:
-      return laplace_rdp(event_.pure_epsilon(), alpha, precision);
-    case PrivacyEvent::Kind::kDiscreteLaplace:
-    case PrivacyEvent::Kind::kPureDp: {
-      const mpq_class& eps = event_.pure_epsilon();
-      const mpq_class zcdp_bound = a * eps * eps / 2;
-      return Interval(zcdp_bound < eps ? zcdp_bound : eps, precision);  // the bound's value
-    }
-    case PrivacyEvent::Kind::kZcdp:
-      return Interval(a * event_.rho(), precision);  // the bound's value
-  }
-  throw std::logic_error("RdpEvent::rdp: unknown event kind");
+  return plain_rdp(order_q(alpha), precision);
 }
 
 bool RdpEvent::supports_order(const mpq_class& alpha) const {
@@ -292,21 +273,28 @@ Interval RdpEvent::rdp(const mpq_class& alpha, Neighbouring relation, mpfr_prec_
     if (q_ == 1) return Interval(mpq_class(alpha * mu_ * mu_ / 2), precision);
     return sampled_gaussian_rdp_fractional(mu_, q_, alpha, precision);
   }
+  return plain_rdp(alpha, precision);
+}
+
+// A plain event's RDP at any order a > 1 (integer or not): the closed forms of rdp.h. At
+// integer orders the discrete Gaussian's alpha rho is exact (shifted theta sum = normaliser);
+// elsewhere it is the zCDP bound's value, as are pure DP, discrete Laplace and zCDP.
+Interval RdpEvent::plain_rdp(const mpq_class& a, mpfr_prec_t precision) const {
   switch (event_.kind()) {
     case PrivacyEvent::Kind::kGaussian:
     case PrivacyEvent::Kind::kGdp: {
       const mpq_class& mu = event_.exact_mu();
-      return Interval(mpq_class(alpha * mu * mu / 2), precision);
+      return Interval(mpq_class(a * mu * mu / 2), precision);  // exact rational, rounded outward
     }
     case PrivacyEvent::Kind::kDiscreteGaussian:
     case PrivacyEvent::Kind::kZcdp:
-      return Interval(mpq_class(alpha * event_.rho()), precision);  // the zCDP bound's value
+      return Interval(mpq_class(a * event_.rho()), precision);
     case PrivacyEvent::Kind::kLaplace:
-      return laplace_rdp_at(event_.pure_epsilon(), alpha, precision);
+      return laplace_rdp_at(event_.pure_epsilon(), a, precision);
     case PrivacyEvent::Kind::kDiscreteLaplace:
     case PrivacyEvent::Kind::kPureDp: {
       const mpq_class& eps = event_.pure_epsilon();
-      const mpq_class zcdp_bound = alpha * eps * eps / 2;
+      const mpq_class zcdp_bound = a * eps * eps / 2;
       return Interval(zcdp_bound < eps ? zcdp_bound : eps, precision);  // the bound's value
     }
   }

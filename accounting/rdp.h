@@ -125,6 +125,7 @@ class RdpEvent {
 
  private:
   [[nodiscard]] Interval subsampled_laplace_rdp_checked(const mpq_class& alpha, mpfr_prec_t precision) const;
+  [[nodiscard]] Interval plain_rdp(const mpq_class& alpha, mpfr_prec_t precision) const;
   RdpEvent(PrivacyEvent event, bool subsampled, mpq_class mu, mpq_class q, std::string text)
       : event_(std::move(event)), subsampled_(subsampled), mu_(std::move(mu)), q_(std::move(q)),
         text_(std::move(text)) {}

@@ -12,6 +12,7 @@
 
 #include <string>
 
+#include "tests/accounting/containment.h"
 #include <exactdp/accounting/interval.h>
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/accounting/rdp_accountant.h>
@@ -24,13 +25,9 @@ namespace {
 
 constexpr mpfr_prec_t kP = 128;
 
-mpq_class q_of(const char* s) { return parse_rational("t", s); }
+using test_support::contains_within;
+using test_support::q_of;
 
-// |x - ref| within the interval widened by `relative` of ref.
-bool contains_within(const Interval& x, const mpq_class& ref, const mpq_class& relative) {
-  const mpq_class margin = abs(ref) * relative;
-  return !upper_at_most(x, ref - margin) && !lower_above(x, ref + margin) && x.is_finite();
-}
 
 bool overlaps(const Interval& a, const Interval& b) {
   return mpfr_lessequal_p(a.lower(), b.upper()) && mpfr_lessequal_p(b.lower(), a.upper());

@@ -6,6 +6,7 @@
 // G(1) = 1 are identities every part of the formula contributes to; a 10^-12 change is rejected.
 #include <gtest/gtest.h>
 
+#include "tests/accounting/containment.h"
 #include <exactdp/accounting/interval.h>
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/accounting/rdp_accountant.h>
@@ -18,12 +19,9 @@ namespace {
 
 constexpr mpfr_prec_t kP = 128;
 
-mpq_class q_of(const char* s) { return parse_rational("t", s); }
+using test_support::contains_within;
+using test_support::q_of;
 
-bool contains_within(const Interval& x, const mpq_class& ref, const mpq_class& relative) {
-  const mpq_class margin = abs(ref) * relative;
-  return !upper_at_most(x, ref - margin) && !lower_above(x, ref + margin) && x.is_finite();
-}
 
 TEST(RdpSubsampledLaplace, MatchesQuadrature) {
   struct Case {
