@@ -68,7 +68,7 @@ constexpr const char* kHelp =
     "  --route R          auto (default: the smallest certified upper end among the routes that\n"
     "                     apply: rdp, gdp, kov, basic, zcdp, and pld as above), or one of them\n"
     "  --pld-step R       the pld route's loss grid step, 1/N for an integer N in 1..10^7\n"
-    "                     (default 1/5000 up to 50000 composed events, 1/2500 beyond: for\n"
+    "                     (default 1/5000 up to 5000 composed events, 1/2500 beyond: for\n"
     "                     DP-SGD the bracket stays within 1 %, the time bounded)\n"
     "  --neighbouring N   add-remove (default) or replace-one; named in the answer. Subsampled\n"
     "                     events support add-remove only; other events read their sensitivity\n"

@@ -60,7 +60,7 @@ unsigned long default_steps_per_unit(const RdpComposition& events) {
   for (const auto& e : events) {
     total += std::min(e.second, 1'000'000UL);  // no overflow; anything above 50000 is "beyond"
   }
-  if (total <= 50000) return 5000;
+  if (total <= 5000) return 5000;
   return 2500;
 }
 

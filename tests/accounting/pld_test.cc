@@ -294,9 +294,8 @@ namespace {
 TEST(PldRoute, DefaultGridFollowsTheCount) {
   const RdpEvent e = RdpEvent::poisson_gaussian(mpq_class(1), mpq_class(1, 100));
   EXPECT_EQ(pld::default_steps_per_unit({{e, 1}}), 5000u);
-  EXPECT_EQ(pld::default_steps_per_unit({{e, 30000}, {e, 20000}}), 5000u);
-  EXPECT_EQ(pld::default_steps_per_unit({{e, 30000}, {e, 20001}}), 2500u);
-  EXPECT_EQ(pld::default_steps_per_unit({{e, 50000}}), 5000u);
+  EXPECT_EQ(pld::default_steps_per_unit({{e, 3000}, {e, 2000}}), 5000u);
+  EXPECT_EQ(pld::default_steps_per_unit({{e, 3000}, {e, 2001}}), 2500u);
   EXPECT_EQ(pld::default_steps_per_unit({{e, 50001}}), 2500u);
   EXPECT_EQ(pld::default_steps_per_unit({{e, 1'000'000'000'000UL}, {e, 1'000'000'000'000UL}}), 2500u);
 }
