@@ -70,9 +70,14 @@ constexpr const char* kHelp =
     "  --pld-step R       the pld route's loss grid step, 1/N for an integer N in 1..10^7\n"
     "                     (default 1/5000 up to 5000 composed events, 1/2500 beyond: for\n"
     "                     DP-SGD the bracket stays within 1 %, the time bounded)\n"
-    "  --neighbouring N   add-remove (default) or replace-one; named in the answer. Subsampled\n"
-    "                     events support add-remove only; other events read their sensitivity\n"
-    "                     as the one for the relation named\n"
+    "  --neighbouring N   add-remove (default) or replace-one; named in the answer. Plain events\n"
+    "                     read their sensitivity as the one for the relation named. Subsampled\n"
+    "                     events under replace-one: every event must be subsampled (a plain\n"
+    "                     one as q=1), each sensitivity bounds what one record adds to its\n"
+    "                     query, and only pld applies: its upper end is the group bound through\n"
+    "                     the data set without the record (proven, not tight: about twice the\n"
+    "                     add-remove epsilon), its lower end the pair of records adding +Delta\n"
+    "                     and -Delta (docs/ACCOUNTING.md)\n"
     "  --json             one JSON object; intervals as {\"lower\", \"upper\"}\n"
     "  --digits D         significant digits printed, 1..10000 (default 20)\n"
     "  --tolerance R      relative width wanted (default 2^-100)\n"
@@ -353,6 +358,15 @@ int cmd_compose_events(Args args, Io& io) {
     subsampled = subsampled || e.is_subsampled();
     rdp_applies = rdp_applies && e.has_rdp();
   }
+  // Subsampled events under replace-one: no RDP analysis here (a mixture against a mixture);
+  // the pld route's group bound applies.
+  if (subsampled && relation == Neighbouring::kReplaceOne) {
+    if (route == "rdp") {
+      throw ParameterError("route", "route: rdp does not apply to Poisson-subsampled events under replace-one; use pld "
+                                    "or auto");
+    }
+    rdp_applies = false;
+  }
   if (split.events.empty()) throw UsageError("compose: give at least one --event (see --help)");
   if (subsampled && route != "auto" && route != "rdp" && route != "pld") {
     throw UsageError("--route " + route + " does not apply to subsampled events: use rdp, pld or auto");
@@ -410,8 +424,11 @@ int cmd_compose_events(Args args, Io& io) {
           want_epsilon ? accounting::pld::pld_epsilon(split.events, target, relation, pld_options)
                        : accounting::pld::pld_delta(split.events, target, relation, pld_options);
       results.push_back({"pld", a.value, true});
-      pld_detail = "connect-the-dots upper chain, cell-index test lower end, " + a.grid + ", " +
-                   std::to_string(a.points) + " grid points";
+      const std::string ends = subsampled && relation == Neighbouring::kReplaceOne
+                                   ? "group bound through the data set without the record from both add/remove "
+                                     "upper chains, cell-index test of the +Delta/-Delta records for the lower end, "
+                                   : "connect-the-dots upper chain, cell-index test lower end, ";
+      pld_detail = ends + a.grid + ", " + std::to_string(a.points) + " grid points";
     } catch (const ParameterError& e) {  // LimitError is one too
       if (pld_required) throw;
       pld_detail = std::string("not used: ") + e.what();

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include <exactdp/accounting/pld/pld_composition.h>
+#include <exactdp/accounting/pld/pld_group_bound.h>
+#include <exactdp/accounting/pld/pld_replace_instance.h>
 #include <exactdp/accounting/pld/pld_test_bound.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/rational.h>
@@ -48,6 +50,60 @@ std::vector<PairOrder> orders_for(const RdpComposition& events) {
   return {PairOrder::kRemove, PairOrder::kAdd};
 }
 
+// Replace-one with subsampled events (docs/ACCOUNTING.md): the upper end through the data set in
+// between (pld_group_bound.h) from the add/remove upper chains of both orders, the lower end
+// from the test chains of the +Delta / -Delta instance (pld_replace_instance.h).
+bool uses_group_bound(const RdpComposition& events, Neighbouring relation) {
+  return relation == Neighbouring::kReplaceOne &&
+         std::any_of(events.begin(), events.end(), [](const auto& e) { return e.first.is_subsampled(); });
+}
+
+struct ReplaceOneChains {
+  DiscretePld remove_upper, add_upper, test_p, test_q;
+};
+
+ReplaceOneChains compose_replace_one(const RdpComposition& events, const PldOptions& o, std::size_t& points) {
+  if (events.empty()) throw ParameterError("event", "event: at least one event is needed");
+  for (const auto& e : events) {
+    if (!e.first.is_subsampled()) {
+      throw ParameterError("event", "event: under replace-one a composition with Poisson-subsampled events takes only "
+                                    "Poisson-subsampled events (each sensitivity bounds what one record adds; write a "
+                                    "plain event with q=1, e.g. poisson-gaussian:sigma=R,q=1), not " +
+                                        e.first.describe());
+    }
+  }
+  std::optional<ReplaceOneChains> acc;
+  const unsigned tail = o.composition_tail_bits;
+  const std::size_t cap = o.max_composed_points;
+  for (const auto& [event, count] : events) {
+    if (count < 1) throw ParameterError::out_of_range("count", "0", "count >= 1");
+    const DiscretizedEvent remove = discretize(event, PairOrder::kRemove, Neighbouring::kAddRemove, o.discretization);
+    const DiscretizedEvent add = discretize(event, PairOrder::kAdd, Neighbouring::kAddRemove, o.discretization);
+    const TestChains instance = discretize_replace_instance(event, o.discretization);
+    ReplaceOneChains many{self_compose(remove.upper, count, tail, cap), self_compose(add.upper, count, tail, cap),
+                          self_compose(instance.test_p, count, tail, cap),
+                          self_compose(instance.test_q, count, tail, cap)};
+    if (acc) {
+      acc->remove_upper = compose(acc->remove_upper, many.remove_upper, tail, cap);
+      acc->add_upper = compose(acc->add_upper, many.add_upper, tail, cap);
+      acc->test_p = compose(acc->test_p, many.test_p, tail, cap);
+      acc->test_q = compose(acc->test_q, many.test_q, tail, cap);
+    } else {
+      acc = std::move(many);
+    }
+    points = std::max({points, acc->remove_upper.masses.size(), acc->add_upper.masses.size(),
+                       acc->test_p.masses.size(), acc->test_q.masses.size()});
+  }
+  return std::move(*acc);
+}
+
+Interval checked_answer(const Real& lower, mpfr_srcptr upper) {
+  if (mpfr_greater_p(lower.get(), upper)) {
+    throw std::logic_error("pld: the lower end exceeds the upper end (a bound is wrong)");
+  }
+  return Interval::from_ends(lower.get(), upper, kDefaultPrecision);
+}
+
 std::string grid_text(const PldOptions& o) {
   return "step 1/" + std::to_string(o.discretization.steps_per_unit) + ", masses at 2^-" +
          std::to_string(o.discretization.scale_bits);
@@ -71,6 +127,16 @@ PldAnswer pld_epsilon(const RdpComposition& events, const mpq_class& delta, Neig
   }
   PldAnswer out;
   out.grid = grid_text(options);
+  if (uses_group_bound(events, relation)) {
+    const ReplaceOneChains c = compose_replace_one(events, options, out.points);
+    const std::optional<mpq_class> u = replace_one_epsilon_upper(c.remove_upper, c.add_upper, delta);
+    if (!u) {
+      throw LimitError("delta", "delta: the pld route cannot certify any epsilon at this delta under replace-one (the "
+                                "mass moved to infinity exceeds it); use a larger delta");
+    }
+    out.value = checked_answer(test_epsilon_lower(c.test_p, c.test_q, delta), Interval(*u, kDefaultPrecision).upper());
+    return out;
+  }
   mpq_class upper(0);
   Real lower(kDefaultPrecision);  // +0
   for (const PairOrder order : orders_for(events)) {
@@ -97,6 +163,12 @@ PldAnswer pld_delta(const RdpComposition& events, const mpq_class& epsilon, Neig
   if (epsilon < 0) throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
   PldAnswer out;
   out.grid = grid_text(options);
+  if (uses_group_bound(events, relation)) {
+    const ReplaceOneChains c = compose_replace_one(events, options, out.points);
+    const Real u = replace_one_delta_upper(c.remove_upper, c.add_upper, epsilon);
+    out.value = checked_answer(test_delta_lower(c.test_p, c.test_q, epsilon), u.get());
+    return out;
+  }
   std::optional<Interval> upper;
   Real lower(kDefaultPrecision);  // +0
   for (const PairOrder order : orders_for(events)) {

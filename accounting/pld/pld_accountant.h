@@ -12,8 +12,15 @@
 //            end;
 //   delta:   [max over orders of test_delta_lower, max over orders of the upper chain's
 //            delta_at upper end].
-// Events: see pld_events.h (Gaussian, GDP, Poisson-subsampled Gaussian); ParameterError naming
-// "route" for any other. Cost: the discretisation (~5 us per grid boundary) and O(log count)
+// Events: see pld_events.h (noise laws, plain or Poisson-subsampled); ParameterError naming
+// "route" for any other.
+// Replace-one with Poisson-subsampled events (every event must then be subsampled, ParameterError
+// naming "event" otherwise; each sensitivity bounds what ONE record adds to its query): the upper
+// end is the group bound through the data set in between, from both orders' add/remove upper
+// chains (pld_group_bound.h: a theorem, not tight - about twice the add/remove epsilon); the
+// lower end the test bound on the composed pair of the records adding +Delta and -Delta
+// (pld_replace_instance.h), a pair the relation admits. Plain events under replace-one take their
+// sensitivity as the replace-one sensitivity and are composed as above. Cost: the discretisation (~5 us per grid boundary) and O(log count)
 // exact GMP products per event and chain.
 // Thread-safety: pure functions.
 #pragma once

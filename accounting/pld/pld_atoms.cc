@@ -16,40 +16,77 @@ constexpr mpfr_prec_t kPrecision = kDefaultPrecision;
 // e^(l) for the exact rational l, rounded up.
 Interval exp_of(const mpq_class& l) { return exp(Interval(l, kPrecision)); }
 
-}  // namespace
+struct AtomGrid {
+  long i_lo = 0, i_hi = 0;  // the grid indices every atom's loss lies within
+  long coarse = 1, t_lo = 0, t_hi = 0;
+};
 
-DiscretizedEvent discretize_atoms(const AtomPair& pair, const DiscretizationOptions& o) {
+AtomGrid atom_grid(const AtomPair& pair, const DiscretizationOptions& o) {
   if (o.scale_bits < 8 || o.scale_bits > 62 || o.steps_per_unit < 1 || o.steps_per_unit > 10'000'000) {
     throw std::invalid_argument("pld::discretize_atoms: options out of range");
   }
   if (pair.atoms.empty()) throw std::invalid_argument("pld::discretize_atoms: no atom");
   const unsigned long n = o.steps_per_unit;
-  long i_lo = 0, i_hi = 0;
+  AtomGrid g;
   for (std::size_t k = 0; k < pair.atoms.size(); ++k) {
     const long a = grid_index(pair.atoms[k].loss.lower(), n, MPFR_RNDD);
     const long b = grid_index(pair.atoms[k].loss.upper(), n, MPFR_RNDU);
-    i_lo = k == 0 ? a : std::min(i_lo, a);
-    i_hi = k == 0 ? b : std::max(i_hi, b);
+    g.i_lo = k == 0 ? a : std::min(g.i_lo, a);
+    g.i_hi = k == 0 ? b : std::max(g.i_hi, b);
   }
-  if (static_cast<unsigned long>(i_hi - i_lo) > o.max_grid_points) {
+  if (static_cast<unsigned long>(g.i_hi - g.i_lo) > o.max_grid_points) {
     throw LimitError("pld-step", "pld-step: the event's loss range needs more than " + std::to_string(o.max_grid_points) +
                                      " grid points at this step");
   }
-  const long coarse = o.test_coarsening >= 1 && n % o.test_coarsening == 0 ? o.test_coarsening : 1;
-  const long t_lo = floor_div(i_lo, coarse), t_hi = floor_div(i_hi, coarse);
-  const auto test_points = static_cast<std::size_t>(t_hi - t_lo + 1);
-  const auto cn = n / static_cast<unsigned long>(coarse);
-  DiscretizedEvent out{empty_chain(Side::kUpper, n, o.scale_bits, i_lo, static_cast<std::size_t>(i_hi - i_lo + 1)),
-                       empty_chain(Side::kLower, cn, o.scale_bits, t_lo, test_points),
-                       empty_chain(Side::kUpper, cn, o.scale_bits, t_lo, test_points)};
+  g.coarse = o.test_coarsening >= 1 && n % o.test_coarsening == 0 ? o.test_coarsening : 1;
+  g.t_lo = floor_div(g.i_lo, g.coarse);
+  g.t_hi = floor_div(g.i_hi, g.coarse);
+  return g;
+}
+
+TestChains test_chains(const AtomPair& pair, const DiscretizationOptions& o, const AtomGrid& g) {
+  const unsigned long n = o.steps_per_unit;
+  const auto test_points = static_cast<std::size_t>(g.t_hi - g.t_lo + 1);
+  const auto cn = n / static_cast<unsigned long>(g.coarse);
+  TestChains out{empty_chain(Side::kLower, cn, o.scale_bits, g.t_lo, test_points),
+                 empty_chain(Side::kUpper, cn, o.scale_bits, g.t_lo, test_points)};
   // The tilt of cell T: e^(l_T + half a cell), l_T = T c / n, as an upper bound.
-  const auto tilt = [&](long t) { return exp_of(mpq_class(2 * t * coarse + coarse, 2 * n)); };
+  const auto tilt = [&](long t) { return exp_of(mpq_class(2 * t * g.coarse + g.coarse, 2 * n)); };
+  const Interval zero(0L, kPrecision);
+  for (const Atom& atom : pair.atoms) {
+    const long t = floor_div(grid_index(atom.loss.lower(), n, MPFR_RNDD), g.coarse);
+    const auto it = static_cast<std::size_t>(t - g.t_lo);
+    add_mass(out.test_p.masses, it, to_fixed(max(atom.p, zero).lower(), o.scale_bits, false));
+    add_mass(out.test_q.masses, it, to_fixed((max(atom.q, zero) * tilt(t)).upper(), o.scale_bits, true));
+  }
+  // Tails: low at the first cell (Q-mass <= q_low), high at the last (Q-mass <=
+  // e^(-high_loss_from) p_high); their P-masses are dropped.
+  out.test_q.tilted = true;
+  out.test_q.tilt_half_steps = 1;
+  add_mass(out.test_q.masses, 0, to_fixed((pair.q_low * tilt(g.t_lo)).upper(), o.scale_bits, true));
+  const Interval q_high = exp(-pair.high_loss_from) * pair.p_high * tilt(g.t_hi);
+  add_mass(out.test_q.masses, test_points - 1, to_fixed(q_high.upper(), o.scale_bits, true));
+  for (DiscretePld* d : {&out.test_p, &out.test_q}) trim_zero_ends(*d);
+  return out;
+}
+
+}  // namespace
+
+TestChains discretize_atoms_test(const AtomPair& pair, const DiscretizationOptions& options) {
+  return test_chains(pair, options, atom_grid(pair, options));
+}
+
+DiscretizedEvent discretize_atoms(const AtomPair& pair, const DiscretizationOptions& o) {
+  const AtomGrid g = atom_grid(pair, o);
+  const unsigned long n = o.steps_per_unit;
+  DiscretizedEvent out;
+  out.upper = empty_chain(Side::kUpper, n, o.scale_bits, g.i_lo, static_cast<std::size_t>(g.i_hi - g.i_lo + 1));
   const Interval zero(0L, kPrecision);
   for (const Atom& atom : pair.atoms) {
     const long a = grid_index(atom.loss.lower(), n, MPFR_RNDD);
     const long b = grid_index(atom.loss.upper(), n, MPFR_RNDU);
     const Interval p = max(atom.p, zero), q = max(atom.q, zero);
-    const auto ia = static_cast<std::size_t>(a - i_lo), ib = static_cast<std::size_t>(b - i_lo);
+    const auto ia = static_cast<std::size_t>(a - g.i_lo), ib = static_cast<std::size_t>(b - g.i_lo);
     if (a == b) {
       add_mass(out.upper.masses, ia, to_fixed(p.upper(), o.scale_bits, true));
     } else {
@@ -60,22 +97,14 @@ DiscretizedEvent discretize_atoms(const AtomPair& pair, const DiscretizationOpti
       add_mass(out.upper.masses, ib, to_fixed(split.upper(), o.scale_bits, true));
       add_mass(out.upper.masses, ia, to_fixed(rest.upper(), o.scale_bits, true));
     }
-    const long t = floor_div(a, coarse);
-    const auto it = static_cast<std::size_t>(t - t_lo);
-    add_mass(out.test_p.masses, it, to_fixed(p.lower(), o.scale_bits, false));
-    add_mass(out.test_q.masses, it, to_fixed((q * tilt(t)).upper(), o.scale_bits, true));
   }
-  // Tails: upper chain, high to +infinity and low onto the lowest loss; test_q, low at the first
-  // cell (Q-mass <= q_low) and high at the last (Q-mass <= e^(-high_loss_from) p_high).
-  const std::uint64_t high = to_fixed(pair.p_high.upper(), o.scale_bits, true);
-  out.upper.infinity_mass = high;
+  // Tails: high to +infinity, low onto the lowest loss.
+  out.upper.infinity_mass = to_fixed(pair.p_high.upper(), o.scale_bits, true);
   add_mass(out.upper.masses, 0, to_fixed(pair.p_low.upper(), o.scale_bits, true));
-  out.test_q.tilted = true;
-  out.test_q.tilt_half_steps = 1;
-  add_mass(out.test_q.masses, 0, to_fixed((pair.q_low * tilt(t_lo)).upper(), o.scale_bits, true));
-  const Interval q_high = exp(-pair.high_loss_from) * pair.p_high * tilt(t_hi);
-  add_mass(out.test_q.masses, test_points - 1, to_fixed(q_high.upper(), o.scale_bits, true));
-  for (DiscretePld* d : {&out.upper, &out.test_p, &out.test_q}) trim_zero_ends(*d);
+  trim_zero_ends(out.upper);
+  TestChains test = test_chains(pair, o, g);
+  out.test_p = std::move(test.test_p);
+  out.test_q = std::move(test.test_q);
   return out;
 }
 

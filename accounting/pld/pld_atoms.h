@@ -18,6 +18,12 @@
 //   test_p / test_q: each atom mapped to the cell floor(n loss.lower / c) (c = test_coarsening;
 //     any fixed map of outcomes is a post-processing), P rounded DOWN, Q rounded UP and tilted
 //     by e^(l_T + c/(2n)); the tails to the first / last cell (pld_test_bound.h).
+// discretize_atoms_test(pair, options) -> TestChains: test_p / test_q alone. For it an atom's
+//   `loss` is only the KEY that maps the atom to its cell (and the cell's tilt): the test is a
+//   post-processing for ANY fixed map of outcomes, so the chains stay proven bounds for the test
+//   even when `loss` is a nominal value (pld_replace_one.cc builds atoms whose x-boundaries are
+//   approximate inverses of the loss). The upper chain needs true loss enclosures: only
+//   discretize_atoms makes it.
 // Throws LimitError naming "pld-step" beyond 5 * 10^7 grid points.
 #pragma once
 
@@ -40,5 +46,11 @@ struct AtomPair {
 };
 
 [[nodiscard]] DiscretizedEvent discretize_atoms(const AtomPair& pair, const DiscretizationOptions& options);
+
+struct TestChains {
+  DiscretePld test_p;  // Side::kLower
+  DiscretePld test_q;  // Side::kUpper, tilted
+};
+[[nodiscard]] TestChains discretize_atoms_test(const AtomPair& pair, const DiscretizationOptions& options);
 
 }  // namespace exactdp::accounting::pld

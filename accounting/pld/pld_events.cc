@@ -331,8 +331,7 @@ DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& 
 
 bool is_symmetric(const RdpEvent& event) { return !event.is_subsampled(); }
 
-bool covers(const RdpEvent& event, Neighbouring relation) {
-  if (event.is_subsampled() && relation != Neighbouring::kAddRemove) return false;
+bool covers(const RdpEvent& event, Neighbouring /*relation*/) {
   const PrivacyEvent& base = event.is_subsampled() ? event.subsampled_base() : event.plain_event();
   switch (base.kind()) {
     case PrivacyEvent::Kind::kGaussian:

@@ -53,8 +53,10 @@ struct DiscretizedEvent {
 [[nodiscard]] DiscretizedEvent discretize(const RdpEvent& event, PairOrder order, Neighbouring relation,
                                           const DiscretizationOptions& options);
 
-// True when discretize() accepts the event under `relation` (a noise law, plain or subsampled;
-// subsampled only under add/remove). Parameter ranges are checked by discretize() itself.
+// True when the pld route accounts the event under `relation` (a noise law, plain or subsampled;
+// a subsampled one under replace-one through pld_accountant.h's group bound, since discretize()
+// itself takes subsampled events under add/remove only). Parameter ranges are checked by
+// discretize() itself.
 [[nodiscard]] bool covers(const RdpEvent& event, Neighbouring relation);
 
 // True when both pair orders of `event` have the same loss distribution (every event that is

@@ -127,8 +127,11 @@ TEST(CliComposeEventsTest, BadInput) {
   expect_rejected_naming(compose(V{"--event", "poisson-gaussian:sigma=1,q=0.1", "--delta", "1e-5", "--route", "gdp"}),
                          "subsampled");
   expect_rejected_naming(compose(V{"--event", "poisson-gaussian:sigma=1,q=0.1", "--delta", "1e-5",
-                                   "--neighbouring", "replace-one"}),
-                         "replace-one");
+                                   "--neighbouring", "replace-one", "--route", "rdp"}),
+                         "route");
+  expect_rejected_naming(compose(V{"--event", "poisson-gaussian:sigma=1,q=0.1", "--event", "gaussian:sigma=2",
+                                   "--delta", "1e-5", "--neighbouring", "replace-one"}),
+                         "q=1");
   expect_rejected_naming(compose(V{"--event", "gaussian:sigma=1", "--delta", "1e-5", "--neighbouring", "x"}),
                          "neighbouring");
   auto cal = [](V args) {
@@ -212,9 +215,34 @@ TEST(CliComposeEventsPld, RefusalsNameTheParameter) {
   expect_rejected_naming(run(V{"--event", "gaussian:sigma=1", "--delta", "1e-5", "--route", "pld", "--pld-step", "1/0"}),
                          "pld-step");
   expect_rejected_naming(run(V{"--event", "gaussian:sigma=1", "--delta", "1e-5", "--pld-step", "1/100"}), "--pld-step");
-  expect_rejected_naming(run(V{"--event", "poisson-gaussian:sigma=1,q=0.1", "--delta", "1e-5", "--route", "pld",
-                               "--neighbouring", "replace-one"}),
-                         "replace-one");
+}
+
+// Replace-one with subsampled events: pld alone (auto picks it), the relation named, the
+// interval above the add/remove one (the group bound and the +Delta/-Delta records; the
+// accounting test checks containment of the exact values).
+TEST(CliComposeEventsPld, ReplaceOneSubsampledUsesTheGroupBound) {
+  const auto run = [](const char* relation) {
+    return test_support::run_command("compose", {"--event", "poisson-gaussian:sigma=1,q=0.01", "--count", "100",
+                                                 "--delta", "1e-5", "--neighbouring", relation, "--pld-step", "1/2000",
+                                                 "--route", "pld", "--json"});
+  };
+  const CliRun rep = run("replace-one");
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  EXPECT_EQ(json_string_field(rep.out, "route"), "pld");
+  EXPECT_EQ(json_string_field(rep.out, "neighbouring"), "replace-one");
+  EXPECT_NE(json_string_field(rep.out, "pld_detail").find("group bound"), std::string::npos) << rep.out;
+  const CliRun ar = run("add-remove");
+  ASSERT_EQ(ar.status, 0) << ar.err;
+  const auto [lo, hi] = json_interval_field(rep.out, "epsilon");
+  const auto [ar_lo, ar_hi] = json_interval_field(ar.out, "epsilon");
+  EXPECT_LT(lo, hi);
+  EXPECT_GT(lo, ar_hi);  // the +Delta/-Delta records are worse than one record added or removed
+  // auto: rdp does not apply, pld answers.
+  const CliRun a = test_support::run_command(
+      "compose", {"--event", "poisson-gaussian:sigma=1,q=0.01", "--count", "100", "--delta", "1e-5",
+                  "--neighbouring", "replace-one", "--json"});
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(json_string_field(a.out, "route"), "pld");
 }
 
 }  // namespace
