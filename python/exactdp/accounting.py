@@ -138,7 +138,8 @@ def compose_events(events: List[Any], *, report: bool = False, **options: Any):
     command line: ``"gaussian:sigma=2"``, ``"poisson-gaussian:sigma=1,q=0.01"``, ... Give
     ``delta=`` for epsilon or ``epsilon=`` for delta; ``route=`` forces a route ("rdp", "pld",
     "gdp", ...; default: the smallest certified upper end), ``pld_step="1/N"`` sets the pld
-    grid. E.g. ``compose_events([("poisson-gaussian:sigma=1,q=0.01", 1000)], delta="1e-5",
+    grid, ``neighbouring="replace-one"`` the relation (default add-remove; subsampled events
+    under replace-one take the pld route's group bound, docs/ACCOUNTING.md). E.g. ``compose_events([("poisson-gaussian:sigma=1,q=0.01", 1000)], delta="1e-5",
     route="pld")``: the epsilon Interval (on the pld route both of its ends are proven bounds).
     """
     args: List[str] = []
