@@ -58,6 +58,8 @@ bool uses_group_bound(const RdpComposition& events, Neighbouring relation) {
          std::any_of(events.begin(), events.end(), [](const auto& e) { return e.first.is_subsampled(); });
 }
 
+constexpr unsigned kReplaceOneTailBits = 58;
+
 struct ReplaceOneChains {
   DiscretePld remove_upper, add_upper, test_p, test_q;
 };
@@ -73,7 +75,10 @@ ReplaceOneChains compose_replace_one(const RdpComposition& events, const PldOpti
     }
   }
   std::optional<ReplaceOneChains> acc;
-  const unsigned tail = o.composition_tail_bits;
+  // The group bound multiplies delta_A by e^eps1 (e^8 and more at 10^5 DP-SGD steps), and
+  // repeated squaring doubles the mass moved to +infinity at every level (2^17 x 2^-44 = 2^-27
+  // after 10^5 steps): truncate 2^14 times less per product here.
+  const unsigned tail = std::max(o.composition_tail_bits, kReplaceOneTailBits);
   const std::size_t cap = o.max_composed_points;
   for (const auto& [event, count] : events) {
     if (count < 1) throw ParameterError::out_of_range("count", "0", "count >= 1");
@@ -131,8 +136,10 @@ PldAnswer pld_epsilon(const RdpComposition& events, const mpq_class& delta, Neig
     const ReplaceOneChains c = compose_replace_one(events, options, out.points);
     const std::optional<mpq_class> u = replace_one_epsilon_upper(c.remove_upper, c.add_upper, delta);
     if (!u) {
-      throw LimitError("delta", "delta: the pld route cannot certify any epsilon at this delta under replace-one (the "
-                                "mass moved to infinity exceeds it); use a larger delta");
+      throw LimitError("delta", "delta: the pld route cannot certify any epsilon at this delta under replace-one: the "
+                                "group bound's term e^eps1 delta_add(eps2) needs delta_add far below the 2^-60 "
+                                "resolution of the masses (this happens when the add/remove epsilon is above about "
+                                "15); use a larger delta or fewer steps");
     }
     out.value = checked_answer(test_epsilon_lower(c.test_p, c.test_q, delta), Interval(*u, kDefaultPrecision).upper());
     return out;
