@@ -22,6 +22,28 @@ Atom make_atom(const Interval& q0, const Interval& q1, const Interval& r, const 
   return Atom{q0, mix, -loss};
 }
 
+}  // namespace
+
+DiscreteGaussianWeights::DiscreteGaussianWeights(const mpq_class& sigma2, unsigned tail_bits) : sigma2_(sigma2) {
+  const Interval sigma = sqrt(iv(sigma2));
+  if (mpfr_cmp_ui(sigma.upper(), kMaxAtoms) > 0) {
+    throw LimitError("sigma2", "sigma2: at most 4*10^12 for a discrete-gaussian event on the pld route (its support "
+                               "would need more than 2*10^6 atoms); use the rdp route");
+  }
+  const long step = std::max(1L, static_cast<long>(mpfr_get_si(sigma.upper(), MPFR_RNDU) / 4));
+  const mpq_class target = mpq_class(1) / (mpz_class(1) << tail_bits);
+  x_max_ = step;
+  while (!upper_at_most(tail_after(x_max_), target)) x_max_ += step;
+}
+
+Interval DiscreteGaussianWeights::w(long x) const { return exp(-iv(mpq_class(x) * x / (2 * sigma2_))); }
+
+Interval DiscreteGaussianWeights::tail_after(long m) const {
+  return w(m + 1) / (Interval(1L, kP) - exp(-iv(mpq_class(m + 1) / sigma2_)));
+}
+
+namespace {
+
 AtomPair discrete_gaussian_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder order, unsigned tail_bits) {
   const mpq_class& sigma2 = base.noise_parameter();
   const mpz_class delta = base.sensitivity().get_num();  // an integer (factory-checked)
@@ -29,19 +51,11 @@ AtomPair discrete_gaussian_atoms(const PrivacyEvent& base, const mpq_class& q, P
     throw LimitError("sensitivity", "sensitivity: at most 2*10^6 for a discrete-gaussian event on the pld route");
   }
   const long d = mpz_get_si(delta.get_mpz_t());
-  const Interval sigma = sqrt(iv(sigma2));
-  if (mpfr_cmp_ui(sigma.upper(), kMaxAtoms) > 0) {
-    throw LimitError("sigma2", "sigma2: at most 4*10^12 for a discrete-gaussian event on the pld route (its support "
-                               "would need more than 2*10^6 atoms); use the rdp route");
-  }
-  const long step = std::max(1L, static_cast<long>(mpfr_get_si(sigma.upper(), MPFR_RNDU) / 4));
-  const auto w = [&](long x) { return exp(-iv(mpq_class(x) * x / (2 * sigma2))); };
-  // geometric tail bound of sum_{x > m} w(x)
-  const auto tail_after = [&](long m) { return w(m + 1) / (Interval(1L, kP) - exp(-iv(mpq_class(m + 1) / sigma2))); };
-  const mpq_class target = mpq_class(1) / (mpz_class(1) << tail_bits);
+  const DiscreteGaussianWeights weights(sigma2, tail_bits);
+  const auto w = [&](long x) { return weights.w(x); };
+  const auto tail_after = [&](long m) { return weights.tail_after(m); };
   // X: every law's tail beyond the atoms is <= tail_after(X) / Z, and Z >= w(0) = 1.
-  long x_max = step;
-  while (!upper_at_most(tail_after(x_max), target)) x_max += step;
+  const long x_max = weights.x_max();
   if (2 * x_max + d + 1 > kMaxAtoms) {
     throw LimitError("sigma2", "sigma2: the discrete Gaussian's support needs more than 2*10^6 atoms for the pld "
                                "route; use the rdp route");

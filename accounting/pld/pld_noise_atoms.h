@@ -33,6 +33,23 @@
 
 namespace exactdp::accounting::pld {
 
+// The discrete Gaussian's weights for the atoms (here and pld_replace_instance.cc):
+// w(x) = e^(-x^2 / (2 sigma2)) enclosed, the geometric tail bound
+// tail_after(m) >= sum_{x > m} w(x) = w(m+1) / (1 - e^(-(m+1)/sigma2)) (m >= 0), and x_max, the
+// least multiple of ceil(sigma)/4 with tail_after(x_max) <= 2^-tail_bits. LimitError naming
+// "sigma2" when sigma > 2 * 10^6.
+class DiscreteGaussianWeights {
+ public:
+  DiscreteGaussianWeights(const mpq_class& sigma2, unsigned tail_bits);
+  [[nodiscard]] Interval w(long x) const;
+  [[nodiscard]] Interval tail_after(long m) const;
+  [[nodiscard]] long x_max() const { return x_max_; }
+
+ private:
+  mpq_class sigma2_;
+  long x_max_ = 1;
+};
+
 [[nodiscard]] AtomPair noise_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder order,
                                    unsigned long steps_per_unit, unsigned tail_bits);
 

@@ -9,6 +9,7 @@
 #include <exactdp/accounting/normal.h>
 #include <exactdp/accounting/pld/normal_cdf_table.h>
 #include <exactdp/accounting/pld/pld_grid.h>
+#include <exactdp/accounting/pld/pld_noise_atoms.h>
 #include <exactdp/samplers/errors.h>
 
 namespace exactdp::accounting::pld {
@@ -200,17 +201,10 @@ Atom discrete_atom(const Interval& w0, const Interval& w_minus, const Interval& 
 }
 
 AtomPair discrete_gaussian_instance(const mpq_class& sigma2, long d, const mpq_class& q, unsigned tail_bits) {
-  const Interval sigma = sqrt(iv(sigma2));
-  if (mpfr_cmp_ui(sigma.upper(), kMaxAtoms) > 0 || d > kMaxAtoms) {
-    throw LimitError("sigma2", "sigma2: at most 4*10^12 (and sensitivity at most 2*10^6) for a discrete-gaussian event "
-                               "on the pld route under replace-one");
-  }
-  const long step = std::max(1L, static_cast<long>(mpfr_get_si(sigma.upper(), MPFR_RNDU) / 4));
-  const auto w = [&](long x) { return exp(-iv(mpq_class(x) * x / (2 * sigma2))); };
-  const auto tail_after = [&](long m) { return w(m + 1) / (Interval(1L, kP) - exp(-iv(mpq_class(m + 1) / sigma2))); };
-  const mpq_class target = mpq_class(1) / (mpz_class(1) << tail_bits);
-  long x_max = step;
-  while (!upper_at_most(tail_after(x_max), target)) x_max += step;
+  const DiscreteGaussianWeights weights(sigma2, tail_bits);
+  const auto w = [&](long x) { return weights.w(x); };
+  const auto tail_after = [&](long m) { return weights.tail_after(m); };
+  const long x_max = weights.x_max();
   const long reach = x_max + d;  // atoms for |x| <= reach
   if (2 * reach + 1 > kMaxAtoms) {
     throw LimitError("sigma2", "sigma2: the discrete Gaussian's support needs more than 2*10^6 atoms for the pld "
