@@ -212,10 +212,10 @@ std::vector<Template> templates() {
 }
 
 // The arguments are shared, not copied: gtest copies every parameter several times while it
-// registers the ~3,700 cases, in every test process (ctest runs one per AllCommands case), and
-// some arguments are 100,000 characters long; under AddressSanitizer each freed copy sits in its
-// quarantine, which made the start of every process of this suite cost ~0.3 s and 240 MB
-// (now ~0.15 s and 96 MB).
+// registers the ~3,700 cases, at every start of this test program (ctest starts it for each of
+// the cli suite's entries), and some arguments are 100,000 characters long; under
+// AddressSanitizer each freed copy sits in its quarantine, which made every start cost ~0.3 s
+// and 240 MB (now ~0.15 s and 96 MB).
 using Args = std::shared_ptr<const std::vector<std::string>>;
 
 struct Case {
