@@ -82,9 +82,11 @@ ReplaceOneChains compose_replace_one(const RdpComposition& events, const PldOpti
   const std::size_t cap = o.max_composed_points;
   for (const auto& [event, count] : events) {
     if (count < 1) throw ParameterError::out_of_range("count", "0", "count >= 1");
+    // The instance first: its loss range is about twice the add/remove pairs' and it refuses
+    // beyond 2*10^6 cells, so a grid too fine for the event fails in seconds, not minutes.
+    const TestChains instance = discretize_replace_instance(event, o.discretization);
     const DiscretizedEvent remove = discretize(event, PairOrder::kRemove, Neighbouring::kAddRemove, o.discretization);
     const DiscretizedEvent add = discretize(event, PairOrder::kAdd, Neighbouring::kAddRemove, o.discretization);
-    const TestChains instance = discretize_replace_instance(event, o.discretization);
     ReplaceOneChains many{self_compose(remove.upper, count, tail, cap), self_compose(add.upper, count, tail, cap),
                           self_compose(instance.test_p, count, tail, cap),
                           self_compose(instance.test_q, count, tail, cap)};

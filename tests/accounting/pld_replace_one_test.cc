@@ -207,6 +207,20 @@ TEST(PldReplaceOne, ComposedDpSgdIsAboveAddRemoveAndOrdered) {
   EXPECT_LT(up(rep), 2.5 * up(ar)) << "the group bound should cost about twice the add/remove epsilon";
 }
 
+TEST(PldReplaceOne, AGridTooFineForTheEventIsRefusedAtOnce) {
+  // mu = 50: the instance's loss range needs ~1.7*10^7 cells at step 1/5000; it is discretised
+  // first and refuses (LimitError naming pld-step) before the add/remove chains take minutes.
+  pld::PldOptions o;
+  o.discretization.steps_per_unit = 5000;
+  try {
+    (void)pld::pld_epsilon({{RdpEvent::poisson_gaussian(mpq_class(1, 50), mpq_class(1, 2)), 1000}},
+                           mpq_class(1, 100000), Neighbouring::kReplaceOne, o);
+    FAIL() << "expected a refusal";
+  } catch (const LimitError& e) {
+    EXPECT_EQ(e.parameter(), "pld-step") << e.what();
+  }
+}
+
 TEST(PldReplaceOne, RefusesPlainEventsBesideSubsampledOnes) {
   const RdpComposition mixed{{RdpEvent::poisson_gaussian(1, mpq_class(1, 100)), 10},
                              {RdpEvent::plain(PrivacyEvent::gaussian(mpq_class(2), 1)), 1}};
