@@ -36,7 +36,8 @@ template <class Inverse, class CutAt>
 void add_cells(AtomPair& out, unsigned long n, long i_lo, long i_hi, const Cut& first, mpfr_srcptr first_x,
                const Cut& last, mpfr_srcptr last_x, Inverse inverse, CutAt cut_at) {
   if (i_hi - i_lo > kMaxAtoms) {
-    throw LimitError("pld-step", "pld-step: the event's replace-one loss range needs more than 2*10^6 cells at this step; use a coarser --pld-step");
+    throw LimitError("pld-step", "pld-step: the event's replace-one loss range needs more than 2*10^6 cells at this "
+                                 "step; use a coarser --pld-step");
   }
   Real prev_x(kP), x(kP);
   mpfr_set(prev_x.get(), first_x, MPFR_RNDN);
