@@ -15,31 +15,42 @@
 namespace exactdp::accounting::pld {
 namespace {
 
+// The chains `chains_of(event)` gives for every event (always the same number, in one order),
+// each self-composed `count` times and composed across the events chain by chain; `points`
+// becomes the largest composed support.
+template <class ChainsOf>
+std::vector<DiscretePld> compose_chains(const RdpComposition& events, unsigned tail, std::size_t cap,
+                                        std::size_t& points, ChainsOf chains_of) {
+  if (events.empty()) throw ParameterError("event", "event: at least one event is needed");
+  std::vector<DiscretePld> acc;
+  for (const auto& [event, count] : events) {
+    if (count < 1) throw ParameterError::out_of_range("count", "0", "count >= 1");
+    const std::vector<DiscretePld> one = chains_of(event);
+    for (std::size_t c = 0; c < one.size(); ++c) {
+      DiscretePld many = self_compose(one[c], count, tail, cap);
+      if (acc.size() == c) {
+        acc.push_back(std::move(many));
+      } else {
+        acc[c] = compose(acc[c], many, tail, cap);
+      }
+      points = std::max(points, acc[c].masses.size());
+    }
+  }
+  return acc;
+}
+
 struct Chains {
   DiscretePld upper, test_p, test_q;
 };
 
 Chains compose_all(const RdpComposition& events, PairOrder order, Neighbouring relation, const PldOptions& o,
                    std::size_t& points) {
-  if (events.empty()) throw ParameterError("event", "event: at least one event is needed");
-  std::optional<Chains> acc;
-  const unsigned tail = o.composition_tail_bits;
-  for (const auto& [event, count] : events) {
-    if (count < 1) throw ParameterError::out_of_range("count", "0", "count >= 1");
-    const DiscretizedEvent one = discretize(event, order, relation, o.discretization);
-    const std::size_t cap = o.max_composed_points;
-    Chains many{self_compose(one.upper, count, tail, cap), self_compose(one.test_p, count, tail, cap),
-                self_compose(one.test_q, count, tail, cap)};
-    if (acc) {
-      acc->upper = compose(acc->upper, many.upper, tail, cap);
-      acc->test_p = compose(acc->test_p, many.test_p, tail, cap);
-      acc->test_q = compose(acc->test_q, many.test_q, tail, cap);
-    } else {
-      acc = std::move(many);
-    }
-    points = std::max({points, acc->upper.masses.size(), acc->test_p.masses.size(), acc->test_q.masses.size()});
-  }
-  return std::move(*acc);
+  std::vector<DiscretePld> c =
+      compose_chains(events, o.composition_tail_bits, o.max_composed_points, points, [&](const RdpEvent& event) {
+        DiscretizedEvent one = discretize(event, order, relation, o.discretization);
+        return std::vector<DiscretePld>{std::move(one.upper), std::move(one.test_p), std::move(one.test_q)};
+      });
+  return Chains{std::move(c[0]), std::move(c[1]), std::move(c[2])};
 }
 
 // The pair orders to compose: both for add/remove with a subsampled event, one otherwise (a
@@ -65,7 +76,6 @@ struct ReplaceOneChains {
 };
 
 ReplaceOneChains compose_replace_one(const RdpComposition& events, const PldOptions& o, std::size_t& points) {
-  if (events.empty()) throw ParameterError("event", "event: at least one event is needed");
   for (const auto& e : events) {
     if (!e.first.is_subsampled()) {
       throw ParameterError("event", "event: under replace-one a composition with Poisson-subsampled events takes only "
@@ -74,34 +84,20 @@ ReplaceOneChains compose_replace_one(const RdpComposition& events, const PldOpti
                                         e.first.describe());
     }
   }
-  std::optional<ReplaceOneChains> acc;
   // The group bound multiplies delta_A by e^eps1 (e^8 and more at 10^5 DP-SGD steps), and
   // repeated squaring doubles the mass moved to +infinity at every level (2^17 x 2^-44 = 2^-27
   // after 10^5 steps): truncate 2^14 times less per product here.
   const unsigned tail = std::max(o.composition_tail_bits, kReplaceOneTailBits);
-  const std::size_t cap = o.max_composed_points;
-  for (const auto& [event, count] : events) {
-    if (count < 1) throw ParameterError::out_of_range("count", "0", "count >= 1");
+  std::vector<DiscretePld> c = compose_chains(events, tail, o.max_composed_points, points, [&](const RdpEvent& event) {
     // The instance first: its loss range is about twice the add/remove pairs' and it refuses
     // beyond 2*10^6 cells, so a grid too fine for the event fails in seconds, not minutes.
-    const TestChains instance = discretize_replace_instance(event, o.discretization);
-    const DiscretizedEvent remove = discretize(event, PairOrder::kRemove, Neighbouring::kAddRemove, o.discretization);
-    const DiscretizedEvent add = discretize(event, PairOrder::kAdd, Neighbouring::kAddRemove, o.discretization);
-    ReplaceOneChains many{self_compose(remove.upper, count, tail, cap), self_compose(add.upper, count, tail, cap),
-                          self_compose(instance.test_p, count, tail, cap),
-                          self_compose(instance.test_q, count, tail, cap)};
-    if (acc) {
-      acc->remove_upper = compose(acc->remove_upper, many.remove_upper, tail, cap);
-      acc->add_upper = compose(acc->add_upper, many.add_upper, tail, cap);
-      acc->test_p = compose(acc->test_p, many.test_p, tail, cap);
-      acc->test_q = compose(acc->test_q, many.test_q, tail, cap);
-    } else {
-      acc = std::move(many);
-    }
-    points = std::max({points, acc->remove_upper.masses.size(), acc->add_upper.masses.size(),
-                       acc->test_p.masses.size(), acc->test_q.masses.size()});
-  }
-  return std::move(*acc);
+    TestChains instance = discretize_replace_instance(event, o.discretization);
+    DiscretizedEvent remove = discretize(event, PairOrder::kRemove, Neighbouring::kAddRemove, o.discretization);
+    DiscretizedEvent add = discretize(event, PairOrder::kAdd, Neighbouring::kAddRemove, o.discretization);
+    return std::vector<DiscretePld>{std::move(remove.upper), std::move(add.upper), std::move(instance.test_p),
+                                    std::move(instance.test_q)};
+  });
+  return ReplaceOneChains{std::move(c[0]), std::move(c[1]), std::move(c[2]), std::move(c[3])};
 }
 
 Interval checked_answer(const Real& lower, mpfr_srcptr upper) {

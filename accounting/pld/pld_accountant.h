@@ -20,8 +20,9 @@
 // chains (pld_group_bound.h: a theorem, not tight - about twice the add/remove epsilon); the
 // lower end the test bound on the composed pair of the records adding +Delta and -Delta
 // (pld_replace_instance.h), a pair the relation admits. Plain events under replace-one take their
-// sensitivity as the replace-one sensitivity and are composed as above. Cost: the discretisation (~5 us per grid boundary) and O(log count)
-// exact GMP products per event and chain.
+// sensitivity as the replace-one sensitivity and are composed as above.
+// Cost: the discretisation (~5 us per grid boundary) and O(log count) exact GMP products per
+// event and chain.
 // Thread-safety: pure functions.
 #pragma once
 

@@ -295,6 +295,44 @@ mpq_class loss_of(const DiscretePld& p, long index) {
   return mpq_class(index, static_cast<unsigned long>(p.steps_per_unit));
 }
 
+// delta(l_j) = (s0 - e^(l_j) s1) 2^-s at the grid losses l_j from `top` downwards, with
+// s0 = m_inf + sum_{i > j} m_i (exact) and s1 = sum_{i > j} m_i e^(-l_i) (outward); the i = j
+// term has weight 0. delta() at the current j, pass() adds m_j and moves to j - 1.
+class DownwardDeltaSweep {
+ public:
+  DownwardDeltaSweep(const DiscretePld& p, long top, mpfr_prec_t precision)
+      : p_(p), j_(top), precision_(precision), s0_(static_cast<unsigned long>(p.infinity_mass)),
+        s1_(0L, precision), scale_(scale_of(p, precision)),
+        step_up_(exp(Interval(mpq_class(1, static_cast<unsigned long>(p.steps_per_unit)), precision))),
+        step_down_(exp(Interval(mpq_class(-1, static_cast<unsigned long>(p.steps_per_unit)), precision))),
+        e_l_(exp(Interval(loss_of(p, top), precision))), e_minus_l_(exp(-Interval(loss_of(p, top), precision))) {}
+
+  [[nodiscard]] long index() const { return j_; }
+  [[nodiscard]] Interval delta() const {
+    return clamp((Interval(s0_, precision_) - e_l_ * s1_) * scale_, mpq_class(0), mpq_class(2));
+  }
+  void pass() {
+    const long last = p_.first_index + static_cast<long>(p_.masses.size()) - 1;
+    if (j_ >= p_.first_index && j_ <= last) {
+      const auto m = static_cast<unsigned long>(p_.masses[static_cast<std::size_t>(j_ - p_.first_index)]);
+      if (m != 0) {
+        s0_ += m;
+        s1_ = s1_ + e_minus_l_ * Interval(mpz_class(m), precision_);
+      }
+    }
+    e_l_ = e_l_ * step_down_;
+    e_minus_l_ = e_minus_l_ * step_up_;
+    --j_;
+  }
+
+ private:
+  const DiscretePld& p_;
+  long j_;
+  mpfr_prec_t precision_;
+  mpz_class s0_;
+  Interval s1_, scale_, step_up_, step_down_, e_l_, e_minus_l_;
+};
+
 }  // namespace
 
 Interval delta_at(const DiscretePld& pld, const mpq_class& epsilon, mpfr_prec_t precision) {
@@ -316,7 +354,6 @@ Interval delta_at(const DiscretePld& pld, const mpq_class& epsilon, mpfr_prec_t 
 
 std::optional<mpq_class> epsilon_at(const DiscretePld& pld, const mpq_class& delta, mpfr_prec_t precision) {
   const bool upper = pld.side == Side::kUpper;
-  const Interval scale = scale_of(pld, precision);
   const long last = pld.first_index + static_cast<long>(pld.masses.size()) - 1;
   const long lowest = std::max(pld.first_index, 0L);
   const auto check = [&](const Interval& d) {
@@ -324,28 +361,13 @@ std::optional<mpq_class> epsilon_at(const DiscretePld& pld, const mpq_class& del
   };
   std::optional<mpq_class> best;
   if (last >= lowest) {
-    mpz_class s0 = static_cast<unsigned long>(pld.infinity_mass);
-    Interval s1(0L, precision);
-    const Interval step_up = exp(Interval(mpq_class(1, static_cast<unsigned long>(pld.steps_per_unit)), precision));
-    const Interval step_down = exp(Interval(mpq_class(-1, static_cast<unsigned long>(pld.steps_per_unit)), precision));
-    Interval e_l = exp(Interval(loss_of(pld, last), precision));  // e^(l_j)
-    Interval e_minus_l = exp(-Interval(loss_of(pld, last), precision));
-    for (long j = last; j >= lowest; --j) {
-      // delta(l_j) = (s0 - e^(l_j) s1) 2^-s over i > j (the i = j term has weight 0).
-      const Interval d = clamp((Interval(s0, precision) - e_l * s1) * scale, mpq_class(0), mpq_class(2));
-      if (check(d)) {
-        if (!upper) return loss_of(pld, j);  // the largest grid loss with delta_lower > delta
-        best = loss_of(pld, j);
+    for (DownwardDeltaSweep sweep(pld, last, precision); sweep.index() >= lowest; sweep.pass()) {
+      if (check(sweep.delta())) {
+        if (!upper) return loss_of(pld, sweep.index());  // the largest grid loss with delta_lower > delta
+        best = loss_of(pld, sweep.index());
       } else if (upper) {
         break;
       }
-      const auto m = static_cast<unsigned long>(pld.masses[static_cast<std::size_t>(j - pld.first_index)]);
-      if (m != 0) {
-        s0 += m;
-        s1 = s1 + e_minus_l * Interval(mpz_class(m), precision);
-      }
-      e_l = e_l * step_down;
-      e_minus_l = e_minus_l * step_up;
     }
     if (upper && best && *best == loss_of(pld, lowest) && lowest > 0 && check(delta_at(pld, 0, precision))) {
       best = mpq_class(0);
@@ -355,6 +377,22 @@ std::optional<mpq_class> epsilon_at(const DiscretePld& pld, const mpq_class& del
   }
   if (!upper) return mpq_class(0);
   return best;
+}
+
+std::vector<Real> delta_upper_curve(const DiscretePld& pld, long last) {
+  if (pld.side != Side::kUpper || pld.tilted) {
+    throw std::logic_error("pld::delta_upper_curve: needs an untilted upper chain");
+  }
+  if (last < 0) return {};
+  std::vector<Real> curve(static_cast<std::size_t>(last + 1));
+  const long top = std::max(last, pld.first_index + static_cast<long>(pld.masses.size()) - 1);
+  for (DownwardDeltaSweep sweep(pld, top, kDefaultPrecision); sweep.index() >= 0; sweep.pass()) {
+    if (sweep.index() <= last) {
+      const Interval d = sweep.delta();
+      mpfr_set(curve[static_cast<std::size_t>(sweep.index())].get(), d.upper(), MPFR_RNDU);
+    }
+  }
+  return curve;
 }
 
 }  // namespace exactdp::accounting::pld

@@ -36,6 +36,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 #include <exactdp/accounting/interval.h>
 #include <exactdp/accounting/pld/discrete_pld.h>
@@ -63,5 +64,8 @@ void trim_zero_ends(DiscretePld& p);
                                 mpfr_prec_t precision = kDefaultPrecision);
 [[nodiscard]] std::optional<mpq_class> epsilon_at(const DiscretePld& pld, const mpq_class& delta,
                                                   mpfr_prec_t precision = kDefaultPrecision);
+// delta_upper_curve(pld, last): the upper ends of delta_at(pld, j/n) for j = 0 .. last, in one
+// downward sweep (the one epsilon_at makes); Side::kUpper untilted chains (logic_error otherwise).
+[[nodiscard]] std::vector<Real> delta_upper_curve(const DiscretePld& pld, long last);
 
 }  // namespace exactdp::accounting::pld

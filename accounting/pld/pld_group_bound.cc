@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <exactdp/accounting/pld/pld_composition.h>
+
 namespace exactdp::accounting::pld {
 namespace {
 
@@ -42,40 +44,6 @@ class ExpUp {
 };
 
 }  // namespace
-
-std::vector<Real> delta_upper_curve(const DiscretePld& pld, long last) {
-  check_chain(pld);
-  if (last < 0) return {};
-  const unsigned long n = pld.steps_per_unit;
-  const long top = std::max(last, last_index(pld));
-  std::vector<Real> curve(static_cast<std::size_t>(last + 1));
-  Interval scale(1L, kDefaultPrecision);
-  mpfr_div_2ui(scale.lower(), scale.lower(), pld.scale_bits, MPFR_RNDD);  // exact
-  mpfr_div_2ui(scale.upper(), scale.upper(), pld.scale_bits, MPFR_RNDU);
-  const Interval step_up = exp(Interval(mpq_class(1, n), kDefaultPrecision));
-  const Interval step_down = exp(Interval(mpq_class(-1, n), kDefaultPrecision));
-  // delta(l_j) = (s0 - e^(l_j) s1) 2^-s with s0 = m_inf + sum_{i > j} m_i, s1 = sum_{i > j} m_i e^(-l_i).
-  mpz_class s0 = static_cast<unsigned long>(pld.infinity_mass);
-  Interval s1(0L, kDefaultPrecision);
-  Interval e_l = exp(Interval(mpq_class(top, n), kDefaultPrecision));
-  Interval e_minus_l = exp(Interval(mpq_class(-top, n), kDefaultPrecision));
-  for (long j = top; j >= 0; --j) {
-    if (j <= last) {
-      const Interval d = clamp((Interval(s0, kDefaultPrecision) - e_l * s1) * scale, mpq_class(0), mpq_class(2));
-      mpfr_set(curve[static_cast<std::size_t>(j)].get(), d.upper(), MPFR_RNDU);
-    }
-    if (j >= pld.first_index && j <= last_index(pld)) {
-      const auto m = static_cast<unsigned long>(pld.masses[static_cast<std::size_t>(j - pld.first_index)]);
-      if (m != 0) {
-        s0 += m;
-        s1 = s1 + e_minus_l * Interval(mpz_class(m), kDefaultPrecision);
-      }
-    }
-    e_l = e_l * step_down;
-    e_minus_l = e_minus_l * step_up;
-  }
-  return curve;
-}
 
 Real replace_one_delta_upper(const DiscretePld& remove, const DiscretePld& add, const mpq_class& epsilon) {
   check_pair(remove, add);

@@ -20,8 +20,7 @@
 //   decreasing in eps), every term rounded UP; at most 1.
 // replace_one_epsilon_upper(remove, add, delta): the smallest (j + k)/n over grid pairs with
 //   delta_R(j/n) + e^(j/n) delta_A(k/n) <= delta (upper ends), or nullopt when none qualifies.
-// delta_upper_curve(pld, last): upper ends of the delta the masses of a Side::kUpper chain imply
-//   (delta_at, pld_composition.h) at every grid loss j/n, j = 0 .. last, in one sweep.
+// Both use delta_upper_curve (pld_composition.h), the delta of each chain at every grid loss.
 // Requirements: both chains Side::kUpper, untilted, on one grid and scale (logic_error otherwise).
 // Cost: O(points log points) MPFR operations. Thread-safety: pure functions.
 #pragma once
@@ -29,14 +28,11 @@
 #include <gmpxx.h>
 
 #include <optional>
-#include <vector>
 
 #include <exactdp/accounting/interval.h>
 #include <exactdp/accounting/pld/discrete_pld.h>
 
 namespace exactdp::accounting::pld {
-
-[[nodiscard]] std::vector<Real> delta_upper_curve(const DiscretePld& pld, long last);
 
 [[nodiscard]] Real replace_one_delta_upper(const DiscretePld& remove, const DiscretePld& add, const mpq_class& epsilon);
 [[nodiscard]] std::optional<mpq_class> replace_one_epsilon_upper(const DiscretePld& remove, const DiscretePld& add,

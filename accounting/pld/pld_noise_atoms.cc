@@ -53,7 +53,6 @@ AtomPair discrete_gaussian_atoms(const PrivacyEvent& base, const mpq_class& q, P
   const long d = mpz_get_si(delta.get_mpz_t());
   const DiscreteGaussianWeights weights(sigma2, tail_bits);
   const auto w = [&](long x) { return weights.w(x); };
-  const auto tail_after = [&](long m) { return weights.tail_after(m); };
   // X: every law's tail beyond the atoms is <= tail_after(X) / Z, and Z >= w(0) = 1.
   const long x_max = weights.x_max();
   if (2 * x_max + d + 1 > kMaxAtoms) {
@@ -62,8 +61,8 @@ AtomPair discrete_gaussian_atoms(const PrivacyEvent& base, const mpq_class& q, P
   }
   Interval core(0L, kP);
   for (long x = -(x_max + d); x <= x_max + d; ++x) core = core + w(x);
-  const Interval z = hull(core, core + tail_after(x_max + d) * mpq_class(2));
-  const Interval bound = tail_after(x_max) / z;
+  const Interval z = hull(core, core + weights.tail_after(x_max + d) * mpq_class(2));
+  const Interval bound = weights.tail_after(x_max) / z;
   AtomPair out;
   out.atoms.reserve(static_cast<std::size_t>(2 * x_max + d + 1));
   for (long x = -x_max; x <= x_max + d; ++x) {

@@ -204,7 +204,6 @@ Atom discrete_atom(const Interval& w0, const Interval& w_minus, const Interval& 
 AtomPair discrete_gaussian_instance(const mpq_class& sigma2, long d, const mpq_class& q, unsigned tail_bits) {
   const DiscreteGaussianWeights weights(sigma2, tail_bits);
   const auto w = [&](long x) { return weights.w(x); };
-  const auto tail_after = [&](long m) { return weights.tail_after(m); };
   const long x_max = weights.x_max();
   const long reach = x_max + d;  // atoms for |x| <= reach
   if (2 * reach + 1 > kMaxAtoms) {
@@ -213,12 +212,12 @@ AtomPair discrete_gaussian_instance(const mpq_class& sigma2, long d, const mpq_c
   }
   Interval core(0L, kP);
   for (long x = -(reach + d); x <= reach + d; ++x) core = core + w(x);
-  const Interval z = hull(core, core + tail_after(reach + d) * mpq_class(2));
+  const Interval z = hull(core, core + weights.tail_after(reach + d) * mpq_class(2));
   AtomPair out;
   out.atoms.reserve(static_cast<std::size_t>(2 * reach + 1));
   for (long x = -reach; x <= reach; ++x) out.atoms.push_back(discrete_atom(w(x), w(x - d), w(x + d), z, q));
   // Beyond +-reach every component's tail is at most tail_after(x_max) / Z (Z >= w(0) = 1).
-  out.p_low = out.q_low = out.p_high = tail_after(x_max) / z;
+  out.p_low = out.q_low = out.p_high = weights.tail_after(x_max) / z;
   out.high_loss_from = Interval::point(out.atoms.back().loss.lower(), kP);
   return out;
 }
