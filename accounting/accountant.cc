@@ -86,7 +86,21 @@ PrivacyEvent PrivacyEvent::gdp(const mpq_class& mu) {
   return {Kind::kGdp, mu, "gdp(mu=" + abbreviate(to_string(mu)) + ")"};
 }
 
+PrivacyEvent PrivacyEvent::of_law(std::shared_ptr<const LawPrivacy> maps) {
+  if (!maps) throw std::logic_error("PrivacyEvent::of_law: no maps");
+  const std::optional<mpq_class> eps = maps->pure_epsilon();
+  PrivacyEvent e(Kind::kLaw, eps.value_or(mpq_class(0)), maps->describe());
+  e.maps_ = std::move(maps);
+  return e;
+}
+
+const LawPrivacy& PrivacyEvent::law_maps() const {
+  if (kind_ != Kind::kLaw) throw std::logic_error("PrivacyEvent::law_maps of " + describe() + ": not a law event");
+  return *maps_;
+}
+
 bool PrivacyEvent::is_pure() const {
+  if (kind_ == Kind::kLaw) return maps_->pure_epsilon().has_value();
   return kind_ == Kind::kLaplace || kind_ == Kind::kDiscreteLaplace || kind_ == Kind::kPureDp;
 }
 bool PrivacyEvent::is_gaussian_like() const {
@@ -101,13 +115,17 @@ mpq_class PrivacyEvent::rho() const {
     case Kind::kLaplace:
     case Kind::kDiscreteLaplace:
     case Kind::kPureDp:
+    case Kind::kLaw:               // a law event with a pure epsilon (is_pure(); else below)
+      if (kind_ == Kind::kLaw && !is_pure()) break;
       return value_ * value_ / 2;  // eps^2 / 2 (BS16 Prop. 3.3)
     case Kind::kZcdp:
     case Kind::kDiscreteGaussian:
       return value_;
   }
-  throw std::logic_error("PrivacyEvent::rho: unknown kind");
+  throw ParameterError("event", "event: " + describe() + " has no zCDP bound (it is not pure DP)");
 }
+
+bool PrivacyEvent::has_rho() const { return kind_ != Kind::kLaw || is_pure(); }
 
 std::string PrivacyEvent::describe() const { return text_; }
 
@@ -133,6 +151,7 @@ struct Summary {
   mpz_class total = 0;
   mpq_class eps_max = 0, eps_sum = 0, rho = 0;
   bool homogeneous_pure = true;
+  bool has_rho = true;  // every event has a zCDP bound (a law event without pure DP may not)
 };
 
 Summary summarize(const std::vector<std::pair<PrivacyEvent, unsigned long>>& events) {
@@ -141,7 +160,11 @@ Summary summarize(const std::vector<std::pair<PrivacyEvent, unsigned long>>& eve
   for (const auto& [e, n] : events) {
     const mpz_class count(n);
     s.total += count;
-    s.rho += e.rho() * mpq_class(count);
+    if (e.has_rho()) {
+      s.rho += e.rho() * mpq_class(count);
+    } else {
+      s.has_rho = false;
+    }
     if (e.is_pure()) {
       s.eps_sum += e.pure_epsilon() * mpq_class(count);
       if (first_pure) {
@@ -262,7 +285,7 @@ AccountantAnswer answer(const std::vector<std::pair<PrivacyEvent, unsigned long>
     routes.add("basic", evaluate_to_tolerance([&](mpfr_prec_t p) { return q.basic(s, p); }, options),
                false);
   }
-  routes.add("zcdp", unless_out_of_range([&] { return q.zcdp(s); }), false);  // always applicable
+  if (s.has_rho) routes.add("zcdp", unless_out_of_range([&] { return q.zcdp(s); }), false);
   return routes.best();
 }
 

@@ -9,6 +9,9 @@
 //   pure_dp(epsilon)                  epsilon-DP
 //   zcdp(rho)                         rho-zCDP
 //   gdp(mu)                           mu-GDP
+//   of_law(maps)                      a registry law's own maps (law_privacy.h): its pure
+//                                     epsilon when it has one (then rho = eps^2/2), its RDP and
+//                                     PLD atoms (laws/ builds these; e.g. the staircase)
 //
 // Routes. Every route below yields a VALID bound for the whole composition; the accountant
 // evaluates each one that applies and answers with the smallest certified upper end, naming the
@@ -24,7 +27,7 @@
 //           (each mechanism is then eps-DP). EXACT (optimal) when all eps_i are equal.
 //   "basic" every event is pure DP: (sum n_i eps_i, 0)-DP, and for a smaller eps the
 //           E-DP profile (e^E - e^eps)/(1 + e^E) (gdp_bridge Theorem 2.1).
-//   "zcdp"  always: rho = sum n_i rho_i (pure eps -> eps^2/2, mu-GDP -> mu^2/2, Gaussian ->
+//   "zcdp"  every event has_rho(): rho = sum n_i rho_i (pure eps -> eps^2/2, mu-GDP -> mu^2/2, Gaussian ->
 //           Delta^2/(2 sigma^2)), converted by CKS20 Corollary 13 (zcdp.h).
 // Answers are Intervals containing the chosen route's value; the upper end is the number to use.
 //
@@ -34,18 +37,21 @@
 
 #include <gmpxx.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <exactdp/accounting/interval.h>
+#include <exactdp/accounting/law_privacy.h>
 #include <exactdp/accounting/ziv.h>
 
 namespace exactdp::accounting {
 
 class PrivacyEvent {
  public:
-  enum class Kind { kGaussian, kDiscreteGaussian, kLaplace, kDiscreteLaplace, kPureDp, kZcdp, kGdp };
+  // The accounting layer's closed forms, and kLaw: a registry law's own maps (law_maps()).
+  enum class Kind { kGaussian, kDiscreteGaussian, kLaplace, kDiscreteLaplace, kPureDp, kZcdp, kGdp, kLaw };
 
   [[nodiscard]] static PrivacyEvent gaussian(const mpq_class& sigma,
                                              const mpq_class& sensitivity = 1);
@@ -58,13 +64,17 @@ class PrivacyEvent {
   [[nodiscard]] static PrivacyEvent pure_dp(const mpq_class& epsilon);
   [[nodiscard]] static PrivacyEvent zcdp(const mpq_class& rho);
   [[nodiscard]] static PrivacyEvent gdp(const mpq_class& mu);
+  // A registry law's event (non-null maps).
+  [[nodiscard]] static PrivacyEvent of_law(std::shared_ptr<const LawPrivacy> maps);
 
   [[nodiscard]] Kind kind() const { return kind_; }
   // epsilon of a pure-DP event (Laplace: Delta/scale); only for kLaplace, kDiscreteLaplace,
   // kPureDp (is_pure()): std::logic_error for another kind.
   [[nodiscard]] const mpq_class& pure_epsilon() const;
-  // The rho this event satisfies (exact for every kind).
+  // The rho this event satisfies (exact), when has_rho(): every kind but a kLaw event without
+  // pure DP (ParameterError naming "event" then).
   [[nodiscard]] mpq_class rho() const;
+  [[nodiscard]] bool has_rho() const;
   [[nodiscard]] bool is_pure() const;
   [[nodiscard]] bool is_gaussian_like() const;  // kGaussian or kGdp: exactly mu-GDP
   // mu for kGaussian (Delta/sigma) and kGdp (is_gaussian_like()), exact: std::logic_error for
@@ -76,6 +86,8 @@ class PrivacyEvent {
   // discretisation of the noise law needs (accounting/pld).
   [[nodiscard]] const mpq_class& noise_parameter() const { return noise_; }
   [[nodiscard]] const mpq_class& sensitivity() const { return sensitivity_; }
+  // The law's maps of a kLaw event (std::logic_error for another kind).
+  [[nodiscard]] const LawPrivacy& law_maps() const;
 
  private:
   PrivacyEvent(Kind kind, mpq_class value, std::string text, mpq_class noise = 0, mpq_class sensitivity = 1)
@@ -86,6 +98,7 @@ class PrivacyEvent {
   std::string text_;
   mpq_class noise_;        // sigma, sigma2 or scale
   mpq_class sensitivity_;
+  std::shared_ptr<const LawPrivacy> maps_;  // kLaw only
 };
 
 struct RouteValue {

@@ -130,6 +130,9 @@ RdpEvent RdpEvent::poisson_subsampled(const PrivacyEvent& base, const mpq_class&
     case PrivacyEvent::Kind::kDiscreteLaplace:
       name = "poisson_discrete_laplace(scale=";
       break;
+    case PrivacyEvent::Kind::kLaw:
+      return RdpEvent(base, true, mpq_class(0), q,
+                      "poisson(" + base.describe() + ", q=" + abbreviate(to_string(q)) + ")");
     default:
       throw ParameterError("event", "event: Poisson subsampling applies to gaussian, discrete-gaussian, laplace and "
                                     "discrete-laplace noise, not " + base.describe());
@@ -156,6 +159,7 @@ bool RdpEvent::has_rdp() const {
   if (event_.kind() == PrivacyEvent::Kind::kLaplace) {
     return q_ == 1 || event_.pure_epsilon() <= subsampled_laplace_max_epsilon();
   }
+  if (event_.kind() == PrivacyEvent::Kind::kLaw) return false;  // subsampled: the pld route only
   return poisson_discrete_rdp_supports(event_);
 }
 
@@ -297,6 +301,8 @@ Interval RdpEvent::plain_rdp(const mpq_class& a, mpfr_prec_t precision) const {
       const mpq_class zcdp_bound = a * eps * eps / 2;
       return Interval(zcdp_bound < eps ? zcdp_bound : eps, precision);  // the bound's value
     }
+    case PrivacyEvent::Kind::kLaw:
+      return event_.law_maps().rdp(a, precision);  // the law's own Renyi divergence
   }
   throw std::logic_error("RdpEvent::rdp: unknown event kind");
 }

@@ -62,21 +62,7 @@ const std::string kHelp = std::string(
     "Exit status: 0 pass, 3 fail, 2 bad usage, parameter or malformed input, 1 internal error.\n"
     "See docs/AUDIT.md.\n") + kSeedOptionsHelp;
 
-std::unique_ptr<ReferenceLaw> law_of(const SamplerSpec& spec) {
-  switch (spec.law) {
-    case Law::kDiscreteGaussian: {
-      const auto& p = std::get<DiscreteGaussianParams>(spec.params);
-      return std::make_unique<verification::DiscreteGaussianLaw>(p.sigma2(), p.mean());
-    }
-    case Law::kDiscreteLaplace: {
-      const auto& p = std::get<DiscreteLaplaceParams>(spec.params);
-      return std::make_unique<verification::DiscreteLaplaceLaw>(p.scale(), p.mean());
-    }
-    case Law::kBernoulliExp:
-      return std::make_unique<verification::BernoulliExpLaw>(std::get<BernoulliExpParams>(spec.params).gamma());
-  }
-  throw std::logic_error("unknown law");
-}
+std::unique_ptr<ReferenceLaw> law_of(const SamplerSpec& spec) { return spec.law->reference_law(spec.params); }
 
 // An interval as text: one exact integer when both ends are the same integer (counts).
 std::string interval_text(const accounting::Interval& b, int digits) {

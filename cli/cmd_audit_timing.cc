@@ -90,6 +90,15 @@ class HardenedTimed final : public TimedSampler {
   std::int64_t value_ = 0;
 };
 
+// The samplable laws with a timing unit, "a and b".
+std::string timing_law_list() {
+  std::vector<std::string> names;
+  for (const laws::Law* law : laws::all_laws()) {
+    if (law->supports(laws::Capability::kTiming)) names.push_back(law->name());
+  }
+  return join_with_and(names);
+}
+
 std::string fixed(double x, int decimals) {
   if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
   if (std::isnan(x)) return "nan";
@@ -176,12 +185,13 @@ int cmd_audit_timing(Args args, Io& io) {
   const ParsedArgs parsed(args, specs);
   if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
   if (parsed.positionals().size() != 1) {
-    throw UsageError("audit-timing needs one law: discrete-gaussian or discrete-laplace (see --help)");
+    throw UsageError("audit-timing needs one law: " + timing_law_list() + " (see --help)");
+  }
+  const laws::Law* timed_law = laws::find_law(parsed.positionals()[0]);
+  if (timed_law != nullptr && !timed_law->supports(laws::Capability::kTiming)) {
+    throw UsageError("audit-timing applies to " + timing_law_list() + ", not " + timed_law->name());
   }
   const std::string& law_name = parsed.positionals()[0];
-  if (law_name == "bernoulli-exp") {
-    throw UsageError("audit-timing applies to discrete-gaussian and discrete-laplace, not bernoulli-exp");
-  }
   // Validate everything before drawing a bit.
   const SamplerSpec spec = parse_sampler_spec(law_name, parsed);
   verification::TimingAuditOptions options;
@@ -191,17 +201,11 @@ int cmd_audit_timing(Args args, Io& io) {
   mpz_class mean;
   mpq_class sigma_squared;
   std::string sigma;
-  if (spec.law == Law::kDiscreteGaussian) {
-    const auto& p = std::get<DiscreteGaussianParams>(spec.params);
-    sigma_squared = p.sigma2();
-    sigma = "sqrt(sigma2) = sqrt(" + abbreviate(to_string(p.sigma2())) + ")";
-    mean = p.mean();
-  } else {
-    const auto& p = std::get<DiscreteLaplaceParams>(spec.params);
-    sigma_squared = p.scale() * p.scale();
-    sigma = "scale = " + abbreviate(to_string(p.scale()));
-    mean = p.mean();
-  }
+  const std::optional<laws::TimingUnit> unit = spec.law->timing_unit(spec.params);
+  if (!unit) throw UsageError("audit-timing applies to " + timing_law_list() + ", not " + spec.law->name());
+  sigma_squared = unit->square;
+  sigma = unit->text;
+  mean = spec.params.integer("mean");
   const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
   std::unique_ptr<TimedSampler> timed;
   if (spec.is_hardened()) {

@@ -23,6 +23,7 @@
 #include "cli/compose_events.h"
 #include "cli/json.h"
 #include "cli/text_json_report.h"
+#include <exactdp/laws/registry.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/rational.h>
 
@@ -45,10 +46,13 @@ constexpr const char* kHelp =
     "  gaussian:sigma=R[,sensitivity=R]            discrete-gaussian:sigma2=R[,sensitivity=INT]\n"
     "  laplace:scale=R[,sensitivity=R]             discrete-laplace:scale=R[,sensitivity=INT]\n"
     "  pure-dp:epsilon=R   zcdp:rho=R   gdp:mu=R\n"
+    "  staircase:gamma=R,sensitivity=INT[,r=INT]   the discrete staircase (gamma-DP; pld route)\n"
     "  poisson-gaussian:sigma=R,q=R[,sensitivity=R]  Gaussian noise on a Poisson sample (rate q)\n"
     "  poisson-discrete-gaussian:sigma2=R,q=R[,sensitivity=INT]\n"
     "  poisson-laplace:scale=R,q=R[,sensitivity=R]\n"
     "  poisson-discrete-laplace:scale=R,q=R[,sensitivity=INT]\n"
+    "  poisson-staircase:gamma=R,q=R,sensitivity=INT[,r=INT]\n"
+    "The kinds are the registry's laws (exactdp laws).\n"
     "\n"
     "Routes (every one a theorem; see docs/ACCOUNTING_SUBSAMPLED.md and docs/ACCOUNTING.md):\n"
     "  rdp    Renyi DP at integer orders 2..4096 and one fractional order near the best,\n"
@@ -138,101 +142,70 @@ EventText split_event(const std::string& text) {
   return e;
 }
 
-class EventFields {
- public:
-  EventFields(EventText e, std::vector<std::string> allowed) : e_(std::move(e)) {
-    for (const auto& [k, v] : e_.fields) {
-      bool ok = false;
-      for (const auto& a : allowed) ok = ok || a == k;
-      if (!ok) {
-        std::string list;
-        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        throw UsageError("event " + e_.kind + ": unknown key '" + abbreviate(k) +
-                         "' (allowed: " + list + ")");
-      }
-    }
+// The keys an event of `law` takes, in order: its noise parameters, q when Poisson-subsampled,
+// then its privacy parameters (the sensitivity).
+std::vector<const laws::ParameterSpec*> event_keys(const laws::Law& law, bool poisson, std::vector<std::string>& names) {
+  std::vector<const laws::ParameterSpec*> keys;
+  for (const auto& p : law.parameters()) {
+    if (p.role != laws::Role::kNoise) continue;
+    keys.push_back(&p);
+    names.push_back(p.name);
   }
-  [[nodiscard]] std::optional<std::string> get(const std::string& key) const {
-    for (const auto& [k, v] : e_.fields) {
-      if (k == key) return v;
-    }
-    return std::nullopt;
+  if (poisson) names.emplace_back("q");
+  for (const auto& p : law.parameters()) {
+    if (p.role != laws::Role::kPrivacy) continue;
+    keys.push_back(&p);
+    names.push_back(p.name);
   }
-  [[nodiscard]] mpq_class rational(const std::string& key) const {
-    const auto v = get(key);
-    if (!v) throw UsageError("event " + e_.kind + ": " + key + "=R is required");
-    return parse_rational(key, *v);
-  }
-  [[nodiscard]] mpq_class rational_or(const std::string& key, const mpq_class& fallback) const {
-    const auto v = get(key);
-    return v ? parse_rational(key, *v) : fallback;
-  }
-  [[nodiscard]] mpz_class integer_or(const std::string& key, const mpz_class& fallback) const {
-    const auto v = get(key);
-    return v ? parse_integer(key, *v) : fallback;
-  }
+  return keys;
+}
 
- private:
-  EventText e_;
-};
+std::string event_kinds() {
+  std::string plain, poisson;
+  for (const laws::Law* law : laws::all_laws()) {
+    if (!law->supports(laws::Capability::kEvent)) continue;
+    plain += (plain.empty() ? "" : ", ") + law->name();
+    if (law->supports(laws::Capability::kSubsample)) poisson += ", poisson-" + law->name();
+  }
+  return plain + poisson;
+}
 
+// A registry law's event (laws/registry.h), plain or "poisson-<law>" with q.
 RdpEvent parse_event(const std::string& text) {
-  EventText e = split_event(text);
-  const std::string kind = e.kind;
-  if (kind == "gaussian") {
-    const EventFields f(std::move(e), {"sigma", "sensitivity"});
-    return RdpEvent::plain(PrivacyEvent::gaussian(f.rational("sigma"), f.rational_or("sensitivity", 1)));
+  const EventText e = split_event(text);
+  const bool poisson = e.kind.rfind("poisson-", 0) == 0;
+  const laws::Law* law = laws::find_law(poisson ? e.kind.substr(8) : e.kind);
+  if (law == nullptr || !law->supports(laws::Capability::kEvent) ||
+      (poisson && !law->supports(laws::Capability::kSubsample))) {
+    throw UsageError("unknown event kind '" + abbreviate(e.kind) + "' (allowed: " + event_kinds() + ")");
   }
-  if (kind == "discrete-gaussian") {
-    const EventFields f(std::move(e), {"sigma2", "sensitivity"});
-    return RdpEvent::plain(
-        PrivacyEvent::discrete_gaussian(f.rational("sigma2"), f.integer_or("sensitivity", 1)));
+  std::vector<std::string> names;
+  const auto keys = event_keys(*law, poisson, names);
+  std::vector<std::pair<std::string, std::string>> given;
+  std::optional<std::string> q;
+  for (const auto& [k, v] : e.fields) {
+    bool ok = false;
+    for (const auto& n : names) ok = ok || n == k;
+    if (!ok) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw UsageError("event " + e.kind + ": unknown key '" + abbreviate(k) + "' (allowed: " + list + ")");
+    }
+    if (poisson && k == "q") {
+      q = v;
+    } else {
+      given.emplace_back(k, v);
+    }
   }
-  if (kind == "laplace") {
-    const EventFields f(std::move(e), {"scale", "sensitivity"});
-    return RdpEvent::plain(PrivacyEvent::laplace(f.rational("scale"), f.rational_or("sensitivity", 1)));
+  for (const auto* key : keys) {
+    bool present = false;
+    for (const auto& [k, v] : given) present = present || k == key->name;
+    if (!present && !key->fallback) throw UsageError("event " + e.kind + ": " + key->name + "=R is required");
   }
-  if (kind == "discrete-laplace") {
-    const EventFields f(std::move(e), {"scale", "sensitivity"});
-    return RdpEvent::plain(
-        PrivacyEvent::discrete_laplace(f.rational("scale"), f.integer_or("sensitivity", 1)));
-  }
-  if (kind == "pure-dp") {
-    const EventFields f(std::move(e), {"epsilon"});
-    return RdpEvent::plain(PrivacyEvent::pure_dp(f.rational("epsilon")));
-  }
-  if (kind == "zcdp") {
-    const EventFields f(std::move(e), {"rho"});
-    return RdpEvent::plain(PrivacyEvent::zcdp(f.rational("rho")));
-  }
-  if (kind == "gdp") {
-    const EventFields f(std::move(e), {"mu"});
-    return RdpEvent::plain(PrivacyEvent::gdp(f.rational("mu")));
-  }
-  if (kind == "poisson-gaussian") {
-    const EventFields f(std::move(e), {"sigma", "q", "sensitivity"});
-    return RdpEvent::poisson_gaussian(f.rational("sigma"), f.rational("q"),
-                                      f.rational_or("sensitivity", 1));
-  }
-  if (kind == "poisson-discrete-gaussian") {
-    const EventFields f(std::move(e), {"sigma2", "q", "sensitivity"});
-    return RdpEvent::poisson_subsampled(
-        PrivacyEvent::discrete_gaussian(f.rational("sigma2"), f.integer_or("sensitivity", 1)), f.rational("q"));
-  }
-  if (kind == "poisson-laplace") {
-    const EventFields f(std::move(e), {"scale", "q", "sensitivity"});
-    return RdpEvent::poisson_subsampled(PrivacyEvent::laplace(f.rational("scale"), f.rational_or("sensitivity", 1)),
-                                        f.rational("q"));
-  }
-  if (kind == "poisson-discrete-laplace") {
-    const EventFields f(std::move(e), {"scale", "q", "sensitivity"});
-    return RdpEvent::poisson_subsampled(
-        PrivacyEvent::discrete_laplace(f.rational("scale"), f.integer_or("sensitivity", 1)), f.rational("q"));
-  }
-  throw UsageError("unknown event kind '" + abbreviate(kind) +
-                   "' (allowed: gaussian, discrete-gaussian, laplace, discrete-laplace, pure-dp, "
-                   "zcdp, gdp, poisson-gaussian, poisson-discrete-gaussian, poisson-laplace, "
-                   "poisson-discrete-laplace)");
+  if (poisson && !q) throw UsageError("event " + e.kind + ": q=R is required");
+  const accounting::PrivacyEvent event = law->privacy_event(law->parse(given, laws::Use::kPrivacy));
+  if (!poisson) return RdpEvent::plain(event);
+  return RdpEvent::poisson_subsampled(event, parse_rational("q", *q));
 }
 
 unsigned long parse_count(const std::string& text) {

@@ -7,6 +7,7 @@
 #include <exactdp/accounting/laplace_profile.h>
 #include <exactdp/accounting/decimal.h>
 #include "cli/sensitivity_options.h"
+#include <exactdp/laws/registry.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 #include <exactdp/samplers/rational.h>
@@ -110,6 +111,53 @@ MechanismSpec pure_dp_composition(const ParsedArgs& parsed) {
   return m;
 }
 
+// A registry law with its own privacy maps (accounting/law_privacy.h), e.g. the staircase: its
+// options are its noise and privacy parameters with "--" in front.
+MechanismSpec registry_law(const laws::Law& law, const ParsedArgs& parsed) {
+  std::vector<std::pair<std::string, std::string>> given;
+  for (const auto& p : law.parameters()) {
+    if (p.role == laws::Role::kSampling) continue;
+    const std::string option = "--" + p.name;
+    if (parsed.has(option)) {
+      given.emplace_back(p.name, parsed.require(option));
+    } else if (!p.fallback) {
+      (void)parsed.require(option);  // the usual "missing required option" UsageError
+    }
+  }
+  const laws::LawParameters params = law.parse(given, laws::Use::kPrivacy);
+  const accounting::PrivacyEvent event = law.privacy_event(params);
+  MechanismSpec m;
+  m.name = law.name();
+  m.parameters = params.as_text();
+  m.noise_name = m.parameters.front().first;
+  m.noise = params.rational(m.noise_name);
+  m.delta_at = [event](const mpq_class& e, mpfr_prec_t p) { return event.law_maps().delta_at(e, p); };
+  m.delta = [event](const mpq_class& e, const ZivOptions& o) {
+    return accounting::evaluate_to_tolerance([&](mpfr_prec_t p) { return event.law_maps().delta_at(e, p); }, o);
+  };
+  if (event.is_pure()) m.pure_epsilon = event.pure_epsilon();
+  return m;
+}
+
+// Rows for the registry's laws that have their own maps (not one of the closed forms above).
+void add_registry_rows(std::vector<MechanismRow>& table) {
+  for (const laws::Law* law : laws::all_laws()) {
+    if (!law->supports(laws::Capability::kProfile)) continue;
+    bool listed = false;
+    for (const auto& row : table) listed = listed || row.name == law->name();
+    if (listed) continue;
+    MechanismRow row{law->name(), {}, SensitivityKind::kNone, {kProfile, kMeasureGdp}, "", nullptr};
+    for (const auto& p : law->parameters()) {
+      if (p.role == laws::Role::kSampling) continue;
+      row.options.push_back("--" + p.name);
+      const std::string value = p.kind == laws::ValueKind::kInteger ? " INT" : " R";
+      row.help += (row.help.empty() ? "" : " ") + (p.fallback ? "[--" + p.name + value + "]" : "--" + p.name + value);
+    }
+    row.build = [law](const ParsedArgs& parsed) { return registry_law(*law, parsed); };
+    table.push_back(std::move(row));
+  }
+}
+
 }  // namespace
 
 std::string MechanismSpec::describe() const {
@@ -121,7 +169,8 @@ std::string MechanismSpec::describe() const {
 }
 
 const std::vector<MechanismRow>& mechanism_table() {
-  static const std::vector<MechanismRow> table = {
+  static const std::vector<MechanismRow> table = [] {
+    std::vector<MechanismRow> rows = {
       {"gaussian", {"--sigma", "--sensitivity"}, SensitivityKind::kReal,
        {kProfile, kMeasureGdp, kCalibrate}, "--sigma R   [--sensitivity R]", gaussian},
       {"laplace", {"--scale", "--sensitivity"}, SensitivityKind::kReal, {kProfile, kMeasureGdp},
@@ -134,7 +183,10 @@ const std::vector<MechanismRow>& mechanism_table() {
       {"pure-dp", {"--epsilon"}, SensitivityKind::kNone, {kMeasureGdp}, "--epsilon R", pure_dp},
       {"pure-dp-composition", {"--epsilon", "--k"}, SensitivityKind::kNone, {kMeasureGdp},
        "--epsilon R --k K", pure_dp_composition},
-  };
+    };
+    add_registry_rows(rows);
+    return rows;
+  }();
   return table;
 }
 

@@ -14,7 +14,8 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  release      add calibrated exact noise to integer columns of a CSV table (main job)\n"
-    "  sample       draw exact noise: discrete-gaussian, discrete-laplace, bernoulli-exp\n"
+    "  sample       draw exact noise: discrete-gaussian, discrete-laplace, bernoulli-exp, staircase\n"
+    "  laws         every noise law of the registry, its parameters and what it supports\n"
     "  calibrate    certified noise calibration (gaussian, discrete-gaussian, dp-sgd)\n"
     "  profile      certified privacy profile delta(epsilon) of a mechanism\n"
     "  convert      zCDP / mu-GDP to (epsilon, delta) and back, certified\n"
@@ -38,7 +39,7 @@ int run_exactdp(const std::vector<std::string>& args, Io& io) {
       {"convert", cmd_convert}, {"compose", cmd_compose},         {"measure-gdp", cmd_measure_gdp},
       {"audit", cmd_audit},     {"bits", cmd_bits},               {"audit-timing", cmd_audit_timing},
       {"release", cmd_release},
-      {"select", cmd_select},
+      {"select", cmd_select},   {"laws", cmd_laws},
   };
   try {
     if (args.empty()) {

@@ -3,27 +3,26 @@
 #include <exactdp/samplers/rational.h>
 
 namespace exactdp::cli {
-
-const std::vector<std::string>& law_names() {
-  static const std::vector<std::string> names = {"discrete-gaussian", "discrete-laplace", "bernoulli-exp"};
-  return names;
-}
-
-std::vector<OptionSpec> law_option_specs() {
-  return {{"--sigma2", true}, {"--scale", true},   {"--gamma", true},
-          {"--mean", true},   {"--hardened", false}, {"--tau-bits", true}};
-}
-
 namespace {
-void forbid(const ParsedArgs& args, const std::string& law, const std::vector<std::string>& options) {
-  for (const auto& o : options) {
-    if (args.has(o)) throw UsageError("option " + o + " does not apply to " + law);
+
+using laws::Capability;
+using laws::Law;
+using laws::Use;
+
+bool accepted_for_sampling(const laws::ParameterSpec& p) { return p.role != laws::Role::kPrivacy; }
+
+std::vector<std::string> names_with(Capability c) {
+  std::vector<std::string> out;
+  for (const Law* law : laws::all_laws()) {
+    if (law->supports(c)) out.push_back(law->name());
   }
+  return out;
 }
-Hardening hardening_of(const ParsedArgs& args) {
+
+std::optional<Hardening> hardening_of(const ParsedArgs& args) {
   if (!args.has("--hardened")) {
     if (args.has("--tau-bits")) throw UsageError("--tau-bits applies only with --hardened");
-    return {};
+    return std::nullopt;
   }
   Hardening h;
   if (args.has("--tau-bits")) {
@@ -31,98 +30,76 @@ Hardening hardening_of(const ParsedArgs& args) {
   }
   return h;
 }
+
+// The law's options as given (name without "--", text); UsageError for a missing required one or
+// one of another law.
+std::vector<std::pair<std::string, std::string>> given_parameters(const Law& law, const ParsedArgs& args) {
+  std::vector<std::pair<std::string, std::string>> given;
+  for (const auto& spec : law_option_specs()) {
+    if (!args.has(spec.name) || spec.name == "--hardened" || spec.name == "--tau-bits") continue;
+    bool own = false;
+    for (const auto& p : law.parameters()) own = own || (accepted_for_sampling(p) && "--" + p.name == spec.name);
+    if (!own) throw UsageError("option " + spec.name + " does not apply to " + law.name());
+  }
+  for (const auto& p : law.parameters()) {
+    if (!accepted_for_sampling(p)) continue;
+    const std::string option = "--" + p.name;
+    if (args.has(option)) {
+      given.emplace_back(p.name, args.require(option));
+    } else if (!p.fallback) {
+      (void)args.require(option);  // the usual "missing required option" UsageError
+    }
+  }
+  return given;
+}
+
 }  // namespace
 
-SamplerSpec parse_sampler_spec(const std::string& law, const ParsedArgs& args) {
-  const mpz_class mean = args.integer("--mean").value_or(mpz_class(0));
-  const Hardening hardening = hardening_of(args);
-  const bool hardened = args.has("--hardened");
-  if (law == "discrete-gaussian") {
-    forbid(args, law, {"--scale", "--gamma"});
-    const mpq_class sigma2 = args.require_rational("--sigma2");
-    SamplerSpec spec{Law::kDiscreteGaussian, DiscreteGaussianParams::make(sigma2, mean), {}};
-    if (hardened) spec.hardened = HardenedDiscreteGaussianParams::make(sigma2, mean, hardening);
-    return spec;
+std::string join_with_and(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out += (i == 0 ? "" : (i + 1 == names.size() ? " and " : ", ")) + names[i];
   }
-  if (law == "discrete-laplace") {
-    forbid(args, law, {"--sigma2", "--gamma"});
-    const mpq_class scale = args.require_rational("--scale");
-    SamplerSpec spec{Law::kDiscreteLaplace, DiscreteLaplaceParams::make(scale, mean), {}};
-    if (hardened) spec.hardened = HardenedDiscreteLaplaceParams::make(scale, mean, hardening);
-    return spec;
-  }
-  if (law == "bernoulli-exp") {
-    forbid(args, law, {"--sigma2", "--scale", "--mean"});
-    if (hardened) {
-      throw UsageError("--hardened applies to discrete-gaussian and discrete-laplace, not bernoulli-exp");
+  return out;
+}
+
+std::vector<std::string> law_names() { return names_with(Capability::kSample); }
+
+std::vector<OptionSpec> law_option_specs() {
+  std::vector<OptionSpec> out;
+  for (const Law* law : laws::all_laws()) {
+    if (!law->supports(Capability::kSample)) continue;
+    for (const auto& p : law->parameters()) {
+      if (!accepted_for_sampling(p)) continue;
+      bool known = false;
+      for (const auto& s : out) known = known || s.name == "--" + p.name;
+      if (!known) out.push_back({"--" + p.name, true});
     }
-    return {Law::kBernoulliExp, BernoulliExpParams::make(args.require_rational("--gamma")), {}};
   }
-  std::string known;
-  for (const auto& n : law_names()) known += (known.empty() ? "" : ", ") + n;
-  throw UsageError("unknown law '" + abbreviate(law) + "': allowed " + known);
+  out.push_back({"--hardened", false});
+  out.push_back({"--tau-bits", true});
+  return out;
 }
 
-void SamplerSpec::draw(BitSource& bits, mpz_class& out) const {
-  if (is_hardened()) {
-    const std::int64_t v = draw_hardened(bits);
-    mpz_set_si(out.get_mpz_t(), static_cast<long>(v));
-    return;
+SamplerSpec parse_sampler_spec(const std::string& name, const ParsedArgs& args) {
+  const Law* law = laws::find_law(name);
+  if (law == nullptr || !law->supports(Capability::kSample)) {
+    std::string known;
+    for (const auto& n : law_names()) known += (known.empty() ? "" : ", ") + n;
+    throw UsageError((law == nullptr ? "unknown law '" : "law '") + abbreviate(name) +
+                     (law == nullptr ? "'" : "' has no sampler") + ": allowed " + known);
   }
-  switch (law) {
-    case Law::kDiscreteGaussian:
-      sample_discrete_gaussian(bits, std::get<DiscreteGaussianParams>(params), out);
-      return;
-    case Law::kDiscreteLaplace:
-      sample_discrete_laplace(bits, std::get<DiscreteLaplaceParams>(params), out);
-      return;
-    case Law::kBernoulliExp:
-      out = sample_bernoulli_exp(bits, std::get<BernoulliExpParams>(params)) ? 1 : 0;
-      return;
+  const std::optional<Hardening> hardening = hardening_of(args);
+  const auto given = given_parameters(*law, args);
+  if (hardening && !law->supports(Capability::kHardened)) {
+    throw UsageError("--hardened applies to " + join_with_and(names_with(Capability::kHardened)) + ", not " +
+                     law->name());
   }
-}
-
-std::int64_t SamplerSpec::draw_hardened(BitSource& bits) const noexcept {
-  if (const auto* g = std::get_if<HardenedDiscreteGaussianParams>(&hardened)) {
-    return sample_discrete_gaussian(bits, *g);
-  }
-  return sample_discrete_laplace(bits, *std::get_if<HardenedDiscreteLaplaceParams>(&hardened));
-}
-
-const mpq_class& SamplerSpec::tau_upper() const {
-  if (const auto* g = std::get_if<HardenedDiscreteGaussianParams>(&hardened)) return g->tau_upper();
-  return std::get<HardenedDiscreteLaplaceParams>(hardened).tau_upper();
-}
-
-std::uint64_t SamplerSpec::hardened_bits_per_sample() const {
-  if (const auto* g = std::get_if<HardenedDiscreteGaussianParams>(&hardened)) return g->bits_per_sample();
-  return std::get<HardenedDiscreteLaplaceParams>(hardened).bits_per_sample();
-}
-
-std::string SamplerSpec::describe() const {
-  if (is_hardened()) {
-    const unsigned tau_bits = std::holds_alternative<HardenedDiscreteGaussianParams>(hardened)
-                                  ? std::get<HardenedDiscreteGaussianParams>(hardened).tau_bits()
-                                  : std::get<HardenedDiscreteLaplaceParams>(hardened).tau_bits();
-    return describe_exact() + " hardened tau_bits=" + std::to_string(tau_bits);
-  }
-  return describe_exact();
-}
-
-std::string SamplerSpec::describe_exact() const {
-  switch (law) {
-    case Law::kDiscreteGaussian: {
-      const auto& p = std::get<DiscreteGaussianParams>(params);
-      return "discrete-gaussian sigma2=" + to_string(p.sigma2()) + " mean=" + to_string(p.mean());
-    }
-    case Law::kDiscreteLaplace: {
-      const auto& p = std::get<DiscreteLaplaceParams>(params);
-      return "discrete-laplace scale=" + to_string(p.scale()) + " mean=" + to_string(p.mean());
-    }
-    case Law::kBernoulliExp:
-      return "bernoulli-exp gamma=" + to_string(std::get<BernoulliExpParams>(params).gamma());
-  }
-  return "";
+  SamplerSpec spec;
+  spec.law = law;
+  spec.params = law->parse(given, Use::kSample);
+  spec.sampler = law->make_sampler(spec.params, hardening);
+  return spec;
 }
 
 }  // namespace exactdp::cli

@@ -3,7 +3,7 @@
 #                                                     .so link goes with dev)
 #   LIBDIR/libexactdp.a                               the C interface, static (same objects as
 #                                                     libexactdp_mechanisms.a; for pkg-config --static)
-#   LIBDIR/libexactdp_{samplers,accounting,mechanisms,verification}.a   the C++ layers (static only)
+#   LIBDIR/libexactdp_{samplers,accounting,verification,laws,mechanisms}.a   the C++ layers (static only)
 #   include/exactdp/exactdp.h, include/exactdp/<layer>/*.h   included as <exactdp/...>
 #   LIBDIR/pkgconfig/exactdp.pc                       relocatable: prefix from ${pcfiledir}
 #   LIBDIR/cmake/exactdp/                             find_package(exactdp): exactdp::exactdp, the
@@ -16,14 +16,14 @@ include(CMakePackageConfigHelpers)
 install(TARGETS exactdp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
 install(TARGETS exactdp_c EXPORT exactdpTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev)
-install(TARGETS exactdp_samplers exactdp_accounting exactdp_mechanisms exactdp_verification exactdp_all
+install(TARGETS exactdp_samplers exactdp_accounting exactdp_mechanisms exactdp_verification exactdp_laws exactdp_all
         EXPORT exactdpTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT dev)
 install(FILES $<TARGET_FILE:exactdp_mechanisms> DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RENAME ${CMAKE_STATIC_LIBRARY_PREFIX}exactdp${CMAKE_STATIC_LIBRARY_SUFFIX} COMPONENT dev)
-foreach(layer samplers accounting mechanisms verification)
+foreach(layer samplers accounting mechanisms verification laws)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp/${layer}
           COMPONENT dev FILES_MATCHING PATTERN "*.h" PATTERN "exactdp.h" EXCLUDE)
 endforeach()

@@ -329,7 +329,10 @@ DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& 
 
 }  // namespace
 
-bool is_symmetric(const RdpEvent& event) { return !event.is_subsampled(); }
+bool is_symmetric(const RdpEvent& event) {
+  // A registry law's pair is not assumed symmetric: both orders are discretised.
+  return !event.is_subsampled() && event.plain_event().kind() != PrivacyEvent::Kind::kLaw;
+}
 
 bool covers(const RdpEvent& event, Neighbouring /*relation*/) {
   const PrivacyEvent& base = event.is_subsampled() ? event.subsampled_base() : event.plain_event();
@@ -339,6 +342,7 @@ bool covers(const RdpEvent& event, Neighbouring /*relation*/) {
     case PrivacyEvent::Kind::kDiscreteGaussian:
     case PrivacyEvent::Kind::kDiscreteLaplace:
     case PrivacyEvent::Kind::kLaplace:
+    case PrivacyEvent::Kind::kLaw:
       return true;
     default:
       return false;
@@ -361,6 +365,7 @@ DiscretizedEvent discretize(const RdpEvent& event, PairOrder order, Neighbouring
     }
     case PrivacyEvent::Kind::kDiscreteGaussian:
     case PrivacyEvent::Kind::kDiscreteLaplace:
+    case PrivacyEvent::Kind::kLaw:
     case PrivacyEvent::Kind::kLaplace: {
       if (base.kind() == PrivacyEvent::Kind::kLaplace && base.pure_epsilon() > 50) {
         refuse(event, "its epsilon = sensitivity / scale is above 50");

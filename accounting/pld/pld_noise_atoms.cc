@@ -136,6 +136,15 @@ AtomPair laplace_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder o
 
 }  // namespace
 
+namespace {
+// A registry law's pair (law_privacy.h): its atoms cover all mass, so there are no tails.
+AtomPair law_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder order) {
+  AtomPair out;
+  for (const LawAtom& a : base.law_maps().base_atoms(kP)) out.atoms.push_back(make_atom(a.q0, a.q1, a.ratio, q, order));
+  return out;
+}
+}  // namespace
+
 AtomPair noise_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder order, unsigned long steps_per_unit,
                      unsigned tail_bits) {
   switch (base.kind()) {
@@ -145,6 +154,8 @@ AtomPair noise_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder ord
       return discrete_laplace_atoms(base, q, order);
     case PrivacyEvent::Kind::kLaplace:
       return laplace_atoms(base, q, order, steps_per_unit);
+    case PrivacyEvent::Kind::kLaw:
+      return law_atoms(base, q, order);
     default:
       throw std::logic_error("pld::noise_atoms: not a discrete Gaussian, discrete Laplace or Laplace event");
   }

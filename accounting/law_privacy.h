@@ -1,0 +1,48 @@
+// law_privacy.h — accounting::LawPrivacy: the privacy maps of a noise law that the accounting
+// layer has no closed form of its own for. A law of the registry (laws/) implements it and hands
+// it to PrivacyEvent::of_law (accountant.h); the accountant, the rdp route and the pld route then
+// read the law's maps through this interface instead of a per-law switch.
+//
+// The model: the noise Q0 (centred at 0) against Q1 (centred at the law's sensitivity), for a
+// query whose neighbouring outputs differ by at most that sensitivity; the law states that this
+// pair dominates every pair of neighbouring outputs (the law's own argument, in its header).
+// Every map is certified: an Interval that contains the true value (interval.h), computed with
+// outward rounding at the precision asked for.
+//   pure_epsilon()   epsilon with (epsilon, 0)-DP, when it holds (nullopt otherwise)
+//   delta_at(e, p)   the profile delta(e) = sup over both pair orders of
+//                    sum_x max(0, P(x) - e^e Q(x)), e >= 0
+//   rdp(a, p)        the Renyi divergence of order a > 1, the larger of both pair orders
+//   base_atoms(p)    the pair as atoms: sets of outcomes with Q0-mass, Q1-mass and the ratio
+//                    dQ1/dQ0 on the set, covering all of Q0's and Q1's mass (for the pld route,
+//                    which subsamples and discretises them: pld/pld_noise_atoms.h)
+// Thread-safety: implementations are immutable; every method is const.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <exactdp/accounting/interval.h>
+
+namespace exactdp::accounting {
+
+struct LawAtom {
+  Interval q0;     // Q0-mass of the set
+  Interval q1;     // Q1-mass of the set
+  Interval ratio;  // dQ1/dQ0 on the set (one value, enclosed)
+};
+
+class LawPrivacy {
+ public:
+  virtual ~LawPrivacy() = default;
+  // "staircase(gamma=1, sensitivity=3, r=2)": how answers name the event.
+  [[nodiscard]] virtual std::string describe() const = 0;
+  [[nodiscard]] virtual std::optional<mpq_class> pure_epsilon() const = 0;
+  [[nodiscard]] virtual Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const = 0;
+  [[nodiscard]] virtual Interval rdp(const mpq_class& alpha, mpfr_prec_t precision) const = 0;
+  [[nodiscard]] virtual std::vector<LawAtom> base_atoms(mpfr_prec_t precision) const = 0;
+};
+
+}  // namespace exactdp::accounting

@@ -1,0 +1,74 @@
+#include <exactdp/laws/continuous/privacy_laws.h>
+
+#include <functional>
+
+namespace exactdp::laws {
+namespace {
+
+using accounting::PrivacyEvent;
+using EventOf = std::function<PrivacyEvent(const LawParameters&)>;
+
+// A law with privacy maps only: its event is one of the accounting layer's closed forms.
+class PrivacyOnlyLaw final : public Law {
+ public:
+  PrivacyOnlyLaw(std::string name, std::string summary, std::vector<ParameterSpec> parameters, unsigned capabilities,
+                 EventOf event)
+      : Law(std::move(name), std::move(summary), std::move(parameters), capabilities), event_(std::move(event)) {}
+  PrivacyEvent privacy_event(const LawParameters& p) const override { return event_(p); }
+
+ private:
+  EventOf event_;
+};
+
+ParameterSpec real_sensitivity() {
+  return {"sensitivity", ValueKind::kRational, Role::kPrivacy, "1", "sensitivity > 0", "the query's sensitivity"};
+}
+ParameterSpec positive(const char* name, const char* help) {
+  return {name, ValueKind::kRational, Role::kNoise, std::nullopt, std::string(name) + " > 0", help};
+}
+
+constexpr unsigned kNoiseEvents = Capability::kProfile | Capability::kEvent | Capability::kSubsample;
+
+}  // namespace
+
+const Law& gaussian_law() {
+  static const PrivacyOnlyLaw law("gaussian", "continuous Gaussian N(0, sigma^2) noise (accounting only)",
+                                  {positive("sigma", "the standard deviation"), real_sensitivity()}, kNoiseEvents,
+                                  [](const LawParameters& p) {
+                                    return PrivacyEvent::gaussian(p.rational("sigma"), p.rational("sensitivity"));
+                                  });
+  return law;
+}
+
+const Law& laplace_law() {
+  static const PrivacyOnlyLaw law("laplace", "continuous Laplace(scale) noise (accounting only)",
+                                  {positive("scale", "the scale b"), real_sensitivity()}, kNoiseEvents,
+                                  [](const LawParameters& p) {
+                                    return PrivacyEvent::laplace(p.rational("scale"), p.rational("sensitivity"));
+                                  });
+  return law;
+}
+
+const Law& gdp_law() {
+  static const PrivacyOnlyLaw law("gdp", "a mu-GDP mechanism (accounting only)", {positive("mu", "mu")},
+                                  Capability::kProfile | Capability::kEvent,
+                                  [](const LawParameters& p) { return PrivacyEvent::gdp(p.rational("mu")); });
+  return law;
+}
+
+const Law& pure_dp_law() {
+  static const PrivacyOnlyLaw law("pure-dp", "an epsilon-DP mechanism (accounting only)",
+                                  {{"epsilon", ValueKind::kRational, Role::kNoise, std::nullopt, "epsilon >= 0", "epsilon"}},
+                                  static_cast<unsigned>(Capability::kEvent),
+                                  [](const LawParameters& p) { return PrivacyEvent::pure_dp(p.rational("epsilon")); });
+  return law;
+}
+
+const Law& zcdp_law() {
+  static const PrivacyOnlyLaw law("zcdp", "a rho-zCDP mechanism (accounting only)", {positive("rho", "rho")},
+                                  static_cast<unsigned>(Capability::kEvent),
+                                  [](const LawParameters& p) { return PrivacyEvent::zcdp(p.rational("rho")); });
+  return law;
+}
+
+}  // namespace exactdp::laws
