@@ -1,4 +1,4 @@
-// exactdp calibrate — certified noise calibration (shared/DESIGN.md section 5).
+// exactdp calibrate — certified noise calibration (docs/DESIGN.md, "Command-line contract").
 //
 //   exactdp calibrate gaussian          --epsilon R --delta R [--sensitivity R]
 //       -> sigma {lower, upper} (use the upper end), delta at sigma, classical_sigma (eps < 1)

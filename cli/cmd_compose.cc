@@ -1,4 +1,5 @@
-// exactdp compose — k-fold composition of pure epsilon-DP mechanisms (DESIGN.md section 5).
+// exactdp compose — k-fold composition of pure epsilon-DP mechanisms (docs/DESIGN.md,
+// "Command-line contract").
 //
 //   exactdp compose pure-dp --epsilon R --k K --delta R --method basic|advanced|optimal|gdp|zcdp|all
 // prints an interval for the composed epsilon at that delta and the end to use (the upper one:
