@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
   if (sodium_init() < 0) return 1;
   std::vector<Case> cases;
   for (const char* s : {"1", "100", "1e12", "1e100"}) add_gaussian(cases, s, false);
-  // Before issue 15: CKS20 Algorithm 3 alone (what every sigma2 used), same run.
+  // Before the table and bucket samplers: CKS20 Algorithm 3 alone (what every sigma2 used), same run.
   for (const char* s : {"1", "100", "1e12", "1e100"}) {
     const auto p = std::make_shared<DiscreteGaussianParams>(DiscreteGaussianParams::make(parse_rational("sigma2", s)));
     auto out = std::make_shared<mpz_class>();
