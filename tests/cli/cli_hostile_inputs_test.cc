@@ -296,8 +296,8 @@ std::vector<Case> cases() {
 // 1e-300` exited 1): for every accounting template, every pair of its parameters takes every
 // pair of the edge values below, the other parameters staying valid. The slow-input fixes added
 // 10^100000 (and 10^-100000, 10^6 as sensitivities, k = 10^6: commands that once took
-// 7-120 s); --k takes 10^6 only with the other value 10^+-100000 (k = 10^6 with delta = 1 - 10^-5000 is a legal,
-// ~1 s request, kept out of this test's time budget).
+// 7-120 s); --k takes 10^6 only with the other value 10^+-100000 (k = 10^6 with
+// delta = 1 - 10^-5000 is a legal, ~1 s request, kept out of this test's time budget).
 std::vector<Value> edge_values() {
   return {{"zero", "0"},
           {"ten_to_minus_100000", "1e-100000"},
