@@ -12,7 +12,7 @@
 //
 // A command that is not implemented yet (exit 1, "not implemented yet") is reported as SKIPPED,
 // not passed. No test measures time: a watchdog fails a case that has not returned after 60 s
-// (far above the 10 s the issue asks for; durations are printed by gtest for each case).
+// (far above the 10 s a command may take at most; durations are printed by gtest for each case).
 #include <gtest/gtest.h>
 #include <mpfr.h>
 #include <sys/stat.h>
