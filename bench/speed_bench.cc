@@ -1,6 +1,7 @@
 // speed_bench — the speed table of BENCHMARKS.md ("Speed in ChaCha20 blocks"): ns, ChaCha20
-// blocks and random bits per sample for the plain and hardened samplers, with the cost of one 64-byte ChaCha20 block (libsodium
-// crypto_stream_chacha20) measured in the same run, interleaved with every case.
+// blocks and random bits per sample for the plain and hardened samplers, with the cost of one
+// 64-byte ChaCha20 block (libsodium crypto_stream_chacha20) measured in the same run,
+// interleaved with every case.
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target speed_bench
 //   ./build-bench/bench/speed_bench [--reps R] [--ms MS] [--json FILE] [--plot]
