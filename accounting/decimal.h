@@ -3,7 +3,7 @@
 // decimal_lower(x, D) is a decimal number with at most D significant digits that is <= x;
 // decimal_upper(x, D) one that is >= x (MPFR's mpfr_get_str rounds the digits in the direction
 // asked, so each is the nearest such D-digit number). Printing an Interval with to_decimal gives
-// printed lower <= lower <= true value <= upper <= printed upper (shared/DESIGN.md section 4).
+// printed lower <= lower <= true value <= upper <= printed upper (docs/DESIGN.md, "Certified accounting").
 //
 // Format: plain notation when the decimal exponent is in [-6, 20] ("0.38292492254802620727",
 // "1234.5"), otherwise scientific with an explicit exponent ("1.2345e-100000", "6.02e+23");

@@ -1,6 +1,6 @@
 // gdp_transformation.h — GDP identification and measurement of a privacy profile
 // (Liu, Sun, Jiang & Kong, "Identification, Amplification and Measurement: A bridge to Gaussian
-// Differential Privacy", NeurIPS 2022 — shared/papers/gdp_bridge.txt, Sections 3-4, App. D).
+// Differential Privacy", NeurIPS 2022, Sections 3-4 and Appendix D).
 //
 // A privacy profile delta(eps) (non-increasing, delta(0) < 1) is given as a CERTIFIED function:
 // ProfileFunction(eps, p) returns an Interval containing delta(eps) at working precision p
@@ -65,11 +65,11 @@ using ProfileFunction = std::function<Interval(const mpq_class& eps, mpfr_prec_t
 
 inline constexpr std::size_t kMaxGridPoints = 1'000'000;  // ~1 minute of evaluations at most
 // The command line's bound (GdptOptions::max_grid_points in `exactdp measure-gdp`): 20,000 KOV
-// evaluations at k = 1000 take ~3 s idle, 7 s loaded (issue 19: 10^6 points took minutes).
+// evaluations at k = 1000 take ~3 s idle, 7 s loaded (10^6 points took minutes before this bound).
 inline constexpr std::size_t kMaxCliGridPoints = 20'000;
 // The naive algorithm runs two binary searches (~50 GDP evaluations) at every grid point: it is
-// refused (LimitError naming the tolerance) past this many points, ~3 s idle (issue 19: 12,248
-// points took 2 minutes).
+// refused (LimitError naming the tolerance) past this many points, ~3 s idle (12,248 points took
+// 2 minutes before this bound).
 inline constexpr std::size_t kMaxNaiveGridPoints = 1'000;
 
 struct GdptOptions {

@@ -1,5 +1,5 @@
 // rdp_fractional.h — the Rényi divergence of the Poisson-subsampled Gaussian at FRACTIONAL
-// orders alpha > 1 (issue 17), certified: a convergent series in three regions with a proven
+// orders alpha > 1, certified: a convergent series in three regions with a proven
 // geometric tail bound.
 //
 // The pair. With s = sigma / Delta (shift 1 after scaling), base Q0 = N(0, s^2) and mixture

@@ -1,6 +1,6 @@
 // rdp_subsampled_discrete.h — certified Rényi DP of the Poisson-subsampled discrete Gaussian and
-// discrete Laplace under add/remove-one, at integer orders alpha >= 2 and fractional orders (issue 17; rdp.h routes
-// RdpEvent::rdp here).
+// discrete Laplace under add/remove-one, at integer orders alpha >= 2 and fractional orders
+// (rdp.h routes RdpEvent::rdp here).
 //
 // Base laws Q0 (noise centred at 0), Q1 (at the integer sensitivity Delta), r = dQ1/dQ0,
 // mixture M = (1-q) Q0 + q Q1. Under add/remove the subsampled mechanism's RDP at order alpha is

@@ -1,5 +1,5 @@
 // rdp_subsampled_laplace.h — certified RDP of the Poisson-subsampled Laplace mechanism under
-// add/remove-one, at integer and fractional orders alpha in (1, 256] (issue 17).
+// add/remove-one, at integer and fractional orders alpha in (1, 256].
 //
 // The pair (as for the pld route): Q0 = Lap(0, b), Q1 = Lap(Delta, b), eps = Delta/b, and the
 // mixture M = (1-q) Q0 + q Q1. Under add/remove the subsampled mechanism's RDP at order alpha is

@@ -1,4 +1,4 @@
-// Composition and GDP-measurement benchmarks (issue 3): GDPT to tolerance 1e-3 (target <= 1 s),
+// Composition and GDP-measurement benchmarks (BENCHMARKS.md): GDPT to tolerance 1e-3 (target <= 1 s),
 // KOV optimal composition for k = 10^4 (and 10^6), zCDP and GDP conversions.
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target accounting_composition_bench

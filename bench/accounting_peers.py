@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""exactdp's certified accounting routes side by side with Google's dp_accounting (issue 17).
+"""exactdp's certified accounting routes side by side with Google's dp_accounting
+(BENCHMARKS.md, "Accounting side by side with dp_accounting").
 
 DP-SGD workloads: a Poisson-subsampled Gaussian (rate q, noise multiplier sigma, sensitivity 1)
 composed `steps` times, epsilon at delta, add/remove-one neighbouring. For each case:

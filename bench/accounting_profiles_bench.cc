@@ -1,4 +1,4 @@
-// Profile and calibration benchmarks (issue 3): Gaussian delta at 128 bits, the analytic
+// Profile and calibration benchmarks (BENCHMARKS.md): Gaussian delta at 128 bits, the analytic
 // Gaussian calibration to relative width 2^-100 (target <= 2 ms), the discrete Gaussian delta at
 // sigma2 = 10^100 (target <= 50 ms), and the discrete Gaussian calibration.
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF

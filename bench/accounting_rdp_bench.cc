@@ -1,4 +1,4 @@
-// RDP accounting benchmarks (issue 17): DP-SGD epsilon at delta = 1e-5 by the certified RDP route
+// RDP accounting benchmarks (BENCHMARKS.md): DP-SGD epsilon at delta = 1e-5 by the certified RDP route
 // (q = 0.01, sigma in {0.8, 1.1, 2}, steps in {10^3, 10^4, 10^5}) and the DP-SGD calibration.
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target accounting_rdp_bench

@@ -1,5 +1,5 @@
 // Hardened (isochronous) sampler benchmarks: ns per sample and bits per sample (fixed), build
-// time, and the plain samplers at the comparison points in the same run.
+// time, and the plain samplers at the comparison points in the same run.
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target hardened_bench
 //   ./build-bench/bench/hardened_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -56,7 +56,7 @@ BENCHMARK(BM_HardenedDiscreteLaplace)
     ->ArgsProduct({{1, 3}, {0, 2}})
     ->ArgNames({"scale_index", "tau_index"});
 
-// The plain samplers at the comparison points (sigma2 = 100, scale = 10), same run.
+// The plain samplers at the comparison points (sigma2 = 100, scale = 10), same run.
 void BM_PlainDiscreteGaussian100(benchmark::State& state) {
   state.SetLabel("sigma2=100 (plain, for the ratio)");
   const auto params = DiscreteGaussianParams::make(100);
@@ -79,7 +79,7 @@ void BM_PlainDiscreteLaplace10(benchmark::State& state) {
 }
 BENCHMARK(BM_PlainDiscreteLaplace10);
 
-// Building the tables and certifying tau (the bound: 50 ms for any supported parameter).
+// Building the tables and certifying tau (the target: 50 ms for any supported parameter).
 void BM_HardenedBuildGaussian(benchmark::State& state) {
   const char* s = kSigma2[state.range(0)];
   const unsigned tau_bits = kTauBits[state.range(1)];

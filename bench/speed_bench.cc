@@ -1,6 +1,7 @@
-// speed_bench — the issue-15 speed table: ns, ChaCha20 blocks and random bits per sample for the
-// plain and hardened samplers, with the cost of one 64-byte ChaCha20 block (libsodium
-// crypto_stream_chacha20) measured in the same run, interleaved with every case.
+// speed_bench — the speed table of BENCHMARKS.md ("Speed in ChaCha20 blocks"): ns, ChaCha20
+// blocks and random bits per sample for the plain and hardened samplers, with the cost of one
+// 64-byte ChaCha20 block (libsodium crypto_stream_chacha20) measured in the same run,
+// interleaved with every case.
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target speed_bench
 //   ./build-bench/bench/speed_bench [--reps R] [--ms MS] [--json FILE] [--plot]
@@ -200,7 +201,7 @@ int main(int argc, char** argv) {
   if (sodium_init() < 0) return 1;
   std::vector<Case> cases;
   for (const char* s : {"1", "100", "1e12", "1e100"}) add_gaussian(cases, s, false);
-  // Before issue 15: CKS20 Algorithm 3 alone (what every sigma2 used), same run.
+  // Before the table and bucket samplers: CKS20 Algorithm 3 alone (what every sigma2 used), same run.
   for (const char* s : {"1", "100", "1e12", "1e100"}) {
     const auto p = std::make_shared<DiscreteGaussianParams>(DiscreteGaussianParams::make(parse_rational("sigma2", s)));
     auto out = std::make_shared<mpz_class>();

@@ -1,4 +1,4 @@
-// exactdp calibrate — certified noise calibration (shared/DESIGN.md section 5).
+// exactdp calibrate — certified noise calibration (docs/DESIGN.md, "Command-line contract").
 //
 //   exactdp calibrate gaussian          --epsilon R --delta R [--sensitivity R]
 //       -> sigma {lower, upper} (use the upper end), delta at sigma, classical_sigma (eps < 1)
@@ -158,13 +158,13 @@ int cmd_calibrate(Args args, Io& io) {
   if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   const auto& pos = parsed.positionals();
   if (pos.size() != 1) {
-    throw UsageError(pos.empty() ? "calibrate: name a mechanism: gaussian or discrete-gaussian"
+    throw UsageError(pos.empty() ? "calibrate: name a mechanism: gaussian, discrete-gaussian or dp-sgd"
                                  : "calibrate: unexpected argument '" + abbreviate(pos[1]) + "'");
   }
   const MechanismRow* row = find_mechanism(MechanismCommand::kCalibrate, pos[0]);
   if (row == nullptr) {
     throw UsageError("calibrate: unknown mechanism '" + abbreviate(pos[0]) + "' (allowed: " +
-                     mechanism_list(MechanismCommand::kCalibrate) + ")");
+                     mechanism_list(MechanismCommand::kCalibrate) + ", dp-sgd)");
   }
   // The table's sensitivity kind selects the calibration: a real L2 sensitivity (the analytic
   // Gaussian) or an integer one (the discrete Gaussian).

@@ -1,4 +1,5 @@
-// exactdp compose — k-fold composition of pure epsilon-DP mechanisms (DESIGN.md section 5).
+// exactdp compose — k-fold composition of pure epsilon-DP mechanisms (docs/DESIGN.md,
+// "Command-line contract").
 //
 //   exactdp compose pure-dp --epsilon R --k K --delta R --method basic|advanced|optimal|gdp|zcdp|all
 // prints an interval for the composed epsilon at that delta and the end to use (the upper one:
@@ -87,7 +88,7 @@ MethodResult run_method(const std::string& method, const mpq_class& eps, unsigne
 }  // namespace
 
 int cmd_compose(Args args, Io& io) {
-  if (compose_uses_events(args)) return cmd_compose_events(args, io);  // issue 17: --event lists
+  if (compose_uses_events(args)) return cmd_compose_events(args, io);  // --event lists
   const ParsedArgs parsed(
       args, with_accounting_options(
                 {{"--epsilon", true}, {"--k", true}, {"--delta", true}, {"--method", true}}));

@@ -1,4 +1,5 @@
-// exactdp convert — zCDP and mu-GDP to (epsilon, delta) and back, certified (DESIGN.md 5).
+// exactdp convert — zCDP and mu-GDP to (epsilon, delta) and back, certified
+// (docs/DESIGN.md, "Command-line contract").
 //
 //   exactdp convert zcdp --rho R --delta R        -> epsilon (CKS20 Corollary 13, searched alpha)
 //   exactdp convert zcdp --rho R --epsilon R      -> delta

@@ -319,7 +319,7 @@ int cmd_measure_gdp(Args args, Io& io) {
   if (const auto m = parsed.rational("--mu-max")) options.mu_max = *m;
   if (const auto s = parsed.count("--seed", 0, ~0ULL)) options.seed = *s;
   options.naive = parsed.has("--naive");
-  options.max_grid_points = accounting::kMaxCliGridPoints;  // issue 19: seconds, not minutes
+  options.max_grid_points = accounting::kMaxCliGridPoints;  // seconds, not minutes
   options.validate();
   const unsigned long long points =
       parsed.has("--points") ? *parsed.count("--points", 2, 2000) : 120;

@@ -1,5 +1,5 @@
 // exactdp profile — the certified privacy profile delta(epsilon) of a mechanism
-// (shared/DESIGN.md section 5).
+// (docs/DESIGN.md, "Command-line contract").
 //
 //   exactdp profile gaussian          --sigma R  [--sensitivity R]   --epsilon R
 //   exactdp profile laplace           --scale R  [--sensitivity R]   --epsilon R

@@ -1,4 +1,4 @@
-// exactdp sample — exact noise, one integer per line (shared/DESIGN.md section 5).
+// exactdp sample — exact noise, one integer per line (docs/DESIGN.md, "Command-line contract").
 #include <charconv>
 #include <cstdint>
 #include <memory>

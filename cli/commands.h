@@ -1,4 +1,5 @@
-// commands.h — the exactdp subcommands (shared/DESIGN.md section 5), one file each: cmd_<name>.cc.
+// commands.h — the exactdp subcommands, one file each: cmd_<name>.cc (their common contract:
+// docs/DESIGN.md, "Command-line contract").
 // Each takes the arguments after its name and returns the exit status:
 //   0 success, 2 bad usage or bad parameter (message on stderr), 3 audit failed, 1 internal error.
 // They throw UsageError / ParameterError for bad input; run_exactdp maps those to exit 2.

@@ -4,7 +4,7 @@
 // keep insertion order, so output is stable and diffable) or an array. Numbers from the
 // accounting layer are written as strings (they can have thousands of digits and exponents
 // beyond any double), and intervals as objects {"lower": "...", "upper": "..."} whose ends are
-// rounded outward (shared/DESIGN.md section 5).
+// rounded outward (docs/DESIGN.md, "Command-line contract").
 //
 // Example:
 //   JsonValue out = JsonValue::object();

@@ -1,5 +1,5 @@
 # exactdp_add_layer(<layer> <link dependencies...>): the library of one layer folder
-# (shared/DESIGN.md section 1): exactdp_<layer>, alias exactdp::<layer>, its sources globbed from
+# (docs/DESIGN.md, "Layers"): exactdp_<layer>, alias exactdp::<layer>, its sources globbed from
 # the folder (add a .cc beside its .h and re-run cmake), the include root (<exactdp/...>), the given PUBLIC link
 # dependencies and exactdp_target_defaults.
 # Compiled with hidden visibility (-fvisibility=hidden -fvisibility-inlines-hidden): the only

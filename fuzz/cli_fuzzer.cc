@@ -8,8 +8,8 @@
 //   * run_exactdp returns, never throws, never crashes (ASan/UBSan watch memory and UB);
 //   * the exit status is 0, 2 or 3; 1 ("internal error") only for a subcommand that says it is
 //     not implemented yet;
-//   * exit 2 prints a message on stderr and nothing on stdout (DESIGN.md section 5: bad input
-//     produces no partial output).
+//   * exit 2 prints a message on stderr and nothing on stdout (docs/DESIGN.md, "Command-line
+//     contract": bad input produces no partial output).
 // Inputs that ask for more than kMaxCount samples or bytes (-n, --samples, --bytes, --count)
 // are skipped so one input stays fast; the limits themselves are tested in
 // tests/cli/cli_hostile_inputs_test.cc.

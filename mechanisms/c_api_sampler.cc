@@ -123,7 +123,7 @@ void fill(const exactdp_sampler& s, BitSource& bits, std::int64_t* out, std::siz
   } else if (const auto* hl = std::get_if<HardenedDiscreteLaplaceParams>(&s.params)) {
     fill_hardened(bits, *hl, out, n);
   } else if (const auto* g = std::get_if<DiscreteGaussianParams>(&s.params)) {
-    if (sample_n(bits, *g, out, n) < n) checked(std::nullopt);  // the batch path (issue 15)
+    if (sample_n(bits, *g, out, n) < n) checked(std::nullopt);  // the batch path
   } else if (const auto* l = std::get_if<DiscreteLaplaceParams>(&s.params)) {
     if (sample_n(bits, *l, out, n) < n) checked(std::nullopt);
   } else {

@@ -1,4 +1,4 @@
-/* exactdp.h — the C interface of exactdp (shared/DESIGN.md section 7); installed as
+/* exactdp.h — the C interface of exactdp (docs/DESIGN.md, "C interface contract"); installed as
  * <exactdp/exactdp.h>. Plain C99, usable from C, C++ and any language with a C FFI.
  *
  * What it offers: exact discrete Gaussian, discrete Laplace (both with an integer mean of any

@@ -1,6 +1,6 @@
 // pld/discrete_pld.h — a privacy loss distribution (PLD) on a uniform grid of losses, with
 // masses as fixed-point integers bounded in ONE stated direction: the common type of the
-// certified PLD accountant (issue 17; docs/ACCOUNTING.md "pld route").
+// certified PLD accountant (docs/ACCOUNTING.md "pld route").
 //
 // A pair (P, Q) of distributions has privacy loss L = log(dP/dQ)(X), X ~ P (+infinity where
 // Q has no mass), and hockey-stick divergence

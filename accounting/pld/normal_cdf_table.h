@@ -1,5 +1,5 @@
 // pld/normal_cdf_table.h — certified enclosures of the standard normal cdf Phi, fast enough to
-// be called at every grid boundary of a privacy-loss discretisation (issue 17, pld_events.cc).
+// be called at every grid boundary of a privacy-loss discretisation (pld_events.cc).
 //
 // NormalCdfTable(from, to) precomputes, for every anchor a = k/4 in [from - 1/4, to + 1/2], the
 // Taylor coefficients of Phi around a:

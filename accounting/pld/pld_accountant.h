@@ -1,5 +1,5 @@
 // pld/pld_accountant.h — the pld route: certified (epsilon, delta) of a composition of events
-// through their privacy loss distributions (issue 17; docs/ACCOUNTING_SUBSAMPLED.md "pld").
+// through their privacy loss distributions (docs/ACCOUNTING_SUBSAMPLED.md "pld").
 //
 // For each pair order (kRemove and kAdd; the relation's delta is the larger of the two at every
 // eps; one order when every event is symmetric) the events are discretised (pld_events.h) into

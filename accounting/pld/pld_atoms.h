@@ -1,7 +1,7 @@
 // pld/pld_atoms.h — the certified discretisation of a pair given as ATOMS: outcomes (or groups
 // of outcomes with one loss range) with enclosed P-mass, Q-mass and loss. Used for the
 // discrete Gaussian, the discrete Laplace and the Laplace (whose continuous middle part enters
-// as one atom per loss cell) and their Poisson-subsampled pairs (pld_events.h; issue 17).
+// as one atom per loss cell) and their Poisson-subsampled pairs (pld_events.h).
 //
 // An atom is a set of outcomes whose losses log(dP/dQ) all lie in the enclosure `loss`, with
 // P(set) in `p` and Q(set) in `q`. Tails: outcomes not covered by any atom, on the low-loss side

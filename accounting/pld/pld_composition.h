@@ -1,5 +1,5 @@
 // pld/pld_composition.h — exact composition of discretised privacy loss distributions
-// (discrete_pld.h) and the certified delta / epsilon they imply (issue 17, the pld route).
+// (discrete_pld.h) and the certified delta / epsilon they imply (the pld route).
 //
 // compose(a, b): the convolution of the two mass sequences, EXACT: the uint64 masses are packed
 // into one GMP integer per operand (Kronecker substitution) at slots of

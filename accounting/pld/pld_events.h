@@ -1,5 +1,5 @@
 // pld/pld_events.h — the certified discretisation of one event's privacy loss distribution
-// (issue 17): for one pair order, the connect-the-dots upper chain and the two cell-mass
+// (the pld route): for one pair order, the connect-the-dots upper chain and the two cell-mass
 // chains of the lower end, as pld::DiscretePld objects (discrete_pld.h).
 //
 // Contract of discretize(event, order, relation, options) -> DiscretizedEvent, on the loss grid

@@ -1,6 +1,6 @@
 // pld/pld_noise_atoms.h — the atoms (pld_atoms.h) of the discrete Gaussian, discrete Laplace and
 // Laplace noise pairs, plain (q = 1) or Poisson-subsampled with rate q, for one pair order
-// (issue 17; pld_events.h dispatches here for every event that is not Gaussian).
+// (pld_events.h dispatches here for every event that is not Gaussian).
 //
 // Base laws, sensitivity Delta > 0: Q0 = the noise law centred at 0, Q1 = centred at Delta,
 // r = dQ1/dQ0. Pairs: kRemove P = (1-q) Q0 + q Q1 against Q = Q0, loss log(1 - q + q r(x));

@@ -1,5 +1,5 @@
 // pld/pld_replace_instance.h — the lower end of the pld route under REPLACE-ONE for Poisson-
-// subsampled events (issue 17; docs/ACCOUNTING.md "Replace-one with subsampled events").
+// subsampled events (docs/ACCOUNTING.md "Replace-one with subsampled events").
 //
 // Under replace-one a subsampled event's sensitivity Delta bounds what ONE record adds to the
 // query (the DP-SGD clipping norm): x may add +Delta and its replacement x' may add -Delta. That

@@ -1,5 +1,5 @@
 // pld/pld_test_bound.h — the lower end of the pld route: a hypothesis test on the composed
-// pair, evaluated exactly enough to be a proof (issue 17; docs/ACCOUNTING.md "pld route").
+// pair, evaluated exactly enough to be a proof (docs/ACCOUNTING.md "pld route").
 //
 // Every pair (P, Q) and every event S satisfy P(S) - e^eps Q(S) <= delta(eps) (the hockey-stick
 // divergence is the supremum over S), and post-processing cannot increase delta. Map each

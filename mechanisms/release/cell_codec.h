@@ -2,9 +2,10 @@
 //
 // integers(): cells are [+-]?[0-9]+ (at most max_digits digits), the integer itself; written
 //   back in plain decimal.
-// decimals(G, rounding): fixed-point data on the grid G Z (issue 14, "Fixed-point data"). G is an
-//   exact rational > 0 whose denominator (in lowest terms) has no prime factor other than 2 and 5
-//   (0.01, 0.25, 1/1024 = 2^-10, 5, ...), so that every grid point has a finite decimal expansion.
+// decimals(G, rounding): fixed-point data on the grid G Z (docs/RELEASE.md, "Decimal
+//   (fixed-point) columns"). G is an exact rational > 0 whose denominator (in lowest terms) has
+//   no prime factor other than 2 and 5 (0.01, 0.25, 1/1024 = 2^-10, 5, ...), so that every grid
+//   point has a finite decimal expansion.
 //   A cell is a plain decimal [+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+) (no exponent, no spaces, at most
 //   max_digits digits) read EXACTLY as a rational x; its grid index is
 //     Rounding::kRefuse  k = x / G, which must be an integer (else a CsvError with the line);

@@ -4,8 +4,8 @@
 // cmd_profile, cmd_calibrate, cmd_convert, cmd_compose, cmd_measure_gdp, cmd_audit) with the
 // given arguments and an in-memory stdin, and returns (exit_status, stdout_text). The Python
 // layer always passes --json and reads the report, so every option, default, check and printed
-// interval is exactly the CLI's (shared/DESIGN.md section 5) — no subprocess, no second copy of
-// the option handling. Bad usage and bad parameters propagate as C++ exceptions and become
+// interval is exactly the CLI's (docs/DESIGN.md, "Command-line contract") — no subprocess, no
+// second copy of the option handling. Bad usage and bad parameters propagate as C++ exceptions and become
 // exactdp.UsageError / exactdp.ParameterError (errors.cc). The GIL is released while the
 // command runs (accounting at a tight tolerance can take a while).
 #include <pybind11/pybind11.h>

@@ -35,7 +35,7 @@ TEST(AnalyticGaussian, KnownCalibration) {
 }
 
 TEST(AnalyticGaussian, TinyDeltaAndScaling) {
-  // The case the double-precision reference gets wrong by up to 713x (issue 3).
+  // The case the double-precision reference gets wrong by up to 713x.
   const GaussianCalibration c = calibrate_gaussian(q("0.5"), q("1e-15"), q("1"));
   expect_certified(c, q("0.5"), q("1e-15"), q("1"));
   // sigma scales linearly in the sensitivity.

@@ -1,5 +1,5 @@
 // The pld route for discrete Gaussian, Laplace and discrete Laplace noise, plain and
-// Poisson-subsampled (issue 17; accounting/pld/pld_noise_atoms.h): the certified interval
+// Poisson-subsampled (accounting/pld/pld_noise_atoms.h): the certified interval
 // must contain the exact delta of one step (the library's exact profiles, or an independent
 // brute-force sum over outcomes written here), and of compositions where an exact value is
 // known (discrete Laplace with sensitivity 1 is randomized response: the KOV formula).

@@ -1,5 +1,5 @@
-// The pld route under replace-one for Poisson-subsampled events (issue 17;
-// accounting/pld/pld_group_bound.h, pld_replace_instance.h). The answer [lower, upper] must
+// The pld route under replace-one for Poisson-subsampled events
+// (accounting/pld/pld_group_bound.h, pld_replace_instance.h). The answer [lower, upper] must
 // contain the delta of the pair of records adding +Delta and -Delta (a pair the relation
 // admits, so the true worst case is at least its delta): computed here independently, by closed
 // forms at 256 bits (Gaussian), brute-force sums (discrete Gaussian) or the library's exact

@@ -1,5 +1,5 @@
 // Fractional-order RDP of the Poisson-subsampled Gaussian (rdp_fractional.h) and the
-// accountant's fractional refinement (rdp_accountant.h), issue 17.
+// accountant's fractional refinement (rdp_accountant.h).
 //
 // References: mpmath (45 digits) adaptive quadrature of G(g) = E_{N(0,s^2)}[((1-q) + q
 // e^((z-1/2)/s^2))^g] over breakpoints at the region boundaries — an independent route (no

@@ -1,5 +1,5 @@
-// Certified RDP of the Poisson-subsampled discrete Gaussian and discrete Laplace (issue 17,
-// accounting/rdp_subsampled_discrete.h): against brute-force sums over the integers written
+// Certified RDP of the Poisson-subsampled discrete Gaussian and discrete Laplace
+// (accounting/rdp_subsampled_discrete.h): against brute-force sums over the integers written
 // here (both pair orders, the larger taken), and the limits that send an event to the pld route.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// RDP of the Poisson-subsampled Laplace (rdp_subsampled_laplace.h), issue 17.
+// RDP of the Poisson-subsampled Laplace (rdp_subsampled_laplace.h).
 //
 // Reference: mpmath (45 digits) quadrature of E_Q0[((1-q) + q Q1/Q0)^g] for Q0 = Lap(0, b),
 // Q1 = Lap(1, b), b = 1/eps, with breakpoints at the kinks: no series, no shared formula. Its

@@ -17,8 +17,8 @@
 /* Known answers, pinned from the command line (`exactdp sample ... --seed`, `exactdp profile`,
  * `exactdp calibrate`), which calls the C++ library; tests/mechanisms/c_api_known_answer_test.cc
  * pins the same values against the C++ API. */
-/* Issue 15: sigma2 = 10 and scale = 7/2 are now drawn by the exact table sampler, which reads
- * other bits than CKS20 (was {6, -1, 6, 5, 6} and {2, -5, 6, -3, -2}). */
+/* sigma2 = 10 and scale = 7/2 are drawn by the exact table samplers, which read other bits than
+ * CKS20 did (CKS20 gave {6, -1, 6, 5, 6} and {2, -5, 6, -3, -2}). */
 #define KA_GAUSSIAN {5, 5, 6, 0, 3}
 #define KA_LAPLACE {-3, -3, -4, -7, -15}
 #define KA_BERNOULLI {0, 1, 0, 0, 0, 1, 1, 1}

@@ -90,7 +90,7 @@ TEST(CliAudit, MalformedInputExits2WithLineNumber) {
   EXPECT_EQ(longline.status, 2);
   EXPECT_NE(longline.err.find("longer than"), std::string::npos) << longline.err;
   // The boundary: 100,000 characters are accepted (with or without a final newline), 100,001 are
-  // not (the reader accepted 100,001 before issue 19).
+  // not (the reader once accepted 100,001).
   for (const std::string end : {"\n", ""}) {
     const CliRun at_limit =
         run({"audit", "--expect", "discrete-gaussian", "--sigma2", "1"}, "0\n" + std::string(100'000, '7') + end);

@@ -82,8 +82,8 @@ TEST(CliCalibrate, BadInputExitsTwoNamingTheParameter) {
   for (const auto& c : cases) test_support::expect_rejected_naming(run(c.args), c.needle);
 }
 
-// Issue 18: at eps = 0 and a tiny delta the first deciding bracket around Newton's estimate was
-// returned without bisecting it to the tolerance (tolerance_met false, "precision cap reached").
+// A fixed bug: at eps = 0 and a tiny delta the first deciding bracket around Newton's estimate
+// was returned without bisecting it to the tolerance (tolerance_met false, "precision cap reached").
 TEST(CliCalibrate, GaussianBracketIsBisectedToTheTolerance) {
   const CmdResult r = run({"gaussian", "--epsilon", "0", "--delta", "1e-27", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;

@@ -1,4 +1,4 @@
-// exactdp compose --event ... and exactdp calibrate dp-sgd, in process (issue 17): the DP-SGD
+// exactdp compose --event ... and exactdp calibrate dp-sgd, in process: the DP-SGD
 // reference values (mpmath), route choice and naming, the neighbouring relation in every
 // answer, and bad input (exit 2, the parameter or complaint named).
 #include <gtest/gtest.h>

@@ -51,7 +51,7 @@ TEST(CliComposeTest, AllMethodsOrdered) {
   EXPECT_LT(gdp, parse_rational("t", "5.0592")) << r.out;
 }
 
-// Issue 18: the GDP route refines the per-mechanism mu inside the same precision loop, so the
+// A fixed bug: the GDP route refines the per-mechanism mu inside the same precision loop, so the
 // default tolerance is met (it always reported tolerance_met false at a width near 2e-30).
 TEST(CliComposeTest, GdpMeetsTheTolerance) {
   for (const char* eps : {"0.1", "0.5", "1", "2"}) {

@@ -74,7 +74,7 @@ TEST(CliSample, BadInputExitsTwoNamingTheParameter) {
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "-n", "-1"}, "0 <= n <= ");
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "-n", "1e11"}, "n");
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "-n", "2.5"}, "not an integer");
-  // Issue 19: say what is really wrong.
+  // Say what is really wrong.
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "-n", "5x"}, "unexpected character 'x' after '5'");
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "-n", "3"},
                      "option --sigma2 needs a value, but the word after it is the option -n");

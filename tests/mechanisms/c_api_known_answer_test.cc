@@ -181,13 +181,13 @@ TEST(CApiKnownAnswer, PinnedValuesOfTheCTest) {
   const auto g = DiscreteGaussianParams::make(mpq_class(10), mpz_class(5));
   std::vector<std::int64_t> x;
   for (int i = 0; i < 5; ++i) x.push_back(*sample_discrete_gaussian_int64(a, g));
-  // Issue 15: the table sampler (values of CKS20 were {6, -1, 6, 5, 6}).
+  // The table sampler (values of CKS20 were {6, -1, 6, 5, 6}).
   EXPECT_EQ(x, (std::vector<std::int64_t>{5, 5, 6, 0, 3}));
   x.clear();
   SeededBits b(zero);
   const auto l = DiscreteLaplaceParams::make(mpq_class(7, 2), mpz_class(-3));
   for (int i = 0; i < 5; ++i) x.push_back(*sample_discrete_laplace_int64(b, l));
-  // Issue 15: the table sampler (values of CKS20 were {2, -5, 6, -3, -2}).
+  // The table sampler (values of CKS20 were {2, -5, 6, -3, -2}).
   EXPECT_EQ(x, (std::vector<std::int64_t>{-3, -3, -4, -7, -15}));
   x.clear();
   SeededBits c(one);

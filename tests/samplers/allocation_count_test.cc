@@ -1,5 +1,5 @@
 // allocation_count_test.cc — no heap allocation per sample on the machine-integer path
-// (issue 15). This file replaces the global operator new/delete of the samplers test program with
+// (BENCHMARKS.md). This file replaces the global operator new/delete of the samplers test program with
 // counting versions (they forward to malloc/free, so nothing else changes) and, around the
 // measured loop only, installs counting GMP memory functions (GMP and MPFR allocate through
 // them). Parameters and bit sources are made before counting starts.

@@ -55,11 +55,12 @@ std::string bernoulli_exp(const char* gamma, std::uint64_t& bits_used) {
 
 using V = std::vector<std::string>;
 
-// Issue 15: sigma2 in [2^-20, 10^4] now uses the exact table sampler (internal/symmetric_table.h),
-// which reads other bits: its values for 9/4 and 100 below replaced CKS20's, which moved to
-// DiscreteGaussianCks20. Likewise sigma2 > 10^4 now uses the bucketed envelope sampler
-// (internal/bucket_gaussian.h): its values for 10^100 replaced CKS20's, which moved to
-// DiscreteGaussianCks20 (sample_discrete_gaussian_cks20, still compared with the reference).
+// Since the table and bucket samplers: sigma2 in [2^-20, 10^4] uses the exact table sampler
+// (internal/symmetric_table.h), which reads other bits: its values for 9/4 and 100 below
+// replaced CKS20's, which moved to DiscreteGaussianCks20. Likewise sigma2 > 10^4 uses the
+// bucketed envelope sampler (internal/bucket_gaussian.h): its values for 10^100 replaced
+// CKS20's, which moved to DiscreteGaussianCks20 (sample_discrete_gaussian_cks20, still compared
+// with the reference).
 TEST(KnownAnswer, DiscreteGaussian) {
   std::uint64_t used = 0;
   EXPECT_EQ(gaussian("9/4", used), (V{"-1", "1", "0", "0", "-2", "1", "1", "-1"}));
@@ -96,7 +97,7 @@ TEST(KnownAnswer, DiscreteGaussianCks20) {
   EXPECT_EQ(used, 3741u);
 }
 
-// Issue 15: scale in [2^-20, 50] now uses the exact table sampler; CKS20's values moved to
+// Since the table samplers: scale in [2^-20, 50] uses the exact table sampler; CKS20's values moved to
 // DiscreteLaplaceCks20 (the algorithm of every larger scale).
 TEST(KnownAnswer, DiscreteLaplace) {
   std::uint64_t used = 0;

@@ -62,7 +62,7 @@ TEST(ParseRational, RejectsJunkNamingTheParameter) {
   expect_rejected("-inf", "NaN and infinity");
   expect_rejected("0x10", "hexadecimal");
   expect_rejected("-0X1f", "hexadecimal");
-  // Issue 19: junk after a number is junk, not "hexadecimal"; only NaN/inf spelled out are "NaN".
+  // Junk after a number is junk, not "hexadecimal"; only NaN/inf spelled out are "NaN".
   expect_rejected("1.5x", "unexpected character 'x' after '1.5'");
   expect_rejected("5x", "unexpected character 'x' after '5'");
   expect_rejected("5inf", "unexpected character 'i' after '5'");

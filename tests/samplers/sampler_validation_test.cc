@@ -1,4 +1,4 @@
-// Parameter validation (before any randomness) and the edge cases of issue 2.
+// Parameter validation (before any randomness) and the edge cases (zero, tiny and huge parameters).
 #include <gtest/gtest.h>
 
 #include <exactdp/samplers/bernoulli.h>

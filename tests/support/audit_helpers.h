@@ -37,7 +37,7 @@ inline std::string summary(const verification::AuditReport& r) {
 namespace exactdp::test_support {
 
 // The Pearson chi-square test alone (bins with expected count >= 5, pooled tails) of n draws
-// against law: the check of issue 2's statistical tests.
+// against law: the check of the samplers' statistical tests.
 template <class Draw>
 verification::TestResult chi_square_check(const verification::ReferenceLaw& law, Draw&& draw, unsigned long long n,
                                           const Seed& seed) {

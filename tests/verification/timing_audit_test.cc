@@ -1,6 +1,7 @@
 // timing_audit_test.cc — the dudect timing audit (verification/timing_audit.h): Welch's t, the
-// bit-use tests on scripted samplers (deterministic), and the two proofs of issue 12 on the real
-// samplers: the audit sees the plain samplers leak (power) and the hardened ones not.
+// bit-use tests on scripted samplers (deterministic), and the two checks on the real samplers
+// that docs/TIMING_AUDIT.md reports: the audit sees the plain samplers leak (power) and the
+// hardened ones not.
 //
 // Calls: 10^5 per audit (about 0.05 s each here, at most 0.11 s under ASan+UBSan). There the
 // plain samplers' time-by-output t was 49..53 (discrete Gaussian sigma2 = 100) and 88..101
@@ -179,7 +180,7 @@ TEST(TimingAudit, BitUseThatDependsOnTheOutputIsALeak) {
   EXPECT_TRUE(r.leak);
 }
 
-// Proof 1 of issue 12, power: the plain samplers' running time (and bit use) reveals the noise.
+// Power of the audit: the plain samplers' running time (and bit use) reveals the noise.
 template <class Params>
 TimingAuditReport plain_audit(const Params& params, const mpq_class& sigma2, unsigned char seed) {
   SeededBits bits(test_seed(seed));
@@ -197,7 +198,7 @@ void expect_plain_leak(const Params& params, const mpq_class& sigma2, unsigned c
 
 // CKS20 (the algorithm outside the exact table and bucket samplers' ranges): its time grows
 // with |X|. The table samplers (sigma2 <= 10^4, scale <= 50) and the bucket sampler (sigma2 >
-// 10^4) hardly vary in time with the output (issue 15), but they are still not hardened: see
+// 10^4) hardly vary in time with the output (BENCHMARKS.md), but they are still not hardened: see
 // PlainBucketGaussianStillLeaksThroughBitUse.
 TEST(TimingAudit, PlainDiscreteGaussianLeaks) {
   expect_plain_leak(Cks20Params{DiscreteGaussianParams::make(1000000)}, 1000000, 4);
@@ -216,7 +217,7 @@ TEST(TimingAudit, PlainBucketGaussianStillLeaksThroughBitUse) {
   EXPECT_TRUE(r.bits_by_output.leak) << describe(r);
 }
 
-// Proof 1 of issue 12: the same audit finds no leak in the hardened samplers.
+// The hardened samplers: the same audit finds no leak in the hardened samplers.
 template <class Params>
 void expect_hardened_holds(const Params& params, const mpq_class& sigma2, unsigned char seed) {
   SeededBits bits(test_seed(seed));

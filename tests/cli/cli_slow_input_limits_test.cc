@@ -1,7 +1,7 @@
-// Issue 19: the commands that took 7-120 s (or 3 GB) now answer or are refused up front. Each
+// Slow inputs: the commands that once took 7-120 s (or 3 GB) now answer or are refused up front. Each
 // case checks the exit code and the shape of the output (no timed assertion: a watchdog stops
 // the program if a case has not returned after 60 s, as in cli_hostile_inputs_test.cc; times
-// are in the issue's report and SECURITY.md "Limits").
+// are in docs/FUZZING.md "Slow inputs" and SECURITY.md "Limits").
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
@@ -41,7 +41,7 @@ Outcome run_watched(const std::vector<std::string>& args) {
   auto result = task.get_future();
   std::thread worker(std::move(task));
   if (result.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
-    std::fprintf(stderr, "issue 19 case %s ...: no result after 60 s; stopping\n", args[0].c_str());
+    std::fprintf(stderr, "slow-input case %s ...: no result after 60 s; stopping\n", args[0].c_str());
     std::fflush(stderr);
     std::_Exit(1);
   }
