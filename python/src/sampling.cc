@@ -89,28 +89,13 @@ std::string hex_of(const mpz_class& v) {
 
 using Overflow = std::vector<std::pair<py::ssize_t, std::string>>;
 
+// Every law through its registry sampler (laws/law.h): the batch that keeps every value, the same
+// values and bits as one-by-one draws; a value outside int64 is kept whole, never redrawn, and no
+// law is ever treated as another (the hardened samplers' batch is the isochronous loop).
 void draw_into(const cli::SamplerSpec& spec, BitSource& bits, std::int64_t* out, py::ssize_t n,
                Overflow& overflow) {
-  if (spec.is_hardened()) {
-    for (py::ssize_t i = 0; i < n; ++i) out[i] = spec.draw_hardened(bits);
-    return;
-  }
-  // The integer laws: the batch that keeps every value (the same values and bits as the CLI's
-  // one-by-one mpz draws; a value outside int64 is kept whole, never redrawn).
   std::vector<WideValue> wide;
-  const auto count = static_cast<std::size_t>(n);
-  if (const auto* g = std::get_if<DiscreteGaussianParams>(&spec.params)) {
-    sample_n_wide(bits, *g, out, count, wide);
-  } else if (const auto* l = std::get_if<DiscreteLaplaceParams>(&spec.params)) {
-    sample_n_wide(bits, *l, out, count, wide);
-  } else {
-    mpz_class value;
-    for (py::ssize_t i = 0; i < n; ++i) {
-      spec.draw(bits, value);
-      out[i] = mpz_get_si(value.get_mpz_t());  // 0 or 1
-    }
-    return;
-  }
+  spec.sampler->sample_wide(bits, out, static_cast<std::size_t>(n), wide);
   for (const WideValue& w : wide) overflow.emplace_back(static_cast<py::ssize_t>(w.index), hex_of(w.value));
 }
 
