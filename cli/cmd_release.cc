@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "cli/accounting_options.h"
+#include "cli/atomic_output.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
@@ -69,15 +69,24 @@ const std::string kHelp = std::string(
     "--hardened          the timing-hardened samplers (docs/HARDENED.md); their certified distance\n"
     "                    tau <= 2^-64 per cell is charged to delta: (1 + e^eps) N tau for N cells\n"
     "--json FILE         also write the guarantee to FILE\n"
+    "--output FILE       write the table to FILE instead of stdout, all or nothing: FILE is\n"
+    "                    written as a temporary beside it and renamed into place (after fsync)\n"
+    "                    only when the run succeeded; a failed or killed run leaves FILE as it\n"
+    "                    was (a killed run may leave a hidden .FILE.exactdp-XXXXXX behind).\n"
+    "                    --json FILE is written the same way. Neither may be the file on stdin.\n"
     "--digits D          significant digits of printed bounds (default 20; rounded outward)\n"
     "--max-input-bytes N the input size limit (default and maximum 68719476736 = 64 GiB)\n"
     "Limits: a cell has at most 10000 digits, a record at most 16 MiB and 100000 fields.\n"
     "Memory is bounded: a regular file on stdin is read twice in place; anything else (a pipe) is\n"
     "spooled to an unlinked temporary file in $TMPDIR during the first pass (docs/RELEASE.md).\n"
+    "Killed runs: a run killed (SIGKILL, out of memory, a timeout) while writing stdout leaves a\n"
+    "partial table there, which may end on a record boundary and so look like a well-formed CSV\n"
+    "with fewer rows. Nothing marks it incomplete: check the exit status, or use --output FILE.\n"
     ) + kSeedOptionsHelp + std::string(
     "Exit status: 0 success; 2 bad usage, bad parameter or bad input (the message names the\n"
     "parameter or the input line; nothing on stdout); 1 a write error (closed pipe, full disk:\n"
-    "the table on stdout is then incomplete) or an internal error.\n");
+    "the table on stdout is then incomplete; --output FILE is then left unchanged) or an internal\n"
+    "error.\n");
 
 // Takes every "--column NAME" / "--column=NAME" out of args (the option repeats).
 std::vector<std::string> take_columns(Args args, std::vector<std::string>& rest) {
@@ -253,103 +262,159 @@ void print_guarantee(std::ostream& err, const mechanisms::ReleaseCalibration& c,
   }
 }
 
-}  // namespace
+// Everything of the command line that can be checked before reading the table.
+struct ReleaseOptions {
+  std::vector<std::string> columns;
+  mechanisms::ReleaseBudget budget;
+  mechanisms::ContributionModel model;
+  std::optional<GridChoice> grid;
+  mechanisms::ReleaseLimits limits;
+  int digits = 20;
+  std::optional<std::string> json_path;
+  std::optional<std::string> output_path;
+};
 
-int cmd_release(Args args, Io& io) {
+ParsedArgs parse_release_args(Args args, std::vector<std::string>& columns) {
   std::vector<std::string> rest;
-  const std::vector<std::string> columns = take_columns(args, rest);
+  columns = take_columns(args, rest);
   std::vector<OptionSpec> specs = {
       {"--mechanism", true},   {"--epsilon", true},  {"--delta", true},
       {"--sensitivity", true}, {"--contributions", true}, {"--hardened", false},
       {"--json", true},        {"--digits", true},   {"--max-input-bytes", true},
-      {"--granularity", true}, {"--round", true},
+      {"--granularity", true}, {"--round", true},    {"--output", true},
   };
   for (const auto& s : seed_option_specs()) specs.push_back(s);
   for (const auto& s : help_option_specs()) specs.push_back(s);
-  const ParsedArgs parsed(Args(rest), specs);
-  if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
+  return ParsedArgs(Args(rest), specs);
+}
+
+// --granularity, --round and --sensitivity into opts.grid and opts.model.sensitivity.
+void parse_grid_options(const ParsedArgs& parsed, ReleaseOptions& opts) {
+  if (const auto g = parsed.get("--granularity")) {
+    GridChoice& grid = opts.grid.emplace();
+    grid.granularity = parse_granularity(*g);
+    const std::string round = parsed.get("--round").value_or("refuse");
+    if (round != "refuse" && round != "nearest") {
+      throw ParameterError("round", "round = " + abbreviate(round) + " is not known: allowed refuse or nearest");
+    }
+    grid.rounding = round == "nearest" ? mechanisms::Rounding::kNearest : mechanisms::Rounding::kRefuse;
+    grid.sensitivity = parsed.rational("--sensitivity").value_or(1);
+    (void)mechanisms::CellCodec::decimals(grid.granularity, grid.rounding);  // checks G now
+    opts.model.sensitivity = mechanisms::grid_sensitivity(grid.sensitivity, grid.granularity);
+  } else {
+    if (parsed.has("--round")) throw UsageError("--round needs --granularity");
+    if (const auto s = parsed.integer("--sensitivity")) opts.model.sensitivity = *s;
+  }
+}
+
+// The output files: never the table read on stdin, never each other.
+void check_output_paths(const ReleaseOptions& opts, bool real_stdin) {
+  if (real_stdin) {
+    if (opts.json_path) refuse_output_onto_input("--json", *opts.json_path);
+    if (opts.output_path) refuse_output_onto_input("--output", *opts.output_path);
+  }
+  if (opts.json_path && opts.output_path) {
+    refuse_same_output("--output", *opts.output_path, "--json", *opts.json_path);
+  }
+}
+
+ReleaseOptions parse_release_options(const ParsedArgs& parsed, std::vector<std::string> columns) {
   if (!parsed.positionals().empty()) {
     throw UsageError("release takes no positional argument ('" + parsed.positionals()[0] +
                      "'); the table is read on stdin (see --help)");
   }
   if (columns.empty()) throw UsageError("release needs at least one --column NAME to noise");
-
-  // Everything that can be checked before reading is checked first.
-  mechanisms::ReleaseBudget budget;
-  budget.mechanism = parse_mechanism(parsed.require("--mechanism"));
-  budget.epsilon = parsed.require_rational("--epsilon");
-  budget.delta = parsed.rational("--delta");
-  budget.hardened = parsed.has("--hardened");
-  mechanisms::ContributionModel model;
-  std::optional<GridChoice> grid;
-  if (const auto g = parsed.get("--granularity")) {
-    grid.emplace();
-    grid->granularity = parse_granularity(*g);
-    const std::string round = parsed.get("--round").value_or("refuse");
-    if (round != "refuse" && round != "nearest") {
-      throw ParameterError("round", "round = " + abbreviate(round) + " is not known: allowed refuse or nearest");
-    }
-    grid->rounding = round == "nearest" ? mechanisms::Rounding::kNearest : mechanisms::Rounding::kRefuse;
-    grid->sensitivity = parsed.rational("--sensitivity").value_or(1);
-    (void)mechanisms::CellCodec::decimals(grid->granularity, grid->rounding);  // checks G now
-    model.sensitivity = mechanisms::grid_sensitivity(grid->sensitivity, grid->granularity);
-  } else {
-    if (parsed.has("--round")) throw UsageError("--round needs --granularity");
-    if (const auto s = parsed.integer("--sensitivity")) model.sensitivity = *s;
-  }
-  model.contributions = static_cast<unsigned long>(
+  ReleaseOptions opts;
+  opts.columns = std::move(columns);
+  opts.budget.mechanism = parse_mechanism(parsed.require("--mechanism"));
+  opts.budget.epsilon = parsed.require_rational("--epsilon");
+  opts.budget.delta = parsed.rational("--delta");
+  opts.budget.hardened = parsed.has("--hardened");
+  parse_grid_options(parsed, opts);
+  opts.model.contributions = static_cast<unsigned long>(
       parsed.count("--contributions", 1, mechanisms::kMaxContributions).value_or(1));
-  model.columns = static_cast<unsigned long>(columns.size());
-  mechanisms::validate_release(budget, model);
-  const int digits = digits_option(parsed, 1000);
-  mechanisms::ReleaseLimits limits;
-  if (const auto n = parsed.count("--max-input-bytes", 1, limits.csv.max_input_bytes)) {
-    limits.csv.max_input_bytes = *n;
+  opts.model.columns = static_cast<unsigned long>(opts.columns.size());
+  mechanisms::validate_release(opts.budget, opts.model);
+  opts.digits = digits_option(parsed, 1000);
+  if (const auto n = parsed.count("--max-input-bytes", 1, opts.limits.csv.max_input_bytes)) {
+    opts.limits.csv.max_input_bytes = *n;
   }
-  std::unique_ptr<std::ofstream> json_file;
-  if (const auto path = parsed.get("--json")) {
-    json_file = std::make_unique<std::ofstream>(*path, std::ios::out | std::ios::trunc);
-    if (!*json_file) throw ParameterError("json", "json = " + abbreviate(*path) + ": cannot open the file for writing");
+  opts.json_path = parsed.get("--json");
+  opts.output_path = parsed.get("--output");
+  return opts;
+}
+
+// Pass 2 into `out`; false (message on stderr) when the output or the input failed.
+bool write_table(mechanisms::TwoPassInput& input, std::ostream& out, std::ostream& err,
+                 const mechanisms::TableScan& scan, const mechanisms::ReleaseCalibration& calibration,
+                 BitSource& bits, const ReleaseOptions& opts, const mechanisms::CellCodec& codec) {
+  input.rewind();
+  try {
+    mechanisms::write_release(input, out, scan, calibration, bits, opts.limits, codec);
+  } catch (const mechanisms::ReleaseOutputError& e) {
+    err << "exactdp release: " << e.what() << "\n";
+    return false;
+  } catch (const mechanisms::ReleaseInputChanged& e) {
+    err << "exactdp release: " << e.what() << "\n";
+    return false;
   }
+  return true;
+}
+
+// Renames the finished output files into place; false (message on stderr) on failure.
+bool commit_outputs(AtomicOutputFile* table, AtomicOutputFile* json, std::ostream& err) {
+  try {
+    if (table) table->commit();
+    if (json) json->commit();
+  } catch (const std::runtime_error& e) {
+    err << "exactdp release: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int cmd_release(Args args, Io& io) {
+  std::vector<std::string> columns;
+  const ParsedArgs parsed = parse_release_args(args, columns);
+  if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
+  const ReleaseOptions opts = parse_release_options(parsed, std::move(columns));
+  const bool real_stdin = &io.in == &std::cin;
+  check_output_paths(opts, real_stdin);
+  // The output files are temporaries beside their targets until everything succeeded.
+  std::unique_ptr<AtomicOutputFile> table_file;
+  std::unique_ptr<AtomicOutputFile> json_file;
+  if (opts.output_path) table_file = std::make_unique<AtomicOutputFile>("--output", *opts.output_path);
+  if (opts.json_path) json_file = std::make_unique<AtomicOutputFile>("--json", *opts.json_path);
   const bool seeded = has_seed_option(parsed);
   const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
 
   // Pass 1: read and validate everything; nothing is written.
-  const bool real_stdin = &io.in == &std::cin;
   const std::unique_ptr<mechanisms::TwoPassInput> input =
       real_stdin ? mechanisms::TwoPassInput::from_fd(STDIN_FILENO)
                  : mechanisms::TwoPassInput::from_stream(io.in);
   const mechanisms::CellCodec codec =
-      grid ? mechanisms::CellCodec::decimals(grid->granularity, grid->rounding)
-           : mechanisms::CellCodec::integers();
-  const mechanisms::TableScan scan = mechanisms::scan_table(*input, columns, limits, codec);
+      opts.grid ? mechanisms::CellCodec::decimals(opts.grid->granularity, opts.grid->rounding)
+                : mechanisms::CellCodec::integers();
+  const mechanisms::TableScan scan = mechanisms::scan_table(*input, opts.columns, opts.limits, codec);
   const mechanisms::ReleaseCalibration calibration =
-      mechanisms::calibrate_release(budget, model, scan.rows);
+      mechanisms::calibrate_release(opts.budget, opts.model, scan.rows);
 
   // Pass 2: write. A closed pipe must be an error with a message, not a silent SIGPIPE death.
-  if (&io.out == &std::cout) std::signal(SIGPIPE, SIG_IGN);
-  input->rewind();
+  std::ostream& out = table_file ? table_file->stream() : io.out;
+  if (&out == &std::cout) std::signal(SIGPIPE, SIG_IGN);
+  if (!write_table(*input, out, io.err, scan, calibration, *bits, opts, codec)) return 1;
   std::vector<std::string> noised_names;
   for (const std::size_t i : scan.noised) noised_names.push_back(scan.header[i]);
-  try {
-    mechanisms::write_release(*input, io.out, scan, calibration, *bits, limits, codec);
-  } catch (const mechanisms::ReleaseOutputError& e) {
-    io.err << "exactdp release: " << e.what() << "\n";
-    return 1;
-  } catch (const mechanisms::ReleaseInputChanged& e) {
-    io.err << "exactdp release: " << e.what() << "\n";
-    return 1;
-  }
-  print_guarantee(io.err, calibration, noised_names, seeded, digits, grid);
   if (json_file) {
-    *json_file << guarantee_json(calibration, noised_names, seeded, input->rereads_in_place(), digits, grid).dump()
-               << "\n";
-    json_file->flush();
-    if (!*json_file) {
-      io.err << "exactdp release: error writing the --json file\n";
-      return 1;
-    }
+    json_file->stream() << guarantee_json(calibration, noised_names, seeded, input->rereads_in_place(),
+                                          opts.digits, opts.grid)
+                               .dump()
+                        << "\n";
   }
+  if (!commit_outputs(table_file.get(), json_file.get(), io.err)) return 1;
+  print_guarantee(io.err, calibration, noised_names, seeded, opts.digits, opts.grid);
   return 0;
 }
 

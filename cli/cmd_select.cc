@@ -33,6 +33,8 @@ using mechanisms::SelectionMechanism;
 
 constexpr unsigned long long kMaxDraws = 10'000'000;
 constexpr unsigned long long kMaxJsonDraws = 1'000'000;
+// Peeling work limit (Selection::estimated_peeling_steps), about 10 s of CPU.
+constexpr unsigned long long kMaxPeelingSteps = 3'000'000;
 
 const std::string kHelp = std::string(
     "usage: exactdp select --mechanism M --epsilon R --sensitivity R [options] < scores.txt\n"
@@ -71,8 +73,15 @@ const std::string kHelp = std::string(
     "  --digits D         significant digits of certified numbers, 1..1000 (default 20)\n"
     ) + kSeedOptionsHelp + std::string(
     "Input: at most 1000000 scores, one per line (blanks around allowed, a final newline\n"
-    "optional), at most 25000 characters a line; report-noisy-max --noise laplace also needs the\n"
-    "common denominator of the scores and Delta below 2^65536.\n"
+    "optional), at most 25000 characters a line, and at most 2^28 bits (32 MiB) of numerators\n"
+    "and denominators in all (10^6 scores of ~80 digits, or 800 of 1e100000), checked as read;\n"
+    "report-noisy-max --noise laplace also needs the common denominator of the scores and Delta\n"
+    "below 2^65536, and n times its size within the same 2^28 bits.\n"
+    "Peeling limit: --top K is refused up front when its estimated work, N times the candidate\n"
+    "steps of K rounds, is over 3000000 (about 6 s): report-noisy-max takes n - r noise draws in\n"
+    "round r (1/16 step each), the others about e (n - r) / w coins, w = the candidates within\n"
+    "2 Delta / epsilon (Delta / epsilon with --monotonic)\n"
+    "of the best still in play; so close scores peel fast, and spread-out scores cost K n.\n"
     "Exit status: 0 success, 2 bad usage, parameter or input (nothing on stdout).\n");
 
 std::string join(const std::vector<std::size_t>& v) {
@@ -82,6 +91,175 @@ std::string join(const std::vector<std::size_t>& v) {
     s += std::to_string(v[i]);
   }
   return s;
+}
+
+// Every option, validated before the input is read, a bit is drawn or a line printed.
+struct SelectRequest {
+  mechanisms::SelectionOptions options;
+  unsigned long long top = 1;
+  unsigned long long draws = 1;
+  std::optional<mpq_class> delta;
+  int digits = 20;
+  bool json = false;
+};
+
+SelectRequest parse_select_request(const ParsedArgs& parsed) {
+  if (!parsed.positionals().empty()) {
+    throw UsageError("select takes no positional argument (the scores are read from standard input; see --help)");
+  }
+  SelectRequest req;
+  mechanisms::SelectionOptions& options = req.options;
+  options.mechanism = mechanisms::parse_selection_mechanism(parsed.require("--mechanism"));
+  if (parsed.has("--noise")) {
+    if (options.mechanism != SelectionMechanism::kReportNoisyMax) {
+      throw UsageError("--noise applies to --mechanism report-noisy-max only");
+    }
+    options.noise = mechanisms::parse_noise_kind(*parsed.get("--noise"));
+  }
+  options.epsilon = parsed.require_rational("--epsilon");
+  options.sensitivity = parsed.require_rational("--sensitivity");
+  options.monotonic = parsed.has("--monotonic");
+  mechanisms::validate_selection_options(options);
+  req.top = parsed.has("--top") ? *parsed.count("--top", 1, mechanisms::kMaxCandidates) : 1;
+  req.draws = parsed.has("-n") ? *parsed.count("-n", 1, kMaxDraws) : 1;
+  req.delta = parsed.rational("--delta");
+  if (req.delta) accounting::validate_delta(*req.delta, "delta");
+  req.digits = digits_option(parsed, 1000);
+  req.json = parsed.has("--json");
+  if (req.json && req.draws > kMaxJsonDraws) {
+    // The JSON object is built in memory before it is printed.
+    throw ParameterError::out_of_range("n", std::to_string(req.draws), "1 <= n <= 1000000 with --json");
+  }
+  return req;
+}
+
+// Peeling that would take more than kMaxPeelingSteps candidate steps (about 10 s) is refused
+// before a bit is drawn, from the estimate of Selection::estimated_peeling_steps.
+void check_peeling_cost(mechanisms::Selection& selection, const SelectRequest& req) {
+  if (req.top <= 1) return;
+  const unsigned long long per_draw = selection.estimated_peeling_steps(static_cast<std::size_t>(req.top));
+  const mpz_class total = mpz_class(std::to_string(per_draw)) * mpz_class(std::to_string(req.draws));
+  if (total > mpz_class(static_cast<unsigned long>(kMaxPeelingSteps))) {
+    throw LimitError("top", "top = " + std::to_string(req.top) + " over " +
+                                std::to_string(selection.candidates()) + " candidates (x " +
+                                std::to_string(req.draws) + " draws) would take about " +
+                                total.get_str() + " candidate steps: allowed at most " +
+                                std::to_string(kMaxPeelingSteps) +
+                                " (about 10 s; spread-out scores cost about n steps a round); "
+                                "lower --top or -n");
+  }
+}
+
+// The guarantee of everything printed: draws * top adaptively composed epsilon-DP rounds.
+struct SelectGuarantee {
+  mpz_class rounds;
+  mpq_class basic;
+  std::optional<accounting::Certified> optimal;
+  std::string optimal_note;
+};
+
+SelectGuarantee select_guarantee(const SelectRequest& req) {
+  SelectGuarantee g;
+  g.rounds = mpz_class(std::to_string(req.draws)) * mpz_class(std::to_string(req.top));
+  g.basic = req.options.epsilon * mpq_class(g.rounds);
+  if (req.delta) {
+    if (g.rounds >= 2 && g.rounds <= accounting::kMaxCompositions) {
+      g.optimal = mechanisms::selection_guarantee(req.options, g.rounds.get_ui(), req.delta).optimal_epsilon;
+    } else if (g.rounds > accounting::kMaxCompositions) {
+      g.optimal_note = "optimal composition not computed: N * K = " + g.rounds.get_str() +
+                       " rounds is over 1000000";
+    } else {
+      g.optimal_note = "one round: epsilon is already exact with delta = 0";
+    }
+  }
+  return g;
+}
+
+void print_select_guarantee(std::ostream& err, const SelectRequest& req, const SelectGuarantee& g,
+                            const mechanisms::Selection& selection) {
+  const mechanisms::SelectionOptions& options = req.options;
+  const std::string mech_text =
+      mechanisms::to_string(options.mechanism) +
+      (options.mechanism == SelectionMechanism::kReportNoisyMax
+           ? " (" + std::string(options.noise == NoiseKind::kDiscreteLaplace
+                                    ? "discrete Laplace noise of scale " +
+                                          abbreviate(to_string(selection.noise_scale())) +
+                                          " on the grid 1/" + abbreviate(to_string(selection.grid_denominator()))
+                                    : "exponential noise, drawn as permute-and-flip") + ")"
+           : std::string());
+  err << "exactdp select: guarantee: each round (one selection) is (" << to_string(options.epsilon)
+      << ", 0)-DP: " << mech_text << ", sensitivity " << to_string(options.sensitivity)
+      << (options.monotonic ? " (monotonic scores)" : "") << ", " << selection.candidates()
+      << " candidates\n"
+      << "exactdp select: guarantee: all " << g.rounds.get_str() << " rounds printed (" << req.draws
+      << " draw(s) x " << req.top << ") together are (" << abbreviate(to_exact_decimal(g.basic))
+      << ", 0)-DP (basic composition, exact)\n";
+  if (g.optimal) {
+    err << "exactdp select: guarantee: and (" << accounting::decimal_upper(g.optimal->value.upper(), req.digits)
+        << ", " << to_string(*req.delta) << ")-DP (optimal composition, Kairouz-Oh-Viswanath; certified upper end)\n";
+  } else if (!g.optimal_note.empty()) {
+    err << "exactdp select: " << g.optimal_note << "\n";
+  }
+}
+
+// The draws: printed one line each, or collected into `selections` with --json.
+void draw_selections(mechanisms::Selection& selection, BitSource& bits, const SelectRequest& req,
+                     std::ostream& out, JsonValue& selections) {
+  for (unsigned long long d = 0; d < req.draws && out; ++d) {
+    if (req.top == 1) {
+      const std::size_t i = selection.select(bits);
+      if (req.json) {
+        selections.push(static_cast<unsigned long long>(i));
+      } else {
+        out << i << '\n';
+      }
+    } else {
+      const auto chosen = selection.select_top(bits, static_cast<std::size_t>(req.top));
+      if (req.json) {
+        JsonValue line = JsonValue::array();
+        for (const auto i : chosen) line.push(static_cast<unsigned long long>(i));
+        selections.push(std::move(line));
+      } else {
+        out << join(chosen) << '\n';
+      }
+    }
+  }
+}
+
+JsonValue select_json(const SelectRequest& req, const SelectGuarantee& g,
+                      const mechanisms::Selection& selection, JsonValue selections) {
+  const mechanisms::SelectionOptions& options = req.options;
+  JsonValue guarantee = JsonValue::object();
+  guarantee.set("epsilon_per_round", to_string(options.epsilon))
+      .set("rounds", g.rounds.get_str())
+      .set("basic_epsilon", to_string(g.basic))
+      .set("basic_delta", "0");
+  if (req.delta) guarantee.set("delta", to_string(*req.delta));
+  if (g.optimal) {
+    guarantee.set_interval("optimal_epsilon", g.optimal->value, req.digits)
+        .set("optimal_epsilon_upper", accounting::decimal_upper(g.optimal->value.upper(), req.digits))
+        .set("optimal_tolerance_met", g.optimal->tolerance_met);
+  } else if (!g.optimal_note.empty()) {
+    guarantee.set("optimal_note", g.optimal_note);
+  }
+  JsonValue out = JsonValue::object();
+  out.set("command", "select").set("mechanism", mechanisms::to_string(options.mechanism));
+  if (options.mechanism == SelectionMechanism::kReportNoisyMax) {
+    out.set("noise", mechanisms::to_string(options.noise));
+    if (options.noise == NoiseKind::kDiscreteLaplace) {
+      out.set("grid_denominator", to_string(selection.grid_denominator()))
+          .set("noise_scale", to_string(selection.noise_scale()));
+    }
+  }
+  out.set("epsilon", to_string(options.epsilon))
+      .set("sensitivity", to_string(options.sensitivity))
+      .set("monotonic", options.monotonic)
+      .set("candidates", static_cast<unsigned long long>(selection.candidates()))
+      .set("top", req.top)
+      .set("draws", req.draws)
+      .set("selections", std::move(selections))
+      .set("guarantee", std::move(guarantee));
+  return out;
 }
 
 }  // namespace
@@ -94,136 +272,24 @@ int cmd_select(Args args, Io& io) {
   for (const auto& s : seed_option_specs()) specs.push_back(s);
   const ParsedArgs parsed(args, with_report_options(specs));
   if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
-  if (!parsed.positionals().empty()) {
-    throw UsageError("select takes no positional argument (the scores are read from standard input; see --help)");
-  }
-  // Every option is validated before the input is read, a bit is drawn or a line printed.
-  mechanisms::SelectionOptions options;
-  options.mechanism = mechanisms::parse_selection_mechanism(parsed.require("--mechanism"));
-  if (parsed.has("--noise")) {
-    if (options.mechanism != SelectionMechanism::kReportNoisyMax) {
-      throw UsageError("--noise applies to --mechanism report-noisy-max only");
-    }
-    options.noise = mechanisms::parse_noise_kind(*parsed.get("--noise"));
-  }
-  options.epsilon = parsed.require_rational("--epsilon");
-  options.sensitivity = parsed.require_rational("--sensitivity");
-  options.monotonic = parsed.has("--monotonic");
-  mechanisms::validate_selection_options(options);
-  const unsigned long long top =
-      parsed.has("--top") ? *parsed.count("--top", 1, mechanisms::kMaxCandidates) : 1;
-  const unsigned long long draws = parsed.has("-n") ? *parsed.count("-n", 1, kMaxDraws) : 1;
-  std::optional<mpq_class> delta = parsed.rational("--delta");
-  if (delta) accounting::validate_delta(*delta, "delta");
-  const int digits = digits_option(parsed, 1000);
-  const bool json = parsed.has("--json");
-  if (json && draws > kMaxJsonDraws) {
-    // The JSON object is built in memory before it is printed.
-    throw ParameterError::out_of_range("n", std::to_string(draws), "1 <= n <= 1000000 with --json");
-  }
+  const SelectRequest req = parse_select_request(parsed);
 
   std::vector<mpq_class> scores = mechanisms::read_scores(io.in);
   const std::size_t candidates = scores.size();
-  if (top > candidates) {
-    throw ParameterError::out_of_range("top", std::to_string(top),
+  if (req.top > candidates) {
+    throw ParameterError::out_of_range("top", std::to_string(req.top),
                                        "1 <= top <= the number of candidates (" +
                                            std::to_string(candidates) + ")");
   }
-  mechanisms::Selection selection = mechanisms::Selection::make(std::move(scores), options);
-
-  // The guarantee of everything printed: draws * top adaptively composed epsilon-DP rounds.
-  const mpz_class rounds_z = mpz_class(std::to_string(draws)) * mpz_class(std::to_string(top));
-  const mpq_class basic = options.epsilon * mpq_class(rounds_z);
-  std::optional<accounting::Certified> optimal;
-  std::string optimal_note;
-  if (delta) {
-    if (rounds_z >= 2 && rounds_z <= accounting::kMaxCompositions) {
-      optimal = mechanisms::selection_guarantee(options, rounds_z.get_ui(), delta).optimal_epsilon;
-    } else if (rounds_z > accounting::kMaxCompositions) {
-      optimal_note = "optimal composition not computed: N * K = " + rounds_z.get_str() +
-                     " rounds is over 1000000";
-    } else {
-      optimal_note = "one round: epsilon is already exact with delta = 0";
-    }
-  }
-  const std::string mech_text =
-      mechanisms::to_string(options.mechanism) +
-      (options.mechanism == SelectionMechanism::kReportNoisyMax
-           ? " (" + std::string(options.noise == NoiseKind::kDiscreteLaplace
-                                    ? "discrete Laplace noise of scale " +
-                                          abbreviate(to_string(selection.noise_scale())) +
-                                          " on the grid 1/" + abbreviate(to_string(selection.grid_denominator()))
-                                    : "exponential noise, drawn as permute-and-flip") + ")"
-           : std::string());
-  io.err << "exactdp select: guarantee: each round (one selection) is (" << to_string(options.epsilon)
-         << ", 0)-DP: " << mech_text << ", sensitivity " << to_string(options.sensitivity)
-         << (options.monotonic ? " (monotonic scores)" : "") << ", " << candidates
-         << " candidates\n"
-         << "exactdp select: guarantee: all " << rounds_z.get_str() << " rounds printed (" << draws
-         << " draw(s) x " << top << ") together are (" << abbreviate(to_exact_decimal(basic))
-         << ", 0)-DP (basic composition, exact)\n";
-  if (optimal) {
-    io.err << "exactdp select: guarantee: and (" << accounting::decimal_upper(optimal->value.upper(), digits)
-           << ", " << to_string(*delta) << ")-DP (optimal composition, Kairouz-Oh-Viswanath; certified upper end)\n";
-  } else if (!optimal_note.empty()) {
-    io.err << "exactdp select: " << optimal_note << "\n";
-  }
+  mechanisms::Selection selection = mechanisms::Selection::make(std::move(scores), req.options);
+  check_peeling_cost(selection, req);
+  const SelectGuarantee guarantee = select_guarantee(req);
+  print_select_guarantee(io.err, req, guarantee, selection);
 
   const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
   JsonValue selections = JsonValue::array();
-  for (unsigned long long d = 0; d < draws && io.out; ++d) {
-    if (top == 1) {
-      const std::size_t i = selection.select(*bits);
-      if (json) {
-        selections.push(static_cast<unsigned long long>(i));
-      } else {
-        io.out << i << '\n';
-      }
-    } else {
-      const auto chosen = selection.select_top(*bits, static_cast<std::size_t>(top));
-      if (json) {
-        JsonValue line = JsonValue::array();
-        for (const auto i : chosen) line.push(static_cast<unsigned long long>(i));
-        selections.push(std::move(line));
-      } else {
-        io.out << join(chosen) << '\n';
-      }
-    }
-  }
-  if (json) {
-    JsonValue guarantee = JsonValue::object();
-    guarantee.set("epsilon_per_round", to_string(options.epsilon))
-        .set("rounds", rounds_z.get_str())
-        .set("basic_epsilon", to_string(basic))
-        .set("basic_delta", "0");
-    if (delta) guarantee.set("delta", to_string(*delta));
-    if (optimal) {
-      guarantee.set_interval("optimal_epsilon", optimal->value, digits)
-          .set("optimal_epsilon_upper", accounting::decimal_upper(optimal->value.upper(), digits))
-          .set("optimal_tolerance_met", optimal->tolerance_met);
-    } else if (!optimal_note.empty()) {
-      guarantee.set("optimal_note", optimal_note);
-    }
-    JsonValue out = JsonValue::object();
-    out.set("command", "select")
-        .set("mechanism", mechanisms::to_string(options.mechanism));
-    if (options.mechanism == SelectionMechanism::kReportNoisyMax) {
-      out.set("noise", mechanisms::to_string(options.noise));
-      if (options.noise == NoiseKind::kDiscreteLaplace) {
-        out.set("grid_denominator", to_string(selection.grid_denominator()))
-            .set("noise_scale", to_string(selection.noise_scale()));
-      }
-    }
-    out.set("epsilon", to_string(options.epsilon))
-        .set("sensitivity", to_string(options.sensitivity))
-        .set("monotonic", options.monotonic)
-        .set("candidates", static_cast<unsigned long long>(candidates))
-        .set("top", top)
-        .set("draws", draws)
-        .set("selections", std::move(selections))
-        .set("guarantee", std::move(guarantee));
-    io.out << out.dump() << "\n";
-  }
+  draw_selections(selection, *bits, req, io.out, selections);
+  if (req.json) io.out << select_json(req, guarantee, selection, std::move(selections)).dump() << "\n";
   return 0;
 }
 

@@ -42,11 +42,40 @@ void newline(std::string& out, int indent, int level) {
   out.append(static_cast<std::size_t>(indent * level), ' ');
 }
 
+// The length (2 to 4) of the well-formed UTF-8 sequence starting at s[i] (a byte >= 0x80), or 0
+// when there is none there: no overlong form, no surrogate, nothing above U+10FFFF (RFC 3629).
+std::size_t utf8_sequence_length(const std::string& s, std::size_t i) {
+  const auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char b = at(i);
+  std::size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
+  if (b >= 0xC2 && b <= 0xDF) {
+    n = 2;
+  } else if (b >= 0xE0 && b <= 0xEF) {
+    n = 3;
+    if (b == 0xE0) lo = 0xA0;
+    if (b == 0xED) hi = 0x9F;
+  } else if (b >= 0xF0 && b <= 0xF4) {
+    n = 4;
+    if (b == 0xF0) lo = 0x90;
+    if (b == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size() || at(i + 1) < lo || at(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k) {
+    if (at(i + k) < 0x80 || at(i + k) > 0xBF) return 0;
+  }
+  return n;
+}
+
 }  // namespace
 
 std::string json_quote(const std::string& s) {
   std::string out = "\"";
-  for (char c : s) {
+  static const char* hex = "0123456789abcdef";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
     const auto u = static_cast<unsigned char>(c);
     switch (c) {
       case '"': out += "\\\""; break;
@@ -57,8 +86,17 @@ std::string json_quote(const std::string& s) {
       case '\b': out += "\\b"; break;
       case '\f': out += "\\f"; break;
       default:
-        if (u < 0x20) {
-          static const char* hex = "0123456789abcdef";
+        if (u >= 0x80) {
+          const std::size_t n = utf8_sequence_length(s, i);
+          if (n > 0) {
+            out.append(s, i, n);  // valid UTF-8: kept as it is
+            i += n - 1;
+          } else {
+            out += "\\u00";  // not UTF-8: the byte, read as Latin-1, escaped
+            out += hex[u >> 4];
+            out += hex[u & 15];
+          }
+        } else if (u < 0x20) {
           out += "\\u00";
           out += hex[u >> 4];
           out += hex[u & 15];

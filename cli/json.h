@@ -12,8 +12,10 @@
 //   io.out << out.dump() << "\n";
 //   // {"mechanism": "gaussian", "delta": {"lower": "0.1", "upper": "0.2"}, "tolerance_met": true}
 //
-// Strings are escaped per RFC 8259 (quote, backslash, control characters as \uXXXX); bytes
-// >= 0x80 are passed through unchanged (the caller provides UTF-8).
+// Strings are escaped per RFC 8259 (quote, backslash, control characters as \uXXXX); well-formed
+// UTF-8 is passed through unchanged, and every byte that is not part of a well-formed UTF-8
+// sequence (a CSV header in Latin-1, say) is written as \u00XX, the byte read as Latin-1, so
+// the output is always valid JSON whatever bytes the caller gives.
 #pragma once
 
 #include <cstdint>

@@ -1,10 +1,11 @@
 // exactdp-allow-float: this file only lays out pixels for pictures.
 #include "cli/svg_plot.h"
 
+#include "cli/atomic_output.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 
 namespace exactdp::cli {
@@ -179,11 +180,9 @@ std::string render_svg(const SvgChart& chart) {
 
 void write_svg_file(const std::string& path, const SvgChart& chart) {
   const std::string text = render_svg(chart);
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) throw std::runtime_error("cannot open SVG file '" + path + "' for writing");
-  file << text;
-  file.flush();
-  if (!file) throw std::runtime_error("cannot write SVG file '" + path + "'");
+  AtomicOutputFile file("--svg", path);  // FILE replaced only once the whole chart is written
+  file.stream() << text;
+  file.commit();
 }
 
 }  // namespace exactdp::cli

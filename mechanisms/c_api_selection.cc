@@ -6,6 +6,7 @@
 
 #include <exactdp/exactdp.h>
 #include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/mechanisms/selection/score_budget.h>
 #include <exactdp/mechanisms/selection/selection.h>
 #include <exactdp/samplers/rational.h>
 
@@ -44,9 +45,11 @@ int exactdp_selection_new(const char* mechanism, const char* noise, const char* 
     internal::require_non_null(scores, "scores");
     std::vector<mpq_class> u;
     u.reserve(n);
+    mechanisms::ScoreBudget budget;  // bounded before GMP is asked for more (score_budget.h)
     for (std::size_t i = 0; i < n; ++i) {
       internal::require_non_null(scores[i], "scores[i]");
       u.push_back(parse_rational("scores", scores[i]));
+      budget.add(u.back(), "scores[" + std::to_string(i) + "]");
     }
     auto made = std::make_unique<exactdp_selection>(mechanisms::Selection::make(std::move(u), o));
     *out = made.release();

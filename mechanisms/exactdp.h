@@ -18,6 +18,12 @@
  *    and the allowed range, e.g. "sigma2 = -1 is out of range: allowed sigma2 > 0"). Outputs
  *    through pointers are written only on success, except where a call says otherwise.
  *  - No C++ exception ever crosses this interface (not even std::bad_alloc: EXACTDP_E_NOMEM).
+ *  - Sizes are bounded before GMP allocates (every rational argument: 10,000 digits and a
+ *    decimal exponent of at most 100,000; the scores of a selection: 2^28 bits in all), so no
+ *    valid argument can reach GMP's own allocation failure, which prints "Cannot allocate
+ *    memory" and aborts the process (GMP offers no way to recover). What remains is a machine
+ *    genuinely out of memory for those bounded sizes (a few hundred MB at most); there GMP may
+ *    still abort, as any C library that calls malloc may fail (SECURITY.md).
  *  - Text outputs go to a caller buffer (buf, len): on success it holds the NUL-terminated
  *    text; when the text and its NUL do not fit, the call fails with EXACTDP_E_BUFFER, writes
  *    "" when len > 0, and the message gives the size needed. EXACTDP_DECIMAL_LEN bytes always
@@ -231,8 +237,11 @@ typedef struct exactdp_selection exactdp_selection;
  * noise: NULL or "laplace" (discrete Laplace, the default) or "exponential" (report-noisy-max
  * only); epsilon: 0 < epsilon <= 10^6; sensitivity > 0; monotonic: 0, or 1 when every score moves
  * in the same direction between neighbours (exponential, report-noisy-max with laplace noise);
- * scores[0..n-1]: 1 <= n <= 10^6 decimal strings read exactly. Each selection is
- * (epsilon, 0)-DP. Errors name the parameter ("scores" for a bad score). Thread-safe. */
+ * scores[0..n-1]: 1 <= n <= 10^6 decimal strings read exactly, together at most 2^28 bits of
+ * numerators and denominators (EXACTDP_E_LIMIT naming "scores" and the first index over it,
+ * e.g. 20,000 scores of "1e100000": checked as each is read, before GMP allocates more). Each
+ * selection is (epsilon, 0)-DP. Errors name the parameter ("scores" for a bad score).
+ * Thread-safe. */
 EXACTDP_API int exactdp_selection_new(const char *mechanism, const char *noise, const char *epsilon,
                                       const char *sensitivity, int monotonic,
                                       const char *const *scores, size_t n,

@@ -1,5 +1,6 @@
 #include <exactdp/mechanisms/selection/score_reader.h>
 
+#include <exactdp/mechanisms/selection/score_budget.h>
 #include <exactdp/mechanisms/selection/selection.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/rational.h>
@@ -13,6 +14,7 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 std::vector<mpq_class> read_scores(std::istream& in) {
   std::vector<mpq_class> scores;
+  ScoreBudget budget;  // the total size, checked as each score is read
   std::string line;
   unsigned long long line_number = 0;
   for (;;) {
@@ -52,6 +54,7 @@ std::vector<mpq_class> read_scores(std::istream& in) {
     } catch (const ParameterError& err) {
       throw ParameterError("scores", "scores: line " + std::to_string(line_number) + ": " + err.what());
     }
+    budget.add(scores.back(), "line " + std::to_string(line_number));
     if (!saw_newline) break;
   }
   if (scores.empty()) {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include <exactdp/mechanisms/selection/score_budget.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/rational.h>
 #include <exactdp/samplers/uniform.h>
@@ -82,6 +83,7 @@ Selection Selection::make(std::vector<mpq_class> scores, const SelectionOptions&
     throw LimitError("scores", "scores: " + std::to_string(scores.size()) +
                                    " candidates is over the limit: allowed at most 1000000");
   }
+  check_score_bits(scores);  // before any copy is derived (score_budget.h)
   Selection s;
   s.options_ = options;
   s.scores_ = std::move(scores);
@@ -106,6 +108,11 @@ Selection Selection::make(std::vector<mpq_class> scores, const SelectionOptions&
       }
     }
     s.grid_ = d;
+    // The grid scores D u_i hold about bits(D) more bits each than u_i's numerator: bounded
+    // before they are made.
+    ScoreBudget grid_budget;
+    grid_budget.add_bits(static_cast<unsigned long long>(s.scores_.size()) * mpz_sizeinbase(d.get_mpz_t(), 2),
+                         "the grid scores (n * bits of the common denominator)");
     s.grid_scores_.reserve(s.scores_.size());
     for (const auto& u : s.scores_) s.grid_scores_.emplace_back(u.get_num() * (d / u.get_den()));
     mpq_class grid_sensitivity = options.sensitivity * mpq_class(d);
@@ -131,6 +138,41 @@ Selection Selection::make(std::vector<mpq_class> scores, const SelectionOptions&
     // kInversion with one candidate or a gap over 2^40: rejection (same law).
   }
   return s;
+}
+
+void Selection::prepare_descending_order() {
+  if (descending_.size() == scores_.size()) return;
+  descending_.resize(scores_.size());
+  std::iota(descending_.begin(), descending_.end(), std::size_t{0});
+  std::stable_sort(descending_.begin(), descending_.end(),
+                   [this](std::size_t a, std::size_t b) { return scores_[a] > scores_[b]; });
+}
+
+unsigned long long Selection::estimated_peeling_steps(std::size_t k) {
+  const std::size_t n = scores_.size();
+  k = std::min(k, n);
+  unsigned long long steps = 0;
+  if (options_.mechanism == SelectionMechanism::kReportNoisyMax &&
+      options_.noise == NoiseKind::kDiscreteLaplace) {
+    // n - r noise draws in round r; a draw (integers on the grid) costs about 1/16 of a coin
+    // step of the other mechanisms (measured: 18 * 10^6 draws in 0.65 s).
+    for (std::size_t r = 0; r < k; ++r) steps += n - r;
+    return steps / 16 + 1;
+  }
+  if (k <= 1) return 1;
+  prepare_descending_order();
+  // near = the first index (in descending order) whose score is more than 1/c below the r-th.
+  const mpq_class reach = 1 / factor_;
+  std::size_t near = 0;
+  mpq_class floor_score;
+  for (std::size_t r = 0; r < k; ++r) {
+    floor_score = scores_[descending_[r]] - reach;
+    if (near < r) near = r;
+    while (near < n && scores_[descending_[near]] >= floor_score) ++near;
+    const unsigned long long within = near - r;  // >= 1: the best itself
+    steps += (3 * static_cast<unsigned long long>(n - r) + within - 1) / within;  // e < 3
+  }
+  return steps;
 }
 
 bool Selection::coin(BitSource& bits, std::size_t i, const mpq_class& best, bool first_round) {
@@ -220,6 +262,11 @@ std::vector<std::size_t> Selection::select_top(BitSource& bits, std::size_t k) {
   const bool sorted = options_.mechanism == SelectionMechanism::kReportNoisyMax &&
                       options_.noise == NoiseKind::kDiscreteLaplace;
   if (sorted) std::iota(active_.begin(), active_.end(), std::size_t{0});
+  // The best score still in play, in O(1) amortised a round: candidates by decreasing score,
+  // skipping the ones already chosen (not a scan of the m remaining scores every round).
+  if (!sorted && k > 1) prepare_descending_order();
+  std::vector<char> taken(sorted || k == 1 ? 0 : n, 0);
+  std::size_t next_best = 0;
   std::vector<std::size_t> chosen;
   chosen.reserve(k);
   std::size_t m = n;
@@ -228,13 +275,12 @@ std::vector<std::size_t> Selection::select_top(BitSource& bits, std::size_t k) {
     if (first) {
       round_best_ = best_;
     } else if (!sorted) {
-      round_best_ = scores_[active_[0]];
-      for (std::size_t p = 1; p < m; ++p) {
-        if (scores_[active_[p]] > round_best_) round_best_ = scores_[active_[p]];
-      }
+      while (taken[descending_[next_best]] != 0) ++next_best;
+      round_best_ = scores_[descending_[next_best]];
     }
     const std::size_t pos = round(bits, m, first);
     chosen.push_back(active_[pos]);
+    if (!taken.empty()) taken[active_[pos]] = 1;
     if (sorted) {
       active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(pos));
     } else {

@@ -133,6 +133,16 @@ class Selection {
   // 1 <= k <= candidates().
   [[nodiscard]] std::vector<std::size_t> select_top(BitSource& bits, std::size_t k);
 
+  // A cheap estimate (O(n log n) once, then O(n)) of the candidate steps one select_top(k) call
+  // takes: coins (exponential, permute-and-flip) or noise draws (report-noisy-max), for callers
+  // that refuse a peeling too slow to serve before they start it (the CLI does). Round r is
+  // assumed to face the n - r candidates below the r best: report-noisy-max draws n - r noises
+  // (counted as (n - r) / 16 steps: a draw is that much cheaper than a coin);
+  // the others need about e (n - r) / w_r coins where w_r counts the candidates within 1/c of
+  // the best still in play (their weights are >= 1/e). Peeling after the first round is
+  // O(sum of these), so spread scores (w_r = 1) cost O(K n): ~5 microseconds a step.
+  [[nodiscard]] unsigned long long estimated_peeling_steps(std::size_t k);
+
  private:
   Selection() = default;
   // One round on active_[0..m): returns the POSITION in active_ of the chosen candidate.
@@ -140,6 +150,8 @@ class Selection {
   std::size_t round_exponential(BitSource& bits, std::size_t m, bool first_round);
   std::size_t round_permute_and_flip(BitSource& bits, std::size_t m, bool first_round);
   std::size_t round_noisy_max(BitSource& bits, std::size_t m);
+  // descending_: the candidates by decreasing score (made once, at the first peeling call).
+  void prepare_descending_order();
   // exp(-gamma) coin for candidate i against the best score `best` of the current round.
   bool coin(BitSource& bits, std::size_t i, const mpq_class& best, bool first_round);
 
@@ -154,6 +166,7 @@ class Selection {
   std::vector<mpz_class> grid_scores_;      // D u_i (report-noisy-max with discrete Laplace)
   std::vector<DiscreteLaplaceParams> laplace_;  // 0 or 1 element
   std::vector<std::size_t> active_;         // scratch: candidates in play (a permutation)
+  std::vector<std::size_t> descending_;     // candidates by decreasing score (peeling)
   mpq_class round_best_;                    // scratch
   mpq_class gamma_;                         // scratch
   mpz_class noisy_, best_noisy_, noise_;    // scratch

@@ -97,6 +97,18 @@ TEST(CliRelease, GuaranteeJsonIsWithinTheBudget) {
   std::remove(path.c_str());
 }
 
+TEST(CliRelease, JsonStaysValidWithAColumnNameThatIsNotUtf8) {
+  const std::string path = ::testing::TempDir() + "release_latin1.json";
+  const auto r = run_cli({"release", "--mechanism", "discrete-laplace", "--epsilon", "1",
+                          "--column", "caf\xE9", "--json", path, "--seed", kSeed},
+                         "region,caf\xE9\nNorth,5\n");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string json = read_text_file(path);
+  EXPECT_NE(json.find("\"column\": \"caf\\u00e9\""), std::string::npos) << json;
+  EXPECT_EQ(json.find('\xE9'), std::string::npos);  // the raw byte would be invalid JSON
+  std::remove(path.c_str());
+}
+
 TEST(CliRelease, HardenedChargesDelta) {
   const auto r = run_cli(release_args({"--column", "count", "--hardened"}), kTable);
   ASSERT_EQ(r.status, 0) << r.err;

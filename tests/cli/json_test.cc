@@ -31,5 +31,17 @@ TEST(Json, Errors) {
   EXPECT_EQ(json_quote(std::string("\x01", 1)), "\"\\u0001\"");
 }
 
+TEST(Json, BytesThatAreNotUtf8AreEscaped) {
+  // Well-formed UTF-8 (2, 3 and 4 bytes) passes through unchanged.
+  EXPECT_EQ(json_quote("r\xC3\xA9gion \xE2\x82\xAC \xF0\x9F\x98\x80"),
+            "\"r\xC3\xA9gion \xE2\x82\xAC \xF0\x9F\x98\x80\"");
+  // Latin-1 bytes, a truncated sequence, an overlong '/', a surrogate, a lone continuation.
+  EXPECT_EQ(json_quote("caf\xE9"), "\"caf\\u00e9\"");
+  EXPECT_EQ(json_quote("\xE2\x82"), "\"\\u00e2\\u0082\"");
+  EXPECT_EQ(json_quote("\xC0\xAF"), "\"\\u00c0\\u00af\"");
+  EXPECT_EQ(json_quote("\xED\xA0\x80"), "\"\\u00ed\\u00a0\\u0080\"");
+  EXPECT_EQ(json_quote("\x80x"), "\"\\u0080x\"");
+}
+
 }  // namespace
 }  // namespace exactdp::cli
