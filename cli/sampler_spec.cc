@@ -86,8 +86,8 @@ SamplerSpec parse_sampler_spec(const std::string& name, const ParsedArgs& args) 
   if (law == nullptr || !law->supports(Capability::kSample)) {
     std::string known;
     for (const auto& n : law_names()) known += (known.empty() ? "" : ", ") + n;
-    throw UsageError((law == nullptr ? "unknown law '" : "law '") + abbreviate(name) +
-                     (law == nullptr ? "'" : "' has no sampler") + ": allowed " + known);
+    throw UsageError("unknown law '" + abbreviate(name) + "'" + (law == nullptr ? "" : " here: it has no sampler") +
+                     ": allowed " + known);
   }
   const std::optional<Hardening> hardening = hardening_of(args);
   const auto given = given_parameters(*law, args);
