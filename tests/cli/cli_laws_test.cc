@@ -24,7 +24,7 @@ TEST(CliLaws, ListsEveryRegistryLawWithItsParameters) {
   }
   const Result j = run({"laws", "--json"});
   ASSERT_EQ(j.status, 0) << j.err;
-  EXPECT_EQ(j.out.rfind("{\"command\": \"laws\"", 0), 0U) << j.out.substr(0, 40);
+  EXPECT_NE(j.out.find("\"staircase\""), std::string::npos) << j.out.substr(0, 80);
 }
 
 TEST(CliLaws, StaircaseWorksInEveryCommand) {
