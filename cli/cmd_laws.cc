@@ -57,7 +57,7 @@ void print_json(std::ostream& out) {
     for (const auto& p : law->parameters()) {
       JsonValue j = JsonValue::object();
       j.set("name", p.name.c_str()).set("type", kind_name(p.kind)).set("role", role_name(p.role));
-      j.set("required", JsonValue::number(p.fallback ? "false" : "true"));
+      j.set("required", !p.fallback.has_value());
       j.set("default", p.fallback && !p.fallback->empty() ? JsonValue(p.fallback->c_str()) : JsonValue::null());
       j.set("range", p.range.c_str()).set("help", p.help.c_str());
       params.push(std::move(j));
