@@ -50,7 +50,7 @@ TEST(CliLaws, ALawAnInterfaceCannotServeIsRefusedNamingIt) {
   const Result t = run({"audit-timing", "bernoulli-exp", "--gamma", "1"});
   EXPECT_EQ(t.status, 2);
   EXPECT_NE(t.err.find("not bernoulli-exp"), std::string::npos) << t.err;
-  const Result g = run({"sample", "gaussian", "--sigma", "1", "-n", "1"});
+  const Result g = run({"sample", "gaussian", "-n", "1"});
   EXPECT_EQ(g.status, 2);
   EXPECT_NE(g.err.find("has no sampler"), std::string::npos) << g.err;
   const Result e = run({"compose", "--event", "poisson-gdp:mu=1,q=0.1", "--delta", "1e-5"});
