@@ -19,6 +19,7 @@
 #include <exactdp/accounting/rdp_accountant.h>
 #include <exactdp/accounting/ziv.h>
 #include "cli/accounting_options.h"
+#include "cli/compose_limits.h"
 #include "cli/args.h"
 #include "cli/compose_events.h"
 #include "cli/json.h"
@@ -85,7 +86,10 @@ constexpr const char* kHelp =
     "  --json             one JSON object; intervals as {\"lower\", \"upper\"}\n"
     "  --digits D         significant digits printed, 1..10000 (default 20)\n"
     "  --tolerance R      relative width wanted (default 2^-100)\n"
-    "Ranges: counts 1..10^12 in total; 0 < delta < 1; 0 <= epsilon <= 10^6. The interval of the\n"
+    "Ranges: counts 1..10^12 in total; 0 < delta < 1; 0 <= epsilon <= 10^6. Cost limits (checked\n"
+    "before any route runs, exit 2 naming the parameter): at most 1000 --event options; every\n"
+    "rational of an event at most 1024 bits of numerator plus denominator (~300 digits);\n"
+    "sigma/Delta, scale/Delta and sigma2/Delta^2 in [10^-6, 2^128]; q >= 2^-64. The interval of the\n"
     "rdp route encloses that route's bound (its upper end is the certified epsilon or delta);\n"
     "its lower end is not a lower bound on the mechanism's true privacy loss.\n";
 
@@ -103,7 +107,8 @@ constexpr const char* kDpSgdHelp =
     "options:\n"
     "  --json, --digits D (1..1000, default 20)\n"
     "Ranges: 0 < q <= 1, 1 <= steps <= 10^9, 0 < epsilon <= 10^4, 0 < delta < 1; sigma is\n"
-    "searched in [10^-3, 10^6] to a relative width of 10^-6.\n";
+    "searched in [10^-3, 10^6] to a relative width of 10^-6. Cost limits: q >= 2^-64, and q,\n"
+    "epsilon and delta at most 1024 bits of numerator plus denominator each (~300 digits).\n";
 
 // ---- EVENT text --------------------------------------------------------------------------
 
@@ -252,6 +257,7 @@ SplitArgs split_events(Args args) {
       raw.back().second = value;
     }
   }
+  check_event_option_count(raw.size());  // before parsing (compose_limits.h)
   for (const auto& [event, count] : raw) {
     s.events.emplace_back(parse_event(event), count ? parse_count(*count) : 1UL);
   }
@@ -341,6 +347,7 @@ int cmd_compose_events(Args args, Io& io) {
     rdp_applies = false;
   }
   if (split.events.empty()) throw UsageError("compose: give at least one --event (see --help)");
+  check_compose_event_limits(split.events);  // cost limits before any route (compose_limits.h)
   if (subsampled && route != "auto" && route != "rdp" && route != "pld") {
     throw UsageError("--route " + route + " does not apply to subsampled events: use rdp, pld or auto");
   }
@@ -465,6 +472,7 @@ int cmd_calibrate_dp_sgd(Args args, Io& io) {
   const mpq_class epsilon = parsed.require_rational("--epsilon");
   const mpq_class delta = parsed.require_rational("--delta");
   const int digits = digits_option(parsed, 1000);
+  check_dp_sgd_limits(q, epsilon, delta);  // cost limits (compose_limits.h)
   const accounting::DpSgdCalibration c = accounting::calibrate_dp_sgd(q, steps, epsilon, delta);
 
   const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) +

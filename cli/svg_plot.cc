@@ -2,8 +2,10 @@
 #include "cli/svg_plot.h"
 
 #include "cli/atomic_output.h"
+#include <exactdp/samplers/errors.h>
 
 #include <algorithm>
+#include <memory>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -180,9 +182,15 @@ std::string render_svg(const SvgChart& chart) {
 
 void write_svg_file(const std::string& path, const SvgChart& chart) {
   const std::string text = render_svg(chart);
-  AtomicOutputFile file("--svg", path);  // FILE replaced only once the whole chart is written
-  file.stream() << text;
-  file.commit();
+  // FILE is replaced only once the whole chart is written (cli/atomic_output.h).
+  std::unique_ptr<AtomicOutputFile> file;
+  try {
+    file = std::make_unique<AtomicOutputFile>("--svg", path);
+  } catch (const ParameterError& e) {
+    throw std::runtime_error(e.what());  // this function's contract: std::runtime_error
+  }
+  file->stream() << text;
+  file->commit();
 }
 
 }  // namespace exactdp::cli

@@ -14,8 +14,7 @@
 //   chart.series.push_back({"delta upper", {{0.0, -0.4}, {1.0, -0.9}}});
 //   write_svg_file("profile.svg", chart);
 //
-// Errors: write_svg_file throws std::runtime_error (or ParameterError when no temporary file can
-// be created beside it) naming the file when it cannot be written. The file is replaced
+// Errors: write_svg_file throws std::runtime_error naming the file when it cannot be written. The file is replaced
 // atomically (cli/atomic_output.h): a failed write leaves it as it was.
 #pragma once
 

@@ -1,0 +1,99 @@
+#include "cli/compose_limits.h"
+
+#include <string>
+
+#include <exactdp/accounting/accountant.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+
+namespace exactdp::cli {
+namespace {
+
+using accounting::PrivacyEvent;
+
+unsigned long bits_of(const mpq_class& x) {
+  return static_cast<unsigned long>(mpz_sizeinbase(x.get_num_mpz_t(), 2) +
+                                    mpz_sizeinbase(x.get_den_mpz_t(), 2));
+}
+
+void check_size(const std::string& name, const mpq_class& x) {
+  if (bits_of(x) > kMaxEventParameterBits) {
+    throw LimitError(name, name + " = " + abbreviate(to_string(x)) +
+                               " is over the size limit of composition accounting: allowed at most "
+                               "1024 bits of numerator and denominator (about 300 digits)");
+  }
+}
+
+std::string noise_name(PrivacyEvent::Kind kind) {
+  switch (kind) {
+    case PrivacyEvent::Kind::kGaussian: return "sigma";
+    case PrivacyEvent::Kind::kDiscreteGaussian: return "sigma2";
+    case PrivacyEvent::Kind::kLaplace:
+    case PrivacyEvent::Kind::kDiscreteLaplace: return "scale";
+    default: return "";
+  }
+}
+
+void check_noise(const PrivacyEvent& e) {
+  const std::string name = noise_name(e.kind());
+  if (name.empty()) {
+    // pure-dp, zcdp, gdp: their one parameter, by size.
+    if (e.kind() == PrivacyEvent::Kind::kPureDp) check_size("epsilon", e.pure_epsilon());
+    if (e.kind() == PrivacyEvent::Kind::kZcdp) check_size("rho", e.rho());
+    if (e.kind() == PrivacyEvent::Kind::kGdp) check_size("mu", e.exact_mu());
+    return;
+  }
+  check_size(name, e.noise_parameter());
+  check_size("sensitivity", e.sensitivity());
+  const bool squared = e.kind() == PrivacyEvent::Kind::kDiscreteGaussian;
+  const mpq_class delta_power = squared ? e.sensitivity() * e.sensitivity() : e.sensitivity();
+  const mpq_class ratio = e.noise_parameter() / delta_power;
+  const mpq_class smallest(1, 1'000'000);
+  const mpq_class largest = mpq_class(mpz_class(1) << 128);
+  if (ratio < smallest || ratio > largest) {
+    const std::string what = name + (squared ? " / sensitivity^2" : " / sensitivity");
+    throw LimitError(name, name + " = " + abbreviate(to_string(e.noise_parameter())) + ": " + what +
+                               " is out of the range of composition accounting: allowed 10^-6 <= " +
+                               what + " <= 2^128 (below, no route can discretise or bound the "
+                               "loss; above, the event is practically free)");
+  }
+}
+
+void check_rate(const mpq_class& q) {
+  check_size("q", q);
+  if (q < mpq_class(1, mpz_class(1) << 64)) {
+    throw LimitError("q", "q = " + abbreviate(to_string(q)) +
+                              " is out of the range of composition accounting: allowed q >= 2^-64 "
+                              "(about 5.4e-20)");
+  }
+}
+
+}  // namespace
+
+void check_event_option_count(std::size_t events) {
+  if (events > kMaxEventOptions) {
+    throw LimitError("event", "event: " + std::to_string(events) +
+                                  " --event options is over the limit: allowed at most 1000 (use "
+                                  "--count for repeated events)");
+  }
+}
+
+void check_compose_event_limits(const accounting::RdpComposition& events) {
+  check_event_option_count(events.size());
+  for (const auto& [e, n] : events) {
+    if (e.is_subsampled()) {
+      check_rate(e.subsampled_q());
+      check_noise(e.subsampled_base());
+    } else {
+      check_noise(e.plain_event());
+    }
+  }
+}
+
+void check_dp_sgd_limits(const mpq_class& q, const mpq_class& epsilon, const mpq_class& delta) {
+  check_rate(q);
+  check_size("epsilon", epsilon);
+  check_size("delta", delta);
+}
+
+}  // namespace exactdp::cli
