@@ -6,6 +6,7 @@
 
 #include <exactdp/accounting/gaussian_profile.h>
 #include <exactdp/accounting/internal/certified_search.h>
+#include <exactdp/accounting/internal/gdp_bisection.h>
 #include <exactdp/accounting/normal.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/samplers/errors.h>

@@ -74,16 +74,4 @@ struct ComposedGdp {
 // sqrt(sum count_i * mu_i^2).
 [[nodiscard]] Interval gdp_compose_counted(std::span<const std::pair<Interval, unsigned long>> mus);
 
-namespace internal {
-// One bisection at a fixed precision (for tests and the Ziv driver). It refines the bracket to
-// a relative width of about 2^-(precision - 24), or 2^-result_bits when result_bits is positive
-// and smaller (the public functions pass their tolerance's bits + 2).
-[[nodiscard]] Interval gdp_epsilon_at(const Interval& mu, const mpq_class& delta,
-                                      mpfr_prec_t precision, long result_bits = 0);
-[[nodiscard]] Interval gdp_mu_for_at(const mpq_class& epsilon, const mpq_class& delta,
-                                     mpfr_prec_t precision, long result_bits = 0);
-[[nodiscard]] Interval gdp_mu_of_pure_dp_at(const mpq_class& epsilon, mpfr_prec_t precision,
-                                            long result_bits = 0);
-}  // namespace internal
-
 }  // namespace exactdp::accounting

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/internal/kov_fixed_precision.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/rational.h>

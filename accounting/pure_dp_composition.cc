@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <exactdp/accounting/internal/kov_fixed_precision.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/rational.h>

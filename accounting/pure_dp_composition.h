@@ -72,17 +72,4 @@ void validate_delta(const mpq_class& delta, const char* name = "delta");
 [[nodiscard]] Certified kov_epsilon(const mpq_class& epsilon, unsigned long k,
                                     const mpq_class& delta, const ZivOptions& options = {});
 
-namespace internal {
-// One KOV evaluation at a fixed working precision (exposed for tests and benchmarks).
-[[nodiscard]] Interval kov_delta_at_precision(const mpq_class& epsilon, unsigned long k,
-                                              const mpq_class& eps_prime, mpfr_prec_t precision);
-[[nodiscard]] Interval kov_epsilon_at_precision(const mpq_class& epsilon, unsigned long k,
-                                                const mpq_class& delta, mpfr_prec_t precision);
-// The breakpoint value delta_i = delta((k - 2i) epsilon), 0 <= i <= k/2, by the brief's direct
-// formula with exact GMP binomials (a second, independent algorithm, O(i) big-number terms;
-// for tests only, small k).
-[[nodiscard]] Interval kov_breakpoint_delta_direct(const mpq_class& epsilon, unsigned long k,
-                                                   unsigned long i, mpfr_prec_t precision);
-}  // namespace internal
-
 }  // namespace exactdp::accounting

@@ -4,7 +4,8 @@
 #   LIBDIR/libexactdp.a                               the C interface, static (same objects as
 #                                                     libexactdp_mechanisms.a; for pkg-config --static)
 #   LIBDIR/libexactdp_{samplers,accounting,verification,laws,mechanisms}.a   the C++ layers (static only)
-#   include/exactdp/exactdp.h, include/exactdp/<layer>/*.h   included as <exactdp/...>
+#   include/exactdp/exactdp.h, include/exactdp/<layer>/...  the public headers, included as
+#                                                     <exactdp/...> (the rule below)
 #   LIBDIR/pkgconfig/exactdp.pc                       relocatable: prefix from ${pcfiledir}
 #   LIBDIR/cmake/exactdp/                             find_package(exactdp): exactdp::exactdp, the
 #                                                     layer targets exactdp::samplers ..., exactdp::c
@@ -16,16 +17,24 @@ include(CMakePackageConfigHelpers)
 install(TARGETS exactdp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
 install(TARGETS exactdp_c EXPORT exactdpTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev)
-install(TARGETS exactdp_samplers exactdp_accounting exactdp_mechanisms exactdp_verification exactdp_laws exactdp_all
+install(TARGETS ${EXACTDP_LAYER_TARGETS} exactdp_all
         EXPORT exactdpTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT dev)
 install(FILES $<TARGET_FILE:exactdp_mechanisms> DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RENAME ${CMAKE_STATIC_LIBRARY_PREFIX}exactdp${CMAKE_STATIC_LIBRARY_SUFFIX} COMPONENT dev)
-foreach(layer samplers accounting mechanisms verification laws)
+
+# The headers. The rule: every header under a layer folder (EXACTDP_LAYERS, cmake/ExactdpLayer.cmake)
+# is public and installs, except those under a folder named internal/ (at any depth), which never
+# install. So a reader sees where a header goes from its path alone, and a new layer folder needs
+# no line here. What makes the rule safe: no public header includes an internal one, and each
+# compiles on its own from the installed tree (test installed_headers, tests/install/).
+# exactdp.h, the C interface, sits in mechanisms/ but installs at the top: <exactdp/exactdp.h>.
+foreach(layer ${EXACTDP_LAYERS})
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp/${layer}
-          COMPONENT dev FILES_MATCHING PATTERN "*.h" PATTERN "exactdp.h" EXCLUDE)
+          COMPONENT dev FILES_MATCHING PATTERN "*.h"
+          PATTERN "internal" EXCLUDE PATTERN "exactdp.h" EXCLUDE)
 endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/mechanisms/exactdp.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp
         COMPONENT dev)
@@ -57,6 +66,15 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
 else()
   set(EXACTDP_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
+# pkg-config --static: libexactdp.a holds the mechanisms layer; the layers before it in
+# EXACTDP_LAYERS follow it, last first (a static library goes before the ones it uses).
+list(FIND EXACTDP_LAYERS mechanisms _mechanisms_at)
+list(SUBLIST EXACTDP_LAYERS 0 ${_mechanisms_at} _below)
+list(REVERSE _below)
+set(EXACTDP_PC_LIBS_PRIVATE "")
+foreach(_layer ${_below})
+  string(APPEND EXACTDP_PC_LIBS_PRIVATE "-lexactdp_${_layer} ")
+endforeach()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/exactdp.pc.in ${PROJECT_BINARY_DIR}/exactdp.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/exactdp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
         COMPONENT dev)

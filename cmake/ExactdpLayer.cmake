@@ -1,3 +1,12 @@
+# EXACTDP_LAYERS: the layer folders of the library, in dependency order (a layer uses only the
+# layers before it). Each is one library, exactdp_<layer> (exactdp_add_layer below, called by the
+# folder's CMakeLists.txt; the top CMakeLists.txt adds every folder of the list), its headers are
+# included as <exactdp/<layer>/...> (the build tree links include/exactdp/<layer> to the folder)
+# and cmake/ExactdpInstall.cmake installs the library and every header of the folder except those
+# under an internal/ folder (at any depth). A new layer folder is one more word here.
+set(EXACTDP_LAYERS samplers accounting verification laws mechanisms)
+list(TRANSFORM EXACTDP_LAYERS PREPEND exactdp_ OUTPUT_VARIABLE EXACTDP_LAYER_TARGETS)
+
 # exactdp_add_layer(<layer> <link dependencies...>): the library of one layer folder
 # (docs/DESIGN.md, "Layers"): exactdp_<layer>, alias exactdp::<layer>, its sources globbed from
 # the folder (add a .cc beside its .h and re-run cmake), the include root (<exactdp/...>), the given PUBLIC link

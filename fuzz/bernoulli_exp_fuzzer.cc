@@ -17,6 +17,7 @@
 #include "fuzz/reference_cks20.h"
 #include <exactdp/samplers/bernoulli.h>
 #include <exactdp/samplers/bernoulli_exp.h>
+#include <exactdp/samplers/internal/gmp_reference_paths.h>
 #include <exactdp/samplers/int128.h>
 #include <exactdp/samplers/uniform.h>
 

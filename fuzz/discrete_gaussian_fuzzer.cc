@@ -21,6 +21,7 @@
 #include "fuzz/reference_cks20.h"
 #include "fuzz/sampler_paths_agree.h"
 #include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/internal/gmp_reference_paths.h>
 
 namespace {
 

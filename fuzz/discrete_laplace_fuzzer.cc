@@ -19,6 +19,7 @@
 #include "fuzz/reference_cks20.h"
 #include "fuzz/sampler_paths_agree.h"
 #include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/internal/gmp_reference_paths.h>
 
 namespace {
 

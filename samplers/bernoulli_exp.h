@@ -50,7 +50,7 @@ class BernoulliExpParams {
 
 // Draws from Bernoulli(exp(-gamma)); uses the fast path when params.fast_path().
 [[nodiscard]] bool sample_bernoulli_exp(BitSource& bits, const BernoulliExpParams& params);
-// Always the GMP path (the reference the fast path is tested against).
-[[nodiscard]] bool sample_bernoulli_exp_gmp(BitSource& bits, const BernoulliExpParams& params);
+// (Always the GMP path, the reference the fast path is tested against, is internal:
+// samplers/internal/gmp_reference_paths.h.)
 
 }  // namespace exactdp

@@ -2,6 +2,7 @@
 
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/internal/cks20.h>
+#include <exactdp/samplers/internal/gmp_reference_paths.h>
 #include <exactdp/samplers/internal/sampler_terms.h>
 #include <exactdp/samplers/internal/signed_result.h>
 #include <exactdp/samplers/rational.h>

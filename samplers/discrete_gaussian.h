@@ -89,16 +89,11 @@ void sample_discrete_gaussian(BitSource& bits, const DiscreteGaussianParams& par
 // One draw as int64; std::nullopt when the value does not fit (the draw is spent).
 [[nodiscard]] std::optional<std::int64_t> sample_discrete_gaussian_int64(
     BitSource& bits, const DiscreteGaussianParams& params);
-// The same draw with every integer step of the algorithm on GMP (the reference the 128-bit
-// path is tested against): the table path when params have a table (the table itself has no
-// integer-width variants), the bucket path on GMP when params have buckets, else CKS20 on GMP.
-// Same bits, same values as the functions above.
-[[nodiscard]] mpz_class sample_discrete_gaussian_gmp(BitSource& bits, const DiscreteGaussianParams& params);
 // CKS20 Algorithm 3 alone, whatever sigma2 (the algorithm of every sigma2 outside the table's
-// and the buckets' ranges): 128-bit where params.fast_path(), else GMP; and always on GMP. Same bits, same values.
+// and the buckets' ranges): 128-bit where params.fast_path(), else GMP.
+// (Every draw with every integer step on GMP, the reference the 128-bit paths are tested
+// against, is internal: samplers/internal/gmp_reference_paths.h.)
 [[nodiscard]] mpz_class sample_discrete_gaussian_cks20(BitSource& bits, const DiscreteGaussianParams& params);
-[[nodiscard]] mpz_class sample_discrete_gaussian_cks20_gmp(BitSource& bits,
-                                                           const DiscreteGaussianParams& params);
 
 // Batch: n draws into out[0..n), exactly the values n calls of sample_discrete_gaussian_int64
 // would give from the same bits, without their per-call overhead. Returns n, or the index of the

@@ -64,14 +64,11 @@ void sample_discrete_laplace(BitSource& bits, const DiscreteLaplaceParams& param
 // One draw as int64; std::nullopt when the value does not fit (the draw is spent).
 [[nodiscard]] std::optional<std::int64_t> sample_discrete_laplace_int64(
     BitSource& bits, const DiscreteLaplaceParams& params);
-// The same draw with every integer step on GMP (the reference the 128-bit path is tested
-// against): the table path when params have a table, else CKS20 on GMP. Same bits, same values.
-[[nodiscard]] mpz_class sample_discrete_laplace_gmp(BitSource& bits, const DiscreteLaplaceParams& params);
 // CKS20 Algorithm 2 alone, whatever the scale (the algorithm of every scale outside the table's
-// range): 128-bit where params.fast_path(), else GMP; and always on GMP. Same bits, same values.
+// range): 128-bit where params.fast_path(), else GMP.
+// (Every draw with every integer step on GMP, the reference the 128-bit paths are tested
+// against, is internal: samplers/internal/gmp_reference_paths.h.)
 [[nodiscard]] mpz_class sample_discrete_laplace_cks20(BitSource& bits, const DiscreteLaplaceParams& params);
-[[nodiscard]] mpz_class sample_discrete_laplace_cks20_gmp(BitSource& bits,
-                                                          const DiscreteLaplaceParams& params);
 
 // Batch: n draws into out[0..n), the values n calls of sample_discrete_laplace_int64 would give
 // from the same bits. Returns n, or the index of the first draw that does not fit in int64 (that

@@ -1,12 +1,16 @@
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 
+#include <memory>
+
 #include <exactdp/samplers/internal/constant_time.h>
+#include <exactdp/samplers/internal/hardened_plans.h>
+#include <exactdp/samplers/internal/hardened_setup.h>
 
 namespace exactdp {
 namespace {
 
 template <unsigned L>
-std::int64_t draw(BitSource& bits, const HardenedGaussianPlan& plan, std::int64_t mean) {
+std::int64_t draw(BitSource& bits, const internal::HardenedGaussianPlan& plan, std::int64_t mean) {
   const unsigned top = plan.width.top_bits;
   std::int64_t x = 0;
   std::int64_t weight = 1;  // m^j
@@ -29,7 +33,8 @@ HardenedDiscreteGaussianParams HardenedDiscreteGaussianParams::make(const mpq_cl
   out.sigma2_ = setup.value;
   out.mean_ = setup.mean;
   out.tau_bits_ = setup.tau_bits;
-  HardenedGaussianPlan& plan = out.plan_;
+  auto built = std::make_shared<internal::HardenedGaussianPlan>();
+  internal::HardenedGaussianPlan& plan = *built;
   plan.width = setup.width;
   const long tail_log2 = setup.tail_log2;
   plan.fine_sigma2 = internal::convolution_fine_sigma2(setup.tau_bits, plan.m);
@@ -53,15 +58,16 @@ HardenedDiscreteGaussianParams HardenedDiscreteGaussianParams::make(const mpq_cl
   }
   internal::require_tau_within_target(tau, setup.tau_bits);
   out.tau_upper_ = tau;
+  out.plan_ = std::move(built);
   return out;
 }
 
 std::uint64_t HardenedDiscreteGaussianParams::bits_per_sample() const noexcept {
-  return (plan_.levels + 1) * std::uint64_t{plan_.width.width_bits + 1};
+  return (plan_->levels + 1) * std::uint64_t{plan_->width.width_bits + 1};
 }
 
 std::int64_t sample_discrete_gaussian(BitSource& bits, const HardenedDiscreteGaussianParams& params) noexcept {
-  const HardenedGaussianPlan& plan = params.plan();
+  const internal::HardenedGaussianPlan& plan = params.plan();
   return internal::with_limbs(plan.width.limbs, [&](auto limbs) { return draw<limbs()>(bits, plan, params.mean()); });
 }
 

@@ -27,24 +27,16 @@
 #include <gmpxx.h>
 
 #include <cstdint>
+#include <memory>
 
 #include <exactdp/samplers/bit_source.h>
 #include <exactdp/samplers/hardening.h>
-#include <exactdp/samplers/internal/hardened_tables.h>
 
 namespace exactdp {
 
-// The tables of one hardened discrete Gaussian (read-only; tests and audits compute the exact
-// law of the hardened sampler from them).
-struct HardenedGaussianPlan {
-  internal::FixedWidth width;
-  std::int64_t m = 4;
-  unsigned levels = 0;               // L
-  mpq_class fine_sigma2;             // s (unused when levels == 0)
-  mpq_class base_sigma2;             // v_L
-  internal::ThresholdTable fine;     // magnitude table of D_{Z, sqrt(s)}
-  internal::ThresholdTable base;     // magnitude table of D_{Z, sqrt(v_L)}
-};
+namespace internal {
+struct HardenedGaussianPlan;  // samplers/internal/hardened_plans.h
+}  // namespace internal
 
 class HardenedDiscreteGaussianParams {
  public:
@@ -57,7 +49,9 @@ class HardenedDiscreteGaussianParams {
   // Certified: TV(law of this sampler, D_{Z, sigma} + mean) <= tau_upper() <= 2^-tau_bits.
   [[nodiscard]] const mpq_class& tau_upper() const noexcept { return tau_upper_; }
   [[nodiscard]] std::uint64_t bits_per_sample() const noexcept;
-  [[nodiscard]] const HardenedGaussianPlan& plan() const noexcept { return plan_; }
+  // The sampler's tables (internal/hardened_plans.h; tests compute the exact law of the
+  // hardened sampler from them).
+  [[nodiscard]] const internal::HardenedGaussianPlan& plan() const noexcept { return *plan_; }
 
  private:
   HardenedDiscreteGaussianParams() = default;
@@ -65,7 +59,7 @@ class HardenedDiscreteGaussianParams {
   std::int64_t mean_ = 0;
   unsigned tau_bits_ = kDefaultTauBits;
   mpq_class tau_upper_;
-  HardenedGaussianPlan plan_;
+  std::shared_ptr<const internal::HardenedGaussianPlan> plan_;
 };
 
 // One isochronous draw (noexcept: nothing on the per-sample path can fail).

@@ -1,13 +1,17 @@
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 
+#include <memory>
+
 #include <exactdp/samplers/internal/constant_time.h>
+#include <exactdp/samplers/internal/hardened_plans.h>
+#include <exactdp/samplers/internal/hardened_setup.h>
 
 namespace exactdp {
 namespace {
 
 // |X| = B (1 + G), then a fair sign (internal/hardened_tables.h, build_laplace_magnitude_table).
 template <unsigned L>
-std::int64_t draw(BitSource& bits, const HardenedLaplacePlan& plan, std::int64_t mean) {
+std::int64_t draw(BitSource& bits, const internal::HardenedLaplacePlan& plan, std::int64_t mean) {
   const std::uint64_t* table = plan.magnitude.words.data();
   const unsigned top = plan.width.top_bits;
   const std::uint64_t nonzero = internal::draw_bernoulli<L>(bits, table, top);
@@ -29,21 +33,23 @@ HardenedDiscreteLaplaceParams HardenedDiscreteLaplaceParams::make(const mpq_clas
   out.scale_ = setup.value;
   out.mean_ = setup.mean;
   out.tau_bits_ = setup.tau_bits;
-  out.plan_.width = setup.width;
+  auto plan = std::make_shared<internal::HardenedLaplacePlan>();
+  plan->width = setup.width;
   // At most 38 entries of rounding error 2^-(W+1) and one tail of 2^-(tau_bits + 8).
   internal::CertifiedTable table = internal::build_laplace_magnitude_table(out.scale_, setup.width, setup.tail_log2);
-  out.plan_.magnitude = std::move(table.table);
+  plan->magnitude = std::move(table.table);
   out.tau_upper_ = table.tv_upper;
   internal::require_tau_within_target(out.tau_upper_, setup.tau_bits);
+  out.plan_ = std::move(plan);
   return out;
 }
 
 std::uint64_t HardenedDiscreteLaplaceParams::bits_per_sample() const noexcept {
-  return plan_.magnitude.entries * std::uint64_t{plan_.width.width_bits} + 1;
+  return plan_->magnitude.entries * std::uint64_t{plan_->width.width_bits} + 1;
 }
 
 std::int64_t sample_discrete_laplace(BitSource& bits, const HardenedDiscreteLaplaceParams& params) noexcept {
-  const HardenedLaplacePlan& plan = params.plan();
+  const internal::HardenedLaplacePlan& plan = params.plan();
   return internal::with_limbs(plan.width.limbs, [&](auto limbs) { return draw<limbs()>(bits, plan, params.mean()); });
 }
 

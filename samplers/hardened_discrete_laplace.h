@@ -26,18 +26,16 @@
 #include <gmpxx.h>
 
 #include <cstdint>
+#include <memory>
 
 #include <exactdp/samplers/bit_source.h>
 #include <exactdp/samplers/hardening.h>
-#include <exactdp/samplers/internal/hardened_tables.h>
 
 namespace exactdp {
 
-// The table of one hardened discrete Laplace (read-only, for tests and audits).
-struct HardenedLaplacePlan {
-  internal::FixedWidth width;
-  internal::ThresholdTable magnitude;  // entry 0: B; entry 1 + i: digit i of G, i < K
-};
+namespace internal {
+struct HardenedLaplacePlan;  // samplers/internal/hardened_plans.h
+}  // namespace internal
 
 class HardenedDiscreteLaplaceParams {
  public:
@@ -50,7 +48,9 @@ class HardenedDiscreteLaplaceParams {
   // Certified: TV(law of this sampler, the discrete Laplace law) <= tau_upper() <= 2^-tau_bits.
   [[nodiscard]] const mpq_class& tau_upper() const noexcept { return tau_upper_; }
   [[nodiscard]] std::uint64_t bits_per_sample() const noexcept;
-  [[nodiscard]] const HardenedLaplacePlan& plan() const noexcept { return plan_; }
+  // The sampler's table (internal/hardened_plans.h; tests compute the exact law of the
+  // hardened sampler from it).
+  [[nodiscard]] const internal::HardenedLaplacePlan& plan() const noexcept { return *plan_; }
 
  private:
   HardenedDiscreteLaplaceParams() = default;
@@ -58,7 +58,7 @@ class HardenedDiscreteLaplaceParams {
   std::int64_t mean_ = 0;
   unsigned tau_bits_ = kDefaultTauBits;
   mpq_class tau_upper_;
-  HardenedLaplacePlan plan_;
+  std::shared_ptr<const internal::HardenedLaplacePlan> plan_;
 };
 
 // One isochronous draw (noexcept: nothing on the per-sample path can fail).

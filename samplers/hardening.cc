@@ -1,4 +1,4 @@
-#include <exactdp/samplers/hardening.h>
+#include <exactdp/samplers/internal/hardened_setup.h>
 
 #include <stdexcept>
 #include <string>

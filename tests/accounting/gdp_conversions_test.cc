@@ -11,6 +11,7 @@
 
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/internal/gdp_bisection.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/rational.h>
 #include "tests/support/rationals.h"

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <exactdp/accounting/internal/kov_fixed_precision.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/rational.h>

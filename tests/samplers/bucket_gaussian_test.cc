@@ -18,6 +18,7 @@
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/rational.h>
 #include <exactdp/samplers/internal/bucket_gaussian.h>
+#include <exactdp/samplers/internal/gmp_reference_paths.h>
 #include <exactdp/samplers/internal/sampler_terms.h>
 #include <exactdp/samplers/internal/signed_result.h>
 #include <exactdp/samplers/seeded_bits.h>

@@ -11,6 +11,7 @@
 #include <exactdp/accounting/interval.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/internal/hardened_plans.h>
 #include <exactdp/samplers/rational.h>
 
 namespace exactdp {
@@ -56,7 +57,7 @@ Law convolve(const Law& z, const Law& y, long m) {
   return out;
 }
 
-Law hardened_gaussian_law(const HardenedGaussianPlan& plan, const std::vector<mpz_class>& base_thresholds) {
+Law hardened_gaussian_law(const internal::HardenedGaussianPlan& plan, const std::vector<mpz_class>& base_thresholds) {
   Law law = symmetric_table_law(base_thresholds, plan.width.width_bits);
   const Law fine = symmetric_table_law(thresholds_of(plan.fine, plan.width), plan.width.width_bits);
   for (unsigned j = 0; j < plan.levels; ++j) law = convolve(fine, law, plan.m);
@@ -163,7 +164,7 @@ class HardenedGaussianLaw : public ::testing::TestWithParam<GaussianCase> {};
 TEST_P(HardenedGaussianLaw, TauContainsTheTrueDistance) {
   const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", GetParam().sigma2), 0,
                                                            {GetParam().tau_bits});
-  const HardenedGaussianPlan& plan = params.plan();
+  const internal::HardenedGaussianPlan& plan = params.plan();
   const Law law = hardened_gaussian_law(plan, thresholds_of(plan.base, plan.width));
   mpq_class total = 0;
   for (const auto& [x, p] : law) total += p;
@@ -188,7 +189,7 @@ class HardenedLaplaceLaw : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(HardenedLaplaceLaw, TauContainsTheTrueDistance) {
   const auto params = HardenedDiscreteLaplaceParams::make(parse_rational("scale", GetParam()));
-  const HardenedLaplacePlan& plan = params.plan();
+  const internal::HardenedLaplacePlan& plan = params.plan();
   const Law law = hardened_laplace_law(thresholds_of(plan.magnitude, plan.width), plan.width.width_bits);
   expect_certified(laplace_tv(law, params.scale()), params.tau_upper(), std::string("scale = ") + GetParam());
 }
@@ -204,7 +205,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, HardenedLaplaceLaw, ::testing::Values("1/100", "
 // cumulation bug far below what any sample test could see).
 TEST(HardenedLawCompanion, CatchesAThresholdOffBy2ToTheMinus30) {
   const auto params = HardenedDiscreteGaussianParams::make(100);
-  const HardenedGaussianPlan& plan = params.plan();
+  const internal::HardenedGaussianPlan& plan = params.plan();
   std::vector<mpz_class> t = thresholds_of(plan.base, plan.width);
   t[1] += mpz_class(1) << (plan.width.width_bits - 30);
   const Interval tv = gaussian_tv(hardened_gaussian_law(plan, t), params.sigma2());

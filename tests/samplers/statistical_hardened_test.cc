@@ -13,6 +13,7 @@
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 #include <exactdp/samplers/internal/constant_time.h>
+#include <exactdp/samplers/internal/hardened_plans.h>
 #include <exactdp/samplers/rational.h>
 #include "tests/support/audit_helpers.h"
 #include "tests/support/seeds.h"
@@ -70,13 +71,13 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 // A hardened draw from a modified copy of the base table (levels = 0 at these parameters).
-std::int64_t draw_with_table(BitSource& bits, const HardenedGaussianPlan& plan, const std::vector<std::uint64_t>& words) {
+std::int64_t draw_with_table(BitSource& bits, const internal::HardenedGaussianPlan& plan, const std::vector<std::uint64_t>& words) {
   return internal::draw_symmetric_table<2>(bits, words.data(), words.size() / 2, plan.width.top_bits);
 }
 
 TEST(HardenedChiSquareCompanion, RejectsZeroWeightNotHalved) {
   const auto params = HardenedDiscreteGaussianParams::make(mpq_class(9, 4));
-  const HardenedGaussianPlan& plan = params.plan();
+  const internal::HardenedGaussianPlan& plan = params.plan();
   ASSERT_EQ(plan.levels, 0u);
   ASSERT_EQ(plan.width.limbs, 2u);
   std::vector<std::uint64_t> words = plan.base.words;
@@ -91,7 +92,7 @@ TEST(HardenedChiSquareCompanion, RejectsZeroWeightNotHalved) {
 
 TEST(HardenedChiSquareCompanion, RejectsATableCutAtTwoSigma) {
   const auto params = HardenedDiscreteGaussianParams::make(100);
-  const HardenedGaussianPlan& plan = params.plan();
+  const internal::HardenedGaussianPlan& plan = params.plan();
   ASSERT_EQ(plan.levels, 0u);
   const std::vector<std::uint64_t> words(plan.base.words.begin(), plan.base.words.begin() + 2 * 20);  // |Z| <= 20
   const verification::DiscreteGaussianLaw law(mpq_class(100), 0);
