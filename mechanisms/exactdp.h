@@ -3,8 +3,9 @@
  *
  * What it offers: exact discrete Gaussian, discrete Laplace (both with an integer mean of any
  * size) and Bernoulli(exp(-gamma)) samplers, optionally the timing-hardened (isochronous)
- * discrete Gaussian / Laplace (EXACTDP_HARDENED, docs/HARDENED.md); the system CSPRNG and a
- * seeded ChaCha20 bit source; certified privacy profiles and the certified discrete Gaussian
+ * discrete Gaussian / Laplace (EXACTDP_HARDENED, docs/HARDENED.md); every other law of the
+ * library's registry by name (exactdp_sampler_new: the discrete staircase); the system CSPRNG
+ * and a seeded ChaCha20 bit source; certified privacy profiles and the certified discrete Gaussian
  * calibration, returned as decimal text rounded outward. docs/C_API.md has a worked example.
  *
  * Conventions
