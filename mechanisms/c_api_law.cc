@@ -19,7 +19,9 @@
 #include <exactdp/laws/law.h>
 #include <exactdp/laws/registry.h>
 #include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/hardening.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::internal {
 namespace {
@@ -51,12 +53,23 @@ void require_capability(const laws::Law& law, bool hardened) {
                                           laws::law_names_with(needed) + ")");
 }
 
+// The law of that name; an unknown name is EXACTDP_E_PARAM naming "law" with the laws this call
+// accepts (those with a sampler), not the whole registry.
+const laws::Law& sampled_law(const char* name) {
+  const laws::Law* law = laws::find_law(name);
+  if (law == nullptr) {
+    throw ParameterError("law", "unknown law '" + abbreviate(name) + "': allowed " +
+                                    laws::law_names_with(laws::Capability::kSample));
+  }
+  return *law;
+}
+
 RegistrySampler make_registry_sampler(const char* law_name, const char* const* names, const char* const* values,
                                       std::size_t count, int flags) {
   require_non_null(law_name, "law");
   auto given = named_values(names, values, count);
   const bool hardened = hardened_flag(flags);
-  const laws::Law& law = laws::law_named(law_name);
+  const laws::Law& law = sampled_law(law_name);
   require_capability(law, hardened);
   RegistrySampler r;
   r.law = &law;

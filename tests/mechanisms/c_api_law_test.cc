@@ -170,7 +170,8 @@ TEST(CApiLaw, RefusalsNameTheLawOrTheParameter) {
   expect_refused("staircase", staircase, EXACTDP_HARDENED, EXACTDP_E_PARAM,
                  "law staircase has no hardened sampler (it supports: sample,");
   expect_refused("gdp", {{"mu", "1"}}, 0, EXACTDP_E_PARAM, "law gdp has no sampler");
-  expect_refused("Staircase", staircase, 0, EXACTDP_E_PARAM, "unknown law 'Staircase': allowed");
+  expect_refused("Staircase", staircase, 0, EXACTDP_E_PARAM,
+                 "unknown law 'Staircase': allowed discrete-gaussian, discrete-laplace, bernoulli-exp, staircase");
   expect_refused(nullptr, staircase, 0, EXACTDP_E_NULL, "law: null pointer");
   expect_refused("staircase", {{"gamma", "1"}}, 0, EXACTDP_E_PARAM, "sensitivity is required");
   expect_refused("staircase", {{"gamma", "1"}, {"sensitivity", "3"}, {"sigma2", "1"}}, 0, EXACTDP_E_PARAM,
