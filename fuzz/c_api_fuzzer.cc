@@ -1,9 +1,12 @@
 // c_api_fuzzer — the C interface (<exactdp/exactdp.h>) with hostile arguments, as a C caller
 // (or another language's FFI) could pass them.
 //
-// Input: six bytes — kind (Gaussian / Laplace / Bernoulli), flags (0, 1 or a negative int),
-// whether to use the options struct, tau_bits, a batch size n, a decimal buffer length — then '\n'-separated texts: the
-// parameter and the mean (each at most 48 bytes). The bit source is seeded with a hash of the input.
+// Input: six bytes — kind (Gaussian / Laplace / Bernoulli / exactdp_sampler_new), flags (0, 1 or
+// a negative int), whether to use the options struct, tau_bits, a batch size n, a decimal buffer
+// length — then '\n'-separated texts (each at most 48 bytes): the parameter and the mean; for
+// exactdp_sampler_new the law's name and its parameters as "name=value,name=value" (a piece
+// without '=' is a name with the value ""; with the options flag, count 0 and NULL arrays).
+// The bit source is seeded with a hash of the input.
 // Invariants:
 //   * every call returns 0 or one of the documented codes; on failure the message is non-empty
 //     and the output handle untouched, on success the message is empty;
@@ -38,12 +41,35 @@ std::string next_text(const std::uint8_t*& p, const std::uint8_t* end) {
   return t;
 }
 
+// exactdp_sampler_new(law, names, values, ...) with "name=value,name=value" (NULL arrays when
+// `none`): the registry's constructor with whatever names, values and law a caller may pass.
+int registry_new(const std::string& law, const std::string& pairs, bool none, int flags, exactdp_sampler** out) {
+  std::vector<std::string> names, values;
+  std::size_t start = 0;
+  while (!pairs.empty() && start <= pairs.size()) {
+    std::size_t stop = pairs.find(',', start);
+    if (stop == std::string::npos) stop = pairs.size();
+    const std::string piece = pairs.substr(start, stop - start);
+    const std::size_t eq = piece.find('=');
+    names.push_back(piece.substr(0, eq));
+    values.push_back(eq == std::string::npos ? std::string() : piece.substr(eq + 1));
+    start = stop + 1;
+  }
+  std::vector<const char*> n, v;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    n.push_back(names[i].c_str());
+    v.push_back(values[i].c_str());
+  }
+  if (none) return exactdp_sampler_new(law.c_str(), nullptr, nullptr, 0, flags, out);
+  return exactdp_sampler_new(law.c_str(), n.data(), v.data(), n.size(), flags, out);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   exactdp::fuzz::init_sodium_once();
   exactdp::fuzz::ByteReader r(data, size);
-  const int kind = r.u8() % 3;
+  const int kind = r.u8() % 4;
   const std::uint8_t flag_byte = r.u8();
   const int flags = flag_byte < 200 ? (flag_byte & 1) : static_cast<int>(static_cast<std::int8_t>(flag_byte));
   const bool use_options = r.flag();
@@ -75,8 +101,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if (kind == 1) {
     rc = use_options ? exactdp_discrete_laplace_new_ex(parameter.c_str(), &o, &s)
                      : exactdp_discrete_laplace_new(parameter.c_str(), flags, &s);
-  } else {
+  } else if (kind == 2) {
     rc = exactdp_bernoulli_exp_new(parameter.c_str(), flags, &s);
+  } else {
+    rc = registry_new(parameter, mean, use_options, flags, &s);
   }
   FUZZ_CHECK(rc == EXACTDP_OK || rc == EXACTDP_E_PARAM || rc == EXACTDP_E_LIMIT, "new: rc %d (%s)", rc,
              exactdp_last_error());

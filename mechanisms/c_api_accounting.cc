@@ -9,6 +9,8 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include <exactdp/accounting/decimal.h>
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
@@ -52,6 +54,16 @@ Interval delta_interval(Noise noise, const mpq_class& epsilon, const mpq_class& 
           : accounting::discrete_laplace_delta(epsilon, parameter, sensitivity);
   if (tau_upper == nullptr) return d.value;
   return accounting::hardened_delta(d.value, epsilon, *tau_upper);
+}
+
+// The noise of a registry sampler (exactdp_sampler_new) whose law this call covers, by the law
+// itself (never another law standing in for it): the discrete Gaussian's sigma2, the discrete
+// Laplace's scale. EXACTDP_E_UNSUPPORTED for any other law.
+std::pair<Noise, mpq_class> registry_noise(const RegistrySampler& r) {
+  if (r.law->name() == "discrete-gaussian") return {Noise::kDiscreteGaussian, r.parameters.rational("sigma2")};
+  if (r.law->name() == "discrete-laplace") return {Noise::kDiscreteLaplace, r.parameters.rational("scale")};
+  throw CApiError(EXACTDP_E_UNSUPPORTED, "sampler: exactdp_sampler_delta covers the discrete Gaussian and discrete "
+                                         "Laplace; law " + r.law->name() + " is not one of them");
 }
 
 void write_interval(const Interval& x, char* lower, char* upper, std::size_t len) {
@@ -121,6 +133,8 @@ int exactdp_sampler_delta(const exactdp_sampler* sampler, const char* epsilon,
       noise = internal::Noise::kDiscreteLaplace, parameter = l->scale();
     } else if (const auto* hl = std::get_if<exactdp::HardenedDiscreteLaplaceParams>(&v)) {
       noise = internal::Noise::kDiscreteLaplace, parameter = hl->scale();
+    } else if (const auto* r = std::get_if<internal::RegistrySampler>(&v)) {
+      std::tie(noise, parameter) = internal::registry_noise(*r);
     } else {
       throw internal::CApiError(EXACTDP_E_UNSUPPORTED,
                                 "sampler: Bernoulli(exp(-gamma)) has no additive-noise profile");

@@ -2,8 +2,9 @@
 // batch int64 draws, decimal draws, and the hardened samplers' certified tau.
 //
 // The hardened path of exactdp_sample_int64 is chosen once per call from the sampler's kind (a
-// public fact) and is then a plain loop over the noexcept isochronous draw: no branch on a value,
-// no range check, no exception path.
+// public fact) and is then a plain loop over the isochronous draw: no branch on a value, no range
+// check, no exception path. The registry samplers of exactdp_sampler_new (c_api_law.cc) take the
+// same two paths through laws::Sampler.
 #include <gmpxx.h>
 
 #include <cstdint>
@@ -31,12 +32,8 @@ struct SamplerOptions {
 };
 
 SamplerOptions flags_only(int flags) {
-  if ((flags & ~kKnownFlags) != 0) {
-    throw ParameterError::out_of_range("flags", std::to_string(flags),
-                                       "0 or EXACTDP_HARDENED (" + std::to_string(EXACTDP_HARDENED) + ")");
-  }
   SamplerOptions o;
-  o.hardened = (flags & EXACTDP_HARDENED) != 0;
+  o.hardened = hardened_flag(flags);
   return o;
 }
 
@@ -117,8 +114,26 @@ std::int64_t checked(std::optional<std::int64_t> v) {
   return *v;
 }
 
+// A registry sampler (exactdp_sampler_new). Hardened: a plain loop over the isochronous draw.
+void fill_registry(const laws::Sampler& s, BitSource& bits, std::int64_t* out, std::size_t n) {
+  if (s.hardened()) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = s.sample_isochronous(bits);
+    return;
+  }
+  if (s.sample_int64(bits, out, n) < n) checked(std::nullopt);
+}
+
+std::string draw_registry_decimal(const laws::Sampler& s, BitSource& bits) {
+  if (s.hardened()) return std::to_string(s.sample_isochronous(bits));  // only the printing varies
+  mpz_class v;
+  s.sample(bits, v);
+  return v.get_str();
+}
+
 void fill(const exactdp_sampler& s, BitSource& bits, std::int64_t* out, std::size_t n) {
-  if (const auto* h = std::get_if<HardenedDiscreteGaussianParams>(&s.params)) {
+  if (const auto* r = std::get_if<RegistrySampler>(&s.params)) {
+    fill_registry(*r->sampler, bits, out, n);
+  } else if (const auto* h = std::get_if<HardenedDiscreteGaussianParams>(&s.params)) {
     fill_hardened(bits, *h, out, n);
   } else if (const auto* hl = std::get_if<HardenedDiscreteLaplaceParams>(&s.params)) {
     fill_hardened(bits, *hl, out, n);
@@ -133,6 +148,7 @@ void fill(const exactdp_sampler& s, BitSource& bits, std::int64_t* out, std::siz
 }
 
 std::string draw_decimal(const exactdp_sampler& s, BitSource& bits) {
+  if (const auto* r = std::get_if<RegistrySampler>(&s.params)) return draw_registry_decimal(*r->sampler, bits);
   if (const auto* h = std::get_if<HardenedDiscreteGaussianParams>(&s.params)) {
     return std::to_string(draw_hardened(bits, *h));  // only the printing depends on the value
   }
@@ -152,13 +168,35 @@ std::string draw_decimal(const exactdp_sampler& s, BitSource& bits) {
 const mpq_class& hardened_tau(const exactdp_sampler& s) {
   if (const auto* h = std::get_if<HardenedDiscreteGaussianParams>(&s.params)) return h->tau_upper();
   if (const auto* hl = std::get_if<HardenedDiscreteLaplaceParams>(&s.params)) return hl->tau_upper();
+  if (const auto* r = std::get_if<RegistrySampler>(&s.params); r != nullptr && r->sampler->hardened()) {
+    return r->sampler->tau_upper();
+  }
   throw CApiError(EXACTDP_E_UNSUPPORTED,
                   "sampler: not a hardened sampler (a plain sampler is exact: tau = 0)");
 }
 
+// A hardened sampler's bits per draw; EXACTDP_E_UNSUPPORTED for a plain one.
+std::uint64_t hardened_bits_per_sample(const exactdp_sampler& s) {
+  if (const auto* h = std::get_if<HardenedDiscreteGaussianParams>(&s.params)) return h->bits_per_sample();
+  if (const auto* l = std::get_if<HardenedDiscreteLaplaceParams>(&s.params)) return l->bits_per_sample();
+  if (const auto* r = std::get_if<RegistrySampler>(&s.params); r != nullptr && r->sampler->hardened()) {
+    return r->sampler->bits_per_sample();
+  }
+  throw CApiError(EXACTDP_E_UNSUPPORTED, "sampler: not a hardened sampler (a plain sampler's bit count varies)");
+}
+
 }  // namespace
 
+bool hardened_flag(int flags) {
+  if ((flags & ~kKnownFlags) != 0) {
+    throw ParameterError::out_of_range("flags", std::to_string(flags),
+                                       "0 or EXACTDP_HARDENED (" + std::to_string(EXACTDP_HARDENED) + ")");
+  }
+  return (flags & EXACTDP_HARDENED) != 0;
+}
+
 bool is_hardened(const exactdp_sampler& s) noexcept {
+  if (const auto* r = std::get_if<RegistrySampler>(&s.params)) return r->sampler->hardened();
   return std::holds_alternative<HardenedDiscreteGaussianParams>(s.params) ||
          std::holds_alternative<HardenedDiscreteLaplaceParams>(s.params);
 }
@@ -166,6 +204,9 @@ bool is_hardened(const exactdp_sampler& s) noexcept {
 const mpq_class* tau_upper_or_null(const exactdp_sampler& s) noexcept {
   if (const auto* h = std::get_if<HardenedDiscreteGaussianParams>(&s.params)) return &h->tau_upper();
   if (const auto* h = std::get_if<HardenedDiscreteLaplaceParams>(&s.params)) return &h->tau_upper();
+  if (const auto* r = std::get_if<RegistrySampler>(&s.params); r != nullptr && r->sampler->hardened()) {
+    return &r->sampler->tau_upper();
+  }
   return nullptr;
 }
 
@@ -271,14 +312,7 @@ int exactdp_sampler_bits_per_sample(const exactdp_sampler* sampler, uint64_t* ou
   return guard([&] {
     require_non_null(sampler, "sampler");
     require_non_null(out, "out");
-    if (const auto* h = std::get_if<exactdp::HardenedDiscreteGaussianParams>(&sampler->params)) {
-      *out = h->bits_per_sample();
-    } else if (const auto* l = std::get_if<exactdp::HardenedDiscreteLaplaceParams>(&sampler->params)) {
-      *out = l->bits_per_sample();
-    } else {
-      throw internal::CApiError(EXACTDP_E_UNSUPPORTED,
-                                "sampler: not a hardened sampler (a plain sampler's bit count varies)");
-    }
+    *out = internal::hardened_bits_per_sample(*sampler);
     return EXACTDP_OK;
   });
 }

@@ -3,8 +3,9 @@
  *
  * What it offers: exact discrete Gaussian, discrete Laplace (both with an integer mean of any
  * size) and Bernoulli(exp(-gamma)) samplers, optionally the timing-hardened (isochronous)
- * discrete Gaussian / Laplace (EXACTDP_HARDENED, docs/HARDENED.md); the system CSPRNG and a
- * seeded ChaCha20 bit source; certified privacy profiles and the certified discrete Gaussian
+ * discrete Gaussian / Laplace (EXACTDP_HARDENED, docs/HARDENED.md); every other law of the
+ * library's registry by name (exactdp_sampler_new: the discrete staircase); the system CSPRNG
+ * and a seeded ChaCha20 bit source; certified privacy profiles and the certified discrete Gaussian
  * calibration, returned as decimal text rounded outward. docs/C_API.md has a worked example.
  *
  * Conventions
@@ -165,6 +166,31 @@ EXACTDP_API int exactdp_discrete_laplace_new_ex(const char *scale,
 /* Bernoulli(exp(-gamma)): 1 with probability exp(-gamma), gamma >= 0 a rational (CKS20 Alg. 1).
  * flags must be 0 (there is no hardened Bernoulli). Thread-safe. */
 EXACTDP_API int exactdp_bernoulli_exp_new(const char *gamma, int flags, exactdp_sampler **out);
+
+/* Any noise law of the library's registry by name, e.g. "staircase", "discrete-gaussian",
+ * "discrete-laplace", "bernoulli-exp" (exactdp_sampler_laws lists them; `exactdp laws` shows
+ * each law's parameters). Parameters go by name: names[i] = values[i] for i < count, each value a
+ * decimal string read exactly ({"gamma", "sensitivity"} = {"1", "3"}); a parameter with a
+ * default may be left out (mean: 0; the staircase's r: its optimum); count 0 allows NULL names
+ * and values. The sampler is the law's own: the same seed gives the same values as
+ * `exactdp sample LAW --NAME VALUE ... --seed` (and, for the discrete Gaussian / Laplace and
+ * Bernoulli, as the calls above with the same parameters). flags: 0 or EXACTDP_HARDENED (tau_bits
+ * 64; exactdp_*_new_ex for another). Errors (EXACTDP_E_PARAM unless said): law, out NULL, or
+ * names / values NULL with count > 0, or a NULL names[i] / values[i]: EXACTDP_E_NULL naming it;
+ * an unknown law, a law without a sampler, or EXACTDP_HARDENED for a law without a hardened
+ * sampler (the staircase): naming "law" and the laws that have one; an unknown or repeated name,
+ * a missing required parameter or a value out of range: naming the parameter and its allowed
+ * range; unknown flag bits: naming "flags". exactdp_sample_int64 / _decimal, _is_hardened, _tau
+ * and _bits_per_sample work on it as on the per-law samplers; exactdp_sampler_delta covers its
+ * discrete Gaussian and discrete Laplace (EXACTDP_E_UNSUPPORTED for other laws). Validates and
+ * builds everything before any randomness is drawn. Thread-safe. */
+EXACTDP_API int exactdp_sampler_new(const char *law, const char *const *names,
+                                    const char *const *values, size_t count, int flags,
+                                    exactdp_sampler **out);
+/* The laws exactdp_sampler_new can sample, as text separated by ", " ("discrete-gaussian,
+ * discrete-laplace, bernoulli-exp, staircase"). 128 bytes suffice today; EXACTDP_E_BUFFER gives
+ * the size needed. Thread-safe. */
+EXACTDP_API int exactdp_sampler_laws(char *buf, size_t len);
 
 /* Releases a sampler; NULL is a no-op. Not while another thread is still drawing from it. */
 EXACTDP_API void exactdp_sampler_free(exactdp_sampler *sampler);

@@ -21,6 +21,7 @@
 #include <variant>
 
 #include <exactdp/exactdp.h>
+#include <exactdp/laws/law.h>
 #include <exactdp/samplers/bit_source.h>
 #include <exactdp/samplers/bernoulli_exp.h>
 #include <exactdp/samplers/discrete_gaussian.h>
@@ -34,11 +35,25 @@ struct exactdp_bits {
   std::unique_ptr<exactdp::BitSource> source;
 };
 
+namespace exactdp::internal {
+
+// A sampler of the law registry (laws/registry.h), made by exactdp_sampler_new: the law, its
+// validated parameters and its ready laws::Sampler (plain or hardened, fixed when made).
+struct RegistrySampler {
+  const laws::Law* law = nullptr;
+  laws::LawParameters parameters;
+  std::unique_ptr<const laws::Sampler> sampler;
+};
+
+}  // namespace exactdp::internal
+
 struct exactdp_sampler {
-  // One alternative per kind; which one is public (it is fixed when the sampler is made).
+  // One alternative per kind; which one is public (it is fixed when the sampler is made). The
+  // per-law calls (exactdp_discrete_gaussian_new, ...) hold the samplers layer's parameters;
+  // exactdp_sampler_new holds the registry law's sampler.
   std::variant<exactdp::DiscreteGaussianParams, exactdp::DiscreteLaplaceParams,
                exactdp::BernoulliExpParams, exactdp::HardenedDiscreteGaussianParams,
-               exactdp::HardenedDiscreteLaplaceParams>
+               exactdp::HardenedDiscreteLaplaceParams, exactdp::internal::RegistrySampler>
       params;
 };
 
@@ -92,6 +107,10 @@ void write_text(std::string_view text, char* buf, std::size_t len, const char* a
 }  // namespace exactdp::internal
 
 namespace exactdp::internal {
+
+// flags of a sampler constructor: true for EXACTDP_HARDENED, false for 0; EXACTDP_E_PARAM naming
+// "flags" for unknown bits. Defined in c_api_sampler.cc.
+[[nodiscard]] bool hardened_flag(int flags);
 
 // For the accounting calls: whether a sampler is hardened, and its certified tau_upper (nullptr
 // for a plain sampler). Defined in c_api_sampler.cc.

@@ -24,6 +24,10 @@
 #define KA_BERNOULLI {0, 1, 0, 0, 0, 1, 1, 1}
 #define KA_HGAUSSIAN {6, 14, 7, -6, -6}
 #define KA_HLAPLACE {-8, -7, 4, 0, -8}
+/* `exactdp sample staircase --gamma 1 --sensitivity 3 -n 8 --seed 0...01` and
+ * `... --gamma 1/2 --sensitivity 5 --r 2 --mean -100 -n 6` with the same seed */
+#define KA_STAIRCASE {4, 0, 4, -2, -1, -1, 4, -1}
+#define KA_STAIRCASE_R2 {-102, -136, -91, -97, -106, -103}
 #define KA_DG_DELTA_LOWER "0.14135133940562190809"
 #define KA_DG_DELTA_UPPER "0.1413513394056219081"
 #define KA_DL_DELTA_LOWER "0.28764913664496792492"
@@ -639,11 +643,168 @@ static void test_selection(void) {
   exactdp_bits_free(a);
 }
 
+/* Draws n values from a and from b on two fresh sources of the same seed: 1 when they agree
+ * value for value and bit for bit (int64 path), and on the decimal path for the next draw. */
+static int same_draws(const exactdp_sampler *a, const exactdp_sampler *b, const char *seed, size_t n) {
+  int64_t x[64], y[64];
+  char dx[32], dy[32];
+  uint64_t used_a = 0, used_b = 1;
+  exactdp_bits *ba = seeded(seed), *bb = seeded(seed);
+  int same = n <= 64;
+  if (same) {
+    OK(exactdp_sample_int64(a, ba, x, n));
+    OK(exactdp_sample_int64(b, bb, y, n));
+    OK(exactdp_sample_decimal(a, ba, dx, sizeof dx));
+    OK(exactdp_sample_decimal(b, bb, dy, sizeof dy));
+    OK(exactdp_bits_consumed(ba, &used_a));
+    OK(exactdp_bits_consumed(bb, &used_b));
+    same = memcmp(x, y, n * sizeof x[0]) == 0 && strcmp(dx, dy) == 0 && used_a == used_b;
+  }
+  exactdp_bits_free(ba);
+  exactdp_bits_free(bb);
+  return same;
+}
+
+/* exactdp_sampler_new: the registry's laws by name, the staircase from C. */
+static void test_sampler_new(void) {
+  static const int64_t staircase[8] = KA_STAIRCASE;
+  static const int64_t staircase_r2[6] = KA_STAIRCASE_R2;
+  static const int64_t hardened_gaussian[5] = KA_HGAUSSIAN;
+  static const char *const st_names[] = {"gamma", "sensitivity"};
+  static const char *const st_values[] = {"1", "3"};
+  static const char *const r2_names[] = {"mean", "r", "gamma", "sensitivity"};
+  static const char *const r2_values[] = {"-100", "2", "1/2", "5"};
+  static const char *const dg_names[] = {"sigma2", "mean"};
+  static const char *const dg_values[] = {"10", "5"};
+  static const char *const null_name[] = {"gamma", NULL};
+  static const char *const null_value[] = {"1", NULL};
+  static const char *const unknown[] = {"gamma", "sensitivity", "tau_bits"};
+  static const char *const unknown_values[] = {"1", "3", "64"};
+  static const char *const twice[] = {"gamma", "gamma", "sensitivity"};
+  static const char *const twice_values[] = {"1", "2", "3"};
+  static const char *const bad_gamma[] = {"0", "3"};
+  static const char *const bad_sensitivity[] = {"1", "1/2"};
+  exactdp_sampler *s = NULL, *t = NULL, *keep = SENTINEL;
+  exactdp_bits *b = NULL;
+  int64_t x[8];
+  char buf[128];
+  int hardened = -1;
+  uint64_t per = 0;
+
+  /* the staircase, drawn from C: the command line's values for the same seed */
+  OK(exactdp_sampler_new("staircase", st_names, st_values, 2, 0, &s));
+  b = seeded(kSeedOne);
+  OK(exactdp_sample_int64(s, b, x, 8));
+  CHECK(memcmp(x, staircase, sizeof staircase) == 0);
+  exactdp_bits_free(b);
+  b = seeded(kSeedOne); /* the decimal path draws the same first value */
+  OK(exactdp_sample_decimal(s, b, buf, sizeof buf));
+  CHECK(strcmp(buf, "4") == 0);
+  exactdp_bits_free(b);
+  OK(exactdp_sampler_is_hardened(s, &hardened));
+  CHECK(hardened == 0);
+  CHECK_RC(exactdp_sampler_tau(s, buf, sizeof buf), EXACTDP_E_UNSUPPORTED, "not a hardened sampler");
+  CHECK_RC(exactdp_sampler_delta(s, "1", NULL, buf, buf, sizeof buf), EXACTDP_E_UNSUPPORTED, "staircase");
+  exactdp_sampler_free(s);
+  OK(exactdp_sampler_new("staircase", r2_names, r2_values, 4, 0, &s)); /* any order, defaults off */
+  b = seeded(kSeedOne);
+  OK(exactdp_sample_int64(s, b, x, 6));
+  CHECK(memcmp(x, staircase_r2, sizeof staircase_r2) == 0);
+  exactdp_bits_free(b);
+  exactdp_sampler_free(s);
+
+  /* the discrete Gaussian, Laplace and Bernoulli by name: draw for draw the per-law samplers */
+  OK(exactdp_sampler_new("discrete-gaussian", dg_names, dg_values, 2, 0, &s));
+  {
+    exactdp_sampler_options o;
+    exactdp_sampler_options_init(&o);
+    o.mean = "5";
+    OK(exactdp_discrete_gaussian_new_ex("10", &o, &t));
+  }
+  CHECK(same_draws(s, t, kSeedZero, 64));
+  CHECK(same_draws(s, t, kSeedOne, 64));
+  OK(exactdp_sampler_delta(s, "1", "2", buf, buf + 64, 64)); /* its own sigma2 */
+  exactdp_sampler_free(t);
+  OK(exactdp_discrete_gaussian_new("10", 0, &t)); /* mean 0: other values (the check has power) */
+  CHECK(!same_draws(s, t, kSeedZero, 64));
+  exactdp_sampler_free(t);
+  exactdp_sampler_free(s);
+  CHECK_RC(exactdp_sampler_new("discrete-laplace", NULL, NULL, 0, 0, &s), EXACTDP_E_PARAM, "scale is required");
+  {
+    static const char *const n1[] = {"scale"};
+    static const char *const v1[] = {"7/2"};
+    OK(exactdp_sampler_new("discrete-laplace", n1, v1, 1, 0, &s));
+    OK(exactdp_discrete_laplace_new("7/2", 0, &t));
+    CHECK(same_draws(s, t, kSeedOne, 64));
+    exactdp_sampler_free(t);
+    exactdp_sampler_free(s);
+    OK(exactdp_sampler_new("bernoulli-exp", st_names, v1, 1, 0, &s)); /* gamma = 7/2 */
+    OK(exactdp_bernoulli_exp_new("7/2", 0, &t));
+    CHECK(same_draws(s, t, kSeedOne, 64));
+    exactdp_sampler_free(t);
+    exactdp_sampler_free(s);
+  }
+
+  /* hardened by name: the isochronous sampler, its known answer, tau and bit count */
+  {
+    static const char *const n1[] = {"sigma2"};
+    static const char *const v1[] = {"100"};
+    uint64_t consumed = 0;
+    OK(exactdp_sampler_new("discrete-gaussian", n1, v1, 1, EXACTDP_HARDENED, &s));
+    b = seeded(kSeedZero);
+    OK(exactdp_sample_int64(s, b, x, 5));
+    CHECK(memcmp(x, hardened_gaussian, sizeof hardened_gaussian) == 0);
+    OK(exactdp_bits_consumed(b, &consumed));
+    OK(exactdp_sampler_bits_per_sample(s, &per));
+    CHECK(per == 81 && consumed == 5 * per);
+    OK(exactdp_sampler_is_hardened(s, &hardened));
+    CHECK(hardened == 1);
+    OK(exactdp_sampler_tau(s, buf, sizeof buf));
+    exactdp_bits_free(b);
+    OK(exactdp_discrete_gaussian_new("100", EXACTDP_HARDENED, &t));
+    CHECK(same_draws(s, t, kSeedOne, 64));
+    exactdp_sampler_free(t);
+    exactdp_sampler_free(s);
+  }
+
+  /* refusals: *out untouched */
+  CHECK_RC(exactdp_sampler_new("staircase", st_names, st_values, 2, EXACTDP_HARDENED, &keep),
+           EXACTDP_E_PARAM, "law staircase has no hardened sampler");
+  CHECK_RC(exactdp_sampler_new("bernoulli-exp", st_names, st_values, 1, EXACTDP_HARDENED, &keep),
+           EXACTDP_E_PARAM, "law");
+  CHECK_RC(exactdp_sampler_new("stairs", st_names, st_values, 2, 0, &keep), EXACTDP_E_PARAM, "unknown law 'stairs'");
+  CHECK_RC(exactdp_sampler_new("gaussian", NULL, NULL, 0, 0, &keep), EXACTDP_E_PARAM, "law gaussian has no sampler");
+  CHECK_RC(exactdp_sampler_new("staircase", st_names, st_values, 1, 0, &keep), EXACTDP_E_PARAM,
+           "sensitivity is required");
+  CHECK_RC(exactdp_sampler_new("staircase", unknown, unknown_values, 3, 0, &keep), EXACTDP_E_PARAM,
+           "tau_bits is not a parameter of staircase");
+  CHECK_RC(exactdp_sampler_new("staircase", twice, twice_values, 3, 0, &keep), EXACTDP_E_PARAM, "gamma is given twice");
+  CHECK_RC(exactdp_sampler_new("staircase", st_names, bad_gamma, 2, 0, &keep), EXACTDP_E_PARAM, "gamma = 0");
+  CHECK_RC(exactdp_sampler_new("staircase", st_names, bad_sensitivity, 2, 0, &keep), EXACTDP_E_PARAM,
+           "sensitivity");
+  CHECK_RC(exactdp_sampler_new("staircase", st_names, st_values, 2, 2, &keep), EXACTDP_E_PARAM, "flags");
+  CHECK_RC(exactdp_sampler_new(NULL, st_names, st_values, 2, 0, &keep), EXACTDP_E_NULL, "law: null pointer");
+  CHECK_RC(exactdp_sampler_new("staircase", NULL, st_values, 2, 0, &keep), EXACTDP_E_NULL, "names: null pointer");
+  CHECK_RC(exactdp_sampler_new("staircase", st_names, NULL, 2, 0, &keep), EXACTDP_E_NULL, "values: null pointer");
+  CHECK_RC(exactdp_sampler_new("staircase", null_name, st_values, 2, 0, &keep), EXACTDP_E_NULL, "names[1]");
+  CHECK_RC(exactdp_sampler_new("staircase", st_names, null_value, 2, 0, &keep), EXACTDP_E_NULL, "values[1]");
+  CHECK_RC(exactdp_sampler_new("staircase", st_names, st_values, 2, 0, NULL), EXACTDP_E_NULL, "out");
+  CHECK(keep == SENTINEL);
+
+  /* the list of laws */
+  OK(exactdp_sampler_laws(buf, sizeof buf));
+  CHECK(strstr(buf, "staircase") != NULL && strstr(buf, "discrete-gaussian") != NULL);
+  CHECK(strstr(buf, "gdp") == NULL); /* privacy-only laws have no sampler */
+  CHECK_RC(exactdp_sampler_laws(buf, 8), EXACTDP_E_BUFFER, NULL);
+  CHECK_RC(exactdp_sampler_laws(NULL, 8), EXACTDP_E_NULL, "buf");
+}
+
 int main(void) {
   test_library();
   test_bits();
   test_construction_errors();
   test_known_answers();
+  test_sampler_new();
   test_sample_int64();
   test_sample_decimal();
   test_hardened_queries();

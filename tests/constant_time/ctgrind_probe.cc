@@ -16,7 +16,8 @@
 //                                10^9, each with tau_bits 40, 64 and 128 (1, 2 and 3 words),
 //                                the CLI's path (SamplerSpec::draw_hardened) at 100 and 10, and
 //                                the C interface's path (exactdp_sample_int64, EXACTDP_HARDENED;
-//                                its own seeded source, tainted the same way) at 100 and 10
+//                                its own seeded source, tainted the same way) at 100 and 10,
+//                                made by the per-law calls and by exactdp_sampler_new
 //                                (plain mode: the same C calls without the flag);
 //                                exit 0 when no draw raised a report and every output was
 //                                tainted (VALGRIND_GET_VBITS: the taint did reach it), else 1
@@ -79,13 +80,21 @@ std::int64_t defined(const mpz_class& x) {
   return mpz_get_si(z);
 }
 
+// The sampler of a C constructor: the per-law call, or exactdp_sampler_new by the law's name
+// (the registry's laws::Sampler behind the handle).
+int c_sampler(bool gaussian, bool by_name, int flags, exactdp_sampler** out) {
+  const char* const name[] = {gaussian ? "sigma2" : "scale"};
+  const char* const value[] = {gaussian ? "100" : "10"};
+  if (by_name) return exactdp_sampler_new(gaussian ? "discrete-gaussian" : "discrete-laplace", name, value, 1, flags, out);
+  return gaussian ? exactdp_discrete_gaussian_new("100", flags, out) : exactdp_discrete_laplace_new("10", flags, out);
+}
+
 // The C interface's path: exactdp_sample_int64 (flags 0 or EXACTDP_HARDENED), drawing from a C
 // bit source whose seed is tainted like the main one (the BitSource argument is unused; the
 // printed bit count of these lines is therefore 0).
-Config c_interface_config(bool gaussian, int flags) {
+Config c_interface_config(bool gaussian, bool by_name, int flags) {
   exactdp_sampler* raw = nullptr;
-  const int rc = gaussian ? exactdp_discrete_gaussian_new("100", flags, &raw)
-                          : exactdp_discrete_laplace_new("10", flags, &raw);
+  const int rc = c_sampler(gaussian, by_name, flags, &raw);
   exactdp::Seed seed{};
   for (std::size_t i = 0; i < seed.size(); ++i) seed[i] = static_cast<unsigned char>(0xa5 ^ (29 * i));
   VALGRIND_MAKE_MEM_UNDEFINED(seed.data(), seed.size());
@@ -97,8 +106,8 @@ Config c_interface_config(bool gaussian, int flags) {
   }
   std::shared_ptr<exactdp_sampler> sampler(raw, exactdp_sampler_free);
   std::shared_ptr<exactdp_bits> c_bits(raw_bits, exactdp_bits_free);
-  return {std::string("c exactdp_sample_int64 ") + (flags != 0 ? "EXACTDP_HARDENED " : "plain ") +
-              (gaussian ? "discrete-gaussian sigma2=100" : "discrete-laplace scale=10"),
+  return {std::string("c exactdp_sample_int64 ") + (by_name ? "(exactdp_sampler_new) " : "") +
+              (flags != 0 ? "EXACTDP_HARDENED " : "plain ") + (gaussian ? "discrete-gaussian sigma2=100" : "discrete-laplace scale=10"),
           [sampler, c_bits](BitSource&) {
             std::int64_t x = 0;
             if (exactdp_sample_int64(sampler.get(), c_bits.get(), &x, 1) != EXACTDP_OK) std::abort();
@@ -134,7 +143,9 @@ std::vector<Config> hardened_configs() {
     out.push_back({"cli SamplerSpec::draw_hardened " + spec->describe(),
                    [spec](BitSource& bits) { return defined(spec->draw_hardened(bits)); }});
   }
-  for (const bool gaussian : {true, false}) out.push_back(c_interface_config(gaussian, EXACTDP_HARDENED));
+  for (const bool by_name : {false, true}) {
+    for (const bool gaussian : {true, false}) out.push_back(c_interface_config(gaussian, by_name, EXACTDP_HARDENED));
+  }
   return out;
 }
 
@@ -156,7 +167,9 @@ std::vector<Config> plain_configs() {
                      return defined(x);
                    }});
   }
-  for (const bool gaussian : {true, false}) out.push_back(c_interface_config(gaussian, 0));
+  for (const bool by_name : {false, true}) {
+    for (const bool gaussian : {true, false}) out.push_back(c_interface_config(gaussian, by_name, 0));
+  }
   return out;
 }
 

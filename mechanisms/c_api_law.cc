@@ -1,0 +1,109 @@
+// c_api_law.cc — the generic sampler constructor of the C interface (exactdp.h):
+// exactdp_sampler_new builds any law of the registry (laws/registry.h) from its parameters by
+// name as decimal text, and hands back the law's own laws::Sampler in the opaque handle, so
+// every registry law with a sampler (the staircase included) is drawable from C with
+// exactdp_sample_int64 / exactdp_sample_decimal. exactdp_sampler_laws lists those laws.
+//
+// Order of checks: pointers (EXACTDP_E_NULL), flags, the law's name, its capability (a law
+// without a sampler, or without a hardened one under EXACTDP_HARDENED: EXACTDP_E_PARAM naming
+// "law"), then the parameters (Law::parse, naming the parameter), then the sampler is built.
+// Nothing is drawn and *out is written only on success.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <exactdp/exactdp.h>
+#include <exactdp/laws/law.h>
+#include <exactdp/laws/registry.h>
+#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/hardening.h>
+#include <exactdp/samplers/rational.h>
+
+namespace exactdp::internal {
+namespace {
+
+// The (name, value) pairs of the call, each pointer checked (EXACTDP_E_NULL naming "names[i]").
+std::vector<std::pair<std::string, std::string>> named_values(const char* const* names, const char* const* values,
+                                                              std::size_t count) {
+  std::vector<std::pair<std::string, std::string>> given;
+  if (count == 0) return given;
+  require_non_null(names, "names");
+  require_non_null(values, "values");
+  given.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string index = "[" + std::to_string(i) + "]";
+    require_non_null(names[i], ("names" + index).c_str());
+    require_non_null(values[i], ("values" + index).c_str());
+    given.emplace_back(names[i], values[i]);
+  }
+  return given;
+}
+
+// The law's refusal when it lacks the sampler asked for: naming "law", with what it supports.
+void require_capability(const laws::Law& law, bool hardened) {
+  const laws::Capability needed = hardened ? laws::Capability::kHardened : laws::Capability::kSample;
+  if (law.supports(needed)) return;
+  throw laws::UnsupportedError("law", "law " + law.name() + " has no " + (hardened ? "hardened sampler" : "sampler") +
+                                          " (it supports: " + law.capability_list() + "; laws with a " +
+                                          (hardened ? "hardened sampler: " : "sampler: ") +
+                                          laws::law_names_with(needed) + ")");
+}
+
+// The law of that name; an unknown name is EXACTDP_E_PARAM naming "law" with the laws this call
+// accepts (those with a sampler), not the whole registry.
+const laws::Law& sampled_law(const char* name) {
+  const laws::Law* law = laws::find_law(name);
+  if (law == nullptr) {
+    throw ParameterError("law", "unknown law '" + abbreviate(name) + "': allowed " +
+                                    laws::law_names_with(laws::Capability::kSample));
+  }
+  return *law;
+}
+
+RegistrySampler make_registry_sampler(const char* law_name, const char* const* names, const char* const* values,
+                                      std::size_t count, int flags) {
+  require_non_null(law_name, "law");
+  auto given = named_values(names, values, count);
+  const bool hardened = hardened_flag(flags);
+  const laws::Law& law = sampled_law(law_name);
+  require_capability(law, hardened);
+  RegistrySampler r;
+  r.law = &law;
+  r.parameters = law.parse(given, laws::Use::kSample);
+  const std::optional<Hardening> hardening = hardened ? std::optional<Hardening>(Hardening{}) : std::nullopt;
+  r.sampler = law.make_sampler(r.parameters, hardening);
+  return r;
+}
+
+}  // namespace
+}  // namespace exactdp::internal
+
+using exactdp::internal::guard;
+using exactdp::internal::require_non_null;
+namespace internal = exactdp::internal;
+
+extern "C" {
+
+int exactdp_sampler_new(const char* law, const char* const* names, const char* const* values, size_t count,
+                        int flags, exactdp_sampler** out) {
+  return guard([&] {
+    require_non_null(out, "out");
+    internal::RegistrySampler r = internal::make_registry_sampler(law, names, values, count, flags);
+    *out = new exactdp_sampler{std::move(r)};  // the last step: nothing after it can fail
+    return EXACTDP_OK;
+  });
+}
+
+int exactdp_sampler_laws(char* buf, size_t len) {
+  return guard([&] {
+    require_non_null(buf, "buf");
+    internal::write_text(exactdp::laws::law_names_with(exactdp::laws::Capability::kSample), buf, len, "buf");
+    return EXACTDP_OK;
+  });
+}
+
+}  // extern "C"
