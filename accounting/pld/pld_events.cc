@@ -160,9 +160,9 @@ Interval loss_at(const Pair& pair, const mpq_class& x) {
 }
 
 DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& o) {
-  if (o.scale_bits < 8 || o.scale_bits > 62 || o.steps_per_unit < 1 || o.steps_per_unit > 10'000'000 ||
-      o.tail_bits < 8 || o.tail_bits > 200) {
-    throw std::invalid_argument("pld::discretize: options out of range");
+  check_discretization_options(o);
+  if (o.tail_bits < 8 || o.tail_bits > 200) {
+    throw ParameterError::out_of_range("tail_bits", std::to_string(o.tail_bits), "8 <= tail_bits <= 200");
   }
   const unsigned long n = o.steps_per_unit;
   // x0: Phi(-x0) <= 2^-tail_bits.
@@ -328,6 +328,16 @@ DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& 
 }
 
 }  // namespace
+
+void check_discretization_options(const DiscretizationOptions& o) {
+  if (o.steps_per_unit < 1 || o.steps_per_unit > 10'000'000) {
+    throw ParameterError::out_of_range("pld-step", "1/" + std::to_string(o.steps_per_unit),
+                                       "1/10000000 <= pld-step <= 1");
+  }
+  if (o.scale_bits < 8 || o.scale_bits > 62) {
+    throw ParameterError::out_of_range("scale_bits", std::to_string(o.scale_bits), "8 <= scale_bits <= 62");
+  }
+}
 
 bool is_symmetric(const RdpEvent& event) { return !event.is_subsampled(); }
 
