@@ -159,7 +159,7 @@ int cmd_select(Args args, Io& io) {
          << (options.monotonic ? " (monotonic scores)" : "") << ", " << candidates
          << " candidates\n"
          << "exactdp select: guarantee: all " << rounds_z.get_str() << " rounds printed (" << draws
-         << " draw(s) x " << top << ") together are (" << abbreviate(to_exact_decimal(basic))
+         << " draw(s) x " << top << ") together are (" << abbreviate(accounting::exact_decimal(basic))
          << ", 0)-DP (basic composition, exact)\n";
   if (optimal) {
     io.err << "exactdp select: guarantee: and (" << accounting::decimal_upper(optimal->value.upper(), digits)
