@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include <exactdp/samplers/rational.h>
+#include <exactdp/samplers/errors.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -66,6 +67,59 @@ std::string exact_decimal(const mpq_class& value) {
   return format_digits((sgn(value) < 0 ? "-" : "") + digits, static_cast<mpfr_exp_t>(point));
 }
 
+namespace {
+
+// floor(log10 a) for a > 0, exactly: the digit counts give it within 2, then exact comparisons.
+long decimal_exponent(const mpq_class& a) {
+  long e = static_cast<long>(mpz_sizeinbase(a.get_num_mpz_t(), 10)) -
+           static_cast<long>(mpz_sizeinbase(a.get_den_mpz_t(), 10));
+  const auto ten_to = [](long k) {
+    mpz_class p;
+    mpz_ui_pow_ui(p.get_mpz_t(), 10, static_cast<unsigned long>(k < 0 ? -k : k));
+    return k < 0 ? mpq_class(mpz_class(1), p) : mpq_class(p);
+  };
+  while (ten_to(e) > a) --e;
+  while (ten_to(e + 1) <= a) ++e;
+  return e;
+}
+
+// |value| rounded to `digits` significant digits, up (away from 0) or down, as format_digits
+// text with value's sign.
+std::string rounded_decimal(const mpq_class& value, int digits, bool away_from_zero) {
+  const mpq_class a = abs(value);
+  const long e = decimal_exponent(a);
+  const long shift = digits - 1 - e;  // a 10^shift in [10^(digits-1), 10^digits)
+  mpz_class p;
+  mpz_ui_pow_ui(p.get_mpz_t(), 10, static_cast<unsigned long>(shift < 0 ? -shift : shift));
+  mpz_class num = a.get_num(), den = a.get_den();
+  if (shift >= 0) {
+    num *= p;
+  } else {
+    den *= p;
+  }
+  mpz_class m;
+  if (away_from_zero) {
+    mpz_cdiv_q(m.get_mpz_t(), num.get_mpz_t(), den.get_mpz_t());
+  } else {
+    mpz_fdiv_q(m.get_mpz_t(), num.get_mpz_t(), den.get_mpz_t());
+  }
+  const std::string text = m.get_str();  // value = 0.TEXT 10^(len + e - digits + 1)
+  const long exp10 = static_cast<long>(text.size()) + e - digits + 1;
+  return format_digits((sgn(value) < 0 ? "-" : "") + text, static_cast<mpfr_exp_t>(exp10));
+}
+
+}  // namespace
+
+DecimalInterval to_decimal(const mpq_class& exact, int digits) {
+  if (digits < 1 || digits > kMaxDecimalDigits) {
+    throw ParameterError::out_of_range("digits", std::to_string(digits),
+                                       "1 <= digits <= " + std::to_string(kMaxDecimalDigits));
+  }
+  if (sgn(exact) == 0) return {"0", "0"};
+  const bool negative = sgn(exact) < 0;
+  return {rounded_decimal(exact, digits, negative), rounded_decimal(exact, digits, !negative)};
+}
+
 std::string parameter_text(const mpq_class& value) {
   if (mpz_sizeinbase(value.get_num_mpz_t(), 10) + mpz_sizeinbase(value.get_den_mpz_t(), 10) <= 60) {
     return to_string(value);
@@ -77,8 +131,8 @@ namespace {
 
 std::string decimal(mpfr_srcptr x, int digits, mpfr_rnd_t rnd) {
   if (digits < 1 || digits > kMaxDecimalDigits) {
-    throw std::invalid_argument("decimal digits must be in [1, " +
-                                std::to_string(kMaxDecimalDigits) + "]");
+    throw ParameterError::out_of_range("digits", std::to_string(digits),
+                                       "1 <= digits <= " + std::to_string(kMaxDecimalDigits));
   }
   if (mpfr_nan_p(x)) throw std::domain_error("decimal: NaN");
   if (mpfr_inf_p(x)) return mpfr_sgn(x) > 0 ? "inf" : "-inf";
@@ -105,10 +159,6 @@ DecimalInterval to_decimal(const Interval& x, int digits) {
 std::string to_decimal_string(const Interval& x, int digits) {
   const DecimalInterval d = to_decimal(x, digits);
   return "[" + d.lower + ", " + d.upper + "]";
-}
-
-Interval interval_from_rational(const mpq_class& value, mpfr_prec_t precision) {
-  return Interval(value, precision);
 }
 
 Interval interval_from_decimal(std::string_view parameter, std::string_view text,

@@ -32,6 +32,10 @@ struct DecimalInterval {
   std::string upper;  // >= the interval's upper end
 };
 [[nodiscard]] DecimalInterval to_decimal(const Interval& x, int digits);
+// An exact rational rounded outward to `digits` significant digits: both ends are the value
+// itself when it has at most `digits` significant digits (1/1000000 prints "0.000001", not the
+// ends of a binary enclosure of it), else the nearest `digits`-digit decimals below and above.
+[[nodiscard]] DecimalInterval to_decimal(const mpq_class& exact, int digits);
 // "[lower, upper]" with outward-rounded ends.
 [[nodiscard]] std::string to_decimal_string(const Interval& x, int digits);
 
@@ -39,15 +43,14 @@ struct DecimalInterval {
 // [-6, 20], else scientific: 10^100000 is "1e+100000", not 100,001 digits), so the text length
 // follows the number of significant digits, not the size of the exponent; a rational that is not
 // a terminating decimal is printed "N/D". Reads back exactly with exactdp::parse_rational.
+// This is exactdp's one exact-decimal printer: every exact value the library, the CLI and the C
+// interface print goes through it.
 [[nodiscard]] std::string exact_decimal(const mpq_class& value);
 
 // A parameter echoed back: to_string ("1/2", "3") while that has at most 60 digits, else
 // exact_decimal ("1e+100000" rather than 100,001 digits), so echoes stay as short as the input.
 [[nodiscard]] std::string parameter_text(const mpq_class& value);
 
-// An exact rational as an interval at `precision` (rounded outward): the same as
-// Interval(value, precision), named for symmetry with the text forms below.
-[[nodiscard]] Interval interval_from_rational(const mpq_class& value, mpfr_prec_t precision);
 // Text read EXACTLY by exactdp::parse_rational ("1e-5", "3/2", "0.1"), then rounded outward.
 // Throws ParameterError naming `parameter` for bad text.
 [[nodiscard]] Interval interval_from_decimal(std::string_view parameter, std::string_view text,

@@ -168,8 +168,8 @@ void validate_calibration_options(const mpq_class& bracket_tolerance, mpfr_prec_
 mpq_class default_bracket_tolerance() { return power_of_two(-32); }
 
 mpq_class round_up_significant(const mpq_class& x, int digits) {
-  if (sgn(x) <= 0) throw std::invalid_argument("round_up_significant: x <= 0");
-  if (digits < 1) throw std::invalid_argument("round_up_significant: digits < 1");
+  if (sgn(x) <= 0) throw ParameterError::out_of_range("x", to_string(x), "x > 0 (round_up_significant)");
+  if (digits < 1) throw ParameterError::out_of_range("digits", std::to_string(digits), "digits >= 1 (round_up_significant)");
   // e = floor(log10 x): start from the size estimate and correct exactly.
   long e = static_cast<long>((static_cast<long>(mpz_sizeinbase(x.get_num_mpz_t(), 10)) -
                               static_cast<long>(mpz_sizeinbase(x.get_den_mpz_t(), 10))));

@@ -339,7 +339,7 @@ Interval gaussian_normaliser(const mpq_class& sigma2, mpfr_prec_t p, GaussianSum
 Interval gaussian_tail_sum_scaled(const mpz_class& k, const mpq_class& sigma2,
                                   const mpq_class& log_scale, mpfr_prec_t p,
                                   GaussianSumMethod method) {
-  if (sgn(k) < 0) throw std::invalid_argument("gaussian_tail_sum_scaled: k < 0");
+  if (sgn(k) < 0) throw ParameterError::out_of_range("k", to_string(k), "k >= 0 (gaussian_tail_sum_scaled)");
   return tail_sum_nonnegative(k, sigma2, p, method, log_scale);
 }
 

@@ -44,7 +44,8 @@ inline constexpr mpfr_prec_t kMaxPrecision = 65536;    // 2^16 bits: the cap of 
 // (a thread_local flag); called by every Interval constructor.
 void use_widest_exponent_range() noexcept;
 
-// An owning MPFR number (RAII), for scalar results such as widths. Value type.
+// An owning MPFR number (RAII), for scalar results such as widths and the scratch numbers of
+// raw MPFR loops (it starts at +0, with the widest exponent range). Value type.
 class Real {
  public:
   explicit Real(mpfr_prec_t precision = kDefaultPrecision);
@@ -56,6 +57,9 @@ class Real {
 
   [[nodiscard]] mpfr_ptr get() { return value_; }
   [[nodiscard]] mpfr_srcptr get() const { return value_; }
+  // Usable directly as an mpfr_t argument of MPFR's functions (scratch numbers in loops).
+  operator mpfr_ptr() { return value_; }              // NOLINT(google-explicit-constructor)
+  operator mpfr_srcptr() const { return value_; }     // NOLINT(google-explicit-constructor)
 
  private:
   mpfr_t value_;

@@ -112,7 +112,7 @@ namespace {
 // - log alpha. Used by the search (no overflow) and by cks20_delta_at_alpha.
 Interval cks20_log_delta_at_alpha(const mpq_class& rho, const mpq_class& epsilon,
                                   const mpq_class& alpha, mpfr_prec_t precision) {
-  if (alpha <= 1) throw std::invalid_argument("cks20_delta_at_alpha: alpha must be > 1");
+  if (alpha <= 1) throw ParameterError::out_of_range("alpha", to_string(alpha), "alpha > 1");
   const Interval a(alpha, precision);
   const Interval a1(mpq_class(alpha - 1), precision);  // exact rational, one rounding per end
   // (alpha - 1)(alpha rho - epsilon): alpha rho - epsilon is an exact rational
@@ -131,7 +131,7 @@ Interval cks20_delta_at_alpha(const mpq_class& rho, const mpq_class& epsilon,
 
 Interval cks20_epsilon_at_alpha(const mpq_class& rho, const mpq_class& delta,
                                 const mpq_class& alpha, mpfr_prec_t precision) {
-  if (alpha <= 1) throw std::invalid_argument("cks20_epsilon_at_alpha: alpha must be > 1");
+  if (alpha <= 1) throw ParameterError::out_of_range("alpha", to_string(alpha), "alpha > 1");
   const Interval a(alpha, precision);
   const mpq_class alpha_minus_1 = alpha - 1;
   const Interval a1(alpha_minus_1, precision);

@@ -85,6 +85,64 @@ MethodResult run_method(const std::string& method, const mpq_class& eps, unsigne
                    "': use basic, advanced, optimal, gdp, zcdp or all");
 }
 
+// The methods --method names ("all": every one), validated before any work.
+std::vector<std::string> methods_of(const std::string& method) {
+  std::vector<std::string> methods;
+  if (method == "all") {
+    methods = {"basic", "advanced", "optimal", "gdp", "zcdp"};
+  } else {
+    methods = {method};
+  }
+  for (const auto& m : methods) {
+    if (m != "basic" && m != "advanced" && m != "optimal" && m != "gdp" && m != "zcdp") {
+      throw UsageError("unknown method '" + abbreviate(m) +
+                       "': use basic, advanced, optimal, gdp, zcdp or all");
+    }
+  }
+  return methods;
+}
+
+// The zCDP route composes rho = k eps^2 / 2, which zcdp_epsilon accepts up to 10^9; refuse a
+// larger one here, before any output, naming the parameters the user gave (the accounting
+// error would name rho, which is not an option of this command).
+void check_zcdp_range(const std::vector<std::string>& methods, const mpq_class& eps, unsigned long k) {
+  if (std::find(methods.begin(), methods.end(), "zcdp") == methods.end()) return;
+  const mpq_class rho = accounting::zcdp_rho_pure_dp(eps) * mpq_class(mpz_class(k));
+  if (rho > mpq_class(1'000'000'000)) {
+    throw ParameterError::out_of_range(
+        "epsilon", abbreviate(to_string(eps)),
+        "k * epsilon^2 / 2 <= 10^9 for --method zcdp (here k = " + std::to_string(k) +
+            ", so rho = " + abbreviate(to_string(rho)) + "); other methods accept it");
+  }
+}
+
+// One method's result, into the JSON object (`json` for a single method, `results` for several)
+// and, unless --json, as text.
+void report_method(const std::string& m, const MethodResult& r, bool single, bool as_json, int digits,
+                   JsonValue& json, JsonValue& results, std::ostream& out) {
+  const std::string use = accounting::decimal_upper(r.epsilon.upper(), digits);
+  if (single) {
+    json.set("method", m).set_interval("epsilon", r.epsilon, digits);
+    json.set("epsilon_upper", use).set("route", r.detail).set("tolerance_met", r.tolerance_met);
+    if (!as_json) {
+      out << "epsilon = " << accounting::to_decimal_string(r.epsilon, digits) << "\n"
+          << "epsilon_upper = " << use << "\n"
+          << "method: " << m << " — " << r.detail << "\n";
+    }
+    return;
+  }
+  JsonValue one = JsonValue::object();
+  one.set_interval("epsilon", r.epsilon, digits)
+      .set("epsilon_upper", use)
+      .set("route", r.detail)
+      .set("tolerance_met", r.tolerance_met);
+  results.set(m, std::move(one));
+  if (!as_json) {
+    out << m << ": epsilon_upper = " << use << "   ("
+        << accounting::to_decimal_string(r.epsilon, digits) << "; " << r.detail << ")\n";
+  }
+}
+
 }  // namespace
 
 int cmd_compose(Args args, Io& io) {
@@ -106,33 +164,8 @@ int cmd_compose(Args args, Io& io) {
   const int digits = digits_option(parsed, 10'000);
   const accounting::ZivOptions options =
       ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum);
-  const std::string method = parsed.get("--method").value_or("optimal");
-  std::vector<std::string> methods;
-  if (method == "all") {
-    methods = {"basic", "advanced", "optimal", "gdp", "zcdp"};
-  } else {
-    methods = {method};
-  }
-  // Validate the method name before any work.
-  for (const auto& m : methods) {
-    if (m != "basic" && m != "advanced" && m != "optimal" && m != "gdp" && m != "zcdp") {
-      throw UsageError("unknown method '" + abbreviate(m) +
-                       "': use basic, advanced, optimal, gdp, zcdp or all");
-    }
-  }
-
-  // The zCDP route composes rho = k eps^2 / 2, which zcdp_epsilon accepts up to 10^9; refuse a
-  // larger one here, before any output, naming the parameters the user gave (the accounting
-  // error would name rho, which is not an option of this command).
-  if (std::find(methods.begin(), methods.end(), "zcdp") != methods.end()) {
-    const mpq_class rho = accounting::zcdp_rho_pure_dp(eps) * mpq_class(mpz_class(k));
-    if (rho > mpq_class(1'000'000'000)) {
-      throw ParameterError::out_of_range(
-          "epsilon", abbreviate(to_string(eps)),
-          "k * epsilon^2 / 2 <= 10^9 for --method zcdp (here k = " + std::to_string(k) +
-              ", so rho = " + abbreviate(to_string(rho)) + "); other methods accept it");
-    }
-  }
+  const std::vector<std::string> methods = methods_of(parsed.get("--method").value_or("optimal"));
+  check_zcdp_range(methods, eps, k);
 
   JsonValue json = JsonValue::object();
   json.set("command", "compose")
@@ -142,28 +175,8 @@ int cmd_compose(Args args, Io& io) {
       .set("delta", accounting::parameter_text(delta));
   JsonValue results = JsonValue::object();
   for (const auto& m : methods) {
-    const MethodResult r = run_method(m, eps, k, delta, options);
-    const std::string use = accounting::decimal_upper(r.epsilon.upper(), digits);
-    if (methods.size() == 1) {
-      json.set("method", m).set_interval("epsilon", r.epsilon, digits);
-      json.set("epsilon_upper", use).set("route", r.detail).set("tolerance_met", r.tolerance_met);
-      if (!parsed.has("--json")) {
-        io.out << "epsilon = " << accounting::to_decimal_string(r.epsilon, digits) << "\n"
-               << "epsilon_upper = " << use << "\n"
-               << "method: " << m << " — " << r.detail << "\n";
-      }
-    } else {
-      JsonValue one = JsonValue::object();
-      one.set_interval("epsilon", r.epsilon, digits)
-          .set("epsilon_upper", use)
-          .set("route", r.detail)
-          .set("tolerance_met", r.tolerance_met);
-      results.set(m, std::move(one));
-      if (!parsed.has("--json")) {
-        io.out << m << ": epsilon_upper = " << use << "   ("
-               << accounting::to_decimal_string(r.epsilon, digits) << "; " << r.detail << ")\n";
-      }
-    }
+    report_method(m, run_method(m, eps, k, delta, options), methods.size() == 1, parsed.has("--json"), digits,
+                  json, results, io.out);
   }
   if (methods.size() > 1) json.set("methods", std::move(results));
   if (parsed.has("--json")) io.out << json.dump() << "\n";

@@ -194,6 +194,81 @@ long max_curve_points(const Profile& pr) {
   return std::max<long>(2, static_cast<long>(static_cast<std::size_t>(kMaxPoints) * kFreeBits / bits));
 }
 
+// One point of the curve as the SVG needs it.
+struct PlotRow {
+  double x, upper_log10, lower_log10, upper, lower;  // exactdp-allow-float: pixel placement only
+};
+
+// The number of points asked for: 2 <= POINTS <= max_curve_points (ParameterError naming
+// "points" otherwise); EPS_MIN < EPS_MAX is checked by the caller.
+long curve_points(const Profile& pr, const std::string& text) {
+  const mpz_class n = parse_integer("points", text);
+  const long max_points = max_curve_points(pr);
+  if (n < 2 || n > max_points) {
+    std::string range = "2 <= POINTS <= " + std::to_string(max_points);
+    if (max_points < kMaxPoints) range += " for parameters of this size (10,000 up to 2^16 bits)";
+    throw ParameterError::out_of_range("points", abbreviate(text), range);
+  }
+  return n.get_si();
+}
+
+// The text before the first row: the CSV header, or the JSON object up to its "curve" array.
+std::string curve_head(const Profile& pr, bool json) {
+  if (!json) return "epsilon,delta_lower,delta_upper\n";
+  JsonValue head = JsonValue::object();
+  head.set("command", "profile").set("mechanism", pr.name);
+  for (const auto& [k, v] : pr.parameters) head.set(k, v);
+  std::string text = head.dump();
+  text.pop_back();  // the closing brace: the curve and the tail follow
+  return text + ", \"curve\": [";
+}
+
+// One row: a CSV line, or an element of the JSON array (comma-separated after the first).
+std::string curve_row(const CurveGrid::Point& point, const Certified& c, bool json, bool first, int digits) {
+  if (!json) {
+    const accounting::DecimalInterval d = accounting::to_decimal(c.value, digits);
+    return point.text + "," + d.lower + "," + d.upper + "\n";
+  }
+  JsonValue row = JsonValue::object();
+  row.set("epsilon", point.text);
+  row.set_interval("delta", c.value, digits);
+  row.set("tolerance_met", c.tolerance_met);
+  return (first ? "" : ", ") + row.dump();
+}
+
+// The SVG chart of the curve: log scale when the positive values span more than three decades.
+void write_curve_svg(const Profile& pr, const std::vector<PlotRow>& plot, const std::string& file) {
+  double top = -std::numeric_limits<double>::infinity();  // exactdp-allow-float: picture
+  double bottom = std::numeric_limits<double>::infinity();  // exactdp-allow-float: picture
+  for (const auto& r : plot) {
+    if (std::isfinite(r.upper_log10)) {
+      top = std::max(top, r.upper_log10);
+      bottom = std::min(bottom, r.upper_log10);
+    }
+  }
+  SvgChart chart;
+  chart.title = "privacy profile of " + pr.name + " (";
+  for (std::size_t k = 0; k < pr.parameters.size(); ++k) {
+    chart.title += (k ? ", " : "") + pr.parameters[k].first + " = " + pr.parameters[k].second;
+  }
+  chart.title += ")";
+  chart.x_label = "epsilon";
+  chart.y_label = "delta";
+  chart.y_log10 = std::isfinite(top) && top - bottom > 3;
+  SvgSeries upper{"delta upper (certified)", {}, false, ""};
+  SvgSeries lower{"delta lower (certified)", {}, true, ""};
+  for (const auto& r : plot) {
+    upper.points.emplace_back(r.x, chart.y_log10 ? r.upper_log10 : r.upper);
+    lower.points.emplace_back(r.x, chart.y_log10 ? r.lower_log10 : r.lower);
+  }
+  chart.series = {upper, lower};
+  try {
+    write_svg_file(file, chart);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("--svg: ") + e.what());
+  }
+}
+
 // Rows are formatted as they are computed (CSV lines, or the elements of the JSON array) and
 // only the text is kept: at most 10,000 rows of two --digits numbers and a short epsilon (about
 // 20 MB at --digits 1000), written once every point is done, so an error leaves stdout empty.
@@ -206,51 +281,20 @@ int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std
     throw ParameterError::out_of_range("curve", abbreviate(curve[1]),
                                        "EPS_MAX > EPS_MIN = " + abbreviate(to_string(lo)));
   }
-  const mpz_class n = parse_integer("points", curve[2]);
-  const long max_points = max_curve_points(pr);
-  if (n < 2 || n > max_points) {
-    std::string range = "2 <= POINTS <= " + std::to_string(max_points);
-    if (max_points < kMaxPoints) range += " for parameters of this size (10,000 up to 2^16 bits)";
-    throw ParameterError::out_of_range("points", abbreviate(curve[2]), range);
-  }
-  const long points = n.get_si();
+  const long points = curve_points(pr, curve[2]);
   const bool json = parsed.has("--json");
   const auto file = parsed.get("--svg");
   CurveGrid grid(lo, hi, points);
-  struct PlotRow {
-    double x, upper_log10, lower_log10, upper, lower;  // exactdp-allow-float: pixel placement only
-  };
   std::vector<PlotRow> plot;
   bool all_met = true;
-  std::string text;
-  if (json) {
-    JsonValue head = JsonValue::object();
-    head.set("command", "profile").set("mechanism", pr.name);
-    for (const auto& [k, v] : pr.parameters) head.set(k, v);
-    text = head.dump();
-    text.pop_back();  // the closing brace: the curve and the tail follow
-    text += ", \"curve\": [";
-  } else {
-    text = "epsilon,delta_lower,delta_upper\n";
-  }
+  std::string text = curve_head(pr, json);
   for (long i = 0; i < points; ++i) {
     const CurveGrid::Point point = grid.at(i);
-    const mpq_class& eps = point.eps;
-    const Certified c = pr.delta(eps, options);
+    const Certified c = pr.delta(point.eps, options);
     all_met = all_met && c.tolerance_met;
-    if (json) {
-      JsonValue row = JsonValue::object();
-      row.set("epsilon", point.text);
-      row.set_interval("delta", c.value, digits);
-      row.set("tolerance_met", c.tolerance_met);
-      if (i > 0) text += ", ";
-      text += row.dump();
-    } else {
-      const accounting::DecimalInterval d = accounting::to_decimal(c.value, digits);
-      text += point.text + "," + d.lower + "," + d.upper + "\n";
-    }
+    text += curve_row(point, c, json, i == 0, digits);
     if (file) {
-      plot.push_back({eps.get_d(), plot_log10(c.value.upper()), plot_log10(c.value.lower()),
+      plot.push_back({point.eps.get_d(), plot_log10(c.value.upper()), plot_log10(c.value.lower()),
                       plot_value(c.value.upper()), plot_value(c.value.lower())});
     }
   }
@@ -260,38 +304,7 @@ int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std
     tail.set("tolerance_met", all_met);
     text += "], " + tail.dump().substr(1) + "\n";
   }
-  if (file) {
-    // Log scale when the positive values span more than three decades.
-    double top = -std::numeric_limits<double>::infinity();  // exactdp-allow-float: picture
-    double bottom = std::numeric_limits<double>::infinity();  // exactdp-allow-float: picture
-    for (const auto& r : plot) {
-      if (std::isfinite(r.upper_log10)) {
-        top = std::max(top, r.upper_log10);
-        bottom = std::min(bottom, r.upper_log10);
-      }
-    }
-    SvgChart chart;
-    chart.title = "privacy profile of " + pr.name + " (";
-    for (std::size_t k = 0; k < pr.parameters.size(); ++k) {
-      chart.title += (k ? ", " : "") + pr.parameters[k].first + " = " + pr.parameters[k].second;
-    }
-    chart.title += ")";
-    chart.x_label = "epsilon";
-    chart.y_label = "delta";
-    chart.y_log10 = std::isfinite(top) && top - bottom > 3;
-    SvgSeries upper{"delta upper (certified)", {}, false, ""};
-    SvgSeries lower{"delta lower (certified)", {}, true, ""};
-    for (const auto& r : plot) {
-      upper.points.emplace_back(r.x, chart.y_log10 ? r.upper_log10 : r.upper);
-      lower.points.emplace_back(r.x, chart.y_log10 ? r.lower_log10 : r.lower);
-    }
-    chart.series = {upper, lower};
-    try {
-      write_svg_file(*file, chart);
-    } catch (const std::runtime_error& e) {
-      throw UsageError(std::string("--svg: ") + e.what());
-    }
-  }
+  if (file) write_curve_svg(pr, plot, *file);
   io.out << text;
   if (!all_met) {
     io.err << "exactdp profile: note: some points did not reach the tolerance (wider, still "

@@ -109,11 +109,10 @@ std::vector<std::string> take_columns(Args args, std::vector<std::string>& rest)
   return columns;
 }
 
-// to_exact_decimal, except for a denominator too large to divide 10^2000 (then to_exact_decimal
-// would return p/q anyway, after a search that is quadratic in the denominator's size).
+// accounting::exact_decimal, except for a denominator too large to divide 10^2000 (p/q then).
 std::string exact_text(const mpq_class& q) {
   if (mpz_sizeinbase(q.get_den_mpz_t(), 2) > 6700) return to_string(q);
-  return to_exact_decimal(q);
+  return accounting::exact_decimal(q);
 }
 
 // --granularity, --round and the sensitivity in value units.
@@ -164,8 +163,8 @@ JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
   requested.set("epsilon", exact_text(c.budget.epsilon));
   requested.set("delta", c.budget.delta ? JsonValue(exact_text(*c.budget.delta)) : JsonValue::null());
   j.set("requested", requested);
-  j.set_interval("epsilon", c.epsilon, digits);
-  j.set_interval("delta", c.delta, digits);
+  j.set("epsilon", JsonValue::interval(c.epsilon, c.epsilon_exact, digits));
+  j.set("delta", JsonValue::interval(c.delta, c.delta_exact, digits));
   j.set("epsilon_exact", c.epsilon_exact ? JsonValue(exact_text(*c.epsilon_exact)) : JsonValue::null());
   j.set("delta_exact", c.delta_exact ? JsonValue(exact_text(*c.delta_exact)) : JsonValue::null());
   j.set("rho_zcdp", c.rho ? JsonValue(exact_text(*c.rho)) : JsonValue::null());

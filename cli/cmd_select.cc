@@ -192,7 +192,7 @@ void print_select_guarantee(std::ostream& err, const SelectRequest& req, const S
       << (options.monotonic ? " (monotonic scores)" : "") << ", " << selection.candidates()
       << " candidates\n"
       << "exactdp select: guarantee: all " << g.rounds.get_str() << " rounds printed (" << req.draws
-      << " draw(s) x " << req.top << ") together are (" << abbreviate(to_exact_decimal(g.basic))
+      << " draw(s) x " << req.top << ") together are (" << abbreviate(accounting::exact_decimal(g.basic))
       << ", 0)-DP (basic composition, exact)\n";
   if (g.optimal) {
     err << "exactdp select: guarantee: and (" << accounting::decimal_upper(g.optimal->value.upper(), req.digits)

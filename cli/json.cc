@@ -123,6 +123,13 @@ JsonValue JsonValue::interval(const accounting::Interval& x, int digits) {
   return interval(d.lower, d.upper);
 }
 
+JsonValue JsonValue::interval(const accounting::Interval& x, const std::optional<mpq_class>& exact,
+                             int digits) {
+  if (!exact) return interval(x, digits);
+  const accounting::DecimalInterval d = accounting::to_decimal(*exact, digits);
+  return interval(d.lower, d.upper);
+}
+
 JsonValue JsonValue::interval(std::string lower, std::string upper) {
   JsonValue v = object();
   v.set("lower", std::move(lower));

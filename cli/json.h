@@ -18,7 +18,10 @@
 // the output is always valid JSON whatever bytes the caller gives.
 #pragma once
 
+#include <gmpxx.h>
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,6 +53,10 @@ class JsonValue {
   // {"lower": decimal_lower(x.lower, digits), "upper": decimal_upper(x.upper, digits)}.
   [[nodiscard]] static JsonValue interval(const accounting::Interval& x, int digits);
   [[nodiscard]] static JsonValue interval(std::string lower, std::string upper);
+  // A certified value whose exact value may be known: the exact value rounded outward
+  // (accounting::to_decimal of the rational: 1/1000000 gives "0.000001" at both ends), else x.
+  [[nodiscard]] static JsonValue interval(const accounting::Interval& x, const std::optional<mpq_class>& exact,
+                                          int digits);
 
   [[nodiscard]] Kind kind() const { return kind_; }
 

@@ -104,7 +104,9 @@ std::unique_ptr<BitSource> bit_source_from_seed_option(const ParsedArgs& parsed,
   } else {
     parse_seed_file(*parsed.get("--seed-file"), key.seed);
   }
-  const bool all_zero = std::all_of(key.seed.begin(), key.seed.end(), [](unsigned char b) { return b == 0; });
+  // sodium_is_zero reads all 32 bytes whatever they are (constant time, as in the C interface):
+  // the refusal reveals only whether the seed is all-zero.
+  const bool all_zero = sodium_is_zero(key.seed.data(), key.seed.size()) == 1;
   if (all_zero && !parsed.has("--allow-weak-seed")) {
     throw ParameterError(parameter, std::string(parameter) +
                                         ": the all-zero seed is refused (a key everyone knows); pass "

@@ -159,7 +159,7 @@ int exactdp_calibrate_discrete_gaussian(const char* epsilon, const char* delta,
     const exactdp::accounting::DiscreteGaussianCalibration c =
         exactdp::accounting::calibrate_discrete_gaussian(e, d, s);
     // Exact: sigma2 has 3 or 4 significant decimal digits, so its decimal expansion terminates.
-    internal::write_text(exactdp::to_exact_decimal(c.sigma2), sigma2, len, "sigma2");
+    internal::write_text(exactdp::accounting::exact_decimal(c.sigma2), sigma2, len, "sigma2");
     return EXACTDP_OK;
   });
 }

@@ -232,29 +232,4 @@ mpq_class power_of_two(long k) {
   return q;  // 2^k / 1 or 1 / 2^-k: already canonical
 }
 
-std::string to_exact_decimal(const mpq_class& value) {
-  mpz_class den = value.get_den();
-  long twos = 0, fives = 0;
-  while (mpz_divisible_ui_p(den.get_mpz_t(), 2)) {
-    den /= 2;
-    ++twos;
-  }
-  while (mpz_divisible_ui_p(den.get_mpz_t(), 5)) {
-    den /= 5;
-    ++fives;
-  }
-  if (den != 1 || twos > 2000 || fives > 2000) return to_string(value);
-  const long places = twos > fives ? twos : fives;
-  if (places == 0) return to_string(value);
-  mpz_class scale;
-  mpz_ui_pow_ui(scale.get_mpz_t(), 10, static_cast<unsigned long>(places));
-  const mpz_class scaled = value.get_num() * scale / value.get_den();  // exact
-  std::string digits = mpz_class(abs(scaled)).get_str();
-  if (digits.size() <= static_cast<std::size_t>(places)) {
-    digits = std::string(static_cast<std::size_t>(places) + 1 - digits.size(), '0') + digits;
-  }
-  const std::size_t point = digits.size() - static_cast<std::size_t>(places);
-  return std::string(scaled < 0 ? "-" : "") + digits.substr(0, point) + '.' + digits.substr(point);
-}
-
 }  // namespace exactdp

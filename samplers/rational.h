@@ -39,10 +39,6 @@ inline constexpr long kMaxDecimalExponent = 100'000;
 [[nodiscard]] std::string to_string(const mpq_class& value);
 [[nodiscard]] std::string to_string(const mpz_class& value);
 
-// The exact decimal expansion when it terminates (denominator 2^a 5^b, at most 2000 places),
-// e.g. 3/8 -> "0.375", 5 -> "5"; otherwise the same as to_string ("1/3").
-[[nodiscard]] std::string to_exact_decimal(const mpq_class& value);
-
 // 2^k exactly, for any k (negative k gives 1/2^-k).
 [[nodiscard]] mpq_class power_of_two(long k);
 

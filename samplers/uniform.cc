@@ -4,6 +4,9 @@
 #include <climits>
 #include <stdexcept>
 
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+
 static_assert(sizeof(unsigned long) == 8, "exactdp assumes 64-bit unsigned long (LP64)");
 
 namespace exactdp {
@@ -18,7 +21,7 @@ unsigned bit_length(uint128 v) {
 }  // namespace
 
 std::uint64_t sample_uniform_below(BitSource& bits, std::uint64_t n) {
-  if (n == 0) throw std::invalid_argument("sample_uniform_below: n must be >= 1");
+  if (n == 0) throw ParameterError::out_of_range("n", "0", "n >= 1 (sample_uniform_below)");
   const auto k = static_cast<unsigned>(std::bit_width(n - 1));
   for (;;) {
     const std::uint64_t v = bits.bits(k);
@@ -27,7 +30,7 @@ std::uint64_t sample_uniform_below(BitSource& bits, std::uint64_t n) {
 }
 
 uint128 sample_uniform_below(BitSource& bits, uint128 n) {
-  if (n == 0) throw std::invalid_argument("sample_uniform_below: n must be >= 1");
+  if (n == 0) throw ParameterError::out_of_range("n", "0", "n >= 1 (sample_uniform_below)");
   const unsigned k = bit_length(n - 1);
   // n = 2^64 has k = 64 but does not fit the 64-bit version: it takes the general loop below
   // (a first chunk of 0 bits, then one 64-bit chunk), which reads the same 64 bits.
@@ -40,7 +43,7 @@ uint128 sample_uniform_below(BitSource& bits, uint128 n) {
 }
 
 void sample_uniform_below(BitSource& bits, const mpz_class& n, mpz_class& out) {
-  if (sgn(n) <= 0) throw std::invalid_argument("sample_uniform_below: n must be >= 1");
+  if (sgn(n) <= 0) throw ParameterError::out_of_range("n", to_string(n), "n >= 1 (sample_uniform_below)");
   mpz_class n_minus_1 = n - 1;
   const std::size_t k = (n_minus_1 == 0) ? 0 : mpz_sizeinbase(n_minus_1.get_mpz_t(), 2);
   if (k <= 64) {

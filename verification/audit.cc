@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include <exactdp/samplers/errors.h>
+
 namespace exactdp::verification {
 
 std::vector<mpz_class> audit_thresholds(const ReferenceLaw& law) {
@@ -60,7 +62,7 @@ bool any_undecided(const AuditReport& report) {
 }  // namespace
 
 AuditReport run_audit(const ReferenceLaw& law, const SampleCounter& counter, const mpq_class& alpha) {
-  if (counter.n() == 0) throw std::invalid_argument("run_audit: no samples");
+  if (counter.n() == 0) throw ParameterError::out_of_range("samples", "0", "at least 1 sample (run_audit)");
   AuditReport report = audit_at(law, counter, alpha);
   // The Ziv strategy for verdicts: while a p-value interval straddles its threshold, recompute
   // everything at twice the precision (each result stays certified; only the last is kept).

@@ -6,6 +6,7 @@
 
 #include <exactdp/accounting/normal.h>
 #include <exactdp/verification/p_values.h>
+#include <exactdp/samplers/errors.h>
 
 namespace exactdp::verification {
 namespace {
@@ -13,7 +14,7 @@ mpz_class to_mpz(unsigned long long v) { return mpz_class(std::to_string(v)); }
 }  // namespace
 
 TestResult monobit_test(BitSource& bits, unsigned long long n_words) {
-  if (n_words == 0) throw std::invalid_argument("monobit_test: n_words must be >= 1");
+  if (n_words == 0) throw ParameterError::out_of_range("n_words", "0", "n_words >= 1 (monobit_test)");
   unsigned long long ones = 0;
   for (unsigned long long i = 0; i < n_words; ++i) ones += static_cast<unsigned>(std::popcount(bits.bits(64)));
   const mpz_class n = to_mpz(n_words) * 64;
@@ -29,7 +30,7 @@ TestResult monobit_test(BitSource& bits, unsigned long long n_words) {
 }
 
 TestResult runs_test(BitSource& bits, unsigned long long n_words) {
-  if (n_words == 0) throw std::invalid_argument("runs_test: n_words must be >= 1");
+  if (n_words == 0) throw ParameterError::out_of_range("n_words", "0", "n_words >= 1 (runs_test)");
   unsigned long long ones = 0, changes = 0;
   bool have_last = false;
   unsigned last = 0;
@@ -66,7 +67,7 @@ TestResult runs_test(BitSource& bits, unsigned long long n_words) {
 }
 
 TestResult byte_chi_square_test(BitSource& bits, unsigned long long n_words) {
-  if (n_words == 0) throw std::invalid_argument("byte_chi_square_test: n_words must be >= 1");
+  if (n_words == 0) throw ParameterError::out_of_range("n_words", "0", "n_words >= 1 (byte_chi_square_test)");
   std::array<unsigned long long, 256> counts{};
   for (unsigned long long i = 0; i < n_words; ++i) {
     std::uint64_t w = bits.bits(64);

@@ -7,6 +7,7 @@
 #include <exactdp/accounting/decimal.h>
 #include <exactdp/samplers/rational.h>
 #include <exactdp/verification/p_values.h>
+#include <exactdp/samplers/errors.h>
 
 namespace exactdp::verification {
 namespace {
@@ -61,7 +62,7 @@ mpq_class default_min_expected(unsigned long long n) {
 
 std::vector<Cell> make_cells(const ReferenceLaw& law, const SampleCounter& counter) {
   const unsigned long long n = counter.n();
-  if (n == 0) throw std::invalid_argument("make_cells: no samples");
+  if (n == 0) throw ParameterError::out_of_range("samples", "0", "at least 1 sample (make_cells)");
   const mpz_class& c = counter.center();
   const mpz_class& w = counter.width();
   const long h = SampleCounter::kHalfCells;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <exactdp/accounting/normal.h>
+#include <exactdp/samplers/errors.h>
 
 static_assert(sizeof(unsigned long) == 8, "p_values.cc assumes 64-bit unsigned long (LP64)");
 
@@ -148,7 +149,7 @@ void binomial_tail(mpfr_ptr out, unsigned long long n, unsigned long long m, mpf
 }  // namespace
 
 Interval chi_square_sf(unsigned long df, const Interval& x) {
-  if (df == 0) throw std::invalid_argument("chi_square_sf: df must be >= 1");
+  if (df == 0) throw ParameterError::out_of_range("df", "0", "df >= 1 (chi_square_sf)");
   Interval out(x.precision());
   Scratch s(x.precision());
   mpfr_set_ui(s.v[0], df, MPFR_RNDD);

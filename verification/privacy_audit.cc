@@ -4,6 +4,7 @@
 
 #include <exactdp/samplers/rational.h>
 #include <exactdp/verification/p_values.h>
+#include <exactdp/samplers/errors.h>
 
 namespace exactdp::verification {
 namespace {
@@ -25,13 +26,13 @@ unsigned long long at_least(const CountMap& m, const mpz_class& c) {
 PrivacyAuditResult audit_threshold_events(const CountMap& samples0, const CountMap& samples1,
                                           const std::vector<mpz_class>& thresholds, const mpq_class& delta,
                                           const mpq_class& confidence, const mpq_class& claimed_epsilon) {
-  if (thresholds.empty()) throw std::invalid_argument("audit_threshold_events: no thresholds");
-  if (delta < 0 || delta >= 1) throw std::invalid_argument("audit_threshold_events: delta must be in [0, 1)");
-  if (confidence <= 0 || confidence >= 1) throw std::invalid_argument("audit_threshold_events: confidence must be in (0, 1)");
+  if (thresholds.empty()) throw ParameterError::out_of_range("thresholds", "none", "at least one threshold (audit_threshold_events)");
+  if (delta < 0 || delta >= 1) throw ParameterError::out_of_range("delta", to_string(delta), "0 <= delta < 1");
+  if (confidence <= 0 || confidence >= 1) throw ParameterError::out_of_range("confidence", to_string(confidence), "0 < confidence < 1");
   PrivacyAuditResult out;
   out.n0 = total(samples0);
   out.n1 = total(samples1);
-  if (out.n0 == 0 || out.n1 == 0) throw std::invalid_argument("audit_threshold_events: empty sample");
+  if (out.n0 == 0 || out.n1 == 0) throw ParameterError::out_of_range("samples", std::to_string(out.n0) + " and " + std::to_string(out.n1), "at least 1 sample in each (audit_threshold_events)");
   mpfr_set_inf(out.epsilon_lower.lower(), -1);
   mpfr_set_inf(out.epsilon_lower.upper(), -1);
   mpq_class beta = (1 - confidence) / mpq_class(4 * static_cast<long>(thresholds.size()));

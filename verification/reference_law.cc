@@ -237,7 +237,7 @@ Interval DiscreteGaussianLaw::even_mass() const {
 
 Interval DiscreteGaussianLaw::central_moment(int m) const {
   if (m == 1) return Interval(precision());  // symmetric about the mean
-  if (m != 2 && m != 4) throw std::invalid_argument("central_moment: m must be 1, 2 or 4");
+  if (m != 2 && m != 4) throw ParameterError::out_of_range("m", std::to_string(m), "m in {1, 2, 4} (central_moment)");
   if (sigma2_ >= kPoissonSigma2) {
     // (c_m + e_m) / (1 + e_0), c_2 = s, c_4 = 3 s^2, |e_m| <= eps, 0 <= e_0 <= eps.
     const mpq_class cm = m == 2 ? sigma2_ : mpq_class(3 * sigma2_ * sigma2_);
@@ -308,7 +308,7 @@ Interval DiscreteLaplaceLaw::central_moment(int m) const {
     const Interval den = square(square(one_minus_r_)) * (r_ + kOne);
     return num / den;
   }
-  throw std::invalid_argument("central_moment: m must be 1, 2 or 4");
+  throw ParameterError::out_of_range("m", std::to_string(m), "m in {1, 2, 4} (central_moment)");
 }
 
 // ---- BernoulliExpLaw ------------------------------------------------------------------------
@@ -332,7 +332,7 @@ std::string BernoulliExpLaw::describe() const { return "bernoulli-exp gamma=" + 
 
 Interval BernoulliExpLaw::central_moment(int m) const {
   if (m == 1 || m == 2 || m == 4) return p_;
-  throw std::invalid_argument("central_moment: m must be 1, 2 or 4");
+  throw ParameterError::out_of_range("m", std::to_string(m), "m in {1, 2, 4} (central_moment)");
 }
 
 Interval BernoulliExpLaw::mass_general(const std::optional<mpz_class>& a, const std::optional<mpz_class>& b) const {

@@ -12,6 +12,9 @@
 #include <time.h>
 #endif
 
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
+
 namespace exactdp::verification {
 namespace {
 
@@ -106,7 +109,7 @@ WelchTest constant_bits_test(std::string name, std::string class_a, std::string 
 SigmaClasses::SigmaClasses(const mpq_class& sigma_squared) {
   mpq_class q = sigma_squared;
   q.canonicalize();  // den > 0
-  if (sgn(q) <= 0) throw std::invalid_argument("timing audit: sigma^2 must be positive");
+  if (sgn(q) <= 0) throw ParameterError::out_of_range("sigma2", to_string(q), "sigma2 > 0 (timing audit)");
   num_ = q.get_num();
   four_num_ = 4 * num_;
   den_ = q.get_den();
@@ -225,8 +228,7 @@ void finish_report(const ClassMoments& c, TimingAuditReport& report) {
 
 TimingAuditReport run_timing_audit(TimedSampler& sampler, BitSource& bits, const TimingAuditOptions& options) {
   if (options.calls < kMinTimingCalls || options.calls > kMaxTimingCalls) {
-    throw std::invalid_argument("timing audit: calls must be in 1000..1000000000, got " +
-                                std::to_string(options.calls));
+    throw ParameterError::out_of_range("calls", std::to_string(options.calls), "1000 <= calls <= 1000000000");
   }
   TimingAuditReport report;
   report.calls = options.calls;

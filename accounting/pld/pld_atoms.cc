@@ -22,10 +22,8 @@ struct AtomGrid {
 };
 
 AtomGrid atom_grid(const AtomPair& pair, const DiscretizationOptions& o) {
-  if (o.scale_bits < 8 || o.scale_bits > 62 || o.steps_per_unit < 1 || o.steps_per_unit > 10'000'000) {
-    throw std::invalid_argument("pld::discretize_atoms: options out of range");
-  }
-  if (pair.atoms.empty()) throw std::invalid_argument("pld::discretize_atoms: no atom");
+  check_discretization_options(o);
+  if (pair.atoms.empty()) throw ParameterError::out_of_range("atoms", "none", "at least one atom (pld::discretize_atoms)");
   const unsigned long n = o.steps_per_unit;
   AtomGrid g;
   for (std::size_t k = 0; k < pair.atoms.size(); ++k) {

@@ -62,16 +62,7 @@ namespace exactdp::accounting::pld {
 namespace {
 
 constexpr mpfr_prec_t kPrecision = NormalCdfTable::kPrecision;  // 128
-
-// A scratch MPFR number at kPrecision (RAII).
-struct Num {
-  Num() { mpfr_init2(v, kPrecision); }
-  ~Num() { mpfr_clear(v); }
-  Num(const Num&) = delete;
-  Num& operator=(const Num&) = delete;
-  operator mpfr_ptr() { return v; }  // NOLINT: scratch value used in MPFR calls
-  mpfr_t v;
-};
+static_assert(kPrecision == kDefaultPrecision, "Real() scratch numbers are at kPrecision");
 
 // [lo, hi] enclosing the rational r.
 void enclose_q(const mpq_class& r, mpfr_ptr lo, mpfr_ptr hi) {
@@ -111,10 +102,10 @@ class BoundaryX {
     mpfr_mul(e_hi_, e_hi_, t_, MPFR_RNDU);
     // y = (e^s - (1 - q)) / q.
     mpfr_sub(y_hi_, e_hi_, c_lo_, MPFR_RNDU);
-    if (mpfr_sgn(y_hi_.v) <= 0) return false;
+    if (mpfr_sgn(y_hi_.get()) <= 0) return false;
     mpfr_mul(y_hi_, y_hi_, iq_hi_, MPFR_RNDU);
     mpfr_sub(y_lo_, e_lo_, c_hi_, MPFR_RNDD);
-    if (mpfr_sgn(y_lo_.v) > 0) {
+    if (mpfr_sgn(y_lo_.get()) > 0) {
       mpfr_mul(y_lo_, y_lo_, iq_lo_, MPFR_RNDD);
       mpfr_log(x_lo, y_lo_, MPFR_RNDD);
       // log(y_hi) <= log(y_lo) + (y_hi - y_lo) / y_lo <= nextabove(x_lo) + that.
@@ -143,13 +134,13 @@ class BoundaryX {
  private:
   unsigned long n_;
   long sign_;
-  Num c_lo_, c_hi_, iq_lo_, iq_hi_, m2_lo_, m2_hi_, imu_lo_, imu_hi_, mu_lo_, mu_hi_;
-  Num s_lo_, s_hi_, e_lo_, e_hi_, y_lo_, y_hi_, t_;
+  Real c_lo_, c_hi_, iq_lo_, iq_hi_, m2_lo_, m2_hi_, imu_lo_, imu_hi_, mu_lo_, mu_hi_;
+  Real s_lo_, s_hi_, e_lo_, e_hi_, y_lo_, y_hi_, t_;
 };
 
 // The cdfs of P and Q at one boundary, enclosed.
 struct BoundaryCdf {
-  Num p_lo, p_hi, q_lo, q_hi;
+  Real p_lo, p_hi, q_lo, q_hi;
 };
 
 // Loss of x (interval).
@@ -159,151 +150,186 @@ Interval loss_at(const Pair& pair, const mpq_class& x) {
   return pair.order == PairOrder::kRemove ? inner : -inner;
 }
 
-DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& o) {
-  if (o.scale_bits < 8 || o.scale_bits > 62 || o.steps_per_unit < 1 || o.steps_per_unit > 10'000'000 ||
-      o.tail_bits < 8 || o.tail_bits > 200) {
-    throw std::invalid_argument("pld::discretize: options out of range");
-  }
-  const unsigned long n = o.steps_per_unit;
-  // x0: Phi(-x0) <= 2^-tail_bits.
-  mpq_class tail_target(1);
-  tail_target /= mpz_class(1) << o.tail_bits;
-  mpq_class x0(1);
-  Interval tail(kPrecision);
-  for (;; x0 += mpq_class(1, 4)) {
-    tail = normal_cdf(-x0, kPrecision);
-    if (upper_at_most(tail, tail_target)) break;
-  }
-  const Interval l_a = loss_at(pair, -x0), l_b = loss_at(pair, pair.mu + x0);
-  const bool increasing = pair.order == PairOrder::kRemove;
-  const Interval& l_min = increasing ? l_a : l_b;
-  const Interval& l_max = increasing ? l_b : l_a;
-  const long i_lo = grid_index(l_min.lower(), n, MPFR_RNDD);
-  const long i_hi = grid_index(l_max.upper(), n, MPFR_RNDU);
-  if (static_cast<unsigned long>(i_hi - i_lo) > o.max_grid_points) {
+// The truncated loss range of a pair on the grid, and the lower end's coarser cells.
+struct PairGrid {
+  Interval tail{kPrecision};   // Phi(-x0): upper end <= 2^-tail_bits
+  mpq_class x0;                // the least multiple of 1/4 with that tail
+  Interval l_max{kPrecision};  // the largest loss kept (at x = -x0 or mu + x0)
+  bool increasing = true;      // kRemove: L increasing in x
+  unsigned long n = 1;         // steps per unit loss
+  long i_lo = 0, i_hi = 0;     // grid indices of the loss range
+  long coarse = 1, t_lo = 0;   // the lower end's cells: `coarse` steps each, from cell t_lo
+  std::size_t cells = 0, test_points = 0;
+};
+
+PairGrid pair_grid(const Pair& pair, const DiscretizationOptions& o) {
+  PairGrid g;
+  g.n = o.steps_per_unit;
+  g.x0 = gaussian_truncation(o.tail_bits, g.tail);
+  const Interval l_a = loss_at(pair, -g.x0), l_b = loss_at(pair, pair.mu + g.x0);
+  g.increasing = pair.order == PairOrder::kRemove;
+  const Interval& l_min = g.increasing ? l_a : l_b;
+  g.l_max = g.increasing ? l_b : l_a;
+  g.i_lo = grid_index(l_min.lower(), g.n, MPFR_RNDD);
+  g.i_hi = grid_index(g.l_max.upper(), g.n, MPFR_RNDU);
+  if (static_cast<unsigned long>(g.i_hi - g.i_lo) > o.max_grid_points) {
     throw LimitError("pld-step", "pld-step: the event's loss range needs more than " + std::to_string(o.max_grid_points) +
                                      " grid points at this step");
   }
-  const auto cells = static_cast<std::size_t>(i_hi - i_lo);
-  // The lower end's cells: `coarse` grid steps each (index floor(i / coarse)).
-  const long coarse = o.test_coarsening >= 1 && n % o.test_coarsening == 0 ? o.test_coarsening : 1;
-  const long t_lo = floor_div(i_lo, coarse);
-  const auto test_points = static_cast<std::size_t>(floor_div(i_hi, coarse) - t_lo + 1);
-  DiscretizedEvent out{empty_chain(Side::kUpper, n, o.scale_bits, i_lo, cells + 1),
-                       empty_chain(Side::kLower, n / static_cast<unsigned long>(coarse), o.scale_bits, t_lo, test_points),
-                       empty_chain(Side::kUpper, n / static_cast<unsigned long>(coarse), o.scale_bits, t_lo, test_points)};
+  g.cells = static_cast<std::size_t>(g.i_hi - g.i_lo);
+  g.coarse = o.test_coarsening >= 1 && g.n % o.test_coarsening == 0 ? o.test_coarsening : 1;
+  g.t_lo = floor_div(g.i_lo, g.coarse);
+  g.test_points = static_cast<std::size_t>(floor_div(g.i_hi, g.coarse) - g.t_lo + 1);
+  return g;
+}
 
-  NormalCdfTable cdf(-x0 - pair.mu - 1, pair.mu + x0 + 1);
-  BoundaryX boundary(pair, n);
-  Num q_lo, q_hi, c_lo, c_hi;
-  enclose_q(pair.q, q_lo, q_hi);
-  enclose_q(1 - pair.q, c_lo, c_hi);
-  Num x_lo, x_hi, xm_lo, xm_hi, f0_lo, f0_hi, f1_lo, f1_hi, t;
-  // The cdfs of P and Q (as functions of x) at boundary i.
-  const auto cdfs_at = [&](long i, BoundaryCdf& b) {
-    if (!boundary.at(i, x_lo, x_hi)) {
-      for (mpfr_ptr v : {b.p_lo.v, b.p_hi.v, b.q_lo.v, b.q_hi.v}) mpfr_set_zero(v, 1);
+DiscretizedEvent empty_event(const PairGrid& g, unsigned scale_bits) {
+  const unsigned long coarse_n = g.n / static_cast<unsigned long>(g.coarse);
+  return {empty_chain(Side::kUpper, g.n, scale_bits, g.i_lo, g.cells + 1),
+          empty_chain(Side::kLower, coarse_n, scale_bits, g.t_lo, g.test_points),
+          empty_chain(Side::kUpper, coarse_n, scale_bits, g.t_lo, g.test_points)};
+}
+
+// The cdfs of P and Q (as functions of x) at the x-boundary of grid loss i / n.
+class PairCdfs {
+ public:
+  PairCdfs(const Pair& pair, const PairGrid& g)
+      : cdf_(-g.x0 - pair.mu - 1, pair.mu + g.x0 + 1), boundary_(pair, g.n), increasing_(g.increasing) {
+    enclose_q(pair.q, q_lo_, q_hi_);
+    enclose_q(1 - pair.q, c_lo_, c_hi_);
+  }
+
+  void at(long i, BoundaryCdf& b) {
+    if (!boundary_.at(i, x_lo_, x_hi_)) {
+      for (mpfr_ptr v : {b.p_lo.get(), b.p_hi.get(), b.q_lo.get(), b.q_hi.get()}) mpfr_set_zero(v, 1);
       return;
     }
-    cdf.enclose(x_lo, x_hi, f0_lo, f0_hi);
-    boundary.minus_mu(x_lo, x_hi, xm_lo, xm_hi);
-    cdf.enclose(xm_lo, xm_hi, f1_lo, f1_hi);
+    cdf_.enclose(x_lo_, x_hi_, f0_lo_, f0_hi_);
+    boundary_.minus_mu(x_lo_, x_hi_, xm_lo_, xm_hi_);
+    cdf_.enclose(xm_lo_, xm_hi_, f1_lo_, f1_hi_);
     // mixture = (1-q) Phi(x) + q Phi(x - mu), non-negative terms.
-    mpfr_ptr mix_lo = increasing ? b.p_lo.v : b.q_lo.v;
-    mpfr_ptr mix_hi = increasing ? b.p_hi.v : b.q_hi.v;
-    mpfr_mul(mix_lo, f0_lo, c_lo, MPFR_RNDD);
-    mpfr_mul(t, f1_lo, q_lo, MPFR_RNDD);
-    mpfr_add(mix_lo, mix_lo, t, MPFR_RNDD);
-    mpfr_mul(mix_hi, f0_hi, c_hi, MPFR_RNDU);
-    mpfr_mul(t, f1_hi, q_hi, MPFR_RNDU);
-    mpfr_add(mix_hi, mix_hi, t, MPFR_RNDU);
-    mpfr_set(increasing ? b.q_lo.v : b.p_lo.v, f0_lo, MPFR_RNDD);
-    mpfr_set(increasing ? b.q_hi.v : b.p_hi.v, f0_hi, MPFR_RNDU);
-  };
+    mpfr_ptr mix_lo = increasing_ ? b.p_lo : b.q_lo;
+    mpfr_ptr mix_hi = increasing_ ? b.p_hi : b.q_hi;
+    mpfr_mul(mix_lo, f0_lo_, c_lo_, MPFR_RNDD);
+    mpfr_mul(t_, f1_lo_, q_lo_, MPFR_RNDD);
+    mpfr_add(mix_lo, mix_lo, t_, MPFR_RNDD);
+    mpfr_mul(mix_hi, f0_hi_, c_hi_, MPFR_RNDU);
+    mpfr_mul(t_, f1_hi_, q_hi_, MPFR_RNDU);
+    mpfr_add(mix_hi, mix_hi, t_, MPFR_RNDU);
+    mpfr_set(increasing_ ? b.q_lo : b.p_lo, f0_lo_, MPFR_RNDD);
+    mpfr_set(increasing_ ? b.q_hi : b.p_hi, f0_hi_, MPFR_RNDU);
+  }
 
-  // e^(-h) and 1 - e^(-h), enclosed; e^(-l_i) restarted every kRestart cells.
-  constexpr std::size_t kRestart = 4096;
-  Num step_lo, step_hi, g_lo, g_hi, e_lo, e_hi;
-  {
-    Num h_lo, h_hi;
+ private:
+  NormalCdfTable cdf_;
+  BoundaryX boundary_;
+  bool increasing_;
+  Real q_lo_, q_hi_, c_lo_, c_hi_;
+  Real x_lo_, x_hi_, xm_lo_, xm_hi_, f0_lo_, f0_hi_, f1_lo_, f1_hi_, t_;
+};
+
+// e^(-l_i) along the grid (multiplied by e^(-h) cell by cell, restarted from a fresh exp every
+// kRestart cells) and g = 1 - e^(-h), h = 1/n, all enclosed.
+class GridExp {
+ public:
+  explicit GridExp(unsigned long n) : n_(n) {
+    Real h_lo, h_hi;
     enclose_q(mpq_class(-1, n), h_lo, h_hi);
-    mpfr_exp(step_lo, h_lo, MPFR_RNDD);
-    mpfr_exp(step_hi, h_hi, MPFR_RNDU);
+    mpfr_exp(step_lo_, h_lo, MPFR_RNDD);
+    mpfr_exp(step_hi_, h_hi, MPFR_RNDU);
     mpfr_expm1(g_lo, h_hi, MPFR_RNDU);  // expm1(-h) <= 0; 1 - e^(-h) = -expm1(-h)
     mpfr_neg(g_lo, g_lo, MPFR_RNDD);
     mpfr_expm1(g_hi, h_lo, MPFR_RNDD);
     mpfr_neg(g_hi, g_hi, MPFR_RNDU);
   }
-  const auto restart_e = [&](long i) {
-    Num l_lo, l_hi;
-    enclose_q(mpq_class(-i, n), l_lo, l_hi);
-    mpfr_exp(e_lo, l_lo, MPFR_RNDD);
-    mpfr_exp(e_hi, l_hi, MPFR_RNDU);
-  };
 
-  BoundaryCdf ends[2];  // the cell's two boundaries, alternating
-  cdfs_at(i_lo, ends[0]);
-  Num pm_lo, pm_hi, qm_lo, qm_hi, b_lo, b_hi, a_hi, den, scratch, tilt, tilt_hi;
-  long tilt_index = t_lo - 1;
-  for (std::size_t c = 0; c < cells; ++c) {
-    const long i = i_lo + static_cast<long>(c);
+  // e^(-i/n) for the c-th cell of a sweep (i increasing by one per cell).
+  void advance(long i, std::size_t c) {
     if (c % kRestart == 0) {
-      restart_e(i);
+      Real l_lo, l_hi;
+      enclose_q(mpq_class(-i, n_), l_lo, l_hi);
+      mpfr_exp(e_lo, l_lo, MPFR_RNDD);
+      mpfr_exp(e_hi, l_hi, MPFR_RNDU);
     } else {
-      mpfr_mul(e_lo, e_lo, step_lo, MPFR_RNDD);
-      mpfr_mul(e_hi, e_hi, step_hi, MPFR_RNDU);
+      mpfr_mul(e_lo, e_lo, step_lo_, MPFR_RNDD);
+      mpfr_mul(e_hi, e_hi, step_hi_, MPFR_RNDU);
     }
-    const BoundaryCdf& prev = ends[c % 2];
-    BoundaryCdf& cur = ends[(c + 1) % 2];
-    cdfs_at(i + 1, cur);
-    // Cell [l_i, l_{i+1}]: increasing L: x from boundary i to i + 1; decreasing: reversed.
-    const BoundaryCdf& top = increasing ? cur : prev;
-    const BoundaryCdf& bottom = increasing ? prev : cur;
-    mpfr_sub(pm_lo, top.p_lo.v, bottom.p_hi.v, MPFR_RNDD);
-    mpfr_sub(pm_hi, top.p_hi.v, bottom.p_lo.v, MPFR_RNDU);
-    mpfr_sub(qm_lo, top.q_lo.v, bottom.q_hi.v, MPFR_RNDD);
-    mpfr_sub(qm_hi, top.q_hi.v, bottom.q_lo.v, MPFR_RNDU);
-    for (mpfr_ptr v : {pm_lo.v, pm_hi.v, qm_lo.v, qm_hi.v}) {
+  }
+
+  Real e_lo, e_hi, g_lo, g_hi;
+
+ private:
+  static constexpr std::size_t kRestart = 4096;
+  unsigned long n_;
+  Real step_lo_, step_hi_;
+};
+
+// The masses of the cell between grid losses i and i + 1 (boundaries `bottom` and `top` of the
+// x-cell), added to the three chains of `out`.
+class CellSplitter {
+ public:
+  CellSplitter(const PairGrid& g, unsigned scale_bits) : g_(g), scale_bits_(scale_bits), tilt_index_(g.t_lo - 1) {}
+
+  void add(const BoundaryCdf& top, const BoundaryCdf& bottom, const GridExp& e, long i, DiscretizedEvent& out) {
+    const auto c = static_cast<std::size_t>(i - g_.i_lo);
+    mpfr_sub(pm_lo_, top.p_lo, bottom.p_hi, MPFR_RNDD);
+    mpfr_sub(pm_hi_, top.p_hi, bottom.p_lo, MPFR_RNDU);
+    mpfr_sub(qm_lo_, top.q_lo, bottom.q_hi, MPFR_RNDD);
+    mpfr_sub(qm_hi_, top.q_hi, bottom.q_lo, MPFR_RNDU);
+    for (mpfr_ptr v : {pm_lo_.get(), pm_hi_.get(), qm_lo_.get(), qm_hi_.get()}) {
       if (mpfr_sgn(v) < 0) mpfr_set_zero(v, 1);
     }
-    // b = (p e^(-l_i) - q) / (e^(-l_i) (1 - e^(-h))), enclosed and clamped to [0, p].
-    mpfr_mul(b_hi, pm_hi, e_hi, MPFR_RNDU);
-    mpfr_sub(b_hi, b_hi, qm_lo, MPFR_RNDU);
-    if (mpfr_sgn(b_hi.v) > 0) {
-      mpfr_mul(den, e_lo, g_lo, MPFR_RNDD);
-      mpfr_div(b_hi, b_hi, den, MPFR_RNDU);
-      mpfr_min(b_hi, b_hi, pm_hi, MPFR_RNDU);
-    } else {
-      mpfr_set_zero(b_hi, 1);
+    split_upper(e);
+    add_mass(out.upper.masses, c, to_fixed(a_hi_, scale_bits_, true, scratch_));
+    add_mass(out.upper.masses, c + 1, to_fixed(b_hi_, scale_bits_, true, scratch_));
+    const long cell_index = floor_div(i, g_.coarse);
+    const auto cell = static_cast<std::size_t>(cell_index - g_.t_lo);
+    if (cell_index != tilt_index_) {  // e^(l_T + half a cell), l_T = cell_index coarse / n, rounded up
+      tilt_index_ = cell_index;
+      enclose_q(mpq_class(2 * cell_index * g_.coarse + g_.coarse, 2 * g_.n), tilt_, tilt_hi_);
+      mpfr_exp(tilt_, tilt_hi_, MPFR_RNDU);
     }
-    mpfr_mul(b_lo, pm_lo, e_lo, MPFR_RNDD);
-    mpfr_sub(b_lo, b_lo, qm_hi, MPFR_RNDD);
-    if (mpfr_sgn(b_lo.v) > 0) {
-      mpfr_mul(den, e_hi, g_hi, MPFR_RNDU);
-      mpfr_div(b_lo, b_lo, den, MPFR_RNDD);
-    } else {
-      mpfr_set_zero(b_lo, 1);
-    }
-    mpfr_sub(a_hi, pm_hi, b_lo, MPFR_RNDU);
-    add_mass(out.upper.masses, c, to_fixed(a_hi, o.scale_bits, true, scratch));
-    add_mass(out.upper.masses, c + 1, to_fixed(b_hi, o.scale_bits, true, scratch));
-    const long cell_index = floor_div(i, coarse);
-    const auto cell = static_cast<std::size_t>(cell_index - t_lo);
-    if (cell_index != tilt_index) {  // e^(l_T + half a cell), l_T = cell_index coarse / n, rounded up
-      tilt_index = cell_index;
-      enclose_q(mpq_class(2 * cell_index * coarse + coarse, 2 * n), tilt, tilt_hi);
-      mpfr_exp(tilt, tilt_hi, MPFR_RNDU);
-    }
-    add_mass(out.test_p.masses, cell, to_fixed(pm_lo, o.scale_bits, false, scratch));
-    mpfr_mul(qm_hi, qm_hi, tilt, MPFR_RNDU);  // tilted: Q-mass e^(l_T + half a cell)
-    add_mass(out.test_q.masses, cell, to_fixed(qm_hi, o.scale_bits, true, scratch));
+    add_mass(out.test_p.masses, cell, to_fixed(pm_lo_, scale_bits_, false, scratch_));
+    mpfr_mul(qm_hi_, qm_hi_, tilt_, MPFR_RNDU);  // tilted: Q-mass e^(l_T + half a cell)
+    add_mass(out.test_q.masses, cell, to_fixed(qm_hi_, scale_bits_, true, scratch_));
   }
-  // The tails (upper and test_q): the high-loss tail to +infinity, the low-loss tail onto the
-  // lowest grid loss. test_p drops them.
-  // test_q is tilted (discrete_pld.h): its masses bound Q(cell) e^(l_T + half a cell); the
-  // infinity mass is not.
-  Num scratch2;
-  const std::uint64_t t_units = to_fixed(tail.upper(), o.scale_bits, true, scratch2);
+
+ private:
+  // b = (p e^(-l_i) - q) / (e^(-l_i) (1 - e^(-h))), enclosed and clamped to [0, p]; a_hi = p - b.
+  void split_upper(const GridExp& e) {
+    mpfr_mul(b_hi_, pm_hi_, e.e_hi, MPFR_RNDU);
+    mpfr_sub(b_hi_, b_hi_, qm_lo_, MPFR_RNDU);
+    if (mpfr_sgn(b_hi_.get()) > 0) {
+      mpfr_mul(den_, e.e_lo, e.g_lo, MPFR_RNDD);
+      mpfr_div(b_hi_, b_hi_, den_, MPFR_RNDU);
+      mpfr_min(b_hi_, b_hi_, pm_hi_, MPFR_RNDU);
+    } else {
+      mpfr_set_zero(b_hi_, 1);
+    }
+    mpfr_mul(b_lo_, pm_lo_, e.e_lo, MPFR_RNDD);
+    mpfr_sub(b_lo_, b_lo_, qm_hi_, MPFR_RNDD);
+    if (mpfr_sgn(b_lo_.get()) > 0) {
+      mpfr_mul(den_, e.e_hi, e.g_hi, MPFR_RNDU);
+      mpfr_div(b_lo_, b_lo_, den_, MPFR_RNDD);
+    } else {
+      mpfr_set_zero(b_lo_, 1);
+    }
+    mpfr_sub(a_hi_, pm_hi_, b_lo_, MPFR_RNDU);
+  }
+
+  const PairGrid& g_;
+  unsigned scale_bits_;
+  long tilt_index_;
+  Real pm_lo_, pm_hi_, qm_lo_, qm_hi_, b_lo_, b_hi_, a_hi_, den_, scratch_, tilt_, tilt_hi_;
+};
+
+// The tails (upper and test_q): the high-loss tail to +infinity, the low-loss tail onto the
+// lowest grid loss. test_p drops them.
+// test_q is tilted (discrete_pld.h): its masses bound Q(cell) e^(l_T + half a cell); the
+// infinity mass is not.
+void add_tails(const PairGrid& g, unsigned scale_bits, DiscretizedEvent& out) {
+  Real scratch, tilt, tilt_hi;
+  const std::uint64_t t_units = to_fixed(g.tail.upper(), scale_bits, true, scratch);
   out.upper.infinity_mass = t_units;
   add_mass(out.upper.masses, 0, t_units);
   out.test_q.tilted = true;
@@ -312,13 +338,38 @@ DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& 
   // post-processing). Low-loss tail: Q-mass <= tail, tilted at the first cell. High-loss tail
   // (losses >= l_max): Q-mass = E_P[e^(-L); tail] <= e^(-l_max) tail, tilted at the last cell.
   // (Not +infinity: an untilted mass there would be multiplied by e^eps in every test.)
-  enclose_q(mpq_class(2 * t_lo * coarse + coarse, 2 * n), tilt, tilt_hi);
+  enclose_q(mpq_class(2 * g.t_lo * g.coarse + g.coarse, 2 * g.n), tilt, tilt_hi);
   mpfr_exp(tilt, tilt_hi, MPFR_RNDU);
-  mpfr_mul(tilt, tilt, tail.upper(), MPFR_RNDU);
-  add_mass(out.test_q.masses, 0, to_fixed(tilt, o.scale_bits, true, scratch2));
-  const long t_last = t_lo + static_cast<long>(test_points) - 1;
-  const Interval high = exp(Interval(mpq_class(2 * t_last * coarse + coarse, 2 * n), kPrecision) - l_max) * tail;
-  add_mass(out.test_q.masses, test_points - 1, to_fixed(high.upper(), o.scale_bits, true, scratch2));
+  mpfr_mul(tilt, tilt, g.tail.upper(), MPFR_RNDU);
+  add_mass(out.test_q.masses, 0, to_fixed(tilt, scale_bits, true, scratch));
+  const long t_last = g.t_lo + static_cast<long>(g.test_points) - 1;
+  const Interval high =
+      exp(Interval(mpq_class(2 * t_last * g.coarse + g.coarse, 2 * g.n), kPrecision) - g.l_max) * g.tail;
+  add_mass(out.test_q.masses, g.test_points - 1, to_fixed(high.upper(), scale_bits, true, scratch));
+}
+
+DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& o) {
+  check_discretization_options(o);
+  if (o.tail_bits < 8 || o.tail_bits > 200) {
+    throw ParameterError::out_of_range("tail_bits", std::to_string(o.tail_bits), "8 <= tail_bits <= 200");
+  }
+  const PairGrid g = pair_grid(pair, o);
+  DiscretizedEvent out = empty_event(g, o.scale_bits);
+  PairCdfs cdfs(pair, g);
+  GridExp e(g.n);
+  CellSplitter splitter(g, o.scale_bits);
+  BoundaryCdf ends[2];  // the cell's two boundaries, alternating
+  cdfs.at(g.i_lo, ends[0]);
+  for (std::size_t c = 0; c < g.cells; ++c) {
+    const long i = g.i_lo + static_cast<long>(c);
+    e.advance(i, c);
+    const BoundaryCdf& prev = ends[c % 2];
+    BoundaryCdf& cur = ends[(c + 1) % 2];
+    cdfs.at(i + 1, cur);
+    // Cell [l_i, l_{i+1}]: increasing L: x from boundary i to i + 1; decreasing: reversed.
+    splitter.add(g.increasing ? cur : prev, g.increasing ? prev : cur, e, i, out);
+  }
+  add_tails(g, o.scale_bits, out);
   for (DiscretePld* p : {&out.upper, &out.test_p, &out.test_q}) trim_zero_ends(*p);
   return out;
 }
@@ -328,6 +379,16 @@ DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& 
 }
 
 }  // namespace
+
+void check_discretization_options(const DiscretizationOptions& o) {
+  if (o.steps_per_unit < 1 || o.steps_per_unit > 10'000'000) {
+    throw ParameterError::out_of_range("pld-step", "1/" + std::to_string(o.steps_per_unit),
+                                       "1/10000000 <= pld-step <= 1");
+  }
+  if (o.scale_bits < 8 || o.scale_bits > 62) {
+    throw ParameterError::out_of_range("scale_bits", std::to_string(o.scale_bits), "8 <= scale_bits <= 62");
+  }
+}
 
 bool is_symmetric(const RdpEvent& event) {
   // A registry law's pair is not assumed symmetric: both orders are discretised.

@@ -44,6 +44,10 @@ struct DiscretizationOptions {
   unsigned long max_grid_points = 50'000'000;
 };
 
+// ParameterError naming the option unless 1 <= steps_per_unit <= 10^7 (pld-step 1/steps_per_unit)
+// and 8 <= scale_bits <= 62.
+void check_discretization_options(const DiscretizationOptions& options);
+
 struct DiscretizedEvent {
   DiscretePld upper;   // Side::kUpper, connect the dots
   DiscretePld test_p;  // Side::kLower, P-mass per loss cell (index = the cell's lower grid loss)

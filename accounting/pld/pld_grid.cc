@@ -1,5 +1,6 @@
 #include <exactdp/accounting/pld/pld_grid.h>
 
+#include <exactdp/accounting/normal.h>
 #include <exactdp/samplers/errors.h>
 #include <exactdp/samplers/int128.h>
 
@@ -34,6 +35,15 @@ long grid_index(mpfr_srcptr l, unsigned long n, mpfr_rnd_t direction) {
   mpfr_clear(y);
   if (!fits) throw LimitError("pld-step", "pld-step: a loss outside the range the grid can index");
   return v;
+}
+
+mpq_class gaussian_truncation(unsigned tail_bits, Interval& tail) {
+  const mpq_class target = mpq_class(1) / (mpz_class(1) << tail_bits);
+  mpq_class x0(1);
+  for (;; x0 += mpq_class(1, 4)) {
+    tail = normal_cdf(-x0, kDefaultPrecision);
+    if (upper_at_most(tail, target)) return x0;
+  }
 }
 
 DiscretePld empty_chain(Side side, unsigned long n, unsigned scale_bits, long first, std::size_t points) {

@@ -8,6 +8,8 @@
 //   grid_index(l, n, RNDD|RNDU): floor / ceil of l n; LimitError naming "pld-step" when it does
 //     not fit a long.
 //   floor_div(a, b): floor(a / b) for b > 0.
+//   gaussian_truncation(tail_bits, tail): x0, the least multiple of 1/4 from 1 with
+//     Phi(-x0) <= 2^-tail_bits (certified), and tail = Phi(-x0) enclosed at 128 bits.
 #pragma once
 
 #include <mpfr.h>
@@ -16,6 +18,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <gmpxx.h>
+
+#include <exactdp/accounting/interval.h>
 #include <exactdp/accounting/pld/discrete_pld.h>
 
 namespace exactdp::accounting::pld {
@@ -24,6 +29,7 @@ namespace exactdp::accounting::pld {
 void add_mass(std::vector<std::uint64_t>& m, std::size_t i, std::uint64_t v);
 [[nodiscard]] long grid_index(mpfr_srcptr l, unsigned long n, mpfr_rnd_t direction);
 [[nodiscard]] inline long floor_div(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+[[nodiscard]] mpq_class gaussian_truncation(unsigned tail_bits, Interval& tail);
 [[nodiscard]] DiscretePld empty_chain(Side side, unsigned long n, unsigned scale_bits, long first, std::size_t points);
 
 }  // namespace exactdp::accounting::pld

@@ -56,20 +56,88 @@ void add_cells(AtomPair& out, unsigned long n, long i_lo, long i_hi, const Cut& 
 }
 
 // ---- Gaussian, in units of sigma: P = a N(0,1) + q N(mu,1), Q = a N(0,1) + q N(-mu,1), a = 1 - q.
+
+// Phi(x + shift mu), shift in {-1, 0, 1}, enclosed at an exact point x from one cdf table over
+// [-x0 - 2 mu - 1, x0 + 2 mu + 1].
+class ShiftedNormalCdf {
+ public:
+  ShiftedNormalCdf(const mpq_class& x0, const mpq_class& mu) : table_(-x0 - 2 * mu - 1, x0 + 2 * mu + 1), mu_(iv(mu)) {}
+
+  Interval operator()(mpfr_srcptr x, int shift) {
+    if (shift == 0) {
+      table_.enclose(x, x, lo_.get(), hi_.get());
+    } else {
+      mpfr_srcptr m_lo = shift > 0 ? mu_.lower() : mu_.upper();
+      mpfr_srcptr m_hi = shift > 0 ? mu_.upper() : mu_.lower();
+      if (shift > 0) {
+        mpfr_add(s_lo_.get(), x, m_lo, MPFR_RNDD);
+        mpfr_add(s_hi_.get(), x, m_hi, MPFR_RNDU);
+      } else {
+        mpfr_sub(s_lo_.get(), x, m_lo, MPFR_RNDD);
+        mpfr_sub(s_hi_.get(), x, m_hi, MPFR_RNDU);
+      }
+      table_.enclose(s_lo_.get(), s_hi_.get(), lo_.get(), hi_.get());
+    }
+    return Interval::from_ends(lo_.get(), hi_.get(), kP);
+  }
+
+ private:
+  NormalCdfTable table_;
+  Interval mu_;
+  Real lo_{kP}, hi_{kP}, s_lo_{kP}, s_hi_{kP};
+};
+
+// X(l) for l >= 0: u = e^(mu x) solves c u^2 + a (1 - e^l) u - c e^l = 0, c = q e^(-mu^2/2):
+// u = (a (e^l - 1) + sqrt(a^2 (e^l - 1)^2 + 4 c^2 e^l)) / (2c) (no cancellation for l >= 0);
+// X is odd. Round to nearest: only an approximation is needed (add_cells).
+class GaussianLossInverse {
+ public:
+  GaussianLossInverse(const mpq_class& mu, const mpq_class& q, unsigned long n) : n_(n) {
+    const mpq_class a = 1 - q;
+    mpfr_set_q(av_.get(), a.get_mpq_t(), MPFR_RNDN);
+    mpfr_set_q(qv_.get(), q.get_mpq_t(), MPFR_RNDN);
+    mpfr_set_q(muv_.get(), mu.get_mpq_t(), MPFR_RNDN);
+    mpfr_sqr(c_.get(), muv_.get(), MPFR_RNDN);
+    mpfr_div_2ui(c_.get(), c_.get(), 1, MPFR_RNDN);
+    mpfr_neg(c_.get(), c_.get(), MPFR_RNDN);
+    mpfr_exp(c_.get(), c_.get(), MPFR_RNDN);
+    mpfr_mul(c_.get(), c_.get(), qv_.get(), MPFR_RNDN);
+  }
+
+  // x ~ X(i / n).
+  void operator()(long i, mpfr_ptr x) {
+    mpfr_set_si(e_.get(), i < 0 ? -i : i, MPFR_RNDN);
+    mpfr_div_ui(e_.get(), e_.get(), n_, MPFR_RNDN);
+    mpfr_exp(e_.get(), e_.get(), MPFR_RNDN);                  // e^|l|
+    mpfr_sub_ui(t_.get(), e_.get(), 1, MPFR_RNDN);
+    mpfr_mul(t_.get(), t_.get(), av_.get(), MPFR_RNDN);       // a (e^l - 1)
+    mpfr_sqr(r_.get(), t_.get(), MPFR_RNDN);
+    mpfr_mul(x, c_.get(), c_.get(), MPFR_RNDN);
+    mpfr_mul(x, x, e_.get(), MPFR_RNDN);
+    mpfr_mul_2ui(x, x, 2, MPFR_RNDN);
+    mpfr_add(r_.get(), r_.get(), x, MPFR_RNDN);
+    mpfr_sqrt(r_.get(), r_.get(), MPFR_RNDN);
+    mpfr_add(r_.get(), r_.get(), t_.get(), MPFR_RNDN);
+    mpfr_div(r_.get(), r_.get(), c_.get(), MPFR_RNDN);
+    mpfr_div_2ui(r_.get(), r_.get(), 1, MPFR_RNDN);          // u
+    mpfr_log(x, r_.get(), MPFR_RNDN);
+    mpfr_div(x, x, muv_.get(), MPFR_RNDN);
+    if (i < 0) mpfr_neg(x, x, MPFR_RNDN);
+  }
+
+ private:
+  unsigned long n_;
+  Real e_{kP}, t_{kP}, r_{kP}, c_{kP}, av_{kP}, qv_{kP}, muv_{kP};
+};
+
 AtomPair gaussian_instance(const mpq_class& mu, const mpq_class& q, unsigned long n, unsigned tail_bits) {
   const mpq_class a = 1 - q;
   const auto loss = [&](const Interval& x) {  // certified
     const Interval m2 = iv(mu * mu / 2);
     return log(exp(x * mu - m2) * q + a) - log(exp(-(x * mu) - m2) * q + a);
   };
-  mpq_class tail_target(1);
-  tail_target /= mpz_class(1) << tail_bits;
-  mpq_class x0(1);
   Interval tail(kP);
-  for (;; x0 += mpq_class(1, 4)) {
-    tail = normal_cdf(-x0, kP);
-    if (upper_at_most(tail, tail_target)) break;
-  }
+  const mpq_class x0 = gaussian_truncation(tail_bits, tail);
   const Interval edge = iv(x0 + mu);
   Real first_x(kP), last_x(kP);
   mpfr_neg(first_x.get(), edge.upper(), MPFR_RNDD);  // <= -(x0 + mu)
@@ -78,64 +146,15 @@ AtomPair gaussian_instance(const mpq_class& mu, const mpq_class& q, unsigned lon
   const Interval l_first = loss(Interval::point(first_x.get(), kP));
   const long i_lo = grid_index(l_first.lower(), n, MPFR_RNDD), i_hi = grid_index(l_last.upper(), n, MPFR_RNDU);
 
-  NormalCdfTable table(-x0 - 2 * mu - 1, x0 + 2 * mu + 1);
-  const Interval mu_iv = iv(mu);
-  Real lo(kP), hi(kP), s_lo(kP), s_hi(kP);
-  const auto phi = [&](mpfr_srcptr x, int shift) {  // Phi(x + shift mu), enclosed
-    if (shift == 0) {
-      table.enclose(x, x, lo.get(), hi.get());
-    } else {
-      mpfr_srcptr m_lo = shift > 0 ? mu_iv.lower() : mu_iv.upper();
-      mpfr_srcptr m_hi = shift > 0 ? mu_iv.upper() : mu_iv.lower();
-      if (shift > 0) {
-        mpfr_add(s_lo.get(), x, m_lo, MPFR_RNDD);
-        mpfr_add(s_hi.get(), x, m_hi, MPFR_RNDU);
-      } else {
-        mpfr_sub(s_lo.get(), x, m_lo, MPFR_RNDD);
-        mpfr_sub(s_hi.get(), x, m_hi, MPFR_RNDU);
-      }
-      table.enclose(s_lo.get(), s_hi.get(), lo.get(), hi.get());
-    }
-    return Interval::from_ends(lo.get(), hi.get(), kP);
-  };
+  ShiftedNormalCdf phi(x0, mu);
   const auto cut_at = [&](mpfr_srcptr x) {
     const Interval f0 = phi(x, 0) * a;
     return Cut{f0 + phi(x, -1) * q, f0 + phi(x, +1) * q};
   };
-  // X(l) for l >= 0: u = e^(mu x) solves c u^2 + a (1 - e^l) u - c e^l = 0, c = q e^(-mu^2/2):
-  // u = (a (e^l - 1) + sqrt(a^2 (e^l - 1)^2 + 4 c^2 e^l)) / (2c) (no cancellation for l >= 0);
-  // X is odd. Round to nearest: only an approximation is needed.
-  Real e(kP), t(kP), r(kP), c(kP), av(kP), qv(kP), muv(kP);
-  mpfr_set_q(av.get(), a.get_mpq_t(), MPFR_RNDN);
-  mpfr_set_q(qv.get(), q.get_mpq_t(), MPFR_RNDN);
-  mpfr_set_q(muv.get(), mu.get_mpq_t(), MPFR_RNDN);
-  mpfr_sqr(c.get(), muv.get(), MPFR_RNDN);
-  mpfr_div_2ui(c.get(), c.get(), 1, MPFR_RNDN);
-  mpfr_neg(c.get(), c.get(), MPFR_RNDN);
-  mpfr_exp(c.get(), c.get(), MPFR_RNDN);
-  mpfr_mul(c.get(), c.get(), qv.get(), MPFR_RNDN);
-  const auto inverse = [&](long i, mpfr_ptr x) {
-    mpfr_set_si(e.get(), i < 0 ? -i : i, MPFR_RNDN);
-    mpfr_div_ui(e.get(), e.get(), n, MPFR_RNDN);
-    mpfr_exp(e.get(), e.get(), MPFR_RNDN);                  // e^|l|
-    mpfr_sub_ui(t.get(), e.get(), 1, MPFR_RNDN);
-    mpfr_mul(t.get(), t.get(), av.get(), MPFR_RNDN);       // a (e^l - 1)
-    mpfr_sqr(r.get(), t.get(), MPFR_RNDN);
-    mpfr_mul(x, c.get(), c.get(), MPFR_RNDN);
-    mpfr_mul(x, x, e.get(), MPFR_RNDN);
-    mpfr_mul_2ui(x, x, 2, MPFR_RNDN);
-    mpfr_add(r.get(), r.get(), x, MPFR_RNDN);
-    mpfr_sqrt(r.get(), r.get(), MPFR_RNDN);
-    mpfr_add(r.get(), r.get(), t.get(), MPFR_RNDN);
-    mpfr_div(r.get(), r.get(), c.get(), MPFR_RNDN);
-    mpfr_div_2ui(r.get(), r.get(), 1, MPFR_RNDN);          // u
-    mpfr_log(x, r.get(), MPFR_RNDN);
-    mpfr_div(x, x, muv.get(), MPFR_RNDN);
-    if (i < 0) mpfr_neg(x, x, MPFR_RNDN);
-  };
+  GaussianLossInverse inverse(mu, q, n);
   AtomPair out;
-  add_cells(out, n, i_lo, i_hi, cut_at(first_x.get()), first_x.get(), cut_at(last_x.get()), last_x.get(), inverse,
-            cut_at);
+  add_cells(out, n, i_lo, i_hi, cut_at(first_x.get()), first_x.get(), cut_at(last_x.get()), last_x.get(),
+            [&](long i, mpfr_ptr x) { inverse(i, x); }, cut_at);
   // Tails beyond the first / last cut: each law's components have at most Phi(-x0) there; the
   // losses beyond the last cut are >= l_last (the loss is increasing).
   out.p_low = out.q_low = out.p_high = tail;

@@ -61,11 +61,6 @@ mpq_class rational_argument(const char* parameter, const char* text) {
   return parse_rational(parameter, text);
 }
 
-mpz_class integer_argument(const char* parameter, const char* text) {
-  require_non_null(text, parameter);
-  return parse_integer(parameter, text);
-}
-
 mpz_class sensitivity_argument(const char* text) {
   if (text == nullptr) return 1;
   mpz_class s = parse_integer("sensitivity", text);

@@ -96,7 +96,6 @@ void require_non_null(const T* p, const char* argument) {
 
 // Reads decimal text exactly (samplers/rational.h); NULL is EXACTDP_E_NULL naming it.
 [[nodiscard]] mpq_class rational_argument(const char* parameter, const char* text);
-[[nodiscard]] mpz_class integer_argument(const char* parameter, const char* text);
 // A positive integer sensitivity; NULL means 1.
 [[nodiscard]] mpz_class sensitivity_argument(const char* text);
 

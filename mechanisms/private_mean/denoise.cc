@@ -5,11 +5,13 @@
 #include <stdexcept>
 
 #include <exactdp/accounting/interval.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::mechanisms {
 
 std::vector<mpq_class> james_stein(const std::vector<mpq_class>& y, const mpq_class& s2) {
-  if (sgn(s2) < 0) throw std::invalid_argument("james_stein: s2 < 0");
+  if (sgn(s2) < 0) throw ParameterError::out_of_range("s2", to_string(s2), "s2 >= 0 (james_stein)");
   const std::size_t d = y.size();
   if (d < 3) return y;
   mpq_class norm2 = 0;
@@ -24,7 +26,7 @@ std::vector<mpq_class> james_stein(const std::vector<mpq_class>& y, const mpq_cl
 }
 
 std::vector<mpq_class> soft_threshold(const std::vector<mpq_class>& y, const mpq_class& l) {
-  if (sgn(l) < 0) throw std::invalid_argument("soft_threshold: threshold < 0");
+  if (sgn(l) < 0) throw ParameterError::out_of_range("threshold", to_string(l), "threshold >= 0 (soft_threshold)");
   std::vector<mpq_class> out;
   out.reserve(y.size());
   for (const auto& v : y) {
@@ -40,7 +42,7 @@ std::vector<mpq_class> soft_threshold(const std::vector<mpq_class>& y, const mpq
 }
 
 mpq_class universal_threshold(const mpq_class& s2, std::size_t d) {
-  if (sgn(s2) < 0) throw std::invalid_argument("universal_threshold: s2 < 0");
+  if (sgn(s2) < 0) throw ParameterError::out_of_range("s2", to_string(s2), "s2 >= 0 (universal_threshold)");
   if (d <= 1) return 0;
   using accounting::Interval;
   const Interval t = accounting::sqrt(Interval(mpq_class(2 * s2), 128) *
@@ -51,7 +53,7 @@ mpq_class universal_threshold(const mpq_class& s2, std::size_t d) {
 }
 
 mpq_class squared_distance(const std::vector<mpq_class>& a, const std::vector<mpq_class>& b) {
-  if (a.size() != b.size()) throw std::invalid_argument("squared_distance: sizes differ");
+  if (a.size() != b.size()) throw ParameterError::out_of_range("b", std::to_string(b.size()) + " coordinates", "as many coordinates as a (" + std::to_string(a.size()) + ")");
   mpq_class s = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     const mpq_class e = a[i] - b[i];

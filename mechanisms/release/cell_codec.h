@@ -47,7 +47,6 @@ class CellCodec {
   // The text of a grid index (appends nothing else; `out` is overwritten).
   void format(const mpz_class& index, std::string& out) const;
 
-  [[nodiscard]] bool is_decimal() const noexcept { return decimal_; }
   [[nodiscard]] const mpq_class& granularity() const noexcept { return granularity_; }
   [[nodiscard]] Rounding rounding() const noexcept { return rounding_; }
   [[nodiscard]] unsigned decimals() const noexcept { return decimals_; }

@@ -57,21 +57,75 @@ void CsvReader::append(CsvRecord& record, int c) {
   record.raw.push_back(static_cast<char>(c));
 }
 
+void CsvReader::skip_bom() {
+  // Read up to three bytes; keep them for the first record unless they are EF BB BF.
+  std::string head;
+  for (int i = 0; i < 3; ++i) {
+    const int b = get();
+    if (b < 0) break;
+    head.push_back(static_cast<char>(b));
+  }
+  if (head == "\xEF\xBB\xBF") {
+    bom_ = true;
+  } else {
+    pending_ = head;
+  }
+}
+
+int CsvReader::read_quoted(CsvRecord& record, int c) {
+  const std::uint64_t opened = line_;
+  append(record, c);
+  for (;;) {
+    c = get();
+    if (c < 0) {
+      throw CsvError(line_, "unterminated quoted field (the quote opened on line " +
+                                std::to_string(opened) + " is never closed)");
+    }
+    if (c == '\n') ++line_;
+    append(record, c);
+    if (c == '"') {
+      c = get();
+      if (c != '"') break;  // the closing quote; c is what follows it
+      append(record, c);    // a doubled quote
+    }
+  }
+  if (c >= 0 && c != ',' && c != '\n' && c != '\r') {
+    throw CsvError(line_, "unexpected character after a closing quote (a field is either"
+                          " wholly quoted or not quoted; write a quote inside one as \"\")");
+  }
+  return c;
+}
+
+int CsvReader::read_unquoted(CsvRecord& record, int c) {
+  while (c >= 0 && c != ',' && c != '\n' && c != '\r') {
+    if (c == '"') {
+      throw CsvError(line_, "a quote inside an unquoted field (quote the whole field and"
+                            " write each inner quote twice: \"a \"\"b\"\"\")");
+    }
+    append(record, c);
+    c = get();
+  }
+  return c;
+}
+
+void CsvReader::read_terminator(CsvRecord& record, int c) {
+  if (c == '\r') {
+    if (get() != '\n') {
+      throw CsvError(line_, "a carriage return not followed by a line feed (records end with"
+                            " CRLF or LF)");
+    }
+    record.terminator = "\r\n";
+    ++line_;
+  } else if (c == '\n') {
+    record.terminator = "\n";
+    ++line_;
+  }
+}
+
 bool CsvReader::next(CsvRecord& record) {
   if (!started_) {
     started_ = true;
-    // Read up to three bytes; keep them for the first record unless they are EF BB BF.
-    std::string head;
-    for (int i = 0; i < 3; ++i) {
-      const int b = get();
-      if (b < 0) break;
-      head.push_back(static_cast<char>(b));
-    }
-    if (head == "\xEF\xBB\xBF") {
-      bom_ = true;
-    } else {
-      pending_ = head;
-    }
+    skip_bom();
   }
   record.raw.clear();
   record.fields.clear();
@@ -86,58 +140,16 @@ bool CsvReader::next(CsvRecord& record) {
     }
     CsvField field;
     field.begin = record.raw.size();
-    if (c == '"') {
-      field.quoted = true;
-      const std::uint64_t opened = line_;
-      append(record, c);
-      for (;;) {
-        c = get();
-        if (c < 0) {
-          throw CsvError(line_, "unterminated quoted field (the quote opened on line " +
-                                    std::to_string(opened) + " is never closed)");
-        }
-        if (c == '\n') ++line_;
-        append(record, c);
-        if (c == '"') {
-          c = get();
-          if (c != '"') break;  // the closing quote; c is what follows it
-          append(record, c);    // a doubled quote
-        }
-      }
-      if (c >= 0 && c != ',' && c != '\n' && c != '\r') {
-        throw CsvError(line_, "unexpected character after a closing quote (a field is either"
-                              " wholly quoted or not quoted; write a quote inside one as \"\")");
-      }
-    } else {
-      while (c >= 0 && c != ',' && c != '\n' && c != '\r') {
-        if (c == '"') {
-          throw CsvError(line_, "a quote inside an unquoted field (quote the whole field and"
-                                " write each inner quote twice: \"a \"\"b\"\"\")");
-        }
-        append(record, c);
-        c = get();
-      }
-    }
+    field.quoted = c == '"';
+    c = field.quoted ? read_quoted(record, c) : read_unquoted(record, c);
     field.end = record.raw.size();
     record.fields.push_back(field);
-    if (c == ',') {
-      append(record, c);
-      c = get();
-      continue;
-    }
-    if (c == '\r') {
-      if (get() != '\n') {
-        throw CsvError(line_, "a carriage return not followed by a line feed (records end with"
-                              " CRLF or LF)");
-      }
-      record.terminator = "\r\n";
-      ++line_;
-    } else if (c == '\n') {
-      record.terminator = "\n";
-      ++line_;
-    }
-    return true;
+    if (c != ',') break;
+    append(record, c);
+    c = get();
   }
+  read_terminator(record, c);
+  return true;
 }
 
 std::string csv_quote_if_needed(std::string_view value) {

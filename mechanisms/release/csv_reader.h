@@ -86,6 +86,13 @@ class CsvReader {
   int get();  // next byte 0..255, or -1 at the end
   bool fill();
   void append(CsvRecord& record, int c);
+  // The first call: reads up to three bytes and drops them if they are a UTF-8 BOM.
+  void skip_bom();
+  // One field whose first byte c is a quote / is not; returns the byte after the field (or -1).
+  int read_quoted(CsvRecord& record, int c);
+  int read_unquoted(CsvRecord& record, int c);
+  // After the last field: the record's terminator (c is '\r', '\n' or -1).
+  void read_terminator(CsvRecord& record, int c);
 
   ByteReader& in_;
   CsvLimits limits_;

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include <exactdp/accounting/interval.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::mechanisms {
 namespace {
@@ -17,7 +19,7 @@ constexpr unsigned long kChunkBits = 64;
 std::optional<ExponentialInversionTable> ExponentialInversionTable::make(std::vector<mpq_class> gammas) {
   if (gammas.size() < 2) return std::nullopt;
   for (const auto& g : gammas) {
-    if (sgn(g) < 0) throw std::invalid_argument("ExponentialInversionTable: gamma < 0");
+    if (sgn(g) < 0) throw ParameterError::out_of_range("gamma", to_string(g), "gamma >= 0 (exponential inversion table)");
     if (g > kMaxInversionGamma) return std::nullopt;
   }
   ExponentialInversionTable t;

@@ -118,8 +118,6 @@ class Selection {
 
   [[nodiscard]] std::size_t candidates() const noexcept { return scores_.size(); }
   [[nodiscard]] const SelectionOptions& options() const noexcept { return options_; }
-  // c = epsilon / (2 Delta), or epsilon / Delta with monotonic.
-  [[nodiscard]] const mpq_class& gamma_factor() const noexcept { return factor_; }
   // Report-noisy-max with discrete Laplace: the grid denominator D and the noise scale t in
   // grid units (both 0 for the other mechanisms).
   [[nodiscard]] const mpz_class& grid_denominator() const noexcept { return grid_; }
@@ -157,7 +155,7 @@ class Selection {
 
   SelectionOptions options_;
   std::vector<mpq_class> scores_;
-  mpq_class factor_;
+  mpq_class factor_;  // c = epsilon / (2 Delta), or epsilon / Delta with monotonic
   mpq_class best_;                          // max score over all candidates
   std::vector<BernoulliExpParams> coins_;   // first round: exp(-c (best_ - u_i))
   std::optional<ExponentialInversionTable> inversion_;  // exponential, first round

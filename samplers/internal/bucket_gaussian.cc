@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <exactdp/samplers/internal/cks20.h>
+#include <exactdp/samplers/errors.h>
 
 namespace exactdp::internal {
 namespace {
@@ -98,7 +99,7 @@ std::shared_ptr<const BucketGaussian> BucketGaussian::build(const mpq_class& sig
   const unsigned n = bit_length(s);
   out->k_ = n > 7 ? n - 7 : 0;
   if (options.width_bits >= 0) {
-    if (options.width_bits > 4096) throw std::invalid_argument("BucketGaussian: width_bits out of range");
+    if (options.width_bits > 4096) throw ParameterError::out_of_range("width_bits", std::to_string(options.width_bits), "width_bits <= 4096 (bucket sampler)");
     out->k_ = static_cast<unsigned>(options.width_bits);
   }
   const mpz_class width = mpz_class(1) << out->k_;
@@ -108,7 +109,7 @@ std::shared_ptr<const BucketGaussian> BucketGaussian::build(const mpq_class& sig
     mpz_cdiv_q(bz.get_mpz_t(), bz.get_mpz_t(), width.get_mpz_t());
     buckets = mpz_get_si(bz.get_mpz_t());
   }
-  if (buckets < 1 || buckets >= 0xfffe) throw std::invalid_argument("BucketGaussian: buckets out of range");
+  if (buckets < 1 || buckets >= 0xfffe) throw ParameterError::out_of_range("buckets", std::to_string(buckets), "1 <= buckets < 65534 (bucket sampler)");
   out->buckets_ = buckets;
   out->tail_start_ = width * buckets;
   // Fast path: 2p, q, x = bW + U <= BW and the exponent numerator U (2bW + U) q < (BW)^2 q all

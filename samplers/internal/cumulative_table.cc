@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <exactdp/samplers/internal/cks20.h>
+#include <exactdp/samplers/errors.h>
 
 namespace exactdp::internal {
 namespace {
@@ -54,10 +55,18 @@ void enclose_exp_minus(const mpq_class& e, MpfrEnclosure& out, mpfr_prec_t prec)
 CumulativeTable::CumulativeTable(std::size_t n, Boundaries enclose, mpfr_prec_t prec,
                                  const Options& options)
     : enclose_(std::move(enclose)), refine_(options.refine) {
-  if (n < 1 || n >= kUndecided || options.bound_bits < 1 || options.bound_bits > 64 ||
-      options.max_guide_bits > 16 || options.min_guide_bits < 1 || options.min_guide_bits > options.max_guide_bits ||
-      options.guide_extra_bits > 16) {
-    throw std::invalid_argument("CumulativeTable: size or options out of range");
+  if (n < 1 || n >= kUndecided) {
+    throw ParameterError::out_of_range("n", std::to_string(n), "1 <= n < 65535 boundaries (cumulative table)");
+  }
+  if (options.bound_bits < 1 || options.bound_bits > 64) {
+    throw ParameterError::out_of_range("bound_bits", std::to_string(options.bound_bits), "1 <= bound_bits <= 64");
+  }
+  if (options.max_guide_bits > 16 || options.min_guide_bits < 1 || options.min_guide_bits > options.max_guide_bits) {
+    throw ParameterError::out_of_range("guide_bits", std::to_string(options.min_guide_bits) + ".." + std::to_string(options.max_guide_bits),
+                                       "1 <= min_guide_bits <= max_guide_bits <= 16");
+  }
+  if (options.guide_extra_bits > 16) {
+    throw ParameterError::out_of_range("guide_extra_bits", std::to_string(options.guide_extra_bits), "guide_extra_bits <= 16");
   }
   auto bounds = make_enclosures(n, prec);
   enclose_(prec, bounds);

@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include <exactdp/samplers/internal/cks20.h>
+#include <exactdp/samplers/errors.h>
+#include <exactdp/samplers/rational.h>
 
 namespace exactdp::internal {
 namespace {
@@ -168,12 +170,18 @@ std::shared_ptr<const SymmetricTable> SymmetricTable::build(Shape shape, const m
                                                             const SymmetricTableOptions& options) {
   mpq_class param = parameter;
   param.canonicalize();
-  if (sgn(param) <= 0 || param > (1 << 20) || options.max_abs > 30000 || options.bound_bits < 1 ||
-      options.bound_bits > 64) {
-    throw std::invalid_argument("SymmetricTable::build: parameter or options out of range");
+  const char* name = shape == Shape::kGaussian ? "sigma2" : "scale";
+  if (sgn(param) <= 0 || param > (1 << 20)) {
+    throw ParameterError::out_of_range(name, to_string(param), std::string("0 < ") + name + " <= 2^20 (symmetric table)");
+  }
+  if (options.max_abs > 30000) {
+    throw ParameterError::out_of_range("max_abs", std::to_string(options.max_abs), "max_abs <= 30000 (symmetric table)");
+  }
+  if (options.bound_bits < 1 || options.bound_bits > 64) {
+    throw ParameterError::out_of_range("bound_bits", std::to_string(options.bound_bits), "1 <= bound_bits <= 64");
   }
   const std::int64_t t = options.max_abs >= 0 ? options.max_abs : default_max_abs(shape, param);
-  if (t > 30000) throw std::invalid_argument("SymmetricTable::build: T above 30000");
+  if (t > 30000) throw ParameterError::out_of_range(name, to_string(param), std::string("a table cut T <= 30000 (here T = ") + std::to_string(t) + ")");
   std::shared_ptr<SymmetricTable> out(new SymmetricTable());
   out->shape_ = shape;
   out->param_ = param;

@@ -104,14 +104,6 @@ TEST(ParseRational, LimitsRefuseHugeInputsAtOnce) {
   EXPECT_EQ(parse_rational("x", "1e0000000000000000005"), q("100000"));  // leading zeros are fine
 }
 
-TEST(ToExactDecimal, TerminatingExpansionsAreExactOthersStayFractions) {
-  EXPECT_EQ(to_exact_decimal(q("3/8")), "0.375");
-  EXPECT_EQ(to_exact_decimal(q("-1/20")), "-0.05");
-  EXPECT_EQ(to_exact_decimal(q("5")), "5");
-  EXPECT_EQ(to_exact_decimal(q("1/3")), "1/3");
-  EXPECT_EQ(parse_rational("x", to_exact_decimal(q("123456789/1024"))), q("123456789/1024"));
-}
-
 TEST(ParseInteger, AcceptsIntegersOnly) {
   EXPECT_EQ(parse_integer("mean", "-12345678901234567890123"), mpz_class("-12345678901234567890123"));
   EXPECT_EQ(parse_integer("mean", "1e6"), 1000000);
