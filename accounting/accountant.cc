@@ -11,8 +11,8 @@
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/zcdp.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -42,7 +42,7 @@
 #include <utility>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/law_privacy.h>
 #include <exactdp/accounting/ziv.h>
 

@@ -9,8 +9,8 @@
 #include <exactdp/accounting/gaussian_profile.h>
 #include <exactdp/accounting/internal/certified_search.h>
 #include <exactdp/accounting/normal.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -1,8 +1,8 @@
 #include <exactdp/accounting/discrete_laplace_profile.h>
 
 #include <exactdp/accounting/gaussian_profile.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -4,8 +4,8 @@
 #include <string>
 
 #include <exactdp/accounting/normal.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 

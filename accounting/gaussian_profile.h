@@ -24,7 +24,7 @@
 
 #include <gmpxx.h>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/ziv.h>
 

@@ -39,7 +39,7 @@
 #include <span>
 #include <utility>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/ziv.h>
 
 namespace exactdp::accounting {

@@ -7,8 +7,8 @@
 #include <exactdp/accounting/gaussian_profile.h>
 #include <exactdp/accounting/internal/kov_fixed_precision.h>
 #include <exactdp/accounting/pure_dp_composition.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -56,7 +56,7 @@
 #include <optional>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::accounting {
 

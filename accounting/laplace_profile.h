@@ -16,7 +16,7 @@
 
 #include <gmpxx.h>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/ziv.h>
 
 namespace exactdp::accounting {

@@ -22,7 +22,7 @@
 
 #include <gmpxx.h>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::accounting {
 

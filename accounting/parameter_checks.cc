@@ -1,7 +1,7 @@
 #include <exactdp/accounting/parameter_checks.h>
 
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 namespace {

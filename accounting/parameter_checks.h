@@ -1,6 +1,6 @@
 // parameter_checks.h — the named range checks of accounting parameters, written once.
 //
-// Each check throws ParameterError (samplers/errors.h; exit 2 in the CLI) whose message names the
+// Each check throws ParameterError (core/errors.h; exit 2 in the CLI) whose message names the
 // parameter, the value given (abbreviated) and the allowed range, e.g.
 //   require_open_unit("delta", d)   ->  "delta = 0 is out of range: allowed 0 < delta < 1".
 // The library validates its inputs with these; the CLI does not repeat them (it may call a

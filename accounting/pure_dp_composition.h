@@ -40,7 +40,7 @@
 
 #include <gmpxx.h>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/ziv.h>
 
 namespace exactdp::accounting {

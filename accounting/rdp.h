@@ -68,7 +68,7 @@
 #include <string>
 
 #include <exactdp/accounting/accountant.h>
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::accounting {
 

@@ -42,7 +42,7 @@
 #include <utility>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/accounting/ziv.h>
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include <exactdp/accounting/rdp.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -29,7 +29,7 @@
 #include <gmpxx.h>
 
 #include <exactdp/accounting/accountant.h>
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::accounting {
 

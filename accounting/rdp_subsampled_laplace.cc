@@ -4,8 +4,8 @@
 
 #include <exactdp/accounting/internal/three_region_series.h>
 #include <exactdp/accounting/rdp.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -33,7 +33,7 @@
 
 #include <span>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/ziv.h>
 
 namespace exactdp::accounting {

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 // An upper bound on ceil(-log2(tolerance)) (at most 1 above it), 0 for tolerance >= 1.

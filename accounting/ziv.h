@@ -20,7 +20,7 @@
 
 #include <functional>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::accounting {
 

@@ -10,7 +10,7 @@
 #include <exactdp/accounting/gdp_transformation.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/zcdp.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace {
 

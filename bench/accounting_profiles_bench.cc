@@ -11,7 +11,7 @@
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/discrete_gaussian_profile.h>
 #include <exactdp/accounting/gaussian_profile.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include <exactdp/accounting/rdp_accountant.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/discrete_laplace.h>
 #include <exactdp/samplers/internal/gmp_reference_paths.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/samplers/system_bits.h>
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "cli/args.h"
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {

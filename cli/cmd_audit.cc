@@ -11,7 +11,7 @@
 #include <ostream>
 #include <string>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -19,8 +19,8 @@
 #include "cli/sampler_spec.h"
 #include "cli/seed_option.h"
 #include "cli/text_json_report.h"
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/verification/audit.h>
 #include <exactdp/verification/sample_reader.h>
 
@@ -65,11 +65,11 @@ const std::string kHelp = std::string(
 std::unique_ptr<ReferenceLaw> law_of(const SamplerSpec& spec) { return spec.law->reference_law(spec.params); }
 
 // An interval as text: one exact integer when both ends are the same integer (counts).
-std::string interval_text(const accounting::Interval& b, int digits) {
+std::string interval_text(const exactdp::Interval& b, int digits) {
   if (mpfr_equal_p(b.lower(), b.upper()) && mpfr_integer_p(b.lower()) && mpfr_cmpabs_ui(b.lower(), 1UL << 62) < 0) {
     return std::to_string(mpfr_get_si(b.lower(), MPFR_RNDD));  // exact: an integer below 2^62
   }
-  return accounting::to_decimal_string(b, digits);
+  return exactdp::to_decimal_string(b, digits);
 }
 
 JsonValue test_json(const TestResult& t, int digits) {
@@ -94,7 +94,7 @@ void add_test_lines(const TestResult& t, int digits, std::vector<std::string>& l
     lines.push_back("      not run: " + t.detail);
     return;
   }
-  lines.push_back("      p-value in " + accounting::to_decimal_string(t.p_value, digits) + ", threshold " +
+  lines.push_back("      p-value in " + exactdp::to_decimal_string(t.p_value, digits) + ", threshold " +
                   t.threshold.get_str() + " -> " + (t.rejected ? "REJECT" : "pass") +
                   (t.asymptotic ? " (asymptotic p-value)" : ""));
   lines.push_back("      " + t.detail);
@@ -206,7 +206,7 @@ int cmd_audit(Args args, Io& io) {
     // The draws came from the hardened sampler; the reference is the exact law, which the
     // hardened law is within tau (<= 2^-40) of: far below what any sample size here can see.
     const std::string sampler = "hardened, tau_upper = " +
-                                accounting::decimal_upper(accounting::Interval(spec.tau_upper(), 128).upper(), 6) +
+                                exactdp::decimal_upper(exactdp::Interval(spec.tau_upper(), 128).upper(), 6) +
                                 " (audited against the exact law)";
     out.json.set("sampler", sampler);
     out.lines.insert(out.lines.begin() + 1, "sampler: " + sampler);

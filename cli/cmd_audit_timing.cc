@@ -15,7 +15,7 @@
 #include "cli/json.h"
 #include "cli/sampler_spec.h"
 #include "cli/seed_option.h"
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/verification/timing_audit.h>
 
 namespace exactdp::cli {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include <exactdp/accounting/analytic_gaussian.h>
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/ziv.h>
 #include "cli/accounting_options.h"
@@ -21,13 +21,13 @@
 #include "cli/json.h"
 #include "cli/mechanism_spec.h"
 #include "cli/text_json_report.h"
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {
 
-using accounting::Interval;
+using exactdp::Interval;
 
 constexpr const char* kHelp =
     "usage: exactdp calibrate gaussian --epsilon R --delta R [--sensitivity R] [options]\n"
@@ -67,8 +67,8 @@ TextJsonReport calibration_report(const std::string& mechanism, const mpq_class&
   TextJsonReport out;
   out.json.set("command", "calibrate");
   out.text("mechanism", mechanism);
-  out.text("epsilon", accounting::parameter_text(epsilon));
-  out.text("delta", accounting::parameter_text(delta));
+  out.text("epsilon", exactdp::parameter_text(epsilon));
+  out.text("delta", exactdp::parameter_text(delta));
   out.text("sensitivity", sensitivity);
   return out;
 }
@@ -100,9 +100,9 @@ int calibrate_gaussian_cmd(const Target& target, const ParsedArgs& parsed, Io& i
   // Enough bits that printing the exact dyadic ends loses nothing at `digits` digits.
   const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) +
                         static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma.get_den_mpz_t(), 2));
-  TextJsonReport out = calibration_report("gaussian", epsilon, delta, accounting::parameter_text(sensitivity));
+  TextJsonReport out = calibration_report("gaussian", epsilon, delta, exactdp::parameter_text(sensitivity));
   out.interval("sigma", accounting::sigma_bracket(c, p), digits);
-  out.text("sigma_to_use", accounting::decimal_upper(Interval(c.sigma, p).upper(), digits));
+  out.text("sigma_to_use", exactdp::decimal_upper(Interval(c.sigma, p).upper(), digits));
   out.interval("delta_at_sigma", c.delta_at_sigma, digits);
   out.interval("delta_at_sigma_lower", c.delta_at_sigma_lower, digits);
   if (sgn(epsilon) > 0 && epsilon < 1) {
@@ -136,8 +136,8 @@ int calibrate_discrete_gaussian_cmd(const Target& target, const ParsedArgs& pars
       accounting::calibrate_discrete_gaussian(epsilon, delta, sensitivity, tolerance);
   const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) + 256;
   TextJsonReport out =
-      calibration_report("discrete-gaussian", epsilon, delta, accounting::parameter_text(mpq_class(sensitivity)));
-  out.text("sigma2", accounting::exact_decimal(c.sigma2));  // short whatever its exponent
+      calibration_report("discrete-gaussian", epsilon, delta, exactdp::parameter_text(mpq_class(sensitivity)));
+  out.text("sigma2", exactdp::exact_decimal(c.sigma2));  // short whatever its exponent
   out.interval("delta_at_sigma2", c.delta_at_sigma2, digits);
   out.json.set("significant_digits", c.significant_digits);
   out.lines.push_back("significant_digits = " + std::to_string(c.significant_digits));

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/zcdp.h>
@@ -20,14 +20,14 @@
 #include "cli/commands.h"
 #include "cli/compose_events.h"
 #include "cli/json.h"
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {
 
 using accounting::Certified;
-using accounting::Interval;
+using exactdp::Interval;
 
 constexpr const char* kHelp =
     "usage: exactdp compose pure-dp --epsilon R --k K --delta R [--method M] [options]\n"
@@ -73,7 +73,7 @@ MethodResult run_method(const std::string& method, const mpq_class& eps, unsigne
     accounting::ComposedGdp c = accounting::gdp_epsilon_of_composed_pure_dp(eps, k, delta, options);
     return {std::move(c.epsilon.value), c.epsilon.tolerance_met,
             "mu = 2 Phi^-1(e^eps/(1+e^eps)) per mechanism, composed as mu sqrt(k) = " +
-                accounting::decimal_upper(c.mu.upper(), 12) + " (upper)"};
+                exactdp::decimal_upper(c.mu.upper(), 12) + " (upper)"};
   }
   if (method == "zcdp") {
     const mpq_class rho = accounting::zcdp_rho_pure_dp(eps) * mpq_class(mpz_class(k));
@@ -120,12 +120,12 @@ void check_zcdp_range(const std::vector<std::string>& methods, const mpq_class& 
 // and, unless --json, as text.
 void report_method(const std::string& m, const MethodResult& r, bool single, bool as_json, int digits,
                    JsonValue& json, JsonValue& results, std::ostream& out) {
-  const std::string use = accounting::decimal_upper(r.epsilon.upper(), digits);
+  const std::string use = exactdp::decimal_upper(r.epsilon.upper(), digits);
   if (single) {
     json.set("method", m).set_interval("epsilon", r.epsilon, digits);
     json.set("epsilon_upper", use).set("route", r.detail).set("tolerance_met", r.tolerance_met);
     if (!as_json) {
-      out << "epsilon = " << accounting::to_decimal_string(r.epsilon, digits) << "\n"
+      out << "epsilon = " << exactdp::to_decimal_string(r.epsilon, digits) << "\n"
           << "epsilon_upper = " << use << "\n"
           << "method: " << m << " — " << r.detail << "\n";
     }
@@ -139,7 +139,7 @@ void report_method(const std::string& m, const MethodResult& r, bool single, boo
   results.set(m, std::move(one));
   if (!as_json) {
     out << m << ": epsilon_upper = " << use << "   ("
-        << accounting::to_decimal_string(r.epsilon, digits) << "; " << r.detail << ")\n";
+        << exactdp::to_decimal_string(r.epsilon, digits) << "; " << r.detail << ")\n";
   }
 }
 
@@ -170,9 +170,9 @@ int cmd_compose(Args args, Io& io) {
   JsonValue json = JsonValue::object();
   json.set("command", "compose")
       .set("mechanism", "pure-dp")
-      .set("epsilon", accounting::parameter_text(eps))
+      .set("epsilon", exactdp::parameter_text(eps))
       .set("k", static_cast<unsigned long long>(k))
-      .set("delta", accounting::parameter_text(delta));
+      .set("delta", exactdp::parameter_text(delta));
   JsonValue results = JsonValue::object();
   for (const auto& m : methods) {
     report_method(m, run_method(m, eps, k, delta, options), methods.size() == 1, parsed.has("--json"), digits,

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include <exactdp/accounting/accountant.h>
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/pld/pld_accountant.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/rdp.h>
@@ -25,13 +25,13 @@
 #include "cli/json.h"
 #include "cli/text_json_report.h"
 #include <exactdp/laws/registry.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {
 
-using accounting::Interval;
+using exactdp::Interval;
 using accounting::Neighbouring;
 using accounting::PrivacyEvent;
 using accounting::RdpEvent;
@@ -358,8 +358,8 @@ int cmd_compose_events(Args args, Io& io) {
         want_epsilon ? accounting::rdp_epsilon(split.events, target, relation, options)
                      : accounting::rdp_delta(split.events, target, relation, options);
     results.push_back({a.exact_rdp ? "rdp (exact RDP)" : "rdp", a.value.value, a.value.tolerance_met});
-    rdp_detail = "order " + accounting::exact_decimal(a.order) + ", composed RDP " +
-                 accounting::to_decimal_string(a.rdp_at_order, 12) +
+    rdp_detail = "order " + exactdp::exact_decimal(a.order) + ", composed RDP " +
+                 exactdp::to_decimal_string(a.rdp_at_order, 12) +
                  (want_epsilon ? " (Balle et al. 2020 Thm 21)" : " (CKS20 Prop. 12)");
   }
   bool exact_found = false;
@@ -438,7 +438,7 @@ int cmd_compose_events(Args args, Io& io) {
   out.text("neighbouring", accounting::neighbouring_name(relation));
   out.text(want_epsilon ? "delta" : "epsilon", to_string(target));
   out.interval(quantity, results[best].value, digits);
-  out.text(quantity + "_upper", accounting::decimal_upper(results[best].value.upper(), digits));
+  out.text(quantity + "_upper", exactdp::decimal_upper(results[best].value.upper(), digits));
   out.text("route", results[best].route);
   if (!rdp_detail.empty()) out.text("rdp_detail", rdp_detail);
   if (!pld_detail.empty()) out.text("pld_detail", pld_detail);
@@ -447,7 +447,7 @@ int cmd_compose_events(Args args, Io& io) {
     routes.set(r.route, JsonValue::interval(r.value, digits));
     if (results.size() > 1) {
       out.lines.push_back("  considered " + r.route + ": " +
-                          accounting::to_decimal_string(r.value, digits));
+                          exactdp::to_decimal_string(r.value, digits));
     }
   }
   out.json.set("routes", std::move(routes));
@@ -492,11 +492,11 @@ int cmd_calibrate_dp_sgd(Args args, Io& io) {
   // sigma.upper rounded UP to 8 significant digits (the bracket is 10^-6 wide): a larger sigma
   // only lowers every order's RDP, so it still meets the target.
   out.text("sigma_to_use",
-           accounting::decimal_upper(Interval(c.sigma_upper, p).upper(), digits < 8 ? digits : 8));
+           exactdp::decimal_upper(Interval(c.sigma_upper, p).upper(), digits < 8 ? digits : 8));
   out.interval("epsilon_at_sigma_upper", c.epsilon_at_upper, digits);
   out.interval("epsilon_at_sigma_lower", c.epsilon_at_lower, digits);
-  out.json.set("rdp_order", JsonValue::number(accounting::exact_decimal(c.order_at_upper)));
-  out.lines.push_back("rdp_order = " + accounting::exact_decimal(c.order_at_upper));
+  out.json.set("rdp_order", JsonValue::number(exactdp::exact_decimal(c.order_at_upper)));
+  out.lines.push_back("rdp_order = " + exactdp::exact_decimal(c.order_at_upper));
   out.flag("width_met", c.width_met);
   return out.emit(io, parsed.has("--json"));
 }

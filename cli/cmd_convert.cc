@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/accounting/ziv.h>
@@ -20,14 +20,14 @@
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/text_json_report.h"
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {
 
 using accounting::Certified;
-using accounting::Interval;
+using exactdp::Interval;
 
 constexpr const char* kHelp =
     "usage: exactdp convert zcdp --rho R (--delta R | --epsilon R) [options]\n"
@@ -64,10 +64,10 @@ void add_tolerance(TextJsonReport& out, const Certified& c) {
 void add_zcdp_result(TextJsonReport& out, const std::string& key,
                      const accounting::ZcdpConversion& c, int digits) {
   out.interval(key, c.bound.value, digits);
-  out.text(key + "_upper", accounting::decimal_upper(c.bound.value.upper(), digits));
+  out.text(key + "_upper", exactdp::decimal_upper(c.bound.value.upper(), digits));
   add_note(out, "route",
            "CKS20 Corollary 13 at alpha = " +
-               accounting::decimal_upper(Interval(c.alpha, 64).upper(), 12) +
+               exactdp::decimal_upper(Interval(c.alpha, 64).upper(), 12) +
                " (any alpha > 1 is valid)");
   add_tolerance(out, c.bound);
 }
@@ -120,7 +120,7 @@ int cmd_convert(Args args, Io& io) {
       const Certified c = accounting::gdp_epsilon(mu, delta, options);
       out.json.set("mu", to_string(mu));
       out.interval("epsilon", c.value, digits);
-      out.text("epsilon_upper", accounting::decimal_upper(c.value.upper(), digits));
+      out.text("epsilon_upper", exactdp::decimal_upper(c.value.upper(), digits));
       add_note(out, "route", "mu-GDP profile (Dong-Roth-Su Cor. 2.13), certified bisection");
       add_tolerance(out, c);
     } else {
@@ -128,7 +128,7 @@ int cmd_convert(Args args, Io& io) {
       const Certified c = accounting::gdp_mu_for(eps, delta, options);
       out.json.set("epsilon", to_string(eps));
       out.interval("mu", c.value, digits);
-      out.text("mu_lower", accounting::decimal_lower(c.value.lower(), digits));
+      out.text("mu_lower", exactdp::decimal_lower(c.value.lower(), digits));
       add_note(out, "meaning",
                "mu-GDP with mu <= mu_lower implies (epsilon, delta)-DP (proven); mu_upper does not");
       add_tolerance(out, c);
@@ -141,7 +141,7 @@ int cmd_convert(Args args, Io& io) {
     const Certified c = accounting::gdp_mu_of_pure_dp(eps, options);
     out.json.set("epsilon", to_string(eps));
     out.interval("mu", c.value, digits);
-    out.text("mu_upper", accounting::decimal_upper(c.value.upper(), digits));
+    out.text("mu_upper", exactdp::decimal_upper(c.value.upper(), digits));
     const mpq_class rho = accounting::zcdp_rho_pure_dp(eps);
     out.json.set("rho", to_string(rho));
     out.lines.push_back("rho = " + abbreviate(to_string(rho)) + " (exact; BS16 Prop. 3.3)");

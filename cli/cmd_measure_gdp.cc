@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/discrete_gaussian_profile.h>
 #include <exactdp/accounting/gdp_transformation.h>
 #include "cli/accounting_options.h"
@@ -23,13 +23,13 @@
 #include "cli/mechanism_spec.h"
 #include "cli/svg_plot.h"
 #include "cli/text_json_report.h"
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {
 
-using accounting::Interval;
+using exactdp::Interval;
 
 constexpr const char* kHelp =
     "usage: exactdp measure-gdp <mechanism> <its parameters> [options]\n"
@@ -58,7 +58,7 @@ constexpr const char* kHelp =
     "Result: mu = [lower, upper] contains sup over [0, eps_max] of the GDPT; 'mu_upper' is the\n"
     "guarantee to use (proven); printed ends are rounded outward.\n";
 
-std::string dec_upper(mpfr_srcptr x, int digits) { return accounting::decimal_upper(x, digits); }
+std::string dec_upper(mpfr_srcptr x, int digits) { return exactdp::decimal_upper(x, digits); }
 
 // A mechanism to measure: its certified profile and what is known about its tail.
 struct MeasuredMechanism {
@@ -129,7 +129,7 @@ void set_tail(const MechanismSpec& m, MeasuredMechanism& out) {
     out.tail_limit_source = "mu (Lemma 3.1)";
   } else if (m.name == "discrete-gaussian") {
     const Interval l = accounting::discrete_gaussian_tail_limit(m.noise, mpz_class(m.sensitivity), 64);
-    out.tail_limit = "Delta/sqrt(sigma2) in " + accounting::to_decimal_string(l, 10);
+    out.tail_limit = "Delta/sqrt(sigma2) in " + exactdp::to_decimal_string(l, 10);
     out.tail_limit_source =
         "CKS20 Thm 7: delta(eps) <= P[Z > eps sigma2/Delta - Delta/2], a Gaussian tail";
   } else {
@@ -267,7 +267,7 @@ TextJsonReport measure_report(const MeasuredMechanism& mech, const accounting::G
   if (!svg_note.empty()) out.json.set("svg", svg_note);
 
   auto& lines = out.lines;
-  lines.push_back("mu = " + accounting::to_decimal_string(r.mu, digits));
+  lines.push_back("mu = " + exactdp::to_decimal_string(r.mu, digits));
   if (r.bounded) {
     lines.push_back("mu_upper = " + mu_upper + "   (" + mech.description + " is " +
                     to_string(options.eps_max) + "-head mu_upper-GDP, proven)");
@@ -283,7 +283,7 @@ TextJsonReport measure_report(const MeasuredMechanism& mech, const accounting::G
   }
   for (const auto& [e, ratio] : ratios) {
     lines.push_back("tail ratio eps/sqrt(-2 log delta) at eps = " + to_string(e) + ": " +
-                    accounting::to_decimal_string(ratio, 10));
+                    exactdp::to_decimal_string(ratio, 10));
   }
   lines.push_back("grid points " + std::to_string(r.grid_points) + ", binary searches " +
                   std::to_string(r.binary_searches) + ", profile evaluations " +

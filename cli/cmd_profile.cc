@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/ziv.h>
@@ -30,15 +30,15 @@
 #include "cli/mechanism_spec.h"
 #include "cli/svg_plot.h"
 #include "cli/text_json_report.h"
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/hardening.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {
 
 using accounting::Certified;
-using accounting::Interval;
+using exactdp::Interval;
 
 constexpr const char* kHelp =
     "usage: exactdp profile MECHANISM PARAMETERS (--epsilon R | --curve MIN MAX POINTS) [options]\n"
@@ -107,7 +107,7 @@ mpq_class nonnegative_epsilon(const std::string& text) {
 // log10 of an MPFR value as a double for the picture (never a result); -inf for 0.
 double plot_log10(mpfr_srcptr x) {  // exactdp-allow-float: pixel placement only
   if (mpfr_sgn(x) <= 0) return -std::numeric_limits<double>::infinity();
-  accounting::Real l(64);
+  exactdp::Real l(64);
   mpfr_log10(l.get(), x, MPFR_RNDN);  // picture only: nearest is fine
   return mpfr_get_d(l.get(), MPFR_RNDN);
 }
@@ -117,13 +117,13 @@ double plot_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }  // exactd
 // The grid of --curve: point i is lo + (hi - lo) i / (points - 1), computed with MPFR at 128 bits
 // rounding up, then rounded up to 12 significant decimal digits, at most hi. The point is an exact
 // rational m 10^e with m < 10^12, so it prints exactly in a few characters whatever its size
-// (accounting::exact_decimal) and costs no rational arithmetic on 100,000-digit numbers.
+// (exactdp::exact_decimal) and costs no rational arithmetic on 100,000-digit numbers.
 class CurveGrid {
  public:
   CurveGrid(const mpq_class& lo, const mpq_class& hi, long points)
       : hi_(hi), lo_(128), step_(128) {
     mpfr_set_q(lo_.get(), lo.get_mpq_t(), MPFR_RNDU);
-    accounting::Real h(128);
+    exactdp::Real h(128);
     mpfr_set_q(h.get(), hi.get_mpq_t(), MPFR_RNDU);
     mpfr_sub(step_.get(), h.get(), lo_.get(), MPFR_RNDU);
     mpfr_div_si(step_.get(), step_.get(), points - 1, MPFR_RNDU);
@@ -131,11 +131,11 @@ class CurveGrid {
 
   struct Point {
     mpq_class eps;
-    std::string text;  // eps exactly, as accounting::exact_decimal prints it
+    std::string text;  // eps exactly, as exactdp::exact_decimal prints it
   };
 
   [[nodiscard]] Point at(long i) {
-    accounting::Real x(128);
+    exactdp::Real x(128);
     mpfr_mul_si(x.get(), step_.get(), i, MPFR_RNDU);
     mpfr_add(x.get(), x.get(), lo_.get(), MPFR_RNDU);
     if (mpfr_sgn(x.get()) <= 0) return {mpq_class(0), "0"};
@@ -148,13 +148,13 @@ class CurveGrid {
     mpq_class eps = e >= 0 ? mpq_class(mantissa * pow10(e)) : mpq_class(mantissa, pow10(-e));
     eps.canonicalize();
     if (eps > hi_) {
-      if (hi_text_.empty()) hi_text_ = accounting::exact_decimal(hi_);
+      if (hi_text_.empty()) hi_text_ = exactdp::exact_decimal(hi_);
       return {hi_, hi_text_};
     }
     // Scientific text straight from the digits (exact_decimal would strip the trailing zeros of
     // a 100,000-digit integer at every point); its plain range [-6, 20] is short anyway.
     const long sci = static_cast<long>(exp10) - 1;
-    if (sci >= -6 && sci <= 20) return {eps, accounting::exact_decimal(eps)};
+    if (sci >= -6 && sci <= 20) return {eps, exactdp::exact_decimal(eps)};
     while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
     std::string text = digits.substr(0, 1);
     if (digits.size() > 1) text += "." + digits.substr(1);
@@ -177,7 +177,7 @@ class CurveGrid {
 
   mpq_class hi_;
   std::string hi_text_;
-  accounting::Real lo_, step_;
+  exactdp::Real lo_, step_;
   std::map<long, mpz_class> powers_;
 };
 
@@ -226,7 +226,7 @@ std::string curve_head(const Profile& pr, bool json) {
 // One row: a CSV line, or an element of the JSON array (comma-separated after the first).
 std::string curve_row(const CurveGrid::Point& point, const Certified& c, bool json, bool first, int digits) {
   if (!json) {
-    const accounting::DecimalInterval d = accounting::to_decimal(c.value, digits);
+    const exactdp::DecimalInterval d = exactdp::to_decimal(c.value, digits);
     return point.text + "," + d.lower + "," + d.upper + "\n";
   }
   JsonValue row = JsonValue::object();
@@ -363,11 +363,11 @@ int cmd_profile(Args args, Io& io) {
   out.json.set("command", "profile");
   out.text("mechanism", pr.name);
   for (const auto& [k, v] : pr.parameters) out.text(k, v);
-  out.text("epsilon", accounting::exact_decimal(epsilon));  // 1e+100000, not 100,001 digits
+  out.text("epsilon", exactdp::exact_decimal(epsilon));  // 1e+100000, not 100,001 digits
   out.interval("delta", c.value, digits);
-  out.text("delta_upper", accounting::decimal_upper(c.value.upper(), digits));
+  out.text("delta_upper", exactdp::decimal_upper(c.value.upper(), digits));
   if (pr.hardened_tau) {
-    out.text("tau_upper", accounting::decimal_upper(Interval(*pr.hardened_tau, c.value.precision()).upper(), digits));
+    out.text("tau_upper", exactdp::decimal_upper(Interval(*pr.hardened_tau, c.value.precision()).upper(), digits));
     out.text("note", "hardened noise: delta includes (1 + e^epsilon) tau, tau the certified TV "
                      "distance of the hardened sampler from the exact law");
   }

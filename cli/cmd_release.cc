@@ -17,13 +17,13 @@
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/seed_option.h"
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/mechanisms/release/byte_source.h>
 #include <exactdp/mechanisms/release/cell_codec.h>
 #include <exactdp/mechanisms/release/release_calibration.h>
 #include <exactdp/mechanisms/release/release_table.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {
@@ -109,10 +109,10 @@ std::vector<std::string> take_columns(Args args, std::vector<std::string>& rest)
   return columns;
 }
 
-// accounting::exact_decimal, except for a denominator too large to divide 10^2000 (p/q then).
+// exactdp::exact_decimal, except for a denominator too large to divide 10^2000 (p/q then).
 std::string exact_text(const mpq_class& q) {
   if (mpz_sizeinbase(q.get_den_mpz_t(), 2) > 6700) return to_string(q);
-  return accounting::exact_decimal(q);
+  return exactdp::exact_decimal(q);
 }
 
 // --granularity, --round and the sensitivity in value units.
@@ -211,7 +211,7 @@ JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
 void print_guarantee(std::ostream& err, const mechanisms::ReleaseCalibration& c,
                      const std::vector<std::string>& columns, bool seeded, int digits,
                      const std::optional<GridChoice>& grid) {
-  using accounting::to_decimal;
+  using exactdp::to_decimal;
   const bool gaussian = c.budget.mechanism == NoiseMechanism::kDiscreteGaussian;
   err << "exactdp release: guarantee of the whole release (certified upper ends, rounded up)\n";
   const std::string eps_text = c.epsilon_exact ? exact_text(*c.epsilon_exact) : to_decimal(c.epsilon, digits).upper;

@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/mechanisms/selection/score_reader.h>
 #include <exactdp/mechanisms/selection/selection.h>
 #include <exactdp/mechanisms/selection/selection_guarantee.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -192,10 +192,10 @@ void print_select_guarantee(std::ostream& err, const SelectRequest& req, const S
       << (options.monotonic ? " (monotonic scores)" : "") << ", " << selection.candidates()
       << " candidates\n"
       << "exactdp select: guarantee: all " << g.rounds.get_str() << " rounds printed (" << req.draws
-      << " draw(s) x " << req.top << ") together are (" << abbreviate(accounting::exact_decimal(g.basic))
+      << " draw(s) x " << req.top << ") together are (" << abbreviate(exactdp::exact_decimal(g.basic))
       << ", 0)-DP (basic composition, exact)\n";
   if (g.optimal) {
-    err << "exactdp select: guarantee: and (" << accounting::decimal_upper(g.optimal->value.upper(), req.digits)
+    err << "exactdp select: guarantee: and (" << exactdp::decimal_upper(g.optimal->value.upper(), req.digits)
         << ", " << to_string(*req.delta) << ")-DP (optimal composition, Kairouz-Oh-Viswanath; certified upper end)\n";
   } else if (!g.optimal_note.empty()) {
     err << "exactdp select: " << g.optimal_note << "\n";
@@ -237,7 +237,7 @@ JsonValue select_json(const SelectRequest& req, const SelectGuarantee& g,
   if (req.delta) guarantee.set("delta", to_string(*req.delta));
   if (g.optimal) {
     guarantee.set_interval("optimal_epsilon", g.optimal->value, req.digits)
-        .set("optimal_epsilon_upper", accounting::decimal_upper(g.optimal->value.upper(), req.digits))
+        .set("optimal_epsilon_upper", exactdp::decimal_upper(g.optimal->value.upper(), req.digits))
         .set("optimal_tolerance_met", g.optimal->tolerance_met);
   } else if (!g.optimal_note.empty()) {
     guarantee.set("optimal_note", g.optimal_note);

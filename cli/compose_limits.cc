@@ -3,8 +3,8 @@
 #include <string>
 
 #include <exactdp/accounting/accountant.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {

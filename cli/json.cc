@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 
 namespace exactdp::cli {
 namespace {
@@ -118,15 +118,15 @@ JsonValue JsonValue::number(const std::string& literal) {
   return v;
 }
 
-JsonValue JsonValue::interval(const accounting::Interval& x, int digits) {
-  const accounting::DecimalInterval d = accounting::to_decimal(x, digits);
+JsonValue JsonValue::interval(const exactdp::Interval& x, int digits) {
+  const exactdp::DecimalInterval d = exactdp::to_decimal(x, digits);
   return interval(d.lower, d.upper);
 }
 
-JsonValue JsonValue::interval(const accounting::Interval& x, const std::optional<mpq_class>& exact,
+JsonValue JsonValue::interval(const exactdp::Interval& x, const std::optional<mpq_class>& exact,
                              int digits) {
   if (!exact) return interval(x, digits);
-  const accounting::DecimalInterval d = accounting::to_decimal(*exact, digits);
+  const exactdp::DecimalInterval d = exactdp::to_decimal(*exact, digits);
   return interval(d.lower, d.upper);
 }
 
@@ -149,7 +149,7 @@ JsonValue& JsonValue::set(const std::string& key, JsonValue value) {
   return *this;
 }
 
-JsonValue& JsonValue::set_interval(const std::string& key, const accounting::Interval& x,
+JsonValue& JsonValue::set_interval(const std::string& key, const exactdp::Interval& x,
                                    int digits) {
   return set(key, interval(x, digits));
 }

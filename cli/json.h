@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::cli {
 
@@ -51,11 +51,11 @@ class JsonValue {
   // matches the JSON number grammar.
   [[nodiscard]] static JsonValue number(const std::string& literal);
   // {"lower": decimal_lower(x.lower, digits), "upper": decimal_upper(x.upper, digits)}.
-  [[nodiscard]] static JsonValue interval(const accounting::Interval& x, int digits);
+  [[nodiscard]] static JsonValue interval(const exactdp::Interval& x, int digits);
   [[nodiscard]] static JsonValue interval(std::string lower, std::string upper);
   // A certified value whose exact value may be known: the exact value rounded outward
-  // (accounting::to_decimal of the rational: 1/1000000 gives "0.000001" at both ends), else x.
-  [[nodiscard]] static JsonValue interval(const accounting::Interval& x, const std::optional<mpq_class>& exact,
+  // (exactdp::to_decimal of the rational: 1/1000000 gives "0.000001" at both ends), else x.
+  [[nodiscard]] static JsonValue interval(const exactdp::Interval& x, const std::optional<mpq_class>& exact,
                                           int digits);
 
   [[nodiscard]] Kind kind() const { return kind_; }
@@ -63,7 +63,7 @@ class JsonValue {
   // Object: sets key (replacing an existing key in place). Throws std::logic_error if this is
   // not an object. Returns *this for chaining.
   JsonValue& set(const std::string& key, JsonValue value);
-  JsonValue& set_interval(const std::string& key, const accounting::Interval& x, int digits);
+  JsonValue& set_interval(const std::string& key, const exactdp::Interval& x, int digits);
   // Array: appends. Throws std::logic_error if this is not an array.
   JsonValue& push(JsonValue value);
 

@@ -5,12 +5,12 @@
 #include <exactdp/accounting/gaussian_profile.h>
 #include <exactdp/accounting/hardened_charge.h>
 #include <exactdp/accounting/laplace_profile.h>
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include "cli/sensitivity_options.h"
 #include <exactdp/laws/registry.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {

@@ -1,6 +1,6 @@
 #include "cli/sampler_spec.h"
 
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {

@@ -2,7 +2,7 @@
 #include "cli/svg_plot.h"
 
 #include "cli/atomic_output.h"
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 #include <algorithm>
 #include <memory>

@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 
 namespace exactdp::cli {
 
@@ -11,9 +11,9 @@ void TextJsonReport::text(const std::string& key, const std::string& value) {
   lines.push_back(key + " = " + value);
 }
 
-void TextJsonReport::interval(const std::string& key, const accounting::Interval& x, int digits) {
+void TextJsonReport::interval(const std::string& key, const exactdp::Interval& x, int digits) {
   json.set_interval(key, x, digits);
-  lines.push_back(key + " = " + accounting::to_decimal_string(x, digits));
+  lines.push_back(key + " = " + exactdp::to_decimal_string(x, digits));
 }
 
 void TextJsonReport::flag(const std::string& key, bool value) {

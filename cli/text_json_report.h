@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include "cli/commands.h"
 #include "cli/json.h"
 
@@ -26,7 +26,7 @@ struct TextJsonReport {
   // "key = value"; a JSON string.
   void text(const std::string& key, const std::string& value);
   // "key = [lower, upper]" and {"lower": ..., "upper": ...}, both ends rounded outward.
-  void interval(const std::string& key, const accounting::Interval& x, int digits);
+  void interval(const std::string& key, const exactdp::Interval& x, int digits);
   // "key = true" / "key = false"; a JSON boolean.
   void flag(const std::string& key, bool value);
   // Writes the JSON object on one line (as_json) or the text lines to io.out; returns 0, the

@@ -5,8 +5,8 @@
 #include <string>
 
 #include <exactdp/samplers/discrete_gaussian.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/system_bits.h>
 
 int main(int argc, char** argv) {

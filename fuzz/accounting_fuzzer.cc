@@ -38,12 +38,12 @@
 #include <exactdp/accounting/laplace_profile.h>
 #include <exactdp/accounting/gaussian_profile.h>
 #include <exactdp/accounting/gdp_conversions.h>
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/accounting/ziv.h>
 #include "fuzz/fuzz_support.h"
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace {
 
@@ -102,7 +102,7 @@ std::string end_str(mpfr_srcptr x) {
   return buf;
 }
 
-std::string iv(const acc::Interval& x) { return "[" + end_str(x.lower()) + ", " + end_str(x.upper()) + "]"; }
+std::string iv(const exactdp::Interval& x) { return "[" + end_str(x.lower()) + ", " + end_str(x.upper()) + "]"; }
 
 // An interval end as an exact rational (ends are finite here; checked).
 mpq_class end_q(mpfr_srcptr x) {
@@ -112,25 +112,25 @@ mpq_class end_q(mpfr_srcptr x) {
   return q;
 }
 
-void check_interval(const acc::Interval& x, const char* what) {
+void check_interval(const exactdp::Interval& x, const char* what) {
   FUZZ_CHECK(!mpfr_nan_p(x.lower()) && !mpfr_nan_p(x.upper()) && mpfr_lessequal_p(x.lower(), x.upper()),
              "%s: invalid interval %s", what, iv(x).c_str());
 }
 
-void check_delta(const acc::Interval& d, const char* what) {
+void check_delta(const exactdp::Interval& d, const char* what) {
   check_interval(d, what);
   FUZZ_CHECK(mpfr_cmp_ui(d.lower(), 1) <= 0 && mpfr_cmp_ui(d.upper(), 0) >= 0,
              "%s: delta %s misses [0, 1]", what, iv(d).c_str());
 }
 
 // a's true value <= b's true value is not contradicted: a.lower <= b.upper.
-void check_not_above(const acc::Interval& a, const acc::Interval& b, const char* what) {
+void check_not_above(const exactdp::Interval& a, const exactdp::Interval& b, const char* what) {
   FUZZ_CHECK(mpfr_lessequal_p(a.lower(), b.upper()), "%s: %s is certified above %s", what,
              iv(a).c_str(), iv(b).c_str());
 }
 
 // delta certified at most `target` is not contradicted: d.lower <= target.
-void check_meets(const acc::Interval& d, const mpq_class& target, const char* what) {
+void check_meets(const exactdp::Interval& d, const mpq_class& target, const char* what) {
   FUZZ_CHECK(mpfr_cmp_q(d.lower(), target.get_mpq_t()) <= 0, "%s: delta %s is certified above the target %s",
              what, iv(d).c_str(), str(target).c_str());
 }
@@ -141,9 +141,9 @@ void gdp_profile(ByteReader& in) {
   mpq_class mu1 = rational(in, true), mu2 = rational(in, true);
   if (mu2 < mu1) std::swap(mu1, mu2);
   trace("gdp_delta_at eps1 eps2 mu1 mu2", {&eps1, &eps2, &mu1, &mu2});
-  const acc::Interval d11 = acc::gdp_delta_at(eps1, mu1, acc::kDefaultPrecision);
-  const acc::Interval d21 = acc::gdp_delta_at(eps2, mu1, acc::kDefaultPrecision);
-  const acc::Interval d12 = acc::gdp_delta_at(eps1, mu2, acc::kDefaultPrecision);
+  const exactdp::Interval d11 = acc::gdp_delta_at(eps1, mu1, exactdp::kDefaultPrecision);
+  const exactdp::Interval d21 = acc::gdp_delta_at(eps2, mu1, exactdp::kDefaultPrecision);
+  const exactdp::Interval d12 = acc::gdp_delta_at(eps1, mu2, exactdp::kDefaultPrecision);
   check_delta(d11, "gdp_delta_at");
   check_delta(d21, "gdp_delta_at");
   check_delta(d12, "gdp_delta_at");
@@ -151,8 +151,8 @@ void gdp_profile(ByteReader& in) {
   check_not_above(d11, d12, "gdp profile increasing in mu");
   // 1 - delta from its own formula: delta + (1 - delta) must contain 1, and the complement
   // must be monotone the other way.
-  const acc::Interval c11 = acc::gdp_delta_complement_at(eps1, mu1, acc::kDefaultPrecision);
-  const acc::Interval c12 = acc::gdp_delta_complement_at(eps1, mu2, acc::kDefaultPrecision);
+  const exactdp::Interval c11 = acc::gdp_delta_complement_at(eps1, mu1, exactdp::kDefaultPrecision);
+  const exactdp::Interval c12 = acc::gdp_delta_complement_at(eps1, mu2, exactdp::kDefaultPrecision);
   check_delta(c11, "gdp_delta_complement_at");
   FUZZ_CHECK((d11 + c11).contains(1L), "delta %s + (1 - delta) %s does not contain 1",
              iv(d11).c_str(), iv(c11).c_str());
@@ -162,8 +162,8 @@ void gdp_profile(ByteReader& in) {
 void gaussian_vs_gdp(ByteReader& in) {
   const mpq_class eps = rational(in, false), sigma = rational(in, true), sens = rational(in, true);
   trace("gaussian_delta eps sigma sensitivity", {&eps, &sigma, &sens});
-  const acc::Interval g = acc::gaussian_delta_at(eps, sigma, sens, acc::kDefaultPrecision);
-  const acc::Interval m = acc::gdp_delta_at(eps, mpq_class(sens / sigma), acc::kDefaultPrecision);
+  const exactdp::Interval g = acc::gaussian_delta_at(eps, sigma, sens, exactdp::kDefaultPrecision);
+  const exactdp::Interval m = acc::gdp_delta_at(eps, mpq_class(sens / sigma), exactdp::kDefaultPrecision);
   check_delta(g, "gaussian_delta_at");
   check_not_above(g, m, "gaussian profile vs gdp profile");
   check_not_above(m, g, "gdp profile vs gaussian profile");
@@ -238,7 +238,7 @@ void gaussian_calibration(ByteReader& in) {
   check_meets(acc::gaussian_delta_at(eps, c.sigma, sens, kCheckPrecision), delta, "calibrate_gaussian sigma");
   if (c.sigma_lower > 0) {
     // Certified to MISS the target: its delta must not be proven <= target.
-    const acc::Interval d = acc::gaussian_delta_at(eps, c.sigma_lower, sens, kCheckPrecision);
+    const exactdp::Interval d = acc::gaussian_delta_at(eps, c.sigma_lower, sens, kCheckPrecision);
     FUZZ_CHECK(mpfr_cmp_q(d.upper(), delta.get_mpq_t()) > 0,
                "calibrate_gaussian sigma_lower %s meets the target after all: delta %s <= %s",
                str(c.sigma_lower).c_str(), iv(d).c_str(), str(delta).c_str());
@@ -246,17 +246,17 @@ void gaussian_calibration(ByteReader& in) {
   // The same on 1 - delta (relatively accurate however close delta is to 1; the calibration
   // certifies targets above 1/2 this way), and the reported intervals themselves.
   const mpq_class level = 1 - delta;
-  const acc::Interval c_hi = acc::gdp_delta_complement_at(eps, mpq_class(sens / c.sigma), kCheckPrecision);
+  const exactdp::Interval c_hi = acc::gdp_delta_complement_at(eps, mpq_class(sens / c.sigma), kCheckPrecision);
   FUZZ_CHECK(mpfr_cmp_q(c_hi.upper(), level.get_mpq_t()) >= 0,
              "calibrate_gaussian sigma %s: 1 - delta %s is certified below 1 - target %s",
              str(c.sigma).c_str(), iv(c_hi).c_str(), str(level).c_str());
   if (c.sigma_lower > 0) {
-    const acc::Interval c_lo = acc::gdp_delta_complement_at(eps, mpq_class(sens / c.sigma_lower), kCheckPrecision);
+    const exactdp::Interval c_lo = acc::gdp_delta_complement_at(eps, mpq_class(sens / c.sigma_lower), kCheckPrecision);
     FUZZ_CHECK(mpfr_cmp_q(c_lo.lower(), level.get_mpq_t()) < 0,
                "calibrate_gaussian sigma_lower %s: 1 - delta %s is certified >= 1 - target %s",
                str(c.sigma_lower).c_str(), iv(c_lo).c_str(), str(level).c_str());
   }
-  FUZZ_CHECK(acc::upper_at_most(c.delta_at_sigma, delta) && acc::lower_above(c.delta_at_sigma_lower, delta),
+  FUZZ_CHECK(exactdp::upper_at_most(c.delta_at_sigma, delta) && exactdp::lower_above(c.delta_at_sigma_lower, delta),
              "calibrate_gaussian reports delta %s at sigma and %s at sigma_lower for target %s",
              iv(c.delta_at_sigma).c_str(), iv(c.delta_at_sigma_lower).c_str(), str(delta).c_str());
 }
@@ -272,30 +272,30 @@ void other_profiles(ByteReader& in) {
   const mpq_class sens_q(sens);
   trace("discrete profiles eps1 eps2 sigma2 scale sensitivity", {&eps1, &eps2, &sigma2, &scale, &sens_q});
   using acc::GaussianSumMethod;
-  const acc::Interval g1 = acc::discrete_gaussian_delta_at(eps1, sigma2, sens, acc::kDefaultPrecision);
-  const acc::Interval g2 = acc::discrete_gaussian_delta_at(eps2, sigma2, sens, acc::kDefaultPrecision);
+  const exactdp::Interval g1 = acc::discrete_gaussian_delta_at(eps1, sigma2, sens, exactdp::kDefaultPrecision);
+  const exactdp::Interval g2 = acc::discrete_gaussian_delta_at(eps2, sigma2, sens, exactdp::kDefaultPrecision);
   check_delta(g1, "discrete_gaussian_delta_at");
   check_delta(g2, "discrete_gaussian_delta_at");
   check_not_above(g2, g1, "discrete gaussian profile decreasing in eps");
-  const acc::Interval gc = acc::discrete_gaussian_delta_complement_at(eps1, sigma2, sens, acc::kDefaultPrecision);
+  const exactdp::Interval gc = acc::discrete_gaussian_delta_complement_at(eps1, sigma2, sens, exactdp::kDefaultPrecision);
   FUZZ_CHECK((g1 + gc).contains(1L), "discrete gaussian delta %s + (1 - delta) %s does not contain 1",
              iv(g1).c_str(), iv(gc).c_str());
   if (sigma2 <= 1000 && sens <= 64 && eps1 <= 50) {
-    const acc::Interval direct = acc::discrete_gaussian_delta_at(eps1, sigma2, sens, acc::kDefaultPrecision,
+    const exactdp::Interval direct = acc::discrete_gaussian_delta_at(eps1, sigma2, sens, exactdp::kDefaultPrecision,
                                                                  GaussianSumMethod::kDirect);
-    const acc::Interval em = acc::discrete_gaussian_delta_at(eps1, sigma2, sens, acc::kDefaultPrecision,
+    const exactdp::Interval em = acc::discrete_gaussian_delta_at(eps1, sigma2, sens, exactdp::kDefaultPrecision,
                                                              GaussianSumMethod::kEulerMaclaurin);
     check_not_above(direct, em, "discrete gaussian: direct vs Euler-Maclaurin");
     check_not_above(em, direct, "discrete gaussian: Euler-Maclaurin vs direct");
   }
   const mpq_class pure_level = sens_q / scale;  // both Laplace laws are (Delta/scale)-DP
-  const acc::Interval l1 = acc::discrete_laplace_delta_at(eps1, scale, sens, acc::kDefaultPrecision);
-  const acc::Interval l2 = acc::discrete_laplace_delta_at(eps2, scale, sens, acc::kDefaultPrecision);
+  const exactdp::Interval l1 = acc::discrete_laplace_delta_at(eps1, scale, sens, exactdp::kDefaultPrecision);
+  const exactdp::Interval l2 = acc::discrete_laplace_delta_at(eps2, scale, sens, exactdp::kDefaultPrecision);
   check_delta(l1, "discrete_laplace_delta_at");
   check_delta(l2, "discrete_laplace_delta_at");
   check_not_above(l2, l1, "discrete laplace profile decreasing in eps");
-  const acc::Interval c1 = acc::laplace_delta_at(eps1, scale, sens_q, acc::kDefaultPrecision);
-  const acc::Interval c2 = acc::laplace_delta_at(eps2, scale, sens_q, acc::kDefaultPrecision);
+  const exactdp::Interval c1 = acc::laplace_delta_at(eps1, scale, sens_q, exactdp::kDefaultPrecision);
+  const exactdp::Interval c2 = acc::laplace_delta_at(eps2, scale, sens_q, exactdp::kDefaultPrecision);
   check_delta(c1, "laplace_delta_at");
   check_delta(c2, "laplace_delta_at");
   check_not_above(c2, c1, "laplace profile decreasing in eps");
@@ -316,14 +316,14 @@ void discrete_gaussian_calibration(ByteReader& in) {
   trace("calibrate_discrete_gaussian epsilon delta sensitivity", {&eps, &delta, &sens_q});
   const acc::DiscreteGaussianCalibration c =
       acc::calibrate_discrete_gaussian(eps, delta, sens, mpq_class(1, 1 << 16), 2048);
-  FUZZ_CHECK(acc::upper_at_most(c.delta_at_sigma2, delta), "calibrate_discrete_gaussian: delta %s at sigma2 %s not <= %s",
+  FUZZ_CHECK(exactdp::upper_at_most(c.delta_at_sigma2, delta), "calibrate_discrete_gaussian: delta %s at sigma2 %s not <= %s",
              iv(c.delta_at_sigma2).c_str(), str(c.sigma2).c_str(), str(delta).c_str());
   check_meets(acc::discrete_gaussian_delta_at(eps, c.sigma2, sens, kCheckPrecision), delta,
               "calibrate_discrete_gaussian sigma2");
   FUZZ_CHECK(c.optimum_lower < c.optimum_upper && c.optimum_upper <= c.sigma2,
              "calibrate_discrete_gaussian bracket [%s, %s], sigma2 %s", str(c.optimum_lower).c_str(),
              str(c.optimum_upper).c_str(), str(c.sigma2).c_str());
-  const acc::Interval at_lower = acc::discrete_gaussian_delta_at(eps, c.optimum_lower, sens, kCheckPrecision);
+  const exactdp::Interval at_lower = acc::discrete_gaussian_delta_at(eps, c.optimum_lower, sens, kCheckPrecision);
   FUZZ_CHECK(mpfr_cmp_q(at_lower.upper(), delta.get_mpq_t()) > 0,
              "calibrate_discrete_gaussian: optimum_lower %s meets the target after all: delta %s <= %s",
              str(c.optimum_lower).c_str(), iv(at_lower).c_str(), str(delta).c_str());
@@ -336,7 +336,7 @@ void composition(ByteReader& in) {
   trace("composition epsilon delta k", {&eps, &delta, &k_q});
   const mpq_class basic = acc::basic_composition_epsilon(eps, k);
   FUZZ_CHECK(basic == eps * k, "basic composition %s", str(basic).c_str());
-  const acc::Interval adv = acc::advanced_composition_epsilon(eps, k, delta);
+  const exactdp::Interval adv = acc::advanced_composition_epsilon(eps, k, delta);
   check_interval(adv, "advanced_composition_epsilon");
   const acc::Certified opt = acc::kov_epsilon(eps, k, delta, fast_options());
   check_interval(opt.value, "kov_epsilon");

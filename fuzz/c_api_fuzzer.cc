@@ -24,7 +24,7 @@
 
 #include "fuzz/fuzz_support.h"
 #include <exactdp/exactdp.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace {
 

@@ -22,7 +22,7 @@
 
 #include "cli/commands.h"
 #include "fuzz/fuzz_support.h"
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace {
 

@@ -22,8 +22,8 @@
 #include <string_view>
 
 #include "fuzz/fuzz_support.h"
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace {
 

@@ -37,7 +37,7 @@
 
 #include <exactdp/accounting/accountant.h>
 #include <exactdp/samplers/bit_source.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/hardening.h>
 #include <exactdp/samplers/wide_value.h>
 #include <exactdp/verification/reference_law.h>

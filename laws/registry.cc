@@ -5,7 +5,7 @@
 #include <exactdp/laws/discrete_gaussian/discrete_gaussian_law.h>
 #include <exactdp/laws/discrete_laplace/discrete_laplace_law.h>
 #include <exactdp/laws/staircase/staircase_law.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::laws {
 

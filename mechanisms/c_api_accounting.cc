@@ -12,21 +12,21 @@
 #include <tuple>
 #include <utility>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/discrete_gaussian_profile.h>
 #include <exactdp/accounting/discrete_laplace_profile.h>
 #include <exactdp/accounting/hardened_charge.h>
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/ziv.h>
 #include <exactdp/exactdp.h>
 #include <exactdp/mechanisms/internal/c_api_support.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::internal {
 namespace {
 
-using accounting::Interval;
+using exactdp::Interval;
 
 enum class Noise { kDiscreteGaussian, kDiscreteLaplace };
 
@@ -67,7 +67,7 @@ std::pair<Noise, mpq_class> registry_noise(const RegistrySampler& r) {
 }
 
 void write_interval(const Interval& x, char* lower, char* upper, std::size_t len) {
-  const accounting::DecimalInterval text = accounting::to_decimal(x, EXACTDP_DECIMAL_DIGITS);
+  const exactdp::DecimalInterval text = exactdp::to_decimal(x, EXACTDP_DECIMAL_DIGITS);
   write_text(text.lower, lower, len, "lower");
   write_text(text.upper, upper, len, "upper");
 }
@@ -159,7 +159,7 @@ int exactdp_calibrate_discrete_gaussian(const char* epsilon, const char* delta,
     const exactdp::accounting::DiscreteGaussianCalibration c =
         exactdp::accounting::calibrate_discrete_gaussian(e, d, s);
     // Exact: sigma2 has 3 or 4 significant decimal digits, so its decimal expansion terminates.
-    internal::write_text(exactdp::accounting::exact_decimal(c.sigma2), sigma2, len, "sigma2");
+    internal::write_text(exactdp::exact_decimal(c.sigma2), sigma2, len, "sigma2");
     return EXACTDP_OK;
   });
 }

@@ -19,9 +19,9 @@
 #include <exactdp/laws/law.h>
 #include <exactdp/laws/registry.h>
 #include <exactdp/mechanisms/internal/c_api_support.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/hardening.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::internal {
 namespace {

@@ -12,12 +12,12 @@
 #include <optional>
 #include <string>
 
-#include <exactdp/accounting/decimal.h>
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/decimal.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/exactdp.h>
 #include <exactdp/mechanisms/internal/c_api_support.h>
 #include <exactdp/samplers/hardening.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::internal {
 namespace {
@@ -301,8 +301,8 @@ int exactdp_sampler_tau(const exactdp_sampler* sampler, char* buf, size_t len) {
     require_non_null(buf, "buf");
     const mpq_class& tau = internal::hardened_tau(*sampler);
     // Rounded up: the printed tau is >= tau_upper >= the true distance, so charging it is sound.
-    const exactdp::accounting::Interval t(tau, 64 + 4 * EXACTDP_DECIMAL_DIGITS);
-    internal::write_text(exactdp::accounting::to_decimal(t, EXACTDP_DECIMAL_DIGITS).upper, buf,
+    const exactdp::Interval t(tau, 64 + 4 * EXACTDP_DECIMAL_DIGITS);
+    internal::write_text(exactdp::to_decimal(t, EXACTDP_DECIMAL_DIGITS).upper, buf,
                          len, "buf");
     return EXACTDP_OK;
   });

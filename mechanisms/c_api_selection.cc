@@ -8,7 +8,7 @@
 #include <exactdp/mechanisms/internal/c_api_support.h>
 #include <exactdp/mechanisms/selection/score_budget.h>
 #include <exactdp/mechanisms/selection/selection.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 struct exactdp_selection {
   explicit exactdp_selection(exactdp::mechanisms::Selection s) : selection(std::move(s)) {}

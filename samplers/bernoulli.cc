@@ -1,7 +1,7 @@
 #include <exactdp/samplers/bernoulli.h>
 
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/internal/cks20.h>
 
 namespace exactdp {

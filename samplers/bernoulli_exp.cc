@@ -1,10 +1,10 @@
 #include <exactdp/samplers/bernoulli_exp.h>
 
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/internal/cks20.h>
 #include <exactdp/samplers/internal/gmp_reference_paths.h>
 #include <exactdp/samplers/internal/sampler_terms.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp {
 

@@ -1,11 +1,11 @@
 #include <exactdp/samplers/discrete_laplace.h>
 
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/internal/cks20.h>
 #include <exactdp/samplers/internal/gmp_reference_paths.h>
 #include <exactdp/samplers/internal/sampler_terms.h>
 #include <exactdp/samplers/internal/signed_result.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp {
 

@@ -3,8 +3,8 @@
 #include <stdexcept>
 #include <string>
 
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::internal {
 

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/internal/secret_page.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp {
 namespace {

@@ -4,8 +4,8 @@
 #include <climits>
 #include <stdexcept>
 
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 static_assert(sizeof(unsigned long) == 8, "exactdp assumes 64-bit unsigned long (LP64)");
 

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::verification {
 

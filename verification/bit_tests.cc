@@ -6,7 +6,7 @@
 
 #include <exactdp/accounting/normal.h>
 #include <exactdp/verification/p_values.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::verification {
 namespace {
@@ -62,7 +62,7 @@ TestResult runs_test(BitSource& bits, unsigned long long n_words) {
   const Interval num(mpq_class(abs(v - 2 * n * piq)), kPrecision);
   const Interval den = sqrt(Interval(mpz_class(2 * n), kPrecision)) * piq * mpq_class(2);
   r.detail = "runs V over " + n.get_str() + " bits";
-  r.p_value = accounting::clamp(accounting::erfc(num / den), mpq_class(0), mpq_class(1));
+  r.p_value = exactdp::clamp(accounting::erfc(num / den), mpq_class(0), mpq_class(1));
   return r;
 }
 

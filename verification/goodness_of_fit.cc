@@ -4,15 +4,15 @@
 #include <numeric>
 #include <stdexcept>
 
-#include <exactdp/accounting/decimal.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/decimal.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/verification/p_values.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::verification {
 namespace {
 
-using accounting::Real;
+using exactdp::Real;
 
 mpz_class to_mpz(unsigned long long v) { return mpz_class(std::to_string(v)); }
 
@@ -29,10 +29,10 @@ Interval exact_count(unsigned long long k, const Interval& like) {
   return Interval(to_mpz(k), like.precision());
 }
 
-Interval probability(const Interval& x) { return accounting::clamp(x, mpq_class(0), mpq_class(1)); }
+Interval probability(const Interval& x) { return exactdp::clamp(x, mpq_class(0), mpq_class(1)); }
 
 // "[lower, upper]" rounded outward, for the detail lines.
-std::string text(const Interval& x, int digits = 6) { return accounting::to_decimal_string(x, digits); }
+std::string text(const Interval& x, int digits = 6) { return exactdp::to_decimal_string(x, digits); }
 
 TestResult not_applicable(std::string name, std::string statistic_name, std::string reason) {
   TestResult r;
@@ -68,7 +68,7 @@ std::vector<Cell> make_cells(const ReferenceLaw& law, const SampleCounter& count
   const long h = SampleCounter::kHalfCells;
   const mpz_class nz = to_mpz(n);
   // n * mass upper <= 1 ?
-  auto negligible = [&](const Interval& m) { return accounting::upper_at_most(m * mpq_class(nz), mpq_class(1)); };
+  auto negligible = [&](const Interval& m) { return exactdp::upper_at_most(m * mpq_class(nz), mpq_class(1)); };
   // Smallest j in [0, h] with the predicate true (monotone), h if none.
   auto search = [&](auto&& pred) {
     long lo = 0, hi = h;
@@ -238,7 +238,7 @@ TestResult ks_dkw(const std::vector<Cell>& cells, unsigned long long n) {
   for (std::size_t i = 0; i + 1 < cells.size(); ++i) {
     cdf = probability(cdf + cells[i].mass);
     cum += to_mpz(cells[i].observed);
-    d = accounting::max(d, abs(Interval(mpq_class(cum, nz), precision) - cdf));
+    d = exactdp::max(d, abs(Interval(mpq_class(cum, nz), precision) - cdf));
   }
   TestResult r;
   r.name = "ks-dkw";
@@ -274,7 +274,7 @@ TestResult tail_binomial(const ReferenceLaw& law, const mpz_class& threshold, un
   const Interval p0 = law.outside_mass(threshold);
   const Interval e = p0 * mpq_class(to_mpz(n));
   return binomial_test("tail |x - c| > " + to_string(threshold), count, n, p0,
-                       "P = " + text(p0) + ", expected count " + accounting::decimal_lower(e.lower(), 4));
+                       "P = " + text(p0) + ", expected count " + exactdp::decimal_lower(e.lower(), 4));
 }
 
 TestResult parity_binomial(const ReferenceLaw& law, unsigned long long even, unsigned long long n) {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include <exactdp/accounting/normal.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 static_assert(sizeof(unsigned long) == 8, "p_values.cc assumes 64-bit unsigned long (LP64)");
 
@@ -164,7 +164,7 @@ Interval chi_square_sf(unsigned long df, const Interval& x) {
 Interval normal_two_sided(const Interval& z) {
   // erfc(|z| / sqrt 2), decreasing in |z|.
   const Interval scaled = abs(z) * accounting::inv_sqrt2_interval(z.precision());
-  return accounting::clamp(accounting::erfc(scaled), mpq_class(0), mpq_class(1));
+  return exactdp::clamp(accounting::erfc(scaled), mpq_class(0), mpq_class(1));
 }
 
 Interval binomial_upper_tail(unsigned long long n, unsigned long long m, const Interval& p) {
@@ -187,7 +187,7 @@ Interval binomial_two_sided(unsigned long long n, unsigned long long m, const In
   mpfr_mul_z(s.v[0], p.lower(), nz.get_mpz_t(), MPFR_RNDD);
   const bool upper_side = mpfr_cmp_ui(s.v[0], 0) >= 0 && mpfr_cmp_z(s.v[0], mpz_class(std::to_string(m)).get_mpz_t()) < 0;
   const Interval tail = upper_side ? binomial_upper_tail(n, m, p) : binomial_lower_tail(n, m, p);
-  return accounting::min(tail * mpq_class(2), Interval(1L, p.precision()));  // min(1, 2 P_side)
+  return exactdp::min(tail * mpq_class(2), Interval(1L, p.precision()));  // min(1, 2 P_side)
 }
 
 namespace {

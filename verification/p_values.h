@@ -1,4 +1,4 @@
-// p_values.h — certified p-values for the goodness-of-fit tests: each returned accounting::Interval
+// p_values.h — certified p-values for the goodness-of-fit tests: each returned exactdp::Interval
 // contains the exact p-value of the test as defined here, and has the precision of its argument
 // (every MPFR call rounds in a stated direction).
 //
@@ -30,7 +30,7 @@
 #include <gmpxx.h>
 #include <mpfr.h>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/verification/reference_law.h>
 
 namespace exactdp::verification {

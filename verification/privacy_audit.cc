@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/verification/p_values.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::verification {
 namespace {
@@ -37,7 +37,7 @@ PrivacyAuditResult audit_threshold_events(const CountMap& samples0, const CountM
   mpfr_set_inf(out.epsilon_lower.upper(), -1);
   mpq_class beta = (1 - confidence) / mpq_class(4 * static_cast<long>(thresholds.size()));
   beta.canonicalize();
-  accounting::Real l(kPrecision), u(kPrecision), e(kPrecision), d(kPrecision);
+  exactdp::Real l(kPrecision), u(kPrecision), e(kPrecision), d(kPrecision);
   mpfr_set_q(d.get(), delta.get_mpq_t(), MPFR_RNDU);  // subtracting an upper bound of delta: safe side
   for (const mpz_class& c : thresholds) {
     const unsigned long long k0 = at_least(samples0, c), k1 = at_least(samples1, c);

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/verification/reference_law.h>
 
 namespace exactdp::verification {

@@ -3,8 +3,8 @@
 #include <stdexcept>
 
 #include <exactdp/accounting/normal.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::verification {
 namespace {
@@ -14,7 +14,7 @@ const mpq_class kDirectSigma2Limit(1'000'000);
 // sigma2 at or above this: Poisson summation for the normaliser and the moments.
 const mpq_class kPoissonSigma2(8);
 
-using accounting::Real;
+using exactdp::Real;
 
 const mpq_class kZero(0), kOne(1);
 
@@ -38,7 +38,7 @@ void clamp_lower_at_zero(Interval& b) {
   if (mpfr_sgn(b.lower()) < 0) mpfr_set_zero(b.lower(), 1);
 }
 
-Interval probability(const Interval& b) { return accounting::clamp(b, kZero, kOne); }
+Interval probability(const Interval& b) { return exactdp::clamp(b, kZero, kOne); }
 
 mpz_class isqrt_floor(const mpq_class& q) {
   mpz_class whole = q.get_num() / q.get_den();  // floor for q >= 0
@@ -103,7 +103,7 @@ DiscreteGaussianLaw::DiscreteGaussianLaw(const mpq_class& sigma2, const mpz_clas
     // Z = 1 + 2 S(1, inf).
     z_ = partial_sum(1, std::nullopt) * mpq_class(2) + kOne;
   } else {
-    const Interval base = sqrt(accounting::pi_interval(precision) * mpq_class(2 * sigma2_));
+    const Interval base = sqrt(exactdp::pi_interval(precision) * mpq_class(2 * sigma2_));
     z_ = base * widen_up(exact(kOne), poisson_error().upper());
   }
 }
@@ -220,7 +220,7 @@ Interval DiscreteGaussianLaw::euler_maclaurin_piece(const mpz_class& u, const st
     if (mpfr_cmp(dv.upper(), deriv.upper()) > 0) deriv = std::move(dv);
   }
   clamp_lower_at_zero(diff);
-  const Interval scale = sqrt(accounting::pi_interval(precision()) * mpq_class(sigma2_ / 2));
+  const Interval scale = sqrt(exactdp::pi_interval(precision()) * mpq_class(sigma2_ / 2));
   Real e(precision());
   mpfr_div_ui(e.get(), deriv.upper(), 8, MPFR_RNDU);
   return widen(scale * diff + ends / mpq_class(2), e.get());

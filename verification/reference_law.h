@@ -6,7 +6,7 @@
 //   DiscreteLaplaceLaw   P[X = x] = (1 - r) / (1 + r) * r^|x - mean|, r = exp(-1/scale).
 //   BernoulliExpLaw      P[X = 1] = exp(-gamma), P[X = 0] = 1 - exp(-gamma), gamma >= 0.
 //
-// How the bounds are certified (accounting::Interval arithmetic, rounded outward; every raw MPFR
+// How the bounds are certified (exactdp::Interval arithmetic, rounded outward; every raw MPFR
 // call rounds in a stated direction):
 //  * Discrete Laplace: closed forms. With t = scale, for 0 <= a <= b (k = X - mean),
 //      P[a <= k <= b] = exp(-a/t) (1 - exp(-(b - a + 1)/t)) / (1 + exp(-1/t)),
@@ -48,11 +48,11 @@
 #include <optional>
 #include <string>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::verification {
 
-using accounting::Interval;
+using exactdp::Interval;
 
 // The default working precision of the verification layer (bits).
 inline constexpr mpfr_prec_t kPrecision = 256;

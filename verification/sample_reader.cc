@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::verification {
 namespace {

@@ -12,8 +12,8 @@
 #include <time.h>
 #endif
 
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::verification {
 namespace {

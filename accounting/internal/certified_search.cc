@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting::internal {
 

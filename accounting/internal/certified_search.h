@@ -24,8 +24,8 @@
 #include <optional>
 #include <string>
 
-#include <exactdp/accounting/interval.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/interval.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::accounting::internal {
 

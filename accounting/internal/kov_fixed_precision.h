@@ -6,7 +6,7 @@
 #include <gmpxx.h>
 #include <mpfr.h>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::accounting::internal {
 

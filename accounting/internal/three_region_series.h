@@ -32,7 +32,7 @@
 
 #include <string>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::accounting::internal {
 

@@ -1,6 +1,6 @@
 #include <exactdp/accounting/pld/normal_cdf_table.h>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/normal.h>
 
 namespace exactdp::accounting::pld {

@@ -9,8 +9,8 @@
 #include <exactdp/accounting/pld/pld_group_bound.h>
 #include <exactdp/accounting/pld/pld_replace_instance.h>
 #include <exactdp/accounting/pld/pld_test_bound.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting::pld {
 namespace {

@@ -31,7 +31,7 @@
 #include <cstddef>
 #include <string>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/pld/pld_composition.h>
 #include <exactdp/accounting/pld/pld_events.h>
 #include <exactdp/accounting/rdp_accountant.h>

@@ -29,7 +29,7 @@
 
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/pld/pld_events.h>
 
 namespace exactdp::accounting::pld {

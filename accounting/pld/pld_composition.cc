@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/int128.h>
 
 namespace exactdp::accounting::pld {

@@ -38,7 +38,7 @@
 #include <optional>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/pld/discrete_pld.h>
 
 namespace exactdp::accounting::pld {

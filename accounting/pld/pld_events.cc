@@ -49,14 +49,14 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/normal.h>
 #include <exactdp/accounting/pld/normal_cdf_table.h>
 #include <exactdp/accounting/pld/pld_atoms.h>
 #include <exactdp/accounting/pld/pld_noise_atoms.h>
 #include <exactdp/accounting/pld/pld_composition.h>
 #include <exactdp/accounting/pld/pld_grid.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::accounting::pld {
 namespace {

@@ -1,7 +1,7 @@
 #include <exactdp/accounting/pld/pld_grid.h>
 
 #include <exactdp/accounting/normal.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/int128.h>
 
 namespace exactdp::accounting::pld {

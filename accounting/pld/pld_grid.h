@@ -20,7 +20,7 @@
 
 #include <gmpxx.h>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/pld/discrete_pld.h>
 
 namespace exactdp::accounting::pld {

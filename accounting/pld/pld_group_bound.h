@@ -29,7 +29,7 @@
 
 #include <optional>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/pld/discrete_pld.h>
 
 namespace exactdp::accounting::pld {

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::accounting::pld {
 namespace {

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <string>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/normal.h>
 #include <exactdp/accounting/pld/normal_cdf_table.h>
 #include <exactdp/accounting/pld/pld_grid.h>
 #include <exactdp/accounting/pld/pld_noise_atoms.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::accounting::pld {
 namespace {

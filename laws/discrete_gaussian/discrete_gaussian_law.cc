@@ -1,7 +1,7 @@
 #include <exactdp/laws/discrete_gaussian/discrete_gaussian_law.h>
 
 #include <exactdp/laws/internal/params_sampler.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 

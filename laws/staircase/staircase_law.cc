@@ -4,7 +4,7 @@
 #include <exactdp/laws/staircase/staircase_privacy.h>
 #include <exactdp/laws/staircase/staircase_reference.h>
 #include <exactdp/laws/staircase/staircase_sampler.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::laws {
 namespace {

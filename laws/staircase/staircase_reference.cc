@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::laws {
 

@@ -13,7 +13,7 @@
 // G_t = sum_i i^t b^i (closed forms in b / (1 - b), t <= 4) and H_s = sum_j j^s v_j =
 // P_s(r) + b (P_s(D) - P_s(r)) with P_s(n) = sum_{j<n} j^s exact integers. The tail
 // T(m0) = sum_{m >= m0} w(m) = b^i0 (V(j0) + b H0 G0) for m0 = i0 D + j0, with V(j0) = sum_{j>=j0} v_j.
-// Every value is an accounting::Interval rounded outward (1 - b computed as -expm1(-gamma): no
+// Every value is an exactdp::Interval rounded outward (1 - b computed as -expm1(-gamma): no
 // cancellation for small gamma), so each is certified at the precision asked for.
 //
 // The default r minimises E|X| = 2 a sum_m m w(m): that is N(r) / M(r) with N convex quadratic and
@@ -30,11 +30,11 @@
 
 #include <gmpxx.h>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::laws {
 
-using accounting::Interval;
+using exactdp::Interval;
 
 class StaircaseShape {
  public:

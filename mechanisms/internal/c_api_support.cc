@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::internal {
 namespace {

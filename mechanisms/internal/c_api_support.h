@@ -26,7 +26,7 @@
 #include <exactdp/samplers/bernoulli_exp.h>
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/discrete_laplace.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 
@@ -94,7 +94,7 @@ void require_non_null(const T* p, const char* argument) {
   if (p == nullptr) throw CApiError(EXACTDP_E_NULL, std::string(argument) + ": null pointer");
 }
 
-// Reads decimal text exactly (samplers/rational.h); NULL is EXACTDP_E_NULL naming it.
+// Reads decimal text exactly (core/rational.h); NULL is EXACTDP_E_NULL naming it.
 [[nodiscard]] mpq_class rational_argument(const char* parameter, const char* text);
 // A positive integer sensitivity; NULL means 1.
 [[nodiscard]] mpz_class sensitivity_argument(const char* text);

@@ -4,9 +4,9 @@
 
 #include <stdexcept>
 
-#include <exactdp/accounting/interval.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/interval.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::mechanisms {
 
@@ -44,9 +44,9 @@ std::vector<mpq_class> soft_threshold(const std::vector<mpq_class>& y, const mpq
 mpq_class universal_threshold(const mpq_class& s2, std::size_t d) {
   if (sgn(s2) < 0) throw ParameterError::out_of_range("s2", to_string(s2), "s2 >= 0 (universal_threshold)");
   if (d <= 1) return 0;
-  using accounting::Interval;
-  const Interval t = accounting::sqrt(Interval(mpq_class(2 * s2), 128) *
-                                      accounting::log(Interval(static_cast<long>(d), 128)));
+  using exactdp::Interval;
+  const Interval t = exactdp::sqrt(Interval(mpq_class(2 * s2), 128) *
+                                      exactdp::log(Interval(static_cast<long>(d), 128)));
   mpq_class out;
   mpfr_get_q(out.get_mpq_t(), t.upper());
   return out;

@@ -7,16 +7,16 @@
 #include <exactdp/accounting/analytic_gaussian.h>
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/samplers/discrete_gaussian.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::mechanisms {
 namespace {
 
 // A rational >= sqrt(q), q >= 0 (MPFR square root rounded up, read back exactly).
 mpq_class sqrt_upper(const mpq_class& q) {
-  accounting::Interval x(q, 128);
-  accounting::Interval r = accounting::sqrt(x);
+  exactdp::Interval x(q, 128);
+  exactdp::Interval r = exactdp::sqrt(x);
   mpq_class out;
   mpfr_get_q(out.get_mpq_t(), r.upper());
   return out;
@@ -128,7 +128,7 @@ mpq_class calibrate_mean_sigma2(MeanCalibration calibration, ClipKind clip_kind,
   if (calibration == MeanCalibration::kAnalytic) {
     sigma = accounting::calibrate_gaussian(epsilon, delta, sensitivity).sigma;
   } else {
-    const accounting::Interval s = accounting::classical_gaussian_sigma(epsilon, delta, sensitivity, 128);
+    const exactdp::Interval s = accounting::classical_gaussian_sigma(epsilon, delta, sensitivity, 128);
     mpfr_get_q(sigma.get_mpq_t(), s.upper());
   }
   mpq_class sigma2 = sigma * sigma;

@@ -34,7 +34,7 @@
 #include <optional>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/samplers/bit_source.h>
 
 namespace exactdp::mechanisms {
@@ -57,7 +57,7 @@ struct PrivateMeanRelease {
   mpq_class sensitivity2_squared;         // Delta_2^2 of s (grid units)
   mpq_class sigma2_grid;                  // sigma2 / G^2
   mpq_class rho;                          // exact zCDP parameter
-  std::optional<accounting::Interval> epsilon;  // certified (use the upper end), at options.delta
+  std::optional<exactdp::Interval> epsilon;  // certified (use the upper end), at options.delta
 };
 
 // The clipped, grid-rounded sum s (integers) of the rows; validates rows and options.

@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/mechanisms/release/csv_reader.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::mechanisms {
 namespace {
@@ -113,7 +113,7 @@ void CellCodec::parse(std::string_view value, std::uint64_t line, const std::str
     if (mpz_divisible_p(num.get_mpz_t(), den.get_mpz_t()) == 0) {
       throw CsvError(line, "column '" + column + "': " + abbreviate(value) +
                                " is not a multiple of the granularity " +
-                               accounting::exact_decimal(granularity_) + " (use --round nearest to round)");
+                               exactdp::exact_decimal(granularity_) + " (use --round nearest to round)");
     }
     mpz_divexact(index.get_mpz_t(), num.get_mpz_t(), den.get_mpz_t());
     return;

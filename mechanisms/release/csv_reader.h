@@ -26,7 +26,7 @@
 #include <vector>
 
 #include <exactdp/mechanisms/release/byte_source.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::mechanisms {
 

@@ -2,29 +2,29 @@
 
 #include <stdexcept>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/hardened_charge.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/zcdp.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 #include <exactdp/samplers/hardening.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::mechanisms {
 namespace {
 
-using accounting::Interval;
-constexpr mpfr_prec_t kPrec = accounting::kDefaultPrecision;
+using exactdp::Interval;
+constexpr mpfr_prec_t kPrec = exactdp::kDefaultPrecision;
 
 // rho-zCDP => (epsilon', delta)-DP with epsilon'.upper <= epsilon (CKS20 Cor. 13, searched alpha).
 bool zcdp_meets(const mpq_class& rho, const mpq_class& delta, const mpq_class& epsilon,
                 Interval* epsilon_out) {
   const accounting::ZcdpConversion c = accounting::zcdp_epsilon(rho, delta);
-  if (!accounting::upper_at_most(c.bound.value, epsilon)) return false;
+  if (!exactdp::upper_at_most(c.bound.value, epsilon)) return false;
   if (epsilon_out != nullptr) *epsilon_out = c.bound.value;
   return true;
 }
@@ -33,11 +33,11 @@ bool zcdp_meets(const mpq_class& rho, const mpq_class& delta, const mpq_class& e
 mpq_class max_feasible_rho(const mpq_class& epsilon, const mpq_class& delta) {
   // Start from BS16's rho + 2 sqrt(rho L) = epsilon, L = log(1/delta):
   // rho0 = epsilon^2 / (sqrt(L + epsilon) + sqrt(L))^2 (lower end, rounded down).
-  const Interval L = accounting::log(Interval(mpq_class(1) / delta, kPrec));
+  const Interval L = exactdp::log(Interval(mpq_class(1) / delta, kPrec));
   const Interval eps_i(epsilon, kPrec);
-  const Interval root = accounting::sqrt(L + eps_i) + accounting::sqrt(L);
-  const Interval rho0 = accounting::square(eps_i) / accounting::square(root);
-  mpq_class lo = accounting::to_mpq(rho0.lower());
+  const Interval root = exactdp::sqrt(L + eps_i) + exactdp::sqrt(L);
+  const Interval rho0 = exactdp::square(eps_i) / exactdp::square(root);
+  mpq_class lo = exactdp::to_mpq(rho0.lower());
   if (sgn(lo) <= 0) lo = power_of_two(-1000);
   const mpq_class rho_cap(1'000'000'000);  // zcdp.h's limit: anything above counts as not meeting
   auto meets = [&](const mpq_class& rho) {
@@ -167,11 +167,11 @@ ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const Contribu
   if (budget.hardened) {
     const mpq_class tau_bound = power_of_two(-static_cast<long>(kDefaultTauBits));
     const Interval reserve = accounting::hardened_delta_charge(budget.epsilon, cells * tau_bound, kPrec);
-    delta_mech -= accounting::to_mpq(reserve.upper());
+    delta_mech -= exactdp::to_mpq(reserve.upper());
     if (sgn(delta_mech) <= 0) {
       throw ParameterError::out_of_range(
           "delta", abbreviate(to_string(*budget.delta)),
-          "delta > (1 + e^epsilon) N 2^-64 = " + accounting::decimal_upper(reserve.upper(), 6) +
+          "delta > (1 + e^epsilon) N 2^-64 = " + exactdp::decimal_upper(reserve.upper(), 6) +
               ", the charge of the hardened samplers for N = " + std::to_string(out.cells) + " cells");
     }
   }
@@ -200,7 +200,7 @@ ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const Contribu
     out.tau_upper_per_cell = budget.mechanism == NoiseMechanism::kDiscreteLaplace
                                  ? HardenedDiscreteLaplaceParams::make(out.scale).tau_upper()
                                  : HardenedDiscreteGaussianParams::make(out.sigma2).tau_upper();
-    const mpq_class eps_claim = out.epsilon_exact.value_or(accounting::to_mpq(out.epsilon.upper()));
+    const mpq_class eps_claim = out.epsilon_exact.value_or(exactdp::to_mpq(out.epsilon.upper()));
     out.hardened_charge =
         accounting::hardened_delta_charge(eps_claim, cells * out.tau_upper_per_cell, kPrec);
     out.delta = accounting::hardened_delta(out.delta, eps_claim, cells * out.tau_upper_per_cell);
@@ -211,9 +211,9 @@ ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const Contribu
 
   // The guarantee never exceeds the request (certified comparisons on the upper ends).
   const bool epsilon_ok = out.epsilon_exact ? *out.epsilon_exact <= budget.epsilon
-                                            : accounting::upper_at_most(out.epsilon, budget.epsilon);
+                                            : exactdp::upper_at_most(out.epsilon, budget.epsilon);
   const bool delta_ok = out.delta_exact ? *out.delta_exact <= budget.delta.value_or(0)
-                                        : accounting::upper_at_most(out.delta, budget.delta.value_or(0));
+                                        : exactdp::upper_at_most(out.delta, budget.delta.value_or(0));
   if (!epsilon_ok || !delta_ok) {
     throw std::logic_error("release calibration: the certified guarantee exceeds the budget");
   }

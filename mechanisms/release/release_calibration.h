@@ -47,7 +47,7 @@
 #include <optional>
 #include <string>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::mechanisms {
 
@@ -82,17 +82,17 @@ struct ReleaseCalibration {
   std::string route_detail;        // one sentence: the theorems used
   mpq_class scale;                 // discrete Laplace t (0 for the Gaussian)
   mpq_class sigma2;                // discrete Gaussian sigma2 (0 for Laplace)
-  accounting::Interval epsilon{accounting::kDefaultPrecision};  // certified; upper <= requested
-  accounting::Interval delta{accounting::kDefaultPrecision};    // certified; upper <= requested
+  exactdp::Interval epsilon{exactdp::kDefaultPrecision};  // certified; upper <= requested
+  exactdp::Interval delta{exactdp::kDefaultPrecision};    // certified; upper <= requested
   // The exact values when the guarantee is an exact rational (then epsilon / delta above are
   // their outward roundings): epsilon of the pure-DP and exact-profile routes, delta of the
   // zcdp route and of a plain discrete Laplace (0).
   std::optional<mpq_class> epsilon_exact;
   std::optional<mpq_class> delta_exact;
   std::optional<mpq_class> rho;                 // rho-zCDP of the whole release, when it holds
-  std::optional<accounting::Interval> mu;       // mu-GDP (upper end safe), when it holds
+  std::optional<exactdp::Interval> mu;       // mu-GDP (upper end safe), when it holds
   mpq_class tau_upper_per_cell;                 // hardened only: the samplers' certified tau
-  accounting::Interval hardened_charge{accounting::kDefaultPrecision};  // (1+e^eps) N tau (0 if plain)
+  exactdp::Interval hardened_charge{exactdp::kDefaultPrecision};  // (1+e^eps) N tau (0 if plain)
 };
 
 // Checks the budget and the model alone (ParameterError naming the parameter), so that bad

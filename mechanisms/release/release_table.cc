@@ -7,7 +7,7 @@
 #include <optional>
 
 #include <exactdp/mechanisms/release/internal/noise_drawer.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::mechanisms {
 namespace {

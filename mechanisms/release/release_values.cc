@@ -3,8 +3,8 @@
 #include <string>
 
 #include <exactdp/mechanisms/release/internal/noise_drawer.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::mechanisms {
 namespace {

@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include <exactdp/accounting/interval.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/interval.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::mechanisms {
 namespace {
@@ -29,7 +29,7 @@ std::optional<ExponentialInversionTable> ExponentialInversionTable::make(std::ve
 }
 
 void ExponentialInversionTable::build(unsigned long precision) {
-  using accounting::Interval;
+  using exactdp::Interval;
   const auto work = static_cast<mpfr_prec_t>(precision + 64);
   const std::size_t n = gammas_.size();
   // Cumulative sums C_i with outward rounding (all terms positive: lower ends only ever get
@@ -38,13 +38,13 @@ void ExponentialInversionTable::build(unsigned long precision) {
   cumulative.reserve(n);
   Interval sum(work);
   for (const auto& g : gammas_) {
-    sum = sum + accounting::exp(Interval(mpq_class(-g), work));
+    sum = sum + exactdp::exp(Interval(mpq_class(-g), work));
     cumulative.push_back(sum);
   }
   const Interval& total = cumulative.back();
   low_.assign(n - 1, mpz_class(0));
   high_.assign(n - 1, mpz_class(0));
-  accounting::Real scaled(work);
+  exactdp::Real scaled(work);
   for (std::size_t i = 0; i + 1 < n; ++i) {
     const Interval f = cumulative[i] / total;  // [lower C / upper W (RNDD), upper C / lower W (RNDU)]
     mpfr_mul_2ui(scaled.get(), f.lower(), precision, MPFR_RNDD);  // exact (power of two)

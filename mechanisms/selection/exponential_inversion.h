@@ -8,7 +8,7 @@
 // in [z 2^-b, (z + 1) 2^-b)); the result is the i with F_{i-1} <= U < F_i, whose probability is
 // exactly F_i - F_{i-1} = w_i / W. The F_i are not known exactly: the table holds integers
 // L_i <= F_i 2^p <= H_i from MPFR interval arithmetic with outward (directed) rounding
-// (accounting/interval.h) at a working precision p + 64, nondecreasing in i. A draw returns i
+// (core/interval.h) at a working precision p + 64, nondecreasing in i. A draw returns i
 // only when that is PROVEN: H_j <= z 2^(p-b) for all j < i (so F_{i-1} <= U) and
 // L_i >= (z + 1) 2^(p-b) (so U < F_i); otherwise it reads 64 more bits, and when b would
 // exceed p the table is rebuilt at 2p. No decision ever rests on a rounded value, so the output

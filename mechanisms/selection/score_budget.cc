@@ -1,6 +1,6 @@
 #include <exactdp/mechanisms/selection/score_budget.h>
 
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::mechanisms {
 namespace {

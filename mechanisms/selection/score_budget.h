@@ -6,7 +6,7 @@
 // lines ask GMP for tens of GB and GMP aborts the process ("Cannot allocate memory"), which no
 // caller can catch. So the scores together may hold at most kMaxScoreBits bits of numerators and
 // denominators (32 MiB; 10^6 scores of up to 80 digits each, or 800 scores of 10^100000),
-// counted as each score is read (one score is itself at most ~46 KB: samplers/rational.h) and
+// counted as each score is read (one score is itself at most ~46 KB: core/rational.h) and
 // again before any derived copy is made, so what is allocated stays within a small multiple of
 // the limit and never reaches GMP's abort on valid input.
 //

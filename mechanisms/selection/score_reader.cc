@@ -2,8 +2,8 @@
 
 #include <exactdp/mechanisms/selection/score_budget.h>
 #include <exactdp/mechanisms/selection/selection.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::mechanisms {
 namespace {

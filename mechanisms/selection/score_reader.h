@@ -1,5 +1,5 @@
 // score_reader.h — reads the candidate scores of a selection (selection.h) from text: one exact
-// rational per line, in the forms of samplers/rational.h ("3", "-1/3", "0.25", "1e-3"), blanks
+// rational per line, in the forms of core/rational.h ("3", "-1/3", "0.25", "1e-3"), blanks
 // (space, tab, CR) around it allowed, a final newline optional.
 // Limits: at most kMaxCandidates lines and kMaxScoreLineLength characters a line (the parser's
 // own digit and exponent limits apply too) and kMaxScoreBits bits of numerators and

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include <exactdp/mechanisms/selection/score_budget.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/uniform.h>
 
 namespace exactdp::mechanisms {

@@ -18,9 +18,9 @@
 
 #include "bindings.h"
 #include <exactdp/accounting/accountant.h>
-#include <exactdp/accounting/decimal.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/decimal.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace py = pybind11;
 
@@ -29,7 +29,7 @@ namespace {
 
 using accounting::Accountant;
 using accounting::AccountantAnswer;
-using accounting::Interval;
+using exactdp::Interval;
 using accounting::PrivacyEvent;
 
 // Binary exponents past this (|x| beyond about 10^+-100000) are sent as outward-rounded
@@ -40,7 +40,7 @@ constexpr mpfr_exp_t kMaxExactExponent = 332'000;
 std::string exact_text(mpfr_srcptr x, bool upper) {
   if (mpfr_inf_p(x)) return mpfr_sgn(x) > 0 ? "inf" : "-inf";
   if (!mpfr_zero_p(x) && (mpfr_get_exp(x) > kMaxExactExponent || mpfr_get_exp(x) < -kMaxExactExponent)) {
-    return upper ? accounting::decimal_upper(x, 20) : accounting::decimal_lower(x, 20);
+    return upper ? exactdp::decimal_upper(x, 20) : exactdp::decimal_lower(x, 20);
   }
   mpq_class q;
   mpfr_get_q(q.get_mpq_t(), x);  // exact: a finite MPFR number is a dyadic rational
@@ -106,7 +106,7 @@ Accountant make_accountant(const std::string& tolerance) {
 
 }  // namespace
 
-py::dict interval_to_dict(const accounting::Interval& x) { return interval_dict(x); }
+py::dict interval_to_dict(const exactdp::Interval& x) { return interval_dict(x); }
 
 void register_accountant(py::module_& m) {
   py::class_<PrivacyEvent>(m, "_PrivacyEvent")

@@ -8,7 +8,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 namespace exactdp::python {
 
@@ -19,6 +19,6 @@ void register_accountant(pybind11::module_& m);
 void register_release(pybind11::module_& m);
 
 // {"lower": text, "upper": text}: exact dyadic ends (outward decimals beyond 10^+-100000).
-pybind11::dict interval_to_dict(const accounting::Interval& x);
+pybind11::dict interval_to_dict(const exactdp::Interval& x);
 
 }  // namespace exactdp::python

@@ -10,7 +10,7 @@
 
 #include "bindings.h"
 #include "cli/args.h"
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace py = pybind11;
 

@@ -10,10 +10,10 @@
 #include <string>
 
 #include "bindings.h"
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/mechanisms/release/release_calibration.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace py = pybind11;
 

@@ -31,7 +31,7 @@
 #include "bindings.h"
 #include "cli/args.h"
 #include "cli/sampler_spec.h"
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/samplers/system_bits.h>
 

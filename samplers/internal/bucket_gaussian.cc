@@ -7,7 +7,7 @@
 #include <vector>
 
 #include <exactdp/samplers/internal/cks20.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::internal {
 namespace {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include <exactdp/samplers/internal/cks20.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::internal {
 namespace {

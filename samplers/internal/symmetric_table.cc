@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include <exactdp/samplers/internal/cks20.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::internal {
 namespace {

@@ -4,8 +4,8 @@
 #include <rapidcheck/gtest.h>
 
 #include <exactdp/accounting/gaussian_profile.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include "tests/accounting/rational_generators.h"
 #include "tests/support/rationals.h"
 

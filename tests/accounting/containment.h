@@ -5,8 +5,8 @@
 
 #include <gmpxx.h>
 
-#include <exactdp/accounting/interval.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/interval.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting::test_support {
 

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <exactdp/accounting/discrete_gaussian_profile.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include "tests/support/rationals.h"
 
 namespace exactdp::accounting {

@@ -12,8 +12,8 @@
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/gaussian_profile.h>
 #include <exactdp/accounting/internal/gdp_bisection.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include "tests/support/rationals.h"
 
 namespace exactdp::accounting {

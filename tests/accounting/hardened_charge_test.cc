@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <exactdp/accounting/hardened_charge.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -11,8 +11,8 @@
 
 #include <exactdp/accounting/internal/kov_fixed_precision.h>
 #include <exactdp/accounting/pure_dp_composition.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include "tests/support/rationals.h"
 
 namespace exactdp::accounting {

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include <exactdp/accounting/decimal.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/decimal.h>
+#include <exactdp/core/rational.h>
 #include "tests/accounting/rational_generators.h"
 
 namespace exactdp::accounting {

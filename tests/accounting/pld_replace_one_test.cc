@@ -18,10 +18,10 @@
 #include <exactdp/accounting/discrete_gaussian_profile.h>
 #include <exactdp/accounting/discrete_laplace_profile.h>
 #include <exactdp/accounting/gaussian_profile.h>
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/laplace_profile.h>
 #include <exactdp/accounting/pld/pld_accountant.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::accounting {
 namespace {

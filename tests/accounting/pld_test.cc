@@ -23,7 +23,7 @@
 #include <exactdp/accounting/pld/pld_composition.h>
 #include <exactdp/accounting/pld/pld_events.h>
 #include <exactdp/accounting/pld/pld_test_bound.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::accounting {
 namespace {

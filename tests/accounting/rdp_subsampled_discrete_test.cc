@@ -6,10 +6,10 @@
 #include <cstdlib>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/accounting/rdp_subsampled_discrete.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::accounting {
 namespace {

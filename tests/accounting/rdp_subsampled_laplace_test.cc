@@ -7,12 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "tests/accounting/containment.h"
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/accounting/rdp_accountant.h>
 #include <exactdp/accounting/rdp_subsampled_laplace.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 namespace {

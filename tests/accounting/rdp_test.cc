@@ -15,8 +15,8 @@
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/accounting/rdp_accountant.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/gdp_transformation.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/zcdp.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include "tests/support/rationals.h"
 
 namespace exactdp::accounting {

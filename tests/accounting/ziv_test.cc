@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <exactdp/accounting/normal.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::accounting {
 namespace {

@@ -11,7 +11,7 @@
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/cli/cli_test_helpers.h"
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {
@@ -30,9 +30,9 @@ TEST(CliCalibrate, GaussianPrintedSigmaIsPrivate) {
   EXPECT_EQ(use, hi);
   const mpq_class delta = parse_rational("delta", "1e-5");
   // The PRINTED (rounded) ends still bracket the crossing: check with the library.
-  EXPECT_TRUE(accounting::upper_at_most(
+  EXPECT_TRUE(exactdp::upper_at_most(
       accounting::gaussian_delta_at(mpq_class(1, 2), use, mpq_class(1), 600), delta));
-  EXPECT_TRUE(accounting::lower_above(
+  EXPECT_TRUE(exactdp::lower_above(
       accounting::gaussian_delta_at(mpq_class(1, 2), lo, mpq_class(1), 600), delta));
   EXPECT_NE(r.out.find("\"classical_sigma\": {"), std::string::npos);
   EXPECT_NE(r.out.find("\"tolerance_met\": true"), std::string::npos);
@@ -57,7 +57,7 @@ TEST(CliCalibrate, DiscreteGaussian) {
   const auto [olo, ohi] = json_interval_field(r.out, "sigma2_optimum");
   EXPECT_LT(olo, ohi);
   EXPECT_LE(mpq_class(14), olo * mpq_class(101, 100));
-  EXPECT_TRUE(accounting::upper_at_most(
+  EXPECT_TRUE(exactdp::upper_at_most(
       accounting::discrete_gaussian_delta_at(mpq_class(1), mpq_class(14), mpz_class(1), 400),
       parse_rational("delta", "1e-5")));
 }

@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/cli/cli_test_helpers.h"
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {

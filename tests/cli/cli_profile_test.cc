@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/cli/cli_test_helpers.h"
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include "tests/support/rationals.h"
 
 namespace exactdp::cli {

@@ -14,8 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include <exactdp/accounting/decimal.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/decimal.h>
+#include <exactdp/core/rational.h>
 #include "cli/commands.h"
 
 namespace exactdp::cli {
@@ -170,7 +170,7 @@ TEST(Issue19Limits, NaiveGdpMeasurementIsLimitedToAThousandGridPoints) {
 }
 
 TEST(ExactDecimal, ShortAndExact) {
-  using accounting::exact_decimal;
+  using exactdp::exact_decimal;
   const std::vector<std::string> texts = {"0", "1", "-3/2", "1e100000", "1e-100000", "1.5e99999",
                                           "123456789012e-7", "1/3", "7/1024", "0.1", "1e21", "1e20"};
   for (const auto& t : texts) {
@@ -183,7 +183,7 @@ TEST(ExactDecimal, ShortAndExact) {
   EXPECT_EQ(exact_decimal(parse_rational("x", "-1.5e-100000")), "-1.5e-100000");
   EXPECT_EQ(exact_decimal(mpq_class(7, 1024)), "0.0068359375");
   EXPECT_EQ(exact_decimal(mpq_class(1, 3)), "1/3");
-  EXPECT_EQ(accounting::parameter_text(mpq_class(1, 2)), "1/2");  // short values: unchanged
+  EXPECT_EQ(exactdp::parameter_text(mpq_class(1, 2)), "1/2");  // short values: unchanged
 }
 
 }  // namespace

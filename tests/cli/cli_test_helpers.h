@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include "tests/cli/cli_runner.h"
 
 namespace exactdp::test_support {

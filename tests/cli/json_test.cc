@@ -10,7 +10,7 @@ namespace {
 TEST(Json, OrderedObjectsAndIntervals) {
   JsonValue o = JsonValue::object();
   o.set("b", "x\"y\n").set("a", 3).set("ok", true);
-  o.set_interval("delta", accounting::Interval(mpq_class(1, 3), 64), 4);
+  o.set_interval("delta", exactdp::Interval(mpq_class(1, 3), 64), 4);
   JsonValue arr = JsonValue::array();
   arr.push(JsonValue::number("1.5e-3")).push(JsonValue::null());
   o.set("list", arr);

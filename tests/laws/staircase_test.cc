@@ -21,7 +21,7 @@
 namespace exactdp::laws {
 namespace {
 
-using accounting::Interval;
+using exactdp::Interval;
 constexpr mpfr_prec_t kP = 256;
 
 // The unnormalised weight b^c(m) of |x| = m, as an interval (brute force: c counted directly).

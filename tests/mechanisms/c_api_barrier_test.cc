@@ -11,7 +11,7 @@
 
 #include <exactdp/exactdp.h>
 #include <exactdp/mechanisms/internal/c_api_support.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::internal {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/discrete_gaussian_profile.h>
 #include <exactdp/accounting/discrete_laplace_profile.h>
@@ -22,7 +22,7 @@
 #include <exactdp/samplers/discrete_laplace.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp {
@@ -207,7 +207,7 @@ TEST(CApiKnownAnswer, PinnedValuesOfTheCTest) {
 }
 
 TEST(CApiAccounting, ProfilesEqualTheAccountingLayer) {
-  using accounting::to_decimal;
+  using exactdp::to_decimal;
   const mpq_class eps(1), sigma2(10), scale(3);
   const mpz_class sens(2);
   char lo[EXACTDP_DECIMAL_LEN], up[EXACTDP_DECIMAL_LEN];

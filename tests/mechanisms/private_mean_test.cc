@@ -15,7 +15,7 @@
 
 #include <exactdp/mechanisms/private_mean/denoise.h>
 #include <exactdp/mechanisms/private_mean/private_mean.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include "examples/private_mean/mean_comparison.h"
 #include "tests/support/seeds.h"

@@ -8,8 +8,8 @@
 #include <exactdp/accounting/discrete_gaussian_profile.h>
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/mechanisms/release/release_calibration.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp {
 namespace {
@@ -54,7 +54,7 @@ TEST(ReleaseCalibration, OneColumnOneContributionUsesTheExactProfile) {
   EXPECT_EQ(c.sigma2, direct.sigma2);
   // Independent re-check: the exact profile at sigma2 is certified <= delta.
   const auto d = accounting::discrete_gaussian_delta(1, c.sigma2, 3);
-  EXPECT_TRUE(accounting::upper_at_most(d.value, mpq_class(1, 1'000'000)));
+  EXPECT_TRUE(exactdp::upper_at_most(d.value, mpq_class(1, 1'000'000)));
   EXPECT_EQ(*c.rho, mpq_class(9) / (2 * c.sigma2));
 }
 
@@ -66,9 +66,9 @@ TEST(ReleaseCalibration, SeveralColumnsComposeThroughZcdp) {
   EXPECT_EQ(*c.rho, mpq_class(4 * 9 * 4) / (2 * c.sigma2));
   // Independent re-check of the conversion, and near-optimality: 3 % less noise misses epsilon.
   const auto conv = accounting::zcdp_epsilon(*c.rho, delta);
-  EXPECT_TRUE(accounting::upper_at_most(conv.bound.value, 1));
+  EXPECT_TRUE(exactdp::upper_at_most(conv.bound.value, 1));
   const auto tighter = accounting::zcdp_epsilon(*c.rho * mpq_class(100, 97), delta);
-  EXPECT_FALSE(accounting::upper_at_most(tighter.bound.value, 1));
+  EXPECT_FALSE(exactdp::upper_at_most(tighter.bound.value, 1));
 }
 
 TEST(ReleaseCalibration, GuaranteeNeverExceedsTheRequest) {
@@ -92,14 +92,14 @@ TEST(ReleaseCalibration, GuaranteeNeverExceedsTheRequest) {
   for (const auto& t : cases) {
     const auto b = budget(t.m, t.eps, t.delta, t.hardened);
     const auto c = calibrate_release(b, model(t.columns, t.k, t.sensitivity), 1000);
-    EXPECT_TRUE(accounting::upper_at_most(c.epsilon, b.epsilon) ||
+    EXPECT_TRUE(exactdp::upper_at_most(c.epsilon, b.epsilon) ||
                 (c.epsilon_exact && *c.epsilon_exact <= b.epsilon)) << t.eps;
     const mpq_class d = b.delta.value_or(0);
-    EXPECT_TRUE(accounting::upper_at_most(c.delta, d) || (c.delta_exact && *c.delta_exact <= d)) << t.eps;
+    EXPECT_TRUE(exactdp::upper_at_most(c.delta, d) || (c.delta_exact && *c.delta_exact <= d)) << t.eps;
     if (t.hardened) {
       EXPECT_FALSE(c.rho.has_value());
       EXPECT_GT(sgn(c.tau_upper_per_cell), 0);
-      EXPECT_TRUE(accounting::lower_above(c.delta, 0));  // the charge is in delta
+      EXPECT_TRUE(exactdp::lower_above(c.delta, 0));  // the charge is in delta
     }
   }
 }

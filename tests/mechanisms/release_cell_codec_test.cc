@@ -10,8 +10,8 @@
 #include <exactdp/mechanisms/release/csv_reader.h>
 #include <exactdp/mechanisms/release/release_table.h>
 #include <exactdp/mechanisms/release/release_values.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include "tests/mechanisms/release_test_support.h"
 #include "tests/support/seeds.h"

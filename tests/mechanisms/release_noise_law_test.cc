@@ -74,7 +74,7 @@ TEST(ReleaseNoiseLaw, DiscreteGaussianMatchesCalibratedLaw) {
   const ReleaseCalibration c = calibrate(NoiseMechanism::kDiscreteGaussian, "1", "1/1000000", 1);
   const verification::DiscreteGaussianLaw law(c.sigma2, 0);
   const auto t = release_and_test(c, law, 1);
-  EXPECT_FALSE(test_support::rejects(t, kAlpha)) << accounting::to_decimal_string(t.p_value, 3);
+  EXPECT_FALSE(test_support::rejects(t, kAlpha)) << exactdp::to_decimal_string(t.p_value, 3);
 }
 
 TEST(ReleaseNoiseLaw, DiscreteLaplaceMatchesCalibratedLaw) {
@@ -82,7 +82,7 @@ TEST(ReleaseNoiseLaw, DiscreteLaplaceMatchesCalibratedLaw) {
   EXPECT_EQ(c.scale, 6);
   const verification::DiscreteLaplaceLaw law(c.scale, 0);
   const auto t = release_and_test(c, law, 2);
-  EXPECT_FALSE(test_support::rejects(t, kAlpha)) << accounting::to_decimal_string(t.p_value, 3);
+  EXPECT_FALSE(test_support::rejects(t, kAlpha)) << exactdp::to_decimal_string(t.p_value, 3);
 }
 
 TEST(ReleaseNoiseLaw, BrokenGaussianCalibrationIsCaught) {
@@ -91,7 +91,7 @@ TEST(ReleaseNoiseLaw, BrokenGaussianCalibrationIsCaught) {
   broken.sigma2 = c.sigma2 * mpq_class(9, 10);
   const verification::DiscreteGaussianLaw stated(c.sigma2, 0);
   const auto t = release_and_test(broken, stated, 3);
-  EXPECT_TRUE(test_support::rejects(t, kAlpha)) << accounting::to_decimal_string(t.p_value, 3);
+  EXPECT_TRUE(test_support::rejects(t, kAlpha)) << exactdp::to_decimal_string(t.p_value, 3);
 }
 
 TEST(ReleaseNoiseLaw, BrokenLaplaceCalibrationIsCaught) {
@@ -100,7 +100,7 @@ TEST(ReleaseNoiseLaw, BrokenLaplaceCalibrationIsCaught) {
   broken.scale = c.scale * mpq_class(9, 10);
   const verification::DiscreteLaplaceLaw stated(c.scale, 0);
   const auto t = release_and_test(broken, stated, 4);
-  EXPECT_TRUE(test_support::rejects(t, kAlpha)) << accounting::to_decimal_string(t.p_value, 3);
+  EXPECT_TRUE(test_support::rejects(t, kAlpha)) << exactdp::to_decimal_string(t.p_value, 3);
 }
 
 }  // namespace

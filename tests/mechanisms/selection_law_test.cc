@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/mechanisms/selection/selection.h>
 #include <exactdp/samplers/bernoulli.h>
 #include <exactdp/samplers/bernoulli_exp.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/samplers/uniform.h>
 #include <exactdp/verification/goodness_of_fit.h>
@@ -80,7 +80,7 @@ bool rejects(const verification::TestResult& t) {
 
 std::string p_text(const verification::TestResult& t) {
   return "X2 in " + t.statistic.debug_string() + ", p <= " +
-         accounting::decimal_upper(t.p_value.upper(), 6) + " (" + t.detail + ")";
+         exactdp::decimal_upper(t.p_value.upper(), 6) + " (" + t.detail + ")";
 }
 
 // The law with cell k's weight multiplied by 101/100, renormalised.
@@ -241,7 +241,7 @@ std::size_t broken_select(BitSource& bits, BrokenSelection& b) {
 mpq_class noncentrality(const std::vector<Interval>& p, const std::vector<Interval>& q,
                         unsigned long long draws) {
   Interval sum(test_support::kLawPrecision);
-  for (std::size_t i = 0; i < p.size(); ++i) sum = sum + accounting::square(q[i] - p[i]) / p[i];
+  for (std::size_t i = 0; i < p.size(); ++i) sum = sum + exactdp::square(q[i] - p[i]) / p[i];
   mpq_class lower;
   mpfr_get_q(lower.get_mpq_t(), sum.lower());  // exact value of the lower end
   return lower * mpq_class(mpz_class(std::to_string(draws)));

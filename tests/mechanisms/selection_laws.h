@@ -8,7 +8,7 @@
 //    summed over |x| <= L with the omitted mass, at most P[|X| > L] = 2 q^(L+1) / (1 + q),
 //    added to the upper end (q = exp(-1/t)); L is chosen so that this is below 2^-200;
 //  * peeling (two rounds): P[(i, j)] = L(S)[i] L(S \ {i})[j].
-// Every operation rounds outward (accounting/interval.h), so each interval contains the exact
+// Every operation rounds outward (core/interval.h), so each interval contains the exact
 // probability.
 #pragma once
 
@@ -19,18 +19,18 @@
 #include <numeric>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/mechanisms/selection/selection.h>
 
 namespace exactdp::test_support {
 
-using accounting::Interval;
+using exactdp::Interval;
 inline constexpr mpfr_prec_t kLawPrecision = 256;
 
 inline std::vector<Interval> acceptance_coins(const std::vector<mpq_class>& u, const mpq_class& c) {
   const mpq_class best = *std::max_element(u.begin(), u.end());
   std::vector<Interval> a;
-  for (const auto& x : u) a.push_back(accounting::exp(Interval(mpq_class(-c * (best - x)), kLawPrecision)));
+  for (const auto& x : u) a.push_back(exactdp::exp(Interval(mpq_class(-c * (best - x)), kLawPrecision)));
   return a;
 }
 
@@ -66,18 +66,18 @@ inline std::vector<Interval> permute_and_flip_law(const std::vector<mpq_class>& 
 // P[X <= x] for P[X = x] proportional to q^|x|, q = exp(-1/t).
 inline Interval discrete_laplace_cdf(const mpz_class& x, const mpq_class& t) {
   if (x < 0) {
-    const Interval qx = accounting::exp(Interval(mpq_class(mpq_class(x) / t), kLawPrecision));  // q^-x
-    const Interval q = accounting::exp(Interval(mpq_class(-1 / t), kLawPrecision));
+    const Interval qx = exactdp::exp(Interval(mpq_class(mpq_class(x) / t), kLawPrecision));  // q^-x
+    const Interval q = exactdp::exp(Interval(mpq_class(-1 / t), kLawPrecision));
     return qx / (q + mpq_class(1));
   }
-  const Interval q = accounting::exp(Interval(mpq_class(-1 / t), kLawPrecision));
-  const Interval qx1 = accounting::exp(Interval(mpq_class(-mpq_class(x + 1) / t), kLawPrecision));
+  const Interval q = exactdp::exp(Interval(mpq_class(-1 / t), kLawPrecision));
+  const Interval qx1 = exactdp::exp(Interval(mpq_class(-mpq_class(x + 1) / t), kLawPrecision));
   return mpq_class(1) - qx1 / (q + mpq_class(1));
 }
 
 inline std::vector<Interval> noisy_max_laplace_law(const std::vector<mpz_class>& s, const mpq_class& t) {
   const std::size_t n = s.size();
-  const Interval q = accounting::exp(Interval(mpq_class(-1 / t), kLawPrecision));
+  const Interval q = exactdp::exp(Interval(mpq_class(-1 / t), kLawPrecision));
   const Interval norm = (mpq_class(1) - q) / (q + mpq_class(1));
   // L with 2 q^(L+1) / (1 + q) < 2^-200: (L + 1) / t >= 200 ln 2 < 139.
   mpz_class limit = 140 * t.get_num() / t.get_den() + 1;
@@ -85,7 +85,7 @@ inline std::vector<Interval> noisy_max_laplace_law(const std::vector<mpz_class>&
   std::vector<Interval> p(n, Interval(kLawPrecision));
   for (std::size_t i = 0; i < n; ++i) {
     for (long x = -L; x <= L; ++x) {
-      Interval term = norm * accounting::exp(Interval(mpq_class(-mpq_class(x < 0 ? -x : x) / t), kLawPrecision));
+      Interval term = norm * exactdp::exp(Interval(mpq_class(-mpq_class(x < 0 ? -x : x) / t), kLawPrecision));
       for (std::size_t j = 0; j < n; ++j) {
         if (j == i) continue;
         mpz_class bound = s[i] + x - s[j];
@@ -94,7 +94,7 @@ inline std::vector<Interval> noisy_max_laplace_law(const std::vector<mpz_class>&
       }
       p[i] = p[i] + term;
     }
-    const Interval tail = mul_2si(accounting::exp(Interval(mpq_class(-mpq_class(L + 1) / t), kLawPrecision)) /
+    const Interval tail = mul_2si(exactdp::exp(Interval(mpq_class(-mpq_class(L + 1) / t), kLawPrecision)) /
                                       (q + mpq_class(1)), 1);
     Interval slack = Interval::from_ends(Interval(kLawPrecision).lower(), tail.upper(), kLawPrecision);
     p[i] = p[i] + slack;

@@ -14,7 +14,7 @@
 #include <exactdp/mechanisms/selection/score_budget.h>
 #include <exactdp/mechanisms/selection/score_reader.h>
 #include <exactdp/mechanisms/selection/selection.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp::mechanisms {
 namespace {

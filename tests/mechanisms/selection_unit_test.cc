@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/mechanisms/selection/exponential_inversion.h>
 #include <exactdp/mechanisms/selection/score_reader.h>
 #include <exactdp/mechanisms/selection/selection.h>
 #include <exactdp/mechanisms/selection/selection_guarantee.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include "tests/samplers/scripted_bits.h"
 #include "tests/support/seeds.h"
@@ -89,16 +89,16 @@ TEST(SelectionGuarantee, BasicAndOptimalComposition) {
   const auto ten = selection_guarantee(o, 10, mpq_class(1, 1'000'000));
   EXPECT_EQ(ten.basic_epsilon, 1);
   ASSERT_TRUE(ten.optimal_epsilon.has_value());
-  EXPECT_TRUE(accounting::upper_at_most(ten.optimal_epsilon->value, mpq_class(1)));
+  EXPECT_TRUE(exactdp::upper_at_most(ten.optimal_epsilon->value, mpq_class(1)));
   EXPECT_THROW((void)selection_guarantee(o, 0, std::nullopt), ParameterError);
   EXPECT_THROW((void)selection_guarantee(o, 2, mpq_class(1)), ParameterError);
 }
 
 // floor(F_0 2^bits) for F_0 = 1 / (1 + e^-1), the first boundary of gammas {0, 1}.
 std::string first_boundary_bits(unsigned bits) {
-  accounting::Interval f = accounting::Interval(1L, 1024) /
-                           (accounting::exp(accounting::Interval(-1L, 1024)) + mpq_class(1));
-  accounting::Real scaled(1024);
+  exactdp::Interval f = exactdp::Interval(1L, 1024) /
+                           (exactdp::exp(exactdp::Interval(-1L, 1024)) + mpq_class(1));
+  exactdp::Real scaled(1024);
   mpfr_mul_2ui(scaled.get(), f.lower(), bits, MPFR_RNDD);
   mpz_class z;
   mpfr_get_z(z.get_mpz_t(), scaled.get(), MPFR_RNDD);

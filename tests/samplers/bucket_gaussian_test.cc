@@ -14,9 +14,9 @@
 
 #include <string>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/samplers/discrete_gaussian.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/internal/bucket_gaussian.h>
 #include <exactdp/samplers/internal/gmp_reference_paths.h>
 #include <exactdp/samplers/internal/sampler_terms.h>
@@ -68,7 +68,7 @@ TEST_P(BucketGaussianChiSquare, MatchesCertifiedPmf) {
                                   fixed_seed(161, static_cast<std::uint32_t>(c.n % 1000)));
   ASSERT_TRUE(t.applicable) << t.detail;
   EXPECT_FALSE(rejects(t, kAlpha)) << c.name << ": " << t.detail << ", p <= "
-                                   << accounting::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
+                                   << exactdp::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -89,7 +89,7 @@ TEST(BucketGaussianChiSquareCompanion, RejectsMissingAcceptanceStep) {
   const verification::DiscreteGaussianLaw law(s2, 0);
   const auto t = chi_square_check(law, [&](BitSource& b) { return draw_value(*sampler, b); }, 100'000,
                                   fixed_seed(162, 1));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 TEST(BucketGaussianChiSquareCompanion, RejectsCoarseBoundsWithoutRefinement) {
@@ -100,7 +100,7 @@ TEST(BucketGaussianChiSquareCompanion, RejectsCoarseBoundsWithoutRefinement) {
   const verification::DiscreteGaussianLaw law(s2, 0);
   const auto t = chi_square_check(law, [&](BitSource& b) { return draw_value(*sampler, b); }, 100'000,
                                   fixed_seed(162, 2));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 // The two implementations: same values, same number of bits, draw after draw.

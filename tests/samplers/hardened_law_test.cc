@@ -1,6 +1,6 @@
 // hardened_law_test.cc — the hardened samplers' law, computed exactly from their tables
 // (probabilities are dyadic rationals; convolution steps are exact convolutions), against the
-// exact law, computed independently of the sampler's builder with accounting::Interval (its own
+// exact law, computed independently of the sampler's builder with exactdp::Interval (its own
 // normaliser and tail bounds, 320-bit precision). Checks: the certified tau_upper() contains the
 // true total-variation distance (TV upper end <= tau_upper), and is not vacuous (TV >= 2^-24
 // tau_upper). Companion: a table off by 2^-30 in one threshold is caught (TV > tau_upper).
@@ -8,16 +8,16 @@
 
 #include <map>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 #include <exactdp/samplers/internal/hardened_plans.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp {
 namespace {
 
-using accounting::Interval;
+using exactdp::Interval;
 using Law = std::map<long, mpq_class>;
 constexpr mpfr_prec_t kPrec = 320;
 

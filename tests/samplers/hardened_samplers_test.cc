@@ -8,11 +8,11 @@
 #include <functional>
 #include <string>
 
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 #include <exactdp/samplers/internal/hardened_plans.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include "tests/support/seeds.h"
 

@@ -17,7 +17,7 @@
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/discrete_laplace.h>
 #include <exactdp/samplers/internal/cks20.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/samplers/uniform.h>
 

@@ -5,8 +5,8 @@
 #include <exactdp/samplers/bernoulli_exp.h>
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/discrete_laplace.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp {

@@ -3,7 +3,7 @@
 // seeds. Companion: the same checks reject Alg. 1 with its parity flipped for K >= 3.
 #include <gtest/gtest.h>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/samplers/bernoulli_exp.h>
 #include "tests/support/audit_helpers.h"
 #include "tests/support/broken_samplers.h"
@@ -27,7 +27,7 @@ TEST_P(BernoulliExpChiSquare, MatchesExpMinusGamma) {
   const auto t = chi_square_check(law, [&](BitSource& b) { return std::int64_t{sample_bernoulli_exp(b, params)}; }, n,
                                   fixed_seed(41, static_cast<std::uint32_t>(gamma.get_num().get_ui())));
   ASSERT_TRUE(t.applicable) << t.detail;
-  EXPECT_FALSE(rejects(t, kAlpha)) << "gamma = " << GetParam() << ", p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_FALSE(rejects(t, kAlpha)) << "gamma = " << GetParam() << ", p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
   // exact binomial test on the count of ones, independent stream
   SeededBits bits(fixed_seed(42, static_cast<std::uint32_t>(gamma.get_den().get_ui())));
   unsigned long long ones = 0;
@@ -48,7 +48,7 @@ TEST(BernoulliExpChiSquareCompanion, RejectsParityFlippedInAlg1) {
   const BrokenCks20 broken(BrokenCks20::Bug::kParityFlipK3);
   const auto t = chi_square_check(law, [&](BitSource& b) { return std::int64_t{broken.bernoulli_exp(b, 9, 10)}; },
                                   20'000, fixed_seed(43, 1));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 // Gaussian, wrong t, Alg. 1 parity flipped for K >= 3; tests/support/broken_samplers.h).
 #include <gtest/gtest.h>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/samplers/discrete_gaussian.h>
 #include "tests/support/audit_helpers.h"
 #include "tests/support/broken_samplers.h"
@@ -40,9 +40,9 @@ TEST_P(DiscreteGaussianChiSquare, MatchesCertifiedPmf) {
   const auto t = chi_square_check(law, [&](BitSource& b) { return sample_discrete_gaussian(b, params); }, c.n,
                                   fixed_seed(21, static_cast<std::uint32_t>(c.n % 1000)));
   ASSERT_TRUE(t.applicable) << t.detail;
-  EXPECT_FALSE(rejects(t, kAlpha)) << "sigma2 = " << c.sigma2 << ": X2 in [" << exactdp::accounting::decimal_lower(t.statistic.lower(), 6) << ", "
-                                   << exactdp::accounting::decimal_upper(t.statistic.upper(), 6) << "], " << t.detail << ", p <= "
-                                   << exactdp::accounting::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
+  EXPECT_FALSE(rejects(t, kAlpha)) << "sigma2 = " << c.sigma2 << ": X2 in [" << exactdp::decimal_lower(t.statistic.lower(), 6) << ", "
+                                   << exactdp::decimal_upper(t.statistic.upper(), 6) << "], " << t.detail << ", p <= "
+                                   << exactdp::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -61,7 +61,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(DiscreteGaussianChiSquareCompanion, RejectsRoundedContinuousGaussian) {
   const verification::DiscreteGaussianLaw law(mpq_class(1), 0);
   const auto t = chi_square_check(law, [](BitSource& b) { return rounded_gaussian(b, 1.0); }, 100'000, fixed_seed(22, 1));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 TEST(DiscreteGaussianChiSquareCompanion, RejectsWrongT) {
@@ -69,7 +69,7 @@ TEST(DiscreteGaussianChiSquareCompanion, RejectsWrongT) {
   const BrokenCks20 broken(BrokenCks20::Bug::kMismatchedT);
   const auto t = chi_square_check(law, [&](BitSource& b) { return broken.discrete_gaussian(b, 100, 1); }, 200'000,
                                   fixed_seed(22, 2));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 TEST(DiscreteGaussianChiSquareCompanion, RejectsParityFlippedInAlg1) {
@@ -77,7 +77,7 @@ TEST(DiscreteGaussianChiSquareCompanion, RejectsParityFlippedInAlg1) {
   const BrokenCks20 broken(BrokenCks20::Bug::kParityFlipK3);
   const auto t = chi_square_check(law, [&](BitSource& b) { return broken.discrete_gaussian(b, 9, 4); }, 20'000,
                                   fixed_seed(22, 3));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 TEST(DiscreteGaussianChiSquareCompanion, CorrectReimplementationPasses) {
@@ -87,7 +87,7 @@ TEST(DiscreteGaussianChiSquareCompanion, CorrectReimplementationPasses) {
   const BrokenCks20 correct(BrokenCks20::Bug::kNone);
   const auto t = chi_square_check(law, [&](BitSource& b) { return correct.discrete_gaussian(b, 9, 4); }, 100'000,
                                   fixed_seed(22, 4));
-  EXPECT_FALSE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_FALSE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // rejects the Laplace without the (B = 1, Y = 0) rejection and rounded continuous Laplace noise.
 #include <gtest/gtest.h>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/samplers/discrete_laplace.h>
 #include "tests/support/audit_helpers.h"
 #include "tests/support/broken_samplers.h"
@@ -34,7 +34,7 @@ TEST_P(DiscreteLaplaceChiSquare, MatchesCertifiedPmf) {
   const auto t = chi_square_check(law, [&](BitSource& b) { return sample_discrete_laplace(b, params); }, c.n,
                                   fixed_seed(31, static_cast<std::uint32_t>(c.n % 1000)));
   ASSERT_TRUE(t.applicable) << t.detail;
-  EXPECT_FALSE(rejects(t, kAlpha)) << "scale = " << c.scale << ": " << t.detail << ", p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_FALSE(rejects(t, kAlpha)) << "scale = " << c.scale << ": " << t.detail << ", p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 INSTANTIATE_TEST_SUITE_P(ParameterSets, DiscreteLaplaceChiSquare,
@@ -51,13 +51,13 @@ TEST(DiscreteLaplaceChiSquareCompanion, RejectsMissingZeroRejection) {
   const BrokenCks20 broken(BrokenCks20::Bug::kNoZeroRejection);
   const auto t = chi_square_check(law, [&](BitSource& b) { return broken.discrete_laplace(b, 3, 2); }, 20'000,
                                   fixed_seed(32, 1));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 TEST(DiscreteLaplaceChiSquareCompanion, RejectsRoundedContinuousLaplace) {
   const verification::DiscreteLaplaceLaw law(mpq_class(1), 0);
   const auto t = chi_square_check(law, [](BitSource& b) { return rounded_laplace(b, 1.0); }, 20'000, fixed_seed(32, 2));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 TEST(DiscreteLaplaceChiSquareCompanion, RejectsModuloBiasedUniform) {
@@ -65,7 +65,7 @@ TEST(DiscreteLaplaceChiSquareCompanion, RejectsModuloBiasedUniform) {
   const BrokenCks20 broken(BrokenCks20::Bug::kModuloUniform);
   const auto t = chi_square_check(law, [&](BitSource& b) { return broken.discrete_laplace(b, 10, 1); }, 100'000,
                                   fixed_seed(32, 3));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 #include <exactdp/samplers/internal/constant_time.h>
 #include <exactdp/samplers/internal/hardened_plans.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 #include "tests/support/audit_helpers.h"
 #include "tests/support/seeds.h"
 
@@ -51,7 +51,7 @@ TEST_P(HardenedChiSquare, MatchesTheExactPmf) {
   }
   ASSERT_TRUE(t.applicable) << t.detail;
   EXPECT_FALSE(rejects(t, kAlpha)) << c.law << " " << c.parameter << ": " << t.detail << ", p <= "
-                                   << exactdp::accounting::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
+                                   << exactdp::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -87,7 +87,7 @@ TEST(HardenedChiSquareCompanion, RejectsZeroWeightNotHalved) {
   const verification::DiscreteGaussianLaw law(mpq_class(9, 4), 0);
   const auto t = chi_square_check(law, [&](BitSource& b) { return draw_with_table(b, plan, words); }, 100'000,
                                   fixed_seed(64, 1));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 TEST(HardenedChiSquareCompanion, RejectsATableCutAtTwoSigma) {
@@ -98,7 +98,7 @@ TEST(HardenedChiSquareCompanion, RejectsATableCutAtTwoSigma) {
   const verification::DiscreteGaussianLaw law(mpq_class(100), 0);
   const auto t = chi_square_check(law, [&](BitSource& b) { return draw_with_table(b, plan, words); }, kSamples,
                                   fixed_seed(64, 2));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 }  // namespace

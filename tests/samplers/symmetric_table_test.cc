@@ -17,8 +17,8 @@
 #include <memory>
 #include <string>
 
-#include <exactdp/accounting/decimal.h>
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/decimal.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/internal/symmetric_table.h>
 #include <exactdp/samplers/internal/sampler_terms.h>
@@ -70,7 +70,7 @@ TEST_P(SymmetricTableChiSquare, MatchesCertifiedPmf) {
                                   fixed_seed(151, static_cast<std::uint32_t>(c.n % 1000)));
   ASSERT_TRUE(t.applicable) << t.detail;
   EXPECT_FALSE(rejects(t, kAlpha)) << c.name << ": " << t.detail << ", p <= "
-                                   << accounting::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
+                                   << exactdp::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
 }
 
 SymmetricTableOptions with_t(std::int64_t t) {
@@ -109,7 +109,7 @@ TEST(SymmetricTableChiSquareCompanion, RejectsCoarseTableWithoutRefinement) {
   const verification::DiscreteGaussianLaw law(mpq_class(2), 0);
   const auto t = chi_square_check(law, [&](BitSource& b) { return draw_value(*table, b); }, 100'000,
                                   fixed_seed(152, 1));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 TEST(SymmetricTableChiSquareCompanion, RejectsLaplaceTableWithoutRefinement) {
@@ -119,7 +119,7 @@ TEST(SymmetricTableChiSquareCompanion, RejectsLaplaceTableWithoutRefinement) {
   const verification::DiscreteLaplaceLaw law(mpq_class(3), 0);
   const auto t = chi_square_check(law, [&](BitSource& b) { return draw_value(*table, b); }, 100'000,
                                   fixed_seed(152, 2));
-  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << accounting::decimal_upper(t.p_value.upper(), 6);
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
 // sigma2 = 1/100: P[Z != 0] = 3.9e-22, so 20,000 draws are all 0 (false alarm 8e-18); no
@@ -142,9 +142,9 @@ TEST(SymmetricTable, BoundsBracketTheReferenceCdf) {
   for (std::int64_t i = t - 3; i <= t + 3; i += 3) {  // B_{T+1+j}: sum_{z <= j} w(z) / N, j = -3, 0, 3
     // sum_{z=-T}^{j} w(z) = S(0, T) + S(1, j) (j > 0) or S(-j, T) (j <= 0) by symmetry.
     const std::int64_t j = i - t;
-    accounting::Interval s = j <= 0 ? law.partial_sum(mpz_class(-j), mpz_class(t))
+    exactdp::Interval s = j <= 0 ? law.partial_sum(mpz_class(-j), mpz_class(t))
                                     : law.partial_sum(0, mpz_class(t)) + law.partial_sum(1, mpz_class(j));
-    const accounting::Interval b = s / law.normaliser();
+    const exactdp::Interval b = s / law.normaliser();
     const std::size_t index = static_cast<std::size_t>(i);  // array index of B_{i+1}
     mpfr_t scaled;
     mpfr_init2(scaled, 256);
@@ -171,7 +171,7 @@ TEST(SymmetricTable, RefinementDecidesDrawsInsideTheUncertainty) {
   const auto table = SymmetricTable::build_gaussian(s2);
   const std::int64_t t = table->max_abs();
   const verification::DiscreteGaussianLaw law(s2, 0, 512);
-  const accounting::Interval b = law.partial_sum(0, mpz_class(t)) / law.normaliser();
+  const exactdp::Interval b = law.partial_sum(0, mpz_class(t)) / law.normaliser();
   mpfr_t x;
   mpfr_init2(x, 512);
   mpz_class f_lo, f_hi;

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/verification/audit.h>
 
@@ -26,8 +26,8 @@ verification::AuditReport audit_sampler(const verification::ReferenceLaw& law, D
 inline std::string summary(const verification::AuditReport& r) {
   std::string out = r.law + " n=" + std::to_string(r.n) + (r.passed ? " PASS\n" : " FAIL\n");
   for (const auto& t : r.tests) {
-    out += "  " + t.name + " " + t.statistic_name + "=" + accounting::to_decimal_string(t.statistic, 5) +
-           " p=" + accounting::to_decimal_string(t.p_value, 3) + " thr=" + t.threshold.get_str() + (t.rejected ? " REJECTED" : "") + (t.applicable ? "" : " (n/a)") + "\n";
+    out += "  " + t.name + " " + t.statistic_name + "=" + exactdp::to_decimal_string(t.statistic, 5) +
+           " p=" + exactdp::to_decimal_string(t.p_value, 3) + " thr=" + t.threshold.get_str() + (t.rejected ? " REJECTED" : "") + (t.applicable ? "" : " (n/a)") + "\n";
   }
   return out;
 }

@@ -7,14 +7,14 @@
 #include <gmpxx.h>
 #include <mpfr.h>
 
-#include <exactdp/accounting/interval.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/interval.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::test_support {
 
 inline mpq_class q(const char* text) { return parse_rational("test", text); }
 
-inline bool overlaps(const accounting::Interval& a, const accounting::Interval& b) {
+inline bool overlaps(const exactdp::Interval& a, const exactdp::Interval& b) {
   return mpfr_cmp(a.lower(), b.upper()) <= 0 && mpfr_cmp(b.lower(), a.upper()) <= 0;
 }
 

@@ -4,7 +4,7 @@
 // the SystemBits run is random, with false-alarm probability <= ~1e-6 per run.
 #include <gtest/gtest.h>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/samplers/system_bits.h>
 #include "tests/support/broken_bits.h"
@@ -27,7 +27,7 @@ bool any_rejected(const std::vector<verification::TestResult>& tests) {
 
 std::string describe(const std::vector<verification::TestResult>& tests) {
   std::string out;
-  for (const auto& t : tests) out += t.name + " p <= " + exactdp::accounting::decimal_upper(t.p_value.upper(), 6) + (t.rejected ? " REJECTED\n" : "\n");
+  for (const auto& t : tests) out += t.name + " p <= " + exactdp::decimal_upper(t.p_value.upper(), 6) + (t.rejected ? " REJECTED\n" : "\n");
   return out;
 }
 

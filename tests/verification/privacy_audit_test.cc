@@ -10,7 +10,7 @@
 // -2..2; the audit's lower bound stays below 1 (the true epsilon) yet close to it.
 #include <gtest/gtest.h>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/samplers/discrete_laplace.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include "tests/support/broken_samplers.h"
@@ -36,9 +36,9 @@ TEST(PrivacyAudit, CatchesTextbookFloatingPointLaplace) {
   }
   EXPECT_EQ(out0[1], n);  // every output of M(0) is feasible, by construction
   const auto r = verification::audit_threshold_events(out0, out1, {mpz_class(1)}, kDelta, kConfidence, mpq_class(1));
-  EXPECT_TRUE(r.violation) << "epsilon_lower = " << exactdp::accounting::decimal_lower(r.epsilon_lower.lower(), 6) << " witness " << r.witness
+  EXPECT_TRUE(r.violation) << "epsilon_lower = " << exactdp::decimal_lower(r.epsilon_lower.lower(), 6) << " witness " << r.witness
                            << " feasible under M(1): " << out1[1] << "/" << n;
-  std::cout << "textbook Laplace: epsilon >= " << exactdp::accounting::decimal_lower(r.epsilon_lower.lower(), 6) << " (" << r.witness << ")\n";
+  std::cout << "textbook Laplace: epsilon >= " << exactdp::decimal_lower(r.epsilon_lower.lower(), 6) << " (" << r.witness << ")\n";
 }
 
 TEST(PrivacyAudit, ExactDiscreteLaplaceIsNotAccused) {
@@ -54,13 +54,13 @@ TEST(PrivacyAudit, ExactDiscreteLaplaceIsNotAccused) {
   std::vector<mpz_class> thresholds;
   for (long c = -2; c <= 2; ++c) thresholds.emplace_back(c);
   const auto r = verification::audit_threshold_events(out0, out1, thresholds, kDelta, kConfidence, mpq_class(1));
-  EXPECT_FALSE(r.violation) << "epsilon_lower = " << exactdp::accounting::decimal_lower(r.epsilon_lower.lower(), 6) << " witness " << r.witness;
+  EXPECT_FALSE(r.violation) << "epsilon_lower = " << exactdp::decimal_lower(r.epsilon_lower.lower(), 6) << " witness " << r.witness;
   // Power: the bound comes close to the true epsilon = 1 (threshold events are tight for Laplace).
-  EXPECT_GT(mpfr_cmp_d(r.epsilon_lower.lower(), 0.8), 0) << exactdp::accounting::decimal_lower(r.epsilon_lower.lower(), 6);  // exactdp-allow-float: test constant
+  EXPECT_GT(mpfr_cmp_d(r.epsilon_lower.lower(), 0.8), 0) << exactdp::decimal_lower(r.epsilon_lower.lower(), 6);  // exactdp-allow-float: test constant
   // And the same samples DO violate a smaller claimed epsilon.
   const auto small = verification::audit_threshold_events(out0, out1, thresholds, kDelta, kConfidence, mpq_class(1, 2));
   EXPECT_TRUE(small.violation);
-  std::cout << "discrete Laplace: epsilon >= " << exactdp::accounting::decimal_lower(r.epsilon_lower.lower(), 6) << " (" << r.witness << ")\n";
+  std::cout << "discrete Laplace: epsilon >= " << exactdp::decimal_lower(r.epsilon_lower.lower(), 6) << " (" << r.witness << ")\n";
 }
 
 TEST(PrivacyAudit, RejectsBadArguments) {

@@ -3,7 +3,7 @@
 // direct sums where both apply.
 #include <gtest/gtest.h>
 
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/verification/reference_law.h>
 
 namespace exactdp::verification {
@@ -11,7 +11,7 @@ namespace {
 
 // upper - lower relative to lower, as an exponent: true when the width is below 2^-bits * value.
 bool tight(const Interval& b, int bits) {
-  const accounting::Real w = accounting::width_upper(b);
+  const exactdp::Real w = exactdp::width_upper(b);
   return mpfr_zero_p(w.get()) || (mpfr_sgn(b.lower()) > 0 && mpfr_get_exp(w.get()) + bits <= mpfr_get_exp(b.lower()));
 }
 
@@ -28,7 +28,7 @@ TEST(ReferenceLaw, GaussianMassesSumToOne) {
                             5);
     const Interval total = law.mass(std::nullopt, mpz_class(2)) + law.mass(mpz_class(3), mpz_class(40)) +
                            law.mass(mpz_class(41), std::nullopt);
-    EXPECT_TRUE(contains_one(total)) << s2 << " " << exactdp::accounting::decimal_lower(total.lower(), 30) << " " << exactdp::accounting::decimal_upper(total.upper(), 30);
+    EXPECT_TRUE(contains_one(total)) << s2 << " " << exactdp::decimal_lower(total.lower(), 30) << " " << exactdp::decimal_upper(total.upper(), 30);
     EXPECT_TRUE(tight(law.pmf(5), 20)) << s2;
     // symmetric about the mean
     EXPECT_TRUE(contains(law.pmf(8), law.pmf(2))) << s2;
@@ -71,7 +71,7 @@ TEST(ReferenceLaw, LaplaceClosedFormMatchesSum) {
   Interval m2(kPrecision);
   for (long k = -400; k <= 400; ++k) m2 = m2 + law.pmf(k - 4) * mpq_class(k * k);
   const Interval v = law.variance();
-  accounting::Real d(kPrecision);
+  exactdp::Real d(kPrecision);
   mpfr_sub(d.get(), v.upper(), m2.lower(), MPFR_RNDU);
   EXPECT_LT(mpfr_get_d(d.get(), MPFR_RNDU), 1e-40);  // exactdp-allow-float: test tolerance only
 }

@@ -2,11 +2,11 @@
 // find_package(exactdp) and exactdp::exactdp (tests/install/consumer_test.sh): a seeded discrete
 // Gaussian draw reproduced exactly, a certified privacy profile, and a ParameterError thrown by
 // the static library and caught here. Exit 0 when all hold.
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/accounting/discrete_gaussian_profile.h>
 #include <exactdp/samplers/discrete_gaussian.h>
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/seeded_bits.h>
 
 #include <iostream>
@@ -31,6 +31,6 @@ int main() {
     std::cout << "consumer_cxx: refused as expected: " << e.what() << "\n";
   }
   std::cout << "consumer_cxx: draw " << a << ", delta(1) of sigma2 = 14 in "
-            << exactdp::accounting::to_decimal_string(delta.value, 6) << "\n";
+            << exactdp::to_decimal_string(delta.value, 6) << "\n";
   return 0;
 }

@@ -17,9 +17,9 @@
 #include <string>
 #include <string_view>
 
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
-namespace exactdp::accounting {
+namespace exactdp {
 
 inline constexpr int kMaxDecimalDigits = 100'000;
 
@@ -56,4 +56,4 @@ struct DecimalInterval {
 [[nodiscard]] Interval interval_from_decimal(std::string_view parameter, std::string_view text,
                                              mpfr_prec_t precision);
 
-}  // namespace exactdp::accounting
+}  // namespace exactdp

@@ -1,4 +1,4 @@
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -1,9 +1,9 @@
-#include <exactdp/accounting/interval.h>
+#include <exactdp/core/interval.h>
 
 #include <stdexcept>
 #include <utility>
 
-namespace exactdp::accounting {
+namespace exactdp {
 namespace {
 
 mpfr_prec_t max_prec(const Interval& a, const Interval& b) {
@@ -524,4 +524,4 @@ mpq_class to_mpq(mpfr_srcptr x) {
   return q;
 }
 
-}  // namespace exactdp::accounting
+}  // namespace exactdp

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp {
 namespace {

@@ -1,10 +1,10 @@
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include <exactdp/samplers/errors.h>
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include "tests/accounting/rational_generators.h"
 
 namespace exactdp::accounting {

@@ -24,7 +24,7 @@
 // Thread-safety: an Interval is a value type; distinct objects may be used from distinct threads.
 //
 // Example:
-//   using namespace exactdp::accounting;
+//   using namespace exactdp;
 //   Interval x(mpq_class(1, 3), 128);          // [1/3 rounded down, 1/3 rounded up]
 //   Interval y = exp(x) * x - Interval(1, 128);
 //   assert(y.contains(...));
@@ -35,7 +35,7 @@
 
 #include <string>
 
-namespace exactdp::accounting {
+namespace exactdp {
 
 inline constexpr mpfr_prec_t kDefaultPrecision = 128;  // bits
 inline constexpr mpfr_prec_t kMaxPrecision = 65536;    // 2^16 bits: the cap of the Ziv driver
@@ -114,7 +114,7 @@ class Interval {
   [[nodiscard]] bool is_negative() const;       // upper < 0
 
   // "[lower, upper]" in MPFR's %Rg notation with 17 significant digits, NOT rounded outward:
-  // for messages and debugging only. Use accounting/decimal.h for output users rely on.
+  // for messages and debugging only. Use core/decimal.h for output users rely on.
   [[nodiscard]] std::string debug_string() const;
 
  private:
@@ -191,4 +191,4 @@ inline constexpr long kZeroWidthLog2 = -(1L << 40);
 // The exact rational value of a finite MPFR number (throws std::domain_error for inf/NaN).
 [[nodiscard]] mpq_class to_mpq(mpfr_srcptr x);
 
-}  // namespace exactdp::accounting
+}  // namespace exactdp

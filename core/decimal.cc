@@ -1,11 +1,11 @@
-#include <exactdp/accounting/decimal.h>
+#include <exactdp/core/decimal.h>
 
 #include <stdexcept>
 
-#include <exactdp/samplers/rational.h>
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/rational.h>
+#include <exactdp/core/errors.h>
 
-namespace exactdp::accounting {
+namespace exactdp {
 namespace {
 
 // Formats the digit string of mpfr_get_str (value = 0.DIGITS * 10^exp10, optional '-').
@@ -166,4 +166,4 @@ Interval interval_from_decimal(std::string_view parameter, std::string_view text
   return Interval(parse_rational(parameter, text), precision);
 }
 
-}  // namespace exactdp::accounting
+}  // namespace exactdp

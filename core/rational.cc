@@ -1,9 +1,9 @@
-#include <exactdp/samplers/rational.h>
+#include <exactdp/core/rational.h>
 
 #include <cctype>
 #include <cmath>  // exactdp-allow-float: std::isfinite/frexp for the exact double conversion only
 
-#include <exactdp/samplers/errors.h>
+#include <exactdp/core/errors.h>
 
 namespace exactdp {
 namespace {
