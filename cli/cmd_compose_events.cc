@@ -1,4 +1,4 @@
-// exactdp compose --event ... and exactdp calibrate dp-sgd (cli/compose_events.h).
+// exactdp compose --event ... (cli/compose_events.h); calibrate dp-sgd is cli/cmd_calibrate_dp_sgd.cc.
 //
 // compose: the events are parsed into accounting::RdpEvent (rdp.h). The "rdp" route applies to
 // every list; when no event is subsampled the accountant's routes (accountant.h: gdp, kov, basic,
@@ -92,23 +92,6 @@ constexpr const char* kHelp =
     "sigma/Delta, scale/Delta and sigma2/Delta^2 in [10^-6, 2^128]; q >= 2^-64. The interval of the\n"
     "rdp route encloses that route's bound (its upper end is the certified epsilon or delta);\n"
     "its lower end is not a lower bound on the mechanism's true privacy loss.\n";
-
-constexpr const char* kDpSgdHelp =
-    "usage: exactdp calibrate dp-sgd --q R --steps N --epsilon R --delta R [options]\n"
-    "\n"
-    "The noise multiplier sigma for DP-SGD (noise N(0, sigma^2 C^2) added to the sum of\n"
-    "per-example gradients clipped to norm C, Poisson sampling with rate q, `steps` steps) whose\n"
-    "certified epsilon at delta, by the rdp route (MTZ19 + Balle et al. 2020 Thm 21), is at most\n"
-    "the target. Neighbouring relation: add/remove-one.\n"
-    "  sigma         certified bracket of the rdp route's optimum: epsilon(sigma.upper) <= target\n"
-    "                and epsilon(sigma.lower) > target are both proven\n"
-    "  sigma_to_use  sigma.upper rounded up to 8 significant digits (or --digits): use it\n"
-    "\n"
-    "options:\n"
-    "  --json, --digits D (1..1000, default 20)\n"
-    "Ranges: 0 < q <= 1, 1 <= steps <= 10^9, 0 < epsilon <= 10^4, 0 < delta < 1; sigma is\n"
-    "searched in [10^-3, 10^6] to a relative width of 10^-6. Cost limits: q >= 2^-64, and q,\n"
-    "epsilon and delta at most 1024 bits of numerator plus denominator each (~300 digits).\n";
 
 // ---- EVENT text --------------------------------------------------------------------------
 
@@ -299,6 +282,191 @@ bool compose_uses_events(Args args) {
   return false;
 }
 
+namespace {
+
+// The command line of compose --event, validated before any route runs.
+struct ComposeRequest {
+  accounting::RdpComposition events;
+  bool want_epsilon = true;  // --delta given: epsilon wanted
+  mpq_class target;          // the --delta or --epsilon given
+  Neighbouring relation = Neighbouring::kAddRemove;
+  std::string route;         // auto, rdp, pld, gdp, kov, basic or zcdp
+  int digits = 20;
+  accounting::ZivOptions options;
+  bool subsampled = false;
+  bool rdp_applies = true;
+  bool json = false;
+};
+
+void check_target(const ComposeRequest& r) {
+  if (r.want_epsilon) {
+    accounting::validate_delta(r.target);
+  } else if (sgn(r.target) < 0 || r.target > 1'000'000) {
+    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(r.target)), "0 <= epsilon <= 10^6");
+  }
+}
+
+std::string route_option(const ParsedArgs& parsed) {
+  const std::string route = parsed.get("--route").value_or("auto");
+  if (route != "auto" && route != "rdp" && route != "gdp" && route != "kov" && route != "basic" &&
+      route != "zcdp" && route != "pld") {
+    throw UsageError("unknown --route '" + abbreviate(route) + "': use auto, rdp, pld, gdp, kov, basic or zcdp");
+  }
+  return route;
+}
+
+// Subsampled events: only rdp and pld; under replace-one only pld (a mixture against a mixture
+// has no RDP analysis here; the pld route's group bound applies).
+void check_routes(ComposeRequest& r) {
+  for (const auto& [e, n] : r.events) {
+    r.subsampled = r.subsampled || e.is_subsampled();
+    r.rdp_applies = r.rdp_applies && e.has_rdp();
+  }
+  if (r.subsampled && r.relation == Neighbouring::kReplaceOne) {
+    if (r.route == "rdp") {
+      throw ParameterError("route", "route: rdp does not apply to Poisson-subsampled events under replace-one; use pld "
+                                    "or auto");
+    }
+    r.rdp_applies = false;
+  }
+  if (r.events.empty()) throw UsageError("compose: give at least one --event (see --help)");
+  check_compose_event_limits(r.events);  // cost limits before any route (compose_limits.h)
+  if (r.subsampled && r.route != "auto" && r.route != "rdp" && r.route != "pld") {
+    throw UsageError("--route " + r.route + " does not apply to subsampled events: use rdp, pld or auto");
+  }
+}
+
+ComposeRequest compose_request(const ParsedArgs& parsed, accounting::RdpComposition events) {
+  if (!parsed.positionals().empty()) {
+    throw UsageError("compose: unexpected argument '" + abbreviate(parsed.positionals()[0]) +
+                     "' with --event (see --help)");
+  }
+  if (parsed.has("--delta") == parsed.has("--epsilon")) {
+    throw UsageError("compose: give exactly one of --delta R (for epsilon) or --epsilon R (for delta)");
+  }
+  ComposeRequest r;
+  r.events = std::move(events);
+  r.want_epsilon = parsed.has("--delta");
+  r.target = parsed.require_rational(r.want_epsilon ? "--delta" : "--epsilon");
+  check_target(r);
+  r.relation = neighbouring_option(parsed);
+  r.route = route_option(parsed);
+  r.digits = digits_option(parsed, 10'000);
+  r.options = ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum);
+  r.json = parsed.has("--json");
+  check_routes(r);
+  return r;
+}
+
+void add_rdp_route(const ComposeRequest& r, std::vector<RouteResult>& results, std::string& detail) {
+  if (!(r.route == "rdp" || (r.route == "auto" && r.rdp_applies))) return;
+  const accounting::RdpAnswer a = r.want_epsilon ? accounting::rdp_epsilon(r.events, r.target, r.relation, r.options)
+                                                 : accounting::rdp_delta(r.events, r.target, r.relation, r.options);
+  results.push_back({a.exact_rdp ? "rdp (exact RDP)" : "rdp", a.value.value, a.value.tolerance_met});
+  detail = "order " + exactdp::exact_decimal(a.order) + ", composed RDP " +
+           exactdp::to_decimal_string(a.rdp_at_order, 12) +
+           (r.want_epsilon ? " (Balle et al. 2020 Thm 21)" : " (CKS20 Prop. 12)");
+}
+
+// The accountant's routes (gdp, kov, basic, zcdp) for plain events; true when one is exact.
+bool add_accountant_routes(const ComposeRequest& r, std::vector<RouteResult>& results) {
+  if (r.subsampled || r.route == "rdp" || r.route == "pld") return false;
+  accounting::Accountant acc(r.options);
+  for (const auto& [e, n] : r.events) acc.compose(e.plain_event(), n);
+  const accounting::AccountantAnswer a = r.want_epsilon ? acc.get_epsilon(r.target) : acc.get_delta(r.target);
+  bool exact_found = false;
+  for (const auto& c : a.considered) {
+    if (r.route == "auto" || base_name(c.route) == r.route) {
+      results.push_back({c.route, c.value, c.route == a.route ? a.tolerance_met : true});
+      exact_found = exact_found || c.exact_route;
+    }
+  }
+  return exact_found;
+}
+
+// pld: when forced; under auto when no other route applies (errors then propagate), or for
+// subsampled compositions (DP-SGD: where it beats rdp) of noise laws it discretises, at most
+// 10^6 composed events (it takes 0.1-10 s; a refusal or limit is then reported, not fatal).
+// Plain compositions keep the millisecond routes unless --route pld is asked for: a wide
+// plain loss support (e.g. 1000 Laplace steps) makes pld take many seconds.
+void add_pld_route(const ComposeRequest& r, const ParsedArgs& parsed, bool exact_found, std::vector<RouteResult>& results,
+                   std::string& detail) {
+  unsigned long total = 0;
+  bool pld_covers_all = true;
+  for (const auto& [e, n] : r.events) {
+    total += std::min(n, 1'000'000'000UL);
+    pld_covers_all = pld_covers_all && accounting::pld::covers(e, r.relation);
+  }
+  const bool required = r.route == "pld" || (r.route == "auto" && !r.rdp_applies);
+  const bool optional =
+      r.route == "auto" && !required && r.subsampled && !exact_found && pld_covers_all && total <= 1'000'000;
+  if (parsed.has("--pld-step") && !required && !optional) {
+    throw UsageError("--pld-step applies only where the pld route runs (--route pld, or auto with subsampled "
+                     "events)");
+  }
+  if (!required && !optional) return;
+  accounting::pld::PldOptions pld_options;
+  pld_options.discretization.steps_per_unit = pld_steps_option(parsed, r.events);
+  if (optional) {  // not asked for: refuse what would take long (reported, not fatal)
+    pld_options.discretization.max_grid_points = 300'000;
+    pld_options.max_composed_points = std::size_t{1} << 21;
+  }
+  try {
+    const accounting::pld::PldAnswer a =
+        r.want_epsilon ? accounting::pld::pld_epsilon(r.events, r.target, r.relation, pld_options)
+                       : accounting::pld::pld_delta(r.events, r.target, r.relation, pld_options);
+    results.push_back({"pld", a.value, true});
+    const std::string ends = r.subsampled && r.relation == Neighbouring::kReplaceOne
+                                 ? "group bound through the data set without the record from both add/remove "
+                                   "upper chains, cell-index test of the +Delta/-Delta records for the lower end, "
+                                 : "connect-the-dots upper chain, cell-index test lower end, ";
+    detail = ends + a.grid + ", " + std::to_string(a.points) + " grid points";
+  } catch (const ParameterError& e) {  // LimitError is one too
+    if (required) throw;
+    detail = std::string("not used: ") + e.what();
+  }
+}
+
+int emit_compose_report(const ComposeRequest& r, const std::vector<RouteResult>& results, const std::string& rdp_detail,
+                        const std::string& pld_detail, Io& io) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < results.size(); ++i) {
+    if (mpfr_cmp(results[i].value.upper(), results[best].value.upper()) < 0) best = i;
+  }
+  const std::string quantity = r.want_epsilon ? "epsilon" : "delta";
+  TextJsonReport out;
+  out.json.set("command", "compose");
+  JsonValue events = JsonValue::array();
+  std::string listing;
+  for (const auto& [e, n] : r.events) {
+    JsonValue one = JsonValue::object();
+    one.set("event", e.describe()).set("count", n);
+    events.push(std::move(one));
+    listing += (listing.empty() ? "" : "; ") + e.describe() + " x " + std::to_string(n);
+  }
+  out.json.set("events", std::move(events));
+  out.lines.push_back("events = " + listing);
+  out.text("neighbouring", accounting::neighbouring_name(r.relation));
+  out.text(r.want_epsilon ? "delta" : "epsilon", to_string(r.target));
+  out.interval(quantity, results[best].value, r.digits);
+  out.text(quantity + "_upper", exactdp::decimal_upper(results[best].value.upper(), r.digits));
+  out.text("route", results[best].route);
+  if (!rdp_detail.empty()) out.text("rdp_detail", rdp_detail);
+  if (!pld_detail.empty()) out.text("pld_detail", pld_detail);
+  JsonValue routes = JsonValue::object();
+  for (const auto& res : results) {
+    routes.set(res.route, JsonValue::interval(res.value, r.digits));
+    if (results.size() > 1) {
+      out.lines.push_back("  considered " + res.route + ": " + exactdp::to_decimal_string(res.value, r.digits));
+    }
+  }
+  out.json.set("routes", std::move(routes));
+  out.flag("tolerance_met", results[best].tolerance_met);
+  return out.emit(io, r.json);
+}
+
+}  // namespace
+
 int cmd_compose_events(Args args, Io& io) {
   SplitArgs split = split_events(args);
   const ParsedArgs parsed(std::span<const std::string>(split.rest),
@@ -308,197 +476,14 @@ int cmd_compose_events(Args args, Io& io) {
                                                    {"--pld-step", true},
                                                    {"--neighbouring", true}}));
   if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
-  if (!parsed.positionals().empty()) {
-    throw UsageError("compose: unexpected argument '" + abbreviate(parsed.positionals()[0]) +
-                     "' with --event (see --help)");
-  }
-  if (parsed.has("--delta") == parsed.has("--epsilon")) {
-    throw UsageError("compose: give exactly one of --delta R (for epsilon) or --epsilon R (for delta)");
-  }
-  const bool want_epsilon = parsed.has("--delta");
-  const mpq_class target = parsed.require_rational(want_epsilon ? "--delta" : "--epsilon");
-  if (want_epsilon) {
-    accounting::validate_delta(target);
-  } else if (sgn(target) < 0 || target > 1'000'000) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(target)), "0 <= epsilon <= 10^6");
-  }
-  const Neighbouring relation = neighbouring_option(parsed);
-  const std::string route = parsed.get("--route").value_or("auto");
-  if (route != "auto" && route != "rdp" && route != "gdp" && route != "kov" && route != "basic" &&
-      route != "zcdp" && route != "pld") {
-    throw UsageError("unknown --route '" + abbreviate(route) + "': use auto, rdp, pld, gdp, kov, basic or zcdp");
-  }
-
-  const int digits = digits_option(parsed, 10'000);
-  const accounting::ZivOptions options =
-      ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum);
-  bool subsampled = false, rdp_applies = true;
-  for (const auto& [e, n] : split.events) {
-    subsampled = subsampled || e.is_subsampled();
-    rdp_applies = rdp_applies && e.has_rdp();
-  }
-  // Subsampled events under replace-one: no RDP analysis here (a mixture against a mixture);
-  // the pld route's group bound applies.
-  if (subsampled && relation == Neighbouring::kReplaceOne) {
-    if (route == "rdp") {
-      throw ParameterError("route", "route: rdp does not apply to Poisson-subsampled events under replace-one; use pld "
-                                    "or auto");
-    }
-    rdp_applies = false;
-  }
-  if (split.events.empty()) throw UsageError("compose: give at least one --event (see --help)");
-  check_compose_event_limits(split.events);  // cost limits before any route (compose_limits.h)
-  if (subsampled && route != "auto" && route != "rdp" && route != "pld") {
-    throw UsageError("--route " + route + " does not apply to subsampled events: use rdp, pld or auto");
-  }
+  const ComposeRequest r = compose_request(parsed, std::move(split.events));
   std::vector<RouteResult> results;
   std::string rdp_detail, pld_detail;
-  if (route == "rdp" || (route == "auto" && rdp_applies)) {
-    const accounting::RdpAnswer a =
-        want_epsilon ? accounting::rdp_epsilon(split.events, target, relation, options)
-                     : accounting::rdp_delta(split.events, target, relation, options);
-    results.push_back({a.exact_rdp ? "rdp (exact RDP)" : "rdp", a.value.value, a.value.tolerance_met});
-    rdp_detail = "order " + exactdp::exact_decimal(a.order) + ", composed RDP " +
-                 exactdp::to_decimal_string(a.rdp_at_order, 12) +
-                 (want_epsilon ? " (Balle et al. 2020 Thm 21)" : " (CKS20 Prop. 12)");
-  }
-  bool exact_found = false;
-  if (!subsampled && route != "rdp" && route != "pld") {
-    accounting::Accountant acc(options);
-    for (const auto& [e, n] : split.events) acc.compose(e.plain_event(), n);
-    const accounting::AccountantAnswer a = want_epsilon ? acc.get_epsilon(target) : acc.get_delta(target);
-    for (const auto& c : a.considered) {
-      if (route == "auto" || base_name(c.route) == route) {
-        results.push_back({c.route, c.value, c.route == a.route ? a.tolerance_met : true});
-        exact_found = exact_found || c.exact_route;
-      }
-    }
-  }
-  // pld: when forced; under auto when no other route applies (errors then propagate), or for
-  // subsampled compositions (DP-SGD: where it beats rdp) of noise laws it discretises, at most
-  // 10^6 composed events (it takes 0.1-10 s; a refusal or limit is then reported, not fatal).
-  // Plain compositions keep the millisecond routes unless --route pld is asked for: a wide
-  // plain loss support (e.g. 1000 Laplace steps) makes pld take many seconds.
-  unsigned long total = 0;
-  bool pld_covers_all = true;
-  for (const auto& [e, n] : split.events) {
-    total += std::min(n, 1'000'000'000UL);
-    pld_covers_all = pld_covers_all && accounting::pld::covers(e, relation);
-  }
-  const bool pld_required = route == "pld" || (route == "auto" && !rdp_applies);
-  const bool pld_optional =
-      route == "auto" && !pld_required && subsampled && !exact_found && pld_covers_all && total <= 1'000'000;
-  if (parsed.has("--pld-step") && !pld_required && !pld_optional) {
-    throw UsageError("--pld-step applies only where the pld route runs (--route pld, or auto with subsampled "
-                     "events)");
-  }
-  if (pld_required || pld_optional) {
-    accounting::pld::PldOptions pld_options;
-    pld_options.discretization.steps_per_unit = pld_steps_option(parsed, split.events);
-    if (pld_optional) {  // not asked for: refuse what would take long (reported, not fatal)
-      pld_options.discretization.max_grid_points = 300'000;
-      pld_options.max_composed_points = std::size_t{1} << 21;
-    }
-    try {
-      const accounting::pld::PldAnswer a =
-          want_epsilon ? accounting::pld::pld_epsilon(split.events, target, relation, pld_options)
-                       : accounting::pld::pld_delta(split.events, target, relation, pld_options);
-      results.push_back({"pld", a.value, true});
-      const std::string ends = subsampled && relation == Neighbouring::kReplaceOne
-                                   ? "group bound through the data set without the record from both add/remove "
-                                     "upper chains, cell-index test of the +Delta/-Delta records for the lower end, "
-                                   : "connect-the-dots upper chain, cell-index test lower end, ";
-      pld_detail = ends + a.grid + ", " + std::to_string(a.points) + " grid points";
-    } catch (const ParameterError& e) {  // LimitError is one too
-      if (pld_required) throw;
-      pld_detail = std::string("not used: ") + e.what();
-    }
-  }
-  if (results.empty()) {
-    throw UsageError("--route " + route + " does not apply to these events");
-  }
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < results.size(); ++i) {
-    if (mpfr_cmp(results[i].value.upper(), results[best].value.upper()) < 0) best = i;
-  }
-
-  const std::string quantity = want_epsilon ? "epsilon" : "delta";
-  TextJsonReport out;
-  out.json.set("command", "compose");
-  JsonValue events = JsonValue::array();
-  std::string listing;
-  for (const auto& [e, n] : split.events) {
-    JsonValue one = JsonValue::object();
-    one.set("event", e.describe()).set("count", n);
-    events.push(std::move(one));
-    listing += (listing.empty() ? "" : "; ") + e.describe() + " x " + std::to_string(n);
-  }
-  out.json.set("events", std::move(events));
-  out.lines.push_back("events = " + listing);
-  out.text("neighbouring", accounting::neighbouring_name(relation));
-  out.text(want_epsilon ? "delta" : "epsilon", to_string(target));
-  out.interval(quantity, results[best].value, digits);
-  out.text(quantity + "_upper", exactdp::decimal_upper(results[best].value.upper(), digits));
-  out.text("route", results[best].route);
-  if (!rdp_detail.empty()) out.text("rdp_detail", rdp_detail);
-  if (!pld_detail.empty()) out.text("pld_detail", pld_detail);
-  JsonValue routes = JsonValue::object();
-  for (const auto& r : results) {
-    routes.set(r.route, JsonValue::interval(r.value, digits));
-    if (results.size() > 1) {
-      out.lines.push_back("  considered " + r.route + ": " +
-                          exactdp::to_decimal_string(r.value, digits));
-    }
-  }
-  out.json.set("routes", std::move(routes));
-  out.flag("tolerance_met", results[best].tolerance_met);
-  return out.emit(io, parsed.has("--json"));
-}
-
-int cmd_calibrate_dp_sgd(Args args, Io& io) {
-  const ParsedArgs parsed(args, with_report_options({{"--q", true},
-                                                     {"--steps", true},
-                                                     {"--epsilon", true},
-                                                     {"--delta", true}}));
-  if (print_help_if_asked(parsed, kDpSgdHelp, io.out)) return 0;
-  if (!parsed.positionals().empty()) {
-    throw UsageError("calibrate dp-sgd: unexpected argument '" +
-                     abbreviate(parsed.positionals()[0]) + "'");
-  }
-  const mpq_class q = parsed.require_rational("--q");
-  (void)parsed.require("--steps");
-  const unsigned long steps =
-      static_cast<unsigned long>(*parsed.count("--steps", 1, 1'000'000'000ULL));
-  const mpq_class epsilon = parsed.require_rational("--epsilon");
-  const mpq_class delta = parsed.require_rational("--delta");
-  const int digits = digits_option(parsed, 1000);
-  check_dp_sgd_limits(q, epsilon, delta);  // cost limits (compose_limits.h)
-  const accounting::DpSgdCalibration c = accounting::calibrate_dp_sgd(q, steps, epsilon, delta);
-
-  const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) +
-                        static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma_upper.get_den_mpz_t(), 2)) +
-                        static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma_lower.get_den_mpz_t(), 2));
-  TextJsonReport out;
-  out.json.set("command", "calibrate");
-  out.text("mechanism", "dp-sgd");
-  out.text("q", to_string(q));
-  out.json.set("steps", steps);
-  out.lines.push_back("steps = " + std::to_string(steps));
-  out.text("epsilon", to_string(epsilon));
-  out.text("delta", to_string(delta));
-  out.text("neighbouring", accounting::neighbouring_name(Neighbouring::kAddRemove));
-  out.text("route", "rdp (MTZ19 sampled Gaussian at integer orders and one fractional order, Balle et al. 2020 Thm 21)");
-  out.interval("sigma", hull(Interval(c.sigma_lower, p), Interval(c.sigma_upper, p)), digits);
-  // sigma.upper rounded UP to 8 significant digits (the bracket is 10^-6 wide): a larger sigma
-  // only lowers every order's RDP, so it still meets the target.
-  out.text("sigma_to_use",
-           exactdp::decimal_upper(Interval(c.sigma_upper, p).upper(), digits < 8 ? digits : 8));
-  out.interval("epsilon_at_sigma_upper", c.epsilon_at_upper, digits);
-  out.interval("epsilon_at_sigma_lower", c.epsilon_at_lower, digits);
-  out.json.set("rdp_order", JsonValue::number(exactdp::exact_decimal(c.order_at_upper)));
-  out.lines.push_back("rdp_order = " + exactdp::exact_decimal(c.order_at_upper));
-  out.flag("width_met", c.width_met);
-  return out.emit(io, parsed.has("--json"));
+  add_rdp_route(r, results, rdp_detail);
+  const bool exact_found = add_accountant_routes(r, results);
+  add_pld_route(r, parsed, exact_found, results, pld_detail);
+  if (results.empty()) throw UsageError("--route " + r.route + " does not apply to these events");
+  return emit_compose_report(r, results, rdp_detail, pld_detail, io);
 }
 
 }  // namespace exactdp::cli

@@ -1,5 +1,5 @@
 // compose_events.h — the event-list forms of compose and calibrate (docs/DESIGN.md,
-// "Command-line contract"), kept apart from cmd_compose.cc / cmd_calibrate.cc which only hook them in:
+// "Command-line contract"): cmd_compose_events.cc and cmd_calibrate_dp_sgd.cc, hooked in by cmd_compose.cc / cmd_calibrate.cc:
 //
 //   exactdp compose --event EVENT [--count N] [--event EVENT [--count N] ...]
 //                   (--delta R | --epsilon R) [--route auto|gdp|kov|basic|zcdp|rdp]
