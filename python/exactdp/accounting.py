@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Any, Dict, List, Union
+import numbers
+from typing import Any, Dict, List, Tuple, Union
 
 from . import _exactdp
 from ._convert import exact_text
-from ._errors import UsageError
+from ._errors import ParameterError, UsageError
+from .samplers import laws
 from .interval import Interval
 
 DEFAULT_DIGITS = 40
@@ -79,37 +81,134 @@ def _first_interval(report: Dict[str, Any]) -> Union[Interval, Dict[str, Any]]:
     return report
 
 
-def profile(mechanism: str, *, report: bool = False, **options: Any):
+def _law_parameters(command: str, law: str, options: Dict[str, Any]) -> List[Tuple[str, str]]:
+    """The law's parameters among options as (name, exact text); UsageError naming any other."""
+    schema = {entry["name"]: entry for entry in laws()}
+    if law not in schema:
+        raise ParameterError(f"law = {law[:40]!r} is not a law of exactdp.laws(): allowed {', '.join(schema)}", "law")
+    allowed = [p["name"] for p in schema[law]["parameters"]]
+    for key in options:
+        if key not in allowed:
+            raise UsageError(f"{command}: {key} is not a parameter of {law} (allowed: {', '.join(allowed)})")
+    return [(k, exact_text(k, v)) for k, v in options.items() if v is not None]
+
+
+def _curve(curve: Any) -> List[Fraction]:
+    if not isinstance(curve, (tuple, list)) or len(curve) != 3:
+        raise TypeError("curve must be a tuple (MIN, MAX, POINTS)")
+    lo, hi = (Fraction(exact_text(name, v)) for name, v in (("curve", curve[0]), ("curve", curve[1])))
+    points = curve[2]
+    if isinstance(points, bool) or not isinstance(points, numbers.Integral):
+        raise TypeError("curve: POINTS must be an int")
+    if not 0 <= lo < hi:
+        raise ParameterError(f"curve = {curve!r}: allowed 0 <= MIN < MAX", "curve")
+    if not 2 <= points <= 10_000:
+        raise ParameterError(f"curve: POINTS = {points} is out of range: allowed 2 <= POINTS <= 10000", "curve")
+    return [lo + (hi - lo) * i / (int(points) - 1) for i in range(int(points))]
+
+
+def profile(mechanism: str, *, report: bool = False, epsilon: Any = None, curve: Any = None,
+            hardened: bool = False, tau_bits: Any = None, tolerance: Any = None, digits: Any = None,
+            **parameters: Any):
     """delta(epsilon), the smallest delta for which `mechanism` is (epsilon, delta)-DP, certified.
 
-    ``profile("gaussian", sigma="1", epsilon="1")`` -> Interval containing delta. Mechanisms and
-    options as ``exactdp profile --help``: gaussian (sigma, sensitivity), laplace (scale,
-    sensitivity), discrete-gaussian (sigma2, sensitivity), discrete-laplace (scale,
-    sensitivity), gdp (mu); epsilon, or curve=(MIN, MAX, POINTS) for a list of
-    (epsilon, Interval) pairs; hardened, tau_bits, tolerance, digits.
+    ``profile("gaussian", sigma="1", epsilon="1")`` -> Interval containing delta (exact dyadic
+    ends from the accounting library's MPFR interval). mechanism: a law of ``exactdp.laws()``
+    with "profile" among its capabilities, with its parameters as keywords: gaussian (sigma,
+    sensitivity), laplace (scale, sensitivity), discrete-gaussian (sigma2, sensitivity),
+    discrete-laplace (scale, sensitivity), gdp (mu), pure-dp (epsilon... as ``eps``-free laws
+    allow), staircase (gamma, sensitivity, r). epsilon >= 0, or curve=(MIN, MAX, POINTS) for a
+    list of (epsilon, Interval) pairs at POINTS evenly spaced exact epsilons; hardened,
+    tau_bits (the hardened sampler's noise: its tau charged); tolerance (relative width wanted,
+    default 2^-100). ``digits`` is accepted and ignored (the ends are exact). report=True: a dict
+    with "command", "law", "parameters", "epsilon", "delta", "tolerance_met", "tau_upper".
     """
-    r = run("profile", [mechanism], options)
+    del digits
+    if not isinstance(mechanism, str):
+        raise TypeError("mechanism must be a str (a name of exactdp.laws())")
+    if not isinstance(hardened, bool):
+        raise TypeError("hardened must be True or False")
+    given = _law_parameters("profile", mechanism, parameters)
+    if (epsilon is None) == (curve is None):
+        raise UsageError("profile: give epsilon= or curve=(MIN, MAX, POINTS), not both")
+    epsilons = [exact_text("epsilon", epsilon)] if curve is None else [f"{e.numerator}/{e.denominator}" for e in _curve(curve)]
+    tau = None
+    if tau_bits is not None:
+        if isinstance(tau_bits, bool) or not isinstance(tau_bits, numbers.Integral):
+            raise TypeError("tau_bits must be an int")
+        tau = max(0, min(int(tau_bits), 2**32 - 1))
+    raw = _exactdp._profile(mechanism, given, epsilons, "" if tolerance is None else exact_text("tolerance", tolerance),
+                            hardened, tau)
+    common = {"law": raw["law"], "parameters": dict(raw["parameters"]),
+              "tau_upper": None if raw["tau_upper"] is None else Fraction(raw["tau_upper"])}
+    rows = []
+    for row in raw["rows"]:
+        details = dict(common, epsilon=Fraction(row["epsilon"]), tolerance_met=row["tolerance_met"],
+                       precision=row["precision"])
+        rows.append((Fraction(row["epsilon"]), Interval.from_text(row["delta"]["lower"], row["delta"]["upper"], details)))
+    if curve is not None:
+        return [{"epsilon": e, "delta": d} for e, d in rows] if report else rows
+    delta = rows[0][1]
     if report:
-        return r
-    if "delta" in r:
-        return _main(r, "delta")
-    rows = next(v for v in r.values() if isinstance(v, list)) if isinstance(r, dict) else r
-    return [(Fraction(row["epsilon"]), row["delta"]) for row in rows]
+        return dict(delta.details, command="profile", delta=delta)
+    return delta
 
 
-def calibrate(mechanism: str, *, report: bool = False, **options: Any):
-    """Certified noise calibration (``exactdp calibrate --help``).
+def _interval(d: Dict[str, str], details: Any = None) -> Interval:
+    return Interval.from_text(d["lower"], d["upper"], details)
 
-    gaussian -> Interval containing the smallest sigma meeting (epsilon, delta) (use its
-    upper end); discrete-gaussian -> the exact Fraction sigma2 to use (its delta is in the
-    report). Options: epsilon, delta, sensitivity, tolerance, digits, ...
+
+def calibrate(mechanism: str, *, report: bool = False, epsilon: Any = None, delta: Any = None,
+              sensitivity: Any = 1, tolerance: Any = None, digits: Any = None, **options: Any):
+    """Certified noise calibration: the noise that makes the mechanism (epsilon, delta)-DP.
+
+    Returns an :class:`Interval` for both mechanisms; its ``upper`` end is the value to use:
+    gaussian -> [sigma_lower, sigma], sigma_lower certified to miss the target and sigma (the
+    upper end) certified to meet it; discrete-gaussian -> [sigma2, sigma2], the exact rational
+    sigma2 to use (few significant digits, certified to meet the target). ``details`` holds the
+    certified delta at the value (``delta_at_sigma`` / ``delta_at_sigma2``, Intervals) and
+    ``tolerance_met``; for discrete-gaussian also ``sigma2_optimum`` (Interval bracketing the
+    smallest sigma2) and ``significant_digits``. epsilon >= 0, 0 < delta < 1, sensitivity
+    (a rational for gaussian, an integer for discrete-gaussian; default 1), tolerance (relative
+    width of the bracket). ``digits`` is accepted and ignored (the ends are exact).
+    report=True: the details as a dict with the value under "sigma" / "sigma2".
+    ``calibrate("dp-sgd", ...)`` runs ``exactdp calibrate dp-sgd`` (its options as keywords).
     """
-    r = run("calibrate", [mechanism], options)
-    if report:
-        return r
-    if "sigma2" in r:
-        return Fraction(r["sigma2"])
-    return _main(r, "sigma")
+    del digits
+    if mechanism == "dp-sgd":
+        options.update(epsilon=epsilon, delta=delta, tolerance=tolerance)
+        if sensitivity != 1:
+            options["sensitivity"] = sensitivity
+        r = run("calibrate", [mechanism], options)
+        return r if report else _first_interval(r)
+    if mechanism == "discrete_gaussian":
+        from .audit import law_name
+        mechanism = law_name(mechanism)
+    if mechanism not in ("gaussian", "discrete-gaussian"):
+        raise ParameterError(f"mechanism = {str(mechanism)[:40]!r}: allowed gaussian, discrete-gaussian, dp-sgd",
+                             "mechanism")
+    if options:
+        raise UsageError(f"calibrate: {next(iter(options))} is not a parameter of {mechanism} "
+                         "(allowed: epsilon, delta, sensitivity, tolerance)")
+    for name, value in (("epsilon", epsilon), ("delta", delta)):
+        if value is None:
+            raise UsageError(f"calibrate: {name} is required")
+    args = (exact_text("epsilon", epsilon), exact_text("delta", delta), exact_text("sensitivity", sensitivity),
+            "" if tolerance is None else exact_text("tolerance", tolerance))
+    if mechanism == "gaussian":
+        raw = _exactdp._calibrate_gaussian(*args)
+        details = {"mechanism": mechanism, "delta_at_sigma": _interval(raw["delta_at_sigma"]),
+                   "delta_at_sigma_lower": _interval(raw["delta_at_sigma_lower"]),
+                   "tolerance_met": raw["tolerance_met"]}
+        value = Interval(Fraction(raw["sigma_lower"]), Fraction(raw["sigma"]), details)
+        return dict(details, sigma=value) if report else value
+    raw = _exactdp._calibrate_discrete_gaussian(*args)
+    details = {"mechanism": mechanism, "delta_at_sigma2": _interval(raw["delta_at_sigma2"]),
+               "sigma2_optimum": Interval(Fraction(raw["optimum_lower"]), Fraction(raw["optimum_upper"])),
+               "significant_digits": raw["significant_digits"], "tolerance_met": raw["tolerance_met"]}
+    sigma2 = Fraction(raw["sigma2"])
+    value = Interval(sigma2, sigma2, details)
+    return dict(details, sigma2=value) if report else value
 
 
 def convert(source: str, *, report: bool = False, **options: Any):

@@ -9,6 +9,8 @@ PYBIND11_MODULE(_exactdp, m) {
   exactdp::python::register_errors(m);
   exactdp::python::register_sampling(m);
   exactdp::python::register_audit(m);
+  exactdp::python::register_profile(m);
+  exactdp::python::register_calibrate(m);
   exactdp::python::register_commands(m);
   exactdp::python::register_accountant(m);
   exactdp::python::register_release(m);

@@ -122,3 +122,55 @@ def test_library_failures_are_exactdp_exceptions():
     assert issubclass(exactdp.ComputationError, RuntimeError)
     with pytest.raises(exactdp.ParameterError):
         exactdp.audit([1], law="discrete-gaussian", sigma2="1/0")
+
+
+def _cli_interval(d):
+    return exactdp.Interval.from_text(d["lower"], d["upper"])
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    (["staircase", "--gamma", "1", "--sensitivity", "3", "--epsilon", "1/2"],
+     {"gamma": 1, "sensitivity": 3, "epsilon": Fraction(1, 2)}),
+    (["discrete-gaussian", "--sigma2", "4", "--epsilon", "1", "--hardened"],
+     {"sigma2": 4, "epsilon": 1, "hardened": True}),
+    (["gdp", "--mu", "1", "--epsilon", "1"], {"mu": 1, "epsilon": 1}),
+])
+def test_profile_from_the_library_inside_the_clis(cli, args, kwargs):
+    delta = exactdp.profile(args[0], **kwargs)
+    ref = cli("profile", *args, "--json")
+    assert delta in _cli_interval(ref["delta"])
+    assert delta.details["tolerance_met"] is True
+
+
+def test_staircase_profile_is_zero_from_gamma_on():
+    assert exactdp.profile("staircase", gamma=1, sensitivity=3, epsilon=1) == exactdp.Interval(0, 0)
+    assert exactdp.profile("staircase", gamma=1, sensitivity=3, epsilon="0.9").lower > 0
+
+
+def test_profile_input_is_not_argv():
+    with pytest.raises(exactdp.ParameterError, match="law") as e:
+        exactdp.profile("--help")
+    assert e.value.parameter == "law"
+    with pytest.raises(exactdp.ParameterError, match="no certified profile"):
+        exactdp.profile("zcdp", rho=1, epsilon=1)  # never treated as another law
+    with pytest.raises(exactdp.UsageError, match="sigma2"):
+        exactdp.profile("gaussian", sigma2=1, epsilon=1)
+    with pytest.raises(exactdp.ParameterError, match="tolerance"):
+        exactdp.profile("gaussian", sigma=1, epsilon=1, tolerance=2)
+
+
+def test_calibrate_returns_an_interval_for_both_mechanisms():
+    sigma = exactdp.calibrate("gaussian", epsilon=1, delta="1e-5")
+    sigma2 = exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-5")
+    assert isinstance(sigma, exactdp.Interval) and isinstance(sigma2, exactdp.Interval)
+    assert sigma.lower < sigma.upper and sigma2.lower == sigma2.upper == 14
+    assert sigma2.details["delta_at_sigma2"].upper <= Fraction(1, 10**5)
+    assert exactdp.profile("gaussian", sigma=sigma.upper, epsilon=1).upper <= Fraction(1, 10**5)
+    with pytest.warns(DeprecationWarning):
+        assert exactdp.calibrate("discrete_gaussian", epsilon=1, delta="1e-5") == sigma2
+    with pytest.raises(exactdp.ParameterError, match="delta"):
+        exactdp.calibrate("gaussian", epsilon=1, delta=2)
+    with pytest.raises(exactdp.ParameterError, match="sensitivity"):
+        exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-5", sensitivity="1/2")
+    with pytest.raises(exactdp.UsageError, match="sigma"):
+        exactdp.calibrate("gaussian", epsilon=1, delta="1e-5", sigma=1)
