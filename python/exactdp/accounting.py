@@ -211,13 +211,29 @@ def calibrate(mechanism: str, *, report: bool = False, epsilon: Any = None, delt
     return dict(details, sigma2=value) if report else value
 
 
-def convert(source: str, *, report: bool = False, **options: Any):
-    """zCDP / mu-GDP / pure DP conversions (``exactdp convert --help``): the converted value as
-    an Interval, e.g. ``convert("zcdp", rho="1/2", delta="1e-6")`` -> epsilon,
-    ``convert("gdp", epsilon=1, delta="1e-5")`` -> mu. ``convert("pure-dp", epsilon=1)`` has
-    two results: the report is returned."""
-    r = run("convert", [source], options)
-    return r if report else _first_interval(r)
+def convert(source: str, *, report: bool = False, tolerance: Any = None, digits: Any = None, **values: Any):
+    """zCDP / mu-GDP / pure DP conversions, certified, from the accounting library:
+    ``convert("zcdp", rho="1/2", delta="1e-6")`` -> Interval containing epsilon (or
+    ``epsilon=`` -> delta); ``convert("gdp", mu=1, delta="1e-5")`` -> epsilon,
+    ``convert("gdp", epsilon=1, delta="1e-5")`` -> mu (use its lower end: mu-GDP with mu <=
+    lower implies (epsilon, delta)-DP). ``convert("pure-dp", epsilon=1)`` has two results:
+    a dict {"mu": Interval, "rho": Fraction (exact)}. ``details`` (and report=True, a dict)
+    hold ``tolerance_met`` and, for zcdp, the Renyi order ``alpha`` used. ``digits`` is
+    accepted and ignored (exact ends)."""
+    del digits
+    if not isinstance(source, str):
+        raise TypeError("source must be a str: zcdp, gdp or pure-dp")
+    given = [(k, exact_text(k, v)) for k, v in values.items() if v is not None]
+    raw = _exactdp._convert(source, given, "" if tolerance is None else exact_text("tolerance", tolerance))
+    details = {"tolerance_met": raw["tolerance_met"]}
+    if raw["alpha"] is not None:
+        details["alpha"] = Fraction(raw["alpha"])
+    value = _interval(raw["value"], details)
+    if source == "pure-dp":
+        return dict(details, mu=value, rho=Fraction(raw["rho"]), command="convert", source=source)
+    if report:
+        return dict(details, command="convert", source=source, **{raw["result"]: value})
+    return value
 
 
 def compose(kind: str = "pure-dp", *, report: bool = False, **options: Any):

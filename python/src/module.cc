@@ -11,6 +11,7 @@ PYBIND11_MODULE(_exactdp, m) {
   exactdp::python::register_audit(m);
   exactdp::python::register_profile(m);
   exactdp::python::register_calibrate(m);
+  exactdp::python::register_convert(m);
   exactdp::python::register_commands(m);
   exactdp::python::register_accountant(m);
   exactdp::python::register_release(m);

@@ -174,3 +174,28 @@ def test_calibrate_returns_an_interval_for_both_mechanisms():
         exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-5", sensitivity="1/2")
     with pytest.raises(exactdp.UsageError, match="sigma"):
         exactdp.calibrate("gaussian", epsilon=1, delta="1e-5", sigma=1)
+
+
+def test_convert_from_the_library_inside_the_clis(cli):
+    cases = [
+        ("zcdp", {"rho": "1/2", "epsilon": 2}, "delta"),
+        ("gdp", {"mu": 1, "delta": "1e-5"}, "epsilon"),
+        ("gdp", {"epsilon": 1, "delta": "1e-5"}, "mu"),
+    ]
+    for source, values, key in cases:
+        got = exactdp.convert(source, **values)
+        args = [a for k, v in values.items() for a in (f"--{k}", str(v))]
+        assert got in _cli_interval(cli("convert", source, *args, "--json")[key])
+    both = exactdp.convert("pure-dp", epsilon=1)
+    assert both["rho"] == Fraction(1, 2)
+    assert both["mu"] in _cli_interval(cli("convert", "pure-dp", "--epsilon", "1", "--json")["mu"])
+
+
+def test_convert_errors_name_python_arguments():
+    with pytest.raises(exactdp.ParameterError, match="mu") as e:
+        exactdp.convert("zcdp", rho=1, mu=1)
+    assert "--" not in str(e.value)
+    with pytest.raises(exactdp.ParameterError, match="delta"):
+        exactdp.convert("zcdp", rho=1, delta=1, epsilon=1)
+    with pytest.raises(exactdp.ParameterError, match="source"):
+        exactdp.convert("--help")
