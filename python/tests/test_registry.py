@@ -199,3 +199,19 @@ def test_convert_errors_name_python_arguments():
         exactdp.convert("zcdp", rho=1, delta=1, epsilon=1)
     with pytest.raises(exactdp.ParameterError, match="source"):
         exactdp.convert("--help")
+
+
+def test_accountant_events_come_from_the_registry():
+    from exactdp import events
+    stair = events.Staircase(gamma=1, sensitivity=3)
+    assert "staircase" in repr(stair)
+    eps = exactdp.Accountant().compose(stair, count=2).get_epsilon("1e-6")
+    assert eps.upper <= 2  # two uses of a 1-DP mechanism
+    generic = events.Event.of_law("discrete-gaussian", sigma2=4)
+    a = exactdp.Accountant().compose(generic).get_epsilon("1e-6")
+    b = exactdp.Accountant().compose(events.DiscreteGaussian(sigma2=4)).get_epsilon("1e-6")
+    assert a == b
+    with pytest.raises(exactdp.ParameterError, match="no accounting event"):
+        events.Event.of_law("bernoulli-exp", gamma=1)
+    with pytest.raises(exactdp.ParameterError, match="sigma2"):
+        events.Event.of_law("discrete-gaussian", sigma2=0)
