@@ -236,14 +236,42 @@ def convert(source: str, *, report: bool = False, tolerance: Any = None, digits:
     return value
 
 
-def compose(kind: str = "pure-dp", *, report: bool = False, **options: Any):
-    """Composition of pure-DP mechanisms (``exactdp compose --help``), e.g.
-    ``compose(epsilon="0.1", k=100, delta="1e-6")``: the epsilon Interval (one method), or the
-    report (method="all")."""
-    r = run("compose", [kind], options)
-    if report or "epsilon" not in r:
-        return r
-    return _main(r, "epsilon")
+_COMPOSE_METHODS = ("basic", "advanced", "optimal", "gdp", "zcdp")
+
+
+def compose(kind: str = "pure-dp", *, report: bool = False, epsilon: Any = None, k: Any = None,
+            delta: Any = None, method: str = "optimal", tolerance: Any = None, digits: Any = None):
+    """k-fold composition of epsilon-DP mechanisms, certified, from the accounting library:
+    ``compose(epsilon="0.1", k=100, delta="1e-6")`` -> Interval containing the composed epsilon
+    at delta (use its upper end). method: "optimal" (Kairouz-Oh-Viswanath, exact; default),
+    "basic", "advanced", "gdp", "zcdp", or "all" for a dict {"methods": {method: {"epsilon":
+    Interval, "route", "tolerance_met"}}}. 0 < epsilon <= 10^6, 1 <= k <= 10^6, 0 < delta < 1.
+    ``digits`` is accepted and ignored (exact ends)."""
+    del digits
+    if kind != "pure-dp":
+        raise ParameterError(f"kind = {str(kind)[:40]!r}: allowed pure-dp (compose_events for other events)", "kind")
+    for name, value in (("epsilon", epsilon), ("k", k), ("delta", delta)):
+        if value is None:
+            raise UsageError(f"compose: {name} is required")
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError("k must be an int")
+    if not 1 <= int(k) <= 10**6:
+        raise ParameterError(f"k = {k} is out of range: allowed 1 <= k <= 10^6", "k")
+    methods = _COMPOSE_METHODS if method == "all" else (method,)
+    args = (exact_text("epsilon", epsilon), int(k), exact_text("delta", delta))
+    tol = "" if tolerance is None else exact_text("tolerance", tolerance)
+    results = {}
+    for m in methods:
+        raw = _exactdp._compose_pure_dp(*args, m, tol)
+        results[m] = {"epsilon": _interval(raw["epsilon"], {"method": m, "route": raw["route"],
+                                                             "tolerance_met": raw["tolerance_met"]}),
+                      "route": raw["route"], "tolerance_met": raw["tolerance_met"]}
+    common = {"command": "compose", "mechanism": "pure-dp", "epsilon_per_mechanism": Fraction(args[0]),
+              "k": int(k), "delta": Fraction(args[2])}
+    if method == "all":
+        return dict(common, methods=results)
+    value = results[method]["epsilon"]
+    return dict(common, method=method, epsilon=value, route=value.details["route"]) if report else value
 
 
 def compose_events(events: List[Any], *, report: bool = False, **options: Any):

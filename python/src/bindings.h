@@ -5,6 +5,7 @@
 //   profile.cc     a law's certified profile delta(epsilon) (accounting library)
 //   calibrate.cc   certified calibration of the Gaussian and discrete Gaussian
 //   convert.cc     zCDP / mu-GDP / pure-DP conversions
+//   compose.cc     k-fold composition of pure-DP mechanisms
 //   commands.cc    the CLI's accounting and audit commands run in-process (no subprocess)
 //   accountant.cc  accounting::Accountant and its PrivacyEvent kinds
 //   release.cc     the calibration and guarantee of `exactdp release` (for exactdp.dask.release)
@@ -25,6 +26,7 @@ void register_audit(pybind11::module_& m);
 void register_profile(pybind11::module_& m);
 void register_calibrate(pybind11::module_& m);
 void register_convert(pybind11::module_& m);
+void register_compose(pybind11::module_& m);
 void register_commands(pybind11::module_& m);
 void register_accountant(pybind11::module_& m);
 void register_release(pybind11::module_& m);

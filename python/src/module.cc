@@ -12,6 +12,7 @@ PYBIND11_MODULE(_exactdp, m) {
   exactdp::python::register_profile(m);
   exactdp::python::register_calibrate(m);
   exactdp::python::register_convert(m);
+  exactdp::python::register_compose(m);
   exactdp::python::register_commands(m);
   exactdp::python::register_accountant(m);
   exactdp::python::register_release(m);

@@ -215,3 +215,17 @@ def test_accountant_events_come_from_the_registry():
         events.Event.of_law("bernoulli-exp", gamma=1)
     with pytest.raises(exactdp.ParameterError, match="sigma2"):
         events.Event.of_law("discrete-gaussian", sigma2=0)
+
+
+def test_compose_pure_dp_every_method_inside_the_clis(cli):
+    got = exactdp.compose(epsilon="0.1", k=100, delta="1e-6", method="all")
+    ref = cli("compose", "pure-dp", "--epsilon", "0.1", "--k", "100", "--delta", "1e-6", "--method", "all", "--json")
+    for method, result in got["methods"].items():
+        assert result["epsilon"] in _cli_interval(ref["methods"][method]["epsilon"]), method
+    assert got["methods"]["basic"]["epsilon"] == exactdp.Interval(10, 10)
+    with pytest.raises(exactdp.ParameterError, match="method"):
+        exactdp.compose(epsilon=1, k=2, delta="1e-6", method="best")
+    with pytest.raises(exactdp.ParameterError, match="k"):
+        exactdp.compose(epsilon=1, k=0, delta="1e-6")
+    with pytest.raises(exactdp.ParameterError, match="epsilon"):
+        exactdp.compose(epsilon=10**5, k=10**6, delta="1e-6", method="zcdp")
