@@ -7,7 +7,7 @@ reproduce ``exactdp sample --seed HEX``):
     bernoulli_exp(gamma, size=None, rng=None)
     sample(law, size=None, rng=None, hardened=False, tau_bits=None, **parameters): any law of
         laws() (the library's registry), e.g. sample("staircase", gamma=1, sensitivity=3, size=10)
-Accounting (certified intervals with exact Fraction ends; the CLI's commands, in-process):
+Accounting (certified intervals with exact Fraction ends; the accounting library's calls):
     profile, calibrate, convert, compose, compose_events (DP-SGD: rdp and pld routes), measure_gdp,
     Interval,
     Accountant with events.Gaussian / DiscreteGaussian / Laplace / DiscreteLaplace / PureDP / ZCDP / GDP

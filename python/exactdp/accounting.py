@@ -1,16 +1,16 @@
 """Certified privacy accounting: the CLI's accounting commands as functions, and an Accountant.
 
-Each function runs the C++ command of the same name in-process (no subprocess): its options are
-the keyword arguments (``sigma="1"`` is ``--sigma 1``; underscores become dashes, so
-``eps_max=`` is ``--eps-max``; ``True`` is a flag such as ``hardened=True``; a tuple gives
-several values, ``curve=(0, 2, 5)`` is ``--curve 0 2 5``), values exact as everywhere
-(int, Fraction, Decimal, str; float refused). The result is read from the command's JSON
-report: every interval becomes an :class:`Interval` with exact Fraction ends (the CLI's
-outward-rounded decimals, read exactly), so it contains the true value.
+profile, calibrate, convert and compose call the accounting library directly (python/src:
+profile.cc, calibrate.cc, convert.cc, compose.cc): parameters are keyword arguments named as the
+library names them, exact (int, Fraction, Decimal, str; float refused with TypeError naming
+it), and every interval is an :class:`Interval` whose ends are the exact dyadic ends of the
+library's MPFR interval, so it contains the true value.
 
-``digits`` (default 40, the CLI's is 20) is how many significant digits the outward-rounded
-ends keep: more digits give a narrower interval, always certified. ``report=True`` returns the
-whole report (a dict) instead of the main value.
+measure_gdp, compose_events and calibrate("dp-sgd") still run the C++ command of the same name
+in-process (no subprocess, ``run``): their options are the keyword arguments (``eps_max=`` is
+``--eps-max``; ``True`` is a flag; a tuple gives several values) and the result is read from the
+command's JSON report, its outward-rounded decimals read exactly; ``digits`` (default 40, the
+CLI's is 20) is how many significant digits those ends keep.
 """
 
 from __future__ import annotations
