@@ -229,3 +229,25 @@ def test_compose_pure_dp_every_method_inside_the_clis(cli):
         exactdp.compose(epsilon=1, k=0, delta="1e-6")
     with pytest.raises(exactdp.ParameterError, match="epsilon"):
         exactdp.compose(epsilon=10**5, k=10**6, delta="1e-6", method="zcdp")
+
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+@hypothesis.given(st.integers(1, 10**4), st.integers(1, 1000))
+@hypothesis.settings(max_examples=40, deadline=None, derandomize=True)
+def test_exact_parameter_spellings_draw_the_same(p, q):
+    # int, Fraction, Decimal and str of the same rational reach the law as the same mpq.
+    import decimal
+    value = Fraction(p, q)
+    spellings = [value, f"{p}/{q}"]
+    if q in (1, 2, 4, 5, 8, 10, 16, 20, 25):
+        spellings.append(decimal.Decimal(p) / decimal.Decimal(q))
+    if q == 1:
+        spellings.append(p)
+    draws = [exactdp.sample("staircase", gamma=v, sensitivity=2, size=8, rng=exactdp.SeededBits(SEED)).tolist()
+             for v in spellings]
+    assert all(d == draws[0] for d in draws)
+    with pytest.raises(TypeError, match="gamma"):
+        exactdp.sample("staircase", gamma=float(value), sensitivity=2)
