@@ -131,6 +131,8 @@ def release(ddf, columns: List[str], mechanism: str = "discrete-gaussian", epsil
             raise TypeError(f"column {c!r} must hold integers for exact discrete noise (dtype {ddf[c].dtype})")
     if seed is not None and (not isinstance(seed, (bytes, bytearray)) or len(seed) != 32):
         raise ValueError("seed must be 32 bytes")
+    if seed is not None:
+        samplers.SeededBits(bytes(seed))  # refuses the all-zero seed (sodium_is_zero), naming seed
     if not columns:
         raise ValueError("columns: name at least one integer column to noise")
     g = calibrate(mechanism, epsilon, delta, sensitivity, contributions, len(columns))

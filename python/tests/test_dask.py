@@ -79,8 +79,8 @@ def test_guarantee_is_the_cli_release_guarantee(tmp_path, mechanism, delta):
 def test_seeded_release_is_reproducible_and_partitions_differ(client):
     frame = pd.DataFrame({"c": np.zeros(4_000, dtype=np.int64)})
     ddf = dd.from_pandas(frame, npartitions=4)
-    a = exactdp.dask.release(ddf, ["c"], "discrete-laplace", epsilon="1/2", seed=bytes(32))[0].compute()
-    b = exactdp.dask.release(ddf, ["c"], "discrete-laplace", epsilon="1/2", seed=bytes(32))[0].compute()
+    a = exactdp.dask.release(ddf, ["c"], "discrete-laplace", epsilon="1/2", seed=bytes(range(32)))[0].compute()
+    b = exactdp.dask.release(ddf, ["c"], "discrete-laplace", epsilon="1/2", seed=bytes(range(32)))[0].compute()
     assert (a["c"] == b["c"]).all()
     parts = np.split(a["c"].to_numpy(), 4)
     assert len({tuple(p[:50]) for p in parts}) == 4
@@ -128,3 +128,10 @@ def test_release_of_a_uint64_column(client):
     got = noised.compute()["u"]
     assert got.dtype == np.uint64
     assert all(abs(int(x) - (2**63 + 7)) < 1000 for x in got.tolist())
+
+
+def test_all_zero_release_seed_is_refused():
+    frame = pd.DataFrame({"c": np.zeros(4, dtype=np.int64)})
+    with pytest.raises(exactdp.ParameterError, match="all-zero"):
+        exactdp.dask.release(dd.from_pandas(frame, npartitions=1), ["c"], "discrete-laplace", epsilon=1,
+                             seed=bytes(32))
