@@ -5,23 +5,26 @@ reproduce ``exactdp sample --seed HEX``):
     discrete_gaussian(sigma2, size=None, mean=0, rng=None, hardened=False)
     discrete_laplace(scale, size=None, mean=0, rng=None, hardened=False)
     bernoulli_exp(gamma, size=None, rng=None)
-Accounting (certified intervals with exact Fraction ends; the CLI's commands, in-process):
+    sample(law, size=None, rng=None, hardened=False, tau_bits=None, **parameters): any law of
+        laws() (the library's registry), e.g. sample("staircase", gamma=1, sensitivity=3, size=10)
+Accounting (certified intervals with exact Fraction ends; the accounting library's calls):
     profile, calibrate, convert, compose, compose_events (DP-SGD: rdp and pld routes), measure_gdp,
     Interval,
     Accountant with events.Gaussian / DiscreteGaussian / Laplace / DiscreteLaplace / PureDP / ZCDP / GDP
-Audit of anyone's samples: audit(samples, law="discrete_gaussian", sigma2="9/4")
+Audit of anyone's samples: audit(samples, law="discrete-gaussian", sigma2="9/4")
 Errors: ParameterError and LimitError (ValueError subclasses naming the parameter),
-UsageError (an option that does not exist or apply); TypeError for a float parameter.
+UsageError (an option that does not exist or apply), ComputationError (a RuntimeError: the
+library could not finish a computation); TypeError for a float parameter.
 Parameters are int, fractions.Fraction, decimal.Decimal or str ("9/4", "1e-5"), never float.
 """
 
-from ._errors import LimitError, ParameterError, UsageError
+from ._errors import ComputationError, LimitError, ParameterError, UsageError
 from . import events
 from .accountant import Accountant
 from .accounting import calibrate, compose, compose_events, convert, measure_gdp, profile
 from .audit import audit
 from .interval import Interval
-from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_laplace
+from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_laplace, laws, sample
 
 
 def __getattr__(name):  # exactdp.dask is imported on first use (Dask is optional)
@@ -33,7 +36,7 @@ def __getattr__(name):  # exactdp.dask is imported on first use (Dask is optiona
 __version__ = "0.1.0"
 
 __all__ = [
-    "Accountant", "Interval", "LimitError", "ParameterError", "SeededBits", "UsageError",
+    "Accountant", "ComputationError", "Interval", "LimitError", "ParameterError", "SeededBits", "UsageError",
     "audit", "bernoulli_exp", "calibrate", "compose", "compose_events", "convert", "discrete_gaussian",
-    "discrete_laplace", "events", "measure_gdp", "profile",
+    "discrete_laplace", "events", "laws", "measure_gdp", "profile", "sample",
 ]

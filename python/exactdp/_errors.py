@@ -21,3 +21,8 @@ class LimitError(ParameterError):
 
 class UsageError(ValueError):
     """An option that does not exist or does not apply, or a required one left out."""
+
+
+class ComputationError(RuntimeError):
+    """The library could not finish a computation (a precision or iteration limit reached, or an
+    internal check failed); the message says which. Never raised for bad input."""

@@ -1,27 +1,29 @@
 """Certified privacy accounting: the CLI's accounting commands as functions, and an Accountant.
 
-Each function runs the C++ command of the same name in-process (no subprocess): its options are
-the keyword arguments (``sigma="1"`` is ``--sigma 1``; underscores become dashes, so
-``eps_max=`` is ``--eps-max``; ``True`` is a flag such as ``hardened=True``; a tuple gives
-several values, ``curve=(0, 2, 5)`` is ``--curve 0 2 5``), values exact as everywhere
-(int, Fraction, Decimal, str; float refused). The result is read from the command's JSON
-report: every interval becomes an :class:`Interval` with exact Fraction ends (the CLI's
-outward-rounded decimals, read exactly), so it contains the true value.
+profile, calibrate, convert and compose call the accounting library directly (python/src:
+profile.cc, calibrate.cc, convert.cc, compose.cc): parameters are keyword arguments named as the
+library names them, exact (int, Fraction, Decimal, str; float refused with TypeError naming
+it), and every interval is an :class:`Interval` whose ends are the exact dyadic ends of the
+library's MPFR interval, so it contains the true value.
 
-``digits`` (default 40, the CLI's is 20) is how many significant digits the outward-rounded
-ends keep: more digits give a narrower interval, always certified. ``report=True`` returns the
-whole report (a dict) instead of the main value.
+measure_gdp, compose_events and calibrate("dp-sgd") still run the C++ command of the same name
+in-process (no subprocess, ``run``): their options are the keyword arguments (``eps_max=`` is
+``--eps-max``; ``True`` is a flag; a tuple gives several values) and the result is read from the
+command's JSON report, its outward-rounded decimals read exactly; ``digits`` (default 40, the
+CLI's is 20) is how many significant digits those ends keep.
 """
 
 from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Any, Dict, List, Union
+import numbers
+from typing import Any, Dict, List, Tuple, Union
 
 from . import _exactdp
 from ._convert import exact_text
-from ._errors import UsageError
+from ._errors import ParameterError, UsageError
+from .samplers import laws
 from .interval import Interval
 
 DEFAULT_DIGITS = 40
@@ -79,56 +81,197 @@ def _first_interval(report: Dict[str, Any]) -> Union[Interval, Dict[str, Any]]:
     return report
 
 
-def profile(mechanism: str, *, report: bool = False, **options: Any):
+def _law_parameters(command: str, law: str, options: Dict[str, Any]) -> List[Tuple[str, str]]:
+    """The law's parameters among options as (name, exact text); UsageError naming any other."""
+    schema = {entry["name"]: entry for entry in laws()}
+    if law not in schema:
+        raise ParameterError(f"law = {law[:40]!r} is not a law of exactdp.laws(): allowed {', '.join(schema)}", "law")
+    allowed = [p["name"] for p in schema[law]["parameters"]]
+    for key in options:
+        if key not in allowed:
+            raise UsageError(f"{command}: {key} is not a parameter of {law} (allowed: {', '.join(allowed)})")
+    return [(k, exact_text(k, v)) for k, v in options.items() if v is not None]
+
+
+def _curve(curve: Any) -> List[Fraction]:
+    if not isinstance(curve, (tuple, list)) or len(curve) != 3:
+        raise TypeError("curve must be a tuple (MIN, MAX, POINTS)")
+    lo, hi = (Fraction(exact_text(name, v)) for name, v in (("curve", curve[0]), ("curve", curve[1])))
+    points = curve[2]
+    if isinstance(points, bool) or not isinstance(points, numbers.Integral):
+        raise TypeError("curve: POINTS must be an int")
+    if not 0 <= lo < hi:
+        raise ParameterError(f"curve = {curve!r}: allowed 0 <= MIN < MAX", "curve")
+    if not 2 <= points <= 10_000:
+        raise ParameterError(f"curve: POINTS = {points} is out of range: allowed 2 <= POINTS <= 10000", "curve")
+    return [lo + (hi - lo) * i / (int(points) - 1) for i in range(int(points))]
+
+
+def profile(mechanism: str, *, report: bool = False, epsilon: Any = None, curve: Any = None,
+            hardened: bool = False, tau_bits: Any = None, tolerance: Any = None, digits: Any = None,
+            **parameters: Any):
     """delta(epsilon), the smallest delta for which `mechanism` is (epsilon, delta)-DP, certified.
 
-    ``profile("gaussian", sigma="1", epsilon="1")`` -> Interval containing delta. Mechanisms and
-    options as ``exactdp profile --help``: gaussian (sigma, sensitivity), laplace (scale,
-    sensitivity), discrete-gaussian (sigma2, sensitivity), discrete-laplace (scale,
-    sensitivity), gdp (mu); epsilon, or curve=(MIN, MAX, POINTS) for a list of
-    (epsilon, Interval) pairs; hardened, tau_bits, tolerance, digits.
+    ``profile("gaussian", sigma="1", epsilon="1")`` -> Interval containing delta (exact dyadic
+    ends from the accounting library's MPFR interval). mechanism: a law of ``exactdp.laws()``
+    with "profile" among its capabilities, with its parameters as keywords: gaussian (sigma,
+    sensitivity), laplace (scale, sensitivity), discrete-gaussian (sigma2, sensitivity),
+    discrete-laplace (scale, sensitivity), gdp (mu), pure-dp (epsilon... as ``eps``-free laws
+    allow), staircase (gamma, sensitivity, r). epsilon >= 0, or curve=(MIN, MAX, POINTS) for a
+    list of (epsilon, Interval) pairs at POINTS evenly spaced exact epsilons; hardened,
+    tau_bits (the hardened sampler's noise: its tau charged); tolerance (relative width wanted,
+    default 2^-100). ``digits`` is accepted and ignored (the ends are exact). report=True: a dict
+    with "command", "law", "parameters", "epsilon", "delta", "tolerance_met", "tau_upper".
     """
-    r = run("profile", [mechanism], options)
+    del digits
+    if not isinstance(mechanism, str):
+        raise TypeError("mechanism must be a str (a name of exactdp.laws())")
+    if not isinstance(hardened, bool):
+        raise TypeError("hardened must be True or False")
+    given = _law_parameters("profile", mechanism, parameters)
+    if (epsilon is None) == (curve is None):
+        raise UsageError("profile: give epsilon= or curve=(MIN, MAX, POINTS), not both")
+    epsilons = [exact_text("epsilon", epsilon)] if curve is None else [f"{e.numerator}/{e.denominator}" for e in _curve(curve)]
+    tau = None
+    if tau_bits is not None:
+        if isinstance(tau_bits, bool) or not isinstance(tau_bits, numbers.Integral):
+            raise TypeError("tau_bits must be an int")
+        tau = max(0, min(int(tau_bits), 2**32 - 1))
+    raw = _exactdp._profile(mechanism, given, epsilons, "" if tolerance is None else exact_text("tolerance", tolerance),
+                            hardened, tau)
+    common = {"law": raw["law"], "parameters": dict(raw["parameters"]),
+              "tau_upper": None if raw["tau_upper"] is None else Fraction(raw["tau_upper"])}
+    rows = []
+    for row in raw["rows"]:
+        details = dict(common, epsilon=Fraction(row["epsilon"]), tolerance_met=row["tolerance_met"],
+                       precision=row["precision"])
+        rows.append((Fraction(row["epsilon"]), Interval.from_text(row["delta"]["lower"], row["delta"]["upper"], details)))
+    if curve is not None:
+        return [{"epsilon": e, "delta": d} for e, d in rows] if report else rows
+    delta = rows[0][1]
     if report:
-        return r
-    if "delta" in r:
-        return _main(r, "delta")
-    rows = next(v for v in r.values() if isinstance(v, list)) if isinstance(r, dict) else r
-    return [(Fraction(row["epsilon"]), row["delta"]) for row in rows]
+        return dict(delta.details, command="profile", delta=delta)
+    return delta
 
 
-def calibrate(mechanism: str, *, report: bool = False, **options: Any):
-    """Certified noise calibration (``exactdp calibrate --help``).
+def _interval(d: Dict[str, str], details: Any = None) -> Interval:
+    return Interval.from_text(d["lower"], d["upper"], details)
 
-    gaussian -> Interval containing the smallest sigma meeting (epsilon, delta) (use its
-    upper end); discrete-gaussian -> the exact Fraction sigma2 to use (its delta is in the
-    report). Options: epsilon, delta, sensitivity, tolerance, digits, ...
+
+def calibrate(mechanism: str, *, report: bool = False, epsilon: Any = None, delta: Any = None,
+              sensitivity: Any = 1, tolerance: Any = None, digits: Any = None, **options: Any):
+    """Certified noise calibration: the noise that makes the mechanism (epsilon, delta)-DP.
+
+    Returns an :class:`Interval` for both mechanisms; its ``upper`` end is the value to use:
+    gaussian -> [sigma_lower, sigma], sigma_lower certified to miss the target and sigma (the
+    upper end) certified to meet it; discrete-gaussian -> [sigma2, sigma2], the exact rational
+    sigma2 to use (few significant digits, certified to meet the target). ``details`` holds the
+    certified delta at the value (``delta_at_sigma`` / ``delta_at_sigma2``, Intervals) and
+    ``tolerance_met``; for discrete-gaussian also ``sigma2_optimum`` (Interval bracketing the
+    smallest sigma2) and ``significant_digits``. epsilon >= 0, 0 < delta < 1, sensitivity
+    (a rational for gaussian, an integer for discrete-gaussian; default 1), tolerance (relative
+    width of the bracket). ``digits`` is accepted and ignored (the ends are exact).
+    report=True: the details as a dict with the value under "sigma" / "sigma2".
+    ``calibrate("dp-sgd", ...)`` runs ``exactdp calibrate dp-sgd`` (its options as keywords).
     """
-    r = run("calibrate", [mechanism], options)
+    del digits
+    if mechanism == "dp-sgd":
+        options.update(epsilon=epsilon, delta=delta, tolerance=tolerance)
+        if sensitivity != 1:
+            options["sensitivity"] = sensitivity
+        r = run("calibrate", [mechanism], options)
+        return r if report else _first_interval(r)
+    if mechanism == "discrete_gaussian":
+        from .audit import law_name
+        mechanism = law_name(mechanism)
+    if mechanism not in ("gaussian", "discrete-gaussian"):
+        raise ParameterError(f"mechanism = {str(mechanism)[:40]!r}: allowed gaussian, discrete-gaussian, dp-sgd",
+                             "mechanism")
+    if options:
+        raise UsageError(f"calibrate: {next(iter(options))} is not a parameter of {mechanism} "
+                         "(allowed: epsilon, delta, sensitivity, tolerance)")
+    for name, value in (("epsilon", epsilon), ("delta", delta)):
+        if value is None:
+            raise UsageError(f"calibrate: {name} is required")
+    args = (exact_text("epsilon", epsilon), exact_text("delta", delta), exact_text("sensitivity", sensitivity),
+            "" if tolerance is None else exact_text("tolerance", tolerance))
+    if mechanism == "gaussian":
+        raw = _exactdp._calibrate_gaussian(*args)
+        details = {"mechanism": mechanism, "delta_at_sigma": _interval(raw["delta_at_sigma"]),
+                   "delta_at_sigma_lower": _interval(raw["delta_at_sigma_lower"]),
+                   "tolerance_met": raw["tolerance_met"]}
+        value = Interval(Fraction(raw["sigma_lower"]), Fraction(raw["sigma"]), details)
+        return dict(details, sigma=value) if report else value
+    raw = _exactdp._calibrate_discrete_gaussian(*args)
+    details = {"mechanism": mechanism, "delta_at_sigma2": _interval(raw["delta_at_sigma2"]),
+               "sigma2_optimum": Interval(Fraction(raw["optimum_lower"]), Fraction(raw["optimum_upper"])),
+               "significant_digits": raw["significant_digits"], "tolerance_met": raw["tolerance_met"]}
+    sigma2 = Fraction(raw["sigma2"])
+    value = Interval(sigma2, sigma2, details)
+    return dict(details, sigma2=value) if report else value
+
+
+def convert(source: str, *, report: bool = False, tolerance: Any = None, digits: Any = None, **values: Any):
+    """zCDP / mu-GDP / pure DP conversions, certified, from the accounting library:
+    ``convert("zcdp", rho="1/2", delta="1e-6")`` -> Interval containing epsilon (or
+    ``epsilon=`` -> delta); ``convert("gdp", mu=1, delta="1e-5")`` -> epsilon,
+    ``convert("gdp", epsilon=1, delta="1e-5")`` -> mu (use its lower end: mu-GDP with mu <=
+    lower implies (epsilon, delta)-DP). ``convert("pure-dp", epsilon=1)`` has two results:
+    a dict {"mu": Interval, "rho": Fraction (exact)}. ``details`` (and report=True, a dict)
+    hold ``tolerance_met`` and, for zcdp, the Renyi order ``alpha`` used. ``digits`` is
+    accepted and ignored (exact ends)."""
+    del digits
+    if not isinstance(source, str):
+        raise TypeError("source must be a str: zcdp, gdp or pure-dp")
+    given = [(k, exact_text(k, v)) for k, v in values.items() if v is not None]
+    raw = _exactdp._convert(source, given, "" if tolerance is None else exact_text("tolerance", tolerance))
+    details = {"tolerance_met": raw["tolerance_met"]}
+    if raw["alpha"] is not None:
+        details["alpha"] = Fraction(raw["alpha"])
+    value = _interval(raw["value"], details)
+    if source == "pure-dp":
+        return dict(details, mu=value, rho=Fraction(raw["rho"]), command="convert", source=source)
     if report:
-        return r
-    if "sigma2" in r:
-        return Fraction(r["sigma2"])
-    return _main(r, "sigma")
+        return dict(details, command="convert", source=source, **{raw["result"]: value})
+    return value
 
 
-def convert(source: str, *, report: bool = False, **options: Any):
-    """zCDP / mu-GDP / pure DP conversions (``exactdp convert --help``): the converted value as
-    an Interval, e.g. ``convert("zcdp", rho="1/2", delta="1e-6")`` -> epsilon,
-    ``convert("gdp", epsilon=1, delta="1e-5")`` -> mu. ``convert("pure-dp", epsilon=1)`` has
-    two results: the report is returned."""
-    r = run("convert", [source], options)
-    return r if report else _first_interval(r)
+_COMPOSE_METHODS = ("basic", "advanced", "optimal", "gdp", "zcdp")
 
 
-def compose(kind: str = "pure-dp", *, report: bool = False, **options: Any):
-    """Composition of pure-DP mechanisms (``exactdp compose --help``), e.g.
-    ``compose(epsilon="0.1", k=100, delta="1e-6")``: the epsilon Interval (one method), or the
-    report (method="all")."""
-    r = run("compose", [kind], options)
-    if report or "epsilon" not in r:
-        return r
-    return _main(r, "epsilon")
+def compose(kind: str = "pure-dp", *, report: bool = False, epsilon: Any = None, k: Any = None,
+            delta: Any = None, method: str = "optimal", tolerance: Any = None, digits: Any = None):
+    """k-fold composition of epsilon-DP mechanisms, certified, from the accounting library:
+    ``compose(epsilon="0.1", k=100, delta="1e-6")`` -> Interval containing the composed epsilon
+    at delta (use its upper end). method: "optimal" (Kairouz-Oh-Viswanath, exact; default),
+    "basic", "advanced", "gdp", "zcdp", or "all" for a dict {"methods": {method: {"epsilon":
+    Interval, "route", "tolerance_met"}}}. 0 < epsilon <= 10^6, 1 <= k <= 10^6, 0 < delta < 1.
+    ``digits`` is accepted and ignored (exact ends)."""
+    del digits
+    if kind != "pure-dp":
+        raise ParameterError(f"kind = {str(kind)[:40]!r}: allowed pure-dp (compose_events for other events)", "kind")
+    for name, value in (("epsilon", epsilon), ("k", k), ("delta", delta)):
+        if value is None:
+            raise UsageError(f"compose: {name} is required")
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError("k must be an int")
+    if not 1 <= int(k) <= 10**6:
+        raise ParameterError(f"k = {k} is out of range: allowed 1 <= k <= 10^6", "k")
+    methods = _COMPOSE_METHODS if method == "all" else (method,)
+    args = (exact_text("epsilon", epsilon), int(k), exact_text("delta", delta))
+    tol = "" if tolerance is None else exact_text("tolerance", tolerance)
+    results = {}
+    for m in methods:
+        raw = _exactdp._compose_pure_dp(*args, m, tol)
+        results[m] = {"epsilon": _interval(raw["epsilon"], {"method": m, "route": raw["route"],
+                                                             "tolerance_met": raw["tolerance_met"]}),
+                      "route": raw["route"], "tolerance_met": raw["tolerance_met"]}
+    common = {"command": "compose", "mechanism": "pure-dp", "epsilon_per_mechanism": Fraction(args[0]),
+              "k": int(k), "delta": Fraction(args[2])}
+    if method == "all":
+        return dict(common, methods=results)
+    value = results[method]["epsilon"]
+    return dict(common, method=method, epsilon=value, route=value.details["route"]) if report else value
 
 
 def compose_events(events: List[Any], *, report: bool = False, **options: Any):

@@ -1,27 +1,48 @@
 """audit: goodness-of-fit audit of anyone's samples against an exact law (verification/ layer).
 
-Runs ``exactdp audit --expect LAW ...`` in-process on the given samples: Pearson chi-square,
-G-test, KS (DKW bound), exact binomial tail and parity tests, mean and variance z-tests, with
-certified p-values and Holm-Bonferroni at overall level ``alpha`` (default 1e-6: the
-probability that a correct sampler fails the audit is at most alpha). docs/AUDIT.md.
+Calls the library's audit (verification/audit.h) on the given samples against the law's exact
+reference law (the law registry, ``exactdp.laws()``): Pearson chi-square, G-test, KS (DKW
+bound), exact binomial tail and parity tests, mean and variance z-tests, with certified p-values
+and Holm-Bonferroni at overall level ``alpha`` (default 1e-6: the probability that a correct
+sampler fails the audit is at most alpha). docs/AUDIT.md.
 """
 
 from __future__ import annotations
 
+import warnings
+from fractions import Fraction
 from typing import Any, Dict, Iterable
 
 import numpy as np
 
-from .accounting import run
+from . import _exactdp
 from ._convert import exact_text
+from .interval import Interval
 
-_LAW_PARAMETER = {"discrete-gaussian": "sigma2", "discrete-laplace": "scale", "bernoulli-exp": "gamma"}
+# The spellings the package documented before each law had one name: accepted with a warning.
+_OLD_SPELLINGS = {"discrete_gaussian": "discrete-gaussian", "discrete_laplace": "discrete-laplace",
+                  "bernoulli_exp": "bernoulli-exp"}
 
 
-def _lines(samples: Any) -> str:
+def law_name(law: Any) -> str:
+    """The law's one spelling; an old underscore spelling gives a DeprecationWarning."""
+    if not isinstance(law, str):
+        raise TypeError("law must be a str (a name of exactdp.laws())")
+    if law in _OLD_SPELLINGS:
+        warnings.warn(f"law {law!r} is spelled {_OLD_SPELLINGS[law]!r}; the underscore spelling will be removed",
+                      DeprecationWarning, stacklevel=3)
+        return _OLD_SPELLINGS[law]
+    return law
+
+
+def _samples(samples: Any) -> Any:
     if isinstance(samples, np.ndarray):
-        if samples.dtype.kind in "iu":
-            return "\n".join(map(str, samples.ravel().tolist())) + "\n"
+        if samples.dtype.kind == "i":
+            return np.ascontiguousarray(samples.ravel(), dtype=np.int64)
+        if samples.dtype.kind == "u":
+            if samples.size and int(samples.max()) >= 2**63:
+                return [int(s) for s in samples.ravel().tolist()]
+            return np.ascontiguousarray(samples.ravel(), dtype=np.int64)
         if samples.dtype.kind != "O":
             raise TypeError("samples must hold integers (an integer or object numpy array, or a list of ints)")
         samples = samples.ravel().tolist()
@@ -29,31 +50,42 @@ def _lines(samples: Any) -> str:
     for s in samples:
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
             raise TypeError(f"samples must be integers, not {type(s).__name__}")
-        out.append(str(int(s)))
-    return "\n".join(out) + "\n"
+        out.append(int(s))
+    return out
 
 
-def audit(samples: Iterable[Any], law: str = "discrete_gaussian", *, alpha: Any = None,
+def _report(raw: Dict[str, Any]) -> Dict[str, Any]:
+    tests = []
+    for t in raw["tests"]:
+        t = dict(t)
+        t["statistic"] = Interval.from_text(t["statistic"]["lower"], t["statistic"]["upper"])
+        t["p_value"] = Interval.from_text(t["p_value"]["lower"], t["p_value"]["upper"])
+        t["threshold"] = Fraction(t["threshold"])
+        tests.append(t)
+    return {"law": raw["law"], "n": int(raw["n"]), "alpha": Fraction(raw["alpha"]), "verdict": raw["verdict"],
+            "passed": bool(raw["passed"]), "tests": tests}
+
+
+def audit(samples: Iterable[Any], law: str = "discrete-gaussian", *, alpha: Any = None,
           digits: Any = None, **parameters: Any) -> Dict[str, Any]:
     """Audits `samples` (a numpy integer array or a list of ints) against `law`.
 
-    law: "discrete_gaussian" (sigma2=..., mean=0), "discrete_laplace" (scale=..., mean=0) or
-        "bernoulli_exp" (gamma=...); dashes or underscores.
+    law: a law of ``exactdp.laws()`` with "audit" among its capabilities: "discrete-gaussian"
+        (sigma2=..., mean=0), "discrete-laplace" (scale=..., mean=0), "bernoulli-exp"
+        (gamma=...), "staircase" (gamma=..., sensitivity=..., r=...). The underscore spellings
+        ("discrete_gaussian") still work, with a DeprecationWarning.
+    parameters: the law's parameters, exact (int, Fraction, Decimal, str; float refused with
+        TypeError naming it; a bad value or unknown name: ParameterError naming it).
     alpha: the overall false-alarm probability (0 < alpha < 1, default 1e-6).
+    digits: ignored (kept for old calls): the report's intervals have exact ends.
 
-    Returns the audit report (a dict): ``verdict`` ("pass"/"fail"), ``passed`` (bool), every
-    test with its certified p-value interval (``Interval`` with exact ends), the Holm
-    thresholds and the sample statistics, as ``exactdp audit --json`` prints them.
+    Returns the audit report (a dict): ``law``, ``n`` (int), ``alpha`` (Fraction), ``verdict``
+    ("pass"/"fail"), ``passed`` (bool) and ``tests``, each with its ``statistic`` and certified
+    ``p_value`` (``Interval`` with exact ends), its Holm ``threshold`` (Fraction), ``applicable``,
+    ``asymptotic``, ``rejected`` and ``detail``.
     """
-    name = law.replace("_", "-")
-    if name not in _LAW_PARAMETER:
-        raise ValueError(f"law = {law!r}: allowed discrete_gaussian, discrete_laplace, bernoulli_exp")
-    options: Dict[str, Any] = dict(parameters)
-    if alpha is not None:
-        options["alpha"] = alpha
-    options["digits"] = digits
-    report = run("audit", ["--expect", name], options, _lines(samples))
-    verdict = report.get("verdict")
-    if isinstance(verdict, str):
-        report["passed"] = verdict == "pass"
-    return report
+    del digits
+    name = law_name(law)
+    texts = [(k, exact_text(k, v)) for k, v in parameters.items() if v is not None]
+    alpha_text = "1/1000000" if alpha is None else exact_text("alpha", alpha)
+    return _report(_exactdp._audit(name, texts, _samples(samples), alpha_text))

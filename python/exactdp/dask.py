@@ -19,6 +19,9 @@
   holds exactly one noised copy of each cell, with noise of the calibrated law; a draw that was
   discarded never left the worker. (With seed=, a retry draws the same noise again.)
 * Other columns are untouched; noised columns must be integer columns (exact discrete noise).
+  Every cell is added exactly: a uint64 column stays uint64, other integer columns become
+  int64, and a noised value that would leave that type is refused (ParameterError naming the
+  column and the row) instead of wrapping.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _exactdp, samplers
+from ._errors import ParameterError
 from .interval import Interval
 from ._convert import exact_text
 
@@ -51,8 +55,40 @@ def _noise_partition(df, columns: List[str], mechanism: str, parameter: str, see
     draw = samplers.discrete_gaussian if mechanism == "discrete-gaussian" else samplers.discrete_laplace
     for c in columns:
         noise = draw(parameter, size=len(df), rng=rng)
-        df[c] = df[c].to_numpy(dtype=np.int64) + noise if noise.dtype != object else df[c].astype(object) + noise
+        df[c] = add_noise_exactly(df[c].to_numpy(), noise, c, df.index)
     return df
+
+
+def _refuse(column: str, index: Any, row: int, value: int, noise: int, dtype: Any) -> None:
+    raise ParameterError(
+        f"column {column!r}, row {index[row]!r}: {value} + noise {noise} = {value + noise} is outside "
+        f"the range of the column's type {dtype} ({np.iinfo(dtype).min}..{np.iinfo(dtype).max}); "
+        "nothing of the release was kept", column)
+
+
+def add_noise_exactly(values: np.ndarray, noise: np.ndarray, column: str, index: Any) -> np.ndarray:
+    """values + noise, every cell exact: a uint64 column stays uint64, every other integer column
+    becomes int64, and a cell whose noised value leaves that type is refused (ParameterError
+    naming the column and the row), never wrapped."""
+    dtype = np.dtype(np.uint64) if values.dtype == np.uint64 else np.dtype(np.int64)
+    if noise.dtype == object:  # a noise value beyond int64: Python ints, checked one by one
+        info = np.iinfo(dtype)
+        out = [int(v) + int(n) for v, n in zip(values.tolist(), noise.tolist())]
+        for row, total in enumerate(out):
+            if not info.min <= total <= info.max:
+                _refuse(column, index, row, int(values[row]), int(noise[row]), dtype)
+        return np.array(out, dtype=dtype)
+    v = values.astype(dtype)  # exact: every integer kind but uint64 fits in int64
+    with np.errstate(over="ignore"):
+        total = v + noise.astype(dtype)  # wraps modulo 2^64 where it overflows; detected below
+    if dtype == np.uint64:
+        bad = ((noise >= 0) & (total < v)) | ((noise < 0) & (total > v))
+    else:
+        bad = ((v > 0) & (noise > 0) & (total < 0)) | ((v < 0) & (noise < 0) & (total >= 0))
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        _refuse(column, index, row, int(values[row]), int(noise[row]), dtype)
+    return total
 
 
 def calibrate(mechanism: str, epsilon: Any, delta: Any, sensitivity: Any, contributions: int = 1,
@@ -95,6 +131,8 @@ def release(ddf, columns: List[str], mechanism: str = "discrete-gaussian", epsil
             raise TypeError(f"column {c!r} must hold integers for exact discrete noise (dtype {ddf[c].dtype})")
     if seed is not None and (not isinstance(seed, (bytes, bytearray)) or len(seed) != 32):
         raise ValueError("seed must be 32 bytes")
+    if seed is not None:
+        samplers.SeededBits(bytes(seed))  # refuses the all-zero seed (sodium_is_zero), naming seed
     if not columns:
         raise ValueError("columns: name at least one integer column to noise")
     g = calibrate(mechanism, epsilon, delta, sensitivity, contributions, len(columns))

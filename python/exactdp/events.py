@@ -8,6 +8,8 @@ Each event states a guarantee exactly (accounting/accountant.h):
   PureDP(epsilon)                         epsilon-DP
   ZCDP(rho)                               rho-zCDP
   GDP(mu)                                 mu-GDP
+  Staircase(gamma, sensitivity, r=None)   the discrete staircase: gamma-DP (PLD route)
+  Event.of_law(name, **parameters)        any law of exactdp.laws() with an accounting event
 Parameters are exact (int, Fraction, Decimal, str; float refused); bad values raise
 ParameterError naming the parameter when the event is built. The sensitivity of the discrete
 mechanisms is an integer.
@@ -22,22 +24,43 @@ from ._convert import exact_text
 
 
 class Event:
-    """Base class: an immutable, validated privacy event."""
+    """Base class: an immutable, validated privacy event (a law of the registry and its
+    parameters: ``Event.of_law("staircase", gamma=1, sensitivity=3)`` for any law of
+    ``exactdp.laws()`` with "event" among its capabilities)."""
 
     __slots__ = ("_event",)
     _kind = ""
     _parameter = ""
 
     def __init__(self, value: Any, sensitivity: Any = None) -> None:
-        if sensitivity is None:
-            self._event = _exactdp._PrivacyEvent(self._kind, exact_text(self._parameter, value))
-        else:
-            self._event = _exactdp._PrivacyEvent(
-                self._kind, exact_text(self._parameter, value), exact_text("sensitivity", sensitivity)
-            )
+        parameters = {self._parameter: value}
+        if sensitivity is not None:
+            parameters["sensitivity"] = sensitivity
+        self._event = _make(self._kind, parameters)
+
+    @classmethod
+    def of_law(cls, law: str, **parameters: Any) -> "Event":
+        """The accounting event of ``law`` at ``parameters`` (exact values; ParameterError naming
+        a bad or unknown one)."""
+        event = object.__new__(Event)
+        event._event = _make(law, parameters)
+        return event
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._event.describe()})"
+
+
+def _make(law: str, parameters: Any) -> Any:
+    if not isinstance(law, str):
+        raise TypeError("law must be a str (a name of exactdp.laws())")
+    return _exactdp._PrivacyEvent(law, [(k, exact_text(k, v)) for k, v in parameters.items() if v is not None])
+
+
+class Staircase(Event):
+    __slots__ = ()
+
+    def __init__(self, gamma: Any, sensitivity: Any, r: Any = None) -> None:
+        self._event = _make("staircase", {"gamma": gamma, "sensitivity": sensitivity, "r": r})
 
 
 class _WithSensitivity(Event):
@@ -57,7 +80,7 @@ class Gaussian(_WithSensitivity):
 
 class DiscreteGaussian(_WithSensitivity):
     __slots__ = ()
-    _kind, _parameter = "discrete_gaussian", "sigma2"
+    _kind, _parameter = "discrete-gaussian", "sigma2"
 
     def __init__(self, sigma2: Any, sensitivity: Any = 1) -> None:
         super().__init__(sigma2, sensitivity)
@@ -73,7 +96,7 @@ class Laplace(_WithSensitivity):
 
 class DiscreteLaplace(_WithSensitivity):
     __slots__ = ()
-    _kind, _parameter = "discrete_laplace", "scale"
+    _kind, _parameter = "discrete-laplace", "scale"
 
     def __init__(self, scale: Any, sensitivity: Any = 1) -> None:
         super().__init__(scale, sensitivity)
@@ -81,7 +104,7 @@ class DiscreteLaplace(_WithSensitivity):
 
 class PureDP(Event):
     __slots__ = ()
-    _kind, _parameter = "pure_dp", "epsilon"
+    _kind, _parameter = "pure-dp", "epsilon"
 
     def __init__(self, epsilon: Any) -> None:
         super().__init__(epsilon)

@@ -1,4 +1,5 @@
-"""Exact samplers: discrete Gaussian, discrete Laplace, Bernoulli(exp(-gamma)).
+"""Exact samplers: any law of the registry (sample, laws), and the discrete Gaussian, discrete
+Laplace and Bernoulli(exp(-gamma)) by name.
 
 Every draw is exact (no floating point anywhere): the same C++ samplers as ``exactdp sample``
 (CKS20 Algorithms 1-3), reading the same bit stream, so ``rng=SeededBits(seed)`` gives exactly
@@ -8,7 +9,7 @@ the numbers of ``exactdp sample ... --seed HEX`` for the same seed.
 from __future__ import annotations
 
 import numbers
-from typing import Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -19,13 +20,18 @@ from ._errors import ParameterError
 SeededBits = _exactdp.SeededBits
 SeededBits.__doc__ = """SeededBits(seed) — a reproducible bit source: the ChaCha20 keystream under a 32-byte key.
 
-seed: 32 bytes, or a str of 64 hex digits (the CLI's ``--seed HEX``). FOR TESTS, AUDITS AND
+seed: 32 bytes (bytes, bytearray or memoryview), or a str of 64 hex digits (the CLI's
+``--seed HEX``). The all-zero seed is refused (ParameterError naming seed: a key everyone knows)
+unless ``allow_weak=True`` (the CLI's ``--allow-weak-seed``). FOR TESTS, AUDITS AND
 DEMOS ONLY: anyone who knows the seed knows the noise (SECURITY.md). Without ``rng`` the
 samplers use the operating system's CSPRNG. A SeededBits may be shared between threads
 (draws are serialized by its lock); for reproducible parallel draws give each thread its own.
 """
 
 Size = Union[None, int, Tuple[int, ...]]
+
+
+_MAX_SAMPLES = 10_000_000_000
 
 
 def _count(size: Size) -> Tuple[int, Optional[Tuple[int, ...]]]:
@@ -38,20 +44,58 @@ def _count(size: Size) -> Tuple[int, Optional[Tuple[int, ...]]]:
         raise TypeError("size must be None, an int or a tuple of ints")
     shape = tuple(int(d) for d in shape)
     n = 1
+    nonzero = 1  # numpy refuses a shape whose nonzero dimensions multiply past its index range
     for d in shape:
         if d < 0:
-            raise ParameterError(f"size = {d} is out of range: allowed size >= 0", "size")
+            raise ParameterError(f"size = {size!r}: dimension {d} is out of range: allowed >= 0", "size")
         n *= d
-    if n > 10_000_000_000:
-        raise ParameterError(f"size = {n} is out of range: allowed at most 10^10 samples", "size")
+        nonzero *= max(d, 1)
+    if n > _MAX_SAMPLES or nonzero > _MAX_SAMPLES:
+        raise ParameterError(
+            f"size = {size!r} is out of range: allowed at most 10^10 samples, and the nonzero "
+            "dimensions of a shape multiply to at most 10^10", "size")
     return n, shape
 
 
-def _draw(law: str, options: list, size: Size, rng: object):
+def _parameter_texts(parameters: Dict[str, Any]) -> List[Tuple[str, str]]:
+    return [(name, exact_text(name, value)) for name, value in parameters.items() if value is not None]
+
+
+def laws() -> List[Dict[str, Any]]:
+    """Every noise law of the library's registry (``exactdp laws``): a list of dicts with
+    ``name`` (its one spelling, e.g. "discrete-gaussian"), ``summary``, ``parameters`` (each with
+    name, kind "rational"/"integer", role "noise"/"sampling"/"privacy", required, default,
+    range, help) and ``capabilities`` (e.g. ["sample", "hardened", "audit", "profile", ...])."""
+    out = _exactdp._laws()
+    for law in out:
+        law["capabilities"] = [c for c in law["capabilities"].split(", ") if c]
+    return out
+
+
+def sample(law: str, size: Size = None, rng=None, hardened: bool = False, tau_bits: Optional[int] = None,
+           **parameters: Any):
+    """Exact samples of any law of the registry (``exactdp.laws()``) with a sampler.
+
+    ``exactdp.sample("staircase", gamma=1, sensitivity=3, size=10)``. law: its name as
+    ``exactdp.laws()`` lists it; parameters: the law's noise and sampling parameters as keyword
+    arguments, exact (int, Fraction, Decimal or str; float refused with TypeError naming it);
+    an unknown or missing one raises ParameterError naming it. size, rng, hardened, tau_bits:
+    as for discrete_gaussian (hardened where the law has a hardened sampler).
+    """
+    if not isinstance(law, str):
+        raise TypeError("law must be a str (a name of exactdp.laws())")
+    if not isinstance(hardened, bool):
+        raise TypeError("hardened must be True or False")
+    if tau_bits is not None and (isinstance(tau_bits, bool) or not isinstance(tau_bits, numbers.Integral)):
+        raise TypeError("tau_bits must be an int")
     if rng is not None and not isinstance(rng, SeededBits):
         raise TypeError("rng must be None (the OS CSPRNG) or an exactdp.SeededBits")
     n, shape = _count(size)
-    values, overflow = _exactdp._sample(law, options, n, rng)
+    texts = _parameter_texts(parameters)
+    tau = None if tau_bits is None else max(0, min(int(tau_bits), 2**32 - 1))
+    if tau_bits is not None and tau != tau_bits:
+        raise ParameterError(f"tau_bits = {tau_bits} is out of range: allowed 40 <= tau_bits <= 128", "tau_bits")
+    values, overflow = _exactdp._sample(law, texts, hardened, tau, n, rng)
     if overflow:
         values = values.astype(object)
         for index, hex_text in overflow:
@@ -61,19 +105,6 @@ def _draw(law: str, options: list, size: Size, rng: object):
     if shape is None:
         return int(values[0])
     return values.reshape(shape)
-
-
-def _law_options(parameter: str, value: object, mean: object, hardened: bool, tau_bits: Optional[int]) -> list:
-    options = [f"--{parameter}", exact_text(parameter, value)]
-    if mean is not None:
-        options += ["--mean", exact_text("mean", mean)]
-    if not isinstance(hardened, bool):
-        raise TypeError("hardened must be True or False")
-    if hardened:
-        options.append("--hardened")
-    if tau_bits is not None:
-        options += ["--tau-bits", exact_text("tau_bits", tau_bits)]
-    return options
 
 
 def discrete_gaussian(sigma2, size: Size = None, mean=0, rng=None, hardened: bool = False,
@@ -97,7 +128,7 @@ def discrete_gaussian(sigma2, size: Size = None, mean=0, rng=None, hardened: boo
     >>> exactdp.discrete_gaussian("9/4", size=5)        # doctest: +SKIP
     array([ 1, -2,  0,  3, -1])
     """
-    return _draw("discrete-gaussian", _law_options("sigma2", sigma2, mean, hardened, tau_bits), size, rng)
+    return sample("discrete-gaussian", size, rng, hardened, tau_bits, sigma2=sigma2, mean=mean)
 
 
 def discrete_laplace(scale, size: Size = None, mean=0, rng=None, hardened: bool = False,
@@ -108,7 +139,7 @@ def discrete_laplace(scale, size: Size = None, mean=0, rng=None, hardened: bool 
     size, mean, rng, hardened, tau_bits: as for discrete_gaussian (hardened range
     1/100 <= scale <= 10^9).
     """
-    return _draw("discrete-laplace", _law_options("scale", scale, mean, hardened, tau_bits), size, rng)
+    return sample("discrete-laplace", size, rng, hardened, tau_bits, scale=scale, mean=mean)
 
 
 def bernoulli_exp(gamma, size: Size = None, rng=None):
@@ -117,4 +148,4 @@ def bernoulli_exp(gamma, size: Size = None, rng=None):
     gamma: an exact rational >= 0 (int, Fraction, Decimal or str; float refused).
     size, rng: as for discrete_gaussian.
     """
-    return _draw("bernoulli-exp", ["--gamma", exact_text("gamma", gamma)], size, rng)
+    return sample("bernoulli-exp", size, rng, gamma=gamma)

@@ -1,8 +1,9 @@
 // accountant.cc — accounting::Accountant (accounting/accountant.h) for Python, in the shape of
 // dp_accounting: compose(event, count), get_epsilon(delta), get_delta(epsilon).
 //
-// Parameters arrive as exact text (the Python layer converts int / Fraction / Decimal / str) and
-// are parsed with exactdp::parse_rational / parse_integer, naming the parameter in errors.
+// Events are the registry's (laws::Law::privacy_event): the law's name and its parameters as
+// exact text (the Python layer converts int / Fraction / Decimal / str), parsed by the law,
+// naming the parameter in errors.
 // Answers are returned as dicts whose interval ends are EXACT: the MPFR ends of the certified
 // interval (lower rounded down, upper rounded up by the accounting code) converted with
 // mpfr_get_q, which is exact for every finite MPFR number (a dyadic rational), and written
@@ -15,10 +16,13 @@
 #include <mpfr.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bindings.h"
 #include <exactdp/accounting/accountant.h>
 #include <exactdp/core/decimal.h>
+#include <exactdp/laws/registry.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 
@@ -71,30 +75,16 @@ py::dict answer_dict(const AccountantAnswer& a) {
   return d;
 }
 
-PrivacyEvent make_event(const std::string& kind, const std::string& value,
-                        const std::string& sensitivity) {
-  if (kind == "gaussian") {
-    return PrivacyEvent::gaussian(parse_rational("sigma", value),
-                                  parse_rational("sensitivity", sensitivity));
+// The accounting event of a law of the registry (laws/registry.h) at its noise and privacy
+// parameters (Law::parse, Use::kPrivacy: ParameterError naming the parameter); a law without an
+// accounting event is refused naming it, never treated as another.
+PrivacyEvent make_event(const std::string& law_name, const std::vector<std::pair<std::string, std::string>>& given) {
+  const laws::Law& law = laws::law_named(law_name);
+  if (!law.supports(laws::Capability::kEvent)) {
+    throw laws::UnsupportedError("law", "law = " + law_name + " has no accounting event: allowed " +
+                                            laws::law_names_with(laws::Capability::kEvent));
   }
-  if (kind == "discrete_gaussian") {
-    return PrivacyEvent::discrete_gaussian(parse_rational("sigma2", value),
-                                           parse_integer("sensitivity", sensitivity));
-  }
-  if (kind == "laplace") {
-    return PrivacyEvent::laplace(parse_rational("scale", value),
-                                 parse_rational("sensitivity", sensitivity));
-  }
-  if (kind == "discrete_laplace") {
-    return PrivacyEvent::discrete_laplace(parse_rational("scale", value),
-                                          parse_integer("sensitivity", sensitivity));
-  }
-  if (kind == "pure_dp") return PrivacyEvent::pure_dp(parse_rational("epsilon", value));
-  if (kind == "zcdp") return PrivacyEvent::zcdp(parse_rational("rho", value));
-  if (kind == "gdp") return PrivacyEvent::gdp(parse_rational("mu", value));
-  throw ParameterError::out_of_range("event", kind,
-                                     "gaussian, discrete_gaussian, laplace, discrete_laplace, "
-                                     "pure_dp, zcdp, gdp");
+  return law.privacy_event(law.parse(given, laws::Use::kPrivacy));
 }
 
 Accountant make_accountant(const std::string& tolerance) {
@@ -110,7 +100,7 @@ py::dict interval_to_dict(const exactdp::Interval& x) { return interval_dict(x);
 
 void register_accountant(py::module_& m) {
   py::class_<PrivacyEvent>(m, "_PrivacyEvent")
-      .def(py::init(&make_event), py::arg("kind"), py::arg("value"), py::arg("sensitivity") = "1")
+      .def(py::init(&make_event), py::arg("law"), py::arg("parameters"))
       .def("describe", &PrivacyEvent::describe)
       .def("rho", [](const PrivacyEvent& e) { return to_string(e.rho()); });
   py::class_<Accountant>(m, "_Accountant")

@@ -1,6 +1,11 @@
 // bindings.h — the pieces of the exactdp._exactdp extension module, one file each:
-//   errors.cc      C++ exceptions -> exactdp.ParameterError / LimitError / UsageError
-//   sampling.cc    SeededBits and batch sampling (GIL released while drawing)
+//   errors.cc      C++ exceptions -> exactdp.ParameterError / LimitError / ComputationError
+//   sampling.cc    the law registry, SeededBits and batch sampling (GIL released while drawing)
+//   audit.cc       verification::run_audit against a law's reference law
+//   profile.cc     a law's certified profile delta(epsilon) (accounting library)
+//   calibrate.cc   certified calibration of the Gaussian and discrete Gaussian
+//   convert.cc     zCDP / mu-GDP / pure-DP conversions
+//   compose.cc     k-fold composition of pure-DP mechanisms
 //   commands.cc    the CLI's accounting and audit commands run in-process (no subprocess)
 //   accountant.cc  accounting::Accountant and its PrivacyEvent kinds
 //   release.cc     the calibration and guarantee of `exactdp release` (for exactdp.dask.release)
@@ -8,17 +13,33 @@
 
 #include <pybind11/pybind11.h>
 
+#include <string>
+
 #include <exactdp/core/interval.h>
+#include <exactdp/accounting/ziv.h>
 
 namespace exactdp::python {
 
 void register_errors(pybind11::module_& m);
 void register_sampling(pybind11::module_& m);
+void register_audit(pybind11::module_& m);
+void register_profile(pybind11::module_& m);
+void register_calibrate(pybind11::module_& m);
+void register_convert(pybind11::module_& m);
+void register_compose(pybind11::module_& m);
 void register_commands(pybind11::module_& m);
 void register_accountant(pybind11::module_& m);
 void register_release(pybind11::module_& m);
 
 // {"lower": text, "upper": text}: exact dyadic ends (outward decimals beyond 10^+-100000).
 pybind11::dict interval_to_dict(const exactdp::Interval& x);
+
+// Ziv options at a relative tolerance given as exact text ("" = the default 2^-100); ParameterError
+// naming tolerance outside 2^-10000 <= tolerance < 1.
+accounting::ZivOptions ziv_options(const std::string& tolerance);
+
+// Sets the Python error exactdp._errors.<name>(message[, parameter]); the caller then throws
+// pybind11::error_already_set.
+void raise_exactdp_error(const char* name, const std::string& message, const std::string* parameter);
 
 }  // namespace exactdp::python

@@ -40,10 +40,13 @@ py::tuple run_command(const std::string& name, const std::vector<std::string>& a
   std::ostringstream out;
   std::ostringstream err;
   int status = 0;
-  {
+  try {
     const py::gil_scoped_release release;
     cli::Io io{in, out, err, false};
     status = it->second(cli::Args(args), io);
+  } catch (const cli::UsageError& e) {
+    raise_exactdp_error("UsageError", e.what(), nullptr);
+    throw py::error_already_set();
   }
   return py::make_tuple(status, py::bytes(out.str()), py::bytes(err.str()));
 }

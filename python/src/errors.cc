@@ -1,31 +1,31 @@
-// errors.cc — translation of C++ exceptions into the Python exceptions of exactdp._errors:
+// errors.cc — translation of the library's C++ exceptions into the Python exceptions of
+// exactdp._errors (no exception of the library reaches Python as a bare RuntimeError):
 //   exactdp::LimitError        -> exactdp.LimitError(message, parameter)      (a ParameterError)
 //   exactdp::ParameterError    -> exactdp.ParameterError(message, parameter)  (a ValueError)
-//   exactdp::cli::UsageError   -> exactdp.UsageError(message)                 (a ValueError)
-// Anything else keeps pybind11's default mapping (std::bad_alloc -> MemoryError,
-// std::domain_error / std::invalid_argument -> ValueError, others -> RuntimeError).
+//   other std::invalid_argument / std::domain_error / std::out_of_range
+//                              -> exactdp.ParameterError(message)
+//   std::runtime_error, std::logic_error (a computation the library could not finish, or a
+//   failed internal check)     -> exactdp.ComputationError(message)          (a RuntimeError)
+// std::bad_alloc keeps pybind11's MemoryError; Python exceptions pass through unchanged.
 #include <pybind11/pybind11.h>
 
 #include <exception>
+#include <stdexcept>
+#include <string>
 
 #include "bindings.h"
-#include "cli/args.h"
 #include <exactdp/core/errors.h>
 
 namespace py = pybind11;
 
 namespace exactdp::python {
-namespace {
 
-void raise_python(const char* name, const std::string& message, const std::string* parameter) {
+void raise_exactdp_error(const char* name, const std::string& message, const std::string* parameter) {
   const py::object errors = py::module_::import("exactdp._errors");
   const py::object type = errors.attr(name);
-  const py::object instance =
-      parameter != nullptr ? type(message, *parameter) : type(message);
+  const py::object instance = parameter != nullptr ? type(message, *parameter) : type(message);
   PyErr_SetObject(type.ptr(), instance.ptr());
 }
-
-}  // namespace
 
 void register_errors(py::module_& /*m*/) {
   py::register_exception_translator([](std::exception_ptr p) {
@@ -33,11 +33,25 @@ void register_errors(py::module_& /*m*/) {
     try {
       std::rethrow_exception(p);
     } catch (const LimitError& e) {
-      raise_python("LimitError", e.what(), &e.parameter());
+      raise_exactdp_error("LimitError", e.what(), &e.parameter());
     } catch (const ParameterError& e) {
-      raise_python("ParameterError", e.what(), &e.parameter());
-    } catch (const cli::UsageError& e) {
-      raise_python("UsageError", e.what(), nullptr);
+      raise_exactdp_error("ParameterError", e.what(), &e.parameter());
+    } catch (const std::invalid_argument& e) {
+      raise_exactdp_error("ParameterError", e.what(), nullptr);
+    } catch (const std::domain_error& e) {
+      raise_exactdp_error("ParameterError", e.what(), nullptr);
+    } catch (const std::out_of_range& e) {
+      raise_exactdp_error("ParameterError", e.what(), nullptr);
+    } catch (const std::bad_alloc&) {
+      throw;  // pybind11's MemoryError
+    } catch (const py::builtin_exception&) {
+      throw;  // py::type_error and friends: pybind11's own mapping
+    } catch (const py::error_already_set&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      raise_exactdp_error("ComputationError", e.what(), nullptr);
+    } catch (const std::logic_error& e) {
+      raise_exactdp_error("ComputationError", e.what(), nullptr);
     }
   });
 }

@@ -8,6 +8,11 @@ PYBIND11_MODULE(_exactdp, m) {
   m.doc() = "C++ core of the exactdp package (use the exactdp package, not this module)";
   exactdp::python::register_errors(m);
   exactdp::python::register_sampling(m);
+  exactdp::python::register_audit(m);
+  exactdp::python::register_profile(m);
+  exactdp::python::register_calibrate(m);
+  exactdp::python::register_convert(m);
+  exactdp::python::register_compose(m);
   exactdp::python::register_commands(m);
   exactdp::python::register_accountant(m);
   exactdp::python::register_release(m);

@@ -1,11 +1,15 @@
-// sampling.cc — exact samples into numpy arrays.
+// sampling.cc — the law registry (laws/registry.h) and exact samples into numpy arrays.
 //
-// _sample(law, options, n, rng) draws n samples of `law` ("discrete-gaussian",
-// "discrete-laplace", "bernoulli-exp") whose parameters are given as the CLI's options
-// (["--sigma2", "9/4", "--mean", "0", "--hardened"]), validated by the CLI's own parser
-// (cli/sampler_spec.h) before any bit is drawn. Each draw is exactly the CLI's
-// (`exactdp sample`): the same sampler, the same bit stream, so a SeededBits with the same seed
-// gives the same numbers as `--seed HEX`.
+// _laws() lists every law of the registry: its name, summary, parameters (name, kind, role,
+// default, range, help) and capabilities, as exactdp.laws() shows them.
+//
+// _sample(law, parameters, hardened, tau_bits, n, rng) draws n samples of the law named `law`
+// (its one spelling, "discrete-gaussian") at `parameters`, a list of (name, exact text) pairs
+// that the Python layer wrote exactly from int / Fraction / Decimal / str. They are parsed by the
+// law itself (Law::parse with Use::kSample: ParameterError naming the parameter) and the sampler
+// is the law's own (Law::make_sampler), built before any bit is drawn. Each draw is exactly the
+// CLI's (`exactdp sample`): the same sampler, the same bit stream, so a SeededBits with the same
+// seed gives the same numbers as `--seed HEX`.
 //
 // Returns (array, overflow): an int64 numpy array of n values and a list of (index, hex text)
 // for the draws that do not fit in int64 (their slot in the array holds 0); the Python layer
@@ -19,19 +23,21 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <sodium.h>
+
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "bindings.h"
-#include "cli/args.h"
-#include "cli/sampler_spec.h"
+#include <exactdp/laws/registry.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/samplers/hardening.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/samplers/system_bits.h>
 
@@ -39,6 +45,9 @@ namespace py = pybind11;
 
 namespace exactdp::python {
 namespace {
+
+using laws::Capability;
+using laws::Law;
 
 // A reproducible bit source shared with Python; FOR TESTS AND DEMOS ONLY (SECURITY.md).
 class PySeededBits {
@@ -56,22 +65,38 @@ class PySeededBits {
   std::mutex mutex_;
 };
 
-std::unique_ptr<PySeededBits> seeded_from_object(const py::object& seed) {
+// The 32 bytes of a bytes / bytearray / memoryview seed (a memoryview through its buffer, any
+// contiguous layout of 32 bytes), or a str of 64 hex digits.
+Seed seed_bytes(const py::object& seed) {
   Seed s{};
-  if (py::isinstance<py::str>(seed)) {
-    return std::make_unique<PySeededBits>(parse_seed_hex("seed", seed.cast<std::string>()));
+  if (py::isinstance<py::str>(seed)) return parse_seed_hex("seed", seed.cast<std::string>());
+  if (!py::isinstance<py::bytes>(seed) && !py::isinstance<py::bytearray>(seed) &&
+      !py::isinstance<py::memoryview>(seed)) {
+    throw py::type_error("seed must be 32 bytes (bytes, bytearray or memoryview) or a str of 64 hex digits");
   }
-  if (py::isinstance<py::bytes>(seed) || py::isinstance<py::bytearray>(seed) ||
-      py::isinstance<py::memoryview>(seed)) {
-    const std::string raw = py::bytes(seed).cast<std::string>();
-    if (raw.size() != s.size()) {
-      throw ParameterError::out_of_range("seed", std::to_string(raw.size()) + " bytes",
-                                         "exactly 32 bytes (or 64 hex digits)");
-    }
-    std::memcpy(s.data(), raw.data(), s.size());
-    return std::make_unique<PySeededBits>(s);
+  const py::bytes raw = py::reinterpret_steal<py::bytes>(PyBytes_FromObject(seed.ptr()));
+  if (!raw) throw py::error_already_set();
+  const std::string text = raw.cast<std::string>();
+  if (text.size() != s.size()) {
+    throw ParameterError::out_of_range("seed", std::to_string(text.size()) + " bytes",
+                                       "exactly 32 bytes (or 64 hex digits)");
   }
-  throw py::type_error("seed must be 32 bytes or a string of 64 hex digits");
+  std::memcpy(s.data(), text.data(), s.size());
+  return s;
+}
+
+// The all-zero seed is refused unless allow_weak (the CLI's --allow-weak-seed, the C interface's
+// allow_weak): a key everyone knows, or a buffer never filled. sodium_is_zero reads all 32 bytes.
+std::unique_ptr<PySeededBits> seeded_from_object(const py::object& seed, bool allow_weak) {
+  Seed s = seed_bytes(seed);
+  if (sodium_is_zero(s.data(), s.size()) == 1 && !allow_weak) {
+    throw ParameterError("seed",
+                         "seed: the all-zero seed is refused (a key everyone knows, or a buffer never "
+                         "filled); pass allow_weak=True if a test really needs it");
+  }
+  auto bits = std::make_unique<PySeededBits>(s);
+  sodium_memzero(s.data(), s.size());
+  return bits;
 }
 
 BitSource& thread_system_bits() {
@@ -88,50 +113,102 @@ std::string hex_of(const mpz_class& v) {
 }
 
 using Overflow = std::vector<std::pair<py::ssize_t, std::string>>;
+using Given = std::vector<std::pair<std::string, std::string>>;
 
-// Every law through its registry sampler (laws/law.h): the batch that keeps every value, the same
-// values and bits as one-by-one draws; a value outside int64 is kept whole, never redrawn, and no
-// law is ever treated as another (the hardened samplers' batch is the isochronous loop).
-void draw_into(const cli::SamplerSpec& spec, BitSource& bits, std::int64_t* out, py::ssize_t n,
-               Overflow& overflow) {
-  std::vector<WideValue> wide;
-  spec.sampler->sample_wide(bits, out, static_cast<std::size_t>(n), wide);
-  for (const WideValue& w : wide) overflow.emplace_back(static_cast<py::ssize_t>(w.index), hex_of(w.value));
+// The law's sampler at `given`, checked before any draw: the law must have a sampler (and a
+// hardened one when asked), the parameters its sampling ones. No law is treated as another.
+std::unique_ptr<laws::Sampler> sampler_of(const std::string& name, const Given& given, bool hardened,
+                                          const std::optional<unsigned>& tau_bits) {
+  const Law& law = laws::law_named(name);
+  if (!law.supports(Capability::kSample)) {
+    throw laws::UnsupportedError("law", "law = " + name + " has no sampler: allowed " +
+                                            laws::law_names_with(Capability::kSample));
+  }
+  if (tau_bits && !hardened) throw ParameterError("tau_bits", "tau_bits applies only with hardened=True");
+  std::optional<Hardening> hardening;
+  if (hardened) {
+    if (!law.supports(Capability::kHardened)) {
+      throw laws::UnsupportedError("hardened", "hardened=True applies to " +
+                                                   laws::law_names_with(Capability::kHardened) + ", not " + name);
+    }
+    hardening = Hardening{};
+    if (tau_bits) {
+      if (*tau_bits < kMinTauBits || *tau_bits > kMaxTauBits) {
+        throw ParameterError::out_of_range("tau_bits", std::to_string(*tau_bits),
+                                           std::to_string(kMinTauBits) + " <= tau_bits <= " +
+                                               std::to_string(kMaxTauBits));
+      }
+      hardening->tau_bits = *tau_bits;
+    }
+  }
+  return law.make_sampler(law.parse(given, laws::Use::kSample), hardening);
 }
 
-py::tuple sample(const std::string& law, const std::vector<std::string>& options, py::ssize_t n,
-                 const py::object& rng) {
-  static_assert(sizeof(long) == sizeof(std::int64_t), "mpz_get_si must give an int64");
-  std::vector<cli::OptionSpec> specs = cli::law_option_specs();
-  const cli::ParsedArgs parsed(options, specs);
-  if (!parsed.positionals().empty()) throw cli::UsageError("unexpected argument " + parsed.positionals()[0]);
-  const cli::SamplerSpec spec = cli::parse_sampler_spec(law, parsed);
+py::tuple sample(const std::string& law, const Given& given, bool hardened, const std::optional<unsigned>& tau_bits,
+                 py::ssize_t n, const py::object& rng) {
+  const std::unique_ptr<laws::Sampler> sampler = sampler_of(law, given, hardened, tau_bits);
   if (n < 0) throw ParameterError::out_of_range("size", std::to_string(n), "size >= 0");
   PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
   py::array_t<std::int64_t> result(n);
   std::int64_t* out = result.mutable_data();
-  Overflow overflow;
+  std::vector<WideValue> wide;
   {
     const py::gil_scoped_release release;
     if (seeded != nullptr) {
       const std::lock_guard<std::mutex> lock(seeded->mutex());
-      draw_into(spec, seeded->bits(), out, n, overflow);
+      sampler->sample_wide(seeded->bits(), out, static_cast<std::size_t>(n), wide);
     } else {
-      draw_into(spec, thread_system_bits(), out, n, overflow);
+      sampler->sample_wide(thread_system_bits(), out, static_cast<std::size_t>(n), wide);
     }
   }
   py::list big;
-  for (auto& [index, hex] : overflow) big.append(py::make_tuple(index, hex));
+  for (const WideValue& w : wide) big.append(py::make_tuple(static_cast<py::ssize_t>(w.index), hex_of(w.value)));
   return py::make_tuple(result, big);
+}
+
+const char* role_name(laws::Role r) {
+  switch (r) {
+    case laws::Role::kNoise: return "noise";
+    case laws::Role::kSampling: return "sampling";
+    case laws::Role::kPrivacy: return "privacy";
+  }
+  return "noise";
+}
+
+py::list laws_list() {
+  py::list out;
+  for (const Law* law : laws::all_laws()) {
+    py::list parameters;
+    for (const laws::ParameterSpec& p : law->parameters()) {
+      py::dict d;
+      d["name"] = p.name;
+      d["kind"] = p.kind == laws::ValueKind::kInteger ? "integer" : "rational";
+      d["role"] = role_name(p.role);
+      d["required"] = !p.fallback.has_value();
+      d["default"] = p.fallback && !p.fallback->empty() ? py::object(py::str(*p.fallback)) : py::object(py::none());
+      d["range"] = p.range;
+      d["help"] = p.help;
+      parameters.append(d);
+    }
+    py::dict d;
+    d["name"] = law->name();
+    d["summary"] = law->summary();
+    d["parameters"] = parameters;
+    d["capabilities"] = law->capability_list();
+    out.append(d);
+  }
+  return out;
 }
 
 }  // namespace
 
 void register_sampling(py::module_& m) {
   py::class_<PySeededBits>(m, "SeededBits")
-      .def(py::init(&seeded_from_object), py::arg("seed"))
+      .def(py::init(&seeded_from_object), py::arg("seed"), py::kw_only(), py::arg("allow_weak") = false)
       .def_property_readonly("bits_consumed", &PySeededBits::bits_consumed);
-  m.def("_sample", &sample, py::arg("law"), py::arg("options"), py::arg("n"), py::arg("rng"));
+  m.def("_sample", &sample, py::arg("law"), py::arg("parameters"), py::arg("hardened"), py::arg("tau_bits"),
+        py::arg("n"), py::arg("rng"));
+  m.def("_laws", &laws_list);
 }
 
 }  // namespace exactdp::python

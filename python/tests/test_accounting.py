@@ -20,8 +20,8 @@ def test_profile_returns_an_exact_interval_inside_the_clis(cli):
     assert isinstance(delta.lower, Fraction) and isinstance(delta.upper, Fraction)
     reference = cli_interval(cli("profile", "gaussian", "--sigma", "1", "--epsilon", "1", "--json")["delta"])
     assert delta in reference and delta.width < reference.width
-    # With the CLI's 20 digits the interval is the CLI's exactly.
-    assert exactdp.profile("gaussian", sigma=1, epsilon=1, digits=20) == reference
+    # digits is accepted and ignored: the ends are the library's exact dyadic ends.
+    assert exactdp.profile("gaussian", sigma=1, epsilon=1, digits=20) == delta
     assert 0.1269 < float(delta.upper) < 0.1270  # Balle-Wang: delta(1) for sigma = 1
 
 
@@ -45,8 +45,12 @@ def test_profile_curve():
 def test_calibrate_convert_compose_measure_gdp_inside_the_clis(cli):
     sigma = exactdp.calibrate("gaussian", epsilon=1, delta="1e-5")
     assert sigma in cli_interval(cli("calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--json")["sigma"])
-    sigma2 = exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-5")
-    assert isinstance(sigma2, Fraction) and sigma2 > 0
+    calibrated = exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-5")
+    assert isinstance(calibrated, exactdp.Interval) and calibrated.lower == calibrated.upper  # one exact value
+    sigma2 = calibrated.upper
+    ref = cli("calibrate", "discrete-gaussian", "--epsilon", "1", "--delta", "1e-5", "--json")
+    assert sigma2 == Fraction(ref["sigma2"])
+    assert calibrated.details["delta_at_sigma2"] in cli_interval(ref["delta_at_sigma2"])
     assert exactdp.profile("discrete-gaussian", sigma2=sigma2, epsilon=1).upper <= Fraction(1, 10**5)
 
     eps = exactdp.convert("zcdp", rho="1/2", delta="1e-6")

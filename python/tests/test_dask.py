@@ -35,7 +35,7 @@ def test_release_on_a_local_cluster(client):
     assert (result["other"].to_numpy() == frame["other"].to_numpy()).all()
     assert (result["label"] == "x").all()
     sigma2 = guarantee["sigma2"]
-    assert sigma2 == exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-6", sensitivity=1)
+    assert sigma2 == exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-6", sensitivity=1).upper
     # The noise law across all partitions (OS CSPRNG on the workers, so not a fixed seed here:
     # this check fails with probability ALPHA for a correct release).
     assert chi_square_p_value(result["c"].to_numpy(), float(sigma2), support=8) > ALPHA
@@ -79,8 +79,8 @@ def test_guarantee_is_the_cli_release_guarantee(tmp_path, mechanism, delta):
 def test_seeded_release_is_reproducible_and_partitions_differ(client):
     frame = pd.DataFrame({"c": np.zeros(4_000, dtype=np.int64)})
     ddf = dd.from_pandas(frame, npartitions=4)
-    a = exactdp.dask.release(ddf, ["c"], "discrete-laplace", epsilon="1/2", seed=bytes(32))[0].compute()
-    b = exactdp.dask.release(ddf, ["c"], "discrete-laplace", epsilon="1/2", seed=bytes(32))[0].compute()
+    a = exactdp.dask.release(ddf, ["c"], "discrete-laplace", epsilon="1/2", seed=bytes(range(32)))[0].compute()
+    b = exactdp.dask.release(ddf, ["c"], "discrete-laplace", epsilon="1/2", seed=bytes(range(32)))[0].compute()
     assert (a["c"] == b["c"]).all()
     parts = np.split(a["c"].to_numpy(), 4)
     assert len({tuple(p[:50]) for p in parts}) == 4
@@ -92,3 +92,46 @@ def test_release_refuses_bad_input():
         exactdp.dask.release(ddf, ["f"])
     with pytest.raises(ValueError):
         exactdp.dask.release(ddf, ["missing"])
+
+
+def test_cells_near_the_int64_ends_are_refused_not_wrapped():
+    from exactdp.dask import add_noise_exactly
+    top = np.iinfo(np.int64).max
+    values = np.array([0, top - 1, 5], dtype=np.int64)
+    assert add_noise_exactly(values, np.array([3, 1, -2]), "c", pd.RangeIndex(3)).tolist() == [3, top, 3]
+    with pytest.raises(exactdp.ParameterError, match="column 'c', row 11") as e:
+        add_noise_exactly(values, np.array([0, 2, 0]), "c", pd.Index([10, 11, 12]))
+    assert e.value.parameter == "c"
+    bottom = np.iinfo(np.int64).min
+    with pytest.raises(exactdp.ParameterError, match="row 0"):
+        add_noise_exactly(np.array([bottom], dtype=np.int64), np.array([-1]), "c", pd.RangeIndex(1))
+    with pytest.raises(exactdp.ParameterError, match="row 1"):  # noise beyond int64 (object)
+        add_noise_exactly(values, np.array([0, 10**30, 0], dtype=object), "c", pd.RangeIndex(3))
+
+
+def test_uint64_columns_are_exact():
+    from exactdp.dask import add_noise_exactly
+    big = 2**64 - 10
+    values = np.array([big, 3], dtype=np.uint64)
+    out = add_noise_exactly(values, np.array([5, -3]), "u", pd.RangeIndex(2))
+    assert out.dtype == np.uint64 and out.tolist() == [big + 5, 0]  # not cast through int64
+    with pytest.raises(exactdp.ParameterError, match="row 1"):
+        add_noise_exactly(values, np.array([0, -4]), "u", pd.RangeIndex(2))
+    with pytest.raises(exactdp.ParameterError, match="row 0"):
+        add_noise_exactly(values, np.array([10, 0]), "u", pd.RangeIndex(2))
+
+
+def test_release_of_a_uint64_column(client):
+    frame = pd.DataFrame({"u": np.full(100, 2**63 + 7, dtype=np.uint64)})
+    noised, _ = exactdp.dask.release(dd.from_pandas(frame, npartitions=2), columns=["u"],
+                                     mechanism="discrete-laplace", epsilon="1/2", seed=bytes(range(32)))
+    got = noised.compute()["u"]
+    assert got.dtype == np.uint64
+    assert all(abs(int(x) - (2**63 + 7)) < 1000 for x in got.tolist())
+
+
+def test_all_zero_release_seed_is_refused():
+    frame = pd.DataFrame({"c": np.zeros(4, dtype=np.int64)})
+    with pytest.raises(exactdp.ParameterError, match="all-zero"):
+        exactdp.dask.release(dd.from_pandas(frame, npartitions=1), ["c"], "discrete-laplace", epsilon=1,
+                             seed=bytes(32))
