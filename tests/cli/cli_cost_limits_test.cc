@@ -19,7 +19,7 @@ void expect_refused(const std::vector<std::string>& args, const std::string& par
   const auto r = run_cli(args);
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out.substr(0, 300);
-  EXPECT_NE(r.err.find(parameter + ":"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.rfind("exactdp: " + parameter, 0), 0U) << r.err;  // the message names it first
   EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
 }
 
@@ -54,6 +54,35 @@ TEST(CliCostLimits, PldWithinBudgetStillAnswers) {
   const auto r = run_cli(with(kSubsampledGaussian, {"--count", "1000", "--route", "pld"}));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("route = pld"), std::string::npos) << r.out;
+}
+
+TEST(CliCostLimits, ToleranceBelowTheCostLimitIsRefused) {
+  const std::string tiny1500 = "1e-1500", tiny3000 = "1e-3000";
+  expect_refused({"convert", "gdp", "--mu", "1", "--delta", "1e-5", "--tolerance", tiny1500}, "tolerance");
+  expect_refused({"convert", "pure-dp", "--epsilon", "1", "--tolerance", tiny3000}, "tolerance");
+  expect_refused({"compose", "pure-dp", "--epsilon", "1", "--k", "100", "--delta", "1e-5", "--method", "all", "--tolerance",
+                  "1e-300"},
+                 "tolerance");
+  expect_refused(with(kSubsampledGaussian, {"--count", "100", "--digits", "10000", "--tolerance", tiny3000}), "tolerance");
+  expect_refused({"calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--tolerance", tiny3000}, "tolerance");
+  expect_refused({"profile", "gaussian", "--sigma", "1", "--epsilon", "1", "--tolerance", tiny3000}, "tolerance");
+}
+
+TEST(CliCostLimits, ToleranceWithinTheCostLimitStillAnswers) {
+  // The limits bite only below them: these answer (2^-600 ~ 1e-180.6 for --method all).
+  EXPECT_EQ(run_cli({"convert", "gdp", "--mu", "1", "--delta", "1e-5", "--tolerance", "1e-100"}).status, 0);
+  EXPECT_EQ(run_cli({"compose", "pure-dp", "--epsilon", "1", "--k", "100", "--delta", "1e-5", "--method", "basic",
+                     "--tolerance", "1e-300"})
+                .status,
+            0);
+}
+
+TEST(CliCostLimits, AuditOfAHugeLawIsBoundedUpFront) {
+  expect_refused({"audit", "discrete-gaussian", "--sigma2", "1e100000", "--samples", "10000"}, "samples");
+  // A small sigma2 is not limited by it (the draw is cheap).
+  const auto r = run_cli({"audit", "discrete-gaussian", "--sigma2", "4", "--samples", "10000", "--seed",
+                          std::string(64, 'a')});
+  EXPECT_NE(r.status, 2) << r.err;
 }
 
 }  // namespace
