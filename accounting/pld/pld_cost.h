@@ -3,7 +3,7 @@
 // pld_delta (pld_accountant.h), made before anything is discretised or convolved, so that a
 // request that would run for minutes or exhaust memory is refused at once.
 //
-// The model (calibrated on this code, docs/ACCOUNTING_SUBSAMPLED.md "pld"; an estimate, not a
+// The model (calibrated on this code, BENCHMARKS.md "Cost-limit refusals"; an estimate, not a
 // bound, so plain doubles are used: it decides only whether to start):
 //   * per event and pair order, the loss range W the discretisation covers (the same tail
 //     truncation as pld_events.cc / pld_noise_atoms.cc) and the standard deviation s of the
