@@ -81,8 +81,9 @@ void unpack_slot(const mp_limb_t* r, std::size_t size, std::size_t offset, unsig
 // overshoots the true P-mass by up to e^(half a cell) per event when the loss spread of an event
 // is smaller than a cell; a grid as coarse as step 1 over 1000 events multiplies by e^500.
 [[noreturn]] void refuse_overflow() {
-  throw LimitError("pld-step", "pld-step: the grid is too coarse for this composition (the lower end's tilted masses, "
-                               "each cell's Q-mass times e^(its loss), would pass 2^64 units); use a finer --pld-step");
+  throw LimitError("pld-step", "pld-step: the grid is too coarse for this composition (an event's loss spread is far "
+                               "below one step, so the lower end's tilted masses, each cell's Q-mass times e^(its "
+                               "loss), would pass 2^64 units); use a finer --pld-step or the rdp route");
 }
 
 // v (a 192-bit product coefficient at scale 2^(2s)) re-rounded to scale 2^s.
