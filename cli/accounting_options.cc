@@ -3,6 +3,8 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 
+#include <string>
+
 namespace exactdp::cli {
 
 std::vector<OptionSpec> with_report_options(std::vector<OptionSpec> specs) {
@@ -22,7 +24,8 @@ int digits_option(const ParsedArgs& parsed, unsigned long long maximum) {
   return d ? static_cast<int>(*d) : 20;
 }
 
-accounting::ZivOptions ziv_options_from_tolerance(const ParsedArgs& parsed, TinyTolerance tiny) {
+accounting::ZivOptions ziv_options_from_tolerance(const ParsedArgs& parsed, TinyTolerance tiny,
+                                                  unsigned long max_bits) {
   accounting::ZivOptions options;
   if (const auto t = parsed.rational("--tolerance")) {
     const bool tiny_out_of_range =
@@ -34,6 +37,13 @@ accounting::ZivOptions ziv_options_from_tolerance(const ParsedArgs& parsed, Tiny
     options.tolerance = *t;
   }
   options.validate();  // kBelowMinimum: refuses 0 < R < 2^-10000
+  if (options.tolerance < mpq_class(1, mpz_class(1) << max_bits)) {
+    throw LimitError("tolerance", "tolerance = " + abbreviate(to_string(options.tolerance)) +
+                                      " is below the cost limit of this command: allowed tolerance >= 2^-" +
+                                      std::to_string(max_bits) + " (about 10^-" +
+                                      std::to_string(max_bits * 30103 / 100000) +
+                                      "; finer tolerances take minutes)");
+  }
   return options;
 }
 

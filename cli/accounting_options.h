@@ -34,10 +34,24 @@ namespace exactdp::cli {
 //   kBelowMinimum "tolerance >= 2^-10000", by ZivOptions::validate (convert, compose).
 enum class TinyTolerance { kOutOfRange, kBelowMinimum };
 
+// The cost limit of --tolerance: the Ziv loops' work grows about as the cube of the bits asked
+// for (`convert gdp --mu 1`: 0.4 s at 10^-200, 3.3 s at 10^-500, 21 s at 10^-1000), so every
+// command refuses R below 2^-kMaxToleranceBits (about 10^-602) with LimitError naming
+// "tolerance", and `compose pure-dp --method all` (six methods, 5.9 s at 10^-200, 24 s at
+// 10^-300) below 2^-kMaxAllMethodsToleranceBits (about 10^-180). --digits alone costs little
+// (10,000 digits print in milliseconds): its ranges stay as they are.
+inline constexpr unsigned long kMaxToleranceBits = 2000;
+inline constexpr unsigned long kMaxAllMethodsToleranceBits = 600;
+// `compose --event`: its routes run Ziv loops per event and order (a subsampled Gaussian: 7.9 s
+// at 10^-300, 38 s at 10^-600): 2^-700 (about 10^-210).
+inline constexpr unsigned long kMaxEventToleranceBits = 700;
+
 // ZivOptions with --tolerance R as its relative width (default 2^-100); R must satisfy
-// 2^-10000 <= R < 1, else ParameterError naming "tolerance".
+// 2^-10000 <= R < 1, else ParameterError naming "tolerance"; R below 2^-max_bits is refused
+// with LimitError naming "tolerance" (the cost limit above).
 [[nodiscard]] accounting::ZivOptions ziv_options_from_tolerance(const ParsedArgs& parsed,
-                                                                TinyTolerance tiny);
+                                                                TinyTolerance tiny,
+                                                                unsigned long max_bits = kMaxToleranceBits);
 
 // The tolerance as printed: "2^-k" for a power of two below 1, else the exact rational.
 [[nodiscard]] std::string tolerance_text(const mpq_class& tolerance);

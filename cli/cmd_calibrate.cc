@@ -52,7 +52,7 @@ constexpr const char* kHelp =
     "  --sensitivity R  gaussian: R > 0 (default 1); discrete-gaussian: an integer >= 1\n"
     "  --json           one JSON object; intervals as {\"lower\": \"...\", \"upper\": \"...\"}\n"
     "  --digits D       significant digits printed, 1 <= D <= 1000 (default 20)\n"
-    "  --tolerance R    relative width of the bracket: gaussian 2^-10000 <= R < 1 (default\n"
+    "  --tolerance R    relative width of the bracket: gaussian 2^-2000 <= R < 1 (default\n"
     "                   2^-100); discrete-gaussian 2^-200 <= R <= 1/100 (default 2^-32)\n"
     "Parameters: epsilon >= 0, 0 < delta < 1. MPFR precision is capped at 65536 bits; past the\n"
     "cap the bracket is wider (still certified) and tolerance_met says false.\n"

@@ -43,7 +43,8 @@ constexpr const char* kHelp =
     "options:\n"
     "  --json           one JSON object; intervals as {\"lower\", \"upper\"}\n"
     "  --digits D       significant digits printed, 1..10000 (default 20)\n"
-    "  --tolerance R    relative width wanted (default 2^-100)\n"
+    "  --tolerance R    relative width wanted (default 2^-100); at least 2^-2000 (~1e-602),\n"
+    "                   2^-600 (~1e-180) with --method gdp or all (cost limits)\n"
     "Event lists (incl. Poisson-subsampled Gaussians): 'exactdp compose --event ... --help'.\n"
     "Ranges: 0 < epsilon <= 1e6, 1 <= k <= 1e6, 0 < delta < 1. 'epsilon_upper' is the value to\n"
     "use: every printed interval is rounded outward.\n";
@@ -162,9 +163,12 @@ int cmd_compose(Args args, Io& io) {
   accounting::validate_pure_dp_composition(eps, k);
   accounting::validate_delta(delta);
   const int digits = digits_option(parsed, 10'000);
-  const accounting::ZivOptions options =
-      ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum);
-  const std::vector<std::string> methods = methods_of(parsed.get("--method").value_or("optimal"));
+  const std::string method = parsed.get("--method").value_or("optimal");
+  // The gdp method (alone or in all) converts an enclosed mu: the costliest (accounting_options.h).
+  const accounting::ZivOptions options = ziv_options_from_tolerance(
+      parsed, TinyTolerance::kBelowMinimum,
+      method == "gdp" || method == "all" ? kMaxAllMethodsToleranceBits : kMaxToleranceBits);
+  const std::vector<std::string> methods = methods_of(method);
   check_zcdp_range(methods, eps, k);
 
   JsonValue json = JsonValue::object();

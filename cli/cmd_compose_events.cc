@@ -74,7 +74,7 @@ constexpr const char* kHelp =
     "                     apply: rdp, gdp, kov, basic, zcdp, and pld as above), or one of them\n"
     "  --pld-step R       the pld route's loss grid step, 1/N for an integer N in 1..10^7\n"
     "                     (default 1/5000 up to 5000 composed events, 1/2500 beyond: for\n"
-    "                     DP-SGD the bracket stays within 1 %, the time bounded)\n"
+    "                     DP-SGD within 1 %); refused up front if estimated over 10 s or 1 GiB\n"
     "  --neighbouring N   add-remove (default) or replace-one; named in the answer. Plain events\n"
     "                     read their sensitivity as the one for the relation named. Subsampled\n"
     "                     events under replace-one: every event must be subsampled (a plain\n"
@@ -85,7 +85,7 @@ constexpr const char* kHelp =
     "                     and -Delta (docs/ACCOUNTING.md)\n"
     "  --json             one JSON object; intervals as {\"lower\", \"upper\"}\n"
     "  --digits D         significant digits printed, 1..10000 (default 20)\n"
-    "  --tolerance R      relative width wanted (default 2^-100)\n"
+    "  --tolerance R      relative width wanted (default 2^-100), at least 2^-700 (cost limit)\n"
     "Ranges: counts 1..10^12 in total; 0 < delta < 1; 0 <= epsilon <= 10^6. Cost limits (checked\n"
     "before any route runs, exit 2 naming the parameter): at most 1000 --event options; every\n"
     "rational of an event at most 1024 bits of numerator plus denominator (~300 digits);\n"
@@ -352,7 +352,7 @@ ComposeRequest compose_request(const ParsedArgs& parsed, accounting::RdpComposit
   r.relation = neighbouring_option(parsed);
   r.route = route_option(parsed);
   r.digits = digits_option(parsed, 10'000);
-  r.options = ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum);
+  r.options = ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum, kMaxEventToleranceBits);
   r.json = parsed.has("--json");
   check_routes(r);
   return r;

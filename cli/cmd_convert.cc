@@ -44,7 +44,8 @@ constexpr const char* kHelp =
     "options:\n"
     "  --json           one JSON object; intervals as {\"lower\", \"upper\"}\n"
     "  --digits D       significant digits printed, 1..10000 (default 20)\n"
-    "  --tolerance R    relative width wanted (default 2^-100)\n"
+    "  --tolerance R    relative width wanted (default 2^-100), at least 2^-2000 (~1e-602:\n"
+    "                   a cost limit)\n"
     "Every printed interval is rounded outward; 'use' is the end that is proven safe.\n"
     "Parameters: 0 <= rho <= 1e9, 0 < mu <= 1e6, 0 <= epsilon <= 1e6, 0 < delta < 1.\n";
 

@@ -68,7 +68,8 @@ constexpr const char* kHelp =
     "  --tau-bits B           with --hardened: tau <= 2^-B, 40 <= B <= 128 (default 64)\n"
     "  --json                 one JSON object; intervals as {\"lower\": \"...\", \"upper\": \"...\"}\n"
     "  --digits D             significant digits printed, 1 <= D <= 1000 (default 20)\n"
-    "  --tolerance R          relative width wanted, 2^-10000 <= R < 1 (default 2^-100)\n"
+    "  --tolerance R          relative width wanted, 2^-2000 <= R < 1 (default 2^-100;\n"
+    "                         2^-2000 ~ 1e-602 is a cost limit)\n"
     "MPFR precision is capped at 65536 bits: past the cap (or below MPFR's range, delta <\n"
     "2^(-2^62)) the interval is wider but still certified and tolerance_met says false.\n";
 

@@ -128,6 +128,7 @@ PldAnswer pld_epsilon(const RdpComposition& events, const mpq_class& delta, Neig
   if (delta <= 0 || delta >= 1) {
     throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
   }
+  (void)check_pld_cost(events, relation, options);  // refuses before any work (pld_cost.h)
   PldAnswer out;
   out.grid = grid_text(options);
   if (uses_group_bound(events, relation)) {
@@ -166,6 +167,7 @@ PldAnswer pld_epsilon(const RdpComposition& events, const mpq_class& delta, Neig
 PldAnswer pld_delta(const RdpComposition& events, const mpq_class& epsilon, Neighbouring relation,
                     const PldOptions& options) {
   if (epsilon < 0) throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
+  (void)check_pld_cost(events, relation, options);  // refuses before any work (pld_cost.h)
   PldAnswer out;
   out.grid = grid_text(options);
   if (uses_group_bound(events, relation)) {

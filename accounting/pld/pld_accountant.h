@@ -22,7 +22,9 @@
 // (pld_replace_instance.h), a pair the relation admits. Plain events under replace-one take their
 // sensitivity as the replace-one sensitivity and are composed as above.
 // Cost: the discretisation (~5 us per grid boundary) and O(log count) exact GMP products per
-// event and chain.
+// event and chain. Both entry points first ask the cost model (pld_cost.h) and refuse, before
+// any work, what it estimates over options.cost_budget (default 10 s, 1 GiB): LimitError naming
+// "pld-step" or "count".
 // Thread-safety: pure functions.
 #pragma once
 
@@ -33,6 +35,7 @@
 
 #include <exactdp/core/interval.h>
 #include <exactdp/accounting/pld/pld_composition.h>
+#include <exactdp/accounting/pld/pld_cost.h>
 #include <exactdp/accounting/pld/pld_events.h>
 #include <exactdp/accounting/rdp_accountant.h>
 
@@ -42,6 +45,9 @@ struct PldOptions {
   DiscretizationOptions discretization{};
   unsigned composition_tail_bits = 44;  // truncation per product (pld_composition.h): at most 2^-44 moved per side and product
   std::size_t max_composed_points = kMaxPoints;  // per product (LimitError naming "count" beyond)
+  // Checked by the cost model (pld_cost.h) before anything is discretised: LimitError naming
+  // "pld-step" or "count" when the estimate is over it.
+  PldCostBudget cost_budget{};
 };
 
 struct PldAnswer {

@@ -76,14 +76,24 @@ void unpack_slot(const mp_limb_t* r, std::size_t size, std::size_t offset, unsig
   }
 }
 
+// A mass above 2^64 units (16 at scale 2^-60). Only the tilted chains of the lower end get there
+// (discrete_pld.h): each cell's Q-mass is multiplied by e^(its lower loss + half a cell), which
+// overshoots the true P-mass by up to e^(half a cell) per event when the loss spread of an event
+// is smaller than a cell; a grid as coarse as step 1 over 1000 events multiplies by e^500.
+[[noreturn]] void refuse_overflow() {
+  throw LimitError("pld-step", "pld-step: the grid is too coarse for this composition (an event's loss spread is far "
+                               "below one step, so the lower end's tilted masses, each cell's Q-mass times e^(its "
+                               "loss), would pass 2^64 units); use a finer --pld-step or the rdp route");
+}
+
 // v (a 192-bit product coefficient at scale 2^(2s)) re-rounded to scale 2^s.
 std::uint64_t rescale(const mp_limb_t* limbs, unsigned s, bool up) {
   const uint128 high = (static_cast<uint128>(limbs[2]) << 64) | limbs[1];
   const std::uint64_t low = limbs[0];
-  if (high >> (64 + s) != 0) throw std::logic_error("pld::compose: mass above 2^64 after rescaling");
+  if (high >> (64 + s) != 0) refuse_overflow();
   uint128 v = (high << (64 - s)) | (low >> s);
   if (up && (low & ((std::uint64_t{1} << s) - 1)) != 0) ++v;
-  if (v > UINT64_MAX) throw std::logic_error("pld::compose: mass above 2^64 after rescaling");
+  if (v > UINT64_MAX) refuse_overflow();
   return static_cast<std::uint64_t>(v);
 }
 
@@ -168,9 +178,8 @@ DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bi
   check_size(n, max_points);
   const unsigned bits = slot_bits(a.masses, b.masses);
   if (bits > 192) throw std::logic_error("pld::compose: slot wider than 192 bits");
-  mpz_t x, y;
-  mpz_init(x);
-  mpz_init(y);
+  mpz_class x_owner, y_owner;  // freed also when rescale() refuses
+  mpz_ptr x = x_owner.get_mpz_t(), y = y_owner.get_mpz_t();
   pack(a.masses, bits, x);
   if (&a == &b) {
     mpz_mul(x, x, x);
@@ -234,8 +243,6 @@ DiscretePld compose(const DiscretePld& a, const DiscretePld& b, unsigned tail_bi
       out.masses[0] = first > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(first);
     }
   }
-  mpz_clear(x);
-  mpz_clear(y);
   trim_zero_ends(out);
   return out;
 }

@@ -20,7 +20,9 @@
 // So composing kUpper objects stays an upper bound for every eps and kLower a lower bound
 // (discrete_pld.h). self_compose(a, k) squares repeatedly (O(log k) products).
 // Limits: at most max_points (default and cap kMaxPoints) grid points in a product (LimitError
-// naming "count" beyond).
+// naming "count" beyond); a product mass above 2^64 units (the tilted chains of a grid far too
+// coarse for the composition, e.g. step 1 over 1000 events) is refused with LimitError naming
+// "pld-step".
 //
 // delta_at(pld, eps) encloses sum_{l > eps} (1 - e^(eps - l)) m(l) 2^-s + m_inf 2^-s, the
 // hockey-stick divergence the masses imply, rounded OUTWARD (MPFR); for a kUpper object its
