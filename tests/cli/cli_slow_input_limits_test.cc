@@ -61,7 +61,7 @@ void expect_refused(const Outcome& o, const std::vector<std::string>& names) {
   for (const auto& n : names) EXPECT_NE(o.err.find(n), std::string::npos) << n << ": " << o.err;
 }
 
-TEST(Issue19Limits, CurveToTenToTheHundredThousandIsShortJson) {
+TEST(SlowInputLimits, CurveToTenToTheHundredThousandIsShortJson) {
   const Outcome o = run_watched(
       {"profile", "gaussian", "--sigma", "1", "--curve", "0", "1e100000", "10000", "--json"});
   ASSERT_EQ(o.status, 0) << o.err;
@@ -74,7 +74,7 @@ TEST(Issue19Limits, CurveToTenToTheHundredThousandIsShortJson) {
 
 // Huge parameters cost time per point: a curve at sigma2 = 10^100000 (332,000 bits) is limited
 // to 10,000 * 2^16 / bits points (1,972 here; 10,000 points took 12 s of CPU).
-TEST(Issue19Limits, CurvePointsShrinkWithTheParameterSize) {
+TEST(SlowInputLimits, CurvePointsShrinkWithTheParameterSize) {
   expect_refused(run_watched({"profile", "discrete-gaussian", "--sigma2", "1e100000", "--curve", "0",
                               "1e100000", "10000"}),
                  {"points", "2^16 bits"});
@@ -87,7 +87,7 @@ TEST(Issue19Limits, CurvePointsShrinkWithTheParameterSize) {
                  {"points", "10000"});
 }
 
-TEST(Issue19Limits, CurveCsvEpsilonsReadBackAndBoundsContainTheSinglePoint) {
+TEST(SlowInputLimits, CurveCsvEpsilonsReadBackAndBoundsContainTheSinglePoint) {
   const Outcome o =
       run_watched({"profile", "gaussian", "--sigma", "1", "--curve", "0", "1e100000", "1000"});
   ASSERT_EQ(o.status, 0) << o.err;
@@ -112,7 +112,7 @@ TEST(Issue19Limits, CurveCsvEpsilonsReadBackAndBoundsContainTheSinglePoint) {
   EXPECT_EQ(first.rfind("0,0.3829249225480262072", 0), 0u) << first;
 }
 
-TEST(Issue19Limits, DiscreteGaussianCalibrationWithTinyDeltaAndLargeSensitivityIsRefused) {
+TEST(SlowInputLimits, DiscreteGaussianCalibrationWithTinyDeltaAndLargeSensitivityIsRefused) {
   for (const std::string sens : {"1e6", "1e100000"}) {
     expect_refused(run_watched({"calibrate", "discrete-gaussian", "--epsilon", "1e-100000",
                                 "--delta", "1e-100000", "--sensitivity", sens}),
@@ -124,7 +124,7 @@ TEST(Issue19Limits, DiscreteGaussianCalibrationWithTinyDeltaAndLargeSensitivityI
                  {"sigma2", "sensitivity"});
 }
 
-TEST(Issue19Limits, DiscreteGaussianCalibrationStartsNearTheAnswer) {
+TEST(SlowInputLimits, DiscreteGaussianCalibrationStartsNearTheAnswer) {
   // Sensitivity 1 (term-by-term range sum): answers, bracket within tolerance; and the
   // total-variation start: eps -> 0 with delta = 1e-5, Delta = 10^6 gives sigma2 ~ 1.6e21.
   Outcome o = run_watched({"calibrate", "discrete-gaussian", "--epsilon", "1e-100000", "--delta",
@@ -139,7 +139,7 @@ TEST(Issue19Limits, DiscreteGaussianCalibrationStartsNearTheAnswer) {
   EXPECT_NE(o.out.find("epsilon = 1e-100000\n"), std::string::npos) << o.out;  // echo is short
 }
 
-TEST(Issue19Limits, DiscreteGaussianCalibrationAtHugeEpsilonPrintsAShortSigma2) {
+TEST(SlowInputLimits, DiscreteGaussianCalibrationAtHugeEpsilonPrintsAShortSigma2) {
   const Outcome o =
       run_watched({"calibrate", "discrete-gaussian", "--epsilon", "1e100000", "--delta", "1e-5"});
   ASSERT_EQ(o.status, 0) << o.err;
@@ -147,7 +147,7 @@ TEST(Issue19Limits, DiscreteGaussianCalibrationAtHugeEpsilonPrintsAShortSigma2) 
   EXPECT_LT(o.out.size(), 2000u);  // was 200 KB (sigma2 and epsilon printed in full)
 }
 
-TEST(Issue19Limits, OptimalCompositionAtTheExponentEdges) {
+TEST(SlowInputLimits, OptimalCompositionAtTheExponentEdges) {
   Outcome o = run_watched({"compose", "pure-dp", "--epsilon", "1e-100000", "--k", "1000000",
                            "--delta", "1e-100000", "--method", "optimal", "--json"});
   ASSERT_EQ(o.status, 0) << o.err;
@@ -163,7 +163,7 @@ TEST(Issue19Limits, OptimalCompositionAtTheExponentEdges) {
             mpq_class(500000));
 }
 
-TEST(Issue19Limits, NaiveGdpMeasurementIsLimitedToAThousandGridPoints) {
+TEST(SlowInputLimits, NaiveGdpMeasurementIsLimitedToAThousandGridPoints) {
   expect_refused(run_watched({"measure-gdp", "pure-dp-composition", "--epsilon", "0.03", "--k",
                               "1000", "--naive"}),
                  {"tolerance", "1000 grid points", "12248"});
