@@ -15,53 +15,53 @@ namespace {
 // C_i = S_i / M, S_i = sum_{b < i} w(bW), M = S_B + w(BW) / (W (1 - exp(-BW q/p))) (the
 // envelope masses divided by W), every step rounded outward (all quantities positive).
 void envelope_boundaries(const mpq_class& sigma2, unsigned k, long buckets, mpfr_prec_t prec,
-                         std::vector<std::unique_ptr<MpfrEnclosure>>& out) {
+                         std::vector<std::unique_ptr<Interval>>& out) {
   const mpz_class width = mpz_class(1) << k;
   // c = exp(-W^2 / (2 sigma2)); w((b+1)W) = w(bW) c^(2b+1).
-  MpfrEnclosure c(prec), c2(prec), d(prec), w(prec), sum(prec), tail(prec);
+  Interval c(prec), c2(prec), d(prec), w(prec), sum(prec), tail(prec);
   enclose_exp_minus(mpq_class(width * width) / (2 * sigma2), c, prec);
-  mpfr_mul(c2.lo, c.lo, c.lo, MPFR_RNDD);
-  mpfr_mul(c2.hi, c.hi, c.hi, MPFR_RNDU);
-  mpfr_set(d.lo, c.lo, MPFR_RNDD);
-  mpfr_set(d.hi, c.hi, MPFR_RNDU);
-  mpfr_set_ui(w.lo, 1, MPFR_RNDD);
-  mpfr_set_ui(w.hi, 1, MPFR_RNDU);
-  mpfr_set_ui(sum.lo, 0, MPFR_RNDD);
-  mpfr_set_ui(sum.hi, 0, MPFR_RNDU);
+  mpfr_mul(c2.lower(), c.lower(), c.lower(), MPFR_RNDD);
+  mpfr_mul(c2.upper(), c.upper(), c.upper(), MPFR_RNDU);
+  mpfr_set(d.lower(), c.lower(), MPFR_RNDD);
+  mpfr_set(d.upper(), c.upper(), MPFR_RNDU);
+  mpfr_set_ui(w.lower(), 1, MPFR_RNDD);
+  mpfr_set_ui(w.upper(), 1, MPFR_RNDU);
+  mpfr_set_ui(sum.lower(), 0, MPFR_RNDD);
+  mpfr_set_ui(sum.upper(), 0, MPFR_RNDU);
   for (long b = 0; b < buckets; ++b) {
-    mpfr_add(sum.lo, sum.lo, w.lo, MPFR_RNDD);  // S_{b+1}
-    mpfr_add(sum.hi, sum.hi, w.hi, MPFR_RNDU);
-    mpfr_set(out[static_cast<std::size_t>(b)]->lo, sum.lo, MPFR_RNDD);
-    mpfr_set(out[static_cast<std::size_t>(b)]->hi, sum.hi, MPFR_RNDU);
-    mpfr_mul(w.lo, w.lo, d.lo, MPFR_RNDD);  // w((b+1)W)
-    mpfr_mul(w.hi, w.hi, d.hi, MPFR_RNDU);
-    mpfr_mul(d.lo, d.lo, c2.lo, MPFR_RNDD);
-    mpfr_mul(d.hi, d.hi, c2.hi, MPFR_RNDU);
+    mpfr_add(sum.lower(), sum.lower(), w.lower(), MPFR_RNDD);  // S_{b+1}
+    mpfr_add(sum.upper(), sum.upper(), w.upper(), MPFR_RNDU);
+    mpfr_set(out[static_cast<std::size_t>(b)]->lower(), sum.lower(), MPFR_RNDD);
+    mpfr_set(out[static_cast<std::size_t>(b)]->upper(), sum.upper(), MPFR_RNDU);
+    mpfr_mul(w.lower(), w.lower(), d.lower(), MPFR_RNDD);  // w((b+1)W)
+    mpfr_mul(w.upper(), w.upper(), d.upper(), MPFR_RNDU);
+    mpfr_mul(d.lower(), d.lower(), c2.lower(), MPFR_RNDD);
+    mpfr_mul(d.upper(), d.upper(), c2.upper(), MPFR_RNDU);
   }
   // tail = w(BW) / (W (1 - r)), r = exp(-a), a = BW / sigma2, with 1 - r = -expm1(-a)
   // (increasing in a; a can be ~2^-160 at sigma2 = 10^100, where 1 - r would cancel): the lower
   // end from a rounded down and expm1 rounded up, the upper end the other way.
-  MpfrEnclosure a(prec), one_minus_r(prec);
+  Interval a(prec), one_minus_r(prec);
   const mpq_class a_exact = mpq_class(width * buckets) / sigma2;
-  mpfr_set_q(a.lo, a_exact.get_mpq_t(), MPFR_RNDD);
-  mpfr_set_q(a.hi, a_exact.get_mpq_t(), MPFR_RNDU);
-  mpfr_neg(a.lo, a.lo, MPFR_RNDU);  // exact: -a rounded up
-  mpfr_neg(a.hi, a.hi, MPFR_RNDD);  // exact: -a rounded down
-  mpfr_expm1(one_minus_r.lo, a.lo, MPFR_RNDU);
-  mpfr_neg(one_minus_r.lo, one_minus_r.lo, MPFR_RNDD);  // exact
-  mpfr_expm1(one_minus_r.hi, a.hi, MPFR_RNDD);
-  mpfr_neg(one_minus_r.hi, one_minus_r.hi, MPFR_RNDU);  // exact
-  mpfr_mul_2ui(one_minus_r.lo, one_minus_r.lo, k, MPFR_RNDD);  // exact
-  mpfr_mul_2ui(one_minus_r.hi, one_minus_r.hi, k, MPFR_RNDU);
-  mpfr_div(tail.lo, w.lo, one_minus_r.hi, MPFR_RNDD);
-  mpfr_div(tail.hi, w.hi, one_minus_r.lo, MPFR_RNDU);
-  MpfrEnclosure total(prec);
-  mpfr_add(total.lo, sum.lo, tail.lo, MPFR_RNDD);
-  mpfr_add(total.hi, sum.hi, tail.hi, MPFR_RNDU);
+  mpfr_set_q(a.lower(), a_exact.get_mpq_t(), MPFR_RNDD);
+  mpfr_set_q(a.upper(), a_exact.get_mpq_t(), MPFR_RNDU);
+  mpfr_neg(a.lower(), a.lower(), MPFR_RNDU);  // exact: -a rounded up
+  mpfr_neg(a.upper(), a.upper(), MPFR_RNDD);  // exact: -a rounded down
+  mpfr_expm1(one_minus_r.lower(), a.lower(), MPFR_RNDU);
+  mpfr_neg(one_minus_r.lower(), one_minus_r.lower(), MPFR_RNDD);  // exact
+  mpfr_expm1(one_minus_r.upper(), a.upper(), MPFR_RNDD);
+  mpfr_neg(one_minus_r.upper(), one_minus_r.upper(), MPFR_RNDU);  // exact
+  mpfr_mul_2ui(one_minus_r.lower(), one_minus_r.lower(), k, MPFR_RNDD);  // exact
+  mpfr_mul_2ui(one_minus_r.upper(), one_minus_r.upper(), k, MPFR_RNDU);
+  mpfr_div(tail.lower(), w.lower(), one_minus_r.upper(), MPFR_RNDD);
+  mpfr_div(tail.upper(), w.upper(), one_minus_r.lower(), MPFR_RNDU);
+  Interval total(prec);
+  mpfr_add(total.lower(), sum.lower(), tail.lower(), MPFR_RNDD);
+  mpfr_add(total.upper(), sum.upper(), tail.upper(), MPFR_RNDU);
   for (long b = 0; b < buckets; ++b) {  // S_i / M: lower over upper, upper over lower
-    MpfrEnclosure& e = *out[static_cast<std::size_t>(b)];
-    mpfr_div(e.lo, e.lo, total.hi, MPFR_RNDD);
-    mpfr_div(e.hi, e.hi, total.lo, MPFR_RNDU);
+    Interval& e = *out[static_cast<std::size_t>(b)];
+    mpfr_div(e.lower(), e.lower(), total.upper(), MPFR_RNDD);
+    mpfr_div(e.upper(), e.upper(), total.lower(), MPFR_RNDU);
   }
 }
 
@@ -128,7 +128,7 @@ std::shared_ptr<const BucketGaussian> BucketGaussian::build(const mpq_class& sig
   const auto prec = static_cast<mpfr_prec_t>(112);  // 64 bits + margin for ~4B roundings
   out->table_ = std::make_unique<const CumulativeTable>(
       static_cast<std::size_t>(buckets),
-      [sigma2, k, buckets](mpfr_prec_t precision, std::vector<std::unique_ptr<MpfrEnclosure>>& bounds) {
+      [sigma2, k, buckets](mpfr_prec_t precision, std::vector<std::unique_ptr<Interval>>& bounds) {
         envelope_boundaries(sigma2, k, buckets, precision, bounds);
       },
       prec, table_options);

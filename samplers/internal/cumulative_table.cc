@@ -33,23 +33,23 @@ unsigned bit_length(std::uint64_t v) {
   return n;
 }
 
-std::vector<std::unique_ptr<MpfrEnclosure>> make_enclosures(std::size_t n, mpfr_prec_t prec) {
-  std::vector<std::unique_ptr<MpfrEnclosure>> out;
+std::vector<std::unique_ptr<Interval>> make_enclosures(std::size_t n, mpfr_prec_t prec) {
+  std::vector<std::unique_ptr<Interval>> out;
   out.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) out.push_back(std::make_unique<MpfrEnclosure>(prec));
+  for (std::size_t i = 0; i < n; ++i) out.push_back(std::make_unique<Interval>(prec));
   return out;
 }
 
 }  // namespace
 
-void enclose_exp_minus(const mpq_class& e, MpfrEnclosure& out, mpfr_prec_t prec) {
-  MpfrEnclosure a(prec);
-  mpfr_set_q(a.hi, e.get_mpq_t(), MPFR_RNDU);
-  mpfr_set_q(a.lo, e.get_mpq_t(), MPFR_RNDD);
-  mpfr_neg(a.hi, a.hi, MPFR_RNDD);  // exact
-  mpfr_neg(a.lo, a.lo, MPFR_RNDU);  // exact
-  mpfr_exp(out.lo, a.hi, MPFR_RNDD);
-  mpfr_exp(out.hi, a.lo, MPFR_RNDU);
+void enclose_exp_minus(const mpq_class& e, Interval& out, mpfr_prec_t prec) {
+  Interval a(prec);
+  mpfr_set_q(a.upper(), e.get_mpq_t(), MPFR_RNDU);
+  mpfr_set_q(a.lower(), e.get_mpq_t(), MPFR_RNDD);
+  mpfr_neg(a.upper(), a.upper(), MPFR_RNDD);  // exact
+  mpfr_neg(a.lower(), a.lower(), MPFR_RNDU);  // exact
+  mpfr_exp(out.lower(), a.upper(), MPFR_RNDD);
+  mpfr_exp(out.upper(), a.lower(), MPFR_RNDU);
 }
 
 CumulativeTable::CumulativeTable(std::size_t n, Boundaries enclose, mpfr_prec_t prec,
@@ -74,8 +74,8 @@ CumulativeTable::CumulativeTable(std::size_t n, Boundaries enclose, mpfr_prec_t 
   lo_.resize(n);
   hi_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    uint128 lo = scaled_64(bounds[i]->lo, false);
-    uint128 hi = scaled_64(bounds[i]->hi, true);
+    uint128 lo = scaled_64(bounds[i]->lower(), false);
+    uint128 hi = scaled_64(bounds[i]->upper(), true);
     lo -= lo % coarse;  // outward to the coarse grid
     if (hi % coarse != 0) hi += coarse - hi % coarse;
     lo_[i] = lo;
@@ -134,18 +134,18 @@ bool CumulativeTable::below_boundary(BitSource& bits, mpz_class& u, unsigned lon
   for (mpfr_prec_t prec = 128;; prec *= 2) {
     auto bounds = make_enclosures(lo_.size(), prec + 32);
     enclose_(prec + 32, bounds);
-    MpfrEnclosure& b = *bounds[i];
+    Interval& b = *bounds[i];
     while (len < static_cast<unsigned long>(prec)) {  // extend U by 64 bits at a time
       u <<= 64;
       u += static_cast<unsigned long>(bits.bits(64));
       len += 64;
     }
     // U in [u, u + 1) 2^-len. U < C if u + 1 <= 2^len C_lo; U >= C if u >= 2^len C_hi.
-    mpfr_mul_2ui(b.lo, b.lo, len, MPFR_RNDD);  // exact
-    mpfr_mul_2ui(b.hi, b.hi, len, MPFR_RNDU);  // exact
+    mpfr_mul_2ui(b.lower(), b.lower(), len, MPFR_RNDD);  // exact
+    mpfr_mul_2ui(b.upper(), b.upper(), len, MPFR_RNDU);  // exact
     u1 = u + 1;
-    if (mpfr_cmp_z(b.lo, u1.get_mpz_t()) >= 0) return true;
-    if (mpfr_cmp_z(b.hi, u.get_mpz_t()) <= 0) return false;
+    if (mpfr_cmp_z(b.lower(), u1.get_mpz_t()) >= 0) return true;
+    if (mpfr_cmp_z(b.upper(), u.get_mpz_t()) <= 0) return false;
   }
 }
 

@@ -29,35 +29,21 @@
 #include <memory>
 #include <vector>
 
+#include <exactdp/core/interval.h>
 #include <exactdp/samplers/bit_source.h>
 #include <exactdp/samplers/int128.h>
 
 namespace exactdp::internal {
 
-// An MPFR interval [lo, hi] (RAII); lo is only ever rounded down and hi up.
-struct MpfrEnclosure {
-  explicit MpfrEnclosure(mpfr_prec_t prec) {
-    mpfr_init2(lo, prec);
-    mpfr_init2(hi, prec);
-  }
-  ~MpfrEnclosure() {
-    mpfr_clear(lo);
-    mpfr_clear(hi);
-  }
-  MpfrEnclosure(const MpfrEnclosure&) = delete;
-  MpfrEnclosure& operator=(const MpfrEnclosure&) = delete;
-  mpfr_t lo, hi;
-};
-
 // exp(-e) enclosed in `out` (initialised at `prec`): the exponent e >= 0 rounded up for the
 // lower end and down for the upper end, each exp rounded in its end's direction.
-void enclose_exp_minus(const mpq_class& e, MpfrEnclosure& out, mpfr_prec_t prec);
+void enclose_exp_minus(const mpq_class& e, Interval& out, mpfr_prec_t prec);
 
 class CumulativeTable {
  public:
   // enclose(prec, out): out holds n enclosures (already initialised at `prec` bits) to be set
   // to certified enclosures of C_1 .. C_n. Must be callable again at any larger precision.
-  using Boundaries = std::function<void(mpfr_prec_t prec, std::vector<std::unique_ptr<MpfrEnclosure>>& out)>;
+  using Boundaries = std::function<void(mpfr_prec_t prec, std::vector<std::unique_ptr<Interval>>& out)>;
 
   struct Options {
     unsigned bound_bits = 64;      // < 64 coarsens the stored bounds outward (tests)

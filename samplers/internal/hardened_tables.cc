@@ -1,5 +1,7 @@
 #include <exactdp/samplers/internal/hardened_tables.h>
 
+#include <exactdp/core/interval.h>
+
 #include <mpfr.h>
 
 #include <algorithm>
@@ -7,20 +9,6 @@
 
 namespace exactdp::internal {
 namespace {
-
-// An mpfr_t that is cleared on every path out of scope (exceptions included).
-class Real {
- public:
-  explicit Real(mpfr_prec_t precision) { mpfr_init2(v_, precision); }
-  ~Real() { mpfr_clear(v_); }
-  Real(const Real&) = delete;
-  Real& operator=(const Real&) = delete;
-  operator mpfr_ptr() { return v_; }               // NOLINT: used as an mpfr_t argument
-  operator mpfr_srcptr() const { return v_; }      // NOLINT
-
- private:
-  mpfr_t v_;
-};
 
 // Working precision: W bits of the thresholds plus a margin, so that the enclosures are far
 // narrower than the 2^-W steps they are compared with (precision affects only tightness).
@@ -40,12 +28,6 @@ void exp_pos(mpfr_ptr out, const mpq_class& a, mpfr_rnd_t dir) {
   Real arg(mpfr_get_prec(out));
   mpfr_set_q(arg, a.get_mpq_t(), dir);
   mpfr_exp(out, arg, dir);
-}
-
-mpq_class to_rational(mpfr_srcptr x) {
-  mpq_class q;
-  mpfr_get_q(q.get_mpq_t(), x);
-  return q;
 }
 
 // T = round(2^W * (lo + hi) / 2), kept within [floor, 2^W - 1].
@@ -187,7 +169,7 @@ CertifiedTable build_gaussian_magnitude_table(const mpq_class& sigma2, const Fix
   mpfr_div(ratio, tail, s_lo, MPFR_RNDU);
   mpfr_add(tv, tv, ratio, MPFR_RNDU);
   mpfr_div_2ui(tv, tv, 1, MPFR_RNDU);  // TV = half the L1 distance
-  out.tv_upper = to_rational(tv);
+  out.tv_upper = to_mpq(tv);
   return out;
 }
 
@@ -221,7 +203,7 @@ CertifiedTable build_laplace_magnitude_table(const mpq_class& scale, const Fixed
     if (i >= 0) a *= 2;
   }
   mpfr_add(tv, tv, tail, MPFR_RNDU);
-  out.tv_upper = to_rational(tv);
+  out.tv_upper = to_mpq(tv);
   return out;
 }
 
@@ -248,7 +230,7 @@ mpq_class convolution_tv_upper(const mpq_class& sigma2, const mpq_class& fine_si
   // TV <= eps / (1 - eps).
   mpfr_ui_sub(den, 1, eps, MPFR_RNDD);
   mpfr_div(eps, eps, den, MPFR_RNDU);
-  return to_rational(eps);
+  return to_mpq(eps);
 }
 
 mpz_class convolution_fine_sigma2(unsigned tau_bits, long m) {

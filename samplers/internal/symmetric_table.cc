@@ -12,9 +12,8 @@
 namespace exactdp::internal {
 namespace {
 
-// An MPFR interval [lo, hi] (RAII): lo is always rounded down (MPFR_RNDD) and hi up (MPFR_RNDU),
-// so the true value stays inside.
-using Interval = MpfrEnclosure;
+// Enclosures are exactdp::Interval (core/interval.h), their ends set with directed MPFR calls:
+// the lower end always rounded down (MPFR_RNDD) and the upper end up (MPFR_RNDU).
 
 using Shape = SymmetricTable::Shape;
 
@@ -46,47 +45,47 @@ class Weights {
     // d_k = c = exp(-1 / scale) (Laplace). Each product is rounded down on the lower chain and up
     // on the upper chain (all factors positive), so both chains stay valid bounds; the relative
     // width grows by about 2^(2 - prec) per step, far below 2^-64 for count < 2^(prec - 70).
-    mpfr_set_ui(w_[0]->lo, 1, MPFR_RNDD);
-    mpfr_set_ui(w_[0]->hi, 1, MPFR_RNDU);
+    mpfr_set_ui(w_[0]->lower(), 1, MPFR_RNDD);
+    mpfr_set_ui(w_[0]->upper(), 1, MPFR_RNDU);
     Interval c(prec), d(prec), c2(prec);
     weight(1, c);  // exp(-e(1)): exp(-1 / (2 sigma2)) or exp(-1 / scale)
-    mpfr_set(d.lo, c.lo, MPFR_RNDD);
-    mpfr_set(d.hi, c.hi, MPFR_RNDU);
-    mpfr_mul(c2.lo, c.lo, c.lo, MPFR_RNDD);
-    mpfr_mul(c2.hi, c.hi, c.hi, MPFR_RNDU);
+    mpfr_set(d.lower(), c.lower(), MPFR_RNDD);
+    mpfr_set(d.upper(), c.upper(), MPFR_RNDU);
+    mpfr_mul(c2.lower(), c.lower(), c.lower(), MPFR_RNDD);
+    mpfr_mul(c2.upper(), c.upper(), c.upper(), MPFR_RNDU);
     for (long i = 0; i + 1 < count; ++i) {
       Interval& cur = *w_[static_cast<std::size_t>(i)];
       Interval& next = *w_[static_cast<std::size_t>(i + 1)];
-      mpfr_mul(next.lo, cur.lo, d.lo, MPFR_RNDD);
-      mpfr_mul(next.hi, cur.hi, d.hi, MPFR_RNDU);
+      mpfr_mul(next.lower(), cur.lower(), d.lower(), MPFR_RNDD);
+      mpfr_mul(next.upper(), cur.upper(), d.upper(), MPFR_RNDU);
       if (shape == Shape::kGaussian) {
-        mpfr_mul(d.lo, d.lo, c2.lo, MPFR_RNDD);
-        mpfr_mul(d.hi, d.hi, c2.hi, MPFR_RNDU);
+        mpfr_mul(d.lower(), d.lower(), c2.lower(), MPFR_RNDD);
+        mpfr_mul(d.upper(), d.upper(), c2.upper(), MPFR_RNDU);
       }
     }
     // N = w(0) + 2 sum_{k=1}^{K} w(k) + 2 R, 0 <= R <= w(K) r / (1 - r), because
     // w(K + j) <= w(K) r^j: Gaussian r = exp(-K / sigma2) ((K + j)^2 >= K^2 + 2 K j), Laplace
     // r = exp(-1 / scale) (equality).
-    mpfr_set_ui(norm_.lo, 0, MPFR_RNDD);
-    mpfr_set_ui(norm_.hi, 0, MPFR_RNDU);
+    mpfr_set_ui(norm_.lower(), 0, MPFR_RNDD);
+    mpfr_set_ui(norm_.upper(), 0, MPFR_RNDU);
     for (long i = 1; i <= series_terms; ++i) {
-      mpfr_add(norm_.lo, norm_.lo, w_[static_cast<std::size_t>(i)]->lo, MPFR_RNDD);
-      mpfr_add(norm_.hi, norm_.hi, w_[static_cast<std::size_t>(i)]->hi, MPFR_RNDU);
+      mpfr_add(norm_.lower(), norm_.lower(), w_[static_cast<std::size_t>(i)]->lower(), MPFR_RNDD);
+      mpfr_add(norm_.upper(), norm_.upper(), w_[static_cast<std::size_t>(i)]->upper(), MPFR_RNDU);
     }
     Interval r(prec);
     mpq_class rate(shape == Shape::kGaussian ? k : mpz_class(1), 1);
     rate /= param;  // K / sigma2, or 1 / scale
-    mpfr_set_q(r.lo, rate.get_mpq_t(), MPFR_RNDD);  // exponent rounded down -> r rounded up
-    mpfr_neg(r.lo, r.lo, MPFR_RNDU);
-    mpfr_exp(r.hi, r.lo, MPFR_RNDU);                  // r.hi >= r
-    mpfr_ui_sub(r.lo, 1, r.hi, MPFR_RNDD);           // 1 - r, rounded down (> 0 since r < 1)
-    mpfr_div(r.hi, r.hi, r.lo, MPFR_RNDU);           // >= r / (1 - r)
-    mpfr_mul(r.hi, r.hi, w_[static_cast<std::size_t>(series_terms)]->hi, MPFR_RNDU);  // >= R
-    mpfr_add(norm_.hi, norm_.hi, r.hi, MPFR_RNDU);
-    mpfr_mul_2ui(norm_.lo, norm_.lo, 1, MPFR_RNDD);  // exact
-    mpfr_mul_2ui(norm_.hi, norm_.hi, 1, MPFR_RNDU);  // exact
-    mpfr_add_ui(norm_.lo, norm_.lo, 1, MPFR_RNDD);   // + w(0) = 1
-    mpfr_add_ui(norm_.hi, norm_.hi, 1, MPFR_RNDU);
+    mpfr_set_q(r.lower(), rate.get_mpq_t(), MPFR_RNDD);  // exponent rounded down -> r rounded up
+    mpfr_neg(r.lower(), r.lower(), MPFR_RNDU);
+    mpfr_exp(r.upper(), r.lower(), MPFR_RNDU);                  // r.upper() >= r
+    mpfr_ui_sub(r.lower(), 1, r.upper(), MPFR_RNDD);           // 1 - r, rounded down (> 0 since r < 1)
+    mpfr_div(r.upper(), r.upper(), r.lower(), MPFR_RNDU);           // >= r / (1 - r)
+    mpfr_mul(r.upper(), r.upper(), w_[static_cast<std::size_t>(series_terms)]->upper(), MPFR_RNDU);  // >= R
+    mpfr_add(norm_.upper(), norm_.upper(), r.upper(), MPFR_RNDU);
+    mpfr_mul_2ui(norm_.lower(), norm_.lower(), 1, MPFR_RNDD);  // exact
+    mpfr_mul_2ui(norm_.upper(), norm_.upper(), 1, MPFR_RNDU);  // exact
+    mpfr_add_ui(norm_.lower(), norm_.lower(), 1, MPFR_RNDD);   // + w(0) = 1
+    mpfr_add_ui(norm_.upper(), norm_.upper(), 1, MPFR_RNDU);
   }
 
   [[nodiscard]] const Interval& w(std::int64_t k) const { return *w_[static_cast<std::size_t>(k < 0 ? -k : k)]; }
@@ -96,8 +95,8 @@ class Weights {
   // [lo, hi] >= S / N for the partial sum S = [s_lo, s_hi]: lo = s_lo / N_hi rounded down,
   // hi = s_hi / N_lo rounded up.
   void quotient(const Interval& s, Interval& out) const {
-    mpfr_div(out.lo, s.lo, norm_.hi, MPFR_RNDD);
-    mpfr_div(out.hi, s.hi, norm_.lo, MPFR_RNDU);
+    mpfr_div(out.lower(), s.lower(), norm_.upper(), MPFR_RNDD);
+    mpfr_div(out.upper(), s.upper(), norm_.lower(), MPFR_RNDU);
   }
 
  private:
@@ -188,15 +187,15 @@ std::shared_ptr<const SymmetricTable> SymmetricTable::build(Shape shape, const m
   out->max_abs_ = t;
   const std::size_t boundaries = 2 * static_cast<std::size_t>(t) + 1;  // B_1 .. B_{2T+1}
   // B_{i+1} = S / N after slot i, every sum and quotient rounded outward (Weights).
-  auto enclose = [shape, param, t](mpfr_prec_t prec, std::vector<std::unique_ptr<MpfrEnclosure>>& b) {
+  auto enclose = [shape, param, t](mpfr_prec_t prec, std::vector<std::unique_ptr<Interval>>& b) {
     const Weights weights(shape, param, t, prec);
     Interval sum(prec);
-    mpfr_set_ui(sum.lo, 0, MPFR_RNDD);
-    mpfr_set_ui(sum.hi, 0, MPFR_RNDU);
+    mpfr_set_ui(sum.lower(), 0, MPFR_RNDD);
+    mpfr_set_ui(sum.upper(), 0, MPFR_RNDU);
     for (std::size_t i = 0; i < b.size(); ++i) {
       const std::int64_t z = static_cast<std::int64_t>(i) - t;
-      mpfr_add(sum.lo, sum.lo, weights.w(z).lo, MPFR_RNDD);
-      mpfr_add(sum.hi, sum.hi, weights.w(z).hi, MPFR_RNDU);
+      mpfr_add(sum.lower(), sum.lower(), weights.w(z).lower(), MPFR_RNDD);
+      mpfr_add(sum.upper(), sum.upper(), weights.w(z).upper(), MPFR_RNDU);
       weights.quotient(sum, *b[i]);
     }
   };
