@@ -17,6 +17,7 @@
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/draw_cost.h"
 #include "cli/json.h"
 #include "cli/sampler_spec.h"
 #include "cli/seed_option.h"
@@ -143,34 +144,6 @@ void read_sample_file(const std::optional<std::string>& file, verification::Samp
   if (progress_shown) io.err << "\n";
 }
 
-// The cost limit of auditing our own sampler: a draw's work grows with the size of the law's
-// parameters (sigma2 = 10^100000: ~11 ms a draw, 1,000 draws 11.5 s; 10^10000: 0.35 ms;
-// 10^1000: 70 us). Estimated per draw from the digits of the parameters as exact text, the run
-// is refused up front (LimitError naming "samples") when n draws would take over 4 s (400 draws
-// at 10^100000 took 7.8 s: the estimate is optimistic by up to 2x). Laws with
-// parameters under 1,000 digits are not limited here (--samples <= 10^10 is).
-constexpr double kMaxAuditSeconds = 4;
-
-void check_audit_cost(const SamplerSpec& spec, unsigned long long n) {
-  double digits = 0;
-  std::string largest;  // the parameter with the most digits, named in the refusal
-  std::size_t largest_size = 0;
-  for (const auto& [name, value] : spec.params.as_text()) {
-    digits += static_cast<double>(value.size());
-    if (value.size() > largest_size) largest = name, largest_size = value.size();
-  }
-  if (digits < 1000) return;
-  const double per_draw = std::max(70e-6 * std::pow(digits / 1e3, 0.7), 350e-6 * std::pow(digits / 1e4, 1.5));
-  const double most = std::floor(kMaxAuditSeconds / per_draw);
-  if (static_cast<double>(n) > most) {
-    const auto whole = [](double v) { return std::to_string(static_cast<unsigned long long>(v)); };
-    throw LimitError("samples", "samples = " + std::to_string(n) + " is over the cost limit for a law whose parameters "
-                                "have " + whole(digits) + " digits (" + largest + " " + std::to_string(largest_size) +
-                                "): allowed at most " + whole(most) + " draws (each takes about " +
-                                whole(per_draw * 1e6) + " us)");
-  }
-}
-
 }  // namespace
 
 int cmd_audit(Args args, Io& io) {
@@ -220,7 +193,7 @@ int cmd_audit(Args args, Io& io) {
     }
   } else {
     const unsigned long long n = *parsed.count("--samples", 1, kMaxSamples);
-    check_audit_cost(spec, n);  // before any draw
+    check_draw_cost(spec.params, n, "samples", "samples = " + std::to_string(n));  // before any draw
     const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
     mpz_class value;
     const unsigned long long step = n >= 100 ? n / 100 : 1;

@@ -4,6 +4,7 @@
 //                        [--json]
 // Exit status: 0 holds (every |t| < 5), 3 leak or inconclusive, 2 bad usage or parameter,
 // 1 internal error. docs/TIMING_AUDIT.md.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/draw_cost.h"
 #include "cli/json.h"
 #include "cli/sampler_spec.h"
 #include "cli/seed_option.h"
@@ -45,7 +47,9 @@ const std::string kHelp = std::string(
     "reports 'constant, N bits' for the last two.\n"
     "Verdict: every |t| < 5 holds (false alarm under the null 5.7e-7 per test, 1.7e-6 for all\n"
     "three); any |t| >= 5 is a leak.\n"
-    "--calls N   timed calls, 1000 <= N <= 1000000000 (default 1000000).\n"
+    "--calls N   timed calls, 1000 <= N <= 1000000000 (default 1000000). Cost limit: with\n"
+    "            parameters of 1,000 digits or more, N plus the warm-up calls is refused up\n"
+    "            front when estimated over 4 s (sigma2 = 1e100000: about 360 draws).\n"
     ) + kSeedOptionsHelp + std::string(
     "--hardened, --tau-bits B, --mean INT: as for exactdp sample.\n"
     "--json prints one JSON object (numbers as decimal strings).\n"
@@ -197,6 +201,9 @@ int cmd_audit_timing(Args args, Io& io) {
   verification::TimingAuditOptions options;
   options.calls = parsed.count("--calls", verification::kMinTimingCalls, verification::kMaxTimingCalls)
                       .value_or(verification::kDefaultTimingCalls);
+  const unsigned long long warmup = std::min(options.calls, verification::kTimingWarmupCalls);
+  check_draw_cost(spec.params, options.calls + warmup, "calls",
+                  "calls = " + std::to_string(options.calls) + " (plus " + std::to_string(warmup) + " warm-up calls)");
   // The class unit sigma, by its exact square: sigma2 (Gaussian) or scale^2 (Laplace).
   mpz_class mean;
   mpq_class sigma_squared;

@@ -10,9 +10,10 @@
 //     failure too: every command is implemented);
 //   * exit 2 prints a message on stderr and nothing on stdout (docs/DESIGN.md, "Command-line
 //     contract": bad input produces no partial output).
-// Inputs that ask for more than kMaxCount samples or bytes (-n, --samples, --bytes, --count)
-// are skipped so one input stays fast; the limits themselves are tested in
-// tests/cli/cli_hostile_inputs_test.cc.
+// Inputs that ask for more than kMaxCount samples or bytes (-n, --samples, --bytes, --count),
+// and audit-timing runs of more than kMaxTimingCalls calls, are skipped so one input stays fast;
+// the limits themselves are tested in tests/cli/cli_hostile_inputs_test.cc and
+// tests/cli/cli_cost_limits_test.cc.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -43,7 +44,26 @@ bool too_large(std::string_view value) {
   }
 }
 
+// audit-timing times --calls draws (default 10^6, at least 1,000) after up to 10^4 warm-up calls:
+// only inputs that ask for at most kMaxTimingCalls run (its cost limit is tested in
+// tests/cli/cli_cost_limits_test.cc).
+constexpr long kMaxTimingCalls = 2000;
+
+bool timing_calls_too_many(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] != "audit-timing") return false;
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] != "--calls") continue;
+    try {
+      return exactdp::parse_integer("calls", args[i + 1]) > kMaxTimingCalls;
+    } catch (...) {
+      return false;  // refused by the command
+    }
+  }
+  return true;  // the default, 10^6 calls
+}
+
 bool asks_too_much(const std::vector<std::string>& args) {
+  if (timing_calls_too_many(args)) return true;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (is_count_option(a) && i + 1 < args.size() && too_large(args[i + 1])) return true;

@@ -18,7 +18,6 @@
 namespace exactdp::verification {
 namespace {
 
-constexpr unsigned long long kWarmupCalls = 10'000;
 constexpr unsigned long long kPilotCalls = 1ULL << 16;
 
 // One clock reading. On x86-64 the lfence before rdtsc waits for the instructions before it
@@ -233,7 +232,7 @@ TimingAuditReport run_timing_audit(TimedSampler& sampler, BitSource& bits, const
   TimingAuditReport report;
   report.calls = options.calls;
   report.clock = timing_clock_name();
-  report.warmup = std::min(options.calls, kWarmupCalls);
+  report.warmup = std::min(options.calls, kTimingWarmupCalls);
   report.pilot = std::min(options.calls, kPilotCalls);
 
   for (unsigned long long i = 0; i < report.warmup; ++i) (void)measure_one(sampler, bits);

@@ -83,6 +83,9 @@ inline constexpr double kTimingThreshold = 5.0;            // |t| >= 5 is a leak
 inline constexpr double kFalseAlarmPerTest = 5.733031e-7;  // 2 (1 - Phi(5)), one t-test
 inline constexpr double kCropFraction = 0.05;              // slowest 5 % of the calls dropped
 
+// Untimed calls before the timed ones (fewer when calls is smaller): min(calls, this).
+inline constexpr unsigned long long kTimingWarmupCalls = 10'000;
+
 struct TimingAuditOptions {
   unsigned long long calls = kDefaultTimingCalls;  // kMinTimingCalls..kMaxTimingCalls
 };
