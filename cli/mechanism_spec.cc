@@ -1,15 +1,12 @@
 #include "cli/mechanism_spec.h"
 
-#include <exactdp/accounting/discrete_gaussian_profile.h>
-#include <exactdp/accounting/discrete_laplace_profile.h>
-#include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/accounting/event_profile.h>
 #include <exactdp/accounting/hardened_charge.h>
-#include <exactdp/accounting/laplace_profile.h>
 #include <exactdp/core/decimal.h>
 #include "cli/sensitivity_options.h"
 #include <exactdp/laws/registry.h>
-#include <exactdp/samplers/hardened_discrete_gaussian.h>
-#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/hardening.h>
+#include "cli/sampler_spec.h"
 #include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
@@ -22,98 +19,15 @@ constexpr MechanismCommand kProfile = MechanismCommand::kProfile;
 constexpr MechanismCommand kMeasureGdp = MechanismCommand::kMeasureGdp;
 constexpr MechanismCommand kCalibrate = MechanismCommand::kCalibrate;
 
-// The noise parameter `option` (> 0) and the sensitivity of `kind`, with the output parameters.
-MechanismSpec noise_and_sensitivity(const std::string& name, const std::string& option,
-                                    SensitivityKind kind, const ParsedArgs& parsed) {
-  MechanismSpec m;
-  m.name = name;
-  m.noise_name = parameter_name(option);
-  m.noise = positive_option(parsed, option);
-  m.parameters = {{m.noise_name, to_string(m.noise)}};
-  if (kind != SensitivityKind::kNone) {
-    m.sensitivity = sensitivity_of(kind, parsed);
-    m.sensitivity_given = parsed.has("--sensitivity");
-    m.parameters.emplace_back("sensitivity", to_string(m.sensitivity));
-  }
-  return m;
-}
+// The laws `calibrate` has a calibration of (analytic Gaussian, discrete Gaussian): calibrations
+// are procedures of their own (accounting/analytic_gaussian.h, discrete_gaussian_calibration.h),
+// not something every law with a profile has.
+bool has_calibration(const std::string& law) { return law == "gaussian" || law == "discrete-gaussian"; }
 
-// Attaches the profile of a noise mechanism: at(eps, noise, sensitivity, p) at a working
-// precision and to_tolerance(eps, noise, sensitivity, options) (the library's functions).
-template <class Sensitivity, class At, class ToTolerance>
-MechanismSpec with_profile(MechanismSpec m, At at, ToTolerance to_tolerance) {
-  const mpq_class noise = m.noise;
-  const Sensitivity sens(m.sensitivity);
-  m.delta_at = [=](const mpq_class& e, mpfr_prec_t p) { return at(e, noise, sens, p); };
-  m.delta = [=](const mpq_class& e, const ZivOptions& o) { return to_tolerance(e, noise, sens, o); };
-  return m;
-}
-
-MechanismSpec gaussian(const ParsedArgs& parsed) {
-  return with_profile<mpq_class>(
-      noise_and_sensitivity("gaussian", "--sigma", SensitivityKind::kReal, parsed),
-      [](const auto&... a) { return accounting::gaussian_delta_at(a...); },
-      [](const auto&... a) { return accounting::gaussian_delta(a...); });
-}
-
-MechanismSpec laplace(const ParsedArgs& parsed) {
-  MechanismSpec m = with_profile<mpq_class>(
-      noise_and_sensitivity("laplace", "--scale", SensitivityKind::kReal, parsed),
-      [](const auto&... a) { return accounting::laplace_delta_at(a...); },
-      [](const auto&... a) { return accounting::laplace_delta(a...); });
-  m.pure_epsilon = m.sensitivity / m.noise;
-  return m;
-}
-
-MechanismSpec discrete_gaussian(const ParsedArgs& parsed) {
-  return with_profile<mpz_class>(
-      noise_and_sensitivity("discrete-gaussian", "--sigma2", SensitivityKind::kInteger, parsed),
-      [](const auto&... a) { return accounting::discrete_gaussian_delta_at(a...); },
-      [](const auto&... a) { return accounting::discrete_gaussian_delta(a...); });
-}
-
-MechanismSpec discrete_laplace(const ParsedArgs& parsed) {
-  MechanismSpec m = with_profile<mpz_class>(
-      noise_and_sensitivity("discrete-laplace", "--scale", SensitivityKind::kInteger, parsed),
-      [](const auto&... a) { return accounting::discrete_laplace_delta_at(a...); },
-      [](const auto&... a) { return accounting::discrete_laplace_delta(a...); });
-  m.pure_epsilon = m.sensitivity / m.noise;
-  return m;
-}
-
-MechanismSpec gdp(const ParsedArgs& parsed) {
-  MechanismSpec m = noise_and_sensitivity("gdp", "--mu", SensitivityKind::kNone, parsed);
-  const mpq_class mu = m.noise;
-  m.delta_at = accounting::gdp_profile(mu);
-  m.delta = [mu](const mpq_class& e, const ZivOptions& o) { return accounting::gdp_delta(e, mu, o); };
-  return m;
-}
-
-MechanismSpec pure_dp(const ParsedArgs& parsed) {
-  MechanismSpec m = noise_and_sensitivity("pure-dp", "--epsilon", SensitivityKind::kNone, parsed);
-  m.delta_at = accounting::pure_dp_profile(m.noise);
-  m.pure_epsilon = m.noise;
-  return m;
-}
-
-// Each profile evaluation is a KOV pass of up to k/2 steps: k <= 1000 keeps the thousands of
-// evaluations of the GDP transformation within seconds.
-constexpr unsigned long long kMaxCompositionK = 1000;
-
-MechanismSpec pure_dp_composition(const ParsedArgs& parsed) {
-  MechanismSpec m =
-      noise_and_sensitivity("pure-dp-composition", "--epsilon", SensitivityKind::kNone, parsed);
-  (void)parsed.require("--k");
-  m.k = static_cast<unsigned long>(*parsed.count("--k", 1, kMaxCompositionK));
-  m.parameters.emplace_back("k", std::to_string(m.k));
-  m.delta_at = accounting::kov_profile(m.noise, m.k);  // validates epsilon and k
-  m.pure_epsilon = m.noise * mpq_class(static_cast<long>(m.k));
-  return m;
-}
-
-// A registry law with its own privacy maps (accounting/law_privacy.h), e.g. the staircase: its
-// options are its noise and privacy parameters with "--" in front.
-MechanismSpec registry_law(const laws::Law& law, const ParsedArgs& parsed) {
+// A registry law with a certified profile: its options are its noise and privacy parameters
+// with "--" in front, validated by the law (ParameterError naming the parameter); its profile is
+// its privacy event's (accounting/event_profile.h).
+MechanismSpec law_mechanism(const laws::Law& law, const ParsedArgs& parsed) {
   std::vector<std::pair<std::string, std::string>> given;
   for (const auto& p : law.parameters()) {
     if (p.role == laws::Role::kSampling) continue;
@@ -131,31 +45,82 @@ MechanismSpec registry_law(const laws::Law& law, const ParsedArgs& parsed) {
   m.parameters = params.as_text();
   m.noise_name = m.parameters.front().first;
   m.noise = params.rational(m.noise_name);
-  m.delta_at = [event](const mpq_class& e, mpfr_prec_t p) { return event.law_maps().delta_at(e, p); };
-  m.delta = [event](const mpq_class& e, const ZivOptions& o) {
-    return accounting::evaluate_to_tolerance([&](mpfr_prec_t p) { return event.law_maps().delta_at(e, p); }, o);
-  };
+  if (params.has("sensitivity")) {
+    m.sensitivity = params.rational("sensitivity");
+    m.sensitivity_given = parsed.has("--sensitivity");
+  }
+  m.delta_at = accounting::event_profile(event);
+  m.delta = [event](const mpq_class& e, const ZivOptions& o) { return accounting::event_delta(event, e, o); };
   if (event.is_pure()) m.pure_epsilon = event.pure_epsilon();
   return m;
 }
 
-// Rows for the registry's laws that have their own maps (not one of the closed forms above).
-void add_registry_rows(std::vector<MechanismRow>& table) {
-  for (const laws::Law* law : laws::all_laws()) {
-    if (!law->supports(laws::Capability::kProfile)) continue;
-    bool listed = false;
-    for (const auto& row : table) listed = listed || row.name == law->name();
-    if (listed) continue;
-    MechanismRow row{law->name(), {}, SensitivityKind::kNone, {kProfile, kMeasureGdp}, "", nullptr};
-    for (const auto& p : law->parameters()) {
-      if (p.role == laws::Role::kSampling) continue;
-      row.options.push_back("--" + p.name);
-      const std::string value = p.kind == laws::ValueKind::kInteger ? " INT" : " R";
-      row.help += (row.help.empty() ? "" : " ") + (p.fallback ? "[--" + p.name + value + "]" : "--" + p.name + value);
-    }
-    row.build = [law](const ParsedArgs& parsed) { return registry_law(*law, parsed); };
-    table.push_back(std::move(row));
+// Each profile evaluation is a KOV pass of up to k/2 steps: k <= 1000 keeps the thousands of
+// evaluations of the GDP transformation within seconds.
+constexpr unsigned long long kMaxCompositionK = 1000;
+
+// k-fold composition of an epsilon-DP mechanism (not a law: a composition measured as one).
+MechanismSpec pure_dp_composition(const ParsedArgs& parsed) {
+  MechanismSpec m;
+  m.name = "pure-dp-composition";
+  m.noise_name = "epsilon";
+  m.noise = positive_option(parsed, "--epsilon");
+  m.parameters = {{"epsilon", to_string(m.noise)}};
+  (void)parsed.require("--k");
+  m.k = static_cast<unsigned long>(*parsed.count("--k", 1, kMaxCompositionK));
+  m.parameters.emplace_back("k", std::to_string(m.k));
+  m.delta_at = accounting::kov_profile(m.noise, m.k);  // validates epsilon and k
+  m.pure_epsilon = m.noise * mpq_class(static_cast<long>(m.k));
+  return m;
+}
+
+// "--sigma R   [--sensitivity R]": the first option padded to 12 columns when more follow.
+std::string law_help(const laws::Law& law) {
+  std::string help;
+  for (const auto& p : law.parameters()) {
+    if (p.role == laws::Role::kSampling) continue;
+    const std::string value = p.kind == laws::ValueKind::kInteger ? " INT" : " R";
+    const std::string option = "--" + p.name + value;
+    if (!help.empty()) help += help.size() < 12 ? std::string(12 - help.size(), ' ') : " ";
+    help += p.fallback ? "[" + option + "]" : option;
   }
+  return help;
+}
+
+SensitivityKind sensitivity_kind(const laws::Law& law) {
+  for (const auto& p : law.parameters()) {
+    if (p.name == "sensitivity") {
+      return p.kind == laws::ValueKind::kInteger ? SensitivityKind::kInteger : SensitivityKind::kReal;
+    }
+  }
+  return SensitivityKind::kNone;
+}
+
+// The commands that offer a law: profile and measure-gdp every law with a certified profile;
+// measure-gdp also pure-dp (the profile every epsilon-DP mechanism meets), which profile cannot
+// take (its --epsilon is profile's own option); calibrate the laws it has a calibration of.
+std::vector<MechanismCommand> commands_of(const laws::Law& law) {
+  std::vector<MechanismCommand> out;
+  if (law.supports(laws::Capability::kProfile)) out = {kProfile, kMeasureGdp};
+  if (law.name() == "pure-dp") out = {kMeasureGdp};
+  if (has_calibration(law.name())) out.push_back(kCalibrate);
+  return out;
+}
+
+// One row per registry law some command offers, in the registry's order.
+std::vector<MechanismRow> law_rows() {
+  std::vector<MechanismRow> rows;
+  for (const laws::Law* law : laws::all_laws()) {
+    std::vector<MechanismCommand> commands = commands_of(*law);
+    if (commands.empty()) continue;
+    MechanismRow row{law->name(), {}, sensitivity_kind(*law), std::move(commands), law_help(*law), nullptr};
+    for (const auto& p : law->parameters()) {
+      if (p.role != laws::Role::kSampling) row.options.push_back("--" + p.name);
+    }
+    row.build = [law](const ParsedArgs& parsed) { return law_mechanism(*law, parsed); };
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 }  // namespace
@@ -170,21 +135,9 @@ std::string MechanismSpec::describe() const {
 
 const std::vector<MechanismRow>& mechanism_table() {
   static const std::vector<MechanismRow> table = [] {
-    std::vector<MechanismRow> rows = {
-      {"gaussian", {"--sigma", "--sensitivity"}, SensitivityKind::kReal,
-       {kProfile, kMeasureGdp, kCalibrate}, "--sigma R   [--sensitivity R]", gaussian},
-      {"laplace", {"--scale", "--sensitivity"}, SensitivityKind::kReal, {kProfile, kMeasureGdp},
-       "--scale R   [--sensitivity R]", laplace},
-      {"discrete-gaussian", {"--sigma2", "--sensitivity"}, SensitivityKind::kInteger,
-       {kProfile, kMeasureGdp, kCalibrate}, "--sigma2 R  [--sensitivity INT]", discrete_gaussian},
-      {"discrete-laplace", {"--scale", "--sensitivity"}, SensitivityKind::kInteger,
-       {kProfile, kMeasureGdp}, "--scale R   [--sensitivity INT]", discrete_laplace},
-      {"gdp", {"--mu"}, SensitivityKind::kNone, {kProfile, kMeasureGdp}, "--mu R", gdp},
-      {"pure-dp", {"--epsilon"}, SensitivityKind::kNone, {kMeasureGdp}, "--epsilon R", pure_dp},
-      {"pure-dp-composition", {"--epsilon", "--k"}, SensitivityKind::kNone, {kMeasureGdp},
-       "--epsilon R --k K", pure_dp_composition},
-    };
-    add_registry_rows(rows);
+    std::vector<MechanismRow> rows = law_rows();
+    rows.push_back({"pure-dp-composition", {"--epsilon", "--k"}, SensitivityKind::kNone, {kMeasureGdp},
+                    "--epsilon R --k K", pure_dp_composition});
     return rows;
   }();
   return table;
@@ -245,14 +198,17 @@ void reject_foreign_options(MechanismCommand command, const MechanismRow& row, c
 }
 
 MechanismSpec with_hardened_noise(MechanismSpec m, unsigned tau_bits) {
-  mpq_class tau;
-  if (m.name == "discrete-gaussian") {
-    tau = HardenedDiscreteGaussianParams::make(m.noise, 0, {tau_bits}).tau_upper();
-  } else if (m.name == "discrete-laplace") {
-    tau = HardenedDiscreteLaplaceParams::make(m.noise, 0, {tau_bits}).tau_upper();
-  } else {
-    throw UsageError("--hardened applies to discrete-gaussian and discrete-laplace, not " + m.name);
+  const laws::Law& law = laws::law_named(m.name);
+  if (!law.supports(laws::Capability::kHardened)) {
+    std::vector<std::string> hardened;
+    for (const laws::Law* l : laws::all_laws()) {
+      if (l->supports(laws::Capability::kHardened)) hardened.push_back(l->name());
+    }
+    throw UsageError("--hardened applies to " + join_with_and(hardened) + ", not " + m.name);
   }
+  // The hardened sampler of the same noise (mean 0): its certified tau_upper.
+  const laws::LawParameters noise = law.parse({{m.noise_name, to_string(m.noise)}}, laws::Use::kSample);
+  const mpq_class tau = law.make_sampler(noise, Hardening{tau_bits})->tau_upper();
   const accounting::ProfileFunction plain_at = m.delta_at;
   const auto plain = m.delta;
   m.delta_at = [=](const mpq_class& e, mpfr_prec_t p) { return accounting::hardened_delta(plain_at(e, p), e, tau); };

@@ -5,9 +5,7 @@
 // privacy parameters (Law::parse, Use::kPrivacy: ParameterError naming the parameter), takes its
 // accounting event (Law::privacy_event) and evaluates, for each epsilon (exact text, >= 0), the
 // certified delta(epsilon) to the relative tolerance (accounting/ziv.h; "" = the default
-// 2^-100) by the event's own profile: gaussian_delta, laplace_delta, discrete_gaussian_delta,
-// discrete_laplace_delta, gdp_delta, or the law's maps (LawPrivacy::delta_at) for the laws the
-// accounting layer has no closed form of. With hardened=True the noise is the law's hardened
+// 2^-100) by the event's own profile (accounting/event_profile.h). With hardened=True the noise is the law's hardened
 // sampler's (Law::make_sampler with Hardening at mean 0): its certified tau_upper is charged,
 // delta + (1 + e^epsilon) tau_upper (accounting/hardened_charge.h). Returns a dict: "law",
 // "parameters" (name, exact text), "tau_upper" (exact text or None) and "rows", each
@@ -24,13 +22,8 @@
 
 #include "bindings.h"
 #include <exactdp/accounting/accountant.h>
-#include <exactdp/accounting/discrete_gaussian_profile.h>
-#include <exactdp/accounting/discrete_laplace_profile.h>
-#include <exactdp/accounting/gaussian_profile.h>
-#include <exactdp/accounting/gdp_conversions.h>
-#include <exactdp/accounting/gdp_transformation.h>
+#include <exactdp/accounting/event_profile.h>
 #include <exactdp/accounting/hardened_charge.h>
-#include <exactdp/accounting/laplace_profile.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/ziv.h>
 #include <exactdp/laws/registry.h>
@@ -47,30 +40,6 @@ using accounting::Certified;
 using accounting::PrivacyEvent;
 using accounting::ZivOptions;
 using Given = std::vector<std::pair<std::string, std::string>>;
-using Kind = PrivacyEvent::Kind;
-
-mpz_class integer_sensitivity(const PrivacyEvent& e) { return e.sensitivity().get_num(); }
-
-// delta(epsilon) of the event by its own certified profile.
-Certified event_delta(const PrivacyEvent& e, const mpq_class& eps, const ZivOptions& o) {
-  switch (e.kind()) {
-    case Kind::kGaussian: return accounting::gaussian_delta(eps, e.noise_parameter(), e.sensitivity(), o);
-    case Kind::kLaplace: return accounting::laplace_delta(eps, e.noise_parameter(), e.sensitivity(), o);
-    case Kind::kDiscreteGaussian:
-      return accounting::discrete_gaussian_delta(eps, e.noise_parameter(), integer_sensitivity(e), o);
-    case Kind::kDiscreteLaplace:
-      return accounting::discrete_laplace_delta(eps, e.noise_parameter(), integer_sensitivity(e), o);
-    case Kind::kGdp: return accounting::gdp_delta(eps, e.exact_mu(), o);
-    case Kind::kPureDp: {
-      const accounting::ProfileFunction f = accounting::pure_dp_profile(e.pure_epsilon());
-      return accounting::evaluate_to_tolerance([&](mpfr_prec_t p) { return f(eps, p); }, o);
-    }
-    case Kind::kLaw:
-      return accounting::evaluate_to_tolerance([&](mpfr_prec_t p) { return e.law_maps().delta_at(eps, p); }, o);
-    case Kind::kZcdp: break;
-  }
-  throw laws::UnsupportedError("law", "law has no certified profile delta(epsilon)");
-}
 
 // The certified TV bound of the law's hardened sampler at these noise parameters (mean 0).
 mpq_class hardened_tau(const laws::Law& law, const Given& given, const std::optional<unsigned>& tau_bits) {
@@ -117,7 +86,7 @@ py::dict profile(const std::string& name, const Given& given, const std::vector<
   {
     const py::gil_scoped_release release;
     for (const mpq_class& e : eps) {
-      results.push_back(event_delta(event, e, options));
+      results.push_back(accounting::event_delta(event, e, options));
       if (tau) results.back().value = accounting::hardened_delta(results.back().value, e, *tau);
     }
   }
