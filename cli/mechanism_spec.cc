@@ -223,13 +223,4 @@ MechanismSpec with_hardened_noise(MechanismSpec m, unsigned tau_bits) {
   return m;
 }
 
-mpq_class sensitivity_of(SensitivityKind kind, const ParsedArgs& parsed) {
-  switch (kind) {
-    case SensitivityKind::kReal: return real_sensitivity_option(parsed);
-    case SensitivityKind::kInteger: return mpq_class(integer_sensitivity_option(parsed));
-    case SensitivityKind::kNone: break;
-  }
-  return mpq_class(1);
-}
-
 }  // namespace exactdp::cli

@@ -94,7 +94,4 @@ void reject_foreign_options(MechanismCommand command, const MechanismRow& row, c
 // noise parameter outside the hardened range (never a silent fallback).
 [[nodiscard]] MechanismSpec with_hardened_noise(MechanismSpec m, unsigned tau_bits);
 
-// The sensitivity option of a row's kind (default 1), checked.
-[[nodiscard]] mpq_class sensitivity_of(SensitivityKind kind, const ParsedArgs& parsed);
-
 }  // namespace exactdp::cli

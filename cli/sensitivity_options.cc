@@ -10,16 +10,4 @@ mpq_class positive_option(const ParsedArgs& parsed, const std::string& option) {
   return v;
 }
 
-mpq_class real_sensitivity_option(const ParsedArgs& parsed) {
-  const mpq_class v = parsed.rational("--sensitivity").value_or(mpq_class(1));
-  accounting::require_positive("sensitivity", v);
-  return v;
-}
-
-mpz_class integer_sensitivity_option(const ParsedArgs& parsed) {
-  const mpz_class v = parsed.integer("--sensitivity").value_or(mpz_class(1));
-  accounting::require_integer_sensitivity(v);
-  return v;
-}
-
 }  // namespace exactdp::cli
