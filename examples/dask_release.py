@@ -21,4 +21,4 @@ if __name__ == "__main__":
                                                  epsilon="1", delta="1e-6", sensitivity=1)
         print(noised.head())
         print("sigma2 =", guarantee["sigma2"])
-        print("certified: (1, delta)-DP with delta <=", float(guarantee["delta"].upper))
+        print("certified: (1, delta)-DP with delta <=", guarantee["delta"].upper_float)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import sys
 from fractions import Fraction
 from typing import Any, Mapping, Optional, Union
 
@@ -53,8 +54,9 @@ class Interval:
     ``lower`` and ``upper`` are ``fractions.Fraction`` — the exact ends as certified by the C++
     accounting code (outward-rounded decimals, or the exact dyadic ends of its MPFR interval),
     never rounded again. An unbounded end is ``math.inf`` / ``-math.inf``. ``upper`` is the safe
-    number to use for a privacy parameter (epsilon, delta, mu); ``float(interval.upper)`` gives a
-    float only when asked for. ``details`` holds what else the computation reported (route,
+    number to use for a privacy parameter (epsilon, delta, mu); ``upper_float`` is it as a float
+    rounded up (``lower_float``: the lower end rounded down). Not ``float(interval.upper)``: that
+    rounds to nearest and can land below the certified end. ``details`` holds what else the computation reported (route,
     tolerance_met, ...); it takes no part in equality.
     """
 
@@ -90,6 +92,19 @@ class Interval:
     def width(self) -> End:
         return self.upper - self.lower
 
+    @property
+    def upper_float(self) -> float:
+        """The smallest float >= upper: the certified upper end as a float, rounded UP.
+
+        ``float(interval.upper)`` rounds to nearest and can land below the certified end; use this
+        where a float is needed (an epsilon or delta handed to another library)."""
+        return _float_toward(self.upper, up=True)
+
+    @property
+    def lower_float(self) -> float:
+        """The largest float <= lower: the certified lower end as a float, rounded DOWN."""
+        return _float_toward(self.lower, up=False)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Interval) and (self.lower, self.upper) == (other.lower, other.upper)
 
@@ -101,6 +116,28 @@ class Interval:
 
     def __str__(self) -> str:
         return f"[{_short(self.lower)}, {_short(self.upper)}]"
+
+
+def _float_toward(x: End, up: bool) -> float:
+    """x rounded to a float toward +inf (up) or -inf: exact when x is a float; an end beyond the
+    float range becomes +-inf or +-max float on the safe side."""
+    if isinstance(x, float):
+        return x
+    try:
+        f = float(x)  # nearest (ties to even)
+    except OverflowError:
+        if x > 0:
+            return math.inf if up else sys.float_info.max
+        return -sys.float_info.max if up else -math.inf
+    if math.isinf(f):  # float() of a Fraction just past the range
+        if up:
+            return f if f > 0 else -sys.float_info.max
+        return sys.float_info.max if f > 0 else f
+    if up and Fraction(f) < x:
+        f = math.nextafter(f, math.inf)
+    elif not up and Fraction(f) > x:
+        f = math.nextafter(f, -math.inf)
+    return f
 
 
 def _short(x: End) -> str:
