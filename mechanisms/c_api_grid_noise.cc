@@ -5,6 +5,9 @@
 // granularity: GridNoise::make), seed (all-zero refused), then threads, out and in (add_noise,
 // which checks every input before anything is drawn or written). *granularity_used is written
 // only on success.
+// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
+// arithmetic is done on any value.
 #include <sodium.h>
 
 #include <cstddef>

@@ -1,5 +1,8 @@
 // float_grid.cc — the exact float <-> grid conversions of float_grid.h: integer shifts with
 // round-half-to-even, on 128-bit integers in the fast path and on GMP integers past it.
+// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
+// arithmetic is done on any value.
 #include <exactdp/mechanisms/grid_noise/float_grid.h>
 
 #include <algorithm>

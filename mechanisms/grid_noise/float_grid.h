@@ -19,6 +19,9 @@
 //                          -k >= the least exponent (-1074 for double, -149 for float) and
 //                          |v| 2^-k <= the largest finite float.
 //
+// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
+// arithmetic is done on any value.
 // Fast path: grid_index_fast succeeds when |n| < 2^62 (the int64 range of the noise batch, with
 // room for n + Z in 128 bits); otherwise grid_index_wide gives n as a GMP integer. Both are the
 // same function of x (tests compare them with an independent mpq computation).

@@ -15,6 +15,9 @@
 //       privacy, and nothing on the sampling path uses floating-point arithmetic (only the
 //       input's bits are decoded and the output's bits encoded, both exactly).
 //
+// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
+// arithmetic is done on any value.
 // Privacy (what the accounting must charge; the rounding is NOT free): two neighbouring inputs
 // x, x' with ||x - x'||_2 <= Delta_2 have grid images with ||n - n'||_2 <= Delta_2 / g + sqrt(d)
 // (each coordinate rounds by at most g / 2, on both sides), so the release is the discrete

@@ -1,5 +1,8 @@
 // grid_noise_apply.cc — add_noise (grid_noise.h): the input check, the per-batch loop (draws in
 // index order, then the exact grid arithmetic per coordinate) and the chunked threads.
+// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
+// arithmetic is done on any value.
 #include <algorithm>
 #include <array>
 #include <atomic>

@@ -10,6 +10,9 @@
 //   next call with the same source gives fresh noise. Returns the k used (g = 2^-k).
 // _noise_granularity(law, parameter, value, granularity_exponent) -> k: what _add_noise would use.
 // GIL: released while noising (the arrays are kept alive by the caller's references).
+// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
+// arithmetic is done on any value.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
