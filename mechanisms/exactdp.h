@@ -283,6 +283,40 @@ EXACTDP_API int exactdp_select(exactdp_selection *selection, exactdp_bits *bits,
 EXACTDP_API int exactdp_select_top(exactdp_selection *selection, exactdp_bits *bits, size_t k,
                                    size_t *out);
 
+/* ---- Grid noise for float arrays ------------------------------------------------------ */
+/* out[i] = in[i] + exact discrete noise on the grid g Z, g = 2^-k (docs/REAL_VALUED.md): each
+ * in[i] is mapped exactly to n_i = round_half_even(in[i] / g) (from its bit pattern, ties to
+ * even), an exact integer Z_i of the law is added, and out[i] is the double (float) nearest
+ * (n_i + Z_i) g, ties to even: EXACT whenever that value is representable (e.g. |n_i + Z_i| <
+ * 2^53 for double, 2^24 for float, g no finer than the least subnormal); past the largest finite
+ * value, +-the largest finite value (never inf). The conversion is post-processing.
+ * law: "discrete-gaussian" (parameter "sigma" or "sigma2", Z_i with variance parameter
+ * sigma2 / g^2) or "discrete-laplace" (parameter "scale", Z_i with scale / g); value: decimal
+ * text read exactly ("3/2", "0.25"), in data units, > 0.
+ * granularity_exponent: NULL for the automatic granularity (the largest g = 2^-k with
+ * g <= sigma 2^-18, sigma = sqrt(sigma2) or the scale), or a pointer to k, |k| <= 4096 (0 is
+ * g = 1). granularity_used: NULL, or receives the k used. flags: 0 or EXACTDP_HARDENED (the
+ * isochronous sampler, tau_bits 64; its range 1/100 <= sigma2 / g^2 <= 10^12, resp. scale / g
+ * <= 10^9; outside: EXACTDP_E_PARAM naming "granularity" with the allowed range).
+ * seed: NULL for the OS CSPRNG (one source per thread), or 32 bytes: the array is cut into chunks
+ * of 65536 values, chunk c drawing from the seed's ChaCha20 stream at block c 2^64, so the output
+ * is the same for every thread count (TESTS AND AUDITS ONLY; the all-zero seed is refused).
+ * threads: 1..256. in and out: n values each; out may be in (in place), otherwise they must not
+ * overlap. n = 0 allows NULL in and out.
+ * Errors (before anything is drawn or written): EXACTDP_E_NULL naming law, parameter, value, in
+ * or out; EXACTDP_E_PARAM naming law, the parameter, granularity, flags, seed, threads, out
+ * (overlap) or in ("in[17] is NaN; allowed: finite values": the first NaN or +-inf).
+ * Thread-safe (each call uses its own sources). */
+EXACTDP_API int exactdp_add_noise_f64(const char *law, const char *parameter, const char *value,
+                                      const int *granularity_exponent, int flags,
+                                      const unsigned char *seed, unsigned threads, const double *in,
+                                      double *out, size_t n, int *granularity_used);
+/* The same for float arrays. */
+EXACTDP_API int exactdp_add_noise_f32(const char *law, const char *parameter, const char *value,
+                                      const int *granularity_exponent, int flags,
+                                      const unsigned char *seed, unsigned threads, const float *in,
+                                      float *out, size_t n, int *granularity_used);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

@@ -11,6 +11,9 @@ Accounting (certified intervals with exact Fraction ends; the accounting library
     profile, calibrate, convert, compose, compose_events (DP-SGD: rdp and pld routes), measure_gdp,
     Interval,
     Accountant with events.Gaussian / DiscreteGaussian / Laplace / DiscreteLaplace / PureDP / ZCDP / GDP
+Noise for float arrays (numpy float64/float32, CPU torch tensors), exact on a power-of-two grid:
+    add_noise(x, law="discrete-gaussian", sigma=..., granularity=None, hardened=False, rng=None,
+        threads=None, out=None), noise_granularity(...), from_float(x) -> exact Fraction
 Audit of anyone's samples: audit(samples, law="discrete-gaussian", sigma2="9/4")
 Errors: ParameterError and LimitError (ValueError subclasses naming the parameter),
 UsageError (an option that does not exist or apply), ComputationError (a RuntimeError: the
@@ -23,6 +26,7 @@ from . import events
 from .accountant import Accountant
 from .accounting import calibrate, compose, compose_events, convert, measure_gdp, profile
 from .audit import audit
+from .grid_noise import add_noise, from_float, noise_granularity
 from .interval import Interval
 from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_laplace, laws, sample
 
@@ -37,6 +41,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Accountant", "ComputationError", "Interval", "LimitError", "ParameterError", "SeededBits", "UsageError",
-    "audit", "bernoulli_exp", "calibrate", "compose", "compose_events", "convert", "discrete_gaussian",
-    "discrete_laplace", "events", "laws", "measure_gdp", "profile", "sample",
+    "add_noise", "audit", "bernoulli_exp", "calibrate", "compose", "compose_events", "convert", "discrete_gaussian",
+    "discrete_laplace", "events", "from_float", "laws", "measure_gdp", "noise_granularity", "profile", "sample",
 ]

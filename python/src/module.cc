@@ -16,4 +16,5 @@ PYBIND11_MODULE(_exactdp, m) {
   exactdp::python::register_commands(m);
   exactdp::python::register_accountant(m);
   exactdp::python::register_release(m);
+  exactdp::python::register_grid_noise(m);
 }

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "seeded_source.h"
 #include <exactdp/laws/registry.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/samplers/hardening.h>
@@ -48,22 +49,6 @@ namespace {
 
 using laws::Capability;
 using laws::Law;
-
-// A reproducible bit source shared with Python; FOR TESTS AND DEMOS ONLY (SECURITY.md).
-class PySeededBits {
- public:
-  explicit PySeededBits(const Seed& seed) : bits_(seed) {}
-  SeededBits& bits() { return bits_; }
-  std::mutex& mutex() { return mutex_; }
-  std::uint64_t bits_consumed() {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    return bits_.bits_consumed();
-  }
-
- private:
-  SeededBits bits_;
-  std::mutex mutex_;
-};
 
 // The 32 bytes of a bytes / bytearray / memoryview seed (a memoryview through its buffer, any
 // contiguous layout of 32 bytes), or a str of 64 hex digits.

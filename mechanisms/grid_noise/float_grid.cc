@@ -1,0 +1,128 @@
+// float_grid.cc — the exact float <-> grid conversions of float_grid.h: integer shifts with
+// round-half-to-even, on 128-bit integers in the fast path and on GMP integers past it.
+// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
+// arithmetic is done on any value.
+#include <exactdp/mechanisms/grid_noise/float_grid.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+
+#include <exactdp/samplers/int128.h>
+
+namespace exactdp::mechanisms {
+namespace {
+
+constexpr unsigned kFastBits = 62;  // |n| < 2^62
+
+// round_half_even(m / 2^r) for r >= 1 and m < 2^64 (every caller's m: a significand or |n + Z|).
+uint128 shift_right_half_even(uint128 m, unsigned long r) noexcept {
+  if (r > 64) return 0;  // m < 2^64 <= 2^(r - 1): below one half
+  const uint128 q = m >> r;
+  const uint128 rest = m & ((uint128{1} << r) - 1);
+  const uint128 half = uint128{1} << (r - 1);
+  return (rest > half || (rest == half && (q & 1) != 0)) ? q + 1 : q;
+}
+
+// round_half_even(m * 2^shift), the result known to fit in 128 bits.
+uint128 scale_half_even(uint128 m, long shift) noexcept {
+  if (shift >= 0) return m << shift;
+  return shift_right_half_even(m, static_cast<unsigned long>(-shift));
+}
+
+// round_half_even(a * 2^shift) for a GMP integer a >= 0, the result known to be below 2^64.
+std::uint64_t scale_half_even(const mpz_class& a, long shift) {
+  mpz_class q;
+  if (shift >= 0) {
+    mpz_mul_2exp(q.get_mpz_t(), a.get_mpz_t(), static_cast<mp_bitcnt_t>(shift));
+    return mpz_get_ui(q.get_mpz_t());
+  }
+  const auto r = static_cast<mp_bitcnt_t>(-shift);
+  mpz_fdiv_q_2exp(q.get_mpz_t(), a.get_mpz_t(), r);
+  const bool half_bit = mpz_tstbit(a.get_mpz_t(), r - 1) != 0;
+  const bool below_half_nonzero = r >= 2 && mpz_scan1(a.get_mpz_t(), 0) < r - 1;
+  if (half_bit && (below_half_nonzero || mpz_odd_p(q.get_mpz_t()) != 0)) q += 1;
+  return mpz_get_ui(q.get_mpz_t());
+}
+
+// The bit pattern of the float nearest magnitude * 2^-k whose top bit is bit `width - 1`
+// (magnitude > 0); `scaled(shift)` computes round_half_even(magnitude * 2^shift). See the header.
+template <class Float, class Scaled>
+Float encode_positive(unsigned long width, long k, bool negative, Scaled&& scaled) {
+  using L = FloatLayout<Float>;
+  using Bits = typename L::Bits;
+  constexpr long kPrecision = L::kFractionBits + 1;
+  constexpr Bits kInfinity = ((Bits{1} << L::kExponentBits) - 1) << L::kFractionBits;
+  const Bits sign = negative ? Bits{1} << (L::kFractionBits + L::kExponentBits) : 0;
+  // The value lies in [2^top, 2^(top + 1)). width <= 2^40 and |k| <= 4096: no overflow.
+  const long top = static_cast<long>(width) - 1 - k;
+  if (top > L::kMaxExponent) return std::bit_cast<Float>(static_cast<Bits>(sign | (kInfinity - 1)));
+  // The exponent of the unit in the last place of the result (normal or subnormal).
+  const long ulp = std::max(top - (kPrecision - 1), L::kLeastExponent);
+  const auto q = static_cast<std::uint64_t>(scaled(-k - ulp));  // <= 2^P
+  // (biased exponent - 1) << fraction bits, plus q with its hidden bit: a carry of q into 2^P
+  // moves to the next binade by itself; ulp == least exponent gives the subnormal pattern q.
+  const auto pattern = static_cast<std::uint64_t>(ulp - L::kLeastExponent) * (std::uint64_t{1} << L::kFractionBits) + q;
+  const Bits bits = pattern >= kInfinity ? kInfinity - 1 : static_cast<Bits>(pattern);
+  return std::bit_cast<Float>(static_cast<Bits>(sign | bits));
+}
+
+}  // namespace
+
+template <class Float>
+bool grid_index_fast(Float x, long k, std::int64_t& n) noexcept {
+  const DyadicFloat d = decode_float(x);
+  if (d.significand == 0) {
+    n = 0;
+    return true;
+  }
+  const long shift = d.exponent + k;
+  if (shift >= 0 && static_cast<long>(std::bit_width(d.significand)) + shift > static_cast<long>(kFastBits)) {
+    return false;
+  }
+  const auto magnitude = static_cast<std::int64_t>(scale_half_even(d.significand, shift));
+  n = d.negative ? -magnitude : magnitude;
+  return true;
+}
+
+template <class Float>
+void grid_index_wide(Float x, long k, mpz_class& n) {
+  const DyadicFloat d = decode_float(x);
+  const long shift = d.exponent + k;
+  if (shift >= 0) {
+    mpz_set_ui(n.get_mpz_t(), d.significand);
+    mpz_mul_2exp(n.get_mpz_t(), n.get_mpz_t(), static_cast<mp_bitcnt_t>(shift));
+  } else {
+    mpz_set_ui(n.get_mpz_t(), static_cast<unsigned long>(scale_half_even(d.significand, shift)));
+  }
+  if (d.negative) mpz_neg(n.get_mpz_t(), n.get_mpz_t());
+}
+
+template <class Float>
+Float encode_grid_value(bool negative, std::uint64_t magnitude, long k) noexcept {
+  if (magnitude == 0) return std::bit_cast<Float>(typename FloatLayout<Float>::Bits{0});
+  return encode_positive<Float>(static_cast<unsigned long>(std::bit_width(magnitude)), k, negative,
+                                [magnitude](long shift) { return scale_half_even(magnitude, shift); });
+}
+
+template <class Float>
+Float encode_grid_value(const mpz_class& v, long k) {
+  if (sgn(v) == 0) return std::bit_cast<Float>(typename FloatLayout<Float>::Bits{0});
+  const mpz_class magnitude = abs(v);
+  const auto width = static_cast<unsigned long>(mpz_sizeinbase(magnitude.get_mpz_t(), 2));
+  return encode_positive<Float>(width, k, sgn(v) < 0,
+                                [&magnitude](long shift) { return scale_half_even(magnitude, shift); });
+}
+
+template bool grid_index_fast<double>(double, long, std::int64_t&) noexcept;
+template bool grid_index_fast<float>(float, long, std::int64_t&) noexcept;
+template void grid_index_wide<double>(double, long, mpz_class&);
+template void grid_index_wide<float>(float, long, mpz_class&);
+template double encode_grid_value<double>(bool, std::uint64_t, long) noexcept;
+template float encode_grid_value<float>(bool, std::uint64_t, long) noexcept;
+template double encode_grid_value<double>(const mpz_class&, long);
+template float encode_grid_value<float>(const mpz_class&, long);
+
+}  // namespace exactdp::mechanisms

@@ -1,0 +1,134 @@
+// grid_noise.cc — GridNoise::make: the spec checked, the granularity chosen and the law's sampler
+// built on the grid (grid_noise.h). add_noise itself is in grid_noise_apply.cc.
+#include <exactdp/mechanisms/grid_noise/grid_noise.h>
+
+#include <gmp.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
+#include <exactdp/laws/registry.h>
+#include <exactdp/mechanisms/grid_noise/float_grid.h>
+
+namespace exactdp::mechanisms {
+namespace {
+
+constexpr const char* kGaussian = "discrete-gaussian";
+constexpr const char* kLaplace = "discrete-laplace";
+
+// floor(log2 q) for a rational q > 0, exactly.
+long floor_log2(const mpq_class& q) {
+  const auto num_bits = static_cast<long>(mpz_sizeinbase(q.get_num_mpz_t(), 2));
+  const auto den_bits = static_cast<long>(mpz_sizeinbase(q.get_den_mpz_t(), 2));
+  const long e = num_bits - den_bits;  // 2^(e - 1) < q < 2^(e + 1)
+  mpq_class power = 1;
+  if (e >= 0) {
+    mpq_mul_2exp(power.get_mpq_t(), power.get_mpq_t(), static_cast<mp_bitcnt_t>(e));
+  } else {
+    mpq_div_2exp(power.get_mpq_t(), power.get_mpq_t(), static_cast<mp_bitcnt_t>(-e));
+  }
+  return q >= power ? e : e - 1;
+}
+
+// q * 2^e exactly (e of either sign).
+mpq_class times_power_of_two(const mpq_class& q, long e) {
+  mpq_class out;
+  if (e >= 0) {
+    mpq_mul_2exp(out.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(e));
+  } else {
+    mpq_div_2exp(out.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(-e));
+  }
+  return out;
+}
+
+std::string power_text(long k) { return "2^" + std::to_string(-k); }
+
+const laws::Law& grid_law(const std::string& name) {
+  const laws::Law& law = laws::law_named(name);  // naming "law" when unknown
+  if (law.name() != kGaussian && law.name() != kLaplace) {
+    throw ParameterError("law", "law = " + name + " has no grid noise: allowed discrete-gaussian, discrete-laplace");
+  }
+  return law;
+}
+
+// The parameter's value as sigma2 (Gaussian) or scale (Laplace), data units.
+mpq_class law_value(const laws::Law& law, const GridNoiseSpec& spec) {
+  const bool gaussian = law.name() == kGaussian;
+  const bool known = gaussian ? (spec.parameter == "sigma" || spec.parameter == "sigma2") : spec.parameter == "scale";
+  if (!known) {
+    throw ParameterError(spec.parameter, "parameter '" + abbreviate(spec.parameter) + "' does not apply to " +
+                                             law.name() + ": allowed " + (gaussian ? "sigma or sigma2" : "scale"));
+  }
+  if (sgn(spec.value) <= 0) {
+    throw ParameterError::out_of_range(spec.parameter, abbreviate(to_string(spec.value)), spec.parameter + " > 0");
+  }
+  return spec.parameter == "sigma" ? mpq_class(spec.value * spec.value) : spec.value;
+}
+
+long checked_exponent(long k) {
+  if (k < -kMaxGranularityExponent || k > kMaxGranularityExponent) {
+    throw ParameterError::out_of_range("granularity", "2^" + std::to_string(-k),
+                                       "2^-4096 <= granularity <= 2^4096 (an exact power of two)");
+  }
+  return k;
+}
+
+// The k for which the hardened sampler's value range holds (the ranges of
+// samplers/hardened_discrete_gaussian.h and hardened_discrete_laplace.h), as text.
+std::string hardened_exponents(bool gaussian, const mpq_class& value) {
+  const mpq_class low(1, 100);
+  const mpq_class high = gaussian ? mpq_class(1000000000000) : mpq_class(1000000000);
+  const long step = gaussian ? 2 : 1;  // sigma2 / g^2 = sigma2 4^k, scale / g = scale 2^k
+  long k = automatic_granularity_exponent(value, gaussian);
+  while (times_power_of_two(value, step * k) > high) --k;
+  long k_min = k;
+  while (times_power_of_two(value, step * (k_min - 1)) >= low) --k_min;
+  long k_max = k;
+  while (times_power_of_two(value, step * (k_max + 1)) <= high) ++k_max;
+  return power_text(k_max) + " <= granularity <= " + power_text(k_min);
+}
+
+std::unique_ptr<laws::Sampler> grid_sampler(const laws::Law& law, const mpq_class& grid_value, const mpq_class& value,
+                                            long k, const std::optional<Hardening>& hardening) {
+  const bool gaussian = law.name() == kGaussian;
+  const char* name = gaussian ? "sigma2" : "scale";
+  const laws::LawParameters p = law.parse_values({{name, grid_value}}, laws::Use::kSample);
+  try {
+    return law.make_sampler(p, hardening);
+  } catch (const ParameterError& e) {
+    if (!hardening || e.parameter() != name) throw;
+    throw ParameterError("granularity",
+                         "granularity = " + power_text(k) + " gives " + (gaussian ? "sigma2 / g^2" : "scale / g") +
+                             " = " + abbreviate(to_string(grid_value)) + ", outside the hardened sampler's range (" +
+                             e.what() + "); allowed with hardened: " + hardened_exponents(gaussian, value) +
+                             " (automatic granularity is always inside)");
+  }
+}
+
+}  // namespace
+
+long automatic_granularity_exponent(const mpq_class& value, bool square) {
+  const long log2_value = floor_log2(value);
+  // floor(log2 sqrt(v)) = floor(floor(log2 v) / 2) (floor division, also for negative logs).
+  const long log2_sigma = square ? (log2_value >= 0 ? log2_value / 2 : -((-log2_value + 1) / 2)) : log2_value;
+  return kAutomaticGranularityBits - log2_sigma;
+}
+
+GridNoise GridNoise::make(const GridNoiseSpec& spec) {
+  GridNoise g;
+  g.law_ = &grid_law(spec.law);
+  const bool gaussian = g.law_->name() == kGaussian;
+  const mpq_class value = law_value(*g.law_, spec);  // sigma2 or scale
+  g.k_ = checked_exponent(spec.granularity_exponent ? *spec.granularity_exponent
+                                                    : automatic_granularity_exponent(value, gaussian));
+  g.grid_parameter_ = times_power_of_two(value, gaussian ? 2 * g.k_ : g.k_);
+  g.sampler_ = grid_sampler(*g.law_, g.grid_parameter_, value, g.k_, spec.hardening);
+  return g;
+}
+
+mpq_class GridNoise::granularity() const { return times_power_of_two(mpq_class(1), -k_); }
+
+}  // namespace exactdp::mechanisms

@@ -1,0 +1,191 @@
+// grid_noise_apply.cc — add_noise (grid_noise.h): the input check, the per-batch loop (draws in
+// index order, then the exact grid arithmetic per coordinate) and the chunked threads.
+// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
+// arithmetic is done on any value.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include <exactdp/core/errors.h>
+#include <exactdp/mechanisms/grid_noise/float_grid.h>
+#include <exactdp/mechanisms/grid_noise/grid_noise.h>
+#include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/seeded_bits.h>
+#include <exactdp/samplers/system_bits.h>
+
+namespace exactdp::mechanisms {
+namespace {
+
+constexpr std::size_t kBatch = 256;  // draws per sample_wide call
+
+// One thread's buffers, reused across batches and chunks.
+struct Scratch {
+  std::array<std::int64_t, kBatch> draws{};
+  std::vector<WideValue> wide;
+  mpz_class n, v;
+};
+
+template <class Float>
+void check_arguments(std::span<const Float> x, std::span<Float> y) {
+  if (x.size() != y.size()) {
+    throw ParameterError::out_of_range("out", "size " + std::to_string(y.size()),
+                                       "the size of x (" + std::to_string(x.size()) + ")");
+  }
+  const auto* x_begin = reinterpret_cast<const unsigned char*>(x.data());
+  const auto* y_begin = reinterpret_cast<const unsigned char*>(y.data());
+  const std::size_t bytes = x.size() * sizeof(Float);
+  const std::less<const unsigned char*> before;
+  const bool overlap = bytes > 0 && before(x_begin, y_begin + bytes) && before(y_begin, x_begin + bytes);
+  if (overlap && x_begin != y_begin) {
+    throw ParameterError("out", "out overlaps x without being x (allowed: out = x, in place, or disjoint arrays)");
+  }
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!is_finite_bits(x[i])) {
+      const std::string what = is_nan_bits(x[i]) ? "NaN" : (decode_float(x[i]).negative ? "-inf" : "inf");
+      throw ParameterError("x", "x[" + std::to_string(i) + "] is " + what + "; allowed: finite values");
+    }
+  }
+}
+
+// y = (n + z) g for one coordinate past the fast path (x huge, or the draw wide).
+template <class Float>
+Float noisy_wide(Float x, long k, const mpz_class* wide_draw, std::int64_t draw, Scratch& s) {
+  grid_index_wide(x, k, s.n);
+  if (wide_draw != nullptr) {
+    s.v = s.n + *wide_draw;
+  } else {
+    s.v = s.n;
+    if (draw >= 0) {
+      mpz_add_ui(s.v.get_mpz_t(), s.v.get_mpz_t(), static_cast<unsigned long>(draw));
+    } else {
+      mpz_sub_ui(s.v.get_mpz_t(), s.v.get_mpz_t(), static_cast<unsigned long>(-(draw + 1)) + 1UL);
+    }
+  }
+  return encode_grid_value<Float>(s.v, k);
+}
+
+// x[0..count) -> y[0..count), count <= kBatch: the draws first (in index order, independent of
+// x), then the exact arithmetic. x and y may be the same array (each x[i] is read before y[i]).
+template <class Float>
+void noise_batch(const laws::Sampler& sampler, long k, const Float* x, Float* y, std::size_t count,
+                 BitSource& bits, Scratch& s) {
+  s.wide.clear();
+  sampler.sample_wide(bits, s.draws.data(), count, s.wide);
+  std::size_t next_wide = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Float xi = x[i];
+    if (next_wide < s.wide.size() && s.wide[next_wide].index == i) {
+      y[i] = noisy_wide(xi, k, &s.wide[next_wide].value, 0, s);
+      ++next_wide;
+      continue;
+    }
+    std::int64_t n = 0;
+    if (!grid_index_fast(xi, k, n)) {
+      y[i] = noisy_wide(xi, k, nullptr, s.draws[i], s);
+      continue;
+    }
+    const int128 v = static_cast<int128>(n) + s.draws[i];  // |v| < 2^62 + 2^63 < 2^64
+    const bool negative = v < 0;
+    y[i] = encode_grid_value<Float>(negative, static_cast<std::uint64_t>(negative ? -v : v), k);
+  }
+}
+
+template <class Float>
+void noise_range(const GridNoise& noise, const Float* x, Float* y, std::size_t count, BitSource& bits, Scratch& s) {
+  for (std::size_t start = 0; start < count; start += kBatch) {
+    noise_batch(noise.sampler(), noise.granularity_exponent(), x + start, y + start,
+                std::min(kBatch, count - start), bits, s);
+  }
+}
+
+// Runs work(chunk, scratch) for every chunk on `threads` threads (chunks taken from a shared
+// counter); the first exception of any thread is rethrown after all have joined.
+template <class Work>
+void run_chunks(std::size_t chunks, unsigned threads, const Work& work) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto worker = [&] {
+    try {
+      Scratch s;
+      for (std::size_t c = next++; c < chunks && !failed; c = next++) work(c, s);
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  const unsigned used = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(chunks, 1)));
+  std::vector<std::thread> pool;
+  pool.reserve(used - 1);
+  for (unsigned t = 1; t < used; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+template <class Float>
+void add_noise_threads(const GridNoise& noise, std::span<const Float> x, std::span<Float> y,
+                       const std::optional<Seed>& seed, unsigned threads) {
+  if (threads < 1 || threads > kMaxGridNoiseThreads) {
+    throw ParameterError::out_of_range("threads", std::to_string(threads),
+                                       "1 <= threads <= " + std::to_string(kMaxGridNoiseThreads));
+  }
+  check_arguments(x, y);
+  const std::size_t chunks = (x.size() + kGridNoiseChunk - 1) / kGridNoiseChunk;
+  auto range_of = [&](std::size_t c) {
+    const std::size_t start = c * kGridNoiseChunk;
+    return std::pair{start, std::min(kGridNoiseChunk, x.size() - start)};
+  };
+  if (seed) {
+    run_chunks(chunks, threads, [&](std::size_t c, Scratch& s) {
+      SeededBits bits(*seed, static_cast<uint128>(c) << 64);  // chunk c: its own substream
+      const auto [start, count] = range_of(c);
+      noise_range(noise, x.data() + start, y.data() + start, count, bits, s);
+    });
+    return;
+  }
+  run_chunks(chunks, threads, [&](std::size_t c, Scratch& s) {
+    thread_local std::unique_ptr<SystemBits> bits;  // one OS-CSPRNG source per thread
+    if (!bits) bits = std::make_unique<SystemBits>();
+    const auto [start, count] = range_of(c);
+    noise_range(noise, x.data() + start, y.data() + start, count, *bits, s);
+  });
+}
+
+template <class Float>
+void add_noise_bits(const GridNoise& noise, std::span<const Float> x, std::span<Float> y, BitSource& bits) {
+  check_arguments(x, y);
+  Scratch s;
+  noise_range(noise, x.data(), y.data(), x.size(), bits, s);
+}
+
+}  // namespace
+
+void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y, BitSource& bits) {
+  add_noise_bits(noise, x, y, bits);
+}
+void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y, BitSource& bits) {
+  add_noise_bits(noise, x, y, bits);
+}
+void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y,
+               const std::optional<Seed>& seed, unsigned threads) {
+  add_noise_threads(noise, x, y, seed, threads);
+}
+void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y,
+               const std::optional<Seed>& seed, unsigned threads) {
+  add_noise_threads(noise, x, y, seed, threads);
+}
+
+}  // namespace exactdp::mechanisms

@@ -1,0 +1,181 @@
+"""Exact noise for float arrays: add_noise, noise_granularity, from_float.
+
+``add_noise(x, sigma="1/2")`` adds exact discrete Gaussian (or discrete Laplace) noise to a
+numpy float64 / float32 array or a CPU torch tensor on the grid g Z, g = 2^-k
+(docs/REAL_VALUED.md): every x_i is mapped exactly to n_i = round_half_even(x_i / g) (from its
+bit pattern, no floating-point arithmetic), an exact integer Z_i with variance parameter
+sigma^2 / g^2 (or scale / g) is added, and y_i is the float nearest (n_i + Z_i) g, ties to even:
+exact whenever representable; past the largest finite float, +-the largest finite float.
+"""
+
+from __future__ import annotations
+
+import decimal
+import fractions
+import numbers
+from typing import Any, Optional, Tuple
+
+import numpy as np
+
+from . import _exactdp
+from ._convert import exact_text
+from ._errors import ParameterError
+from .samplers import SeededBits
+
+_FLOAT_HINT = (
+    "{name}: a float is refused because it is not the number that was typed (0.1 is really "
+    "3602879701896397/36028797018963968); pass it exactly as a str ('0.1'), Fraction, Decimal or "
+    "int, or, if the float itself is meant, exactdp.from_float({name})"
+)
+
+_LAWS = {"discrete-gaussian": ("sigma", "sigma2"), "discrete-laplace": ("scale",)}
+
+
+def from_float(x) -> fractions.Fraction:
+    """The exact value of a float (Python float or numpy float16/32/64 scalar) as a Fraction:
+    every finite binary float is a dyadic rational, e.g. from_float(0.1) ==
+    Fraction(3602879701896397, 36028797018963968). NaN and +-inf raise ParameterError naming x."""
+    if isinstance(x, bool) or not isinstance(x, (float, np.floating, numbers.Integral)):
+        raise TypeError(f"x: expected a float (or numpy floating scalar), not {type(x).__name__}")
+    if isinstance(x, numbers.Integral):
+        return fractions.Fraction(int(x))
+    value = float(x)  # float16 / float32 widen to float64 exactly
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ParameterError(f"x = {value} is not finite: allowed finite values", "x")
+    return fractions.Fraction(value)  # exact (float.as_integer_ratio)
+
+
+def _exact(name: str, value: Any) -> str:
+    if isinstance(value, (float, np.floating)):
+        raise TypeError(_FLOAT_HINT.format(name=name))
+    return exact_text(name, value)
+
+
+def _noise_parameter(law: str, sigma, scale, sigma2) -> Tuple[str, str]:
+    if not isinstance(law, str):
+        raise TypeError("law must be a str: 'discrete-gaussian' or 'discrete-laplace'")
+    given = [(n, v) for n, v in (("sigma", sigma), ("sigma2", sigma2), ("scale", scale)) if v is not None]
+    allowed = _LAWS.get(law)
+    if allowed is None:
+        raise ParameterError(f"law = {law!r} has no grid noise: allowed discrete-gaussian, discrete-laplace", "law")
+    if len(given) != 1 or given[0][0] not in allowed:
+        names = " or ".join(allowed)
+        raise ParameterError(f"{law} takes exactly one noise parameter: {names}", allowed[0])
+    name, value = given[0]
+    return name, _exact(name, value)
+
+
+def _granularity_exponent(granularity) -> Optional[int]:
+    """k with granularity == 2^-k exactly; None for automatic."""
+    if granularity is None:
+        return None
+    text = _exact("granularity", granularity)
+    if isinstance(granularity, fractions.Fraction):
+        q = granularity
+    elif isinstance(granularity, decimal.Decimal):
+        q = fractions.Fraction(granularity)
+    elif isinstance(granularity, numbers.Integral):
+        q = fractions.Fraction(int(granularity))
+    else:
+        try:
+            q = fractions.Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise ParameterError(f"granularity = {text[:40]!r} is not an exact rational", "granularity") from None
+    num, den = q.numerator, q.denominator
+    if q <= 0 or (num & (num - 1)) != 0 or (den & (den - 1)) != 0:
+        raise ParameterError(f"granularity = {q} is not a power of two: allowed 2^j for an integer j, "
+                             "e.g. Fraction(1, 2**20)", "granularity")
+    return den.bit_length() - 1 if num == 1 else -(num.bit_length() - 1)
+
+
+def _address(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def _is_torch(x) -> bool:
+    return type(x).__module__.startswith("torch") and hasattr(x, "numpy") and hasattr(x, "device")
+
+
+def _as_array(x, name: str):
+    """(numpy view or array, was_torch): torch CPU tensors through .numpy() (zero-copy)."""
+    if _is_torch(x):
+        if x.device.type != "cpu":
+            raise TypeError(f"{name}: only CPU tensors are supported (move it with .cpu())")
+        return x.detach().numpy(), True
+    if not isinstance(x, np.ndarray):
+        raise TypeError(f"{name} must be a numpy array or a CPU torch tensor, not {type(x).__name__}")
+    return x, False
+
+
+def noise_granularity(*, law: str = "discrete-gaussian", sigma=None, scale=None, sigma2=None,
+                      granularity=None) -> fractions.Fraction:
+    """The granularity g (a Fraction, a power of two) add_noise uses with these arguments: the
+    given one, or the automatic choice, the largest g = 2^-k with g <= sigma 2^-18 (sigma the
+    Gaussian's sigma = sqrt(sigma2), or the Laplace scale)."""
+    name, text = _noise_parameter(law, sigma, scale, sigma2)
+    k = _exactdp._noise_granularity(law, name, text, _granularity_exponent(granularity))
+    return fractions.Fraction(1, 2**k) if k >= 0 else fractions.Fraction(2**-k)
+
+
+def add_noise(x, *, law: str = "discrete-gaussian", sigma=None, scale=None, sigma2=None, granularity=None,
+              hardened: bool = False, rng=None, threads: Optional[int] = None, out=None):
+    """x + exact discrete noise on the grid g Z, same type, dtype and shape as x.
+
+    x: a numpy float64 / float32 array of any shape (C-contiguous arrays are read in place,
+        others copied) or a CPU torch tensor of those dtypes (read through .numpy(), zero-copy;
+        the result is a tensor too). Every value must be finite (ParameterError naming the first
+        bad flat index in C order: "x[17] is NaN; allowed: finite values").
+    law: "discrete-gaussian" (give sigma, or sigma2 = sigma^2) or "discrete-laplace" (give
+        scale), in data units; exact values: int, Fraction, Decimal or str (a float is refused:
+        use exactdp.from_float to pass a float's exact value).
+    granularity: None (automatic: noise_granularity() says which) or an exact power of two.
+    hardened: the isochronous sampler (range 1/100 <= sigma2 / g^2 <= 10^12, scale / g <= 10^9;
+        outside, ParameterError naming granularity; the automatic granularity is always inside).
+    rng: None (the OS CSPRNG, one source per thread) or an exactdp.SeededBits: 256 bits of it key
+        the chunked substreams, so the result is the same for every thread count, and the next
+        call with the same source gives fresh noise (tests and audits only).
+    threads: None (1) or 1..256.
+    out: None, or an array / tensor of x's type, dtype and shape to write into (out may be x:
+        in place). Returns out (or the new array).
+
+    The noise is exact and the output conversion is post-processing (docs/REAL_VALUED.md states
+    what an accountant must charge: the rounding adds g sqrt(d) to the L2 sensitivity). The GIL
+    is released while noising.
+    """
+    name, text = _noise_parameter(law, sigma, scale, sigma2)
+    k = _granularity_exponent(granularity)
+    if not isinstance(hardened, bool):
+        raise TypeError("hardened must be True or False")
+    if rng is not None and not isinstance(rng, SeededBits):
+        raise TypeError("rng must be None (the OS CSPRNG) or an exactdp.SeededBits")
+    if threads is None:
+        threads = 1
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+        raise TypeError("threads must be None or an int")
+    if not 1 <= threads <= 256:
+        raise ParameterError(f"threads = {threads} is out of range: allowed 1 <= threads <= 256", "threads")
+    array, was_torch = _as_array(x, "x")
+    if array.dtype not in (np.float64, np.float32):
+        raise TypeError(f"x: dtype {array.dtype} is not supported: allowed float64, float32")
+    source = np.ascontiguousarray(array)
+    if out is None:
+        result = np.empty(array.shape, dtype=array.dtype)
+        target = result
+    else:
+        result, out_torch = _as_array(out, "out")
+        if out_torch != was_torch or result.dtype != array.dtype or result.shape != array.shape:
+            raise ParameterError("out must have x's type, dtype and shape", "out")
+        direct = result.flags.c_contiguous and result.flags.writeable
+        target = result if direct else np.empty(result.shape, dtype=result.dtype)
+        in_place = _address(source) == _address(target)
+        if not in_place and np.may_share_memory(source, target):
+            source = source.copy()  # overlapping without being the same array: read a copy
+    _exactdp._add_noise(source.reshape(-1), target.reshape(-1), law, name, text, k, hardened, rng, int(threads))
+    if out is not None and target is not result:
+        result[...] = target
+    if out is not None:
+        return out
+    if was_torch:
+        import torch
+        return torch.from_numpy(result)
+    return result

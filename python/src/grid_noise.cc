@@ -1,0 +1,112 @@
+// grid_noise.cc — exactdp.add_noise's C++ core: the exact grid noise of
+// mechanisms/grid_noise/grid_noise.h on a numpy float64 / float32 buffer.
+//
+// _add_noise(x, out, law, parameter, value, granularity_exponent, hardened, rng, threads) -> k
+//   x, out: C-contiguous numpy arrays of the same dtype (float64 or float32) and size (the Python
+//   layer makes them so; out may be x). parameter / value: "sigma", "sigma2" or "scale" and its
+//   exact text. granularity_exponent: None (automatic) or k. rng: None (the OS CSPRNG, one
+//   source per thread) or an exactdp.SeededBits: then 256 bits are taken from it (under its lock)
+//   as the key of the chunked substreams, so the output does not depend on `threads` and the
+//   next call with the same source gives fresh noise. Returns the k used (g = 2^-k).
+// _noise_granularity(law, parameter, value, granularity_exponent) -> k: what _add_noise would use.
+// GIL: released while noising (the arrays are kept alive by the caller's references).
+// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
+// arithmetic is done on any value.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <sodium.h>
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "bindings.h"
+#include "seeded_source.h"
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
+#include <exactdp/mechanisms/grid_noise/grid_noise.h>
+
+namespace py = pybind11;
+
+namespace exactdp::python {
+namespace {
+
+mechanisms::GridNoise grid_noise_of(const std::string& law, const std::string& parameter, const std::string& value,
+                                    const std::optional<long>& granularity_exponent, bool hardened) {
+  mechanisms::GridNoiseSpec spec;
+  spec.law = law;
+  spec.parameter = parameter;
+  spec.value = parse_rational(parameter, value);
+  spec.granularity_exponent = granularity_exponent;
+  if (hardened) spec.hardening = Hardening{};
+  return mechanisms::GridNoise::make(spec);
+}
+
+// 256 bits of the caller's seeded source, as the key of this call's chunk substreams.
+Seed derived_seed(PySeededBits& rng) {
+  Seed s{};
+  const std::lock_guard<std::mutex> lock(rng.mutex());
+  for (std::size_t word = 0; word < 4; ++word) {
+    const std::uint64_t w = rng.bits().bits(64);
+    for (std::size_t b = 0; b < 8; ++b) s[word * 8 + b] = static_cast<unsigned char>(w >> (56 - 8 * b));
+  }
+  return s;
+}
+
+template <class Float>
+void run(const mechanisms::GridNoise& noise, const py::array& x, py::array& out, PySeededBits* rng, unsigned threads) {
+  const auto n = static_cast<std::size_t>(x.size());
+  const auto* in = static_cast<const Float*>(x.data());
+  auto* dst = static_cast<Float*>(out.mutable_data());
+  const py::gil_scoped_release release;
+  std::optional<Seed> seed;
+  if (rng != nullptr) seed = derived_seed(*rng);
+  try {
+    mechanisms::add_noise(noise, std::span<const Float>(in, n), std::span<Float>(dst, n), seed, threads);
+  } catch (...) {
+    if (seed) sodium_memzero(seed->data(), seed->size());
+    throw;
+  }
+  if (seed) sodium_memzero(seed->data(), seed->size());
+}
+
+long add_noise(const py::array& x, py::array& out, const std::string& law, const std::string& parameter,
+               const std::string& value, const std::optional<long>& granularity_exponent, bool hardened,
+               const py::object& rng, unsigned threads) {
+  const mechanisms::GridNoise noise = grid_noise_of(law, parameter, value, granularity_exponent, hardened);
+  PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
+  const bool is64 = x.dtype().is(py::dtype::of<double>());
+  if ((!is64 && !x.dtype().is(py::dtype::of<float>())) || !out.dtype().is(x.dtype())) {
+    throw py::type_error("x and out must both be float64 or both float32 arrays");
+  }
+  if ((x.flags() & py::array::c_style) == 0 || (out.flags() & py::array::c_style) == 0 || !out.writeable()) {
+    throw py::type_error("x and out must be C-contiguous (out writeable)");
+  }
+  if (is64) {
+    run<double>(noise, x, out, seeded, threads);
+  } else {
+    run<float>(noise, x, out, seeded, threads);
+  }
+  return noise.granularity_exponent();
+}
+
+long noise_granularity(const std::string& law, const std::string& parameter, const std::string& value,
+                       const std::optional<long>& granularity_exponent) {
+  return grid_noise_of(law, parameter, value, granularity_exponent, false).granularity_exponent();
+}
+
+}  // namespace
+
+void register_grid_noise(py::module_& m) {
+  m.def("_add_noise", &add_noise, py::arg("x"), py::arg("out"), py::arg("law"), py::arg("parameter"),
+        py::arg("value"), py::arg("granularity_exponent"), py::arg("hardened"), py::arg("rng"), py::arg("threads"));
+  m.def("_noise_granularity", &noise_granularity, py::arg("law"), py::arg("parameter"), py::arg("value"),
+        py::arg("granularity_exponent"));
+}
+
+}  // namespace exactdp::python
