@@ -3,7 +3,9 @@
 //   cmake --build build-bench -j2 --target samplers_bench
 //   ./build-bench/bench/samplers_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
+#include <sodium.h>
 
+#include <cstddef>
 #include <string>
 
 #include <exactdp/samplers/bernoulli_exp.h>
@@ -88,5 +90,29 @@ void BM_BernoulliExp(benchmark::State& state) {
                                   static_cast<double>(state.iterations());              // exactdp-allow-float: report only
 }
 BENCHMARK(BM_BernoulliExp)->DenseRange(0, 3)->ArgName("gamma_index");
+
+// The unit of the "blocks" columns: 4 KiB of ChaCha20 keystream (libsodium crypto_stream_chacha20)
+// per iteration, as one 4096-byte call (the bulk call bench/speed_bench and the peer harness
+// time) or as eight 512-byte calls (the size of SeededBits' refills). ns/block = CPU / 64, shown
+// as the per_block counter.
+void BM_ChaCha20Block(benchmark::State& state) {
+  if (sodium_init() < 0) state.SkipWithError("sodium_init failed");
+  const auto call_bytes = static_cast<std::size_t>(state.range(0));
+  state.SetLabel(std::to_string(call_bytes) + "-byte calls");
+  static unsigned char buf[4096];
+  unsigned char key[crypto_stream_chacha20_KEYBYTES] = {1};
+  unsigned char nonce[crypto_stream_chacha20_NONCEBYTES] = {2};
+  for (auto _ : state) {
+    for (std::size_t done = 0; done < sizeof buf; done += call_bytes) {
+      ++nonce[0];
+      crypto_stream_chacha20(buf + done, call_bytes, nonce, key);
+    }
+    benchmark::DoNotOptimize(buf);
+    benchmark::ClobberMemory();
+  }
+  state.counters["per_block"] = benchmark::Counter(
+      64, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_ChaCha20Block)->Arg(4096)->Arg(512)->ArgName("call_bytes");
 
 }  // namespace
