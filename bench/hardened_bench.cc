@@ -3,6 +3,7 @@
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target hardened_bench
 //   ./build-bench/bench/hardened_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//       --benchmark_enable_random_interleaving=true   (one command line)
 #include <benchmark/benchmark.h>
 
 #include <string>

@@ -1,7 +1,10 @@
-// Sampler benchmarks: ns per sample and random bits per sample, seeded ChaCha20 source.
+// Sampler benchmarks: ns per sample and random bits per sample, seeded ChaCha20 source, with the
+// ChaCha20 block unit and single int64 draws against the batch in the same run (BENCHMARKS.md,
+// "Samplers"; random interleaving puts every case under the same load).
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target samplers_bench
 //   ./build-bench/bench/samplers_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//       --benchmark_enable_random_interleaving=true   (one command line)
 #include <benchmark/benchmark.h>
 #include <sodium.h>
 
