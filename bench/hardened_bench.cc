@@ -1,8 +1,9 @@
 // Hardened (isochronous) sampler benchmarks: ns per sample and bits per sample (fixed), build
-// time, and the plain samplers at the comparison points in the same run.
+// time, and the plain samplers at the same sigma2 and scales in the same run.
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target hardened_bench
 //   ./build-bench/bench/hardened_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//       --benchmark_enable_random_interleaving=true   (one command line)
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -56,28 +57,30 @@ BENCHMARK(BM_HardenedDiscreteLaplace)
     ->ArgsProduct({{1, 3}, {0, 2}})
     ->ArgNames({"scale_index", "tau_index"});
 
-// The plain samplers at the comparison points (sigma2 = 100, scale = 10), same run.
-void BM_PlainDiscreteGaussian100(benchmark::State& state) {
-  state.SetLabel("sigma2=100 (plain, for the ratio)");
-  const auto params = DiscreteGaussianParams::make(100);
+// The plain samplers at the same parameters, same run (the "vs plain" ratios of BENCHMARKS.md).
+void BM_PlainDiscreteGaussian(benchmark::State& state) {
+  const char* s = kSigma2[state.range(0)];
+  state.SetLabel(std::string("sigma2=") + s + " (plain, for the ratio)");
+  const auto params = DiscreteGaussianParams::make(parse_rational("sigma2", s));
   mpz_class out;
   run_draws(state, params, [&](BitSource& b, const auto& p) {
     sample_discrete_gaussian(b, p, out);
     return out.get_mpz_t()->_mp_size;
   });
 }
-BENCHMARK(BM_PlainDiscreteGaussian100);
+BENCHMARK(BM_PlainDiscreteGaussian)->DenseRange(0, 3)->ArgName("sigma2_index");
 
-void BM_PlainDiscreteLaplace10(benchmark::State& state) {
-  state.SetLabel("scale=10 (plain, for the ratio)");
-  const auto params = DiscreteLaplaceParams::make(10);
+void BM_PlainDiscreteLaplace(benchmark::State& state) {
+  const char* s = kScale[state.range(0)];
+  state.SetLabel(std::string("scale=") + s + " (plain, for the ratio)");
+  const auto params = DiscreteLaplaceParams::make(parse_rational("scale", s));
   mpz_class out;
   run_draws(state, params, [&](BitSource& b, const auto& p) {
     sample_discrete_laplace(b, p, out);
     return out.get_mpz_t()->_mp_size;
   });
 }
-BENCHMARK(BM_PlainDiscreteLaplace10);
+BENCHMARK(BM_PlainDiscreteLaplace)->DenseRange(0, 3)->ArgName("scale_index");
 
 // Building the tables and certifying tau (the target: 50 ms for any supported parameter).
 void BM_HardenedBuildGaussian(benchmark::State& state) {

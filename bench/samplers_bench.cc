@@ -1,10 +1,17 @@
-// Sampler benchmarks: ns per sample and random bits per sample, seeded ChaCha20 source.
+// Sampler benchmarks: ns per sample and random bits per sample, seeded ChaCha20 source, with the
+// ChaCha20 block unit and single int64 draws against the batch in the same run (BENCHMARKS.md,
+// "Samplers"; random interleaving puts every case under the same load).
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target samplers_bench
 //   ./build-bench/bench/samplers_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//       --benchmark_enable_random_interleaving=true   (one command line)
 #include <benchmark/benchmark.h>
+#include <sodium.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <exactdp/samplers/bernoulli_exp.h>
 #include <exactdp/samplers/discrete_gaussian.h>
@@ -39,6 +46,39 @@ void BM_DiscreteGaussian(benchmark::State& state) {
                                   static_cast<double>(state.iterations());              // exactdp-allow-float: report only
 }
 BENCHMARK(BM_DiscreteGaussian)->DenseRange(0, 5)->ArgName("sigma2_index");
+
+// Single int64 draws against the batch (sample_n, n values a call) at sigma2 = 100 (exact table)
+// and 10^12 (buckets): the same values from the same bits. per_sample = CPU ns per value.
+const char* const kBatchSigma2[] = {"100", "1e12"};
+
+void BM_DiscreteGaussianInt64(benchmark::State& state) {
+  const char* s = kBatchSigma2[state.range(0)];
+  state.SetLabel(std::string("sigma2=") + s + " single int64 calls");
+  SeededBits bits(Seed{});
+  const auto params = DiscreteGaussianParams::make(parse_rational("sigma2", s));
+  for (auto _ : state) benchmark::DoNotOptimize(sample_discrete_gaussian_int64(bits, params));
+  state.counters["per_sample"] =
+      benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_DiscreteGaussianInt64)->DenseRange(0, 1)->ArgName("sigma2_index");
+
+void BM_DiscreteGaussianBatch(benchmark::State& state) {
+  const char* s = kBatchSigma2[state.range(0)];
+  const auto n = static_cast<std::size_t>(state.range(1));
+  state.SetLabel(std::string("sigma2=") + s + " sample_n, n=" + std::to_string(n));
+  SeededBits bits(Seed{});
+  const auto params = DiscreteGaussianParams::make(parse_rational("sigma2", s));
+  std::vector<std::int64_t> out(n);
+  for (auto _ : state) {
+    if (sample_n(bits, params, out.data(), n) != n) state.SkipWithError("a value outside int64");
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["per_sample"] = benchmark::Counter(
+      static_cast<double>(n),  // exactdp-allow-float: report only
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_DiscreteGaussianBatch)->ArgsProduct({{0, 1}, {1000, 1000000}})->ArgNames({"sigma2_index", "n"});
 
 void BM_DiscreteGaussianGmpPath(benchmark::State& state) {
   const char* s = kSigma2[state.range(0)];
@@ -88,5 +128,29 @@ void BM_BernoulliExp(benchmark::State& state) {
                                   static_cast<double>(state.iterations());              // exactdp-allow-float: report only
 }
 BENCHMARK(BM_BernoulliExp)->DenseRange(0, 3)->ArgName("gamma_index");
+
+// The unit of the "blocks" columns: 4 KiB of ChaCha20 keystream (libsodium crypto_stream_chacha20)
+// per iteration, as one 4096-byte call (the bulk call bench/speed_bench and the peer harness
+// time) or as eight 512-byte calls (the size of SeededBits' refills). ns/block = CPU / 64, shown
+// as the per_block counter.
+void BM_ChaCha20Block(benchmark::State& state) {
+  if (sodium_init() < 0) state.SkipWithError("sodium_init failed");
+  const auto call_bytes = static_cast<std::size_t>(state.range(0));
+  state.SetLabel(std::to_string(call_bytes) + "-byte calls");
+  static unsigned char buf[4096];
+  unsigned char key[crypto_stream_chacha20_KEYBYTES] = {1};
+  unsigned char nonce[crypto_stream_chacha20_NONCEBYTES] = {2};
+  for (auto _ : state) {
+    for (std::size_t done = 0; done < sizeof buf; done += call_bytes) {
+      ++nonce[0];
+      crypto_stream_chacha20(buf + done, call_bytes, nonce, key);
+    }
+    benchmark::DoNotOptimize(buf);
+    benchmark::ClobberMemory();
+  }
+  state.counters["per_block"] = benchmark::Counter(
+      64, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_ChaCha20Block)->Arg(4096)->Arg(512)->ArgName("call_bytes");
 
 }  // namespace

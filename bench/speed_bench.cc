@@ -223,11 +223,13 @@ int main(int argc, char** argv) {
                        *out = sample_discrete_laplace_cks20(b, *p);
                      })});
   }
-  {
-    const auto p = std::make_shared<DiscreteGaussianParams>(DiscreteGaussianParams::make(100));
+  // sample_n in calls of 10^6 values; 10^12 too, where the batch goes through the bucket
+  // sampler rather than the table (compare with the single int64 calls above).
+  for (const char* s : {"100", "1e12"}) {
+    const auto p = std::make_shared<DiscreteGaussianParams>(DiscreteGaussianParams::make(parse_rational("sigma2", s)));
     auto buf = std::make_shared<std::vector<std::int64_t>>(1000000);
     auto bits = std::make_shared<SeededBits>(Seed{});
-    cases.push_back({"gaussian", "100", "batch", [p, buf, bits](std::uint64_t n) {
+    cases.push_back({"gaussian", s, "batch", [p, buf, bits](std::uint64_t n) {
                        const std::uint64_t before = bits->bits_consumed();
                        for (std::uint64_t done = 0; done < n;) {
                          const std::uint64_t k = std::min<std::uint64_t>(n - done, buf->size());

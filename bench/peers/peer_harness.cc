@@ -11,7 +11,7 @@
 // Output: one tab-separated line per case:
 //   case  exactdp_ns  exrandom_ns|-  block_ns  exactdp_bits  exrandom_bits|-
 // Build with -DEXACTDP_PEER_EXRANDOM and exrandom's include/ on the path to get the exrandom
-// columns (exrandom takes sigma as a ratio of machine ints: sigma2 = 1, 100, 10^12 here).
+// columns (exrandom takes sigma as a ratio of machine ints: sigma2 = 1, 100, 10^4, 10^6, 10^12 here).
 #include <sodium.h>
 #include <time.h>
 
@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
   exactdp::Seed seed{};
   seed.fill(1);
   std::vector<Case> cases;
-  const std::array<std::pair<const char*, int>, 4> gaussians{{{"1", 1}, {"100", 10}, {"1e12", 1000000}, {"1e100", 0}}};
+  const std::array<std::pair<const char*, int>, 6> gaussians{
+      {{"1", 1}, {"100", 10}, {"1e4", 100}, {"1e6", 1000}, {"1e12", 1000000}, {"1e100", 0}}};
   for (const auto& [s2, sigma] : gaussians) {
     auto params = std::make_shared<exactdp::DiscreteGaussianParams>(
         exactdp::DiscreteGaussianParams::make(exactdp::parse_rational("sigma2", s2)));
