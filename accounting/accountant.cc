@@ -115,8 +115,11 @@ mpq_class PrivacyEvent::rho() const {
     case Kind::kLaplace:
     case Kind::kDiscreteLaplace:
     case Kind::kPureDp:
-    case Kind::kLaw:               // a law event with a pure epsilon (is_pure(); else below)
-      if (kind_ == Kind::kLaw && !is_pure()) break;
+    case Kind::kLaw:               // a law event with a pure epsilon (is_pure()) or its own rho
+      if (kind_ == Kind::kLaw && !is_pure()) {
+        if (const std::optional<mpq_class> rho = maps_->rho()) return *rho;
+        break;
+      }
       return value_ * value_ / 2;  // eps^2 / 2 (BS16 Prop. 3.3)
     case Kind::kZcdp:
     case Kind::kDiscreteGaussian:
@@ -125,7 +128,7 @@ mpq_class PrivacyEvent::rho() const {
   throw ParameterError("event", "event: " + describe() + " has no zCDP bound (it is not pure DP)");
 }
 
-bool PrivacyEvent::has_rho() const { return kind_ != Kind::kLaw || is_pure(); }
+bool PrivacyEvent::has_rho() const { return kind_ != Kind::kLaw || is_pure() || maps_->rho().has_value(); }
 
 std::string PrivacyEvent::describe() const { return text_; }
 

@@ -71,8 +71,8 @@ class PrivacyEvent {
   // epsilon of a pure-DP event (Laplace: Delta/scale); only for kLaplace, kDiscreteLaplace,
   // kPureDp (is_pure()): std::logic_error for another kind.
   [[nodiscard]] const mpq_class& pure_epsilon() const;
-  // The rho this event satisfies (exact), when has_rho(): every kind but a kLaw event without
-  // pure DP (ParameterError naming "event" then).
+  // The rho this event satisfies (exact), when has_rho(): every kind but a kLaw event with
+  // neither pure DP nor a rho of its own (LawPrivacy::rho(); ParameterError naming "event" then).
   [[nodiscard]] mpq_class rho() const;
   [[nodiscard]] bool has_rho() const;
   [[nodiscard]] bool is_pure() const;

@@ -104,7 +104,8 @@ class RdpEvent {
   [[nodiscard]] const mpq_class& subsampled_mu() const;
   [[nodiscard]] const mpq_class& subsampled_q() const;
   [[nodiscard]] const PrivacyEvent& subsampled_base() const;
-  // Whether rdp() applies: every event except a subsampled non-Gaussian one.
+  // Whether rdp() applies: every event except a subsampled non-Gaussian one beyond the limits
+  // above, and a subsampled registry law without its own bound (LawPrivacy::subsampled_rdp).
   [[nodiscard]] bool has_rdp() const;
   // Whether rdp() encloses the exact divergence of the worst-case pair (not just a bound).
   [[nodiscard]] bool rdp_is_exact() const;
@@ -125,6 +126,7 @@ class RdpEvent {
 
  private:
   [[nodiscard]] Interval subsampled_laplace_rdp_checked(const mpq_class& alpha, mpfr_prec_t precision) const;
+  [[nodiscard]] Interval law_subsampled_rdp(const mpq_class& alpha, mpfr_prec_t precision) const;
   [[nodiscard]] Interval plain_rdp(const mpq_class& alpha, mpfr_prec_t precision) const;
   RdpEvent(PrivacyEvent event, bool subsampled, mpq_class mu, mpq_class q, std::string text)
       : event_(std::move(event)), subsampled_(subsampled), mu_(std::move(mu)), q_(std::move(q)),
