@@ -28,6 +28,11 @@ mpz_class ceil_sqrt(const mpz_class& x) {
 
 }  // namespace
 
+Interval at_most_one(const Interval& x) {
+  if (lower_above(x, mpq_class(1))) return Interval(1L, x.precision());
+  return clamp(x, mpq_class(0), mpq_class(1));
+}
+
 mpz_class grid_l2_sensitivity_squared(const mpq_class& sensitivity, const mpq_class& granularity, const mpz_class& dim) {
   const mpq_class ratio = sensitivity / granularity;
   const mpz_class f = floor_of(ratio * ratio);  // sum of floor(|b_i|)^2 is an integer <= (Delta/g)^2
@@ -66,7 +71,7 @@ std::optional<Interval> smoothed_gaussian_delta(const mpq_class& epsilon, const 
   if (!shifted.is_nonnegative()) return std::nullopt;
   const Interval mu = sqrt(Interval(mpq_class(mpq_class(d2) / (sigma_int2 - t2)), precision));
   const Interval bound = exp(log_r) * gdp_delta_at(shifted, mu, precision);
-  return clamp(bound, mpq_class(0), mpq_class(1));
+  return at_most_one(bound);
 }
 
 mpq_class smoothed_mu_upper(const mpz_class& d2, const mpq_class& sigma_int2, const mpq_class& t2) {

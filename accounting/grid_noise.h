@@ -59,6 +59,9 @@ namespace exactdp::accounting {
                                                               const mpz_class& d2, const mpz_class& dim,
                                                               const mpq_class& t2, mpfr_prec_t precision);
 
+// min(1, x) clamped at 0 as well: an enclosure of min(1, max(0, value)) for x enclosing value.
+[[nodiscard]] Interval at_most_one(const Interval& x);
+
 // A rational mu >= sqrt(d2 / (sigma_int2 - t2)) (rounded up at 2^-256 relative, and at least
 // 10^-6): the continuous Gaussian's mu used by Theorem 4. Exact, deterministic.
 [[nodiscard]] mpq_class smoothed_mu_upper(const mpz_class& d2, const mpq_class& sigma_int2, const mpq_class& t2);

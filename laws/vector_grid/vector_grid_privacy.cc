@@ -45,10 +45,13 @@ std::optional<mpq_class> choose_subsampling_width(const mpq_class& s2, const mpz
 
 // ---- discrete Gaussian ----------------------------------------------------------------------
 
-VectorDiscreteGaussianPrivacy::VectorDiscreteGaussianPrivacy(GridParameters p) : p_(std::move(p)) {
+VectorDiscreteGaussianPrivacy::VectorDiscreteGaussianPrivacy(GridParameters p)
+    : VectorDiscreteGaussianPrivacy(p, accounting::grid_l2_sensitivity_squared(p.sensitivity, p.granularity, p.dim)) {}
+
+VectorDiscreteGaussianPrivacy::VectorDiscreteGaussianPrivacy(GridParameters p, mpz_class d2)
+    : p_(std::move(p)), d2_(std::move(d2)) {
   const mpq_class sigma_int = p_.noise / p_.granularity;
   sigma_int2_ = sigma_int * sigma_int;
-  d2_ = accounting::grid_l2_sensitivity_squared(p_.sensitivity, p_.granularity, p_.dim);
   rho_ = mpq_class(d2_) / (2 * sigma_int2_);
   rho_.canonicalize();
   t2_ = choose_subsampling_width(sigma_int2_, d2_, p_.dim);
@@ -83,7 +86,7 @@ Interval VectorDiscreteGaussianPrivacy::delta_at(const mpq_class& epsilon, mpfr_
   }
   if (best_t2) return *accounting::smoothed_gaussian_delta(epsilon, sigma_int2_, d2_, p_.dim, *best_t2, precision);
   if (!zcdp_alpha) return Interval(1L, precision);  // delta <= 1 always
-  return clamp(accounting::cks20_delta_at_alpha(rho_, epsilon, *zcdp_alpha, precision), mpq_class(0), mpq_class(1));
+  return accounting::at_most_one(accounting::cks20_delta_at_alpha(rho_, epsilon, *zcdp_alpha, precision));
 }
 
 std::vector<accounting::LawAtom> VectorDiscreteGaussianPrivacy::base_atoms(mpfr_prec_t /*precision*/) const {
@@ -125,7 +128,7 @@ Interval VectorDiscreteLaplacePrivacy::delta_at(const mpq_class& epsilon, mpfr_p
   if (epsilon >= eps0_) return Interval(0L, precision);
   const Interval e0 = exp(Interval(eps0_, precision));
   const Interval gap = e0 - exp(Interval(epsilon, precision));
-  return clamp(gap / (e0 + mpq_class(1)), mpq_class(0), mpq_class(1));
+  return accounting::at_most_one(gap / (e0 + mpq_class(1)));
 }
 
 Interval VectorDiscreteLaplacePrivacy::rdp(const mpq_class& alpha, mpfr_prec_t precision) const {

@@ -38,6 +38,9 @@ struct GridParameters {
 class VectorDiscreteGaussianPrivacy final : public accounting::LawPrivacy {
  public:
   explicit VectorDiscreteGaussianPrivacy(GridParameters p);
+  // The maps for an integer query with ||v||^2 <= d2 given directly (instead of Lemma 1's bound;
+  // tests use it to show that a bound without the rounding term fails against brute force).
+  VectorDiscreteGaussianPrivacy(GridParameters p, mpz_class d2);
   [[nodiscard]] std::string describe() const override;
   [[nodiscard]] std::optional<mpq_class> pure_epsilon() const override { return std::nullopt; }
   [[nodiscard]] Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const override;
