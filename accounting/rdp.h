@@ -92,6 +92,9 @@ class RdpEvent {
   // A Gaussian base is poisson_gaussian(). The others are accounted by the pld route only: rdp()
   // throws ParameterError naming "route" for them (no certified bound on the add/remove RDP of
   // their subsampled pair is implemented; docs/ACCOUNTING.md).
+  // A registry law's event (kLaw): rdp() is the law's own LawPrivacy::subsampled_rdp() bound
+  // where it has one (e.g. vector-discrete-gaussian, docs/REAL_VALUED_ACCOUNTING.md), else the
+  // pld route only.
   [[nodiscard]] static RdpEvent poisson_subsampled(const PrivacyEvent& base, const mpq_class& q);
 
   [[nodiscard]] bool is_subsampled() const { return subsampled_; }

@@ -1,5 +1,6 @@
 #include <exactdp/laws/vector_grid/vector_grid_law.h>
 
+#include <exactdp/accounting/grid_noise.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/laws/vector_grid/vector_grid_privacy.h>
 
@@ -25,8 +26,9 @@ void require_in(const LawParameters& p, const char* name, const mpq_class& high,
 class VectorGridLaw final : public Law {
  public:
   using Factory = std::shared_ptr<const accounting::LawPrivacy> (*)(GridParameters);
+  using Check = void (*)(const GridParameters&);  // checks involving several parameters
   VectorGridLaw(std::string name, std::string summary, const char* noise, const char* noise_help,
-                const char* norm, Factory factory)
+                const char* norm, Factory factory, Check check)
       : Law(std::move(name), std::move(summary),
             {{noise, ValueKind::kRational, Role::kNoise, std::nullopt, std::string("0 < ") + noise + " <= 10^9",
               noise_help},
@@ -37,12 +39,10 @@ class VectorGridLaw final : public Law {
              {"sensitivity", ValueKind::kRational, Role::kPrivacy, "1", "0 < sensitivity <= 10^9",
               std::string("the ") + norm + " sensitivity of the real query before rounding"}},
             Capability::kProfile | Capability::kEvent | Capability::kSubsample),
-        noise_(noise), factory_(factory) {}
+        noise_(noise), factory_(factory), check_(check) {}
 
   accounting::PrivacyEvent privacy_event(const LawParameters& p) const override {
-    GridParameters g{p.rational(noise_), p.has("sensitivity") ? p.rational("sensitivity") : mpq_class(1),
-                     p.integer("dim"), p.rational("granularity")};
-    return accounting::PrivacyEvent::of_law(factory_(std::move(g)));
+    return accounting::PrivacyEvent::of_law(factory_(grid(p)));
   }
 
  protected:
@@ -57,12 +57,34 @@ class VectorGridLaw final : public Law {
                                          kGranularityRange);
     }
     if (p.has("sensitivity")) require_in(p, "sensitivity", mpq_class(1'000'000'000), "0 < sensitivity <= 10^9");
+    check_(grid(p));
   }
 
  private:
+  GridParameters grid(const LawParameters& p) const {
+    return {p.rational(noise_), p.has("sensitivity") ? p.rational("sensitivity") : mpq_class(1), p.integer("dim"),
+            p.rational("granularity")};
+  }
+
   const char* noise_;
   Factory factory_;
+  Check check_;
 };
+
+// (sigma/g)^2 >= 10^-6 D2 (as the discrete Gaussian's sigma2 / sensitivity^2 >= 10^-6): below, rho
+// exceeds 5 * 10^5 and no route converts it.
+void check_gaussian(const GridParameters& g) {
+  const mpz_class d2 = accounting::grid_l2_sensitivity_squared(g.sensitivity, g.granularity, g.dim);
+  const mpq_class sigma_int = g.noise / g.granularity;
+  if (sigma_int * sigma_int * 1'000'000 < d2) {
+    throw ParameterError::out_of_range(
+        "sigma", abbreviate(to_string(g.noise)),
+        "(sigma/granularity)^2 >= 10^-6 D2, D2 = " + abbreviate(d2.get_str()) +
+            " the squared L2 sensitivity of the rounded query (docs/REAL_VALUED_ACCOUNTING.md)");
+  }
+}
+
+void check_nothing(const GridParameters& /*g*/) {}
 
 }  // namespace
 
@@ -74,7 +96,8 @@ const Law& vector_discrete_gaussian_law() {
       "sigma", "the noise's standard-deviation parameter, in output units", "L2",
       [](GridParameters g) -> std::shared_ptr<const accounting::LawPrivacy> {
         return std::make_shared<VectorDiscreteGaussianPrivacy>(std::move(g));
-      });
+      },
+      check_gaussian);
   return law;
 }
 
@@ -86,7 +109,8 @@ const Law& vector_discrete_laplace_law() {
       "scale", "the noise's scale, in output units", "L1",
       [](GridParameters g) -> std::shared_ptr<const accounting::LawPrivacy> {
         return std::make_shared<VectorDiscreteLaplacePrivacy>(std::move(g));
-      });
+      },
+      check_nothing);
   return law;
 }
 

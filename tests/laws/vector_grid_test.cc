@@ -339,6 +339,7 @@ TEST(VectorGridLaws, BadParametersNameTheParameter) {
     expect_names(law, with(noise, "-1"), noise);
     expect_names(law, with("sensitivity", "0"), "sensitivity");
     expect_names(law, {{noise, "1"}, {"granularity", "1"}}, "dim");
+    if (noise == "sigma") expect_names(law, with(noise, "1/10000"), "sigma");  // (sigma/g)^2 < 10^-6 D2
     EXPECT_NO_THROW((void)law.parse(with("granularity", "8"), Use::kPrivacy));
     EXPECT_TRUE(law.supports(Capability::kProfile) && law.supports(Capability::kEvent) &&
                 law.supports(Capability::kSubsample) && !law.supports(Capability::kSample));
