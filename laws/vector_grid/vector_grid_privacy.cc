@@ -113,8 +113,11 @@ Interval VectorDiscreteGaussianPrivacy::subsampled_rdp(const mpq_class& q, const
 
 // ---- discrete Laplace ------------------------------------------------------------------------
 
-VectorDiscreteLaplacePrivacy::VectorDiscreteLaplacePrivacy(GridParameters p) : p_(std::move(p)) {
-  l1_ = accounting::grid_l1_sensitivity(p_.sensitivity, p_.granularity, p_.dim);
+VectorDiscreteLaplacePrivacy::VectorDiscreteLaplacePrivacy(GridParameters p)
+    : VectorDiscreteLaplacePrivacy(p, accounting::grid_l1_sensitivity(p.sensitivity, p.granularity, p.dim)) {}
+
+VectorDiscreteLaplacePrivacy::VectorDiscreteLaplacePrivacy(GridParameters p, mpz_class l1)
+    : p_(std::move(p)), l1_(std::move(l1)) {
   eps0_ = mpq_class(l1_) * p_.granularity / p_.noise;  // L / (scale / g)
   eps0_.canonicalize();
 }

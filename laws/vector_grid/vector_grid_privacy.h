@@ -57,6 +57,7 @@ class VectorDiscreteGaussianPrivacy final : public accounting::LawPrivacy {
   // The smoothing width of subsampled_rdp (nullopt: s2 < 1/4, no subsampled bound) and its mu.
   [[nodiscard]] const std::optional<mpq_class>& subsampling_width() const { return t2_; }
   [[nodiscard]] const mpq_class& subsampling_mu() const { return mu_; }
+  [[nodiscard]] const mpz_class& dimension() const { return p_.dim; }
 
  private:
   GridParameters p_;
@@ -70,6 +71,8 @@ class VectorDiscreteGaussianPrivacy final : public accounting::LawPrivacy {
 class VectorDiscreteLaplacePrivacy final : public accounting::LawPrivacy {
  public:
   explicit VectorDiscreteLaplacePrivacy(GridParameters p);
+  // The maps for an integer query with ||v||_1 <= l1 given directly (tests).
+  VectorDiscreteLaplacePrivacy(GridParameters p, mpz_class l1);
   [[nodiscard]] std::string describe() const override;
   [[nodiscard]] std::optional<mpq_class> pure_epsilon() const override { return eps0_; }
   [[nodiscard]] Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const override;

@@ -16,7 +16,9 @@
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/grid_noise.h>
 #include <exactdp/accounting/rdp_accountant.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/laws/registry.h>
+#include <exactdp/laws/vector_grid/vector_grid_pld.h>
 #include <exactdp/laws/vector_grid/vector_grid_privacy.h>
 
 namespace exactdp::laws {
@@ -259,6 +261,44 @@ TEST(VectorDiscreteGaussian, RdpAndSubsampledRdpBoundBruteForce) {
   }
 }
 
+// The one-dimensional discrete Laplace pmf e^(-|x|/t) (1 - e^(-1/t)) / (1 + e^(-1/t)) on [-n, n].
+Pmf1 make_laplace_pmf(const mpq_class& t, long n) {
+  Pmf1 out{n, {}};
+  const Interval b = exp(Interval(mpq_class(-1 / t), kP));
+  const Interval norm = (mpq_class(1) - b) / (b + mpq_class(1));
+  for (long x = -n; x <= n; ++x) out.p.push_back(exp(Interval(mpq_class(-std::labs(x), 1) / t, kP)) * norm);
+  return out;
+}
+
+TEST(VectorDiscreteLaplace, ProfileBoundsBruteForceAndForgettingRoundingIsCaught) {
+  struct LapCase {
+    const char *scale, *granularity, *sensitivity;
+    int dim;
+  };
+  bool wrong_caught = false;
+  for (const LapCase c : {LapCase{"1", "1", "1", 1}, LapCase{"1/2", "1/4", "1/2", 1}, LapCase{"1", "1", "1", 2},
+                          LapCase{"1/2", "1/2", "1", 2}}) {
+    const GridParameters g{mpq_class(c.scale), mpq_class(c.sensitivity), c.dim, mpq_class(c.granularity)};
+    const VectorDiscreteLaplacePrivacy law(g);
+    const mpq_class ratio = g.sensitivity / g.granularity, t = g.noise / g.granularity;
+    const VectorDiscreteLaplacePrivacy wrong(g, mpz_class(ratio));  // no rounding term
+    const long radius = mpz_class(t * 40).get_si() + 8;  // e^(-40) tails: truncating only lowers the truth
+    const Pmf1 pmf = make_laplace_pmf(t, radius + 8);
+    const std::vector<Shift> points = box(c.dim, radius);
+    for (const Shift& v : up_to_symmetry(rounded_shifts(c.dim, mpz_class(ratio * 8).get_si(), true))) {
+      const Shift zero(v.size(), 0);
+      for (const mpq_class& eps : kEpsilons) {
+        const mpq_class truth = std::max(true_delta_lower(pmf, points, zero, v, eps),
+                                         true_delta_lower(pmf, points, v, zero, eps));
+        ASSERT_TRUE(upper_at_most(Interval(truth, kP), to_mpq(law.delta_at(eps, kP).upper())))
+            << law.describe() << " eps " << eps;
+        wrong_caught = wrong_caught || lower_above(Interval(truth, kP), to_mpq(wrong.delta_at(eps, kP).upper()));
+      }
+    }
+  }
+  EXPECT_TRUE(wrong_caught) << "the check would not notice a bound without the rounding term";
+}
+
 // ---- the 1 % targets ---------------------------------------------------------------------------
 
 const Law& gaussian_grid_law() { return law_named("vector-discrete-gaussian"); }
@@ -299,6 +339,24 @@ TEST(VectorDiscreteGaussian, DpSgdWithinOnePercentOfTheGaussianOnTheRdpRoute) {
   // ... and within 1 % (measured 1.0019)
   EXPECT_TRUE(upper_at_most(a.value.value, to_mpq(b.value.value.upper()) * mpq_class(101, 100)));
   EXPECT_TRUE(upper_at_most(a.value.value, to_mpq(b.value.value.upper()) * mpq_class(1003, 1000)));
+}
+
+TEST(VectorDiscreteGaussian, DpSgdThroughTheContinuousPldWithinOnePercent) {
+  const mpq_class q(1, 100), delta(1, 100000);
+  const accounting::PrivacyEvent event = target_event();
+  const auto& law = dynamic_cast<const VectorDiscreteGaussianPrivacy&>(event.law_maps());
+  const GridPldAnswer ours = vector_discrete_gaussian_pld_epsilon(law, q, 1000, delta);
+  const accounting::pld::PldAnswer gauss = accounting::pld::pld_epsilon(
+      {{accounting::RdpEvent::poisson_gaussian(mpq_class(11, 10), q), 1000}}, delta);
+  RecordProperty("epsilon", to_decimal_string(ours.epsilon, 8));
+  RecordProperty("gaussian_epsilon", to_decimal_string(gauss.value, 8));
+  EXPECT_TRUE(upper_at_most(ours.log_ratio, mpq_class(1, 1'000'000'000)));  // ln R ~ 10^-25
+  EXPECT_LE(ours.delta_used, delta);
+  EXPECT_FALSE(certainly_less(ours.epsilon, gauss.value));  // not below the continuous Gaussian
+  EXPECT_TRUE(upper_at_most(ours.epsilon, to_mpq(gauss.value.upper()) * mpq_class(101, 100)));
+  // measured 1.5181 against 1.5154 (ratio 1.0018), far below the rdp route's 1.7150 (Theorem 4)
+  EXPECT_TRUE(upper_at_most(ours.epsilon, to_mpq(gauss.value.upper()) * mpq_class(1003, 1000)));
+  EXPECT_TRUE(upper_at_most(ours.epsilon, mpq_class(16, 10)));
 }
 
 // ---- parameters, registry, routes ----------------------------------------------------------------
