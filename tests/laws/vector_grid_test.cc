@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <set>
 
+#include <exactdp/accounting/accountant.h>
 #include <exactdp/accounting/gaussian_profile.h>
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/grid_noise.h>
@@ -325,6 +326,19 @@ TEST(VectorDiscreteGaussian, OneReleaseWithinOnePercentOfTheGaussian) {
     const Interval inflated = accounting::gdp_delta_at(Interval(eps, kP), mu_inflated, kP);
     EXPECT_FALSE(certainly_less(event.law_maps().delta_at(eps, kP), inflated));
   }
+}
+
+TEST(VectorDiscreteGaussian, OneEventComposesThroughItsProfile) {
+  accounting::Accountant acc;
+  acc.compose(target_event());
+  const accounting::AccountantAnswer a = acc.get_epsilon(mpq_class(1, 100000));
+  EXPECT_EQ(a.route, "profile");
+  const mpq_class eps_g = to_mpq(accounting::gdp_epsilon(mpq_class(10, 11), mpq_class(1, 100000)).value.upper());
+  EXPECT_TRUE(upper_at_most(a.value, eps_g * mpq_class(10012, 10000)));  // measured 3.92555 vs 3.92125
+  EXPECT_TRUE(upper_at_most(Interval(eps_g, kP), to_mpq(a.value.lower())));
+  accounting::Accountant two;
+  two.compose(target_event(), 2);  // two events: no profile route (rdp or zcdp)
+  EXPECT_NE(two.get_epsilon(mpq_class(1, 100000)).route, "profile");
 }
 
 TEST(VectorDiscreteGaussian, DpSgdWithinOnePercentOfTheGaussianOnTheRdpRoute) {
