@@ -63,12 +63,18 @@ std::vector<mpq_class> smoothing_candidates(const mpq_class& sigma_int2) {
   return out;
 }
 
-std::optional<Interval> smoothed_gaussian_delta(const mpq_class& epsilon, const mpq_class& sigma_int2,
-                                                const mpz_class& d2, const mpz_class& dim, const mpq_class& t2,
-                                                mpfr_prec_t precision) {
+bool smoothing_applies(const mpq_class& epsilon, const mpz_class& dim, const mpq_class& t2, mpfr_prec_t precision) {
+  return (Interval(epsilon, precision) - mul_2si(lattice_log_ratio(t2, dim, precision), 1)).is_nonnegative();
+}
+
+Interval smoothed_gaussian_delta(const mpq_class& epsilon, const mpq_class& sigma_int2, const mpz_class& d2,
+                                 const mpz_class& dim, const mpq_class& t2, mpfr_prec_t precision) {
   const Interval log_r = lattice_log_ratio(t2, dim, precision);
-  const Interval shifted = Interval(epsilon, precision) - mul_2si(log_r, 1);
-  if (!shifted.is_nonnegative()) return std::nullopt;
+  // eps - 2 d ln r >= 0 is the caller's precondition (smoothing_applies): clamp the enclosure's
+  // lower end at 0 (it still encloses the true, nonnegative value)
+  Interval shifted = Interval(epsilon, precision) - mul_2si(log_r, 1);
+  if (shifted.is_negative()) throw std::logic_error("smoothed_gaussian_delta: eps < 2 d ln r");
+  shifted = max(shifted, Interval(0L, precision));
   const Interval mu = sqrt(Interval(mpq_class(mpq_class(d2) / (sigma_int2 - t2)), precision));
   const Interval bound = exp(log_r) * gdp_delta_at(shifted, mu, precision);
   return at_most_one(bound);

@@ -30,7 +30,6 @@
 
 #include <gmpxx.h>
 
-#include <optional>
 #include <vector>
 
 #include <exactdp/core/interval.h>
@@ -53,11 +52,16 @@ namespace exactdp::accounting {
 // The smoothing widths tried (t^2 = 1/8, 1/4, ..., 16, those at most s2 / 2).
 [[nodiscard]] std::vector<mpq_class> smoothing_candidates(const mpq_class& sigma_int2);
 
+// Whether eps - 2 d ln r(t) >= 0 is proven at `precision` (Theorem 3 then applies at t).
+[[nodiscard]] bool smoothing_applies(const mpq_class& epsilon, const mpz_class& dim, const mpq_class& t2,
+                                     mpfr_prec_t precision);
 // Theorem 3 at one t^2: the value min(1, r^d delta_G(eps - 2 d ln r; mu_t)) for the pair of
-// N_Z(0, s2)^d and N_Z(v, s2)^d, ||v||^2 <= d2, enclosed; nullopt when eps - 2 d ln r may be < 0.
-[[nodiscard]] std::optional<Interval> smoothed_gaussian_delta(const mpq_class& epsilon, const mpq_class& sigma_int2,
-                                                              const mpz_class& d2, const mpz_class& dim,
-                                                              const mpq_class& t2, mpfr_prec_t precision);
+// N_Z(0, s2)^d and N_Z(v, s2)^d, ||v||^2 <= d2, enclosed. Precondition: eps - 2 d ln r >= 0
+// (smoothing_applies at any precision proves it; the enclosure of eps - 2 d ln r is then clamped
+// at 0, so the same number is enclosed at every precision).
+[[nodiscard]] Interval smoothed_gaussian_delta(const mpq_class& epsilon, const mpq_class& sigma_int2,
+                                               const mpz_class& d2, const mpz_class& dim, const mpq_class& t2,
+                                               mpfr_prec_t precision);
 
 // min(1, x) clamped at 0 as well: an enclosure of min(1, max(0, value)) for x enclosing value.
 [[nodiscard]] Interval at_most_one(const Interval& x);

@@ -78,13 +78,14 @@ Interval VectorDiscreteGaussianPrivacy::delta_at(const mpq_class& epsilon, mpfr_
   Interval best = zcdp_alpha ? accounting::cks20_delta_at_alpha(rho_, epsilon, *zcdp_alpha, kChoicePrecision)
                              : Interval(1L, kChoicePrecision);
   for (const mpq_class& t2 : accounting::smoothing_candidates(sigma_int2_)) {
-    const auto value = accounting::smoothed_gaussian_delta(epsilon, sigma_int2_, d2_, p_.dim, t2, kChoicePrecision);
-    if (value && mpfr_cmp(value->upper(), best.upper()) < 0) {
-      best = *value;
+    if (!accounting::smoothing_applies(epsilon, p_.dim, t2, kChoicePrecision)) continue;
+    const Interval value = accounting::smoothed_gaussian_delta(epsilon, sigma_int2_, d2_, p_.dim, t2, kChoicePrecision);
+    if (mpfr_cmp(value.upper(), best.upper()) < 0) {
+      best = value;
       best_t2 = t2;
     }
   }
-  if (best_t2) return *accounting::smoothed_gaussian_delta(epsilon, sigma_int2_, d2_, p_.dim, *best_t2, precision);
+  if (best_t2) return accounting::smoothed_gaussian_delta(epsilon, sigma_int2_, d2_, p_.dim, *best_t2, precision);
   if (!zcdp_alpha) return Interval(1L, precision);  // delta <= 1 always
   return accounting::at_most_one(accounting::cks20_delta_at_alpha(rho_, epsilon, *zcdp_alpha, precision));
 }
