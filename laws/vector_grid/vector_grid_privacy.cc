@@ -73,7 +73,11 @@ Interval VectorDiscreteGaussianPrivacy::delta_at(const mpq_class& epsilon, mpfr_
   // with the smallest upper end at 64 bits is evaluated at `precision`: a fixed bound, so that
   // every precision encloses the same number.
   std::optional<mpq_class> zcdp_alpha;
-  if (rho_ <= 1'000'000'000) zcdp_alpha = accounting::zcdp_delta(rho_, epsilon).alpha;
+  if (rho_ <= 1'000'000'000) {
+    accounting::ZivOptions coarse;  // only the order is kept: any order gives a valid bound
+    coarse.tolerance = mpq_class(1, 1 << 20);
+    zcdp_alpha = accounting::zcdp_delta(rho_, epsilon, coarse).alpha;
+  }
   std::optional<mpq_class> best_t2;
   Interval best = zcdp_alpha ? accounting::cks20_delta_at_alpha(rho_, epsilon, *zcdp_alpha, kChoicePrecision)
                              : Interval(1L, kChoicePrecision);
