@@ -30,7 +30,8 @@ std::optional<Certified> profile_epsilon(const std::function<Interval(const mpq_
   auto [lo, hi] = *found;
   if (sgn(lo) > 0 && !lower_above(f(lo, p), delta)) lo = 0;  // keep only a proven lower end
   bool met = false;
-  for (int step = 0; step < 400; ++step) {
+  const long max_steps = tolerance_bits(options.tolerance) + 100;  // the bracket halves each step
+  for (long step = 0; step < max_steps; ++step) {
     if ((hi - lo) <= hi * options.tolerance) {
       met = true;
       break;

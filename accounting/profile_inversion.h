@@ -8,7 +8,7 @@
 //
 // profile_epsilon(f, delta, options): nullopt when no eps <= 10^6 has delta(eps) <= delta proven
 // (the route does not apply); [0, 0] when delta(0) <= delta. Working precision:
-// starting_precision(options); at most 400 bisection steps; tolerance_met when the bracket's
+// starting_precision(options); at most tolerance_bits(tolerance) + 100 bisection steps; tolerance_met when the bracket's
 // relative width is within options.tolerance. Errors: ParameterError naming delta unless 0 < delta < 1.
 // Thread-safety: as safe as f.
 #pragma once

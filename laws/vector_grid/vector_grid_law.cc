@@ -84,7 +84,16 @@ void check_gaussian(const GridParameters& g) {
   }
 }
 
-void check_nothing(const GridParameters& /*g*/) {}
+// eps0 = L1 g / scale <= 10^6 (the accounting routes' range for a pure epsilon).
+void check_laplace(const GridParameters& g) {
+  const mpz_class l1 = accounting::grid_l1_sensitivity(g.sensitivity, g.granularity, g.dim);
+  if (mpq_class(l1) * g.granularity > g.noise * 1'000'000) {
+    throw ParameterError::out_of_range(
+        "scale", abbreviate(to_string(g.noise)),
+        "L1 granularity / scale <= 10^6 (the pure epsilon), L1 = " + abbreviate(l1.get_str()) +
+            " the L1 sensitivity of the rounded query (docs/REAL_VALUED_ACCOUNTING.md)");
+  }
+}
 
 }  // namespace
 
@@ -110,7 +119,7 @@ const Law& vector_discrete_laplace_law() {
       [](GridParameters g) -> std::shared_ptr<const accounting::LawPrivacy> {
         return std::make_shared<VectorDiscreteLaplacePrivacy>(std::move(g));
       },
-      check_nothing);
+      check_laplace);
   return law;
 }
 

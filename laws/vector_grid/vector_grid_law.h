@@ -9,7 +9,8 @@
 // poisson-vector-discrete-laplace: the pld route through randomised response's atoms).
 // Parameters (ParameterError naming the parameter otherwise): 0 < sigma, scale <= 10^9;
 // 0 < sensitivity <= 10^9 (default 1); dim an integer, 1 <= dim <= 10^12; granularity = 2^k for
-// an integer k, -1074 <= k <= 1023. No sampler here: the noise is drawn by the vector
+// an integer k, -1074 <= k <= 1023; (sigma/g)^2 >= 10^-6 D2 (Gaussian) and L1 g / scale <= 10^6
+// (Laplace), both naming the noise parameter. No sampler here: the noise is drawn by the vector
 // mechanism. The maps: vector_grid_privacy.h.
 #pragma once
 

@@ -411,7 +411,8 @@ TEST(VectorGridLaws, BadParametersNameTheParameter) {
     expect_names(law, with(noise, "-1"), noise);
     expect_names(law, with("sensitivity", "0"), "sensitivity");
     expect_names(law, {{noise, "1"}, {"granularity", "1"}}, "dim");
-    if (noise == "sigma") expect_names(law, with(noise, "1/10000"), "sigma");  // (sigma/g)^2 < 10^-6 D2
+    // (sigma/g)^2 < 10^-6 D2; L1 g / scale > 10^6
+    expect_names(law, with(noise, noise == "sigma" ? "1/10000" : "1/1000000000"), noise);
     EXPECT_NO_THROW((void)law.parse(with("granularity", "8"), Use::kPrivacy));
     EXPECT_TRUE(law.supports(Capability::kProfile) && law.supports(Capability::kEvent) &&
                 law.supports(Capability::kSubsample) && !law.supports(Capability::kSample));
