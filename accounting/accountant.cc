@@ -9,6 +9,7 @@
 #include <exactdp/accounting/gdp_transformation.h>
 #include <exactdp/accounting/laplace_profile.h>
 #include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/accounting/profile_inversion.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/core/errors.h>
@@ -115,8 +116,11 @@ mpq_class PrivacyEvent::rho() const {
     case Kind::kLaplace:
     case Kind::kDiscreteLaplace:
     case Kind::kPureDp:
-    case Kind::kLaw:               // a law event with a pure epsilon (is_pure(); else below)
-      if (kind_ == Kind::kLaw && !is_pure()) break;
+    case Kind::kLaw:               // a law event with a pure epsilon (is_pure()) or its own rho
+      if (kind_ == Kind::kLaw && !is_pure()) {
+        if (const std::optional<mpq_class> rho = maps_->rho()) return *rho;
+        break;
+      }
       return value_ * value_ / 2;  // eps^2 / 2 (BS16 Prop. 3.3)
     case Kind::kZcdp:
     case Kind::kDiscreteGaussian:
@@ -125,7 +129,7 @@ mpq_class PrivacyEvent::rho() const {
   throw ParameterError("event", "event: " + describe() + " has no zCDP bound (it is not pure DP)");
 }
 
-bool PrivacyEvent::has_rho() const { return kind_ != Kind::kLaw || is_pure(); }
+bool PrivacyEvent::has_rho() const { return kind_ != Kind::kLaw || is_pure() || maps_->rho().has_value(); }
 
 std::string PrivacyEvent::describe() const { return text_; }
 
@@ -267,7 +271,18 @@ struct RouteQueries {
   std::function<Interval(const Summary& s, mpfr_prec_t p)> basic;
   // From rho (may exceed the conversion's range: then no answer).
   std::function<Certified(const Summary& s)> zcdp;
+  // From a single law event's own profile (law_privacy.h delta_at; nullopt: no answer).
+  std::function<std::optional<Certified>(const LawPrivacy& maps)> profile;
 };
+
+// The one event of a composition that is a single registry-law event without pure DP (pure
+// ones have the kov route, exact for one event), else nullptr.
+const LawPrivacy* single_law_event(const std::vector<std::pair<PrivacyEvent, unsigned long>>& events) {
+  if (events.size() != 1 || events[0].second != 1) return nullptr;
+  const PrivacyEvent& e = events[0].first;
+  if (e.kind() != PrivacyEvent::Kind::kLaw || e.is_pure()) return nullptr;
+  return &e.law_maps();
+}
 
 AccountantAnswer answer(const std::vector<std::pair<PrivacyEvent, unsigned long>>& events,
                         const ZivOptions& options, const RouteQueries& q) {
@@ -286,6 +301,7 @@ AccountantAnswer answer(const std::vector<std::pair<PrivacyEvent, unsigned long>
                false);
   }
   if (s.has_rho) routes.add("zcdp", unless_out_of_range([&] { return q.zcdp(s); }), false);
+  if (const LawPrivacy* maps = single_law_event(events)) routes.add("profile", q.profile(*maps), false);
   return routes.best();
 }
 
@@ -313,6 +329,9 @@ AccountantAnswer Accountant::get_epsilon(const mpq_class& delta) const {
     return max(e + log1p(-u), Interval(0L, p));
   };
   q.zcdp = [&](const Summary& s) { return zcdp_epsilon(s.rho, delta, options_).bound; };
+  q.profile = [&](const LawPrivacy& maps) {
+    return profile_epsilon([&](const mpq_class& e, mpfr_prec_t p) { return maps.delta_at(e, p); }, delta, options_);
+  };
   return answer(events_, options_, q);
 }
 
@@ -337,6 +356,9 @@ AccountantAnswer Accountant::get_delta(const mpq_class& epsilon) const {
     return clamp(num / den, mpq_class(0), mpq_class(1));
   };
   q.zcdp = [&](const Summary& s) { return zcdp_delta(s.rho, epsilon, options_).bound; };
+  q.profile = [&](const LawPrivacy& maps) -> std::optional<Certified> {
+    return evaluate_to_tolerance([&](mpfr_prec_t p) { return maps.delta_at(epsilon, p); }, options_);
+  };
   return answer(events_, options_, q);
 }
 

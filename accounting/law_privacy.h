@@ -10,8 +10,16 @@
 // outward rounding at the precision asked for.
 //   pure_epsilon()   epsilon with (epsilon, 0)-DP, when it holds (nullopt otherwise)
 //   delta_at(e, p)   the profile delta(e) = sup over both pair orders of
-//                    sum_x max(0, P(x) - e^e Q(x)), e >= 0
-//   rdp(a, p)        the Renyi divergence of order a > 1, the larger of both pair orders
+//                    sum_x max(0, P(x) - e^e Q(x)), e >= 0, or a certified upper bound on it
+//                    (the law's header says which): the interval encloses that bound's value,
+//                    so its upper end is a valid delta, its lower end says nothing then
+//   rdp(a, p)        the Renyi divergence of order a > 1, the larger of both pair orders (or,
+//                    likewise, an upper bound's value)
+// Optional maps (defaults: absent):
+//   rho()            a rho with rho-zCDP for a law that is not pure DP (the zcdp route)
+//   subsampled_rdp   an upper bound on the RDP of the pair Poisson-subsampled at rate q under
+//                    add/remove-one, the larger of both orders (the rdp route of poisson-<law>)
+//   has_atoms()      false when base_atoms() is not available (the pld route then refuses)
 //   base_atoms(p)    the pair as atoms: sets of outcomes with Q0-mass, Q1-mass and the ratio
 //                    dQ1/dQ0 on the set, covering all of Q0's and Q1's mass (for the pld route,
 //                    which subsamples and discretises them: pld/pld_noise_atoms.h)
@@ -21,6 +29,7 @@
 #include <gmpxx.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -43,6 +52,16 @@ class LawPrivacy {
   [[nodiscard]] virtual Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const = 0;
   [[nodiscard]] virtual Interval rdp(const mpq_class& alpha, mpfr_prec_t precision) const = 0;
   [[nodiscard]] virtual std::vector<LawAtom> base_atoms(mpfr_prec_t precision) const = 0;
+
+  [[nodiscard]] virtual std::optional<mpq_class> rho() const { return std::nullopt; }
+  [[nodiscard]] virtual bool has_atoms() const { return true; }
+  // Whether subsampled_rdp(q, alpha) is available at this order (alpha > 1).
+  [[nodiscard]] virtual bool supports_subsampled_order(const mpq_class& /*alpha*/) const { return false; }
+  // 0 < q < 1, an order with supports_subsampled_order(alpha) (std::logic_error otherwise).
+  [[nodiscard]] virtual Interval subsampled_rdp(const mpq_class& /*q*/, const mpq_class& /*alpha*/,
+                                                mpfr_prec_t /*precision*/) const {
+    throw std::logic_error("LawPrivacy::subsampled_rdp: not available for " + describe());
+  }
 };
 
 }  // namespace exactdp::accounting

@@ -159,7 +159,9 @@ bool RdpEvent::has_rdp() const {
   if (event_.kind() == PrivacyEvent::Kind::kLaplace) {
     return q_ == 1 || event_.pure_epsilon() <= subsampled_laplace_max_epsilon();
   }
-  if (event_.kind() == PrivacyEvent::Kind::kLaw) return false;  // subsampled: the pld route only
+  if (event_.kind() == PrivacyEvent::Kind::kLaw) {  // subsampled: the law's own bound, else pld only
+    return event_.law_maps().supports_subsampled_order(mpq_class(2));
+  }
   return poisson_discrete_rdp_supports(event_);
 }
 
@@ -179,7 +181,7 @@ bool RdpEvent::rdp_is_exact() const {
   if (subsampled_ && q_ == 1 && event_.kind() != PrivacyEvent::Kind::kGaussian) {
     return RdpEvent::plain(event_).rdp_is_exact();
   }
-  if (subsampled_) return has_rdp();
+  if (subsampled_) return has_rdp() && event_.kind() != PrivacyEvent::Kind::kLaw;  // a law's: a bound
   switch (event_.kind()) {
     case PrivacyEvent::Kind::kGaussian:
     case PrivacyEvent::Kind::kGdp:
@@ -202,6 +204,7 @@ Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t p
     if (event_.kind() == PrivacyEvent::Kind::kGaussian) return poisson_gaussian_rdp(mu_, q_, alpha, precision);
     if (q_ == 1) return RdpEvent::plain(event_).rdp(alpha, relation, precision);  // every record sampled
     if (event_.kind() == PrivacyEvent::Kind::kLaplace) return subsampled_laplace_rdp_checked(alpha, precision);
+    if (event_.kind() == PrivacyEvent::Kind::kLaw) return law_subsampled_rdp(order_q(alpha), precision);
     return poisson_discrete_rdp(event_, q_, alpha, precision);  // ParameterError naming route beyond its limits
   }
   return plain_rdp(order_q(alpha), precision);
@@ -212,6 +215,10 @@ bool RdpEvent::supports_order(const mpq_class& alpha) const {
     return RdpEvent::plain(event_).supports_order(alpha);
   }
   const bool subsampled_laplace = subsampled_ && event_.kind() == PrivacyEvent::Kind::kLaplace;
+  if (subsampled_ && event_.kind() == PrivacyEvent::Kind::kLaw) {
+    const bool in_range = is_integer(alpha) ? alpha >= 2 && alpha <= kMaxRdpOrder : alpha > 1 && alpha <= kMaxFractionalOrder;
+    return in_range && event_.law_maps().supports_subsampled_order(alpha);
+  }
   if (is_integer(alpha)) {
     return alpha >= 2 && alpha <= (subsampled_laplace ? kMaxSubsampledLaplaceOrder : kMaxRdpOrder) && has_rdp();
   }
@@ -219,6 +226,15 @@ bool RdpEvent::supports_order(const mpq_class& alpha) const {
   if (!subsampled_) return true;
   if (event_.kind() != PrivacyEvent::Kind::kGaussian) return has_rdp();
   return q_ == 1 || mu_ <= fractional_order_max_mu();
+}
+
+// A subsampled registry law's own bound (LawPrivacy::subsampled_rdp), where it has one.
+Interval RdpEvent::law_subsampled_rdp(const mpq_class& alpha, mpfr_prec_t precision) const {
+  if (!supports_order(alpha)) {
+    throw ParameterError("route", "route: the rdp route has no bound for " + describe() + " at order " +
+                                      abbreviate(to_string(alpha)) + " (use --route pld where the law has atoms)");
+  }
+  return event_.law_maps().subsampled_rdp(q_, alpha, precision);
 }
 
 Interval RdpEvent::subsampled_laplace_rdp_checked(const mpq_class& alpha, mpfr_prec_t precision) const {
@@ -268,6 +284,7 @@ Interval RdpEvent::rdp(const mpq_class& alpha, Neighbouring relation, mpfr_prec_
       return RdpEvent::plain(event_).rdp(alpha, relation, precision);  // every record sampled
     }
     if (event_.kind() == PrivacyEvent::Kind::kLaplace) return subsampled_laplace_rdp_checked(alpha, precision);
+    if (event_.kind() == PrivacyEvent::Kind::kLaw) return law_subsampled_rdp(alpha, precision);
     if (!supports_order(alpha)) {
       throw ParameterError("order", "order: fractional orders are not available for " + describe() +
                                         " (allowed: integer orders; a subsampled Gaussian needs sensitivity/sigma <= 16, "

@@ -92,6 +92,9 @@ class RdpEvent {
   // A Gaussian base is poisson_gaussian(). The others are accounted by the pld route only: rdp()
   // throws ParameterError naming "route" for them (no certified bound on the add/remove RDP of
   // their subsampled pair is implemented; docs/ACCOUNTING.md).
+  // A registry law's event (kLaw): rdp() is the law's own LawPrivacy::subsampled_rdp() bound
+  // where it has one (e.g. vector-discrete-gaussian, docs/REAL_VALUED_ACCOUNTING.md), else the
+  // pld route only.
   [[nodiscard]] static RdpEvent poisson_subsampled(const PrivacyEvent& base, const mpq_class& q);
 
   [[nodiscard]] bool is_subsampled() const { return subsampled_; }
@@ -104,7 +107,8 @@ class RdpEvent {
   [[nodiscard]] const mpq_class& subsampled_mu() const;
   [[nodiscard]] const mpq_class& subsampled_q() const;
   [[nodiscard]] const PrivacyEvent& subsampled_base() const;
-  // Whether rdp() applies: every event except a subsampled non-Gaussian one.
+  // Whether rdp() applies: every event except a subsampled non-Gaussian one beyond the limits
+  // above, and a subsampled registry law without its own bound (LawPrivacy::subsampled_rdp).
   [[nodiscard]] bool has_rdp() const;
   // Whether rdp() encloses the exact divergence of the worst-case pair (not just a bound).
   [[nodiscard]] bool rdp_is_exact() const;
@@ -125,6 +129,7 @@ class RdpEvent {
 
  private:
   [[nodiscard]] Interval subsampled_laplace_rdp_checked(const mpq_class& alpha, mpfr_prec_t precision) const;
+  [[nodiscard]] Interval law_subsampled_rdp(const mpq_class& alpha, mpfr_prec_t precision) const;
   [[nodiscard]] Interval plain_rdp(const mpq_class& alpha, mpfr_prec_t precision) const;
   RdpEvent(PrivacyEvent event, bool subsampled, mpq_class mu, mpq_class q, std::string text)
       : event_(std::move(event)), subsampled_(subsampled), mu_(std::move(mu)), q_(std::move(q)),

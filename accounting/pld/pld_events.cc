@@ -403,8 +403,9 @@ bool covers(const RdpEvent& event, Neighbouring /*relation*/) {
     case PrivacyEvent::Kind::kDiscreteGaussian:
     case PrivacyEvent::Kind::kDiscreteLaplace:
     case PrivacyEvent::Kind::kLaplace:
-    case PrivacyEvent::Kind::kLaw:
       return true;
+    case PrivacyEvent::Kind::kLaw:
+      return base.law_maps().has_atoms();
     default:
       return false;
   }
