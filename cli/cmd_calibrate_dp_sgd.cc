@@ -1,14 +1,13 @@
 // exactdp calibrate dp-sgd — the certified noise multiplier of DP-SGD by the rdp route
-// (accounting::calibrate_dp_sgd): Poisson sampling with rate q, `steps` steps, add/remove-one.
+// (accounting/dp_sgd_calibration.h): Poisson sampling with rate q, `steps` steps, add/remove-one.
 #include <string>
 
-#include <exactdp/accounting/rdp_accountant.h>
+#include <exactdp/accounting/dp_sgd_calibration.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/rational.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/compose_events.h"
-#include "cli/compose_limits.h"
 #include "cli/json.h"
 #include "cli/text_json_report.h"
 
@@ -53,12 +52,9 @@ int cmd_calibrate_dp_sgd(Args args, Io& io) {
   const mpq_class epsilon = parsed.require_rational("--epsilon");
   const mpq_class delta = parsed.require_rational("--delta");
   const int digits = digits_option(parsed, 1000);
-  check_dp_sgd_limits(q, epsilon, delta);  // cost limits (compose_limits.h)
-  const accounting::DpSgdCalibration c = accounting::calibrate_dp_sgd(q, steps, epsilon, delta);
-
-  const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) +
-                        static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma_upper.get_den_mpz_t(), 2)) +
-                        static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma_lower.get_den_mpz_t(), 2));
+  const accounting::DpSgdAnswer answer = accounting::calibrate_dp_sgd_request({q, steps, epsilon, delta});
+  const accounting::DpSgdCalibration& c = answer.calibration;
+  const mpfr_prec_t p = accounting::dp_sgd_print_precision(c, digits);
   TextJsonReport out;
   out.json.set("command", "calibrate");
   out.text("mechanism", "dp-sgd");
@@ -68,12 +64,9 @@ int cmd_calibrate_dp_sgd(Args args, Io& io) {
   out.text("epsilon", to_string(epsilon));
   out.text("delta", to_string(delta));
   out.text("neighbouring", accounting::neighbouring_name(Neighbouring::kAddRemove));
-  out.text("route", "rdp (MTZ19 sampled Gaussian at integer orders and one fractional order, Balle et al. 2020 Thm 21)");
+  out.text("route", answer.route);
   out.interval("sigma", hull(Interval(c.sigma_lower, p), Interval(c.sigma_upper, p)), digits);
-  // sigma.upper rounded UP to 8 significant digits (the bracket is 10^-6 wide): a larger sigma
-  // only lowers every order's RDP, so it still meets the target.
-  out.text("sigma_to_use",
-           exactdp::decimal_upper(Interval(c.sigma_upper, p).upper(), digits < 8 ? digits : 8));
+  out.text("sigma_to_use", accounting::dp_sgd_sigma_to_use(c, digits));
   out.interval("epsilon_at_sigma_upper", c.epsilon_at_upper, digits);
   out.interval("epsilon_at_sigma_lower", c.epsilon_at_lower, digits);
   out.json.set("rdp_order", JsonValue::number(exactdp::exact_decimal(c.order_at_upper)));
