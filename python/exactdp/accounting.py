@@ -154,8 +154,10 @@ def calibrate(mechanism: str, *, report: bool = False, epsilon: Any = None, delt
     (a rational for gaussian, an integer for discrete-gaussian; default 1), tolerance (relative
     width of the bracket). ``digits`` is accepted and ignored (the ends are exact).
     report=True: the details as a dict with the value under "sigma" / "sigma2".
-    ``calibrate("dp-sgd", q=, steps=, epsilon=, delta=)`` is ``exactdp calibrate dp-sgd``: the
-    Interval [sigma_lower, sigma_upper] (see _calibrate_dp_sgd_report), details as its report.
+    ``calibrate("dp-sgd", q=, steps=, epsilon=, delta=[, route="rdp"])`` is ``exactdp calibrate
+    dp-sgd``: the Interval [sigma_lower, sigma_upper] whose upper end is the sigma to use (pld
+    route, default: a four-digit decimal, its certified epsilon <= target and sigma_lower =
+    sigma - resolution missing it; rdp route: the rdp bracket), details as the command's report.
     """
     del digits
     if mechanism == "dp-sgd":
@@ -258,23 +260,34 @@ def compose(kind: str = "pure-dp", *, report: bool = False, epsilon: Any = None,
 
 def _calibrate_dp_sgd_report(epsilon: Any, delta: Any, options: Dict[str, Any]) -> Dict[str, Any]:
     """The report of ``exactdp calibrate dp-sgd --json`` (sigma, epsilon_at_sigma_* Intervals)."""
-    _check_options("calibrate dp-sgd", options, ("q", "steps"))
+    _check_options("calibrate dp-sgd", options, ("q", "steps", "route"))
     given = dict(options, epsilon=epsilon, delta=delta)
     for name in ("q", "steps", "epsilon", "delta"):
         if given.get(name) is None:
             raise UsageError(f"calibrate dp-sgd: {name} is required")
     if isinstance(given["steps"], bool) or not isinstance(given["steps"], numbers.Integral):
         raise TypeError("steps must be an int")
+    route = given.get("route") or "pld"
+    if not isinstance(route, str):
+        raise TypeError("route must be a str: pld or rdp")
     raw = _exactdp._calibrate_dp_sgd(exact_text("q", given["q"]), str(int(given["steps"])),
-                                     exact_text("epsilon", epsilon), exact_text("delta", delta), DEFAULT_DIGITS)
-    return {"command": "calibrate", "mechanism": "dp-sgd", "q": _fraction_text("q", given["q"]),
-            "steps": int(given["steps"]), "epsilon": _fraction_text("epsilon", epsilon),
-            "delta": _fraction_text("delta", delta), "neighbouring": raw["neighbouring"], "route": raw["route"],
-            "sigma": Interval(Fraction(raw["sigma_lower"]), Fraction(raw["sigma_upper"])),
-            "sigma_to_use": raw["sigma_to_use"],
-            "epsilon_at_sigma_upper": _interval(raw["epsilon_at_sigma_upper"]),
-            "epsilon_at_sigma_lower": _interval(raw["epsilon_at_sigma_lower"]),
-            "rdp_order": json.loads(raw["rdp_order"]), "width_met": raw["width_met"]}
+                                     exact_text("epsilon", epsilon), exact_text("delta", delta), route,
+                                     DEFAULT_DIGITS)
+    r = {"command": "calibrate", "mechanism": "dp-sgd", "q": _fraction_text("q", given["q"]),
+         "steps": int(given["steps"]), "epsilon": _fraction_text("epsilon", epsilon),
+         "delta": _fraction_text("delta", delta), "neighbouring": raw["neighbouring"], "route": raw["route"],
+         "sigma": Interval(Fraction(raw["sigma_lower"]), Fraction(raw["sigma_upper"])),
+         "sigma_to_use": raw["sigma_to_use"],
+         "epsilon_at_sigma_upper": _interval(raw["epsilon_at_sigma_upper"]),
+         "epsilon_at_sigma_lower": _interval(raw["epsilon_at_sigma_lower"])}
+    if raw["pld"] is None:
+        r["rdp_order"] = json.loads(raw["rdp_order"])
+    else:
+        pld = raw["pld"]
+        r.update(resolution=pld["resolution"], rdp_sigma=pld["rdp_sigma"], pld_grid=pld["pld_grid"],
+                 pld_evaluations=pld["pld_evaluations"], optimal_within_resolution=pld["optimal_within_resolution"])
+    r["width_met"] = raw["width_met"]
+    return r
 
 
 _COMPOSE_EVENT_OPTIONS = ("delta", "epsilon", "route", "pld_step", "neighbouring", "tolerance")

@@ -206,5 +206,18 @@ def test_event_composition_errors_name_the_parameter():
     with pytest.raises(exactdp.ParameterError) as e:
         exactdp.measure_gdp("gaussian", sigma="1e-9")
     assert e.value.parameter == "sigma"
+    with pytest.raises(exactdp.ParameterError) as e:
+        exactdp.calibrate("dp-sgd", q="0.01", steps=10, epsilon=1, delta="1e-5", route="kov")
+    assert e.value.parameter == "route"
     with pytest.raises(exactdp.UsageError):
         exactdp.compose_events(["gaussian:sigma=1"], delta="1e-5", stepz=3)
+
+
+def test_dp_sgd_routes():
+    # pld (default): a decimal sigma whose certified epsilon meets the target, below rdp's answer
+    pld = exactdp.calibrate("dp-sgd", q="0.01", steps=1000, epsilon="3.14", delta="1e-5", report=True)
+    assert pld["route"].startswith("pld") and pld["epsilon_at_sigma_upper"].upper <= Fraction(314, 100)
+    assert pld["epsilon_at_sigma_lower"].upper > Fraction(314, 100)
+    assert pld["sigma"].upper == Fraction(pld["sigma_to_use"]) < Fraction(pld["rdp_sigma"])
+    rdp = exactdp.calibrate("dp-sgd", q="0.01", steps=1000, epsilon="3.14", delta="1e-5", route="rdp")
+    assert rdp.details["route"].startswith("rdp") and rdp.upper > pld["sigma"].upper
