@@ -108,24 +108,24 @@ Probe missing_probe(PldEvaluator& ev, Probe& hi, const mpq_class& r, const mpq_c
 }
 
 // Narrows [lo, hi] (lo misses, hi meets, multiples of r) to hi - lo = r: secant steps on the
-// upper ends, a bisection step after two that did not halve the bracket.
+// certified upper ends; after two secant steps that did not halve the bracket, one bisection step.
 void narrow(PldEvaluator& ev, Probe& lo, Probe& hi, const mpq_class& r, const mpq_class& target) {
   int slow = 0;
   for (int i = 0; i < 200; ++i) {
     const mpz_class n = mpz_class(mpq_class((hi.sigma - lo.sigma) / r));
     if (n <= 1) return;
+    const bool bisect = slow >= 2;
     mpz_class k = n / 2;
-    const mpq_class u_lo = lo.upper(), u_hi = hi.upper();
-    if (slow < 2 && u_lo > u_hi) {
-      const mpq_class t = (u_lo - target) / (u_lo - u_hi) * mpq_class(n);
-      k = mpz_class(t);  // floor: t > 0
+    const mpq_class u_lo = lo.upper(), u_hi = hi.upper();  // u_lo > target >= u_hi
+    if (!bisect) {
+      k = mpz_class(mpq_class((u_lo - target) / (u_lo - u_hi) * mpq_class(n)));  // floor
       if (k < 1) k = 1;
       if (k > n - 1) k = n - 1;
     }
     Probe mid = ev.at(lo.sigma + mpq_class(k) * r);
     (ev.meets(mid) ? hi : lo) = std::move(mid);
     const mpz_class left = mpz_class(mpq_class((hi.sigma - lo.sigma) / r));
-    slow = 2 * left > n ? slow + 1 : 0;
+    slow = bisect || 2 * left <= n ? 0 : slow + 1;
   }
 }
 
