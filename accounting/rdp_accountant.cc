@@ -229,6 +229,35 @@ RdpAnswer rdp_delta(const RdpComposition& events, const mpq_class& epsilon, Neig
 
 // ---- DP-SGD calibration -------------------------------------------------------------------
 
+namespace {
+
+// Lowers bracket.lo until it misses: candidates hi - 2 d, hi - 4 d, ... (d = hi - lo), each
+// accepted by `defined` (which must refuse every sigma <= 0); a candidate that meets becomes hi. False when the candidates
+// run out (or one is undecided) before one misses; the bracket is then unusable.
+template <typename Defined>
+bool walk_lo_down(const internal::RationalDecider& decide, internal::RationalBracket& bracket, const Defined& defined) {
+  mpq_class distance = bracket.hi - bracket.lo;
+  for (int i = 0; i < 64; ++i) {
+    distance *= 2;
+    const mpq_class candidate = bracket.hi - distance;
+    if (!defined(candidate)) return false;
+    Interval g(kDefaultPrecision);
+    const internal::Side side = decide(candidate, g);
+    if (side == internal::Side::kMisses) {
+      bracket.lo = candidate;
+      bracket.g_lo = g;
+      return true;
+    }
+    if (side != internal::Side::kMeets) return false;
+    bracket.hi = candidate;
+    bracket.g_hi = g;
+  }
+  return false;
+}
+
+}  // namespace
+
+
 DpSgdCalibration calibrate_dp_sgd(const mpq_class& q, unsigned long steps, const mpq_class& epsilon,
                                   const mpq_class& delta, const mpq_class& width) {
   require_positive_at_most("q", q, mpq_class(1), "1");
@@ -284,12 +313,21 @@ DpSgdCalibration calibrate_dp_sgd(const mpq_class& q, unsigned long steps, const
   const RdpComposition at_hi = {{RdpEvent::poisson_gaussian(bracket.hi, q), steps}};
   const mpq_class extra = fractional_refinement(at_hi, orders, Neighbouring::kAddRemove, to_epsilon);
   if (sgn(extra) != 0) {
-    // The finer set can only lower epsilon: hi still meets; lo may not miss any more.
+    // The finer set can only lower epsilon: hi still meets; lo may not miss any more. Then lo
+    // is walked down from hi (distance doubled each time) only through sigmas where the extra
+    // order is defined (a subsampled Gaussian: sigma >= 1/16); if none misses there, the extra
+    // order is dropped and the integer bracket kept (every bracket is certified either way).
+    const internal::RationalBracket integer_bracket = bracket;
+    const mpq_class integer_order_hi = order_hi;
     orders.push_back(extra);
     if (decide(bracket.hi, bracket.g_hi) == internal::Side::kMeets) order_hi = last_order;
-    if (decide(bracket.lo, bracket.g_lo) != internal::Side::kMisses) {
-      bracket.lo = lo;
-      require_lo_misses();
+    if (decide(bracket.lo, bracket.g_lo) != internal::Side::kMisses &&
+        !walk_lo_down(tracked, bracket, [&](const mpq_class& sigma) {
+          return sigma >= lo && RdpEvent::poisson_gaussian(sigma, q).supports_order(extra);
+        })) {
+      orders.pop_back();
+      bracket = integer_bracket;
+      order_hi = integer_order_hi;
     }
   }
   internal::bisect_bracket(tracked, bracket, width, 200);

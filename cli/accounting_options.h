@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <exactdp/accounting/composition_limits.h>
 #include <exactdp/accounting/ziv.h>
 #include "cli/args.h"
 
@@ -42,9 +43,8 @@ enum class TinyTolerance { kOutOfRange, kBelowMinimum };
 // (10,000 digits print in milliseconds): its ranges stay as they are.
 inline constexpr unsigned long kMaxToleranceBits = 2000;
 inline constexpr unsigned long kMaxAllMethodsToleranceBits = 600;
-// `compose --event`: its routes run Ziv loops per event and order (a subsampled Gaussian: 7.9 s
-// at 10^-300, 38 s at 10^-600): 2^-700 (about 10^-210).
-inline constexpr unsigned long kMaxEventToleranceBits = 700;
+// `compose --event`: accounting/composition_limits.h (2^-700, about 10^-210).
+inline constexpr unsigned long kMaxEventToleranceBits = accounting::kMaxEventToleranceBits;
 
 // ZivOptions with --tolerance R as its relative width (default 2^-100); R must satisfy
 // 2^-10000 <= R < 1, else ParameterError naming "tolerance"; R below 2^-max_bits is refused

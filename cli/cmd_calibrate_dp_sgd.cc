@@ -1,14 +1,14 @@
-// exactdp calibrate dp-sgd — the certified noise multiplier of DP-SGD by the rdp route
-// (accounting::calibrate_dp_sgd): Poisson sampling with rate q, `steps` steps, add/remove-one.
+// exactdp calibrate dp-sgd — the certified noise multiplier of DP-SGD by the pld route (default)
+// or the rdp route (accounting/dp_sgd_calibration.h): Poisson sampling with rate q, `steps`
+// steps, add/remove-one.
 #include <string>
 
-#include <exactdp/accounting/rdp_accountant.h>
+#include <exactdp/accounting/dp_sgd_calibration.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/rational.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/compose_events.h"
-#include "cli/compose_limits.h"
 #include "cli/json.h"
 #include "cli/text_json_report.h"
 
@@ -22,17 +22,35 @@ constexpr const char* kDpSgdHelp =
     "\n"
     "The noise multiplier sigma for DP-SGD (noise N(0, sigma^2 C^2) added to the sum of\n"
     "per-example gradients clipped to norm C, Poisson sampling with rate q, `steps` steps) whose\n"
-    "certified epsilon at delta, by the rdp route (MTZ19 + Balle et al. 2020 Thm 21), is at most\n"
-    "the target. Neighbouring relation: add/remove-one.\n"
-    "  sigma         certified bracket of the rdp route's optimum: epsilon(sigma.upper) <= target\n"
-    "                and epsilon(sigma.lower) > target are both proven\n"
-    "  sigma_to_use  sigma.upper rounded up to 8 significant digits (or --digits): use it\n"
+    "certified epsilon at delta is at most the target. Neighbouring relation: add/remove-one.\n"
+    "  --route pld (default): privacy loss distributions (both ends proven). sigma is a decimal\n"
+    "                with four significant digits (the 'resolution'), the smallest the search\n"
+    "                found whose certified epsilon upper end is <= target; at sigma - resolution\n"
+    "                the upper end is > target (epsilon_at_sigma_lower). Where that interval's\n"
+    "                LOWER end is > target too, no smaller sigma meets the target at all\n"
+    "                (optimal_within_resolution). The search starts from the rdp answer.\n"
+    "  --route rdp:  the rdp route (MTZ19 + Balle et al. 2020 Thm 21): sigma is a certified\n"
+    "                bracket of the route's optimum of relative width 10^-6,\n"
+    "                epsilon(sigma.upper) <= target and epsilon(sigma.lower) > target proven\n"
+    "                for the route; sigma_to_use is sigma.upper rounded up to 8 digits.\n"
+    "  sigma_to_use  the sigma to use\n"
     "\n"
     "options:\n"
-    "  --json, --digits D (1..1000, default 20)\n"
+    "  --route pld|rdp, --json, --digits D (1..1000, default 20)\n"
     "Ranges: 0 < q <= 1, 1 <= steps <= 10^9, 0 < epsilon <= 10^4, 0 < delta < 1; sigma is\n"
-    "searched in [10^-3, 10^6] to a relative width of 10^-6. Cost limits: q >= 2^-64, and q,\n"
-    "epsilon and delta at most 1024 bits of numerator plus denominator each (~300 digits).\n";
+    "searched in [10^-3, 10^6]. Cost limits: q >= 2^-64, and q, epsilon and delta at most 1024\n"
+    "bits of numerator plus denominator each (~300 digits); each pld evaluation on a grid the\n"
+    "cost model puts under 1 s and 128 MiB (else exit 2 naming steps: use --route rdp).\n";
+
+// The pld route's search: its resolution, the rdp sigma it started from, its grid.
+void add_pld_search(TextJsonReport& out, const accounting::DpSgdPldSearch& s) {
+  out.text("resolution", exactdp::exact_decimal(s.resolution));
+  out.text("rdp_sigma", accounting::dp_sgd_rdp_sigma_text(s));
+  out.text("pld_grid", s.grid);
+  out.json.set("pld_evaluations", static_cast<unsigned long long>(s.evaluations));
+  out.lines.push_back("pld_evaluations = " + std::to_string(s.evaluations));
+  out.flag("optimal_within_resolution", s.optimal_within_resolution);
+}
 
 }  // namespace
 
@@ -40,7 +58,8 @@ int cmd_calibrate_dp_sgd(Args args, Io& io) {
   const ParsedArgs parsed(args, with_report_options({{"--q", true},
                                                      {"--steps", true},
                                                      {"--epsilon", true},
-                                                     {"--delta", true}}));
+                                                     {"--delta", true},
+                                                     {"--route", true}}));
   if (print_help_if_asked(parsed, kDpSgdHelp, io.out)) return 0;
   if (!parsed.positionals().empty()) {
     throw UsageError("calibrate dp-sgd: unexpected argument '" +
@@ -53,12 +72,10 @@ int cmd_calibrate_dp_sgd(Args args, Io& io) {
   const mpq_class epsilon = parsed.require_rational("--epsilon");
   const mpq_class delta = parsed.require_rational("--delta");
   const int digits = digits_option(parsed, 1000);
-  check_dp_sgd_limits(q, epsilon, delta);  // cost limits (compose_limits.h)
-  const accounting::DpSgdCalibration c = accounting::calibrate_dp_sgd(q, steps, epsilon, delta);
-
-  const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) +
-                        static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma_upper.get_den_mpz_t(), 2)) +
-                        static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma_lower.get_den_mpz_t(), 2));
+  const accounting::DpSgdRoute route = accounting::parse_dp_sgd_route(parsed.get("--route").value_or("pld"));
+  const accounting::DpSgdAnswer answer = accounting::calibrate_dp_sgd_request({q, steps, epsilon, delta, route});
+  const accounting::DpSgdCalibration& c = answer.calibration;
+  const mpfr_prec_t p = accounting::dp_sgd_print_precision(c, digits);
   TextJsonReport out;
   out.json.set("command", "calibrate");
   out.text("mechanism", "dp-sgd");
@@ -68,16 +85,17 @@ int cmd_calibrate_dp_sgd(Args args, Io& io) {
   out.text("epsilon", to_string(epsilon));
   out.text("delta", to_string(delta));
   out.text("neighbouring", accounting::neighbouring_name(Neighbouring::kAddRemove));
-  out.text("route", "rdp (MTZ19 sampled Gaussian at integer orders and one fractional order, Balle et al. 2020 Thm 21)");
+  out.text("route", answer.route_text);
   out.interval("sigma", hull(Interval(c.sigma_lower, p), Interval(c.sigma_upper, p)), digits);
-  // sigma.upper rounded UP to 8 significant digits (the bracket is 10^-6 wide): a larger sigma
-  // only lowers every order's RDP, so it still meets the target.
-  out.text("sigma_to_use",
-           exactdp::decimal_upper(Interval(c.sigma_upper, p).upper(), digits < 8 ? digits : 8));
+  out.text("sigma_to_use", accounting::dp_sgd_sigma_to_use(answer, digits));
   out.interval("epsilon_at_sigma_upper", c.epsilon_at_upper, digits);
   out.interval("epsilon_at_sigma_lower", c.epsilon_at_lower, digits);
-  out.json.set("rdp_order", JsonValue::number(exactdp::exact_decimal(c.order_at_upper)));
-  out.lines.push_back("rdp_order = " + exactdp::exact_decimal(c.order_at_upper));
+  if (answer.pld) {
+    add_pld_search(out, *answer.pld);
+  } else {
+    out.json.set("rdp_order", JsonValue::number(exactdp::exact_decimal(c.order_at_upper)));
+    out.lines.push_back("rdp_order = " + exactdp::exact_decimal(c.order_at_upper));
+  }
   out.flag("width_met", c.width_met);
   return out.emit(io, parsed.has("--json"));
 }

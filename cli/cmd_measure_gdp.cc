@@ -1,5 +1,6 @@
 // exactdp measure-gdp — the mu-GDP bracket of a mechanism by the GDP transformation with
-// staircase bounds (gdp_bridge Section 4, Algorithm 1; accounting/gdp_transformation.h).
+// staircase bounds (gdp_bridge Section 4, Algorithm 1): accounting/gdp_measurement.h computes it,
+// this file reads the options and prints.
 //
 //   exactdp measure-gdp <mechanism and parameters> [--eps-max R] [--tolerance R] [--svg FILE]
 // prints mu {lower, upper} for the head [0, eps_max]: the mechanism is eps_max-head
@@ -14,7 +15,7 @@
 #include <vector>
 
 #include <exactdp/core/decimal.h>
-#include <exactdp/accounting/discrete_gaussian_profile.h>
+#include <exactdp/accounting/gdp_measurement.h>
 #include <exactdp/accounting/gdp_transformation.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
@@ -60,87 +61,8 @@ constexpr const char* kHelp =
 
 std::string dec_upper(mpfr_srcptr x, int digits) { return exactdp::decimal_upper(x, digits); }
 
-// A mechanism to measure: its certified profile and what is known about its tail.
-struct MeasuredMechanism {
-  std::string description;
-  accounting::ProfileFunction profile;
-  std::optional<mpq_class> pure_epsilon;  // delta(eps) = 0 for eps >= this (pure DP kinds)
-  std::optional<std::string> tail_limit;  // L of gdp_bridge Thm 3.3, when known analytically
-  std::string tail_limit_source;
-  [[nodiscard]] bool complete_beyond(const mpq_class& eps_max) const {
-    return pure_epsilon && *pure_epsilon <= eps_max;
-  }
-};
-
-// measure-gdp works on the scale of mu: the profile of a mechanism whose natural mu (Delta/sigma,
-// Delta/scale, ...) is far outside [1e-6, 30] costs so much per evaluation (arguments like
-// eps/mu = 10^99999) that the thousands of evaluations of the GDPT would not finish; such
-// mechanisms are refused up front (a mu below 1e-6 is below any useful tolerance anyway; above
-// 30, delta(0) is within e^-110 of 1 and every evaluation needs hundreds of bits, and such a
-// mechanism gives "almost no privacy", gdp_bridge Section 4.2).
-const mpq_class kMinNaturalMu(1, 1'000'000);
-const mpq_class kMaxNaturalMu(30);
-
-bool outside_scale(const mpq_class& x) { return x < kMinNaturalMu || x > kMaxNaturalMu; }
-
-void require_scale(const std::string& parameter, const std::string& value, const mpq_class& x,
-                   const std::string& what) {
-  if (outside_scale(x)) {
-    throw ParameterError::out_of_range(parameter, abbreviate(value),
-                                       "1e-6 <= " + what + " <= 30 for measure-gdp");
-  }
-}
-
-// The natural mu of the mechanism within [1e-6, 30]; the error names the sensitivity when it
-// is the one out of that range itself, else the noise parameter.
-void require_measurable(const MechanismSpec& m) {
-  const std::string& noise = m.noise_name;
-  if (m.name == "gdp" || m.name == "pure-dp") {
-    require_scale(noise, to_string(m.noise), m.noise, noise);
-    return;
-  }
-  if (m.name == "pure-dp-composition") {
-    require_scale(noise, to_string(m.noise), m.noise, noise);
-    require_scale(noise, to_string(m.noise), *m.pure_epsilon, "k epsilon");
-    return;
-  }
-  const bool blame_sensitivity = m.sensitivity_given && outside_scale(m.sensitivity);
-  const std::string& parameter = blame_sensitivity ? std::string("sensitivity") : noise;
-  const std::string value = to_string(blame_sensitivity ? m.sensitivity : m.noise);
-  if (m.name == "discrete-gaussian") {
-    // (Delta/sigma)^2 in [1e-12, 900]  <=>  Delta/sigma in [1e-6, 30]
-    const mpq_class ratio2 = m.sensitivity * m.sensitivity / m.noise;
-    if (ratio2 < kMinNaturalMu * kMinNaturalMu || ratio2 > kMaxNaturalMu * kMaxNaturalMu) {
-      throw ParameterError::out_of_range(parameter, abbreviate(value),
-                                         "1e-6 <= sensitivity/sqrt(sigma2) <= 30 for measure-gdp");
-    }
-    return;
-  }
-  require_scale(parameter, value, m.sensitivity / m.noise, "sensitivity/" + noise);
-}
-
-// The tail limit L of gdp_bridge Theorem 3.3 where it is known analytically.
-void set_tail(const MechanismSpec& m, MeasuredMechanism& out) {
-  if (m.name == "gaussian") {
-    out.tail_limit = abbreviate(to_string(mpq_class(m.sensitivity / m.noise)));
-    out.tail_limit_source = "Delta/sigma: the Gaussian mechanism is exactly (Delta/sigma)-GDP";
-  } else if (m.name == "gdp") {
-    out.tail_limit = abbreviate(to_string(m.noise));
-    out.tail_limit_source = "mu (Lemma 3.1)";
-  } else if (m.name == "discrete-gaussian") {
-    const Interval l = accounting::discrete_gaussian_tail_limit(m.noise, mpz_class(m.sensitivity), 64);
-    out.tail_limit = "Delta/sqrt(sigma2) in " + exactdp::to_decimal_string(l, 10);
-    out.tail_limit_source =
-        "CKS20 Thm 7: delta(eps) <= P[Z > eps sigma2/Delta - Delta/2], a Gaussian tail";
-  } else {
-    out.tail_limit = "0";
-    out.tail_limit_source = m.name == "pure-dp"               ? "delta = 0 beyond epsilon"
-                            : m.name == "pure-dp-composition" ? "delta = 0 beyond k epsilon"
-                                                              : "delta = 0 beyond Delta/scale";
-  }
-}
-
-MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs& parsed) {
+// The mechanism of the command line as the library measures it (accounting/gdp_measurement.h).
+accounting::GdpMeasurable mechanism_from_args(const std::string& name, const ParsedArgs& parsed) {
   const MechanismRow* row = find_mechanism(MechanismCommand::kMeasureGdp, name);
   if (row == nullptr) {
     throw UsageError("unknown mechanism '" + abbreviate(name) + "' for measure-gdp (see --help)");
@@ -149,12 +71,16 @@ MeasuredMechanism mechanism_from_args(const std::string& name, const ParsedArgs&
     return "measure-gdp " + name + " does not take " + option;
   });
   const MechanismSpec spec = row->build(parsed);
-  require_measurable(spec);
-  MeasuredMechanism m;
+  accounting::GdpMeasurable m;
+  m.name = spec.name;
   m.description = spec.describe();
+  m.noise_name = spec.noise_name;
+  m.noise = spec.noise;
+  m.sensitivity = spec.sensitivity;
+  m.sensitivity_given = spec.sensitivity_given;
   m.profile = spec.delta_at;
   m.pure_epsilon = spec.pure_epsilon;
-  set_tail(spec, m);
+  accounting::require_measurable(m);
   return m;
 }
 
@@ -168,7 +94,7 @@ struct CurvePoint {
   Interval t;
 };
 
-std::vector<CurvePoint> gdpt_curve(const MeasuredMechanism& mech,
+std::vector<CurvePoint> gdpt_curve(const accounting::GdpMeasurable& mech,
                                    const accounting::GdptOptions& options, int points) {
   std::vector<CurvePoint> curve;
   for (int j = 0; j < points; ++j) {
@@ -179,7 +105,7 @@ std::vector<CurvePoint> gdpt_curve(const MeasuredMechanism& mech,
   return curve;
 }
 
-void write_gdpt_svg(const std::string& file, const MeasuredMechanism& mech,
+void write_gdpt_svg(const std::string& file, const accounting::GdpMeasurable& mech,
                     const accounting::GdptOptions& options, const accounting::GdptResult& r,
                     int points) {
   const std::vector<CurvePoint> curve = gdpt_curve(mech, options, points);
@@ -214,26 +140,11 @@ void write_gdpt_svg(const std::string& file, const MeasuredMechanism& mech,
   }
 }
 
-// The certified ratio eps / sqrt(-2 log delta(eps)) at eps_max and 2 eps_max (where delta < 1).
-std::vector<std::pair<mpq_class, Interval>> tail_ratios(const MeasuredMechanism& mech,
-                                                        const accounting::GdptOptions& options) {
-  std::vector<std::pair<mpq_class, Interval>> ratios;
-  for (const mpq_class& e : {options.eps_max, mpq_class(2 * options.eps_max)}) {
-    try {
-      ratios.emplace_back(e, accounting::tail_ratio(mech.profile, e, 64));
-    } catch (const std::domain_error&) {
-      // delta(e) may be >= 1: no ratio there
-    }
-  }
-  return ratios;
-}
-
-JsonValue tail_json(const MeasuredMechanism& mech,
-                    const std::vector<std::pair<mpq_class, Interval>>& ratios) {
+JsonValue tail_json(const accounting::GdpTail& t) {
   JsonValue tail = JsonValue::object();
-  if (mech.tail_limit) tail.set("limit", *mech.tail_limit).set("limit_source", mech.tail_limit_source);
+  if (t.limit) tail.set("limit", *t.limit).set("limit_source", t.limit_source);
   JsonValue ratio_json = JsonValue::array();
-  for (const auto& [e, ratio] : ratios) {
+  for (const auto& [e, ratio] : t.ratios) {
     JsonValue one = JsonValue::object();
     one.set("epsilon", to_string(e)).set_interval("ratio", ratio, 10);
     ratio_json.push(std::move(one));
@@ -243,13 +154,13 @@ JsonValue tail_json(const MeasuredMechanism& mech,
 }
 
 // The result as JSON and as text lines.
-TextJsonReport measure_report(const MeasuredMechanism& mech, const accounting::GdptOptions& options,
-                              const accounting::GdptResult& r,
-                              const std::vector<std::pair<mpq_class, Interval>>& ratios,
-                              const std::string& svg_note, int digits) {
+TextJsonReport measure_report(const accounting::GdpMeasurable& mech, const accounting::GdptOptions& options,
+                              const accounting::GdpMeasurement& measured, const std::string& svg_note, int digits) {
   TextJsonReport out;
+  const accounting::GdptResult& r = measured.result;
+  const accounting::GdpTail& tail = measured.tail;
   const std::string mu_upper = r.bounded ? dec_upper(r.mu.upper(), digits) : std::string("inf");
-  const bool complete = mech.complete_beyond(options.eps_max);
+  const bool complete = measured.complete;
   out.json.set("command", "measure-gdp")
       .set("mechanism", mech.description)
       .set("eps_max", to_string(options.eps_max))
@@ -263,7 +174,7 @@ TextJsonReport measure_report(const MeasuredMechanism& mech, const accounting::G
       .set("profile_evaluations", static_cast<unsigned long long>(r.profile_evaluations))
       .set("gdp_evaluations", static_cast<unsigned long long>(r.gdp_evaluations))
       .set("algorithm", options.naive ? "naive (Algorithm 3)" : "shuffled (Algorithm 1)")
-      .set("tail", tail_json(mech, ratios));
+      .set("tail", tail_json(tail));
   if (!svg_note.empty()) out.json.set("svg", svg_note);
 
   auto& lines = out.lines;
@@ -278,10 +189,8 @@ TextJsonReport measure_report(const MeasuredMechanism& mech, const accounting::G
   lines.push_back(complete ? "complete: delta(eps) = 0 for eps >= eps_max, so this is the full mu-GDP bracket"
                            : "head only: [0, " + to_string(options.eps_max) +
                                  "]; beyond it see the tail (gdp_bridge Thm 3.3)");
-  if (mech.tail_limit) {
-    lines.push_back("tail limit L = " + *mech.tail_limit + " (" + mech.tail_limit_source + ")");
-  }
-  for (const auto& [e, ratio] : ratios) {
+  if (tail.limit) lines.push_back("tail limit L = " + *tail.limit + " (" + tail.limit_source + ")");
+  for (const auto& [e, ratio] : tail.ratios) {
     lines.push_back("tail ratio eps/sqrt(-2 log delta) at eps = " + to_string(e) + ": " +
                     exactdp::to_decimal_string(ratio, 10));
   }
@@ -305,34 +214,27 @@ int cmd_measure_gdp(Args args, Io& io) {
   if (parsed.positionals().size() != 1) {
     throw UsageError("measure-gdp needs exactly one mechanism (see --help)");
   }
-  const MeasuredMechanism mech = mechanism_from_args(parsed.positionals()[0], parsed);
+  const accounting::GdpMeasurable mech = mechanism_from_args(parsed.positionals()[0], parsed);
   const int digits = digits_option(parsed, 10'000);
 
-  accounting::GdptOptions options;
-  if (const auto e = parsed.rational("--eps-max")) {
-    options.eps_max = *e;
-  } else if (mech.pure_epsilon) {
-    options.eps_max = *mech.pure_epsilon > 0 ? *mech.pure_epsilon : mpq_class(1);
-    if (options.eps_max > 1000) options.eps_max = 1000;
-  }
-  if (const auto t = parsed.rational("--tolerance")) options.tolerance = *t;
-  if (const auto m = parsed.rational("--mu-max")) options.mu_max = *m;
-  if (const auto s = parsed.count("--seed", 0, ~0ULL)) options.seed = *s;
-  options.naive = parsed.has("--naive");
-  options.max_grid_points = accounting::kMaxCliGridPoints;  // seconds, not minutes
-  options.validate();
+  accounting::GdpMeasureSettings settings;
+  settings.eps_max = parsed.rational("--eps-max");
+  settings.tolerance = parsed.rational("--tolerance");
+  settings.mu_max = parsed.rational("--mu-max");
+  if (const auto seed = parsed.count("--seed", 0, ~0ULL)) settings.seed = *seed;
+  settings.naive = parsed.has("--naive");
+  const accounting::GdptOptions options = accounting::gdp_measure_options(mech, settings);
   const unsigned long long points =
       parsed.has("--points") ? *parsed.count("--points", 2, 2000) : 120;
 
-  const accounting::GdptResult r = accounting::gdpt_measure(mech.profile, options);
+  const accounting::GdpMeasurement measured = accounting::measure_gdp(mech, options);
 
   std::string svg_note;
   if (const auto file = parsed.get("--svg")) {
-    write_gdpt_svg(*file, mech, options, r, static_cast<int>(points));
+    write_gdpt_svg(*file, mech, options, measured.result, static_cast<int>(points));
     svg_note = *file;
   }
-  return measure_report(mech, options, r, tail_ratios(mech, options), svg_note, digits)
-      .emit(io, parsed.has("--json"));
+  return measure_report(mech, options, measured, svg_note, digits).emit(io, parsed.has("--json"));
 }
 
 }  // namespace exactdp::cli

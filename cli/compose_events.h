@@ -1,5 +1,7 @@
 // compose_events.h — the event-list forms of compose and calibrate (docs/DESIGN.md,
-// "Command-line contract"): cmd_compose_events.cc and cmd_calibrate_dp_sgd.cc, hooked in by cmd_compose.cc / cmd_calibrate.cc:
+// "Command-line contract"): cmd_compose_events.cc and cmd_calibrate_dp_sgd.cc, hooked in by
+// cmd_compose.cc / cmd_calibrate.cc. They read options and print; the computation is the
+// library's (accounting/event_composition.h, accounting/dp_sgd_calibration.h):
 //
 //   exactdp compose --event EVENT [--count N] [--event EVENT [--count N] ...]
 //                   (--delta R | --epsilon R) [--route auto|gdp|kov|basic|zcdp|rdp]

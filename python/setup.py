@@ -1,7 +1,7 @@
 """pip install --no-build-isolation ./python  (run from the repository root; offline).
 
 Builds the extension module exactdp._exactdp with the project's own CMake build (the C++
-layers, the in-process CLI commands and pybind11 from Debian), then installs the pure-Python
+layers and pybind11 from Debian; never the CLI), then installs the pure-Python
 package beside it. Needs what scripts/setup installs (cmake, g++, libgmp-dev, libmpfr-dev,
 libsodium-dev, pybind11-dev, python3-dev); no network, no build isolation.
 EXACTDP_BUILD_JOBS sets the parallel build jobs (default: the number of CPUs).

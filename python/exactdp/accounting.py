@@ -6,11 +6,12 @@ library names them, exact (int, Fraction, Decimal, str; float refused with TypeE
 it), and every interval is an :class:`Interval` whose ends are the exact dyadic ends of the
 library's MPFR interval, so it contains the true value.
 
-measure_gdp, compose_events and calibrate("dp-sgd") still run the C++ command of the same name
-in-process (no subprocess, ``run``): their options are the keyword arguments (``eps_max=`` is
-``--eps-max``; ``True`` is a flag; a tuple gives several values) and the result is read from the
-command's JSON report, its outward-rounded decimals read exactly; ``digits`` (default 40, the
-CLI's is 20) is how many significant digits those ends keep.
+measure_gdp, compose_events and calibrate("dp-sgd") call the library functions the CLI commands
+of the same name call (python/src: measure_gdp.cc, compose_events.cc, calibrate_dp_sgd.cc; never
+the CLI itself): their options are keyword arguments named like the command's options
+(``eps_max=`` is ``--eps-max``), the result a dict shaped like the command's JSON report, its
+intervals exact; ``digits`` (default 40) is how many significant digits the rounded-up text
+answers ("epsilon_upper", "mu_upper", "sigma_to_use") keep.
 """
 
 from __future__ import annotations
@@ -29,42 +30,30 @@ from .interval import Interval
 DEFAULT_DIGITS = 40
 
 
-def _option_args(options: Dict[str, Any]) -> List[str]:
-    args: List[str] = []
-    for key, value in options.items():
-        if value is None or value is False:
-            continue
-        option = "--" + key.replace("_", "-")
-        if value is True:
-            args.append(option)
-        elif isinstance(value, (tuple, list)):
-            args.append(option)
-            args.extend(exact_text(key, v) for v in value)
-        else:
-            args += [option, exact_text(key, value)]
-    return args
-
-
-def _convert_report(value: Any) -> Any:
-    if isinstance(value, dict):
-        if set(value) == {"lower", "upper"} and all(isinstance(v, str) for v in value.values()):
-            return Interval.from_text(value["lower"], value["upper"])
-        return {k: _convert_report(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_convert_report(v) for v in value]
-    return value
-
-
-def run(command: str, positionals: List[str], options: Dict[str, Any], stdin_text: str = "") -> Dict[str, Any]:
-    """Runs an exactdp command in-process with --json and returns its report (intervals exact)."""
+def _digits(options: Dict[str, Any]) -> int:
     digits = options.pop("digits", DEFAULT_DIGITS)
-    args = list(positionals) + _option_args(options) + ["--json"]
-    if digits is not None:
-        args += ["--digits", exact_text("digits", digits)]
-    status, out, err = _exactdp._run_command(command, args, stdin_text)
-    if status not in (0, 3):
-        raise UsageError(err.decode("utf-8", "replace").strip() or f"exactdp {command} failed (exit {status})")
-    return _convert_report(json.loads(out.decode("utf-8")))
+    if digits is None:
+        return 20
+    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral):
+        raise TypeError("digits must be an int")
+    if not 1 <= int(digits) <= 10_000:
+        raise ParameterError(f"digits = {digits} is out of range: allowed 1 <= digits <= 10000", "digits")
+    return int(digits)
+
+
+def _check_options(command: str, options: Dict[str, Any], allowed: Tuple[str, ...]) -> None:
+    for key in options:
+        if key not in allowed:
+            raise UsageError(f"{command}: unknown option {key} (allowed: {', '.join(allowed)})")
+
+
+def _optional_text(name: str, value: Any) -> str:
+    return "" if value is None else exact_text(name, value)
+
+
+def _fraction_text(name: str, value: Any) -> str:
+    """The exact value as the CLI prints a rational: "p/q", or "n" for an integer."""
+    return str(Fraction(exact_text(name, value)))
 
 
 def _main(report: Dict[str, Any], key: str) -> Any:
@@ -72,13 +61,6 @@ def _main(report: Dict[str, Any], key: str) -> Any:
     if isinstance(value, Interval):
         value.details.update({k: v for k, v in report.items() if k != key})
     return value
-
-
-def _first_interval(report: Dict[str, Any]) -> Union[Interval, Dict[str, Any]]:
-    for key, value in report.items():
-        if isinstance(value, Interval):
-            return _main(report, key)
-    return report
 
 
 def _law_parameters(command: str, law: str, options: Dict[str, Any]) -> List[Tuple[str, str]]:
@@ -172,15 +154,17 @@ def calibrate(mechanism: str, *, report: bool = False, epsilon: Any = None, delt
     (a rational for gaussian, an integer for discrete-gaussian; default 1), tolerance (relative
     width of the bracket). ``digits`` is accepted and ignored (the ends are exact).
     report=True: the details as a dict with the value under "sigma" / "sigma2".
-    ``calibrate("dp-sgd", ...)`` runs ``exactdp calibrate dp-sgd`` (its options as keywords).
+    ``calibrate("dp-sgd", q=, steps=, epsilon=, delta=[, route="rdp"])`` is ``exactdp calibrate
+    dp-sgd``: the Interval [sigma_lower, sigma_upper] whose upper end is the sigma to use (pld
+    route, default: a four-digit decimal, its certified epsilon <= target and sigma_lower =
+    sigma - resolution missing it; rdp route: the rdp bracket), details as the command's report.
     """
     del digits
     if mechanism == "dp-sgd":
-        options.update(epsilon=epsilon, delta=delta, tolerance=tolerance)
-        if sensitivity != 1:
-            options["sensitivity"] = sensitivity
-        r = run("calibrate", [mechanism], options)
-        return r if report else _first_interval(r)
+        if sensitivity != 1 or tolerance is not None:
+            raise UsageError("calibrate dp-sgd: sensitivity and tolerance do not apply (sensitivity is 1: the clip norm)")
+        r = _calibrate_dp_sgd_report(epsilon, delta, options)
+        return r if report else _main(r, "sigma")
     if mechanism == "discrete_gaussian":
         from .audit import law_name
         mechanism = law_name(mechanism)
@@ -274,6 +258,41 @@ def compose(kind: str = "pure-dp", *, report: bool = False, epsilon: Any = None,
     return dict(common, method=method, epsilon=value, route=value.details["route"]) if report else value
 
 
+def _calibrate_dp_sgd_report(epsilon: Any, delta: Any, options: Dict[str, Any]) -> Dict[str, Any]:
+    """The report of ``exactdp calibrate dp-sgd --json`` (sigma, epsilon_at_sigma_* Intervals)."""
+    _check_options("calibrate dp-sgd", options, ("q", "steps", "route"))
+    given = dict(options, epsilon=epsilon, delta=delta)
+    for name in ("q", "steps", "epsilon", "delta"):
+        if given.get(name) is None:
+            raise UsageError(f"calibrate dp-sgd: {name} is required")
+    if isinstance(given["steps"], bool) or not isinstance(given["steps"], numbers.Integral):
+        raise TypeError("steps must be an int")
+    route = given.get("route") or "pld"
+    if not isinstance(route, str):
+        raise TypeError("route must be a str: pld or rdp")
+    raw = _exactdp._calibrate_dp_sgd(exact_text("q", given["q"]), str(int(given["steps"])),
+                                     exact_text("epsilon", epsilon), exact_text("delta", delta), route,
+                                     DEFAULT_DIGITS)
+    r = {"command": "calibrate", "mechanism": "dp-sgd", "q": _fraction_text("q", given["q"]),
+         "steps": int(given["steps"]), "epsilon": _fraction_text("epsilon", epsilon),
+         "delta": _fraction_text("delta", delta), "neighbouring": raw["neighbouring"], "route": raw["route"],
+         "sigma": Interval(Fraction(raw["sigma_lower"]), Fraction(raw["sigma_upper"])),
+         "sigma_to_use": raw["sigma_to_use"],
+         "epsilon_at_sigma_upper": _interval(raw["epsilon_at_sigma_upper"]),
+         "epsilon_at_sigma_lower": _interval(raw["epsilon_at_sigma_lower"])}
+    if raw["pld"] is None:
+        r["rdp_order"] = json.loads(raw["rdp_order"])
+    else:
+        pld = raw["pld"]
+        r.update(resolution=pld["resolution"], rdp_sigma=pld["rdp_sigma"], pld_grid=pld["pld_grid"],
+                 pld_evaluations=pld["pld_evaluations"], optimal_within_resolution=pld["optimal_within_resolution"])
+    r["width_met"] = raw["width_met"]
+    return r
+
+
+_COMPOSE_EVENT_OPTIONS = ("delta", "epsilon", "route", "pld_step", "neighbouring", "tolerance")
+
+
 def compose_events(events: List[Any], *, report: bool = False, **options: Any):
     """Adaptive composition of events by the certified routes (``exactdp compose --event``).
 
@@ -284,19 +303,74 @@ def compose_events(events: List[Any], *, report: bool = False, **options: Any):
     grid, ``neighbouring="replace-one"`` the relation (default add-remove; subsampled events
     under replace-one take the pld route's group bound, docs/ACCOUNTING.md). E.g. ``compose_events([("poisson-gaussian:sigma=1,q=0.01", 1000)], delta="1e-5",
     route="pld")``: the epsilon Interval (on the pld route both of its ends are proven bounds).
+    report=True: the command's JSON report as a dict (every route's Interval under "routes").
     """
-    args: List[str] = []
+    digits = _digits(options)
+    _check_options("compose_events", options, _COMPOSE_EVENT_OPTIONS)
+    given = {k: v for k, v in options.items() if v is not None}
+    if ("delta" in given) == ("epsilon" in given):
+        raise UsageError("compose: give exactly one of --delta R (for epsilon) or --epsilon R (for delta)")
+    want_epsilon = "delta" in given
+    target_name = "delta" if want_epsilon else "epsilon"
+    pairs: List[Tuple[str, str]] = []
     for item in events:
         event, count = (item, 1) if isinstance(item, str) else item
-        args += ["--event", exact_text("event", event), "--count", exact_text("count", count)]
-    r = run("compose", args, options)
+        pairs.append((exact_text("event", event), exact_text("count", count)))
+    raw = _exactdp._compose_events(pairs, want_epsilon, exact_text(target_name, given[target_name]),
+                                   str(given.get("route", "auto")), str(given.get("neighbouring", "add-remove")),
+                                   _optional_text("pld_step", given.get("pld_step")),
+                                   _optional_text("tolerance", given.get("tolerance")), digits)
+    quantity = "epsilon" if want_epsilon else "delta"
+    best = raw["routes"][raw["best"]]
+    r: Dict[str, Any] = {"command": "compose", "events": raw["events"], "neighbouring": raw["neighbouring"],
+                         target_name: _fraction_text(target_name, given[target_name]),
+                         quantity: _interval(best["value"]), quantity + "_upper": raw["upper_text"],
+                         "route": best["route"]}
+    for detail in ("rdp_detail", "pld_detail"):
+        if raw[detail]:
+            r[detail] = raw[detail]
+    r["routes"] = {one["route"]: _interval(one["value"]) for one in raw["routes"]}
+    r["tolerance_met"] = best["tolerance_met"]
     if report:
         return r
-    return _main(r, "epsilon" if "delta" in options else "delta")
+    return _main(r, quantity)
+
+
+_MEASURE_GDP_OPTIONS = ("eps_max", "tolerance", "mu_max", "seed", "naive")
 
 
 def measure_gdp(mechanism: str, *, report: bool = False, **options: Any):
     """mu-GDP bracket of a mechanism by the GDP transformation (``exactdp measure-gdp --help``):
-    an Interval containing mu."""
-    r = run("measure-gdp", [mechanism], options)
+    an Interval containing mu. mechanism: a law of ``exactdp.laws()`` with a profile (its
+    parameters as keywords, e.g. ``sigma=2``), "pure-dp" (epsilon=) or "pure-dp-composition"
+    (epsilon=, k=); options eps_max, tolerance (absolute width, default 10^-3), mu_max, seed,
+    naive. report=True: the command's JSON report as a dict. The plot (--svg) is the CLI's."""
+    if not isinstance(mechanism, str):
+        raise TypeError("mechanism must be a str")
+    digits = _digits(options)
+    settings = {k: options.pop(k) for k in _MEASURE_GDP_OPTIONS if k in options}
+    for key in ("svg", "points"):
+        if key in options:
+            raise UsageError(f"measure_gdp: {key} draws a plot: use the command exactdp measure-gdp --svg")
+    parameters = [(k, exact_text(k, v)) for k, v in options.items() if v is not None]
+    naive = settings.get("naive") or False
+    seed = settings.get("seed")
+    if not isinstance(naive, bool):
+        raise TypeError("naive must be True or False")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
+        raise TypeError("seed must be an int")
+    if seed is not None and not 0 <= int(seed) < 2**64:
+        raise ParameterError(f"seed = {seed} is out of range: allowed 0 <= seed < 2^64", "seed")
+    raw = _exactdp._measure_gdp(mechanism, parameters, _optional_text("eps_max", settings.get("eps_max")),
+                                _optional_text("tolerance", settings.get("tolerance")),
+                                _optional_text("mu_max", settings.get("mu_max")),
+                                None if seed is None else int(seed), naive, digits)
+    tail = dict(raw["tail"])
+    tail["ratios"] = [{"epsilon": one["epsilon"], "ratio": _interval(one["ratio"])} for one in tail["ratios"]]
+    r = {"command": "measure-gdp", "mechanism": raw["mechanism"], "eps_max": raw["eps_max"],
+         "tolerance": raw["tolerance"], "mu": _interval(raw["mu"]), "mu_upper": raw["mu_upper"],
+         "bounded": raw["bounded"], "complete": raw["complete"], "grid_points": raw["grid_points"],
+         "binary_searches": raw["binary_searches"], "profile_evaluations": raw["profile_evaluations"],
+         "gdp_evaluations": raw["gdp_evaluations"],
+         "algorithm": "naive (Algorithm 3)" if raw["naive"] else "shuffled (Algorithm 1)", "tail": tail}
     return r if report else _main(r, "mu")

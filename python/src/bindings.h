@@ -6,7 +6,9 @@
 //   calibrate.cc   certified calibration of the Gaussian and discrete Gaussian
 //   convert.cc     zCDP / mu-GDP / pure-DP conversions
 //   compose.cc     k-fold composition of pure-DP mechanisms
-//   commands.cc    the CLI's accounting and audit commands run in-process (no subprocess)
+//   compose_events.cc   adaptive composition of events by every route (event_composition.h)
+//   measure_gdp.cc      the mu-GDP bracket by the GDP transformation (gdp_measurement.h)
+//   calibrate_dp_sgd.cc the DP-SGD noise multiplier (dp_sgd_calibration.h)
 //   accountant.cc  accounting::Accountant and its PrivacyEvent kinds
 //   release.cc     the calibration and guarantee of `exactdp release` (for exactdp.dask.release)
 //   grid_noise.cc  exact grid noise on float64 / float32 arrays (exactdp.add_noise; GIL released)
@@ -28,7 +30,9 @@ void register_profile(pybind11::module_& m);
 void register_calibrate(pybind11::module_& m);
 void register_convert(pybind11::module_& m);
 void register_compose(pybind11::module_& m);
-void register_commands(pybind11::module_& m);
+void register_compose_events(pybind11::module_& m);
+void register_measure_gdp(pybind11::module_& m);
+void register_calibrate_dp_sgd(pybind11::module_& m);
 void register_accountant(pybind11::module_& m);
 void register_release(pybind11::module_& m);
 void register_grid_noise(pybind11::module_& m);

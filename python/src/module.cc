@@ -13,7 +13,9 @@ PYBIND11_MODULE(_exactdp, m) {
   exactdp::python::register_calibrate(m);
   exactdp::python::register_convert(m);
   exactdp::python::register_compose(m);
-  exactdp::python::register_commands(m);
+  exactdp::python::register_compose_events(m);
+  exactdp::python::register_measure_gdp(m);
+  exactdp::python::register_calibrate_dp_sgd(m);
   exactdp::python::register_accountant(m);
   exactdp::python::register_release(m);
   exactdp::python::register_grid_noise(m);

@@ -1,5 +1,6 @@
-"""Accounting: the CLI's commands in-process (intervals inside the CLI's, exact ends) and the
-Accountant (dp_accounting's shape)."""
+"""Accounting: the library's functions through the bindings, checked against the CLI's answers
+(intervals inside the CLI's, exact ends; reports of the same shape) and the Accountant
+(dp_accounting's shape)."""
 
 import math
 from fractions import Fraction
@@ -151,3 +152,72 @@ def test_compose_events_routes_bracket_each_other():
     rep = exactdp.compose_events(sgd, delta="1e-5", pld_step="1/1000", neighbouring="replace-one")
     assert rep.details["route"] == "pld" and rep.details["neighbouring"] == "replace-one"
     assert tight.upper < rep.lower < rep.upper
+
+
+def _shape(x):
+    if isinstance(x, dict):
+        return "Interval" if set(x) == {"lower", "upper"} else {k: _shape(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_shape(v) for v in x]
+    return "Interval" if isinstance(x, exactdp.Interval) else type(x).__name__
+
+
+def _same_report(py, ref):
+    """py (library through the bindings) has the CLI's JSON report shape and its plain values,
+    and every Interval of py lies inside the CLI's outward-rounded one."""
+    assert _shape(py) == _shape(ref)
+    for key, value in ref.items():
+        if isinstance(value, dict) and set(value) == {"lower", "upper"}:
+            assert py[key] in cli_interval(value), key
+        elif not isinstance(value, (dict, list)):
+            assert py[key] == value, key
+
+
+def test_event_composition_measure_gdp_and_dp_sgd_reports_match_the_clis(cli):
+    sgd = [("poisson-gaussian:sigma=2,q=0.01", 100)]
+    _same_report(exactdp.compose_events(sgd, delta="1e-5", pld_step="1/1000", report=True, digits=20),
+                 cli("compose", "--event", "poisson-gaussian:sigma=2,q=0.01", "--count", "100", "--delta", "1e-5",
+                     "--pld-step", "1/1000", "--json"))
+    _same_report(exactdp.compose_events(["gaussian:sigma=2", ("laplace:scale=3", 2)], epsilon=1, report=True, digits=20),
+                 cli("compose", "--event", "gaussian:sigma=2", "--event", "laplace:scale=3", "--count", "2",
+                     "--epsilon", "1", "--json"))
+    _same_report(exactdp.measure_gdp("pure-dp-composition", epsilon="0.5", k=3, report=True, digits=20),
+                 cli("measure-gdp", "pure-dp-composition", "--epsilon", "0.5", "--k", "3", "--json"))
+    _same_report(exactdp.measure_gdp("staircase", gamma="1/2", sensitivity=1, tolerance="1e-2", report=True, digits=20),
+                 cli("measure-gdp", "staircase", "--gamma", "1/2", "--sensitivity", "1", "--tolerance", "1e-2", "--json"))
+    _same_report(exactdp.calibrate("dp-sgd", q="0.01", steps=1000, epsilon=2, delta="1e-5", report=True),
+                 cli("calibrate", "dp-sgd", "--q", "0.01", "--steps", "1000", "--epsilon", "2", "--delta", "1e-5",
+                     "--json", "--digits", "40"))
+    # the check fails on a report that differs (a test that cannot fail is a defect)
+    with pytest.raises(AssertionError):
+        _same_report({"route": "rdp"}, {"route": "pld"})
+
+
+def test_event_composition_errors_name_the_parameter():
+    with pytest.raises(exactdp.ParameterError) as e:
+        exactdp.compose_events(["gaussian:sigma=1,x=2"], delta="1e-5")
+    assert e.value.parameter == "event"
+    with pytest.raises(exactdp.ParameterError) as e:
+        exactdp.compose_events(["gaussian:sigma=1"], delta="1e-5", route="foo")
+    assert e.value.parameter == "route"
+    with pytest.raises(exactdp.ParameterError) as e:
+        exactdp.calibrate("dp-sgd", q="0.01", steps=0, epsilon=1, delta="1e-5")
+    assert e.value.parameter == "steps"
+    with pytest.raises(exactdp.ParameterError) as e:
+        exactdp.measure_gdp("gaussian", sigma="1e-9")
+    assert e.value.parameter == "sigma"
+    with pytest.raises(exactdp.ParameterError) as e:
+        exactdp.calibrate("dp-sgd", q="0.01", steps=10, epsilon=1, delta="1e-5", route="kov")
+    assert e.value.parameter == "route"
+    with pytest.raises(exactdp.UsageError):
+        exactdp.compose_events(["gaussian:sigma=1"], delta="1e-5", stepz=3)
+
+
+def test_dp_sgd_routes():
+    # pld (default): a decimal sigma whose certified epsilon meets the target, below rdp's answer
+    pld = exactdp.calibrate("dp-sgd", q="0.01", steps=1000, epsilon="3.14", delta="1e-5", report=True)
+    assert pld["route"].startswith("pld") and pld["epsilon_at_sigma_upper"].upper <= Fraction(314, 100)
+    assert pld["epsilon_at_sigma_lower"].upper > Fraction(314, 100)
+    assert pld["sigma"].upper == Fraction(pld["sigma_to_use"]) < Fraction(pld["rdp_sigma"])
+    rdp = exactdp.calibrate("dp-sgd", q="0.01", steps=1000, epsilon="3.14", delta="1e-5", route="rdp")
+    assert rdp.details["route"].startswith("rdp") and rdp.upper > pld["sigma"].upper

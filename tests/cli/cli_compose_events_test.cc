@@ -92,7 +92,7 @@ TEST(CliComposeEventsTest, MonotoneInCountAndQ) {
 TEST(CliComposeEventsTest, CalibrateDpSgd) {
   const CliRun r = test_support::run_command(
       "calibrate", {"dp-sgd", "--q", "0.01", "--steps", "1000", "--epsilon", "2", "--delta",
-                    "1e-5", "--json"});
+                    "1e-5", "--route", "rdp", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto [lo, hi] = json_interval_field(r.out, "sigma");
   // [1.02227, 1.02228] with the fractional order 8.1875 (integer orders alone: 1.02289).
@@ -143,6 +143,8 @@ TEST(CliComposeEventsTest, BadInput) {
   expect_rejected_naming(cal(V{"--q", "0.1", "--steps", "10", "--epsilon", "0", "--delta", "1e-5"}), "epsilon");
   expect_rejected_naming(cal(V{"--q", "0.1", "--steps", "10", "--epsilon", "1", "--delta", "1"}), "delta");
   expect_rejected_naming(cal(V{"--q", "0.1", "--steps", "10", "--epsilon", "1"}), "--delta");
+  expect_rejected_naming(cal(V{"--q", "0.1", "--steps", "10", "--epsilon", "1", "--delta", "1e-5", "--route", "kov"}),
+                         "route");
 }
 
 }  // namespace

@@ -557,7 +557,7 @@ TEST(HostileSeedFile, AllZeroSeedNeedsAllowWeakSeed) {
 // The extreme-but-documented inputs of the event composition, DP-SGD calibration and selection
 // surfaces: each is refused at once (exit 2 naming the parameter, nothing on stdout) or
 // answers; never "internal error" (exit 1) or an abort. The ones listed here are decided by the
-// up-front limits (cli/compose_limits.h, mechanisms/selection/score_budget.h), so they are
+// up-front limits (accounting/composition_limits.h, mechanisms/selection/score_budget.h), so they are
 // cheap; bench/hostile_limits_bench.sh times them against the binary.
 struct SurfaceCase {
   std::vector<std::string> args;

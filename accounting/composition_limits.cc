@@ -1,4 +1,4 @@
-#include "cli/compose_limits.h"
+#include <exactdp/accounting/composition_limits.h>
 
 #include <string>
 
@@ -6,10 +6,8 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 
-namespace exactdp::cli {
+namespace exactdp::accounting {
 namespace {
-
-using accounting::PrivacyEvent;
 
 unsigned long bits_of(const mpq_class& x) {
   return static_cast<unsigned long>(mpz_sizeinbase(x.get_num_mpz_t(), 2) +
@@ -78,7 +76,7 @@ void check_event_option_count(std::size_t events) {
   }
 }
 
-void check_compose_event_limits(const accounting::RdpComposition& events) {
+void check_compose_event_limits(const RdpComposition& events) {
   check_event_option_count(events.size());
   for (const auto& [e, n] : events) {
     if (e.is_subsampled()) {
@@ -90,10 +88,20 @@ void check_compose_event_limits(const accounting::RdpComposition& events) {
   }
 }
 
+void check_event_tolerance(const ZivOptions& options) {
+  if (options.tolerance < mpq_class(1, mpz_class(1) << kMaxEventToleranceBits)) {
+    throw LimitError("tolerance", "tolerance = " + abbreviate(to_string(options.tolerance)) +
+                                      " is below the cost limit of this command: allowed tolerance >= 2^-" +
+                                      std::to_string(kMaxEventToleranceBits) + " (about 10^-" +
+                                      std::to_string(kMaxEventToleranceBits * 30103 / 100000) +
+                                      "; finer tolerances take minutes)");
+  }
+}
+
 void check_dp_sgd_limits(const mpq_class& q, const mpq_class& epsilon, const mpq_class& delta) {
   check_rate(q);
   check_size("epsilon", epsilon);
   check_size("delta", delta);
 }
 
-}  // namespace exactdp::cli
+}  // namespace exactdp::accounting

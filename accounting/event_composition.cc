@@ -1,0 +1,170 @@
+#include <exactdp/accounting/event_composition.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include <exactdp/accounting/accountant.h>
+#include <exactdp/accounting/composition_limits.h>
+#include <exactdp/accounting/pld/pld_accountant.h>
+#include <exactdp/accounting/pure_dp_composition.h>
+#include <exactdp/core/decimal.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
+
+namespace exactdp::accounting {
+namespace {
+
+// What the events allow, found once.
+struct Applicability {
+  bool subsampled = false;
+  bool rdp_applies = true;
+};
+
+std::string base_name(const std::string& label) { return label.substr(0, label.find(' ')); }
+
+unsigned long pld_steps(const EventCompositionRequest& r) {
+  if (!r.pld_step) return pld::default_steps_per_unit(r.events);
+  const mpq_class& step = *r.pld_step;
+  if (sgn(step) <= 0 || step.get_num() != 1 || step.get_den() > 10'000'000) {
+    throw ParameterError::out_of_range("pld-step", abbreviate(to_string(step)),
+                                       "1/N for an integer N with 1 <= N <= 10^7");
+  }
+  return mpz_get_ui(step.get_den_mpz_t());
+}
+
+// Subsampled events: only rdp and pld; under replace-one only pld (a mixture against a mixture
+// has no RDP analysis here; the pld route's group bound applies).
+Applicability check_routes(const EventCompositionRequest& r) {
+  Applicability a;
+  for (const auto& [e, n] : r.events) {
+    a.subsampled = a.subsampled || e.is_subsampled();
+    a.rdp_applies = a.rdp_applies && e.has_rdp();
+  }
+  if (a.subsampled && r.relation == Neighbouring::kReplaceOne) {
+    if (r.route == "rdp") {
+      throw ParameterError("route", "route: rdp does not apply to Poisson-subsampled events under replace-one; use pld "
+                                    "or auto");
+    }
+    a.rdp_applies = false;
+  }
+  if (r.events.empty()) throw ParameterError("event", "event: give at least one event to compose");
+  check_compose_event_limits(r.events);  // cost limits before any route (composition_limits.h)
+  check_event_tolerance(r.options);
+  if (a.subsampled && r.route != "auto" && r.route != "rdp" && r.route != "pld") {
+    throw ParameterError("route", "--route " + r.route + " does not apply to subsampled events: use rdp, pld or auto");
+  }
+  return a;
+}
+
+void add_rdp_route(const EventCompositionRequest& r, const Applicability& a, EventCompositionResult& out) {
+  if (!(r.route == "rdp" || (r.route == "auto" && a.rdp_applies))) return;
+  const RdpAnswer ans = r.want_epsilon ? rdp_epsilon(r.events, r.target, r.relation, r.options)
+                                       : rdp_delta(r.events, r.target, r.relation, r.options);
+  out.routes.push_back({ans.exact_rdp ? "rdp (exact RDP)" : "rdp", ans.value.value, ans.value.tolerance_met});
+  out.rdp_detail = "order " + exact_decimal(ans.order) + ", composed RDP " + to_decimal_string(ans.rdp_at_order, 12) +
+                   (r.want_epsilon ? " (Balle et al. 2020 Thm 21)" : " (CKS20 Prop. 12)");
+}
+
+// The accountant's routes (gdp, kov, basic, zcdp) for plain events; true when one is exact.
+bool add_accountant_routes(const EventCompositionRequest& r, const Applicability& a, EventCompositionResult& out) {
+  if (a.subsampled || r.route == "rdp" || r.route == "pld") return false;
+  Accountant acc(r.options);
+  for (const auto& [e, n] : r.events) acc.compose(e.plain_event(), n);
+  const AccountantAnswer ans = r.want_epsilon ? acc.get_epsilon(r.target) : acc.get_delta(r.target);
+  bool exact_found = false;
+  for (const auto& c : ans.considered) {
+    if (r.route == "auto" || base_name(c.route) == r.route) {
+      out.routes.push_back({c.route, c.value, c.route == ans.route ? ans.tolerance_met : true});
+      exact_found = exact_found || c.exact_route;
+    }
+  }
+  return exact_found;
+}
+
+// pld: when forced; under auto when no other route applies (errors then propagate), or for
+// subsampled compositions (DP-SGD: where it beats rdp) of noise laws it discretises, at most
+// 10^6 composed events (it takes 0.1-10 s; a refusal or limit is then reported, not fatal).
+// Plain compositions keep the millisecond routes unless pld is asked for: a wide plain loss
+// support (e.g. 1000 Laplace steps) makes pld take many seconds.
+void add_pld_route(const EventCompositionRequest& r, const Applicability& a, bool exact_found,
+                   EventCompositionResult& out) {
+  unsigned long total = 0;
+  bool pld_covers_all = true;
+  for (const auto& [e, n] : r.events) {
+    total += std::min(n, 1'000'000'000UL);
+    pld_covers_all = pld_covers_all && pld::covers(e, r.relation);
+  }
+  const bool required = r.route == "pld" || (r.route == "auto" && !a.rdp_applies);
+  const bool optional =
+      r.route == "auto" && !required && a.subsampled && !exact_found && pld_covers_all && total <= 1'000'000;
+  if (r.pld_step && !required && !optional) {
+    throw ParameterError("pld-step", "--pld-step applies only where the pld route runs (--route pld, or auto with "
+                                     "subsampled events)");
+  }
+  if (!required && !optional) return;
+  pld::PldOptions pld_options;
+  pld_options.discretization.steps_per_unit = pld_steps(r);
+  if (optional) {  // not asked for: refuse what would take long (reported, not fatal)
+    pld_options.discretization.max_grid_points = 300'000;
+    pld_options.max_composed_points = std::size_t{1} << 21;
+  }
+  try {
+    const pld::PldAnswer ans = r.want_epsilon ? pld::pld_epsilon(r.events, r.target, r.relation, pld_options)
+                                              : pld::pld_delta(r.events, r.target, r.relation, pld_options);
+    out.routes.push_back({"pld", ans.value, true});
+    const std::string ends = a.subsampled && r.relation == Neighbouring::kReplaceOne
+                                 ? "group bound through the data set without the record from both add/remove "
+                                   "upper chains, cell-index test of the +Delta/-Delta records for the lower end, "
+                                 : "connect-the-dots upper chain, cell-index test lower end, ";
+    out.pld_detail = ends + ans.grid + ", " + std::to_string(ans.points) + " grid points";
+  } catch (const ParameterError& e) {  // LimitError is one too
+    if (required) throw;
+    out.pld_detail = std::string("not used: ") + e.what();
+  }
+}
+
+}  // namespace
+
+std::string composition_route(const std::string& route) {
+  if (route != "auto" && route != "rdp" && route != "gdp" && route != "kov" && route != "basic" &&
+      route != "zcdp" && route != "pld") {
+    throw ParameterError("route", "unknown --route '" + abbreviate(route) +
+                                      "': use auto, rdp, pld, gdp, kov, basic or zcdp");
+  }
+  return route;
+}
+
+Neighbouring parse_neighbouring(const std::string& name) {
+  if (name == "add-remove") return Neighbouring::kAddRemove;
+  if (name == "replace-one") return Neighbouring::kReplaceOne;
+  throw ParameterError("neighbouring", "unknown --neighbouring '" + abbreviate(name) +
+                                           "': use add-remove or replace-one");
+}
+
+void validate_composition_target(bool want_epsilon, const mpq_class& target) {
+  if (want_epsilon) {
+    validate_delta(target);
+  } else if (sgn(target) < 0 || target > 1'000'000) {
+    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(target)), "0 <= epsilon <= 10^6");
+  }
+}
+
+EventCompositionResult compose_events(const EventCompositionRequest& request) {
+  validate_composition_target(request.want_epsilon, request.target);
+  (void)composition_route(request.route);
+  const Applicability a = check_routes(request);
+  EventCompositionResult out;
+  add_rdp_route(request, a, out);
+  const bool exact_found = add_accountant_routes(request, a, out);
+  add_pld_route(request, a, exact_found, out);
+  if (out.routes.empty()) {
+    throw ParameterError("route", "--route " + request.route + " does not apply to these events");
+  }
+  for (std::size_t i = 1; i < out.routes.size(); ++i) {
+    if (mpfr_cmp(out.routes[i].value.upper(), out.routes[out.best].value.upper()) < 0) out.best = i;
+  }
+  return out;
+}
+
+}  // namespace exactdp::accounting

@@ -1,0 +1,77 @@
+// event_composition.h — the certified epsilon (at a delta) or delta (at an epsilon) of an
+// adaptive composition of privacy events by every route that applies, and the answer to use:
+// what `exactdp compose --event ...` and exactdp.compose_events compute (both call
+// compose_events below; the CLI only parses its options and prints the result).
+//
+// Routes (every one a theorem; docs/ACCOUNTING_SUBSAMPLED.md and docs/ACCOUNTING.md):
+//   rdp    every list whose events all have RDP (rdp_accountant.h);
+//   gdp, kov, basic, zcdp   the Accountant's routes (accountant.h), only when no event is
+//          Poisson-subsampled;
+//   pld    privacy loss distributions (pld/pld_accountant.h): when asked for; under "auto" when
+//          no other route applies (its errors then propagate), or for subsampled compositions of
+//          at most 10^6 events that it covers, on a capped grid (its refusal is then reported in
+//          pld_detail, not thrown).
+// route "auto" evaluates every route that applies; any other name forces that route.
+// The answer is the route with the smallest certified upper end (the first on ties, in the
+// order rdp, accountant routes, pld).
+//
+// Errors (all before any route runs, all ParameterError naming the parameter; LimitError for
+// the cost limits of composition_limits.h): "delta" / "epsilon" for the target (0 < delta < 1,
+// 0 <= epsilon <= 10^6), "route" for an unknown route or one that does not apply to the events,
+// "pld-step" for a step given where pld does not run or outside 1/N with 1 <= N <= 10^7,
+// "event" for an empty list, "tolerance" below 2^-700; errors of a forced route propagate.
+// Thread-safety: a pure function.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <exactdp/accounting/rdp.h>
+#include <exactdp/accounting/rdp_accountant.h>
+#include <exactdp/accounting/ziv.h>
+#include <exactdp/core/interval.h>
+
+namespace exactdp::accounting {
+
+struct EventCompositionRequest {
+  RdpComposition events;     // (event, count) pairs, counts >= 1
+  bool want_epsilon = true;  // true: epsilon at target = delta; false: delta at target = epsilon
+  mpq_class target;
+  Neighbouring relation = Neighbouring::kAddRemove;
+  std::string route = "auto";  // auto, rdp, pld, gdp, kov, basic or zcdp
+  std::optional<mpq_class> pld_step;  // the pld grid step 1/N; default pld::default_steps_per_unit
+  ZivOptions options{};
+};
+
+struct EventRouteResult {
+  std::string route;  // "rdp", "rdp (exact RDP)", "gdp (exact)", "pld", ...
+  Interval value{kDefaultPrecision};
+  bool tolerance_met = true;
+};
+
+struct EventCompositionResult {
+  std::vector<EventRouteResult> routes;  // in evaluation order, at least one
+  std::size_t best = 0;                  // the answer: smallest certified upper end
+  std::string rdp_detail;  // order and composed RDP, when rdp ran
+  std::string pld_detail;  // the grid, or why an optional pld run was not used
+  [[nodiscard]] const EventRouteResult& answer() const { return routes[best]; }
+};
+
+// The request's route name, checked: ParameterError naming "route" unless auto, rdp, pld, gdp,
+// kov, basic or zcdp.
+[[nodiscard]] std::string composition_route(const std::string& name);
+
+// "add-remove" or "replace-one"; ParameterError naming "neighbouring" otherwise.
+[[nodiscard]] Neighbouring parse_neighbouring(const std::string& name);
+
+// The target: 0 < delta < 1 when epsilon is wanted, else 0 <= epsilon <= 10^6 (ParameterError).
+void validate_composition_target(bool want_epsilon, const mpq_class& target);
+
+// The composition by every route that applies (see the top of this file).
+[[nodiscard]] EventCompositionResult compose_events(const EventCompositionRequest& request);
+
+}  // namespace exactdp::accounting

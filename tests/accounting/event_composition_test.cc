@@ -1,0 +1,88 @@
+// accounting/event_composition.h: the route choice of compose_events (what `exactdp compose
+// --event` prints) and its refusals, each naming the parameter; the answer is the smallest
+// certified upper end among the routes evaluated.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <exactdp/accounting/event_composition.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
+
+namespace exactdp::accounting {
+namespace {
+
+const mpq_class kDelta(1, 100'000);
+
+EventCompositionRequest plain_gaussians() {
+  EventCompositionRequest r;
+  r.events = {{RdpEvent::plain(PrivacyEvent::gaussian(mpq_class(2))), 4}};
+  r.target = kDelta;
+  return r;
+}
+
+void expect_names(const EventCompositionRequest& r, const std::string& parameter) {
+  try {
+    (void)compose_events(r);
+    ADD_FAILURE() << "no error, expected one naming " << parameter;
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), parameter) << e.what();
+  }
+}
+
+TEST(EventCompositionTest, AutoAnswersWithTheSmallestUpperEnd) {
+  const EventCompositionResult r = compose_events(plain_gaussians());
+  ASSERT_GE(r.routes.size(), 2U);  // rdp and the accountant's routes
+  for (const auto& route : r.routes) EXPECT_LE(mpfr_cmp(r.answer().value.upper(), route.value.upper()), 0);
+  EXPECT_EQ(r.answer().route.rfind("gdp", 0), 0U) << r.answer().route;  // 4 x sigma 2 is exactly 1-GDP
+  EXPECT_FALSE(r.rdp_detail.empty());
+  EXPECT_TRUE(r.pld_detail.empty());  // plain events: pld only when asked for
+}
+
+TEST(EventCompositionTest, ForcedRouteIsTheOnlyOne) {
+  EventCompositionRequest r = plain_gaussians();
+  r.route = "rdp";
+  const EventCompositionResult rdp = compose_events(r);
+  ASSERT_EQ(rdp.routes.size(), 1U);
+  EXPECT_EQ(rdp.answer().route.rfind("rdp", 0), 0U);
+  r.route = "zcdp";
+  const EventCompositionResult zcdp = compose_events(r);
+  ASSERT_EQ(zcdp.routes.size(), 1U);
+  EXPECT_EQ(zcdp.answer().route.rfind("zcdp", 0), 0U);
+  r.route = "kov";  // KOV composes pure-DP events only
+  expect_names(r, "route");
+}
+
+TEST(EventCompositionTest, RefusalsNameTheParameter) {
+  EventCompositionRequest r = plain_gaussians();
+  r.route = "frob";
+  expect_names(r, "route");
+  r = plain_gaussians();
+  r.target = mpq_class(2);
+  expect_names(r, "delta");
+  r = plain_gaussians();
+  r.want_epsilon = false;
+  r.target = mpq_class(-1);
+  expect_names(r, "epsilon");
+  r = plain_gaussians();
+  r.pld_step = mpq_class(1, 1000);  // plain events under auto: pld does not run
+  expect_names(r, "pld-step");
+  r = plain_gaussians();
+  r.events.clear();
+  expect_names(r, "event");
+  r = plain_gaussians();
+  r.events = {{RdpEvent::poisson_gaussian(mpq_class(1), mpq_class(1, 100)), 10}};
+  r.route = "gdp";
+  expect_names(r, "route");
+  r.route = "rdp";
+  r.relation = Neighbouring::kReplaceOne;
+  expect_names(r, "route");
+  r = plain_gaussians();
+  r.options.tolerance = mpq_class(1, mpz_class(1) << 800);
+  expect_names(r, "tolerance");
+  EXPECT_THROW((void)parse_neighbouring("swap"), ParameterError);
+  EXPECT_EQ(parse_neighbouring("replace-one"), Neighbouring::kReplaceOne);
+}
+
+}  // namespace
+}  // namespace exactdp::accounting
