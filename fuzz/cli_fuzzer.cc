@@ -11,7 +11,8 @@
 //   * exit 2 prints a message on stderr and nothing on stdout (docs/DESIGN.md, "Command-line
 //     contract": bad input produces no partial output).
 // Inputs that ask for more than kMaxCount samples or bytes (-n, --samples, --bytes, --count),
-// and audit-timing runs of more than kMaxTimingCalls calls, are skipped so one input stays fast;
+// audit-timing runs of more than kMaxTimingCalls calls and calibrate dp-sgd's pld search are
+// skipped so one input stays fast;
 // the limits themselves are tested in tests/cli/cli_hostile_inputs_test.cc and
 // tests/cli/cli_cost_limits_test.cc.
 #include <cstddef>
@@ -62,8 +63,19 @@ bool timing_calls_too_many(const std::vector<std::string>& args) {
   return true;  // the default, 10^6 calls
 }
 
+// calibrate dp-sgd searches sigma through the pld route by default: a run is bounded by its cost
+// model (about 10 s, by design), not by the size of the input. Only its --route rdp runs here
+// (the pld search is tested in tests/cli/cli_calibrate_dp_sgd_test.cc, also under sanitizers).
+bool pld_calibration(const std::vector<std::string>& args) {
+  if (args.size() < 2 || args[0] != "calibrate" || args[1] != "dp-sgd") return false;
+  for (std::size_t i = 2; i + 1 < args.size(); ++i) {
+    if (args[i] == "--route" && args[i + 1] == "rdp") return false;
+  }
+  return true;
+}
+
 bool asks_too_much(const std::vector<std::string>& args) {
-  if (timing_calls_too_many(args)) return true;
+  if (timing_calls_too_many(args) || pld_calibration(args)) return true;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (is_count_option(a) && i + 1 < args.size() && too_large(args[i + 1])) return true;
