@@ -12,37 +12,7 @@
 
 #include <exactdp/exactdp.h>
 
-static int g_checks;
-static int g_failures;
-
-#define CHECK(cond)                                                                        \
-  do {                                                                                     \
-    ++g_checks;                                                                            \
-    if (!(cond)) {                                                                         \
-      ++g_failures;                                                                        \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed; last error: \"%s\"\n", __FILE__, __LINE__, \
-              #cond, exactdp_last_error());                                                \
-    }                                                                                      \
-  } while (0)
-
-/* Whether this thread's message contains needle (NULL: anything goes). */
-static int message_has(const char *needle) {
-  return needle == NULL || strstr(exactdp_last_error(), needle) != NULL;
-}
-
-#define CHECK_RC(call, code, needle)                                                         \
-  do {                                                                                       \
-    int rc_ = (call);                                                                        \
-    ++g_checks;                                                                              \
-    if (rc_ != (code) || !message_has(needle)) {                                          \
-      ++g_failures;                                                                          \
-      fprintf(stderr, "%s:%d: %s returned %s, expected %s with \"%s\"; last error: \"%s\"\n", \
-              __FILE__, __LINE__, #call, exactdp_error_name(rc_), #code,                     \
-              (needle) == NULL ? "" : (const char *)(needle), exactdp_last_error());         \
-    }                                                                                        \
-  } while (0)
-
-#define OK(call) CHECK_RC(call, EXACTDP_OK, (const char *)NULL)
+#include "tests/c/c_check.h"
 
 #define N 200000 /* four chunks of 65536, the last one partial */
 

@@ -14,6 +14,8 @@
 
 #include <exactdp/exactdp.h>
 
+#include "tests/c/c_check.h"
+
 /* Known answers, pinned from the command line (`exactdp sample ... --seed`, `exactdp profile`,
  * `exactdp calibrate`), which calls the C++ library; tests/mechanisms/c_api_known_answer_test.cc
  * pins the same values against the C++ API. */
@@ -33,43 +35,6 @@
 #define KA_DL_DELTA_LOWER "0.28764913664496792492"
 #define KA_DL_DELTA_UPPER "0.28764913664496792493"
 #define KA_CALIBRATED_SIGMA2 "14"
-
-static int g_checks;
-static int g_failures;
-
-#define CHECK(cond)                                                                        \
-  do {                                                                                     \
-    ++g_checks;                                                                            \
-    if (!(cond)) {                                                                         \
-      ++g_failures;                                                                        \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed; last error: \"%s\"\n", __FILE__, __LINE__, \
-              #cond, exactdp_last_error());                                                \
-    }                                                                                      \
-  } while (0)
-
-/* Whether this thread's message contains needle (NULL: anything goes). */
-static int message_has(const char *needle) {
-  return needle == NULL || strstr(exactdp_last_error(), needle) != NULL;
-}
-
-/* The call returns `code` and, when `needle` is not NULL, the message contains it. */
-#define CHECK_RC(call, code, needle)                                                          \
-  do {                                                                                        \
-    int rc_ = (call);                                                                         \
-    ++g_checks;                                                                               \
-    if (rc_ != (code)) {                                                                      \
-      ++g_failures;                                                                           \
-      fprintf(stderr, "%s:%d: %s returned %d (%s), expected %s; last error: \"%s\"\n",       \
-              __FILE__, __LINE__, #call, rc_, exactdp_error_name(rc_), #code,                 \
-              exactdp_last_error());                                                          \
-    } else if (!message_has(needle)) {                                                        \
-      ++g_failures;                                                                           \
-      fprintf(stderr, "%s:%d: %s: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, #call,  \
-              exactdp_last_error(), (const char *)(needle));                                  \
-    }                                                                                         \
-  } while (0)
-
-#define OK(call) CHECK_RC(call, EXACTDP_OK, NULL)
 
 static const char *const kSeedZero =
     "0000000000000000000000000000000000000000000000000000000000000000";
