@@ -255,11 +255,8 @@ bool walk_lo_down(const internal::RationalDecider& decide, internal::RationalBra
   return false;
 }
 
-}  // namespace
-
-
-DpSgdCalibration calibrate_dp_sgd(const mpq_class& q, unsigned long steps, const mpq_class& epsilon,
-                                  const mpq_class& delta, const mpq_class& width) {
+void require_dp_sgd_parameters(const mpq_class& q, unsigned long steps, const mpq_class& epsilon,
+                               const mpq_class& delta, const mpq_class& width) {
   require_positive_at_most("q", q, mpq_class(1), "1");
   if (steps == 0 || steps > 1'000'000'000UL) {
     throw ParameterError::out_of_range("steps", std::to_string(steps), "1 <= steps <= 10^9");
@@ -267,6 +264,13 @@ DpSgdCalibration calibrate_dp_sgd(const mpq_class& q, unsigned long steps, const
   require_positive_at_most("epsilon", epsilon, mpq_class(10'000), "10^4");
   require_open_unit("delta", delta);
   require_positive("width", width);
+}
+
+}  // namespace
+
+DpSgdCalibration calibrate_dp_sgd(const mpq_class& q, unsigned long steps, const mpq_class& epsilon,
+                                  const mpq_class& delta, const mpq_class& width) {
+  require_dp_sgd_parameters(q, steps, epsilon, delta, width);
 
   // One certified evaluation at 128 bits (a decision needs no tolerance: an undecided probe
   // ends the search with a still-certified bracket). The order set is fixed for a whole search
