@@ -17,6 +17,7 @@
 #include <exactdp/accounting/discrete_laplace_profile.h>
 #include <exactdp/accounting/hardened_charge.h>
 #include <exactdp/exactdp.h>
+#include "tests/mechanisms/c_handles.h"
 #include <exactdp/samplers/bernoulli_exp.h>
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/discrete_laplace.h>
@@ -28,14 +29,8 @@
 namespace exactdp {
 namespace {
 
-struct BitsDeleter {
-  void operator()(exactdp_bits* b) const { exactdp_bits_free(b); }
-};
-struct SamplerDeleter {
-  void operator()(exactdp_sampler* s) const { exactdp_sampler_free(s); }
-};
-using CBits = std::unique_ptr<exactdp_bits, BitsDeleter>;
-using CSampler = std::unique_ptr<exactdp_sampler, SamplerDeleter>;
+using test_support::CBits;
+using test_support::CSampler;
 
 Seed seed_of(unsigned char first) {
   Seed s{};

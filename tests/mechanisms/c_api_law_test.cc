@@ -13,20 +13,15 @@
 #include <vector>
 
 #include <exactdp/exactdp.h>
+#include "tests/mechanisms/c_handles.h"
 #include <exactdp/laws/registry.h>
 #include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp {
 namespace {
 
-struct BitsDeleter {
-  void operator()(exactdp_bits* b) const { exactdp_bits_free(b); }
-};
-struct SamplerDeleter {
-  void operator()(exactdp_sampler* s) const { exactdp_sampler_free(s); }
-};
-using CBits = std::unique_ptr<exactdp_bits, BitsDeleter>;
-using CSampler = std::unique_ptr<exactdp_sampler, SamplerDeleter>;
+using test_support::CBits;
+using test_support::CSampler;
 using Named = std::vector<std::pair<std::string, std::string>>;
 
 Seed seed_of(unsigned char first) {
