@@ -27,14 +27,16 @@ import math
 import numbers
 from fractions import Fraction
 from types import SimpleNamespace
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 from . import dp_events as events
 from ._errors import ParameterError, UnsupportedEventError, UsageError
 from .accounting import compose_events
-from .dp_events import *  # noqa: F401,F403  (dp_accounting exports its events at top level)
-from .dp_events import (ComposedDpEvent, DpEvent, EpsilonDeltaDpEvent, NoOpDpEvent, NonPrivateDpEvent,
-                        PoissonSampledDpEvent, SelfComposedDpEvent, ZCDpEvent, exact_number)
+from .dp_events import (  # dp_accounting exports its events at top level too
+    ComposedDpEvent, DiscreteGaussianDpEvent, DiscreteLaplaceDpEvent, DpEvent, EpsilonDeltaDpEvent, GaussianDpEvent,
+    LaplaceDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent, SampledWithReplacementDpEvent,
+    SampledWithoutReplacementDpEvent, SelfComposedDpEvent, StaircaseDpEvent, UnsupportedDpEvent, ZCDpEvent,
+    exact_number)
 from .interval import Interval
 
 dp_event = events  # dp_accounting's module name for its events
@@ -295,5 +297,15 @@ class PLDAccountant(Accountant):
 
 
 PrivacyAccountant = Accountant  # dp_accounting's base class name
+UnsupportedEventError = UnsupportedEventError  # dp_accounting's name, exported here too
 rdp = SimpleNamespace(RdpAccountant=RdpAccountant)  # dp_accounting.rdp.RdpAccountant
 pld = SimpleNamespace(PLDAccountant=PLDAccountant)  # dp_accounting.pld.PLDAccountant
+
+__all__ = [
+    "Accountant", "NeighboringRelation", "PLDAccountant", "PrivacyAccountant", "RdpAccountant",
+    "UnsupportedEventError", "dp_event", "events", "pld", "rdp",
+    "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DpEvent", "EpsilonDeltaDpEvent",
+    "GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent", "NonPrivateDpEvent", "PoissonSampledDpEvent",
+    "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent", "SelfComposedDpEvent", "StaircaseDpEvent",
+    "UnsupportedDpEvent", "ZCDpEvent",
+]

@@ -148,7 +148,8 @@ class Accountant:
         sample_rate x its accumulated_iterations (1 when absent)."""
         def hook_fn(optim: Any) -> None:
             iterations = getattr(optim, "accumulated_iterations", 1)
-            self.step(noise_multiplier=optim.noise_multiplier, sample_rate=_value("sample_rate", sample_rate) * iterations)
+            rate = _value("sample_rate", sample_rate) * iterations
+            self.step(noise_multiplier=optim.noise_multiplier, sample_rate=rate)
         return hook_fn
 
 

@@ -162,7 +162,8 @@ def test_accountant_options():
 
 def test_exact_event_kinds_map_to_their_strings():
     acc = dp_accounting.Accountant().compose(events.DiscreteGaussianDpEvent("9/4", 1), 10)
-    acc.compose(events.DiscreteLaplaceDpEvent(2, 2)).compose(events.ZCDpEvent("1/8")).compose(events.EpsilonDeltaDpEvent("0.1"))
+    acc.compose(events.DiscreteLaplaceDpEvent(2, 2)).compose(events.ZCDpEvent("1/8"))
+    acc.compose(events.EpsilonDeltaDpEvent("0.1"))
     eps = acc.get_epsilon("1e-6")
     assert eps.details["events"] and json.dumps(eps.details["events"])  # the event strings, reported back
     direct = exactdp.compose_events([("discrete-gaussian:sigma2=9/4,sensitivity=1", 10),
