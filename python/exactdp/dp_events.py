@@ -25,7 +25,7 @@ import decimal
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Tuple, Union
 
 from ._convert import exact_text
 from ._errors import ParameterError
@@ -35,6 +35,8 @@ _FLOAT_MESSAGE = (
     "decimal you mean as a str ('{value!r}'), or exactdp.from_float({value!r}) for the float's "
     "exact dyadic value ({exact}), which is then the value accounted"
 )
+# What a number field accepts; after construction it holds the exact Fraction.
+Number = Union[Fraction, int, decimal.Decimal, str]
 _MAX_EXPONENT = 1000  # decimal exponents beyond +-1000 are refused (far past any accounting limit)
 _MAX_TEXT = 2000
 
@@ -114,7 +116,7 @@ class UnsupportedDpEvent(DpEvent):
 @dataclass(frozen=True)
 class GaussianDpEvent(DpEvent):
     """Gaussian noise; noise_multiplier = sigma / (L2 sensitivity) >= 0 (0: non-private)."""
-    noise_multiplier: Fraction
+    noise_multiplier: Number
 
     def __post_init__(self) -> None:
         _set(self, "noise_multiplier", _at_least("noise_multiplier", self.noise_multiplier, 0, False))
@@ -123,7 +125,7 @@ class GaussianDpEvent(DpEvent):
 @dataclass(frozen=True)
 class LaplaceDpEvent(DpEvent):
     """Laplace noise; noise_multiplier = scale / (L1 sensitivity) >= 0 (0: non-private)."""
-    noise_multiplier: Fraction
+    noise_multiplier: Number
 
     def __post_init__(self) -> None:
         _set(self, "noise_multiplier", _at_least("noise_multiplier", self.noise_multiplier, 0, False))
@@ -132,7 +134,7 @@ class LaplaceDpEvent(DpEvent):
 @dataclass(frozen=True)
 class DiscreteGaussianDpEvent(DpEvent):
     """exactdp's discrete Gaussian: variance parameter sigma2 > 0, integer sensitivity >= 1."""
-    sigma2: Fraction
+    sigma2: Number
     sensitivity: int = 1
 
     def __post_init__(self) -> None:
@@ -143,7 +145,7 @@ class DiscreteGaussianDpEvent(DpEvent):
 @dataclass(frozen=True)
 class DiscreteLaplaceDpEvent(DpEvent):
     """exactdp's discrete Laplace: scale > 0, integer sensitivity >= 1."""
-    scale: Fraction
+    scale: Number
     sensitivity: int = 1
 
     def __post_init__(self) -> None:
@@ -154,7 +156,7 @@ class DiscreteLaplaceDpEvent(DpEvent):
 @dataclass(frozen=True)
 class StaircaseDpEvent(DpEvent):
     """exactdp's discrete staircase: gamma-DP, gamma > 0, integer sensitivity >= 1, r (or None)."""
-    gamma: Fraction
+    gamma: Number
     sensitivity: int
     r: Optional[int] = None
 
@@ -168,8 +170,8 @@ class StaircaseDpEvent(DpEvent):
 @dataclass(frozen=True)
 class EpsilonDeltaDpEvent(DpEvent):
     """An (epsilon, delta)-DP operation; accounted (as pure DP) when delta == 0."""
-    epsilon: Fraction
-    delta: Fraction = Fraction(0)
+    epsilon: Number
+    delta: Number = Fraction(0)
 
     def __post_init__(self) -> None:
         _set(self, "epsilon", _at_least("epsilon", self.epsilon, 0, False))
@@ -179,8 +181,8 @@ class EpsilonDeltaDpEvent(DpEvent):
 @dataclass(frozen=True)
 class ZCDpEvent(DpEvent):
     """A (xi, rho)-zCDP operation; accounted when xi == 0."""
-    rho: Fraction
-    xi: Fraction = Fraction(0)
+    rho: Number
+    xi: Number = Fraction(0)
 
     def __post_init__(self) -> None:
         _set(self, "rho", _at_least("rho", self.rho, 0, False))
@@ -190,7 +192,7 @@ class ZCDpEvent(DpEvent):
 @dataclass(frozen=True)
 class PoissonSampledDpEvent(DpEvent):
     """`event` applied to a Poisson sample: every record kept with probability q in [0, 1]."""
-    sampling_probability: Fraction
+    sampling_probability: Number
     event: DpEvent
 
     def __post_init__(self) -> None:
