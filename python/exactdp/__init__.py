@@ -14,6 +14,11 @@ Accounting (certified intervals with exact Fraction ends; the accounting library
 Noise for float arrays (numpy float64/float32, CPU torch tensors), exact on a power-of-two grid:
     add_noise(x, law="discrete-gaussian", sigma=..., granularity=None, hardened=False, rng=None,
         threads=None, out=None), noise_granularity(...), from_float(x) -> exact Fraction
+Accountants in the shapes DP code already calls (certified Intervals; no import of those packages):
+    exactdp.dp_accounting: dp_accounting's events (GaussianDpEvent, PoissonSampledDpEvent, ...;
+        exact parameters), RdpAccountant, PLDAccountant, Accountant(route="auto")
+    exactdp.opacus.Accountant(mechanism="prv" | "rdp"): step / get_epsilon (float rounded up) /
+        get_epsilon_interval / state_dict
 Audit of anyone's samples: audit(samples, law="discrete-gaussian", sigma2="9/4")
 Errors: ParameterError and LimitError (ValueError subclasses naming the parameter),
 UsageError (an option that does not exist or apply), ComputationError (a RuntimeError: the
@@ -21,7 +26,7 @@ library could not finish a computation); TypeError for a float parameter.
 Parameters are int, fractions.Fraction, decimal.Decimal or str ("9/4", "1e-5"), never float.
 """
 
-from ._errors import ComputationError, LimitError, ParameterError, UsageError
+from ._errors import ComputationError, LimitError, ParameterError, UnsupportedEventError, UsageError
 from . import events
 from .accountant import Accountant
 from .accounting import calibrate, compose, compose_events, convert, measure_gdp, profile
@@ -31,16 +36,17 @@ from .interval import Interval
 from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_laplace, laws, sample
 
 
-def __getattr__(name):  # exactdp.dask is imported on first use (Dask is optional)
-    if name == "dask":
+def __getattr__(name):  # exactdp.dask (Dask is optional), dp_accounting, opacus: imported on first use
+    if name in ("dask", "dp_accounting", "opacus"):
         import importlib
-        return importlib.import_module(".dask", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(name)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Accountant", "ComputationError", "Interval", "LimitError", "ParameterError", "SeededBits", "UsageError",
+    "Accountant", "ComputationError", "Interval", "LimitError", "ParameterError", "SeededBits", "UnsupportedEventError",
+    "UsageError",
     "add_noise", "audit", "bernoulli_exp", "calibrate", "compose", "compose_events", "convert", "discrete_gaussian",
     "discrete_laplace", "events", "from_float", "laws", "measure_gdp", "noise_granularity", "profile", "sample",
 ]

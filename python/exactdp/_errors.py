@@ -26,3 +26,8 @@ class UsageError(ValueError):
 class ComputationError(RuntimeError):
     """The library could not finish a computation (a precision or iteration limit reached, or an
     internal check failed); the message says which. Never raised for bad input."""
+
+
+class UnsupportedEventError(UsageError):
+    """An accountant was given an event its route cannot account (``supports(event)`` is False);
+    the message names the event and the route (dp_accounting's UnsupportedEventError)."""

@@ -8,7 +8,9 @@ Every applicable composition route of accounting/accountant.h ("gdp", "kov", "ba
 is evaluated and the one with the smallest certified upper end answers; ``details`` names it
 (``route``), says whether the tolerance was met and lists the others (``considered``). The
 ends are the exact dyadic ends of the C++ MPFR interval (lower rounded down, upper up).
-Not thread-safe for compose (like the C++ class).
+Not thread-safe for compose (like the C++ class). dp_accounting's own names (GaussianDpEvent,
+PoissonSampledDpEvent, RdpAccountant, PLDAccountant, ledger, supports) are in
+:mod:`exactdp.dp_accounting`; Opacus' accountant is :mod:`exactdp.opacus`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,311 @@
+"""Certified accountants in dp_accounting's shape (without importing dp_accounting).
+
+    from exactdp import dp_accounting
+    from exactdp.dp_accounting import events
+    event = events.PoissonSampledDpEvent("0.01", events.GaussianDpEvent("1.1"))
+    acc = dp_accounting.PLDAccountant().compose(event, 1000)
+    eps = acc.get_epsilon("1e-5")   # an exactdp Interval; eps.upper (eps.upper_float) is the epsilon to use
+
+The event classes (``events``, also importable as ``dp_event`` and from this module) carry
+dp_accounting's names and fields with exact parameters (a float is refused: module
+exactdp.dp_events). ``RdpAccountant``, ``PLDAccountant`` and ``Accountant(route="auto")`` have
+dp_accounting's methods — compose(event, count=1) (returns self), supports(event), ledger,
+neighboring_relation, get_epsilon(target_delta), get_delta(target_epsilon) — but answer with a
+certified :class:`exactdp.Interval`: the ledger is turned into the event strings of
+:func:`exactdp.compose_events` and accounted by the C++ routes (docs/ACCOUNTING.md): ``rdp``
+(its upper end is the certified bound; its lower end is not a lower bound on the truth),
+``pld`` (both ends are proven bounds on the true epsilon or delta) or ``auto`` (the smallest
+certified upper end among the routes that apply). ``details`` names the route and holds every
+route's Interval. A NonPrivateDpEvent (or noise_multiplier 0) makes epsilon [inf, inf] and
+delta [1, 1]; NoOpDpEvent, sampling probability 0, epsilon 0 and rho 0 compose as nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import numbers
+from fractions import Fraction
+from types import SimpleNamespace
+from typing import Any, Dict, List, Tuple
+
+from . import dp_events as events
+from ._errors import ParameterError, UnsupportedEventError, UsageError
+from .accounting import compose_events
+from .dp_events import (  # dp_accounting exports its events at top level too
+    ComposedDpEvent, DiscreteGaussianDpEvent, DiscreteLaplaceDpEvent, DpEvent, EpsilonDeltaDpEvent, GaussianDpEvent,
+    LaplaceDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent, SampledWithReplacementDpEvent,
+    SampledWithoutReplacementDpEvent, SelfComposedDpEvent, StaircaseDpEvent, UnsupportedDpEvent, ZCDpEvent,
+    exact_number)
+from .interval import Interval
+
+dp_event = events  # dp_accounting's module name for its events
+
+
+class NeighboringRelation(enum.Enum):
+    """dp_accounting's neighbouring relations; exactdp accounts the first two."""
+    ADD_OR_REMOVE_ONE = 1
+    REPLACE_ONE = 2
+    REPLACE_SPECIAL = 3
+
+
+_RELATION_TEXT = {NeighboringRelation.ADD_OR_REMOVE_ONE: "add-remove", NeighboringRelation.REPLACE_ONE: "replace-one"}
+_PLAIN = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace", "staircase")
+_POISSON_RDP = ("poisson-gaussian", "poisson-laplace", "poisson-discrete-gaussian", "poisson-discrete-laplace")
+_ROUTE_KINDS = {
+    "rdp": frozenset(_PLAIN + ("pure-dp", "zcdp") + _POISSON_RDP),
+    "pld": frozenset(_PLAIN + _POISSON_RDP + ("poisson-staircase",)),
+}
+_ROUTE_KINDS["auto"] = _ROUTE_KINDS["rdp"] | _ROUTE_KINDS["pld"]
+_MAX_COUNT = 10**12
+
+_NOTHING, _NON_PRIVATE = "nothing", "non-private"
+
+
+def _text(x: Any) -> str:
+    return str(x) if not isinstance(x, Fraction) or x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def _base_law(event: DpEvent) -> Any:
+    """(kind, [(key, value)]) of a mechanism event, _NOTHING, _NON_PRIVATE, or None (no route)."""
+    if isinstance(event, (events.GaussianDpEvent, events.LaplaceDpEvent)):
+        if event.noise_multiplier == 0:
+            return _NON_PRIVATE
+        gaussian = isinstance(event, events.GaussianDpEvent)
+        return ("gaussian", [("sigma", event.noise_multiplier)]) if gaussian else \
+            ("laplace", [("scale", event.noise_multiplier)])
+    if isinstance(event, events.DiscreteGaussianDpEvent):
+        return "discrete-gaussian", [("sigma2", event.sigma2), ("sensitivity", event.sensitivity)]
+    if isinstance(event, events.DiscreteLaplaceDpEvent):
+        return "discrete-laplace", [("scale", event.scale), ("sensitivity", event.sensitivity)]
+    if isinstance(event, events.StaircaseDpEvent):
+        r = [] if event.r is None else [("r", event.r)]
+        return "staircase", [("gamma", event.gamma), ("sensitivity", event.sensitivity)] + r
+    if isinstance(event, EpsilonDeltaDpEvent) and event.delta == 0:
+        return _NOTHING if event.epsilon == 0 else ("pure-dp", [("epsilon", event.epsilon)])
+    if isinstance(event, ZCDpEvent) and event.xi == 0:
+        return _NOTHING if event.rho == 0 else ("zcdp", [("rho", event.rho)])
+    if isinstance(event, NonPrivateDpEvent):
+        return _NON_PRIVATE
+    if isinstance(event, NoOpDpEvent):
+        return _NOTHING
+    return None
+
+
+def _law(event: DpEvent) -> Any:
+    """Like _base_law, Poisson-sampled events included (q goes after the noise parameter)."""
+    if not isinstance(event, PoissonSampledDpEvent):
+        return _base_law(event)
+    q = event.sampling_probability
+    inner = _base_law(event.event)
+    if q == 0 or inner == _NOTHING:
+        return _NOTHING
+    if inner == _NON_PRIVATE or inner is None:
+        return inner
+    kind, params = inner
+    if kind in ("pure-dp", "zcdp"):
+        return None
+    return "poisson-" + kind, params[:1] + [("q", q)] + params[1:]
+
+
+class _Composition:
+    """The events of a ledger as compose_events' (EVENT text, count) pairs, in first-use order."""
+
+    def __init__(self) -> None:
+        self.counts: Dict[str, int] = {}
+        self.kinds: Dict[str, str] = {}
+        self.non_private = False
+
+    def add(self, event: DpEvent, count: int, top: DpEvent) -> None:
+        if count == 0:
+            return
+        if isinstance(event, SelfComposedDpEvent):
+            return self.add(event.event, count * event.count, top)
+        if isinstance(event, ComposedDpEvent):
+            for e in event.events:
+                self.add(e, count, top)
+            return
+        law = _law(event)
+        if law is None:
+            raise UnsupportedEventError(f"{event!r} (in {top!r}) is accounted by no exactdp route")
+        if law == _NON_PRIVATE:
+            self.non_private = True
+        elif law != _NOTHING:
+            kind, params = law
+            text = kind + ":" + ",".join(f"{k}={_text(v)}" for k, v in params)
+            self.counts[text] = self.counts.get(text, 0) + count
+            self.kinds[text] = kind
+
+
+def _relation(value: Any) -> NeighboringRelation:
+    if isinstance(value, str):
+        value = {"add-remove": "ADD_OR_REMOVE_ONE", "replace-one": "REPLACE_ONE"}.get(value, value)
+        value = NeighboringRelation.__members__.get(value, value)
+    if value not in _RELATION_TEXT:
+        raise ParameterError(f"neighboring_relation = {value!r}: allowed NeighboringRelation.ADD_OR_REMOVE_ONE "
+                             "or REPLACE_ONE (REPLACE_SPECIAL has no exactdp route)", "neighboring_relation")
+    return value
+
+
+class Accountant:
+    """A certified accountant with dp_accounting's methods; ``route`` is "auto" (default: the
+    smallest certified upper end among the routes that apply), "rdp" or "pld". ``pld_step``
+    (exact 1/N) sets the pld route's loss grid. get_epsilon / get_delta return an
+    :class:`exactdp.Interval`: ``.upper`` (as a float rounded up: ``.upper_float``) is the
+    number to use. Not thread-safe for compose."""
+
+    def __init__(self, route: str = "auto",
+                 neighboring_relation: Any = NeighboringRelation.ADD_OR_REMOVE_ONE, pld_step: Any = None) -> None:
+        if route not in _ROUTE_KINDS:
+            raise ParameterError(f"route = {str(route)[:40]!r}: allowed auto, rdp, pld", "route")
+        self._route = route
+        self._relation = _relation(neighboring_relation)
+        self._pld_step = None if pld_step is None else _one_over_n("pld_step", pld_step)
+        self._entries: List[List[Any]] = []  # [event, count], consecutive equal events merged
+        self._cache: Dict[Tuple[Any, ...], Interval] = {}
+
+    @property
+    def neighboring_relation(self) -> NeighboringRelation:
+        return self._relation
+
+    @property
+    def route(self) -> str:
+        return self._route
+
+    def _allowed(self) -> frozenset:
+        kinds = _ROUTE_KINDS[self._route]
+        if self._relation is NeighboringRelation.REPLACE_ONE and self._route == "rdp":
+            kinds = frozenset(k for k in kinds if not k.startswith("poisson-"))
+        return kinds
+
+    def _check(self, event: DpEvent) -> None:
+        composition = _Composition()
+        composition.add(event, 1, event)
+        allowed = self._allowed()
+        for text, kind in composition.kinds.items():
+            if kind not in allowed:
+                raise UnsupportedEventError(
+                    f"{type(self).__name__} (route {self._route}, {_RELATION_TEXT[self._relation]}) does not "
+                    f"support {event!r}: its part {text} has no bound on this route (docs/ACCOUNTING.md)")
+
+    def supports(self, event: DpEvent) -> bool:
+        """True when compose(event) would be accepted (the route can account every part)."""
+        if not isinstance(event, DpEvent):
+            return False
+        try:
+            self._check(event)
+        except UnsupportedEventError:
+            return False
+        return True
+
+    def compose(self, event: DpEvent, count: int = 1) -> "Accountant":
+        """Records `count` (1..10^12) uses of `event`; returns self. UnsupportedEventError (naming
+        the event) when the route cannot account it."""
+        if not isinstance(event, DpEvent):
+            raise TypeError(f"event must be an exactdp.dp_accounting event (a DpEvent), not {type(event).__name__}")
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral):
+            raise TypeError("count must be an int")
+        if not 1 <= int(count) <= _MAX_COUNT:
+            raise ParameterError(f"count = {count} is out of range: allowed 1 <= count <= 10^12", "count")
+        self._check(event)
+        if self._entries and self._entries[-1][0] == event:
+            self._entries[-1][1] += int(count)
+        else:
+            self._entries.append([event, int(count)])
+        return self
+
+    @property
+    def ledger(self) -> DpEvent:
+        """The composed events as one event, built like dp_accounting's DpEventBuilder:
+        NoOpDpEvent when empty, the event itself when composed once, else a ComposedDpEvent of
+        SelfComposedDpEvent(event, count) entries (count 1: the event)."""
+        parts = [e if c == 1 else SelfComposedDpEvent(e, c) for e, c in self._entries]
+        if not parts:
+            return NoOpDpEvent()
+        return parts[0] if len(parts) == 1 else ComposedDpEvent(tuple(parts))
+
+    def get_epsilon(self, target_delta: Any) -> Interval:
+        """The certified epsilon at `target_delta` (0 < delta < 1, exact): an Interval whose
+        ``.upper`` / ``.upper_float`` (rounded up) is the epsilon to use."""
+        delta = exact_number("target_delta", target_delta)
+        if not 0 < delta < 1:
+            raise ParameterError(f"target_delta = {delta} is out of range: allowed 0 < delta < 1", "target_delta")
+        return self._answer("delta", delta, "epsilon", math.inf)
+
+    def get_delta(self, target_epsilon: Any) -> Interval:
+        """The certified delta at `target_epsilon` (>= 0, exact): an Interval whose ``.upper`` /
+        ``.upper_float`` (rounded up) is the delta to use."""
+        epsilon = exact_number("target_epsilon", target_epsilon)
+        if epsilon < 0:
+            raise ParameterError(f"target_epsilon = {epsilon} is out of range: allowed epsilon >= 0",
+                                 "target_epsilon")
+        return self._answer("epsilon", epsilon, "delta", Fraction(1))
+
+    def _answer(self, target_name: str, target: Fraction, quantity: str, worst: Any) -> Interval:
+        composition = _Composition()
+        for event, count in self._entries:
+            composition.add(event, count, event)
+        details: Dict[str, Any] = {"neighbouring": _RELATION_TEXT[self._relation], target_name: target}
+        if composition.non_private:
+            return Interval(worst, worst, dict(details, route="non-private"))
+        if not composition.counts:
+            return Interval(Fraction(0), Fraction(0), dict(details, route="no events"))
+        pairs = list(composition.counts.items())
+        key = (tuple(pairs), target_name, target)
+        if key not in self._cache:
+            if len(self._cache) > 16:
+                self._cache.clear()
+            report = compose_events(pairs, report=True, route=self._route,
+                                    neighbouring=_RELATION_TEXT[self._relation],
+                                    pld_step=self._pld_step, **{target_name: _text(target)})
+            self._cache[key] = report[quantity]
+            self._cache[key].details.update({k: v for k, v in report.items() if k not in (quantity, "command")})
+        value = self._cache[key]
+        return Interval(value.lower, value.upper, value.details)
+
+
+def _one_over_n(name: str, value: Any) -> str:
+    x = exact_number(name, value)
+    if x <= 0 or x.numerator != 1:
+        raise ParameterError(f"{name} = {x}: allowed 1/N for an integer N >= 1", name)
+    return _text(x)
+
+
+class RdpAccountant(Accountant):
+    """dp_accounting's RdpAccountant: the certified rdp route (integer orders 2..4096 and one
+    fractional order, chosen by the library: ``orders`` must be None). Poisson-sampled events
+    under REPLACE_ONE are not supported by this route (use PLDAccountant)."""
+
+    def __init__(self, orders: Any = None,
+                 neighboring_relation: Any = NeighboringRelation.ADD_OR_REMOVE_ONE) -> None:
+        if orders is not None:
+            raise UsageError("RdpAccountant: orders cannot be set: the rdp route searches integer orders "
+                             "2..4096 and one fractional order itself (docs/ACCOUNTING_SUBSAMPLED.md)")
+        super().__init__("rdp", neighboring_relation)
+
+
+class PLDAccountant(Accountant):
+    """dp_accounting's PLDAccountant: the certified pld route (both ends of every answer are
+    proven bounds). ``value_discretization_interval`` is the loss grid step, exactly 1/N
+    (e.g. "1e-4"; default: the library's, 1/5000 up to 5000 composed events, else 1/2500)."""
+
+    def __init__(self, neighboring_relation: Any = NeighboringRelation.ADD_OR_REMOVE_ONE,
+                 value_discretization_interval: Any = None) -> None:
+        step = value_discretization_interval
+        super().__init__("pld", neighboring_relation,
+                         None if step is None else _one_over_n("value_discretization_interval", step))
+
+
+PrivacyAccountant = Accountant  # dp_accounting's base class name
+UnsupportedEventError = UnsupportedEventError  # dp_accounting's name, exported here too
+rdp = SimpleNamespace(RdpAccountant=RdpAccountant)  # dp_accounting.rdp.RdpAccountant
+pld = SimpleNamespace(PLDAccountant=PLDAccountant)  # dp_accounting.pld.PLDAccountant
+
+__all__ = [
+    "Accountant", "NeighboringRelation", "PLDAccountant", "PrivacyAccountant", "RdpAccountant",
+    "UnsupportedEventError", "dp_event", "events", "pld", "rdp",
+    "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DpEvent", "EpsilonDeltaDpEvent",
+    "GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent", "NonPrivateDpEvent", "PoissonSampledDpEvent",
+    "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent", "SelfComposedDpEvent", "StaircaseDpEvent",
+    "UnsupportedDpEvent", "ZCDpEvent",
+]

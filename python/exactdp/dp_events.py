@@ -1,0 +1,257 @@
+"""dp_accounting's DpEvent classes with exact parameters (``exactdp.dp_accounting.events``).
+
+The names and fields are dp_accounting's (``dp_accounting.dp_event``):
+  GaussianDpEvent(noise_multiplier)           Gaussian noise, sigma / L2 sensitivity
+  LaplaceDpEvent(noise_multiplier)            Laplace noise, scale / L1 sensitivity
+  PoissonSampledDpEvent(sampling_probability, event)
+  SelfComposedDpEvent(event, count)           ComposedDpEvent(events)
+  EpsilonDeltaDpEvent(epsilon, delta=0)       ZCDpEvent(rho, xi=0)
+  NoOpDpEvent()  NonPrivateDpEvent()  UnsupportedDpEvent()
+  SampledWithReplacementDpEvent / SampledWithoutReplacementDpEvent (source_dataset_size,
+  sample_size, event): accepted as events, accounted by no exactdp route
+and exactdp's exact mechanisms:
+  DiscreteGaussianDpEvent(sigma2, sensitivity=1)  DiscreteLaplaceDpEvent(scale, sensitivity=1)
+  StaircaseDpEvent(gamma, sensitivity, r=None)
+Every number is stored as an exact ``fractions.Fraction`` (counts and sizes as int). A number
+is given as int, Fraction, Decimal or str ("1.1", "11/10", "1e-5"); a float is refused
+(TypeError) because it is not the number that was typed: pass the decimal as a str, or
+``exactdp.from_float(x)`` when the float's own exact (dyadic) value is meant. Events are frozen
+and compare by value, like dp_accounting's.
+"""
+
+from __future__ import annotations
+
+import decimal
+import numbers
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Optional, Tuple, Union
+
+from ._convert import exact_text
+from ._errors import ParameterError
+
+_FLOAT_MESSAGE = (
+    "{name} = {value!r} is a float, refused: a float is not the number that was typed. Pass the "
+    "decimal you mean as a str ('{value!r}'), or exactdp.from_float({value!r}) for the float's "
+    "exact dyadic value ({exact}), which is then the value accounted"
+)
+# What a number field accepts; after construction it holds the exact Fraction.
+Number = Union[Fraction, int, decimal.Decimal, str]
+_MAX_EXPONENT = 1000  # decimal exponents beyond +-1000 are refused (far past any accounting limit)
+_MAX_TEXT = 2000
+
+
+def float_refusal(name: str, value: float) -> TypeError:
+    """The TypeError for a float parameter: names the decimal string and from_float's value."""
+    exact = Fraction(float(value)) if value == value and abs(value) != float("inf") else "not finite"
+    return TypeError(_FLOAT_MESSAGE.format(name=name, value=float(value), exact=exact))
+
+
+def exact_number(name: str, value: Any) -> Fraction:
+    """``value`` (int, Fraction, Decimal or str) as an exact Fraction; TypeError for a float,
+    ParameterError naming ``name`` for text that is not an exact rational."""
+    if isinstance(value, float) or type(value).__name__ in ("float16", "float32", "float64", "longdouble"):
+        raise float_refusal(name, value)
+    text = exact_text(name, value)
+    if len(text) > _MAX_TEXT:
+        raise ParameterError(f"{name} has {len(text)} characters: at most {_MAX_TEXT} allowed", name)
+    try:
+        if "/" in text:
+            num, den = text.split("/")
+            return Fraction(int(num), int(den))
+        d = decimal.Decimal(text.strip())
+        if not d.is_finite() or abs(d.adjusted()) > _MAX_EXPONENT:
+            raise ParameterError(f"{name} = {text[:40]!r}: allowed finite values within 10^+-{_MAX_EXPONENT}", name)
+        return Fraction(*d.as_integer_ratio())
+    except (ValueError, ZeroDivisionError, decimal.InvalidOperation):
+        raise ParameterError(f"{name} = {text[:40]!r} is not an exact rational (e.g. '1.1', '11/10', '1e-5')",
+                             name) from None
+
+
+def _at_least(name: str, value: Any, low: int, strict: bool) -> Fraction:
+    x = exact_number(name, value)
+    if x < low or (strict and x == low):
+        raise ParameterError(f"{name} = {x} is out of range: allowed {name} {'>' if strict else '>='} {low}", name)
+    return x
+
+
+def _integer(name: str, value: Any, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int")
+    if int(value) < low:
+        raise ParameterError(f"{name} = {value} is out of range: allowed {name} >= {low}", name)
+    return int(value)
+
+
+def _set(event: Any, name: str, value: Any) -> None:
+    object.__setattr__(event, name, value)
+
+
+def _event(name: str, value: Any) -> "DpEvent":
+    if not isinstance(value, DpEvent):
+        raise TypeError(f"{name} must be an exactdp.dp_accounting event (a DpEvent), not {type(value).__name__}")
+    return value
+
+
+@dataclass(frozen=True)
+class DpEvent:
+    """Base class of the events: a description of a mechanism's privacy, not an accountant."""
+
+
+@dataclass(frozen=True)
+class NoOpDpEvent(DpEvent):
+    """An operation that touches no private data: composes as nothing."""
+
+
+@dataclass(frozen=True)
+class NonPrivateDpEvent(DpEvent):
+    """An operation without any privacy guarantee: the composition's epsilon is infinite."""
+
+
+@dataclass(frozen=True)
+class UnsupportedDpEvent(DpEvent):
+    """An operation whose privacy no accountant can compute (supports() is False)."""
+
+
+@dataclass(frozen=True)
+class GaussianDpEvent(DpEvent):
+    """Gaussian noise; noise_multiplier = sigma / (L2 sensitivity) >= 0 (0: non-private)."""
+    noise_multiplier: Number
+
+    def __post_init__(self) -> None:
+        _set(self, "noise_multiplier", _at_least("noise_multiplier", self.noise_multiplier, 0, False))
+
+
+@dataclass(frozen=True)
+class LaplaceDpEvent(DpEvent):
+    """Laplace noise; noise_multiplier = scale / (L1 sensitivity) >= 0 (0: non-private)."""
+    noise_multiplier: Number
+
+    def __post_init__(self) -> None:
+        _set(self, "noise_multiplier", _at_least("noise_multiplier", self.noise_multiplier, 0, False))
+
+
+@dataclass(frozen=True)
+class DiscreteGaussianDpEvent(DpEvent):
+    """exactdp's discrete Gaussian: variance parameter sigma2 > 0, integer sensitivity >= 1."""
+    sigma2: Number
+    sensitivity: int = 1
+
+    def __post_init__(self) -> None:
+        _set(self, "sigma2", _at_least("sigma2", self.sigma2, 0, True))
+        _set(self, "sensitivity", _integer("sensitivity", self.sensitivity, 1))
+
+
+@dataclass(frozen=True)
+class DiscreteLaplaceDpEvent(DpEvent):
+    """exactdp's discrete Laplace: scale > 0, integer sensitivity >= 1."""
+    scale: Number
+    sensitivity: int = 1
+
+    def __post_init__(self) -> None:
+        _set(self, "scale", _at_least("scale", self.scale, 0, True))
+        _set(self, "sensitivity", _integer("sensitivity", self.sensitivity, 1))
+
+
+@dataclass(frozen=True)
+class StaircaseDpEvent(DpEvent):
+    """exactdp's discrete staircase: gamma-DP, gamma > 0, integer sensitivity >= 1, r (or None)."""
+    gamma: Number
+    sensitivity: int
+    r: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        _set(self, "gamma", _at_least("gamma", self.gamma, 0, True))
+        _set(self, "sensitivity", _integer("sensitivity", self.sensitivity, 1))
+        if self.r is not None:
+            _set(self, "r", _integer("r", self.r, 1))
+
+
+@dataclass(frozen=True)
+class EpsilonDeltaDpEvent(DpEvent):
+    """An (epsilon, delta)-DP operation; accounted (as pure DP) when delta == 0."""
+    epsilon: Number
+    delta: Number = Fraction(0)
+
+    def __post_init__(self) -> None:
+        _set(self, "epsilon", _at_least("epsilon", self.epsilon, 0, False))
+        _set(self, "delta", _at_least("delta", self.delta, 0, False))
+
+
+@dataclass(frozen=True)
+class ZCDpEvent(DpEvent):
+    """A (xi, rho)-zCDP operation; accounted when xi == 0."""
+    rho: Number
+    xi: Number = Fraction(0)
+
+    def __post_init__(self) -> None:
+        _set(self, "rho", _at_least("rho", self.rho, 0, False))
+        _set(self, "xi", _at_least("xi", self.xi, 0, False))
+
+
+@dataclass(frozen=True)
+class PoissonSampledDpEvent(DpEvent):
+    """`event` applied to a Poisson sample: every record kept with probability q in [0, 1]."""
+    sampling_probability: Number
+    event: DpEvent
+
+    def __post_init__(self) -> None:
+        q = _at_least("sampling_probability", self.sampling_probability, 0, False)
+        if q > 1:
+            raise ParameterError(f"sampling_probability = {q} is out of range: allowed 0 <= q <= 1",
+                                 "sampling_probability")
+        _set(self, "sampling_probability", q)
+        _event("event", self.event)
+
+
+@dataclass(frozen=True)
+class _FixedSizeSampled(DpEvent):
+    source_dataset_size: int
+    sample_size: int
+    event: DpEvent
+
+    def __post_init__(self) -> None:
+        _set(self, "source_dataset_size", _integer("source_dataset_size", self.source_dataset_size, 0))
+        _set(self, "sample_size", _integer("sample_size", self.sample_size, 0))
+        _event("event", self.event)
+
+
+@dataclass(frozen=True)
+class SampledWithReplacementDpEvent(_FixedSizeSampled):
+    """Sampling with replacement (no exactdp route accounts it)."""
+
+
+@dataclass(frozen=True)
+class SampledWithoutReplacementDpEvent(_FixedSizeSampled):
+    """Sampling without replacement (no exactdp route accounts it)."""
+
+
+@dataclass(frozen=True)
+class SelfComposedDpEvent(DpEvent):
+    """`event` composed with itself `count` (>= 0) times."""
+    event: DpEvent
+    count: int
+
+    def __post_init__(self) -> None:
+        _event("event", self.event)
+        _set(self, "count", _integer("count", self.count, 0))
+
+
+@dataclass(frozen=True)
+class ComposedDpEvent(DpEvent):
+    """The adaptive composition of `events` (stored as a tuple)."""
+    events: Tuple[DpEvent, ...]
+
+    def __post_init__(self) -> None:
+        events = tuple(self.events)
+        for e in events:
+            _event("events[i]", e)
+        _set(self, "events", events)
+
+
+__all__ = [
+    "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DpEvent", "EpsilonDeltaDpEvent",
+    "GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent", "NonPrivateDpEvent", "PoissonSampledDpEvent",
+    "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent", "SelfComposedDpEvent", "StaircaseDpEvent",
+    "UnsupportedDpEvent", "ZCDpEvent",
+]
