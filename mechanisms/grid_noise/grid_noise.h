@@ -115,12 +115,12 @@ class GridNoise {
 };
 
 // y = x + noise on the grid (see above). y may be x itself (in place); x.size() == y.size().
-void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y, BitSource& bits);
-void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y, BitSource& bits);
+void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y, BitSource& bits);  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
+void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y, BitSource& bits);  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
 // seed: the chunked seeded substreams; nullopt: the OS CSPRNG, one SystemBits per thread.
-void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y,
+void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y,  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
                const std::optional<Seed>& seed, unsigned threads);
-void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y,
+void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y,  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
                const std::optional<Seed>& seed, unsigned threads);
 
 }  // namespace exactdp::mechanisms

@@ -173,17 +173,17 @@ void add_noise_bits(const GridNoise& noise, std::span<const Float> x, std::span<
 
 }  // namespace
 
-void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y, BitSource& bits) {
+void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y, BitSource& bits) {  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
   add_noise_bits(noise, x, y, bits);
 }
-void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y, BitSource& bits) {
+void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y, BitSource& bits) {  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
   add_noise_bits(noise, x, y, bits);
 }
-void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y,
+void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y,  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
                const std::optional<Seed>& seed, unsigned threads) {
   add_noise_threads(noise, x, y, seed, threads);
 }
-void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y,
+void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y,  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
                const std::optional<Seed>& seed, unsigned threads) {
   add_noise_threads(noise, x, y, seed, threads);
 }
