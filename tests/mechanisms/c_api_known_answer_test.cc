@@ -32,18 +32,8 @@ namespace {
 using test_support::CBits;
 using test_support::CSampler;
 
-Seed seed_of(unsigned char first) {
-  Seed s{};
-  s[0] = first;
-  return s;
-}
-
-CBits c_bits(const Seed& seed) {
-  exactdp_bits* b = nullptr;
-  // _weak: seed_of(0) is the all-zero seed, which exactdp_bits_seeded refuses
-  EXPECT_EQ(exactdp_bits_seeded_weak(seed.data(), &b), EXACTDP_OK) << exactdp_last_error();
-  return CBits(b);
-}
+using test_support::c_bits;
+using test_support::seed_of;
 
 // c_sampler([&](exactdp_sampler** out) { return exactdp_..._new(..., out); })
 template <class Make>

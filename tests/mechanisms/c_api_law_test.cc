@@ -24,17 +24,8 @@ using test_support::CBits;
 using test_support::CSampler;
 using Named = std::vector<std::pair<std::string, std::string>>;
 
-Seed seed_of(unsigned char first) {
-  Seed s{};
-  s[0] = first;
-  return s;
-}
-
-CBits c_bits(const Seed& seed) {
-  exactdp_bits* b = nullptr;
-  EXPECT_EQ(exactdp_bits_seeded_weak(seed.data(), &b), EXACTDP_OK) << exactdp_last_error();
-  return CBits(b);
-}
+using test_support::c_bits;
+using test_support::seed_of;
 
 // exactdp_sampler_new(law, names, values, ...) from name=value pairs; the code in *rc.
 CSampler c_law_sampler(const char* law, const Named& given, int flags, int* rc) {
