@@ -95,13 +95,7 @@ class HardenedTimed final : public TimedSampler {
 };
 
 // The samplable laws with a timing unit, "a and b".
-std::string timing_law_list() {
-  std::vector<std::string> names;
-  for (const laws::Law* law : laws::all_laws()) {
-    if (law->supports(laws::Capability::kTiming)) names.push_back(law->name());
-  }
-  return join_with_and(names);
-}
+std::string timing_law_list() { return law_names_and(laws::Capability::kTiming); }
 
 std::string fixed(double x, int decimals) {
   if (std::isinf(x)) return x > 0 ? "inf" : "-inf";

@@ -200,11 +200,7 @@ void reject_foreign_options(MechanismCommand command, const MechanismRow& row, c
 MechanismSpec with_hardened_noise(MechanismSpec m, unsigned tau_bits) {
   const laws::Law& law = laws::law_named(m.name);
   if (!law.supports(laws::Capability::kHardened)) {
-    std::vector<std::string> hardened;
-    for (const laws::Law* l : laws::all_laws()) {
-      if (l->supports(laws::Capability::kHardened)) hardened.push_back(l->name());
-    }
-    throw UsageError("--hardened applies to " + join_with_and(hardened) + ", not " + m.name);
+    throw UsageError("--hardened applies to " + law_names_and(laws::Capability::kHardened) + ", not " + m.name);
   }
   // The hardened sampler of the same noise (mean 0): its certified tau_upper.
   const laws::LawParameters noise = law.parse({{m.noise_name, to_string(m.noise)}}, laws::Use::kSample);

@@ -63,7 +63,7 @@ std::string join_with_and(const std::vector<std::string>& names) {
   return out;
 }
 
-std::vector<std::string> law_names() { return names_with(Capability::kSample); }
+std::string law_names_and(Capability c) { return join_with_and(names_with(c)); }
 
 std::vector<OptionSpec> law_option_specs() {
   std::vector<OptionSpec> out;
@@ -84,15 +84,13 @@ std::vector<OptionSpec> law_option_specs() {
 SamplerSpec parse_sampler_spec(const std::string& name, const ParsedArgs& args) {
   const Law* law = laws::find_law(name);
   if (law == nullptr || !law->supports(Capability::kSample)) {
-    std::string known;
-    for (const auto& n : law_names()) known += (known.empty() ? "" : ", ") + n;
     throw UsageError("unknown law '" + abbreviate(name) + "'" + (law == nullptr ? "" : " here: it has no sampler") +
-                     ": allowed " + known);
+                     ": allowed " + laws::law_names_with(Capability::kSample));
   }
   const std::optional<Hardening> hardening = hardening_of(args);
   const auto given = given_parameters(*law, args);
   if (hardening && !law->supports(Capability::kHardened)) {
-    throw UsageError("--hardened applies to " + join_with_and(names_with(Capability::kHardened)) + ", not " +
+    throw UsageError("--hardened applies to " + law_names_and(Capability::kHardened) + ", not " +
                      law->name());
   }
   SamplerSpec spec;

@@ -33,9 +33,6 @@ struct SamplerSpec {
   [[nodiscard]] const std::string& describe() const { return sampler->describe(); }
 };
 
-// The names of the laws with a sampler, in registry order.
-[[nodiscard]] std::vector<std::string> law_names();
-
 // Option specs of every samplable law's parameters, --hardened and --tau-bits, to merge into a
 // command's specs.
 [[nodiscard]] std::vector<OptionSpec> law_option_specs();
@@ -48,5 +45,8 @@ struct SamplerSpec {
 
 // "a, b and c".
 [[nodiscard]] std::string join_with_and(const std::vector<std::string>& names);
+
+// The laws with capability c, in registry order, as "a, b and c" (for messages).
+[[nodiscard]] std::string law_names_and(laws::Capability c);
 
 }  // namespace exactdp::cli

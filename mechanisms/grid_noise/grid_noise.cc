@@ -24,24 +24,7 @@ long floor_log2(const mpq_class& q) {
   const auto num_bits = static_cast<long>(mpz_sizeinbase(q.get_num_mpz_t(), 2));
   const auto den_bits = static_cast<long>(mpz_sizeinbase(q.get_den_mpz_t(), 2));
   const long e = num_bits - den_bits;  // 2^(e - 1) < q < 2^(e + 1)
-  mpq_class power = 1;
-  if (e >= 0) {
-    mpq_mul_2exp(power.get_mpq_t(), power.get_mpq_t(), static_cast<mp_bitcnt_t>(e));
-  } else {
-    mpq_div_2exp(power.get_mpq_t(), power.get_mpq_t(), static_cast<mp_bitcnt_t>(-e));
-  }
-  return q >= power ? e : e - 1;
-}
-
-// q * 2^e exactly (e of either sign).
-mpq_class times_power_of_two(const mpq_class& q, long e) {
-  mpq_class out;
-  if (e >= 0) {
-    mpq_mul_2exp(out.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(e));
-  } else {
-    mpq_div_2exp(out.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(-e));
-  }
-  return out;
+  return q >= power_of_two(e) ? e : e - 1;
 }
 
 std::string power_text(long k) { return "2^" + std::to_string(-k); }
@@ -83,11 +66,11 @@ std::string hardened_exponents(bool gaussian, const mpq_class& value) {
   const mpq_class high = gaussian ? mpq_class(1000000000000) : mpq_class(1000000000);
   const long step = gaussian ? 2 : 1;  // sigma2 / g^2 = sigma2 4^k, scale / g = scale 2^k
   long k = automatic_granularity_exponent(value, gaussian);
-  while (times_power_of_two(value, step * k) > high) --k;
+  while (value * power_of_two(step * k) > high) --k;
   long k_min = k;
-  while (times_power_of_two(value, step * (k_min - 1)) >= low) --k_min;
+  while (value * power_of_two(step * (k_min - 1)) >= low) --k_min;
   long k_max = k;
-  while (times_power_of_two(value, step * (k_max + 1)) <= high) ++k_max;
+  while (value * power_of_two(step * (k_max + 1)) <= high) ++k_max;
   return power_text(k_max) + " <= granularity <= " + power_text(k_min);
 }
 
@@ -124,11 +107,11 @@ GridNoise GridNoise::make(const GridNoiseSpec& spec) {
   const mpq_class value = law_value(*g.law_, spec);  // sigma2 or scale
   g.k_ = checked_exponent(spec.granularity_exponent ? *spec.granularity_exponent
                                                     : automatic_granularity_exponent(value, gaussian));
-  g.grid_parameter_ = times_power_of_two(value, gaussian ? 2 * g.k_ : g.k_);
+  g.grid_parameter_ = value * power_of_two(gaussian ? 2 * g.k_ : g.k_);
   g.sampler_ = grid_sampler(*g.law_, g.grid_parameter_, value, g.k_, spec.hardening);
   return g;
 }
 
-mpq_class GridNoise::granularity() const { return times_power_of_two(mpq_class(1), -k_); }
+mpq_class GridNoise::granularity() const { return power_of_two(-k_); }
 
 }  // namespace exactdp::mechanisms
