@@ -12,7 +12,7 @@
 
 #include <exactdp/exactdp.h>
 
-#include "tests/c/c_check.h"
+#include "c_check.h"
 
 #define N 200000 /* four chunks of 65536, the last one partial */
 

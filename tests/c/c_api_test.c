@@ -14,7 +14,7 @@
 
 #include <exactdp/exactdp.h>
 
-#include "tests/c/c_check.h"
+#include "c_check.h"
 
 /* Known answers, pinned from the command line (`exactdp sample ... --seed`, `exactdp profile`,
  * `exactdp calibrate`), which calls the C++ library; tests/mechanisms/c_api_known_answer_test.cc
