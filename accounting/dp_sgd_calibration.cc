@@ -66,7 +66,7 @@ class PldEvaluator {
     grid_ = a.grid;
     return {sigma, std::move(a.value)};
   }
-  [[nodiscard]] bool meets(const Probe& p) const { return mpfr_cmp_q(p.epsilon.upper(), r_.epsilon.get_mpq_t()) <= 0; }
+  [[nodiscard]] bool meets(const Probe& p) const { return upper_at_most(p.epsilon, r_.epsilon); }
   [[nodiscard]] std::size_t evaluations() const { return evaluations_; }
   [[nodiscard]] const std::string& grid() const { return grid_; }
 
@@ -141,7 +141,7 @@ DpSgdAnswer pld_answer(const DpSgdRequest& r) {
   narrow(ev, lo, hi, search.resolution, r.epsilon);
   search.evaluations = ev.evaluations();
   search.grid = ev.grid();
-  search.optimal_within_resolution = mpfr_cmp_q(lo.epsilon.lower(), r.epsilon.get_mpq_t()) > 0;
+  search.optimal_within_resolution = lower_above(lo.epsilon, r.epsilon);
   DpSgdAnswer a;
   a.route = DpSgdRoute::kPld;
   a.route_text = kPldRouteText;
@@ -155,8 +155,6 @@ DpSgdAnswer pld_answer(const DpSgdRequest& r) {
 }
 
 }  // namespace
-
-const char* dp_sgd_route_name(DpSgdRoute route) { return route == DpSgdRoute::kPld ? "pld" : "rdp"; }
 
 DpSgdRoute parse_dp_sgd_route(const std::string& name) {
   if (name == "pld") return DpSgdRoute::kPld;

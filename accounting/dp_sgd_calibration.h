@@ -75,8 +75,7 @@ struct DpSgdAnswer {
 // The calibration by the request's route, after the cost limits.
 [[nodiscard]] DpSgdAnswer calibrate_dp_sgd_request(const DpSgdRequest& request);
 
-// "pld" / "rdp", and back (ParameterError naming "route" for another name).
-[[nodiscard]] const char* dp_sgd_route_name(DpSgdRoute route);
+// "pld" / "rdp" to the route (ParameterError naming "route" for another name).
 [[nodiscard]] DpSgdRoute parse_dp_sgd_route(const std::string& name);
 
 // The finest pld grid (steps per unit of loss, among 5000, 2500, 2000, 1000, 500, 250, 100)

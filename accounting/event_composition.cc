@@ -6,6 +6,7 @@
 
 #include <exactdp/accounting/accountant.h>
 #include <exactdp/accounting/composition_limits.h>
+#include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/pld/pld_accountant.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/core/decimal.h>
@@ -66,20 +67,17 @@ void add_rdp_route(const EventCompositionRequest& r, const Applicability& a, Eve
                    (r.want_epsilon ? " (Balle et al. 2020 Thm 21)" : " (CKS20 Prop. 12)");
 }
 
-// The accountant's routes (gdp, kov, basic, zcdp) for plain events; true when one is exact.
-bool add_accountant_routes(const EventCompositionRequest& r, const Applicability& a, EventCompositionResult& out) {
-  if (a.subsampled || r.route == "rdp" || r.route == "pld") return false;
+// The accountant's routes (gdp, kov, basic, zcdp) for plain events (never with subsampled ones).
+void add_accountant_routes(const EventCompositionRequest& r, const Applicability& a, EventCompositionResult& out) {
+  if (a.subsampled || r.route == "rdp" || r.route == "pld") return;
   Accountant acc(r.options);
   for (const auto& [e, n] : r.events) acc.compose(e.plain_event(), n);
   const AccountantAnswer ans = r.want_epsilon ? acc.get_epsilon(r.target) : acc.get_delta(r.target);
-  bool exact_found = false;
   for (const auto& c : ans.considered) {
     if (r.route == "auto" || base_name(c.route) == r.route) {
       out.routes.push_back({c.route, c.value, c.route == ans.route ? ans.tolerance_met : true});
-      exact_found = exact_found || c.exact_route;
     }
   }
-  return exact_found;
 }
 
 // pld: when forced; under auto when no other route applies (errors then propagate), or for
@@ -87,8 +85,7 @@ bool add_accountant_routes(const EventCompositionRequest& r, const Applicability
 // 10^6 composed events (it takes 0.1-10 s; a refusal or limit is then reported, not fatal).
 // Plain compositions keep the millisecond routes unless pld is asked for: a wide plain loss
 // support (e.g. 1000 Laplace steps) makes pld take many seconds.
-void add_pld_route(const EventCompositionRequest& r, const Applicability& a, bool exact_found,
-                   EventCompositionResult& out) {
+void add_pld_route(const EventCompositionRequest& r, const Applicability& a, EventCompositionResult& out) {
   unsigned long total = 0;
   bool pld_covers_all = true;
   for (const auto& [e, n] : r.events) {
@@ -97,7 +94,7 @@ void add_pld_route(const EventCompositionRequest& r, const Applicability& a, boo
   }
   const bool required = r.route == "pld" || (r.route == "auto" && !a.rdp_applies);
   const bool optional =
-      r.route == "auto" && !required && a.subsampled && !exact_found && pld_covers_all && total <= 1'000'000;
+      r.route == "auto" && !required && a.subsampled && pld_covers_all && total <= 1'000'000;
   if (r.pld_step && !required && !optional) {
     throw ParameterError("pld-step", "--pld-step applies only where the pld route runs (--route pld, or auto with "
                                      "subsampled events)");
@@ -145,8 +142,8 @@ Neighbouring parse_neighbouring(const std::string& name) {
 void validate_composition_target(bool want_epsilon, const mpq_class& target) {
   if (want_epsilon) {
     validate_delta(target);
-  } else if (sgn(target) < 0 || target > 1'000'000) {
-    throw ParameterError::out_of_range("epsilon", abbreviate(to_string(target)), "0 <= epsilon <= 10^6");
+  } else {
+    require_nonnegative_at_most("epsilon", target, mpq_class(1'000'000), "10^6");
   }
 }
 
@@ -156,8 +153,8 @@ EventCompositionResult compose_events(const EventCompositionRequest& request) {
   const Applicability a = check_routes(request);
   EventCompositionResult out;
   add_rdp_route(request, a, out);
-  const bool exact_found = add_accountant_routes(request, a, out);
-  add_pld_route(request, a, exact_found, out);
+  add_accountant_routes(request, a, out);  // only plain events: never together with the pld route
+  add_pld_route(request, a, out);
   if (out.routes.empty()) {
     throw ParameterError("route", "--route " + request.route + " does not apply to these events");
   }

@@ -5,17 +5,13 @@
 #include <utility>
 
 #include <exactdp/accounting/discrete_gaussian_profile.h>
-#include <exactdp/accounting/discrete_laplace_profile.h>
-#include <exactdp/accounting/gaussian_profile.h>
-#include <exactdp/accounting/laplace_profile.h>
+#include <exactdp/accounting/event_profile.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 
 namespace exactdp::accounting {
 namespace {
-
-using Kind = PrivacyEvent::Kind;
 
 const mpq_class kMinNaturalMu(1, 1'000'000);
 const mpq_class kMaxNaturalMu(30);
@@ -28,27 +24,6 @@ void require_scale(const std::string& parameter, const std::string& value, const
   if (outside_scale(x)) {
     throw ParameterError::out_of_range(parameter, abbreviate(value), "1e-6 <= " + what + " <= 30 for measure-gdp");
   }
-}
-
-ProfileFunction event_profile(const PrivacyEvent& e) {
-  const mpq_class noise = e.noise_parameter(), sens = e.sensitivity();
-  switch (e.kind()) {
-    case Kind::kGaussian:
-      return [=](const mpq_class& x, mpfr_prec_t p) { return gaussian_delta_at(x, noise, sens, p); };
-    case Kind::kLaplace:
-      return [=](const mpq_class& x, mpfr_prec_t p) { return laplace_delta_at(x, noise, sens, p); };
-    case Kind::kDiscreteGaussian:
-      return [=](const mpq_class& x, mpfr_prec_t p) {
-        return discrete_gaussian_delta_at(x, noise, mpz_class(sens), p);
-      };
-    case Kind::kDiscreteLaplace:
-      return [=](const mpq_class& x, mpfr_prec_t p) { return discrete_laplace_delta_at(x, noise, mpz_class(sens), p); };
-    case Kind::kGdp: return gdp_profile(e.exact_mu());
-    case Kind::kPureDp: return pure_dp_profile(e.pure_epsilon());
-    case Kind::kLaw: return [e](const mpq_class& x, mpfr_prec_t p) { return e.law_maps().delta_at(x, p); };
-    case Kind::kZcdp: break;
-  }
-  throw ParameterError("mechanism", "mechanism: a zCDP event has no privacy profile to measure");
 }
 
 // The tail limit L of gdp_bridge Theorem 3.3 where it is known analytically.
@@ -74,12 +49,9 @@ void set_tail_limit(const GdpMeasurable& m, GdpTail& out) {
 }  // namespace
 
 GdpMeasurable measurable_event(const PrivacyEvent& event, GdpMeasurable named) {
+  if (!has_profile(event)) throw ParameterError("mechanism", "mechanism: a zCDP event has no privacy profile to measure");
   named.profile = event_profile(event);
-  if (event.kind() == Kind::kLaplace || event.kind() == Kind::kDiscreteLaplace) {
-    named.pure_epsilon = event.sensitivity() / event.noise_parameter();
-  } else if (event.kind() == Kind::kPureDp || (event.kind() == Kind::kLaw && event.is_pure())) {
-    named.pure_epsilon = event.pure_epsilon();
-  }
+  if (event.is_pure()) named.pure_epsilon = event.pure_epsilon();
   return named;
 }
 

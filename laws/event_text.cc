@@ -98,13 +98,11 @@ std::vector<std::pair<std::string, std::string>> law_fields(const EventText& e, 
 }  // namespace
 
 std::string event_kinds() {
-  std::string plain, poisson;
+  std::string poisson;
   for (const Law* law : all_laws()) {
-    if (!law->supports(Capability::kEvent)) continue;
-    plain += (plain.empty() ? "" : ", ") + law->name();
-    if (law->supports(Capability::kSubsample)) poisson += ", poisson-" + law->name();
+    if (law->supports(Capability::kEvent) && law->supports(Capability::kSubsample)) poisson += ", poisson-" + law->name();
   }
-  return plain + poisson;
+  return law_names_with(Capability::kEvent) + poisson;
 }
 
 accounting::RdpEvent parse_event_text(const std::string& text) {

@@ -30,7 +30,6 @@ class ParamsSampler final : public Sampler {
   void sample_wide(BitSource& bits, std::int64_t* out, std::size_t n, std::vector<WideValue>& wide) const override {
     sample_n_wide(bits, params_, out, n, wide);
   }
-  [[nodiscard]] const typename Ops::Params& params() const noexcept { return params_; }
 
  private:
   typename Ops::Params params_;

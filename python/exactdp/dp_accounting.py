@@ -62,10 +62,6 @@ _MAX_COUNT = 10**12
 _NOTHING, _NON_PRIVATE = "nothing", "non-private"
 
 
-def _text(x: Any) -> str:
-    return str(x) if not isinstance(x, Fraction) or x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
 def _base_law(event: DpEvent) -> Any:
     """(kind, [(key, value)]) of a mechanism event, _NOTHING, _NON_PRIVATE, or None (no route)."""
     if isinstance(event, (events.GaussianDpEvent, events.LaplaceDpEvent)):
@@ -132,7 +128,7 @@ class _Composition:
             self.non_private = True
         elif law != _NOTHING:
             kind, params = law
-            text = kind + ":" + ",".join(f"{k}={_text(v)}" for k, v in params)
+            text = kind + ":" + ",".join(f"{k}={str(v)}" for k, v in params)
             self.counts[text] = self.counts.get(text, 0) + count
             self.kinds[text] = kind
 
@@ -257,7 +253,7 @@ class Accountant:
                 self._cache.clear()
             report = compose_events(pairs, report=True, route=self._route,
                                     neighbouring=_RELATION_TEXT[self._relation],
-                                    pld_step=self._pld_step, **{target_name: _text(target)})
+                                    pld_step=self._pld_step, **{target_name: str(target)})
             self._cache[key] = report[quantity]
             self._cache[key].details.update({k: v for k, v in report.items() if k not in (quantity, "command")})
         value = self._cache[key]
@@ -268,7 +264,7 @@ def _one_over_n(name: str, value: Any) -> str:
     x = exact_number(name, value)
     if x <= 0 or x.numerator != 1:
         raise ParameterError(f"{name} = {x}: allowed 1/N for an integer N >= 1", name)
-    return _text(x)
+    return str(x)
 
 
 class RdpAccountant(Accountant):

@@ -48,10 +48,6 @@ def _value(name: str, value: Any) -> Fraction:
     return exact_number(name, value)
 
 
-def _text(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
 def _entry(noise_multiplier: Any, sample_rate: Any, steps: Any) -> Tuple[Fraction, Fraction, int]:
     sigma = _value("noise_multiplier", noise_multiplier)
     q = _value("sample_rate", sample_rate)
@@ -124,7 +120,7 @@ class Accountant:
         parameters as exact text ("p/q"), so the state round-trips exactly (and is JSON-safe)."""
         if destination is None:
             destination = OrderedDict()
-        destination["history"] = [(_text(s), _text(q), n) for s, q, n in self.history]
+        destination["history"] = [(str(s), str(q), n) for s, q, n in self.history]
         destination["mechanism"] = self._mechanism
         return destination
 
