@@ -32,17 +32,17 @@ _LAWS = {"discrete-gaussian": ("sigma", "sigma2"), "discrete-laplace": ("scale",
 
 
 def from_float(x) -> fractions.Fraction:
-    """The exact value of a float (Python float or numpy float16/32/64 scalar) as a Fraction:
+    """The exact value of a float (Python float or numpy floating scalar, longdouble included) as a Fraction:
     every finite binary float is a dyadic rational, e.g. from_float(0.1) ==
     Fraction(3602879701896397, 36028797018963968). NaN and +-inf raise ParameterError naming x."""
     if isinstance(x, bool) or not isinstance(x, (float, np.floating, numbers.Integral)):
         raise TypeError(f"x: expected a float (or numpy floating scalar), not {type(x).__name__}")
     if isinstance(x, numbers.Integral):
         return fractions.Fraction(int(x))
-    value = float(x)  # float16 / float32 widen to float64 exactly
-    if value != value or value in (float("inf"), float("-inf")):
-        raise ParameterError(f"x = {value} is not finite: allowed finite values", "x")
-    return fractions.Fraction(value)  # exact (float.as_integer_ratio)
+    if not np.isfinite(x):
+        raise ParameterError(f"x = {x} is not finite: allowed finite values", "x")
+    # as_integer_ratio is exact for every width, np.longdouble included (float() would round it).
+    return fractions.Fraction(*x.as_integer_ratio())
 
 
 def _exact(name: str, value: Any) -> str:

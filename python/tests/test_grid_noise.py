@@ -38,6 +38,15 @@ def test_from_float_is_exact():
         exactdp.from_float("0.1")
 
 
+def test_from_float_keeps_every_bit_of_a_longdouble():
+    third = np.longdouble(1) / np.longdouble(3)
+    if np.finfo(np.longdouble).nmant <= 52:
+        pytest.skip("longdouble is double here")
+    # Rounding through float would give the double nearest 1/3 instead.
+    assert exactdp.from_float(third) == Fraction(*third.as_integer_ratio())
+    assert exactdp.from_float(third) != Fraction(float(third))
+
+
 def test_same_type_dtype_shape_and_noise_on_the_grid():
     for dtype in (np.float64, np.float32):
         x = (np.arange(24, dtype=dtype).reshape(2, 3, 4) - 11) / 8
