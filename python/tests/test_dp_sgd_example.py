@@ -27,6 +27,7 @@ The accountant is the certified rdp route: interval ends are proven upper bounds
 import importlib.util
 import io
 import sys
+import threading
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -74,6 +75,41 @@ def test_prefetched_noise_is_add_noise_of_the_sum_bit_for_bit():
     assert not np.array_equal(shifted, direct)
 
 
+def _ran_meanwhile(call):
+    """True when the main thread ran Python while another thread was inside call(). With a long
+    switch interval the GIL changes hands only when its holder lets it go, so the main thread
+    can see the flag set only if call() released the GIL; no duration is measured or asserted
+    (the one assumption: the main thread gets scheduled within the release, hundreds of
+    milliseconds below)."""
+    state = {"inside": False}
+
+    def worker():
+        state["inside"] = True
+        call()
+        state["inside"] = False
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(5.0)
+    try:
+        thread = threading.Thread(target=worker)
+        thread.start()
+        while not state["inside"] and thread.is_alive():
+            pass
+        seen = state["inside"]
+        thread.join()
+    finally:
+        sys.setswitchinterval(old)
+    return seen
+
+
+def test_add_noise_releases_the_gil():
+    """The prefetch overlaps the draw with the step only because add_noise lets the GIL go
+    (python/src/grid_noise.cc); noise_granularity keeps it (short), which shows the check can fail."""
+    x = np.zeros(1_000_000)
+    assert _ran_meanwhile(lambda: exactdp.add_noise(x, sigma=1, out=x))
+    assert not _ran_meanwhile(lambda: exactdp.noise_granularity(sigma=1))
+
+
 def test_prefetching_does_not_change_a_seeded_run():
     data = example.load_digits_split()
     config = example.Config(steps=30, learning_rate=2.0, seed=11)
@@ -97,7 +133,7 @@ def test_reported_epsilon_is_the_accountants(quick):
     config = replace(quick["config"], noise_multiplier=Fraction(example.QUICK_MULTIPLIERS[0]))
     reported = quick["results"][0].epsilon
     g = exactdp.noise_granularity(sigma=config.sigma)
-    event = (f"poisson-vector-discrete-gaussian:sigma={config.sigma},sensitivity=1,dim={example.DIM},"
+    event = (f"poisson-vector-discrete-gaussian:sigma={config.sigma},sensitivity=1048577/1048576,dim={example.DIM},"
              f"granularity={g},q={config.q}")
     accountant = exactdp.compose_events([(event, config.steps)], delta="1e-5")
     assert reported.lower <= accountant.lower and accountant.upper <= reported.upper
