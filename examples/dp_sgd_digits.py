@@ -21,8 +21,9 @@ on sklearn.datasets.load_digits (bundled with scikit-learn, no download) by DP-S
   the clipping and of the summation (Config.sensitivity says why); the rounding to the grid is
   charged by the law itself (Lemma 1 there).
 
-The noise of step t + 1 is drawn on a worker thread (concurrent.futures.ThreadPoolExecutor)
-while step t computes its gradients: exactdp.add_noise releases the GIL while it draws. It is
+The noise of step t + 1 is drawn on a worker thread (concurrent.futures.ThreadPoolExecutor),
+started when step t takes its own, while step t's update and step t + 1's gradients compute:
+exactdp.add_noise releases the GIL while it sets its sampler up and draws. It is
 drawn as exactdp.add_noise(zeros(d)), which is Z g exactly, and placed on the grid when the sum
 is known by exact float arithmetic: n = rint(sum * 2^k), n + Z g 2^k, times 2^-k, each step exact
 while |n + Z| < 2^53 (checked; otherwise the step fails). This is bit for bit what
