@@ -57,7 +57,10 @@ example = _example()
 
 @pytest.fixture(scope="module")
 def quick():
-    return example.run(quick=True, seed=SEED, out=io.StringIO())
+    printed = io.StringIO()
+    result = example.run(quick=True, seed=SEED, out=printed)
+    result["printed"] = printed.getvalue()
+    return result
 
 
 def test_prefetched_noise_is_add_noise_of_the_sum_bit_for_bit():
@@ -145,7 +148,10 @@ def test_reported_epsilon_is_the_accountants(quick):
     assert gaussian.upper <= reported.upper <= gaussian.upper * Fraction(102, 100)
 
 
-def test_command_line_quick_form_prints_the_comparison(capsys):
-    assert example.main(["--quick", "--seed", str(SEED)]) == 0
-    printed = capsys.readouterr().out
+def test_the_printout_and_the_command_line(quick, monkeypatch):
+    printed = quick["printed"]
     assert "certified epsilon [" in printed and "float noise" in printed and "no privacy" in printed
+    calls = []
+    monkeypatch.setattr(example, "run", lambda **kwargs: calls.append(kwargs))
+    assert example.main(["--quick", "--seed", str(SEED)]) == 0
+    assert calls == [{"quick": True, "seed": SEED, "svg_path": None}]
