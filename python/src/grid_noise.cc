@@ -9,7 +9,8 @@
 //   as the key of the chunked substreams, so the output does not depend on `threads` and the
 //   next call with the same source gives fresh noise. Returns the k used (g = 2^-k).
 // _noise_granularity(law, parameter, value, granularity_exponent) -> k: what _add_noise would use.
-// GIL: released while noising (the arrays are kept alive by the caller's references).
+// GIL: released for the sampler's setup and the noising (the arrays are kept alive by the caller's
+// references; nothing Python is touched without it).
 // exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
 // decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
 // arithmetic is done on any value.
@@ -58,12 +59,12 @@ Seed derived_seed(PySeededBits& rng) {
   return s;
 }
 
+// Runs without the GIL (the caller released it): reads and writes the raw buffers only.
 template <class Float>
-void run(const mechanisms::GridNoise& noise, const py::array& x, py::array& out, PySeededBits* rng, unsigned threads) {
-  const auto n = static_cast<std::size_t>(x.size());
-  const auto* in = static_cast<const Float*>(x.data());
-  auto* dst = static_cast<Float*>(out.mutable_data());
-  const py::gil_scoped_release release;
+void run(const mechanisms::GridNoise& noise, const void* x, void* out, std::size_t n, PySeededBits* rng,
+         unsigned threads) {
+  const auto* in = static_cast<const Float*>(x);
+  auto* dst = static_cast<Float*>(out);
   std::optional<Seed> seed;
   if (rng != nullptr) seed = derived_seed(*rng);
   try {
@@ -78,7 +79,6 @@ void run(const mechanisms::GridNoise& noise, const py::array& x, py::array& out,
 long add_noise(const py::array& x, py::array& out, const std::string& law, const std::string& parameter,
                const std::string& value, const std::optional<long>& granularity_exponent, bool hardened,
                const py::object& rng, unsigned threads) {
-  const mechanisms::GridNoise noise = grid_noise_of(law, parameter, value, granularity_exponent, hardened);
   PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
   const bool is64 = x.dtype().is(py::dtype::of<double>());
   if ((!is64 && !x.dtype().is(py::dtype::of<float>())) || !out.dtype().is(x.dtype())) {
@@ -87,10 +87,18 @@ long add_noise(const py::array& x, py::array& out, const std::string& law, const
   if ((x.flags() & py::array::c_style) == 0 || (out.flags() & py::array::c_style) == 0 || !out.writeable()) {
     throw py::type_error("x and out must be C-contiguous (out writeable)");
   }
+  const auto n = static_cast<std::size_t>(x.size());
+  const void* in = x.data();
+  void* dst = out.mutable_data();
+  // Everything below is C++ on the buffers: the sampler's setup (a few milliseconds at the
+  // automatic granularity) and the draws run without the GIL, so other Python threads run
+  // meanwhile (a DP-SGD step computes while the next step's noise is drawn).
+  const py::gil_scoped_release release;
+  const mechanisms::GridNoise noise = grid_noise_of(law, parameter, value, granularity_exponent, hardened);
   if (is64) {
-    run<double>(noise, x, out, seeded, threads);
+    run<double>(noise, in, dst, n, seeded, threads);
   } else {
-    run<float>(noise, x, out, seeded, threads);
+    run<float>(noise, in, dst, n, seeded, threads);
   }
   return noise.granularity_exponent();
 }
