@@ -67,6 +67,14 @@ std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double
       default_granularity_exponent(std::min(o.coordinate_bound, o.response_bound), 32));
   const std::int64_t bx = grid_bound(o.coordinate_bound, k, "coordinate_bound");
   const std::int64_t by = grid_bound(o.response_bound, k, "response_bound");
+  // The int128 sums hold n products of two grid values: n bx max(bx, by) < 2^126 keeps them exact.
+  const mpz_class largest = mpz_class(static_cast<unsigned long>(x.rows)) * static_cast<unsigned long>(bx) *
+                            static_cast<unsigned long>(std::max(bx, by));
+  if (mpz_sizeinbase(largest.get_mpz_t(), 2) > 125) {
+    throw ParameterError("granularity_exponent", "granularity_exponent = " + std::to_string(k) +
+                                                     " is too fine for these bounds and rows: allowed rows * "
+                                                     "(coordinate_bound / g) * max(coordinate_bound, response_bound) / g < 2^125");
+  }
   std::vector<int128> a(p * p, 0), b(p, 0);
   std::vector<std::int64_t> row(p);
   for (std::size_t i = 0; i < x.rows; ++i) {

@@ -22,7 +22,8 @@
 // delta) <= epsilon; g_o = the power of two <= sigma 2^-18 with sigma^2 = Delta^2 / (2 rho);
 // s2 = D2 / (2 rho).
 // Errors: ParameterError naming x, y (shape, NaN, inf), coordinate_bound, response_bound,
-// eigen_bound (> 0), design, epsilon, delta (required), granularity_exponent.
+// eigen_bound (> 0), design, epsilon, delta (required), granularity_exponent (also when
+// n (c / g_d) max(c, R) / g_d reaches 2^125, past the exact int128 sums).
 // Cost: O(n p^2) integer operations and O(p^3) rational ones. Thread-safety: pure function.
 #pragma once
 

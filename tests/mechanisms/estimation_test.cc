@@ -97,6 +97,11 @@ TEST(EstimationBudget, RefusalsNameTheParameter) {
   const std::vector<double> rank_one{1, 1, 1, 1, 1, 1};
   const std::vector<double> y{1, 0, 1};
   EXPECT_EQ(name_of([&] { (void)noisy_ols({rank_one, 3, 2}, y, {}, bits); }), "design");
+  // 16 rows at g = 2^-61 with c = R = 1: 16 * 2^61 * 2^61 = 2^126 would overflow the int128 sums.
+  const std::vector<double> col(16, 0.5);
+  NoisyOlsOptions fine;
+  fine.granularity_exponent = 61;
+  EXPECT_EQ(name_of([&] { (void)noisy_ols({col, 16, 1}, col, fine, bits); }), "granularity_exponent");
 }
 
 // |n_j - n'_j| <= floor(lambda / g) + 1 for every pair of doubles within lambda; without the +1
