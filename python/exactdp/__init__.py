@@ -28,6 +28,7 @@ Parameters are int, fractions.Fraction, decimal.Decimal or str ("9/4", "1e-5"), 
 
 from ._errors import ComputationError, LimitError, ParameterError, UnsupportedEventError, UsageError
 from . import events
+from . import estimators
 from .accountant import Accountant
 from .accounting import calibrate, compose, compose_events, convert, measure_gdp, profile
 from .audit import audit

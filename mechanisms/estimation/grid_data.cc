@@ -1,0 +1,136 @@
+// exactdp-allow-float: doubles are the caller's storage, decoded by float_grid.h from their bits.
+#include <exactdp/mechanisms/estimation/grid_data.h>
+
+#include <mpfr.h>
+
+#include <cstdint>
+
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
+#include <exactdp/mechanisms/grid_noise/float_grid.h>
+
+namespace exactdp::mechanisms {
+
+using exactdp::to_string;
+
+void validate_matrix(const MatrixView& m, const std::string& name) {
+  if (m.rows == 0 || m.cols == 0 || m.values.size() / m.cols != m.rows || m.values.size() % m.cols != 0) {
+    throw ParameterError(name, name + " has shape " + std::to_string(m.rows) + " x " +
+                                   std::to_string(m.cols) + " with " + std::to_string(m.values.size()) +
+                                   " values: allowed rows >= 1, cols >= 1, rows * cols values");
+  }
+}
+
+void validate_granularity_exponent(long k) {
+  if (k < -kMaxGranularityExponent || k > kMaxGranularityExponent) {
+    throw ParameterError::out_of_range("granularity_exponent", std::to_string(k),
+                                       "|granularity_exponent| <= " + std::to_string(kMaxGranularityExponent));
+  }
+}
+
+std::vector<mpz_class> to_grid(std::span<const double> x, long k, const std::string& name) {  // exactdp-allow-float: decoded exactly
+  validate_granularity_exponent(k);
+  std::vector<mpz_class> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!is_finite_bits(x[i])) {
+      throw ParameterError(name, name + "[" + std::to_string(i) + "] is " +
+                                     (is_nan_bits(x[i]) ? "NaN" : "inf") + "; allowed: finite values");
+    }
+    std::int64_t n = 0;
+    if (grid_index_fast(x[i], k, n)) {
+      out[i] = static_cast<long>(n);
+    } else {
+      grid_index_wide(x[i], k, out[i]);
+    }
+  }
+  return out;
+}
+
+std::int64_t grid_bound(const mpq_class& radius, long k, const std::string& name) {
+  validate_granularity_exponent(k);
+  if (radius <= 0) throw ParameterError::out_of_range(name, to_string(radius), name + " > 0");
+  const mpz_class bound = floor_to_grid(radius, k);
+  if (bound < 1 || bound >= mpz_class(static_cast<unsigned long>(kMaxGridBound))) {
+    throw ParameterError(name, name + " = " + to_string(radius) + " is " + (bound < 1 ? "below" : "too many") +
+                                   " grid units at granularity_exponent = " + std::to_string(k) +
+                                   ": allowed 1 <= " + name + " 2^k < 2^62");
+  }
+  return bound.get_si();
+}
+
+std::int64_t truncated_grid_value(double x, long k, std::int64_t bound, const std::string& name,  // exactdp-allow-float: decoded exactly
+                                  std::size_t index) {
+  if (!is_finite_bits(x)) {
+    throw ParameterError(name, name + "[" + std::to_string(index) + "] is " + (is_nan_bits(x) ? "NaN" : "inf") +
+                                   "; allowed: finite values");
+  }
+  std::int64_t n = 0;
+  if (!grid_index_fast(x, k, n)) return decode_float(x).negative ? -bound : bound;  // |n| >= 2^62 > bound
+  return n > bound ? bound : (n < -bound ? -bound : n);
+}
+
+mpz_class to_mpz(int128 value) {
+  const bool negative = value < 0;
+  const uint128 magnitude = negative ? -static_cast<uint128>(value) : static_cast<uint128>(value);
+  mpz_class out(static_cast<unsigned long>(magnitude >> 64));
+  out <<= 64;
+  out += static_cast<unsigned long>(magnitude & ~std::uint64_t{0});
+  return negative ? mpz_class(-out) : out;
+}
+
+mpz_class floor_to_grid(const mpq_class& q, long k) {
+  const mpq_class scaled = q * power_of_two(k);
+  mpz_class out;
+  mpz_fdiv_q(out.get_mpz_t(), scaled.get_num_mpz_t(), scaled.get_den_mpz_t());
+  return out;
+}
+
+mpz_class round_to_grid(const mpq_class& q, long k) {
+  const mpq_class scaled = q * power_of_two(k) + mpq_class(1, 2);
+  mpz_class out;
+  mpz_fdiv_q(out.get_mpz_t(), scaled.get_num_mpz_t(), scaled.get_den_mpz_t());
+  return out;
+}
+
+void clamp_symmetric(mpz_class& v, const mpz_class& bound) {
+  if (v > bound) {
+    v = bound;
+  } else if (v < -bound) {
+    v = -bound;
+  }
+}
+
+long floor_log2(const mpq_class& q) {
+  long e = static_cast<long>(mpz_sizeinbase(q.get_num_mpz_t(), 2)) -
+           static_cast<long>(mpz_sizeinbase(q.get_den_mpz_t(), 2));
+  // q is in [2^(e-1), 2^(e+1)).
+  return q >= power_of_two(e) ? e : e - 1;
+}
+
+long default_granularity_exponent(const mpq_class& scale, long bits) {
+  if (scale <= 0) {
+    throw ParameterError::out_of_range("scale", to_string(scale), "scale > 0");
+  }
+  const long k = bits - floor_log2(scale);
+  validate_granularity_exponent(k);
+  return k;
+}
+
+mpq_class sqrt_upper(const mpq_class& x) {
+  // u = (isqrt(floor(x 4^64)) + 1) / 2^64 >= sqrt(x).
+  mpz_class scaled = floor_to_grid(x, 128);
+  mpz_class root;
+  mpz_sqrt(root.get_mpz_t(), scaled.get_mpz_t());
+  return mpq_class(root + 1) * power_of_two(-64);
+}
+
+double to_double_nearest(const mpq_class& q) {  // exactdp-allow-float: output conversion only
+  mpfr_t x;
+  mpfr_init2(x, 53);
+  mpfr_set_q(x, q.get_mpq_t(), MPFR_RNDN);
+  const double out = mpfr_get_d(x, MPFR_RNDN);  // exactdp-allow-float: output conversion only
+  mpfr_clear(x);
+  return out;
+}
+
+}  // namespace exactdp::mechanisms

@@ -1,0 +1,136 @@
+#include <exactdp/mechanisms/estimation/noisy_ols.h>
+
+#include <mpfr.h>
+
+#include <algorithm>
+
+#include <exactdp/accounting/grid_noise.h>
+#include <exactdp/accounting/zcdp.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
+#include <exactdp/mechanisms/estimation/exact_linear_algebra.h>
+#include <exactdp/mechanisms/estimation/peeling_budget.h>
+#include <exactdp/samplers/discrete_gaussian.h>
+
+namespace exactdp::mechanisms {
+
+using exactdp::to_string;
+
+namespace {
+
+constexpr int kBisectionSteps = 40;
+
+void validate_ols(const MatrixView& x, std::span<const double> y, const NoisyOlsOptions& o) {  // exactdp-allow-float: decoded exactly
+  validate_privacy_target(o.epsilon, o.delta);
+  validate_matrix(x, "x");
+  if (y.size() != x.rows) {
+    throw ParameterError("y", "y has " + std::to_string(y.size()) + " values: allowed " + std::to_string(x.rows) +
+                                  " (one per row of x)");
+  }
+  for (const auto& [name, value] : {std::pair{"coordinate_bound", &o.coordinate_bound},
+                                    std::pair{"response_bound", &o.response_bound},
+                                    std::pair{"eigen_bound", &o.eigen_bound}}) {
+    if (*value <= 0) throw ParameterError::out_of_range(name, to_string(*value), std::string(name) + " > 0");
+  }
+}
+
+// The largest rho (bisection on [0, epsilon]) whose certified epsilon at delta is <= epsilon.
+mpq_class calibrate_rho(const mpq_class& epsilon, const mpq_class& delta) {
+  mpq_class lo = 0;
+  mpq_class hi = epsilon;
+  for (int step = 0; step < kBisectionSteps; ++step) {
+    const mpq_class mid = (lo + hi) / 2;
+    const auto converted = accounting::zcdp_epsilon(mid, delta);
+    if (mpfr_cmp_q(converted.bound.value.upper(), epsilon.get_mpq_t()) <= 0) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+}  // namespace
+
+mpq_class ols_sensitivity_squared(const NoisyOlsOptions& o, std::size_t n, std::size_t p) {
+  const mpq_class c2 = mpq_class(static_cast<unsigned long>(p)) * o.coordinate_bound * o.coordinate_bound;
+  const mpq_class factor = 1 + o.eigen_bound * c2;
+  const mpq_class nn = mpq_class(static_cast<unsigned long>(n)) * static_cast<unsigned long>(n);
+  return 4 * o.eigen_bound * o.eigen_bound * c2 * o.response_bound * o.response_bound * factor * factor / nn;
+}
+
+std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double> y,  // exactdp-allow-float: decoded exactly
+                                     const NoisyOlsOptions& o) {
+  validate_ols(x, y, o);
+  const std::size_t p = x.cols;
+  const long k = o.granularity_exponent.value_or(
+      default_granularity_exponent(std::min(o.coordinate_bound, o.response_bound), 32));
+  const std::int64_t bx = grid_bound(o.coordinate_bound, k, "coordinate_bound");
+  const std::int64_t by = grid_bound(o.response_bound, k, "response_bound");
+  // The int128 sums hold n products of two grid values: n bx max(bx, by) < 2^126 keeps them exact.
+  const mpz_class largest = mpz_class(static_cast<unsigned long>(x.rows)) * static_cast<unsigned long>(bx) *
+                            static_cast<unsigned long>(std::max(bx, by));
+  if (mpz_sizeinbase(largest.get_mpz_t(), 2) > 125) {
+    throw ParameterError("granularity_exponent", "granularity_exponent = " + std::to_string(k) +
+                                                     " is too fine for these bounds and rows: allowed rows * "
+                                                     "(coordinate_bound / g) * max(coordinate_bound, response_bound) / g < 2^125");
+  }
+  std::vector<int128> a(p * p, 0), b(p, 0);
+  std::vector<std::int64_t> row(p);
+  for (std::size_t i = 0; i < x.rows; ++i) {
+    for (std::size_t j = 0; j < p; ++j) row[j] = truncated_grid_value(x.values[i * p + j], k, bx, "x", i * p + j);
+    const std::int64_t yi = truncated_grid_value(y[i], k, by, "y", i);
+    for (std::size_t j = 0; j < p; ++j) {
+      b[j] += static_cast<int128>(row[j]) * yi;
+      for (std::size_t l = 0; l <= j; ++l) a[j * p + l] += static_cast<int128>(row[j]) * row[l];
+    }
+  }
+  std::vector<mpq_class> am(p * p), bm(p);
+  for (std::size_t j = 0; j < p; ++j) {
+    bm[j] = to_mpz(b[j]);
+    for (std::size_t l = 0; l <= j; ++l) am[j * p + l] = am[l * p + j] = to_mpz(a[j * p + l]);
+  }
+  // A - (n / L) I in grid units g^2: subtract n / (L g^2) = n 2^(2k) / L on the diagonal.
+  std::vector<mpq_class> shifted = am;
+  const mpq_class shift = mpq_class(static_cast<unsigned long>(x.rows)) * power_of_two(2 * k) / o.eigen_bound;
+  for (std::size_t j = 0; j < p; ++j) shifted[j * p + j] -= shift;
+  if (!is_positive_definite(std::move(shifted), p)) {
+    throw ParameterError("design", "design: the smallest eigenvalue of X^T X / n (truncated data) is not above "
+                                   "1 / eigen_bound = " + to_string(1 / o.eigen_bound) +
+                                   ": allowed designs with lambda_min(X^T X / n) > 1 / eigen_bound");
+  }
+  return *solve_positive_definite(std::move(am), std::move(bm), p);
+}
+
+EstimateResult noisy_ols(const MatrixView& x, std::span<const double> y, const NoisyOlsOptions& o,  // exactdp-allow-float: decoded exactly
+                         BitSource& bits) {
+  const std::vector<mpq_class> beta = truncated_ols(x, y, o);
+  const std::size_t p = x.cols;
+  const mpq_class delta2 = ols_sensitivity_squared(o, x.rows, p);
+  const mpq_class sensitivity = sqrt_upper(delta2);
+  const mpq_class rho = calibrate_rho(o.epsilon, o.delta);
+  const long ko = default_granularity_exponent(sqrt_upper(delta2 / (2 * rho)), 18);
+  const mpz_class d2 = accounting::grid_l2_sensitivity_squared(sensitivity, power_of_two(-ko),
+                                                               mpz_class(static_cast<unsigned long>(p)));
+  const mpq_class sigma2_grid = mpq_class(d2) / (2 * rho);
+  const DiscreteGaussianParams noise = DiscreteGaussianParams::make(sigma2_grid);
+  EstimateResult result;
+  for (std::size_t j = 0; j < p; ++j) {
+    const mpz_class released = round_to_grid(beta[j], ko) + sample_discrete_gaussian(bits, noise);
+    result.estimate.push_back(mpq_class(released) * power_of_two(-ko));
+    result.support.push_back(j);
+  }
+  EstimationGuarantee& g = result.guarantee;
+  g.epsilon = o.epsilon;
+  g.delta = o.delta;
+  g.certified_epsilon = accounting::zcdp_epsilon(rho, o.delta).bound.value;
+  g.composition = "discrete Gaussian, rho-zCDP (CKS20), certified conversion to (epsilon, delta)";
+  g.budget_split = {{"rho", rho}};
+  g.tuning = {{"coordinate_bound", o.coordinate_bound}, {"response_bound", o.response_bound},
+              {"eigen_bound", o.eigen_bound}, {"sensitivity", sensitivity},
+              {"sensitivity2 (grid, squared)", mpq_class(d2)},
+              {"sigma2", sigma2_grid * power_of_two(-2 * ko)}, {"granularity", power_of_two(-ko)}};
+  return result;
+}
+
+}  // namespace exactdp::mechanisms

@@ -1,0 +1,163 @@
+"""Private estimators of "The cost of privacy" (Cai, Wang and Zhang), exact on a power-of-two grid.
+
+    private_max(v, epsilon=..., sensitivity=...)            Algorithm 1 (one noisy argmax of |v_j|
+                                                            and the chosen value, noised again)
+    peeling(v, sparsity=..., epsilon=..., delta=None, ...)  Algorithm 2 (top-s by PrivateMax)
+    sparse_mean(x, sparsity=..., radius=..., epsilon=...)   Algorithm 3 (truncated mean, Peeling)
+    dp_lasso(x, y, sparsity=..., ...)                       Algorithm 4 (private hard thresholding)
+    noisy_ols(x, y, coordinate_bound=..., ...)              Section 4.3.1 (OLS + discrete Gaussian)
+
+Data are numpy float64 arrays, read exactly (every float is a dyadic rational) and mapped to the
+grid 2^-k; parameters are exact (int, Fraction, Decimal or str; a float is refused). Every
+estimator returns ``(estimate, guarantee)``: ``estimate`` a float64 ndarray (the exact release,
+rounded to nearest; ``guarantee["exact_estimate"]`` holds the exact Fractions), ``guarantee`` a
+dict with ``epsilon`` / ``delta`` (the target), ``certified_epsilon`` (an Interval whose upper end
+is <= epsilon, proven), ``composition`` (words), ``routes`` (each composition route's per-round
+budget, the noise scale it needs and its certified epsilon; the one used first), ``budget_split``
+and ``tuning`` (exact Fractions) and ``support``. docs/ESTIMATION.md has the algorithms, the
+sensitivity proofs and the tuning defaults. rng: None (the OS CSPRNG) or an exactdp.SeededBits
+(tests only).
+"""
+
+from __future__ import annotations
+
+import numbers
+from fractions import Fraction
+from typing import Any, Dict, Optional, Tuple
+
+import numpy as np
+
+from . import _exactdp
+from ._convert import exact_text
+from ._errors import ParameterError
+from .interval import Interval
+from .samplers import SeededBits
+
+__all__ = ["private_max", "peeling", "sparse_mean", "dp_lasso", "noisy_ols"]
+
+_ROUTES = ("basic", "advanced", "kov")
+
+
+def _array(name: str, value: Any, ndim: int) -> np.ndarray:
+    if not isinstance(value, np.ndarray):
+        raise TypeError(f"{name} must be a numpy float64 array, not {type(value).__name__}")
+    if value.dtype != np.float64:
+        raise TypeError(f"{name}: dtype {value.dtype} is not supported: allowed float64")
+    if value.ndim != ndim:
+        raise ParameterError(f"{name} has {value.ndim} dimensions: allowed {ndim}", name)
+    return np.ascontiguousarray(value)
+
+
+def _optional(name: str, value: Any) -> str:
+    return "" if value is None else exact_text(name, value)
+
+
+def _count(name: str, value: Any, optional: bool = False) -> Optional[int]:
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int")
+    if int(value) < 1:
+        raise ParameterError(f"{name} = {value} is out of range: allowed {name} >= 1", name)
+    return int(value)
+
+
+def _route(route: Any) -> str:
+    if route is None:
+        return ""
+    if route not in _ROUTES:
+        raise ParameterError(f"route = {str(route)[:40]!r} is not known: allowed basic, advanced, kov", "route")
+    return route
+
+
+def _rng(rng: Any) -> Any:
+    if rng is not None and not isinstance(rng, SeededBits):
+        raise TypeError("rng must be None (the OS CSPRNG) or an exactdp.SeededBits")
+    return rng
+
+
+def _k(granularity_exponent: Any) -> Optional[int]:
+    if granularity_exponent is None:
+        return None
+    if isinstance(granularity_exponent, bool) or not isinstance(granularity_exponent, numbers.Integral):
+        raise TypeError("granularity_exponent must be None or an int")
+    return int(granularity_exponent)
+
+
+def _interval(d: Dict[str, str]) -> Interval:
+    return Interval.from_text(d["lower"], d["upper"])
+
+
+def _guarantee(raw: Dict[str, Any]) -> Dict[str, Any]:
+    return {
+        "epsilon": Fraction(raw["epsilon"]),
+        "delta": None if raw["delta"] is None else Fraction(raw["delta"]),
+        "certified_epsilon": _interval(raw["certified_epsilon"]),
+        "composition": raw["composition"],
+        "routes": [{"route": r["route"], "epsilon_per_round": Fraction(r["epsilon_per_round"]),
+                    "noise_scale": Fraction(r["noise_scale"]), "epsilon": _interval(r["epsilon"])}
+                   for r in raw["routes"]],
+        "budget_split": {k: Fraction(v) for k, v in raw["budget_split"].items()},
+        "tuning": {k: Fraction(v) for k, v in raw["tuning"].items()},
+    }
+
+
+def _result(raw: Dict[str, Any]) -> Tuple[np.ndarray, Dict[str, Any]]:
+    exact = [Fraction(t) for t in raw["estimate"]]
+    guarantee = _guarantee(raw["guarantee"])
+    guarantee["exact_estimate"] = exact
+    guarantee["support"] = list(raw["support"])
+    return np.array([float(q) for q in exact], dtype=np.float64), guarantee
+
+
+def private_max(v, *, epsilon, sensitivity, granularity_exponent=None, rng=None):
+    """Algorithm 1: the index j* of the noisy max of |v_j| and v_j* + fresh noise, epsilon-DP
+    (pure: argmax 2/3 of it, value 1/3) when every v_j moves by <= sensitivity between
+    neighbouring data sets. Returns ((index, value), guarantee) with value a Fraction."""
+    raw = _exactdp._private_max(_array("v", v, 1), exact_text("epsilon", epsilon),
+                                exact_text("sensitivity", sensitivity), _k(granularity_exponent), _rng(rng))
+    return (int(raw["index"]), Fraction(raw["value"])), _guarantee(raw["guarantee"])
+
+
+def peeling(v, *, sparsity, epsilon, sensitivity, delta=None, route=None, granularity_exponent=None, rng=None):
+    """Algorithm 2: the top-`sparsity` coordinates of |v| by repeated PrivateMax. route: None (kov
+    with a delta, basic without), "basic", "advanced" (the paper's) or "kov". Returns
+    ((indices, values), guarantee), values Fractions in the order chosen."""
+    raw = _exactdp._peeling(_array("v", v, 1), exact_text("epsilon", epsilon), _optional("delta", delta),
+                            _route(route), exact_text("sensitivity", sensitivity), _count("sparsity", sparsity),
+                            _k(granularity_exponent), _rng(rng))
+    return (list(raw["indices"]), [Fraction(t) for t in raw["values"]]), _guarantee(raw["guarantee"])
+
+
+def sparse_mean(x, *, sparsity, radius, epsilon, delta=None, route=None, granularity_exponent=None, rng=None):
+    """Algorithm 3: the s-sparse private mean of the rows of x (n x d), coordinates truncated at
+    radius R (which must bound the data without looking at it)."""
+    raw = _exactdp._sparse_mean(_array("x", x, 2), exact_text("epsilon", epsilon), _optional("delta", delta),
+                                _route(route), exact_text("radius", radius), _count("sparsity", sparsity),
+                                _k(granularity_exponent), _rng(rng))
+    return _result(raw)
+
+
+def noisy_ols(x, y, *, coordinate_bound, response_bound, eigen_bound, epsilon, delta, granularity_exponent=None,
+              rng=None):
+    """Section 4.3.1: exact OLS of the truncated data (|x_ij| <= coordinate_bound, |y_i| <=
+    response_bound) plus exact discrete Gaussian noise; requires lambda_min(X^T X / n) >
+    1 / eigen_bound (ParameterError naming design otherwise)."""
+    raw = _exactdp._noisy_ols(_array("x", x, 2), _array("y", y, 1), exact_text("epsilon", epsilon),
+                              exact_text("delta", delta), exact_text("coordinate_bound", coordinate_bound),
+                              exact_text("response_bound", response_bound), exact_text("eigen_bound", eigen_bound),
+                              _k(granularity_exponent), _rng(rng))
+    return _result(raw)
+
+
+def dp_lasso(x, y, *, sparsity, coordinate_bound, response_bound, coefficient_bound, epsilon, delta=None,
+             route=None, iterations=None, step_size="1/2", granularity_exponent=None, rng=None):
+    """Algorithm 4: private iterative hard thresholding over `iterations` disjoint parts of the rows
+    (default floor(log2 n)), step size eta (default 1/2), coefficients clamped at coefficient_bound."""
+    raw = _exactdp._dp_lasso(_array("x", x, 2), _array("y", y, 1), exact_text("epsilon", epsilon),
+                             _optional("delta", delta), _route(route), _count("sparsity", sparsity),
+                             _count("iterations", iterations, optional=True), exact_text("step_size", step_size),
+                             exact_text("coordinate_bound", coordinate_bound),
+                             exact_text("response_bound", response_bound),
+                             exact_text("coefficient_bound", coefficient_bound), _k(granularity_exponent), _rng(rng))
+    return _result(raw)
