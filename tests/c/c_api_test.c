@@ -764,6 +764,61 @@ static void test_sampler_new(void) {
   CHECK_RC(exactdp_sampler_laws(NULL, 8), EXACTDP_E_NULL, "buf");
 }
 
+/* exactdp_law_delta / exactdp_law_calibrate: any registry law by name; the per-law calls are
+ * these at a fixed law. */
+static void test_law_accounting(void) {
+  static const char *const dg_n[] = {"sigma2"}, *const dg_v[] = {"1"};
+  static const char *const s_n[] = {"sensitivity"}, *const s_v[] = {"3"};
+  static const char *const mean_n[] = {"sigma2", "mean"}, *const mean_v[] = {"1", "2"};
+  char lo[EXACTDP_DECIMAL_LEN], up[EXACTDP_DECIMAL_LEN], lo2[EXACTDP_DECIMAL_LEN], up2[EXACTDP_DECIMAL_LEN];
+  char name[EXACTDP_DECIMAL_LEN], value[EXACTDP_DECIMAL_LEN], sigma2[EXACTDP_DECIMAL_LEN];
+
+  OK(exactdp_law_delta("discrete-gaussian", dg_n, dg_v, 1, "1", NULL, lo, up, sizeof lo));
+  CHECK(strcmp(lo, KA_DG_DELTA_LOWER) == 0 && strcmp(up, KA_DG_DELTA_UPPER) == 0);
+  OK(exactdp_law_delta("discrete-gaussian", dg_n, dg_v, 1, "1", "1e-6", lo, up, sizeof lo));
+  OK(exactdp_discrete_gaussian_delta("1", "1", NULL, "1e-6", lo2, up2, sizeof lo2));
+  CHECK(strcmp(lo, lo2) == 0 && strcmp(up, up2) == 0);
+  /* a law no per-law call covers: the continuous Gaussian at its calibrated sigma meets the target */
+  OK(exactdp_law_calibrate("gaussian", NULL, NULL, 0, "1", "1e-5", name, value, sizeof value));
+  CHECK(strcmp(name, "sigma") == 0);
+  {
+    const char *const n[] = {"sigma"}, *const v[] = {value};
+    OK(exactdp_law_delta("gaussian", n, v, 1, "1", NULL, lo, up, sizeof lo));
+    /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+    CHECK(strtod(up, NULL) <= 1e-5 && strtod(up, NULL) > 0.99e-5);
+  }
+  /* the discrete Gaussian's map is exactdp_calibrate_discrete_gaussian */
+  OK(exactdp_law_calibrate("discrete-gaussian", s_n, s_v, 1, "1", "1e-5", name, value, sizeof value));
+  OK(exactdp_calibrate_discrete_gaussian("1", "1e-5", "3", sigma2, sizeof sigma2));
+  CHECK(strcmp(name, "sigma2") == 0 && strcmp(value, sigma2) == 0);
+  /* the Laplace laws: scale = sensitivity / epsilon, exact */
+  OK(exactdp_law_calibrate("discrete-laplace", s_n, s_v, 1, "9", "0", name, value, sizeof value));
+  CHECK(strcmp(name, "scale") == 0 && strcmp(value, "0.33333333333333333334") == 0); /* 1/3, rounded up */
+  OK(exactdp_law_calibrate("laplace", NULL, NULL, 0, "1/2", "0", name, value, sizeof value));
+  CHECK(strcmp(value, "2") == 0);
+
+  /* refused by name, or naming the parameter */
+  CHECK_RC(exactdp_law_calibrate("staircase", NULL, NULL, 0, "1", "1e-5", name, value, sizeof value), EXACTDP_E_PARAM,
+           "staircase");
+  CHECK_RC(exactdp_law_calibrate("no-such-law", NULL, NULL, 0, "1", "1e-5", name, value, sizeof value),
+           EXACTDP_E_PARAM, "law");
+  CHECK_RC(exactdp_law_delta("bernoulli-exp", dg_n, dg_v, 1, "1", NULL, lo, up, sizeof lo), EXACTDP_E_PARAM,
+           "bernoulli-exp");
+  CHECK_RC(exactdp_law_delta("discrete-gaussian", mean_n, mean_v, 2, "1", NULL, lo, up, sizeof lo), EXACTDP_E_PARAM,
+           "mean");
+  CHECK_RC(exactdp_law_calibrate("gaussian", dg_n, dg_v, 1, "1", "1e-5", name, value, sizeof value), EXACTDP_E_PARAM,
+           "sigma2");
+  CHECK_RC(exactdp_law_calibrate("gaussian", NULL, NULL, 0, "1", "0", name, value, sizeof value), EXACTDP_E_PARAM,
+           "delta");
+  CHECK_RC(exactdp_law_calibrate("laplace", NULL, NULL, 0, "0", "0", name, value, sizeof value), EXACTDP_E_PARAM,
+           "epsilon");
+  CHECK_RC(exactdp_law_calibrate(NULL, NULL, NULL, 0, "1", "1e-5", name, value, sizeof value), EXACTDP_E_NULL, "law");
+  CHECK_RC(exactdp_law_calibrate("laplace", NULL, NULL, 0, "1", "0", name, NULL, 8), EXACTDP_E_NULL, "value");
+  CHECK_RC(exactdp_law_calibrate("laplace", NULL, NULL, 1, "1", "0", name, value, 8), EXACTDP_E_NULL, "names");
+  CHECK_RC(exactdp_law_calibrate("laplace", NULL, NULL, 0, "1", "0", name, value, 1), EXACTDP_E_BUFFER, "value");
+  CHECK_RC(exactdp_law_delta("gaussian", NULL, NULL, 0, "1", NULL, lo, up, sizeof lo), EXACTDP_E_PARAM, "sigma");
+}
+
 int main(void) {
   test_library();
   test_bits();
@@ -774,6 +829,7 @@ int main(void) {
   test_sample_decimal();
   test_hardened_queries();
   test_accounting();
+  test_law_accounting();
   test_threads();
   test_selection();
   printf("c_api_test: %d checks, %d failed\n", g_checks, g_failures);
