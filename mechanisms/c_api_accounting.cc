@@ -163,9 +163,9 @@ laws::NoiseCalibration calibration(const char* law_name, const std::vector<std::
 }  // namespace
 }  // namespace exactdp::internal
 
-using exactdp::internal::guard;
-using exactdp::internal::require_non_null;
 namespace internal = exactdp::internal;
+using internal::guard;
+using internal::require_non_null;
 
 extern "C" {
 

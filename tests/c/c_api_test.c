@@ -198,6 +198,20 @@ static void test_construction_errors(void) {
   CHECK(s == SENTINEL);
 }
 
+/* Draws n <= 8 values of s from a fresh `seed` stream and CHECKs them against `want`; returns
+ * the bits the draws consumed. */
+static uint64_t known_answer(const exactdp_sampler *s, const char *seed, const int64_t *want, size_t n) {
+  int64_t x[8];
+  uint64_t consumed = 0;
+  exactdp_bits *b = seeded(seed);
+  CHECK(n <= 8);
+  OK(exactdp_sample_int64(s, b, x, n));
+  CHECK(memcmp(x, want, n * sizeof *want) == 0);
+  OK(exactdp_bits_consumed(b, &consumed));
+  exactdp_bits_free(b);
+  return consumed;
+}
+
 /* Known answers (KA_* above): the same seed gives the same values as the C++ samplers. */
 static void test_known_answers(void) {
   static const int64_t gaussian[5] = KA_GAUSSIAN;           /* --sigma2 10 --mean 5, seed 0 */
@@ -207,55 +221,29 @@ static void test_known_answers(void) {
   static const int64_t hardened_laplace[5] = KA_HLAPLACE;   /* --scale 10 --hardened, seed 1 */
   exactdp_sampler_options o;
   exactdp_sampler *s = NULL;
-  exactdp_bits *b = NULL;
-  int64_t x[8];
-  uint64_t consumed = 0, per = 0;
+  uint64_t per = 0;
 
   exactdp_sampler_options_init(&o);
   o.mean = "5";
   OK(exactdp_discrete_gaussian_new_ex("10", &o, &s));
-  b = seeded(kSeedZero);
-  OK(exactdp_sample_int64(s, b, x, 5));
-  CHECK(memcmp(x, gaussian, sizeof gaussian) == 0);
-  exactdp_bits_free(b);
+  (void)known_answer(s, kSeedZero, gaussian, 5);
   exactdp_sampler_free(s);
-
   o.mean = "-3";
   OK(exactdp_discrete_laplace_new_ex("7/2", &o, &s));
-  b = seeded(kSeedZero);
-  OK(exactdp_sample_int64(s, b, x, 5));
-  CHECK(memcmp(x, laplace, sizeof laplace) == 0);
-  exactdp_bits_free(b);
+  (void)known_answer(s, kSeedZero, laplace, 5);
   exactdp_sampler_free(s);
-
   OK(exactdp_bernoulli_exp_new("1/2", 0, &s));
-  b = seeded(kSeedOne);
-  OK(exactdp_sample_int64(s, b, x, 8));
-  CHECK(memcmp(x, bernoulli, sizeof bernoulli) == 0);
-  exactdp_bits_free(b);
+  (void)known_answer(s, kSeedOne, bernoulli, 8);
   exactdp_sampler_free(s);
 
-  OK(exactdp_discrete_gaussian_new("100", EXACTDP_HARDENED, &s));
-  b = seeded(kSeedZero);
-  OK(exactdp_sample_int64(s, b, x, 5));
-  CHECK(memcmp(x, hardened_gaussian, sizeof hardened_gaussian) == 0);
   /* isochronous: exactly bits_per_sample bits per draw (81 at sigma2 <= 186, default tau) */
+  OK(exactdp_discrete_gaussian_new("100", EXACTDP_HARDENED, &s));
   OK(exactdp_sampler_bits_per_sample(s, &per));
-  CHECK(per == 81);
-  OK(exactdp_bits_consumed(b, &consumed));
-  CHECK(consumed == 5 * per);
-  exactdp_bits_free(b);
+  CHECK(per == 81 && known_answer(s, kSeedZero, hardened_gaussian, 5) == 5 * per);
   exactdp_sampler_free(s);
-
   OK(exactdp_discrete_laplace_new("10", EXACTDP_HARDENED, &s));
-  b = seeded(kSeedOne);
-  OK(exactdp_sample_int64(s, b, x, 5));
-  CHECK(memcmp(x, hardened_laplace, sizeof hardened_laplace) == 0);
   OK(exactdp_sampler_bits_per_sample(s, &per));
-  CHECK(per == 801);
-  OK(exactdp_bits_consumed(b, &consumed));
-  CHECK(consumed == 5 * per);
-  exactdp_bits_free(b);
+  CHECK(per == 801 && known_answer(s, kSeedOne, hardened_laplace, 5) == 5 * per);
   exactdp_sampler_free(s);
 }
 
