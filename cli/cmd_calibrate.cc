@@ -8,6 +8,7 @@
 // rounded up (a larger sigma is at least as private).
 #include <ostream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <exactdp/accounting/analytic_gaussian.h>
@@ -23,6 +24,7 @@
 #include "cli/text_json_report.h"
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/registry.h>
 
 namespace exactdp::cli {
 namespace {
@@ -73,30 +75,42 @@ TextJsonReport calibration_report(const std::string& mechanism, const mpq_class&
   return out;
 }
 
-// The (epsilon, delta) both calibrations aim at, read (not yet range-checked: the library does).
-struct Target {
-  mpq_class epsilon;
-  mpq_class delta;
-};
-
-Target read_target(const ParsedArgs& parsed) {
-  Target t;
+// The (epsilon, delta) both calibrations aim at, read (not yet range-checked: the law does).
+laws::CalibrationTarget read_target(const ParsedArgs& parsed) {
+  laws::CalibrationTarget t;
   t.epsilon = parsed.require_rational("--epsilon");
   t.delta = parsed.require_rational("--delta");
   return t;
 }
 
-int calibrate_gaussian_cmd(const Target& target, const ParsedArgs& parsed, Io& io) {
+// A registry law with a calibration map that this command does not print (the closed forms):
+// refused by name, never reported as another law.
+[[noreturn]] void refuse_law(const laws::Law& law) {
+  throw laws::UnsupportedError(
+      "law", "calibrate prints the certified calibrations of " + mechanism_list(MechanismCommand::kCalibrate) +
+                 "; law " + law.name() + "'s calibration is a closed form (scale = sensitivity / epsilon, pure "
+                 "epsilon-DP; the C call exactdp_law_calibrate returns it), which calibrate does not print");
+}
+
+// The law's privacy parameters (its sensitivity) as the law reads them for a calibration.
+laws::LawParameters sensitivity_of(const laws::Law& law, const mpq_class& sensitivity) {
+  return law.parse_values({{"sensitivity", sensitivity}}, laws::Use::kCalibrate);
+}
+
+int calibrate_gaussian_cmd(const laws::Law& law, laws::CalibrationTarget target, const ParsedArgs& parsed,
+                           Io& io) {
   const mpq_class& epsilon = target.epsilon;
   const mpq_class& delta = target.delta;
   const mpq_class sensitivity = parsed.rational("--sensitivity").value_or(mpq_class(1));
-  accounting::validate_gaussian_calibration(epsilon, delta, sensitivity);
+  const laws::LawParameters privacy = sensitivity_of(law, sensitivity);
+  law.check_calibration(target, privacy);
   const int digits = digits_option(parsed, kMaxDigits);
   const accounting::ZivOptions options =
       ziv_options_from_tolerance(parsed, TinyTolerance::kOutOfRange);
+  target.tolerance = options.tolerance;
 
-  const accounting::GaussianCalibration c =
-      accounting::calibrate_gaussian(epsilon, delta, sensitivity, options);
+  const laws::NoiseCalibration calibration = law.calibrate(target, privacy);
+  const auto& c = std::get<accounting::GaussianCalibration>(calibration.certificate);
   // Enough bits that printing the exact dyadic ends loses nothing at `digits` digits.
   const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) +
                         static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma.get_den_mpz_t(), 2));
@@ -123,17 +137,20 @@ int calibrate_gaussian_cmd(const Target& target, const ParsedArgs& parsed, Io& i
   return out.emit(io, parsed.has("--json"));
 }
 
-int calibrate_discrete_gaussian_cmd(const Target& target, const ParsedArgs& parsed, Io& io) {
+int calibrate_discrete_gaussian_cmd(const laws::Law& law, laws::CalibrationTarget target, const ParsedArgs& parsed,
+                                    Io& io) {
   const mpz_class sensitivity = parsed.integer("--sensitivity").value_or(mpz_class(1));
   const mpq_class& epsilon = target.epsilon;
   const mpq_class& delta = target.delta;
-  accounting::validate_discrete_gaussian_calibration(epsilon, delta, sensitivity);
+  const laws::LawParameters privacy = sensitivity_of(law, mpq_class(sensitivity));
+  law.check_calibration(target, privacy);
   const int digits = digits_option(parsed, kMaxDigits);
   mpq_class tolerance = accounting::default_bracket_tolerance();
   if (const auto t = parsed.rational("--tolerance")) tolerance = *t;  // range-checked below
+  target.tolerance = tolerance;
 
-  const accounting::DiscreteGaussianCalibration c =
-      accounting::calibrate_discrete_gaussian(epsilon, delta, sensitivity, tolerance);
+  const laws::NoiseCalibration calibration = law.calibrate(target, privacy);
+  const auto& c = std::get<accounting::DiscreteGaussianCalibration>(calibration.certificate);
   const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) + 256;
   TextJsonReport out =
       calibration_report("discrete-gaussian", epsilon, delta, exactdp::parameter_text(mpq_class(sensitivity)));
@@ -162,16 +179,18 @@ int cmd_calibrate(Args args, Io& io) {
                                  : "calibrate: unexpected argument '" + abbreviate(pos[1]) + "'");
   }
   const MechanismRow* row = find_mechanism(MechanismCommand::kCalibrate, pos[0]);
+  const laws::Law* law = laws::find_law(pos[0]);
+  if (row == nullptr && law != nullptr && law->supports(laws::Capability::kCalibrate)) refuse_law(*law);
   if (row == nullptr) {
     throw UsageError("calibrate: unknown mechanism '" + abbreviate(pos[0]) + "' (allowed: " +
                      mechanism_list(MechanismCommand::kCalibrate) + ", dp-sgd)");
   }
-  // The table's sensitivity kind selects the calibration: a real L2 sensitivity (the analytic
-  // Gaussian) or an integer one (the discrete Gaussian).
-  const Target target = read_target(parsed);
+  // The registry law calibrates; the table's sensitivity kind selects the report: a real L2
+  // sensitivity (the analytic Gaussian's certificate) or an integer one (the discrete Gaussian's).
+  const laws::CalibrationTarget target = read_target(parsed);
   return row->sensitivity == SensitivityKind::kInteger
-             ? calibrate_discrete_gaussian_cmd(target, parsed, io)
-             : calibrate_gaussian_cmd(target, parsed, io);
+             ? calibrate_discrete_gaussian_cmd(*law, target, parsed, io)
+             : calibrate_gaussian_cmd(*law, target, parsed, io);
 }
 
 }  // namespace exactdp::cli

@@ -28,7 +28,6 @@
 namespace exactdp::cli {
 namespace {
 
-using mechanisms::NoiseMechanism;
 
 const std::string kHelp = std::string(
     "usage:\n"
@@ -145,19 +144,16 @@ void describe_grid(JsonValue& j, const std::optional<GridChoice>& grid, const me
   j.set("sensitivity_grid_steps", to_string(c.model.sensitivity));
 }
 
-NoiseMechanism parse_mechanism(const std::string& name) {
-  if (name == "discrete-gaussian") return NoiseMechanism::kDiscreteGaussian;
-  if (name == "discrete-laplace") return NoiseMechanism::kDiscreteLaplace;
-  throw ParameterError("mechanism", "mechanism = " + abbreviate(name) +
-                                        " is not known: allowed discrete-gaussian or discrete-laplace");
-}
+// A registry law the release serves (ParameterError naming mechanism for an unknown name,
+// UnsupportedError naming law for a law without a release route).
+std::string parse_mechanism(const std::string& name) { return mechanisms::release_law(name).name(); }
 
 JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
                          const std::vector<std::string>& columns, bool seeded, bool in_place,
                          int digits, const std::optional<GridChoice>& grid) {
   JsonValue j = JsonValue::object();
   j.set("command", "release");
-  j.set("mechanism", mechanisms::mechanism_name(c.budget.mechanism));
+  j.set("mechanism", c.budget.mechanism);
   j.set("hardened", c.budget.hardened);
   JsonValue requested = JsonValue::object();
   requested.set("epsilon", exact_text(c.budget.epsilon));
@@ -186,8 +182,8 @@ JsonValue guarantee_json(const mechanisms::ReleaseCalibration& c,
   for (const auto& name : columns) {
     JsonValue col = JsonValue::object();
     col.set("column", name);
-    col.set("mechanism", mechanisms::mechanism_name(c.budget.mechanism));
-    if (c.budget.mechanism == NoiseMechanism::kDiscreteGaussian) {
+    col.set("mechanism", c.budget.mechanism);
+    if (c.parameter == "sigma2") {
       col.set("sigma2", exact_text(c.sigma2));
       if (grid) col.set("sigma2_value_units", exact_text(c.sigma2 * grid->granularity * grid->granularity));
     } else {
@@ -212,7 +208,7 @@ void print_guarantee(std::ostream& err, const mechanisms::ReleaseCalibration& c,
                      const std::vector<std::string>& columns, bool seeded, int digits,
                      const std::optional<GridChoice>& grid) {
   using exactdp::to_decimal;
-  const bool gaussian = c.budget.mechanism == NoiseMechanism::kDiscreteGaussian;
+  const bool gaussian = c.parameter == "sigma2";
   err << "exactdp release: guarantee of the whole release (certified upper ends, rounded up)\n";
   const std::string eps_text = c.epsilon_exact ? exact_text(*c.epsilon_exact) : to_decimal(c.epsilon, digits).upper;
   const std::string delta_text = c.delta_exact ? exact_text(*c.delta_exact) : to_decimal(c.delta, digits).upper;
@@ -246,7 +242,7 @@ void print_guarantee(std::ostream& err, const mechanisms::ReleaseCalibration& c,
   }
   err << "  composition route    " << c.route << ": " << c.route_detail << "\n";
   for (const auto& name : columns) {
-    err << "  column " << name << ": " << mechanisms::mechanism_name(c.budget.mechanism)
+    err << "  column " << name << ": " << c.budget.mechanism
         << (c.budget.hardened ? " (hardened)" : "") << ", "
         << (gaussian ? "sigma2 = " + exact_text(c.sigma2) : "scale = " + exact_text(c.scale)) << "\n";
   }

@@ -19,10 +19,13 @@ constexpr MechanismCommand kProfile = MechanismCommand::kProfile;
 constexpr MechanismCommand kMeasureGdp = MechanismCommand::kMeasureGdp;
 constexpr MechanismCommand kCalibrate = MechanismCommand::kCalibrate;
 
-// The laws `calibrate` has a calibration of (analytic Gaussian, discrete Gaussian): calibrations
-// are procedures of their own (accounting/analytic_gaussian.h, discrete_gaussian_calibration.h),
-// not something every law with a profile has.
-bool has_calibration(const std::string& law) { return law == "gaussian" || law == "discrete-gaussian"; }
+// The laws `calibrate` offers: a calibration map (Capability::kCalibrate) whose certificate the
+// command prints in full (the analytic Gaussian's sigma bracket, the discrete Gaussian's sigma2
+// bracket). The closed forms (the Laplace laws) have nothing more to certify than
+// scale = sensitivity / epsilon; calibrate refuses them by name (cmd_calibrate.cc).
+bool has_calibration(const laws::Law& law) {
+  return law.supports(laws::Capability::kCalibrate) && (law.name() == "gaussian" || law.name() == "discrete-gaussian");
+}
 
 // A registry law with a certified profile: its options are its noise and privacy parameters
 // with "--" in front, validated by the law (ParameterError naming the parameter); its profile is
@@ -103,7 +106,7 @@ std::vector<MechanismCommand> commands_of(const laws::Law& law) {
   std::vector<MechanismCommand> out;
   if (law.supports(laws::Capability::kProfile)) out = {kProfile, kMeasureGdp};
   if (law.name() == "pure-dp") out = {kMeasureGdp};
-  if (has_calibration(law.name())) out.push_back(kCalibrate);
+  if (has_calibration(law)) out.push_back(kCalibrate);
   return out;
 }
 

@@ -129,6 +129,17 @@ void check_not_above(const exactdp::Interval& a, const exactdp::Interval& b, con
              iv(a).c_str(), iv(b).c_str());
 }
 
+// A profile at eps1 <= eps2: both deltas in [0, 1], delta(eps2) <= delta(eps1) not contradicted.
+// Returns delta(eps1).
+template <class Profile>
+exactdp::Interval check_decreasing(const mpq_class& eps1, const mpq_class& eps2, const char* what, Profile delta) {
+  const exactdp::Interval d1 = delta(eps1), d2 = delta(eps2);
+  check_delta(d1, what);
+  check_delta(d2, what);
+  check_not_above(d2, d1, (std::string(what) + " decreasing in eps").c_str());
+  return d1;
+}
+
 // delta certified at most `target` is not contradicted: d.lower <= target.
 void check_meets(const exactdp::Interval& d, const mpq_class& target, const char* what) {
   FUZZ_CHECK(mpfr_cmp_q(d.lower(), target.get_mpq_t()) <= 0, "%s: delta %s is certified above the target %s",
@@ -272,11 +283,9 @@ void other_profiles(ByteReader& in) {
   const mpq_class sens_q(sens);
   trace("discrete profiles eps1 eps2 sigma2 scale sensitivity", {&eps1, &eps2, &sigma2, &scale, &sens_q});
   using acc::GaussianSumMethod;
-  const exactdp::Interval g1 = acc::discrete_gaussian_delta_at(eps1, sigma2, sens, exactdp::kDefaultPrecision);
-  const exactdp::Interval g2 = acc::discrete_gaussian_delta_at(eps2, sigma2, sens, exactdp::kDefaultPrecision);
-  check_delta(g1, "discrete_gaussian_delta_at");
-  check_delta(g2, "discrete_gaussian_delta_at");
-  check_not_above(g2, g1, "discrete gaussian profile decreasing in eps");
+  const exactdp::Interval g1 = check_decreasing(eps1, eps2, "discrete_gaussian_delta_at", [&](const mpq_class& e) {
+    return acc::discrete_gaussian_delta_at(e, sigma2, sens, exactdp::kDefaultPrecision);
+  });
   const exactdp::Interval gc = acc::discrete_gaussian_delta_complement_at(eps1, sigma2, sens, exactdp::kDefaultPrecision);
   FUZZ_CHECK((g1 + gc).contains(1L), "discrete gaussian delta %s + (1 - delta) %s does not contain 1",
              iv(g1).c_str(), iv(gc).c_str());
@@ -289,16 +298,12 @@ void other_profiles(ByteReader& in) {
     check_not_above(em, direct, "discrete gaussian: Euler-Maclaurin vs direct");
   }
   const mpq_class pure_level = sens_q / scale;  // both Laplace laws are (Delta/scale)-DP
-  const exactdp::Interval l1 = acc::discrete_laplace_delta_at(eps1, scale, sens, exactdp::kDefaultPrecision);
-  const exactdp::Interval l2 = acc::discrete_laplace_delta_at(eps2, scale, sens, exactdp::kDefaultPrecision);
-  check_delta(l1, "discrete_laplace_delta_at");
-  check_delta(l2, "discrete_laplace_delta_at");
-  check_not_above(l2, l1, "discrete laplace profile decreasing in eps");
-  const exactdp::Interval c1 = acc::laplace_delta_at(eps1, scale, sens_q, exactdp::kDefaultPrecision);
-  const exactdp::Interval c2 = acc::laplace_delta_at(eps2, scale, sens_q, exactdp::kDefaultPrecision);
-  check_delta(c1, "laplace_delta_at");
-  check_delta(c2, "laplace_delta_at");
-  check_not_above(c2, c1, "laplace profile decreasing in eps");
+  const exactdp::Interval l1 = check_decreasing(eps1, eps2, "discrete_laplace_delta_at", [&](const mpq_class& e) {
+    return acc::discrete_laplace_delta_at(e, scale, sens, exactdp::kDefaultPrecision);
+  });
+  const exactdp::Interval c1 = check_decreasing(eps1, eps2, "laplace_delta_at", [&](const mpq_class& e) {
+    return acc::laplace_delta_at(e, scale, sens_q, exactdp::kDefaultPrecision);
+  });
   if (eps1 >= pure_level) {
     check_meets(l1, mpq_class(0), "discrete laplace beyond its pure-DP level");
     check_meets(c1, mpq_class(0), "laplace beyond its pure-DP level");

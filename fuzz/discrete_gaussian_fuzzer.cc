@@ -56,27 +56,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(params.fast_path() == eligible, "sigma2 = %s: fast_path() = %d, documented %d",
              str(sigma2).c_str(), params.fast_path(), eligible);
 
-  // The library's own paths (table, buckets, or CKS20 by range): default, GMP and
-  // int64 agree value for value and bit for bit. The table has no independent reference here; its
-  // law is checked against verification's exact pmf (tests/samplers/symmetric_table_test.cc).
-  exactdp::fuzz::check_sampler_paths_agree(
+  // The library's own paths (default, GMP, int64), then CKS20 against the reference.
+  exactdp::fuzz::check_library_and_cks20_paths(
       "sigma2 = " + str(sigma2) + " mean = " + str(mean), params.fast_path(), draws, in, data, size,
       [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian(b, params); },
       [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_gmp(b, params); },
       [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_int64(b, params); },
-      [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_gmp(b, params); });
-  // CKS20 for every parameter (the algorithm outside the table's range): 128-bit and GMP agree
-  // with each other and with the independent reference (reference_cks20.h).
-  const auto cks20_int64 = [&](FuzzBits& b) -> std::optional<std::int64_t> {
-    const mpz_class v = exactdp::sample_discrete_gaussian_cks20(b, params);
-    if (mpz_fits_slong_p(v.get_mpz_t()) == 0) return std::nullopt;
-    return static_cast<std::int64_t>(mpz_get_si(v.get_mpz_t()));
-  };
-  exactdp::fuzz::check_sampler_paths_agree(
-      "CKS20 sigma2 = " + str(sigma2) + " mean = " + str(mean), params.fast_path(), draws, in, data, size,
       [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_cks20(b, params); },
       [&](FuzzBits& b) { return exactdp::sample_discrete_gaussian_cks20_gmp(b, params); },
-      cks20_int64,
       [&](FuzzBits& b) { return mpz_class(ref::discrete_gaussian(b, sigma2) + mean); });
   return 0;
 }

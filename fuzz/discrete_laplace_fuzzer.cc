@@ -45,27 +45,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(params.fast_path() == (t < k64 && s < k64), "scale = %s: fast_path() = %d",
              str(scale).c_str(), params.fast_path());
 
-  // The library's own paths (the table sampler inside its range, else CKS20): default, GMP and
-  // int64 agree value for value and bit for bit. The table has no independent reference here; its
-  // law is checked against verification's exact pmf (tests/samplers/symmetric_table_test.cc).
-  exactdp::fuzz::check_sampler_paths_agree(
+  // The library's own paths (default, GMP, int64), then CKS20 against the reference.
+  exactdp::fuzz::check_library_and_cks20_paths(
       "scale = " + str(scale) + " mean = " + str(mean), params.fast_path(), draws, in, data, size,
       [&](FuzzBits& b) { return exactdp::sample_discrete_laplace(b, params); },
       [&](FuzzBits& b) { return exactdp::sample_discrete_laplace_gmp(b, params); },
       [&](FuzzBits& b) { return exactdp::sample_discrete_laplace_int64(b, params); },
-      [&](FuzzBits& b) { return exactdp::sample_discrete_laplace_gmp(b, params); });
-  // CKS20 for every parameter (the algorithm outside the table's range): 128-bit and GMP agree
-  // with each other and with the independent reference (reference_cks20.h).
-  const auto cks20_int64 = [&](FuzzBits& b) -> std::optional<std::int64_t> {
-    const mpz_class v = exactdp::sample_discrete_laplace_cks20(b, params);
-    if (mpz_fits_slong_p(v.get_mpz_t()) == 0) return std::nullopt;
-    return static_cast<std::int64_t>(mpz_get_si(v.get_mpz_t()));
-  };
-  exactdp::fuzz::check_sampler_paths_agree(
-      "CKS20 scale = " + str(scale) + " mean = " + str(mean), params.fast_path(), draws, in, data, size,
       [&](FuzzBits& b) { return exactdp::sample_discrete_laplace_cks20(b, params); },
       [&](FuzzBits& b) { return exactdp::sample_discrete_laplace_cks20_gmp(b, params); },
-      cks20_int64,
       [&](FuzzBits& b) { return mpz_class(ref::discrete_laplace(b, t, s) + mean); });
   return 0;
 }

@@ -76,4 +76,24 @@ void check_sampler_paths_agree(const std::string& what, bool fast_path, int draw
   }
 }
 
+// Both checks of an integer-law fuzzer: the library's own paths (default, GMP, int64; the GMP
+// path stands as the reference, the table having none here: its law is checked against
+// verification's exact pmf, tests/samplers/symmetric_table_test.cc), then CKS20 for every
+// parameter (the algorithm outside the table's range): its 128-bit and GMP paths, an int64 view
+// of the first, and the independent reference (reference_cks20.h). `what` as above.
+template <class DefaultPath, class GmpPath, class Int64Path, class Cks20Path, class Cks20GmpPath, class ReferencePath>
+void check_library_and_cks20_paths(const std::string& what, bool fast_path, int draws, ByteReader& in,
+                                   const std::uint8_t* data, std::size_t size, DefaultPath default_path,
+                                   GmpPath gmp_path, Int64Path int64_path, Cks20Path cks20_path,
+                                   Cks20GmpPath cks20_gmp_path, ReferencePath reference_path) {
+  check_sampler_paths_agree(what, fast_path, draws, in, data, size, default_path, gmp_path, int64_path, gmp_path);
+  const auto cks20_int64 = [&](FuzzBits& b) -> std::optional<std::int64_t> {
+    const mpz_class v = cks20_path(b);
+    if (mpz_fits_slong_p(v.get_mpz_t()) == 0) return std::nullopt;
+    return static_cast<std::int64_t>(mpz_get_si(v.get_mpz_t()));
+  };
+  check_sampler_paths_agree("CKS20 " + what, fast_path, draws, in, data, size, cks20_path, cks20_gmp_path,
+                            cks20_int64, reference_path);
+}
+
 }  // namespace exactdp::fuzz

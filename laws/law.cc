@@ -94,6 +94,7 @@ std::uint64_t Sampler::bits_per_sample() const {
 namespace {
 
 bool accepts(Role role, Use use) {
+  if (use == Use::kCalibrate) return role == Role::kPrivacy;
   if (role == Role::kNoise) return true;
   return (role == Role::kSampling) == (use == Use::kSample);
 }
@@ -194,5 +195,13 @@ accounting::PrivacyEvent Law::privacy_event(const LawParameters& /*p*/) const {
 }
 
 std::optional<TimingUnit> Law::timing_unit(const LawParameters& /*p*/) const { return std::nullopt; }
+
+NoiseCalibration Law::calibrate(const CalibrationTarget& /*target*/, const LawParameters& /*p*/) const {
+  unsupported("calibration");
+}
+
+void Law::check_calibration(const CalibrationTarget& /*target*/, const LawParameters& /*p*/) const {
+  unsupported("calibration");
+}
 
 }  // namespace exactdp::laws

@@ -8,8 +8,9 @@
 //   * the schema: its parameters (name, exact type, range, default, role), checked by parse(),
 //     which throws ParameterError naming the parameter before anything is computed or drawn;
 //   * what it supports (Capability): a sampler (plain; hardened where an isochronous sampler
-//     exists), an audit reference law, a certified profile delta(eps), an accounting event;
-//   * the factories: make_sampler(), reference_law(), privacy_event(), each refusing with
+//     exists), an audit reference law, a certified profile delta(eps), an accounting event, a
+//     calibration map (noise_calibration.h);
+//   * the factories: make_sampler(), reference_law(), privacy_event(), calibrate(), each refusing with
 //     UnsupportedError (a ParameterError naming "law") when the law lacks the capability. An
 //     interface never treats a law it cannot serve as another law.
 //
@@ -40,6 +41,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/samplers/hardening.h>
 #include <exactdp/samplers/wide_value.h>
+#include <exactdp/laws/noise_calibration.h>
 #include <exactdp/verification/reference_law.h>
 
 namespace exactdp::laws {
@@ -62,7 +64,8 @@ enum class Role {
 // Which roles a use of the law accepts.
 enum class Use {
   kSample,   // noise + sampling (exactdp sample, audit, the C and Python samplers)
-  kPrivacy,  // noise + privacy (profile, calibrate, compose --event)
+  kPrivacy,  // noise + privacy (profile, compose --event)
+  kCalibrate,  // privacy only: the noise parameter is what calibrate() computes
 };
 
 struct ParameterSpec {
@@ -83,6 +86,7 @@ enum class Capability : unsigned {
   kEvent = 1U << 4,     // privacy_event(...) composes (compose --event, the accountants)
   kSubsample = 1U << 5, // the event may be Poisson-subsampled (poisson-<law>)
   kTiming = 1U << 6,    // timing_unit(): audit-timing classes its outputs
+  kCalibrate = 1U << 7, // calibrate(): the noise parameter that meets a target (epsilon, delta)
 };
 
 // The validated, exact parameters of a law, in schema order (defaults filled in).
@@ -186,6 +190,13 @@ class Law {
   [[nodiscard]] virtual accounting::PrivacyEvent privacy_event(const LawParameters& p) const;
   // audit-timing's class unit (nullopt: the law is not timing-audited).
   [[nodiscard]] virtual std::optional<TimingUnit> timing_unit(const LawParameters& p) const;
+  // The calibration map (noise_calibration.h): the noise parameter, on the private side, that
+  // makes the law (target.epsilon, target.delta)-DP for the privacy parameters p (parsed with
+  // Use::kCalibrate: the sensitivity). check_calibration() runs the same parameter checks alone,
+  // for callers that report a bad parameter before anything else. UnsupportedError without
+  // Capability::kCalibrate.
+  [[nodiscard]] virtual NoiseCalibration calibrate(const CalibrationTarget& target, const LawParameters& p) const;
+  virtual void check_calibration(const CalibrationTarget& target, const LawParameters& p) const;
 
  protected:
   Law(std::string name, std::string summary, std::vector<ParameterSpec> parameters, unsigned capabilities)

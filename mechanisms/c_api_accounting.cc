@@ -1,34 +1,33 @@
-// c_api_accounting.cc — certified accounting through the C interface (exactdp.h): privacy
-// profiles of the discrete Gaussian and discrete Laplace mechanisms (with an optional hardened
-// charge) and the discrete Gaussian calibration, as decimal text rounded outward.
+// c_api_accounting.cc — certified accounting through the C interface (exactdp.h), read from the
+// registry (laws/registry.h): privacy profiles delta(epsilon) of a law at its parameters (with an
+// optional hardened charge) and its calibration map (laws/noise_calibration.h), as decimal text
+// rounded outward (exact text for a calibrated parameter).
 //
-// Only the public functions of accounting/ are called (profiles, hardened_charge, calibration,
-// decimal), so this file follows that layer's internals without change.
+// The per-law calls (exactdp_discrete_gaussian_delta, exactdp_discrete_laplace_delta,
+// exactdp_calibrate_discrete_gaussian) are the generic ones at a fixed law; exactdp_sampler_delta
+// takes the law of the sampler. A law without the capability asked for is refused by name.
 #include <gmpxx.h>
 #include <mpfr.h>
 
 #include <optional>
 #include <string>
-#include <tuple>
 #include <utility>
+#include <vector>
 
-#include <exactdp/core/decimal.h>
-#include <exactdp/accounting/discrete_gaussian_calibration.h>
-#include <exactdp/accounting/discrete_gaussian_profile.h>
-#include <exactdp/accounting/discrete_laplace_profile.h>
+#include <exactdp/accounting/event_profile.h>
 #include <exactdp/accounting/hardened_charge.h>
-#include <exactdp/core/interval.h>
 #include <exactdp/accounting/ziv.h>
-#include <exactdp/exactdp.h>
-#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/core/decimal.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/exactdp.h>
+#include <exactdp/laws/registry.h>
+#include <exactdp/mechanisms/internal/c_api_support.h>
 
 namespace exactdp::internal {
 namespace {
 
 using exactdp::Interval;
-
-enum class Noise { kDiscreteGaussian, kDiscreteLaplace };
 
 // Releases this thread's MPFR caches (constants such as pi) on every exit, so that a thread
 // calling the accounting functions leaks nothing when it ends.
@@ -45,25 +44,88 @@ mpq_class epsilon_argument(const char* text) {
   return e;
 }
 
-// delta(epsilon) of the noise, plus (1 + e^epsilon) tau_upper when tau_upper is given.
-Interval delta_interval(Noise noise, const mpq_class& epsilon, const mpq_class& parameter,
-                        const mpz_class& sensitivity, const mpq_class* tau_upper) {
-  const accounting::Certified d =
-      noise == Noise::kDiscreteGaussian
-          ? accounting::discrete_gaussian_delta(epsilon, parameter, sensitivity)
-          : accounting::discrete_laplace_delta(epsilon, parameter, sensitivity);
+// NULL: no hardened charge; else 0 <= tau <= 1.
+std::optional<mpq_class> tau_argument(const char* tau) {
+  if (tau == nullptr) return std::nullopt;
+  mpq_class t = parse_rational("tau", tau);
+  if (sgn(t) < 0 || t > 1) throw ParameterError::out_of_range("tau", abbreviate(tau), "0 <= tau <= 1");
+  return t;
+}
+
+// A registry law by name, with the capability the call needs (UnsupportedError naming "law").
+const laws::Law& law_with(const char* name, laws::Capability c, const char* what) {
+  require_non_null(name, "law");
+  const laws::Law& law = laws::law_named(name);
+  if (!law.supports(c)) {
+    throw laws::UnsupportedError("law", "law " + law.name() + " has no " + what + " (laws with one: " +
+                                            laws::law_names_with(c) + ")");
+  }
+  return law;
+}
+
+// The law's certified delta(epsilon) at p (noise and privacy parameters), plus
+// (1 + e^epsilon) tau_upper when tau_upper is given.
+Interval delta_interval(const laws::Law& law, const laws::LawParameters& p, const mpq_class& epsilon,
+                        const mpq_class* tau_upper) {
+  const accounting::Certified d = accounting::event_delta(law.privacy_event(p), epsilon, accounting::ZivOptions{});
   if (tau_upper == nullptr) return d.value;
   return accounting::hardened_delta(d.value, epsilon, *tau_upper);
 }
 
-// The noise of a registry sampler (exactdp_sampler_new) whose law this call covers, by the law
-// itself (never another law standing in for it): the discrete Gaussian's sigma2, the discrete
-// Laplace's scale. EXACTDP_E_UNSUPPORTED for any other law.
-std::pair<Noise, mpq_class> registry_noise(const RegistrySampler& r) {
-  if (r.law->name() == "discrete-gaussian") return {Noise::kDiscreteGaussian, r.parameters.rational("sigma2")};
-  if (r.law->name() == "discrete-laplace") return {Noise::kDiscreteLaplace, r.parameters.rational("scale")};
-  throw CApiError(EXACTDP_E_UNSUPPORTED, "sampler: exactdp_sampler_delta covers the discrete Gaussian and discrete "
-                                         "Laplace; law " + r.law->name() + " is not one of them");
+// The noise of a registry sampler (exactdp_sampler_new) with the sensitivity of this call: a
+// law with a certified profile whose sensitivity is a privacy parameter apart from its noise
+// (never another law standing in for it). EXACTDP_E_UNSUPPORTED for any other law (the
+// staircase: its sensitivity is part of the noise).
+laws::LawParameters registry_privacy(const RegistrySampler& r, const mpz_class& sensitivity) {
+  const laws::Law& law = *r.law;
+  bool separate = false;
+  for (const auto& spec : law.parameters()) separate = separate || (spec.name == "sensitivity" && spec.role == laws::Role::kPrivacy);
+  if (!law.supports(laws::Capability::kProfile) || !separate) {
+    throw CApiError(EXACTDP_E_UNSUPPORTED, "sampler: exactdp_sampler_delta covers the laws with a profile at a "
+                                           "given sensitivity; law " + law.name() + " is not one of them");
+  }
+  std::vector<std::pair<std::string, mpq_class>> given;
+  for (const auto& spec : law.parameters()) {
+    if (spec.role == laws::Role::kNoise) given.emplace_back(spec.name, r.parameters.rational(spec.name));
+  }
+  given.emplace_back("sensitivity", mpq_class(sensitivity));
+  return law.parse_values(given, laws::Use::kPrivacy);
+}
+
+// The law of a sampler handle and its privacy parameters at `sensitivity`: the per-law handles
+// name their law, a registry handle carries it.
+std::pair<const laws::Law*, laws::LawParameters> sampler_privacy(const exactdp_sampler& sampler,
+                                                                 const mpz_class& sensitivity) {
+  struct Noise {
+    const char* law;
+    const char* parameter;
+    mpq_class value;
+  };
+  const auto& v = sampler.params;
+  std::optional<Noise> noise;
+  if (const auto* r = std::get_if<RegistrySampler>(&v)) return {r->law, registry_privacy(*r, sensitivity)};
+  if (const auto* g = std::get_if<DiscreteGaussianParams>(&v)) noise = Noise{"discrete-gaussian", "sigma2", g->sigma2()};
+  if (const auto* hg = std::get_if<HardenedDiscreteGaussianParams>(&v)) {
+    noise = Noise{"discrete-gaussian", "sigma2", hg->sigma2()};
+  }
+  if (const auto* l = std::get_if<DiscreteLaplaceParams>(&v)) noise = Noise{"discrete-laplace", "scale", l->scale()};
+  if (const auto* hl = std::get_if<HardenedDiscreteLaplaceParams>(&v)) {
+    noise = Noise{"discrete-laplace", "scale", hl->scale()};
+  }
+  if (!noise) throw CApiError(EXACTDP_E_UNSUPPORTED, "sampler: Bernoulli(exp(-gamma)) has no additive-noise profile");
+  const laws::Law& law = laws::law_named(noise->law);
+  return {&law, law.parse_values({{noise->parameter, noise->value}, {"sensitivity", mpq_class(sensitivity)}},
+                                 laws::Use::kPrivacy)};
+}
+
+// A calibrated noise parameter as text: exact when its decimal terminates within
+// EXACTDP_DECIMAL_DIGITS significant digits (every calibrated sigma2), else rounded UP to that
+// many digits (the analytic Gaussian's dyadic sigma, a Laplace scale such as 1/3): a larger
+// sigma or scale is at least as private for these laws.
+std::string private_side_text(const mpq_class& v) {
+  const Interval x(v, 64 + 4 * EXACTDP_DECIMAL_DIGITS + static_cast<mpfr_prec_t>(mpz_sizeinbase(v.get_den_mpz_t(), 2)));
+  const std::string rounded = exactdp::decimal_upper(x.upper(), EXACTDP_DECIMAL_DIGITS);
+  return parse_rational("value", rounded) == v ? exactdp::exact_decimal(v) : rounded;
 }
 
 void write_interval(const Interval& x, char* lower, char* upper, std::size_t len) {
@@ -72,7 +134,8 @@ void write_interval(const Interval& x, char* lower, char* upper, std::size_t len
   write_text(text.upper, upper, len, "upper");
 }
 
-int profile(Noise noise, const char* parameter_name, const char* epsilon, const char* parameter,
+// The per-law profile calls: the law at {parameter_name = parameter, sensitivity}.
+int profile(const char* law_name, const char* parameter_name, const char* epsilon, const char* parameter,
             const char* sensitivity, const char* tau, char* lower, char* upper, std::size_t len) {
   const MpfrCacheRelease release;
   require_non_null(lower, "lower");
@@ -80,21 +143,29 @@ int profile(Noise noise, const char* parameter_name, const char* epsilon, const 
   const mpq_class e = epsilon_argument(epsilon);
   const mpq_class p = rational_argument(parameter_name, parameter);
   const mpz_class s = sensitivity_argument(sensitivity);
-  std::optional<mpq_class> t;
-  if (tau != nullptr) {
-    t = parse_rational("tau", tau);
-    if (sgn(*t) < 0 || *t > 1) throw ParameterError::out_of_range("tau", abbreviate(tau), "0 <= tau <= 1");
-  }
-  write_interval(delta_interval(noise, e, p, s, t ? &*t : nullptr), lower, upper, len);
+  const std::optional<mpq_class> t = tau_argument(tau);
+  const laws::Law& law = laws::law_named(law_name);
+  const laws::LawParameters params =
+      law.parse_values({{parameter_name, p}, {"sensitivity", mpq_class(s)}}, laws::Use::kPrivacy);
+  write_interval(delta_interval(law, params, e, t ? &*t : nullptr), lower, upper, len);
   return EXACTDP_OK;
+}
+
+// The law's calibration map at (epsilon, delta) and its privacy parameters (by name).
+laws::NoiseCalibration calibration(const char* law_name, const std::vector<std::pair<std::string, std::string>>& given,
+                                   const char* epsilon, const char* delta) {
+  const laws::Law& law = law_with(law_name, laws::Capability::kCalibrate, "calibration");
+  const mpq_class e = epsilon_argument(epsilon);
+  const mpq_class d = rational_argument("delta", delta);
+  return law.calibrate({e, d, std::nullopt}, law.parse(given, laws::Use::kCalibrate));
 }
 
 }  // namespace
 }  // namespace exactdp::internal
 
-using exactdp::internal::guard;
-using exactdp::internal::require_non_null;
 namespace internal = exactdp::internal;
+using internal::guard;
+using internal::require_non_null;
 
 extern "C" {
 
@@ -102,16 +173,14 @@ int exactdp_discrete_gaussian_delta(const char* epsilon, const char* sigma2,
                                     const char* sensitivity, const char* tau, char* lower,
                                     char* upper, size_t len) {
   return guard([&] {
-    return internal::profile(internal::Noise::kDiscreteGaussian, "sigma2", epsilon, sigma2,
-                             sensitivity, tau, lower, upper, len);
+    return internal::profile("discrete-gaussian", "sigma2", epsilon, sigma2, sensitivity, tau, lower, upper, len);
   });
 }
 
 int exactdp_discrete_laplace_delta(const char* epsilon, const char* scale, const char* sensitivity,
                                    const char* tau, char* lower, char* upper, size_t len) {
   return guard([&] {
-    return internal::profile(internal::Noise::kDiscreteLaplace, "scale", epsilon, scale,
-                             sensitivity, tau, lower, upper, len);
+    return internal::profile("discrete-laplace", "scale", epsilon, scale, sensitivity, tau, lower, upper, len);
   });
 }
 
@@ -122,28 +191,11 @@ int exactdp_sampler_delta(const exactdp_sampler* sampler, const char* epsilon,
     require_non_null(sampler, "sampler");
     require_non_null(lower, "lower");
     require_non_null(upper, "upper");
-    internal::Noise noise{};
-    mpq_class parameter;
-    const auto& v = sampler->params;
-    if (const auto* g = std::get_if<exactdp::DiscreteGaussianParams>(&v)) {
-      noise = internal::Noise::kDiscreteGaussian, parameter = g->sigma2();
-    } else if (const auto* hg = std::get_if<exactdp::HardenedDiscreteGaussianParams>(&v)) {
-      noise = internal::Noise::kDiscreteGaussian, parameter = hg->sigma2();
-    } else if (const auto* l = std::get_if<exactdp::DiscreteLaplaceParams>(&v)) {
-      noise = internal::Noise::kDiscreteLaplace, parameter = l->scale();
-    } else if (const auto* hl = std::get_if<exactdp::HardenedDiscreteLaplaceParams>(&v)) {
-      noise = internal::Noise::kDiscreteLaplace, parameter = hl->scale();
-    } else if (const auto* r = std::get_if<internal::RegistrySampler>(&v)) {
-      std::tie(noise, parameter) = internal::registry_noise(*r);
-    } else {
-      throw internal::CApiError(EXACTDP_E_UNSUPPORTED,
-                                "sampler: Bernoulli(exp(-gamma)) has no additive-noise profile");
-    }
     const mpq_class e = internal::epsilon_argument(epsilon);
     const mpz_class s = internal::sensitivity_argument(sensitivity);
-    internal::write_interval(
-        internal::delta_interval(noise, e, parameter, s, internal::tau_upper_or_null(*sampler)),
-        lower, upper, len);
+    const auto [law, p] = internal::sampler_privacy(*sampler, s);
+    internal::write_interval(internal::delta_interval(*law, p, e, internal::tau_upper_or_null(*sampler)), lower, upper,
+                             len);
     return EXACTDP_OK;
   });
 }
@@ -156,10 +208,41 @@ int exactdp_calibrate_discrete_gaussian(const char* epsilon, const char* delta,
     const mpq_class e = internal::epsilon_argument(epsilon);
     const mpq_class d = internal::rational_argument("delta", delta);
     const mpz_class s = internal::sensitivity_argument(sensitivity);
-    const exactdp::accounting::DiscreteGaussianCalibration c =
-        exactdp::accounting::calibrate_discrete_gaussian(e, d, s);
+    const exactdp::laws::Law& law = exactdp::laws::law_named("discrete-gaussian");
+    const exactdp::laws::NoiseCalibration c =
+        law.calibrate({e, d, std::nullopt}, law.parse_values({{"sensitivity", mpq_class(s)}}, exactdp::laws::Use::kCalibrate));
     // Exact: sigma2 has 3 or 4 significant decimal digits, so its decimal expansion terminates.
-    internal::write_text(exactdp::exact_decimal(c.sigma2), sigma2, len, "sigma2");
+    internal::write_text(exactdp::exact_decimal(c.value), sigma2, len, "sigma2");
+    return EXACTDP_OK;
+  });
+}
+
+int exactdp_law_delta(const char* law, const char* const* names, const char* const* values, size_t count,
+                      const char* epsilon, const char* tau, char* lower, char* upper, size_t len) {
+  return guard([&] {
+    const internal::MpfrCacheRelease release;
+    require_non_null(lower, "lower");
+    require_non_null(upper, "upper");
+    const auto given = internal::named_values(names, values, count);
+    const exactdp::laws::Law& l = internal::law_with(law, exactdp::laws::Capability::kProfile, "certified profile");
+    const mpq_class e = internal::epsilon_argument(epsilon);
+    const std::optional<mpq_class> t = internal::tau_argument(tau);
+    const exactdp::laws::LawParameters p = l.parse(given, exactdp::laws::Use::kPrivacy);
+    internal::write_interval(internal::delta_interval(l, p, e, t ? &*t : nullptr), lower, upper, len);
+    return EXACTDP_OK;
+  });
+}
+
+int exactdp_law_calibrate(const char* law, const char* const* names, const char* const* values, size_t count,
+                          const char* epsilon, const char* delta, char* parameter, char* value, size_t len) {
+  return guard([&] {
+    const internal::MpfrCacheRelease release;
+    require_non_null(parameter, "parameter");
+    require_non_null(value, "value");
+    const auto given = internal::named_values(names, values, count);
+    const exactdp::laws::NoiseCalibration c = internal::calibration(law, given, epsilon, delta);
+    internal::write_text(internal::private_side_text(c.value), value, len, "value");  // EXACTDP_E_BUFFER first when it does not fit
+    internal::write_text(c.parameter, parameter, len, "parameter");
     return EXACTDP_OK;
   });
 }

@@ -24,9 +24,7 @@
 #include <exactdp/core/rational.h>
 
 namespace exactdp::internal {
-namespace {
 
-// The (name, value) pairs of the call, each pointer checked (EXACTDP_E_NULL naming "names[i]").
 std::vector<std::pair<std::string, std::string>> named_values(const char* const* names, const char* const* values,
                                                               std::size_t count) {
   std::vector<std::pair<std::string, std::string>> given;
@@ -42,6 +40,8 @@ std::vector<std::pair<std::string, std::string>> named_values(const char* const*
   }
   return given;
 }
+
+namespace {
 
 // The law's refusal when it lacks the sampler asked for: naming "law", with what it supports.
 void require_capability(const laws::Law& law, bool hardened) {

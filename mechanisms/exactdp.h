@@ -254,6 +254,29 @@ EXACTDP_API int exactdp_calibrate_discrete_gaussian(const char *epsilon, const c
                                                     const char *sensitivity, char *sigma2,
                                                     size_t len);
 
+/* Any law of the library's registry by name (`exactdp laws` lists them; docs/C_API.md): its
+* parameters as names[i] = values[i] (decimal text or p/q), count pairs. */
+/* delta(epsilon) of a law with a certified profile at its noise and privacy parameters, e.g.
+ * law "gaussian" with sigma = 3/2, sensitivity = 1 (defaults filled as the law's schema says;
+ * a sampling parameter such as mean is refused). tau: as for exactdp_discrete_gaussian_delta.
+ * A law without a certified profile: EXACTDP_E_PARAM naming "law". */
+EXACTDP_API int exactdp_law_delta(const char *law, const char *const *names,
+                                  const char *const *values, size_t count, const char *epsilon,
+                                  const char *tau, char *lower, char *upper, size_t len);
+/* The law's calibration map: the noise parameter, certified private, for (epsilon, delta)-DP
+ * at its privacy parameters (names/values: sensitivity, default 1). Writes the parameter's name
+ * ("sigma", "sigma2", "scale") to `parameter` and its value to `value`: exact when its decimal
+ * has at most EXACTDP_DECIMAL_DIGITS significant digits (every calibrated sigma2), else rounded
+ * UP to that many (a larger sigma or scale is at least as private). Laws with one: gaussian
+ * (analytic Gaussian), discrete-gaussian (as exactdp_calibrate_discrete_gaussian), laplace and
+ * discrete-laplace (scale = sensitivity / epsilon, epsilon > 0, pure DP: 0 <= delta < 1). A law
+ * without one: EXACTDP_E_PARAM naming "law". Both buffers have `len` bytes (EXACTDP_DECIMAL_LEN
+ * suffice). */
+EXACTDP_API int exactdp_law_calibrate(const char *law, const char *const *names,
+                                      const char *const *values, size_t count,
+                                      const char *epsilon, const char *delta, char *parameter,
+                                      char *value, size_t len);
+
 /* ---- Exact private selection (mechanisms/selection/selection.h; docs/SELECTION.md) -------- */
 /* A selection over n candidates with exact rational scores: the exponential mechanism,
  * permute-and-flip or report-noisy-max, sampled exactly (no floating point). */

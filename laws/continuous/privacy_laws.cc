@@ -8,16 +8,33 @@ namespace {
 using accounting::PrivacyEvent;
 using EventOf = std::function<PrivacyEvent(const LawParameters&)>;
 
+// A calibration map of noise_calibration.h and its checks (both null: the law has none).
+struct CalibrationOf {
+  NoiseCalibration (*calibrate)(const CalibrationTarget&, const mpq_class&) = nullptr;
+  void (*check)(const CalibrationTarget&, const mpq_class&) = nullptr;
+};
+
 // A law with privacy maps only: its event is one of the accounting layer's closed forms.
 class PrivacyOnlyLaw final : public Law {
  public:
   PrivacyOnlyLaw(std::string name, std::string summary, std::vector<ParameterSpec> parameters, unsigned capabilities,
-                 EventOf event)
-      : Law(std::move(name), std::move(summary), std::move(parameters), capabilities), event_(std::move(event)) {}
+                 EventOf event, CalibrationOf calibration = {})
+      : Law(std::move(name), std::move(summary), std::move(parameters),
+            calibration.calibrate != nullptr ? capabilities | Capability::kCalibrate : capabilities),
+        event_(std::move(event)), calibration_(calibration) {}
   PrivacyEvent privacy_event(const LawParameters& p) const override { return event_(p); }
+  NoiseCalibration calibrate(const CalibrationTarget& t, const LawParameters& p) const override {
+    if (calibration_.calibrate == nullptr) return Law::calibrate(t, p);
+    return calibration_.calibrate(t, p.rational("sensitivity"));
+  }
+  void check_calibration(const CalibrationTarget& t, const LawParameters& p) const override {
+    if (calibration_.check == nullptr) return Law::check_calibration(t, p);
+    calibration_.check(t, p.rational("sensitivity"));
+  }
 
  private:
   EventOf event_;
+  CalibrationOf calibration_;
 };
 
 ParameterSpec real_sensitivity() {
@@ -36,7 +53,8 @@ const Law& gaussian_law() {
                                   {positive("sigma", "the standard deviation"), real_sensitivity()}, kNoiseEvents,
                                   [](const LawParameters& p) {
                                     return PrivacyEvent::gaussian(p.rational("sigma"), p.rational("sensitivity"));
-                                  });
+                                  },
+                                  {&calibration::gaussian, &calibration::check_gaussian});
   return law;
 }
 
@@ -45,7 +63,8 @@ const Law& laplace_law() {
                                   {positive("scale", "the scale b"), real_sensitivity()}, kNoiseEvents,
                                   [](const LawParameters& p) {
                                     return PrivacyEvent::laplace(p.rational("scale"), p.rational("sensitivity"));
-                                  });
+                                  },
+                                  {&calibration::laplace_scale, &calibration::check_laplace});
   return law;
 }
 

@@ -9,6 +9,8 @@ namespace exactdp::laws {
 namespace {
 
 struct Ops {
+  static constexpr auto calibrate = &calibration::discrete_gaussian;  // noise_calibration.h
+  static constexpr auto check_calibration = &calibration::check_discrete_gaussian;
   static constexpr const char* kNoise = "sigma2";
   using Params = DiscreteGaussianParams;
   using Hardened = HardenedDiscreteGaussianParams;

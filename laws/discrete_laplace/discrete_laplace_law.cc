@@ -9,6 +9,8 @@ namespace exactdp::laws {
 namespace {
 
 struct Ops {
+  static constexpr auto calibrate = &calibration::laplace_scale;  // noise_calibration.h
+  static constexpr auto check_calibration = &calibration::check_laplace;
   static constexpr const char* kNoise = "scale";
   using Params = DiscreteLaplaceParams;
   using Hardened = HardenedDiscreteLaplaceParams;

@@ -7,6 +7,7 @@
 //   reference(value, mean)                   the audit's exact law
 //   event(value, sensitivity)                the accounting event
 //   timing(value)                            audit-timing's class unit
+//   calibrate, check_calibration             the calibration map (noise_calibration.h)
 #pragma once
 
 #include <memory>
@@ -28,7 +29,7 @@ class SamplersLayerLaw final : public Law {
              {"sensitivity", ValueKind::kInteger, Role::kPrivacy, "1", "sensitivity >= 1",
               "the integer query's sensitivity"}},
             Capability::kSample | Capability::kHardened | Capability::kAudit | Capability::kProfile |
-                Capability::kEvent | Capability::kSubsample | Capability::kTiming) {}
+                Capability::kEvent | Capability::kSubsample | Capability::kTiming | Capability::kCalibrate) {}
 
   std::unique_ptr<Sampler> make_sampler(const LawParameters& p, const std::optional<Hardening>& h) const override {
     const std::string text = sampler_description(name(), p);
@@ -50,6 +51,14 @@ class SamplersLayerLaw final : public Law {
 
   std::optional<TimingUnit> timing_unit(const LawParameters& p) const override {
     return Ops::timing(p.rational(Ops::kNoise));
+  }
+
+  NoiseCalibration calibrate(const CalibrationTarget& t, const LawParameters& p) const override {
+    return Ops::calibrate(t, p.rational("sensitivity"));
+  }
+
+  void check_calibration(const CalibrationTarget& t, const LawParameters& p) const override {
+    Ops::check_calibration(t, p.rational("sensitivity"));
   }
 };
 

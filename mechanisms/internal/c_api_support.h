@@ -17,6 +17,8 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 #include <string_view>
 #include <variant>
 
@@ -115,5 +117,11 @@ namespace exactdp::internal {
 // for a plain sampler). Defined in c_api_sampler.cc.
 [[nodiscard]] bool is_hardened(const exactdp_sampler& s) noexcept;
 [[nodiscard]] const mpq_class* tau_upper_or_null(const exactdp_sampler& s) noexcept;
+
+// The (name, value) pairs of a registry call (exactdp_sampler_new, exactdp_law_delta,
+// exactdp_law_calibrate), each pointer checked (EXACTDP_E_NULL naming "names[i]").
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> named_values(const char* const* names,
+                                                                            const char* const* values,
+                                                                            std::size_t count);
 
 }  // namespace exactdp::internal

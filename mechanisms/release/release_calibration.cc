@@ -9,8 +9,7 @@
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/core/errors.h>
-#include <exactdp/samplers/hardened_discrete_gaussian.h>
-#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/laws/registry.h>
 #include <exactdp/samplers/hardening.h>
 #include <exactdp/core/rational.h>
 
@@ -19,6 +18,25 @@ namespace {
 
 using exactdp::Interval;
 constexpr mpfr_prec_t kPrec = exactdp::kDefaultPrecision;
+
+// The composition route of a law: a theorem about its shape (docs/RELEASE.md), which the
+// registry does not record. pure-dp-l1 needs a privacy loss linear in the change (|v| / t);
+// the Gaussian routes need the exact profile (one cell) and Renyi DP (many cells).
+enum class Route { kNone, kPureL1, kGaussian };
+
+Route route_of(const laws::Law& law) {
+  if (!law.supports(laws::Capability::kCalibrate) || !law.supports(laws::Capability::kSample)) return Route::kNone;
+  if (law.name() == "discrete-laplace") return Route::kPureL1;
+  if (law.name() == "discrete-gaussian") return Route::kGaussian;
+  return Route::kNone;
+}
+
+// The law's calibration map at (epsilon, delta) for an integer sensitivity.
+laws::NoiseCalibration law_calibration(const laws::Law& law, const mpq_class& epsilon, const mpq_class& delta,
+                                       const mpz_class& sensitivity) {
+  const laws::LawParameters p = law.parse_values({{"sensitivity", mpq_class(sensitivity)}}, laws::Use::kCalibrate);
+  return law.calibrate({epsilon, delta, std::nullopt}, p);
+}
 
 // rho-zCDP => (epsilon', delta)-DP with epsilon'.upper <= epsilon (CKS20 Cor. 13, searched alpha).
 bool zcdp_meets(const mpq_class& rho, const mpq_class& delta, const mpq_class& epsilon,
@@ -108,14 +126,13 @@ void calibrate_zcdp(ReleaseCalibration& out, const mpq_class& delta_mech) {
       "converted to (epsilon, delta) by CKS20 Cor. 13 with a searched alpha, certified";
 }
 
-void calibrate_exact_profile(ReleaseCalibration& out, const mpq_class& delta_mech) {
-  const accounting::DiscreteGaussianCalibration cal = accounting::calibrate_discrete_gaussian(
-      out.budget.epsilon, delta_mech, out.model.sensitivity);
-  out.sigma2 = cal.sigma2;
-  out.rho = mpq_class(out.l2_sensitivity_squared) / (2 * cal.sigma2);
+void calibrate_exact_profile(ReleaseCalibration& out, const laws::Law& law, const mpq_class& delta_mech) {
+  const laws::NoiseCalibration cal = law_calibration(law, out.budget.epsilon, delta_mech, out.model.sensitivity);
+  out.sigma2 = cal.value;
+  out.rho = mpq_class(out.l2_sensitivity_squared) / (2 * cal.value);
   out.epsilon = Interval(out.budget.epsilon, kPrec);
   out.epsilon_exact = out.budget.epsilon;
-  out.delta = cal.delta_at_sigma2;
+  out.delta = cal.delta_at;
   out.route = "exact-profile";
   out.route_detail =
       "one column and one contribution: a person changes one cell by at most Delta, and the "
@@ -124,14 +141,40 @@ void calibrate_exact_profile(ReleaseCalibration& out, const mpq_class& delta_mec
 
 }  // namespace
 
-const char* mechanism_name(NoiseMechanism mechanism) {
-  return mechanism == NoiseMechanism::kDiscreteGaussian ? "discrete-gaussian" : "discrete-laplace";
+std::vector<std::string> release_laws() {
+  std::vector<std::string> out;
+  for (const laws::Law* law : laws::all_laws()) {
+    if (route_of(*law) != Route::kNone) out.push_back(law->name());
+  }
+  return out;
+}
+
+std::string release_law_names() {
+  std::string out;
+  for (const auto& name : release_laws()) out += (out.empty() ? "" : " or ") + name;
+  return out;
+}
+
+const laws::Law& release_law(const std::string& name, bool hardened) {
+  const laws::Law* law = laws::find_law(name);
+  if (law == nullptr) {
+    throw ParameterError("mechanism", "mechanism = " + abbreviate(name) + " is not known: allowed " + release_law_names());
+  }
+  if (route_of(*law) == Route::kNone) {
+    throw laws::UnsupportedError("law", "release adds the noise of " + release_law_names() + "; law " + law->name() +
+                                            " has no release route (docs/RELEASE.md)");
+  }
+  if (hardened && !law->supports(laws::Capability::kHardened)) {
+    throw laws::UnsupportedError("law", "law " + law->name() + " has no hardened sampler");
+  }
+  return *law;
 }
 
 void validate_release(const ReleaseBudget& budget, const ContributionModel& model) {
+  const laws::Law& law = release_law(budget.mechanism, budget.hardened);
   accounting::require_positive_at_most("epsilon", budget.epsilon, mpq_class(1'000'000), "10^6");
   if (budget.delta) accounting::require_open_unit("delta", *budget.delta);
-  if (!budget.delta && budget.mechanism == NoiseMechanism::kDiscreteGaussian) {
+  if (!budget.delta && route_of(law) == Route::kGaussian) {
     throw ParameterError("delta", "delta is required with the discrete Gaussian: allowed 0 < delta < 1");
   }
   if (!budget.delta && budget.hardened) {
@@ -152,6 +195,7 @@ void validate_release(const ReleaseBudget& budget, const ContributionModel& mode
 ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const ContributionModel& model,
                                      std::uint64_t rows) {
   validate_release(budget, model);
+  const laws::Law& law = release_law(budget.mechanism, budget.hardened);
   ReleaseCalibration out;
   out.budget = budget;
   out.model = model;
@@ -176,8 +220,8 @@ ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const Contribu
     }
   }
 
-  if (budget.mechanism == NoiseMechanism::kDiscreteLaplace) {
-    out.scale = mpq_class(out.l1_sensitivity) / budget.epsilon;
+  if (route_of(law) == Route::kPureL1) {
+    out.scale = law_calibration(law, budget.epsilon, 0, out.l1_sensitivity).value;  // C K Delta / epsilon
     out.epsilon = Interval(budget.epsilon, kPrec);
     out.epsilon_exact = budget.epsilon;
     out.delta = Interval(0L, kPrec);
@@ -189,17 +233,19 @@ ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const Contribu
     out.rho = budget.epsilon * budget.epsilon / 2;
     out.mu = accounting::gdp_mu_of_pure_dp(budget.epsilon).value;
   } else if (model.columns == 1 && model.contributions == 1) {
-    calibrate_exact_profile(out, delta_mech);
+    calibrate_exact_profile(out, law, delta_mech);
   } else {
     calibrate_zcdp(out, delta_mech);
   }
 
+  const bool laplace = route_of(law) == Route::kPureL1;
+  out.parameter = laplace ? "scale" : "sigma2";
+
   if (budget.hardened) {
     // The samplers' own certified tau (<= 2^-64, the bound reserved above). Building them also
     // checks the hardened range (ParameterError naming sigma2 or scale).
-    out.tau_upper_per_cell = budget.mechanism == NoiseMechanism::kDiscreteLaplace
-                                 ? HardenedDiscreteLaplaceParams::make(out.scale).tau_upper()
-                                 : HardenedDiscreteGaussianParams::make(out.sigma2).tau_upper();
+    const laws::LawParameters noise = law.parse_values({{out.parameter, out.noise()}}, laws::Use::kSample);
+    out.tau_upper_per_cell = law.make_sampler(noise, Hardening{})->tau_upper();
     const mpq_class eps_claim = out.epsilon_exact.value_or(exactdp::to_mpq(out.epsilon.upper()));
     out.hardened_charge =
         accounting::hardened_delta_charge(eps_claim, cells * out.tau_upper_per_cell, kPrec);

@@ -36,7 +36,8 @@
 // Rounding: every reported quantity is an exact rational or a certified Interval whose UPPER
 // end is the one the guarantee uses; epsilon.upper <= requested epsilon and delta.upper <=
 // requested delta are checked before the result is returned (std::logic_error otherwise).
-// Errors: ParameterError naming epsilon, delta, sensitivity, contributions or columns.
+// Errors: ParameterError naming mechanism, epsilon, delta, sensitivity, contributions or columns;
+// laws::UnsupportedError naming law.
 // Cost: discrete Laplace: none; exact profile: ~40 profile evaluations; zcdp: ~60 conversions
 // (well under a second). Thread-safety: pure function.
 #pragma once
@@ -46,21 +47,34 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <exactdp/core/interval.h>
+#include <exactdp/laws/law.h>
 
 namespace exactdp::mechanisms {
 
-enum class NoiseMechanism { kDiscreteGaussian, kDiscreteLaplace };
+// The noise laws come from the registry (laws/registry.h): a law's calibration map
+// (laws/noise_calibration.h) gives the noise parameter of the pure-dp-l1 and exact-profile routes
+// and its sampler draws the noise. The composition routes are theorems about a law's shape
+// (linear privacy loss for pure-dp-l1, Renyi divergence for zcdp), so the release serves the laws
+// it has one for: release_law_names(). Any other registry law is refused by name
+// (laws::UnsupportedError naming "law"); a name not in the registry is a ParameterError naming
+// "mechanism".
 
-// "discrete-gaussian" / "discrete-laplace".
-[[nodiscard]] const char* mechanism_name(NoiseMechanism mechanism);
+// The laws the release serves, registry order: {"discrete-gaussian", "discrete-laplace"}.
+[[nodiscard]] std::vector<std::string> release_laws();
+// The same as "discrete-gaussian or discrete-laplace", for messages.
+[[nodiscard]] std::string release_law_names();
+
+// The registry law of that name, checked as above; hardened: its hardened sampler too.
+[[nodiscard]] const laws::Law& release_law(const std::string& name, bool hardened = false);
 
 inline constexpr unsigned long kMaxContributions = 1'000'000;
 inline constexpr unsigned long kMaxNoisedColumns = 100'000;
 
 struct ReleaseBudget {
-  NoiseMechanism mechanism = NoiseMechanism::kDiscreteGaussian;
+  std::string mechanism = "discrete-gaussian";  // a law of release_law_names()
   mpq_class epsilon;               // > 0
   std::optional<mpq_class> delta;  // 0 < delta < 1; required for discrete Gaussian and hardened
   bool hardened = false;
@@ -80,6 +94,7 @@ struct ReleaseCalibration {
   mpz_class l2_sensitivity_squared;  // C K^2 Delta^2
   std::string route;               // "pure-dp-l1", "exact-profile" or "zcdp"
   std::string route_detail;        // one sentence: the theorems used
+  std::string parameter;           // the law's noise parameter: "sigma2" or "scale" (noise())
   mpq_class scale;                 // discrete Laplace t (0 for the Gaussian)
   mpq_class sigma2;                // discrete Gaussian sigma2 (0 for Laplace)
   exactdp::Interval epsilon{exactdp::kDefaultPrecision};  // certified; upper <= requested
@@ -93,6 +108,9 @@ struct ReleaseCalibration {
   std::optional<exactdp::Interval> mu;       // mu-GDP (upper end safe), when it holds
   mpq_class tau_upper_per_cell;                 // hardened only: the samplers' certified tau
   exactdp::Interval hardened_charge{exactdp::kDefaultPrecision};  // (1+e^eps) N tau (0 if plain)
+
+  // The value of `parameter`: scale or sigma2, what the law's sampler is built with.
+  [[nodiscard]] const mpq_class& noise() const { return parameter == "scale" ? scale : sigma2; }
 };
 
 // Checks the budget and the model alone (ParameterError naming the parameter), so that bad

@@ -38,23 +38,24 @@ from ._errors import ParameterError
 from .interval import Interval
 from ._convert import exact_text
 
-MECHANISMS = ("discrete-gaussian", "discrete-laplace")
+# The registry laws the release serves (mechanisms/release/release_calibration.h: release_laws).
+MECHANISMS = tuple(_exactdp._release_laws())
 
 
 def _partition_seed(seed: bytes, index: int) -> bytes:
     return hashlib.blake2b(seed + index.to_bytes(8, "little"), digest_size=32).digest()
 
 
-def _noise_partition(df, columns: List[str], mechanism: str, parameter: str, seed: Optional[bytes],
+def _noise_partition(df, columns: List[str], mechanism: str, parameter: Tuple[str, str], seed: Optional[bytes],
                      release_id: str, partition_info: Optional[Dict[str, Any]] = None):
     df = df.copy()
     rng = None
     if seed is not None:
         index = partition_info["number"] if partition_info else 0
         rng = samplers.SeededBits(_partition_seed(seed, index))
-    draw = samplers.discrete_gaussian if mechanism == "discrete-gaussian" else samplers.discrete_laplace
+    name, value = parameter  # the law's noise parameter, e.g. ("sigma2", "9/4")
     for c in columns:
-        noise = draw(parameter, size=len(df), rng=rng)
+        noise = samplers.sample(mechanism, size=len(df), rng=rng, **{name: value})
         df[c] = add_noise_exactly(df[c].to_numpy(), noise, c, df.index)
     return df
 
@@ -105,6 +106,7 @@ def calibrate(mechanism: str, epsilon: Any, delta: Any, sensitivity: Any, contri
         exact_text("sensitivity", sensitivity), contributions, columns, 1)
     name = raw["parameter_name"]
     return {"mechanism": mechanism, name: Fraction(raw["parameter"]), "parameter": raw["parameter"],
+            "parameter_name": name,
             "route": raw["route"], "route_detail": raw["route_detail"],
             "contributions": contributions, "columns": columns,
             "sensitivity": exact_text("sensitivity", sensitivity),
@@ -136,7 +138,8 @@ def release(ddf, columns: List[str], mechanism: str = "discrete-gaussian", epsil
     if not columns:
         raise ValueError("columns: name at least one integer column to noise")
     g = calibrate(mechanism, epsilon, delta, sensitivity, contributions, len(columns))
-    noised = ddf.map_partitions(_noise_partition, list(columns), mechanism, g["parameter"],
+    parameter = (g["parameter_name"], g["parameter"])
+    noised = ddf.map_partitions(_noise_partition, list(columns), mechanism, parameter,
                                 None if seed is None else bytes(seed),
                                 # a fresh id per call: Dask names tasks by their arguments, so
                                 # without it a second release could be served the first one's

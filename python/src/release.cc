@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bindings.h"
 #include <exactdp/core/decimal.h>
@@ -20,19 +21,11 @@ namespace py = pybind11;
 namespace exactdp::python {
 namespace {
 
-using mechanisms::NoiseMechanism;
-
 py::dict release_calibration(const std::string& mechanism, const std::string& epsilon,
                              const std::optional<std::string>& delta, const std::string& sensitivity,
                              unsigned long contributions, unsigned long columns, std::uint64_t rows) {
   mechanisms::ReleaseBudget budget;
-  if (mechanism == "discrete-gaussian") {
-    budget.mechanism = NoiseMechanism::kDiscreteGaussian;
-  } else if (mechanism == "discrete-laplace") {
-    budget.mechanism = NoiseMechanism::kDiscreteLaplace;
-  } else {
-    throw ParameterError::out_of_range("mechanism", mechanism, "discrete-gaussian or discrete-laplace");
-  }
+  budget.mechanism = mechanisms::release_law(mechanism).name();  // the registry's, or refused by name
   budget.epsilon = parse_rational("epsilon", epsilon);
   if (delta) budget.delta = parse_rational("delta", *delta);
   mechanisms::ContributionModel model;
@@ -41,11 +34,11 @@ py::dict release_calibration(const std::string& mechanism, const std::string& ep
   model.columns = columns;
   const mechanisms::ReleaseCalibration c = mechanisms::calibrate_release(budget, model, rows);
   py::dict d;
-  d["mechanism"] = mechanisms::mechanism_name(budget.mechanism);
+  d["mechanism"] = budget.mechanism;
   d["route"] = c.route;
   d["route_detail"] = c.route_detail;
-  d["parameter_name"] = budget.mechanism == NoiseMechanism::kDiscreteGaussian ? "sigma2" : "scale";
-  d["parameter"] = to_string(budget.mechanism == NoiseMechanism::kDiscreteGaussian ? c.sigma2 : c.scale);
+  d["parameter_name"] = c.parameter;
+  d["parameter"] = to_string(c.noise());
   d["epsilon"] = interval_to_dict(c.epsilon);
   d["delta"] = interval_to_dict(c.delta);
   d["rho"] = c.rho ? py::object(py::str(to_string(*c.rho))) : py::object(py::none());
@@ -59,6 +52,7 @@ py::dict release_calibration(const std::string& mechanism, const std::string& ep
 }  // namespace
 
 void register_release(py::module_& m) {
+  m.def("_release_laws", &mechanisms::release_laws);  // exactdp.dask.MECHANISMS
   m.def("_release_calibration", &release_calibration, py::arg("mechanism"), py::arg("epsilon"),
         py::arg("delta"), py::arg("sensitivity"), py::arg("contributions"), py::arg("columns"),
         py::arg("rows"));

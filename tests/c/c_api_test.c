@@ -198,6 +198,20 @@ static void test_construction_errors(void) {
   CHECK(s == SENTINEL);
 }
 
+/* Draws n <= 8 values of s from a fresh `seed` stream and CHECKs them against `want`; returns
+ * the bits the draws consumed. */
+static uint64_t known_answer(const exactdp_sampler *s, const char *seed, const int64_t *want, size_t n) {
+  int64_t x[8];
+  uint64_t consumed = 0;
+  exactdp_bits *b = seeded(seed);
+  CHECK(n <= 8);
+  OK(exactdp_sample_int64(s, b, x, n));
+  CHECK(memcmp(x, want, n * sizeof *want) == 0);
+  OK(exactdp_bits_consumed(b, &consumed));
+  exactdp_bits_free(b);
+  return consumed;
+}
+
 /* Known answers (KA_* above): the same seed gives the same values as the C++ samplers. */
 static void test_known_answers(void) {
   static const int64_t gaussian[5] = KA_GAUSSIAN;           /* --sigma2 10 --mean 5, seed 0 */
@@ -207,55 +221,29 @@ static void test_known_answers(void) {
   static const int64_t hardened_laplace[5] = KA_HLAPLACE;   /* --scale 10 --hardened, seed 1 */
   exactdp_sampler_options o;
   exactdp_sampler *s = NULL;
-  exactdp_bits *b = NULL;
-  int64_t x[8];
-  uint64_t consumed = 0, per = 0;
+  uint64_t per = 0;
 
   exactdp_sampler_options_init(&o);
   o.mean = "5";
   OK(exactdp_discrete_gaussian_new_ex("10", &o, &s));
-  b = seeded(kSeedZero);
-  OK(exactdp_sample_int64(s, b, x, 5));
-  CHECK(memcmp(x, gaussian, sizeof gaussian) == 0);
-  exactdp_bits_free(b);
+  (void)known_answer(s, kSeedZero, gaussian, 5);
   exactdp_sampler_free(s);
-
   o.mean = "-3";
   OK(exactdp_discrete_laplace_new_ex("7/2", &o, &s));
-  b = seeded(kSeedZero);
-  OK(exactdp_sample_int64(s, b, x, 5));
-  CHECK(memcmp(x, laplace, sizeof laplace) == 0);
-  exactdp_bits_free(b);
+  (void)known_answer(s, kSeedZero, laplace, 5);
   exactdp_sampler_free(s);
-
   OK(exactdp_bernoulli_exp_new("1/2", 0, &s));
-  b = seeded(kSeedOne);
-  OK(exactdp_sample_int64(s, b, x, 8));
-  CHECK(memcmp(x, bernoulli, sizeof bernoulli) == 0);
-  exactdp_bits_free(b);
+  (void)known_answer(s, kSeedOne, bernoulli, 8);
   exactdp_sampler_free(s);
 
-  OK(exactdp_discrete_gaussian_new("100", EXACTDP_HARDENED, &s));
-  b = seeded(kSeedZero);
-  OK(exactdp_sample_int64(s, b, x, 5));
-  CHECK(memcmp(x, hardened_gaussian, sizeof hardened_gaussian) == 0);
   /* isochronous: exactly bits_per_sample bits per draw (81 at sigma2 <= 186, default tau) */
+  OK(exactdp_discrete_gaussian_new("100", EXACTDP_HARDENED, &s));
   OK(exactdp_sampler_bits_per_sample(s, &per));
-  CHECK(per == 81);
-  OK(exactdp_bits_consumed(b, &consumed));
-  CHECK(consumed == 5 * per);
-  exactdp_bits_free(b);
+  CHECK(per == 81 && known_answer(s, kSeedZero, hardened_gaussian, 5) == 5 * per);
   exactdp_sampler_free(s);
-
   OK(exactdp_discrete_laplace_new("10", EXACTDP_HARDENED, &s));
-  b = seeded(kSeedOne);
-  OK(exactdp_sample_int64(s, b, x, 5));
-  CHECK(memcmp(x, hardened_laplace, sizeof hardened_laplace) == 0);
   OK(exactdp_sampler_bits_per_sample(s, &per));
-  CHECK(per == 801);
-  OK(exactdp_bits_consumed(b, &consumed));
-  CHECK(consumed == 5 * per);
-  exactdp_bits_free(b);
+  CHECK(per == 801 && known_answer(s, kSeedOne, hardened_laplace, 5) == 5 * per);
   exactdp_sampler_free(s);
 }
 
@@ -764,6 +752,61 @@ static void test_sampler_new(void) {
   CHECK_RC(exactdp_sampler_laws(NULL, 8), EXACTDP_E_NULL, "buf");
 }
 
+/* exactdp_law_delta / exactdp_law_calibrate: any registry law by name; the per-law calls are
+ * these at a fixed law. */
+static void test_law_accounting(void) {
+  static const char *const dg_n[] = {"sigma2"}, *const dg_v[] = {"1"};
+  static const char *const s_n[] = {"sensitivity"}, *const s_v[] = {"3"};
+  static const char *const mean_n[] = {"sigma2", "mean"}, *const mean_v[] = {"1", "2"};
+  char lo[EXACTDP_DECIMAL_LEN], up[EXACTDP_DECIMAL_LEN], lo2[EXACTDP_DECIMAL_LEN], up2[EXACTDP_DECIMAL_LEN];
+  char name[EXACTDP_DECIMAL_LEN], value[EXACTDP_DECIMAL_LEN], sigma2[EXACTDP_DECIMAL_LEN];
+
+  OK(exactdp_law_delta("discrete-gaussian", dg_n, dg_v, 1, "1", NULL, lo, up, sizeof lo));
+  CHECK(strcmp(lo, KA_DG_DELTA_LOWER) == 0 && strcmp(up, KA_DG_DELTA_UPPER) == 0);
+  OK(exactdp_law_delta("discrete-gaussian", dg_n, dg_v, 1, "1", "1e-6", lo, up, sizeof lo));
+  OK(exactdp_discrete_gaussian_delta("1", "1", NULL, "1e-6", lo2, up2, sizeof lo2));
+  CHECK(strcmp(lo, lo2) == 0 && strcmp(up, up2) == 0);
+  /* a law no per-law call covers: the continuous Gaussian at its calibrated sigma meets the target */
+  OK(exactdp_law_calibrate("gaussian", NULL, NULL, 0, "1", "1e-5", name, value, sizeof value));
+  CHECK(strcmp(name, "sigma") == 0);
+  {
+    const char *const n[] = {"sigma"}, *const v[] = {value};
+    OK(exactdp_law_delta("gaussian", n, v, 1, "1", NULL, lo, up, sizeof lo));
+    /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+    CHECK(strtod(up, NULL) <= 1e-5 && strtod(up, NULL) > 0.99e-5);
+  }
+  /* the discrete Gaussian's map is exactdp_calibrate_discrete_gaussian */
+  OK(exactdp_law_calibrate("discrete-gaussian", s_n, s_v, 1, "1", "1e-5", name, value, sizeof value));
+  OK(exactdp_calibrate_discrete_gaussian("1", "1e-5", "3", sigma2, sizeof sigma2));
+  CHECK(strcmp(name, "sigma2") == 0 && strcmp(value, sigma2) == 0);
+  /* the Laplace laws: scale = sensitivity / epsilon, exact */
+  OK(exactdp_law_calibrate("discrete-laplace", s_n, s_v, 1, "9", "0", name, value, sizeof value));
+  CHECK(strcmp(name, "scale") == 0 && strcmp(value, "0.33333333333333333334") == 0); /* 1/3, rounded up */
+  OK(exactdp_law_calibrate("laplace", NULL, NULL, 0, "1/2", "0", name, value, sizeof value));
+  CHECK(strcmp(value, "2") == 0);
+
+  /* refused by name, or naming the parameter */
+  CHECK_RC(exactdp_law_calibrate("staircase", NULL, NULL, 0, "1", "1e-5", name, value, sizeof value), EXACTDP_E_PARAM,
+           "staircase");
+  CHECK_RC(exactdp_law_calibrate("no-such-law", NULL, NULL, 0, "1", "1e-5", name, value, sizeof value),
+           EXACTDP_E_PARAM, "law");
+  CHECK_RC(exactdp_law_delta("bernoulli-exp", dg_n, dg_v, 1, "1", NULL, lo, up, sizeof lo), EXACTDP_E_PARAM,
+           "bernoulli-exp");
+  CHECK_RC(exactdp_law_delta("discrete-gaussian", mean_n, mean_v, 2, "1", NULL, lo, up, sizeof lo), EXACTDP_E_PARAM,
+           "mean");
+  CHECK_RC(exactdp_law_calibrate("gaussian", dg_n, dg_v, 1, "1", "1e-5", name, value, sizeof value), EXACTDP_E_PARAM,
+           "sigma2");
+  CHECK_RC(exactdp_law_calibrate("gaussian", NULL, NULL, 0, "1", "0", name, value, sizeof value), EXACTDP_E_PARAM,
+           "delta");
+  CHECK_RC(exactdp_law_calibrate("laplace", NULL, NULL, 0, "0", "0", name, value, sizeof value), EXACTDP_E_PARAM,
+           "epsilon");
+  CHECK_RC(exactdp_law_calibrate(NULL, NULL, NULL, 0, "1", "1e-5", name, value, sizeof value), EXACTDP_E_NULL, "law");
+  CHECK_RC(exactdp_law_calibrate("laplace", NULL, NULL, 0, "1", "0", name, NULL, 8), EXACTDP_E_NULL, "value");
+  CHECK_RC(exactdp_law_calibrate("laplace", NULL, NULL, 1, "1", "0", name, value, 8), EXACTDP_E_NULL, "names");
+  CHECK_RC(exactdp_law_calibrate("laplace", NULL, NULL, 0, "1", "0", name, value, 1), EXACTDP_E_BUFFER, "value");
+  CHECK_RC(exactdp_law_delta("gaussian", NULL, NULL, 0, "1", NULL, lo, up, sizeof lo), EXACTDP_E_PARAM, "sigma");
+}
+
 int main(void) {
   test_library();
   test_bits();
@@ -774,6 +817,7 @@ int main(void) {
   test_sample_decimal();
   test_hardened_queries();
   test_accounting();
+  test_law_accounting();
   test_threads();
   test_selection();
   printf("c_api_test: %d checks, %d failed\n", g_checks, g_failures);

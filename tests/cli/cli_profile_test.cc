@@ -17,7 +17,7 @@ namespace exactdp::cli {
 namespace {
 
 using CmdResult = test_support::CliRun;
-CmdResult run(std::vector<std::string> args) { return test_support::run_command("profile", std::move(args)); }
+const auto run = test_support::command_runner("profile");
 
 using test_support::json_interval_field;
 

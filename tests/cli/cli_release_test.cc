@@ -157,8 +157,11 @@ TEST(CliRelease, InputOverTheSizeLimitExitsTwo) {
 }
 
 TEST(CliRelease, BadOptionsExitTwo) {
-  expect_rejected_naming(run_cli({"release", "--mechanism", "gaussian", "--epsilon", "1", "--column", "a"}, "a\n1\n"),
+  expect_rejected_naming(run_cli({"release", "--mechanism", "gauss", "--epsilon", "1", "--column", "a"}, "a\n1\n"),
                          "mechanism");
+  // a registry law without a release route: refused by name, never another law
+  expect_rejected_naming(run_cli({"release", "--mechanism", "gaussian", "--epsilon", "1", "--column", "a"}, "a\n1\n"),
+                         "law gaussian has no release route");
   expect_rejected_naming(run_cli({"release", "--mechanism", "discrete-gaussian", "--epsilon", "1", "--column", "a"}, "a\n1\n"),
                          "delta");
   expect_rejected_naming(run_cli(release_args({}), "a\n1\n"), "--column");

@@ -30,6 +30,12 @@ inline CliRun run_command(const std::string& command, std::vector<std::string> a
   return run_cli(args);
 }
 
+// The runner of one command, for a test file about it:
+//   const auto run = command_runner("calibrate");  run({"gaussian", "--epsilon", "1", ...})
+inline auto command_runner(std::string command) {
+  return [command = std::move(command)](std::vector<std::string> args) { return run_command(command, std::move(args)); };
+}
+
 }  // namespace exactdp::test_support
 
 namespace exactdp {

@@ -7,19 +7,23 @@
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/discrete_gaussian_profile.h>
 #include <exactdp/accounting/zcdp.h>
+#include <exactdp/laws/law.h>
 #include <exactdp/mechanisms/release/release_calibration.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+
+#include <string>
+#include <vector>
 
 namespace exactdp {
 namespace {
 
 using mechanisms::calibrate_release;
 using mechanisms::ContributionModel;
-using mechanisms::NoiseMechanism;
+
 using mechanisms::ReleaseBudget;
 
-ReleaseBudget budget(NoiseMechanism m, const char* eps, const char* delta, bool hardened = false) {
+ReleaseBudget budget(std::string m, const char* eps, const char* delta, bool hardened = false) {
   ReleaseBudget b;
   b.mechanism = m;
   b.epsilon = parse_rational("epsilon", eps);
@@ -37,7 +41,7 @@ ContributionModel model(unsigned long columns, unsigned long k, long sensitivity
 }
 
 TEST(ReleaseCalibration, LaplaceScaleIsL1OverEpsilon) {
-  const auto c = calibrate_release(budget(NoiseMechanism::kDiscreteLaplace, "0.5", nullptr), model(3, 2, 5), 10);
+  const auto c = calibrate_release(budget("discrete-laplace", "0.5", nullptr), model(3, 2, 5), 10);
   EXPECT_EQ(c.route, "pure-dp-l1");
   EXPECT_EQ(c.scale, mpq_class(3 * 2 * 5 * 2));  // C K Delta / eps = 30 / (1/2)
   EXPECT_EQ(c.l1_sensitivity, 30);
@@ -48,7 +52,7 @@ TEST(ReleaseCalibration, LaplaceScaleIsL1OverEpsilon) {
 }
 
 TEST(ReleaseCalibration, OneColumnOneContributionUsesTheExactProfile) {
-  const auto c = calibrate_release(budget(NoiseMechanism::kDiscreteGaussian, "1", "1e-6"), model(1, 1, 3), 5);
+  const auto c = calibrate_release(budget("discrete-gaussian", "1", "1e-6"), model(1, 1, 3), 5);
   EXPECT_EQ(c.route, "exact-profile");
   const auto direct = accounting::calibrate_discrete_gaussian(1, mpq_class(1, 1'000'000), 3);
   EXPECT_EQ(c.sigma2, direct.sigma2);
@@ -60,7 +64,7 @@ TEST(ReleaseCalibration, OneColumnOneContributionUsesTheExactProfile) {
 
 TEST(ReleaseCalibration, SeveralColumnsComposeThroughZcdp) {
   const mpq_class delta(1, 1'000'000);
-  const auto c = calibrate_release(budget(NoiseMechanism::kDiscreteGaussian, "1", "1e-6"), model(4, 3, 2), 7);
+  const auto c = calibrate_release(budget("discrete-gaussian", "1", "1e-6"), model(4, 3, 2), 7);
   EXPECT_EQ(c.route, "zcdp");
   EXPECT_EQ(c.l2_sensitivity_squared, 4 * 9 * 4);
   EXPECT_EQ(*c.rho, mpq_class(4 * 9 * 4) / (2 * c.sigma2));
@@ -73,7 +77,7 @@ TEST(ReleaseCalibration, SeveralColumnsComposeThroughZcdp) {
 
 TEST(ReleaseCalibration, GuaranteeNeverExceedsTheRequest) {
   struct Case {
-    NoiseMechanism m;
+    std::string m;
     const char* eps;
     const char* delta;
     unsigned long columns, k;
@@ -81,13 +85,13 @@ TEST(ReleaseCalibration, GuaranteeNeverExceedsTheRequest) {
     bool hardened;
   };
   const Case cases[] = {
-      {NoiseMechanism::kDiscreteGaussian, "0.1", "1e-9", 1, 1, 1, false},
-      {NoiseMechanism::kDiscreteGaussian, "0.1", "1e-9", 2, 1, 1, false},
-      {NoiseMechanism::kDiscreteGaussian, "3", "1e-5", 10, 5, 100, false},
-      {NoiseMechanism::kDiscreteGaussian, "1", "1e-6", 2, 2, 1, true},
-      {NoiseMechanism::kDiscreteGaussian, "1", "1e-6", 1, 1, 1, true},
-      {NoiseMechanism::kDiscreteLaplace, "0.3", nullptr, 5, 7, 2, false},
-      {NoiseMechanism::kDiscreteLaplace, "2", "1e-9", 2, 1, 1, true},
+      {"discrete-gaussian", "0.1", "1e-9", 1, 1, 1, false},
+      {"discrete-gaussian", "0.1", "1e-9", 2, 1, 1, false},
+      {"discrete-gaussian", "3", "1e-5", 10, 5, 100, false},
+      {"discrete-gaussian", "1", "1e-6", 2, 2, 1, true},
+      {"discrete-gaussian", "1", "1e-6", 1, 1, 1, true},
+      {"discrete-laplace", "0.3", nullptr, 5, 7, 2, false},
+      {"discrete-laplace", "2", "1e-9", 2, 1, 1, true},
   };
   for (const auto& t : cases) {
     const auto b = budget(t.m, t.eps, t.delta, t.hardened);
@@ -113,14 +117,30 @@ TEST(ReleaseCalibration, BadParametersAreNamed) {
       EXPECT_EQ(e.parameter(), name) << e.what();
     }
   };
-  expect_named(budget(NoiseMechanism::kDiscreteGaussian, "1", nullptr), model(1, 1, 1), "delta");
-  expect_named(budget(NoiseMechanism::kDiscreteLaplace, "1", nullptr, true), model(1, 1, 1), "delta");
-  expect_named(budget(NoiseMechanism::kDiscreteLaplace, "0", nullptr), model(1, 1, 1), "epsilon");
-  expect_named(budget(NoiseMechanism::kDiscreteGaussian, "1", "1"), model(1, 1, 1), "delta");
-  expect_named(budget(NoiseMechanism::kDiscreteLaplace, "1", nullptr), model(1, 1, 0), "sensitivity");
-  expect_named(budget(NoiseMechanism::kDiscreteLaplace, "1", nullptr), model(1, 0, 1), "contributions");
+  expect_named(budget("discrete-gaussian", "1", nullptr), model(1, 1, 1), "delta");
+  expect_named(budget("discrete-laplace", "1", nullptr, true), model(1, 1, 1), "delta");
+  expect_named(budget("discrete-laplace", "0", nullptr), model(1, 1, 1), "epsilon");
+  expect_named(budget("discrete-gaussian", "1", "1"), model(1, 1, 1), "delta");
+  expect_named(budget("discrete-laplace", "1", nullptr), model(1, 1, 0), "sensitivity");
+  expect_named(budget("discrete-laplace", "1", nullptr), model(1, 0, 1), "contributions");
   // The hardened charge of 10 cells does not fit in delta = 1e-30.
-  expect_named(budget(NoiseMechanism::kDiscreteGaussian, "1", "1e-30", true), model(1, 1, 1), "delta");
+  expect_named(budget("discrete-gaussian", "1", "1e-30", true), model(1, 1, 1), "delta");
+  expect_named(budget("no-such-law", "1", nullptr), model(1, 1, 1), "mechanism");
+}
+
+// A registry law without a release route (the staircase: pure DP but not linear in the change;
+// the continuous Gaussian: no sampler) is refused by name, never released as another law.
+TEST(ReleaseCalibration, LawWithoutARouteIsRefusedByName) {
+  EXPECT_EQ(mechanisms::release_laws(), (std::vector<std::string>{"discrete-gaussian", "discrete-laplace"}));
+  for (const char* law : {"staircase", "gaussian", "laplace", "bernoulli-exp"}) {
+    try {
+      (void)calibrate_release(budget(law, "1", "1e-6"), model(1, 1, 1), 10);
+      ADD_FAILURE() << law;
+    } catch (const laws::UnsupportedError& e) {
+      EXPECT_EQ(e.parameter(), "law") << e.what();
+      EXPECT_NE(std::string(e.what()).find(law), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

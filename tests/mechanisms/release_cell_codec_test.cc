@@ -100,7 +100,7 @@ TEST(CellCodec, GridSensitivityIsTheCeiling) {
 
 TEST(ReleaseValues, VectorReleaseEqualsTheCsvRelease) {
   ReleaseBudget budget;
-  budget.mechanism = NoiseMechanism::kDiscreteGaussian;
+  budget.mechanism = "discrete-gaussian";
   budget.epsilon = 1;
   budget.delta = mpq_class(1, 1'000'000);
   const std::string csv = "a,b\n1.25,-3\n0.50,7.75\n10,0\n";

@@ -60,7 +60,7 @@ verification::TestResult release_and_test(const ReleaseCalibration& written,
   return verification::pearson_chi_square(bins, n);
 }
 
-ReleaseCalibration calibrate(NoiseMechanism m, const char* eps, const char* delta, unsigned long k) {
+ReleaseCalibration calibrate(const std::string& m, const char* eps, const char* delta, unsigned long k) {
   ReleaseBudget b;
   b.mechanism = m;
   b.epsilon = mpq_class(eps);
@@ -71,14 +71,14 @@ ReleaseCalibration calibrate(NoiseMechanism m, const char* eps, const char* delt
 }
 
 TEST(ReleaseNoiseLaw, DiscreteGaussianMatchesCalibratedLaw) {
-  const ReleaseCalibration c = calibrate(NoiseMechanism::kDiscreteGaussian, "1", "1/1000000", 1);
+  const ReleaseCalibration c = calibrate("discrete-gaussian", "1", "1/1000000", 1);
   const verification::DiscreteGaussianLaw law(c.sigma2, 0);
   const auto t = release_and_test(c, law, 1);
   EXPECT_FALSE(test_support::rejects(t, kAlpha)) << exactdp::to_decimal_string(t.p_value, 3);
 }
 
 TEST(ReleaseNoiseLaw, DiscreteLaplaceMatchesCalibratedLaw) {
-  const ReleaseCalibration c = calibrate(NoiseMechanism::kDiscreteLaplace, "1/2", nullptr, 3);
+  const ReleaseCalibration c = calibrate("discrete-laplace", "1/2", nullptr, 3);
   EXPECT_EQ(c.scale, 6);
   const verification::DiscreteLaplaceLaw law(c.scale, 0);
   const auto t = release_and_test(c, law, 2);
@@ -86,7 +86,7 @@ TEST(ReleaseNoiseLaw, DiscreteLaplaceMatchesCalibratedLaw) {
 }
 
 TEST(ReleaseNoiseLaw, BrokenGaussianCalibrationIsCaught) {
-  const ReleaseCalibration c = calibrate(NoiseMechanism::kDiscreteGaussian, "1", "1/1000000", 1);
+  const ReleaseCalibration c = calibrate("discrete-gaussian", "1", "1/1000000", 1);
   ReleaseCalibration broken = c;
   broken.sigma2 = c.sigma2 * mpq_class(9, 10);
   const verification::DiscreteGaussianLaw stated(c.sigma2, 0);
@@ -95,7 +95,7 @@ TEST(ReleaseNoiseLaw, BrokenGaussianCalibrationIsCaught) {
 }
 
 TEST(ReleaseNoiseLaw, BrokenLaplaceCalibrationIsCaught) {
-  const ReleaseCalibration c = calibrate(NoiseMechanism::kDiscreteLaplace, "1/2", nullptr, 3);
+  const ReleaseCalibration c = calibrate("discrete-laplace", "1/2", nullptr, 3);
   ReleaseCalibration broken = c;
   broken.scale = c.scale * mpq_class(9, 10);
   const verification::DiscreteLaplaceLaw stated(c.scale, 0);

@@ -22,26 +22,28 @@ Seed counting_seed() {
   return s;
 }
 
-std::vector<std::string> gaussian(const char* sigma2, std::uint64_t& bits_used, bool cks20 = false) {
+// Eight draws of draw(bits) under the counting seed, as text; bits_used: the bits they consumed.
+template <class Draw>
+std::vector<std::string> eight_draws(Draw draw, std::uint64_t& bits_used) {
   SeededBits bits(counting_seed());
-  const auto params = DiscreteGaussianParams::make(parse_rational("sigma2", sigma2));
   std::vector<std::string> out;
-  for (int i = 0; i < 8; ++i) {
-    out.push_back((cks20 ? sample_discrete_gaussian_cks20(bits, params) : sample_discrete_gaussian(bits, params)).get_str());
-  }
+  for (int i = 0; i < 8; ++i) out.push_back(draw(bits).get_str());
   bits_used = bits.bits_consumed();
   return out;
 }
 
+std::vector<std::string> gaussian(const char* sigma2, std::uint64_t& bits_used, bool cks20 = false) {
+  const auto params = DiscreteGaussianParams::make(parse_rational("sigma2", sigma2));
+  return eight_draws(
+      [&](SeededBits& b) { return cks20 ? sample_discrete_gaussian_cks20(b, params) : sample_discrete_gaussian(b, params); },
+      bits_used);
+}
+
 std::vector<std::string> laplace(const char* scale, std::uint64_t& bits_used, bool cks20 = false) {
-  SeededBits bits(counting_seed());
   const auto params = DiscreteLaplaceParams::make(parse_rational("scale", scale));
-  std::vector<std::string> out;
-  for (int i = 0; i < 8; ++i) {
-    out.push_back((cks20 ? sample_discrete_laplace_cks20(bits, params) : sample_discrete_laplace(bits, params)).get_str());
-  }
-  bits_used = bits.bits_consumed();
-  return out;
+  return eight_draws(
+      [&](SeededBits& b) { return cks20 ? sample_discrete_laplace_cks20(b, params) : sample_discrete_laplace(b, params); },
+      bits_used);
 }
 
 std::string bernoulli_exp(const char* gamma, std::uint64_t& bits_used) {

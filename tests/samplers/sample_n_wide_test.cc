@@ -10,6 +10,7 @@
 
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include "tests/support/seeds.h"
 
@@ -44,37 +45,37 @@ void expect_batch_equals_single_calls(const Params& params, Single single, std::
   }
 }
 
-TEST(SampleNWide, DiscreteGaussianEveryPath) {
-  const mpz_class edge(INT64_MAX);  // about half the draws land above INT64_MAX
-  const auto single = [](BitSource& b, const DiscreteGaussianParams& p) {
-    return sample_discrete_gaussian(b, p);
-  };
-  std::uint32_t index = 0;
-  for (const char* s2 : {"9/4", "100", "1000000000000", "1e100"}) {
-    const bool huge = std::string(s2) == "1e100";
-    const auto params = DiscreteGaussianParams::make(mpq_class(s2 == std::string("1e100")
-                                                                   ? "1" + std::string(100, '0')
-                                                                   : s2),
-                                                     0);
-    expect_batch_equals_single_calls(params, single, ++index, std::string("sigma2 ") + s2, huge);
-    const auto at_edge = DiscreteGaussianParams::make(params.sigma2(), edge);
-    expect_batch_equals_single_calls(at_edge, single, ++index, std::string("edge sigma2 ") + s2, true);
+struct PathCase {
+  const char* value;  // the noise parameter, exact text
+  bool huge;          // the case should produce values outside int64 at mean 0
+};
+
+// Every path of a law: its batches at mean 0, then at a mean `edge` where about half the draws
+// leave int64. make(value, mean) builds the law's parameters; index numbers the seeds.
+template <class Make, class Single>
+void expect_every_path(const char* name, const std::vector<PathCase>& cases, const mpz_class& edge,
+                       std::uint32_t index, Make make, Single single) {
+  for (const PathCase& c : cases) {
+    const mpq_class value = parse_rational(name, c.value);
+    expect_batch_equals_single_calls(make(value, mpz_class(0)), single, ++index, std::string(name) + " " + c.value,
+                                     c.huge);
+    expect_batch_equals_single_calls(make(value, edge), single, ++index, std::string("edge ") + name + " " + c.value,
+                                     true);
   }
 }
 
+TEST(SampleNWide, DiscreteGaussianEveryPath) {
+  expect_every_path(
+      "sigma2", {{"9/4", false}, {"100", false}, {"1000000000000", false}, {"1e100", true}},
+      mpz_class(INT64_MAX), 0, [](const mpq_class& v, const mpz_class& m) { return DiscreteGaussianParams::make(v, m); },
+      [](BitSource& b, const DiscreteGaussianParams& p) { return sample_discrete_gaussian(b, p); });
+}
+
 TEST(SampleNWide, DiscreteLaplaceEveryPath) {
-  const mpz_class edge(INT64_MIN);  // about half the draws land below INT64_MIN
-  const auto single = [](BitSource& b, const DiscreteLaplaceParams& p) {
-    return sample_discrete_laplace(b, p);
-  };
-  std::uint32_t index = 100;
-  for (const char* scale : {"3/2", "10", "1000000", "1000000000000000000000000000000"}) {
-    const auto params = DiscreteLaplaceParams::make(mpq_class(scale), 0);
-    const bool huge = std::string(scale).size() > 20;
-    expect_batch_equals_single_calls(params, single, ++index, std::string("scale ") + scale, huge);
-    const auto at_edge = DiscreteLaplaceParams::make(params.scale(), edge);
-    expect_batch_equals_single_calls(at_edge, single, ++index, std::string("edge scale ") + scale, true);
-  }
+  expect_every_path(
+      "scale", {{"3/2", false}, {"10", false}, {"1000000", false}, {"1000000000000000000000000000000", true}},
+      mpz_class(INT64_MIN), 100, [](const mpq_class& v, const mpz_class& m) { return DiscreteLaplaceParams::make(v, m); },
+      [](BitSource& b, const DiscreteLaplaceParams& p) { return sample_discrete_laplace(b, p); });
 }
 
 }  // namespace

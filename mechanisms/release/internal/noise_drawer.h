@@ -21,10 +21,8 @@ namespace exactdp::mechanisms::internal {
 class NoiseDrawer {
  public:
   explicit NoiseDrawer(const ReleaseCalibration& c) {
-    const bool laplace = c.budget.mechanism == NoiseMechanism::kDiscreteLaplace;
-    const laws::Law& law = laws::law_named(mechanism_name(c.budget.mechanism));
-    const laws::LawParameters p =
-        law.parse_values({{laplace ? "scale" : "sigma2", laplace ? c.scale : c.sigma2}}, laws::Use::kSample);
+    const laws::Law& law = release_law(c.budget.mechanism, c.budget.hardened);
+    const laws::LawParameters p = law.parse_values({{c.parameter, c.noise()}}, laws::Use::kSample);
     sampler_ = law.make_sampler(p, c.budget.hardened ? std::optional<Hardening>(Hardening{}) : std::nullopt);
   }
   // value += one draw.
