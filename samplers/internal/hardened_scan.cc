@@ -12,9 +12,9 @@ using Lanes = std::uint32_t __attribute__((vector_size(kScanLanes * sizeof(std::
 template <unsigned C>
 [[gnu::always_inline]] inline std::uint64_t count_below(const std::uint32_t* digits, std::size_t padded,
                                                         const std::uint32_t* u) noexcept {
-  Lanes u_lanes[C];
-#pragma GCC unroll 8
-  for (unsigned c = 0; c < C; ++c) u_lanes[c] = Lanes{} + u[c];  // broadcast
+  // u's digits are broadcast where they are used (a load-and-broadcast each): a broadcast array
+  // kept on the stack costs a store-forwarding stall and an AVX/SSE transition on every call
+  // (about 50 ns measured against 10 ns at 16 thresholds).
   Lanes below = {};
   for (std::size_t i = 0; i < padded; i += kScanLanes) {
     Lanes borrow = {};
@@ -22,7 +22,7 @@ template <unsigned C>
     for (unsigned c = 0; c < C; ++c) {
       Lanes t;
       std::memcpy(&t, digits + c * padded + i, sizeof t);
-      borrow = (u_lanes[c] - t - borrow) >> (kScanDigitBits);
+      borrow = ((Lanes{} + u[c]) - t - borrow) >> kScanDigitBits;
     }
     below += borrow;
   }
