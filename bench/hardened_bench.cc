@@ -1,5 +1,8 @@
 // Hardened (isochronous) sampler benchmarks: ns per sample and bits per sample (fixed), build
-// time, and the plain samplers at the same sigma2 and scales in the same run.
+// time, and the plain samplers at the same sigma2 and scales in the same run. "WordScan" is the
+// hardened Gaussian with its tables scanned word by word (internal/constant_time.h,
+// draw_symmetric_table: the scan before the vectorised one of internal/hardened_scan.h; same
+// law, same bits, same values), for the before/after ratio in one run.
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target hardened_bench
 //   ./build-bench/bench/hardened_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -13,14 +16,16 @@
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/samplers/internal/constant_time.h>
+#include <exactdp/samplers/internal/hardened_plans.h>
 #include <exactdp/samplers/seeded_bits.h>
 
 namespace {
 
 using namespace exactdp;
 
-const char* const kSigma2[] = {"1", "100", "1e6", "1e12"};
-const char* const kScale[] = {"1", "10", "1e6", "1e9"};
+const char* const kSigma2[] = {"1", "100", "1e6", "1e12", "18446744073709551616"};  // ..., 2^64
+const char* const kScale[] = {"1", "10", "1e6", "1e9", "1125899906842624"};          // ..., 2^50
 const unsigned kTauBits[] = {40, 64, 128};
 
 template <class Params, class Draw>
@@ -41,7 +46,36 @@ void BM_HardenedDiscreteGaussian(benchmark::State& state) {
   run_draws(state, params, [](BitSource& b, const auto& p) { return sample_discrete_gaussian(b, p); });
 }
 BENCHMARK(BM_HardenedDiscreteGaussian)
-    ->ArgsProduct({{0, 1, 2, 3}, {1}})
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {1}})
+    ->ArgsProduct({{1, 3}, {0, 2}})
+    ->ArgNames({"sigma2_index", "tau_index"});
+
+// The same draw with the word-by-word scan (the previous per-sample code).
+template <unsigned L>
+std::int64_t word_scan_draw(BitSource& bits, const internal::HardenedGaussianPlan& plan, std::int64_t mean) {
+  const unsigned top = plan.width.top_bits;
+  std::int64_t x = 0;
+  std::int64_t weight = 1;
+  for (unsigned j = 0; j < plan.levels; ++j) {
+    x += weight * internal::draw_symmetric_table<L>(bits, plan.fine.words.data(), plan.fine.entries, top);
+    weight *= plan.m;
+  }
+  x += weight * internal::draw_symmetric_table<L>(bits, plan.base.words.data(), plan.base.entries, top);
+  return x + mean;
+}
+
+void BM_HardenedDiscreteGaussianWordScan(benchmark::State& state) {
+  const char* s = kSigma2[state.range(0)];
+  const unsigned tau_bits = kTauBits[state.range(1)];
+  state.SetLabel(std::string("sigma2=") + s + " tau_bits=" + std::to_string(tau_bits) + " (word scan, before)");
+  const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, {tau_bits});
+  run_draws(state, params, [](BitSource& b, const auto& p) {
+    return internal::with_limbs(p.plan().width.limbs,
+                                [&](auto limbs) { return word_scan_draw<limbs()>(b, p.plan(), p.mean()); });
+  });
+}
+BENCHMARK(BM_HardenedDiscreteGaussianWordScan)
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {1}})
     ->ArgsProduct({{1, 3}, {0, 2}})
     ->ArgNames({"sigma2_index", "tau_index"});
 
@@ -53,7 +87,7 @@ void BM_HardenedDiscreteLaplace(benchmark::State& state) {
   run_draws(state, params, [](BitSource& b, const auto& p) { return sample_discrete_laplace(b, p); });
 }
 BENCHMARK(BM_HardenedDiscreteLaplace)
-    ->ArgsProduct({{0, 1, 2, 3}, {1}})
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {1}})
     ->ArgsProduct({{1, 3}, {0, 2}})
     ->ArgNames({"scale_index", "tau_index"});
 
@@ -68,7 +102,7 @@ void BM_PlainDiscreteGaussian(benchmark::State& state) {
     return out.get_mpz_t()->_mp_size;
   });
 }
-BENCHMARK(BM_PlainDiscreteGaussian)->DenseRange(0, 3)->ArgName("sigma2_index");
+BENCHMARK(BM_PlainDiscreteGaussian)->DenseRange(0, 4)->ArgName("sigma2_index");
 
 void BM_PlainDiscreteLaplace(benchmark::State& state) {
   const char* s = kScale[state.range(0)];
@@ -80,7 +114,7 @@ void BM_PlainDiscreteLaplace(benchmark::State& state) {
     return out.get_mpz_t()->_mp_size;
   });
 }
-BENCHMARK(BM_PlainDiscreteLaplace)->DenseRange(0, 3)->ArgName("scale_index");
+BENCHMARK(BM_PlainDiscreteLaplace)->DenseRange(0, 4)->ArgName("scale_index");
 
 // Building the tables and certifying tau (the target: 50 ms for any supported parameter).
 void BM_HardenedBuildGaussian(benchmark::State& state) {
@@ -91,7 +125,7 @@ void BM_HardenedBuildGaussian(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(HardenedDiscreteGaussianParams::make(sigma2, 0, {tau_bits}));
 }
 BENCHMARK(BM_HardenedBuildGaussian)
-    ->ArgsProduct({{1, 3}, {1, 2}})
+    ->ArgsProduct({{1, 3, 4}, {1, 2}})
     ->Args({0, 2})  // sigma2 = 1 at 2^-128
     ->ArgNames({"sigma2_index", "tau_index"})
     ->Unit(benchmark::kMillisecond);
@@ -109,6 +143,6 @@ void BM_HardenedBuildLaplace(benchmark::State& state) {
   const mpq_class scale = parse_rational("scale", s);
   for (auto _ : state) benchmark::DoNotOptimize(HardenedDiscreteLaplaceParams::make(scale, 0, {128}));
 }
-BENCHMARK(BM_HardenedBuildLaplace)->DenseRange(0, 3)->ArgName("scale_index")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HardenedBuildLaplace)->DenseRange(0, 4)->ArgName("scale_index")->Unit(benchmark::kMillisecond);
 
 }  // namespace

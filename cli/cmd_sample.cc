@@ -33,8 +33,8 @@ const std::string kHelp = std::string(
     "            touches the same memory and reads the same number of bits, whatever the noise.\n"
     "            Its law is within a certified total-variation distance tau <= 2^-B of the exact\n"
     "            law (charged to delta: `exactdp profile ... --hardened`; docs/HARDENED.md).\n"
-    "            Range: 1/100 <= sigma2 <= 10^12, 1/100 <= scale <= 10^9 (numerator and\n"
-    "            denominator below 2^64), |mean| <= 2^62; outside it exits 2, never falls back.\n"
+    "            Range: 1/100 <= sigma2 <= 2^100, 1/100 <= scale <= 2^50 (numerator and\n"
+    "            denominator below 2^128), |mean| <= 2^62; outside it exits 2, never falls back.\n"
     "--tau-bits B  with --hardened: tau <= 2^-B, 40 <= B <= 128 (default 64).\n"
     "Exit status: 0 success, 2 bad usage or parameter (nothing on stdout).\n");
 

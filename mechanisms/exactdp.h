@@ -130,8 +130,8 @@ typedef struct exactdp_sampler exactdp_sampler;
 /* flags: 0 (the exact sampler) or EXACTDP_HARDENED (the isochronous sampler: every draw runs the
  * same instructions, memory accesses and number of random bits; its law is within a certified
  * total-variation distance tau <= 2^-tau_bits of the exact law, charged to delta). Hardened
- * range: discrete Gaussian 1/100 <= sigma2 <= 10^12, discrete Laplace 1/100 <= scale <= 10^9,
- * numerator and denominator below 2^64, |mean| <= 2^62; outside it EXACTDP_E_PARAM naming the
+ * range: discrete Gaussian 1/100 <= sigma2 <= 2^100, discrete Laplace 1/100 <= scale <= 2^50,
+ * numerator and denominator below 2^128, |mean| <= 2^62; outside it EXACTDP_E_PARAM naming the
  * parameter. Unknown flag bits are EXACTDP_E_PARAM naming "flags". */
 #define EXACTDP_HARDENED 1
 
@@ -319,8 +319,8 @@ EXACTDP_API int exactdp_select_top(exactdp_selection *selection, exactdp_bits *b
  * granularity_exponent: NULL for the automatic granularity (the largest g = 2^-k with
  * g <= sigma 2^-18, sigma = sqrt(sigma2) or the scale), or a pointer to k, |k| <= 4096 (0 is
  * g = 1). granularity_used: NULL, or receives the k used. flags: 0 or EXACTDP_HARDENED (the
- * isochronous sampler, tau_bits 64; its range 1/100 <= sigma2 / g^2 <= 10^12, resp. scale / g
- * <= 10^9; outside: EXACTDP_E_PARAM naming "granularity" with the allowed range).
+ * isochronous sampler, tau_bits 64; its range 1/100 <= sigma2 / g^2 <= 2^100, resp. scale / g
+ * <= 2^50; outside: EXACTDP_E_PARAM naming "granularity" with the allowed range).
  * seed: NULL for the OS CSPRNG (one source per thread), or 32 bytes: the array is cut into chunks
  * of 65536 values, chunk c drawing from the seed's ChaCha20 stream at block c 2^64, so the output
  * is the same for every thread count (TESTS AND AUDITS ONLY; the all-zero seed is refused).

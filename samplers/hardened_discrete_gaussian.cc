@@ -1,7 +1,10 @@
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 
 #include <memory>
+#include <stdexcept>
+#include <string>
 
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/internal/constant_time.h>
 #include <exactdp/samplers/internal/hardened_plans.h>
 #include <exactdp/samplers/internal/hardened_setup.h>
@@ -10,16 +13,30 @@ namespace exactdp {
 namespace {
 
 template <unsigned L>
-std::int64_t draw(BitSource& bits, const internal::HardenedGaussianPlan& plan, std::int64_t mean) {
+std::int64_t draw(BitSource& bits, const internal::HardenedGaussianPlan& plan, std::int64_t mean) noexcept {
   const unsigned top = plan.width.top_bits;
   std::int64_t x = 0;
   std::int64_t weight = 1;  // m^j
   for (unsigned j = 0; j < plan.levels; ++j) {
-    x += weight * internal::draw_symmetric_table<L>(bits, plan.fine.words.data(), plan.fine.entries, top);
+    x += weight * internal::draw_symmetric_scan<L>(bits, plan.fine_scan, top);
     weight *= plan.m;
   }
-  x += weight * internal::draw_symmetric_table<L>(bits, plan.base.words.data(), plan.base.entries, top);
+  x += weight * internal::draw_symmetric_scan<L>(bits, plan.base_scan, top);
   return x + mean;
+}
+
+// The largest |X - mean| the plan can produce: sum_j m^j K_fine + m^L K_base (a table draw's
+// magnitude is at most its number of entries). std::logic_error unless it is below 2^61, so that
+// every draw, and mean + draw with |mean| <= 2^62, fits in int64 (the range guarantees it).
+void require_noise_fits_int64(const internal::HardenedGaussianPlan& plan) {
+  mpz_class largest = 0;
+  mpz_class weight = 1;
+  for (unsigned j = 0; j < plan.levels; ++j) {
+    largest += weight * static_cast<unsigned long>(plan.fine.entries);
+    weight *= plan.m;
+  }
+  largest += weight * static_cast<unsigned long>(plan.base.entries);
+  if (largest >= mpz_class(1) << 61) throw std::logic_error("hardened Gaussian: draws may leave int64");
 }
 
 }  // namespace
@@ -27,8 +44,9 @@ std::int64_t draw(BitSource& bits, const internal::HardenedGaussianPlan& plan, s
 HardenedDiscreteGaussianParams HardenedDiscreteGaussianParams::make(const mpq_class& sigma2_in,
                                                                     const mpz_class& mean,
                                                                     Hardening hardening) {
+  const std::string range = "1/100 <= sigma2 <= 2^" + std::to_string(kHardenedMaxSigma2Log2);
   const internal::HardenedSetup setup = internal::prepare_hardened(
-      "sigma2", sigma2_in, mpq_class(1'000'000'000'000L), "1/100 <= sigma2 <= 10^12", mean, hardening);
+      "sigma2", sigma2_in, power_of_two(kHardenedMaxSigma2Log2), range.c_str(), mean, hardening);
   HardenedDiscreteGaussianParams out;
   out.sigma2_ = setup.value;
   out.mean_ = setup.mean;
@@ -41,7 +59,7 @@ HardenedDiscreteGaussianParams HardenedDiscreteGaussianParams::make(const mpq_cl
   const mpq_class direct_limit = 3 * plan.fine_sigma2;
   mpq_class tau = 0;
   mpq_class v = out.sigma2_;
-  while (v > direct_limit) {  // v shrinks by m^2 per step: at most 9 steps below 10^12
+  while (v > direct_limit) {  // v shrinks by m^2 per step: at most 24 steps below 2^100
     tau += internal::convolution_tv_upper(v, plan.fine_sigma2, plan.m);
     v = (v - plan.fine_sigma2) / (plan.m * plan.m);
     ++plan.levels;
@@ -49,14 +67,17 @@ HardenedDiscreteGaussianParams HardenedDiscreteGaussianParams::make(const mpq_cl
   plan.base_sigma2 = v;
   internal::CertifiedTable base = internal::build_gaussian_magnitude_table(v, plan.width, tail_log2);
   plan.base = std::move(base.table);
+  plan.base_scan = internal::make_scan_table(plan.base, plan.width);
   tau += base.tv_upper;
   if (plan.levels > 0) {
     internal::CertifiedTable fine =
         internal::build_gaussian_magnitude_table(plan.fine_sigma2, plan.width, tail_log2);
     plan.fine = std::move(fine.table);
+    plan.fine_scan = internal::make_scan_table(plan.fine, plan.width);
     tau += plan.levels * fine.tv_upper;
   }
   internal::require_tau_within_target(tau, setup.tau_bits);
+  require_noise_fits_int64(plan);
   out.tau_upper_ = tau;
   out.plan_ = std::move(built);
   return out;
@@ -66,9 +87,16 @@ std::uint64_t HardenedDiscreteGaussianParams::bits_per_sample() const noexcept {
   return (plan_->levels + 1) * std::uint64_t{plan_->width.width_bits + 1};
 }
 
+namespace internal {
+
+std::int64_t draw_hardened_gaussian(BitSource& bits, const HardenedGaussianPlan& plan, std::int64_t mean) noexcept {
+  return with_limbs(plan.width.limbs, [&](auto limbs) { return draw<limbs()>(bits, plan, mean); });
+}
+
+}  // namespace internal
+
 std::int64_t sample_discrete_gaussian(BitSource& bits, const HardenedDiscreteGaussianParams& params) noexcept {
-  const internal::HardenedGaussianPlan& plan = params.plan();
-  return internal::with_limbs(plan.width.limbs, [&](auto limbs) { return draw<limbs()>(bits, plan, params.mean()); });
+  return internal::draw_hardened_gaussian(bits, params.plan(), params.mean());
 }
 
 }  // namespace exactdp

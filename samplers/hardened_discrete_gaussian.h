@@ -8,18 +8,22 @@
 // with independent table draws Z_j ~ D_{Z, sqrt(s)} (the fine table, one shared integer
 // variance s fixed by tau_bits) and Z_base ~ D_{Z, sqrt(v_L)}, v_0 = sigma2,
 // v_(j+1) = (v_j - s) / m^2, L the least j with v_j <= 3 s (L = 0: one table draw). A table draw
-// is a full scan of a cumulative table of W-bit thresholds (W = tau_bits + 16) and a fair sign.
+// is a full scan of a cumulative table of W-bit thresholds (W = tau_bits + 16), eight thresholds at
+// a time in 31-bit SIMD lanes (internal/hardened_scan.h), and a fair sign.
 // Exactness: each table is within a certified distance of its discrete Gaussian (rounding of
 // thresholds, cut tail); each convolution step Z + m Y is within eps / (1 - eps) of D_{Z, sqrt(v)},
 // eps = 2 sum_k exp(-2 pi^2 k^2 s (v - s) / (v m^2)) (Poisson summation); tau_upper() is the sum,
 // computed with MPFR and directed rounding when the parameters are built.
-// Random bits: exactly (L + 1)(W + 1) per sample (81 at sigma2 <= 186 with the default tau).
-// Time: fixed: (L + 1) table scans of about 10 sqrt(variance) entries; L <= 9 for sigma2 <= 10^12.
+// Random bits: exactly (L + 1)(W + 1) per sample (81 at sigma2 <= 186 with the default tau, 810
+//   at 10^12, 2,025 at 2^100).
+// Time: fixed: (L + 1) table scans of about 10 sqrt(variance) entries; L = 0 for
+//   sigma2 <= 3 s (186 with the default tau), L <= 9 for sigma2 <= 10^12, L <= 24 for 2^100.
 // Timing: isochronous given a BitSource whose refills are data-independent (both sources here
 //   are): no branch, address or loop count depends on a secret (checked under valgrind and by
 //   the timing audit, `exactdp audit-timing --hardened`; SECURITY.md says what is not covered).
-// Range: 1/100 <= sigma2 <= 10^12 with numerator and denominator below 2^64, |mean| <= 2^62;
-//   otherwise make() throws ParameterError naming sigma2 or mean (never a silent fallback).
+// Range: 1/100 <= sigma2 <= 2^100 (hardening.h, kHardenedMaxSigma2Log2) with numerator and
+//   denominator below 2^128, |mean| <= 2^62; otherwise make() throws ParameterError naming sigma2
+//   (with the range) or mean (never a silent fallback). |X - mean| < 2^61 on every draw.
 // Build: O(sqrt(s) + sqrt(3 s)) MPFR exponentials: 1 to 6 ms (BENCHMARKS.md, "Hardened samplers").
 // Thread-safety: params are immutable and shareable; a BitSource is one per thread.
 #pragma once

@@ -1,7 +1,9 @@
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 
 #include <memory>
+#include <string>
 
+#include <exactdp/core/rational.h>
 #include <exactdp/samplers/internal/constant_time.h>
 #include <exactdp/samplers/internal/hardened_plans.h>
 #include <exactdp/samplers/internal/hardened_setup.h>
@@ -27,15 +29,17 @@ std::int64_t draw(BitSource& bits, const internal::HardenedLaplacePlan& plan, st
 HardenedDiscreteLaplaceParams HardenedDiscreteLaplaceParams::make(const mpq_class& scale_in,
                                                                   const mpz_class& mean,
                                                                   Hardening hardening) {
+  const std::string range = "1/100 <= scale <= 2^" + std::to_string(kHardenedMaxScaleLog2);
   const internal::HardenedSetup setup = internal::prepare_hardened(
-      "scale", scale_in, mpq_class(1'000'000'000L), "1/100 <= scale <= 10^9", mean, hardening);
+      "scale", scale_in, power_of_two(kHardenedMaxScaleLog2), range.c_str(), mean, hardening);
   HardenedDiscreteLaplaceParams out;
   out.scale_ = setup.value;
   out.mean_ = setup.mean;
   out.tau_bits_ = setup.tau_bits;
   auto plan = std::make_shared<internal::HardenedLaplacePlan>();
   plan->width = setup.width;
-  // At most 38 entries of rounding error 2^-(W+1) and one tail of 2^-(tau_bits + 8).
+  // At most 58 entries of rounding error 2^-(W+1) and one tail of 2^-(tau_bits + 8); G < 2^57
+  // (K <= 57 at scale <= 2^50), so every draw fits in int64.
   internal::CertifiedTable table = internal::build_laplace_magnitude_table(out.scale_, setup.width, setup.tail_log2);
   plan->magnitude = std::move(table.table);
   out.tau_upper_ = table.tv_upper;

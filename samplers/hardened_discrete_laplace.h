@@ -15,11 +15,12 @@
 // differs from the exact one only if one of its Bernoulli draws does or G >= 2^K), computed with
 // MPFR and directed rounding when the parameters are built.
 // Random bits: exactly (K + 1) W + 1 per sample (801 at scale 10, default tau).
-// Time: fixed: K + 1 comparisons of W-bit numbers; K <= 37 for scale <= 10^9.
+// Time: fixed: K + 1 comparisons of W-bit numbers; K <= 37 for scale <= 10^9, K <= 57 for 2^50.
 // Timing: isochronous given a BitSource whose refills are data-independent (both sources here
 //   are); see hardened_discrete_gaussian.h and SECURITY.md.
-// Range: 1/100 <= scale <= 10^9 with numerator and denominator below 2^64, |mean| <= 2^62;
-//   otherwise make() throws ParameterError naming scale or mean (never a silent fallback).
+// Range: 1/100 <= scale <= 2^50 (hardening.h, kHardenedMaxScaleLog2) with numerator and
+//   denominator below 2^128, |mean| <= 2^62; otherwise make() throws ParameterError naming scale
+//   (with the range) or mean (never a silent fallback). |X - mean| <= 2^57 on every draw.
 // Thread-safety: params are immutable and shareable; a BitSource is one per thread.
 #pragma once
 

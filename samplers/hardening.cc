@@ -18,12 +18,12 @@ HardenedSetup prepare_hardened(const char* parameter, const mpq_class& value, co
   HardenedSetup setup;
   setup.value = value;
   setup.value.canonicalize();
-  const bool small = mpz_sizeinbase(setup.value.get_num_mpz_t(), 2) <= 64 &&
-                     mpz_sizeinbase(setup.value.get_den_mpz_t(), 2) <= 64;
+  const bool small = mpz_sizeinbase(setup.value.get_num_mpz_t(), 2) <= kHardenedMaxValueBits &&
+                     mpz_sizeinbase(setup.value.get_den_mpz_t(), 2) <= kHardenedMaxValueBits;
   if (!small || setup.value < mpq_class(1, 100) || setup.value > upper) {
     throw ParameterError::out_of_range(parameter, abbreviate(to_string(setup.value)),
-                                       std::string(range) +
-                                           ", numerator and denominator below 2^64, in hardened mode");
+                                       std::string(range) + ", numerator and denominator below 2^" +
+                                           std::to_string(kHardenedMaxValueBits) + ", in hardened mode");
   }
   if (abs(mean) > mpz_class(1) << 62) {
     throw ParameterError::out_of_range("mean", abbreviate(to_string(mean)), "|mean| <= 2^62 in hardened mode");

@@ -21,6 +21,15 @@ inline constexpr unsigned kDefaultTauBits = 64;
 inline constexpr unsigned kMinTauBits = 40;
 inline constexpr unsigned kMaxTauBits = 128;
 
+// The parameter ranges of the hardened samplers (their make() throws ParameterError outside):
+// discrete Gaussian 1/100 <= sigma2 <= 2^kHardenedMaxSigma2Log2, discrete Laplace
+// 1/100 <= scale <= 2^kHardenedMaxScaleLog2, numerator and denominator below
+// 2^kHardenedMaxValueBits. Every draw then fits in int64 with |noise| < 2^61 (checked when the
+// tables are built).
+inline constexpr long kHardenedMaxSigma2Log2 = 100;
+inline constexpr long kHardenedMaxScaleLog2 = 50;
+inline constexpr unsigned kHardenedMaxValueBits = 128;
+
 struct Hardening {
   // The certified bound: TV(hardened law, exact law) <= 2^-tau_bits, kMinTauBits..kMaxTauBits.
   unsigned tau_bits = kDefaultTauBits;

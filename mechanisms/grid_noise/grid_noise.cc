@@ -63,7 +63,7 @@ long checked_exponent(long k) {
 // samplers/hardened_discrete_gaussian.h and hardened_discrete_laplace.h), as text.
 std::string hardened_exponents(bool gaussian, const mpq_class& value) {
   const mpq_class low(1, 100);
-  const mpq_class high = gaussian ? mpq_class(1000000000000) : mpq_class(1000000000);
+  const mpq_class high = power_of_two(gaussian ? kHardenedMaxSigma2Log2 : kHardenedMaxScaleLog2);
   const long step = gaussian ? 2 : 1;  // sigma2 / g^2 = sigma2 4^k, scale / g = scale 2^k
   long k = automatic_granularity_exponent(value, gaussian);
   while (value * power_of_two(step * k) > high) --k;

@@ -48,8 +48,8 @@
 //   thread allocates only its batch buffers (and one seeded source per chunk when seeded).
 //
 // Hardened: the law's isochronous sampler (GridNoiseSpec::hardening); its range is that of
-// samplers/hardened_discrete_gaussian.h (1/100 <= sigma2 / g^2 <= 10^12) and
-// hardened_discrete_laplace.h (1/100 <= scale / g <= 10^9); outside, ParameterError naming
+// samplers/hardened_discrete_gaussian.h (1/100 <= sigma2 / g^2 <= 2^100) and
+// hardened_discrete_laplace.h (1/100 <= scale / g <= 2^50); outside, ParameterError naming
 // "granularity" with the allowed range of k. Only the draws are isochronous: the grid mapping and
 // the output conversion branch on the exponent of x_i (SECURITY.md: hardened covers the sampler).
 //

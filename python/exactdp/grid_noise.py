@@ -129,7 +129,7 @@ def add_noise(x, *, law: str = "discrete-gaussian", sigma=None, scale=None, sigm
         scale), in data units; exact values: int, Fraction, Decimal or str (a float is refused:
         use exactdp.from_float to pass a float's exact value).
     granularity: None (automatic: noise_granularity() says which) or an exact power of two.
-    hardened: the isochronous sampler (range 1/100 <= sigma2 / g^2 <= 10^12, scale / g <= 10^9;
+    hardened: the isochronous sampler (range 1/100 <= sigma2 / g^2 <= 2^100, scale / g <= 2^50;
         outside, ParameterError naming granularity; the automatic granularity is always inside).
     rng: None (the OS CSPRNG, one source per thread) or an exactdp.SeededBits: 256 bits of it key
         the chunked substreams, so the result is the same for every thread count, and the next

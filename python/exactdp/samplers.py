@@ -119,7 +119,7 @@ def discrete_gaussian(sigma2, size: Size = None, mean=0, rng=None, hardened: boo
     rng: None (the OS CSPRNG, the default) or an exactdp.SeededBits (reproducible; tests only).
     hardened: the timing-hardened (isochronous) sampler, within a certified total-variation
         distance tau <= 2^-tau_bits of the exact law (docs/HARDENED.md); range
-        1/100 <= sigma2 <= 10^12, |mean| <= 2^62 (ParameterError outside; never a fallback).
+        1/100 <= sigma2 <= 2^100, |mean| <= 2^62 (ParameterError outside; never a fallback).
     tau_bits: with hardened=True, 40 <= tau_bits <= 128 (default 64).
 
     Raises ParameterError (a ValueError) naming the parameter when a value is out of range.
@@ -137,7 +137,7 @@ def discrete_laplace(scale, size: Size = None, mean=0, rng=None, hardened: bool 
 
     scale: an exact rational > 0 (int, Fraction, Decimal or str; float refused).
     size, mean, rng, hardened, tau_bits: as for discrete_gaussian (hardened range
-    1/100 <= scale <= 10^9).
+    1/100 <= scale <= 2^50).
     """
     return sample("discrete-laplace", size, rng, hardened, tau_bits, scale=scale, mean=mean)
 

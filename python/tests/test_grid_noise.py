@@ -108,8 +108,8 @@ def test_refusals():
     with pytest.raises(exactdp.ParameterError, match="power of two"):
         exactdp.add_noise(ok, sigma=1, granularity=Fraction(3, 8))
     with pytest.raises(exactdp.ParameterError) as e:
-        exactdp.add_noise(ok, sigma=1, granularity=Fraction(1, 2**30), hardened=True)
-    assert e.value.parameter == "granularity" and "2^-19 <= granularity <= 2^3" in str(e.value)
+        exactdp.add_noise(ok, sigma=1, granularity=Fraction(1, 2**51), hardened=True)
+    assert e.value.parameter == "granularity" and "2^-50 <= granularity <= 2^3" in str(e.value)
     with pytest.raises(exactdp.ParameterError):
         exactdp.add_noise(ok, law="staircase", sigma=1)
     with pytest.raises(exactdp.ParameterError):

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/internal/hardened_scan.h>
 #include <exactdp/samplers/internal/hardened_tables.h>
 
 namespace exactdp::internal {
@@ -21,7 +23,14 @@ struct HardenedGaussianPlan {
   mpq_class base_sigma2;    // v_L
   ThresholdTable fine;      // magnitude table of D_{Z, sqrt(s)}
   ThresholdTable base;      // magnitude table of D_{Z, sqrt(v_L)}
+  ScanTable fine_scan;      // the same tables in the layout of the draws (hardened_scan.h)
+  ScanTable base_scan;
 };
+
+// One isochronous draw of X from `plan` (what sample_discrete_gaussian does with the plan of
+// its parameters; tests also draw from deliberately broken plans). |X - mean| < 2^61.
+[[nodiscard]] std::int64_t draw_hardened_gaussian(BitSource& bits, const HardenedGaussianPlan& plan,
+                                                  std::int64_t mean) noexcept;
 
 // hardened_discrete_laplace.h: X = mean + S B (1 + G).
 struct HardenedLaplacePlan {

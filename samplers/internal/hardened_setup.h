@@ -13,8 +13,8 @@ namespace exactdp::internal {
 
 // The checked public parameters and the budget of the sampler's tables for tau <= 2^-tau_bits.
 // Thresholds are W = tau_bits + 16 bits wide and every table is cut where the tail left out is
-// at most 2^-(tau_bits + 8), so that the at most 19 components of a sampler (tables,
-// convolution steps) add up to well below 2^-tau_bits.
+// at most 2^-(tau_bits + 8), so that the at most 2 L + 1 <= 49 components of a sampler (tables,
+// convolution steps; L <= 24 levels at sigma2 <= 2^100) add up to well below 2^-tau_bits.
 struct HardenedSetup {
   mpq_class value;          // the law's parameter (sigma2 or scale), canonical
   std::int64_t mean = 0;    // |mean| <= 2^62: mean + noise never overflows (|noise| < 2^61)
@@ -24,7 +24,8 @@ struct HardenedSetup {
 };
 
 // Throws ParameterError naming tau_bits (kMinTauBits..kMaxTauBits), `parameter` (numerator and
-// denominator below 2^64, 1/100 <= value <= upper; `range` as the user reads it) or mean.
+// denominator below 2^kHardenedMaxValueBits, 1/100 <= value <= upper; `range` as the user reads
+// it) or mean.
 [[nodiscard]] HardenedSetup prepare_hardened(const char* parameter, const mpq_class& value,
                                              const mpq_class& upper, const char* range,
                                              const mpz_class& mean, Hardening hardening);

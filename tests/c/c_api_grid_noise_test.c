@@ -69,7 +69,7 @@ static void test_errors(void) {
   static const unsigned char zero_seed[32] = {0};
   double x[4] = {1.0, 2.0, 3.0, 4.0};
   double y[4] = {7.0, 7.0, 7.0, 7.0};
-  int k = 30, big = 5000, used = -1;
+  int k = 51, big = 5000, used = -1;
   x[2] = NAN;
   CHECK_RC(exactdp_add_noise_f64("discrete-gaussian", "sigma", "1", NULL, 0, g_seed, 1, x, y, 4, &used),
            EXACTDP_E_PARAM, "in[2] is NaN; allowed: finite values");
@@ -95,7 +95,7 @@ static void test_errors(void) {
   CHECK_RC(exactdp_add_noise_f64("discrete-gaussian", "sigma", "1", &big, 0, NULL, 1, x, y, 4, NULL), EXACTDP_E_PARAM,
            "granularity");
   CHECK_RC(exactdp_add_noise_f64("discrete-gaussian", "sigma", "1", &k, EXACTDP_HARDENED, NULL, 1, x, y, 4, NULL),
-           EXACTDP_E_PARAM, "granularity = 2^-30");
+           EXACTDP_E_PARAM, "granularity = 2^-51");
   CHECK_RC(exactdp_add_noise_f64("discrete-gaussian", "sigma", "1", NULL, 4, NULL, 1, x, y, 4, NULL), EXACTDP_E_PARAM,
            "flags");
   CHECK_RC(exactdp_add_noise_f64("discrete-gaussian", "sigma", "1", NULL, 0, NULL, 0, x, y, 4, NULL), EXACTDP_E_PARAM,

@@ -162,9 +162,9 @@ static void test_construction_errors(void) {
   CHECK_RC(exactdp_bernoulli_exp_new("1", 0, NULL), EXACTDP_E_NULL, "out");
 
   /* hardened: out of the hardened range is an error naming the parameter, never a fallback */
-  CHECK_RC(exactdp_discrete_gaussian_new("1e13", EXACTDP_HARDENED, &s), EXACTDP_E_PARAM, "sigma2");
+  CHECK_RC(exactdp_discrete_gaussian_new("1e31", EXACTDP_HARDENED, &s), EXACTDP_E_PARAM, "sigma2");
   CHECK_RC(exactdp_discrete_gaussian_new("1/1000", EXACTDP_HARDENED, &s), EXACTDP_E_PARAM, "sigma2");
-  CHECK_RC(exactdp_discrete_laplace_new("1e10", EXACTDP_HARDENED, &s), EXACTDP_E_PARAM, "scale");
+  CHECK_RC(exactdp_discrete_laplace_new("2e15", EXACTDP_HARDENED, &s), EXACTDP_E_PARAM, "scale");
   CHECK_RC(exactdp_discrete_laplace_new("1/18446744073709551616", EXACTDP_HARDENED, &s),
            EXACTDP_E_PARAM, "scale");
 

@@ -64,8 +64,8 @@ TEST(CliHardened, AuditOfHardenedDrawsPasses) {
 TEST(CliHardened, OutOfRangeExitsTwoNamingTheParameterWithNothingOnStdout) {
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"sample", "discrete-gaussian", "--sigma2", "1/1000", "-n", "1", "--hardened"},
-           {"sample", "discrete-laplace", "--scale", "2e9", "-n", "1", "--hardened"},
-           {"audit", "discrete-gaussian", "--sigma2", "1e13", "--samples", "10", "--hardened"}}) {
+           {"sample", "discrete-laplace", "--scale", "2e15", "-n", "1", "--hardened"},
+           {"audit", "discrete-gaussian", "--sigma2", "1e31", "--samples", "10", "--hardened"}}) {
     const auto r = run_cli(args);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_TRUE(r.out.empty());
@@ -111,7 +111,7 @@ TEST(CliHardened, ProfileChargesTau) {
 
 TEST(CliHardened, ProfileRefusesWhatItCannotCharge) {
   EXPECT_EQ(run_cli({"profile", "gaussian", "--sigma", "1", "--epsilon", "1", "--hardened"}).status, 2);
-  EXPECT_EQ(run_cli({"profile", "discrete-gaussian", "--sigma2", "1e13", "--epsilon", "1", "--hardened"}).status, 2);
+  EXPECT_EQ(run_cli({"profile", "discrete-gaussian", "--sigma2", "1e31", "--epsilon", "1", "--hardened"}).status, 2);
   EXPECT_EQ(run_cli({"profile", "discrete-gaussian", "--sigma2", "1", "--epsilon", "1", "--tau-bits", "64"}).status, 2);
   EXPECT_EQ(run_cli({"measure-gdp", "discrete-gaussian", "--sigma2", "1", "--hardened"}).status, 2);
 }

@@ -100,7 +100,7 @@ TEST(CliSample, BadInputExitsTwoNamingTheParameter) {
   expect_usage_error({"sample", "--sigma2", "1", "-n", "3"}, "exactly one law");
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "-n", "3", "--bogus"}, "unknown option");
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "--sigma2", "2", "-n", "3"}, "more than once");
-  expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1e13", "-n", "3", "--hardened"}, "sigma2");
+  expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1e31", "-n", "3", "--hardened"}, "sigma2");
   expect_usage_error({"sample", "discrete-laplace", "--scale", "1/1000", "-n", "3", "--hardened"}, "scale");
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "-n", "3", "--hardened", "--mean", "1e19"}, "mean");
   expect_usage_error({"sample", "discrete-gaussian", "--sigma2", "1", "-n", "3", "--hardened", "--tau-bits", "129"}, "tau-bits");

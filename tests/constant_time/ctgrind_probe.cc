@@ -12,8 +12,9 @@
 // noise is the point, not a leak.
 //
 //   ctgrind_probe hardened [N]   N draws (default 100) of each hardened sampler: discrete
-//                                Gaussian sigma2 = 100 and 10^12, discrete Laplace scale = 10 and
-//                                10^9, each with tau_bits 40, 64 and 128 (1, 2 and 3 words),
+//                                Gaussian sigma2 = 100, 10^12 and 2^100, discrete Laplace scale =
+//                                10, 10^9 and 2^50, each with tau_bits 40, 64 and 128 (1, 2 and 3
+//                                words; 2, 3 and 5 digits of the vectorised scan),
 //                                the CLI's path (SamplerSpec::draw_hardened) at 100 and 10, and
 //                                the C interface's path (exactdp_sample_int64, EXACTDP_HARDENED;
 //                                its own seeded source, tainted the same way) at 100 and 10,
@@ -120,12 +121,13 @@ std::vector<Config> hardened_configs() {
   for (unsigned tau_bits : {40u, 64u, 128u}) {
     const exactdp::Hardening h{tau_bits};
     const std::string tau = " tau_bits=" + std::to_string(tau_bits);
-    for (const char* sigma2 : {"100", "1000000000000"}) {
+    // 2^100: the top of the range (24 convolution levels).
+    for (const char* sigma2 : {"100", "1000000000000", "1267650600228229401496703205376"}) {
       const auto p = exactdp::HardenedDiscreteGaussianParams::make(mpq_class(sigma2), 0, h);
       out.push_back({std::string("hardened discrete-gaussian sigma2=") + sigma2 + tau,
                      [p](BitSource& bits) { return defined(exactdp::sample_discrete_gaussian(bits, p)); }});
     }
-    for (const char* scale : {"10", "1000000000"}) {
+    for (const char* scale : {"10", "1000000000", "1125899906842624"}) {  // ..., 2^50
       const auto p = exactdp::HardenedDiscreteLaplaceParams::make(mpq_class(scale), 0, h);
       out.push_back({std::string("hardened discrete-laplace scale=") + scale + tau,
                      [p](BitSource& bits) { return defined(exactdp::sample_discrete_laplace(bits, p)); }});

@@ -189,15 +189,18 @@ TEST(GridNoiseRefusals, BadSpecsNameTheParameter) {
   s = {};
   s.granularity_exponent = 5000;
   refused(s, "granularity");
-  // Hardened: sigma = 1 at g = 2^-30 gives sigma2 / g^2 = 2^60 > 10^12.
+  // Hardened: sigma = 1 at g = 2^-51 gives sigma2 / g^2 = 2^102 > 2^100 (g = 2^-50 is inside).
   s = {};
-  s.granularity_exponent = 30;
+  s.granularity_exponent = 50;
+  s.hardening = Hardening{};
+  EXPECT_NO_THROW((void)GridNoise::make(s));
+  s.granularity_exponent = 51;
   s.hardening = Hardening{};
   refused(s, "granularity");
   try {
     (void)GridNoise::make(s);
   } catch (const ParameterError& e) {
-    EXPECT_NE(std::string(e.what()).find("2^-19 <= granularity <= 2^3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2^-50 <= granularity <= 2^3"), std::string::npos) << e.what();
   }
   const GridNoise noise = gaussian("1", std::nullopt);
   std::vector<double> x(10, 0.0), y(9, 0.0), big(20, 0.0);

@@ -30,13 +30,13 @@ void expect_parameter_error(const std::function<void()>& make, const std::string
 }
 
 TEST(HardenedRange, RefusesOutsideTheSupportedRangeNamingTheParameter) {
-  const mpz_class two64 = mpz_class(1) << 64;
+  const mpz_class two128 = mpz_class(1) << 128;
   expect_parameter_error([] { (void)HardenedDiscreteGaussianParams::make(mpq_class(1, 101)); }, "sigma2");
-  expect_parameter_error([] { (void)HardenedDiscreteGaussianParams::make(parse_rational("s", "1000000000001")); }, "sigma2");
-  expect_parameter_error([&] { (void)HardenedDiscreteGaussianParams::make(mpq_class(two64 + 1, two64)); }, "sigma2");
+  expect_parameter_error([] { (void)HardenedDiscreteGaussianParams::make(power_of_two(100) + 1); }, "sigma2");
+  expect_parameter_error([&] { (void)HardenedDiscreteGaussianParams::make(mpq_class(two128 + 1, two128)); }, "sigma2");
   expect_parameter_error([] { (void)HardenedDiscreteGaussianParams::make(0); }, "sigma2");
   expect_parameter_error([] { (void)HardenedDiscreteLaplaceParams::make(mpq_class(1, 101)); }, "scale");
-  expect_parameter_error([] { (void)HardenedDiscreteLaplaceParams::make(1'000'000'001); }, "scale");
+  expect_parameter_error([] { (void)HardenedDiscreteLaplaceParams::make(power_of_two(50) + mpq_class(1, 3)); }, "scale");
   expect_parameter_error([] { (void)HardenedDiscreteLaplaceParams::make(-1); }, "scale");
   const mpz_class big_mean = (mpz_class(1) << 62) + 1;
   expect_parameter_error([&] { (void)HardenedDiscreteGaussianParams::make(1, big_mean); }, "mean");
@@ -45,22 +45,51 @@ TEST(HardenedRange, RefusesOutsideTheSupportedRangeNamingTheParameter) {
   EXPECT_THROW((void)HardenedDiscreteLaplaceParams::make(1, 0, Hardening{129}), ParameterError);
 }
 
-TEST(HardenedRange, AcceptsTheEndsOfTheRange) {
-  const mpz_class max64 = (mpz_class(1) << 64) - 1;
-  for (const mpq_class& s : {mpq_class(1, 100), mpq_class(1'000'000'000'000L), mpq_class(max64, max64 - 1)}) {
-    EXPECT_NO_THROW((void)HardenedDiscreteGaussianParams::make(s, mpz_class(1) << 62)) << s;
+TEST(HardenedRange, TheErrorNamesTheValueAndTheRange) {
+  try {
+    (void)HardenedDiscreteGaussianParams::make(power_of_two(101));
+    ADD_FAILURE() << "no error";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "sigma2");
+    EXPECT_NE(std::string(e.what()).find("1/100 <= sigma2 <= 2^100"), std::string::npos) << e.what();
   }
-  for (const mpq_class& s : {mpq_class(1, 100), mpq_class(1'000'000'000L), mpq_class(max64, max64 - 7)}) {
-    EXPECT_NO_THROW((void)HardenedDiscreteLaplaceParams::make(s, -(mpz_class(1) << 62))) << s;
+  try {
+    (void)HardenedDiscreteLaplaceParams::make(power_of_two(51));
+    ADD_FAILURE() << "no error";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "scale");
+    EXPECT_NE(std::string(e.what()).find("1/100 <= scale <= 2^50"), std::string::npos) << e.what();
+  }
+}
+
+TEST(HardenedRange, AcceptsTheEndsOfTheRange) {
+  const mpz_class max128 = (mpz_class(1) << 128) - 1;
+  for (const mpq_class& s : {mpq_class(1, 100), mpq_class(1'000'000'000'000L), power_of_two(64), power_of_two(100),
+                             mpq_class(max128, max128 - 1)}) {
+    for (unsigned tau_bits : {40u, 64u, 128u}) {
+      const auto p = HardenedDiscreteGaussianParams::make(s, mpz_class(1) << 62, {tau_bits});
+      EXPECT_LE(p.tau_upper(), power_of_two(-static_cast<long>(tau_bits))) << s;
+    }
+  }
+  for (const mpq_class& s : {mpq_class(1, 100), mpq_class(1'000'000'000L), power_of_two(50), mpq_class(max128, max128 - 7)}) {
+    for (unsigned tau_bits : {40u, 64u, 128u}) {
+      const auto p = HardenedDiscreteLaplaceParams::make(s, -(mpz_class(1) << 62), {tau_bits});
+      EXPECT_LE(p.tau_upper(), power_of_two(-static_cast<long>(tau_bits))) << s;
+    }
   }
 }
 
 // Random parameters across the range (log-uniform numerators and denominators).
+mpz_class random_bits(int bits) {  // a random integer below 2^bits, 1 <= bits <= 128
+  const mpz_class x = (mpz_class(*rc::gen::arbitrary<std::uint64_t>()) << 64) + *rc::gen::arbitrary<std::uint64_t>();
+  return x >> (128 - bits);
+}
+
 mpq_class random_rational_in(const mpq_class& lo, const mpq_class& hi) {
-  const auto num_bits = *rc::gen::inRange(1, 64);
-  const auto den_bits = *rc::gen::inRange(1, 64);
-  mpz_class num = mpz_class(*rc::gen::arbitrary<std::uint64_t>()) >> (64 - num_bits);
-  mpz_class den = mpz_class(*rc::gen::arbitrary<std::uint64_t>()) >> (64 - den_bits);
+  const auto num_bits = *rc::gen::inRange(1, 129);
+  const auto den_bits = *rc::gen::inRange(1, 129);
+  mpz_class num = random_bits(num_bits);
+  mpz_class den = random_bits(den_bits);
   if (num == 0) num = 1;
   if (den == 0) den = 1;
   mpq_class q(num, den);
@@ -82,14 +111,15 @@ Params random_hardened(const mpq_class& upper) {
 }
 
 RC_GTEST_PROP(HardenedTau, GaussianTauIsCertifiedBelowTheTarget, ()) {
-  const auto p = random_hardened<HardenedDiscreteGaussianParams>(mpq_class(1'000'000'000'000L));
+  const auto p = random_hardened<HardenedDiscreteGaussianParams>(power_of_two(100));
   RC_CLASSIFY(p.plan().levels == 0, "direct table");
-  RC_ASSERT(p.plan().levels <= 9u);
+  RC_CLASSIFY(p.plan().levels > 9, "beyond 10^12");
+  RC_ASSERT(p.plan().levels <= 24u);
 }
 
 RC_GTEST_PROP(HardenedTau, LaplaceTauIsCertifiedBelowTheTarget, ()) {
-  const auto p = random_hardened<HardenedDiscreteLaplaceParams>(mpq_class(1'000'000'000L));
-  RC_ASSERT(p.plan().magnitude.entries <= 39u);
+  const auto p = random_hardened<HardenedDiscreteLaplaceParams>(power_of_two(50));
+  RC_ASSERT(p.plan().magnitude.entries <= 58u);
 }
 
 std::int64_t sample_discrete_gaussian_or_laplace(BitSource& b, const HardenedDiscreteGaussianParams& p) {
@@ -117,12 +147,12 @@ void expect_fixed_bits(const Params& p, std::uint32_t seed_index) {
 
 TEST(HardenedBits, EveryCallReadsTheSameNumberOfBits) {
   std::uint32_t k = 0;
-  for (const char* s : {"1/4", "9/4", "100", "187", "1e6", "1e12"}) {
+  for (const char* s : {"1/4", "9/4", "100", "187", "1e6", "1e12", "1267650600228229401496703205376"}) {
     for (unsigned tau_bits : {40u, 64u, 128u}) {
       expect_fixed_bits(HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 7, {tau_bits}), ++k);
     }
   }
-  for (const char* s : {"1/2", "10", "1e9"}) {
+  for (const char* s : {"1/2", "10", "1e9", "1125899906842624"}) {
     for (unsigned tau_bits : {40u, 64u, 128u}) {
       expect_fixed_bits(HardenedDiscreteLaplaceParams::make(parse_rational("scale", s), -3, {tau_bits}), ++k);
     }
@@ -134,6 +164,9 @@ TEST(HardenedBits, DocumentedCountsAtTheBenchmarkPoints) {
   EXPECT_EQ(HardenedDiscreteGaussianParams::make(100).bits_per_sample(), 81u);
   EXPECT_EQ(HardenedDiscreteGaussianParams::make(100).plan().levels, 0u);
   EXPECT_EQ(HardenedDiscreteGaussianParams::make(1'000'000'000'000L).plan().levels, 9u);
+  EXPECT_EQ(HardenedDiscreteGaussianParams::make(1'000'000'000'000L).bits_per_sample(), 810u);
+  EXPECT_EQ(HardenedDiscreteGaussianParams::make(power_of_two(100)).plan().levels, 24u);
+  EXPECT_EQ(HardenedDiscreteGaussianParams::make(power_of_two(100)).bits_per_sample(), 2025u);
   // hardened_discrete_laplace.h: (K + 1) W + 1 bits.
   EXPECT_EQ(HardenedDiscreteLaplaceParams::make(10).bits_per_sample(), 801u);
 }

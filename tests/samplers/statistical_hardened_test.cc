@@ -7,7 +7,9 @@
 // below alpha = 1e-6 per parameter set (false alarm about 1e-6 each over random seeds; seeds are
 // fixed, so every run is the same).
 // Companions: the same check rejects hardened tables with a classic bug: the weight of 0 not
-// halved before the fair sign (T_0 halved), and a table cut at 2 sigma instead of the tail bound.
+// halved before the fair sign (T_0 halved), and a table cut at 2 sigma instead of the tail bound;
+// and, past 10^12 (sigma2 = 2^64, 15 convolution levels), a plan whose top level draws from the
+// fine table instead of its own (variance v_L replaced by s).
 #include <gtest/gtest.h>
 
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
@@ -59,6 +61,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{"gaussian", "9/4", "0", 64}, Case{"gaussian", "100", "-5", 64},
                       Case{"gaussian", "1000", "0", 64}, Case{"gaussian", "1e12", "123456789", 64},
                       Case{"gaussian", "1/3", "0", 40}, Case{"gaussian", "250", "0", 128},
+                      Case{"gaussian", "18446744073709551616", "-4611686018427387904", 64},
+                      Case{"gaussian", "1267650600228229401496703205376", "0", 40},
                       Case{"laplace", "10", "0", 64}, Case{"laplace", "1/2", "0", 128},
                       Case{"laplace", "1e9", "-1000", 40}),
     [](const ::testing::TestParamInfo<Case>& param_info) {
@@ -73,6 +77,23 @@ INSTANTIATE_TEST_SUITE_P(
 // A hardened draw from a modified copy of the base table (levels = 0 at these parameters).
 std::int64_t draw_with_table(BitSource& bits, const internal::HardenedGaussianPlan& plan, const std::vector<std::uint64_t>& words) {
   return internal::draw_symmetric_table<2>(bits, words.data(), words.size() / 2, plan.width.top_bits);
+}
+
+TEST(HardenedChiSquareCompanion, RejectsATopLevelDrawnFromTheFineTable) {
+  const mpq_class sigma2 = power_of_two(64);
+  const auto params = HardenedDiscreteGaussianParams::make(sigma2);
+  internal::HardenedGaussianPlan broken = params.plan();
+  ASSERT_EQ(broken.levels, 15u);
+  ASSERT_NE(broken.base_sigma2, broken.fine_sigma2);
+  broken.base_scan = broken.fine_scan;
+  const verification::DiscreteGaussianLaw law(sigma2, 0);
+  const auto t = chi_square_check(law, [&](BitSource& b) { return internal::draw_hardened_gaussian(b, broken, 0); },
+                                  100'000, fixed_seed(64, 3));
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
+  // The unbroken plan through the same entry point passes (the companion tests the break).
+  const auto ok = chi_square_check(
+      law, [&](BitSource& b) { return internal::draw_hardened_gaussian(b, params.plan(), 0); }, 100'000, fixed_seed(64, 3));
+  EXPECT_FALSE(rejects(ok, kAlpha)) << "p <= " << exactdp::decimal_upper(ok.p_value.upper(), 6);
 }
 
 TEST(HardenedChiSquareCompanion, RejectsZeroWeightNotHalved) {
