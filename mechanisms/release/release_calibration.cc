@@ -124,6 +124,12 @@ void calibrate_exact_profile(ReleaseCalibration& out, const mpq_class& delta_mec
 
 }  // namespace
 
+mpq_class max_zcdp_rho(const mpq_class& epsilon, const mpq_class& delta) {
+  accounting::require_positive_at_most("epsilon", epsilon, mpq_class(1'000'000), "10^6");
+  accounting::require_open_unit("delta", delta);
+  return max_feasible_rho(epsilon, delta);
+}
+
 const char* mechanism_name(NoiseMechanism mechanism) {
   return mechanism == NoiseMechanism::kDiscreteGaussian ? "discrete-gaussian" : "discrete-laplace";
 }

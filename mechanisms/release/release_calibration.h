@@ -95,6 +95,12 @@ struct ReleaseCalibration {
   exactdp::Interval hardened_charge{exactdp::kDefaultPrecision};  // (1+e^eps) N tau (0 if plain)
 };
 
+// The largest rho (to a relative 2^-30, verified) whose rho-zCDP converts by CKS20 Cor. 13
+// (accounting::zcdp_epsilon, certified upper end) to at most epsilon at delta: what the "zcdp"
+// route calibrates to (exactdp aggregate spreads it over its noisy quantities).
+// ParameterError / LimitError naming epsilon when no rho meets it.
+[[nodiscard]] mpq_class max_zcdp_rho(const mpq_class& epsilon, const mpq_class& delta);
+
 // Checks the budget and the model alone (ParameterError naming the parameter), so that bad
 // options are reported before any input is read.
 void validate_release(const ReleaseBudget& budget, const ContributionModel& model);
