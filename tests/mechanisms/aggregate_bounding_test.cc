@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <exactdp/core/errors.h>
 #include <exactdp/mechanisms/aggregate/aggregate_release.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/samplers/uniform.h>
@@ -128,6 +129,24 @@ TEST(AggregateBounding, TheCheckRejectsABiasedReservoir) {
   }
   const auto test = uniform_chi_square(counts);
   EXPECT_TRUE(upper_at_most(test.p_value, kAlpha)) << test.detail;
+}
+
+TEST(AggregateBounding, StateOverTheLimitIsRefusedWithTheLine) {
+  std::string csv = "u,g,v\n";
+  for (int i = 0; i < 20; ++i) csv += std::to_string(i) + ",g" + std::to_string(i) + ",1\n";
+  mechanisms::AggregateLimits limits;
+  limits.max_pairs = 10;
+  StringReader in(csv);
+  SeededBits bits(test_support::fixed_seed(kSuite, 4));
+  try {
+    (void)mechanisms::bounded_totals(in, request(1, 1, false), bits, limits);
+    ADD_FAILURE() << "11 pairs accepted over a limit of 10";
+  } catch (const LimitError& e) {
+    EXPECT_NE(std::string(e.what()).find("input line 12"), std::string::npos) << e.what();
+  }
+  StringReader again(csv);
+  limits.max_pairs = 20;
+  EXPECT_EQ(mechanisms::bounded_totals(again, request(1, 1, false), bits, limits).keys.size(), 20U);
 }
 
 }  // namespace
