@@ -57,6 +57,16 @@ JsonValue quantities_json(const AggregateGuarantee& g) {
   return arr;
 }
 
+// " = X in COL's units" for a sum (the grid step G of its bounds), else "".
+std::string value_units(const mechanisms::AggregateRequest& r, const AggregateGuarantee& g,
+                        const mechanisms::QuantityNoise& q) {
+  if (q.quantity.kind != mechanisms::AggregateKind::kSum) return "";
+  const mpq_class grid = mechanisms::bounds_of(r, q.quantity.column).grid;
+  const bool laplace = g.mechanism == NoiseMechanism::kDiscreteLaplace;
+  return " = " + exactdp::exact_decimal(laplace ? mpq_class(q.scale * grid) : mpq_class(q.sigma2 * grid * grid)) +
+         " in " + q.quantity.column + "'s units";
+}
+
 }  // namespace
 
 JsonValue aggregate_guarantee_json(const mechanisms::AggregateRequest& r,
@@ -122,7 +132,7 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
     err << "  " << q.quantity.name() << ": " << mechanisms::mechanism_name(g.mechanism) << ", "
         << (g.mechanism == NoiseMechanism::kDiscreteLaplace ? "scale = " + exactdp::exact_decimal(q.scale)
                                                             : "sigma2 = " + exactdp::exact_decimal(q.sigma2))
-        << " (grid steps); sensitivity per group " << q.sensitivity.per_group.get_str() << ", L1 = "
+        << " grid step(s)" << value_units(r, g, q) << "; sensitivity per group " << q.sensitivity.per_group.get_str() << ", L1 = "
         << q.sensitivity.l1.get_str() << ", L2^2 = " << q.sensitivity.l2_squared.get_str() << "\n";
   }
   err << "  composition          basic: selection then aggregates (split = "

@@ -13,14 +13,16 @@ constexpr std::uint64_t kEntryBytes = 64;  // hash node, bookkeeping (estimate)
 template <typename Map>
 std::uint32_t intern(Map& ids, std::string_view text, const char* what, std::uint64_t& bytes,
                      bool& fresh) {
-  auto [it, inserted] = ids.try_emplace(std::string(text), static_cast<std::uint32_t>(ids.size()));
-  fresh = inserted;
-  if (inserted) {
-    if (ids.size() > std::numeric_limits<std::uint32_t>::max() / 2) {
-      throw LimitError(what, std::string("more than 2^31 distinct ") + what + " values");
-    }
-    bytes += kEntryBytes + 2 * text.size();
+  if (const auto found = ids.find(text); found != ids.end()) {
+    fresh = false;
+    return found->second;
   }
+  const auto it = ids.emplace(std::string(text), static_cast<std::uint32_t>(ids.size())).first;
+  fresh = true;
+  if (ids.size() > std::numeric_limits<std::uint32_t>::max() / 2) {
+    throw LimitError(what, std::string("more than 2^31 distinct ") + what + " values");
+  }
+  bytes += kEntryBytes + 2 * text.size();
   return it->second;
 }
 

@@ -27,6 +27,7 @@
 #include <gmpxx.h>
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -84,8 +85,14 @@ class ContributionBounder {
   ContributionBounds bounds_;
   std::size_t value_columns_;
   BitSource& bits_;
-  std::unordered_map<std::string, std::uint32_t> unit_ids_;
-  std::unordered_map<std::string, std::uint32_t> group_ids_;
+  // Transparent hashing: a lookup by string_view allocates nothing.
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
+  using TextIds = std::unordered_map<std::string, std::uint32_t, TextHash, std::equal_to<>>;
+  TextIds unit_ids_;
+  TextIds group_ids_;
   std::vector<std::string> group_keys_;
   std::vector<Unit> unit_state_;
   std::unordered_map<std::uint64_t, Pair> pairs_;
