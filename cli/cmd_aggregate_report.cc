@@ -31,7 +31,6 @@ JsonValue selection_json(const AggregateGuarantee& g, const mechanisms::Aggregat
   j.set_interval("delta", s.delta, digits);
   j.set("scale", exactdp::exact_decimal(s.scale));
   j.set("threshold", s.threshold.get_str());
-  j.set("candidate_groups", static_cast<unsigned long long>(rel.candidate_groups));
   j.set("released_groups", static_cast<unsigned long long>(rel.rows.size()));
   return j;
 }
@@ -96,8 +95,8 @@ JsonValue aggregate_guarantee_json(const mechanisms::AggregateRequest& r,
   j.set("aggregates_route", g.aggregates_route);
   j.set("composition", "basic (adaptive) composition of selection and aggregates");
   j.set("quantities", quantities_json(g));
-  j.set("rows_read", static_cast<unsigned long long>(rel.input.rows));
-  j.set("units", static_cast<unsigned long long>(rel.units));
+  // Nothing counted from the data (rows, units, candidate groups) is printed: those counts are
+  // not private. The released groups are (they are the output's rows).
   j.set("released_groups", static_cast<unsigned long long>(rel.rows.size()));
   j.set("randomness", seeded ? "seeded ChaCha20 (reproducible demo: NOT private)" : "OS CSPRNG");
   return j;
@@ -120,8 +119,8 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
     err << "  partition selection  epsilon = " << exactdp::exact_decimal(g.selection->epsilon)
         << ", threshold tau = " << g.selection->threshold.get_str() << " on units + discrete Laplace(scale "
         << exactdp::exact_decimal(g.selection->scale) << "), delta <= "
-        << exactdp::to_decimal(g.selection->delta, digits).upper << "; " << rel.rows.size() << " of "
-        << rel.candidate_groups << " group(s) released\n";
+        << exactdp::to_decimal(g.selection->delta, digits).upper << "; " << rel.rows.size()
+        << " group(s) released\n";
   } else {
     err << "  partition selection  none: the " << rel.candidate_groups << " public key(s) of --keys\n";
   }

@@ -28,6 +28,9 @@
 
 namespace exactdp::mechanisms {
 
+// The counts below (input, units, groups_seen, pairs, and candidate_groups without public keys)
+// are exact counts of the private data, NOT part of the release: for tests and diagnostics only,
+// never to be printed next to it.
 struct AggregateRelease {
   std::string header;
   std::vector<std::string> rows;

@@ -59,6 +59,8 @@ TEST(CliAggregate, ReleasesSelectedGroupsWithAGuarantee) {
   EXPECT_NE(j.find("\"quantities\""), std::string::npos);
   EXPECT_NE(j.find("\"l1_sensitivity\": \"2\""), std::string::npos) << j;  // count: L0 Linf = 2
   EXPECT_LE(parse_rational("delta", json_string_field(j, "delta")), mpq_class(1, 1000000));
+  EXPECT_EQ(j.find("rows_read"), std::string::npos) << "counts of the private data are not released";
+  EXPECT_EQ(r.err.find(" of 3 group"), std::string::npos) << r.err;
 }
 
 TEST(CliAggregate, SeededRunsAreReproducible) {
