@@ -5,6 +5,7 @@
 #include <exactdp/accounting/accountant.h>
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 
 namespace exactdp::mechanisms {
 namespace {
@@ -65,7 +66,12 @@ AggregateGuarantee calibrate_aggregate(const AggregateRequest& r) {
   if (!r.public_keys) {
     const mpq_class sel_eps = r.epsilon * g.selection_share;
     const mpq_class sel_delta = gaussian ? mpq_class(*r.delta - g.aggregates_delta) : *r.delta;
-    g.selection = calibrate_partition_selection(r.bounding.max_groups, sel_eps, sel_delta);
+    try {
+      g.selection = calibrate_partition_selection(r.bounding.max_groups, sel_eps, sel_delta);
+    } catch (const LimitError& e) {  // the share is what made it too small: name --split too
+      throw LimitError("split", "split = " + abbreviate(to_string(g.selection_share)) +
+                                    " of epsilon for partition selection: " + e.what());
+    }
     g.epsilon += sel_eps;
     g.delta += exactdp::to_mpq(g.selection->delta.upper());
   }

@@ -3,7 +3,9 @@
 #include <stdexcept>
 
 #include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
 #include <exactdp/mechanisms/release/internal/noise_drawer.h>
 
 namespace exactdp::mechanisms {
@@ -43,6 +45,12 @@ PartitionSelection calibrate_partition_selection(unsigned long max_groups, const
   const exactdp::Interval ratio =
       exactdp::Interval(mpq_class(max_groups) / delta, kPrec) / (q + mpq_class(1));
   const exactdp::Interval start = exactdp::log(ratio) * s.scale;
+  if (!exactdp::upper_at_most(start, power_of_two(62))) {
+    throw LimitError("epsilon", "epsilon = " + abbreviate(to_string(epsilon)) +
+                                    " for partition selection needs a threshold over 2^62 (scale L0 / epsilon = " +
+                                    exactdp::decimal_upper(exactdp::Interval(s.scale, kPrec).upper(), 6) +
+                                    "): allowed a selection epsilon with t ln(L0 / (delta (1 + q))) <= 2^62");
+  }
   mpz_class m = ceil_of(exactdp::to_mpq(start.lower()));
   if (sgn(m) < 0) m = 0;
   for (int raise = 0; raise <= kMaxRaise; ++raise, ++m) {

@@ -18,7 +18,9 @@
 // Calibration: tau is the smallest integer >= 1 whose delta (certified MPFR upper end) is <= the
 // requested delta (tau - 1 starts at the lower end of t ln(L0 / (delta (1 + q))), which no smaller
 // integer can meet, and is raised until the certified check passes).
-// Errors: ParameterError naming epsilon, delta or max-groups. Thread-safety: pure functions.
+// Errors: ParameterError naming epsilon or delta; LimitError naming epsilon when tau would be
+// over 2^62 (epsilon = 10^-5000: certified intervals could not pin tau down, and no sampler
+// takes that scale). Thread-safety: pure functions.
 #pragma once
 
 #include <gmpxx.h>
