@@ -170,6 +170,14 @@ const laws::Law& release_law(const std::string& name, bool hardened) {
   return *law;
 }
 
+bool release_law_composes_by_zcdp(const laws::Law& law) { return route_of(law) == Route::kGaussian; }
+
+mpq_class max_zcdp_rho(const mpq_class& epsilon, const mpq_class& delta) {
+  accounting::require_positive_at_most("epsilon", epsilon, mpq_class(1'000'000), "10^6");
+  accounting::require_open_unit("delta", delta);
+  return max_feasible_rho(epsilon, delta);
+}
+
 void validate_release(const ReleaseBudget& budget, const ContributionModel& model) {
   const laws::Law& law = release_law(budget.mechanism, budget.hardened);
   accounting::require_positive_at_most("epsilon", budget.epsilon, mpq_class(1'000'000), "10^6");

@@ -69,6 +69,9 @@ namespace exactdp::mechanisms {
 
 // The registry law of that name, checked as above; hardened: its hardened sampler too.
 [[nodiscard]] const laws::Law& release_law(const std::string& name, bool hardened = false);
+// Whether a release law composes by zCDP (the discrete Gaussian: needs delta) rather than by
+// its pure epsilon (the discrete Laplace).
+[[nodiscard]] bool release_law_composes_by_zcdp(const laws::Law& law);
 
 inline constexpr unsigned long kMaxContributions = 1'000'000;
 inline constexpr unsigned long kMaxNoisedColumns = 100'000;
@@ -112,6 +115,12 @@ struct ReleaseCalibration {
   // The value of `parameter`: scale or sigma2, what the law's sampler is built with.
   [[nodiscard]] const mpq_class& noise() const { return parameter == "scale" ? scale : sigma2; }
 };
+
+// The largest rho (to a relative 2^-30, verified) whose rho-zCDP converts by CKS20 Cor. 13
+// (accounting::zcdp_epsilon, certified upper end) to at most epsilon at delta: what the "zcdp"
+// route calibrates to (exactdp aggregate spreads it over its noisy quantities).
+// ParameterError / LimitError naming epsilon when no rho meets it.
+[[nodiscard]] mpq_class max_zcdp_rho(const mpq_class& epsilon, const mpq_class& delta);
 
 // Checks the budget and the model alone (ParameterError naming the parameter), so that bad
 // options are reported before any input is read.

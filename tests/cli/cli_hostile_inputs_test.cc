@@ -210,6 +210,14 @@ std::vector<Template> templates() {
                                {{"<stdin>", "5"}});
   release_cell.stdin_text = "id,count\n1,{line}\n";
   t.push_back(release_cell);
+  // aggregate (raw records on stdin; the hostile value in each option, and in a value cell)
+  Template aggregate = make("aggregate",
+                            {"aggregate", "--privacy-unit", "user", "--group-by", "g", "--count", "--sum", "x",
+                             "--seed", kSeed},
+                            {{"--bounds", "0,10"}, {"--epsilon", "1"}, {"--delta", "1e-6"}, {"--max-groups", "2"},
+                             {"--max-rows", "3"}, {"--split", "1/3"}, {"<stdin>", "5"}});
+  aggregate.stdin_text = "user,g,x\nu1,a,{line}\nu2,\"b, c\",3\n";
+  t.push_back(aggregate);
   return t;
 }
 

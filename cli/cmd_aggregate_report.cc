@@ -1,0 +1,149 @@
+// The guarantee of `exactdp aggregate` on stderr and as JSON (cmd_aggregate_report.h).
+#include "cli/cmd_aggregate_report.h"
+
+#include <ostream>
+#include <string>
+
+#include <exactdp/core/decimal.h>
+
+namespace exactdp::cli {
+namespace {
+
+using mechanisms::AggregateGuarantee;
+
+// The aggregates' law composes by its pure epsilon (discrete Laplace), not by zCDP.
+bool pure_epsilon_law(const AggregateGuarantee& g) {
+  return !mechanisms::release_law_composes_by_zcdp(mechanisms::release_law(g.mechanism));
+}
+
+std::string upper_text(const mpq_class& bound, bool exact, int digits) {
+  return exact ? exactdp::exact_decimal(bound) : exactdp::to_decimal(bound, digits).upper;
+}
+
+JsonValue selection_json(const AggregateGuarantee& g, const mechanisms::AggregateRelease& rel, int digits) {
+  if (!g.selection) {
+    JsonValue j = JsonValue::object();
+    j.set("method", "public keys (--keys): every key released, none selected from the data");
+    j.set("keys", static_cast<unsigned long long>(rel.candidate_groups));
+    return j;
+  }
+  const auto& s = *g.selection;
+  JsonValue j = JsonValue::object();
+  j.set("method", "threshold: units + discrete Laplace noise >= tau");
+  j.set("epsilon", exactdp::exact_decimal(s.epsilon));
+  j.set("delta_requested", exactdp::exact_decimal(s.delta_requested));
+  j.set_interval("delta", s.delta, digits);
+  j.set("scale", exactdp::exact_decimal(s.scale));
+  j.set("threshold", s.threshold.get_str());
+  j.set("released_groups", static_cast<unsigned long long>(rel.rows.size()));
+  return j;
+}
+
+JsonValue quantities_json(const AggregateGuarantee& g) {
+  JsonValue arr = JsonValue::array();
+  for (const auto& q : g.noise) {
+    JsonValue j = JsonValue::object();
+    j.set("quantity", q.quantity.name());
+    j.set("mechanism", g.mechanism);
+    j.set("sensitivity_per_group", q.sensitivity.per_group.get_str());
+    j.set("l1_sensitivity", q.sensitivity.l1.get_str());
+    j.set("l2_sensitivity_squared", q.sensitivity.l2_squared.get_str());
+    if (pure_epsilon_law(g)) {
+      j.set("scale", exactdp::exact_decimal(q.scale));
+      j.set("epsilon", exactdp::exact_decimal(q.epsilon));
+    } else {
+      j.set("sigma2", exactdp::exact_decimal(q.sigma2));
+      j.set("rho_zcdp", exactdp::parameter_text(q.rho));
+    }
+    arr.push(j);
+  }
+  return arr;
+}
+
+// " = X in COL's units" for a sum (the grid step G of its bounds), else "".
+std::string value_units(const mechanisms::AggregateRequest& r, const AggregateGuarantee& g,
+                        const mechanisms::QuantityNoise& q) {
+  if (q.quantity.kind != mechanisms::AggregateKind::kSum) return "";
+  const mpq_class grid = mechanisms::bounds_of(r, q.quantity.column).grid;
+  const bool laplace = pure_epsilon_law(g);
+  return " = " + exactdp::exact_decimal(laplace ? mpq_class(q.scale * grid) : mpq_class(q.sigma2 * grid * grid)) +
+         " in " + q.quantity.column + "'s units";
+}
+
+}  // namespace
+
+JsonValue aggregate_guarantee_json(const mechanisms::AggregateRequest& r,
+                                   const mechanisms::AggregateRelease& rel, bool seeded, int digits) {
+  const AggregateGuarantee& g = rel.guarantee;
+  JsonValue j = JsonValue::object();
+  j.set("command", "aggregate");
+  j.set("mechanism", g.mechanism);
+  JsonValue requested = JsonValue::object();
+  requested.set("epsilon", exactdp::exact_decimal(g.requested_epsilon));
+  requested.set("delta", g.requested_delta ? JsonValue(exactdp::exact_decimal(*g.requested_delta)) : JsonValue::null());
+  j.set("requested", requested);
+  j.set("epsilon", upper_text(g.epsilon, g.epsilon_is_exact, digits));
+  j.set("delta", upper_text(g.delta, false, digits));
+  j.set("neighbouring", "add or remove one privacy unit with all its records");
+  JsonValue bounding = JsonValue::object();
+  bounding.set("privacy_unit", r.privacy_unit);
+  bounding.set("max_groups", r.bounding.max_groups);
+  bounding.set("max_rows", r.bounding.max_rows);
+  bounding.set("method", "exact reservoir sampling (Algorithm R) with the CSPRNG, per unit");
+  j.set("bounding", bounding);
+  j.set("split", exactdp::exact_decimal(g.selection_share));
+  j.set("partition_selection", selection_json(g, rel, digits));
+  j.set("aggregates_epsilon", exactdp::exact_decimal(g.aggregates_epsilon));
+  j.set("aggregates_delta", exactdp::exact_decimal(g.aggregates_delta));
+  j.set_interval("aggregates_epsilon_certified", g.aggregates_epsilon_certified, digits);
+  j.set("aggregates_route", g.aggregates_route);
+  j.set("composition", "basic (adaptive) composition of selection and aggregates");
+  j.set("quantities", quantities_json(g));
+  // Nothing counted from the data (rows, units, candidate groups) is printed: those counts are
+  // not private. The released groups are (they are the output's rows).
+  j.set("released_groups", static_cast<unsigned long long>(rel.rows.size()));
+  j.set("randomness", seeded ? "seeded ChaCha20 (reproducible demo: NOT private)" : "OS CSPRNG");
+  return j;
+}
+
+void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateRequest& r,
+                               const mechanisms::AggregateRelease& rel, bool seeded, int digits) {
+  const AggregateGuarantee& g = rel.guarantee;
+  err << "exactdp aggregate: guarantee of the whole release (certified upper ends, rounded up)\n";
+  err << "  (epsilon, delta)-DP  epsilon <= " << upper_text(g.epsilon, g.epsilon_is_exact, digits)
+      << ", delta <= " << upper_text(g.delta, false, digits) << "  (requested epsilon = "
+      << exactdp::parameter_text(g.requested_epsilon) << ", delta = "
+      << (g.requested_delta ? exactdp::parameter_text(*g.requested_delta) : std::string("0")) << ")\n";
+  err << "  neighbouring         add or remove one privacy unit ('" << r.privacy_unit
+      << "') with all its records\n";
+  err << "  bounding             each unit keeps at most L0 = " << r.bounding.max_groups
+      << " group(s) and Linf = " << r.bounding.max_rows
+      << " row(s) per group, uniformly at random (exact reservoir sampling)\n";
+  if (g.selection) {
+    err << "  partition selection  epsilon = " << exactdp::exact_decimal(g.selection->epsilon)
+        << ", threshold tau = " << g.selection->threshold.get_str() << " on units + discrete Laplace(scale "
+        << exactdp::exact_decimal(g.selection->scale) << "), delta <= "
+        << exactdp::to_decimal(g.selection->delta, digits).upper << "; " << rel.rows.size()
+        << " group(s) released\n";
+  } else {
+    err << "  partition selection  none: the " << rel.candidate_groups << " public key(s) of --keys\n";
+  }
+  err << "  aggregates           epsilon = " << exactdp::exact_decimal(g.aggregates_epsilon)
+      << ", delta = " << exactdp::exact_decimal(g.aggregates_delta) << ", route " << g.aggregates_route
+      << " (certified epsilon <= " << exactdp::to_decimal(g.aggregates_epsilon_certified, digits).upper << ")\n";
+  for (const auto& q : g.noise) {
+    err << "  " << q.quantity.name() << ": " << g.mechanism << ", "
+        << (pure_epsilon_law(g) ? "scale = " + exactdp::exact_decimal(q.scale)
+                                                            : "sigma2 = " + exactdp::exact_decimal(q.sigma2))
+        << " grid step(s)" << value_units(r, g, q) << "; sensitivity per group " << q.sensitivity.per_group.get_str() << ", L1 = "
+        << q.sensitivity.l1.get_str() << ", L2^2 = " << q.sensitivity.l2_squared.get_str() << "\n";
+  }
+  err << "  composition          basic: selection then aggregates (split = "
+      << exactdp::exact_decimal(g.selection_share) << ")\n";
+  if (seeded) {
+    err << "  randomness           SEEDED: a reproducible demo, NOT a private release (anyone with "
+           "the seed can remove the noise)\n";
+  }
+}
+
+}  // namespace exactdp::cli

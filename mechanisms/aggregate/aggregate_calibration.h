@@ -1,0 +1,66 @@
+// aggregate_calibration.h — calibrate_aggregate: the budget split, the noise of every noisy
+// quantity and the certified guarantee of the whole `exactdp aggregate` release
+// (docs/AGGREGATE.md, "Budget and composition").
+//
+// Split: without --keys, partition selection (partition_selection.h) gets the share s of epsilon
+// (--split, default 1/3) and the aggregates the rest; of delta, selection gets all of it with
+// discrete Laplace aggregates (they need none) and the share s with discrete Gaussian ones.
+// With --keys there is no selection (s = 0, --split refused).
+// Aggregates: the n noisy quantities (aggregate_request.h) share the aggregates' budget equally:
+//   discrete Laplace: quantity i gets scale t_i = n L1_i / eps_agg, so its privacy loss is at most
+//     L1_i / t_i = eps_agg / n; basic composition: exactly eps_agg-DP (route "pure-dp-l1").
+//   discrete Gaussian: rho_max = max_zcdp_rho(eps_agg, delta_agg) (release_calibration.h); quantity
+//     i gets sigma2_i = L2_i^2 / (2 rho_max / n) rounded up to 3 significant digits, hence is
+//     (L2_i^2 / (2 sigma2_i))-zCDP (CKS20 Prop. 5 with the L2 norm over groups: the Renyi
+//     divergence of independent discrete Gaussians adds over coordinates); the quantities are
+//     composed by the project's accountant (accounting/accountant.h), whose certified epsilon at
+//     delta_agg must be <= eps_agg.
+// Whole release: the selected key set is released first, the aggregates on it second; for every
+// fixed key set the aggregates have the bounds above, so adaptive basic composition gives
+//   epsilon <= eps_sel + eps_agg(certified),  delta <= delta_sel(certified) + delta_agg,
+// both computed as exact rationals from the certified upper ends and checked <= the request.
+// Errors: ParameterError naming epsilon, delta or split. Thread-safety: pure function.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <exactdp/core/interval.h>
+#include <exactdp/mechanisms/aggregate/aggregate_request.h>
+#include <exactdp/mechanisms/aggregate/partition_selection.h>
+
+namespace exactdp::mechanisms {
+
+inline const mpq_class kDefaultSelectionShare(1, 3);
+
+struct QuantityNoise {
+  NoisyQuantity quantity;
+  QuantitySensitivity sensitivity;
+  mpq_class scale;    // discrete Laplace t (grid steps); 0 for the Gaussian
+  mpq_class sigma2;   // discrete Gaussian sigma2 (grid steps); 0 for Laplace
+  mpq_class epsilon;  // Laplace: L1 / t, exact
+  mpq_class rho;      // Gaussian: L2^2 / (2 sigma2), exact
+};
+
+struct AggregateGuarantee {
+  std::string mechanism = "discrete-laplace";  // a law of release_law_names()
+  mpq_class requested_epsilon;
+  std::optional<mpq_class> requested_delta;
+  mpq_class selection_share;  // s (0 with --keys)
+  std::optional<PartitionSelection> selection;
+  mpq_class aggregates_epsilon;  // the aggregates' share of epsilon
+  mpq_class aggregates_delta;    // and of delta (0 with discrete Laplace)
+  std::vector<QuantityNoise> noise;
+  std::string aggregates_route;  // "pure-dp-l1" or the accountant's route
+  exactdp::Interval aggregates_epsilon_certified{exactdp::kDefaultPrecision};
+  mpq_class epsilon;  // an exact upper bound on the whole release's epsilon, <= requested
+  mpq_class delta;    // an exact upper bound on the whole release's delta, <= requested
+  bool epsilon_is_exact = false;  // the bound is the exact composed value (no rounding)
+};
+
+[[nodiscard]] AggregateGuarantee calibrate_aggregate(const AggregateRequest& request);
+
+}  // namespace exactdp::mechanisms

@@ -1,0 +1,162 @@
+#include <exactdp/mechanisms/aggregate/aggregate_release.h>
+
+#include <algorithm>
+#include <memory>
+#include <numeric>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <exactdp/mechanisms/aggregate/partition_selection.h>
+#include <exactdp/mechanisms/release/cell_codec.h>
+#include <exactdp/mechanisms/release/internal/noise_drawer.h>
+
+namespace exactdp::mechanisms {
+namespace {
+
+constexpr unsigned kMeanExtraDecimals = 6;
+
+std::size_t value_slot(const AggregateRequest& r, const std::string& column) {
+  for (std::size_t i = 0; i < r.value_columns.size(); ++i) {
+    if (r.value_columns[i].name == column) return i;
+  }
+  throw std::logic_error("aggregate: unknown value column");
+}
+
+ReleaseCalibration noise_of(const AggregateGuarantee& g, const QuantityNoise& q) {
+  ReleaseCalibration c;
+  c.budget.mechanism = g.mechanism;
+  c.scale = q.scale;
+  c.sigma2 = q.sigma2;
+  return c;
+}
+
+mpz_class exact_total(const AggregateRequest& r, const NoisyQuantity& q, const GroupTotals& t) {
+  switch (q.kind) {
+    case AggregateKind::kCount: return t.rows;
+    case AggregateKind::kCountUnits: return t.units;
+    default: return t.sums[value_slot(r, q.column)];
+  }
+}
+
+std::string format_mean(const ValueBounds& b, const mpz_class& sum, const mpz_class& count) {
+  mpq_class mean = mpq_class(sum) * b.grid / (sgn(count) > 0 ? mpq_class(count) : mpq_class(1));
+  mean = std::clamp(mean, b.lower, b.upper);
+  const unsigned places = b.decimals + kMeanExtraDecimals;
+  mpz_class ten;
+  mpz_ui_pow_ui(ten.get_mpz_t(), 10, places);
+  const mpq_class scaled = mean * ten + mpq_class(1, 2);
+  mpz_class index;
+  mpz_fdiv_q(index.get_mpz_t(), scaled.get_num_mpz_t(), scaled.get_den_mpz_t());
+  std::string text;
+  CellCodec::decimals(mpq_class(mpz_class(1), ten), Rounding::kNearest).format(index, text);
+  return text;
+}
+
+// One output row from the noisy quantities of a group.
+std::string format_row(const AggregateRequest& r, const std::vector<NoisyQuantity>& quantities,
+                       const std::string& key, const std::vector<mpz_class>& noisy) {
+  auto value_of = [&](const NoisyQuantity& q) -> const mpz_class& {
+    return noisy[static_cast<std::size_t>(std::find(quantities.begin(), quantities.end(), q) -
+                                          quantities.begin())];
+  };
+  std::string row = key, text;
+  for (const auto& o : r.outputs) {
+    row += ',';
+    if (o.kind == AggregateKind::kCount || o.kind == AggregateKind::kCountUnits) {
+      row += value_of({o.kind, ""}).get_str();
+      continue;
+    }
+    const ValueBounds& b = bounds_of(r, o.column);
+    const mpz_class& sum = value_of({AggregateKind::kSum, o.column});
+    if (o.kind == AggregateKind::kSum) {
+      CellCodec::decimals(b.grid, Rounding::kNearest).format(sum, text);
+      row += text;
+    } else {
+      row += format_mean(b, sum, value_of({AggregateKind::kCount, ""}));
+    }
+  }
+  return row;
+}
+
+std::string header_of(const AggregateRequest& r) {
+  std::string h;
+  for (const auto& g : r.group_by) h += (h.empty() ? "" : ",") + csv_quote_if_needed(g);
+  for (const auto& o : r.outputs) h += "," + csv_quote_if_needed(o.name());
+  return h;
+}
+
+// The released group keys (step 3) with their exact totals.
+std::vector<std::pair<std::string, GroupTotals>> released_groups(
+    const ContributionBounder& bounder, const AggregateGuarantee& g,
+    const std::vector<std::string>* public_keys, std::size_t value_columns, BitSource& bits,
+    std::uint64_t& candidates) {
+  std::vector<GroupTotals> totals = bounder.totals();
+  std::vector<std::pair<std::string, GroupTotals>> out;
+  if (public_keys != nullptr) {
+    std::unordered_map<std::string, std::size_t> index;
+    for (std::uint32_t i = 0; i < totals.size(); ++i) index.emplace(bounder.group_key(i), i);
+    GroupTotals empty{0, 0, std::vector<mpz_class>(value_columns, mpz_class(0))};
+    for (const auto& k : *public_keys) {
+      const auto it = index.find(k);
+      out.emplace_back(k, it == index.end() ? empty : std::move(totals[it->second]));
+    }
+    candidates = public_keys->size();
+    return out;
+  }
+  std::vector<std::uint32_t> order(totals.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return bounder.group_key(a) < bounder.group_key(b);
+  });
+  PartitionSelector selector(*g.selection);
+  for (const std::uint32_t i : order) {
+    if (sgn(totals[i].units) > 0) ++candidates;
+    if (selector.keep(bits, totals[i].units)) out.emplace_back(bounder.group_key(i), std::move(totals[i]));
+  }
+  return out;
+}
+
+}  // namespace
+
+AggregateRelease aggregate_records(ByteReader& records, const AggregateRequest& r,
+                                   const std::vector<std::string>* public_keys, BitSource& bits,
+                                   const AggregateLimits& limits) {
+  AggregateRelease out;
+  out.guarantee = calibrate_aggregate(r);
+  ContributionBounder bounder(r.bounding, r.value_columns.size(), bits);
+  std::unique_ptr<std::unordered_set<std::string>> key_set;
+  if (public_keys != nullptr) {
+    key_set = std::make_unique<std::unordered_set<std::string>>(public_keys->begin(), public_keys->end());
+  }
+  out.input = read_records(records, r, bounder, key_set.get(), limits);
+  out.units = bounder.units();
+  out.groups_seen = bounder.groups();
+  out.pairs = bounder.pairs();
+  const auto groups = released_groups(bounder, out.guarantee, public_keys, r.value_columns.size(), bits,
+                                      out.candidate_groups);
+  const std::vector<NoisyQuantity> quantities = noisy_quantities(r);
+  std::vector<internal::NoiseDrawer> drawers;
+  for (const auto& q : out.guarantee.noise) drawers.emplace_back(noise_of(out.guarantee, q));
+  out.header = header_of(r);
+  std::vector<mpz_class> noisy(quantities.size());
+  for (const auto& [key, totals] : groups) {
+    for (std::size_t i = 0; i < quantities.size(); ++i) {
+      noisy[i] = exact_total(r, quantities[i], totals);
+      drawers[i].add_noise(bits, noisy[i]);
+    }
+    out.rows.push_back(format_row(r, quantities, key, noisy));
+  }
+  return out;
+}
+
+BoundedTotals bounded_totals(ByteReader& records, const AggregateRequest& r, BitSource& bits,
+                             const AggregateLimits& limits) {
+  ContributionBounder bounder(r.bounding, r.value_columns.size(), bits);
+  (void)read_records(records, r, bounder, nullptr, limits);
+  BoundedTotals out;
+  out.totals = bounder.totals();
+  for (std::uint32_t i = 0; i < out.totals.size(); ++i) out.keys.push_back(bounder.group_key(i));
+  return out;
+}
+
+}  // namespace exactdp::mechanisms

@@ -1,0 +1,156 @@
+#include <exactdp/mechanisms/aggregate/aggregate_request.h>
+
+#include <stdexcept>
+
+#include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
+
+namespace exactdp::mechanisms {
+namespace {
+
+// The number of digits after the point of a plain decimal [+-]?[0-9]+(\.[0-9]+)?, or nullopt.
+std::optional<unsigned> plain_decimal_places(std::string_view text) {
+  std::size_t i = (!text.empty() && (text[0] == '+' || text[0] == '-')) ? 1 : 0;
+  const std::size_t int_begin = i;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+  if (i == int_begin || text.size() > kMaxBoundDigits + 2) return std::nullopt;
+  if (i == text.size()) return 0U;
+  if (text[i] != '.') return std::nullopt;
+  const std::size_t frac_begin = ++i;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+  if (i != text.size() || i == frac_begin) return std::nullopt;
+  return static_cast<unsigned>(i - frac_begin);
+}
+
+const char* kind_word(AggregateKind kind) {
+  switch (kind) {
+    case AggregateKind::kCount: return "count";
+    case AggregateKind::kCountUnits: return "count_units";
+    case AggregateKind::kSum: return "sum_";
+    case AggregateKind::kMean: return "mean_";
+  }
+  return "?";
+}
+
+void add_once(std::vector<NoisyQuantity>& out, NoisyQuantity q) {
+  for (const auto& have : out) {
+    if (have == q) return;
+  }
+  out.push_back(std::move(q));
+}
+
+}  // namespace
+
+ValueBounds parse_value_bounds(std::string_view text) {
+  const std::size_t comma = text.find(',');
+  const std::string allowed = "L,U with plain decimals L <= U (at most " +
+                              std::to_string(kMaxBoundDigits) + " digits each), not both 0";
+  if (comma == std::string_view::npos) {
+    throw ParameterError::out_of_range("bounds", abbreviate(text), allowed);
+  }
+  const std::string_view lo_text = text.substr(0, comma), hi_text = text.substr(comma + 1);
+  const auto lo_places = plain_decimal_places(lo_text), hi_places = plain_decimal_places(hi_text);
+  if (!lo_places || !hi_places) throw ParameterError::out_of_range("bounds", abbreviate(text), allowed);
+  ValueBounds b;
+  b.lower = parse_rational("bounds", lo_text);
+  b.upper = parse_rational("bounds", hi_text);
+  b.decimals = std::max(*lo_places, *hi_places);
+  mpz_class ten_d;
+  mpz_ui_pow_ui(ten_d.get_mpz_t(), 10, b.decimals);
+  b.grid = mpq_class(mpz_class(1), ten_d);
+  b.lower_index = mpq_class(b.lower * ten_d).get_num();
+  b.upper_index = mpq_class(b.upper * ten_d).get_num();
+  b.max_abs_index = std::max(mpz_class(abs(b.lower_index)), mpz_class(abs(b.upper_index)));
+  if (b.lower > b.upper || sgn(b.max_abs_index) == 0) {
+    throw ParameterError::out_of_range("bounds", abbreviate(text), allowed);
+  }
+  return b;
+}
+
+std::string AggregateOutput::name() const {
+  return kind_word(kind) + (kind == AggregateKind::kSum || kind == AggregateKind::kMean ? column : "");
+}
+
+std::string NoisyQuantity::name() const {
+  return kind_word(kind) + (kind == AggregateKind::kSum ? column : std::string());
+}
+
+void validate_aggregate_request(const AggregateRequest& r) {
+  if (r.group_by.empty()) throw ParameterError("group-by", "group-by needs at least one column");
+  if (r.outputs.empty()) {
+    throw ParameterError("aggregate", "no aggregate asked for: give --count, --count-units, "
+                                      "--sum COL or --mean COL");
+  }
+  for (const auto& g : r.group_by) {
+    if (g == r.privacy_unit) {
+      throw ParameterError("group-by", "group-by column '" + g + "' is the privacy unit column");
+    }
+  }
+  for (const auto& out : r.outputs) {
+    if (out.kind == AggregateKind::kSum || out.kind == AggregateKind::kMean) (void)bounds_of(r, out.column);
+  }
+  if (r.bounding.max_groups < 1 || r.bounding.max_groups > kMaxAggregateGroupsPerUnit) {
+    throw ParameterError::out_of_range("max-groups", std::to_string(r.bounding.max_groups),
+                                       "1 <= max-groups <= 1000000");
+  }
+  if (r.bounding.max_rows < 1 || r.bounding.max_rows > kMaxAggregateRowsPerGroup) {
+    throw ParameterError::out_of_range("max-rows", std::to_string(r.bounding.max_rows),
+                                       "1 <= max-rows <= 1000000");
+  }
+  accounting::require_positive_at_most("epsilon", r.epsilon, mpq_class(1'000'000), "10^6");
+  if (r.delta) accounting::require_open_unit("delta", *r.delta);
+  if (!r.delta && (!r.public_keys || release_law_composes_by_zcdp(release_law(r.mechanism)))) {
+    throw ParameterError("delta", std::string("delta is required ") +
+                                      (r.public_keys ? "with the discrete Gaussian"
+                                                     : "for private partition selection (no --keys)") +
+                                      ": allowed 0 < delta < 1");
+  }
+  if (r.split) {
+    if (r.public_keys) {
+      throw ParameterError("split", "split is the share of partition selection, which --keys turns off");
+    }
+    accounting::require_open_unit("split", *r.split);
+  }
+}
+
+std::vector<NoisyQuantity> noisy_quantities(const AggregateRequest& r) {
+  std::vector<NoisyQuantity> out;
+  for (const auto& o : r.outputs) {
+    switch (o.kind) {
+      case AggregateKind::kCount: add_once(out, {AggregateKind::kCount, ""}); break;
+      case AggregateKind::kCountUnits: add_once(out, {AggregateKind::kCountUnits, ""}); break;
+      case AggregateKind::kSum: add_once(out, {AggregateKind::kSum, o.column}); break;
+      case AggregateKind::kMean:
+        add_once(out, {AggregateKind::kSum, o.column});
+        add_once(out, {AggregateKind::kCount, ""});
+        break;
+    }
+  }
+  return out;
+}
+
+const ValueBounds& bounds_of(const AggregateRequest& r, const std::string& column) {
+  for (const auto& v : r.value_columns) {
+    if (v.name == column) return v.bounds;
+  }
+  throw ParameterError("bounds", "column '" + column + "' has no --bounds L,U");
+}
+
+QuantitySensitivity quantity_sensitivity(const AggregateRequest& r, const NoisyQuantity& q) {
+  QuantitySensitivity s;
+  switch (q.kind) {
+    case AggregateKind::kCount: s.per_group = r.bounding.max_rows; break;
+    case AggregateKind::kCountUnits: s.per_group = 1; break;
+    case AggregateKind::kSum:
+      s.per_group = mpz_class(r.bounding.max_rows) * bounds_of(r, q.column).max_abs_index;
+      break;
+    case AggregateKind::kMean: throw std::logic_error("a mean is not a noisy quantity");
+  }
+  const mpz_class l0(r.bounding.max_groups);
+  s.l1 = l0 * s.per_group;
+  s.l2_squared = l0 * s.per_group * s.per_group;
+  return s;
+}
+
+}  // namespace exactdp::mechanisms

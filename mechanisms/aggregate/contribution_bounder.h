@@ -1,0 +1,104 @@
+// contribution_bounder.h — ContributionBounder: contribution bounding of a record stream by
+// exact reservoir sampling (docs/AGGREGATE.md, "Contribution bounding").
+//
+// Each privacy unit keeps at most L0 = max_groups of its distinct groups and, in each kept group,
+// at most Linf = max_rows of its rows:
+//   groups: Algorithm R (Vitter, "Random sampling with a reservoir", 1985) over the unit's
+//     distinct groups in order of first appearance: the first L0 are kept; the j-th (j > L0)
+//     draws r uniform on {0, ..., j - 1} (sample_uniform_below: exact, rejection on fair bits)
+//     and replaces kept slot r when r < L0, else is dropped for good (its later rows too).
+//   rows: Algorithm R again, per kept (unit, group), over its rows: the first Linf are kept; the
+//     j-th replaces slot r when r < Linf. Only the values of sum/mean columns are stored; without
+//     value columns no draw is needed (the kept count is min(rows, Linf)).
+// Why the kept set is uniform: by induction on j, after j items every L-subset of them is kept
+// with probability 1 / C(j, L): true at j = L; item j + 1 enters with probability L / (j + 1)
+// and then evicts each kept item with probability 1 / L, so a given subset S of the first j + 1
+// items is kept with probability C(j, L)^-1 (1 - L/(j+1)) when S excludes item j + 1, and
+// (j + 1 - L) C(j, L)^-1 (L/(j+1)) / L = C(j+1, L)^-1 when it includes it (the j + 1 - L subsets
+// of the first j that lead to S are S minus item j + 1 plus one of the j + 1 - L others).
+// Every unit's choices use fresh draws, independent of every other unit's: the bounding of the
+// other units has the same law whether or not a unit is present (the privacy proof conditions on
+// it). A group that is evicted from a unit is removed from the unit's kept state at once.
+// Memory: one entry per distinct (unit, group) pair seen, plus the kept values: bounded by
+// groups x units, never by rows. estimated_bytes() is checked by the caller (aggregate_input.h).
+// Thread-safety: one bounder per thread (it holds the BitSource).
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <exactdp/mechanisms/aggregate/aggregate_request.h>
+#include <exactdp/samplers/bit_source.h>
+
+namespace exactdp::mechanisms {
+
+// What one group holds after bounding (exact, before any noise).
+struct GroupTotals {
+  mpz_class rows;               // kept rows
+  mpz_class units;              // units with a kept row
+  std::vector<mpz_class> sums;  // per value column: the kept (clamped) grid indices, summed
+};
+
+class ContributionBounder {
+ public:
+  ContributionBounder(ContributionBounds bounds, std::size_t value_columns, BitSource& bits);
+
+  // The id of a unit / group key (interned on first sight).
+  [[nodiscard]] std::uint32_t unit_id(std::string_view unit);
+  [[nodiscard]] std::uint32_t group_id(std::string_view key);
+  // One record: `values` holds its clamped grid index per value column.
+  void add(std::uint32_t unit, std::uint32_t group, std::span<const mpz_class> values);
+
+  [[nodiscard]] std::size_t groups() const noexcept { return group_keys_.size(); }
+  [[nodiscard]] std::size_t units() const noexcept { return unit_state_.size(); }
+  [[nodiscard]] std::size_t pairs() const noexcept { return pairs_.size(); }
+  [[nodiscard]] const std::string& group_key(std::uint32_t group) const { return group_keys_[group]; }
+  [[nodiscard]] std::uint64_t estimated_bytes() const noexcept { return bytes_; }
+  // The totals of every group id (index = id).
+  [[nodiscard]] std::vector<GroupTotals> totals() const;
+
+ private:
+  struct Pair {
+    std::uint64_t rows = 0;  // rows seen since the pair was kept
+    std::int64_t slot = -1;  // index into slots_ while kept; -1 once dropped
+  };
+  struct Unit {
+    std::uint64_t distinct_groups = 0;
+    std::vector<std::uint32_t> kept;  // at most L0 group ids
+  };
+  static std::uint64_t key(std::uint32_t unit, std::uint32_t group) {
+    return (std::uint64_t{unit} << 32) | group;
+  }
+  // The unit meets a new group: keep it (returning its slot) or drop it (-1).
+  std::int64_t admit_group(std::uint32_t unit, std::uint32_t group);
+  std::int64_t new_slot();
+  void store_row(std::vector<mpz_class>& slot, std::uint64_t rows, std::span<const mpz_class> values);
+  void count_bytes(const mpz_class& v) { bytes_ += 32 + 8 * mpz_size(v.get_mpz_t()); }
+
+  ContributionBounds bounds_;
+  std::size_t value_columns_;
+  BitSource& bits_;
+  // Transparent hashing: a lookup by string_view allocates nothing.
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
+  using TextIds = std::unordered_map<std::string, std::uint32_t, TextHash, std::equal_to<>>;
+  TextIds unit_ids_;
+  TextIds group_ids_;
+  std::vector<std::string> group_keys_;
+  std::vector<Unit> unit_state_;
+  std::unordered_map<std::uint64_t, Pair> pairs_;
+  std::vector<std::vector<mpz_class>> slots_;  // kept rows' values, row-major (Linf x V at most)
+  std::vector<std::int64_t> free_slots_;
+  std::uint64_t bytes_ = 0;
+};
+
+}  // namespace exactdp::mechanisms
