@@ -116,6 +116,18 @@ Float encode_grid_value(const mpz_class& v, long k) {
                                 [&magnitude](long shift) { return scale_half_even(magnitude, shift); });
 }
 
+template <class Float>
+bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept {
+  std::int64_t n = 0;
+  if (!grid_index_fast(x, k, n)) return false;
+  const int128 v = static_cast<int128>(n) + draw;  // |v| < 2^62 + 2^63 < 2^64
+  const bool negative = v < 0;
+  y = encode_grid_value<Float>(negative, static_cast<std::uint64_t>(negative ? -v : v), k);
+  return true;
+}
+
+template bool add_on_grid_fast<double>(double, long, std::int64_t, double&) noexcept;
+template bool add_on_grid_fast<float>(float, long, std::int64_t, float&) noexcept;
 template bool grid_index_fast<double>(double, long, std::int64_t&) noexcept;
 template bool grid_index_fast<float>(float, long, std::int64_t&) noexcept;
 template void grid_index_wide<double>(double, long, mpz_class&);
