@@ -37,7 +37,8 @@ const mpq_class kAlpha(1, 1'000'000);
 mpz_class draw_machine(const BucketGaussian& sampler, BitSource& bits) {
   bool negative = false;
   mpz_class out;
-  internal::assign_signed(out, sampler.draw_fast(bits, negative), negative, 0);
+  const uint128 magnitude = sampler.draw_fast(bits, negative);  // sets negative: a statement of its own
+  internal::assign_signed(out, magnitude, negative, 0);
   return out;
 }
 
