@@ -29,14 +29,14 @@
 // rounds: 1 / acceptance <= about 1.01 (the exponent U(2bW+U)/(2 sigma2) stays below ~0.16).
 // About 30 bits at sigma2 = 10^12, 190 at 10^100.
 // Time: expected O(1) rounds; a round is a table lookup plus 128-bit arithmetic when the
-// parameters fit (fast()), else GMP on O(log sigma2)-bit integers. Where (BW)^2 q < 2^64 and
-// 2p < 2^64 (integer sigma2 up to about 1.8 * 10^17, e.g. the grid noise's 2^40), a bucket
-// round's acceptance runs on 64-bit integers: the same steps of CKS20 Algorithm 1 on the same
-// numbers (U (2bW + U) q < (BW)^2 q, since U < W and b < B), so the same bits are read and the
-// same values returned (the 128-bit instantiation takes over at the same stream position if
-// den K would overflow); pinned by the known answers at sigma2 = 2^40, 10^6 and 123456789/7. Worst case unbounded (a
-// geometric number of rounds, as every exact sampler). Not constant time: the hardened mode
-// (samplers/hardened_discrete_gaussian.h) is the timing-safe sampler.
+// parameters fit (fast()), else GMP on O(log sigma2)-bit integers. Where (BW)^2 q, 2p < 2^64
+// (narrow(): integer sigma2 up to ~1.8e17, e.g. grid noise's 2^40) a bucket round runs on 64-bit
+// integers: the same CKS20 Algorithm 1 steps on the same numbers (U (2bW + U) q < (BW)^2 q as
+// U < W, b < B; the 128-bit instantiation takes over at the same stream position if den K would
+// overflow), so the same bits and values (known answers at 2^40, 10^6, 123456789/7; chi-square
+// and its broken no-acceptance variant on this path: tests/samplers/bucket_gaussian_test.cc).
+// Worst case unbounded (geometric rounds, as every exact sampler). Not constant time: the
+// hardened mode (samplers/hardened_discrete_gaussian.h) is the timing-safe sampler.
 // Build: B + 1 certified exponentials by recurrence (two MPFR products per bucket), at most
 // ~1300 buckets, ~75 KB; a few ms.
 // Limits: sigma2 >= kMinSigma2 and numerator, denominator of at most kMaxParamBits bits (the
