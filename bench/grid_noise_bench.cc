@@ -1,14 +1,26 @@
-// Grid noise of float arrays (mechanisms/grid_noise/grid_noise.h): per-coordinate cost of
-// add_noise on 10^7 doubles, seeded chunked substreams, at sigma / g = 2^20 (plain sampler, one
-// and two threads) and at sigma / g = 2^18 (the automatic granularity; the hardened sampler's
-// range ends at sigma2 / g^2 = 10^12 < 2^40, so hardened runs only there), plus float arrays.
+// Grid noise of float arrays (mechanisms/grid_noise/grid_noise.h), seeded chunked substreams,
+// sigma = 1 and g = 2^-k (so sigma / g = 2^k):
+//   BM_AddNoisePerCoordinate  2^20 doubles a call, as many calls as Google Benchmark needs, at
+//                             sigma / g = 2^20 (sigma2 / g^2 = 2^40: the plain bucket sampler)
+//                             on 1 and 2 threads: the per-coordinate cost;
+//   BM_AddNoise10M            one call on 10^7 coordinates: time and memory (peak RSS of the
+//                             process, and its growth during the call: x and y are touched
+//                             before, so the growth is what add_noise itself maps), plus the
+//                             automatic granularity 2^18 with the hardened sampler (its range
+//                             ends at sigma2 / g^2 = 10^12 < 2^40, so hardened runs only there).
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target grid_noise_bench
-//   ./build-bench/bench/grid_noise_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
-// Counter ns/coordinate: wall time per coordinate (items_per_second is its inverse).
+//   ./build-bench/bench/grid_noise_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// bench/grid_noise_numpy.py runs this program and numpy's Generator.normal in the same run and
+// prints the ratios (BENCHMARKS.md).
+// Counters: ns/coordinate = wall time per coordinate; cpu_ns/coordinate = CPU time of the whole
+// process (every thread, getrusage) per coordinate: on a loaded machine the wall time of two
+// threads shows the free cores, the CPU time what the work costs.
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +32,7 @@ namespace {
 
 using namespace exactdp;
 
-constexpr std::size_t kCoordinates = 10'000'000;
+using Report = double;  // exactdp-allow-float: report counters only
 
 Seed bench_seed() {
   Seed s{};
@@ -29,39 +41,72 @@ Seed bench_seed() {
 }
 
 template <class Float>
-std::vector<Float> inputs() {
-  std::vector<Float> x(kCoordinates);
+std::vector<Float> inputs(std::size_t n) {
+  std::vector<Float> x(n);
   // exactdp-allow-float: benchmark input data only
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<Float>(static_cast<long>(i % 20001) - 10000) / 4096;
   return x;
 }
 
-// Args: log2(sigma / g), threads, hardened (0/1).
-template <class Float>
-void BM_AddNoise(benchmark::State& state) {
-  const long ratio_bits = state.range(0);
-  const auto threads = static_cast<unsigned>(state.range(1));
+struct Usage {
+  std::int64_t cpu_us = 0;     // user + system, all threads
+  std::int64_t max_rss_kib = 0;
+};
+
+Usage usage() {
+  rusage r{};
+  getrusage(RUSAGE_SELF, &r);
+  Usage u;
+  u.cpu_us = (r.ru_utime.tv_sec + r.ru_stime.tv_sec) * 1'000'000L + r.ru_utime.tv_usec + r.ru_stime.tv_usec;
+  u.max_rss_kib = r.ru_maxrss;
+  return u;
+}
+
+mechanisms::GridNoise grid_noise(long ratio_bits, bool hardened) {
   mechanisms::GridNoiseSpec spec;
   spec.value = 1;  // sigma = 1, g = 2^-ratio_bits
   spec.granularity_exponent = ratio_bits;
-  if (state.range(2) != 0) spec.hardening = Hardening{};
-  const mechanisms::GridNoise noise = mechanisms::GridNoise::make(spec);
-  const std::vector<Float> x = inputs<Float>();
-  std::vector<Float> y(x.size());
+  if (hardened) spec.hardening = Hardening{};
+  return mechanisms::GridNoise::make(spec);
+}
+
+// Runs add_noise on n coordinates per iteration and sets the counters.
+template <class Float>
+void run(benchmark::State& state, std::size_t n, long ratio_bits, unsigned threads, bool hardened) {
+  const mechanisms::GridNoise noise = grid_noise(ratio_bits, hardened);
+  const std::vector<Float> x = inputs<Float>(n);
+  std::vector<Float> y(x.size(), Float{1});  // touched: its pages count before the call
   const Seed seed = bench_seed();
+  const Usage before = usage();
   for (auto _ : state) {
     mechanisms::add_noise(noise, x, y, std::optional<Seed>(seed), threads);
     benchmark::DoNotOptimize(y.data());
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(kCoordinates));
+  const Usage after = usage();
+  const auto coordinates = static_cast<Report>(state.iterations()) * static_cast<Report>(n);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
   state.counters["ns/coordinate"] = benchmark::Counter(
-      static_cast<double>(kCoordinates) * 1e-9,  // exactdp-allow-float: report only
-      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+      static_cast<Report>(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["cpu_ns/coordinate"] = static_cast<Report>(after.cpu_us - before.cpu_us) * 1e3 / coordinates;
+  state.counters["peak_rss_MiB"] = static_cast<Report>(after.max_rss_kib) / 1024;
+  state.counters["rss_growth_MiB"] = static_cast<Report>(after.max_rss_kib - before.max_rss_kib) / 1024;
   state.SetLabel("sigma/g=2^" + std::to_string(ratio_bits) + " threads=" + std::to_string(threads) +
-                 (state.range(2) != 0 ? " hardened" : ""));
+                 (hardened ? " hardened" : "") + " n=" + std::to_string(n));
 }
 
-BENCHMARK(BM_AddNoise<double>)
+// Args: threads.
+void BM_AddNoisePerCoordinate(benchmark::State& state) {
+  run<double>(state, std::size_t{1} << 20, 20, static_cast<unsigned>(state.range(0)), false);
+}
+
+// Args: log2(sigma / g), threads, hardened (0/1).
+template <class Float>
+void BM_AddNoise10M(benchmark::State& state) {
+  run<Float>(state, 10'000'000, state.range(0), static_cast<unsigned>(state.range(1)), state.range(2) != 0);
+}
+
+BENCHMARK(BM_AddNoisePerCoordinate)->Arg(1)->Arg(2)->ArgName("threads")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AddNoise10M<double>)
     ->Args({20, 1, 0})
     ->Args({20, 2, 0})
     ->Args({18, 1, 0})
@@ -71,7 +116,7 @@ BENCHMARK(BM_AddNoise<double>)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK(BM_AddNoise<float>)
+BENCHMARK(BM_AddNoise10M<float>)
     ->Args({20, 1, 0})
     ->ArgNames({"log2_sigma_over_g", "threads", "hardened"})
     ->Iterations(1)

@@ -14,8 +14,10 @@
 // for reproducible tests and audits only; see SECURITY.md).
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace exactdp {
 
@@ -82,8 +84,9 @@ class BitSource {
       s.position = 0;
       s.filled = BitBufferState::kBufferBytes;
     }
-    std::uint64_t w = 0;
-    for (int i = 0; i < 8; ++i) w = (w << 8) | s.buffer[s.position + i];
+    std::uint64_t w = 0;  // the next 8 bytes, the first most significant (a big-endian load)
+    std::memcpy(&w, s.buffer + s.position, sizeof w);
+    if constexpr (std::endian::native == std::endian::little) w = __builtin_bswap64(w);
     s.position += 8;
     return w;
   }

@@ -51,6 +51,26 @@ uint128 magnitude_fast(BitSource& bits, const DiscreteGaussianParams& params, bo
   }
 }
 
+// sample_n_wide for the machine-integer draws (table, 128-bit buckets) when the mean fits in
+// int64: the values store_value would give, without its per-value look at the GMP mean.
+template <class Draw>
+void store_batch(const Draw& draw, const mpz_class& mean, std::int64_t* out, std::size_t n,
+                 std::vector<WideValue>& wide) {
+  const auto m = static_cast<int128>(mpz_get_si(mean.get_mpz_t()));
+  for (std::size_t i = 0; i < n; ++i) {
+    bool negative = false;
+    const uint128 magnitude = draw(negative);  // sets negative first
+    if (magnitude < (uint128{1} << 64)) {  // |value| < 2^65: exact in int128
+      const int128 value = (negative ? -static_cast<int128>(magnitude) : static_cast<int128>(magnitude)) + m;
+      if (value >= INT64_MIN && value <= INT64_MAX) {
+        out[i] = static_cast<std::int64_t>(value);
+        continue;
+      }
+    }
+    internal::store_value(i, magnitude, negative, mean, out, wide);
+  }
+}
+
 }  // namespace
 
 DiscreteGaussianParams DiscreteGaussianParams::make(const mpq_class& sigma2, const mpz_class& mean) {
@@ -161,6 +181,16 @@ void sample_n_wide(BitSource& bits, const DiscreteGaussianParams& params, std::i
   const mpz_class& mean = params.mean();
   const internal::SymmetricTable* table = params.terms().table.get();
   const internal::BucketGaussian* bucket = params.terms().bucket.get();
+  if (mpz_fits_slong_p(mean.get_mpz_t()) != 0) {
+    if (table != nullptr) {
+      store_batch([&](bool& negative) { return table->draw(bits, negative); }, mean, out, n, wide);
+      return;
+    }
+    if (bucket != nullptr && bucket->fast()) {
+      store_batch([&](bool& negative) { return bucket->draw_fast(bits, negative); }, mean, out, n, wide);
+      return;
+    }
+  }
   for (std::size_t i = 0; i < n; ++i) {
     bool negative = false;
     if (table != nullptr) {

@@ -73,6 +73,11 @@ SeededBits::~SeededBits() {
   page_.reset();  // wipes the page, munlock, munmap
 }
 
+void SeededBits::seek(uint128 start_block) {
+  sodium_memzero(state_, sizeof(BitBufferState));  // all zero: the empty buffer
+  next_block_ = start_block;
+}
+
 bool SeededBits::memory_locked() const noexcept { return page_->locked(); }
 bool SeededBits::dump_excluded() const noexcept { return page_->dump_excluded(); }
 

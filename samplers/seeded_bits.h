@@ -40,6 +40,12 @@ class SeededBits final : public BitSource {
   SeededBits(const Seed& seed, uint128 start_block);
   ~SeededBits() override;
 
+  // Continues as SeededBits(seed, start_block) would start: the buffered bits are dropped (and
+  // wiped) and the stream goes on from 64-byte block `start_block`. bits_consumed() keeps
+  // counting. Lets one source serve many substreams without a new secret page each (the grid
+  // noise's chunks, mechanisms/grid_noise/grid_noise.h).
+  void seek(uint128 start_block);
+
   // True when the key and buffer page is mlock'ed (false: it may be swapped out).
   [[nodiscard]] bool memory_locked() const noexcept;
   // True when the key and buffer page is marked MADV_DONTDUMP.

@@ -32,6 +32,18 @@ uint128 scale_half_even(uint128 m, long shift) noexcept {
   return shift_right_half_even(m, static_cast<unsigned long>(-shift));
 }
 
+// scale_half_even for m < 2^63 whose result fits in 64 bits, on 64-bit integers: for r = -shift
+// >= 64, m < 2^63 <= 2^(r - 1) is below one half, so 0, as shift_right_half_even gives.
+std::uint64_t scale_half_even_64(std::uint64_t m, long shift) noexcept {
+  if (shift >= 0) return m << shift;
+  const auto r = static_cast<unsigned long>(-shift);
+  if (r >= 64) return 0;
+  const std::uint64_t q = m >> r;
+  const std::uint64_t rest = m & ((std::uint64_t{1} << r) - 1);
+  const std::uint64_t half = std::uint64_t{1} << (r - 1);
+  return (rest > half || (rest == half && (q & 1) != 0)) ? q + 1 : q;
+}
+
 // round_half_even(a * 2^shift) for a GMP integer a >= 0, the result known to be below 2^64.
 std::uint64_t scale_half_even(const mpz_class& a, long shift) {
   mpz_class q;
@@ -82,7 +94,8 @@ bool grid_index_fast(Float x, long k, std::int64_t& n) noexcept {
   if (shift >= 0 && static_cast<long>(std::bit_width(d.significand)) + shift > static_cast<long>(kFastBits)) {
     return false;
   }
-  const auto magnitude = static_cast<std::int64_t>(scale_half_even(d.significand, shift));
+  // On 64-bit integers (significand < 2^53): the value of scale_half_even(significand, shift).
+  const auto magnitude = static_cast<std::int64_t>(scale_half_even_64(d.significand, shift));
   n = d.negative ? -magnitude : magnitude;
   return true;
 }
@@ -116,6 +129,18 @@ Float encode_grid_value(const mpz_class& v, long k) {
                                 [&magnitude](long shift) { return scale_half_even(magnitude, shift); });
 }
 
+template <class Float>
+bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept {
+  std::int64_t n = 0;
+  if (!grid_index_fast(x, k, n)) return false;
+  const int128 v = static_cast<int128>(n) + draw;  // |v| < 2^62 + 2^63 < 2^64
+  const bool negative = v < 0;
+  y = encode_grid_value<Float>(negative, static_cast<std::uint64_t>(negative ? -v : v), k);
+  return true;
+}
+
+template bool add_on_grid_fast<double>(double, long, std::int64_t, double&) noexcept;
+template bool add_on_grid_fast<float>(float, long, std::int64_t, float&) noexcept;
 template bool grid_index_fast<double>(double, long, std::int64_t&) noexcept;
 template bool grid_index_fast<float>(float, long, std::int64_t&) noexcept;
 template void grid_index_wide<double>(double, long, mpz_class&);

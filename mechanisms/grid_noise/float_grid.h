@@ -112,4 +112,10 @@ template <class Float>
 template <class Float>
 [[nodiscard]] Float encode_grid_value(const mpz_class& v, long k);
 
+// grid_index_fast, the draw added on 128-bit integers and encode_grid_value in one call (the
+// grid noise's per-coordinate fast path): y = the float nearest (round_half_even(x / 2^-k) +
+// draw) 2^-k. False (y unset) when x is past grid_index_fast's range.
+template <class Float>
+[[nodiscard]] bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept;
+
 }  // namespace exactdp::mechanisms

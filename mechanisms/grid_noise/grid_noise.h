@@ -45,7 +45,8 @@
 //     for threads = 1, 2, 3, ... Seeded streams are for tests and audits only (SECURITY.md).
 //   * add_noise(..., std::nullopt, threads): every thread has its own SystemBits (the OS CSPRNG).
 //   Threads take chunks from a shared counter (std::thread); per call, besides the threads, each
-//   thread allocates only its batch buffers (and one seeded source per chunk when seeded).
+//   thread allocates only its batch buffers (and, when seeded, one seeded source that
+//   SeededBits::seek moves to each of its chunks' substreams).
 //
 // Hardened: the law's isochronous sampler (GridNoiseSpec::hardening); its range is that of
 // samplers/hardened_discrete_gaussian.h (1/100 <= sigma2 / g^2 <= 2^100) and

@@ -33,6 +33,7 @@ struct Scratch {
   std::array<std::int64_t, kBatch> draws{};
   std::vector<WideValue> wide;
   mpz_class n, v;
+  std::unique_ptr<SeededBits> seeded;  // the seeded substreams: one source per thread, seek()
 };
 
 template <class Float>
@@ -89,14 +90,7 @@ void noise_batch(const laws::Sampler& sampler, long k, const Float* x, Float* y,
       ++next_wide;
       continue;
     }
-    std::int64_t n = 0;
-    if (!grid_index_fast(xi, k, n)) {
-      y[i] = noisy_wide(xi, k, nullptr, s.draws[i], s);
-      continue;
-    }
-    const int128 v = static_cast<int128>(n) + s.draws[i];  // |v| < 2^62 + 2^63 < 2^64
-    const bool negative = v < 0;
-    y[i] = encode_grid_value<Float>(negative, static_cast<std::uint64_t>(negative ? -v : v), k);
+    if (!add_on_grid_fast(xi, k, s.draws[i], y[i])) y[i] = noisy_wide(xi, k, nullptr, s.draws[i], s);
   }
 }
 
@@ -150,9 +144,14 @@ void add_noise_threads(const GridNoise& noise, std::span<const Float> x, std::sp
   };
   if (seed) {
     run_chunks(chunks, threads, [&](std::size_t c, Scratch& s) {
-      SeededBits bits(*seed, static_cast<uint128>(c) << 64);  // chunk c: its own substream
+      const uint128 block = static_cast<uint128>(c) << 64;  // chunk c: its own substream
+      if (s.seeded) {
+        s.seeded->seek(block);
+      } else {
+        s.seeded = std::make_unique<SeededBits>(*seed, block);
+      }
       const auto [start, count] = range_of(c);
-      noise_range(noise, x.data() + start, y.data() + start, count, bits, s);
+      noise_range(noise, x.data() + start, y.data() + start, count, *s.seeded, s);
     });
     return;
   }

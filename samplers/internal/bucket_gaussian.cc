@@ -120,6 +120,10 @@ std::shared_ptr<const BucketGaussian> BucketGaussian::build(const mpq_class& sig
   if (out->fast_) {
     fits_uint128(out->two_p_, out->p2_fast_);
     fits_uint128(out->q_, out->q_fast_);
+    const mpz_class limit64 = mpz_class(1) << 64;
+    out->narrow_ = out->two_p_ < limit64 && max_num < limit64;
+    out->p2_narrow_ = static_cast<std::uint64_t>(out->p2_fast_);
+    out->q_narrow_ = static_cast<std::uint64_t>(out->q_fast_);
   }
   const unsigned k = out->k_;
   CumulativeTable::Options table_options;
@@ -146,22 +150,50 @@ bool BucketGaussian::tail(BitSource& bits, mpz_class& x) const {
   return true;
 }
 
-uint128 BucketGaussian::draw_fast(BitSource& bits, bool& negative) const {
+// A tail round with its sign: false if rejected (tail() or the rejected -0), else x = |Z|.
+bool BucketGaussian::tail_round(BitSource& bits, uint128& x, bool& negative) const {
+  mpz_class big;
+  if (!tail(bits, big)) return false;
+  // G = floor((U + p V) / (BW q)) < p 2^64 / (BW q) + 1 < 2^127 (V < 2^64, 2p < 2^127,
+  // BW q >= 1), so x = BW + G < 2^128: it fits.
+  fits_uint128(big, x);
+  negative = bits.bit();
+  return x != 0 || !negative;
+}
+
+// draw_fast when narrow_: the bucket rounds on 64-bit integers (the header's "narrow"
+// argument; BW < 2^32), the same steps and bits as the 128-bit rounds.
+uint128 BucketGaussian::draw_narrow(BitSource& bits, bool& negative) const {
   for (;;) {
     const std::uint32_t slot = table_->draw(bits);
-    uint128 x = 0;
-    if (slot < static_cast<std::uint32_t>(buckets_)) {
-      const uint128 u = k_ == 0 ? 0 : static_cast<uint128>(bits.bits(k_));
-      const uint128 base = static_cast<uint128>(slot) << k_;
-      x = base + u;
-      if (accept_ && !bernoulli_exp<uint128>(bits, u * (2 * base + u) * q_fast_, p2_fast_)) continue;
-    } else {
-      mpz_class big;
-      if (!tail(bits, big)) continue;
-      // G = floor((U + p V) / (BW q)) < p 2^64 / (BW q) + 1 < 2^127 (V < 2^64, 2p < 2^127,
-      // BW q >= 1), so x = BW + G < 2^128: it fits.
-      fits_uint128(big, x);
+    if (slot >= static_cast<std::uint32_t>(buckets_)) {
+      uint128 x = 0;
+      if (tail_round(bits, x, negative)) return x;
+      continue;
     }
+    const std::uint64_t u = bits.bits(k_);  // k_ = 0 reads nothing
+    const std::uint64_t base = std::uint64_t{slot} << k_;
+    if (accept_ && !bernoulli_exp<std::uint64_t>(bits, u * (2 * base + u) * q_narrow_, p2_narrow_)) continue;
+    const std::uint64_t x = base + u;
+    negative = bits.bit();
+    if (x == 0 && negative) continue;
+    return x;
+  }
+}
+
+uint128 BucketGaussian::draw_fast(BitSource& bits, bool& negative) const {
+  if (narrow_) return draw_narrow(bits, negative);
+  for (;;) {
+    const std::uint32_t slot = table_->draw(bits);
+    if (slot >= static_cast<std::uint32_t>(buckets_)) {
+      uint128 x = 0;
+      if (tail_round(bits, x, negative)) return x;
+      continue;
+    }
+    const uint128 u = k_ == 0 ? 0 : static_cast<uint128>(bits.bits(k_));
+    const uint128 base = static_cast<uint128>(slot) << k_;
+    if (accept_ && !bernoulli_exp<uint128>(bits, u * (2 * base + u) * q_fast_, p2_fast_)) continue;
+    const uint128 x = base + u;
     negative = bits.bit();
     if (x == 0 && negative) continue;
     return x;

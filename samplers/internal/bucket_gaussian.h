@@ -29,9 +29,14 @@
 // rounds: 1 / acceptance <= about 1.01 (the exponent U(2bW+U)/(2 sigma2) stays below ~0.16).
 // About 30 bits at sigma2 = 10^12, 190 at 10^100.
 // Time: expected O(1) rounds; a round is a table lookup plus 128-bit arithmetic when the
-// parameters fit (fast()), else GMP on O(log sigma2)-bit integers. Worst case unbounded (a
-// geometric number of rounds, as every exact sampler). Not constant time: the hardened mode
-// (samplers/hardened_discrete_gaussian.h) is the timing-safe sampler.
+// parameters fit (fast()), else GMP on O(log sigma2)-bit integers. Where (BW)^2 q, 2p < 2^64
+// (narrow(): integer sigma2 up to ~1.8e17, e.g. grid noise's 2^40) a bucket round runs on 64-bit
+// integers: the same CKS20 Algorithm 1 steps on the same numbers (U (2bW + U) q < (BW)^2 q as
+// U < W, b < B; the 128-bit instantiation takes over at the same stream position if den K would
+// overflow), so the same bits and values (known answers at 2^40, 10^6, 123456789/7; chi-square
+// and its broken no-acceptance variant on this path: tests/samplers/bucket_gaussian_test.cc).
+// Worst case unbounded (geometric rounds, as every exact sampler). Not constant time: the
+// hardened mode (samplers/hardened_discrete_gaussian.h) is the timing-safe sampler.
 // Build: B + 1 certified exponentials by recurrence (two MPFR products per bucket), at most
 // ~1300 buckets, ~75 KB; a few ms.
 // Limits: sigma2 >= kMinSigma2 and numerator, denominator of at most kMaxParamBits bits (the
@@ -70,6 +75,8 @@ class BucketGaussian {
 
   // Whether draw_fast may be used (every intermediate fits in 128 bits).
   [[nodiscard]] bool fast() const noexcept { return fast_; }
+  // Whether draw_fast's bucket rounds run on 64-bit integers (see Time above).
+  [[nodiscard]] bool narrow() const noexcept { return narrow_; }
   // One draw: returns |Z| and sets `negative`. Requires fast().
   [[nodiscard]] uint128 draw_fast(BitSource& bits, bool& negative) const;
   // The same law, on GMP integers; the same bits and the same values as draw_fast when fast().
@@ -79,12 +86,19 @@ class BucketGaussian {
   BucketGaussian() = default;
   // The tail slot's proposal and acceptance (one round): false if rejected.
   bool tail(BitSource& bits, mpz_class& x) const;
+  // tail() plus the sign (false: rejected, or -0); x = |Z| < 2^128 on the fast path.
+  bool tail_round(BitSource& bits, uint128& x, bool& negative) const;
+  // draw_fast when the bucket rounds fit in 64 bits (narrow_).
+  [[nodiscard]] uint128 draw_narrow(BitSource& bits, bool& negative) const;
 
   mpz_class p_, q_, two_p_, tail_start_;  // sigma2 = p/q; tail_start = B W
   long buckets_ = 0;
   unsigned k_ = 0;                         // W = 2^k
   bool fast_ = false, accept_ = true;
   uint128 p2_fast_ = 0, q_fast_ = 0;       // 2p, q (fast path)
+  // Narrow: the bucket round's acceptance on 64-bit integers ((BW)^2 q and 2p below 2^64).
+  bool narrow_ = false;
+  std::uint64_t p2_narrow_ = 0, q_narrow_ = 0;
   std::unique_ptr<const CumulativeTable> table_;
 };
 

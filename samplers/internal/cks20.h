@@ -1,6 +1,7 @@
 // internal/cks20.h — Algorithms 1-3 of Canonne, Kamath, Steinke, "The Discrete Gaussian for
 // Differential Privacy" (NeurIPS 2020; "CKS20"), written ONCE as templates over the integer type:
 //   I = uint128     the fast path (no heap allocation),
+//   I = uint64_t    Algorithm 1 only, where the bucket sampler's terms fit in 64 bits,
 //   I = mpz_class   the GMP path (any size).
 // Every random draw goes through sample_uniform_below / BitSource::bit, which read the same bits
 // for every integer type, so both instantiations consume the same stream and return the same
@@ -109,6 +110,22 @@ inline bool bernoulli_exp_fraction<uint128>(BitSource& bits, const uint128& num,
     if (!bernoulli_ratio(bits, num, dk, r, gap)) break;
   }
   return is_odd(k);
+}
+
+// The same on 64-bit integers (the bucket sampler's narrow path, bucket_gaussian.h): where
+// den * K would need more than 64 bits, the 128-bit instantiation continues from the same K and
+// stream position, so every instantiation reads the same bits and returns the same value.
+template <>
+inline bool bernoulli_exp_fraction<std::uint64_t>(BitSource& bits, const std::uint64_t& num,
+                                                  const std::uint64_t& den, std::uint64_t k) {
+  if (num == 0) return true;
+  for (;; ++k) {
+    std::uint64_t dk;
+    if (__builtin_mul_overflow(den, k, &dk)) return bernoulli_exp_fraction<uint128>(bits, num, den, k);
+    std::uint64_t r, gap;
+    if (!bernoulli_ratio(bits, num, dk, r, gap)) break;
+  }
+  return (k & 1) != 0;
 }
 
 // Bernoulli(exp(-1)), drawn with machine integers on both paths (identical bits).

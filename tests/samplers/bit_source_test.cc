@@ -59,6 +59,25 @@ TEST(SeededBits, StreamContinuesWithNextNonceAtCounterEnd) {
   EXPECT_NE(a, b);
 }
 
+// seek(b) mid-stream (here mid-word, then mid-buffer) continues exactly as a fresh source
+// started at block b; a source that skipped seek (the deliberately wrong variant) does not.
+TEST(SeededBits, SeekRestartsAtTheBlockLikeAFreshSource) {
+  Seed key{};
+  key[3] = 9;
+  SeededBits moved(key);
+  (void)moved.bits(13);
+  const uint128 target = (uint128{5} << 64) + 3;
+  moved.seek(target);
+  SeededBits fresh(key, target);
+  EXPECT_EQ(read_bytes(moved, 700), read_bytes(fresh, 700));
+  (void)moved.bits(5);
+  moved.seek(0);
+  SeededBits start(key), unmoved(key, target);
+  EXPECT_EQ(read_bytes(moved, 100), read_bytes(start, 100));
+  SeededBits start_again(key);
+  EXPECT_NE(read_bytes(unmoved, 100), read_bytes(start_again, 100));
+}
+
 TEST(SeededBits, SameSeedSameStreamDifferentSeedDifferentStream) {
   Seed other{};
   other[31] = 1;

@@ -33,6 +33,15 @@ using internal::BucketGaussianOptions;
 
 const mpq_class kAlpha(1, 1'000'000);
 
+// draw_fast: the 64-bit rounds where the sampler is narrow(), else the 128-bit ones.
+mpz_class draw_machine(const BucketGaussian& sampler, BitSource& bits) {
+  bool negative = false;
+  mpz_class out;
+  const uint128 magnitude = sampler.draw_fast(bits, negative);  // sets negative: a statement of its own
+  internal::assign_signed(out, magnitude, negative, 0);
+  return out;
+}
+
 mpz_class draw_value(const BucketGaussian& sampler, BitSource& bits) {
   bool negative = false;
   mpz_class magnitude, out;
@@ -71,6 +80,21 @@ TEST_P(BucketGaussianChiSquare, MatchesCertifiedPmf) {
                                    << exactdp::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
 }
 
+// The same cases through draw_fast (every case is narrow: its 64-bit rounds), other seeds.
+TEST_P(BucketGaussianChiSquare, MatchesCertifiedPmfOnTheMachinePath) {
+  const BucketCase c = GetParam();
+  const mpq_class s2(c.sigma2);
+  const auto sampler = BucketGaussian::build(s2, c.options);
+  ASSERT_NE(sampler, nullptr);
+  ASSERT_TRUE(sampler->narrow()) << c.name;
+  const verification::DiscreteGaussianLaw law(s2, 0);
+  const auto t = chi_square_check(law, [&](BitSource& b) { return draw_machine(*sampler, b); }, c.n,
+                                  fixed_seed(164, static_cast<std::uint32_t>(c.n % 1000)));
+  ASSERT_TRUE(t.applicable) << t.detail;
+  EXPECT_FALSE(rejects(t, kAlpha)) << c.name << ": " << t.detail << ", p <= "
+                                   << exactdp::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Buckets, BucketGaussianChiSquare,
     ::testing::Values(
@@ -92,6 +116,19 @@ TEST(BucketGaussianChiSquareCompanion, RejectsMissingAcceptanceStep) {
   EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
+// The same power on the 64-bit rounds.
+TEST(BucketGaussianChiSquareCompanion, RejectsMissingAcceptanceStepOnTheMachinePath) {
+  BucketGaussianOptions broken = options(6, -1);
+  broken.accept = false;
+  const mpq_class s2(40000, 3);
+  const auto sampler = BucketGaussian::build(s2, broken);
+  ASSERT_TRUE(sampler->narrow());
+  const verification::DiscreteGaussianLaw law(s2, 0);
+  const auto t = chi_square_check(law, [&](BitSource& b) { return draw_machine(*sampler, b); }, 100'000,
+                                  fixed_seed(162, 3));
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
+}
+
 TEST(BucketGaussianChiSquareCompanion, RejectsCoarseBoundsWithoutRefinement) {
   BucketGaussianOptions broken = options(-1, -1, 6);
   broken.refine = false;
@@ -103,13 +140,18 @@ TEST(BucketGaussianChiSquareCompanion, RejectsCoarseBoundsWithoutRefinement) {
   EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
-// The two implementations: same values, same number of bits, draw after draw.
+// The implementations (64-bit rounds where narrow(), 128-bit, GMP): same values, same number
+// of bits, draw after draw. 1e30 has (BW)^2 q >= 2^64: the 128-bit rounds.
 TEST(BucketGaussian, FastAndGmpPathsAgree) {
+  EXPECT_TRUE(BucketGaussian::build(mpq_class(mpz_class(1) << 40))->narrow());
+  EXPECT_TRUE(BucketGaussian::build(parse_rational("sigma2", "123456789/7"))->narrow());
+  EXPECT_FALSE(BucketGaussian::build(parse_rational("sigma2", "1e30"))->narrow());
   struct Case {
     const char* sigma2;
     BucketGaussianOptions options;
   };
   const Case cases[] = {{"10001", {}},          {"1000000", {}},           {"1000000000000", {}},
+                        {"1099511627776", {}},  {"1e17", {}},              {"2e17", {}},
                         {"123456789/7", {}},    {"1e30", {}},              {"20000", options(5, 2)},
                         {"40000/3", options(6, -1)}, {"1000000", options(-1, -1, 16)}};
   for (const Case& c : cases) {

@@ -4,6 +4,7 @@
 // and say why (it changes every seeded audit ever published).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,40 @@ TEST(KnownAnswer, DiscreteGaussian) {
                "5866334556032734510036190034541065987423874448159",
                "-64130338212076178193657258261607589932480851669229"}));
   EXPECT_EQ(used, 1596u);
+}
+
+// The bucket sampler's 128-bit path (sigma2 = 2^40: the grid-noise default sigma / g = 2^20;
+// 10^6 and 123456789/7: other widths and a denominator), and its batch: 8 single draws, then a
+// digest of 20,000 batch draws (sum of (i + 1) z_i and of z_i^2, exact) with the bits consumed.
+// Pinned before the 64-bit acceptance path was added: it must read the same bits.
+std::string bucket_digest(const char* sigma2, std::uint64_t& bits_used) {
+  SeededBits bits(counting_seed());
+  const auto params = DiscreteGaussianParams::make(parse_rational("sigma2", sigma2));
+  std::vector<std::int64_t> out(20000);
+  std::vector<WideValue> wide;
+  sample_n_wide(bits, params, out.data(), out.size(), wide);
+  mpz_class weighted = 0, squares = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    weighted += mpz_class(static_cast<long>(out[i])) * static_cast<unsigned long>(i + 1);
+    squares += mpz_class(static_cast<long>(out[i])) * static_cast<long>(out[i]);
+  }
+  bits_used = bits.bits_consumed();
+  return weighted.get_str() + " " + squares.get_str() + " " + std::to_string(wide.size());
+}
+
+TEST(KnownAnswer, DiscreteGaussianBucketFastPath) {
+  std::uint64_t used = 0;
+  EXPECT_EQ(gaussian("1099511627776", used),
+            (V{"-299703", "644197", "-1015043", "1191461", "-400108", "-700213", "275231", "892228"}));
+  EXPECT_EQ(used, 247u);
+  EXPECT_EQ(gaussian("1000000", used), (V{"290", "-1075", "741", "959", "687", "1594", "-797", "-477"}));
+  EXPECT_EQ(used, 159u);
+  EXPECT_EQ(gaussian("123456789/7", used), (V{"1170", "6439", "-3156", "-2381", "2716", "-1733", "2031", "8282"}));
+  EXPECT_EQ(used, 184u);
+  EXPECT_EQ(bucket_digest("1099511627776", used), "-2308278905011 22165665499975266 0");
+  EXPECT_EQ(used, 625322u);
+  EXPECT_EQ(bucket_digest("123456789/7", used), "7023165996 353091235399 0");
+  EXPECT_EQ(used, 462660u);
 }
 
 TEST(KnownAnswer, DiscreteGaussianCks20) {
