@@ -228,7 +228,7 @@ class RouteChoice {
   void add(const std::string& name, std::optional<Certified> c, bool exact) {
     if (!c) return;
     const std::string label = name + (exact ? " (exact)" : "");
-    best_.considered.push_back({label, c->value, exact});
+    best_.considered.push_back({label, c->value, exact, c->tolerance_met});
     if (!have_ || mpfr_cmp(c->value.upper(), best_.value.upper()) < 0) {
       best_.value = c->value;
       best_.route = label;

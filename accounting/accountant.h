@@ -108,6 +108,7 @@ struct RouteValue {
   std::string route;
   Interval value;
   bool exact_route = false;  // the route's value is the composition's exact value
+  bool tolerance_met = true;  // the route's value met the requested relative width
 };
 
 struct AccountantAnswer {

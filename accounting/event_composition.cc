@@ -9,6 +9,8 @@
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/pld/pld_accountant.h>
 #include <exactdp/accounting/pure_dp_composition.h>
+#include <exactdp/accounting/smoothed_pld.h>
+#include <exactdp/accounting/subsampled_gaussian_exact.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
@@ -52,8 +54,10 @@ Applicability check_routes(const EventCompositionRequest& r) {
   if (r.events.empty()) throw ParameterError("event", "event: give at least one event to compose");
   check_compose_event_limits(r.events);  // cost limits before any route (composition_limits.h)
   check_event_tolerance(r.options);
-  if (a.subsampled && r.route != "auto" && r.route != "rdp" && r.route != "pld") {
-    throw ParameterError("route", "--route " + r.route + " does not apply to subsampled events: use rdp, pld or auto");
+  if (a.subsampled && r.route != "auto" && r.route != "rdp" && r.route != "pld" && r.route != "smoothed-pld" &&
+      r.route != "exact") {
+    throw ParameterError("route", "--route " + r.route +
+                                      " does not apply to subsampled events: use rdp, pld, smoothed-pld, exact or auto");
   }
   return a;
 }
@@ -69,15 +73,32 @@ void add_rdp_route(const EventCompositionRequest& r, const Applicability& a, Eve
 
 // The accountant's routes (gdp, kov, basic, zcdp) for plain events (never with subsampled ones).
 void add_accountant_routes(const EventCompositionRequest& r, const Applicability& a, EventCompositionResult& out) {
-  if (a.subsampled || r.route == "rdp" || r.route == "pld") return;
+  if (a.subsampled || r.route == "rdp" || r.route == "pld" || r.route == "smoothed-pld" || r.route == "exact") return;
   Accountant acc(r.options);
   for (const auto& [e, n] : r.events) acc.compose(e.plain_event(), n);
   const AccountantAnswer ans = r.want_epsilon ? acc.get_epsilon(r.target) : acc.get_delta(r.target);
   for (const auto& c : ans.considered) {
     if (r.route == "auto" || base_name(c.route) == r.route) {
-      out.routes.push_back({c.route, c.value, c.route == ans.route ? ans.tolerance_met : true});
+      out.routes.push_back({c.route, c.value, c.tolerance_met});
     }
   }
+}
+
+// The pld options of a run: the grid (pld_steps), and the caps of a run not asked for.
+pld::PldOptions pld_run_options(const EventCompositionRequest& r, bool optional) {
+  pld::PldOptions o;
+  o.discretization.steps_per_unit = pld_steps(r);
+  if (optional) {  // not asked for: refuse what would take long (reported, not fatal)
+    o.discretization.max_grid_points = 300'000;
+    o.max_composed_points = std::size_t{1} << 21;
+  }
+  return o;
+}
+
+unsigned long capped_total(const RdpComposition& events) {
+  unsigned long total = 0;
+  for (const auto& [e, n] : events) total += std::min(n, 1'000'000'000UL);
+  return total;
 }
 
 // pld: when forced; under auto when no other route applies (errors then propagate), or for
@@ -86,26 +107,18 @@ void add_accountant_routes(const EventCompositionRequest& r, const Applicability
 // Plain compositions keep the millisecond routes unless pld is asked for: a wide plain loss
 // support (e.g. 1000 Laplace steps) makes pld take many seconds.
 void add_pld_route(const EventCompositionRequest& r, const Applicability& a, EventCompositionResult& out) {
-  unsigned long total = 0;
   bool pld_covers_all = true;
-  for (const auto& [e, n] : r.events) {
-    total += std::min(n, 1'000'000'000UL);
-    pld_covers_all = pld_covers_all && pld::covers(e, r.relation);
-  }
+  for (const auto& [e, n] : r.events) pld_covers_all = pld_covers_all && pld::covers(e, r.relation);
   const bool required = r.route == "pld" || (r.route == "auto" && !a.rdp_applies);
-  const bool optional =
-      r.route == "auto" && !required && a.subsampled && pld_covers_all && total <= 1'000'000;
-  if (r.pld_step && !required && !optional) {
-    throw ParameterError("pld-step", "--pld-step applies only where the pld route runs (--route pld, or auto with "
-                                     "subsampled events)");
+  const bool optional = r.route == "auto" && !required && a.subsampled && pld_covers_all &&
+                        capped_total(r.events) <= 1'000'000;
+  const bool smoothed = r.route == "smoothed-pld" || (r.route == "auto" && has_smoothed_event(r.events));
+  if (r.pld_step && !required && !optional && !smoothed) {
+    throw ParameterError("pld-step", "--pld-step applies only where a pld route runs (--route pld or smoothed-pld, "
+                                     "or auto with subsampled or vector-discrete-gaussian events)");
   }
   if (!required && !optional) return;
-  pld::PldOptions pld_options;
-  pld_options.discretization.steps_per_unit = pld_steps(r);
-  if (optional) {  // not asked for: refuse what would take long (reported, not fatal)
-    pld_options.discretization.max_grid_points = 300'000;
-    pld_options.max_composed_points = std::size_t{1} << 21;
-  }
+  const pld::PldOptions pld_options = pld_run_options(r, optional);
   try {
     const pld::PldAnswer ans = r.want_epsilon ? pld::pld_epsilon(r.events, r.target, r.relation, pld_options)
                                               : pld::pld_delta(r.events, r.target, r.relation, pld_options);
@@ -121,13 +134,72 @@ void add_pld_route(const EventCompositionRequest& r, const Applicability& a, Eve
   }
 }
 
+// smoothed-pld (smoothed_pld.h, Theorem 5): when forced (its refusal then propagates); under auto
+// for compositions with a vector-discrete-gaussian event that it covers, at most 10^6 events, on
+// the capped grid (a refusal or limit is then reported in smoothed_pld_detail, not thrown).
+void add_smoothed_pld_route(const EventCompositionRequest& r, EventCompositionResult& out) {
+  const bool required = r.route == "smoothed-pld";
+  if (!required && !(r.route == "auto" && has_smoothed_event(r.events))) return;
+  if (const std::optional<std::string> why = smoothed_pld_refusal(r.events, r.relation)) {
+    if (required) throw ParameterError("route", "route: " + *why);
+    out.smoothed_pld_detail = "not used: " + *why;
+    return;
+  }
+  if (!required && capped_total(r.events) > 1'000'000) {
+    out.smoothed_pld_detail = "not used: more than 10^6 composed events (use --route smoothed-pld)";
+    return;
+  }
+  try {
+    const SmoothedPldAnswer ans = r.want_epsilon ? smoothed_pld_epsilon(r.events, r.target, pld_run_options(r, !required))
+                                                 : smoothed_pld_delta(r.events, r.target, pld_run_options(r, !required));
+    out.routes.push_back({"smoothed-pld", ans.value, true});
+    out.smoothed_pld_detail = "Theorem 5 (docs/REAL_VALUED_ACCOUNTING.md): ln R = " +
+                              to_decimal_string(ans.log_ratio, 6) + ", continuous Gaussian pld at " +
+                              (r.want_epsilon ? "delta " : "epsilon ") + to_decimal_string(Interval(ans.target_used, 64), 12) +
+                              " = " + to_decimal_string(ans.gaussian.value, 12) + ", " + ans.gaussian.grid + ", " +
+                              std::to_string(ans.gaussian.points) + " grid points; the lower end is the continuous "
+                              "Gaussian's, not a bound on this composition";
+  } catch (const ParameterError& e) {  // LimitError is one too
+    if (required) throw;
+    out.smoothed_pld_detail = std::string("not used: ") + e.what();
+  }
+}
+
+// Whether the composition is exactly one Poisson-subsampled Gaussian step under add/remove.
+bool single_subsampled_gaussian(const EventCompositionRequest& r) {
+  if (r.events.size() != 1 || r.events[0].second != 1 || r.relation != Neighbouring::kAddRemove) return false;
+  const RdpEvent& e = r.events[0].first;
+  return e.is_subsampled() && e.subsampled_base().kind() == PrivacyEvent::Kind::kGaussian;
+}
+
+// exact (subsampled_gaussian_exact.h): the closed form of one subsampled Gaussian step; under auto
+// whenever it applies (milliseconds), forced otherwise (ParameterError naming "route" when not).
+void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& out) {
+  if (r.route != "auto" && r.route != "exact") return;
+  if (!single_subsampled_gaussian(r)) {
+    if (r.route == "exact") {
+      throw ParameterError("route", "route: exact answers one poisson-gaussian event (count 1) under add-remove only");
+    }
+    return;
+  }
+  const RdpEvent& e = r.events[0].first;
+  if (r.want_epsilon) {
+    if (const auto c = subsampled_gaussian_epsilon(e.subsampled_mu(), e.subsampled_q(), r.target, r.options)) {
+      out.routes.push_back({"exact", c->value, c->tolerance_met});
+    }
+    return;
+  }
+  const Certified c = subsampled_gaussian_delta(e.subsampled_mu(), e.subsampled_q(), r.target, r.options);
+  out.routes.push_back({"exact", c.value, c.tolerance_met});
+}
+
 }  // namespace
 
 std::string composition_route(const std::string& route) {
   if (route != "auto" && route != "rdp" && route != "gdp" && route != "kov" && route != "basic" &&
-      route != "zcdp" && route != "pld") {
+      route != "zcdp" && route != "pld" && route != "smoothed-pld" && route != "exact") {
     throw ParameterError("route", "unknown --route '" + abbreviate(route) +
-                                      "': use auto, rdp, pld, gdp, kov, basic or zcdp");
+                                      "': use auto, rdp, pld, smoothed-pld, exact, gdp, kov, basic or zcdp");
   }
   return route;
 }
@@ -155,6 +227,8 @@ EventCompositionResult compose_events(const EventCompositionRequest& request) {
   add_rdp_route(request, a, out);
   add_accountant_routes(request, a, out);  // only plain events: never together with the pld route
   add_pld_route(request, a, out);
+  add_smoothed_pld_route(request, out);
+  add_exact_route(request, out);
   if (out.routes.empty()) {
     throw ParameterError("route", "--route " + request.route + " does not apply to these events");
   }

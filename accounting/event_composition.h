@@ -10,15 +10,21 @@
 //   pld    privacy loss distributions (pld/pld_accountant.h): when asked for; under "auto" when
 //          no other route applies (its errors then propagate), or for subsampled compositions of
 //          at most 10^6 events that it covers, on a capped grid (its refusal is then reported in
-//          pld_detail, not thrown).
+//          pld_detail, not thrown);
+//   smoothed-pld  Theorem 5 of docs/REAL_VALUED_ACCOUNTING.md (smoothed_pld.h): vector discrete
+//          Gaussian events (with Gaussian ones), plain or subsampled, under add/remove-one; when
+//          asked for, and under "auto" when some event is a vector discrete Gaussian, at most 10^6
+//          events, on the capped grid (its refusal then reported in smoothed_pld_detail);
+//   exact  one poisson-gaussian event (count 1) under add/remove: its closed-form profile
+//          (subsampled_gaussian_exact.h), the exact value enclosed; when asked for or under auto.
 // route "auto" evaluates every route that applies; any other name forces that route.
 // The answer is the route with the smallest certified upper end (the first on ties, in the
-// order rdp, accountant routes, pld).
+// order rdp, accountant routes, pld, smoothed-pld, exact).
 //
 // Errors (all before any route runs, all ParameterError naming the parameter; LimitError for
 // the cost limits of composition_limits.h): "delta" / "epsilon" for the target (0 < delta < 1,
 // 0 <= epsilon <= 10^6), "route" for an unknown route or one that does not apply to the events,
-// "pld-step" for a step given where pld does not run or outside 1/N with 1 <= N <= 10^7,
+// "pld-step" for a step given where neither pld route runs or outside 1/N with 1 <= N <= 10^7,
 // "event" for an empty list, "tolerance" below 2^-700; errors of a forced route propagate.
 // Thread-safety: a pure function.
 #pragma once
@@ -42,7 +48,7 @@ struct EventCompositionRequest {
   bool want_epsilon = true;  // true: epsilon at target = delta; false: delta at target = epsilon
   mpq_class target;
   Neighbouring relation = Neighbouring::kAddRemove;
-  std::string route = "auto";  // auto, rdp, pld, gdp, kov, basic or zcdp
+  std::string route = "auto";  // auto, rdp, pld, smoothed-pld, exact, gdp, kov, basic or zcdp
   std::optional<mpq_class> pld_step;  // the pld grid step 1/N; default pld::default_steps_per_unit
   ZivOptions options{};
 };
@@ -58,11 +64,12 @@ struct EventCompositionResult {
   std::size_t best = 0;                  // the answer: smallest certified upper end
   std::string rdp_detail;  // order and composed RDP, when rdp ran
   std::string pld_detail;  // the grid, or why an optional pld run was not used
+  std::string smoothed_pld_detail;  // ln R and the continuous run, or why it was not used
   [[nodiscard]] const EventRouteResult& answer() const { return routes[best]; }
 };
 
-// The request's route name, checked: ParameterError naming "route" unless auto, rdp, pld, gdp,
-// kov, basic or zcdp.
+// The request's route name, checked: ParameterError naming "route" unless auto, rdp, pld,
+// smoothed-pld, exact, gdp, kov, basic or zcdp.
 [[nodiscard]] std::string composition_route(const std::string& name);
 
 // "add-remove" or "replace-one"; ParameterError naming "neighbouring" otherwise.

@@ -23,6 +23,11 @@
 //   base_atoms(p)    the pair as atoms: sets of outcomes with Q0-mass, Q1-mass and the ratio
 //                    dQ1/dQ0 on the set, covering all of Q0's and Q1's mass (for the pld route,
 //                    which subsamples and discretises them: pld/pld_noise_atoms.h)
+//   gaussian_smoothing()  {mu, t2, dim} when the law's release of every query value c is, as a
+//                    law, within the factors [r^-dim, r^dim] (r = r(t) of grid_noise.h, t^2 = t2)
+//                    of a fixed post-processing of N(c', I) with ||c'_0 - c'_1|| <= mu for
+//                    neighbouring query values (the smoothed-pld route, smoothed_pld.h;
+//                    Theorem 5 of docs/REAL_VALUED_ACCOUNTING.md)
 // Thread-safety: implementations are immutable; every method is const.
 #pragma once
 
@@ -36,6 +41,13 @@
 #include <exactdp/core/interval.h>
 
 namespace exactdp::accounting {
+
+// The continuous Gaussian a law is compared with (gaussian_smoothing() above).
+struct GaussianSmoothing {
+  mpq_class mu;   // sensitivity of the continuous Gaussian at sigma 1 (an upper bound on mu_t)
+  mpq_class t2;   // the smoothing width t^2 (>= 1/16)
+  mpz_class dim;  // the number of smoothed coordinates
+};
 
 struct LawAtom {
   Interval q0;     // Q0-mass of the set
@@ -55,6 +67,7 @@ class LawPrivacy {
 
   [[nodiscard]] virtual std::optional<mpq_class> rho() const { return std::nullopt; }
   [[nodiscard]] virtual bool has_atoms() const { return true; }
+  [[nodiscard]] virtual std::optional<GaussianSmoothing> gaussian_smoothing() const { return std::nullopt; }
   // Whether subsampled_rdp(q, alpha) is available at this order (alpha > 1).
   [[nodiscard]] virtual bool supports_subsampled_order(const mpq_class& /*alpha*/) const { return false; }
   // 0 < q < 1, an order with supports_subsampled_order(alpha) (std::logic_error otherwise).

@@ -61,11 +61,19 @@ constexpr const char* kHelp =
     "         the true epsilon or delta. It takes 0.1-10 s where rdp takes milliseconds; auto\n"
     "         runs it for subsampled compositions of at most 10^6 events, and wherever rdp\n"
     "         does not apply\n"
+    "  smoothed-pld   vector-discrete-gaussian events (with gaussian ones), plain or\n"
+    "         poisson-subsampled, add-remove only: the pld route of the continuous Gaussians\n"
+    "         they are compared with, delta scaled by 1/R and epsilon shifted by 2 ln R\n"
+    "         (docs/REAL_VALUED_ACCOUNTING.md Theorem 5); auto runs it when an event is a\n"
+    "         vector-discrete-gaussian; its lower end is the continuous Gaussian's, not a bound\n"
+    "  exact  one poisson-gaussian event (count 1), add-remove: its closed-form profile (normal\n"
+    "         tails at the loss threshold, both pair orders), epsilon by certified bisection\n"
     "  gdp, kov, basic, zcdp   the accountant's routes; only when no event is subsampled\n"
     "\n"
     "options:\n"
     "  --route R          auto (default: the smallest certified upper end among the routes that\n"
-    "                     apply: rdp, gdp, kov, basic, zcdp, and pld as above), or one of them\n"
+    "                     apply: rdp, gdp, kov, basic, zcdp, pld, smoothed-pld and exact as\n"
+    "                     above), or one of them\n"
     "  --pld-step R       the pld route's loss grid step, 1/N for an integer N in 1..10^7\n"
     "                     (default 1/5000 up to 5000 composed events, 1/2500 beyond: for\n"
     "                     DP-SGD within 1 %); refused up front if estimated over 10 s or 1 GiB\n"
@@ -197,6 +205,7 @@ int emit_compose_report(const ComposeRequest& c, const accounting::EventComposit
   out.text("route", best.route);
   if (!result.rdp_detail.empty()) out.text("rdp_detail", result.rdp_detail);
   if (!result.pld_detail.empty()) out.text("pld_detail", result.pld_detail);
+  if (!result.smoothed_pld_detail.empty()) out.text("smoothed_pld_detail", result.smoothed_pld_detail);
   JsonValue routes = JsonValue::object();
   for (const auto& res : result.routes) {
     routes.set(res.route, JsonValue::interval(res.value, c.digits));

@@ -1,6 +1,8 @@
 #include <exactdp/laws/vector_grid/vector_grid_pld.h>
 
-#include <exactdp/accounting/grid_noise.h>
+#include <memory>
+
+#include <exactdp/accounting/smoothed_pld.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 
@@ -16,18 +18,16 @@ GridPldAnswer vector_discrete_gaussian_pld_epsilon(const VectorDiscreteGaussianP
   if (!law.subsampling_width()) {
     throw ParameterError("route", "route: " + law.describe() + " has no smoothing width (sigma/granularity < 1/2)");
   }
-  constexpr mpfr_prec_t kP = 128;
+  const accounting::PrivacyEvent event =
+      accounting::PrivacyEvent::of_law(std::make_shared<VectorDiscreteGaussianPrivacy>(law));
+  const accounting::RdpEvent release =
+      q == 1 ? accounting::RdpEvent::plain(event) : accounting::RdpEvent::poisson_subsampled(event, q);
+  accounting::SmoothedPldAnswer a = accounting::smoothed_pld_epsilon({{release, steps}}, delta, options);
   GridPldAnswer out;
-  out.log_ratio = accounting::lattice_log_ratio(*law.subsampling_width(), law.dimension() * steps, kP);
-  // delta / R, rounded down to a rational
-  out.delta_used = to_mpq((Interval(delta, kP) / exp(out.log_ratio)).lower());
-  const accounting::PrivacyEvent gaussian = accounting::PrivacyEvent::gaussian(mpq_class(1), law.subsampling_mu());
-  const accounting::RdpEvent event = q == 1 ? accounting::RdpEvent::plain(gaussian)
-                                            : accounting::RdpEvent::poisson_subsampled(gaussian, q);
-  out.gaussian = accounting::pld::pld_epsilon({{event, steps}}, out.delta_used, accounting::Neighbouring::kAddRemove,
-                                              options);
-  const Interval shift = mul_2si(out.log_ratio, 1);
-  out.epsilon = hull(out.gaussian.value, out.gaussian.value + shift);
+  out.epsilon = a.value;
+  out.log_ratio = a.log_ratio;
+  out.delta_used = a.target_used;
+  out.gaussian = std::move(a.gaussian);
   return out;
 }
 

@@ -8,7 +8,8 @@
 // of the discrete law itself (base_atoms() refuses); this is the composition-level statement that
 // replaces it. Errors: ParameterError naming "q" (0 < q <= 1), "count" (1 <= steps <= 10^9),
 // "route" when the law has no smoothing width (sigma/g below 1/2) and the pld route's own errors.
-// Not wired into `exactdp compose` (a composition-wide step): a library function.
+// The composition-level route itself (mixed events, delta as well): accounting/smoothed_pld.h,
+// the smoothed-pld route of `exactdp compose`; this is its one-law form.
 #pragma once
 
 #include <gmpxx.h>

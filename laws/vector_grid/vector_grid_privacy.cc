@@ -99,6 +99,11 @@ std::vector<accounting::LawAtom> VectorDiscreteGaussianPrivacy::base_atoms(mpfr_
                                     " (no proven dominating pair is implemented); use --route rdp");
 }
 
+std::optional<accounting::GaussianSmoothing> VectorDiscreteGaussianPrivacy::gaussian_smoothing() const {
+  if (!t2_) return std::nullopt;
+  return accounting::GaussianSmoothing{mu_, *t2_, p_.dim};
+}
+
 bool VectorDiscreteGaussianPrivacy::supports_subsampled_order(const mpq_class& alpha) const {
   if (!t2_ || alpha <= 1) return false;
   if (alpha.get_den() == 1) return mu_ <= 1000 && alpha <= accounting::kMaxRdpOrder;

@@ -12,7 +12,9 @@
 //   subsampled_rdp(q, a): Theorem 4 at one smoothing width (fixed per law, chosen at 64 bits):
 //     the sampled Gaussian's RDP (rdp.h, MTZ19) at mu_t rounded up, plus (2a-1)/(a-1) d ln r;
 //     integer orders while mu_t <= 1000, fractional orders (<= 256) while mu_t <= 16;
-//   no pure epsilon, no atoms (the pld route refuses: no proven dominating pair is implemented).
+//   no pure epsilon, no atoms (the pld route refuses: no proven dominating pair is implemented);
+//   gaussian_smoothing() = {mu_t rounded up, t^2, d} at the subsampling width: the smoothed-pld
+//     route of `compose` (Theorem 5, accounting/smoothed_pld.h).
 // VectorDiscreteLaplacePrivacy: discrete Laplace of scale t = scale/g on each coordinate, L1
 // sensitivity Delta; L = floor(Delta/g) + d bounds ||v||_1, so the product pair's log-ratio is at
 // most eps0 = L / t everywhere: eps0-DP (pure). Its maps are those of randomised response at
@@ -48,6 +50,8 @@ class VectorDiscreteGaussianPrivacy final : public accounting::LawPrivacy {
   [[nodiscard]] std::vector<accounting::LawAtom> base_atoms(mpfr_prec_t precision) const override;
   [[nodiscard]] std::optional<mpq_class> rho() const override { return rho_; }
   [[nodiscard]] bool has_atoms() const override { return false; }
+  // {subsampling_mu(), subsampling_width(), dim} (Lemma 2 / Theorem 5), when a width exists.
+  [[nodiscard]] std::optional<accounting::GaussianSmoothing> gaussian_smoothing() const override;
   [[nodiscard]] bool supports_subsampled_order(const mpq_class& alpha) const override;
   [[nodiscard]] Interval subsampled_rdp(const mpq_class& q, const mpq_class& alpha,
                                         mpfr_prec_t precision) const override;

@@ -28,7 +28,7 @@ from .interval import Interval
 def _answer(raw: Dict[str, Any]) -> Interval:
     considered = [
         {"route": c["route"], "value": Interval.from_text(c["value"]["lower"], c["value"]["upper"]),
-         "exact_route": c["exact_route"]}
+         "exact_route": c["exact_route"], "tolerance_met": c["tolerance_met"]}
         for c in raw["considered"]
     ]
     return Interval.from_text(

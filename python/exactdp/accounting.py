@@ -299,7 +299,7 @@ def compose_events(events: List[Any], *, report: bool = False, **options: Any):
     ``events`` is a list of ``(EVENT, count)`` pairs (or EVENT strings, count 1), EVENT as on the
     command line: ``"gaussian:sigma=2"``, ``"poisson-gaussian:sigma=1,q=0.01"``, ... Give
     ``delta=`` for epsilon or ``epsilon=`` for delta; ``route=`` forces a route ("rdp", "pld",
-    "gdp", ...; default: the smallest certified upper end), ``pld_step="1/N"`` sets the pld
+    "smoothed-pld", "gdp", ...; default: the smallest certified upper end), ``pld_step="1/N"`` sets the pld
     grid, ``neighbouring="replace-one"`` the relation (default add-remove; subsampled events
     under replace-one take the pld route's group bound, docs/ACCOUNTING.md). E.g. ``compose_events([("poisson-gaussian:sigma=1,q=0.01", 1000)], delta="1e-5",
     route="pld")``: the epsilon Interval (on the pld route both of its ends are proven bounds).
@@ -326,7 +326,7 @@ def compose_events(events: List[Any], *, report: bool = False, **options: Any):
                          target_name: _fraction_text(target_name, given[target_name]),
                          quantity: _interval(best["value"]), quantity + "_upper": raw["upper_text"],
                          "route": best["route"]}
-    for detail in ("rdp_detail", "pld_detail"):
+    for detail in ("rdp_detail", "pld_detail", "smoothed_pld_detail"):
         if raw[detail]:
             r[detail] = raw[detail]
     r["routes"] = {one["route"]: _interval(one["value"]) for one in raw["routes"]}

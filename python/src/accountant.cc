@@ -69,6 +69,7 @@ py::dict answer_dict(const AccountantAnswer& a) {
     c["route"] = r.route;
     c["value"] = interval_dict(r.value);
     c["exact_route"] = r.exact_route;
+    c["tolerance_met"] = r.tolerance_met;
     considered.append(c);
   }
   d["considered"] = considered;

@@ -154,6 +154,22 @@ def test_compose_events_routes_bracket_each_other():
     assert tight.upper < rep.lower < rep.upper
 
 
+def test_compose_events_smoothed_pld_and_exact_routes():
+    # vector discrete Gaussian DP-SGD: the smoothed-pld route (Theorem 5) answers under auto, below rdp,
+    # not below the continuous Gaussian's proven pld lower end.
+    vec = [("poisson-vector-discrete-gaussian:sigma=1.1,sensitivity=1,dim=1000,granularity=1/1024,q=0.01", 100)]
+    auto = exactdp.compose_events(vec, delta="1e-5", report=True)
+    assert auto["route"] == "smoothed-pld"
+    assert "Theorem 5" in auto["smoothed_pld_detail"]
+    rdp = exactdp.compose_events(vec, delta="1e-5", route="rdp")
+    assert auto["epsilon"].upper < rdp.upper
+    # one subsampled Gaussian step: the closed form, relative width below 1e-6
+    one = exactdp.compose_events(["poisson-gaussian:sigma=2,q=0.01"], epsilon="1/2")
+    assert one.details["route"] == "exact"
+    assert 0 < one.lower and one.upper - one.lower <= one.lower * Fraction(1, 10**6)
+    assert Fraction(125, 10**21) < one.lower and one.upper < Fraction(127, 10**21)
+
+
 def _shape(x):
     if isinstance(x, dict):
         return "Interval" if set(x) == {"lower", "upper"} else {k: _shape(v) for k, v in x.items()}

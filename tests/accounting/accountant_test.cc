@@ -77,6 +77,10 @@ TEST(AccountantTest, LaplaceUsesItsMeasuredMu) {
   ASSERT_EQ(e.considered.front().route, "gdp");
   EXPECT_GT(mpfr_cmp_d(e.considered.front().value.upper(), 2.8710), 0);
   EXPECT_LT(mpfr_cmp_d(e.considered.front().value.upper(), 2.8750), 0);  // mu tolerance 1e-4
+  // Each considered route reports its own tolerance: the gdp route's measured mu is a bracket of
+  // width ~1e-4, so its epsilon misses the default 2^-100, while the chosen exact KOV meets it.
+  EXPECT_FALSE(e.considered.front().tolerance_met);
+  EXPECT_TRUE(e.tolerance_met);
 }
 
 TEST(AccountantTest, EmptyAndBadInput) {

@@ -39,6 +39,57 @@ TEST(EventCompositionTest, AutoAnswersWithTheSmallestUpperEnd) {
   EXPECT_TRUE(r.pld_detail.empty());  // plain events: pld only when asked for
 }
 
+TEST(EventCompositionTest, EachRouteReportsItsOwnTolerance) {
+  // 50 Laplace(b = 5): KOV (exact) answers; the gdp route (a measured mu bracket of width ~1e-4)
+  // misses the default tolerance 2^-100 and must say so although it was not chosen.
+  EventCompositionRequest r;
+  r.events = {{RdpEvent::plain(PrivacyEvent::laplace(mpq_class(5))), 50}};
+  r.target = mpq_class(1, 10);
+  const EventCompositionResult out = compose_events(r);
+  EXPECT_EQ(out.answer().route, "kov (exact)");
+  EXPECT_TRUE(out.answer().tolerance_met);
+  bool saw_gdp = false;
+  for (const auto& route : out.routes) {
+    if (route.route != "gdp") continue;
+    saw_gdp = true;
+    EXPECT_FALSE(route.tolerance_met);
+  }
+  EXPECT_TRUE(saw_gdp);
+}
+
+TEST(EventCompositionTest, OneSubsampledGaussianStepIsExact) {
+  // One poisson-gaussian step: the exact route answers, narrow, inside the pld route's proven
+  // bracket and below the rdp route's bound; for delta and for epsilon.
+  for (const bool want_epsilon : {false, true}) {
+    EventCompositionRequest r;
+    r.events = {{RdpEvent::poisson_gaussian(mpq_class(4, 5), mpq_class(1, 100)), 1}};
+    r.want_epsilon = want_epsilon;
+    r.target = want_epsilon ? mpq_class(1, 1'000'000'000) : mpq_class(4);
+    const EventCompositionResult out = compose_events(r);
+    EXPECT_EQ(out.answer().route, "exact");
+    EXPECT_TRUE(out.answer().tolerance_met);
+    EXPECT_TRUE(relative_width_at_most(out.answer().value, mpq_class(1, 1'000'000)));
+    bool saw_pld = false;
+    for (const auto& route : out.routes) {
+      EXPECT_FALSE(certainly_less(route.value, out.answer().value)) << route.route;  // no route proves less
+      if (route.route == "pld") {
+        saw_pld = true;
+        EXPECT_FALSE(certainly_less(out.answer().value, route.value));  // the pld lower end is a bound
+      }
+    }
+    EXPECT_TRUE(saw_pld);
+  }
+  EventCompositionRequest two;
+  two.events = {{RdpEvent::poisson_gaussian(mpq_class(4, 5), mpq_class(1, 100)), 2}};
+  two.target = kDelta;
+  for (const auto& route : compose_events(two).routes) EXPECT_NE(route.route, "exact");
+  two.route = "exact";
+  expect_names(two, "route");
+  two.events[0].second = 1;
+  two.relation = Neighbouring::kReplaceOne;
+  expect_names(two, "route");
+}
+
 TEST(EventCompositionTest, ForcedRouteIsTheOnlyOne) {
   EventCompositionRequest r = plain_gaussians();
   r.route = "rdp";

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/cli/cli_runner.h"
@@ -45,6 +46,46 @@ TEST(CliComposeEventsTest, DpSgdThousandSteps) {
   EXPECT_LT(ahi, lo);
   EXPECT_LT(alo, ahi);
   EXPECT_NE(a.out.find("\"rdp (exact RDP)\""), std::string::npos) << a.out;  // both listed
+}
+
+TEST(CliComposeEventsTest, VectorDiscreteGaussianDpSgdTakesTheSmoothedPldRoute) {
+  // The 1 % target: d = 10^6, g = 2^-20, sigma 1.1, q 0.01, 1000 steps, delta 1e-5. auto picks
+  // smoothed-pld (Theorem 5): above the continuous Gaussian's pld lower end (1.5154 upper end on
+  // the same route) and within 1 % of it, far below the rdp route's Theorem 4 bound (1.7150).
+  const CliRun r = compose({"--event",
+                            "poisson-vector-discrete-gaussian:sigma=1.1,sensitivity=1,dim=1000000,"
+                            "granularity=1/1048576,q=0.01",
+                            "--count", "1000", "--delta", "1e-5", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_string_field(r.out, "route"), "smoothed-pld") << r.out;
+  EXPECT_NE(json_string_field(r.out, "smoothed_pld_detail").find("Theorem 5"), std::string::npos) << r.out;
+  const auto [lo, hi] = json_interval_field(r.out, "epsilon");
+  const CliRun g = compose({"--event", "poisson-gaussian:sigma=1.1,q=0.01", "--count", "1000", "--delta", "1e-5",
+                            "--route", "pld", "--json"});
+  ASSERT_EQ(g.status, 0) << g.err;
+  const auto [glo, ghi] = json_interval_field(g.out, "epsilon");
+  EXPECT_GE(hi, glo);
+  EXPECT_LE(hi, ghi * q("1.01"));
+  EXPECT_LT(hi, q("1.6"));
+  EXPECT_LE(lo, hi);
+  EXPECT_NE(r.out.find("\"rdp\""), std::string::npos) << r.out;  // the rdp route, listed and larger
+}
+
+TEST(CliComposeEventsTest, OneSubsampledStepIsAnsweredExactly) {
+  // sigma 0.8 at eps 4 and sigma 2 at eps 1/2 (true delta 1.26e-19), q 0.01: relative width
+  // below 1e-6 (the closed form, to the default tolerance 2^-100).
+  for (const auto& [sigma, eps] : std::vector<std::pair<std::string, std::string>>{{"0.8", "4"}, {"2", "1/2"}}) {
+    const CliRun r = compose({"--event", "poisson-gaussian:sigma=" + sigma + ",q=0.01", "--epsilon", eps, "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(json_string_field(r.out, "route"), "exact") << r.out;
+    const auto [lo, hi] = json_interval_field(r.out, "delta");
+    EXPECT_GT(lo, 0);
+    EXPECT_LE(hi - lo, lo * q("1e-6")) << r.out;
+    if (sigma == "2") {
+      EXPECT_GT(lo, q("1.25e-19"));
+      EXPECT_LT(hi, q("1.27e-19"));
+    }
+  }
 }
 
 TEST(CliComposeEventsTest, DeltaQueryAndTextOutput) {

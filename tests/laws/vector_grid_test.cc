@@ -16,7 +16,9 @@
 #include <exactdp/accounting/gaussian_profile.h>
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/grid_noise.h>
+#include <exactdp/accounting/event_composition.h>
 #include <exactdp/accounting/rdp_accountant.h>
+#include <exactdp/accounting/smoothed_pld.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/laws/registry.h>
 #include <exactdp/laws/vector_grid/vector_grid_pld.h>
@@ -371,6 +373,78 @@ TEST(VectorDiscreteGaussian, DpSgdThroughTheContinuousPldWithinOnePercent) {
   // measured 1.5181 against 1.5154 (ratio 1.0018), far below the rdp route's 1.7150 (Theorem 4)
   EXPECT_TRUE(upper_at_most(ours.epsilon, to_mpq(gauss.value.upper()) * mpq_class(1003, 1000)));
   EXPECT_TRUE(upper_at_most(ours.epsilon, mpq_class(16, 10)));
+}
+
+accounting::PrivacyEvent grid_event(const char* sigma, const char* dim, const char* granularity) {
+  const Law& law = gaussian_grid_law();
+  return law.privacy_event(
+      law.parse({{"sigma", sigma}, {"sensitivity", "1"}, {"dim", dim}, {"granularity", granularity}}, Use::kPrivacy));
+}
+
+// Mixed events (different sigma, dim, granularity, rate; plain and subsampled; a continuous
+// Gaussian): the smoothed-pld route of compose_events, epsilon and delta, against the continuous
+// composition's proven pld bracket (the discrete bound is never below its lower end) and the rdp
+// route (auto picks smoothed-pld where it is smaller).
+TEST(VectorDiscreteGaussian, MixedCompositionThroughTheSmoothedPldRoute) {
+  const mpq_class q(1, 100), delta(1, 100000);
+  const accounting::PrivacyEvent a = grid_event("1.1", "1000000", "1/1048576");
+  const accounting::PrivacyEvent b = grid_event("2", "1000", "1/1024");
+  accounting::EventCompositionRequest r;
+  r.events = {{accounting::RdpEvent::poisson_subsampled(a, q), 200},
+              {accounting::RdpEvent::plain(b), 3},
+              {accounting::RdpEvent::poisson_gaussian(mpq_class(3), q), 50}};
+  r.target = delta;
+  const accounting::EventCompositionResult out = accounting::compose_events(r);
+  EXPECT_EQ(out.answer().route, "smoothed-pld") << out.smoothed_pld_detail;
+  EXPECT_NE(out.smoothed_pld_detail.find("Theorem 5"), std::string::npos) << out.smoothed_pld_detail;
+  const auto& la = dynamic_cast<const VectorDiscreteGaussianPrivacy&>(a.law_maps());
+  const auto& lb = dynamic_cast<const VectorDiscreteGaussianPrivacy&>(b.law_maps());
+  const accounting::PrivacyEvent ga = accounting::PrivacyEvent::gaussian(mpq_class(1), la.subsampling_mu());
+  const accounting::pld::PldAnswer g = accounting::pld::pld_epsilon(
+      {{accounting::RdpEvent::poisson_subsampled(ga, q), 200},
+       {accounting::RdpEvent::plain(accounting::PrivacyEvent::gaussian(mpq_class(1), lb.subsampling_mu())), 3},
+       {accounting::RdpEvent::poisson_gaussian(mpq_class(3), q), 50}},
+      delta);
+  EXPECT_FALSE(certainly_less(out.answer().value, g.value));
+  EXPECT_TRUE(upper_at_most(out.answer().value, to_mpq(g.value.upper()) * mpq_class(1001, 1000)));
+  for (const auto& route : out.routes) {
+    if (route.route.rfind("rdp", 0) == 0) {
+      EXPECT_TRUE(certainly_less(out.answer().value, route.value));
+    }
+  }
+  // delta at the certified epsilon is at most delta (the same continuous chain, scaled by R)
+  r.route = "smoothed-pld";
+  r.want_epsilon = false;
+  r.target = to_mpq(out.answer().value.upper());
+  const accounting::EventCompositionResult d = accounting::compose_events(r);
+  ASSERT_EQ(d.routes.size(), 1U);
+  EXPECT_TRUE(upper_at_most(d.answer().value, delta * mpq_class(1001, 1000)));
+}
+
+TEST(VectorDiscreteGaussian, SmoothedPldRefusesWhatTheTheoremDoesNotCover) {
+  const auto names_route = [](const accounting::EventCompositionRequest& r) {
+    try {
+      (void)accounting::compose_events(r);
+      ADD_FAILURE() << "accepted, expected an error naming route";
+    } catch (const ParameterError& e) {
+      EXPECT_EQ(e.parameter(), "route") << e.what();
+    }
+  };
+  accounting::EventCompositionRequest r;
+  r.events = {{accounting::RdpEvent::plain(target_event()), 2},
+              {accounting::RdpEvent::plain(accounting::PrivacyEvent::laplace(mpq_class(10))), 1}};
+  r.target = mpq_class(1, 100000);
+  const accounting::EventCompositionResult out = accounting::compose_events(r);  // auto: reported
+  EXPECT_EQ(out.smoothed_pld_detail.rfind("not used: smoothed-pld composes", 0), 0U) << out.smoothed_pld_detail;
+  r.route = "smoothed-pld";
+  names_route(r);  // a Laplace event
+  r.events.pop_back();
+  r.relation = accounting::Neighbouring::kReplaceOne;
+  names_route(r);  // add/remove only
+  r.relation = accounting::Neighbouring::kAddRemove;
+  r.want_epsilon = false;
+  r.target = 0;  // eps below 2 ln R
+  names_route(r);
 }
 
 // ---- parameters, registry, routes ----------------------------------------------------------------
