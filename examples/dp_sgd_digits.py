@@ -213,7 +213,8 @@ def accuracy(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
 
 def certified_epsilon(config: Config) -> exactdp.Interval:
     """The certified epsilon of the grid noise drawn: `steps` Poisson-subsampled vector discrete
-    Gaussian events (rdp route: the one compose_events certifies for this law)."""
+    Gaussian events (compose_events chooses the smaller certified upper end of its routes: the
+    smoothed-pld route of docs/REAL_VALUED_ACCOUNTING.md here, rdp otherwise)."""
     g = exactdp.noise_granularity(sigma=config.sigma)
     event = (f"poisson-vector-discrete-gaussian:sigma={config.sigma},sensitivity={config.sensitivity},"
              f"dim={DIM},granularity={g},q={config.q}")
