@@ -133,10 +133,15 @@ std::vector<std::string> split_columns(const std::string& text) {
   }
 }
 
-// The release's laws (registry names); any other law is refused by name.
+// The release's laws (registry names, mechanisms::release_laws()); any other law is refused by
+// name.
 std::string parse_mechanism(const std::optional<std::string>& name) {
   if (!name) return "discrete-laplace";
-  return mechanisms::release_law(*name).name();
+  for (const auto& law : mechanisms::release_laws()) {
+    if (*name == law) return law;
+  }
+  throw ParameterError("mechanism", "mechanism = " + abbreviate(*name) +
+                                        " is not a noise law aggregate adds: allowed " + mechanisms::release_law_names());
 }
 
 struct AggregateOptions {

@@ -73,6 +73,7 @@ namespace {
 ReleaseCalibration laplace_of_scale(const mpq_class& scale) {
   ReleaseCalibration c;
   c.budget.mechanism = "discrete-laplace";
+  c.parameter = "scale";
   c.scale = scale;
   return c;
 }
