@@ -92,7 +92,7 @@ using exactdp::internal::guard;
 extern "C" {
 
 int exactdp_add_noise_f64(const char* law, const char* parameter, const char* value, const int* granularity_exponent,
-                          int flags, const unsigned char* seed, unsigned threads, const double* in, double* out,
+                          int flags, const unsigned char* seed, unsigned threads, const double* in, double* out,  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
                           size_t n, int* granularity_used) {
   return guard([&] {
     const exactdp::internal::GridCall c{law, parameter, value, granularity_exponent, flags, seed, threads};
@@ -101,7 +101,7 @@ int exactdp_add_noise_f64(const char* law, const char* parameter, const char* va
 }
 
 int exactdp_add_noise_f32(const char* law, const char* parameter, const char* value, const int* granularity_exponent,
-                          int flags, const unsigned char* seed, unsigned threads, const float* in, float* out,
+                          int flags, const unsigned char* seed, unsigned threads, const float* in, float* out,  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
                           size_t n, int* granularity_used) {
   return guard([&] {
     const exactdp::internal::GridCall c{law, parameter, value, granularity_exponent, flags, seed, threads};

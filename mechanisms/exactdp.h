@@ -332,13 +332,13 @@ EXACTDP_API int exactdp_select_top(exactdp_selection *selection, exactdp_bits *b
  * Thread-safe (each call uses its own sources). */
 EXACTDP_API int exactdp_add_noise_f64(const char *law, const char *parameter, const char *value,
                                       const int *granularity_exponent, int flags,
-                                      const unsigned char *seed, unsigned threads, const double *in,
-                                      double *out, size_t n, int *granularity_used);
+                                      const unsigned char *seed, unsigned threads, const double *in,  /* exactdp-allow-float: the caller's array, read and written as bit patterns */
+                                      double *out, size_t n, int *granularity_used);  /* exactdp-allow-float: the caller's array, read and written as bit patterns */
 /* The same for float arrays. */
 EXACTDP_API int exactdp_add_noise_f32(const char *law, const char *parameter, const char *value,
                                       const int *granularity_exponent, int flags,
-                                      const unsigned char *seed, unsigned threads, const float *in,
-                                      float *out, size_t n, int *granularity_used);
+                                      const unsigned char *seed, unsigned threads, const float *in,  /* exactdp-allow-float: the caller's array, read and written as bit patterns */
+                                      float *out, size_t n, int *granularity_used);  /* exactdp-allow-float: the caller's array, read and written as bit patterns */
 
 #ifdef __cplusplus
 }  /* extern "C" */

@@ -139,15 +139,15 @@ bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept {
   return true;
 }
 
-template bool add_on_grid_fast<double>(double, long, std::int64_t, double&) noexcept;
-template bool add_on_grid_fast<float>(float, long, std::int64_t, float&) noexcept;
-template bool grid_index_fast<double>(double, long, std::int64_t&) noexcept;
-template bool grid_index_fast<float>(float, long, std::int64_t&) noexcept;
-template void grid_index_wide<double>(double, long, mpz_class&);
-template void grid_index_wide<float>(float, long, mpz_class&);
-template double encode_grid_value<double>(bool, std::uint64_t, long) noexcept;
-template float encode_grid_value<float>(bool, std::uint64_t, long) noexcept;
-template double encode_grid_value<double>(const mpz_class&, long);
-template float encode_grid_value<float>(const mpz_class&, long);
+template bool add_on_grid_fast<double>(double, long, std::int64_t, double&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template bool add_on_grid_fast<float>(float, long, std::int64_t, float&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template bool grid_index_fast<double>(double, long, std::int64_t&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template bool grid_index_fast<float>(float, long, std::int64_t&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template void grid_index_wide<double>(double, long, mpz_class&);  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template void grid_index_wide<float>(float, long, mpz_class&);  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template double encode_grid_value<double>(bool, std::uint64_t, long) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template float encode_grid_value<float>(bool, std::uint64_t, long) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template double encode_grid_value<double>(const mpz_class&, long);  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template float encode_grid_value<float>(const mpz_class&, long);  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
 
 }  // namespace exactdp::mechanisms

@@ -44,7 +44,7 @@ inline constexpr long kMaxGranularityExponent = 4096;
 template <class Float>
 struct FloatLayout;
 template <>
-struct FloatLayout<double> {
+struct FloatLayout<double> {  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
   using Bits = std::uint64_t;
   static constexpr unsigned kFractionBits = 52;
   static constexpr unsigned kExponentBits = 11;
@@ -52,7 +52,7 @@ struct FloatLayout<double> {
   static constexpr long kMaxExponent = 1023;      // the largest finite is < 2^1024
 };
 template <>
-struct FloatLayout<float> {
+struct FloatLayout<float> {  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
   using Bits = std::uint32_t;
   static constexpr unsigned kFractionBits = 23;
   static constexpr unsigned kExponentBits = 8;
