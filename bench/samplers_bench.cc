@@ -31,19 +31,33 @@ const char* const kSigma2[] = {"1", "100", "1e12", "1e100", "1e-10000", "1e-1000
 const char* const kScale[] = {"1", "10", "1e6"};
 const char* const kGamma[] = {"1/2", "3/2", "1e-5", "1e6"};
 
-void BM_DiscreteGaussian(benchmark::State& state) {
-  const char* s = kSigma2[state.range(0)];
-  state.SetLabel(std::string("sigma2=") + s);
+// The bits a sample consumed since `before`, as the counter "bits/sample".
+void report_bits_per_sample(benchmark::State& state, const SeededBits& bits, std::uint64_t before) {
+  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /  // exactdp-allow-float: report only
+                                  static_cast<double>(state.iterations());              // exactdp-allow-float: report only
+}
+
+// Single draws sample(bits, params, out) of an integer law whose parameter `name` is the text
+// `value` (labelled "name=value"), with the bits a sample consumed.
+template <class Params, class Sample>
+void bench_integer_law(benchmark::State& state, const char* name, const char* value, Sample sample) {
+  state.SetLabel(std::string(name) + "=" + value);
   SeededBits bits(Seed{});
-  const auto params = DiscreteGaussianParams::make(parse_rational("sigma2", s));
+  const auto params = Params::make(parse_rational(name, value));
   mpz_class out;
   const std::uint64_t before = bits.bits_consumed();
   for (auto _ : state) {
-    sample_discrete_gaussian(bits, params, out);
+    sample(bits, params, out);
     benchmark::DoNotOptimize(out);
   }
-  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /  // exactdp-allow-float: report only
-                                  static_cast<double>(state.iterations());              // exactdp-allow-float: report only
+  report_bits_per_sample(state, bits, before);
+}
+
+void BM_DiscreteGaussian(benchmark::State& state) {
+  bench_integer_law<DiscreteGaussianParams>(state, "sigma2", kSigma2[state.range(0)],
+                                            [](auto& bits, const auto& params, mpz_class& out) {
+                                              sample_discrete_gaussian(bits, params, out);
+                                            });
 }
 BENCHMARK(BM_DiscreteGaussian)->DenseRange(0, 5)->ArgName("sigma2_index");
 
@@ -102,18 +116,10 @@ void BM_DiscreteGaussianSystemBits(benchmark::State& state) {
 BENCHMARK(BM_DiscreteGaussianSystemBits);
 
 void BM_DiscreteLaplace(benchmark::State& state) {
-  const char* s = kScale[state.range(0)];
-  state.SetLabel(std::string("scale=") + s);
-  SeededBits bits(Seed{});
-  const auto params = DiscreteLaplaceParams::make(parse_rational("scale", s));
-  mpz_class out;
-  const std::uint64_t before = bits.bits_consumed();
-  for (auto _ : state) {
-    sample_discrete_laplace(bits, params, out);
-    benchmark::DoNotOptimize(out);
-  }
-  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /  // exactdp-allow-float: report only
-                                  static_cast<double>(state.iterations());              // exactdp-allow-float: report only
+  bench_integer_law<DiscreteLaplaceParams>(state, "scale", kScale[state.range(0)],
+                                           [](auto& bits, const auto& params, mpz_class& out) {
+                                             sample_discrete_laplace(bits, params, out);
+                                           });
 }
 BENCHMARK(BM_DiscreteLaplace)->DenseRange(0, 2)->ArgName("scale_index");
 
@@ -124,8 +130,7 @@ void BM_BernoulliExp(benchmark::State& state) {
   const auto params = BernoulliExpParams::make(parse_rational("gamma", g));
   const std::uint64_t before = bits.bits_consumed();
   for (auto _ : state) benchmark::DoNotOptimize(sample_bernoulli_exp(bits, params));
-  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /  // exactdp-allow-float: report only
-                                  static_cast<double>(state.iterations());              // exactdp-allow-float: report only
+  report_bits_per_sample(state, bits, before);
 }
 BENCHMARK(BM_BernoulliExp)->DenseRange(0, 3)->ArgName("gamma_index");
 

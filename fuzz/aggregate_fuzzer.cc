@@ -12,10 +12,10 @@
 //     at most L0 groups: the sum of the groups' units is <= L0 x units.
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "fuzz/chunk_reader.h"
 #include "fuzz/fuzz_support.h"
 #include <exactdp/core/errors.h>
 #include <exactdp/mechanisms/aggregate/aggregate_release.h>
@@ -23,25 +23,8 @@
 
 namespace {
 
+using exactdp::fuzz::ChunkReader;
 using exactdp::mechanisms::AggregateKind;
-
-class ChunkReader final : public exactdp::mechanisms::ByteReader {
- public:
-  ChunkReader(const std::string& text, std::size_t chunk) : text_(text), chunk_(chunk) {}
-  std::size_t read(char* out, std::size_t n) override {
-    std::size_t k = text_.size() - pos_;
-    if (k > n) k = n;
-    if (k > chunk_) k = chunk_;
-    std::memcpy(out, text_.data() + pos_, k);
-    pos_ += k;
-    return k;
-  }
-
- private:
-  const std::string& text_;
-  std::size_t chunk_;
-  std::size_t pos_ = 0;
-};
 
 exactdp::mechanisms::AggregateRequest request_of(std::uint8_t b) {
   exactdp::mechanisms::AggregateRequest r;

@@ -14,10 +14,10 @@
 //     rows = records - 1 or throws ParameterError (a CsvError for input problems).
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "fuzz/chunk_reader.h"
 #include "fuzz/fuzz_support.h"
 #include <exactdp/mechanisms/release/cell_codec.h>
 #include <exactdp/mechanisms/release/csv_reader.h>
@@ -25,27 +25,10 @@
 
 namespace {
 
+using exactdp::fuzz::ChunkReader;
 using exactdp::mechanisms::CsvError;
 using exactdp::mechanisms::CsvReader;
 using exactdp::mechanisms::CsvRecord;
-
-class ChunkReader final : public exactdp::mechanisms::ByteReader {
- public:
-  ChunkReader(const std::string& text, std::size_t chunk) : text_(text), chunk_(chunk) {}
-  std::size_t read(char* out, std::size_t n) override {
-    std::size_t k = text_.size() - pos_;
-    if (k > n) k = n;
-    if (k > chunk_) k = chunk_;
-    std::memcpy(out, text_.data() + pos_, k);
-    pos_ += k;
-    return k;
-  }
-
- private:
-  const std::string& text_;
-  std::size_t chunk_;
-  std::size_t pos_ = 0;
-};
 
 }  // namespace
 

@@ -38,17 +38,13 @@
 
 namespace exactdp::mechanisms {
 
-struct DpLassoOptions {
-  mpq_class epsilon = 1;
-  std::optional<mpq_class> delta;
-  std::optional<CompositionRoute> route;
-  std::size_t sparsity = 1;             // s
+// The budget (estimation_guarantee.h); granularity_exponent is the data grid's k_d.
+struct DpLassoOptions : PeelingBudget {
   std::optional<std::size_t> iterations;  // T; nullopt: max(1, floor(log2 n))
-  mpq_class step_size{1, 2};            // eta
-  mpq_class coordinate_bound = 1;       // c
-  mpq_class response_bound = 1;         // R
-  mpq_class coefficient_bound = 1;      // C
-  std::optional<long> granularity_exponent;  // data grid k_d
+  mpq_class step_size{1, 2};              // eta
+  mpq_class coordinate_bound = 1;         // c
+  mpq_class response_bound = 1;           // R
+  mpq_class coefficient_bound = 1;        // C
 };
 
 // lambda = 2 eta c (R + s C c) / n0, exact.

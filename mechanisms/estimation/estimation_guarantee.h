@@ -5,6 +5,7 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,6 +22,18 @@ namespace exactdp::mechanisms {
 //   kOptimal:  Kairouz–Oh–Viswanath, the exact optimal composition of s eps0-DP mechanisms at
 //              delta (certified, accounting/pure_dp_composition.h).
 enum class CompositionRoute { kBasic, kAdvanced, kOptimal };
+
+// The budget every peeling estimator takes (Peeling, the sparse mean, DP-LASSO): the target
+// (epsilon, delta), the composition route (nullopt: default_route, peeling_budget.h: kov with a
+// delta, basic without), the sparsity s and the data grid exponent k (nullopt: the estimator's
+// default, stated in its header). Each estimator's options add its own bounds.
+struct PeelingBudget {
+  mpq_class epsilon = 1;
+  std::optional<mpq_class> delta;
+  std::optional<CompositionRoute> route;
+  std::size_t sparsity = 1;  // s
+  std::optional<long> granularity_exponent;
+};
 
 // One route's calibration: the per-round budget it allows for the target and what that costs.
 struct RouteBudget {

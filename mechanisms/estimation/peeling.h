@@ -23,13 +23,9 @@
 
 namespace exactdp::mechanisms {
 
-struct PeelingOptions {
-  mpq_class epsilon = 1;
-  std::optional<mpq_class> delta;
-  std::optional<CompositionRoute> route;     // nullopt: kov with a delta, basic without
-  mpq_class sensitivity = 1;                 // lambda, data units
-  std::size_t sparsity = 1;                  // s
-  std::optional<long> granularity_exponent;  // nullopt: k = 20 - floor(log2 lambda)
+// The budget (estimation_guarantee.h); granularity_exponent nullopt: k = 20 - floor(log2 lambda).
+struct PeelingOptions : PeelingBudget {
+  mpq_class sensitivity = 1;  // lambda, data units
 };
 
 struct PeelingResult {

@@ -28,13 +28,9 @@
 
 namespace exactdp::mechanisms {
 
-struct SparseMeanOptions {
-  mpq_class epsilon = 1;
-  std::optional<mpq_class> delta;
-  std::optional<CompositionRoute> route;  // nullopt: kov with a delta, basic without
-  mpq_class radius = 1;                   // R > 0
-  std::size_t sparsity = 1;               // s, 1 <= s <= d
-  std::optional<long> granularity_exponent;
+// The budget (estimation_guarantee.h; 1 <= s <= d); granularity_exponent nullopt: k = 32 - floor(log2 R).
+struct SparseMeanOptions : PeelingBudget {
+  mpq_class radius = 1;  // R > 0
 };
 
 struct EstimateResult {

@@ -65,9 +65,7 @@ py::dict answer_dict(const AccountantAnswer& a) {
   d["tolerance_met"] = a.tolerance_met;
   py::list considered;
   for (const auto& r : a.considered) {
-    py::dict c;
-    c["route"] = r.route;
-    c["value"] = interval_dict(r.value);
+    py::dict c = route_value_dict(r.route, r.value);
     c["exact_route"] = r.exact_route;
     c["tolerance_met"] = r.tolerance_met;
     considered.append(c);
@@ -98,6 +96,13 @@ Accountant make_accountant(const std::string& tolerance) {
 }  // namespace
 
 py::dict interval_to_dict(const exactdp::Interval& x) { return interval_dict(x); }
+
+py::dict route_value_dict(const std::string& route, const exactdp::Interval& value) {
+  py::dict d;
+  d["route"] = route;
+  d["value"] = interval_dict(value);
+  return d;
+}
 
 void register_accountant(py::module_& m) {
   py::class_<PrivacyEvent>(m, "_PrivacyEvent")

@@ -42,6 +42,10 @@ void register_estimation(pybind11::module_& m);
 // {"lower": text, "upper": text}: exact dyadic ends (outward decimals beyond 10^+-100000).
 pybind11::dict interval_to_dict(const exactdp::Interval& x);
 
+// {"route": route, "value": interval_to_dict(value)}: one route of an accounting answer; the
+// caller adds that route's flags.
+pybind11::dict route_value_dict(const std::string& route, const exactdp::Interval& value);
+
 // Ziv options at a relative tolerance given as exact text ("" = the default 2^-100); ParameterError
 // naming tolerance outside 2^-10000 <= tolerance < 1.
 accounting::ZivOptions ziv_options(const std::string& tolerance);

@@ -74,9 +74,7 @@ py::dict compose_events(const EventTexts& events, bool want_epsilon, const std::
   }
   py::list routes;
   for (const auto& res : result.routes) {
-    py::dict one;
-    one["route"] = res.route;
-    one["value"] = interval_to_dict(res.value);
+    py::dict one = route_value_dict(res.route, res.value);
     one["tolerance_met"] = res.tolerance_met;
     routes.append(one);
   }

@@ -67,6 +67,17 @@ std::optional<mechanisms::CompositionRoute> optional_route(const std::string& te
   return mechanisms::parse_composition_route(text);
 }
 
+// The budget Peeling, the sparse mean and DP-LASSO share (estimation_guarantee.h), parsed in
+// that order (so the first bad one is the one named).
+void set_sparse_budget(mechanisms::PeelingBudget& o, const std::string& epsilon, const std::string& delta,
+                       const std::string& route, std::size_t sparsity, std::optional<long> k) {
+  o.epsilon = parse_rational("epsilon", epsilon);
+  o.delta = optional_rational("delta", delta);
+  o.route = optional_route(route);
+  o.sparsity = sparsity;
+  o.granularity_exponent = k;
+}
+
 // Runs f with the caller's bit source, GIL released (and the seeded source's lock held).
 template <class F>
 auto with_bits(const py::object& rng, F&& f) {
@@ -135,12 +146,8 @@ py::dict private_max(const Array& v, const std::string& epsilon, const std::stri
 py::dict peeling(const Array& v, const std::string& epsilon, const std::string& delta, const std::string& route,
                  const std::string& sensitivity, std::size_t sparsity, std::optional<long> k, const py::object& rng) {
   mechanisms::PeelingOptions o;
-  o.epsilon = parse_rational("epsilon", epsilon);
-  o.delta = optional_rational("delta", delta);
-  o.route = optional_route(route);
+  set_sparse_budget(o, epsilon, delta, route, sparsity, k);
   o.sensitivity = parse_rational("sensitivity", sensitivity);
-  o.sparsity = sparsity;
-  o.granularity_exponent = k;
   const auto r = with_bits(rng, [&](BitSource& bits) { return mechanisms::peeling(span_of(v), o, bits); });
   py::list values;
   for (const auto& value : r.values) values.append(to_string(value));
@@ -154,12 +161,8 @@ py::dict peeling(const Array& v, const std::string& epsilon, const std::string& 
 py::dict sparse_mean(const Array& x, const std::string& epsilon, const std::string& delta, const std::string& route,
                      const std::string& radius, std::size_t sparsity, std::optional<long> k, const py::object& rng) {
   mechanisms::SparseMeanOptions o;
-  o.epsilon = parse_rational("epsilon", epsilon);
-  o.delta = optional_rational("delta", delta);
-  o.route = optional_route(route);
+  set_sparse_budget(o, epsilon, delta, route, sparsity, k);
   o.radius = parse_rational("radius", radius);
-  o.sparsity = sparsity;
-  o.granularity_exponent = k;
   const MatrixView m = matrix_of(x);
   return result_dict(with_bits(rng, [&](BitSource& bits) { return mechanisms::sparse_mean(m, o, bits); }));
 }
@@ -185,16 +188,12 @@ struct LassoArgs {
 py::dict dp_lasso(const Array& x, const Array& y, const LassoArgs& a, std::size_t sparsity,
                   std::optional<std::size_t> iterations, std::optional<long> k, const py::object& rng) {
   mechanisms::DpLassoOptions o;
-  o.epsilon = parse_rational("epsilon", a.epsilon);
-  o.delta = optional_rational("delta", a.delta);
-  o.route = optional_route(a.route);
-  o.sparsity = sparsity;
+  set_sparse_budget(o, a.epsilon, a.delta, a.route, sparsity, k);
   o.iterations = iterations;
   o.step_size = parse_rational("step_size", a.step_size);
   o.coordinate_bound = parse_rational("coordinate_bound", a.coordinate_bound);
   o.response_bound = parse_rational("response_bound", a.response_bound);
   o.coefficient_bound = parse_rational("coefficient_bound", a.coefficient_bound);
-  o.granularity_exponent = k;
   const MatrixView m = matrix_of(x);
   return result_dict(with_bits(rng, [&](BitSource& bits) { return mechanisms::dp_lasso(m, span_of(y), o, bits); }));
 }

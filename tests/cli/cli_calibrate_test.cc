@@ -15,14 +15,13 @@
 namespace exactdp::cli {
 namespace {
 
-using CmdResult = test_support::CliRun;
 const auto run = test_support::command_runner("calibrate");
 
 using test_support::json_interval_field;
 using test_support::json_string_field;
 
 TEST(CliCalibrate, GaussianPrintedSigmaIsPrivate) {
-  const CmdResult r = run({"gaussian", "--epsilon", "0.5", "--delta", "1e-5", "--json"});
+  const auto r = run({"gaussian", "--epsilon", "0.5", "--delta", "1e-5", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto [lo, hi] = json_interval_field(r.out, "sigma");
   const mpq_class use = parse_rational("sigma", json_string_field(r.out, "sigma_to_use"));
@@ -39,7 +38,7 @@ TEST(CliCalibrate, GaussianPrintedSigmaIsPrivate) {
 }
 
 TEST(CliCalibrate, GaussianTextAndLargeEpsilon) {
-  const CmdResult r = run({"gaussian", "--epsilon", "2", "--delta", "1e-10", "--sensitivity", "3",
+  const auto r = run({"gaussian", "--epsilon", "2", "--delta", "1e-10", "--sensitivity", "3",
                            "--digits", "8"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("sigma = ["), std::string::npos);
@@ -47,7 +46,7 @@ TEST(CliCalibrate, GaussianTextAndLargeEpsilon) {
 }
 
 TEST(CliCalibrate, DiscreteGaussian) {
-  const CmdResult r = run({"discrete-gaussian", "--epsilon", "1", "--delta", "1e-5", "--json"});
+  const auto r = run({"discrete-gaussian", "--epsilon", "1", "--delta", "1e-5", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(json_string_field(r.out, "sigma2"), "14");
   const auto [dlo, dhi] = json_interval_field(r.out, "delta_at_sigma2");
@@ -86,14 +85,14 @@ TEST(CliCalibrate, BadInputExitsTwoNamingTheParameter) {
 // A fixed bug: at eps = 0 and a tiny delta the first deciding bracket around Newton's estimate
 // was returned without bisecting it to the tolerance (tolerance_met false, "precision cap reached").
 TEST(CliCalibrate, GaussianBracketIsBisectedToTheTolerance) {
-  const CmdResult r = run({"gaussian", "--epsilon", "0", "--delta", "1e-27", "--json"});
+  const auto r = run({"gaussian", "--epsilon", "0", "--delta", "1e-27", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"tolerance_met\": true"), std::string::npos) << r.out;
   EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
 TEST(CliCalibrate, HelpStatesTheLimits) {
-  const CmdResult r = run({"--help"});
+  const auto r = run({"--help"});
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("1 <= D <= 1000"), std::string::npos);
   EXPECT_NE(r.out.find("65536"), std::string::npos);

@@ -16,7 +16,6 @@
 namespace exactdp::cli {
 namespace {
 
-using CmdResult = test_support::CliRun;
 const auto run = test_support::command_runner("profile");
 
 using test_support::json_interval_field;
@@ -42,7 +41,7 @@ TEST(CliProfile, KnownValuesAcrossMechanisms) {
   for (const auto& c : cases) {
     std::vector<std::string> args = c.args;
     args.push_back("--json");
-    const CmdResult r = run(args);
+    const auto r = run(args);
     ASSERT_EQ(r.status, 0) << r.err;
     const auto [lo, hi] = json_interval_field(r.out, "delta");
     EXPECT_LE(lo, hi);
@@ -52,14 +51,14 @@ TEST(CliProfile, KnownValuesAcrossMechanisms) {
 }
 
 TEST(CliProfile, DigitsRoundOutward) {
-  const CmdResult r = run({"gaussian", "--sigma", "1", "--epsilon", "0", "--digits", "3"});
+  const auto r = run({"gaussian", "--sigma", "1", "--epsilon", "0", "--digits", "3"});
   ASSERT_EQ(r.status, 0) << r.err;
   // delta(0) = 0.38292492...: lower rounds down to 0.382, upper up to 0.383.
   EXPECT_NE(r.out.find("delta = [0.382, 0.383]"), std::string::npos) << r.out;
 }
 
 TEST(CliProfile, CurveCsvJsonAndSvg) {
-  const CmdResult r = run({"laplace", "--scale", "1", "--curve", "0", "2", "5"});
+  const auto r = run({"laplace", "--scale", "1", "--curve", "0", "2", "5"});
   ASSERT_EQ(r.status, 0) << r.err;
   std::istringstream lines(r.out);
   std::string line;
@@ -75,12 +74,12 @@ TEST(CliProfile, CurveCsvJsonAndSvg) {
   EXPECT_EQ(eps, (std::vector<std::string>{"0", "0.5", "1", "1.5", "2"}));
   EXPECT_NE(r.out.find("\n1,0,0\n"), std::string::npos);  // Laplace delta is exactly 0 at eps >= 1
 
-  const CmdResult j = run({"gdp", "--mu", "1", "--curve", "0", "1", "3", "--json"});
+  const auto j = run({"gdp", "--mu", "1", "--curve", "0", "1", "3", "--json"});
   ASSERT_EQ(j.status, 0) << j.err;
   EXPECT_NE(j.out.find("\"curve\": [{\"epsilon\": \"0\""), std::string::npos) << j.out;
 
   const std::string path = ::testing::TempDir() + "exactdp_profile_test.svg";
-  const CmdResult s = run({"discrete-gaussian", "--sigma2", "4", "--curve", "0", "4", "30",
+  const auto s = run({"discrete-gaussian", "--sigma2", "4", "--curve", "0", "4", "30",
                            "--svg", path});
   ASSERT_EQ(s.status, 0) << s.err;
   const std::string svg = test_support::read_text_file(path);
@@ -115,14 +114,14 @@ TEST(CliProfile, BadInputExitsTwoNamingTheParameter) {
 }
 
 TEST(CliProfile, UnmetToleranceIsSaidNotHidden) {
-  const CmdResult r = run({"gdp", "--mu", "1/10000000000", "--epsilon", "1000000", "--json"});
+  const auto r = run({"gdp", "--mu", "1/10000000000", "--epsilon", "1000000", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"tolerance_met\": false"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("still certified"), std::string::npos);
 }
 
 TEST(CliProfile, HelpStatesTheLimits) {
-  const CmdResult r = run({"--help"});
+  const auto r = run({"--help"});
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("POINTS <= 10000"), std::string::npos);
   EXPECT_NE(r.out.find("1 <= D <= 1000"), std::string::npos);

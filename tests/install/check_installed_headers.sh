@@ -22,18 +22,9 @@
 # lists every failure and exits 1. Its power: tests/install/installed_headers_power.sh.
 set -euo pipefail
 
-build_dir="" prefix=""
-while (($#)); do
-  case "$1" in
-    --build-dir) build_dir=$2; shift 2 ;;
-    --prefix) prefix=$2; shift 2 ;;
-    *) echo "usage: $0 --build-dir BUILD | --prefix PREFIX" >&2; exit 2 ;;
-  esac
-done
-if [[ -z "$build_dir" && -z "$prefix" ]]; then
-  echo "usage: $0 --build-dir BUILD | --prefix PREFIX" >&2
-  exit 2
-fi
+# shellcheck source=tests/install/install_args.sh
+source "$(dirname "$0")/install_args.sh"
+parse_install_args without-version "$@"
 cc=${CC:-cc}
 cxx=${CXX:-c++}
 jobs=${EXACTDP_TEST_JOBS:-$(nproc)}

@@ -20,19 +20,10 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-build_dir="" prefix="" version=""
-while (($#)); do
-  case "$1" in
-    --build-dir) build_dir=$(cd "$2" && pwd); shift 2 ;;
-    --prefix) prefix=$2; shift 2 ;;
-    --version) version=$2; shift 2 ;;
-    *) echo "usage: $0 --build-dir BUILD | --prefix PREFIX [--version X.Y.Z]" >&2; exit 2 ;;
-  esac
-done
-if [[ -z "$build_dir" && -z "$prefix" ]]; then
-  echo "usage: $0 --build-dir BUILD | --prefix PREFIX [--version X.Y.Z]" >&2
-  exit 2
-fi
+# shellcheck source=tests/install/install_args.sh
+source "$here/install_args.sh"
+parse_install_args with-version "$@"
+if [[ -n "$build_dir" ]]; then build_dir=$(cd "$build_dir" && pwd); fi
 cc=${CC:-cc}
 cxx=${CXX:-c++}
 work=$(mktemp -d "${TMPDIR:-/tmp}/exactdp-consumer.XXXXXX")

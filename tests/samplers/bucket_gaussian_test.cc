@@ -22,6 +22,7 @@
 #include <exactdp/samplers/internal/sampler_terms.h>
 #include <exactdp/samplers/internal/signed_result.h>
 #include <exactdp/samplers/seeded_bits.h>
+#include "tests/samplers/signed_draw.h"
 #include "tests/support/audit_helpers.h"
 #include "tests/support/seeds.h"
 
@@ -32,23 +33,6 @@ using internal::BucketGaussian;
 using internal::BucketGaussianOptions;
 
 const mpq_class kAlpha(1, 1'000'000);
-
-// draw_fast: the 64-bit rounds where the sampler is narrow(), else the 128-bit ones.
-mpz_class draw_machine(const BucketGaussian& sampler, BitSource& bits) {
-  bool negative = false;
-  mpz_class out;
-  const uint128 magnitude = sampler.draw_fast(bits, negative);  // sets negative: a statement of its own
-  internal::assign_signed(out, magnitude, negative, 0);
-  return out;
-}
-
-mpz_class draw_value(const BucketGaussian& sampler, BitSource& bits) {
-  bool negative = false;
-  mpz_class magnitude, out;
-  sampler.draw_gmp(bits, magnitude, negative);
-  internal::assign_signed(out, magnitude, negative, 0);
-  return out;
-}
 
 BucketGaussianOptions options(int width_bits, long buckets, unsigned bound_bits = 64) {
   BucketGaussianOptions o;
@@ -76,8 +60,7 @@ TEST_P(BucketGaussianChiSquare, MatchesCertifiedPmf) {
   const auto t = chi_square_check(law, [&](BitSource& b) { return draw_value(*sampler, b); }, c.n,
                                   fixed_seed(161, static_cast<std::uint32_t>(c.n % 1000)));
   ASSERT_TRUE(t.applicable) << t.detail;
-  EXPECT_FALSE(rejects(t, kAlpha)) << c.name << ": " << t.detail << ", p <= "
-                                   << exactdp::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
+  EXPECT_FALSE(rejects(t, kAlpha)) << rejection_message(c.name, t, "1e-6");
 }
 
 // The same cases through draw_fast (every case is narrow: its 64-bit rounds), other seeds.
@@ -91,8 +74,7 @@ TEST_P(BucketGaussianChiSquare, MatchesCertifiedPmfOnTheMachinePath) {
   const auto t = chi_square_check(law, [&](BitSource& b) { return draw_machine(*sampler, b); }, c.n,
                                   fixed_seed(164, static_cast<std::uint32_t>(c.n % 1000)));
   ASSERT_TRUE(t.applicable) << t.detail;
-  EXPECT_FALSE(rejects(t, kAlpha)) << c.name << ": " << t.detail << ", p <= "
-                                   << exactdp::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
+  EXPECT_FALSE(rejects(t, kAlpha)) << rejection_message(c.name, t, "1e-6");
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -58,6 +58,29 @@ std::string bernoulli_exp(const char* gamma, std::uint64_t& bits_used) {
 
 using V = std::vector<std::string>;
 
+// One pinned answer: what answer(param, bits_used) returns, and the bits it consumed.
+template <class Result>
+struct Known {
+  const char* param;
+  Result value;
+  std::uint64_t bits;
+};
+
+template <class Result, class Answer>
+void expect_known(Answer answer, const std::vector<Known<Result>>& pinned) {
+  for (const Known<Result>& k : pinned) {
+    std::uint64_t used = 0;
+    EXPECT_EQ(answer(k.param, used), k.value) << k.param;
+    EXPECT_EQ(used, k.bits) << k.param;
+  }
+}
+
+// The integer laws' default paths and their CKS20 paths.
+V gaussian_default(const char* sigma2, std::uint64_t& used) { return gaussian(sigma2, used); }
+V gaussian_cks20(const char* sigma2, std::uint64_t& used) { return gaussian(sigma2, used, true); }
+V laplace_default(const char* scale, std::uint64_t& used) { return laplace(scale, used); }
+V laplace_cks20(const char* scale, std::uint64_t& used) { return laplace(scale, used, true); }
+
 // Since the table and bucket samplers: sigma2 in [2^-20, 10^4] uses the exact table sampler
 // (internal/symmetric_table.h), which reads other bits: its values for 9/4 and 100 below
 // replaced CKS20's, which moved to DiscreteGaussianCks20. Likewise sigma2 > 10^4 uses the
@@ -65,21 +88,14 @@ using V = std::vector<std::string>;
 // CKS20's, which moved to DiscreteGaussianCks20 (sample_discrete_gaussian_cks20, still compared
 // with the reference).
 TEST(KnownAnswer, DiscreteGaussian) {
-  std::uint64_t used = 0;
-  EXPECT_EQ(gaussian("9/4", used), (V{"-1", "1", "0", "0", "-2", "1", "1", "-1"}));
-  EXPECT_EQ(used, 96u);
-  EXPECT_EQ(gaussian("100", used), (V{"-8", "2", "6", "-10", "10", "11", "-2", "8"}));
-  EXPECT_EQ(used, 113u);
-  EXPECT_EQ(gaussian("1e100", used),
-            (V{"28195979810302555890668356624791988277140952706871",
-               "54330750737346576479725932440551536958177020197850",
-               "61746706352836640338350135010612343135422034349148",
-               "-7831604762388464669071173596879948670049835464377",
-               "161141544010813018876860615068085539870929588042062",
-               "-43358922064656356968359152025034044682106118324536",
-               "5866334556032734510036190034541065987423874448159",
-               "-64130338212076178193657258261607589932480851669229"}));
-  EXPECT_EQ(used, 1596u);
+  expect_known<V>(gaussian_default, {
+      {"1e100", {"28195979810302555890668356624791988277140952706871", "54330750737346576479725932440551536958177020197850",
+                "61746706352836640338350135010612343135422034349148", "-7831604762388464669071173596879948670049835464377",
+                "161141544010813018876860615068085539870929588042062", "-43358922064656356968359152025034044682106118324536",
+                "5866334556032734510036190034541065987423874448159", "-64130338212076178193657258261607589932480851669229"}, 1596},
+      {"9/4", {"-1", "1", "0", "0", "-2", "1", "1", "-1"}, 96},
+      {"100", {"-8", "2", "6", "-10", "10", "11", "-2", "8"}, 113},
+  });
 }
 
 // The bucket sampler's 128-bit path (sigma2 = 2^40: the grid-noise default sigma / g = 2^20;
@@ -102,62 +118,49 @@ std::string bucket_digest(const char* sigma2, std::uint64_t& bits_used) {
 }
 
 TEST(KnownAnswer, DiscreteGaussianBucketFastPath) {
-  std::uint64_t used = 0;
-  EXPECT_EQ(gaussian("1099511627776", used),
-            (V{"-299703", "644197", "-1015043", "1191461", "-400108", "-700213", "275231", "892228"}));
-  EXPECT_EQ(used, 247u);
-  EXPECT_EQ(gaussian("1000000", used), (V{"290", "-1075", "741", "959", "687", "1594", "-797", "-477"}));
-  EXPECT_EQ(used, 159u);
-  EXPECT_EQ(gaussian("123456789/7", used), (V{"1170", "6439", "-3156", "-2381", "2716", "-1733", "2031", "8282"}));
-  EXPECT_EQ(used, 184u);
-  EXPECT_EQ(bucket_digest("1099511627776", used), "-2308278905011 22165665499975266 0");
-  EXPECT_EQ(used, 625322u);
-  EXPECT_EQ(bucket_digest("123456789/7", used), "7023165996 353091235399 0");
-  EXPECT_EQ(used, 462660u);
+  expect_known<V>(gaussian_default, {
+      {"1099511627776", {"-299703", "644197", "-1015043", "1191461", "-400108", "-700213", "275231", "892228"}, 247},
+      {"1000000", {"290", "-1075", "741", "959", "687", "1594", "-797", "-477"}, 159},
+      {"123456789/7", {"1170", "6439", "-3156", "-2381", "2716", "-1733", "2031", "8282"}, 184},
+  });
+  expect_known<std::string>(bucket_digest, {
+      {"1099511627776", "-2308278905011 22165665499975266 0", 625322},
+      {"123456789/7", "7023165996 353091235399 0", 462660},
+  });
 }
 
 TEST(KnownAnswer, DiscreteGaussianCks20) {
-  std::uint64_t used = 0;
-  EXPECT_EQ(gaussian("9/4", used, true), (V{"-2", "-1", "0", "1", "1", "-1", "1", "0"}));
-  EXPECT_EQ(used, 125u);
-  EXPECT_EQ(gaussian("100", used, true), (V{"-14", "13", "-9", "-17", "7", "-26", "-18", "-3"}));
-  EXPECT_EQ(used, 179u);
-  EXPECT_EQ(gaussian("1e100", used, true),
-            (V{"42375468944031219764833380929791475756615967979486",
-               "18063984887316904132458618545700752512943377742576",
-               "54799887636419745224248136835509076288360609174227",
-               "-21621374504718333079797770194889253632406054070288",
-               "-1950070511861059642109764649711027066230945436028",
-               "100728535956978619074365318103568070385047061404581",
-               "-151311996757607601833014945629396575021996220518623",
-               "-77675882666867205776356346299282406963640995344427"}));
-  EXPECT_EQ(used, 3741u);
+  expect_known<V>(gaussian_cks20, {
+      {"9/4", {"-2", "-1", "0", "1", "1", "-1", "1", "0"}, 125},
+      {"100", {"-14", "13", "-9", "-17", "7", "-26", "-18", "-3"}, 179},
+      {"1e100", {"42375468944031219764833380929791475756615967979486", "18063984887316904132458618545700752512943377742576",
+                "54799887636419745224248136835509076288360609174227", "-21621374504718333079797770194889253632406054070288",
+                "-1950070511861059642109764649711027066230945436028", "100728535956978619074365318103568070385047061404581",
+                "-151311996757607601833014945629396575021996220518623", "-77675882666867205776356346299282406963640995344427"}, 3741},
+  });
 }
 
 // Since the table samplers: scale in [2^-20, 50] uses the exact table sampler; CKS20's values moved to
 // DiscreteLaplaceCks20 (the algorithm of every larger scale).
 TEST(KnownAnswer, DiscreteLaplace) {
-  std::uint64_t used = 0;
-  EXPECT_EQ(laplace("3/2", used), (V{"-1", "-1", "2", "-3", "0", "0", "-1", "2"}));
-  EXPECT_EQ(used, 112u);
-  EXPECT_EQ(laplace("10", used), (V{"-8", "-11", "12", "-16", "1", "-36", "6", "-5"}));
-  EXPECT_EQ(used, 128u);
+  expect_known<V>(laplace_default, {
+      {"3/2", {"-1", "-1", "2", "-3", "0", "0", "-1", "2"}, 112},
+      {"10", {"-8", "-11", "12", "-16", "1", "-36", "6", "-5"}, 128},
+  });
 }
 
 TEST(KnownAnswer, DiscreteLaplaceCks20) {
-  std::uint64_t used = 0;
-  EXPECT_EQ(laplace("3/2", used, true), (V{"-2", "0", "1", "-5", "-2", "0", "0", "0"}));
-  EXPECT_EQ(used, 115u);
-  EXPECT_EQ(laplace("10", used, true), (V{"-13", "-6", "3", "-13", "10", "7", "12", "-21"}));
-  EXPECT_EQ(used, 146u);
+  expect_known<V>(laplace_cks20, {
+      {"3/2", {"-2", "0", "1", "-5", "-2", "0", "0", "0"}, 115},
+      {"10", {"-13", "-6", "3", "-13", "10", "7", "12", "-21"}, 146},
+  });
 }
 
 TEST(KnownAnswer, BernoulliExp) {
-  std::uint64_t used = 0;
-  EXPECT_EQ(bernoulli_exp("1/2", used), "0110111111000010");
-  EXPECT_EQ(used, 26u);
-  EXPECT_EQ(bernoulli_exp("7/3", used), "0000001000000000");
-  EXPECT_EQ(used, 52u);
+  expect_known<std::string>(bernoulli_exp, {
+      {"1/2", "0110111111000010", 26},
+      {"7/3", "0000001000000000", 52},
+  });
 }
 
 }  // namespace

@@ -52,8 +52,7 @@ TEST_P(HardenedChiSquare, MatchesTheExactPmf) {
     t = chi_square_check(law, [&](BitSource& b) { return sample_discrete_laplace(b, params); }, kSamples, seed);
   }
   ASSERT_TRUE(t.applicable) << t.detail;
-  EXPECT_FALSE(rejects(t, kAlpha)) << c.law << " " << c.parameter << ": " << t.detail << ", p <= "
-                                   << exactdp::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
+  EXPECT_FALSE(rejects(t, kAlpha)) << rejection_message(std::string(c.law) + " " + c.parameter, t, "1e-6");
 }
 
 INSTANTIATE_TEST_SUITE_P(

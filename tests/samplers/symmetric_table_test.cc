@@ -24,6 +24,7 @@
 #include <exactdp/samplers/internal/sampler_terms.h>
 #include <exactdp/samplers/internal/signed_result.h>
 #include "tests/samplers/scripted_bits.h"
+#include "tests/samplers/signed_draw.h"
 #include "tests/support/audit_helpers.h"
 #include "tests/support/seeds.h"
 #include "tests/support/test_names.h"
@@ -35,14 +36,6 @@ using internal::SymmetricTable;
 using internal::SymmetricTableOptions;
 
 const mpq_class kAlpha(1, 1'000'000);
-
-mpz_class draw_value(const SymmetricTable& table, BitSource& bits) {
-  bool negative = false;
-  mpz_class out;
-  const uint128 magnitude = table.draw(bits, negative);  // sets negative first
-  internal::assign_signed(out, magnitude, negative, 0);
-  return out;
-}
 
 using Shape = SymmetricTable::Shape;
 
@@ -69,8 +62,7 @@ TEST_P(SymmetricTableChiSquare, MatchesCertifiedPmf) {
   const auto t = chi_square_check(*law, [&](BitSource& b) { return draw_value(*table, b); }, c.n,
                                   fixed_seed(151, static_cast<std::uint32_t>(c.n % 1000)));
   ASSERT_TRUE(t.applicable) << t.detail;
-  EXPECT_FALSE(rejects(t, kAlpha)) << c.name << ": " << t.detail << ", p <= "
-                                   << exactdp::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
+  EXPECT_FALSE(rejects(t, kAlpha)) << rejection_message(c.name, t, "1e-6");
 }
 
 SymmetricTableOptions with_t(std::int64_t t) {

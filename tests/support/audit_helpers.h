@@ -54,4 +54,11 @@ inline bool rejects(const verification::TestResult& t, const mpq_class& alpha) {
   return t.applicable && mpfr_cmp_q(t.p_value.upper(), alpha.get_mpq_t()) < 0;
 }
 
+// The failure message of a rejection: "what: detail, p <= P < alpha = ALPHA" (P the p-value's
+// upper bound, 6 digits; alpha_text the test's alpha as written, e.g. "1e-6").
+inline std::string rejection_message(const std::string& what, const verification::TestResult& t,
+                                     const char* alpha_text) {
+  return what + ": " + t.detail + ", p <= " + exactdp::decimal_upper(t.p_value.upper(), 6) + " < alpha = " + alpha_text;
+}
+
 }  // namespace exactdp::test_support
