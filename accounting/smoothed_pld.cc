@@ -66,11 +66,17 @@ bool has_smoothed_event(const RdpComposition& events) {
   return false;
 }
 
-SmoothedPldAnswer smoothed_pld_epsilon(const RdpComposition& events, const mpq_class& delta,
-                                       const pld::PldOptions& options) {
-  Comparison c = compare(events);
+// An answer that so far holds only ln R of the comparison.
+SmoothedPldAnswer answer_for(const Comparison& c) {
   SmoothedPldAnswer out;
   out.log_ratio = c.log_ratio;
+  return out;
+}
+
+SmoothedPldAnswer smoothed_pld_epsilon(const RdpComposition& events, const mpq_class& delta,
+                                       const pld::PldOptions& options) {
+  const Comparison c = compare(events);
+  SmoothedPldAnswer out = answer_for(c);
   out.target_used = to_mpq((Interval(delta, kP) / exp(c.log_ratio)).lower());  // delta / R rounded down
   out.gaussian = pld::pld_epsilon(c.gaussian, out.target_used, Neighbouring::kAddRemove, options);
   out.value = hull(out.gaussian.value, out.gaussian.value + mul_2si(c.log_ratio, 1));
@@ -79,9 +85,8 @@ SmoothedPldAnswer smoothed_pld_epsilon(const RdpComposition& events, const mpq_c
 
 SmoothedPldAnswer smoothed_pld_delta(const RdpComposition& events, const mpq_class& epsilon,
                                      const pld::PldOptions& options) {
-  Comparison c = compare(events);
-  SmoothedPldAnswer out;
-  out.log_ratio = c.log_ratio;
+  const Comparison c = compare(events);
+  SmoothedPldAnswer out = answer_for(c);
   out.target_used = to_mpq((Interval(epsilon, kP) - mul_2si(c.log_ratio, 1)).lower());  // eps - 2 ln R, down
   if (sgn(out.target_used) < 0) {
     throw ParameterError("route", "route: smoothed-pld needs epsilon above 2 ln R = " +

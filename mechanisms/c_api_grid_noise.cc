@@ -89,24 +89,30 @@ int add_noise_c(const GridCall& c, const Float* in, Float* out, std::size_t n, i
 
 using exactdp::internal::guard;
 
+namespace {
+
+// One body for both C entry points: T is the caller's float type, handled as bit patterns.
+template <typename T>
+int add_noise_entry(const exactdp::internal::GridCall& c, const T* in, T* out, size_t n, int* granularity_used) {
+  return guard([&] { return exactdp::internal::add_noise_c(c, in, out, n, granularity_used); });
+}
+
+}  // namespace
+
 extern "C" {
 
 int exactdp_add_noise_f64(const char* law, const char* parameter, const char* value, const int* granularity_exponent,
                           int flags, const unsigned char* seed, unsigned threads, const double* in, double* out,  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
                           size_t n, int* granularity_used) {
-  return guard([&] {
-    const exactdp::internal::GridCall c{law, parameter, value, granularity_exponent, flags, seed, threads};
-    return exactdp::internal::add_noise_c(c, in, out, n, granularity_used);
-  });
+  return add_noise_entry({law, parameter, value, granularity_exponent, flags, seed, threads}, in, out, n,
+                         granularity_used);
 }
 
 int exactdp_add_noise_f32(const char* law, const char* parameter, const char* value, const int* granularity_exponent,
                           int flags, const unsigned char* seed, unsigned threads, const float* in, float* out,  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
                           size_t n, int* granularity_used) {
-  return guard([&] {
-    const exactdp::internal::GridCall c{law, parameter, value, granularity_exponent, flags, seed, threads};
-    return exactdp::internal::add_noise_c(c, in, out, n, granularity_used);
-  });
+  return add_noise_entry({law, parameter, value, granularity_exponent, flags, seed, threads}, in, out, n,
+                         granularity_used);
 }
 
 }  // extern "C"
