@@ -144,16 +144,19 @@ def calibrate(mechanism: str, *, report: bool = False, epsilon: Any = None, delt
               sensitivity: Any = 1, tolerance: Any = None, digits: Any = None, **options: Any):
     """Certified noise calibration: the noise that makes the mechanism (epsilon, delta)-DP.
 
-    Returns an :class:`Interval` for both mechanisms; its ``upper`` end is the value to use:
-    gaussian -> [sigma_lower, sigma], sigma_lower certified to miss the target and sigma (the
-    upper end) certified to meet it; discrete-gaussian -> [sigma2, sigma2], the exact rational
-    sigma2 to use (few significant digits, certified to meet the target). ``details`` holds the
+    ``mechanism`` is any law of the registry with a calibration map (``exactdp.laws()``:
+    gaussian, discrete-gaussian, laplace, discrete-laplace) or dp-sgd. Returns an
+    :class:`Interval` whose ``upper`` end is the value to use: gaussian -> [sigma_lower, sigma],
+    sigma_lower certified to miss the target and sigma (the upper end) certified to meet it;
+    discrete-gaussian -> [sigma2, sigma2], the exact rational sigma2 to use (few significant
+    digits, certified to meet the target); laplace, discrete-laplace -> [scale, scale], scale =
+    sensitivity / epsilon (pure epsilon-DP: delta may be omitted; ``delta_at_scale`` is 0). ``details`` holds the
     certified delta at the value (``delta_at_sigma`` / ``delta_at_sigma2``, Intervals) and
     ``tolerance_met``; for discrete-gaussian also ``sigma2_optimum`` (Interval bracketing the
     smallest sigma2) and ``significant_digits``. epsilon >= 0, 0 < delta < 1, sensitivity
     (a rational for gaussian, an integer for discrete-gaussian; default 1), tolerance (relative
     width of the bracket). ``digits`` is accepted and ignored (the ends are exact).
-    report=True: the details as a dict with the value under "sigma" / "sigma2".
+    report=True: the details as a dict with the value under "sigma" / "sigma2" / "scale".
     ``calibrate("dp-sgd", q=, steps=, epsilon=, delta=[, route="rdp"])`` is ``exactdp calibrate
     dp-sgd``: the Interval [sigma_lower, sigma_upper] whose upper end is the sigma to use (pld
     route, default: a four-digit decimal, its certified epsilon <= target and sigma_lower =
@@ -168,31 +171,37 @@ def calibrate(mechanism: str, *, report: bool = False, epsilon: Any = None, delt
     if mechanism == "discrete_gaussian":
         from .audit import law_name
         mechanism = law_name(mechanism)
-    if mechanism not in ("gaussian", "discrete-gaussian"):
-        raise ParameterError(f"mechanism = {str(mechanism)[:40]!r}: allowed gaussian, discrete-gaussian, dp-sgd",
-                             "mechanism")
+    if not isinstance(mechanism, str):
+        raise ParameterError(f"mechanism = {str(mechanism)[:40]!r}: a law name or dp-sgd", "mechanism")
     if options:
         raise UsageError(f"calibrate: {next(iter(options))} is not a parameter of {mechanism} "
                          "(allowed: epsilon, delta, sensitivity, tolerance)")
-    for name, value in (("epsilon", epsilon), ("delta", delta)):
-        if value is None:
-            raise UsageError(f"calibrate: {name} is required")
-    args = (exact_text("epsilon", epsilon), exact_text("delta", delta), exact_text("sensitivity", sensitivity),
-            "" if tolerance is None else exact_text("tolerance", tolerance))
-    if mechanism == "gaussian":
-        raw = _exactdp._calibrate_gaussian(*args)
-        details = {"mechanism": mechanism, "delta_at_sigma": _interval(raw["delta_at_sigma"]),
-                   "delta_at_sigma_lower": _interval(raw["delta_at_sigma_lower"]),
-                   "tolerance_met": raw["tolerance_met"]}
-        value = Interval(Fraction(raw["sigma_lower"]), Fraction(raw["sigma"]), details)
-        return dict(details, sigma=value) if report else value
-    raw = _exactdp._calibrate_discrete_gaussian(*args)
-    details = {"mechanism": mechanism, "delta_at_sigma2": _interval(raw["delta_at_sigma2"]),
-               "sigma2_optimum": Interval(Fraction(raw["optimum_lower"]), Fraction(raw["optimum_upper"])),
-               "significant_digits": raw["significant_digits"], "tolerance_met": raw["tolerance_met"]}
-    sigma2 = Fraction(raw["sigma2"])
-    value = Interval(sigma2, sigma2, details)
-    return dict(details, sigma2=value) if report else value
+    if epsilon is None:
+        raise UsageError("calibrate: epsilon is required")
+    if delta is None and mechanism in ("gaussian", "discrete-gaussian"):
+        raise UsageError("calibrate: delta is required")
+    raw = _exactdp._calibrate_law(mechanism, exact_text("epsilon", epsilon),
+                                  "0" if delta is None else exact_text("delta", delta),
+                                  exact_text("sensitivity", sensitivity),
+                                  "" if tolerance is None else exact_text("tolerance", tolerance))
+    return _calibration_result(mechanism, raw, report)
+
+
+def _calibration_result(mechanism: str, raw: Dict[str, Any], report: bool):
+    """The Interval (and report dict) of a law's calibration, by its certificate's kind."""
+    name = raw["parameter"]
+    value = Fraction(raw["value"])
+    details: Dict[str, Any] = {"mechanism": mechanism, f"delta_at_{name}": _interval(raw["delta_at"])}
+    lower = value
+    if "sigma_lower" in raw:  # the analytic Gaussian's bracket [sigma_lower, sigma]
+        lower = Fraction(raw["sigma_lower"])
+        details["delta_at_sigma_lower"] = _interval(raw["delta_at_sigma_lower"])
+    if "optimum_lower" in raw:  # the discrete Gaussian's bracket of the smallest sigma2
+        details["sigma2_optimum"] = Interval(Fraction(raw["optimum_lower"]), Fraction(raw["optimum_upper"]))
+        details["significant_digits"] = raw["significant_digits"]
+    details["tolerance_met"] = raw["tolerance_met"]
+    result = Interval(lower, value, details)
+    return dict(details, **{name: result}) if report else result
 
 
 def convert(source: str, *, report: bool = False, tolerance: Any = None, digits: Any = None, **values: Any):

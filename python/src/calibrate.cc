@@ -1,82 +1,80 @@
-// calibrate.cc — certified noise calibration for exactdp.calibrate, from the accounting library:
-//   _calibrate_gaussian(epsilon, delta, sensitivity, tolerance)   accounting::calibrate_gaussian
-//       -> {"sigma": exact text (the value to use, the bracket's upper end), "sigma_lower",
-//           "delta_at_sigma", "delta_at_sigma_lower": interval dicts, "tolerance_met"}
-//   _calibrate_discrete_gaussian(epsilon, delta, sensitivity, tolerance)
-//                                      accounting::calibrate_discrete_gaussian
-//       -> {"sigma2": exact text (the value to use), "delta_at_sigma2": interval dict,
-//           "significant_digits", "optimum_lower", "optimum_upper": exact text, "tolerance_met"}
-// Parameters arrive as exact text and are parsed naming the parameter; the library checks the
-// ranges (ParameterError naming epsilon, delta, sensitivity or tolerance). GIL released while
-// the calibration runs.
+// calibrate.cc — certified noise calibration for exactdp.calibrate, through the law registry
+// (laws::Law::calibrate, laws/noise_calibration.h), the same calls as `exactdp calibrate`:
+//   _calibrate_law(law, epsilon, delta, sensitivity, tolerance)
+//       -> {"parameter": the law's noise parameter ("sigma", "sigma2", "scale"), "value": exact
+//           text (the value to use), "delta_at": interval dict, "tolerance_met", and the
+//           certificate's own fields: the analytic Gaussian's "sigma_lower" and
+//           "delta_at_sigma_lower"; the discrete Gaussian's "significant_digits",
+//           "optimum_lower", "optimum_upper"}
+// Any registry law with Capability::kCalibrate is served; any other name is refused naming
+// "mechanism". Parameters arrive as exact text and are parsed naming the parameter; the law
+// checks the ranges (ParameterError naming epsilon, delta, sensitivity or tolerance). GIL
+// released while the calibration runs.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <gmpxx.h>
 
 #include <string>
+#include <variant>
 
 #include "bindings.h"
 #include <exactdp/accounting/analytic_gaussian.h>
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/law.h>
+#include <exactdp/laws/noise_calibration.h>
+#include <exactdp/laws/registry.h>
 
 namespace py = pybind11;
 
 namespace exactdp::python {
 namespace {
 
-py::dict calibrate_gaussian(const std::string& epsilon_text, const std::string& delta_text,
-                            const std::string& sensitivity_text, const std::string& tolerance) {
-  const mpq_class epsilon = parse_rational("epsilon", epsilon_text);
-  const mpq_class delta = parse_rational("delta", delta_text);
-  const mpq_class sensitivity = parse_rational("sensitivity", sensitivity_text);
-  accounting::validate_gaussian_calibration(epsilon, delta, sensitivity);
-  const accounting::ZivOptions options = ziv_options(tolerance);
-  accounting::GaussianCalibration c;
-  {
-    const py::gil_scoped_release release;
-    c = accounting::calibrate_gaussian(epsilon, delta, sensitivity, options);
+void add_certificate(const laws::CalibrationCertificate& certificate, py::dict& d) {
+  if (const auto* g = std::get_if<accounting::GaussianCalibration>(&certificate)) {
+    d["sigma_lower"] = g->sigma_lower.get_str();
+    d["delta_at_sigma_lower"] = interval_to_dict(g->delta_at_sigma_lower);
+  } else if (const auto* z = std::get_if<accounting::DiscreteGaussianCalibration>(&certificate)) {
+    d["significant_digits"] = z->significant_digits;
+    d["optimum_lower"] = z->optimum_lower.get_str();
+    d["optimum_upper"] = z->optimum_upper.get_str();
   }
-  py::dict d;
-  d["sigma"] = c.sigma.get_str();
-  d["sigma_lower"] = c.sigma_lower.get_str();
-  d["delta_at_sigma"] = interval_to_dict(c.delta_at_sigma);
-  d["delta_at_sigma_lower"] = interval_to_dict(c.delta_at_sigma_lower);
-  d["tolerance_met"] = c.tolerance_met;
-  return d;
 }
 
-py::dict calibrate_discrete_gaussian(const std::string& epsilon_text, const std::string& delta_text,
-                                     const std::string& sensitivity_text, const std::string& tolerance_text) {
-  const mpq_class epsilon = parse_rational("epsilon", epsilon_text);
-  const mpq_class delta = parse_rational("delta", delta_text);
-  const mpz_class sensitivity = parse_integer("sensitivity", sensitivity_text);
-  accounting::validate_discrete_gaussian_calibration(epsilon, delta, sensitivity);
-  mpq_class tolerance = accounting::default_bracket_tolerance();
-  if (!tolerance_text.empty()) tolerance = parse_rational("tolerance", tolerance_text);
-  accounting::DiscreteGaussianCalibration c;
+py::dict calibrate_law(const std::string& name, const std::string& epsilon_text, const std::string& delta_text,
+                       const std::string& sensitivity_text, const std::string& tolerance_text) {
+  const laws::Law* law = laws::find_law(name);
+  if (law == nullptr || !law->supports(laws::Capability::kCalibrate)) {
+    throw ParameterError("mechanism", "mechanism = " + abbreviate(name) + ": allowed " +
+                                          laws::law_names_with(laws::Capability::kCalibrate) + ", dp-sgd");
+  }
+  laws::CalibrationTarget target;
+  target.epsilon = parse_rational("epsilon", epsilon_text);
+  target.delta = parse_rational("delta", delta_text);
+  const mpq_class sensitivity = parse_rational("sensitivity", sensitivity_text);
+  if (!tolerance_text.empty()) target.tolerance = parse_rational("tolerance", tolerance_text);
+  const laws::LawParameters privacy = law->parse_values({{"sensitivity", sensitivity}}, laws::Use::kCalibrate);
+  law->check_calibration(target, privacy);
+  laws::NoiseCalibration c;
   {
     const py::gil_scoped_release release;
-    c = accounting::calibrate_discrete_gaussian(epsilon, delta, sensitivity, tolerance);
+    c = law->calibrate(target, privacy);
   }
   py::dict d;
-  d["sigma2"] = c.sigma2.get_str();
-  d["delta_at_sigma2"] = interval_to_dict(c.delta_at_sigma2);
-  d["significant_digits"] = c.significant_digits;
-  d["optimum_lower"] = c.optimum_lower.get_str();
-  d["optimum_upper"] = c.optimum_upper.get_str();
-  d["tolerance_met"] = c.bracket_tolerance_met;
+  d["parameter"] = c.parameter;
+  d["value"] = c.value.get_str();
+  d["delta_at"] = interval_to_dict(c.delta_at);
+  d["tolerance_met"] = c.tolerance_met;
+  add_certificate(c.certificate, d);
   return d;
 }
 
 }  // namespace
 
 void register_calibrate(py::module_& m) {
-  m.def("_calibrate_gaussian", &calibrate_gaussian, py::arg("epsilon"), py::arg("delta"), py::arg("sensitivity"),
-        py::arg("tolerance"));
-  m.def("_calibrate_discrete_gaussian", &calibrate_discrete_gaussian, py::arg("epsilon"), py::arg("delta"),
+  m.def("_calibrate_law", &calibrate_law, py::arg("law"), py::arg("epsilon"), py::arg("delta"),
         py::arg("sensitivity"), py::arg("tolerance"));
 }
 

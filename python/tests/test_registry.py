@@ -254,3 +254,19 @@ def test_exact_parameter_spellings_draw_the_same(p, q):
     assert all(d == draws[0] for d in draws)
     with pytest.raises(TypeError, match="gamma"):
         exactdp.sample("staircase", gamma=float(value), sensitivity=2)
+
+
+def test_calibrate_serves_every_calibrating_law_of_the_registry():
+    # The Laplace laws' closed form scale = sensitivity / epsilon: pure epsilon-DP, so the
+    # certified profile at that epsilon is 0 (a scale 10 % smaller would leave delta > 0).
+    for law, sensitivity in (("discrete-laplace", 3), ("laplace", Fraction(3, 2))):
+        scale = exactdp.calibrate(law, epsilon="1/2", sensitivity=sensitivity)
+        assert scale.lower == scale.upper == 2 * sensitivity
+        assert exactdp.profile(law, scale=scale.upper, sensitivity=sensitivity, epsilon="1/2").upper == 0
+        smaller = scale.upper * Fraction(9, 10)
+        assert exactdp.profile(law, scale=smaller, sensitivity=sensitivity, epsilon="1/2").lower > 0
+        assert exactdp.calibrate(law, epsilon="1/2", sensitivity=sensitivity, report=True)["scale"] == scale
+    with pytest.raises(exactdp.ParameterError, match="mechanism"):
+        exactdp.calibrate("staircase", epsilon=1, delta="1e-6")
+    with pytest.raises(exactdp.ParameterError, match="sensitivity"):
+        exactdp.calibrate("discrete-laplace", epsilon=1, sensitivity="3/2")
