@@ -161,9 +161,11 @@ bool BucketGaussian::tail_round(BitSource& bits, uint128& x, bool& negative) con
   return x != 0 || !negative;
 }
 
-// draw_fast when narrow_: the bucket rounds on 64-bit integers (the header's "narrow"
-// argument; BW < 2^32), the same steps and bits as the 128-bit rounds.
-uint128 BucketGaussian::draw_narrow(BitSource& bits, bool& negative) const {
+// The bucket rounds on Word integers (std::uint64_t when narrow_: the header's "narrow"
+// argument, BW < 2^32; uint128 otherwise): the same steps and bits for both widths. q and p2 are
+// q and 2p at that width.
+template <typename Word>
+uint128 BucketGaussian::draw_rounds(BitSource& bits, bool& negative, Word q, Word p2) const {
   for (;;) {
     const std::uint32_t slot = table_->draw(bits);
     if (slot >= static_cast<std::uint32_t>(buckets_)) {
@@ -171,10 +173,10 @@ uint128 BucketGaussian::draw_narrow(BitSource& bits, bool& negative) const {
       if (tail_round(bits, x, negative)) return x;
       continue;
     }
-    const std::uint64_t u = bits.bits(k_);  // k_ = 0 reads nothing
-    const std::uint64_t base = std::uint64_t{slot} << k_;
-    if (accept_ && !bernoulli_exp<std::uint64_t>(bits, u * (2 * base + u) * q_narrow_, p2_narrow_)) continue;
-    const std::uint64_t x = base + u;
+    const Word u = static_cast<Word>(bits.bits(k_));  // k_ = 0 reads nothing
+    const Word base = static_cast<Word>(slot) << k_;
+    if (accept_ && !bernoulli_exp<Word>(bits, u * (2 * base + u) * q, p2)) continue;
+    const Word x = base + u;
     negative = bits.bit();
     if (x == 0 && negative) continue;
     return x;
@@ -182,22 +184,8 @@ uint128 BucketGaussian::draw_narrow(BitSource& bits, bool& negative) const {
 }
 
 uint128 BucketGaussian::draw_fast(BitSource& bits, bool& negative) const {
-  if (narrow_) return draw_narrow(bits, negative);
-  for (;;) {
-    const std::uint32_t slot = table_->draw(bits);
-    if (slot >= static_cast<std::uint32_t>(buckets_)) {
-      uint128 x = 0;
-      if (tail_round(bits, x, negative)) return x;
-      continue;
-    }
-    const uint128 u = k_ == 0 ? 0 : static_cast<uint128>(bits.bits(k_));
-    const uint128 base = static_cast<uint128>(slot) << k_;
-    if (accept_ && !bernoulli_exp<uint128>(bits, u * (2 * base + u) * q_fast_, p2_fast_)) continue;
-    const uint128 x = base + u;
-    negative = bits.bit();
-    if (x == 0 && negative) continue;
-    return x;
-  }
+  return narrow_ ? draw_rounds<std::uint64_t>(bits, negative, q_narrow_, p2_narrow_)
+                 : draw_rounds<uint128>(bits, negative, q_fast_, p2_fast_);
 }
 
 namespace {

@@ -88,8 +88,9 @@ class BucketGaussian {
   bool tail(BitSource& bits, mpz_class& x) const;
   // tail() plus the sign (false: rejected, or -0); x = |Z| < 2^128 on the fast path.
   bool tail_round(BitSource& bits, uint128& x, bool& negative) const;
-  // draw_fast when the bucket rounds fit in 64 bits (narrow_).
-  [[nodiscard]] uint128 draw_narrow(BitSource& bits, bool& negative) const;
+  // draw_fast's rounds on Word integers: std::uint64_t when narrow_, uint128 otherwise.
+  template <typename Word>
+  [[nodiscard]] uint128 draw_rounds(BitSource& bits, bool& negative, Word q, Word p2) const;
 
   mpz_class p_, q_, two_p_, tail_start_;  // sigma2 = p/q; tail_start = B W
   long buckets_ = 0;
