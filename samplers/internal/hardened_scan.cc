@@ -32,9 +32,18 @@ template <unsigned C>
 }
 
 // One compiled copy per digit count; on x86-64 an AVX2 copy beside the baseline one, chosen once
-// at load time from the CPU (target_clones: an ifunc resolver reading cpuid).
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones) && !defined(__SANITIZE_ADDRESS__)
+// at load time from the CPU (target_clones: an ifunc resolver reading cpuid). Not in sanitized
+// builds: there the resolver runs during the shared library's relocation, before the sanitizer
+// runtime is set up, and crashes (clang 14, ASan + UBSan, libexactdp.so).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+#define EXACTDP_SANITIZED_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define EXACTDP_SANITIZED_BUILD 1
+#endif
+#endif
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(EXACTDP_SANITIZED_BUILD)
+#if __has_attribute(target_clones)
 #define EXACTDP_SCAN_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
 #endif
