@@ -25,7 +25,7 @@ std::size_t value_slot(const AggregateRequest& r, const std::string& column) {
 ReleaseCalibration noise_of(const AggregateGuarantee& g, const QuantityNoise& q) {
   ReleaseCalibration c;
   c.budget.mechanism = g.mechanism;
-  c.parameter = release_law_composes_by_zcdp(release_law(g.mechanism)) ? "sigma2" : "scale";
+  c.parameter = release_noise_parameter(release_law(g.mechanism));
   c.scale = q.scale;
   c.sigma2 = q.sigma2;
   return c;

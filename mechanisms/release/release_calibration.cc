@@ -172,6 +172,10 @@ const laws::Law& release_law(const std::string& name, bool hardened) {
 
 bool release_law_composes_by_zcdp(const laws::Law& law) { return route_of(law) == Route::kGaussian; }
 
+std::string release_noise_parameter(const laws::Law& law) {
+  return release_law_composes_by_zcdp(law) ? "sigma2" : "scale";
+}
+
 mpq_class max_zcdp_rho(const mpq_class& epsilon, const mpq_class& delta) {
   accounting::require_positive_at_most("epsilon", epsilon, mpq_class(1'000'000), "10^6");
   accounting::require_open_unit("delta", delta);
@@ -246,8 +250,7 @@ ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const Contribu
     calibrate_zcdp(out, delta_mech);
   }
 
-  const bool laplace = route_of(law) == Route::kPureL1;
-  out.parameter = laplace ? "scale" : "sigma2";
+  out.parameter = release_noise_parameter(law);
 
   if (budget.hardened) {
     // The samplers' own certified tau (<= 2^-64, the bound reserved above). Building them also

@@ -72,6 +72,8 @@ namespace exactdp::mechanisms {
 // Whether a release law composes by zCDP (the discrete Gaussian: needs delta) rather than by
 // its pure epsilon (the discrete Laplace).
 [[nodiscard]] bool release_law_composes_by_zcdp(const laws::Law& law);
+// The noise parameter a release law's sampler is built with: "sigma2" or "scale".
+[[nodiscard]] std::string release_noise_parameter(const laws::Law& law);
 
 inline constexpr unsigned long kMaxContributions = 1'000'000;
 inline constexpr unsigned long kMaxNoisedColumns = 100'000;
