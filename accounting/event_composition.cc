@@ -1,6 +1,8 @@
 #include <exactdp/accounting/event_composition.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -10,6 +12,7 @@
 #include <exactdp/accounting/pld/pld_accountant.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/smoothed_pld.h>
+#include <exactdp/accounting/discrete_laplace_exact.h>
 #include <exactdp/accounting/subsampled_gaussian_exact.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
@@ -172,25 +175,47 @@ bool single_subsampled_gaussian(const EventCompositionRequest& r) {
   return e.is_subsampled() && e.subsampled_base().kind() == PrivacyEvent::Kind::kGaussian;
 }
 
-// exact (subsampled_gaussian_exact.h): the closed form of one subsampled Gaussian step; under auto
-// whenever it applies (milliseconds), forced otherwise (ParameterError naming "route" when not).
+// The composition as k identical discrete Laplace steps (discrete_laplace_exact.h), when it is one:
+// one event, plain (any relation) or Poisson-subsampled (add/remove), within the term limit.
+std::optional<DiscreteLaplaceSteps> discrete_laplace_steps(const EventCompositionRequest& r) {
+  if (r.events.size() != 1) return std::nullopt;
+  const auto& [e, n] = r.events[0];
+  if (e.is_subsampled() && r.relation != Neighbouring::kAddRemove) return std::nullopt;
+  const PrivacyEvent& base = e.is_subsampled() ? e.subsampled_base() : e.plain_event();
+  if (base.kind() != PrivacyEvent::Kind::kDiscreteLaplace) return std::nullopt;
+  DiscreteLaplaceSteps s{base.noise_parameter(), base.sensitivity().get_num(), e.is_subsampled() ? e.subsampled_q() : 1,
+                         static_cast<std::uint64_t>(n)};
+  if (!discrete_laplace_exact_applies(s)) return std::nullopt;
+  return s;
+}
+
+void push_exact(const std::optional<Certified>& c, EventCompositionResult& out) {
+  if (c) out.routes.push_back({"exact", c->value, c->tolerance_met});
+}
+
+// exact: the closed form of one subsampled Gaussian step (subsampled_gaussian_exact.h) or of k
+// discrete Laplace steps (discrete_laplace_exact.h); under auto whenever it applies, forced
+// otherwise (ParameterError naming "route" when it does not).
 void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& out) {
   if (r.route != "auto" && r.route != "exact") return;
-  if (!single_subsampled_gaussian(r)) {
-    if (r.route == "exact") {
-      throw ParameterError("route", "route: exact answers one poisson-gaussian event (count 1) under add-remove only");
-    }
+  if (single_subsampled_gaussian(r)) {
+    const RdpEvent& e = r.events[0].first;
+    push_exact(r.want_epsilon ? subsampled_gaussian_epsilon(e.subsampled_mu(), e.subsampled_q(), r.target, r.options)
+                              : subsampled_gaussian_delta(e.subsampled_mu(), e.subsampled_q(), r.target, r.options),
+               out);
     return;
   }
-  const RdpEvent& e = r.events[0].first;
-  if (r.want_epsilon) {
-    if (const auto c = subsampled_gaussian_epsilon(e.subsampled_mu(), e.subsampled_q(), r.target, r.options)) {
-      out.routes.push_back({"exact", c->value, c->tolerance_met});
-    }
+  if (const auto s = discrete_laplace_steps(r)) {
+    push_exact(r.want_epsilon ? discrete_laplace_steps_epsilon(*s, r.target, r.options)
+                              : discrete_laplace_steps_delta(*s, r.target, r.options),
+               out);
     return;
   }
-  const Certified c = subsampled_gaussian_delta(e.subsampled_mu(), e.subsampled_q(), r.target, r.options);
-  out.routes.push_back({"exact", c.value, c.tolerance_met});
+  if (r.route == "exact") {
+    throw ParameterError("route", "route: exact answers one poisson-gaussian event (count 1) under add-remove, or "
+                                  "one discrete-laplace event, plain or poisson (add-remove), with C(count + "
+                                  "sensitivity, sensitivity) <= 100000");
+  }
 }
 
 }  // namespace

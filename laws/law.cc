@@ -117,7 +117,8 @@ std::string Law::capability_list() const {
   static const std::pair<Capability, const char*> kNames[] = {
       {Capability::kSample, "sample"},   {Capability::kHardened, "hardened"}, {Capability::kAudit, "audit"},
       {Capability::kProfile, "profile"}, {Capability::kEvent, "event"},       {Capability::kSubsample, "poisson"},
-      {Capability::kTiming, "audit-timing"}};
+      {Capability::kTiming, "audit-timing"},
+      {Capability::kCalibrate, "calibrate"}};
   std::string out;
   for (const auto& [c, text] : kNames) {
     if (supports(c)) out += (out.empty() ? "" : ", ") + std::string(text);

@@ -159,3 +159,14 @@ def test_the_printout_and_the_command_line(quick, monkeypatch):
     monkeypatch.setattr(example, "run", lambda **kwargs: calls.append(kwargs))
     assert example.main(["--quick", "--seed", str(SEED)]) == 0
     assert calls == [{"quick": True, "seed": SEED, "svg_path": None}]
+
+
+def test_torch_variant_is_within_margin_of_float_noise(quick):
+    """The same training on torch CPU tensors (exactdp.add_noise on a tensor, one run): within
+    MARGIN of the float-noise run, like the numpy run. scripts/test installs python3-torch; the
+    test skips only where torch is absent."""
+    pytest.importorskip("torch")
+    config = replace(quick["config"], noise_multiplier=Fraction(example.QUICK_MULTIPLIERS[0]))
+    accuracy = example.torch_accuracy(example.load_digits_split(), config)
+    assert accuracy is not None
+    assert abs(accuracy - quick["results"][0].float_accuracy) <= MARGIN, accuracy

@@ -215,15 +215,17 @@ TEST(CliComposeEventsPld, DpSgdBracketIsBelowTheRdpBound) {
   EXPECT_LT(hi - lo, mpq_class(1, 100));
 }
 
-// Subsampled discrete Gaussian / Laplace / discrete Laplace: only pld covers them, and auto
-// picks it (naming it); the interval is proven at both ends and narrow.
+// Subsampled discrete Gaussian / Laplace: only pld covers them, and auto picks it (naming it);
+// subsampled discrete Laplace steps have a finite loss, and auto answers them exactly (route exact,
+// docs/ACCOUNTING_SUBSAMPLED.md). The interval is proven at both ends and narrow.
 TEST(CliComposeEventsPld, AutoUsesPldForTheOtherSubsampledNoises) {
   for (const char* ev : {"poisson-discrete-gaussian:sigma2=4,q=0.01", "poisson-laplace:scale=2,q=0.01",
                          "poisson-discrete-laplace:scale=2,q=0.01,sensitivity=2"}) {
     const CliRun p = test_support::run_command(
         "compose", {"--event", ev, "--count", "100", "--delta", "1e-5", "--pld-step", "1/2000", "--json"});
     ASSERT_EQ(p.status, 0) << ev << ": " << p.err;
-    EXPECT_EQ(json_string_field(p.out, "route"), "pld") << ev;
+    const bool finite_loss = std::string(ev).starts_with("poisson-discrete-laplace");
+    EXPECT_EQ(json_string_field(p.out, "route"), finite_loss ? "exact" : "pld") << ev;
     const auto [lo, hi] = json_interval_field(p.out, "epsilon");
     EXPECT_LT(lo, hi) << ev;
     EXPECT_LT(hi - lo, mpq_class(1, 100)) << ev;
