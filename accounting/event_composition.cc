@@ -13,6 +13,7 @@
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/smoothed_pld.h>
 #include <exactdp/accounting/discrete_laplace_exact.h>
+#include <exactdp/accounting/subsampled_discrete_gaussian_exact.h>
 #include <exactdp/accounting/subsampled_gaussian_exact.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
@@ -104,7 +105,40 @@ unsigned long capped_total(const RdpComposition& events) {
   return total;
 }
 
-// pld: when forced; under auto when no other route applies (errors then propagate), or for
+// Whether the composition is exactly one Poisson-subsampled Gaussian step under add/remove.
+bool single_subsampled_gaussian(const EventCompositionRequest& r) {
+  if (r.events.size() != 1 || r.events[0].second != 1 || r.relation != Neighbouring::kAddRemove) return false;
+  const RdpEvent& e = r.events[0].first;
+  return e.is_subsampled() && e.subsampled_base().kind() == PrivacyEvent::Kind::kGaussian;
+}
+
+// Whether the composition is exactly one Poisson-subsampled discrete Gaussian step under add/remove.
+bool single_subsampled_discrete_gaussian(const EventCompositionRequest& r) {
+  if (r.events.size() != 1 || r.events[0].second != 1 || r.relation != Neighbouring::kAddRemove) return false;
+  const RdpEvent& e = r.events[0].first;
+  return e.is_subsampled() && e.subsampled_base().kind() == PrivacyEvent::Kind::kDiscreteGaussian;
+}
+
+// The composition as k identical discrete Laplace steps (discrete_laplace_exact.h), when it is one:
+// one event, plain (any relation) or Poisson-subsampled (add/remove), within the term limit.
+std::optional<DiscreteLaplaceSteps> discrete_laplace_steps(const EventCompositionRequest& r) {
+  if (r.events.size() != 1) return std::nullopt;
+  const auto& [e, n] = r.events[0];
+  if (e.is_subsampled() && r.relation != Neighbouring::kAddRemove) return std::nullopt;
+  const PrivacyEvent& base = e.is_subsampled() ? e.subsampled_base() : e.plain_event();
+  if (base.kind() != PrivacyEvent::Kind::kDiscreteLaplace) return std::nullopt;
+  DiscreteLaplaceSteps s{base.noise_parameter(), base.sensitivity().get_num(), e.is_subsampled() ? e.subsampled_q() : 1,
+                         static_cast<std::uint64_t>(n)};
+  if (!discrete_laplace_exact_applies(s)) return std::nullopt;
+  return s;
+}
+
+// Whether the exact route answers this composition (one of the three closed forms above).
+bool exact_applies(const EventCompositionRequest& r) {
+  return single_subsampled_gaussian(r) || single_subsampled_discrete_gaussian(r) || discrete_laplace_steps(r);
+}
+
+// pld: when forced; under auto when neither rdp nor exact applies (errors then propagate), or for
 // subsampled compositions (DP-SGD: where it beats rdp) of noise laws it discretises, at most
 // 10^6 composed events (it takes 0.1-10 s; a refusal or limit is then reported, not fatal).
 // Plain compositions keep the millisecond routes unless pld is asked for: a wide plain loss
@@ -112,7 +146,7 @@ unsigned long capped_total(const RdpComposition& events) {
 void add_pld_route(const EventCompositionRequest& r, const Applicability& a, EventCompositionResult& out) {
   bool pld_covers_all = true;
   for (const auto& [e, n] : r.events) pld_covers_all = pld_covers_all && pld::covers(e, r.relation);
-  const bool required = r.route == "pld" || (r.route == "auto" && !a.rdp_applies);
+  const bool required = r.route == "pld" || (r.route == "auto" && !a.rdp_applies && !exact_applies(r));
   const bool optional = r.route == "auto" && !required && a.subsampled && pld_covers_all &&
                         capped_total(r.events) <= 1'000'000;
   const bool smoothed = r.route == "smoothed-pld" || (r.route == "auto" && has_smoothed_event(r.events));
@@ -168,33 +202,13 @@ void add_smoothed_pld_route(const EventCompositionRequest& r, EventCompositionRe
   }
 }
 
-// Whether the composition is exactly one Poisson-subsampled Gaussian step under add/remove.
-bool single_subsampled_gaussian(const EventCompositionRequest& r) {
-  if (r.events.size() != 1 || r.events[0].second != 1 || r.relation != Neighbouring::kAddRemove) return false;
-  const RdpEvent& e = r.events[0].first;
-  return e.is_subsampled() && e.subsampled_base().kind() == PrivacyEvent::Kind::kGaussian;
-}
-
-// The composition as k identical discrete Laplace steps (discrete_laplace_exact.h), when it is one:
-// one event, plain (any relation) or Poisson-subsampled (add/remove), within the term limit.
-std::optional<DiscreteLaplaceSteps> discrete_laplace_steps(const EventCompositionRequest& r) {
-  if (r.events.size() != 1) return std::nullopt;
-  const auto& [e, n] = r.events[0];
-  if (e.is_subsampled() && r.relation != Neighbouring::kAddRemove) return std::nullopt;
-  const PrivacyEvent& base = e.is_subsampled() ? e.subsampled_base() : e.plain_event();
-  if (base.kind() != PrivacyEvent::Kind::kDiscreteLaplace) return std::nullopt;
-  DiscreteLaplaceSteps s{base.noise_parameter(), base.sensitivity().get_num(), e.is_subsampled() ? e.subsampled_q() : 1,
-                         static_cast<std::uint64_t>(n)};
-  if (!discrete_laplace_exact_applies(s)) return std::nullopt;
-  return s;
-}
-
 void push_exact(const std::optional<Certified>& c, EventCompositionResult& out) {
   if (c) out.routes.push_back({"exact", c->value, c->tolerance_met});
 }
 
-// exact: the closed form of one subsampled Gaussian step (subsampled_gaussian_exact.h) or of k
-// discrete Laplace steps (discrete_laplace_exact.h); under auto whenever it applies, forced
+// exact: the closed form of one subsampled Gaussian or discrete Gaussian step
+// (subsampled_gaussian_exact.h, subsampled_discrete_gaussian_exact.h) or of k discrete Laplace
+// steps (discrete_laplace_exact.h); under auto whenever it applies, forced
 // otherwise (ParameterError naming "route" when it does not).
 void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& out) {
   if (r.route != "auto" && r.route != "exact") return;
@@ -205,6 +219,15 @@ void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& o
                out);
     return;
   }
+  if (single_subsampled_discrete_gaussian(r)) {
+    const RdpEvent& e = r.events[0].first;
+    const mpq_class& sigma2 = e.subsampled_base().noise_parameter();
+    const mpz_class delta = e.subsampled_base().sensitivity().get_num();
+    push_exact(r.want_epsilon ? subsampled_discrete_gaussian_epsilon(sigma2, delta, e.subsampled_q(), r.target, r.options)
+                              : subsampled_discrete_gaussian_delta(sigma2, delta, e.subsampled_q(), r.target, r.options),
+               out);
+    return;
+  }
   if (const auto s = discrete_laplace_steps(r)) {
     push_exact(r.want_epsilon ? discrete_laplace_steps_epsilon(*s, r.target, r.options)
                               : discrete_laplace_steps_delta(*s, r.target, r.options),
@@ -212,9 +235,9 @@ void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& o
     return;
   }
   if (r.route == "exact") {
-    throw ParameterError("route", "route: exact answers one poisson-gaussian event (count 1) under add-remove, or "
-                                  "one discrete-laplace event, plain or poisson (add-remove), with C(count + "
-                                  "sensitivity, sensitivity) <= 100000");
+    throw ParameterError("route", "route: exact answers one poisson-gaussian or poisson-discrete-gaussian event "
+                                  "(count 1) under add-remove, or one discrete-laplace event, plain or poisson "
+                                  "(add-remove), with C(count + sensitivity, sensitivity) <= 100000");
   }
 }
 
