@@ -13,7 +13,8 @@
 // Ids, values and every result of the bounder are independent of the hashes, of their keys and
 // of the table layout: only the speed depends on them. Iteration order (for_each) is the
 // table's: use it for sums only. The default keys (all zero) are for tests.
-// Memory: TextIds 8 bytes a slot plus one std::string per text; FlatU64Map 8 + sizeof(V) bytes
+// Memory: TextIds 32 bytes a slot (a text shorter than 20 bytes is compared there, without
+// touching its std::string) plus one std::string per text; FlatU64Map 8 + sizeof(V) bytes
 // (aligned to 4) a slot, so between 4/3 and 8/3 of that per entry, and during a doubling the
 // old table too; capacity_bytes() is what the table holds now.
 // Thread-safety: none (one per thread).
@@ -22,6 +23,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -58,16 +60,18 @@ class TextIds {
   [[nodiscard]] std::uint32_t intern(std::string_view text, bool& fresh) {
     if ((texts_.size() + 1) * 4 > slots_.size() * 3) grow();
     const std::uint64_t h = text_hash(text, key_);
-    const auto tag = static_cast<std::uint32_t>(h >> 32);
     for (std::size_t at = h & mask_;; at = (at + 1) & mask_) {
       Slot& s = slots_[at];
       if (s.id_plus_one == 0) {
-        s = {tag, static_cast<std::uint32_t>(texts_.size() + 1)};
+        s.id_plus_one = static_cast<std::uint32_t>(texts_.size() + 1);
+        s.size = static_cast<std::uint32_t>(text.size() < kInline ? text.size() : kInline);
+        if (s.size > 0) std::memcpy(s.head, text.data(), s.size);
+        s.tag = static_cast<std::uint32_t>(h >> 32);
         texts_.emplace_back(text);
         fresh = true;
         return s.id_plus_one - 1;
       }
-      if (s.tag == tag && texts_[s.id_plus_one - 1] == text) {
+      if (matches(s, text, h)) {
         fresh = false;
         return s.id_plus_one - 1;
       }
@@ -78,10 +82,20 @@ class TextIds {
   [[nodiscard]] std::size_t capacity_bytes() const noexcept { return slots_.size() * sizeof(Slot); }
 
  private:
+  // A text of fewer than kInline bytes is compared in its slot (one cache line touched); a longer
+  // one by its first kInline bytes there, then whole in texts_.
+  static constexpr std::size_t kInline = 20;
   struct Slot {
-    std::uint32_t tag = 0;          // the hash's high 32 bits
     std::uint32_t id_plus_one = 0;  // 0: empty
+    std::uint32_t size = 0;         // min(text size, kInline): kInline means "look in texts_"
+    std::uint32_t tag = 0;          // the hash's high 32 bits
+    char head[kInline] = {};
   };
+  bool matches(const Slot& s, std::string_view text, std::uint64_t h) const {
+    if (s.tag != static_cast<std::uint32_t>(h >> 32)) return false;
+    if (text.size() < kInline) return s.size == text.size() && (s.size == 0 || std::memcmp(s.head, text.data(), s.size) == 0);
+    return s.size == kInline && std::memcmp(s.head, text.data(), kInline) == 0 && texts_[s.id_plus_one - 1] == text;
+  }
   void grow() {
     std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(slots_.empty() ? 16 : 2 * slots_.size()));
     mask_ = slots_.size() - 1;
