@@ -1,9 +1,11 @@
 // aggregate_fuzzer — the records path of `exactdp aggregate` (mechanisms/aggregate/): reading,
 // contribution bounding, partition selection or public keys, noise and formatting.
 //
-// Input: byte 0 picks L0 = 1 + b % 4, Linf = 1 + (b / 4) % 4, the mechanism (bit 4) and public
-// keys {a, "c,d"} (bit 5); byte 1 the read-chunk size 1 + b % 16; then the CSV records, read with
-// columns u (unit), g (group) and v (a value clamped to [-1.5, 20]). Invariants:
+// Input: byte 0 picks L0 = 1 + b % 4, Linf = 1 + (b / 4) % 4, the mechanism (bit 4), public
+// keys {a, "c,d"} (bit 5) and the lower bound (bit 6: -10^20 - 1/2, whose grid index is past
+// int64, so the cells take the mpz_class path of aggregate_input.cc instead of the int64 one);
+// byte 1 the read-chunk size 1 + b % 16; then the CSV records, read with columns u (unit), g
+// (group) and v (a value clamped to [-1.5, 20] or [-10^20 - 1/2, 20]). Invariants:
 //   * aggregate_records either succeeds or throws ParameterError (CsvError, LimitError), nothing
 //     else;
 //   * on success: the guarantee is within the budget; with public keys exactly one row per key,
@@ -31,7 +33,8 @@ exactdp::mechanisms::AggregateRequest request_of(std::uint8_t b) {
   r.privacy_unit = std::string(1, 'u');  // not = "u": GCC 12's -Wrestrict misfires on the inlined assign
   r.group_by = {"g"};
   r.outputs = {{AggregateKind::kCount, ""}, {AggregateKind::kCountUnits, ""}, {AggregateKind::kMean, "v"}};
-  r.value_columns.push_back({"v", exactdp::mechanisms::parse_value_bounds("-1.5,20")});
+  r.value_columns.push_back(
+      {"v", exactdp::mechanisms::parse_value_bounds((b & 64) ? "-100000000000000000000.5,20" : "-1.5,20")});
   r.bounding = {1UL + b % 4, 1UL + (b / 4) % 4};
   r.mechanism = (b & 16) ? "discrete-gaussian" : "discrete-laplace";
   r.public_keys = (b & 32) != 0;

@@ -1,36 +1,68 @@
 #include <exactdp/mechanisms/aggregate/contribution_bounder.h>
 
 #include <limits>
+#include <stdexcept>
 
 #include <exactdp/core/errors.h>
+#include <exactdp/samplers/int128.h>
 #include <exactdp/samplers/uniform.h>
 
 namespace exactdp::mechanisms {
 namespace {
 
-constexpr std::uint64_t kEntryBytes = 64;  // hash node, bookkeeping (estimate)
+// The estimate of estimated_bytes(): a pair entry of the flat table at a load between 3/8 and
+// 3/4 (12-byte entries: 16 to 32 bytes a pair), a kept record with its values vector, an interned text.
+constexpr std::uint64_t kPairBytes = 32;
+constexpr std::uint64_t kKeptBytes = 48;
+constexpr std::uint64_t kTextBytes = 64;
 
-template <typename Map>
-std::uint32_t intern(Map& ids, std::string_view text, const char* what, std::uint64_t& bytes,
-                     bool& fresh) {
-  if (const auto found = ids.find(text); found != ids.end()) {
-    fresh = false;
-    return found->second;
-  }
-  const auto it = ids.emplace(std::string(text), static_cast<std::uint32_t>(ids.size())).first;
-  fresh = true;
+std::uint32_t intern(internal::TextIds& ids, std::string_view text, const char* what,
+                     std::uint64_t& bytes, bool& fresh) {
+  const std::uint32_t id = ids.intern(text, fresh);
+  if (!fresh) return id;
   if (ids.size() > std::numeric_limits<std::uint32_t>::max() / 2) {
     throw LimitError(what, std::string("more than 2^31 distinct ") + what + " values");
   }
-  bytes += kEntryBytes + 2 * text.size();
-  return it->second;
+  bytes += kTextBytes + 2 * text.size();
+  return id;
+}
+
+// `value` as a signed 128-bit integer added to `sum`.
+void add_wide(mpz_class& sum, int128 value) {
+  const bool negative = value < 0;
+  const uint128 magnitude =
+      negative ? static_cast<uint128>(0) - static_cast<uint128>(value)
+               : static_cast<uint128>(value);
+  mpz_class m(static_cast<unsigned long>(magnitude >> 64));
+  m <<= 64;
+  m += static_cast<unsigned long>(magnitude & 0xFFFFFFFFFFFFFFFFULL);
+  if (negative) {
+    sum -= m;
+  } else {
+    sum += m;
+  }
+}
+
+// The pair table's secret: 8 random bytes.
+std::uint64_t random_secret() {
+  const internal::HashKey key = internal::random_hash_key();
+  std::uint64_t secret = 0;
+  for (int i = 0; i < 8; ++i) secret = (secret << 8) | key.bytes[static_cast<std::size_t>(i)];
+  return secret;
 }
 
 }  // namespace
 
+// The hash keys come from the operating system, not from `bits`: they change the table layout
+// only, never a draw or a result (flat_hash_map.h).
 ContributionBounder::ContributionBounder(ContributionBounds bounds, std::size_t value_columns,
                                          BitSource& bits)
-    : bounds_(bounds), value_columns_(value_columns), bits_(bits) {}
+    : bounds_(bounds),
+      value_columns_(value_columns),
+      bits_(bits),
+      unit_ids_(internal::random_hash_key()),
+      group_ids_(internal::random_hash_key()),
+      pairs_(random_secret()) {}
 
 std::uint32_t ContributionBounder::unit_id(std::string_view unit) {
   bool fresh = false;
@@ -41,84 +73,124 @@ std::uint32_t ContributionBounder::unit_id(std::string_view unit) {
 
 std::uint32_t ContributionBounder::group_id(std::string_view key) {
   bool fresh = false;
-  const std::uint32_t id = intern(group_ids_, key, "group-by", bytes_, fresh);
-  if (fresh) group_keys_.emplace_back(key);
-  return id;
+  return intern(group_ids_, key, "group-by", bytes_, fresh);
 }
 
-std::int64_t ContributionBounder::new_slot() {
-  if (value_columns_ == 0) return 0;  // no values to keep: every kept pair shares slot 0
-  if (!free_slots_.empty()) {
-    const std::int64_t s = free_slots_.back();
-    free_slots_.pop_back();
-    return s;
+std::uint32_t ContributionBounder::new_kept(std::uint32_t group) {
+  std::uint32_t k = 0;
+  if (!free_kept_.empty()) {
+    k = free_kept_.back();
+    free_kept_.pop_back();
+  } else {
+    if (kept_.size() >= kDropped) throw LimitError("input", "more than 2^32 - 1 kept (unit, group) pairs");
+    k = static_cast<std::uint32_t>(kept_.size());
+    kept_.emplace_back();
+    values_.emplace_back();
+    wide_values_.emplace_back();
+    bytes_ += kKeptBytes;
   }
-  slots_.emplace_back();
-  return static_cast<std::int64_t>(slots_.size() - 1);
+  kept_[k] = {0, group};
+  return k;
 }
 
-std::int64_t ContributionBounder::admit_group(std::uint32_t unit, std::uint32_t group) {
+std::uint32_t ContributionBounder::admit_group(std::uint32_t unit, std::uint32_t group) {
   Unit& u = unit_state_[unit];
   ++u.distinct_groups;
   if (u.kept.size() < bounds_.max_groups) {
-    u.kept.push_back(group);
-    return new_slot();
+    const std::uint32_t k = new_kept(group);
+    u.kept.push_back(k);
+    return k;
   }
   const std::uint64_t r = sample_uniform_below(bits_, u.distinct_groups);
-  if (r >= bounds_.max_groups) return -1;
-  Pair& evicted = pairs_.find(key(unit, u.kept[r]))->second;
-  if (value_columns_ > 0) {
-    slots_[static_cast<std::size_t>(evicted.slot)].clear();
-    free_slots_.push_back(evicted.slot);
-  }
-  evicted.slot = -1;
-  u.kept[r] = group;
-  return new_slot();
+  if (r >= bounds_.max_groups) return kDropped;
+  const std::uint32_t evicted = u.kept[r];
+  *pairs_.find(key(unit, kept_[evicted].group)) = kDropped;
+  kept_[evicted].rows = 0;
+  values_[evicted].clear();
+  wide_values_[evicted].clear();
+  free_kept_.push_back(evicted);
+  const std::uint32_t k = new_kept(group);
+  u.kept[r] = k;
+  return k;
 }
 
-void ContributionBounder::store_row(std::vector<mpz_class>& slot, std::uint64_t rows,
-                                    std::span<const mpz_class> values) {
-  std::size_t at = 0;
-  if (rows <= bounds_.max_rows) {
-    at = slot.size();
-    slot.resize(at + value_columns_);
-  } else {
-    const std::uint64_t r = sample_uniform_below(bits_, rows);
-    if (r >= bounds_.max_rows) return;
-    at = static_cast<std::size_t>(r) * value_columns_;
+std::uint32_t ContributionBounder::kept_index(std::uint32_t unit, std::uint32_t group) {
+  const auto [value, fresh] = pairs_.try_emplace(key(unit, group));
+  if (!fresh) return *value;
+  bytes_ += kPairBytes;
+  // admit_group only looks pairs up (no insertion, no rehash): `value` stays valid.
+  *value = admit_group(unit, group);
+  return *value;
+}
+
+std::int64_t ContributionBounder::row_offset(std::uint64_t rows) {
+  if (rows <= bounds_.max_rows) return static_cast<std::int64_t>((rows - 1) * value_columns_);
+  const std::uint64_t r = sample_uniform_below(bits_, rows);
+  if (r >= bounds_.max_rows) return -1;
+  return static_cast<std::int64_t>(r * value_columns_);
+}
+
+void ContributionBounder::use_width(Width w) {
+  if (width_ == w) return;
+  if (width_ != Width::kUnset) {
+    throw std::logic_error("ContributionBounder: int64 and mpz_class values mixed in one bounder");
   }
-  for (std::size_t c = 0; c < value_columns_; ++c) {
-    slot[at + c] = values[c];
-    count_bytes(values[c]);
-  }
+  width_ = w;
 }
 
 void ContributionBounder::add(std::uint32_t unit, std::uint32_t group,
                               std::span<const mpz_class> values) {
-  auto [it, fresh] = pairs_.try_emplace(key(unit, group));
-  if (fresh) {
-    bytes_ += kEntryBytes;
-    // admit_group only looks pairs up (no insertion, no rehash): `it` stays valid.
-    it->second.slot = admit_group(unit, group);
+  if (value_columns_ > 0) use_width(Width::kMpz);
+  const std::uint32_t k = kept_index(unit, group);
+  if (k == kDropped) return;
+  const std::uint64_t rows = ++kept_[k].rows;
+  if (value_columns_ == 0) return;
+  const std::int64_t at = row_offset(rows);
+  if (at < 0) return;
+  std::vector<mpz_class>& slot = wide_values_[k];
+  const auto offset = static_cast<std::size_t>(at);
+  if (offset == slot.size()) slot.resize(offset + value_columns_);
+  for (std::size_t c = 0; c < value_columns_; ++c) {
+    slot[offset + c] = values[c];
+    bytes_ += 32 + 8 * mpz_size(values[c].get_mpz_t());
   }
-  Pair& p = it->second;
-  if (p.slot < 0) return;
-  ++p.rows;
-  if (value_columns_ > 0) store_row(slots_[static_cast<std::size_t>(p.slot)], p.rows, values);
+}
+
+void ContributionBounder::add(std::uint32_t unit, std::uint32_t group,
+                              std::span<const std::int64_t> values) {
+  if (value_columns_ > 0) use_width(Width::kInt64);
+  const std::uint32_t k = kept_index(unit, group);
+  if (k == kDropped) return;
+  const std::uint64_t rows = ++kept_[k].rows;
+  if (value_columns_ == 0) return;
+  const std::int64_t at = row_offset(rows);
+  if (at < 0) return;
+  std::vector<std::int64_t>& slot = values_[k];
+  const auto offset = static_cast<std::size_t>(at);
+  if (offset == slot.size()) {
+    slot.resize(offset + value_columns_);
+    bytes_ += 8 * value_columns_;
+  }
+  for (std::size_t c = 0; c < value_columns_; ++c) slot[offset + c] = values[c];
 }
 
 std::vector<GroupTotals> ContributionBounder::totals() const {
-  std::vector<GroupTotals> out(group_keys_.size());
+  std::vector<GroupTotals> out(group_ids_.size());
   for (auto& t : out) t.sums.assign(value_columns_, mpz_class(0));
   const mpz_class cap(bounds_.max_rows);
-  for (const auto& [k, p] : pairs_) {
-    if (p.slot < 0) continue;
-    GroupTotals& t = out[static_cast<std::uint32_t>(k & 0xFFFFFFFFu)];
+  std::vector<int128> pair_sums(value_columns_);
+  for (std::size_t k = 0; k < kept_.size(); ++k) {
+    const Kept& p = kept_[k];
+    if (p.rows == 0) continue;  // a free record
+    GroupTotals& t = out[p.group];
     t.units += 1;
     t.rows += p.rows < bounds_.max_rows ? mpz_class(std::to_string(p.rows)) : cap;
-    if (value_columns_ == 0) continue;
-    const auto& slot = slots_[static_cast<std::size_t>(p.slot)];
-    for (std::size_t i = 0; i < slot.size(); ++i) t.sums[i % value_columns_] += slot[i];
+    for (std::size_t i = 0; i < wide_values_[k].size(); ++i) t.sums[i % value_columns_] += wide_values_[k][i];
+    if (values_[k].empty()) continue;
+    // At most Linf <= 10^6 values of |v| < 2^63 each: the pair's sum fits in 128 bits.
+    std::fill(pair_sums.begin(), pair_sums.end(), 0);
+    for (std::size_t i = 0; i < values_[k].size(); ++i) pair_sums[i % value_columns_] += values_[k][i];
+    for (std::size_t c = 0; c < value_columns_; ++c) add_wide(t.sums[c], pair_sums[c]);
   }
   return out;
 }

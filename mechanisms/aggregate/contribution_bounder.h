@@ -19,8 +19,13 @@
 // Every unit's choices use fresh draws, independent of every other unit's: the bounding of the
 // other units has the same law whether or not a unit is present (the privacy proof conditions on
 // it). A group that is evicted from a unit is removed from the unit's kept state at once.
-// Memory: one entry per distinct (unit, group) pair seen, plus the kept values: bounded by
-// groups x units, never by rows. estimated_bytes() is checked by the caller (aggregate_input.h).
+// Memory: one 12-byte entry per distinct (unit, group) pair seen (flat_hash_map.h), one record
+// per kept pair (at most L0 per unit) and the kept values: bounded by groups x units, never by
+// rows. estimated_bytes() is checked by the caller (aggregate_input.h).
+// Values: add() takes the clamped grid indices as mpz_class, or as int64 when the caller knows
+// from the bounds that every clamped index fits (aggregate_input.cc decides that before reading);
+// one bounder takes one of the two for all its records (std::logic_error otherwise). Both give the
+// same totals and the same draws.
 // Thread-safety: one bounder per thread (it holds the BitSource).
 #pragma once
 
@@ -31,10 +36,10 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include <exactdp/mechanisms/aggregate/aggregate_request.h>
+#include <exactdp/mechanisms/aggregate/flat_hash_map.h>
 #include <exactdp/samplers/bit_source.h>
 
 namespace exactdp::mechanisms {
@@ -55,49 +60,52 @@ class ContributionBounder {
   [[nodiscard]] std::uint32_t group_id(std::string_view key);
   // One record: `values` holds its clamped grid index per value column.
   void add(std::uint32_t unit, std::uint32_t group, std::span<const mpz_class> values);
+  void add(std::uint32_t unit, std::uint32_t group, std::span<const std::int64_t> values);
 
-  [[nodiscard]] std::size_t groups() const noexcept { return group_keys_.size(); }
+  [[nodiscard]] std::size_t groups() const noexcept { return group_ids_.size(); }
   [[nodiscard]] std::size_t units() const noexcept { return unit_state_.size(); }
   [[nodiscard]] std::size_t pairs() const noexcept { return pairs_.size(); }
-  [[nodiscard]] const std::string& group_key(std::uint32_t group) const { return group_keys_[group]; }
+  [[nodiscard]] const std::string& group_key(std::uint32_t group) const { return group_ids_.text(group); }
   [[nodiscard]] std::uint64_t estimated_bytes() const noexcept { return bytes_; }
   // The totals of every group id (index = id).
   [[nodiscard]] std::vector<GroupTotals> totals() const;
 
  private:
-  struct Pair {
-    std::uint64_t rows = 0;  // rows seen since the pair was kept
-    std::int64_t slot = -1;  // index into slots_ while kept; -1 once dropped
+  static constexpr std::uint32_t kDropped = ~std::uint32_t{0};
+  // A kept (unit, group) pair; its values are values_[index] / wide_values_[index].
+  struct Kept {
+    std::uint64_t rows = 0;  // rows seen since the pair was kept; 0: a free record
+    std::uint32_t group = 0;
   };
   struct Unit {
     std::uint64_t distinct_groups = 0;
-    std::vector<std::uint32_t> kept;  // at most L0 group ids
+    std::vector<std::uint32_t> kept;  // at most L0 indices into kept_
   };
+  enum class Width { kUnset, kInt64, kMpz };
   static std::uint64_t key(std::uint32_t unit, std::uint32_t group) {
     return (std::uint64_t{unit} << 32) | group;
   }
-  // The unit meets a new group: keep it (returning its slot) or drop it (-1).
-  std::int64_t admit_group(std::uint32_t unit, std::uint32_t group);
-  std::int64_t new_slot();
-  void store_row(std::vector<mpz_class>& slot, std::uint64_t rows, std::span<const mpz_class> values);
-  void count_bytes(const mpz_class& v) { bytes_ += 32 + 8 * mpz_size(v.get_mpz_t()); }
+  // The pair's kept index (a new pair meets admit_group first), or kDropped.
+  std::uint32_t kept_index(std::uint32_t unit, std::uint32_t group);
+  // The unit meets a new group: keep it (returning its kept index) or drop it (kDropped).
+  std::uint32_t admit_group(std::uint32_t unit, std::uint32_t group);
+  std::uint32_t new_kept(std::uint32_t group);
+  // Where the row's values go in the kept values (a multiple of V), or -1 to drop them.
+  std::int64_t row_offset(std::uint64_t rows);
+  void use_width(Width w);
 
   ContributionBounds bounds_;
   std::size_t value_columns_;
   BitSource& bits_;
-  // Transparent hashing: a lookup by string_view allocates nothing.
-  struct TextHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-  };
-  using TextIds = std::unordered_map<std::string, std::uint32_t, TextHash, std::equal_to<>>;
-  TextIds unit_ids_;
-  TextIds group_ids_;
-  std::vector<std::string> group_keys_;
+  internal::TextIds unit_ids_;
+  internal::TextIds group_ids_;
   std::vector<Unit> unit_state_;
-  std::unordered_map<std::uint64_t, Pair> pairs_;
-  std::vector<std::vector<mpz_class>> slots_;  // kept rows' values, row-major (Linf x V at most)
-  std::vector<std::int64_t> free_slots_;
+  internal::FlatU64Map<std::uint32_t> pairs_;  // (unit, group) -> kept index or kDropped
+  std::vector<Kept> kept_;
+  std::vector<std::uint32_t> free_kept_;
+  Width width_ = Width::kUnset;
+  std::vector<std::vector<std::int64_t>> values_;     // per kept index: Linf x V at most
+  std::vector<std::vector<mpz_class>> wide_values_;  // the same, for mpz_class values
   std::uint64_t bytes_ = 0;
 };
 

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""bench/aggregate_vs_pipelinedp.py: `exactdp aggregate` and PipelineDP's LocalBackend side by side.
+
+Both get the same synthetic records (one row per event: a unit, a group, an amount in [0, 100)
+with two decimals; units and groups uniform, as in bench/aggregate_cli_bench.sh), the same
+budget (epsilon, delta), the same contribution bounds (L0 groups per unit, Linf rows per unit and
+group, amounts clamped to [0, 100]), Laplace noise and private partition selection, and release a
+count and a sum per group. For each side it prints:
+  released   the fraction of the groups with records that are released;
+  rmse_count the root mean square error of the released counts against the true counts (all
+             records, no bounding: the error a user sees, bounding bias included);
+  rmse_sum   the same for the sums of the amounts;
+  cpu_s      the CPU time (user + system) of the run, the input generation excluded.
+Each figure is the mean over --runs runs (exactdp: a fresh seed each run).
+
+PipelineDP's side runs only where `import pipeline_dp` works: PipelineDP draws its noise and its
+partition selection through PyDP (the `python-dp` package, Google's C++ differential privacy
+library), which has no Debian package; without it the script prints exactdp's side and says why
+the other is missing (docs/AGGREGATE.md, "Side by side with PipelineDP").
+
+Budget split: exactdp gives partition selection 1/3 of epsilon (the default --split) and the
+count and the sum 1/3 each; PipelineDP's NaiveBudgetAccountant splits epsilon equally over its
+three mechanisms (selection, count, sum), so both sides spend epsilon / 3 on each.
+
+usage: bench/aggregate_vs_pipelinedp.py [--exactdp build/cli/exactdp] [--records 200000]
+       [--units 100000] [--groups 200] [--epsilon 1] [--delta 1e-6] [--max-groups 3]
+       [--max-rows 2] [--runs 3] [--seed 1]
+"""
+import argparse
+import csv
+import io
+import math
+import os
+import random
+import resource
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def generate(records, units, groups, seed):
+    """The records as (unit, group, amount in hundredths) tuples."""
+    rng = random.Random(seed)
+    return [(rng.randrange(units), rng.randrange(groups), rng.randrange(10000)) for _ in range(records)]
+
+
+def true_totals(rows):
+    """Per group: (count, sum of amounts), every record, no bounding."""
+    totals = {}
+    for _, g, cents in rows:
+        c, s = totals.get(g, (0, 0))
+        totals[g] = (c + 1, s + cents / 100)
+    return totals
+
+
+def score(released, truth):
+    """(fraction released, rmse count, rmse sum) of {group: (count, sum)} against the truth."""
+    if not released:
+        return 0.0, float("nan"), float("nan")
+    se_c = sum((c - truth[g][0]) ** 2 for g, (c, _) in released.items())
+    se_s = sum((s - truth[g][1]) ** 2 for g, (_, s) in released.items())
+    n = len(released)
+    return n / len(truth), math.sqrt(se_c / n), math.sqrt(se_s / n)
+
+
+def child_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_exactdp(exe, path, args):
+    """One `exactdp aggregate` run: ({group: (count, sum)}, CPU seconds)."""
+    cmd = [exe, "aggregate", "--privacy-unit", "user", "--group-by", "region", "--count",
+           "--sum", "amount", "--bounds", "0,100.00", "--max-groups", str(args.max_groups),
+           "--max-rows", str(args.max_rows), "--epsilon", str(args.epsilon),
+           "--delta", str(args.delta), "--seed", secrets.token_hex(32)]
+    before = child_cpu()
+    with open(path, "rb") as stdin:
+        done = subprocess.run(cmd, stdin=stdin, capture_output=True, check=True)
+    cpu = child_cpu() - before
+    released = {}
+    for row in csv.DictReader(io.StringIO(done.stdout.decode())):
+        released[int(row["region"][1:])] = (float(row["count"]), float(row["sum_amount"]))
+    return released, cpu
+
+
+def run_pipelinedp(pipeline_dp, rows, args):
+    """One PipelineDP LocalBackend run: ({group: (count, sum)}, CPU seconds)."""
+    start = time.process_time()
+    accountant = pipeline_dp.NaiveBudgetAccountant(total_epsilon=args.epsilon, total_delta=args.delta)
+    engine = pipeline_dp.DPEngine(accountant, pipeline_dp.LocalBackend())
+    params = pipeline_dp.AggregateParams(
+        metrics=[pipeline_dp.Metrics.COUNT, pipeline_dp.Metrics.SUM],
+        noise_kind=pipeline_dp.NoiseKind.LAPLACE,
+        max_partitions_contributed=args.max_groups,
+        max_contributions_per_partition=args.max_rows,
+        min_value=0.0, max_value=100.0)
+    extractors = pipeline_dp.DataExtractors(privacy_id_extractor=lambda r: r[0],
+                                            partition_extractor=lambda r: r[1],
+                                            value_extractor=lambda r: r[2] / 100)
+    result = engine.aggregate(rows, params, extractors)
+    accountant.compute_budgets()
+    released = {g: (m.count, m.sum) for g, m in result}
+    return released, time.process_time() - start
+
+
+def mean_of(results):
+    return tuple(sum(r[i] for r in results) / len(results) for i in range(len(results[0])))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--exactdp", default="build/cli/exactdp")
+    p.add_argument("--records", type=int, default=200000)
+    p.add_argument("--units", type=int, default=100000)
+    p.add_argument("--groups", type=int, default=200)
+    p.add_argument("--epsilon", type=float, default=1.0)
+    p.add_argument("--delta", type=float, default=1e-6)
+    p.add_argument("--max-groups", type=int, default=3)
+    p.add_argument("--max-rows", type=int, default=2)
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+
+    rows = generate(args.records, args.units, args.groups, args.seed)
+    truth = true_totals(rows)
+    print(f"{args.records} records, {args.units} units, {len(truth)} groups with records; "
+          f"epsilon {args.epsilon}, delta {args.delta}, L0 {args.max_groups}, Linf {args.max_rows}, "
+          f"Laplace noise, private partition selection; mean of {args.runs} runs")
+    print(f"{'engine':<22} {'released':>9} {'rmse_count':>11} {'rmse_sum':>10} {'cpu_s':>7}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "records.csv")
+        with open(path, "w", newline="") as f:
+            f.write("user,region,amount\n")
+            f.writelines(f"u{u},g{g},{c // 100}.{c % 100:02d}\n" for u, g, c in rows)
+        results = []
+        for _ in range(args.runs):
+            released, cpu = run_exactdp(args.exactdp, path, args)
+            results.append(score(released, truth) + (cpu,))
+    print("{:<22} {:>9.3f} {:>11.2f} {:>10.1f} {:>7.2f}".format("exactdp aggregate", *mean_of(results)))
+
+    try:
+        import pipeline_dp  # noqa: PLC0415 (optional)
+    except ImportError as e:
+        print(f"{'PipelineDP LocalBackend':<22} not measured: {e} (it needs pipeline_dp and its "
+              "noise library python-dp (PyDP), which Debian does not package)")
+        return 0
+    results = []
+    for _ in range(args.runs):
+        released, cpu = run_pipelinedp(pipeline_dp, rows, args)
+        results.append(score(released, truth) + (cpu,))
+    print("{:<22} {:>9.3f} {:>11.2f} {:>10.1f} {:>7.2f}".format("PipelineDP LocalBackend", *mean_of(results)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
