@@ -32,7 +32,7 @@ const std::string kHelp = std::string(
     "          [--count] [--count-units] [--sum COL --bounds L,U] [--mean COL --bounds L,U]\n"
     "          --epsilon R [--delta R] [--max-groups L0] [--max-rows Linf]\n"
     "          [--mechanism discrete-laplace|discrete-gaussian] [--split S] [--keys FILE]\n"
-    "          [--json FILE] [--digits D] [--max-input-bytes N]\n"
+    "          [--selection optimal|threshold] [--json FILE] [--digits D] [--max-input-bytes N]\n"
     "          [--seed HEX | --seed-file FILE] < records.csv > table.csv\n"
     "\n"
     "Releases counts, sums and means per group from RAW records (an RFC 4180 CSV on stdin, one row\n"
@@ -56,8 +56,12 @@ const std::string kHelp = std::string(
     "                    DP) or discrete-gaussian (L2 sensitivity, zCDP composed by the accountant)\n"
     "--keys FILE         a CSV whose header names the group-by columns: these groups, and only\n"
     "                    these, are released (even without records), in file order. Without it,\n"
-    "                    groups are selected privately (noisy unit count over a certified\n"
-    "                    threshold, discrete Laplace) and released in byte order of their key.\n"
+    "                    groups are selected privately (--selection) and released in byte order\n"
+    "                    of their key.\n"
+    "--selection M       partition selection without --keys: optimal (default; each group released\n"
+    "                    with the exact optimal probability p(units) of Desfontaines et al. 2022\n"
+    "                    for (epsilon/L0, delta/L0) per group) or threshold (noisy unit count,\n"
+    "                    discrete Laplace, over a certified threshold)\n"
     "--split S           share of epsilon for partition selection, 0 < S < 1 (default 1/3); of\n"
     "                    delta it gets all with discrete-laplace aggregates, the share S otherwise\n"
     "--json FILE         also write the guarantee to FILE (atomically)\n"
@@ -159,6 +163,7 @@ ParsedArgs parse_aggregate_args(Args args, ValueOptions& values) {
       {"--privacy-unit", true}, {"--group-by", true}, {"--count", false}, {"--count-units", false},
       {"--max-groups", true},   {"--max-rows", true}, {"--mechanism", true}, {"--epsilon", true},
       {"--delta", true},        {"--split", true},    {"--keys", true},     {"--json", true},
+      {"--selection", true},
       {"--digits", true},       {"--max-input-bytes", true},
   };
   for (const auto& s : seed_option_specs()) specs.push_back(s);
@@ -190,6 +195,7 @@ AggregateOptions parse_aggregate_options(const ParsedArgs& parsed, ValueOptions 
   r.split = parsed.rational("--split");
   o.keys_path = parsed.get("--keys");
   r.public_keys = o.keys_path.has_value();
+  if (const auto method = parsed.get("--selection")) r.selection = mechanisms::parse_selection_method(*method);
   mechanisms::validate_aggregate_request(r);
   o.digits = digits_option(parsed, 1000);
   if (const auto n = parsed.count("--max-input-bytes", 1, o.limits.csv.max_input_bytes)) {

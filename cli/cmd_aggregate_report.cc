@@ -29,14 +29,44 @@ JsonValue selection_json(const AggregateGuarantee& g, const mechanisms::Aggregat
   }
   const auto& s = *g.selection;
   JsonValue j = JsonValue::object();
-  j.set("method", "threshold: units + discrete Laplace noise >= tau");
   j.set("epsilon", exactdp::exact_decimal(s.epsilon));
   j.set("delta_requested", exactdp::exact_decimal(s.delta_requested));
-  j.set_interval("delta", s.delta, digits);
-  j.set("scale", exactdp::exact_decimal(s.scale));
-  j.set("threshold", s.threshold.get_str());
+  if (s.table) {
+    const auto& t = *s.table;
+    j.set("method", "optimal: each group released with probability p(units) (exact Bernoulli)");
+    j.set("selection", "optimal");
+    const std::string delta = exactdp::exact_decimal(s.delta_bound);  // exact: L0 (delta / L0)
+    j.set("delta", JsonValue::interval(delta, delta));
+    j.set("epsilon_per_group", exactdp::exact_decimal(t.epsilon));
+    j.set("delta_per_group", exactdp::exact_decimal(t.delta));
+    j.set("table_entries", static_cast<unsigned long long>(t.numerators.size()));
+    j.set("table_bits", static_cast<unsigned long long>(t.bits));
+    const auto sat = t.saturation();
+    j.set("saturation_units", sat ? JsonValue(static_cast<unsigned long long>(*sat)) : JsonValue::null());
+  } else {
+    j.set("method", "threshold: units + discrete Laplace noise >= tau");
+    j.set("selection", "threshold");
+    j.set_interval("delta", s.delta, digits);
+    j.set("scale", exactdp::exact_decimal(s.scale));
+    j.set("threshold", s.threshold.get_str());
+  }
   j.set("released_groups", static_cast<unsigned long long>(rel.rows.size()));
   return j;
+}
+
+// The selection's line of the stderr report.
+std::string selection_text(const mechanisms::PartitionSelection& s, int digits) {
+  std::string text = "epsilon = " + exactdp::exact_decimal(s.epsilon);
+  if (s.table) {
+    const auto sat = s.table->saturation();
+    return text + ", optimal: released with probability p(units) for (" + exactdp::exact_decimal(s.table->epsilon) +
+           ", " + exactdp::exact_decimal(s.table->delta) + ") per group, p = 1 from " +
+           (sat ? std::to_string(*sat) + " unit(s)" : "no table entry (capped at " +
+                                                         std::to_string(s.table->numerators.size()) + ")") +
+           ", delta <= " + exactdp::exact_decimal(s.delta_bound);
+  }
+  return text + ", threshold tau = " + s.threshold.get_str() + " on units + discrete Laplace(scale " +
+         exactdp::exact_decimal(s.scale) + "), delta <= " + exactdp::to_decimal(s.delta, digits).upper;
 }
 
 JsonValue quantities_json(const AggregateGuarantee& g) {
@@ -120,10 +150,7 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
       << " group(s) and Linf = " << r.bounding.max_rows
       << " row(s) per group, uniformly at random (exact reservoir sampling)\n";
   if (g.selection) {
-    err << "  partition selection  epsilon = " << exactdp::exact_decimal(g.selection->epsilon)
-        << ", threshold tau = " << g.selection->threshold.get_str() << " on units + discrete Laplace(scale "
-        << exactdp::exact_decimal(g.selection->scale) << "), delta <= "
-        << exactdp::to_decimal(g.selection->delta, digits).upper << "; " << rel.rows.size()
+    err << "  partition selection  " << selection_text(*g.selection, digits) << "; " << rel.rows.size()
         << " group(s) released\n";
   } else {
     err << "  partition selection  none: the " << rel.candidate_groups << " public key(s) of --keys\n";

@@ -67,13 +67,14 @@ AggregateGuarantee calibrate_aggregate(const AggregateRequest& r) {
     const mpq_class sel_eps = r.epsilon * g.selection_share;
     const mpq_class sel_delta = gaussian ? mpq_class(*r.delta - g.aggregates_delta) : *r.delta;
     try {
-      g.selection = calibrate_partition_selection(r.bounding.max_groups, sel_eps, sel_delta);
+      g.selection = calibrate_partition_selection(r.selection.value_or(SelectionMethod::kOptimal),
+                                                  r.bounding.max_groups, sel_eps, sel_delta);
     } catch (const LimitError& e) {  // the share is what made it too small: name --split too
       throw LimitError("split", "split = " + abbreviate(to_string(g.selection_share)) +
                                     " of epsilon for partition selection: " + e.what());
     }
     g.epsilon += sel_eps;
-    g.delta += exactdp::to_mpq(g.selection->delta.upper());
+    g.delta += g.selection->delta_bound;
   }
   if (g.epsilon > r.epsilon || g.delta > r.delta.value_or(0)) {
     throw std::logic_error("aggregate calibration: the certified guarantee exceeds the budget");

@@ -2,7 +2,8 @@
 // quantity and the certified guarantee of the whole `exactdp aggregate` release
 // (docs/AGGREGATE.md, "Budget and composition").
 //
-// Split: without --keys, partition selection (partition_selection.h) gets the share s of epsilon
+// Split: without --keys, partition selection (partition_selection.h; the request's method,
+// optimal by default) gets the share s of epsilon
 // (--split, default 1/3) and the aggregates the rest; of delta, selection gets all of it with
 // discrete Laplace aggregates (they need none) and the share s with discrete Gaussian ones.
 // With --keys there is no selection (s = 0, --split refused).
@@ -17,7 +18,7 @@
 //     delta_agg must be <= eps_agg.
 // Whole release: the selected key set is released first, the aggregates on it second; for every
 // fixed key set the aggregates have the bounds above, so adaptive basic composition gives
-//   epsilon <= eps_sel + eps_agg(certified),  delta <= delta_sel(certified) + delta_agg,
+//   epsilon <= eps_sel + eps_agg(certified),  delta <= delta_sel(bound) + delta_agg,
 // both computed as exact rationals from the certified upper ends and checked <= the request.
 // Errors: ParameterError naming epsilon, delta or split. Thread-safety: pure function.
 #pragma once

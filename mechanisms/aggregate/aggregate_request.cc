@@ -106,6 +106,10 @@ void validate_aggregate_request(const AggregateRequest& r) {
                                                      : "for private partition selection (no --keys)") +
                                       ": allowed 0 < delta < 1");
   }
+  if (r.selection && r.public_keys) {
+    throw ParameterError("selection", "selection = " + selection_method_name(*r.selection) +
+                                          " chooses the partition selection, which --keys turns off");
+  }
   if (r.split) {
     if (r.public_keys) {
       throw ParameterError("split", "split is the share of partition selection, which --keys turns off");

@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include <exactdp/mechanisms/aggregate/partition_selection.h>
 #include <exactdp/mechanisms/release/release_calibration.h>
 
 namespace exactdp::mechanisms {
@@ -89,6 +90,8 @@ struct AggregateRequest {
   std::optional<mpq_class> delta;
   std::optional<mpq_class> split;  // the share of the budget for partition selection
   bool public_keys = false;        // --keys: no partition selection
+  // The partition selection method (partition_selection.h); unset: optimal. Refused with keys.
+  std::optional<SelectionMethod> selection;
 };
 
 // Checks everything that does not need the input; ParameterError naming the option.
