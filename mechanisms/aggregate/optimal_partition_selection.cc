@@ -66,16 +66,22 @@ bool at_most_times(const mpz_class& x, const Dyadic& e, const mpz_class& y) {
   return lhs <= rhs;
 }
 
-// (A)-(D) for p(n-1) = a / 2^b, p(n) = c / 2^b and delta = dn / dd, each multiplied by dd 2^b:
-// e.g. (A) c - delta 2^b <= E a becomes c dd - dn 2^b <= E (a dd).
+// (A)-(D) for p(n-1) = a / 2^b, p(n) = c / 2^b, multiplied by 2^b, with delta 2^b replaced by
+// d = floor(delta 2^b) <= delta 2^b (which only makes each condition harder to meet):
+// e.g. (A) c - d <= E a implies c / 2^b - delta <= e^eps a / 2^b.
 bool pair_is_private(const mpz_class& a, const mpz_class& c, const mpz_class& scale, const Dyadic& e_lower,
-                     const mpq_class& delta) {
-  const mpz_class& dd = delta.get_den();
-  const mpz_class dn_scaled = delta.get_num() * scale;
-  return at_most_times(c * dd - dn_scaled, e_lower, a * dd) &&                                // (A)
-         at_most_times(a * dd - dn_scaled, e_lower, c * dd) &&                                // (B)
-         at_most_times((scale - a) * dd - dn_scaled, e_lower, mpz_class((scale - c) * dd)) &&  // (C)
-         at_most_times((scale - c) * dd - dn_scaled, e_lower, mpz_class((scale - a) * dd));   // (D)
+                     const mpz_class& d) {
+  return at_most_times(c - d, e_lower, a) &&                                   // (A)
+         at_most_times(a - d, e_lower, c) &&                                   // (B)
+         at_most_times(scale - a - d, e_lower, mpz_class(scale - c)) &&        // (C)
+         at_most_times(scale - c - d, e_lower, mpz_class(scale - a));          // (D)
+}
+
+// floor(delta 2^b).
+mpz_class scaled_delta(const mpq_class& delta, const mpz_class& scale) {
+  mpz_class d;
+  mpz_fdiv_q(d.get_mpz_t(), mpz_class(scale * delta.get_num()).get_mpz_t(), delta.get_den_mpz_t());
+  return d;
 }
 
 }  // namespace
@@ -107,8 +113,7 @@ OptimalSelectionTable optimal_selection_table(const mpq_class& epsilon, const mp
   max_entries = std::max<std::size_t>(2, std::min(max_entries, kMaxOptimalSelectionBytes / entry_bytes));
   mpz_class scale;  // 2^b
   mpz_ui_pow_ui(scale.get_mpz_t(), 2, t.bits);
-  mpz_class d;  // D = floor(delta 2^b)
-  mpz_fdiv_q(d.get_mpz_t(), mpz_class(scale * delta.get_num()).get_mpz_t(), delta.get_den_mpz_t());
+  const mpz_class d = scaled_delta(delta, scale);  // D
   const Dyadic e_lower = dyadic_of(exactdp::exp(exactdp::Interval(epsilon, kPrec)).lower());
   t.numerators.push_back(0);
   while (t.numerators.size() < max_entries) {
@@ -139,11 +144,12 @@ std::optional<std::size_t> first_uncertified_selection_step(const OptimalSelecti
   mpz_class scale;
   mpz_ui_pow_ui(scale.get_mpz_t(), 2, table.bits);
   if (p.empty() || sgn(p[0]) != 0) return 0;
+  const mpz_class d = scaled_delta(table.delta, scale);
   const Dyadic e_lower = dyadic_of(exactdp::exp(exactdp::Interval(table.epsilon, kPrec)).lower());
   for (std::size_t n = 1; n <= p.size(); ++n) {
     const mpz_class& a = p[n - 1];
     const mpz_class& c = n < p.size() ? p[n] : p[n - 1];  // n = size: the constant extension
-    if (sgn(c) < 0 || c > scale || !pair_is_private(a, c, scale, e_lower, table.delta)) return n;
+    if (sgn(c) < 0 || c > scale || !pair_is_private(a, c, scale, e_lower, d)) return n;
   }
   return std::nullopt;
 }

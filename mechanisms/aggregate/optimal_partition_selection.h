@@ -68,8 +68,9 @@ struct OptimalSelectionTable {
 
 // Certifies (A)-(D) above for p(n) = numerators[n] / 2^bits (p(0) must be 0, every p in [0, 1])
 // for every consecutive pair and for the constant extension (last, last), exactly, with
-// E = the certified lower end of e^epsilon: (A) is checked as p(n) - delta <= E p(n-1), which
-// implies it since p(n-1) >= 0 and E <= e^eps (likewise (B)-(D)). Returns the first n whose pair
+// E = the certified lower end of e^epsilon and delta rounded down to the table's grid:
+// (A) is checked as p(n) - floor(delta 2^b) / 2^b <= E p(n-1), which implies (A) since
+// p(n-1) >= 0 and E <= e^eps (likewise (B)-(D)). Returns the first n whose pair
 // (p(n-1), p(n)) fails (n = size for the extension; 0 when p(0) != 0), nullopt when none does.
 // A violated condition is always reported; one within 2^-128 relative of the boundary may be too.
 [[nodiscard]] std::optional<std::size_t> first_uncertified_selection_step(const OptimalSelectionTable& table);

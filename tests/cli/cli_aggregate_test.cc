@@ -63,6 +63,22 @@ TEST(CliAggregate, ReleasesSelectedGroupsWithAGuarantee) {
   EXPECT_EQ(r.err.find(" of 3 group"), std::string::npos) << r.err;
 }
 
+TEST(CliAggregate, SelectionMethodIsReported) {
+  const std::string json = ::testing::TempDir() + "aggregate_selection.json";
+  const auto optimal = run_cli(args({"--json", json}), records());
+  ASSERT_EQ(optimal.status, 0) << optimal.err;
+  std::string j = test_support::read_text_file(json);
+  EXPECT_EQ(json_string_field(j, "selection"), "optimal") << j;
+  EXPECT_NE(j.find("\"saturation_units\""), std::string::npos) << j;
+  EXPECT_NE(optimal.err.find("optimal: released with probability p(units)"), std::string::npos) << optimal.err;
+  const auto threshold = run_cli(args({"--selection", "threshold", "--json", json}), records());
+  ASSERT_EQ(threshold.status, 0) << threshold.err;
+  j = test_support::read_text_file(json);
+  EXPECT_EQ(json_string_field(j, "selection"), "threshold") << j;
+  EXPECT_NE(threshold.err.find("threshold tau = "), std::string::npos) << threshold.err;
+  EXPECT_EQ(std::count(threshold.out.begin(), threshold.out.end(), '\n'), 4) << threshold.out;
+}
+
 TEST(CliAggregate, SeededRunsAreReproducible) {
   const auto a = run_cli(args({}), records());
   const auto b = run_cli(args({}), records());
@@ -108,6 +124,9 @@ TEST(CliAggregate, BadOptionsExitTwoNamingTheOption) {
   expect_rejected_naming(run_cli(args({"--split", "1"})), "split");
   expect_rejected_naming(run_cli(args({"--max-groups", "0"})), "max-groups");
   expect_rejected_naming(run_cli(args({"--mechanism", "gaussian"})), "mechanism");
+  expect_rejected_naming(run_cli(args({"--selection", "gaussian"})), "selection");
+  const std::string keys = write_temp("aggregate_sel_keys.csv", "region\na\n");
+  expect_rejected_naming(run_cli(args({"--keys", keys, "--selection", "optimal"}), csv), "selection");
   expect_rejected_naming(run_cli(args({"--keys", ::testing::TempDir() + "no/such/keys.csv"})), "keys");
   const std::string dup = write_temp("aggregate_dup_keys.csv", "region\na\na\n");
   expect_rejected_naming(run_cli(args({"--keys", dup}), csv), "listed twice");
@@ -116,7 +135,8 @@ TEST(CliAggregate, BadOptionsExitTwoNamingTheOption) {
 TEST(CliAggregate, HelpDescribesTheContract) {
   const auto r = run_cli({"aggregate", "--help"});
   EXPECT_EQ(r.status, 0);
-  for (const char* s : {"--privacy-unit", "--max-groups", "--keys", "--split", "WHOLE release", "Exit status"}) {
+  for (const char* s : {"--privacy-unit", "--max-groups", "--keys", "--split", "--selection", "WHOLE release",
+                        "Exit status"}) {
     EXPECT_NE(r.out.find(s), std::string::npos) << s;
   }
 }
