@@ -1,8 +1,9 @@
 // aggregate_fuzzer — the records path of `exactdp aggregate` (mechanisms/aggregate/): reading,
 // contribution bounding, partition selection or public keys, noise and formatting.
 //
-// Input: byte 0 picks L0 = 1 + b % 4, Linf = 1 + (b / 4) % 4, the mechanism (bit 4) and public
-// keys {a, "c,d"} (bit 5); byte 1 the read-chunk size 1 + b % 16; then the CSV records, read with
+// Input: byte 0 picks L0 = 1 + b % 4, Linf = 1 + (b / 4) % 4, the mechanism (bit 4), public
+// keys {a, "c,d"} (bit 5) and, without keys, the threshold partition selection (bit 6; else the
+// optimal one); byte 1 the read-chunk size 1 + b % 16; then the CSV records, read with
 // columns u (unit), g (group) and v (a value clamped to [-1.5, 20]). Invariants:
 //   * aggregate_records either succeeds or throws ParameterError (CsvError, LimitError), nothing
 //     else;
@@ -35,6 +36,7 @@ exactdp::mechanisms::AggregateRequest request_of(std::uint8_t b) {
   r.bounding = {1UL + b % 4, 1UL + (b / 4) % 4};
   r.mechanism = (b & 16) ? "discrete-gaussian" : "discrete-laplace";
   r.public_keys = (b & 32) != 0;
+  if (!r.public_keys && (b & 64) != 0) r.selection = exactdp::mechanisms::SelectionMethod::kThreshold;
   r.epsilon = 1;
   r.delta = mpq_class(1, 1000);
   return r;
