@@ -90,6 +90,23 @@ JsonValue quantities_json(const AggregateGuarantee& g) {
   return arr;
 }
 
+JsonValue quantiles_json(const AggregateGuarantee& g) {
+  JsonValue arr = JsonValue::array();
+  for (const auto& q : g.quantiles) {
+    JsonValue j = JsonValue::object();
+    j.set("output", q.output.name());
+    j.set("column", q.output.column);
+    j.set("q", exactdp::exact_decimal(q.output.q));
+    j.set("mechanism", "exponential mechanism on the bounds' grid (score -|b #(x < c) - a (n - #(x = c))|)");
+    j.set("candidates", q.candidates.get_str());
+    j.set("score_sensitivity_per_group", q.sensitivity.get_str());
+    j.set("epsilon_per_group", exactdp::exact_decimal(q.epsilon));
+    if (!pure_epsilon_law(g)) j.set("rho_zcdp", exactdp::parameter_text(q.rho));
+    arr.push(j);
+  }
+  return arr;
+}
+
 // " = X in COL's units" for a sum (the grid step G of its bounds), else "".
 std::string value_units(const mechanisms::AggregateRequest& r, const AggregateGuarantee& g,
                         const mechanisms::QuantityNoise& q) {
@@ -129,6 +146,7 @@ JsonValue aggregate_guarantee_json(const mechanisms::AggregateRequest& r,
   j.set("aggregates_route", g.aggregates_route);
   j.set("composition", "basic (adaptive) composition of selection and aggregates");
   j.set("quantities", quantities_json(g));
+  j.set("quantiles", quantiles_json(g));
   // Nothing counted from the data (rows, units, candidate groups) is printed: those counts are
   // not private. The released groups are (they are the output's rows).
   j.set("released_groups", static_cast<unsigned long long>(rel.rows.size()));
@@ -164,6 +182,12 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
                                                             : "sigma2 = " + exactdp::exact_decimal(q.sigma2))
         << " grid step(s)" << value_units(r, g, q) << "; sensitivity per group " << q.sensitivity.per_group.get_str() << ", L1 = "
         << q.sensitivity.l1.get_str() << ", L2^2 = " << q.sensitivity.l2_squared.get_str() << "\n";
+  }
+  for (const auto& q : g.quantiles) {
+    err << "  " << q.output.name() << ": exponential mechanism on " << q.candidates.get_str()
+        << " grid point(s), epsilon = " << exactdp::exact_decimal(q.epsilon) << " per group (score sensitivity "
+        << q.sensitivity.get_str() << ")"
+        << (pure_epsilon_law(g) ? std::string() : ", rho = " + exactdp::parameter_text(q.rho) + " zCDP") << "\n";
   }
   err << "  composition          basic: selection then aggregates (split = "
       << exactdp::exact_decimal(g.selection_share) << ")\n";

@@ -123,4 +123,16 @@ std::vector<GroupTotals> ContributionBounder::totals() const {
   return out;
 }
 
+std::vector<std::vector<mpz_class>> ContributionBounder::kept_values(std::size_t column) const {
+  std::vector<std::vector<mpz_class>> out(group_keys_.size());
+  if (column >= value_columns_) return out;
+  for (const auto& [k, p] : pairs_) {
+    if (p.slot < 0) continue;
+    auto& values = out[static_cast<std::uint32_t>(k & 0xFFFFFFFFu)];
+    const auto& slot = slots_[static_cast<std::size_t>(p.slot)];
+    for (std::size_t i = column; i < slot.size(); i += value_columns_) values.push_back(slot[i]);
+  }
+  return out;
+}
+
 }  // namespace exactdp::mechanisms

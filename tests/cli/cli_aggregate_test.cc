@@ -79,6 +79,33 @@ TEST(CliAggregate, SelectionMethodIsReported) {
   EXPECT_EQ(std::count(threshold.out.begin(), threshold.out.end(), '\n'), 4) << threshold.out;
 }
 
+TEST(CliAggregate, QuantilesAreReleasedOnTheGrid) {
+  const std::string json = ::testing::TempDir() + "aggregate_quantile.json";
+  const auto r = run_cli({"aggregate", "--privacy-unit", "user", "--group-by", "region", "--count", "--quantile",
+                          "amount", "--bounds", "0,20.0", "--q", "0.5,1/4", "--epsilon", "5", "--delta", "1e-6",
+                          "--json", json, "--seed", kSeed},
+                         records());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "region,count,quantile_amount_0.5,quantile_amount_0.25");
+  const std::string row = r.out.substr(r.out.find("\na,") + 1);
+  EXPECT_EQ(std::count(row.begin(), row.begin() + static_cast<long>(row.find('\n')), ','), 3) << r.out;
+  EXPECT_NE(row.find('.'), std::string::npos) << "a quantile is printed with the grid's 1 decimal: " << r.out;
+  const std::string j = test_support::read_text_file(json);
+  EXPECT_NE(j.find("\"quantiles\""), std::string::npos) << j;
+  EXPECT_NE(j.find("\"candidates\": \"201\""), std::string::npos) << j;
+  EXPECT_NE(r.err.find("quantile_amount_0.5: exponential mechanism"), std::string::npos) << r.err;
+  const std::vector<std::string> base = {"aggregate", "--privacy-unit", "user", "--group-by", "region", "--epsilon",
+                                         "1", "--delta", "1e-6", "--quantile", "amount"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  expect_rejected_naming(run_cli(with({"--bounds", "0,20.0"}), records()), "--q");
+  expect_rejected_naming(run_cli(with({"--bounds", "0,20.00000", "--q", "0.5"}), records()), "bounds");
+  expect_rejected_naming(run_cli(with({"--bounds", "0,20", "--q", "2"}), records()), "q");
+}
+
 TEST(CliAggregate, SeededRunsAreReproducible) {
   const auto a = run_cli(args({}), records());
   const auto b = run_cli(args({}), records());
