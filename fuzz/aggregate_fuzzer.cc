@@ -2,8 +2,8 @@
 // contribution bounding, partition selection or public keys, noise and formatting.
 //
 // Input: byte 0 picks L0 = 1 + b % 4, Linf = 1 + (b / 4) % 4, the mechanism (bit 4), public
-// keys {a, "c,d"} (bit 5) and, without keys, the threshold partition selection (bit 6; else the
-// optimal one); byte 1 the read-chunk size 1 + b % 16; then the CSV records, read with
+// keys {a, "c,d"} (bit 5), without keys the threshold partition selection (bit 6; else the
+// optimal one) and a median of v (bit 7: the exponential mechanism on v's 216 grid points); byte 1 the read-chunk size 1 + b % 16; then the CSV records, read with
 // columns u (unit), g (group) and v (a value clamped to [-1.5, 20]). Invariants:
 //   * aggregate_records either succeeds or throws ParameterError (CsvError, LimitError), nothing
 //     else;
@@ -37,6 +37,7 @@ exactdp::mechanisms::AggregateRequest request_of(std::uint8_t b) {
   r.mechanism = (b & 16) ? "discrete-gaussian" : "discrete-laplace";
   r.public_keys = (b & 32) != 0;
   if (!r.public_keys && (b & 64) != 0) r.selection = exactdp::mechanisms::SelectionMethod::kThreshold;
+  if ((b & 128) != 0) r.outputs.push_back({AggregateKind::kQuantile, "v", mpq_class(1, 2)});
   r.epsilon = 1;
   r.delta = mpq_class(1, 1000);
   return r;
