@@ -29,12 +29,13 @@ JsonValue selection_json(const AggregateGuarantee& g, const mechanisms::Aggregat
   }
   const auto& s = *g.selection;
   JsonValue j = JsonValue::object();
+  j.set("method", s.table ? "optimal: each group released with probability p(units) (exact Bernoulli)"
+                          : "threshold: units + discrete Laplace noise >= tau");
+  j.set("selection", mechanisms::selection_method_name(s.method));
   j.set("epsilon", exactdp::exact_decimal(s.epsilon));
   j.set("delta_requested", exactdp::exact_decimal(s.delta_requested));
   if (s.table) {
     const auto& t = *s.table;
-    j.set("method", "optimal: each group released with probability p(units) (exact Bernoulli)");
-    j.set("selection", "optimal");
     const std::string delta = exactdp::exact_decimal(s.delta_bound);  // exact: L0 (delta / L0)
     j.set("delta", JsonValue::interval(delta, delta));
     j.set("epsilon_per_group", exactdp::exact_decimal(t.epsilon));
@@ -44,8 +45,6 @@ JsonValue selection_json(const AggregateGuarantee& g, const mechanisms::Aggregat
     const auto sat = t.saturation();
     j.set("saturation_units", sat ? JsonValue(static_cast<unsigned long long>(*sat)) : JsonValue::null());
   } else {
-    j.set("method", "threshold: units + discrete Laplace noise >= tau");
-    j.set("selection", "threshold");
     j.set_interval("delta", s.delta, digits);
     j.set("scale", exactdp::exact_decimal(s.scale));
     j.set("threshold", s.threshold.get_str());
