@@ -30,9 +30,10 @@ const std::string kHelp = std::string(
     "usage:\n"
     "  exactdp aggregate --privacy-unit COL --group-by COL[,COL...]\n"
     "          [--count] [--count-units] [--sum COL --bounds L,U] [--mean COL --bounds L,U]\n"
+    "          [--quantile COL --bounds L,U --q R[,R...]]\n"
     "          --epsilon R [--delta R] [--max-groups L0] [--max-rows Linf]\n"
     "          [--mechanism discrete-laplace|discrete-gaussian] [--split S] [--keys FILE]\n"
-    "          [--json FILE] [--digits D] [--max-input-bytes N]\n"
+    "          [--selection optimal|threshold] [--json FILE] [--digits D] [--max-input-bytes N]\n"
     "          [--seed HEX | --seed-file FILE] < records.csv > table.csv\n"
     "\n"
     "Releases counts, sums and means per group from RAW records (an RFC 4180 CSV on stdin, one row\n"
@@ -47,7 +48,11 @@ const std::string kHelp = std::string(
     "--sum COL           noisy sum of COL's values clamped exactly to --bounds L,U (repeatable)\n"
     "--mean COL          clamp(noisy sum / max(noisy count, 1), L, U): post-processing of the noisy\n"
     "                    sum of COL and the noisy count (shared with --sum COL / --count if given)\n"
-    "--bounds L,U        plain decimals, for the --sum/--mean before it; values are read exactly,\n"
+    "--quantile COL      a private q-quantile of COL per group for each R of --q R[,R...]\n"
+    "                    (0 <= R <= 1): the exponential mechanism on the grid of --bounds (at most\n"
+    "                    100000 grid points), printed with d decimals (column quantile_COL_R)\n"
+    "--bounds L,U        plain decimals, for the --sum/--mean/--quantile before it; values are read\n"
+    "                    exactly,\n"
     "                    rounded to the grid 10^-d (d = the most decimals written in L and U) and\n"
     "                    clamped; sums are printed with d decimals, means with d + 6\n"
     "--max-groups L0     groups kept per unit (default 1), chosen uniformly at random\n"
@@ -56,8 +61,12 @@ const std::string kHelp = std::string(
     "                    DP) or discrete-gaussian (L2 sensitivity, zCDP composed by the accountant)\n"
     "--keys FILE         a CSV whose header names the group-by columns: these groups, and only\n"
     "                    these, are released (even without records), in file order. Without it,\n"
-    "                    groups are selected privately (noisy unit count over a certified\n"
-    "                    threshold, discrete Laplace) and released in byte order of their key.\n"
+    "                    groups are selected privately (--selection) and released in byte order\n"
+    "                    of their key.\n"
+    "--selection M       partition selection without --keys: optimal (default; each group released\n"
+    "                    with the exact optimal probability p(units) of Desfontaines et al. 2022\n"
+    "                    for (epsilon/L0, delta/L0) per group) or threshold (noisy unit count,\n"
+    "                    discrete Laplace, over a certified threshold)\n"
     "--split S           share of epsilon for partition selection, 0 < S < 1 (default 1/3); of\n"
     "                    delta it gets all with discrete-laplace aggregates, the share S otherwise\n"
     "--json FILE         also write the guarantee to FILE (atomically)\n"
@@ -91,33 +100,57 @@ void add_bounds(ValueOptions& v, const std::string& column, const std::string& t
   v.columns.push_back({column, b});
 }
 
-// Takes --sum COL, --mean COL and --bounds L,U (in order) out of args.
+// --q R[,R...] for quantile column COL: one output per R (exact rationals).
+void add_quantiles(ValueOptions& v, const std::string& column, const std::string& text) {
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const mpq_class q = parse_rational("q", text.substr(start, comma - start));
+    v.outputs.push_back({AggregateKind::kQuantile, column, q});
+    if (comma == std::string::npos) return;
+    start = comma + 1;
+  }
+}
+
+// Takes --sum COL, --mean COL, --quantile COL, --bounds L,U and --q R[,R...] (in order) out of
+// args: each value column is followed by its --bounds, a quantile column then by its --q.
 ValueOptions take_value_options(Args args, std::vector<std::string>& rest) {
   ValueOptions v;
-  std::optional<std::string> pending;  // the column waiting for its --bounds
+  std::optional<std::string> pending;   // the column waiting for its --bounds
+  std::optional<std::string> quantile;  // the quantile column waiting for its --q
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i], value;
     const std::size_t eq = a.find('=');
     if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
       value = a.substr(eq + 1);
       a = a.substr(0, eq);
-    } else if (a == "--sum" || a == "--mean" || a == "--bounds") {
+    } else if (a == "--sum" || a == "--mean" || a == "--bounds" || a == "--quantile" || a == "--q") {
       if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
       value = args[++i];
     }
-    if (a == "--sum" || a == "--mean") {
-      if (pending) throw UsageError("--sum/--mean " + *pending + " needs --bounds L,U after it");
-      v.outputs.push_back({a == "--sum" ? AggregateKind::kSum : AggregateKind::kMean, value});
+    if (a == "--sum" || a == "--mean" || a == "--quantile") {
+      if (pending) throw UsageError("--sum/--mean/--quantile " + *pending + " needs --bounds L,U after it");
+      if (quantile) throw UsageError("--quantile " + *quantile + " needs --q R[,R...] after its --bounds");
+      if (a == "--quantile") {
+        quantile = value;
+      } else {
+        v.outputs.push_back({a == "--sum" ? AggregateKind::kSum : AggregateKind::kMean, value});
+      }
       pending = value;
     } else if (a == "--bounds") {
-      if (!pending) throw UsageError("--bounds must follow a --sum COL or --mean COL");
+      if (!pending) throw UsageError("--bounds must follow a --sum COL, --mean COL or --quantile COL");
       add_bounds(v, *pending, value);
       pending.reset();
+    } else if (a == "--q") {
+      if (!quantile || pending) throw UsageError("--q must follow a --quantile COL --bounds L,U");
+      add_quantiles(v, *quantile, value);
+      quantile.reset();
     } else {
       rest.push_back(args[i]);
     }
   }
-  if (pending) throw UsageError("--sum/--mean " + *pending + " needs --bounds L,U after it");
+  if (pending) throw UsageError("--sum/--mean/--quantile " + *pending + " needs --bounds L,U after it");
+  if (quantile) throw UsageError("--quantile " + *quantile + " needs --q R[,R...] after its --bounds");
   return v;
 }
 
@@ -159,6 +192,7 @@ ParsedArgs parse_aggregate_args(Args args, ValueOptions& values) {
       {"--privacy-unit", true}, {"--group-by", true}, {"--count", false}, {"--count-units", false},
       {"--max-groups", true},   {"--max-rows", true}, {"--mechanism", true}, {"--epsilon", true},
       {"--delta", true},        {"--split", true},    {"--keys", true},     {"--json", true},
+      {"--selection", true},
       {"--digits", true},       {"--max-input-bytes", true},
   };
   for (const auto& s : seed_option_specs()) specs.push_back(s);
@@ -190,6 +224,7 @@ AggregateOptions parse_aggregate_options(const ParsedArgs& parsed, ValueOptions 
   r.split = parsed.rational("--split");
   o.keys_path = parsed.get("--keys");
   r.public_keys = o.keys_path.has_value();
+  if (const auto method = parsed.get("--selection")) r.selection = mechanisms::parse_selection_method(*method);
   mechanisms::validate_aggregate_request(r);
   o.digits = digits_option(parsed, 1000);
   if (const auto n = parsed.count("--max-input-bytes", 1, o.limits.csv.max_input_bytes)) {

@@ -29,14 +29,43 @@ JsonValue selection_json(const AggregateGuarantee& g, const mechanisms::Aggregat
   }
   const auto& s = *g.selection;
   JsonValue j = JsonValue::object();
-  j.set("method", "threshold: units + discrete Laplace noise >= tau");
+  j.set("method", s.table ? "optimal: each group released with probability p(units) (exact Bernoulli)"
+                          : "threshold: units + discrete Laplace noise >= tau");
+  j.set("selection", mechanisms::selection_method_name(s.method));
   j.set("epsilon", exactdp::exact_decimal(s.epsilon));
   j.set("delta_requested", exactdp::exact_decimal(s.delta_requested));
-  j.set_interval("delta", s.delta, digits);
-  j.set("scale", exactdp::exact_decimal(s.scale));
-  j.set("threshold", s.threshold.get_str());
+  if (s.table) {
+    const auto& t = *s.table;
+    const std::string delta = exactdp::exact_decimal(s.delta_bound);  // exact: L0 (delta / L0)
+    j.set("delta", JsonValue::interval(delta, delta));
+    j.set("epsilon_per_group", exactdp::exact_decimal(t.epsilon));
+    j.set("delta_per_group", exactdp::exact_decimal(t.delta));
+    j.set("table_entries", static_cast<unsigned long long>(t.numerators.size()));
+    j.set("table_bits", static_cast<unsigned long long>(t.bits));
+    const auto sat = t.saturation();
+    j.set("saturation_units", sat ? JsonValue(static_cast<unsigned long long>(*sat)) : JsonValue::null());
+  } else {
+    j.set_interval("delta", s.delta, digits);
+    j.set("scale", exactdp::exact_decimal(s.scale));
+    j.set("threshold", s.threshold.get_str());
+  }
   j.set("released_groups", static_cast<unsigned long long>(rel.rows.size()));
   return j;
+}
+
+// The selection's line of the stderr report.
+std::string selection_text(const mechanisms::PartitionSelection& s, int digits) {
+  std::string text = "epsilon = " + exactdp::exact_decimal(s.epsilon);
+  if (s.table) {
+    const auto sat = s.table->saturation();
+    return text + ", optimal: released with probability p(units) for (" + exactdp::exact_decimal(s.table->epsilon) +
+           ", " + exactdp::exact_decimal(s.table->delta) + ") per group, p = 1 from " +
+           (sat ? std::to_string(*sat) + " unit(s)" : "no table entry (capped at " +
+                                                         std::to_string(s.table->numerators.size()) + ")") +
+           ", delta <= " + exactdp::exact_decimal(s.delta_bound);
+  }
+  return text + ", threshold tau = " + s.threshold.get_str() + " on units + discrete Laplace(scale " +
+         exactdp::exact_decimal(s.scale) + "), delta <= " + exactdp::to_decimal(s.delta, digits).upper;
 }
 
 JsonValue quantities_json(const AggregateGuarantee& g) {
@@ -55,6 +84,23 @@ JsonValue quantities_json(const AggregateGuarantee& g) {
       j.set("sigma2", exactdp::exact_decimal(q.sigma2));
       j.set("rho_zcdp", exactdp::parameter_text(q.rho));
     }
+    arr.push(j);
+  }
+  return arr;
+}
+
+JsonValue quantiles_json(const AggregateGuarantee& g) {
+  JsonValue arr = JsonValue::array();
+  for (const auto& q : g.quantiles) {
+    JsonValue j = JsonValue::object();
+    j.set("output", q.output.name());
+    j.set("column", q.output.column);
+    j.set("q", exactdp::exact_decimal(q.output.q));
+    j.set("mechanism", "exponential mechanism on the bounds' grid (score -|b #(x < c) - a (n - #(x = c))|)");
+    j.set("candidates", q.candidates.get_str());
+    j.set("score_sensitivity_per_group", q.sensitivity.get_str());
+    j.set("epsilon_per_group", exactdp::exact_decimal(q.epsilon));
+    if (!pure_epsilon_law(g)) j.set("rho_zcdp", exactdp::parameter_text(q.rho));
     arr.push(j);
   }
   return arr;
@@ -99,6 +145,7 @@ JsonValue aggregate_guarantee_json(const mechanisms::AggregateRequest& r,
   j.set("aggregates_route", g.aggregates_route);
   j.set("composition", "basic (adaptive) composition of selection and aggregates");
   j.set("quantities", quantities_json(g));
+  j.set("quantiles", quantiles_json(g));
   // Nothing counted from the data (rows, units, candidate groups) is printed: those counts are
   // not private. The released groups are (they are the output's rows).
   j.set("released_groups", static_cast<unsigned long long>(rel.rows.size()));
@@ -120,10 +167,7 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
       << " group(s) and Linf = " << r.bounding.max_rows
       << " row(s) per group, uniformly at random (exact reservoir sampling)\n";
   if (g.selection) {
-    err << "  partition selection  epsilon = " << exactdp::exact_decimal(g.selection->epsilon)
-        << ", threshold tau = " << g.selection->threshold.get_str() << " on units + discrete Laplace(scale "
-        << exactdp::exact_decimal(g.selection->scale) << "), delta <= "
-        << exactdp::to_decimal(g.selection->delta, digits).upper << "; " << rel.rows.size()
+    err << "  partition selection  " << selection_text(*g.selection, digits) << "; " << rel.rows.size()
         << " group(s) released\n";
   } else {
     err << "  partition selection  none: the " << rel.candidate_groups << " public key(s) of --keys\n";
@@ -137,6 +181,12 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
                                                             : "sigma2 = " + exactdp::exact_decimal(q.sigma2))
         << " grid step(s)" << value_units(r, g, q) << "; sensitivity per group " << q.sensitivity.per_group.get_str() << ", L1 = "
         << q.sensitivity.l1.get_str() << ", L2^2 = " << q.sensitivity.l2_squared.get_str() << "\n";
+  }
+  for (const auto& q : g.quantiles) {
+    err << "  " << q.output.name() << ": exponential mechanism on " << q.candidates.get_str()
+        << " grid point(s), epsilon = " << exactdp::exact_decimal(q.epsilon) << " per group (score sensitivity "
+        << q.sensitivity.get_str() << ")"
+        << (pure_epsilon_law(g) ? std::string() : ", rho = " + exactdp::parameter_text(q.rho) + " zCDP") << "\n";
   }
   err << "  composition          basic: selection then aggregates (split = "
       << exactdp::exact_decimal(g.selection_share) << ")\n";

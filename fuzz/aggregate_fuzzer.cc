@@ -2,10 +2,12 @@
 // contribution bounding, partition selection or public keys, noise and formatting.
 //
 // Input: byte 0 picks L0 = 1 + b % 4, Linf = 1 + (b / 4) % 4, the mechanism (bit 4), public
-// keys {a, "c,d"} (bit 5) and the lower bound (bit 6: -10^20 - 1/2, whose grid index is past
-// int64, so the cells take the mpz_class path of aggregate_input.cc instead of the int64 one);
-// byte 1 the read-chunk size 1 + b % 16; then the CSV records, read with columns u (unit), g
-// (group) and v (a value clamped to [-1.5, 20] or [-10^20 - 1/2, 20]). Invariants:
+// keys {a, "c,d"} (bit 5), the lower bound (bit 6: -10^20 - 1/2, whose grid index is past int64,
+// so the cells take the mpz_class path of aggregate_input.cc instead of the int64 one) and a median
+// of v (bit 7: the exponential mechanism on v's 216 grid points; refused, naming bounds, with the
+// wide lower bound); byte 1 the read-chunk size 1 + b % 16 and, without keys, the threshold
+// partition selection (bit 4; else the optimal one); then the CSV records, read with columns u
+// (unit), g (group) and v (a value clamped to [-1.5, 20] or [-10^20 - 1/2, 20]). Invariants:
 //   * aggregate_records either succeeds or throws ParameterError (CsvError, LimitError), nothing
 //     else;
 //   * on success: the guarantee is within the budget; with public keys exactly one row per key,
@@ -28,7 +30,7 @@ namespace {
 using exactdp::fuzz::ChunkReader;
 using exactdp::mechanisms::AggregateKind;
 
-exactdp::mechanisms::AggregateRequest request_of(std::uint8_t b) {
+exactdp::mechanisms::AggregateRequest request_of(std::uint8_t b, std::uint8_t b1) {
   exactdp::mechanisms::AggregateRequest r;
   r.privacy_unit = std::string(1, 'u');  // not = "u": GCC 12's -Wrestrict misfires on the inlined assign
   r.group_by = {"g"};
@@ -38,6 +40,8 @@ exactdp::mechanisms::AggregateRequest request_of(std::uint8_t b) {
   r.bounding = {1UL + b % 4, 1UL + (b / 4) % 4};
   r.mechanism = (b & 16) ? "discrete-gaussian" : "discrete-laplace";
   r.public_keys = (b & 32) != 0;
+  if (!r.public_keys && (b1 & 16) != 0) r.selection = exactdp::mechanisms::SelectionMethod::kThreshold;
+  if ((b & 128) != 0) r.outputs.push_back({AggregateKind::kQuantile, "v", mpq_class(1, 2)});
   r.epsilon = 1;
   r.delta = mpq_class(1, 1000);
   return r;
@@ -67,7 +71,7 @@ void check_totals(const exactdp::mechanisms::AggregateRequest& r, const std::str
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;
-  const auto r = request_of(data[0]);
+  const auto r = request_of(data[0], data[1]);
   const std::size_t chunk = 1 + data[1] % 16;
   const std::string text(reinterpret_cast<const char*>(data) + 2, size - 2);
   const std::vector<std::string> keys = {"a", "\"c,d\""};

@@ -6,12 +6,43 @@
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/mechanisms/aggregate/aggregate_quantile.h>
 
 namespace exactdp::mechanisms {
 namespace {
 
-void calibrate_laplace(AggregateGuarantee& g) {
-  const mpq_class n(static_cast<unsigned long>(g.noise.size()));
+mpq_class shares(const AggregateGuarantee& g) {
+  return mpq_class(static_cast<unsigned long>(g.noise.size() + g.quantiles.size()));
+}
+
+// x rounded down to 3 significant digits (x > 0): floor(x 10^s) / 10^s with 100 <= x 10^s < 1000.
+mpq_class round_down_significant(const mpq_class& x) {
+  if (sgn(x) <= 0) throw std::logic_error("round_down_significant: x <= 0");
+  long s = 2 - (static_cast<long>(mpz_sizeinbase(x.get_num_mpz_t(), 10)) -
+                static_cast<long>(mpz_sizeinbase(x.get_den_mpz_t(), 10)));
+  auto scaled = [&x](long k) {
+    mpz_class p;
+    mpz_ui_pow_ui(p.get_mpz_t(), 10, static_cast<unsigned long>(k < 0 ? -k : k));
+    return k < 0 ? mpq_class(x / p) : mpq_class(x * p);
+  };
+  while (scaled(s) >= 1000) --s;
+  while (scaled(s) < 100) ++s;
+  const mpq_class y = scaled(s);
+  mpz_class digits;
+  mpz_fdiv_q(digits.get_mpz_t(), y.get_num_mpz_t(), y.get_den_mpz_t());
+  mpz_class p;
+  mpz_ui_pow_ui(p.get_mpz_t(), 10, static_cast<unsigned long>(s < 0 ? -s : s));
+  mpq_class out = s < 0 ? mpq_class(digits * p) : mpq_class(digits, p);
+  out.canonicalize();
+  return out;
+}
+
+void calibrate_laplace(AggregateGuarantee& g, unsigned long max_groups) {
+  const mpq_class n = shares(g);
+  for (auto& q : g.quantiles) {
+    q.epsilon = g.aggregates_epsilon / (n * max_groups);
+    q.epsilon.canonicalize();
+  }
   for (auto& q : g.noise) {
     q.scale = n * mpq_class(q.sensitivity.l1) / g.aggregates_epsilon;
     q.scale.canonicalize();
@@ -22,10 +53,19 @@ void calibrate_laplace(AggregateGuarantee& g) {
   g.aggregates_epsilon_certified = exactdp::Interval(g.aggregates_epsilon, exactdp::kDefaultPrecision);
 }
 
-void calibrate_gaussian(AggregateGuarantee& g) {
-  const mpq_class n(static_cast<unsigned long>(g.noise.size()));
+void calibrate_gaussian(AggregateGuarantee& g, unsigned long max_groups) {
+  const mpq_class n = shares(g);
   const mpq_class rho_share = max_zcdp_rho(g.aggregates_epsilon, g.aggregates_delta) / n;
   accounting::Accountant accountant;
+  const mpq_class l0(max_groups);
+  for (auto& q : g.quantiles) {
+    const exactdp::Interval root = exactdp::sqrt(exactdp::Interval(mpq_class(8 * rho_share / l0), exactdp::kDefaultPrecision));
+    if (!root.is_positive()) throw LimitError("epsilon", "epsilon is too small for a quantile's share");
+    q.epsilon = round_down_significant(exactdp::to_mpq(root.lower()));
+    q.rho = l0 * q.epsilon * q.epsilon / 8;
+    q.rho.canonicalize();
+    accountant.compose(accounting::PrivacyEvent::zcdp(q.rho));
+  }
   for (auto& q : g.noise) {
     const mpq_class l2sq(q.sensitivity.l2_squared);
     q.sigma2 = accounting::round_up_significant(l2sq / (2 * rho_share), 3);
@@ -54,10 +94,14 @@ AggregateGuarantee calibrate_aggregate(const AggregateRequest& r) {
   g.aggregates_epsilon = r.epsilon * (1 - g.selection_share);
   g.aggregates_delta = gaussian ? mpq_class(*r.delta * (1 - g.selection_share)) : mpq_class(0);
   for (const auto& q : noisy_quantities(r)) g.noise.push_back({q, quantity_sensitivity(r, q), 0, 0, 0, 0});
+  for (const auto& o : quantile_outputs(r)) {
+    g.quantiles.push_back({o, grid_points(bounds_of(r, o.column)),
+                           quantile_score_sensitivity(o.q, r.bounding.max_rows), 0, 0});
+  }
   if (gaussian) {
-    calibrate_gaussian(g);
+    calibrate_gaussian(g, r.bounding.max_groups);
   } else {
-    calibrate_laplace(g);
+    calibrate_laplace(g, r.bounding.max_groups);
   }
   g.epsilon = g.aggregates_epsilon;
   g.epsilon_is_exact = !gaussian;
@@ -67,13 +111,14 @@ AggregateGuarantee calibrate_aggregate(const AggregateRequest& r) {
     const mpq_class sel_eps = r.epsilon * g.selection_share;
     const mpq_class sel_delta = gaussian ? mpq_class(*r.delta - g.aggregates_delta) : *r.delta;
     try {
-      g.selection = calibrate_partition_selection(r.bounding.max_groups, sel_eps, sel_delta);
+      g.selection = calibrate_partition_selection(r.selection.value_or(SelectionMethod::kOptimal),
+                                                  r.bounding.max_groups, sel_eps, sel_delta);
     } catch (const LimitError& e) {  // the share is what made it too small: name --split too
       throw LimitError("split", "split = " + abbreviate(to_string(g.selection_share)) +
                                     " of epsilon for partition selection: " + e.what());
     }
     g.epsilon += sel_eps;
-    g.delta += exactdp::to_mpq(g.selection->delta.upper());
+    g.delta += g.selection->delta_bound;
   }
   if (g.epsilon > r.epsilon || g.delta > r.delta.value_or(0)) {
     throw std::logic_error("aggregate calibration: the certified guarantee exceeds the budget");

@@ -2,7 +2,8 @@
 // quantity and the certified guarantee of the whole `exactdp aggregate` release
 // (docs/AGGREGATE.md, "Budget and composition").
 //
-// Split: without --keys, partition selection (partition_selection.h) gets the share s of epsilon
+// Split: without --keys, partition selection (partition_selection.h; the request's method,
+// optimal by default) gets the share s of epsilon
 // (--split, default 1/3) and the aggregates the rest; of delta, selection gets all of it with
 // discrete Laplace aggregates (they need none) and the share s with discrete Gaussian ones.
 // With --keys there is no selection (s = 0, --split refused).
@@ -15,9 +16,18 @@
 //     divergence of independent discrete Gaussians adds over coordinates); the quantities are
 //     composed by the project's accountant (accounting/accountant.h), whose certified epsilon at
 //     delta_agg must be <= eps_agg.
+// Quantiles (aggregate_quantile.h) take equal shares alongside the noisy quantities (n + m shares
+// for n quantities and m quantiles); quantile j's exponential mechanism is eps_j-DP per group
+// and a unit changes at most L0 groups:
+//   discrete Laplace: eps_j = eps_agg / ((n + m) L0) exactly (basic composition);
+//   discrete Gaussian: an eps-DP exponential mechanism is eps-bounded-range, hence
+//     (eps^2 / 8)-zCDP (Cesar and Rogers, "Bounding, concentrating, and truncating: unifying
+//     privacy loss composition for data analytics", ALT 2021, Lemma 3.2), and the L0 groups'
+//     mechanisms are independent: rho_j = L0 eps_j^2 / 8 with eps_j the lower end of
+//     sqrt(8 rho_share / L0) rounded down to 3 significant digits, composed by the accountant.
 // Whole release: the selected key set is released first, the aggregates on it second; for every
 // fixed key set the aggregates have the bounds above, so adaptive basic composition gives
-//   epsilon <= eps_sel + eps_agg(certified),  delta <= delta_sel(certified) + delta_agg,
+//   epsilon <= eps_sel + eps_agg(certified),  delta <= delta_sel(bound) + delta_agg,
 // both computed as exact rationals from the certified upper ends and checked <= the request.
 // Errors: ParameterError naming epsilon, delta or split. Thread-safety: pure function.
 #pragma once
@@ -45,6 +55,14 @@ struct QuantityNoise {
   mpq_class rho;      // Gaussian: L2^2 / (2 sigma2), exact
 };
 
+struct QuantileNoise {
+  AggregateOutput output;   // kind kQuantile: column and q
+  mpz_class candidates;     // grid points
+  mpz_class sensitivity;    // of the score, per group: Linf max(a, b - a)
+  mpq_class epsilon;        // of the exponential mechanism, per group
+  mpq_class rho;            // Gaussian: L0 epsilon^2 / 8 (zCDP of the whole quantile); 0 for Laplace
+};
+
 struct AggregateGuarantee {
   std::string mechanism = "discrete-laplace";  // a law of release_law_names()
   mpq_class requested_epsilon;
@@ -54,6 +72,7 @@ struct AggregateGuarantee {
   mpq_class aggregates_epsilon;  // the aggregates' share of epsilon
   mpq_class aggregates_delta;    // and of delta (0 with discrete Laplace)
   std::vector<QuantityNoise> noise;
+  std::vector<QuantileNoise> quantiles;
   std::string aggregates_route;  // "pure-dp-l1" or the accountant's route
   exactdp::Interval aggregates_epsilon_certified{exactdp::kDefaultPrecision};
   mpq_class epsilon;  // an exact upper bound on the whole release's epsilon, <= requested

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <exactdp/core/errors.h>
+#include <exactdp/mechanisms/aggregate/aggregate_quantile.h>
 #include <exactdp/mechanisms/aggregate/partition_selection.h>
 #include <exactdp/mechanisms/release/cell_codec.h>
 #include <exactdp/mechanisms/release/internal/noise_drawer.h>
@@ -53,9 +55,10 @@ std::string format_mean(const ValueBounds& b, const mpz_class& sum, const mpz_cl
   return text;
 }
 
-// One output row from the noisy quantities of a group.
+// One output row from the noisy quantities and the released quantiles (grid indices) of a group.
 std::string format_row(const AggregateRequest& r, const std::vector<NoisyQuantity>& quantities,
-                       const std::string& key, const std::vector<mpz_class>& noisy) {
+                       const std::string& key, const std::vector<mpz_class>& noisy,
+                       const std::vector<AggregateOutput>& quantiles, const std::vector<mpz_class>& released) {
   auto value_of = [&](const NoisyQuantity& q) -> const mpz_class& {
     return noisy[static_cast<std::size_t>(std::find(quantities.begin(), quantities.end(), q) -
                                           quantities.begin())];
@@ -68,6 +71,12 @@ std::string format_row(const AggregateRequest& r, const std::vector<NoisyQuantit
       continue;
     }
     const ValueBounds& b = bounds_of(r, o.column);
+    if (o.kind == AggregateKind::kQuantile) {
+      const auto at = std::find(quantiles.begin(), quantiles.end(), o) - quantiles.begin();
+      CellCodec::decimals(b.grid, Rounding::kNearest).format(released[static_cast<std::size_t>(at)], text);
+      row += text;
+      continue;
+    }
     const mpz_class& sum = value_of({AggregateKind::kSum, o.column});
     if (o.kind == AggregateKind::kSum) {
       CellCodec::decimals(b.grid, Rounding::kNearest).format(sum, text);
@@ -86,20 +95,29 @@ std::string header_of(const AggregateRequest& r) {
   return h;
 }
 
+struct ReleasedGroup {
+  std::string key;
+  GroupTotals totals;
+  std::int64_t id = -1;  // the bounder's group id; -1 for a public key without records
+};
+
 // The released group keys (step 3) with their exact totals.
-std::vector<std::pair<std::string, GroupTotals>> released_groups(
-    const ContributionBounder& bounder, const AggregateGuarantee& g,
-    const std::vector<std::string>* public_keys, std::size_t value_columns, BitSource& bits,
-    std::uint64_t& candidates) {
+std::vector<ReleasedGroup> released_groups(const ContributionBounder& bounder, const AggregateGuarantee& g,
+                                           const std::vector<std::string>* public_keys, std::size_t value_columns,
+                                           BitSource& bits, std::uint64_t& candidates) {
   std::vector<GroupTotals> totals = bounder.totals();
-  std::vector<std::pair<std::string, GroupTotals>> out;
+  std::vector<ReleasedGroup> out;
   if (public_keys != nullptr) {
     std::unordered_map<std::string, std::size_t> index;
     for (std::uint32_t i = 0; i < totals.size(); ++i) index.emplace(bounder.group_key(i), i);
     GroupTotals empty{0, 0, std::vector<mpz_class>(value_columns, mpz_class(0))};
     for (const auto& k : *public_keys) {
       const auto it = index.find(k);
-      out.emplace_back(k, it == index.end() ? empty : std::move(totals[it->second]));
+      if (it == index.end()) {
+        out.push_back({k, empty, -1});
+      } else {
+        out.push_back({k, std::move(totals[it->second]), static_cast<std::int64_t>(it->second)});
+      }
     }
     candidates = public_keys->size();
     return out;
@@ -112,8 +130,25 @@ std::vector<std::pair<std::string, GroupTotals>> released_groups(
   PartitionSelector selector(*g.selection);
   for (const std::uint32_t i : order) {
     if (sgn(totals[i].units) > 0) ++candidates;
-    if (selector.keep(bits, totals[i].units)) out.emplace_back(bounder.group_key(i), std::move(totals[i]));
+    if (selector.keep(bits, totals[i].units)) out.push_back({bounder.group_key(i), std::move(totals[i]), i});
   }
+  return out;
+}
+
+// The kept values of every quantile's column, per group id (empty without quantiles), after
+// checking the work limit (released groups x grid points) before any quantile is drawn.
+std::vector<std::vector<std::vector<mpz_class>>> quantile_values(const AggregateRequest& r,
+                                                                 const AggregateGuarantee& g,
+                                                                 const ContributionBounder& bounder,
+                                                                 std::size_t released) {
+  std::vector<std::vector<std::vector<mpz_class>>> out;
+  mpz_class work = 0;
+  for (const auto& q : g.quantiles) work += q.candidates * mpz_class(static_cast<unsigned long>(released));
+  if (work > mpz_class(std::to_string(kMaxQuantileWork))) {
+    throw LimitError("bounds", "quantiles: " + work.get_str() + " grid points over the released groups, allowed at most " +
+                                   std::to_string(kMaxQuantileWork) + " (coarser --bounds grids, or fewer --q)");
+  }
+  for (const auto& q : g.quantiles) out.push_back(bounder.kept_values(value_slot(r, q.output.column)));
   return out;
 }
 
@@ -135,17 +170,27 @@ AggregateRelease aggregate_records(ByteReader& records, const AggregateRequest& 
   out.pairs = bounder.pairs();
   const auto groups = released_groups(bounder, out.guarantee, public_keys, r.value_columns.size(), bits,
                                       out.candidate_groups);
+  const auto values = quantile_values(r, out.guarantee, bounder, groups.size());
   const std::vector<NoisyQuantity> quantities = noisy_quantities(r);
+  std::vector<AggregateOutput> quantiles;
+  for (const auto& q : out.guarantee.quantiles) quantiles.push_back(q.output);
   std::vector<internal::NoiseDrawer> drawers;
   for (const auto& q : out.guarantee.noise) drawers.emplace_back(noise_of(out.guarantee, q));
   out.header = header_of(r);
-  std::vector<mpz_class> noisy(quantities.size());
-  for (const auto& [key, totals] : groups) {
+  std::vector<mpz_class> noisy(quantities.size()), released(quantiles.size());
+  const std::vector<mpz_class> none;
+  for (const auto& group : groups) {
     for (std::size_t i = 0; i < quantities.size(); ++i) {
-      noisy[i] = exact_total(r, quantities[i], totals);
+      noisy[i] = exact_total(r, quantities[i], group.totals);
       drawers[i].add_noise(bits, noisy[i]);
     }
-    out.rows.push_back(format_row(r, quantities, key, noisy));
+    for (std::size_t j = 0; j < quantiles.size(); ++j) {
+      const auto& q = out.guarantee.quantiles[j];
+      const auto& kept = group.id < 0 ? none : values[j][static_cast<std::size_t>(group.id)];
+      released[j] = draw_quantile(bits, kept, bounds_of(r, q.output.column), q.output.q, q.epsilon,
+                                  r.bounding.max_rows);
+    }
+    out.rows.push_back(format_row(r, quantities, group.key, noisy, quantiles, released));
   }
   return out;
 }

@@ -8,13 +8,17 @@
 //   3. without public keys, partition selection over the groups with a kept unit, in byte order
 //      of their key text (one discrete Laplace draw each); with public keys, every key, in file
 //      order, including keys without records;
-//   4. for every released group (in that order) and every noisy quantity (in output order), one
-//      exact draw (discrete Laplace or discrete Gaussian, in grid steps) added to the exact total.
+//   4. for every released group (in that order): every noisy quantity (in output order), one
+//      exact draw (discrete Laplace or discrete Gaussian, in grid steps) added to the exact total;
+//      then every quantile (in output order, aggregate_quantile.h), one exponential-mechanism
+//      draw on the bounds' grid (released groups x grid points checked first: LimitError naming
+//      bounds over kMaxQuantileWork).
 // Output: a header (the group-by names, then one column per output: count, count_units,
-// sum_COL, mean_COL) and one row per released group, CSV text without terminators. Counts are
+// sum_COL, mean_COL, quantile_COL_Q) and one row per released group, CSV text without terminators. Counts are
 // integers; a sum is the noisy grid index times G printed with exactly d decimals; a mean is
 // clamp(noisy sum / max(noisy count, 1), L, U) rounded to the nearest multiple of 10^-(d+6)
-// (ties up) and printed with d + 6 decimals: post-processing of released values.
+// (ties up) and printed with d + 6 decimals: post-processing of released values; a quantile is
+// the released grid index times G, printed with d decimals.
 // Nothing is written here: the caller prints the table only after everything succeeded.
 // Errors: those of the steps (ParameterError, CsvError, LimitError). Thread-safety: one per thread.
 #pragma once

@@ -1,8 +1,10 @@
 #include <exactdp/mechanisms/aggregate/aggregate_request.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 
@@ -29,6 +31,7 @@ const char* kind_word(AggregateKind kind) {
     case AggregateKind::kCountUnits: return "count_units";
     case AggregateKind::kSum: return "sum_";
     case AggregateKind::kMean: return "mean_";
+    case AggregateKind::kQuantile: return "quantile_";
   }
   return "?";
 }
@@ -69,8 +72,33 @@ ValueBounds parse_value_bounds(std::string_view text) {
 }
 
 std::string AggregateOutput::name() const {
+  if (kind == AggregateKind::kQuantile) return kind_word(kind) + column + "_" + exactdp::exact_decimal(q);
   return kind_word(kind) + (kind == AggregateKind::kSum || kind == AggregateKind::kMean ? column : "");
 }
+
+mpz_class grid_points(const ValueBounds& b) { return b.upper_index - b.lower_index + 1; }
+
+std::vector<AggregateOutput> quantile_outputs(const AggregateRequest& r) {
+  std::vector<AggregateOutput> out;
+  for (const auto& o : r.outputs) {
+    if (o.kind == AggregateKind::kQuantile && std::find(out.begin(), out.end(), o) == out.end()) out.push_back(o);
+  }
+  return out;
+}
+
+namespace {
+void validate_quantile(const AggregateRequest& r, const AggregateOutput& o) {
+  if (sgn(o.q) < 0 || o.q > 1) {
+    throw ParameterError::out_of_range("q", abbreviate(to_string(o.q)), "0 <= q <= 1");
+  }
+  const ValueBounds& b = bounds_of(r, o.column);
+  if (grid_points(b) > kMaxQuantileGrid) {
+    throw LimitError("bounds", "bounds of quantile column '" + o.column + "' give " + grid_points(b).get_str() +
+                                   " grid points: allowed at most " + std::to_string(kMaxQuantileGrid) +
+                                   " (fewer decimals in --bounds L,U make the grid coarser)");
+  }
+}
+}  // namespace
 
 std::string NoisyQuantity::name() const {
   return kind_word(kind) + (kind == AggregateKind::kSum ? column : std::string());
@@ -89,6 +117,7 @@ void validate_aggregate_request(const AggregateRequest& r) {
   }
   for (const auto& out : r.outputs) {
     if (out.kind == AggregateKind::kSum || out.kind == AggregateKind::kMean) (void)bounds_of(r, out.column);
+    if (out.kind == AggregateKind::kQuantile) validate_quantile(r, out);
   }
   if (r.bounding.max_groups < 1 || r.bounding.max_groups > kMaxAggregateGroupsPerUnit) {
     throw ParameterError::out_of_range("max-groups", std::to_string(r.bounding.max_groups),
@@ -105,6 +134,10 @@ void validate_aggregate_request(const AggregateRequest& r) {
                                       (r.public_keys ? "with the discrete Gaussian"
                                                      : "for private partition selection (no --keys)") +
                                       ": allowed 0 < delta < 1");
+  }
+  if (r.selection && r.public_keys) {
+    throw ParameterError("selection", "selection = " + selection_method_name(*r.selection) +
+                                          " chooses the partition selection, which --keys turns off");
   }
   if (r.split) {
     if (r.public_keys) {
@@ -125,6 +158,7 @@ std::vector<NoisyQuantity> noisy_quantities(const AggregateRequest& r) {
         add_once(out, {AggregateKind::kSum, o.column});
         add_once(out, {AggregateKind::kCount, ""});
         break;
+      case AggregateKind::kQuantile: break;  // not a noisy quantity: aggregate_quantile.h
     }
   }
   return out;
@@ -145,7 +179,8 @@ QuantitySensitivity quantity_sensitivity(const AggregateRequest& r, const NoisyQ
     case AggregateKind::kSum:
       s.per_group = mpz_class(r.bounding.max_rows) * bounds_of(r, q.column).max_abs_index;
       break;
-    case AggregateKind::kMean: throw std::logic_error("a mean is not a noisy quantity");
+    case AggregateKind::kMean:
+    case AggregateKind::kQuantile: throw std::logic_error("a mean or quantile is not a noisy quantity");
   }
   const mpz_class l0(r.bounding.max_groups);
   s.l1 = l0 * s.per_group;

@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include <exactdp/mechanisms/aggregate/partition_selection.h>
 #include <exactdp/mechanisms/release/release_calibration.h>
 
 namespace exactdp::mechanisms {
@@ -36,6 +37,13 @@ namespace exactdp::mechanisms {
 inline constexpr unsigned long kMaxAggregateGroupsPerUnit = 1'000'000;  // L0
 inline constexpr unsigned long kMaxAggregateRowsPerGroup = 1'000'000;   // Linf
 inline constexpr std::size_t kMaxBoundDigits = 1'000;  // digits of L and U
+// Quantiles (aggregate_quantile.h): at most this many grid points (U - L) / G + 1 per quantile
+// column, and released groups x grid points (summed over the quantiles) at most kMaxQuantileWork:
+// the exponential mechanism scores every grid point of every released group and builds its
+// certified inversion table, about 8 microseconds a point (20 groups x 10^5 points measured
+// 16.6 s CPU), so the limit keeps the quantiles near 4 s (SECURITY.md's 10-second rule).
+inline constexpr unsigned long kMaxQuantileGrid = 100'000;
+inline constexpr unsigned long long kMaxQuantileWork = 500'000;
 
 // Exact clamping bounds [lower, upper] of a value column and their decimal grid.
 struct ValueBounds {
@@ -51,13 +59,15 @@ struct ValueBounds {
 // "L,U" (plain decimals, L <= U, not both 0). ParameterError naming `bounds` otherwise.
 [[nodiscard]] ValueBounds parse_value_bounds(std::string_view text);
 
-enum class AggregateKind { kCount, kCountUnits, kSum, kMean };
+enum class AggregateKind { kCount, kCountUnits, kSum, kMean, kQuantile };
 
-// One output column: count, count_units, sum_COL or mean_COL.
+// One output column: count, count_units, sum_COL, mean_COL or quantile_COL_Q.
 struct AggregateOutput {
   AggregateKind kind = AggregateKind::kCount;
-  std::string column;  // the value column of sum and mean
-  [[nodiscard]] std::string name() const;
+  std::string column;  // the value column of sum, mean and quantile
+  mpq_class q = 0;     // quantile only: 0 <= q <= 1
+  [[nodiscard]] std::string name() const;  // quantile: "quantile_" COL "_" q (exact decimal)
+  bool operator==(const AggregateOutput&) const = default;
 };
 
 // One noisy quantity (kCount, kCountUnits or kSum): each gets its own noise and budget share.
@@ -89,6 +99,8 @@ struct AggregateRequest {
   std::optional<mpq_class> delta;
   std::optional<mpq_class> split;  // the share of the budget for partition selection
   bool public_keys = false;        // --keys: no partition selection
+  // The partition selection method (partition_selection.h); unset: optimal. Refused with keys.
+  std::optional<SelectionMethod> selection;
 };
 
 // Checks everything that does not need the input; ParameterError naming the option.
@@ -97,6 +109,12 @@ void validate_aggregate_request(const AggregateRequest& request);
 // The noisy quantities the outputs need, in output order, each once (a mean needs its sum and
 // the count; a count or sum also asked for itself shares the same noisy value).
 [[nodiscard]] std::vector<NoisyQuantity> noisy_quantities(const AggregateRequest& request);
+
+// The quantile outputs, in output order, each (column, q) once.
+[[nodiscard]] std::vector<AggregateOutput> quantile_outputs(const AggregateRequest& request);
+
+// (U - L) / G + 1: the candidates of a quantile of a column with these bounds.
+[[nodiscard]] mpz_class grid_points(const ValueBounds& bounds);
 
 // The bounds of a value column (std::logic_error when it is not one of the request's).
 [[nodiscard]] const ValueBounds& bounds_of(const AggregateRequest& request, const std::string& column);

@@ -195,4 +195,18 @@ std::vector<GroupTotals> ContributionBounder::totals() const {
   return out;
 }
 
+std::vector<std::vector<mpz_class>> ContributionBounder::kept_values(std::size_t column) const {
+  std::vector<std::vector<mpz_class>> out(group_ids_.size());
+  if (column >= value_columns_) return out;
+  for (std::size_t k = 0; k < kept_.size(); ++k) {
+    if (kept_[k].rows == 0) continue;  // a free record
+    auto& values = out[kept_[k].group];
+    for (std::size_t i = column; i < values_[k].size(); i += value_columns_) {
+      values.emplace_back(static_cast<long>(values_[k][i]));
+    }
+    for (std::size_t i = column; i < wide_values_[k].size(); i += value_columns_) values.push_back(wide_values_[k][i]);
+  }
+  return out;
+}
+
 }  // namespace exactdp::mechanisms

@@ -69,6 +69,9 @@ class ContributionBounder {
   [[nodiscard]] std::uint64_t estimated_bytes() const noexcept { return bytes_; }
   // The totals of every group id (index = id).
   [[nodiscard]] std::vector<GroupTotals> totals() const;
+  // The kept (clamped) values of value column `column` of every group id (index = id), in no
+  // particular order: what a quantile (aggregate_quantile.h) is computed from.
+  [[nodiscard]] std::vector<std::vector<mpz_class>> kept_values(std::size_t column) const;
 
  private:
   static constexpr std::uint32_t kDropped = ~std::uint32_t{0};

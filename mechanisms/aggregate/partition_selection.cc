@@ -1,5 +1,6 @@
 #include <exactdp/mechanisms/aggregate/partition_selection.h>
 
+#include <memory>
 #include <stdexcept>
 
 #include <exactdp/accounting/parameter_checks.h>
@@ -58,10 +59,48 @@ PartitionSelection calibrate_partition_selection(unsigned long max_groups, const
     if (exactdp::upper_at_most(d, delta)) {
       s.threshold = m + 1;
       s.delta = d;
+      s.delta_bound = exactdp::to_mpq(d.upper());
       return s;
     }
   }
   throw std::logic_error("partition selection: no certified threshold near the analytic one");
+}
+
+std::string selection_method_name(SelectionMethod method) {
+  return method == SelectionMethod::kOptimal ? "optimal" : "threshold";
+}
+
+SelectionMethod parse_selection_method(std::string_view name) {
+  if (name == "optimal") return SelectionMethod::kOptimal;
+  if (name == "threshold") return SelectionMethod::kThreshold;
+  throw ParameterError::out_of_range("selection", abbreviate(name), "optimal or threshold");
+}
+
+PartitionSelection calibrate_optimal_partition_selection(unsigned long max_groups, const mpq_class& epsilon,
+                                                         const mpq_class& delta) {
+  accounting::require_positive_at_most("epsilon", epsilon, mpq_class(1'000'000), "10^6");
+  accounting::require_open_unit("delta", delta);
+  PartitionSelection s;
+  s.method = SelectionMethod::kOptimal;
+  s.max_groups = max_groups;
+  s.epsilon = epsilon;
+  s.delta_requested = delta;
+  s.delta_bound = delta;
+  s.delta = exactdp::Interval(delta, kPrec);
+  const mpq_class l0(max_groups);
+  auto table = std::make_shared<OptimalSelectionTable>(
+      optimal_selection_table(mpq_class(epsilon / l0), mpq_class(delta / l0)));
+  if (first_uncertified_selection_step(*table)) {
+    throw std::logic_error("optimal partition selection: the table failed its certification");
+  }
+  s.table = std::move(table);
+  return s;
+}
+
+PartitionSelection calibrate_partition_selection(SelectionMethod method, unsigned long max_groups,
+                                                 const mpq_class& epsilon, const mpq_class& delta) {
+  return method == SelectionMethod::kOptimal ? calibrate_optimal_partition_selection(max_groups, epsilon, delta)
+                                             : calibrate_partition_selection(max_groups, epsilon, delta);
 }
 
 struct PartitionSelector::Impl {
@@ -80,13 +119,15 @@ ReleaseCalibration laplace_of_scale(const mpq_class& scale) {
 }  // namespace
 
 PartitionSelector::PartitionSelector(const PartitionSelection& selection)
-    : impl_(std::make_unique<Impl>(laplace_of_scale(selection.scale))),
-      threshold_(selection.threshold) {}
+    : table_(selection.table), threshold_(selection.threshold) {
+  if (!table_) impl_ = std::make_unique<Impl>(laplace_of_scale(selection.scale));
+}
 
 PartitionSelector::~PartitionSelector() = default;
 
 bool PartitionSelector::keep(BitSource& bits, const mpz_class& units) {
   if (sgn(units) <= 0) return false;
+  if (table_) return draw_optimal_selection(bits, *table_, units);
   mpz_class noisy = units;
   impl_->drawer.add_noise(bits, noisy);
   return noisy >= threshold_;

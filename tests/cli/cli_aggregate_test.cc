@@ -63,6 +63,49 @@ TEST(CliAggregate, ReleasesSelectedGroupsWithAGuarantee) {
   EXPECT_EQ(r.err.find(" of 3 group"), std::string::npos) << r.err;
 }
 
+TEST(CliAggregate, SelectionMethodIsReported) {
+  const std::string json = ::testing::TempDir() + "aggregate_selection.json";
+  const auto optimal = run_cli(args({"--json", json}), records());
+  ASSERT_EQ(optimal.status, 0) << optimal.err;
+  std::string j = test_support::read_text_file(json);
+  EXPECT_EQ(json_string_field(j, "selection"), "optimal") << j;
+  EXPECT_NE(j.find("\"saturation_units\""), std::string::npos) << j;
+  EXPECT_NE(optimal.err.find("optimal: released with probability p(units)"), std::string::npos) << optimal.err;
+  const auto threshold = run_cli(args({"--selection", "threshold", "--json", json}), records());
+  ASSERT_EQ(threshold.status, 0) << threshold.err;
+  j = test_support::read_text_file(json);
+  EXPECT_EQ(json_string_field(j, "selection"), "threshold") << j;
+  EXPECT_NE(threshold.err.find("threshold tau = "), std::string::npos) << threshold.err;
+  EXPECT_EQ(std::count(threshold.out.begin(), threshold.out.end(), '\n'), 4) << threshold.out;
+}
+
+TEST(CliAggregate, QuantilesAreReleasedOnTheGrid) {
+  const std::string json = ::testing::TempDir() + "aggregate_quantile.json";
+  const auto r = run_cli({"aggregate", "--privacy-unit", "user", "--group-by", "region", "--count", "--quantile",
+                          "amount", "--bounds", "0,20.0", "--q", "0.5,1/4", "--epsilon", "5", "--delta", "1e-6",
+                          "--json", json, "--seed", kSeed},
+                         records());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "region,count,quantile_amount_0.5,quantile_amount_0.25");
+  const std::string row = r.out.substr(r.out.find("\na,") + 1);
+  EXPECT_EQ(std::count(row.begin(), row.begin() + static_cast<long>(row.find('\n')), ','), 3) << r.out;
+  EXPECT_NE(row.find('.'), std::string::npos) << "a quantile is printed with the grid's 1 decimal: " << r.out;
+  const std::string j = test_support::read_text_file(json);
+  EXPECT_NE(j.find("\"quantiles\""), std::string::npos) << j;
+  EXPECT_NE(j.find("\"candidates\": \"201\""), std::string::npos) << j;
+  EXPECT_NE(r.err.find("quantile_amount_0.5: exponential mechanism"), std::string::npos) << r.err;
+  const std::vector<std::string> base = {"aggregate", "--privacy-unit", "user", "--group-by", "region", "--epsilon",
+                                         "1", "--delta", "1e-6", "--quantile", "amount"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  expect_rejected_naming(run_cli(with({"--bounds", "0,20.0"}), records()), "--q");
+  expect_rejected_naming(run_cli(with({"--bounds", "0,20.00000", "--q", "0.5"}), records()), "bounds");
+  expect_rejected_naming(run_cli(with({"--bounds", "0,20", "--q", "2"}), records()), "q");
+}
+
 TEST(CliAggregate, SeededRunsAreReproducible) {
   const auto a = run_cli(args({}), records());
   const auto b = run_cli(args({}), records());
@@ -108,6 +151,9 @@ TEST(CliAggregate, BadOptionsExitTwoNamingTheOption) {
   expect_rejected_naming(run_cli(args({"--split", "1"})), "split");
   expect_rejected_naming(run_cli(args({"--max-groups", "0"})), "max-groups");
   expect_rejected_naming(run_cli(args({"--mechanism", "gaussian"})), "mechanism");
+  expect_rejected_naming(run_cli(args({"--selection", "gaussian"})), "selection");
+  const std::string keys = write_temp("aggregate_sel_keys.csv", "region\na\n");
+  expect_rejected_naming(run_cli(args({"--keys", keys, "--selection", "optimal"}), csv), "selection");
   expect_rejected_naming(run_cli(args({"--keys", ::testing::TempDir() + "no/such/keys.csv"})), "keys");
   const std::string dup = write_temp("aggregate_dup_keys.csv", "region\na\na\n");
   expect_rejected_naming(run_cli(args({"--keys", dup}), csv), "listed twice");
@@ -116,7 +162,8 @@ TEST(CliAggregate, BadOptionsExitTwoNamingTheOption) {
 TEST(CliAggregate, HelpDescribesTheContract) {
   const auto r = run_cli({"aggregate", "--help"});
   EXPECT_EQ(r.status, 0);
-  for (const char* s : {"--privacy-unit", "--max-groups", "--keys", "--split", "WHOLE release", "Exit status"}) {
+  for (const char* s : {"--privacy-unit", "--max-groups", "--keys", "--split", "--selection", "WHOLE release",
+                        "Exit status"}) {
     EXPECT_NE(r.out.find(s), std::string::npos) << s;
   }
 }
