@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <exactdp/mechanisms/aggregate/aggregate_from_totals.h>
 #include <exactdp/mechanisms/aggregate/partition_selection.h>
 #include <exactdp/mechanisms/release/cell_codec.h>
 #include <exactdp/mechanisms/release/internal/noise_drawer.h>
@@ -88,14 +89,15 @@ std::string header_of(const AggregateRequest& r) {
 
 // The released group keys (step 3) with their exact totals.
 std::vector<std::pair<std::string, GroupTotals>> released_groups(
-    const ContributionBounder& bounder, const AggregateGuarantee& g,
+    BoundedTotals& bounded, const AggregateGuarantee& g,
     const std::vector<std::string>* public_keys, std::size_t value_columns, BitSource& bits,
     std::uint64_t& candidates) {
-  std::vector<GroupTotals> totals = bounder.totals();
+  std::vector<GroupTotals>& totals = bounded.totals;
+  const std::vector<std::string>& group_key = bounded.keys;
   std::vector<std::pair<std::string, GroupTotals>> out;
   if (public_keys != nullptr) {
     std::unordered_map<std::string, std::size_t> index;
-    for (std::uint32_t i = 0; i < totals.size(); ++i) index.emplace(bounder.group_key(i), i);
+    for (std::uint32_t i = 0; i < totals.size(); ++i) index.emplace(group_key[i], i);
     GroupTotals empty{0, 0, std::vector<mpz_class>(value_columns, mpz_class(0))};
     for (const auto& k : *public_keys) {
       const auto it = index.find(k);
@@ -107,12 +109,12 @@ std::vector<std::pair<std::string, GroupTotals>> released_groups(
   std::vector<std::uint32_t> order(totals.size());
   std::iota(order.begin(), order.end(), 0U);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return bounder.group_key(a) < bounder.group_key(b);
+    return group_key[a] < group_key[b];
   });
   PartitionSelector selector(*g.selection);
   for (const std::uint32_t i : order) {
     if (sgn(totals[i].units) > 0) ++candidates;
-    if (selector.keep(bits, totals[i].units)) out.emplace_back(bounder.group_key(i), std::move(totals[i]));
+    if (selector.keep(bits, totals[i].units)) out.emplace_back(group_key[i], std::move(totals[i]));
   }
   return out;
 }
@@ -133,7 +135,16 @@ AggregateRelease aggregate_records(ByteReader& records, const AggregateRequest& 
   out.units = bounder.units();
   out.groups_seen = bounder.groups();
   out.pairs = bounder.pairs();
-  const auto groups = released_groups(bounder, out.guarantee, public_keys, r.value_columns.size(), bits,
+  BoundedTotals bounded;
+  bounded.totals = bounder.totals();
+  for (std::uint32_t i = 0; i < bounded.totals.size(); ++i) bounded.keys.push_back(bounder.group_key(i));
+  select_and_noise(r, std::move(bounded), public_keys, bits, out);
+  return out;
+}
+
+void select_and_noise(const AggregateRequest& r, BoundedTotals bounded,
+                      const std::vector<std::string>* public_keys, BitSource& bits, AggregateRelease& out) {
+  const auto groups = released_groups(bounded, out.guarantee, public_keys, r.value_columns.size(), bits,
                                       out.candidate_groups);
   const std::vector<NoisyQuantity> quantities = noisy_quantities(r);
   std::vector<internal::NoiseDrawer> drawers;
@@ -147,7 +158,6 @@ AggregateRelease aggregate_records(ByteReader& records, const AggregateRequest& 
     }
     out.rows.push_back(format_row(r, quantities, key, noisy));
   }
-  return out;
 }
 
 BoundedTotals bounded_totals(ByteReader& records, const AggregateRequest& r, BitSource& bits,
