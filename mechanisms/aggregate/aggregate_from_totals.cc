@@ -73,6 +73,10 @@ void merge_bounded_totals(BoundedTotals& into, const BoundedTotals& part) {
 
 AggregateRelease aggregate_from_totals(const AggregateRequest& r, BoundedTotals totals,
                                        const std::vector<std::string>* public_keys, BitSource& bits) {
+  if (r.public_keys != (public_keys != nullptr)) {
+    throw ParameterError("keys", r.public_keys ? "the request has public keys but none were given"
+                                               : "public keys were given but the request selects groups");
+  }
   AggregateRelease out;
   out.guarantee = calibrate_aggregate(r);
   check_totals(r, totals);

@@ -18,7 +18,9 @@
 // With one partition holding all the records in their order and the same BitSource, bounding
 // then aggregate_from_totals gives aggregate_records' table bit for bit.
 // Errors: those of the steps; ParameterError naming `totals` when totals do not fit the request
-// (a sums vector of the wrong length, a negative count, units > rows). Thread-safety: one per thread.
+// (a sums vector of the wrong length, a negative count, units > rows), naming `keys` when
+// public_keys is null although request.public_keys is set, or the other way round.
+// Thread-safety: one per thread.
 #pragma once
 
 #include <string>

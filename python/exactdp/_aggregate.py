@@ -130,7 +130,7 @@ def spec_columns(spec: Dict[str, Any]) -> List[str]:
 
 
 def _quote(text: str) -> str:
-    if any(ch in text for ch in ',"\r\n'):
+    if "," in text or '"' in text or "\n" in text or "\r" in text:
         return '"' + text.replace('"', '""') + '"'
     return text
 
@@ -171,6 +171,8 @@ def _exact_decimal(column: str, row: Any, value: Any) -> str:
     if isinstance(value, (float, np.floating)):
         if not np.isfinite(value):
             raise ParameterError(f"column {column!r}, row {row!r}: {value} is not a finite number", column)
+        if isinstance(value, (float, np.float32, np.float16)):  # widening to float is exact
+            return format(decimal.Decimal(float(value)), "f")  # Decimal(float) is exact
         num, den = value.as_integer_ratio()  # den = 2^k: num 5^k / 10^k, exact for every width
         k = den.bit_length() - 1
         return _scaled_decimal(num * 5**k, k)
@@ -195,14 +197,25 @@ def _cells(frame, column: str, exact: bool) -> List[str]:
     series = frame[column]
     values = series.tolist()
     index = series.index
-    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iu":  # numpy ints: no missing value
+    numpy_dtype = isinstance(series.dtype, np.dtype)
+    if numpy_dtype and series.dtype.kind in "iu":  # numpy ints: no missing value
         return [str(v) for v in values]
+    missing = series.isna().to_numpy()
+    if missing.any():
+        row = index[int(np.flatnonzero(missing)[0])]
+        raise ParameterError(f"column {column!r}, row {row!r}: a missing value (None/NaN)", column)
+    if exact and numpy_dtype and series.dtype in (np.float64, np.float32, np.float16):
+        finite = np.isfinite(series.to_numpy())
+        if not finite.all():
+            row = int(np.flatnonzero(~finite)[0])
+            raise ParameterError(f"column {column!r}, row {index[row]!r}: {values[row]} is not a finite number", column)
+        return [format(decimal.Decimal(v), "f") for v in values]  # tolist gave floats: Decimal is exact
+    if not exact:
+        return [_quote(v) if type(v) is str else _quote(key_text(v)) for v in values]
     out = []
     for i, v in enumerate(values):
-        if _missing(v):
-            raise ParameterError(f"column {column!r}, row {index[i]!r}: a missing value (None/NaN)", column)
-        text = _exact_decimal(column, index[i], v) if exact else _quote(key_text(v))
-        if exact and len(text) > _MAX_VALUE_DIGITS:
+        text = _exact_decimal(column, index[i], v)
+        if len(text) > _MAX_VALUE_DIGITS:
             raise LimitError(f"column {column!r}, row {index[i]!r}: over {_MAX_VALUE_DIGITS} digits", column)
         out.append(text)
     return out

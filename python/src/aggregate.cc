@@ -4,7 +4,7 @@
 // spec: a dict {privacy_unit, group_by: [names], outputs: [(kind, column)], bounds: [(column,
 //   "L,U")], max_groups, max_rows, mechanism, epsilon, delta (text or None), split (text or None),
 //   public_keys: bool}; kind is a name of kKinds below (a new aggregate kind is one line there).
-// records / keys: RFC 4180 CSV bytes with a header naming the spec's columns (the Python layer
+// records / keys: RFC 4180 CSV bytes (records read in place, not copied) with a header naming the spec's columns (the Python layer
 //   writes them exactly: ints as ints, floats as their exact decimal expansion, text quoted).
 // _aggregate_guarantee(spec) -> guarantee dict (calibrate_aggregate: before any data is read)
 // _aggregate_records(spec, records, keys, rng) -> {"header", "rows", "guarantee"} (aggregate_records)
@@ -16,10 +16,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -159,6 +161,28 @@ std::optional<std::vector<std::string>> keys_of(const mechanisms::AggregateReque
   }
 }
 
+// The bytes of a Python bytes object, read in place (no copy): the object is immutable and the
+// caller's reference keeps it alive while the GIL is released.
+class BytesReader : public mechanisms::ByteReader {
+ public:
+  explicit BytesReader(const py::bytes& b) {
+    char* data = nullptr;
+    Py_ssize_t size = 0;
+    if (PyBytes_AsStringAndSize(b.ptr(), &data, &size) != 0) throw py::error_already_set();
+    text_ = std::string_view(data, static_cast<std::size_t>(size));
+  }
+  std::size_t read(char* out, std::size_t n) override {
+    const std::size_t k = std::min(n, text_.size() - pos_);
+    std::copy_n(text_.data() + pos_, k, out);
+    pos_ += k;
+    return k;
+  }
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
 // Runs `work(bits)` without the GIL, on the seeded source under its lock or the OS CSPRNG.
 template <class Work>
 auto with_bits(const py::object& rng, Work&& work) {
@@ -176,13 +200,12 @@ py::dict aggregate_guarantee(const py::dict& spec) {
   return guarantee_dict(mechanisms::calibrate_aggregate(request_of(spec)));
 }
 
-py::dict aggregate_records(const py::dict& spec, const std::string& records,
+py::dict aggregate_records(const py::dict& spec, const py::bytes& records,
                            const std::optional<std::string>& keys_csv, const py::object& rng) {
   const mechanisms::AggregateRequest r = request_of(spec);
   const auto keys = keys_of(r, keys_csv);
+  BytesReader reader(records);
   const mechanisms::AggregateRelease rel = with_bits(rng, [&](BitSource& bits) {
-    std::istringstream in(records);
-    mechanisms::StreamByteReader reader(in);
     return mechanisms::aggregate_records(reader, r, keys ? &*keys : nullptr, bits);
   });
   return release_dict(rel);
@@ -190,13 +213,12 @@ py::dict aggregate_records(const py::dict& spec, const std::string& records,
 
 py::object python_int(const mpz_class& v) { return py::int_(py::str(v.get_str())); }
 
-py::list bound_partition(const py::dict& spec, const std::string& records,
+py::list bound_partition(const py::dict& spec, const py::bytes& records,
                          const std::optional<std::string>& keys_csv, const py::object& rng) {
   const mechanisms::AggregateRequest r = request_of(spec);
   const auto keys = keys_of(r, keys_csv);
+  BytesReader reader(records);
   const mechanisms::BoundedTotals t = with_bits(rng, [&](BitSource& bits) {
-    std::istringstream in(records);
-    mechanisms::StreamByteReader reader(in);
     return mechanisms::bound_partition(reader, r, keys ? &*keys : nullptr, bits);
   });
   py::list out;
