@@ -14,7 +14,7 @@ Group values become text for the library (integers and integral floats as intege
 by repr, text as is) and are mapped back, so the output's group-by columns keep their dtype.
 
 Output: a DataFrame (group-by columns, then ``count``, ``count_units``, ``sum_COL``, ``mean_COL``
-in that order; the sums and means in the order of the ``sum`` and ``mean`` dicts): counts int64
+in that order: every ``sum`` column in the dict's order, then every ``mean`` column): counts int64
 (an object column of Python ints if one does not fit), sums and means ``decimal.Decimal`` exact
 with the CLI's digits (a sum with d decimals, a mean with d + 6, d from the bounds). The
 guarantee dict has the CLI's ``--json`` fields with exact types (Fraction, Interval, int).
