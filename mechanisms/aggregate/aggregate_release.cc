@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include <exactdp/core/errors.h>
+#include <exactdp/mechanisms/aggregate/aggregate_from_totals.h>
 #include <exactdp/mechanisms/aggregate/aggregate_quantile.h>
 #include <exactdp/mechanisms/aggregate/partition_selection.h>
 #include <exactdp/mechanisms/release/cell_codec.h>
@@ -102,14 +103,15 @@ struct ReleasedGroup {
 };
 
 // The released group keys (step 3) with their exact totals.
-std::vector<ReleasedGroup> released_groups(const ContributionBounder& bounder, const AggregateGuarantee& g,
+std::vector<ReleasedGroup> released_groups(BoundedTotals& bounded, const AggregateGuarantee& g,
                                            const std::vector<std::string>* public_keys, std::size_t value_columns,
                                            BitSource& bits, std::uint64_t& candidates) {
-  std::vector<GroupTotals> totals = bounder.totals();
+  std::vector<GroupTotals>& totals = bounded.totals;
+  const std::vector<std::string>& group_key = bounded.keys;
   std::vector<ReleasedGroup> out;
   if (public_keys != nullptr) {
     std::unordered_map<std::string, std::size_t> index;
-    for (std::uint32_t i = 0; i < totals.size(); ++i) index.emplace(bounder.group_key(i), i);
+    for (std::uint32_t i = 0; i < totals.size(); ++i) index.emplace(group_key[i], i);
     GroupTotals empty{0, 0, std::vector<mpz_class>(value_columns, mpz_class(0))};
     for (const auto& k : *public_keys) {
       const auto it = index.find(k);
@@ -125,31 +127,30 @@ std::vector<ReleasedGroup> released_groups(const ContributionBounder& bounder, c
   std::vector<std::uint32_t> order(totals.size());
   std::iota(order.begin(), order.end(), 0U);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return bounder.group_key(a) < bounder.group_key(b);
+    return group_key[a] < group_key[b];
   });
   PartitionSelector selector(*g.selection);
   for (const std::uint32_t i : order) {
     if (sgn(totals[i].units) > 0) ++candidates;
-    if (selector.keep(bits, totals[i].units)) out.push_back({bounder.group_key(i), std::move(totals[i]), i});
+    if (selector.keep(bits, totals[i].units)) out.push_back({group_key[i], std::move(totals[i]), i});
   }
   return out;
 }
 
-// The kept values of every quantile's column, per group id (empty without quantiles), after
-// checking the work limit (released groups x grid points) before any quantile is drawn.
-std::vector<std::vector<std::vector<mpz_class>>> quantile_values(const AggregateRequest& r,
-                                                                 const AggregateGuarantee& g,
-                                                                 const ContributionBounder& bounder,
-                                                                 std::size_t released) {
-  std::vector<std::vector<std::vector<mpz_class>>> out;
+// The work limit of the quantiles (released groups x grid points), checked before any quantile
+// is drawn; and their kept values, which merged partition totals do not carry.
+void check_quantiles(const AggregateGuarantee& g, const BoundedTotals& bounded, std::size_t released) {
+  if (g.quantiles.empty()) return;
+  if (bounded.quantile_values.size() != g.quantiles.size()) {
+    throw ParameterError("quantile", "quantile: quantiles need every group's kept values, which merged partition "
+                                     "totals (aggregate_from_totals, exactdp.dask.aggregate) do not carry");
+  }
   mpz_class work = 0;
   for (const auto& q : g.quantiles) work += q.candidates * mpz_class(static_cast<unsigned long>(released));
   if (work > mpz_class(std::to_string(kMaxQuantileWork))) {
     throw LimitError("bounds", "quantiles: " + work.get_str() + " grid points over the released groups, allowed at most " +
                                    std::to_string(kMaxQuantileWork) + " (coarser --bounds grids, or fewer --q)");
   }
-  for (const auto& q : g.quantiles) out.push_back(bounder.kept_values(value_slot(r, q.output.column)));
-  return out;
 }
 
 }  // namespace
@@ -168,9 +169,22 @@ AggregateRelease aggregate_records(ByteReader& records, const AggregateRequest& 
   out.units = bounder.units();
   out.groups_seen = bounder.groups();
   out.pairs = bounder.pairs();
-  const auto groups = released_groups(bounder, out.guarantee, public_keys, r.value_columns.size(), bits,
+  BoundedTotals bounded;
+  bounded.totals = bounder.totals();
+  for (std::uint32_t i = 0; i < bounded.totals.size(); ++i) bounded.keys.push_back(bounder.group_key(i));
+  for (const auto& q : out.guarantee.quantiles) {
+    bounded.quantile_values.push_back(bounder.kept_values(value_slot(r, q.output.column)));
+  }
+  select_and_noise(r, std::move(bounded), public_keys, bits, out);
+  return out;
+}
+
+void select_and_noise(const AggregateRequest& r, BoundedTotals bounded,
+                      const std::vector<std::string>* public_keys, BitSource& bits, AggregateRelease& out) {
+  const auto groups = released_groups(bounded, out.guarantee, public_keys, r.value_columns.size(), bits,
                                       out.candidate_groups);
-  const auto values = quantile_values(r, out.guarantee, bounder, groups.size());
+  check_quantiles(out.guarantee, bounded, groups.size());
+  const auto& values = bounded.quantile_values;
   const std::vector<NoisyQuantity> quantities = noisy_quantities(r);
   std::vector<AggregateOutput> quantiles;
   for (const auto& q : out.guarantee.quantiles) quantiles.push_back(q.output);
@@ -192,7 +206,6 @@ AggregateRelease aggregate_records(ByteReader& records, const AggregateRequest& 
     }
     out.rows.push_back(format_row(r, quantities, group.key, noisy, quantiles, released));
   }
-  return out;
 }
 
 BoundedTotals bounded_totals(ByteReader& records, const AggregateRequest& r, BitSource& bits,

@@ -19,6 +19,10 @@ Accountants in the shapes DP code already calls (certified Intervals; no import 
         exact parameters), RdpAccountant, PLDAccountant, Accountant(route="auto")
     exactdp.opacus.Accountant(mechanism="prv" | "rdp"): step / get_epsilon (float rounded up) /
         get_epsilon_interval / state_dict
+Releases from raw records (``exactdp aggregate``; docs/AGGREGATE.md):
+    aggregate(df, privacy_unit=..., group_by=..., count=True, sum={col: (L, U)}, mean=..., epsilon=...,
+        delta=None, max_groups=1, max_rows=1, mechanism="discrete-laplace", split=None, keys=None,
+        rng=None) -> (table, guarantee); exactdp.dask.aggregate on a Dask dataframe
 Audit of anyone's samples: audit(samples, law="discrete-gaussian", sigma2="9/4")
 Errors: ParameterError and LimitError (ValueError subclasses naming the parameter),
 UsageError (an option that does not exist or apply), ComputationError (a RuntimeError: the
@@ -30,6 +34,7 @@ from ._errors import ComputationError, LimitError, ParameterError, UnsupportedEv
 from . import events
 from . import estimators
 from .accountant import Accountant
+from ._aggregate import aggregate
 from .accounting import calibrate, compose, compose_events, convert, measure_gdp, profile
 from .audit import audit
 from .grid_noise import add_noise, from_float, noise_granularity
@@ -46,7 +51,7 @@ def __getattr__(name):  # exactdp.dask (Dask is optional), dp_accounting, opacus
 __version__ = "0.1.0"
 
 __all__ = [
-    "Accountant", "ComputationError", "Interval", "LimitError", "ParameterError", "SeededBits", "UnsupportedEventError",
+    "Accountant", "ComputationError", "aggregate", "Interval", "LimitError", "ParameterError", "SeededBits", "UnsupportedEventError",
     "UsageError",
     "add_noise", "audit", "bernoulli_exp", "calibrate", "compose", "compose_events", "convert", "discrete_gaussian",
     "discrete_laplace", "events", "from_float", "laws", "measure_gdp", "noise_granularity", "profile", "sample",

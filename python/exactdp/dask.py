@@ -146,3 +146,111 @@ def release(ddf, columns: List[str], mechanism: str = "discrete-gaussian", epsil
                                 # cached partitions instead of drawing new noise
                                 os.urandom(16).hex(), meta=ddf._meta)
     return noised, g
+
+
+# --- exactdp.dask.aggregate: `exactdp aggregate` on a Dask dataframe (docs/AGGREGATE.md, "From
+# Python and Dask"). Every unit's records are brought into ONE partition by a shuffle on the
+# unit's text, each partition is bounded on its worker (exact bounded totals per group key, Python
+# ints), the totals are added exactly on the client, and ONE selection and noise step runs there
+# with ONE guarantee: the single-machine release's (mechanisms/aggregate/aggregate_from_totals.h).
+
+_UNIT_TEXT = "__exactdp_unit__"
+
+
+def _aggregate_seed(seed: bytes, index: Optional[int]) -> bytes:
+    """The substream of partition `index` (None: the client's selection and noise step)."""
+    tail = b"select+noise" if index is None else index.to_bytes(8, "little")
+    return hashlib.blake2b(seed + tail, digest_size=32, person=b"exactdp-aggregat").digest()
+
+
+def _with_unit_text(df, privacy_unit: str):
+    from ._aggregate import _missing, key_text
+    texts = []
+    for row, v in zip(df.index, df[privacy_unit].tolist()):
+        if _missing(v):
+            raise ParameterError(f"column {privacy_unit!r}, row {row!r}: a missing value (None/NaN)", privacy_unit)
+        texts.append(key_text(v))
+    return df.assign(**{_UNIT_TEXT: texts})
+
+
+def _bound_partition(df, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: Optional[bytes], index: int,
+                     release_id: str):
+    from . import _aggregate as agg
+    del release_id  # only makes the task names of two releases differ
+    frame = df.drop(columns=[_UNIT_TEXT])
+    records, originals = agg.records_csv(frame, spec, unit_texts=df[_UNIT_TEXT].tolist())
+    rng = None if seed is None else samplers.SeededBits(_aggregate_seed(seed, index))
+    return agg.call(_exactdp._aggregate_bound_partition, spec, records, keys_csv, rng), originals
+
+
+def _merge(parts) -> Tuple[List[Tuple[str, int, int, List[int]]], Dict]:
+    """Exact sums of the partitions' totals per key (Python ints), and the group values."""
+    merged: Dict[str, List[Any]] = {}
+    originals: Dict = {}
+    for totals, values in parts:
+        for texts, row in values.items():
+            originals.setdefault(texts, row)
+        for key, rows, units, sums in totals:
+            have = merged.get(key)
+            if have is None:
+                merged[key] = [rows, units, list(sums)]
+            else:
+                have[0] += rows
+                have[1] += units
+                have[2] = [a + b for a, b in zip(have[2], sums)]
+    return [(k, v[0], v[1], v[2]) for k, v in merged.items()], originals
+
+
+def bounded_totals(ddf, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: Optional[bytes],
+                   npartitions: Optional[int] = None, shuffle: bool = True):
+    """The exact bounded totals [(key, rows, units, sums)] of the whole frame, and the group
+    values: the records shuffled on the unit's text (every unit in ONE partition), each partition
+    bounded on its worker, the totals added on the client. shuffle=False only for the test that
+    shows what the shuffle prevents (a unit split over partitions is bounded, and counted, twice)."""
+    import dask
+    from ._aggregate import spec_columns
+    columns = spec_columns(spec)
+    privacy_unit = spec["privacy_unit"]
+    meta = ddf._meta[columns].assign(**{_UNIT_TEXT: ddf._meta[privacy_unit].astype(object)})
+    texts = ddf[columns].map_partitions(_with_unit_text, privacy_unit, meta=meta)
+    if shuffle:
+        texts = texts.shuffle(on=_UNIT_TEXT, npartitions=npartitions or ddf.npartitions)
+    release_id = os.urandom(16).hex()
+    tasks = [dask.delayed(_bound_partition)(part, spec, keys_csv, seed, i, release_id)
+             for i, part in enumerate(texts.to_delayed())]
+    return _merge(dask.compute(*tasks))
+
+
+def aggregate(ddf, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
+              sum: Optional[Dict[str, Tuple[Any, Any]]] = None, mean: Optional[Dict[str, Tuple[Any, Any]]] = None,
+              epsilon: Any, delta: Any = None, max_groups: int = 1, max_rows: int = 1,
+              mechanism: str = "discrete-laplace", split: Any = None, keys: Any = None,
+              selection: Optional[str] = None, seed: Optional[bytes] = None, npartitions: Optional[int] = None) -> Tuple[Any, Dict[str, Any]]:
+    """exactdp.aggregate on the Dask dataframe `ddf`: the same options, table and guarantee.
+
+    The records are shuffled on the privacy unit (so each unit's records are in one partition:
+    the bounding needs all of them together), bounded per partition on the workers (their OS
+    CSPRNG; no seed crosses the wire), merged exactly on the client, then selected and noised once.
+    seed= (32 bytes; demos and tests only) gives every partition its own substream
+    BLAKE2b(seed || index) and the client's step another. npartitions: of the shuffle (default:
+    ddf's). The table is a pandas DataFrame (it is small: one row per released group).
+    """
+    from . import _aggregate as agg
+    if seed is not None and (not isinstance(seed, (bytes, bytearray)) or len(seed) != 32):
+        raise ValueError("seed must be 32 bytes")
+    if seed is not None:
+        samplers.SeededBits(bytes(seed))  # refuses the all-zero seed, naming seed
+    spec = agg.build_spec(privacy_unit=privacy_unit, group_by=group_by, epsilon=epsilon, delta=delta,
+                          max_groups=max_groups, max_rows=max_rows, mechanism=mechanism, split=split,
+                          public_keys=keys is not None, selection=selection, count=count, count_units=count_units, sum=sum, mean=mean)
+    columns = agg.spec_columns(spec)
+    for c in columns:
+        if c not in ddf.columns:
+            raise ParameterError(f"column {c!r} is not in the dataframe", c)
+    keys_bytes, key_originals = agg.keys_csv(keys, spec["group_by"])
+    totals, originals = bounded_totals(ddf, spec, keys_bytes, None if seed is None else bytes(seed), npartitions)
+    rng = None if seed is None else samplers.SeededBits(_aggregate_seed(bytes(seed), None))
+    raw = agg.call(_exactdp._aggregate_from_totals, spec, totals, keys_bytes, rng)
+    originals.update(key_originals)
+    out = agg.table(raw, spec, originals, {g: ddf[g].dtype for g in spec["group_by"]})
+    return out, agg.guarantee(raw["guarantee"], spec, len(out), len(key_originals), seed is not None)

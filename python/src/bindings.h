@@ -13,6 +13,7 @@
 //   release.cc     the calibration and guarantee of `exactdp release` (for exactdp.dask.release)
 //   grid_noise.cc  exact grid noise on float64 / float32 arrays (exactdp.add_noise; GIL released)
 //   estimation.cc  the Cost-of-Privacy estimators (exactdp.estimators; GIL released)
+//   aggregate.cc   `exactdp aggregate` on records (exactdp.aggregate, exactdp.dask.aggregate)
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -38,6 +39,7 @@ void register_accountant(pybind11::module_& m);
 void register_release(pybind11::module_& m);
 void register_grid_noise(pybind11::module_& m);
 void register_estimation(pybind11::module_& m);
+void register_aggregate(pybind11::module_& m);
 
 // {"lower": text, "upper": text}: exact dyadic ends (outward decimals beyond 10^+-100000).
 pybind11::dict interval_to_dict(const exactdp::Interval& x);

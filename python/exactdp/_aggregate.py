@@ -1,0 +1,398 @@
+"""exactdp.aggregate (this module is private; the function is exported by the package):
+``exactdp aggregate`` (docs/AGGREGATE.md) on a pandas DataFrame.
+
+    table, guarantee = exactdp.aggregate(df, privacy_unit="user", group_by=["region"], count=True,
+                                         mean={"amount": ("0", "100.00")}, epsilon=1, delta="1e-6",
+                                         max_groups=2, max_rows=3)
+
+The C++ library does the work (mechanisms/aggregate/: bounding, selection, noise, guarantee),
+never the CLI. The frame's needed columns are handed to it as an in-memory RFC 4180 CSV written
+EXACTLY: integers as integers, floats as their exact decimal expansion (every finite float is a
+dyadic rational with a finite decimal expansion), Decimals as written, text quoted per RFC 4180;
+so the release is the one ``exactdp aggregate`` makes of that CSV (bit for bit with the same seed).
+Group values become text for the library (integers and integral floats as integers, other floats
+by repr, text as is) and are mapped back, so the output's group-by columns keep their dtype.
+
+Output: a DataFrame (group-by columns, then ``count``, ``count_units``, ``sum_COL``, ``mean_COL``
+in that order: every ``sum`` column in the dict's order, then every ``mean`` column): counts int64
+(an object column of Python ints if one does not fit), sums and means ``decimal.Decimal`` exact
+with the CLI's digits (a sum with d decimals, a mean with d + 6, d from the bounds). The
+guarantee dict has the CLI's ``--json`` fields with exact types (Fraction, Interval, int).
+"""
+
+from __future__ import annotations
+
+import csv
+import decimal
+import fractions
+import numbers
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _exactdp
+from ._convert import exact_text
+from ._errors import LimitError, ParameterError
+from .interval import Interval
+
+# The aggregate kinds: (keyword, takes {column: (L, U)}). A new kind of the library is one line
+# here and one in python/src/aggregate.cc (kKinds).
+KINDS: Tuple[Tuple[str, bool], ...] = (("count", False), ("count_units", False), ("sum", True), ("mean", True))
+
+_MAX_VALUE_DIGITS = 10_000  # the CSV reader's limit on a value cell (docs/AGGREGATE.md, Limits)
+
+
+def _bound_text(name: str, value: Any) -> str:
+    if isinstance(value, bool) or isinstance(value, (float, np.floating, fractions.Fraction)):
+        raise TypeError(f"{name}: bounds are plain decimals whose written digits set the grid: pass "
+                        f"an int, a str ('100.00') or a decimal.Decimal, not {type(value).__name__}")
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise ParameterError(f"{name} = {value} is not a finite number", name)
+        return format(value, "f")
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"{name}: expected an int, str or decimal.Decimal, not {type(value).__name__}")
+
+
+def _value_options(options: Dict[str, Any]) -> Tuple[List[Tuple[str, str]], List[Tuple[str, str]]]:
+    """(outputs, bounds) of the spec: outputs as (kind, column), bounds as (column, "L,U")."""
+    outputs: List[Tuple[str, str]] = []
+    bounds: Dict[str, str] = {}
+    for kind, with_columns in KINDS:
+        given = options.get(kind)
+        if not with_columns:
+            if given:
+                outputs.append((kind, ""))
+            continue
+        if given is None:
+            continue
+        if not isinstance(given, dict):
+            raise TypeError(f"{kind}: expected a dict {{column: (L, U)}}")
+        for column, pair in given.items():
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise ParameterError(f"{kind}[{column!r}] = {pair!r}: allowed a pair (L, U)", kind)
+            text = f"{_bound_text(kind, pair[0])},{_bound_text(kind, pair[1])}"
+            if bounds.setdefault(column, text) != text:
+                raise ParameterError(f"column {column!r} is given two different bounds ({bounds[column]} and {text})",
+                                     "bounds")
+            outputs.append((kind, column))
+    return outputs, list(bounds.items())
+
+
+def _bounding_option(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= value <= 1_000_000:
+        raise ParameterError(f"{name} = {value!r} is out of range: allowed an integer 1 <= {name} <= 1000000", name)
+    return int(value)
+
+
+def build_spec(*, privacy_unit: str, group_by: Any, epsilon: Any, delta: Any, max_groups: Any, max_rows: Any,
+               mechanism: str, split: Any, public_keys: bool, selection: Optional[str] = None,
+               **kinds: Any) -> Dict[str, Any]:
+    """The request of exactdp.aggregate / exactdp.dask.aggregate, checked by the library
+    (validate_aggregate_request and the calibration) before any data is read."""
+    group_by = [group_by] if isinstance(group_by, str) else list(group_by)
+    for name in [privacy_unit, *group_by]:
+        if not isinstance(name, str):
+            raise TypeError(f"column names must be str, not {type(name).__name__} ({name!r})")
+    if not isinstance(mechanism, str):
+        raise TypeError("mechanism must be a str")
+    if selection is not None and not isinstance(selection, str):
+        raise TypeError("selection must be a str")
+    outputs, bounds = _value_options(kinds)
+    spec = {"privacy_unit": privacy_unit, "group_by": group_by, "outputs": outputs, "bounds": bounds,
+            "max_groups": _bounding_option("max_groups", max_groups),
+            "max_rows": _bounding_option("max_rows", max_rows), "mechanism": mechanism,
+            "epsilon": exact_text("epsilon", epsilon),
+            "delta": None if delta is None else exact_text("delta", delta),
+            "split": None if split is None else exact_text("split", split), "public_keys": public_keys,
+            "selection": selection}
+    call(_exactdp._aggregate_guarantee, spec)  # every check that needs no data, now
+    return spec
+
+
+def call(function, *args):
+    """Calls the C++ core; a ParameterError's parameter is given its Python name (max_groups, ...)."""
+    try:
+        return function(*args)
+    except ParameterError as e:
+        name = e.parameter.replace("-", "_")
+        if name == e.parameter:
+            raise
+        raise type(e)(str(e).replace(e.parameter, name), name) from None
+
+
+def spec_columns(spec: Dict[str, Any]) -> List[str]:
+    """The columns the records CSV holds: the unit, the group-by columns, the value columns."""
+    out: List[str] = []
+    for c in [spec["privacy_unit"], *spec["group_by"], *(c for c, _ in spec["bounds"])]:
+        if c not in out:
+            out.append(c)
+    return out
+
+
+def _quote(text: str) -> str:
+    if "," in text or '"' in text or "\n" in text or "\r" in text:
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def key_text(value: Any) -> str:
+    """A unit or group value as the library's text: equal numbers give equal text."""
+    if isinstance(value, (bool, np.bool_)):
+        return "True" if value else "False"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        return str(int(value)) if float(value).is_integer() else repr(float(value))
+    return str(value)
+
+
+def _missing(value: Any) -> bool:
+    """None, NaN, NaT or pd.NA."""
+    if value is None:
+        return True
+    try:
+        import pandas as pd
+        result = pd.isna(value)
+    except ImportError:  # pragma: no cover (pandas is what gives the frames)
+        return bool(value != value)
+    return bool(result) if isinstance(result, (bool, np.bool_)) else False
+
+
+def _scaled_decimal(n: int, k: int) -> str:
+    """n / 10^k as a plain decimal, exactly (built from text: no context rounding)."""
+    return format(decimal.Decimal(f"{n}e-{k}"), "f")
+
+
+def _exact_decimal(column: str, row: Any, value: Any) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"column {column!r}, row {row!r}: a bool is not a value to sum")
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        if not np.isfinite(value):
+            raise ParameterError(f"column {column!r}, row {row!r}: {value} is not a finite number", column)
+        if isinstance(value, (float, np.float32, np.float16)):  # widening to float is exact
+            return format(decimal.Decimal(float(value)), "f")  # Decimal(float) is exact
+        num, den = value.as_integer_ratio()  # den = 2^k: num 5^k / 10^k, exact for every width
+        k = den.bit_length() - 1
+        return _scaled_decimal(num * 5**k, k)
+    if isinstance(value, fractions.Fraction):
+        den, k2, k5 = value.denominator, 0, 0
+        while den % 2 == 0:
+            den, k2 = den // 2, k2 + 1
+        while den % 5 == 0:
+            den, k5 = den // 5, k5 + 1
+        if den != 1:
+            raise ParameterError(f"column {column!r}, row {row!r}: {value} has no finite decimal expansion", column)
+        k = max(k2, k5)
+        return _scaled_decimal(value.numerator * 10**k // value.denominator, k)
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise ParameterError(f"column {column!r}, row {row!r}: {value} is not a finite number", column)
+        return format(value, "f")
+    raise TypeError(f"column {column!r}, row {row!r}: expected a number, not {type(value).__name__}")
+
+
+def _cells(frame, column: str, exact: bool) -> List[str]:
+    series = frame[column]
+    values = series.tolist()
+    index = series.index
+    numpy_dtype = isinstance(series.dtype, np.dtype)
+    if numpy_dtype and series.dtype.kind in "iu":  # numpy ints: no missing value
+        return [str(v) for v in values]
+    missing = series.isna().to_numpy()
+    if missing.any():
+        row = index[int(np.flatnonzero(missing)[0])]
+        raise ParameterError(f"column {column!r}, row {row!r}: a missing value (None/NaN)", column)
+    if exact and numpy_dtype and series.dtype in (np.float64, np.float32, np.float16):
+        finite = np.isfinite(series.to_numpy())
+        if not finite.all():
+            row = int(np.flatnonzero(~finite)[0])
+            raise ParameterError(f"column {column!r}, row {index[row]!r}: {values[row]} is not a finite number", column)
+        return [format(decimal.Decimal(v), "f") for v in values]  # tolist gave floats: Decimal is exact
+    if not exact:
+        return [_quote(v) if type(v) is str else _quote(key_text(v)) for v in values]
+    out = []
+    for i, v in enumerate(values):
+        text = _exact_decimal(column, index[i], v)
+        if len(text) > _MAX_VALUE_DIGITS:
+            raise LimitError(f"column {column!r}, row {index[i]!r}: over {_MAX_VALUE_DIGITS} digits", column)
+        out.append(text)
+    return out
+
+
+def records_csv(frame, spec: Dict[str, Any], unit_texts: Optional[Sequence[str]] = None) -> Tuple[bytes, Dict]:
+    """The frame's needed columns as exact CSV bytes, and {group text tuple: first value tuple}.
+    `unit_texts` (the Dask path): the privacy unit's texts, already made."""
+    columns = spec_columns(spec)
+    for c in columns:
+        if c not in frame.columns:
+            raise ParameterError(f"column {c!r} is not in the dataframe", c)
+    values = {c for c, _ in spec["bounds"]}
+    cells = {c: _cells(frame, c, exact=c in values and c not in [spec["privacy_unit"], *spec["group_by"]])
+             for c in columns if not (unit_texts is not None and c == spec["privacy_unit"])}
+    if unit_texts is not None:
+        cells[spec["privacy_unit"]] = [_quote(t) for t in unit_texts]
+    for c in values & set([spec["privacy_unit"], *spec["group_by"]]):  # a key column also summed
+        cells[c] = _cells(frame, c, exact=True)
+    lines = [",".join(_quote(c) for c in columns)]
+    lines.extend(",".join(row) for row in zip(*(cells[c] for c in columns)))
+    originals: Dict[Tuple[str, ...], Tuple] = {}
+    group_values = [frame[g].tolist() for g in spec["group_by"]]
+    for texts, row in zip(zip(*(cells[g] for g in spec["group_by"])), zip(*group_values)):
+        originals.setdefault(texts, row)
+    return _utf8("\n".join(lines) + "\n"), originals
+
+
+def _utf8(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ParameterError(f"text that is not valid Unicode ({e.reason}) in a unit or group value", "df") from None
+
+
+def keys_csv(keys: Any, group_by: List[str]) -> Tuple[Optional[bytes], Dict]:
+    """The public keys as a CSV (DataFrame with the group-by columns, or a list of tuples; a
+    list of scalars with one group-by column) and {group text tuple: key value tuple}."""
+    if keys is None:
+        return None, {}
+    if hasattr(keys, "columns"):
+        for g in group_by:
+            if g not in keys.columns:
+                raise ParameterError(f"keys: no column {g!r}", "keys")
+        rows = list(zip(*(keys[g].tolist() for g in group_by)))
+    else:
+        rows = [tuple(k) if isinstance(k, (tuple, list)) else (k,) for k in keys]
+    originals: Dict[Tuple[str, ...], Tuple] = {}
+    lines = [",".join(_quote(g) for g in group_by)]
+    for k in rows:
+        if len(k) != len(group_by) or any(_missing(v) for v in k):
+            raise ParameterError(f"keys: {k!r} is not a key of {len(group_by)} non-missing value(s)", "keys")
+        texts = tuple(_quote(key_text(v)) for v in k)
+        originals.setdefault(texts, k)
+        lines.append(",".join(texts) if len(texts) > 1 or texts[0] else '""')
+    return _utf8("\n".join(lines) + "\n"), originals
+
+
+def _parse_csv_line(line: str) -> List[str]:
+    return next(csv.reader([line], strict=True))
+
+
+def table(raw: Dict[str, Any], spec: Dict[str, Any], originals: Dict, dtypes: Dict[str, Any]):
+    """The released table as a typed DataFrame."""
+    import pandas as pd
+    names = _parse_csv_line(raw["header"])
+    k = len(spec["group_by"])
+    rows = [_parse_csv_line(r) for r in raw["rows"]]
+    data: Dict[str, Any] = {}
+    columns = []
+    for j, name in enumerate(names):
+        if j < k:
+            col = pd.Series([originals[tuple(_quote(t) for t in r[:k])][j] for r in rows], dtype=object)
+            try:
+                col = col.astype(dtypes[name]) if name in dtypes else col
+            except (TypeError, ValueError):
+                pass
+        elif name in ("count", "count_units"):
+            ints = [int(r[j]) for r in rows]
+            fits = all(-2**63 <= v < 2**63 for v in ints)
+            col = pd.Series(ints, dtype=np.int64 if fits else object)
+        else:
+            col = pd.Series([decimal.Decimal(r[j]) for r in rows], dtype=object)
+        columns.append(name)
+        data[j] = col
+    frame = pd.DataFrame({j: data[j] for j in range(len(names))})
+    frame.columns = columns
+    return frame
+
+
+def check_rng(rng: Any) -> None:
+    if rng is not None and not isinstance(rng, _exactdp.SeededBits):
+        raise TypeError(f"rng: expected None or an exactdp.SeededBits, not {type(rng).__name__}")
+
+
+def _q(text: Optional[str]) -> Optional[fractions.Fraction]:
+    return None if text is None else fractions.Fraction(text)
+
+
+def _interval(d: Dict[str, str]) -> Interval:
+    return Interval.from_text(d["lower"], d["upper"])
+
+
+def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: int, seeded: bool) -> Dict[str, Any]:
+    """The CLI's --json guarantee with exact types (docs/AGGREGATE.md, "Report")."""
+    g = raw
+    if g["selection"] is None:
+        selection: Dict[str, Any] = {"method": "public keys: every key released, none selected from the data",
+                                     "keys": keys}
+    else:
+        s = g["selection"]
+        selection = {"selection": s["selection"], "epsilon": _q(s["epsilon"]),
+                     "delta_requested": _q(s["delta_requested"]), "released_groups": released}
+        if s["selection"] == "optimal":
+            bound = _q(s["delta_bound"])
+            selection.update({"method": "optimal: each group released with probability p(units) (exact Bernoulli)",
+                              "delta": Interval(bound, bound), "epsilon_per_group": _q(s["epsilon_per_group"]),
+                              "delta_per_group": _q(s["delta_per_group"]), "table_entries": s["table_entries"],
+                              "table_bits": s["table_bits"], "saturation_units": s["saturation_units"]})
+        else:
+            selection.update({"method": "threshold: units + discrete Laplace noise >= tau",
+                              "delta": _interval(s["delta"]), "scale": _q(s["scale"]),
+                              "threshold": int(s["threshold"])})
+    integers = ("sensitivity_per_group", "l1_sensitivity", "l2_sensitivity_squared")
+    rationals = ("sigma2", "rho_zcdp", "scale", "epsilon")
+    quantities = [{key: int(v) if key in integers else _q(v) if key in rationals else v for key, v in q.items()}
+                  for q in g["quantities"]]
+    return {
+        "mechanism": g["mechanism"],
+        "requested": {"epsilon": _q(g["requested_epsilon"]), "delta": _q(g["requested_delta"])},
+        "epsilon": _q(g["epsilon"]), "epsilon_is_exact": g["epsilon_is_exact"], "delta": _q(g["delta"]),
+        "neighbouring": "add or remove one privacy unit with all its records",
+        "bounding": {"privacy_unit": spec["privacy_unit"], "max_groups": spec["max_groups"],
+                     "max_rows": spec["max_rows"],
+                     "method": "exact reservoir sampling (Algorithm R) with the CSPRNG, per unit"},
+        "split": _q(g["split"]), "partition_selection": selection,
+        "aggregates_epsilon": _q(g["aggregates_epsilon"]), "aggregates_delta": _q(g["aggregates_delta"]),
+        "aggregates_epsilon_certified": _interval(g["aggregates_epsilon_certified"]),
+        "aggregates_route": g["aggregates_route"],
+        "composition": "basic (adaptive) composition of selection and aggregates",
+        "quantities": quantities, "released_groups": released,
+        "randomness": "seeded ChaCha20 (reproducible demo: NOT private)" if seeded else "OS CSPRNG",
+    }
+
+
+def aggregate(df, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
+              sum: Optional[Dict[str, Tuple[Any, Any]]] = None, mean: Optional[Dict[str, Tuple[Any, Any]]] = None,
+              epsilon: Any, delta: Any = None, max_groups: int = 1, max_rows: int = 1,
+              mechanism: str = "discrete-laplace", split: Any = None, keys: Any = None,
+              selection: Optional[str] = None, rng: Any = None) -> Tuple[Any, Dict[str, Any]]:
+    """Releases counts, sums and means per group of the pandas DataFrame `df` with unit-level DP
+    (``exactdp aggregate``, docs/AGGREGATE.md); returns (table, guarantee).
+
+    privacy_unit: the column of the person; group_by: a column name or a list of them.
+    count / count_units: noisy kept rows / units per group. sum / mean: {column: (L, U)} with
+    L, U plain decimals (int, str or Decimal; their written digits set the grid, e.g. ("0",
+    "100.00") gives 0.01). epsilon, delta, split: exact numbers (no float). max_groups (L0) and
+    max_rows (Linf): the contribution bounds. mechanism: "discrete-laplace" or
+    "discrete-gaussian". keys: the public groups (a DataFrame with the group-by columns or a
+    list of tuples): exactly these are released, in that order, and no partition selection runs.
+    selection: without keys, "optimal" (the exact optimal partition selection; the default) or
+    "threshold" (a discrete Laplace count against a threshold); refused with keys.
+    rng: None (the OS CSPRNG) or an exactdp.SeededBits (demos and tests only).
+    Bad input: ParameterError naming the argument; TypeError for a float parameter.
+    """
+    check_rng(rng)
+    spec = build_spec(privacy_unit=privacy_unit, group_by=group_by, epsilon=epsilon, delta=delta,
+                      max_groups=max_groups, max_rows=max_rows, mechanism=mechanism, split=split,
+                      public_keys=keys is not None, selection=selection, count=count, count_units=count_units, sum=sum, mean=mean)
+    records, originals = records_csv(df, spec)
+    keys_bytes, key_originals = keys_csv(keys, spec["group_by"])
+    raw = call(_exactdp._aggregate_records, spec, records, keys_bytes, rng)
+    originals.update(key_originals)
+    dtypes = {g: df[g].dtype for g in spec["group_by"]}
+    out = table(raw, spec, originals, dtypes)
+    return out, guarantee(raw["guarantee"], spec, len(out), len(key_originals), rng is not None)

@@ -1,0 +1,283 @@
+// aggregate.cc — the `exactdp aggregate` library (mechanisms/aggregate/) for exactdp.aggregate
+// (pandas) and exactdp.dask.aggregate; docs/AGGREGATE.md, "From Python and Dask".
+//
+// spec: a dict {privacy_unit, group_by: [names], outputs: [(kind, column)], bounds: [(column,
+//   "L,U")], max_groups, max_rows, mechanism, epsilon, delta (text or None), split (text or None),
+//   public_keys: bool}; kind is a name of kKinds below (a new aggregate kind is one line there).
+// records / keys: RFC 4180 CSV bytes (records read in place, not copied) with a header naming the spec's columns (the Python layer
+//   writes them exactly: ints as ints, floats as their exact decimal expansion, text quoted).
+// _aggregate_guarantee(spec) -> guarantee dict (calibrate_aggregate: before any data is read)
+// _aggregate_records(spec, records, keys, rng) -> {"header", "rows", "guarantee"} (aggregate_records)
+// _aggregate_bound_partition(spec, records, keys, rng) -> [(key, rows, units, [sums])] (Python ints)
+// _aggregate_from_totals(spec, totals, keys, rng) -> like _aggregate_records (aggregate_from_totals)
+// rng: None (the OS CSPRNG) or an exactdp.SeededBits (its lock held while drawing). The GIL is
+// released while the library reads, bounds and draws. Rational fields of the guarantee are exact
+// texts ("p/q"); the private counts of AggregateRelease (units, pairs, ...) are never returned.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "bindings.h"
+#include "seeded_source.h"
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
+#include <exactdp/mechanisms/aggregate/optimal_partition_selection.h>
+#include <exactdp/mechanisms/aggregate/aggregate_from_totals.h>
+#include <exactdp/samplers/system_bits.h>
+
+namespace py = pybind11;
+
+namespace exactdp::python {
+namespace {
+
+using mechanisms::AggregateKind;
+
+// The aggregate kinds by their Python name (exactdp.aggregate's keywords).
+const std::vector<std::pair<std::string, AggregateKind>> kKinds = {
+    {"count", AggregateKind::kCount},
+    {"count_units", AggregateKind::kCountUnits},
+    {"sum", AggregateKind::kSum},
+    {"mean", AggregateKind::kMean},
+};
+
+AggregateKind kind_named(const std::string& name) {
+  for (const auto& [n, k] : kKinds) {
+    if (n == name) return k;
+  }
+  throw ParameterError("aggregate", "aggregate kind '" + abbreviate(name) + "' is not one of count, "
+                                    "count_units, sum, mean");
+}
+
+std::string mechanism_named(const std::string& name) {
+  for (const auto& law : mechanisms::release_laws()) {
+    if (name == law) return law;
+  }
+  throw ParameterError("mechanism", "mechanism = " + abbreviate(name) +
+                                        " is not a noise law aggregate adds: allowed " +
+                                        mechanisms::release_law_names());
+}
+
+std::optional<mpq_class> optional_rational(const char* name, const py::handle& v) {
+  if (v.is_none()) return std::nullopt;
+  return parse_rational(name, v.cast<std::string>());
+}
+
+mechanisms::AggregateRequest request_of(const py::dict& spec) {
+  mechanisms::AggregateRequest r;
+  r.privacy_unit = spec["privacy_unit"].cast<std::string>();
+  r.group_by = spec["group_by"].cast<std::vector<std::string>>();
+  for (const auto& [kind, column] : spec["outputs"].cast<std::vector<std::pair<std::string, std::string>>>()) {
+    r.outputs.push_back({kind_named(kind), column});
+  }
+  for (const auto& [column, bounds] : spec["bounds"].cast<std::vector<std::pair<std::string, std::string>>>()) {
+    r.value_columns.push_back({column, mechanisms::parse_value_bounds(bounds)});
+  }
+  r.bounding.max_groups = spec["max_groups"].cast<unsigned long>();
+  r.bounding.max_rows = spec["max_rows"].cast<unsigned long>();
+  r.mechanism = mechanism_named(spec["mechanism"].cast<std::string>());
+  r.epsilon = parse_rational("epsilon", spec["epsilon"].cast<std::string>());
+  r.delta = optional_rational("delta", spec["delta"]);
+  r.split = optional_rational("split", spec["split"]);
+  r.public_keys = spec["public_keys"].cast<bool>();
+  if (spec.contains("selection") && !spec["selection"].is_none()) {
+    r.selection = mechanisms::parse_selection_method(spec["selection"].cast<std::string>());
+  }
+  mechanisms::validate_aggregate_request(r);
+  return r;
+}
+
+py::dict quantity_dict(const mechanisms::AggregateGuarantee& g, const mechanisms::QuantityNoise& q) {
+  py::dict d;
+  d["quantity"] = q.quantity.name();
+  d["mechanism"] = g.mechanism;
+  d["sensitivity_per_group"] = q.sensitivity.per_group.get_str();
+  d["l1_sensitivity"] = q.sensitivity.l1.get_str();
+  d["l2_sensitivity_squared"] = q.sensitivity.l2_squared.get_str();
+  if (mechanisms::release_law_composes_by_zcdp(mechanisms::release_law(g.mechanism))) {
+    d["sigma2"] = to_string(q.sigma2);
+    d["rho_zcdp"] = to_string(q.rho);
+  } else {
+    d["scale"] = to_string(q.scale);
+    d["epsilon"] = to_string(q.epsilon);
+  }
+  return d;
+}
+
+py::object selection_dict(const mechanisms::AggregateGuarantee& g) {
+  if (!g.selection) return py::none();
+  const auto& s = *g.selection;
+  py::dict d;
+  d["selection"] = mechanisms::selection_method_name(s.method);
+  d["epsilon"] = to_string(s.epsilon);
+  d["delta_requested"] = to_string(s.delta_requested);
+  d["delta_bound"] = to_string(s.delta_bound);
+  if (s.table) {  // optimal: the per-group table (docs/AGGREGATE.md, "Partition selection")
+    const auto& t = *s.table;
+    d["epsilon_per_group"] = to_string(t.epsilon);
+    d["delta_per_group"] = to_string(t.delta);
+    d["table_entries"] = t.numerators.size();
+    d["table_bits"] = t.bits;
+    const auto sat = t.saturation();
+    d["saturation_units"] = sat ? py::object(py::int_(*sat)) : py::none();
+  } else {
+    d["delta"] = interval_to_dict(s.delta);
+    d["scale"] = to_string(s.scale);
+    d["threshold"] = s.threshold.get_str();
+  }
+  return d;
+}
+
+py::dict guarantee_dict(const mechanisms::AggregateGuarantee& g) {
+  py::dict d;
+  d["mechanism"] = g.mechanism;
+  d["requested_epsilon"] = to_string(g.requested_epsilon);
+  d["requested_delta"] = g.requested_delta ? py::object(py::str(to_string(*g.requested_delta))) : py::none();
+  d["epsilon"] = to_string(g.epsilon);
+  d["epsilon_is_exact"] = g.epsilon_is_exact;
+  d["delta"] = to_string(g.delta);
+  d["split"] = to_string(g.selection_share);
+  d["selection"] = selection_dict(g);
+  d["aggregates_epsilon"] = to_string(g.aggregates_epsilon);
+  d["aggregates_delta"] = to_string(g.aggregates_delta);
+  d["aggregates_epsilon_certified"] = interval_to_dict(g.aggregates_epsilon_certified);
+  d["aggregates_route"] = g.aggregates_route;
+  py::list quantities;
+  for (const auto& q : g.noise) quantities.append(quantity_dict(g, q));
+  d["quantities"] = quantities;
+  return d;
+}
+
+py::dict release_dict(const mechanisms::AggregateRelease& rel) {
+  py::dict d;
+  d["header"] = rel.header;
+  d["rows"] = rel.rows;
+  d["guarantee"] = guarantee_dict(rel.guarantee);
+  return d;
+}
+
+// The keys of a keys CSV (read_public_keys), a CsvError named as `keys` like the CLI's --keys.
+std::optional<std::vector<std::string>> keys_of(const mechanisms::AggregateRequest& r,
+                                                const std::optional<std::string>& keys_csv) {
+  if (!keys_csv) return std::nullopt;
+  std::istringstream in(*keys_csv);
+  mechanisms::StreamByteReader reader(in);
+  try {
+    return mechanisms::read_public_keys(reader, r.group_by);
+  } catch (const mechanisms::CsvError& e) {
+    throw ParameterError("keys", std::string("keys: ") + e.what());
+  }
+}
+
+// The bytes of a Python bytes object, read in place (no copy): the object is immutable and the
+// caller's reference keeps it alive while the GIL is released.
+class BytesReader : public mechanisms::ByteReader {
+ public:
+  explicit BytesReader(const py::bytes& b) {
+    char* data = nullptr;
+    Py_ssize_t size = 0;
+    if (PyBytes_AsStringAndSize(b.ptr(), &data, &size) != 0) throw py::error_already_set();
+    text_ = std::string_view(data, static_cast<std::size_t>(size));
+  }
+  std::size_t read(char* out, std::size_t n) override {
+    const std::size_t k = std::min(n, text_.size() - pos_);
+    std::copy_n(text_.data() + pos_, k, out);
+    pos_ += k;
+    return k;
+  }
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+// Runs `work(bits)` without the GIL, on the seeded source under its lock or the OS CSPRNG.
+template <class Work>
+auto with_bits(const py::object& rng, Work&& work) {
+  PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
+  const py::gil_scoped_release release;
+  if (seeded != nullptr) {
+    const std::lock_guard<std::mutex> lock(seeded->mutex());
+    return work(static_cast<BitSource&>(seeded->bits()));
+  }
+  SystemBits system;
+  return work(static_cast<BitSource&>(system));
+}
+
+py::dict aggregate_guarantee(const py::dict& spec) {
+  return guarantee_dict(mechanisms::calibrate_aggregate(request_of(spec)));
+}
+
+py::dict aggregate_records(const py::dict& spec, const py::bytes& records,
+                           const std::optional<std::string>& keys_csv, const py::object& rng) {
+  const mechanisms::AggregateRequest r = request_of(spec);
+  const auto keys = keys_of(r, keys_csv);
+  BytesReader reader(records);
+  const mechanisms::AggregateRelease rel = with_bits(rng, [&](BitSource& bits) {
+    return mechanisms::aggregate_records(reader, r, keys ? &*keys : nullptr, bits);
+  });
+  return release_dict(rel);
+}
+
+py::object python_int(const mpz_class& v) { return py::int_(py::str(v.get_str())); }
+
+py::list bound_partition(const py::dict& spec, const py::bytes& records,
+                         const std::optional<std::string>& keys_csv, const py::object& rng) {
+  const mechanisms::AggregateRequest r = request_of(spec);
+  const auto keys = keys_of(r, keys_csv);
+  BytesReader reader(records);
+  const mechanisms::BoundedTotals t = with_bits(rng, [&](BitSource& bits) {
+    return mechanisms::bound_partition(reader, r, keys ? &*keys : nullptr, bits);
+  });
+  py::list out;
+  for (std::size_t i = 0; i < t.keys.size(); ++i) {
+    py::list sums;
+    for (const auto& s : t.totals[i].sums) sums.append(python_int(s));
+    out.append(py::make_tuple(t.keys[i], python_int(t.totals[i].rows), python_int(t.totals[i].units), sums));
+  }
+  return out;
+}
+
+mpz_class mpz_of(const py::handle& v, const char* what) {
+  return parse_integer(what, py::str(v).cast<std::string>());
+}
+
+py::dict from_totals(const py::dict& spec, const py::list& totals, const std::optional<std::string>& keys_csv,
+                     const py::object& rng) {
+  const mechanisms::AggregateRequest r = request_of(spec);
+  const auto keys = keys_of(r, keys_csv);
+  mechanisms::BoundedTotals t;
+  for (const auto& item : totals) {
+    const auto row = item.cast<py::tuple>();
+    t.keys.push_back(row[0].cast<std::string>());
+    mechanisms::GroupTotals g{mpz_of(row[1], "totals"), mpz_of(row[2], "totals"), {}};
+    for (const auto& s : row[3].cast<py::list>()) g.sums.push_back(mpz_of(s, "totals"));
+    t.totals.push_back(std::move(g));
+  }
+  const mechanisms::AggregateRelease rel = with_bits(rng, [&](BitSource& bits) {
+    return mechanisms::aggregate_from_totals(r, std::move(t), keys ? &*keys : nullptr, bits);
+  });
+  return release_dict(rel);
+}
+
+}  // namespace
+
+void register_aggregate(py::module_& m) {
+  m.def("_aggregate_guarantee", &aggregate_guarantee, py::arg("spec"));
+  m.def("_aggregate_records", &aggregate_records, py::arg("spec"), py::arg("records"), py::arg("keys"),
+        py::arg("rng"));
+  m.def("_aggregate_bound_partition", &bound_partition, py::arg("spec"), py::arg("records"), py::arg("keys"),
+        py::arg("rng"));
+  m.def("_aggregate_from_totals", &from_totals, py::arg("spec"), py::arg("totals"), py::arg("keys"),
+        py::arg("rng"));
+}
+
+}  // namespace exactdp::python
