@@ -143,7 +143,7 @@ void calibrate_zcdp(ReleaseCalibration& out, const mpq_class& delta_mech) {
       throw std::logic_error("release calibration: a verified rho no longer meets epsilon");
     }
   }
-  out.column_noise = sigma2s;
+  if (m.per_column()) out.column_noise = sigma2s;
   out.sigma2 = sigma2s[0];
   out.rho = release_rho(m, sigma2s);
   out.epsilon = eps_claim;
@@ -165,10 +165,12 @@ void calibrate_pure_l1(ReleaseCalibration& out, const laws::Law& law) {
   const ReleaseBudget& budget = out.budget;
   const ContributionModel& m = out.model;
   const mpz_class ck = mpz_class(m.columns) * m.contributions;
+  std::vector<mpq_class> scales;
   for (std::size_t c = 0; c < m.columns; ++c) {  // t_c = C K Delta_c / epsilon
-    out.column_noise.push_back(law_calibration(law, budget.epsilon, 0, ck * m.sensitivity_of(c)).value);
+    scales.push_back(law_calibration(law, budget.epsilon, 0, ck * m.sensitivity_of(c)).value);
   }
-  out.scale = out.column_noise[0];
+  out.scale = scales[0];
+  if (m.per_column()) out.column_noise = scales;
   out.epsilon = Interval(budget.epsilon, kPrec);
   out.epsilon_exact = budget.epsilon;
   out.delta = Interval(0L, kPrec);
@@ -209,7 +211,7 @@ void charge_hardened(ReleaseCalibration& out, const laws::Law& law, std::uint64_
 void calibrate_exact_profile(ReleaseCalibration& out, const laws::Law& law, const mpq_class& delta_mech) {
   const laws::NoiseCalibration cal = law_calibration(law, out.budget.epsilon, delta_mech, out.model.sensitivity_of(0));
   out.sigma2 = cal.value;
-  out.column_noise = {cal.value};
+  if (out.model.per_column()) out.column_noise = {cal.value};
   out.rho = mpq_class(out.l2_sensitivity_squared) / (2 * cal.value);
   out.epsilon = Interval(out.budget.epsilon, kPrec);
   out.epsilon_exact = out.budget.epsilon;

@@ -119,11 +119,11 @@ struct ReleaseCalibration {
   std::string route;               // "pure-dp-l1", "exact-profile" or "zcdp"
   std::string route_detail;        // one sentence: the theorems used
   std::string parameter;           // the law's noise parameter: "sigma2" or "scale" (noise())
-  mpq_class scale;                 // discrete Laplace t (0 for the Gaussian); column 0's if per column
-  mpq_class sigma2;                // discrete Gaussian sigma2 (0 for Laplace); column 0's if per column
-  // Each column's noise parameter (scale or sigma2), in the model's column order; filled by
-  // calibrate_release (uniform model: C equal entries). Empty in a hand-built calibration:
-  // noise_of() then falls back to noise().
+  mpq_class scale;                 // discrete Laplace t (0 for the Gaussian); per column: column 0's
+  mpq_class sigma2;                // discrete Gaussian sigma2 (0 for Laplace); per column: column 0's
+  // Each column's noise parameter (scale or sigma2), in the model's column order, when the model
+  // has per-column sensitivities. Empty for the uniform model (and in a hand-built calibration):
+  // every column then has noise(), and noise_of() returns it.
   std::vector<mpq_class> column_noise;
   std::vector<mpq_class> column_tau_upper;  // hardened only: each column's sampler's tau
   exactdp::Interval epsilon{exactdp::kDefaultPrecision};  // certified; upper <= requested
