@@ -1,6 +1,8 @@
 #include <exactdp/mechanisms/release/release_calibration.h>
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <exactdp/core/decimal.h>
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
@@ -97,38 +99,119 @@ mpq_class max_feasible_rho(const mpq_class& epsilon, const mpq_class& delta) {
   return lo;
 }
 
+// sigma2_c = C K^2 Delta_c^2 / (2 rho) rounded up to 3 significant digits, for every column.
+std::vector<mpq_class> zcdp_sigma2s(const ContributionModel& m, const mpq_class& rho) {
+  std::vector<mpq_class> out;
+  const mpz_class ck2 = mpz_class(m.columns) * m.contributions * m.contributions;
+  for (std::size_t c = 0; c < m.columns; ++c) {
+    const mpz_class d = m.sensitivity_of(c);
+    out.push_back(accounting::round_up_significant(mpq_class(ck2 * d * d) / (2 * rho), 3));
+  }
+  return out;
+}
+
+// rho = sum_c K^2 Delta_c^2 / (2 sigma2_c): the columns' zCDP parameters added (BS16 Lemma 2.3).
+mpq_class release_rho(const ContributionModel& m, const std::vector<mpq_class>& sigma2s) {
+  mpq_class rho = 0;
+  const mpz_class k2 = mpz_class(m.contributions) * m.contributions;
+  for (std::size_t c = 0; c < m.columns; ++c) {
+    const mpz_class d = m.sensitivity_of(c);
+    rho += mpq_class(k2 * d * d) / (2 * sigma2s[c]);
+  }
+  return rho;
+}
+
 void calibrate_zcdp(ReleaseCalibration& out, const mpq_class& delta_mech) {
   const mpq_class& epsilon = out.budget.epsilon;
+  const ContributionModel& m = out.model;
   const mpq_class rho_max = max_feasible_rho(epsilon, delta_mech);
-  const mpq_class l2sq(out.l2_sensitivity_squared);
-  mpq_class sigma2 = accounting::round_up_significant(l2sq / (2 * rho_max), 3);
+  std::vector<mpq_class> sigma2s = zcdp_sigma2s(m, rho_max);
   Interval eps_claim(kPrec);
   bool met = false;
   for (int bump = 0; bump < 100 && !met; ++bump) {
-    met = zcdp_meets(l2sq / (2 * sigma2), delta_mech, epsilon, &eps_claim);
-    if (!met) sigma2 = accounting::round_up_significant(sigma2 * (1 + power_of_two(-60)), 3);
+    met = zcdp_meets(release_rho(m, sigma2s), delta_mech, epsilon, &eps_claim);
+    if (!met) {
+      for (auto& s2 : sigma2s) s2 = accounting::round_up_significant(s2 * (1 + power_of_two(-60)), 3);
+    }
   }
-  if (!met) {  // rho_max itself was verified
-    sigma2 = l2sq / (2 * rho_max);
+  if (!met) {  // rho_max itself was verified; sigma2_c = C K^2 Delta_c^2 / (2 rho_max) exactly
+    const mpz_class ck2 = mpz_class(m.columns) * m.contributions * m.contributions;
+    for (std::size_t c = 0; c < m.columns; ++c) {
+      sigma2s[c] = mpq_class(ck2 * m.sensitivity_of(c) * m.sensitivity_of(c)) / (2 * rho_max);
+    }
     if (!zcdp_meets(rho_max, delta_mech, epsilon, &eps_claim)) {
       throw std::logic_error("release calibration: a verified rho no longer meets epsilon");
     }
   }
-  out.sigma2 = sigma2;
-  out.rho = l2sq / (2 * sigma2);
+  if (m.per_column()) out.column_noise = sigma2s;
+  out.sigma2 = sigma2s[0];
+  out.rho = release_rho(m, sigma2s);
   out.epsilon = eps_claim;
   out.delta = Interval(delta_mech, kPrec);
   out.delta_exact = delta_mech;
   out.route = "zcdp";
   out.route_detail =
-      "each cell's discrete Gaussian is (alpha v^2/(2 sigma2))-Renyi DP (CKS20 Prop. 5); the cells "
-      "compose by adding rho (BS16 Lemma 2.3) to rho = C K^2 Delta^2 / (2 sigma2); rho-zCDP is "
-      "converted to (epsilon, delta) by CKS20 Cor. 13 with a searched alpha, certified";
+      m.per_column()
+          ? "each cell's discrete Gaussian is (alpha v^2/(2 sigma2_c))-Renyi DP (CKS20 Prop. 5); the "
+            "cells compose by adding rho (BS16 Lemma 2.3) to rho = sum_c K^2 Delta_c^2 / (2 sigma2_c), "
+            "with sigma2_c >= C K^2 Delta_c^2 / (2 rho_max) so that each column spends at most rho_max / C; "
+            "rho-zCDP is converted to (epsilon, delta) by CKS20 Cor. 13 with a searched alpha, certified"
+          : "each cell's discrete Gaussian is (alpha v^2/(2 sigma2))-Renyi DP (CKS20 Prop. 5); the cells "
+            "compose by adding rho (BS16 Lemma 2.3) to rho = C K^2 Delta^2 / (2 sigma2); rho-zCDP is "
+            "converted to (epsilon, delta) by CKS20 Cor. 13 with a searched alpha, certified";
+}
+
+void calibrate_pure_l1(ReleaseCalibration& out, const laws::Law& law) {
+  const ReleaseBudget& budget = out.budget;
+  const ContributionModel& m = out.model;
+  const mpz_class ck = mpz_class(m.columns) * m.contributions;
+  std::vector<mpq_class> scales;
+  for (std::size_t c = 0; c < m.columns; ++c) {  // t_c = C K Delta_c / epsilon
+    scales.push_back(law_calibration(law, budget.epsilon, 0, ck * m.sensitivity_of(c)).value);
+  }
+  out.scale = scales[0];
+  if (m.per_column()) out.column_noise = scales;
+  out.epsilon = Interval(budget.epsilon, kPrec);
+  out.epsilon_exact = budget.epsilon;
+  out.delta = Interval(0L, kPrec);
+  out.delta_exact = mpq_class(0);
+  out.route = "pure-dp-l1";
+  out.route_detail =
+      m.per_column()
+          ? "independent discrete Laplace noise of scale t_c = C K Delta_c / epsilon on every cell of "
+            "column c has privacy loss at most sum_c ||v_c||_1 / t_c <= sum_c K Delta_c / t_c = epsilon "
+            "for a person's change v (pure DP, delta = 0)"
+          : "independent discrete Laplace noise of scale t on every cell has privacy loss at most "
+            "||v||_1 / t <= C K Delta / t = epsilon for a person's change v (pure DP, delta = 0)";
+  out.rho = budget.epsilon * budget.epsilon / 2;
+  out.mu = accounting::gdp_mu_of_pure_dp(budget.epsilon).value;
+}
+
+// --hardened: each column's sampler's own certified tau (<= 2^-64, the bound reserved out of
+// delta), charged for its R cells. Building the samplers also checks the hardened range
+// (ParameterError naming sigma2 or scale).
+void charge_hardened(ReleaseCalibration& out, const laws::Law& law, std::uint64_t rows) {
+  const mpq_class rows_q(mpz_class(std::to_string(rows)));
+  mpq_class tau_sum = 0;
+  out.tau_upper_per_cell = 0;
+  for (std::size_t c = 0; c < out.model.columns; ++c) {
+    const laws::LawParameters noise = law.parse_values({{out.parameter, out.noise_of(c)}}, laws::Use::kSample);
+    out.column_tau_upper.push_back(law.make_sampler(noise, Hardening{})->tau_upper());
+    tau_sum += out.column_tau_upper.back();
+    if (out.column_tau_upper.back() > out.tau_upper_per_cell) out.tau_upper_per_cell = out.column_tau_upper.back();
+  }
+  const mpq_class eps_claim = out.epsilon_exact.value_or(exactdp::to_mpq(out.epsilon.upper()));
+  out.hardened_charge = accounting::hardened_delta_charge(eps_claim, rows_q * tau_sum, kPrec);
+  out.delta = accounting::hardened_delta(out.delta, eps_claim, rows_q * tau_sum);
+  out.delta_exact.reset();
+  out.rho.reset();
+  out.mu.reset();
 }
 
 void calibrate_exact_profile(ReleaseCalibration& out, const laws::Law& law, const mpq_class& delta_mech) {
-  const laws::NoiseCalibration cal = law_calibration(law, out.budget.epsilon, delta_mech, out.model.sensitivity);
+  const laws::NoiseCalibration cal = law_calibration(law, out.budget.epsilon, delta_mech, out.model.sensitivity_of(0));
   out.sigma2 = cal.value;
+  if (out.model.per_column()) out.column_noise = {cal.value};
   out.rho = mpq_class(out.l2_sensitivity_squared) / (2 * cal.value);
   out.epsilon = Interval(out.budget.epsilon, kPrec);
   out.epsilon_exact = out.budget.epsilon;
@@ -194,6 +277,12 @@ void validate_release(const ReleaseBudget& budget, const ContributionModel& mode
                                   "certified distance tau): allowed 0 < delta < 1");
   }
   accounting::require_integer_sensitivity(model.sensitivity);
+  if (model.per_column() && model.column_sensitivities.size() != model.columns) {
+    throw ParameterError("sensitivity", "sensitivity: " + std::to_string(model.column_sensitivities.size()) +
+                                            " per-column sensitivities for " + std::to_string(model.columns) +
+                                            " columns: allowed one per column");
+  }
+  for (const mpz_class& d : model.column_sensitivities) accounting::require_integer_sensitivity(d);
   if (model.contributions < 1 || model.contributions > kMaxContributions) {
     throw ParameterError::out_of_range("contributions", std::to_string(model.contributions),
                                        "1 <= contributions <= 1000000");
@@ -212,9 +301,14 @@ ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const Contribu
   out.budget = budget;
   out.model = model;
   out.cells = rows * model.columns;
-  const mpz_class c(model.columns), k(model.contributions);
-  out.l1_sensitivity = c * k * model.sensitivity;
-  out.l2_sensitivity_squared = c * k * k * model.sensitivity * model.sensitivity;
+  const mpz_class k(model.contributions);
+  mpz_class sum_d = 0, sum_d2 = 0;
+  for (std::size_t c = 0; c < model.columns; ++c) {
+    sum_d += model.sensitivity_of(c);
+    sum_d2 += model.sensitivity_of(c) * model.sensitivity_of(c);
+  }
+  out.l1_sensitivity = k * sum_d;            // C K Delta when uniform
+  out.l2_sensitivity_squared = k * k * sum_d2;  // C K^2 Delta^2 when uniform
   out.hardened_charge = Interval(0L, kPrec);
 
   // --hardened: reserve (1 + e^eps) N 2^-tau_bits out of delta before calibrating.
@@ -233,17 +327,7 @@ ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const Contribu
   }
 
   if (route_of(law) == Route::kPureL1) {
-    out.scale = law_calibration(law, budget.epsilon, 0, out.l1_sensitivity).value;  // C K Delta / epsilon
-    out.epsilon = Interval(budget.epsilon, kPrec);
-    out.epsilon_exact = budget.epsilon;
-    out.delta = Interval(0L, kPrec);
-    out.delta_exact = mpq_class(0);
-    out.route = "pure-dp-l1";
-    out.route_detail =
-        "independent discrete Laplace noise of scale t on every cell has privacy loss at most "
-        "||v||_1 / t <= C K Delta / t = epsilon for a person's change v (pure DP, delta = 0)";
-    out.rho = budget.epsilon * budget.epsilon / 2;
-    out.mu = accounting::gdp_mu_of_pure_dp(budget.epsilon).value;
+    calibrate_pure_l1(out, law);
   } else if (model.columns == 1 && model.contributions == 1) {
     calibrate_exact_profile(out, law, delta_mech);
   } else {
@@ -251,20 +335,7 @@ ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const Contribu
   }
 
   out.parameter = release_noise_parameter(law);
-
-  if (budget.hardened) {
-    // The samplers' own certified tau (<= 2^-64, the bound reserved above). Building them also
-    // checks the hardened range (ParameterError naming sigma2 or scale).
-    const laws::LawParameters noise = law.parse_values({{out.parameter, out.noise()}}, laws::Use::kSample);
-    out.tau_upper_per_cell = law.make_sampler(noise, Hardening{})->tau_upper();
-    const mpq_class eps_claim = out.epsilon_exact.value_or(exactdp::to_mpq(out.epsilon.upper()));
-    out.hardened_charge =
-        accounting::hardened_delta_charge(eps_claim, cells * out.tau_upper_per_cell, kPrec);
-    out.delta = accounting::hardened_delta(out.delta, eps_claim, cells * out.tau_upper_per_cell);
-    out.delta_exact.reset();
-    out.rho.reset();
-    out.mu.reset();
-  }
+  if (budget.hardened) charge_hardened(out, law, rows);
 
   // The guarantee never exceeds the request (certified comparisons on the upper ends).
   const bool epsilon_ok = out.epsilon_exact ? *out.epsilon_exact <= budget.epsilon

@@ -12,7 +12,15 @@
 //   per column  ||v_c||_1 <= K Delta  and  ||v_c||_2 <= ||v_c||_1 <= K Delta   (same row: equality),
 //   overall     ||v||_1 <= C K Delta  and  ||v||_2^2 <= C K^2 Delta^2.
 //
-// Mechanisms (every cell gets independent noise with the same parameter):
+// Per-column sensitivities (ContributionModel::column_sensitivities): column c's cell changes by
+// at most Delta_c, so ||v_c||_1 <= K Delta_c, ||v_c||_2 <= K Delta_c, ||v||_1 <= K sum_c Delta_c
+// and ||v||_2^2 <= K^2 sum_c Delta_c^2. Each column then gets the parameter below with its own
+// Delta_c in place of Delta (one scale in normalized units: t_c = C K Delta_c / epsilon, whose
+// losses K Delta_c / t_c = epsilon / C add to epsilon; sigma2_c >= C K^2 Delta_c^2 / (2 rho),
+// whose rho_c = K^2 Delta_c^2 / (2 sigma2_c) <= rho / C add to at most rho). With equal Delta_c
+// this is the uniform calibration, value for value (docs/RELEASE.md, "Per-column sensitivity").
+//
+// Mechanisms (every cell of a column gets independent noise with the column's parameter):
 //   discrete Laplace, scale t = C K Delta / epsilon. Privacy loss
 //     |log P[M(D) = y] / P[M(D') = y]| <= sum_i |v_i| / t <= epsilon: pure epsilon-DP
 //     (route "pure-dp-l1"). Then also rho = epsilon^2 / 2 zCDP (BS16 Prop. 3.3) and
@@ -44,6 +52,7 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -89,19 +98,34 @@ struct ContributionModel {
   mpz_class sensitivity = 1;        // Delta >= 1, per record and cell
   unsigned long contributions = 1;  // K, 1..kMaxContributions records per person
   unsigned long columns = 1;        // C, 1..kMaxNoisedColumns noised columns
+  // Per-column sensitivities Delta_c >= 1 (grid steps), in the draw order of the columns, when
+  // the columns differ (a count and a sum): then exactly `columns` entries, and `sensitivity`
+  // is not used. Empty: every column has `sensitivity` (the uniform model).
+  std::vector<mpz_class> column_sensitivities;
+
+  // Delta_c of column c (0 <= c < columns).
+  [[nodiscard]] const mpz_class& sensitivity_of(std::size_t c) const {
+    return column_sensitivities.empty() ? sensitivity : column_sensitivities[c];
+  }
+  [[nodiscard]] bool per_column() const { return !column_sensitivities.empty(); }
 };
 
 struct ReleaseCalibration {
   ReleaseBudget budget;
   ContributionModel model;
   std::uint64_t cells = 0;         // R C noise draws
-  mpz_class l1_sensitivity;        // C K Delta
-  mpz_class l2_sensitivity_squared;  // C K^2 Delta^2
+  mpz_class l1_sensitivity;        // C K Delta (per column: K sum_c Delta_c)
+  mpz_class l2_sensitivity_squared;  // C K^2 Delta^2 (per column: K^2 sum_c Delta_c^2)
   std::string route;               // "pure-dp-l1", "exact-profile" or "zcdp"
   std::string route_detail;        // one sentence: the theorems used
   std::string parameter;           // the law's noise parameter: "sigma2" or "scale" (noise())
-  mpq_class scale;                 // discrete Laplace t (0 for the Gaussian)
-  mpq_class sigma2;                // discrete Gaussian sigma2 (0 for Laplace)
+  mpq_class scale;                 // discrete Laplace t (0 for the Gaussian); per column: column 0's
+  mpq_class sigma2;                // discrete Gaussian sigma2 (0 for Laplace); per column: column 0's
+  // Each column's noise parameter (scale or sigma2), in the model's column order, when the model
+  // has per-column sensitivities. Empty for the uniform model (and in a hand-built calibration):
+  // every column then has noise(), and noise_of() returns it.
+  std::vector<mpq_class> column_noise;
+  std::vector<mpq_class> column_tau_upper;  // hardened only: each column's sampler's tau
   exactdp::Interval epsilon{exactdp::kDefaultPrecision};  // certified; upper <= requested
   exactdp::Interval delta{exactdp::kDefaultPrecision};    // certified; upper <= requested
   // The exact values when the guarantee is an exact rational (then epsilon / delta above are
@@ -111,11 +135,15 @@ struct ReleaseCalibration {
   std::optional<mpq_class> delta_exact;
   std::optional<mpq_class> rho;                 // rho-zCDP of the whole release, when it holds
   std::optional<exactdp::Interval> mu;       // mu-GDP (upper end safe), when it holds
-  mpq_class tau_upper_per_cell;                 // hardened only: the samplers' certified tau
+  mpq_class tau_upper_per_cell;                 // hardened only: the samplers' certified tau (max over columns)
   exactdp::Interval hardened_charge{exactdp::kDefaultPrecision};  // (1+e^eps) N tau (0 if plain)
 
   // The value of `parameter`: scale or sigma2, what the law's sampler is built with.
   [[nodiscard]] const mpq_class& noise() const { return parameter == "scale" ? scale : sigma2; }
+  // Column c's noise parameter (column_noise[c], or noise() when column_noise is empty).
+  [[nodiscard]] const mpq_class& noise_of(std::size_t c) const {
+    return column_noise.empty() ? noise() : column_noise[c];
+  }
 };
 
 // The largest rho (to a relative 2^-30, verified) whose rho-zCDP converts by CKS20 Cor. 13

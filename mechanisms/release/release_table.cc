@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 
 #include <exactdp/mechanisms/release/internal/noise_drawer.h>
 #include <exactdp/core/rational.h>
@@ -27,6 +28,12 @@ void check_output(std::ostream& out) {
 
 TableScan scan_table(ByteReader& input, const std::vector<std::string>& columns,
                      const ReleaseLimits& limits, const CellCodec& codec) {
+  return scan_table(input, columns, limits, std::vector<CellCodec>(columns.size(), codec));
+}
+
+TableScan scan_table(ByteReader& input, const std::vector<std::string>& columns,
+                     const ReleaseLimits& limits, const std::vector<CellCodec>& codecs) {
+  if (codecs.size() != columns.size()) throw std::invalid_argument("scan_table: one codec per column");
   CsvReader reader(input, limits.csv);
   CsvRecord record;
   TableScan scan;
@@ -57,7 +64,12 @@ TableScan scan_table(ByteReader& input, const std::vector<std::string>& columns,
     scan.noised.push_back(*found);
   }
   // Header order, so pass 2 walks each record left to right.
-  std::sort(scan.noised.begin(), scan.noised.end());
+  std::vector<std::size_t> order(columns.size());
+  for (std::size_t a = 0; a < order.size(); ++a) order[a] = a;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return scan.noised[a] < scan.noised[b]; });
+  const std::vector<std::size_t> found = scan.noised;
+  for (std::size_t j = 0; j < order.size(); ++j) scan.noised[j] = found[order[j]];
+  scan.requested = order;
   mpz_class value;
   while (reader.next(record)) {
     if (record.fields.size() != scan.header.size()) {
@@ -67,8 +79,9 @@ TableScan scan_table(ByteReader& input, const std::vector<std::string>& columns,
                                    "a ragged row of " + std::to_string(record.fields.size()) + " fields") +
                          " (the header has " + std::to_string(scan.header.size()) + ")");
     }
-    for (const std::size_t i : scan.noised) {
-      codec.parse(record.value(i), record.line, scan.header[i], value);
+    for (std::size_t j = 0; j < scan.noised.size(); ++j) {
+      const std::size_t i = scan.noised[j];
+      codecs[scan.requested[j]].parse(record.value(i), record.line, scan.header[i], value);
     }
     ++scan.rows;
   }
@@ -79,7 +92,17 @@ TableScan scan_table(ByteReader& input, const std::vector<std::string>& columns,
 void write_release(ByteReader& input, std::ostream& out, const TableScan& scan,
                    const ReleaseCalibration& calibration, BitSource& bits,
                    const ReleaseLimits& limits, const CellCodec& codec) {
-  internal::NoiseDrawer drawer(calibration);
+  write_release(input, out, scan, calibration, bits, limits, std::vector<CellCodec>(scan.noised.size(), codec));
+}
+
+void write_release(ByteReader& input, std::ostream& out, const TableScan& scan,
+                   const ReleaseCalibration& calibration, BitSource& bits,
+                   const ReleaseLimits& limits, const std::vector<CellCodec>& codecs) {
+  if (codecs.size() != scan.noised.size() ||
+      (!calibration.column_noise.empty() && calibration.column_noise.size() != scan.noised.size())) {
+    throw std::invalid_argument("write_release: one codec and one calibrated column per noised column");
+  }
+  std::vector<internal::NoiseDrawer> drawers = internal::column_drawers(calibration, scan.noised.size());
   CsvReader reader(input, limits.csv);
   CsvRecord record;
   auto changed = [](std::uint64_t line) {
@@ -98,7 +121,9 @@ void write_release(ByteReader& input, std::ostream& out, const TableScan& scan,
   while (reader.next(record)) {
     if (++rows > scan.rows || record.fields.size() != scan.header.size()) throw changed(record.line);
     std::size_t copied = 0;  // bytes of record.raw written so far
-    for (const std::size_t i : scan.noised) {
+    for (std::size_t j = 0; j < scan.noised.size(); ++j) {
+      const std::size_t i = scan.noised[j];
+      const CellCodec& codec = codecs[scan.requested[j]];
       const CsvField& f = record.fields[i];
       out.write(record.raw.data() + copied, static_cast<std::streamsize>(f.begin - copied));
       try {
@@ -106,7 +131,7 @@ void write_release(ByteReader& input, std::ostream& out, const TableScan& scan,
       } catch (const CsvError&) {
         throw changed(record.line);
       }
-      drawer.add_noise(bits, value);
+      drawers[j].add_noise(bits, value);
       codec.format(value, text);
       if (f.quoted) out.put('"');
       out.write(text.data(), static_cast<std::streamsize>(text.size()));

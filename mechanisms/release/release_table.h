@@ -55,6 +55,7 @@ struct ReleaseLimits {
 struct TableScan {
   std::vector<std::string> header;        // the header's field values
   std::vector<std::size_t> noised;        // indices of the noised columns, in header order
+  std::vector<std::size_t> requested;     // for each of `noised`: its index in scan_table's `columns`
   std::uint64_t rows = 0;                 // data records
   std::uint64_t bytes = 0;                // input bytes
 };
@@ -66,10 +67,22 @@ struct TableScan {
                                    const ReleaseLimits& limits = {},
                                    const CellCodec& codec = CellCodec::integers());
 
+// Pass 1 with one codec per column: codecs[i] reads the cells of columns[i] (an integer column
+// next to a decimal one). std::invalid_argument unless codecs.size() == columns.size().
+[[nodiscard]] TableScan scan_table(ByteReader& input, const std::vector<std::string>& columns,
+                                   const ReleaseLimits& limits, const std::vector<CellCodec>& codecs);
+
 // Pass 2, from the first byte of the same input: writes the noisy table to `out`.
+// The calibration's columns are the noised columns in header order (scan.noised): column j of
+// the calibration (its noise_of(j)) noises header column scan.noised[j].
 void write_release(ByteReader& input, std::ostream& out, const TableScan& scan,
                    const ReleaseCalibration& calibration, BitSource& bits,
                    const ReleaseLimits& limits = {},
                    const CellCodec& codec = CellCodec::integers());
+
+// Pass 2 with one codec per column, as passed to scan_table (codecs[i] for columns[i]).
+void write_release(ByteReader& input, std::ostream& out, const TableScan& scan,
+                   const ReleaseCalibration& calibration, BitSource& bits,
+                   const ReleaseLimits& limits, const std::vector<CellCodec>& codecs);
 
 }  // namespace exactdp::mechanisms

@@ -23,6 +23,41 @@ std::uint64_t common_length(const std::vector<std::vector<T>>& columns) {
   return columns[0].size();
 }
 
+// The grid index of value on G Z: exact (refuse) or nearest, ties toward +infinity.
+mpz_class grid_index(const mpq_class& value, const mpq_class& granularity, Rounding rounding, std::size_t c,
+                     std::uint64_t r) {
+  const mpq_class k = value / granularity;
+  if (rounding == Rounding::kRefuse) {
+    if (k.get_den() != 1) {
+      throw ParameterError("values", "value " + abbreviate(to_string(value)) + " (column " + std::to_string(c) +
+                                         ", row " + std::to_string(r) + ") is not a multiple of the granularity " +
+                                         abbreviate(to_string(granularity)));
+    }
+    return k.get_num();
+  }
+  // floor(k + 1/2) = floor((2 num + den) / (2 den)).
+  const mpz_class twice = 2 * k.get_num() + k.get_den();
+  const mpz_class d2 = 2 * k.get_den();
+  mpz_class out;
+  mpz_fdiv_q(out.get_mpz_t(), twice.get_mpz_t(), d2.get_mpz_t());
+  return out;
+}
+
+// Delta_c in grid steps for one column spec; ParameterError naming sensitivity (and the column).
+mpz_class spec_sensitivity(const ColumnSpec& spec, std::size_t c) {
+  if (spec.granularity) {
+    (void)CellCodec::decimals(*spec.granularity, spec.rounding);  // checks G (naming granularity)
+    return grid_sensitivity(spec.sensitivity, *spec.granularity);
+  }
+  if (spec.sensitivity.get_den() != 1 || sgn(spec.sensitivity) <= 0) {
+    throw ParameterError("sensitivity", "column " + std::to_string(c) + ": sensitivity = " +
+                                            abbreviate(to_string(spec.sensitivity)) +
+                                            " is out of range: allowed an integer sensitivity >= 1 for an "
+                                            "integer column (a column with a granularity takes a rational one)");
+  }
+  return spec.sensitivity.get_num();
+}
+
 }  // namespace
 
 ReleaseCalibration release_integer_columns(std::vector<std::vector<mpz_class>>& columns,
@@ -31,9 +66,9 @@ ReleaseCalibration release_integer_columns(std::vector<std::vector<mpz_class>>& 
   const std::uint64_t rows = common_length(columns);
   model.columns = static_cast<unsigned long>(columns.size());
   ReleaseCalibration c = calibrate_release(budget, model, rows);
-  internal::NoiseDrawer drawer(c);
+  std::vector<internal::NoiseDrawer> drawers = internal::column_drawers(c, columns.size());
   for (std::uint64_t r = 0; r < rows; ++r) {
-    for (auto& column : columns) drawer.add_noise(bits, column[r]);
+    for (std::size_t i = 0; i < columns.size(); ++i) drawers[i].add_noise(bits, columns[i][r]);
   }
   return c;
 }
@@ -51,31 +86,45 @@ ReleaseCalibration release_decimal_columns(std::vector<std::vector<mpq_class>>& 
   // Every value to its grid index first (all or nothing), then calibrate and noise.
   std::vector<std::vector<mpz_class>> index(columns.size(), std::vector<mpz_class>(rows));
   for (std::size_t c = 0; c < columns.size(); ++c) {
-    for (std::uint64_t r = 0; r < rows; ++r) {
-      const mpq_class k = columns[c][r] / granularity;
-      if (rounding == Rounding::kRefuse) {
-        if (k.get_den() != 1) {
-          throw ParameterError("values", "value " + abbreviate(to_string(columns[c][r])) + " (column " +
-                                             std::to_string(c) + ", row " + std::to_string(r) +
-                                             ") is not a multiple of the granularity " +
-                                             abbreviate(to_string(granularity)));
-        }
-        index[c][r] = k.get_num();
-      } else {
-        // floor(k + 1/2) = floor((2 num + den) / (2 den)).
-        const mpz_class twice = 2 * k.get_num() + k.get_den();
-        const mpz_class d2 = 2 * k.get_den();
-        mpz_fdiv_q(index[c][r].get_mpz_t(), twice.get_mpz_t(), d2.get_mpz_t());
-      }
-    }
+    for (std::uint64_t r = 0; r < rows; ++r) index[c][r] = grid_index(columns[c][r], granularity, rounding, c, r);
   }
   ReleaseCalibration cal = calibrate_release(budget, model, rows);
-  internal::NoiseDrawer drawer(cal);
+  std::vector<internal::NoiseDrawer> drawers = internal::column_drawers(cal, index.size());
   for (std::uint64_t r = 0; r < rows; ++r) {
-    for (auto& column : index) drawer.add_noise(bits, column[r]);
+    for (std::size_t i = 0; i < index.size(); ++i) drawers[i].add_noise(bits, index[i][r]);
   }
   for (std::size_t c = 0; c < columns.size(); ++c) {
     for (std::uint64_t r = 0; r < rows; ++r) columns[c][r] = mpq_class(index[c][r]) * granularity;
+  }
+  return cal;
+}
+
+ReleaseCalibration release_columns(std::vector<std::vector<mpq_class>>& columns, const std::vector<ColumnSpec>& specs,
+                                   const ReleaseBudget& budget, unsigned long contributions, BitSource& bits) {
+  const std::uint64_t rows = common_length(columns);
+  if (specs.size() != columns.size()) {
+    throw ParameterError("columns", std::to_string(specs.size()) + " column specs for " +
+                                        std::to_string(columns.size()) + " columns: allowed one per column");
+  }
+  ContributionModel model;
+  model.contributions = contributions;
+  model.columns = static_cast<unsigned long>(columns.size());
+  for (std::size_t c = 0; c < specs.size(); ++c) model.column_sensitivities.push_back(spec_sensitivity(specs[c], c));
+  // Every value to its index first (all or nothing), then calibrate and noise.
+  std::vector<std::vector<mpz_class>> index(columns.size(), std::vector<mpz_class>(rows));
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const mpq_class grid = specs[c].granularity.value_or(1);
+    const Rounding rounding = specs[c].granularity ? specs[c].rounding : Rounding::kRefuse;
+    for (std::uint64_t r = 0; r < rows; ++r) index[c][r] = grid_index(columns[c][r], grid, rounding, c, r);
+  }
+  ReleaseCalibration cal = calibrate_release(budget, model, rows);
+  std::vector<internal::NoiseDrawer> drawers = internal::column_drawers(cal, columns.size());
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < columns.size(); ++c) drawers[c].add_noise(bits, index[c][r]);
+  }
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const mpq_class grid = specs[c].granularity.value_or(1);
+    for (std::uint64_t r = 0; r < rows; ++r) columns[c][r] = mpq_class(index[c][r]) * grid;
   }
   return cal;
 }

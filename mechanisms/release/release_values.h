@@ -13,12 +13,19 @@
 //   under Rounding::kRefuse, else rounded to the nearest multiple, ties toward +infinity), the
 //   sensitivity s (value units) becomes Delta = ceil(s / G) grid steps, integer noise is added
 //   to the index and the result k' G returned as an exact rational (no floating point).
-// Errors: ParameterError (bad budget, model, granularity, ragged columns, values off the grid).
+// release_columns: each column with its own grid and sensitivity (docs/RELEASE.md, "Per-column
+//   sensitivity and grid"): a ColumnSpec without granularity is an integer column (its values
+//   must be integers, its sensitivity an integer >= 1: Delta_c = s), one with granularity G is a
+//   decimal column as above (Delta_c = ceil(s / G)). The calibration is the per-column one
+//   (ContributionModel::column_sensitivities, always set here), in the order of `columns`.
+// Errors: ParameterError (bad budget, model, granularity, ragged columns, values off the grid;
+//   release_columns names the column by its index: "column 2: ...").
 // Thread-safety: one call per BitSource at a time.
 #pragma once
 
 #include <gmpxx.h>
 
+#include <optional>
 #include <vector>
 
 #include <exactdp/mechanisms/release/cell_codec.h>
@@ -36,5 +43,17 @@ namespace exactdp::mechanisms {
                                                          const mpq_class& sensitivity,
                                                          const ReleaseBudget& budget,
                                                          unsigned long contributions, BitSource& bits);
+
+// How one column of release_columns is read: integers, or decimals on the grid G Z.
+struct ColumnSpec {
+  std::optional<mpq_class> granularity;  // none: an integer column
+  Rounding rounding = Rounding::kRefuse;
+  mpq_class sensitivity = 1;  // in the column's units: an integer >= 1 for an integer column
+};
+
+[[nodiscard]] ReleaseCalibration release_columns(std::vector<std::vector<mpq_class>>& columns,
+                                                 const std::vector<ColumnSpec>& specs,
+                                                 const ReleaseBudget& budget, unsigned long contributions,
+                                                 BitSource& bits);
 
 }  // namespace exactdp::mechanisms

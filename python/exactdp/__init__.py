@@ -23,6 +23,10 @@ Releases from raw records (``exactdp aggregate``; docs/AGGREGATE.md):
     aggregate(df, privacy_unit=..., group_by=..., count=True, sum={col: (L, U)}, mean=..., epsilon=...,
         delta=None, max_groups=1, max_rows=1, mechanism="discrete-laplace", split=None, keys=None,
         rng=None) -> (table, guarantee); exactdp.dask.aggregate on a Dask dataframe
+A table release (pandas DataFrame; the library behind ``exactdp release``, per-column
+sensitivity and grid, certified guarantee): release(df, columns=[...], epsilon=..., delta=...,
+    mechanism=..., sensitivity=1 | {col: s}, granularity=None | {col: G}, contributions=1, rng=None)
+    -> (DataFrame, guarantee); exactdp.dask.release does the same on a Dask dataframe
 Audit of anyone's samples: audit(samples, law="discrete-gaussian", sigma2="9/4")
 Errors: ParameterError and LimitError (ValueError subclasses naming the parameter),
 UsageError (an option that does not exist or apply), ComputationError (a RuntimeError: the
@@ -39,6 +43,7 @@ from .accounting import calibrate, compose, compose_events, convert, measure_gdp
 from .audit import audit
 from .grid_noise import add_noise, from_float, noise_granularity
 from .interval import Interval
+from .release import release
 from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_laplace, laws, sample
 
 
@@ -54,5 +59,5 @@ __all__ = [
     "Accountant", "ComputationError", "aggregate", "Interval", "LimitError", "ParameterError", "SeededBits", "UnsupportedEventError",
     "UsageError",
     "add_noise", "audit", "bernoulli_exp", "calibrate", "compose", "compose_events", "convert", "discrete_gaussian",
-    "discrete_laplace", "events", "from_float", "laws", "measure_gdp", "noise_granularity", "profile", "sample",
+    "discrete_laplace", "events", "from_float", "laws", "measure_gdp", "noise_granularity", "profile", "release", "sample",
 ]

@@ -125,7 +125,13 @@ def release(ddf, columns: List[str], mechanism: str = "discrete-gaussian", epsil
     the per-cell parameter (sigma2 or scale, exact), the contribution model, the certified
     ``epsilon`` and ``delta`` Intervals (upper ends <= the requested ones), ``rho`` (zCDP) and
     ``mu`` (GDP) where they hold, else None. ``delta`` is required for the discrete Gaussian.
+    A pandas DataFrame is refused (ParameterError naming ddf): exactdp.release releases it.
     """
+    if not hasattr(ddf, "map_partitions"):
+        raise ParameterError(
+            f"ddf: a {type(ddf).__name__} is not a Dask dataframe; release a pandas DataFrame with "
+            "exactdp.release(df, columns=..., epsilon=..., ...) (the same release, per-column sensitivity "
+            "and grid included), or wrap it with dask.dataframe.from_pandas", "ddf")
     for c in columns:
         if c not in ddf.columns:
             raise ValueError(f"column {c!r} is not in the dataframe")

@@ -1,18 +1,25 @@
 // release.cc — mechanisms::calibrate_release for Python: the per-cell noise parameter and the
 // certified guarantee of a whole release, exactly as `exactdp release` computes them (the same
 // contribution model, routes and checks), so that exactdp.dask.release reports the guarantee of
-// the single-machine release.
+// the single-machine release; and mechanisms::release_columns (per-column sensitivity and grid)
+// behind exactdp.release for a pandas DataFrame (values and results as exact text).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bindings.h"
+#include "seeded_source.h"
 #include <exactdp/core/decimal.h>
+#include <exactdp/mechanisms/release/cell_codec.h>
 #include <exactdp/mechanisms/release/release_calibration.h>
+#include <exactdp/mechanisms/release/release_values.h>
+#include <exactdp/samplers/system_bits.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 
@@ -21,20 +28,10 @@ namespace py = pybind11;
 namespace exactdp::python {
 namespace {
 
-py::dict release_calibration(const std::string& mechanism, const std::string& epsilon,
-                             const std::optional<std::string>& delta, const std::string& sensitivity,
-                             unsigned long contributions, unsigned long columns, std::uint64_t rows) {
-  mechanisms::ReleaseBudget budget;
-  budget.mechanism = mechanisms::release_law(mechanism).name();  // the registry's, or refused by name
-  budget.epsilon = parse_rational("epsilon", epsilon);
-  if (delta) budget.delta = parse_rational("delta", *delta);
-  mechanisms::ContributionModel model;
-  model.sensitivity = parse_integer("sensitivity", sensitivity);
-  model.contributions = contributions;
-  model.columns = columns;
-  const mechanisms::ReleaseCalibration c = mechanisms::calibrate_release(budget, model, rows);
+// The guarantee of a calibration, as text (exact rationals) and interval dicts.
+py::dict guarantee_dict(const mechanisms::ReleaseCalibration& c) {
   py::dict d;
-  d["mechanism"] = budget.mechanism;
+  d["mechanism"] = c.budget.mechanism;
   d["route"] = c.route;
   d["route_detail"] = c.route_detail;
   d["parameter_name"] = c.parameter;
@@ -46,7 +43,92 @@ py::dict release_calibration(const std::string& mechanism, const std::string& ep
   d["l1_sensitivity"] = c.l1_sensitivity.get_str();
   d["l2_sensitivity_squared"] = c.l2_sensitivity_squared.get_str();
   d["cells"] = c.cells;
+  py::list noise;
+  for (std::size_t i = 0; i < c.model.columns; ++i) noise.append(to_string(c.noise_of(i)));
+  d["column_parameters"] = noise;
+  if (c.budget.hardened) {
+    d["tau_upper_per_cell"] = to_string(c.tau_upper_per_cell);
+    d["hardened_charge"] = interval_to_dict(c.hardened_charge);
+  }
   return d;
+}
+
+mechanisms::ReleaseBudget parse_budget(const std::string& mechanism, const std::string& epsilon,
+                                       const std::optional<std::string>& delta, bool hardened) {
+  mechanisms::ReleaseBudget budget;
+  budget.mechanism = mechanisms::release_law(mechanism, hardened).name();  // the registry's, or refused by name
+  budget.epsilon = parse_rational("epsilon", epsilon);
+  if (delta) budget.delta = parse_rational("delta", *delta);
+  budget.hardened = hardened;
+  return budget;
+}
+
+py::dict release_calibration(const std::string& mechanism, const std::string& epsilon,
+                             const std::optional<std::string>& delta, const std::string& sensitivity,
+                             unsigned long contributions, unsigned long columns, std::uint64_t rows) {
+  const mechanisms::ReleaseBudget budget = parse_budget(mechanism, epsilon, delta, false);
+  mechanisms::ContributionModel model;
+  model.sensitivity = parse_integer("sensitivity", sensitivity);
+  model.contributions = contributions;
+  model.columns = columns;
+  return guarantee_dict(mechanisms::calibrate_release(budget, model, rows));
+}
+
+// One column spec from Python: (granularity text or None, "refuse" | "nearest", sensitivity text).
+using SpecTuple = std::tuple<std::optional<std::string>, std::string, std::string>;
+
+mechanisms::ColumnSpec column_spec(const SpecTuple& t) {
+  mechanisms::ColumnSpec spec;
+  const auto& [granularity, rounding, sensitivity] = t;
+  if (granularity) spec.granularity = parse_rational("granularity", *granularity);
+  if (rounding != "refuse" && rounding != "nearest") {
+    throw ParameterError("rounding", "rounding = " + abbreviate(rounding) + " is not known: allowed refuse or nearest");
+  }
+  spec.rounding = rounding == "nearest" ? mechanisms::Rounding::kNearest : mechanisms::Rounding::kRefuse;
+  spec.sensitivity = parse_rational("sensitivity", sensitivity);
+  return spec;
+}
+
+// The noisy value's text: an integer, or the grid decimal with G's number of places (as the CLI).
+std::string value_text(const mpq_class& value, const mechanisms::ColumnSpec& spec) {
+  if (!spec.granularity) return value.get_num().get_str();
+  const mechanisms::CellCodec codec = mechanisms::CellCodec::decimals(*spec.granularity, spec.rounding);
+  const mpq_class k = value / *spec.granularity;
+  std::string out;
+  codec.format(k.get_num(), out);
+  return out;
+}
+
+// mechanisms::release_columns on exact text: values[c][r] is a rational's text; returns the noisy
+// values' text (integers, or decimals with the grid's places) and the guarantee.
+py::tuple release_columns(const std::string& mechanism, const std::string& epsilon,
+                          const std::optional<std::string>& delta, bool hardened, unsigned long contributions,
+                          const std::vector<std::vector<std::string>>& values, const std::vector<SpecTuple>& specs,
+                          const py::object& rng) {
+  const mechanisms::ReleaseBudget budget = parse_budget(mechanism, epsilon, delta, hardened);
+  std::vector<mechanisms::ColumnSpec> spec;
+  for (const SpecTuple& t : specs) spec.push_back(column_spec(t));
+  std::vector<std::vector<mpq_class>> columns(values.size());
+  for (std::size_t c = 0; c < values.size(); ++c) {
+    for (const std::string& v : values[c]) columns[c].push_back(parse_rational("values", v));
+  }
+  PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
+  std::optional<mechanisms::ReleaseCalibration> cal;
+  {
+    const py::gil_scoped_release release;
+    if (seeded != nullptr) {
+      const std::lock_guard<std::mutex> lock(seeded->mutex());
+      cal = mechanisms::release_columns(columns, spec, budget, contributions, seeded->bits());
+    } else {
+      SystemBits bits;
+      cal = mechanisms::release_columns(columns, spec, budget, contributions, bits);
+    }
+  }
+  std::vector<std::vector<std::string>> out(columns.size());
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    for (const mpq_class& v : columns[c]) out[c].push_back(value_text(v, spec[c]));
+  }
+  return py::make_tuple(out, guarantee_dict(*cal));
 }
 
 }  // namespace
@@ -56,6 +138,8 @@ void register_release(py::module_& m) {
   m.def("_release_calibration", &release_calibration, py::arg("mechanism"), py::arg("epsilon"),
         py::arg("delta"), py::arg("sensitivity"), py::arg("contributions"), py::arg("columns"),
         py::arg("rows"));
+  m.def("_release_columns", &release_columns, py::arg("mechanism"), py::arg("epsilon"), py::arg("delta"),
+        py::arg("hardened"), py::arg("contributions"), py::arg("values"), py::arg("specs"), py::arg("rng"));
 }
 
 }  // namespace exactdp::python

@@ -7,7 +7,9 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <memory>
+#include <vector>
 #include <optional>
 #include <string>
 
@@ -20,9 +22,10 @@ namespace exactdp::mechanisms::internal {
 // One noise draw per call, from the sampler the calibration chose.
 class NoiseDrawer {
  public:
-  explicit NoiseDrawer(const ReleaseCalibration& c) {
+  // Column `column`'s noise (ReleaseCalibration::noise_of; noise() for a hand-built calibration).
+  explicit NoiseDrawer(const ReleaseCalibration& c, std::size_t column = 0) {
     const laws::Law& law = release_law(c.budget.mechanism, c.budget.hardened);
-    const laws::LawParameters p = law.parse_values({{c.parameter, c.noise()}}, laws::Use::kSample);
+    const laws::LawParameters p = law.parse_values({{c.parameter, c.noise_of(column)}}, laws::Use::kSample);
     sampler_ = law.make_sampler(p, c.budget.hardened ? std::optional<Hardening>(Hardening{}) : std::nullopt);
   }
   // value += one draw.
@@ -35,5 +38,13 @@ class NoiseDrawer {
   std::unique_ptr<laws::Sampler> sampler_;
   mpz_class noise_;
 };
+
+// One drawer for each of `columns` columns of the calibration, in its column order.
+inline std::vector<NoiseDrawer> column_drawers(const ReleaseCalibration& c, std::size_t columns) {
+  std::vector<NoiseDrawer> out;
+  out.reserve(columns);
+  for (std::size_t i = 0; i < columns; ++i) out.emplace_back(c, i);
+  return out;
+}
 
 }  // namespace exactdp::mechanisms::internal

@@ -1,0 +1,121 @@
+"""exactdp.release on a pandas DataFrame: per-column sensitivity and grid, integer columns stay
+integers next to decimal ones, the guarantee certified within the budget, the same noisy table
+as `exactdp release --seed` (the program as the test oracle only), and exactdp.dask.release
+refusing a pandas frame."""
+
+import csv
+import io
+import subprocess
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import exactdp
+
+pd = pytest.importorskip("pandas")
+
+SEED_HEX = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+
+
+def frame():
+    return pd.DataFrame({"region": ["north", "south", "east"], "count": np.array([76, 3, 0], dtype=np.int64),
+                         "amount": [Decimal("12.30"), Decimal("0.05"), Decimal("-1.50")]})
+
+
+def test_integer_column_stays_integer_next_to_a_decimal_one():
+    out, g = exactdp.release(frame(), columns=["count", "amount"], epsilon="1", mechanism="discrete-laplace",
+                             sensitivity={"count": 1, "amount": 5}, granularity={"amount": "0.01"},
+                             rng=exactdp.SeededBits(bytes.fromhex(SEED_HEX)))
+    assert out["count"].dtype == np.int64
+    assert all(isinstance(v, Decimal) and v.as_tuple().exponent == -2 for v in out["amount"])
+    assert list(out["region"]) == ["north", "south", "east"]
+    cols = {c["column"]: c for c in g["columns"]}
+    assert cols["count"]["scale"] == 2 and cols["count"]["granularity"] is None  # C K Delta / eps = 2 * 1 / 1
+    assert cols["amount"]["scale"] == 1000 and cols["amount"]["sensitivity_grid_steps"] == 500
+    # Containment, re-derived: the privacy loss sum_c K Delta_c / t_c is exactly <= epsilon.
+    assert Fraction(1, 2) + Fraction(500, 1000) <= 1 and g["epsilon"].upper <= 1
+    assert g["l1_sensitivity"] == 501
+
+
+def test_gaussian_per_column_guarantee_is_contained():
+    out, g = exactdp.release(frame(), columns=["amount", "count"], epsilon="1", delta="1e-6",
+                             sensitivity={"count": 1, "amount": 5}, granularity={"amount": "0.01"},
+                             contributions=2)
+    assert g["route"] == "zcdp"
+    cols = {c["column"]: c for c in g["columns"]}
+    rho = sum(Fraction(2 * 2 * d * d) / (2 * cols[c]["sigma2"]) for c, d in (("count", 1), ("amount", 500)))
+    assert rho == g["rho"]
+    eps = exactdp.convert("zcdp", rho=rho, delta="1e-6")
+    assert eps.upper <= 1
+    # the check is not vacuous: the amount column with a quarter of its sigma2 overspends
+    broken = Fraction(4 * 1) / (2 * cols["count"]["sigma2"]) + Fraction(4 * 250000) / (2 * cols["amount"]["sigma2"] / 4)
+    assert exactdp.convert("zcdp", rho=broken, delta="1e-6").lower > 1
+
+
+def _cli_table(cli_path, args, table):
+    r = subprocess.run([cli_path, "release", "--seed", SEED_HEX, *args], input=table, capture_output=True,
+                       text=True, check=True)
+    return list(csv.reader(io.StringIO(r.stdout)))
+
+
+@pytest.mark.parametrize("mechanism,delta", [("discrete-laplace", None), ("discrete-gaussian", "1e-6")])
+def test_seeded_release_equals_the_cli(mechanism, delta):
+    from conftest import _find_cli
+    path = _find_cli()
+    if path is None:
+        pytest.skip("the exactdp program is not built (set EXACTDP_CLI)")
+    df = frame()
+    args = ["--mechanism", mechanism, "--epsilon", "1", "--column", "amount", "--column", "count",
+            "--sensitivity", "amount=5", "--granularity", "amount=0.01", "--contributions", "2"]
+    if delta:
+        args += ["--delta", delta]
+    table = "region,count,amount\nnorth,76,12.30\nsouth,3,0.05\neast,0,-1.50\n"
+    expected = _cli_table(path, args, table)
+    out, _ = exactdp.release(df, columns=["amount", "count"], epsilon="1", delta=delta, mechanism=mechanism,
+                             sensitivity={"amount": 5}, granularity={"amount": "0.01"}, contributions=2,
+                             rng=exactdp.SeededBits(bytes.fromhex(SEED_HEX)))
+    got = [["region", "count", "amount"]] + [[r, str(c), str(a)] for r, c, a in
+                                              zip(out["region"], out["count"], out["amount"])]
+    assert got == expected
+    # and the oracle can tell: another seed gives another table
+    other, _ = exactdp.release(df, columns=["amount", "count"], epsilon="1", delta=delta, mechanism=mechanism,
+                               sensitivity={"amount": 5}, granularity={"amount": "0.01"}, contributions=2,
+                               rng=exactdp.SeededBits(bytes(range(1, 33))))
+    assert [str(v) for v in other["amount"]] != [row[2] for row in expected[1:]]
+
+
+def test_integers_past_int64_become_python_ints():
+    df = pd.DataFrame({"c": np.array([np.iinfo(np.int64).max] * 200, dtype=np.int64)})
+    out, _ = exactdp.release(df, columns=["c"], epsilon="1", mechanism="discrete-laplace", sensitivity=100)
+    assert out["c"].dtype == object  # some noisy value passed 2^63 - 1 (probability 1 - 2^-200-ish)
+    assert all(isinstance(v, int) for v in out["c"])
+
+
+def test_bad_options_name_the_column():
+    df = frame()
+    with pytest.raises(exactdp.ParameterError, match="'count'"):
+        exactdp.release(df, columns=["count"], epsilon=1, mechanism="discrete-laplace", sensitivity="1.5")
+    with pytest.raises(exactdp.ParameterError, match="'nope'"):
+        exactdp.release(df, columns=["count"], epsilon=1, mechanism="discrete-laplace", sensitivity={"nope": 2})
+    with pytest.raises(exactdp.ParameterError, match="'amount'"):
+        exactdp.release(df, columns=["amount"], epsilon=1, mechanism="discrete-laplace")  # decimals, no grid
+    with pytest.raises(exactdp.ParameterError, match="'amount'.*not a multiple"):
+        exactdp.release(df, columns=["amount"], epsilon=1, mechanism="discrete-laplace", granularity="0.1")
+    with pytest.raises(exactdp.ParameterError, match="not in the DataFrame"):
+        exactdp.release(df, columns=["missing"], epsilon=1, mechanism="discrete-laplace")
+    with pytest.raises(exactdp.ParameterError, match="delta"):
+        exactdp.release(df, columns=["count"], epsilon=1)
+    with pytest.raises(exactdp.ParameterError, match="float"):
+        exactdp.release(pd.DataFrame({"f": [0.5]}), columns=["f"], epsilon=1, mechanism="discrete-laplace",
+                        granularity="0.5")
+    out, _ = exactdp.release(pd.DataFrame({"f": [0.5, 0.26]}), columns=["f"], epsilon=1,
+                             mechanism="discrete-laplace", granularity="0.25", rounding="nearest")
+    assert all(isinstance(v, Decimal) for v in out["f"])
+
+
+def test_dask_release_refuses_a_pandas_frame():
+    import exactdp.dask
+    with pytest.raises(exactdp.ParameterError, match="exactdp.release"):
+        exactdp.dask.release(frame(), columns=["count"], mechanism="discrete-laplace", epsilon="1")
