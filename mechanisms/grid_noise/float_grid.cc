@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -144,7 +145,7 @@ inline std::uint64_t shift_right_half_even_64(std::uint64_t m, unsigned r) noexc
 //   significand q = round_half_even(|v| 2^(-k - ulp)) (a left shift when -k - ulp >= 0, the
 //   usual case: then no rounding), pattern (ulp - least) 2^(P-1) + q, saturated.
 template <class Float>
-bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept {
+[[gnu::always_inline]] inline bool add_one_on_grid(Float x, long k, std::int64_t draw, Float& y) noexcept {
   using L = FloatLayout<Float>;
   using Bits = typename L::Bits;
   constexpr long kPrecision = L::kFractionBits + 1;
@@ -197,6 +198,21 @@ bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept {
   return true;
 }
 
+template <class Float>
+bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept {
+  return add_one_on_grid(x, k, draw, y);
+}
+
+template <class Float>
+std::size_t add_on_grid_fast_run(const Float* x, long k, const std::int64_t* draws, Float* y, std::size_t count) noexcept {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!add_one_on_grid(x[i], k, draws[i], y[i])) return i;
+  }
+  return count;
+}
+
+template std::size_t add_on_grid_fast_run<double>(const double*, long, const std::int64_t*, double*, std::size_t) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template std::size_t add_on_grid_fast_run<float>(const float*, long, const std::int64_t*, float*, std::size_t) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
 template bool add_on_grid_fast<double>(double, long, std::int64_t, double&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
 template bool add_on_grid_fast<float>(float, long, std::int64_t, float&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
 template bool grid_index_fast<double>(double, long, std::int64_t&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
