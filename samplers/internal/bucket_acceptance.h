@@ -29,8 +29,9 @@
 //   Stage 3 (exact): the same brackets on exact rationals, one more term at a time until I_i
 //     is decided or lies around the bracket (then one more block): it ends because the brackets
 //     shrink to exp(-gamma), which is not an end of I_i.
-// Allocation: none in stages 1-2; stage 3 (probability about 2^-48 per draw, or when den
-// >= 2^64) uses GMP.
+// Allocation: none in stages 1-2; stage 3 uses GMP rationals: with probability about 2^-48 a
+// draw, for gamma >= 1/2 (only the test knobs' wide buckets), and for every draw stage 1 leaves
+// open when den >= 2^64 (the 128-bit and GMP rounds: about 1e-4 of their draws).
 #pragma once
 
 #include <gmpxx.h>

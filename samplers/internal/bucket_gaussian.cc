@@ -172,7 +172,7 @@ bool BucketGaussian::tail_round(BitSource& bits, uint128& x, bool& negative) con
 // then stages 2-3; gamma >= 1 (test knobs only) and den >= 2^64 go through the GMP routine, which
 // reads the same bits.
 template <typename Word>
-bool BucketGaussian::accepts(BitSource& bits, Word num, Word p2, std::uint64_t v) const {
+[[gnu::always_inline]] inline bool BucketGaussian::accepts(BitSource& bits, Word num, Word p2, std::uint64_t v) const {
   if (num == 0) return true;
   if (num >= p2) return bernoulli_exp_blocks(bits, to_mpz(num), to_mpz(p2), v, !exp_square_);
   std::uint64_t g_low = 0, g_high = 0;
@@ -203,29 +203,33 @@ bool BucketGaussian::accepts(BitSource& bits, Word num, Word p2, std::uint64_t v
 
 // The bucket rounds on Word integers (std::uint64_t when narrow_: the header's "narrow"
 // argument, BW < 2^32; uint128 otherwise): the same steps and bits for both widths. q and p2 are
-// q and 2p at that width. U, R's first block and the sign are one read when k + 17 <= 64.
+// q and 2p at that width. The guide prefix, U, R's first block and the sign are one read when
+// guide_bits + k + 17 <= 64 (the header's Construction, step 4).
 template <typename Word>
 uint128 BucketGaussian::draw_rounds(BitSource& bits, bool& negative, Word q, Word p2) const {
   constexpr unsigned kAfterU = kBlockBits + 1;
-  const bool one_read = k_ + kAfterU <= 64;
+  const unsigned guide = table_->guide_bits();
+  const bool one_read = guide + k_ + kAfterU <= 64;
   for (;;) {
-    const std::uint32_t slot = table_->draw(bits);
+    std::uint64_t prefix = 0, u_bits = 0, v = 0;
+    bool sign = false;
+    if (one_read) {
+      const std::uint64_t w = bits.bits(guide + k_ + kAfterU);
+      prefix = w >> (k_ + kAfterU);
+      u_bits = (w >> kAfterU) & ((std::uint64_t{1} << k_) - 1);  // k_ <= 64 - 17 - guide
+      v = (w >> 1) & ((std::uint64_t{1} << kBlockBits) - 1);
+      sign = (w & 1) != 0;
+    } else {
+      prefix = bits.bits(guide);
+      u_bits = bits.bits(k_);
+      v = bits.bits(kBlockBits);
+      sign = bits.bit();
+    }
+    const std::uint32_t slot = table_->slot_of(bits, prefix);
     if (slot >= static_cast<std::uint32_t>(buckets_)) {
       uint128 x = 0;
       if (tail_round(bits, x, negative)) return x;
       continue;
-    }
-    std::uint64_t u_bits = 0, v = 0;
-    bool sign = false;
-    if (one_read) {
-      const std::uint64_t w = bits.bits(k_ + kAfterU);
-      u_bits = k_ == 0 ? 0 : w >> kAfterU;
-      v = (w >> 1) & ((std::uint64_t{1} << kBlockBits) - 1);
-      sign = (w & 1) != 0;
-    } else {
-      u_bits = bits.bits(k_);
-      v = bits.bits(kBlockBits);
-      sign = bits.bit();
     }
     const Word u = static_cast<Word>(u_bits);
     const Word base = static_cast<Word>(slot) << k_;
@@ -255,11 +259,12 @@ struct GmpScratch {
 void BucketGaussian::draw_gmp(BitSource& bits, mpz_class& magnitude, bool& negative) const {
   thread_local GmpScratch s;
   for (;;) {
-    const std::uint32_t slot = table_->draw(bits);
+    const std::uint64_t prefix = bits.bits(table_->guide_bits());
+    uniform_bits(bits, k_, s.u);
+    const std::uint64_t v = bits.bits(kBlockBits);
+    const bool sign = bits.bit();
+    const std::uint32_t slot = table_->slot_of(bits, prefix);
     if (slot < static_cast<std::uint32_t>(buckets_)) {
-      uniform_bits(bits, k_, s.u);
-      const std::uint64_t v = bits.bits(kBlockBits);
-      const bool sign = bits.bit();
       mpz_set_ui(magnitude.get_mpz_t(), slot);
       mpz_mul_2exp(magnitude.get_mpz_t(), magnitude.get_mpz_t(), k_);  // bW
       mpz_mul_2exp(s.num.get_mpz_t(), magnitude.get_mpz_t(), 1);

@@ -18,9 +18,13 @@
 //      construction, integers only), accepted with probability exp(-G^2 q / (2p)); together
 //      the proposal has weight w(BW) exp(-g BW q/p) and the acceptance makes it w(BW + g);
 //   3. a fair sign; (x = 0, negative) is rejected;
-//   any rejection restarts from step 1. A bucket round reads U, R's first block and the sign
-//   together (one read of k + 17 bits where it fits in 64), before the acceptance: the sign is
-//   a fair bit independent of the round's acceptance, so the law is unchanged.
+//   any rejection restarts from step 1.
+//   4. Bit order: a round first reads the table's guide prefix (guide_bits), U (k), R's first
+//      block (16) and the sign (1), one read where guide_bits + k + 17 <= 64, then the table's
+//      further bits if the prefix leaves the slot open, then the acceptance's or the tail's. U,
+//      R's block and the sign are fair bits independent of the slot, of the table's further bits
+//      and of each other, used only as steps 2-3 say (unused in a tail round), so the round's law
+//      is the one above.
 // Exactness: a single round outputs x >= 0 with probability (1/M) w(x) (1/2 per sign) where M
 // = sum of the envelope masses: every x < BW is proposed by exactly one bucket, with
 // probability (e_b / M) / W, and accepted with w(x)/w(bW); every x >= BW by the tail with
@@ -32,7 +36,7 @@
 // without changing the law (tests use coarse bounds and few buckets).
 // Randomness: table ~ guide_bits (14) + rarely a few; U: k bits; R: 16 bits (rarely more); sign 1;
 // rounds: 1 / acceptance <= about 1.01 (the exponent U(2bW+U)/(2 sigma2) stays below ~0.16).
-// About 45 bits at sigma2 = 10^12 and 2^40, 200 at 10^100.
+// About 45 bits at sigma2 = 10^12 and 2^40, 190 at 10^100.
 // Time: expected O(1) rounds; a round is a table lookup plus 128-bit arithmetic when the
 // parameters fit (fast()), else GMP on O(log sigma2)-bit integers. Where (BW)^2 q, 2p < 2^64
 // (narrow(): integer sigma2 up to ~1.8e17, e.g. grid noise's 2^40) a bucket round runs on 64-bit
