@@ -3,7 +3,8 @@
 //     2^1000, ties, negative k), each also against the mpq reference (grid_reference.h);
 //   * the output conversion: exact when representable, nearest-even otherwise, saturation;
 //   * the fused per-coordinate path add_on_grid_fast equals grid_index_fast then
-//     encode_grid_value (RapidCheck: random bit patterns with subnormals, -0.0, ties, any k, draws);
+//     encode_grid_value (RapidCheck: random bit patterns with subnormals, -0.0, ties, any k, draws,
+//     and every right shift 0 .. 63 of each pattern; it catches a fast path off by one at r = P);
 //   * refusals: NaN / inf naming the index (nothing written), bad law / parameter / granularity /
 //     threads / out, the hardened range naming granularity;
 //   * determinism: seeded output identical for threads 1, 2, 3; in place equals out of place;
@@ -188,6 +189,12 @@ RC_GTEST_PROP(GridMappingFused, EqualsIndexThenEncode, (std::uint64_t raw, unsig
   check_fused<double>(raw, kind, k, draw);
   check_fused<float>(raw, kind, k / 8, draw);
   check_fused<double>(raw, kind, 20, draw >> 40);  // grid noise: k = 20, small draws
+  // k against the pattern's own exponent: every right shift 0 .. 63 (the rounding boundaries,
+  // r = P and r = P + 1 included).
+  const long exponent = decode_float(pattern<double>(raw, kind)).exponent;
+  for (long r = 0; r < 64; ++r) check_fused<double>(raw, kind, -exponent - r, draw >> 40);
+  const long float_exponent = decode_float(pattern<float>(raw, kind)).exponent;
+  for (long r = 0; r < 32; ++r) check_fused<float>(raw, kind, -float_exponent - r, draw >> 40);
 }
 
 TEST(GridNoiseRefusals, NonFiniteInputsNameTheIndexAndWriteNothing) {
