@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -129,16 +130,89 @@ Float encode_grid_value(const mpz_class& v, long k) {
                                 [&magnitude](long shift) { return scale_half_even(magnitude, shift); });
 }
 
+// round_half_even(m / 2^r) for 1 <= r <= 63 and m < 2^64 - 2^(r-1): adding 2^(r-1) - 1 + (the
+// kept part's lowest bit) carries into bit r exactly when the dropped part exceeds one half, or
+// equals it with an odd kept part.
+inline std::uint64_t shift_right_half_even_64(std::uint64_t m, unsigned r) noexcept {
+  const std::uint64_t odd = (m >> r) & 1;
+  return (m + ((std::uint64_t{1} << (r - 1)) - 1) + odd) >> r;
+}
+
+// add_on_grid_fast on the bit patterns in one pass (the same function as grid_index_fast then
+// encode_grid_value, which stay the reference; tests compare them on random patterns):
+//   n = round_half_even(m 2^(e + k)) with |n| < 2^62, v = n + draw, then the float nearest
+//   v 2^-k: width w = bitlen(|v|), ulp = max(w - 1 - k - (P - 1), least exponent), the
+//   significand q = round_half_even(|v| 2^(-k - ulp)) (a left shift when -k - ulp >= 0, the
+//   usual case: then no rounding), pattern (ulp - least) 2^(P-1) + q, saturated.
 template <class Float>
-bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept {
-  std::int64_t n = 0;
-  if (!grid_index_fast(x, k, n)) return false;
-  const int128 v = static_cast<int128>(n) + draw;  // |v| < 2^62 + 2^63 < 2^64
+[[gnu::always_inline]] inline bool add_one_on_grid(Float x, long k, std::int64_t draw, Float& y) noexcept {
+  using L = FloatLayout<Float>;
+  using Bits = typename L::Bits;
+  constexpr long kPrecision = L::kFractionBits + 1;
+  constexpr Bits kInfinity = ((Bits{1} << L::kExponentBits) - 1) << L::kFractionBits;
+  const auto bits = std::bit_cast<Bits>(x);
+  const auto field = static_cast<long>((bits >> L::kFractionBits) & ((Bits{1} << L::kExponentBits) - 1));
+  const auto fraction = static_cast<std::uint64_t>(bits & ((Bits{1} << L::kFractionBits) - 1));
+  const std::uint64_t m = field == 0 ? fraction : (fraction | (std::uint64_t{1} << L::kFractionBits));
+  const long shift = (field == 0 ? 1 : field) + L::kLeastExponent - 1 + k;
+  std::uint64_t magnitude = 0;
+  if (shift >= 0) {
+    if (m != 0 && static_cast<long>(std::bit_width(m)) + shift > static_cast<long>(kFastBits)) return false;
+    magnitude = m == 0 ? 0 : m << shift;
+  } else if (shift >= -kPrecision) {  // r = -shift <= P and m < 2^P
+    magnitude = shift_right_half_even_64(m, static_cast<unsigned>(-shift));
+  }  // else r > P: m < 2^P <= 2^(r - 1), below one half: 0
+  const bool x_negative = (bits >> (L::kFractionBits + L::kExponentBits)) != 0;
+  const std::int64_t n = x_negative ? -static_cast<std::int64_t>(magnitude) : static_cast<std::int64_t>(magnitude);
+  std::int64_t v = 0;
+  if (__builtin_add_overflow(n, draw, &v)) {  // |n + draw| >= 2^63: the general encoder
+    const int128 wide = static_cast<int128>(n) + draw;
+    y = encode_grid_value<Float>(wide < 0, static_cast<std::uint64_t>(wide < 0 ? -wide : wide), k);
+    return true;
+  }
+  if (v == 0) {
+    y = std::bit_cast<Float>(Bits{0});
+    return true;
+  }
   const bool negative = v < 0;
-  y = encode_grid_value<Float>(negative, static_cast<std::uint64_t>(negative ? -v : v), k);
+  const std::uint64_t a = negative ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);  // < 2^63
+  const long top = static_cast<long>(std::bit_width(a)) - 1 - k;
+  const long ulp = std::max(top - (kPrecision - 1), L::kLeastExponent);
+  const long up = -k - ulp;
+  std::uint64_t q = 0;
+  if (up >= 0) {
+    q = a << up;  // exact: q < 2^P
+  } else if (up > -64) {
+    q = shift_right_half_even_64(a, static_cast<unsigned>(-up));  // a < 2^63: no overflow
+  } else {
+    q = static_cast<std::uint64_t>(scale_half_even(a, up));
+  }
+  const Bits sign = negative ? Bits{1} << (L::kFractionBits + L::kExponentBits) : 0;
+  if (top > L::kMaxExponent) {
+    y = std::bit_cast<Float>(static_cast<Bits>(sign | (kInfinity - 1)));
+    return true;
+  }
+  const auto pattern = static_cast<std::uint64_t>(ulp - L::kLeastExponent) * (std::uint64_t{1} << L::kFractionBits) + q;
+  const Bits out = pattern >= kInfinity ? kInfinity - 1 : static_cast<Bits>(pattern);
+  y = std::bit_cast<Float>(static_cast<Bits>(sign | out));
   return true;
 }
 
+template <class Float>
+bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept {
+  return add_one_on_grid(x, k, draw, y);
+}
+
+template <class Float>
+std::size_t add_on_grid_fast_run(const Float* x, long k, const std::int64_t* draws, Float* y, std::size_t count) noexcept {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!add_one_on_grid(x[i], k, draws[i], y[i])) return i;
+  }
+  return count;
+}
+
+template std::size_t add_on_grid_fast_run<double>(const double*, long, const std::int64_t*, double*, std::size_t) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template std::size_t add_on_grid_fast_run<float>(const float*, long, const std::int64_t*, float*, std::size_t) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
 template bool add_on_grid_fast<double>(double, long, std::int64_t, double&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
 template bool add_on_grid_fast<float>(float, long, std::int64_t, float&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
 template bool grid_index_fast<double>(double, long, std::int64_t&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)

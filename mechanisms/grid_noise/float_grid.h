@@ -33,6 +33,7 @@
 #include <gmpxx.h>
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 
 namespace exactdp::mechanisms {
@@ -117,5 +118,12 @@ template <class Float>
 // draw) 2^-k. False (y unset) when x is past grid_index_fast's range.
 template <class Float>
 [[nodiscard]] bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept;
+
+// add_on_grid_fast on x[i], draws[i] -> y[i] for i = 0, 1, ... (each x[i] read before y[i] is
+// written: y may be x): returns count, or the first i whose x[i] is past the fast path (y[i]
+// unset, the rest untouched).
+template <class Float>
+[[nodiscard]] std::size_t add_on_grid_fast_run(const Float* x, long k, const std::int64_t* draws, Float* y,
+                                               std::size_t count) noexcept;
 
 }  // namespace exactdp::mechanisms

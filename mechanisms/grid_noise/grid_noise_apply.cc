@@ -83,14 +83,19 @@ void noise_batch(const laws::Sampler& sampler, long k, const Float* x, Float* y,
   s.wide.clear();
   sampler.sample_wide(bits, s.draws.data(), count, s.wide);
   std::size_t next_wide = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const Float xi = x[i];
-    if (next_wide < s.wide.size() && s.wide[next_wide].index == i) {
-      y[i] = noisy_wide(xi, k, &s.wide[next_wide].value, 0, s);
+  std::size_t i = 0;
+  while (i < count) {
+    // The coordinates up to the next wide draw in one run of the fast path.
+    const std::size_t stop = next_wide < s.wide.size() ? s.wide[next_wide].index : count;
+    i += add_on_grid_fast_run(x + i, k, s.draws.data() + i, y + i, stop - i);
+    if (i == count) break;
+    if (i == stop) {  // the wide draw
+      y[i] = noisy_wide(x[i], k, &s.wide[next_wide].value, 0, s);
       ++next_wide;
-      continue;
+    } else {  // x[i] past the fast path
+      y[i] = noisy_wide(x[i], k, nullptr, s.draws[i], s);
     }
-    if (!add_on_grid_fast(xi, k, s.draws[i], y[i])) y[i] = noisy_wide(xi, k, nullptr, s.draws[i], s);
+    ++i;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include <exactdp/samplers/internal/bucket_acceptance.h>
 #include <exactdp/samplers/internal/cks20.h>
 #include <exactdp/core/errors.h>
 
@@ -94,6 +95,7 @@ std::shared_ptr<const BucketGaussian> BucketGaussian::build(const mpq_class& sig
   out->q_ = sigma2.get_den();
   out->two_p_ = 2 * out->p_;
   out->accept_ = options.accept;
+  out->exp_square_ = options.exp_square;
   mpz_class s = out->p_ / out->q_;
   mpz_sqrt(s.get_mpz_t(), s.get_mpz_t());
   const unsigned n = bit_length(s);
@@ -124,6 +126,11 @@ std::shared_ptr<const BucketGaussian> BucketGaussian::build(const mpq_class& sig
     out->narrow_ = out->two_p_ < limit64 && max_num < limit64;
     out->p2_narrow_ = static_cast<std::uint64_t>(out->p2_fast_);
     out->q_narrow_ = static_cast<std::uint64_t>(out->q_fast_);
+    // 2p >= 2 * 10^4: the reciprocal is below 2^(64+16) / 2^14 and the block bounds >= 1 when
+    // needed (num >= 2^64 and num < 2p imply 2p > 2^16).
+    out->reciprocal_ = (uint128{1} << (64 + kBlockBits)) / out->p2_fast_;
+    out->p2_block_low_ = out->p2_fast_ >> kBlockBits;
+    out->p2_block_high_ = (out->p2_fast_ + (uint128{1} << kBlockBits) - 1) >> kBlockBits;
   }
   const unsigned k = out->k_;
   CumulativeTable::Options table_options;
@@ -161,24 +168,75 @@ bool BucketGaussian::tail_round(BitSource& bits, uint128& x, bool& negative) con
   return x != 0 || !negative;
 }
 
+// The acceptance on Word integers (bucket_acceptance.h): stage 1 with gamma's 16-bit bracket,
+// then stages 2-3; gamma >= 1 (test knobs only) and den >= 2^64 go through the GMP routine, which
+// reads the same bits.
+template <typename Word>
+[[gnu::always_inline]] inline bool BucketGaussian::accepts(BitSource& bits, Word num, Word p2, std::uint64_t v) const {
+  if (num == 0) return true;
+  if (num >= p2) return bernoulli_exp_blocks(bits, to_mpz(num), to_mpz(p2), v, !exp_square_);
+  std::uint64_t g_low = 0, g_high = 0;
+  if (static_cast<uint128>(num) >> 64 == 0) {
+    // 2^16 gamma = num (reciprocal + d) / 2^64, 0 <= d < 1, num < 2^64: in [G, G + 2).
+    const auto n = static_cast<std::uint64_t>(num);
+    const uint128 low_product = static_cast<uint128>(n) * static_cast<std::uint64_t>(reciprocal_);
+    g_low = n * static_cast<std::uint64_t>(reciprocal_ >> 64) + static_cast<std::uint64_t>(low_product >> 64);
+    g_high = g_low + 2;
+  } else {
+    const uint128 num_wide = num;
+    g_low = static_cast<std::uint64_t>(num_wide / p2_block_high_);
+    g_high = static_cast<std::uint64_t>(std::min<uint128>(num_wide / p2_block_low_ + 1, uint128{1} << (kBlockBits + 1)));
+  }
+  switch (quick_decision(v, g_low, g_high, !exp_square_)) {
+    case BlockDecision::kAccept:
+      return true;
+    case BlockDecision::kReject:
+      return false;
+    case BlockDecision::kUndecided:
+      break;
+  }
+  if (static_cast<uint128>(p2) >> 64 == 0) {
+    return exp_minus_below(bits, static_cast<std::uint64_t>(num), static_cast<std::uint64_t>(p2), v);
+  }
+  return bernoulli_exp_blocks(bits, to_mpz(num), to_mpz(p2), v);
+}
+
 // The bucket rounds on Word integers (std::uint64_t when narrow_: the header's "narrow"
 // argument, BW < 2^32; uint128 otherwise): the same steps and bits for both widths. q and p2 are
-// q and 2p at that width.
+// q and 2p at that width. The guide prefix, U, R's first block and the sign are one read when
+// guide_bits + k + 17 <= 64 (the header's Construction, step 4).
 template <typename Word>
 uint128 BucketGaussian::draw_rounds(BitSource& bits, bool& negative, Word q, Word p2) const {
+  constexpr unsigned kAfterU = kBlockBits + 1;
+  const unsigned guide = table_->guide_bits();
+  const bool one_read = guide + k_ + kAfterU <= 64;
   for (;;) {
-    const std::uint32_t slot = table_->draw(bits);
+    std::uint64_t prefix = 0, u_bits = 0, v = 0;
+    bool sign = false;
+    if (one_read) {
+      const std::uint64_t w = bits.bits(guide + k_ + kAfterU);
+      prefix = w >> (k_ + kAfterU);
+      u_bits = (w >> kAfterU) & ((std::uint64_t{1} << k_) - 1);  // k_ <= 64 - 17 - guide
+      v = (w >> 1) & ((std::uint64_t{1} << kBlockBits) - 1);
+      sign = (w & 1) != 0;
+    } else {
+      prefix = bits.bits(guide);
+      u_bits = bits.bits(k_);
+      v = bits.bits(kBlockBits);
+      sign = bits.bit();
+    }
+    const std::uint32_t slot = table_->slot_of(bits, prefix);
     if (slot >= static_cast<std::uint32_t>(buckets_)) {
       uint128 x = 0;
       if (tail_round(bits, x, negative)) return x;
       continue;
     }
-    const Word u = static_cast<Word>(bits.bits(k_));  // k_ = 0 reads nothing
+    const Word u = static_cast<Word>(u_bits);
     const Word base = static_cast<Word>(slot) << k_;
-    if (accept_ && !bernoulli_exp<Word>(bits, u * (2 * base + u) * q, p2)) continue;
+    if (accept_ && !accepts<Word>(bits, u * (2 * base + u) * q, p2, v)) continue;
     const Word x = base + u;
-    negative = bits.bit();
-    if (x == 0 && negative) continue;
+    if (x == 0 && sign) continue;
+    negative = sign;
     return x;
   }
 }
@@ -193,35 +251,20 @@ namespace {
 // Scratch integers of the GMP path, kept per thread so that a draw reuses their limbs instead
 // of allocating (allocation was half the time at sigma2 = 10^100).
 struct GmpScratch {
-  mpz_class u, num, rest, dk, r, gap;
+  mpz_class u, num;
 };
-
-// bernoulli_exp<mpz_class> (cks20.h) on scratch integers: the same steps, hence the same bits
-// and the same result as the uint128 instantiation draw_fast uses.
-bool bernoulli_exp_scratch(BitSource& bits, const mpz_class& num, const mpz_class& den, GmpScratch& s) {
-  s.rest = num;
-  while (s.rest >= den) {
-    if (!bernoulli_exp_minus_one(bits)) return false;
-    s.rest -= den;
-  }
-  if (sgn(s.rest) == 0) return true;  // exp(0) = 1: no bits drawn
-  unsigned long k = 1;
-  for (;; ++k) {
-    s.dk = den;
-    s.dk *= k;
-    if (!bernoulli_ratio(bits, s.rest, s.dk, s.r, s.gap)) break;
-  }
-  return (k & 1) != 0;
-}
 
 }  // namespace
 
 void BucketGaussian::draw_gmp(BitSource& bits, mpz_class& magnitude, bool& negative) const {
   thread_local GmpScratch s;
   for (;;) {
-    const std::uint32_t slot = table_->draw(bits);
+    const std::uint64_t prefix = bits.bits(table_->guide_bits());
+    uniform_bits(bits, k_, s.u);
+    const std::uint64_t v = bits.bits(kBlockBits);
+    const bool sign = bits.bit();
+    const std::uint32_t slot = table_->slot_of(bits, prefix);
     if (slot < static_cast<std::uint32_t>(buckets_)) {
-      uniform_bits(bits, k_, s.u);
       mpz_set_ui(magnitude.get_mpz_t(), slot);
       mpz_mul_2exp(magnitude.get_mpz_t(), magnitude.get_mpz_t(), k_);  // bW
       mpz_mul_2exp(s.num.get_mpz_t(), magnitude.get_mpz_t(), 1);
@@ -229,10 +272,12 @@ void BucketGaussian::draw_gmp(BitSource& bits, mpz_class& magnitude, bool& negat
       mpz_mul(s.num.get_mpz_t(), s.num.get_mpz_t(), s.u.get_mpz_t());
       if (q_ != 1) mpz_mul(s.num.get_mpz_t(), s.num.get_mpz_t(), q_.get_mpz_t());
       mpz_add(magnitude.get_mpz_t(), magnitude.get_mpz_t(), s.u.get_mpz_t());
-      if (accept_ && !bernoulli_exp_scratch(bits, s.num, two_p_, s)) continue;
-    } else if (!tail(bits, magnitude)) {
-      continue;
+      if (accept_ && !bernoulli_exp_blocks(bits, s.num, two_p_, v, !exp_square_)) continue;
+      if (sgn(magnitude) == 0 && sign) continue;
+      negative = sign;
+      return;
     }
+    if (!tail(bits, magnitude)) continue;
     negative = bits.bit();
     if (sgn(magnitude) == 0 && negative) continue;
     return;

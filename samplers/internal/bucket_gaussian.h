@@ -10,12 +10,21 @@
 //        e_b = W w(bW)                       for bucket b < B, w(x) = exp(-x^2 q / (2 p)),
 //        e_B = w(BW) / (1 - exp(-BW q / p))  for the tail slot;
 //   2. bucket b: x = bW + U, U uniform on [0, W) (k bits), accepted with probability
-//        w(x) / w(bW) = exp(-U (2bW + U) q / (2p))   (exact Bernoulli(exp(-gamma)), CKS20 Alg. 1);
+//        w(x) / w(bW) = exp(-U (2bW + U) q / (2p))   (exact Bernoulli(exp(-gamma)) by the lazy
+//      comparison of a uniform R with exp(-gamma) between its Taylor partial sums,
+//      bucket_acceptance.h: R's first 16-bit block is read with U, decided by one comparison of
+//      small integers in all but about gamma^2/2 + 2^-14 of the draws);
 //      tail: x = BW + G, G ~ Geometric with P[G = g] ~ exp(-g BW q / p) (CKS20 Alg. 2's
 //      construction, integers only), accepted with probability exp(-G^2 q / (2p)); together
 //      the proposal has weight w(BW) exp(-g BW q/p) and the acceptance makes it w(BW + g);
 //   3. a fair sign; (x = 0, negative) is rejected;
 //   any rejection restarts from step 1.
+//   4. Bit order: a round first reads the table's guide prefix (guide_bits), U (k), R's first
+//      block (16) and the sign (1), one read where guide_bits + k + 17 <= 64, then the table's
+//      further bits if the prefix leaves the slot open, then the acceptance's or the tail's. U,
+//      R's block and the sign are fair bits independent of the slot, of the table's further bits
+//      and of each other, used only as steps 2-3 say (unused in a tail round), so the round's law
+//      is the one above.
 // Exactness: a single round outputs x >= 0 with probability (1/M) w(x) (1/2 per sign) where M
 // = sum of the envelope masses: every x < BW is proposed by exactly one bucket, with
 // probability (e_b / M) / W, and accepted with w(x)/w(bW); every x >= BW by the tail with
@@ -25,16 +34,17 @@
 // rounds are independent, hence the output law is D exactly. The envelope masses enter only
 // through the exact inversion of step 1, whose stored bounds may be coarse or T/B arbitrary
 // without changing the law (tests use coarse bounds and few buckets).
-// Randomness: table ~ guide_bits (14) + rarely a few; U: k bits; the Bernoulli ~2 bits; sign 1;
+// Randomness: table ~ guide_bits (14) + rarely a few; U: k bits; R: 16 bits (rarely more); sign 1;
 // rounds: 1 / acceptance <= about 1.01 (the exponent U(2bW+U)/(2 sigma2) stays below ~0.16).
-// About 30 bits at sigma2 = 10^12, 190 at 10^100.
+// About 45 bits at sigma2 = 10^12 and 2^40, 190 at 10^100.
 // Time: expected O(1) rounds; a round is a table lookup plus 128-bit arithmetic when the
 // parameters fit (fast()), else GMP on O(log sigma2)-bit integers. Where (BW)^2 q, 2p < 2^64
 // (narrow(): integer sigma2 up to ~1.8e17, e.g. grid noise's 2^40) a bucket round runs on 64-bit
-// integers: the same CKS20 Algorithm 1 steps on the same numbers (U (2bW + U) q < (BW)^2 q as
-// U < W, b < B; the 128-bit instantiation takes over at the same stream position if den K would
-// overflow), so the same bits and values (known answers at 2^40, 10^6, 123456789/7; chi-square
-// and its broken no-acceptance variant on this path: tests/samplers/bucket_gaussian_test.cc).
+// integers: gamma's 16-bit bracket is U (2bW + U) q times a reciprocal of 2p fixed at build (two
+// multiplications, no division). Every path reads the same bits and returns the same values
+// (the acceptance's canonical block rule, bucket_acceptance.h; known answers at 2^40, 10^6,
+// 123456789/7; chi-square and its broken variants on this path:
+// tests/samplers/bucket_gaussian_test.cc).
 // Worst case unbounded (geometric rounds, as every exact sampler). Not constant time: the
 // hardened mode (samplers/hardened_discrete_gaussian.h) is the timing-safe sampler.
 // Build: B + 1 certified exponentials by recurrence (two MPFR products per bucket), at most
@@ -62,6 +72,8 @@ struct BucketGaussianOptions {
   unsigned bound_bits = 64;   // < 64 coarsens the inversion bounds (tests)
   bool refine = true;         // false: DELIBERATELY BROKEN inversion (tests)
   bool accept = true;         // false: DELIBERATELY BROKEN, no acceptance step (tests)
+  bool exp_square = true;     // false: DELIBERATELY BROKEN, the acceptance's quick reject test
+                              // drops gamma^2 / 2 (bucket_acceptance.h, quick_decision; tests)
 };
 
 class BucketGaussian {
@@ -91,15 +103,21 @@ class BucketGaussian {
   // draw_fast's rounds on Word integers: std::uint64_t when narrow_, uint128 otherwise.
   template <typename Word>
   [[nodiscard]] uint128 draw_rounds(BitSource& bits, bool& negative, Word q, Word p2) const;
+  // The acceptance Bernoulli(exp(-num / p2)) with R's first block v (bucket_acceptance.h).
+  template <typename Word>
+  [[nodiscard]] bool accepts(BitSource& bits, Word num, Word p2, std::uint64_t v) const;
 
   mpz_class p_, q_, two_p_, tail_start_;  // sigma2 = p/q; tail_start = B W
   long buckets_ = 0;
   unsigned k_ = 0;                         // W = 2^k
-  bool fast_ = false, accept_ = true;
+  bool fast_ = false, accept_ = true, exp_square_ = true;
   uint128 p2_fast_ = 0, q_fast_ = 0;       // 2p, q (fast path)
   // Narrow: the bucket round's acceptance on 64-bit integers ((BW)^2 q and 2p below 2^64).
   bool narrow_ = false;
   std::uint64_t p2_narrow_ = 0, q_narrow_ = 0;
+  // floor(2^(64+16) / 2p): 2^16 gamma in [G, G + 2) with G = floor(num reciprocal / 2^64) for
+  // num < 2^64; for wider num, floor(2p / 2^16) and its ceiling bound 2^16 gamma by division.
+  uint128 reciprocal_ = 0, p2_block_low_ = 0, p2_block_high_ = 0;
   std::unique_ptr<const CumulativeTable> table_;
 };
 

@@ -3,6 +3,7 @@
 #include <gmpxx.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 
 #include <exactdp/samplers/internal/cks20.h>
@@ -103,13 +104,20 @@ CumulativeTable::CumulativeTable(std::size_t n, Boundaries enclose, mpfr_prec_t 
 std::uint32_t CumulativeTable::locate(BitSource& bits, std::uint64_t prefix) const {
   std::uint64_t u = prefix;
   unsigned len = guide_bits_;
+  // nlo = #{i : hi_i <= x0}, nhi = #{i : lo_i < x1}, nlo <= nhi (lo_i <= hi_i). As U's interval
+  // [x0, x1) shrinks, nlo can only grow and nhi only fall, so each search after the first runs
+  // over the previous [nlo, nhi] only: the same counts (and bits), fewer comparisons.
+  std::ptrdiff_t first = 0;
+  auto last = static_cast<std::ptrdiff_t>(hi_.size());
   for (;;) {
     const uint128 x0 = static_cast<uint128>(u) << (64 - len);
     const uint128 x1 = x0 + (uint128{1} << (64 - len));
-    const auto nlo = static_cast<std::uint32_t>(std::upper_bound(hi_.begin(), hi_.end(), x0) - hi_.begin());
-    const auto nhi = static_cast<std::uint32_t>(std::lower_bound(lo_.begin(), lo_.end(), x1) - lo_.begin());
-    if (nlo == nhi) return nlo;
-    if (len == 64) return refine(bits, u, nlo, nhi);
+    const auto nlo = std::upper_bound(hi_.begin() + first, hi_.begin() + last, x0) - hi_.begin();
+    const auto nhi = std::lower_bound(lo_.begin() + nlo, lo_.begin() + last, x1) - lo_.begin();
+    if (nlo == nhi) return static_cast<std::uint32_t>(nlo);
+    first = nlo;
+    last = nhi;
+    if (len == 64) return refine(bits, u, static_cast<std::uint32_t>(nlo), static_cast<std::uint32_t>(nhi));
     u = (u << 1) | (bits.bit() ? 1U : 0U);
     ++len;
   }

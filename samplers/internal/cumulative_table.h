@@ -59,8 +59,10 @@ class CumulativeTable {
   CumulativeTable(std::size_t n, Boundaries enclose, mpfr_prec_t prec, const Options& options);
 
   // The slot of U, in [0, n].
-  [[nodiscard]] std::uint32_t draw(BitSource& bits) const {
-    const std::uint64_t prefix = bits.bits(guide_bits_);
+  [[nodiscard]] std::uint32_t draw(BitSource& bits) const { return slot_of(bits, bits.bits(guide_bits_)); }
+  // The same with U's first guide_bits() bits `prefix` read by the caller (the bucket sampler
+  // reads them with other bits in one read); U's further bits, if needed, come from `bits`.
+  [[nodiscard]] std::uint32_t slot_of(BitSource& bits, std::uint64_t prefix) const {
     const std::uint32_t slot = guide_[prefix];
     return slot != kUndecided ? slot : locate(bits, prefix);
   }

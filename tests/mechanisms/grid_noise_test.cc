@@ -2,6 +2,9 @@
 //   * the grid mapping n = round_half_even(x / 2^-k) on hand-picked values (-0.0, subnormals,
 //     2^1000, ties, negative k), each also against the mpq reference (grid_reference.h);
 //   * the output conversion: exact when representable, nearest-even otherwise, saturation;
+//   * the fused per-coordinate path add_on_grid_fast equals grid_index_fast then
+//     encode_grid_value (RapidCheck: random bit patterns with subnormals, -0.0, ties, any k, draws,
+//     and every right shift 0 .. 63 of each pattern; it catches a fast path off by one at r = P);
 //   * refusals: NaN / inf naming the index (nothing written), bad law / parameter / granularity /
 //     threads / out, the hardened range naming granularity;
 //   * determinism: seeded output identical for threads 1, 2, 3; in place equals out of place;
@@ -10,7 +13,9 @@
 //     each fixed-seed case with probability about 1e-6), and the same check catches a broken
 //     variant (noise drawn with 10 % less variance than the stated law).
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -139,6 +144,57 @@ TEST(GridEncoding, ExactWhenRepresentableNearestEvenOtherwise) {
         << m << " k=" << k / 8;
     ASSERT_EQ(encode_grid_value<double>(mpz_class(std::to_string(m)), k), encode_grid_value<double>(false, m, k));
   }
+}
+
+// The reference composition of add_on_grid_fast: grid_index_fast, the sum, encode_grid_value.
+template <class Float>
+bool composed(Float x, long k, std::int64_t draw, Float& y) {
+  std::int64_t n = 0;
+  if (!grid_index_fast(x, k, n)) return false;
+  const mpz_class v = mpz_class(static_cast<long>(n)) + mpz_class(static_cast<long>(draw));
+  y = encode_grid_value<Float>(v, k);
+  return true;
+}
+
+// A bit pattern of Float: uniform, or one of the classes that exercise the corner cases.
+template <class Float>
+Float pattern(std::uint64_t raw, unsigned kind) {
+  using Bits = typename FloatLayout<Float>::Bits;
+  constexpr unsigned kFraction = FloatLayout<Float>::kFractionBits;
+  auto bits = static_cast<Bits>(raw);
+  switch (kind % 5) {
+    case 0: bits &= (Bits{1} << kFraction) - 1; break;            // subnormal or +0.0
+    case 1: bits = Bits{1} << (sizeof(Bits) * 8 - 1); break;      // -0.0
+    case 2: bits &= ~((Bits{1} << (kFraction / 2)) - 1); break;   // short significand: ties
+    default: break;
+  }
+  return std::bit_cast<Float>(bits);
+}
+
+template <class Float>
+void check_fused(std::uint64_t raw, unsigned kind, long k, std::int64_t draw) {
+  const Float x = pattern<Float>(raw, kind);
+  RC_PRE(is_finite_bits(x));
+  Float fused{}, reference{};
+  const bool ok = add_on_grid_fast(x, k, draw, fused);
+  RC_ASSERT(ok == composed(x, k, draw, reference));
+  if (ok) RC_ASSERT(std::bit_cast<typename FloatLayout<Float>::Bits>(fused) == std::bit_cast<typename FloatLayout<Float>::Bits>(reference));
+}
+
+RC_GTEST_PROP(GridMappingFused, EqualsIndexThenEncode, (std::uint64_t raw, unsigned kind, int k_raw, std::int64_t draw_raw,
+                                                        unsigned draw_bits)) {
+  const long k = k_raw % 1200;
+  // Draws of every size: small (the usual noise), up to the full int64 range.
+  const std::int64_t draw = draw_bits % 4 == 0 ? draw_raw : draw_raw >> (draw_bits % 64);
+  check_fused<double>(raw, kind, k, draw);
+  check_fused<float>(raw, kind, k / 8, draw);
+  check_fused<double>(raw, kind, 20, draw >> 40);  // grid noise: k = 20, small draws
+  // k against the pattern's own exponent: every right shift 0 .. 63 (the rounding boundaries,
+  // r = P and r = P + 1 included).
+  const long exponent = decode_float(pattern<double>(raw, kind)).exponent;
+  for (long r = 0; r < 64; ++r) check_fused<double>(raw, kind, -exponent - r, draw >> 40);
+  const long float_exponent = decode_float(pattern<float>(raw, kind)).exponent;
+  for (long r = 0; r < 32; ++r) check_fused<float>(raw, kind, -float_exponent - r, draw >> 40);
 }
 
 TEST(GridNoiseRefusals, NonFiniteInputsNameTheIndexAndWriteNothing) {

@@ -7,8 +7,9 @@
 // test knobs that make each exact step carry real weight: wide buckets (W ~ sigma/3: the
 // acceptance step rejects often), few buckets (the tail slot holds most of the mass), coarse
 // inversion bounds (the exact Ziv refinement decides many draws).
-// Power: the same check rejects two deliberately broken variants (no acceptance step with wide
-// buckets; coarse bounds with the refinement off).
+// Power: the same check rejects three deliberately broken variants (no acceptance step with wide
+// buckets; the acceptance's quick test without its gamma^2/2 term; coarse bounds with the
+// refinement off).
 // Paths: the 128-bit and GMP implementations read the same bits and return the same values.
 #include <gtest/gtest.h>
 
@@ -108,6 +109,20 @@ TEST(BucketGaussianChiSquareCompanion, RejectsMissingAcceptanceStepOnTheMachineP
   const verification::DiscreteGaussianLaw law(s2, 0);
   const auto t = chi_square_check(law, [&](BitSource& b) { return draw_machine(*sampler, b); }, 100'000,
                                   fixed_seed(162, 3));
+  EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
+}
+
+// The acceptance's quick test without S_2's gamma^2 / 2 (bucket_acceptance.h): rejected on the
+// 64-bit rounds with wide buckets (gamma up to ~1 in the first buckets).
+TEST(BucketGaussianChiSquareCompanion, RejectsQuickTestWithoutTheSquareTerm) {
+  BucketGaussianOptions broken = options(6, -1);
+  broken.exp_square = false;
+  const mpq_class s2(40000, 3);
+  const auto sampler = BucketGaussian::build(s2, broken);
+  ASSERT_TRUE(sampler->narrow());
+  const verification::DiscreteGaussianLaw law(s2, 0);
+  const auto t = chi_square_check(law, [&](BitSource& b) { return draw_machine(*sampler, b); }, 100'000,
+                                  fixed_seed(162, 4));
   EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
