@@ -33,6 +33,7 @@ int cmd_bits(Args args, Io& io);         // verification
 int cmd_release(Args args, Io& io);      // mechanisms: the main job (noisy CSV table)
 int cmd_select(Args args, Io& io);       // mechanisms (exact private selection)
 int cmd_aggregate(Args args, Io& io);    // mechanisms: releases from raw records
+int cmd_estimate(Args args, Io& io);     // mechanisms: the cost-of-privacy estimators (sparse mean)
 int cmd_laws(Args args, Io& io);         // laws (the registry)
 
 // The whole command line minus argv[0]; never throws.

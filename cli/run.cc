@@ -15,6 +15,7 @@ constexpr const char* kUsage =
     "commands:\n"
     "  release      add calibrated exact noise to integer columns of a CSV table (main job)\n"
     "  aggregate    counts, sums and means per group from raw records, bounding done for you\n"
+    "  estimate     private estimators of \"The cost of privacy\": sparse-mean of CSV rows\n"
     "  sample       draw exact noise: discrete-gaussian, discrete-laplace, bernoulli-exp, staircase\n"
     "  laws         every noise law of the registry, its parameters and what it supports\n"
     "  calibrate    certified noise calibration (gaussian, discrete-gaussian, dp-sgd)\n"
@@ -39,7 +40,7 @@ int run_exactdp(const std::vector<std::string>& args, Io& io) {
       {"sample", cmd_sample},   {"calibrate", cmd_calibrate},     {"profile", cmd_profile},
       {"convert", cmd_convert}, {"compose", cmd_compose},         {"measure-gdp", cmd_measure_gdp},
       {"audit", cmd_audit},     {"bits", cmd_bits},               {"audit-timing", cmd_audit_timing},
-      {"release", cmd_release},  {"aggregate", cmd_aggregate},
+      {"release", cmd_release},  {"aggregate", cmd_aggregate}, {"estimate", cmd_estimate},
       {"select", cmd_select},   {"laws", cmd_laws},
   };
   try {

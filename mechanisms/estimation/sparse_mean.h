@@ -39,9 +39,25 @@ struct EstimateResult {
   EstimationGuarantee guarantee;
 };
 
+// The grid of a sparse mean: g = 2^-exponent and the truncation bound B = floor(R 2^k) in grid
+// units (ParameterError naming radius or granularity_exponent).
+struct SparseMeanGrid {
+  long exponent = 0;       // k
+  std::int64_t bound = 0;  // B, 1 <= B < 2^62
+};
+[[nodiscard]] SparseMeanGrid sparse_mean_grid(const SparseMeanOptions& options);
+
 // The truncated grid column sums S_j (validates x; B = floor(R 2^k)).
 [[nodiscard]] std::vector<mpz_class> truncated_column_sums(const MatrixView& x, long k, std::int64_t bound);
 
 [[nodiscard]] EstimateResult sparse_mean(const MatrixView& x, const SparseMeanOptions& options, BitSource& bits);
+
+// sparse_mean from the column sums S_j = sum_i c_ij of `rows` rows already mapped to the grid of
+// sparse_mean_grid(options) (c_ij = clamp(round_half_even(x_ij 2^k), -B, B), for data that
+// is not held as doubles: exact decimals, e.g. `exactdp estimate sparse-mean`). The same draws,
+// estimate and guarantee as sparse_mean on the same sums. The privacy argument needs every
+// c_ij in [-B, B], which the caller's map must ensure; rows >= 1 is public.
+[[nodiscard]] EstimateResult sparse_mean_from_column_sums(const std::vector<mpz_class>& sums, std::size_t rows,
+                                                          const SparseMeanOptions& options, BitSource& bits);
 
 }  // namespace exactdp::mechanisms

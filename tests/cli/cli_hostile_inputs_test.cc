@@ -218,6 +218,12 @@ std::vector<Template> templates() {
                              {"--max-rows", "3"}, {"--split", "1/3"}, {"<stdin>", "5"}});
   aggregate.stdin_text = "user,g,x\nu1,a,{line}\nu2,\"b, c\",3\n";
   t.push_back(aggregate);
+  // estimate sparse-mean (rows on stdin; the hostile value in each option, and in a cell)
+  Template estimate = make("estimate_sparse_mean", {"estimate", "sparse-mean", "--seed", kSeed},
+                           {{"--s", "1"}, {"--bound", "4"}, {"--epsilon", "1"}, {"--delta", "1e-6"},
+                            {"--digits", "20"}, {"<stdin>", "1.5"}});
+  estimate.stdin_text = "a,b\n{line},2\n-1,0.5\n";
+  t.push_back(estimate);
   return t;
 }
 
