@@ -138,12 +138,12 @@ std::vector<ReleasedGroup> released_groups(BoundedTotals& bounded, const Aggrega
 }
 
 // The work limit of the quantiles (released groups x grid points), checked before any quantile
-// is drawn; and their kept values, which merged partition totals do not carry.
+// is drawn; and that their kept values were given.
 void check_quantiles(const AggregateGuarantee& g, const BoundedTotals& bounded, std::size_t released) {
   if (g.quantiles.empty()) return;
   if (bounded.quantile_values.size() != g.quantiles.size()) {
-    throw ParameterError("quantile", "quantile: quantiles need every group's kept values, which merged partition "
-                                     "totals (aggregate_from_totals, exactdp.dask.aggregate) do not carry");
+    throw ParameterError("quantile", "quantile: quantiles need every group's kept values (BoundedTotals::"
+                                     "quantile_values), one list per quantile");
   }
   mpz_class work = 0;
   for (const auto& q : g.quantiles) work += q.candidates * mpz_class(static_cast<unsigned long>(released));

@@ -57,8 +57,8 @@ struct BoundedTotals {
   std::vector<std::string> keys;
   std::vector<GroupTotals> totals;
   // Per quantile of the guarantee (in order), per group (index as totals): the kept clamped values
-  // its exponential mechanism scores. Filled by aggregate_records only; merged partition totals
-  // carry none, and a request with quantiles is then refused.
+  // its exponential mechanism scores. Filled by aggregate_records and bound_partition, concatenated
+  // by merge_bounded_totals (aggregate_from_totals.h); bounded_totals leaves it empty.
   std::vector<std::vector<std::vector<mpz_class>>> quantile_values;
 };
 [[nodiscard]] BoundedTotals bounded_totals(ByteReader& records, const AggregateRequest& request,

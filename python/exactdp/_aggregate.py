@@ -13,11 +13,13 @@ so the release is the one ``exactdp aggregate`` makes of that CSV (bit for bit w
 Group values become text for the library (integers and integral floats as integers, other floats
 by repr, text as is) and are mapped back, so the output's group-by columns keep their dtype.
 
-Output: a DataFrame (group-by columns, then ``count``, ``count_units``, ``sum_COL``, ``mean_COL``
-in that order: every ``sum`` column in the dict's order, then every ``mean`` column): counts int64
-(an object column of Python ints if one does not fit), sums and means ``decimal.Decimal`` exact
-with the CLI's digits (a sum with d decimals, a mean with d + 6, d from the bounds). The
-guarantee dict has the CLI's ``--json`` fields with exact types (Fraction, Interval, int).
+Output: a DataFrame (group-by columns, then ``count``, ``count_units``, ``sum_COL``, ``mean_COL``,
+``quantile_COL_Q`` in that order: every ``sum`` column in the dict's order, then every ``mean``
+column, then every quantile column by column then q, in the dicts' orders; Q is q as the CLI
+names it, e.g. ``quantile_x_0.5``): counts int64 (an object column of Python ints if one does not
+fit), sums, means and quantiles ``decimal.Decimal`` exact with the CLI's digits (a sum and a
+quantile with d decimals, a mean with d + 6, d from the bounds). The guarantee dict has the CLI's
+``--json`` fields with exact types (Fraction, Interval, int).
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ from ._errors import LimitError, ParameterError
 from .interval import Interval
 
 # The aggregate kinds: (keyword, takes {column: (L, U)}). A new kind of the library is one line
-# here and one in python/src/aggregate.cc (kKinds).
+# here and one in python/src/aggregate.cc (kKinds). quantile (``{column: (L, U, [q, ...])}``)
+# is the one kind with a parameter: _quantile_outputs.
 KINDS: Tuple[Tuple[str, bool], ...] = (("count", False), ("count_units", False), ("sum", True), ("mean", True))
 
 _MAX_VALUE_DIGITS = 10_000  # the CSV reader's limit on a value cell (docs/AGGREGATE.md, Limits)
@@ -57,15 +60,49 @@ def _bound_text(name: str, value: Any) -> str:
     raise TypeError(f"{name}: expected an int, str or decimal.Decimal, not {type(value).__name__}")
 
 
-def _value_options(options: Dict[str, Any]) -> Tuple[List[Tuple[str, str]], List[Tuple[str, str]]]:
-    """(outputs, bounds) of the spec: outputs as (kind, column), bounds as (column, "L,U")."""
-    outputs: List[Tuple[str, str]] = []
+def _bounds_pair(kind: str, column: str, pair: Any, bounds: Dict[str, str]) -> None:
+    """Records column's "L,U" in bounds (one pair of bounds per column)."""
+    text = f"{_bound_text(kind, pair[0])},{_bound_text(kind, pair[1])}"
+    if bounds.setdefault(column, text) != text:
+        raise ParameterError(f"column {column!r} is given two different bounds ({bounds[column]} and {text})",
+                             "bounds")
+
+
+def _quantile_outputs(given: Any, bounds: Dict[str, str]) -> List[Tuple[str, str, Optional[str]]]:
+    """quantile={column: (L, U, [q, ...])}: one ("quantile", column, q text) per q, in order."""
+    if not isinstance(given, dict):
+        raise TypeError("quantile: expected a dict {column: (L, U, [q, ...])}")
+    outputs: List[Tuple[str, str, Optional[str]]] = []
+    for column, spec in given.items():
+        if not isinstance(spec, (tuple, list)) or len(spec) != 3 or not isinstance(spec[2], (tuple, list)) \
+                or not spec[2]:
+            raise ParameterError(f"quantile[{column!r}] = {spec!r}: allowed a triple (L, U, [q, ...]) with at "
+                                 "least one q", "quantile")
+        _bounds_pair("quantile", column, spec, bounds)
+        seen = set()
+        for q in spec[2]:
+            text = exact_text("quantile", q)
+            try:
+                exact: Any = fractions.Fraction(text)
+            except (ValueError, ZeroDivisionError):  # not a rational: the library refuses it, naming quantile
+                exact = text
+            if exact in seen:  # two equal output columns
+                raise ParameterError(f"quantile[{column!r}]: q = {q!r} is given twice", "quantile")
+            seen.add(exact)
+            outputs.append(("quantile", column, text))
+    return outputs
+
+
+def _value_options(options: Dict[str, Any]) -> Tuple[List[Tuple[str, str, Optional[str]]], List[Tuple[str, str]]]:
+    """(outputs, bounds) of the spec: outputs as (kind, column, q text or None), bounds as
+    (column, "L,U")."""
+    outputs: List[Tuple[str, str, Optional[str]]] = []
     bounds: Dict[str, str] = {}
     for kind, with_columns in KINDS:
         given = options.get(kind)
         if not with_columns:
             if given:
-                outputs.append((kind, ""))
+                outputs.append((kind, "", None))
             continue
         if given is None:
             continue
@@ -74,11 +111,10 @@ def _value_options(options: Dict[str, Any]) -> Tuple[List[Tuple[str, str]], List
         for column, pair in given.items():
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                 raise ParameterError(f"{kind}[{column!r}] = {pair!r}: allowed a pair (L, U)", kind)
-            text = f"{_bound_text(kind, pair[0])},{_bound_text(kind, pair[1])}"
-            if bounds.setdefault(column, text) != text:
-                raise ParameterError(f"column {column!r} is given two different bounds ({bounds[column]} and {text})",
-                                     "bounds")
-            outputs.append((kind, column))
+            _bounds_pair(kind, column, pair, bounds)
+            outputs.append((kind, column, None))
+    if options.get("quantile") is not None:
+        outputs.extend(_quantile_outputs(options["quantile"], bounds))
     return outputs, list(bounds.items())
 
 
@@ -347,6 +383,10 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
     rationals = ("sigma2", "rho_zcdp", "scale", "epsilon")
     quantities = [{key: int(v) if key in integers else _q(v) if key in rationals else v for key, v in q.items()}
                   for q in g["quantities"]]
+    integers = ("candidates", "score_sensitivity_per_group")
+    rationals = ("q", "epsilon_per_group", "rho_zcdp")
+    quantiles = [{key: int(v) if key in integers else _q(v) if key in rationals else v for key, v in q.items()}
+                 for q in g["quantiles"]]
     return {
         "mechanism": g["mechanism"],
         "requested": {"epsilon": _q(g["requested_epsilon"]), "delta": _q(g["requested_delta"])},
@@ -360,23 +400,26 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
         "aggregates_epsilon_certified": _interval(g["aggregates_epsilon_certified"]),
         "aggregates_route": g["aggregates_route"],
         "composition": "basic (adaptive) composition of selection and aggregates",
-        "quantities": quantities, "released_groups": released,
+        "quantities": quantities, "quantiles": quantiles, "released_groups": released,
         "randomness": "seeded ChaCha20 (reproducible demo: NOT private)" if seeded else "OS CSPRNG",
     }
 
 
 def aggregate(df, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
               sum: Optional[Dict[str, Tuple[Any, Any]]] = None, mean: Optional[Dict[str, Tuple[Any, Any]]] = None,
+              quantile: Optional[Dict[str, Tuple[Any, Any, Sequence[Any]]]] = None,
               epsilon: Any, delta: Any = None, max_groups: int = 1, max_rows: int = 1,
               mechanism: str = "discrete-laplace", split: Any = None, keys: Any = None,
               selection: Optional[str] = None, rng: Any = None) -> Tuple[Any, Dict[str, Any]]:
-    """Releases counts, sums and means per group of the pandas DataFrame `df` with unit-level DP
+    """Releases counts, sums, means and quantiles per group of the pandas DataFrame `df` with unit-level DP
     (``exactdp aggregate``, docs/AGGREGATE.md); returns (table, guarantee).
 
     privacy_unit: the column of the person; group_by: a column name or a list of them.
     count / count_units: noisy kept rows / units per group. sum / mean: {column: (L, U)} with
     L, U plain decimals (int, str or Decimal; their written digits set the grid, e.g. ("0",
-    "100.00") gives 0.01). epsilon, delta, split: exact numbers (no float). max_groups (L0) and
+    "100.00") gives 0.01). quantile: {column: (L, U, [q, ...])}: a private q-quantile of the
+    column per group for each q (exact: int, Fraction, Decimal or str; 0 <= q <= 1) by the
+    exponential mechanism on the bounds' grid (at most 100000 points). epsilon, delta, split: exact numbers (no float). max_groups (L0) and
     max_rows (Linf): the contribution bounds. mechanism: "discrete-laplace" or
     "discrete-gaussian". keys: the public groups (a DataFrame with the group-by columns or a
     list of tuples): exactly these are released, in that order, and no partition selection runs.
@@ -388,7 +431,8 @@ def aggregate(df, *, privacy_unit: str, group_by: Any, count: bool = False, coun
     check_rng(rng)
     spec = build_spec(privacy_unit=privacy_unit, group_by=group_by, epsilon=epsilon, delta=delta,
                       max_groups=max_groups, max_rows=max_rows, mechanism=mechanism, split=split,
-                      public_keys=keys is not None, selection=selection, count=count, count_units=count_units, sum=sum, mean=mean)
+                      public_keys=keys is not None, selection=selection, count=count, count_units=count_units, sum=sum, mean=mean,
+                      quantile=quantile)
     records, originals = records_csv(df, spec)
     keys_bytes, key_originals = keys_csv(keys, spec["group_by"])
     raw = call(_exactdp._aggregate_records, spec, records, keys_bytes, rng)

@@ -189,27 +189,31 @@ def _bound_partition(df, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: 
     return agg.call(_exactdp._aggregate_bound_partition, spec, records, keys_csv, rng), originals
 
 
-def _merge(parts) -> Tuple[List[Tuple[str, int, int, List[int]]], Dict]:
-    """Exact sums of the partitions' totals per key (Python ints), and the group values."""
+def _merge(parts) -> Tuple[List[Tuple[str, int, int, List[int], List[List[int]]]], Dict]:
+    """Exact sums of the partitions' totals per key (Python ints), each quantile's kept values of
+    a key concatenated (exact: a unit's rows are all in one partition), and the group values."""
     merged: Dict[str, List[Any]] = {}
     originals: Dict = {}
     for totals, values in parts:
         for texts, row in values.items():
             originals.setdefault(texts, row)
-        for key, rows, units, sums in totals:
+        for key, rows, units, sums, kept in totals:
             have = merged.get(key)
             if have is None:
-                merged[key] = [rows, units, list(sums)]
+                merged[key] = [rows, units, list(sums), [list(k) for k in kept]]
             else:
                 have[0] += rows
                 have[1] += units
                 have[2] = [a + b for a, b in zip(have[2], sums)]
-    return [(k, v[0], v[1], v[2]) for k, v in merged.items()], originals
+                for into, part in zip(have[3], kept):
+                    into.extend(part)
+    return [(k, v[0], v[1], v[2], v[3]) for k, v in merged.items()], originals
 
 
 def bounded_totals(ddf, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: Optional[bytes],
                    npartitions: Optional[int] = None, shuffle: bool = True):
-    """The exact bounded totals [(key, rows, units, sums)] of the whole frame, and the group
+    """The exact bounded totals [(key, rows, units, sums, kept values per quantile)] of the whole
+    frame, and the group
     values: the records shuffled on the unit's text (every unit in ONE partition), each partition
     bounded on its worker, the totals added on the client. shuffle=False only for the test that
     shows what the shuffle prevents (a unit split over partitions is bounded, and counted, twice)."""
@@ -229,6 +233,7 @@ def bounded_totals(ddf, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: O
 
 def aggregate(ddf, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
               sum: Optional[Dict[str, Tuple[Any, Any]]] = None, mean: Optional[Dict[str, Tuple[Any, Any]]] = None,
+              quantile: Optional[Dict[str, Tuple[Any, Any, Any]]] = None,
               epsilon: Any, delta: Any = None, max_groups: int = 1, max_rows: int = 1,
               mechanism: str = "discrete-laplace", split: Any = None, keys: Any = None,
               selection: Optional[str] = None, seed: Optional[bytes] = None, npartitions: Optional[int] = None) -> Tuple[Any, Dict[str, Any]]:
@@ -237,6 +242,9 @@ def aggregate(ddf, *, privacy_unit: str, group_by: Any, count: bool = False, cou
     The records are shuffled on the privacy unit (so each unit's records are in one partition:
     the bounding needs all of them together), bounded per partition on the workers (their OS
     CSPRNG; no seed crosses the wire), merged exactly on the client, then selected and noised once.
+    Quantiles: each partition sends every group's kept values (grid indices, one per kept row),
+    concatenated on the client, so the quantile is the single-machine one (client memory: one
+    Python int per kept row of a quantile column).
     seed= (32 bytes; demos and tests only) gives every partition its own substream
     BLAKE2b(seed || index) and the client's step another. npartitions: of the shuffle (default:
     ddf's). The table is a pandas DataFrame (it is small: one row per released group).
@@ -248,7 +256,8 @@ def aggregate(ddf, *, privacy_unit: str, group_by: Any, count: bool = False, cou
         samplers.SeededBits(bytes(seed))  # refuses the all-zero seed, naming seed
     spec = agg.build_spec(privacy_unit=privacy_unit, group_by=group_by, epsilon=epsilon, delta=delta,
                           max_groups=max_groups, max_rows=max_rows, mechanism=mechanism, split=split,
-                          public_keys=keys is not None, selection=selection, count=count, count_units=count_units, sum=sum, mean=mean)
+                          public_keys=keys is not None, selection=selection, count=count, count_units=count_units, sum=sum, mean=mean,
+                          quantile=quantile)
     columns = agg.spec_columns(spec)
     for c in columns:
         if c not in ddf.columns:

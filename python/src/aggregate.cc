@@ -1,14 +1,16 @@
 // aggregate.cc — the `exactdp aggregate` library (mechanisms/aggregate/) for exactdp.aggregate
 // (pandas) and exactdp.dask.aggregate; docs/AGGREGATE.md, "From Python and Dask".
 //
-// spec: a dict {privacy_unit, group_by: [names], outputs: [(kind, column)], bounds: [(column,
+// spec: a dict {privacy_unit, group_by: [names], outputs: [(kind, column, q)], bounds: [(column,
 //   "L,U")], max_groups, max_rows, mechanism, epsilon, delta (text or None), split (text or None),
-//   public_keys: bool}; kind is a name of kKinds below (a new aggregate kind is one line there).
+//   public_keys: bool}; kind is a name of kKinds below (a new aggregate kind is one line there);
+//   q is the exact text of a quantile's q (named `quantile` in errors), None for other kinds.
 // records / keys: RFC 4180 CSV bytes (records read in place, not copied) with a header naming the spec's columns (the Python layer
 //   writes them exactly: ints as ints, floats as their exact decimal expansion, text quoted).
 // _aggregate_guarantee(spec) -> guarantee dict (calibrate_aggregate: before any data is read)
 // _aggregate_records(spec, records, keys, rng) -> {"header", "rows", "guarantee"} (aggregate_records)
-// _aggregate_bound_partition(spec, records, keys, rng) -> [(key, rows, units, [sums])] (Python ints)
+// _aggregate_bound_partition(spec, records, keys, rng) -> [(key, rows, units, [sums], [[kept]])]
+//   (Python ints; [[kept]]: per quantile of the guarantee, in order, the group's kept grid indices)
 // _aggregate_from_totals(spec, totals, keys, rng) -> like _aggregate_records (aggregate_from_totals)
 // rng: None (the OS CSPRNG) or an exactdp.SeededBits (its lock held while drawing). The GIL is
 // released while the library reads, bounds and draws. Rational fields of the guarantee are exact
@@ -47,6 +49,7 @@ const std::vector<std::pair<std::string, AggregateKind>> kKinds = {
     {"count_units", AggregateKind::kCountUnits},
     {"sum", AggregateKind::kSum},
     {"mean", AggregateKind::kMean},
+    {"quantile", AggregateKind::kQuantile},
 };
 
 AggregateKind kind_named(const std::string& name) {
@@ -54,7 +57,7 @@ AggregateKind kind_named(const std::string& name) {
     if (n == name) return k;
   }
   throw ParameterError("aggregate", "aggregate kind '" + abbreviate(name) + "' is not one of count, "
-                                    "count_units, sum, mean");
+                                    "count_units, sum, mean, quantile");
 }
 
 std::string mechanism_named(const std::string& name) {
@@ -71,12 +74,21 @@ std::optional<mpq_class> optional_rational(const char* name, const py::handle& v
   return parse_rational(name, v.cast<std::string>());
 }
 
+// A quantile's q: exact, 0 <= q <= 1 (the library's range), named as exactdp.aggregate's keyword.
+mpq_class quantile_q(const py::handle& text) {
+  const mpq_class q = parse_rational("quantile", text.cast<std::string>());
+  if (sgn(q) < 0 || q > 1) throw ParameterError::out_of_range("quantile", abbreviate(to_string(q)), "0 <= q <= 1");
+  return q;
+}
+
 mechanisms::AggregateRequest request_of(const py::dict& spec) {
   mechanisms::AggregateRequest r;
   r.privacy_unit = spec["privacy_unit"].cast<std::string>();
   r.group_by = spec["group_by"].cast<std::vector<std::string>>();
-  for (const auto& [kind, column] : spec["outputs"].cast<std::vector<std::pair<std::string, std::string>>>()) {
-    r.outputs.push_back({kind_named(kind), column});
+  for (const auto& item : spec["outputs"].cast<py::list>()) {
+    const auto output = item.cast<py::tuple>();
+    r.outputs.push_back({kind_named(output[0].cast<std::string>()), output[1].cast<std::string>()});
+    if (r.outputs.back().kind == AggregateKind::kQuantile) r.outputs.back().q = quantile_q(output[2]);
   }
   for (const auto& [column, bounds] : spec["bounds"].cast<std::vector<std::pair<std::string, std::string>>>()) {
     r.value_columns.push_back({column, mechanisms::parse_value_bounds(bounds)});
@@ -109,6 +121,20 @@ py::dict quantity_dict(const mechanisms::AggregateGuarantee& g, const mechanisms
     d["scale"] = to_string(q.scale);
     d["epsilon"] = to_string(q.epsilon);
   }
+  return d;
+}
+
+// The CLI's --json "quantiles" entries (cli/cmd_aggregate_report.cc), rationals as exact texts.
+py::dict quantile_dict(const mechanisms::AggregateGuarantee& g, const mechanisms::QuantileNoise& q) {
+  py::dict d;
+  d["output"] = q.output.name();
+  d["column"] = q.output.column;
+  d["q"] = to_string(q.output.q);
+  d["mechanism"] = "exponential mechanism on the bounds' grid (score -|b #(x < c) - a (n - #(x = c))|)";
+  d["candidates"] = q.candidates.get_str();
+  d["score_sensitivity_per_group"] = q.sensitivity.get_str();
+  d["epsilon_per_group"] = to_string(q.epsilon);
+  if (mechanisms::release_law_composes_by_zcdp(mechanisms::release_law(g.mechanism))) d["rho_zcdp"] = to_string(q.rho);
   return d;
 }
 
@@ -153,6 +179,9 @@ py::dict guarantee_dict(const mechanisms::AggregateGuarantee& g) {
   py::list quantities;
   for (const auto& q : g.noise) quantities.append(quantity_dict(g, q));
   d["quantities"] = quantities;
+  py::list quantiles;
+  for (const auto& q : g.quantiles) quantiles.append(quantile_dict(g, q));
+  d["quantiles"] = quantiles;
   return d;
 }
 
@@ -241,7 +270,13 @@ py::list bound_partition(const py::dict& spec, const py::bytes& records,
   for (std::size_t i = 0; i < t.keys.size(); ++i) {
     py::list sums;
     for (const auto& s : t.totals[i].sums) sums.append(python_int(s));
-    out.append(py::make_tuple(t.keys[i], python_int(t.totals[i].rows), python_int(t.totals[i].units), sums));
+    py::list kept;
+    for (const auto& per_group : t.quantile_values) {
+      py::list values;
+      for (const auto& v : per_group[i]) values.append(python_int(v));
+      kept.append(values);
+    }
+    out.append(py::make_tuple(t.keys[i], python_int(t.totals[i].rows), python_int(t.totals[i].units), sums, kept));
   }
   return out;
 }
@@ -250,18 +285,39 @@ mpz_class mpz_of(const py::handle& v, const char* what) {
   return parse_integer(what, py::str(v).cast<std::string>());
 }
 
-py::dict from_totals(const py::dict& spec, const py::list& totals, const std::optional<std::string>& keys_csv,
-                     const py::object& rng) {
-  const mechanisms::AggregateRequest r = request_of(spec);
-  const auto keys = keys_of(r, keys_csv);
+// The merged totals [(key, rows, units, [sums], [[kept]])] as BoundedTotals; a row's [[kept]]
+// (one list per quantile of the request) goes to quantile_values (aggregate_from_totals checks
+// every shape, naming totals).
+mechanisms::BoundedTotals bounded_totals_of(const mechanisms::AggregateRequest& r, const py::list& totals) {
   mechanisms::BoundedTotals t;
+  t.quantile_values.resize(mechanisms::quantile_outputs(r).size());
   for (const auto& item : totals) {
     const auto row = item.cast<py::tuple>();
+    if (row.size() != 5) throw ParameterError("totals", "totals: a row is (key, rows, units, sums, kept values)");
     t.keys.push_back(row[0].cast<std::string>());
     mechanisms::GroupTotals g{mpz_of(row[1], "totals"), mpz_of(row[2], "totals"), {}};
     for (const auto& s : row[3].cast<py::list>()) g.sums.push_back(mpz_of(s, "totals"));
     t.totals.push_back(std::move(g));
+    const auto kept = row[4].cast<py::list>();
+    if (kept.size() != t.quantile_values.size()) {
+      throw ParameterError("totals", "totals of group " + abbreviate(t.keys.back()) + ": " +
+                                         std::to_string(kept.size()) + " lists of kept values for " +
+                                         std::to_string(t.quantile_values.size()) + " quantiles");
+    }
+    for (std::size_t j = 0; j < kept.size(); ++j) {
+      std::vector<mpz_class> values;
+      for (const auto& v : kept[j].cast<py::list>()) values.push_back(mpz_of(v, "totals"));
+      t.quantile_values[j].push_back(std::move(values));
+    }
   }
+  return t;
+}
+
+py::dict from_totals(const py::dict& spec, const py::list& totals, const std::optional<std::string>& keys_csv,
+                     const py::object& rng) {
+  const mechanisms::AggregateRequest r = request_of(spec);
+  const auto keys = keys_of(r, keys_csv);
+  mechanisms::BoundedTotals t = bounded_totals_of(r, totals);
   const mechanisms::AggregateRelease rel = with_bits(rng, [&](BitSource& bits) {
     return mechanisms::aggregate_from_totals(r, std::move(t), keys ? &*keys : nullptr, bits);
   });

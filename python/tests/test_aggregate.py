@@ -67,6 +67,15 @@ CASES = [
           split="1/4", max_rows=3),
      ["--count-units", "--mean", "amount", "--bounds", "0,200", "--epsilon", "3/2", "--delta", "1e-5",
       "--mechanism", "discrete-gaussian", "--split", "1/4", "--max-rows", "3"]),
+    (dict(count=True, mean={"amount": ("0", "100.0")},
+          quantile={"amount": ("0", "100.0", [Fraction(1, 2), Decimal("0.9"), "1/3"])}, epsilon=2, delta="1e-6",
+          max_groups=2, max_rows=2),
+     ["--count", "--mean", "amount", "--bounds", "0,100.0", "--quantile", "amount", "--bounds", "0,100.0",
+      "--q", "1/2,0.9,1/3", "--epsilon", "2", "--delta", "1e-6", "--max-groups", "2", "--max-rows", "2"]),
+    (dict(count_units=True, quantile={"amount": (0, 200, [0, "0.25", 1])}, epsilon=1, delta="1e-5",
+          mechanism="discrete-gaussian", max_rows=3, keys=[("North", 2020), ("South", 2021), ("Nowhere", 1999)]),
+     ["--count-units", "--quantile", "amount", "--bounds", "0,200", "--q", "0,0.25,1", "--epsilon", "1",
+      "--delta", "1e-5", "--mechanism", "discrete-gaussian", "--max-rows", "3", "--keys", "KEYS"]),
 ]
 
 
@@ -79,10 +88,16 @@ def test_release_is_the_cli_release_bit_for_bit(tmp_path, options, cli_args):
     frame = visits()
     table, g = exactdp.aggregate(frame, privacy_unit="user", group_by=["region", "year"],
                                  rng=exactdp.SeededBits(SEED), **options)
+    if "keys" in options:
+        keys_file = tmp_path / "keys.csv"
+        keys_file.write_text(exact_csv(pd.DataFrame(options["keys"], columns=["region", "year"]), ["region", "year"]))
+        cli_args = [str(keys_file) if a == "KEYS" else a for a in cli_args]
     rows, expected = run_cli(path, exact_csv(frame, ["user", "region", "year", "amount"]),
                              ["--privacy-unit", "user", "--group-by", "region,year", *cli_args], tmp_path)
     assert as_text_rows(table) == rows
     assert len(rows) > 2  # some groups were released
+    quantiles = [c for c in table.columns if c.startswith("quantile_")]
+    assert all(isinstance(v, Decimal) for c in quantiles for v in table[c])
     assert_guarantee_is_the_cli_one(g, expected)
 
 
@@ -115,6 +130,16 @@ def assert_guarantee_is_the_cli_one(g, expected):
         for key in ("sensitivity_per_group", "l1_sensitivity", "l2_sensitivity_squared"):
             assert q[key] == int(e[key])
         for key in ("scale", "epsilon", "sigma2", "rho_zcdp"):
+            if key in e:
+                assert q[key] == Fraction(e[key]), key
+    assert len(g["quantiles"]) == len(expected["quantiles"])
+    for q, e in zip(g["quantiles"], expected["quantiles"]):
+        for key in ("output", "column", "mechanism"):
+            assert q[key] == e[key], key
+        for key in ("candidates", "score_sensitivity_per_group"):
+            assert q[key] == int(e[key]), key
+        for key in ("q", "epsilon_per_group", "rho_zcdp"):
+            assert (key in q) == (key in e), key
             if key in e:
                 assert q[key] == Fraction(e[key]), key
     assert "SEEDED" in g["randomness"] or "seeded" in g["randomness"]
@@ -150,8 +175,8 @@ def test_floats_are_read_as_their_exact_value():
                                  sum={"v": ("0", "10.00")})
     records, _ = _aggregate.records_csv(frame, spec)
     assert b"2.67499999999999982236431605997495353221893310546875" in records
-    [(key, rows, units, sums)] = _exactdp._aggregate_bound_partition(spec, records, None, None)
-    assert (key, rows, units, sums) == ("x", 2, 2, [267 + 50])
+    [(key, rows, units, sums, kept)] = _exactdp._aggregate_bound_partition(spec, records, None, None)
+    assert (key, rows, units, sums, kept) == ("x", 2, 2, [267 + 50], [])
 
 
 def test_decimal_and_fraction_values_are_exact():
@@ -161,7 +186,7 @@ def test_decimal_and_fraction_values_are_exact():
                                  mechanism="discrete-laplace", split=None, public_keys=True,
                                  sum={"v": ("0", "2.000")})
     records, _ = _aggregate.records_csv(frame, spec)
-    [(_, _, _, sums)] = _exactdp._aggregate_bound_partition(spec, records, None, None)
+    [(_, _, _, sums, _)] = _exactdp._aggregate_bound_partition(spec, records, None, None)
     assert sums == [125 + 375 + 1000]
     frame.loc[1, "v"] = Fraction(1, 3)
     with pytest.raises(exactdp.ParameterError, match="finite decimal") as e:
@@ -190,6 +215,16 @@ BASE = dict(privacy_unit="user", group_by="region", count=True, epsilon=1, delta
     (dict(keys=[("North",), ("North",)]), exactdp.ParameterError, "keys"),
     (dict(keys=[("North", 1)]), exactdp.ParameterError, "keys"),
     (dict(rng=1234), TypeError, None),
+    (dict(quantile={"amount": ("0", "100", ["3/2"])}), exactdp.ParameterError, "quantile"),
+    (dict(quantile={"amount": ("0", "100", ["-1/2"])}), exactdp.ParameterError, "quantile"),
+    (dict(quantile={"amount": ("0", "100", ["half"])}), exactdp.ParameterError, "quantile"),
+    (dict(quantile={"amount": ("0", "100", ["1/2", Decimal("0.5")])}), exactdp.ParameterError, "quantile"),
+    (dict(quantile={"amount": ("0", "100", [])}), exactdp.ParameterError, "quantile"),
+    (dict(quantile={"amount": ("0", "100")}), exactdp.ParameterError, "quantile"),
+    (dict(quantile={"amount": ("0", "100", [0.5])}), TypeError, None),
+    (dict(quantile={"amount": ("0", "100.0000", ["1/2"])}), exactdp.LimitError, "bounds"),
+    (dict(quantile={"amount": ("0", "100", ["1/2"])}, sum={"amount": ("0", "10")}), exactdp.ParameterError,
+     "bounds"),
 ])
 def test_bad_input_is_refused_naming_it(change, error, parameter):
     with pytest.raises(error) as e:

@@ -49,8 +49,8 @@ def test_shuffle_keeps_each_unit_in_one_partition(client):
     spec = _aggregate.build_spec(**SPEC)
     ddf = dd.from_pandas(frame, npartitions=3)
     expected = single_machine_totals(frame, spec)
-    assert expected == [("a", 120, 60, [2 * sum(u % 7 for u in range(60)) + 60]),
-                        ("b", 60, 60, [sum(u % 7 + 2 for u in range(60))])]
+    assert expected == [("a", 120, 60, [2 * sum(u % 7 for u in range(60)) + 60], []),
+                        ("b", 60, 60, [sum(u % 7 + 2 for u in range(60))], [])]
     totals, _ = exactdp.dask.bounded_totals(ddf, spec, None, None)
     assert sorted(totals) == expected
     # Without the shuffle a unit's rows of "a" sit in two partitions: counted as two units.
@@ -106,3 +106,55 @@ def test_errors_are_all_or_nothing(client):
     with pytest.raises(exactdp.ParameterError, match="all-zero"):
         exactdp.dask.aggregate(ddf, privacy_unit="user", group_by="g", count=True, epsilon=1, delta="1e-6",
                                seed=bytes(32))
+
+
+QUANTILES = {"v": (0, 10, ["1/2", "9/10"])}
+
+
+def normalized(totals):
+    """Totals with every group's kept values sorted: compared as multisets."""
+    return sorted((k, r, u, s, [sorted(v) for v in kept]) for k, r, u, s, kept in totals)
+
+
+def test_quantile_kept_values_merge_to_the_single_machine_ones(client):
+    frame = spread_records()
+    ddf = dd.from_pandas(frame, npartitions=3)
+    spec = _aggregate.build_spec(**{**SPEC, "quantile": QUANTILES})
+    expected = normalized(single_machine_totals(frame, spec))
+    values_a = sorted(u % 7 + rep for rep in (0, 1) for u in range(60))
+    assert expected[0][4] == [values_a, values_a]  # one list per quantile, one value per kept row
+    totals, _ = exactdp.dask.bounded_totals(ddf, spec, None, None)
+    assert normalized(totals) == expected
+    # The client's step on the merged totals is aggregate_records' on the whole frame, bit for bit
+    # (the bounding draws nothing here, so both consume the same seeded stream from its start).
+    for keys in (None, b"g\nb\nzz\na\n"):
+        spec_k = _aggregate.build_spec(**{**SPEC, "quantile": QUANTILES, "public_keys": keys is not None,
+                                          "epsilon": 8})  # 60 units pass the selection
+        records, _ = _aggregate.records_csv(frame, spec_k)
+        whole = _exactdp._aggregate_records(spec_k, records, keys, exactdp.SeededBits(SEED))
+        merged, _ = exactdp.dask.bounded_totals(ddf, spec_k, keys, None)
+        release = _exactdp._aggregate_from_totals(spec_k, merged, keys, exactdp.SeededBits(SEED))
+        assert release["header"] == whole["header"] == "g,count,count_units,sum_v,quantile_v_0.5,quantile_v_0.9"
+        assert release["rows"] == whole["rows"] and len(whole["rows"]) >= 2
+    # A group's kept values dropped on the way: refused, naming totals.
+    broken = [(k, r, u, s, [v[1:], v]) for k, r, u, s, v in merged]
+    with pytest.raises(exactdp.ParameterError) as e:
+        _exactdp._aggregate_from_totals(spec_k, broken, keys, None)
+    assert e.value.parameter == "totals"
+
+
+def test_quantile_release_and_guarantee_are_the_pandas_ones(client):
+    frame = spread_records()
+    ddf = dd.from_pandas(frame, npartitions=3)
+    options = dict(privacy_unit="user", group_by="g", count=True, quantile={"v": ("0", "10.0", ["1/2"])},
+                   epsilon=1, max_groups=2, max_rows=2, keys=[("b",), ("a",)])
+    table, g = exactdp.dask.aggregate(ddf, seed=SEED, **options)
+    local, local_g = exactdp.aggregate(frame, rng=exactdp.SeededBits(SEED), **options)
+    assert g == local_g and len(g["quantiles"]) == 1
+    assert list(table.columns) == list(local.columns) == ["g", "count", "quantile_v_0.5"]
+    assert all(v.as_tuple().exponent == -1 and 0 <= v <= 10 for v in table["quantile_v_0.5"])
+    again, _ = exactdp.dask.aggregate(ddf, seed=SEED, **options)
+    assert again.equals(table)
+    with pytest.raises(exactdp.ParameterError) as e:  # refused on the client, before any task
+        exactdp.dask.aggregate(ddf, **{**options, "quantile": {"v": ("0", "10.0", ["2"])}})
+    assert e.value.parameter == "quantile"
