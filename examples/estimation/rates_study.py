@@ -446,10 +446,11 @@ def write_charts(sweeps: Sequence[Sweep], results: Dict[str, List[Point]], direc
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--reduced", action="store_true", help="the CI setting (under 60 s)")
+    parser = argparse.ArgumentParser(description="The rates of 'The cost of privacy', shown: a simulation "
+                                     "study of exactdp.estimators (docs/ESTIMATION.md).")
+    parser.add_argument("--reduced", action="store_true", help="the CI setting (about 45 s of CPU)")
     parser.add_argument("--reps", type=int, default=REPS, help=f"repetitions per point (default {REPS}; "
-                        "the DP-LASSO sweeps of the full run use {LASSO_REPS})")
+                        f"the full run's DP-LASSO sweeps use {LASSO_REPS}, the reduced run {REDUCED_REPS})")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seeds", type=int, default=1, help="repeat the study over seeds seed..seed+N-1 "
                         "(no plots): the spread of the slopes and the checks' false-alarm rate")
