@@ -34,7 +34,7 @@ class Chart:
     x_label: str
     y_label: str
     series: List[Series] = field(default_factory=list)
-    width: int = 760
+    width: int = 900
     height: int = 440
 
 
@@ -45,10 +45,10 @@ class _Frame:
     y_lo: float
     y_hi: float
     left: float = 80.0
-    right: float = 250.0
+    right: float = 390.0
     top: float = 44.0
     bottom: float = 56.0
-    width: float = 760.0
+    width: float = 900.0
     height: float = 440.0
 
     def px(self, x: float) -> float:
