@@ -44,6 +44,7 @@ usage: bench/aggregate_vs_pipelinedp.py [--exactdp build/cli/exactdp] [--records
 """
 import argparse
 import csv
+import importlib
 import io
 import math
 import os
@@ -127,33 +128,28 @@ def run_pipelinedp(pipeline_dp, rows, args, gaussian=False):
 STANDIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers", "pydp_standin")
 
 
+def importable(name):
+    try:
+        importlib.import_module(name)
+        return True
+    except ImportError:
+        return False
+
+
 def import_pipeline_dp(args):
-    """(pipeline_dp module, what draws its noise) or (None, why not)."""
-    try:
-        import pipeline_dp  # noqa: PLC0415 (optional)
-    except ImportError:
-        if not os.path.isdir(os.path.join(args.pipelinedp_path, "pipeline_dp")):
-            raise
-        sys.path.append(args.pipelinedp_path)
+    """(pipeline_dp module, what draws its noise); ImportError saying what is missing."""
+    if not importable("pipeline_dp") and os.path.isdir(os.path.join(args.pipelinedp_path, "pipeline_dp")):
+        sys.path.append(args.pipelinedp_path)  # a checkout: git clone .../OpenMined/PipelineDP
     noise = "PyDP"
-    try:
-        import pydp  # noqa: PLC0415,F401 (optional)
-    except ImportError:
-        if not args.pydp_standin:
-            raise
+    if not importable("pydp") and args.pydp_standin:
         sys.path.insert(0, STANDIN_DIR)
         noise = "PyDP stand-in"
-    try:
-        import apache_beam  # noqa: PLC0415,F401 (PipelineDP's __init__ imports it)
-    except ImportError:
-        if not args.pydp_standin:
-            raise
-        import absent_modules  # noqa: PLC0415 (bench/peers/pydp_standin)
-        absent_modules.install(("apache_beam",))
-    import pipeline_dp  # noqa: PLC0415
-    import pydp  # noqa: PLC0415
-    if getattr(pydp, "IS_STANDIN", False) != (noise == "PyDP stand-in"):
-        raise ImportError("pydp was found on a path other than the expected one")
+    if not importable("apache_beam") and args.pydp_standin:
+        sys.path.insert(0, STANDIN_DIR)  # PipelineDP's __init__ imports Beam unconditionally
+        importlib.import_module("absent_modules").install(("apache_beam",))
+    pipeline_dp = importlib.import_module("pipeline_dp")
+    if getattr(importlib.import_module("pydp"), "IS_STANDIN", False) != (noise == "PyDP stand-in"):
+        raise ImportError("pydp was not found where expected")
     return pipeline_dp, noise
 
 
