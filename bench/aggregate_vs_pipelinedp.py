@@ -13,21 +13,38 @@ count and a sum per group. For each side it prints:
   cpu_s      the CPU time (user + system) of the run, the input generation excluded.
 Each figure is the mean over --runs runs (exactdp: a fresh seed each run).
 
-PipelineDP's side runs only where `import pipeline_dp` works: PipelineDP draws its noise and its
+PipelineDP's side runs where `import pipeline_dp` works. PipelineDP draws its noise and its
 partition selection through PyDP (the `python-dp` package, Google's C++ differential privacy
-library), which has no Debian package; without it the script prints exactdp's side and says why
-the other is missing (docs/AGGREGATE.md, "Side by side with PipelineDP").
+library), which has no Debian package. Where it is missing:
+  --pipelinedp-path DIR  a PipelineDP checkout (default $PIPELINEDP_PATH, else
+                         /tmp/peers/PipelineDP) is put on sys.path when pipeline_dp is not
+                         installed;
+  --pydp-standin         (or EXACTDP_BENCH_PYDP_STANDIN=1) when `import pydp` fails, use
+                         bench/peers/pydp_standin: NOT PyDP, a minimal pure-Python stand-in for
+                         the part of PyDP's API PipelineDP's count, sum and partition selection
+                         call, with noise of the same law (numpy floating point, not hardened;
+                         bench/peers/pydp_standin/README.md); PipelineDP's unconditional import
+                         of Apache Beam is then served with inert placeholders (LocalBackend
+                         never uses Beam). The table says which noise library ran.
+Without either, the script prints exactdp's side and why the other is missing
+(docs/AGGREGATE.md, "Side by side with PipelineDP").
 
 Budget split: exactdp gives partition selection 1/3 of epsilon (the default --split) and the
 count and the sum 1/3 each; PipelineDP's NaiveBudgetAccountant splits epsilon equally over its
-three mechanisms (selection, count, sum), so both sides spend epsilon / 3 on each.
+three mechanisms (selection, count, sum), so both sides spend epsilon / 3 on each. With Laplace
+noise all of delta goes to the selection on both sides. --gaussian adds a row per engine with
+Gaussian noise (exactdp: --mechanism discrete-gaussian, the selection gets delta / 3 and the
+count and sum, composed in zCDP, the other 2/3; PipelineDP: NoiseKind.GAUSSIAN, its accountant
+gives each of the three mechanisms delta / 3).
 
 usage: bench/aggregate_vs_pipelinedp.py [--exactdp build/cli/exactdp] [--records 200000]
        [--units 100000] [--groups 200] [--epsilon 1] [--delta 1e-6] [--max-groups 3]
-       [--max-rows 2] [--runs 3] [--seed 1]
+       [--max-rows 2] [--runs 3] [--seed 1] [--gaussian] [--pydp-standin]
+       [--pipelinedp-path DIR]
 """
 import argparse
 import csv
+import importlib
 import io
 import math
 import os
@@ -70,12 +87,13 @@ def child_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def run_exactdp(exe, path, args):
+def run_exactdp(exe, path, args, gaussian=False):
     """One `exactdp aggregate` run: ({group: (count, sum)}, CPU seconds)."""
+    mechanism = "discrete-gaussian" if gaussian else "discrete-laplace"
     cmd = [exe, "aggregate", "--privacy-unit", "user", "--group-by", "region", "--count",
            "--sum", "amount", "--bounds", "0,100.00", "--max-groups", str(args.max_groups),
            "--max-rows", str(args.max_rows), "--epsilon", str(args.epsilon),
-           "--delta", str(args.delta), "--seed", secrets.token_hex(32)]
+           "--delta", str(args.delta), "--mechanism", mechanism, "--seed", secrets.token_hex(32)]
     before = child_cpu()
     with open(path, "rb") as stdin:
         done = subprocess.run(cmd, stdin=stdin, capture_output=True, check=True)
@@ -86,14 +104,15 @@ def run_exactdp(exe, path, args):
     return released, cpu
 
 
-def run_pipelinedp(pipeline_dp, rows, args):
-    """One PipelineDP LocalBackend run: ({group: (count, sum)}, CPU seconds)."""
+def run_pipelinedp(pipeline_dp, rows, args, gaussian=False):
+    """One PipelineDP LocalBackend run: ({group: (count, sum)}, CPU seconds). Partition
+    selection is PipelineDP's default (truncated geometric, the optimal selection)."""
     start = time.process_time()
     accountant = pipeline_dp.NaiveBudgetAccountant(total_epsilon=args.epsilon, total_delta=args.delta)
     engine = pipeline_dp.DPEngine(accountant, pipeline_dp.LocalBackend())
     params = pipeline_dp.AggregateParams(
         metrics=[pipeline_dp.Metrics.COUNT, pipeline_dp.Metrics.SUM],
-        noise_kind=pipeline_dp.NoiseKind.LAPLACE,
+        noise_kind=pipeline_dp.NoiseKind.GAUSSIAN if gaussian else pipeline_dp.NoiseKind.LAPLACE,
         max_partitions_contributed=args.max_groups,
         max_contributions_per_partition=args.max_rows,
         min_value=0.0, max_value=100.0)
@@ -102,12 +121,44 @@ def run_pipelinedp(pipeline_dp, rows, args):
                                             value_extractor=lambda r: r[2] / 100)
     result = engine.aggregate(rows, params, extractors)
     accountant.compute_budgets()
-    released = {g: (m.count, m.sum) for g, m in result}
+    released = {g: (m.count, m.sum) for g, m in result}  # LocalBackend is lazy: this runs it
     return released, time.process_time() - start
+
+
+STANDIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers", "pydp_standin")
+
+
+def importable(name):
+    try:
+        importlib.import_module(name)
+        return True
+    except ImportError:
+        return False
+
+
+def import_pipeline_dp(args):
+    """(pipeline_dp module, what draws its noise); ImportError saying what is missing."""
+    if not importable("pipeline_dp") and os.path.isdir(os.path.join(args.pipelinedp_path, "pipeline_dp")):
+        sys.path.append(args.pipelinedp_path)  # a checkout: git clone .../OpenMined/PipelineDP
+    noise = "PyDP"
+    if not importable("pydp") and args.pydp_standin:
+        sys.path.insert(0, STANDIN_DIR)
+        noise = "PyDP stand-in"
+    if not importable("apache_beam") and args.pydp_standin:
+        sys.path.insert(0, STANDIN_DIR)  # PipelineDP's __init__ imports Beam unconditionally
+        importlib.import_module("absent_modules").install(("apache_beam",))
+    pipeline_dp = importlib.import_module("pipeline_dp")
+    if getattr(importlib.import_module("pydp"), "IS_STANDIN", False) != (noise == "PyDP stand-in"):
+        raise ImportError("pydp was not found where expected")
+    return pipeline_dp, noise
 
 
 def mean_of(results):
     return tuple(sum(r[i] for r in results) / len(results) for i in range(len(results[0])))
+
+
+def print_row(label, results):
+    print("{:<38} {:>9.3f} {:>11.2f} {:>10.1f} {:>7.2f}".format(label, *mean_of(results)))
 
 
 def main():
@@ -122,37 +173,47 @@ def main():
     p.add_argument("--max-rows", type=int, default=2)
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--gaussian", action="store_true", help="also a Gaussian-noise row per engine")
+    p.add_argument("--pydp-standin", action="store_true",
+                   default=os.environ.get("EXACTDP_BENCH_PYDP_STANDIN") == "1",
+                   help="use bench/peers/pydp_standin (NOT PyDP) when pydp is missing")
+    p.add_argument("--pipelinedp-path", default=os.environ.get("PIPELINEDP_PATH", "/tmp/peers/PipelineDP"))
     args = p.parse_args()
+    noises = [False, True] if args.gaussian else [False]
 
     rows = generate(args.records, args.units, args.groups, args.seed)
     truth = true_totals(rows)
     print(f"{args.records} records, {args.units} units, {len(truth)} groups with records; "
           f"epsilon {args.epsilon}, delta {args.delta}, L0 {args.max_groups}, Linf {args.max_rows}, "
-          f"Laplace noise, private partition selection; mean of {args.runs} runs")
-    print(f"{'engine':<22} {'released':>9} {'rmse_count':>11} {'rmse_sum':>10} {'cpu_s':>7}")
+          f"private partition selection; mean of {args.runs} runs; load average "
+          + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print(f"{'engine (noise)':<38} {'released':>9} {'rmse_count':>11} {'rmse_sum':>10} {'cpu_s':>7}")
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "records.csv")
         with open(path, "w", newline="") as f:
             f.write("user,region,amount\n")
             f.writelines(f"u{u},g{g},{c // 100}.{c % 100:02d}\n" for u, g, c in rows)
-        results = []
-        for _ in range(args.runs):
-            released, cpu = run_exactdp(args.exactdp, path, args)
-            results.append(score(released, truth) + (cpu,))
-    print("{:<22} {:>9.3f} {:>11.2f} {:>10.1f} {:>7.2f}".format("exactdp aggregate", *mean_of(results)))
+        for gaussian in noises:
+            results = []
+            for _ in range(args.runs):
+                released, cpu = run_exactdp(args.exactdp, path, args, gaussian)
+                results.append(score(released, truth) + (cpu,))
+            print_row("exactdp aggregate (discrete " + ("Gaussian)" if gaussian else "Laplace)"), results)
 
     try:
-        import pipeline_dp  # noqa: PLC0415 (optional)
+        pipeline_dp, noise = import_pipeline_dp(args)
     except ImportError as e:
-        print(f"{'PipelineDP LocalBackend':<22} not measured: {e} (it needs pipeline_dp and its "
-              "noise library python-dp (PyDP), which Debian does not package)")
+        print(f"{'PipelineDP LocalBackend':<38} not measured: {e} (it needs pipeline_dp and its "
+              "noise library python-dp (PyDP), which Debian does not package; see "
+              "--pipelinedp-path and --pydp-standin)")
         return 0
-    results = []
-    for _ in range(args.runs):
-        released, cpu = run_pipelinedp(pipeline_dp, rows, args)
-        results.append(score(released, truth) + (cpu,))
-    print("{:<22} {:>9.3f} {:>11.2f} {:>10.1f} {:>7.2f}".format("PipelineDP LocalBackend", *mean_of(results)))
+    for gaussian in noises:
+        results = []
+        for _ in range(args.runs):
+            released, cpu = run_pipelinedp(pipeline_dp, rows, args, gaussian)
+            results.append(score(released, truth) + (cpu,))
+        print_row(f"PipelineDP ({noise}, " + ("Gaussian)" if gaussian else "Laplace)"), results)
     return 0
 
 
