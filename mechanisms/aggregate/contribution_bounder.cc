@@ -138,17 +138,24 @@ void ContributionBounder::use_width(Width w) {
   width_ = w;
 }
 
+std::optional<std::pair<std::uint32_t, std::size_t>> ContributionBounder::row_place(std::uint32_t unit,
+                                                                                   std::uint32_t group, Width w) {
+  if (value_columns_ > 0) use_width(w);
+  const std::uint32_t k = kept_index(unit, group);
+  if (k == kDropped) return std::nullopt;
+  const std::uint64_t rows = ++kept_[k].rows;
+  if (value_columns_ == 0) return std::nullopt;
+  const std::int64_t at = row_offset(rows);
+  if (at < 0) return std::nullopt;
+  return std::pair{k, static_cast<std::size_t>(at)};
+}
+
 void ContributionBounder::add(std::uint32_t unit, std::uint32_t group,
                               std::span<const mpz_class> values) {
-  if (value_columns_ > 0) use_width(Width::kMpz);
-  const std::uint32_t k = kept_index(unit, group);
-  if (k == kDropped) return;
-  const std::uint64_t rows = ++kept_[k].rows;
-  if (value_columns_ == 0) return;
-  const std::int64_t at = row_offset(rows);
-  if (at < 0) return;
-  std::vector<mpz_class>& slot = wide_values_[k];
-  const auto offset = static_cast<std::size_t>(at);
+  const auto place = row_place(unit, group, Width::kMpz);
+  if (!place) return;
+  std::vector<mpz_class>& slot = wide_values_[place->first];
+  const std::size_t offset = place->second;
   if (offset == slot.size()) slot.resize(offset + value_columns_);
   for (std::size_t c = 0; c < value_columns_; ++c) {
     slot[offset + c] = values[c];
@@ -158,15 +165,10 @@ void ContributionBounder::add(std::uint32_t unit, std::uint32_t group,
 
 void ContributionBounder::add(std::uint32_t unit, std::uint32_t group,
                               std::span<const std::int64_t> values) {
-  if (value_columns_ > 0) use_width(Width::kInt64);
-  const std::uint32_t k = kept_index(unit, group);
-  if (k == kDropped) return;
-  const std::uint64_t rows = ++kept_[k].rows;
-  if (value_columns_ == 0) return;
-  const std::int64_t at = row_offset(rows);
-  if (at < 0) return;
-  std::vector<std::int64_t>& slot = values_[k];
-  const auto offset = static_cast<std::size_t>(at);
+  const auto place = row_place(unit, group, Width::kInt64);
+  if (!place) return;
+  std::vector<std::int64_t>& slot = values_[place->first];
+  const std::size_t offset = place->second;
   if (offset == slot.size()) {
     slot.resize(offset + value_columns_);
     bytes_ += 8 * value_columns_;

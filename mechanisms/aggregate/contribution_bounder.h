@@ -32,6 +32,8 @@
 #include <gmpxx.h>
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <functional>
 #include <span>
 #include <string>
@@ -95,6 +97,9 @@ class ContributionBounder {
   std::uint32_t new_kept(std::uint32_t group);
   // Where the row's values go in the kept values (a multiple of V), or -1 to drop them.
   std::int64_t row_offset(std::uint64_t rows);
+  // A record's row: counts it, and returns (kept index, value offset) when its values are stored
+  // (the pair kept, value columns present, the row kept by the reservoir), else nullopt.
+  std::optional<std::pair<std::uint32_t, std::size_t>> row_place(std::uint32_t unit, std::uint32_t group, Width w);
   void use_width(Width w);
 
   ContributionBounds bounds_;
