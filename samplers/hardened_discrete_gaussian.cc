@@ -6,6 +6,7 @@
 
 #include <exactdp/core/rational.h>
 #include <exactdp/samplers/internal/constant_time.h>
+#include <exactdp/samplers/internal/hardened_batch.h>
 #include <exactdp/samplers/internal/hardened_plans.h>
 #include <exactdp/samplers/internal/hardened_setup.h>
 
@@ -37,6 +38,10 @@ void require_noise_fits_int64(const internal::HardenedGaussianPlan& plan) {
   }
   largest += weight * static_cast<unsigned long>(plan.base.entries);
   if (largest >= mpz_class(1) << 61) throw std::logic_error("hardened Gaussian: draws may leave int64");
+  const std::size_t per_sample = (plan.levels + 1) * std::size_t{plan.width.width_bits + 1};
+  if (per_sample > internal::kMaxHardenedBitsPerSample) {
+    throw std::logic_error("hardened Gaussian: more bits per draw than the batch buffer holds");
+  }
 }
 
 }  // namespace
@@ -97,6 +102,11 @@ std::int64_t draw_hardened_gaussian(BitSource& bits, const HardenedGaussianPlan&
 
 std::int64_t sample_discrete_gaussian(BitSource& bits, const HardenedDiscreteGaussianParams& params) noexcept {
   return internal::draw_hardened_gaussian(bits, params.plan(), params.mean());
+}
+
+void sample_discrete_gaussian_n(BitSource& bits, const HardenedDiscreteGaussianParams& params, std::int64_t* out,
+                                std::size_t n) noexcept {
+  internal::draw_hardened_gaussian_n(bits, params.plan(), params.mean(), out, n);
 }
 
 }  // namespace exactdp

@@ -30,6 +30,7 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -69,5 +70,13 @@ class HardenedDiscreteGaussianParams {
 // One isochronous draw (noexcept: nothing on the per-sample path can fail).
 [[nodiscard]] std::int64_t sample_discrete_gaussian(BitSource& bits,
                                                     const HardenedDiscreteGaussianParams& params) noexcept;
+
+// n isochronous draws into out[0..n): exactly the values and the bits of n successive
+// sample_discrete_gaussian calls (n * bits_per_sample() bits), computed a group of 32 draws at
+// a time: the group's bits read in one pass and every table scanned once per group
+// (internal/hardened_batch.h; several times faster per draw, BENCHMARKS.md "Hardened samplers").
+// Isochronous for a given n: the work depends only on n and the parameters. No allocation.
+void sample_discrete_gaussian_n(BitSource& bits, const HardenedDiscreteGaussianParams& params, std::int64_t* out,
+                                std::size_t n) noexcept;
 
 }  // namespace exactdp

@@ -18,6 +18,9 @@ struct Ops {
   static std::int64_t draw_hardened(BitSource& bits, const Hardened& p) noexcept {
     return sample_discrete_gaussian(bits, p);
   }
+  static void draw_hardened_n(BitSource& bits, const Hardened& p, std::int64_t* out, std::size_t n) noexcept {
+    sample_discrete_gaussian_n(bits, p, out, n);  // the values and bits of n draw_hardened calls
+  }
   static std::unique_ptr<verification::ReferenceLaw> reference(const mpq_class& sigma2, const mpz_class& mean) {
     return std::make_unique<verification::DiscreteGaussianLaw>(sigma2, mean);
   }

@@ -18,6 +18,9 @@ struct Ops {
   static std::int64_t draw_hardened(BitSource& bits, const Hardened& p) noexcept {
     return sample_discrete_laplace(bits, p);
   }
+  static void draw_hardened_n(BitSource& bits, const Hardened& p, std::int64_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; ++i) out[i] = sample_discrete_laplace(bits, p);
+  }
   static std::unique_ptr<verification::ReferenceLaw> reference(const mpq_class& scale, const mpz_class& mean) {
     return std::make_unique<verification::DiscreteLaplaceLaw>(scale, mean);
   }

@@ -3,7 +3,9 @@
 //   ParamsSampler<Ops>    the exact sampler: Ops::draw(bits, params, out) for one draw, and the
 //                         samplers' own batch calls sample_n / sample_n_wide (same values and
 //                         bits as single draws, without their per-call overhead);
-//   HardenedSampler<Ops>  the isochronous sampler: Ops::draw_hardened(bits, params) noexcept.
+//   HardenedSampler<Ops>  the isochronous sampler: Ops::draw_hardened(bits, params) noexcept for
+//                         one draw, Ops::draw_hardened_n(bits, params, out, n) noexcept for a
+//                         batch (the values and bits of n single draws).
 // Ops names the law's types and draw functions (see discrete_gaussian_law.cc).
 #pragma once
 
@@ -43,9 +45,9 @@ class HardenedSampler final : public Sampler {
   void sample(BitSource& bits, mpz_class& out) const override {
     mpz_set_si(out.get_mpz_t(), static_cast<long>(Ops::draw_hardened(bits, params_)));
   }
-  // A plain loop over the noexcept isochronous draw: no branch on a value, no range check.
+  // The noexcept isochronous batch: no branch on a value, no range check.
   std::size_t sample_int64(BitSource& bits, std::int64_t* out, std::size_t n) const override {
-    for (std::size_t i = 0; i < n; ++i) out[i] = Ops::draw_hardened(bits, params_);
+    Ops::draw_hardened_n(bits, params_, out, n);
     return n;
   }
   void sample_wide(BitSource& bits, std::int64_t* out, std::size_t n, std::vector<WideValue>& /*wide*/) const override {

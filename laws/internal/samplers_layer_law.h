@@ -3,7 +3,7 @@
 // parameter (Ops::kNoise), an integer mean (sampling only) and an integer sensitivity (privacy
 // only); every capability. Ops supplies the law's own pieces:
 //   Params, Hardened                         the samplers' parameter types (make(value, mean[, h]))
-//   draw(bits, params, out), draw_hardened   one draw (params_sampler.h)
+//   draw(bits, params, out), draw_hardened   one draw (params_sampler.h); draw_hardened_n a batch
 //   reference(value, mean)                   the audit's exact law
 //   event(value, sensitivity)                the accounting event
 //   timing(value)                            audit-timing's class unit

@@ -31,25 +31,40 @@ template <unsigned C>
   return sum;
 }
 
-// One compiled copy per digit count; on x86-64 an AVX2 copy beside the baseline one, chosen once
-// at load time from the CPU (target_clones: an ifunc resolver reading cpuid). Not in sanitized
-// builds: there the resolver runs during the shared library's relocation, before the sanitizer
-// runtime is set up, and crashes (clang 14, ASan + UBSan, libexactdp.so).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
-#define EXACTDP_SANITIZED_BUILD 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
-#define EXACTDP_SANITIZED_BUILD 1
-#endif
-#endif
-#if defined(__x86_64__) && defined(__has_attribute) && !defined(EXACTDP_SANITIZED_BUILD)
-#if __has_attribute(target_clones)
-#define EXACTDP_SCAN_CLONES __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef EXACTDP_SCAN_CLONES
-#define EXACTDP_SCAN_CLONES
-#endif
+// below[s] = #{i < entries : u_s < T_i} for the kScanGroup uniforms u_s, the threshold's digits
+// broadcast, eight uniforms per vector and kScanGroup / 8 vectors per threshold (the uniforms'
+// digits stay in registers). The borrow chain is written with lane-wise masks: for 31-bit digits
+// (non-negative as int32) and a borrow mask b in {0, -1}, u_c + b >= -1 never wraps, and the
+// borrow out of digit c is the mask [u_c + b < t_c] (a vector comparison of int32 lanes: it
+// yields a mask in every lane, no flag and no branch). [u < T] is the borrow out of the top
+// digit; below -= mask counts it. Per threshold and 8 uniforms: 2C - 1 operations and one
+// subtraction, against 3C + 1 for the shifted borrows of count_below.
+template <unsigned C>
+[[gnu::always_inline]] inline void count_below_group(const std::uint32_t* digits, std::size_t padded,
+                                                     std::size_t entries, const std::uint32_t* u,
+                                                     std::uint32_t* below_out) noexcept {
+  using Signed = std::int32_t __attribute__((vector_size(kScanLanes * sizeof(std::int32_t))));
+  constexpr unsigned kBlocks = kScanGroup / kScanLanes;
+  Signed uv[C][kBlocks];
+  for (unsigned c = 0; c < C; ++c) {
+    for (unsigned b = 0; b < kBlocks; ++b) std::memcpy(&uv[c][b], u + c * kScanGroup + b * kScanLanes, sizeof(Signed));
+  }
+  Signed below[kBlocks] = {};
+  for (std::size_t i = 0; i < entries; ++i) {
+    Signed borrow[kBlocks] = {};  // 0 or -1 per lane
+#pragma GCC unroll 8
+    for (unsigned c = 0; c < C; ++c) {
+      const auto t = static_cast<std::int32_t>(digits[c * padded + i]);
+#pragma GCC unroll 8
+      for (unsigned b = 0; b < kBlocks; ++b) borrow[b] = (uv[c][b] + borrow[b]) < t;
+    }
+#pragma GCC unroll 8
+    for (unsigned b = 0; b < kBlocks; ++b) below[b] -= borrow[b];
+  }
+  for (unsigned b = 0; b < kBlocks; ++b) std::memcpy(below_out + b * kScanLanes, &below[b], sizeof(Signed));
+}
+
+// One compiled copy per digit count (EXACTDP_SCAN_CLONES, hardened_scan.h).
 
 EXACTDP_SCAN_CLONES std::uint64_t count_below_2(const std::uint32_t* d, std::size_t n, const std::uint32_t* u) noexcept {
   return count_below<2>(d, n, u);
@@ -62,6 +77,30 @@ EXACTDP_SCAN_CLONES std::uint64_t count_below_4(const std::uint32_t* d, std::siz
 }
 EXACTDP_SCAN_CLONES std::uint64_t count_below_5(const std::uint32_t* d, std::size_t n, const std::uint32_t* u) noexcept {
   return count_below<5>(d, n, u);
+}
+
+#define EXACTDP_GROUP_COPY(C)                                                                       \
+  EXACTDP_SCAN_CLONES void count_below_group_##C(const std::uint32_t* d, std::size_t n, std::size_t e,  \
+                                                 const std::uint32_t* u, std::uint32_t* below) noexcept { \
+    count_below_group<C>(d, n, e, u, below);                                                          \
+  }
+EXACTDP_GROUP_COPY(2)
+EXACTDP_GROUP_COPY(3)
+EXACTDP_GROUP_COPY(4)
+EXACTDP_GROUP_COPY(5)
+#undef EXACTDP_GROUP_COPY
+
+ScanCountGroup count_group_for(unsigned digits_per_number) {
+  switch (digits_per_number) {
+    case 2:
+      return count_below_group_2;
+    case 3:
+      return count_below_group_3;
+    case 4:
+      return count_below_group_4;
+    default:
+      return count_below_group_5;  // count_for has rejected anything else
+  }
 }
 
 ScanCount count_for(unsigned digits_per_number) {
@@ -85,6 +124,7 @@ ScanTable make_scan_table(const ThresholdTable& table, const FixedWidth& width) 
   ScanTable out;
   out.digits_per_number = (width.width_bits + kScanDigitBits - 1) / kScanDigitBits;
   out.count = count_for(out.digits_per_number);
+  out.count_group = count_group_for(out.digits_per_number);
   out.entries = table.entries;
   out.padded = (table.entries + kScanLanes - 1) / kScanLanes * kScanLanes;
   out.digits.assign(out.digits_per_number * out.padded, 0);

@@ -26,6 +26,26 @@
 #include <exactdp/samplers/internal/constant_time.h>
 #include <exactdp/samplers/internal/hardened_tables.h>
 
+// The scans are compiled once per digit count; on x86-64 an AVX2 copy beside the baseline one, chosen once
+// at load time from the CPU (target_clones: an ifunc resolver reading cpuid). Not in sanitized
+// builds: there the resolver runs during the shared library's relocation, before the sanitizer
+// runtime is set up, and crashes (clang 14, ASan + UBSan, libexactdp.so).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+#define EXACTDP_SANITIZED_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define EXACTDP_SANITIZED_BUILD 1
+#endif
+#endif
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(EXACTDP_SANITIZED_BUILD)
+#if __has_attribute(target_clones)
+#define EXACTDP_SCAN_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef EXACTDP_SCAN_CLONES
+#define EXACTDP_SCAN_CLONES
+#endif
+
 namespace exactdp::internal {
 
 inline constexpr unsigned kScanLanes = 8;
@@ -35,12 +55,21 @@ inline constexpr unsigned kMaxScanDigits = 5;  // W <= 155 (tau_bits + 16 <= 144
 using ScanCount = std::uint64_t (*)(const std::uint32_t* digits, std::size_t padded,
                                     const std::uint32_t* u) noexcept;
 
+// The batch scan (internal/hardened_batch.h): kScanGroup uniforms against one table in one pass,
+// eight uniforms per vector and every threshold broadcast, so the table is read once per group
+// instead of once per draw. u holds digit c of uniform s at u[c * kScanGroup + s];
+// below[s] = #{i < entries : u_s < T_i}, the same count as ScanCount for each s.
+inline constexpr unsigned kScanGroup = 32;
+using ScanCountGroup = void (*)(const std::uint32_t* digits, std::size_t padded, std::size_t entries,
+                                const std::uint32_t* u, std::uint32_t* below) noexcept;
+
 struct ScanTable {
   unsigned digits_per_number = 0;   // C
   std::size_t entries = 0;          // thresholds (without the padding)
   std::size_t padded = 0;           // entries rounded up to a multiple of kScanLanes
   std::vector<std::uint32_t> digits;
   ScanCount count = nullptr;        // #{i < padded : u < T_i}, for this C
+  ScanCountGroup count_group = nullptr;  // the same for kScanGroup uniforms at once
 };
 
 // The scan layout of `table` (W = width.width_bits bits per threshold).

@@ -73,6 +73,23 @@ std::int64_t defined(std::int64_t x) {
   return x;
 }
 
+// One output standing for a batch: counted as one tainted output when every draw of the batch
+// was tainted; all are marked defined; returns the first.
+std::int64_t tainted_batch(std::int64_t* batch, std::size_t n) {
+  bool all = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    unsigned char vbits[sizeof batch[i]];
+    unsigned char any = 0;
+    if (VALGRIND_GET_VBITS(&batch[i], vbits, sizeof batch[i]) == 1) {
+      for (unsigned char v : vbits) any |= v;
+    }
+    all = all && any != 0;
+    VALGRIND_MAKE_MEM_DEFINED(&batch[i], sizeof batch[i]);
+  }
+  tainted_outputs += all ? 1 : 0;
+  return batch[0];
+}
+
 std::int64_t defined(const mpz_class& x) {
   // The limbs and the size field of the GMP integer (the plain path's output).
   mpz_srcptr z = x.get_mpz_t();
@@ -131,6 +148,21 @@ std::vector<Config> hardened_configs() {
       const auto p = exactdp::HardenedDiscreteLaplaceParams::make(mpq_class(scale), 0, h);
       out.push_back({std::string("hardened discrete-laplace scale=") + scale + tau,
                      [p](BitSource& bits) { return defined(exactdp::sample_discrete_laplace(bits, p)); }});
+    }
+  }
+  // The batch (sample_discrete_gaussian_n, what grid noise and the registry's batches call): 37
+  // draws a call (a full group of 32 and a partial one), one output per call, tainted only if
+  // every draw of the call is (tainted_batch).
+  for (const unsigned tau_bits : {40u, 64u, 128u}) {
+    for (const char* sigma2 : {"100", "68719476736"}) {  // 0 and 8 convolution levels
+      const auto p = exactdp::HardenedDiscreteGaussianParams::make(mpq_class(sigma2), 0, exactdp::Hardening{tau_bits});
+      out.push_back({std::string("hardened discrete-gaussian batch of 37 sigma2=") + sigma2 +
+                         " tau_bits=" + std::to_string(tau_bits),
+                     [p](BitSource& bits) {
+                       std::int64_t batch[37];
+                       exactdp::sample_discrete_gaussian_n(bits, p, batch, 37);
+                       return tainted_batch(batch, 37);
+                     }});
     }
   }
   // The CLI's per-sample path (`exactdp sample --hardened` and audit-timing): the same draws

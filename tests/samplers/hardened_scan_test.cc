@@ -75,6 +75,48 @@ RC_GTEST_PROP(HardenedScan, CountsWhatTheWordScanCounts, ()) {
   RC_ASSERT(scan.count(scan.digits.data(), scan.padded, digits) == expected);
 }
 
+// The group scan (ScanTable::count_group, the batch's) counts what GMP counts for each of its 32
+// uniforms: random tables of every width, uniforms tied with thresholds in their high digits or
+// equal to them, and digits at the ends of their range (0 and 2^31 - 1, where a borrow mask
+// added to a digit must not wrap).
+RC_GTEST_PROP(HardenedScan, GroupCountsWhatGmpCounts, ()) {
+  const unsigned tau_bits = *rc::gen::inRange(40u, 129u);
+  const FixedWidth width = fixed_width(tau_bits + 16);
+  const auto entries = *rc::gen::inRange<std::size_t>(1, 40);
+  const mpz_class all_ones = (mpz_class(1) << width.width_bits) - 1;
+  std::vector<mpz_class> thresholds;
+  for (std::size_t i = 0; i < entries; ++i) {
+    const int kind = *rc::gen::inRange(0, 6);
+    thresholds.push_back(kind == 0 ? mpz_class(0) : kind == 1 ? all_ones : random_number(width.width_bits, nullptr));
+  }
+  std::sort(thresholds.begin(), thresholds.end());
+  ThresholdTable table;
+  for (const mpz_class& t : thresholds) {
+    const auto w = words_of(t, width.limbs);
+    table.words.insert(table.words.end(), w.begin(), w.end());
+    ++table.entries;
+  }
+  const ScanTable scan = make_scan_table(table, width);
+  std::vector<mpz_class> u(kScanGroup);
+  std::vector<std::uint32_t> digits(kMaxScanDigits * kScanGroup);
+  for (std::size_t s = 0; s < kScanGroup; ++s) {
+    const mpz_class& near = thresholds[*rc::gen::inRange<std::size_t>(0, entries)];
+    const int kind = *rc::gen::inRange(0, 5);
+    u[s] = kind == 0 ? near : kind == 1 ? all_ones : kind == 2 ? mpz_class(0) : random_number(width.width_bits, kind == 3 ? &near : nullptr);
+    const std::vector<std::uint64_t> w = words_of(u[s], width.limbs);
+    std::uint32_t d[kMaxScanDigits];
+    with_limbs(width.limbs, [&](auto l) { split_digits<l()>(w.data(), scan.digits_per_number, d); });
+    for (unsigned c = 0; c < scan.digits_per_number; ++c) digits[c * kScanGroup + s] = d[c];
+  }
+  std::vector<std::uint32_t> below(kScanGroup, 99);
+  scan.count_group(scan.digits.data(), scan.padded, scan.entries, digits.data(), below.data());
+  for (std::size_t s = 0; s < kScanGroup; ++s) {
+    std::uint32_t expected = 0;
+    for (const mpz_class& t : thresholds) expected += u[s] < t ? 1 : 0;
+    RC_ASSERT(below[s] == expected);
+  }
+}
+
 TEST(HardenedScan, SplitDigitsCutsThirtyOneBitDigits) {
   // u = 2^79 + 2^62 + 2^31 + 5 (W = 80, two words): digits 5, 1, 2^(62-62) + 2^(79-62) = 1 + 2^17.
   const mpz_class u = (mpz_class(1) << 79) + (mpz_class(1) << 62) + (mpz_class(1) << 31) + 5;
