@@ -6,8 +6,9 @@
 //   BM_AddNoise10M            one call on 10^7 coordinates: time and memory (peak RSS of the
 //                             process, and its growth during the call: x and y are touched
 //                             before, so the growth is what add_noise itself maps), plus the
-//                             automatic granularity 2^18 with the hardened sampler (its range
-//                             ends at sigma2 / g^2 = 10^12 < 2^40, so hardened runs only there).
+//                             hardened sampler at the automatic granularity 2^18 and at 2^20
+//                             (sigma2 / g^2 = 2^36 and 2^40; its batch draw, samplers/
+//                             hardened_discrete_gaussian.h sample_discrete_gaussian_n).
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target grid_noise_bench
 //   ./build-bench/bench/grid_noise_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -112,6 +113,7 @@ BENCHMARK(BM_AddNoise10M<double>)
     ->Args({18, 1, 0})
     ->Args({18, 1, 1})
     ->Args({18, 2, 1})
+    ->Args({20, 1, 1})
     ->ArgNames({"log2_sigma_over_g", "threads", "hardened"})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond)

@@ -2,7 +2,8 @@
 // time, and the plain samplers at the same sigma2 and scales in the same run. "WordScan" is the
 // hardened Gaussian with its tables scanned word by word (internal/constant_time.h,
 // draw_symmetric_table: the scan before the vectorised one of internal/hardened_scan.h; same
-// law, same bits, same values), for the before/after ratio in one run.
+// law, same bits, same values), for the before/after ratio in one run; "Batch" is the batch
+// draw (sample_discrete_gaussian_n, internal/hardened_batch.h; also same values and bits).
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target hardened_bench
 //   ./build-bench/bench/hardened_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -24,7 +25,8 @@ namespace {
 
 using namespace exactdp;
 
-const char* const kSigma2[] = {"1", "100", "1e6", "1e12", "18446744073709551616"};  // ..., 2^64
+// ..., 2^64, then 2^36 and 2^40 (grid noise at sigma / g = 2^18 and 2^20)
+const char* const kSigma2[] = {"1", "100", "1e6", "1e12", "18446744073709551616", "68719476736", "1099511627776"};
 const char* const kScale[] = {"1", "10", "1e6", "1e9", "1125899906842624"};          // ..., 2^50
 const unsigned kTauBits[] = {40, 64, 128};
 
@@ -46,7 +48,31 @@ void BM_HardenedDiscreteGaussian(benchmark::State& state) {
   run_draws(state, params, [](BitSource& b, const auto& p) { return sample_discrete_gaussian(b, p); });
 }
 BENCHMARK(BM_HardenedDiscreteGaussian)
-    ->ArgsProduct({{0, 1, 2, 3, 4}, {1}})
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6}, {1}})
+    ->ArgsProduct({{1, 3}, {0, 2}})
+    ->ArgNames({"sigma2_index", "tau_index"});
+
+// The batch (sample_discrete_gaussian_n: same values and bits as single draws), 256 draws a
+// call as grid noise makes them; the time is per draw (items), bits/sample per draw.
+void BM_HardenedDiscreteGaussianBatch(benchmark::State& state) {
+  const char* s = kSigma2[state.range(0)];
+  const unsigned tau_bits = kTauBits[state.range(1)];
+  state.SetLabel(std::string("sigma2=") + s + " tau_bits=" + std::to_string(tau_bits) + " (batch of 256)");
+  const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, {tau_bits});
+  SeededBits bits(Seed{});
+  std::int64_t out[256];
+  for (auto _ : state) {
+    sample_discrete_gaussian_n(bits, params, out, 256);
+    benchmark::DoNotOptimize(out[255]);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * 256);
+  state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,  // exactdp-allow-float: report only
+                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed()) /  // exactdp-allow-float: report only
+                                  (static_cast<double>(state.iterations()) * 256);  // exactdp-allow-float: report only
+}
+BENCHMARK(BM_HardenedDiscreteGaussianBatch)
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6}, {1}})
     ->ArgsProduct({{1, 3}, {0, 2}})
     ->ArgNames({"sigma2_index", "tau_index"});
 
@@ -102,7 +128,7 @@ void BM_PlainDiscreteGaussian(benchmark::State& state) {
     return out.get_mpz_t()->_mp_size;
   });
 }
-BENCHMARK(BM_PlainDiscreteGaussian)->DenseRange(0, 4)->ArgName("sigma2_index");
+BENCHMARK(BM_PlainDiscreteGaussian)->DenseRange(0, 6)->ArgName("sigma2_index");
 
 void BM_PlainDiscreteLaplace(benchmark::State& state) {
   const char* s = kScale[state.range(0)];
