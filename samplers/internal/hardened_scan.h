@@ -15,7 +15,8 @@
 // the loop count and every address depend only on the public table size. On x86-64 the scan is
 // compiled twice (AVX2 and baseline SSE2), the copy chosen once by the CPU (public), so a
 // process always runs the same instructions. The valgrind test (tests/constant_time) checks the
-// compiled code.
+// compiled code. The group scan of the batch (count_group, below) runs the same chain with
+// lane-wise masks instead of shifted borrows (vector comparisons yield masks, never branches).
 #pragma once
 
 #include <cstddef>
