@@ -10,6 +10,7 @@
 #include <exactdp/accounting/composition_limits.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/pld/pld_accountant.h>
+#include <exactdp/accounting/pld/pld_replace_pair.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/smoothed_pld.h>
 #include <exactdp/accounting/discrete_laplace_exact.h>
@@ -143,6 +144,21 @@ bool exact_applies(const EventCompositionRequest& r) {
 // 10^6 composed events (it takes 0.1-10 s; a refusal or limit is then reported, not fatal).
 // Plain compositions keep the millisecond routes unless pld is asked for: a wide plain loss
 // support (e.g. 1000 Laplace steps) makes pld take many seconds.
+// How the pld answer's ends were made (pld_accountant.h): under replace-one with subsampled events
+// from the +Delta/-Delta pair (its upper chain when that pair is proven to dominate: every event
+// a Poisson-subsampled Gaussian, pld_replace_pair.h; else the group bound).
+std::string pld_ends(const EventCompositionRequest& r, const Applicability& a) {
+  if (!a.subsampled || r.relation != Neighbouring::kReplaceOne) {
+    return "connect-the-dots upper chain, cell-index test lower end, ";
+  }
+  const bool pair = std::all_of(r.events.begin(), r.events.end(),
+                                [](const auto& e) { return pld::covers_replace_pair(e.first); });
+  return pair ? "connect-the-dots upper chain of the +Delta/-Delta records (a proven dominating pair), cell-index "
+                "test of the same pair for the lower end, "
+              : "group bound through the data set without the record from both add/remove upper chains, "
+                "cell-index test of the +Delta/-Delta records for the lower end, ";
+}
+
 void add_pld_route(const EventCompositionRequest& r, const Applicability& a, EventCompositionResult& out) {
   bool pld_covers_all = true;
   for (const auto& [e, n] : r.events) pld_covers_all = pld_covers_all && pld::covers(e, r.relation);
@@ -160,11 +176,7 @@ void add_pld_route(const EventCompositionRequest& r, const Applicability& a, Eve
     const pld::PldAnswer ans = r.want_epsilon ? pld::pld_epsilon(r.events, r.target, r.relation, pld_options)
                                               : pld::pld_delta(r.events, r.target, r.relation, pld_options);
     out.routes.push_back({"pld", ans.value, true});
-    const std::string ends = a.subsampled && r.relation == Neighbouring::kReplaceOne
-                                 ? "group bound through the data set without the record from both add/remove "
-                                   "upper chains, cell-index test of the +Delta/-Delta records for the lower end, "
-                                 : "connect-the-dots upper chain, cell-index test lower end, ";
-    out.pld_detail = ends + ans.grid + ", " + std::to_string(ans.points) + " grid points";
+    out.pld_detail = pld_ends(r, a) + ans.grid + ", " + std::to_string(ans.points) + " grid points";
   } catch (const ParameterError& e) {  // LimitError is one too
     if (required) throw;
     out.pld_detail = std::string("not used: ") + e.what();
