@@ -89,7 +89,8 @@ ReplaceOneChains compose_replace_one(const RdpComposition& events, const PldOpti
                                         e.first.describe());
     }
   }
-  const bool pair = std::all_of(events.begin(), events.end(), [](const auto& e) { return covers_replace_pair(e.first); });
+  const bool pair =
+      std::all_of(events.begin(), events.end(), [](const auto& e) { return covers_replace_pair(e.first); });
   // The group bound multiplies delta_A by e^eps1 (e^8 and more at 10^5 DP-SGD steps), and
   // repeated squaring doubles the mass moved to +infinity at every level (2^17 x 2^-44 = 2^-27
   // after 10^5 steps): truncate 2^14 times less per product here (also for the lower end's
