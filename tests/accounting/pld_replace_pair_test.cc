@@ -18,6 +18,8 @@
 #include <exactdp/accounting/pld/pld_accountant.h>
 #include <exactdp/accounting/pld/pld_composition.h>
 #include <exactdp/accounting/pld/pld_replace_pair.h>
+#include <exactdp/accounting/subsampled_gaussian_exact.h>
+#include <exactdp/accounting/subsampled_gaussian_replace_exact.h>
 #include <exactdp/core/errors.h>
 
 namespace exactdp::accounting {
@@ -167,6 +169,45 @@ TEST(PldReplacePair, ComposedDpSgdIsTightAndInsideTheGroupBound) {
   mixed.push_back({RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(1000), 1), mpq_class(1, 100)), 1});
   const pld::PldAnswer group = pld::pld_epsilon(mixed, delta, Neighbouring::kReplaceOne, grid(1000));
   EXPECT_GT(mpfr_get_d(group.value.upper(), MPFR_RNDD), up * 1.05) << "the group bound is not tight";
+}
+
+// One step in closed form (subsampled_gaussian_replace_exact.h, the exact route): encloses the
+// 256-bit reference with a relative width below 10^-20, lies inside the pld bracket, is above the
+// add/remove profile (a closed form of the wrong pair would be caught), and epsilon(delta)
+// round-trips. At sigma 2, eps 1 the pld answer is limited by its 2^-60 masses; this one is not.
+TEST(PldReplacePair, OneStepClosedFormIsTheExactProfile) {
+  for (const auto& [mu, q] : std::vector<std::pair<double, double>>{{1.25, 0.01}, {0.5, 0.01}, {1.0, 0.5}, {1.0, 1.0}}) {
+    const mpq_class m = mpq_class(mu), qq = mpq_class(q);
+    for (const char* e : {"0", "1/2", "1", "4"}) {
+      const mpq_class eps(e);
+      const std::string what = "mu=" + std::to_string(mu) + " q=" + std::to_string(q) + " eps=" + e;
+      const Certified c = subsampled_gaussian_replace_delta(m, qq, eps, ZivOptions{});
+      const double exact = pair_delta(mu, q, eps.get_d());
+      const double lo = mpfr_get_d(c.value.lower(), MPFR_RNDD), up = mpfr_get_d(c.value.upper(), MPFR_RNDU);
+      EXPECT_LE(lo, exact * (1 + 1e-12)) << what;
+      EXPECT_GE(up, exact * (1 - 1e-12)) << what;
+      EXPECT_TRUE(c.tolerance_met) << what;
+      const double add_remove = mpfr_get_d(subsampled_gaussian_delta(m, qq, eps, 128).upper(), MPFR_RNDU);
+      if (exact > 0) {
+        EXPECT_GT(lo, add_remove) << what;
+      }
+    }
+  }
+  // sigma = 2, eps = 1: about 2.8e-27, far below the pld route's 2^-60 resolution.
+  const Certified tiny = subsampled_gaussian_replace_delta(mpq_class(1, 2), mpq_class(1, 100), mpq_class(1), ZivOptions{});
+  EXPECT_GT(mpfr_get_d(tiny.value.lower(), MPFR_RNDD), 2.7e-27);
+  EXPECT_LT(mpfr_get_d(tiny.value.upper(), MPFR_RNDU), 2.9e-27);
+  EXPECT_NEAR(mpfr_get_d(tiny.value.lower(), MPFR_RNDN), pair_delta(0.5, 0.01, 1.0), 1e-36);
+  // epsilon at delta = 10^-5, sigma = 0.8: inside the pld bracket [0.49335, 0.493401] of the
+  // default grid, and delta at its ends brackets 10^-5.
+  const mpq_class delta(1, 100000);
+  const std::optional<Certified> eps = subsampled_gaussian_replace_epsilon(mpq_class(5, 4), mpq_class(1, 100), delta);
+  ASSERT_TRUE(eps.has_value());
+  const double e_lo = mpfr_get_d(eps->value.lower(), MPFR_RNDD), e_up = mpfr_get_d(eps->value.upper(), MPFR_RNDU);
+  EXPECT_GE(e_lo, 0.49335);
+  EXPECT_LE(e_up, 0.493401);
+  EXPECT_LE(pair_delta(1.25, 0.01, e_up), 1e-5 * (1 + 1e-9));
+  EXPECT_GE(pair_delta(1.25, 0.01, e_lo), 1e-5 * (1 - 1e-9));
 }
 
 }  // namespace
