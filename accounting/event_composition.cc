@@ -10,11 +10,13 @@
 #include <exactdp/accounting/composition_limits.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/pld/pld_accountant.h>
+#include <exactdp/accounting/pld/pld_replace_pair.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/smoothed_pld.h>
 #include <exactdp/accounting/discrete_laplace_exact.h>
 #include <exactdp/accounting/subsampled_discrete_gaussian_exact.h>
 #include <exactdp/accounting/subsampled_gaussian_exact.h>
+#include <exactdp/accounting/subsampled_gaussian_replace_exact.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
@@ -112,6 +114,14 @@ bool single_subsampled_gaussian(const EventCompositionRequest& r) {
   return e.is_subsampled() && e.subsampled_base().kind() == PrivacyEvent::Kind::kGaussian;
 }
 
+// Whether the composition is exactly one Poisson-subsampled Gaussian step under replace-one (its
+// +Delta/-Delta pair is proven to be the worst case: subsampled_gaussian_replace_exact.h).
+bool single_subsampled_gaussian_replace(const EventCompositionRequest& r) {
+  if (r.events.size() != 1 || r.events[0].second != 1 || r.relation != Neighbouring::kReplaceOne) return false;
+  const RdpEvent& e = r.events[0].first;
+  return e.is_subsampled() && e.subsampled_base().kind() == PrivacyEvent::Kind::kGaussian;
+}
+
 // Whether the composition is exactly one Poisson-subsampled discrete Gaussian step under add/remove.
 bool single_subsampled_discrete_gaussian(const EventCompositionRequest& r) {
   if (r.events.size() != 1 || r.events[0].second != 1 || r.relation != Neighbouring::kAddRemove) return false;
@@ -135,7 +145,8 @@ std::optional<DiscreteLaplaceSteps> discrete_laplace_steps(const EventCompositio
 
 // Whether the exact route answers this composition (one of the three closed forms above).
 bool exact_applies(const EventCompositionRequest& r) {
-  return single_subsampled_gaussian(r) || single_subsampled_discrete_gaussian(r) || discrete_laplace_steps(r);
+  return single_subsampled_gaussian(r) || single_subsampled_gaussian_replace(r) ||
+         single_subsampled_discrete_gaussian(r) || discrete_laplace_steps(r);
 }
 
 // pld: when forced; under auto when neither rdp nor exact applies (errors then propagate), or for
@@ -143,6 +154,21 @@ bool exact_applies(const EventCompositionRequest& r) {
 // 10^6 composed events (it takes 0.1-10 s; a refusal or limit is then reported, not fatal).
 // Plain compositions keep the millisecond routes unless pld is asked for: a wide plain loss
 // support (e.g. 1000 Laplace steps) makes pld take many seconds.
+// How the pld answer's ends were made (pld_accountant.h): under replace-one with subsampled events
+// from the +Delta/-Delta pair (its upper chain when that pair is proven to dominate: every event
+// a Poisson-subsampled Gaussian, pld_replace_pair.h; else the group bound).
+std::string pld_ends(const EventCompositionRequest& r, const Applicability& a) {
+  if (!a.subsampled || r.relation != Neighbouring::kReplaceOne) {
+    return "connect-the-dots upper chain, cell-index test lower end, ";
+  }
+  const bool pair = std::all_of(r.events.begin(), r.events.end(),
+                                [](const auto& e) { return pld::covers_replace_pair(e.first); });
+  return pair ? "connect-the-dots upper chain of the +Delta/-Delta records (a proven dominating pair), cell-index "
+                "test of the same pair for the lower end, "
+              : "group bound through the data set without the record from both add/remove upper chains, "
+                "cell-index test of the +Delta/-Delta records for the lower end, ";
+}
+
 void add_pld_route(const EventCompositionRequest& r, const Applicability& a, EventCompositionResult& out) {
   bool pld_covers_all = true;
   for (const auto& [e, n] : r.events) pld_covers_all = pld_covers_all && pld::covers(e, r.relation);
@@ -160,11 +186,7 @@ void add_pld_route(const EventCompositionRequest& r, const Applicability& a, Eve
     const pld::PldAnswer ans = r.want_epsilon ? pld::pld_epsilon(r.events, r.target, r.relation, pld_options)
                                               : pld::pld_delta(r.events, r.target, r.relation, pld_options);
     out.routes.push_back({"pld", ans.value, true});
-    const std::string ends = a.subsampled && r.relation == Neighbouring::kReplaceOne
-                                 ? "group bound through the data set without the record from both add/remove "
-                                   "upper chains, cell-index test of the +Delta/-Delta records for the lower end, "
-                                 : "connect-the-dots upper chain, cell-index test lower end, ";
-    out.pld_detail = ends + ans.grid + ", " + std::to_string(ans.points) + " grid points";
+    out.pld_detail = pld_ends(r, a) + ans.grid + ", " + std::to_string(ans.points) + " grid points";
   } catch (const ParameterError& e) {  // LimitError is one too
     if (required) throw;
     out.pld_detail = std::string("not used: ") + e.what();
@@ -206,9 +228,10 @@ void push_exact(const std::optional<Certified>& c, EventCompositionResult& out) 
   if (c) out.routes.push_back({"exact", c->value, c->tolerance_met});
 }
 
-// exact: the closed form of one subsampled Gaussian or discrete Gaussian step
-// (subsampled_gaussian_exact.h, subsampled_discrete_gaussian_exact.h) or of k discrete Laplace
-// steps (discrete_laplace_exact.h); under auto whenever it applies, forced
+// exact: the closed form of one subsampled Gaussian (add/remove or replace-one) or discrete
+// Gaussian step (subsampled_gaussian_exact.h, subsampled_gaussian_replace_exact.h,
+// subsampled_discrete_gaussian_exact.h) or of k discrete Laplace steps (discrete_laplace_exact.h);
+// under auto whenever it applies, forced
 // otherwise (ParameterError naming "route" when it does not).
 void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& out) {
   if (r.route != "auto" && r.route != "exact") return;
@@ -216,6 +239,14 @@ void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& o
     const RdpEvent& e = r.events[0].first;
     push_exact(r.want_epsilon ? subsampled_gaussian_epsilon(e.subsampled_mu(), e.subsampled_q(), r.target, r.options)
                               : subsampled_gaussian_delta(e.subsampled_mu(), e.subsampled_q(), r.target, r.options),
+               out);
+    return;
+  }
+  if (single_subsampled_gaussian_replace(r)) {
+    const RdpEvent& e = r.events[0].first;
+    const mpq_class &mu = e.subsampled_mu(), &q = e.subsampled_q();
+    push_exact(r.want_epsilon ? subsampled_gaussian_replace_epsilon(mu, q, r.target, r.options)
+                              : subsampled_gaussian_replace_delta(mu, q, r.target, r.options),
                out);
     return;
   }
@@ -235,8 +266,9 @@ void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& o
     return;
   }
   if (r.route == "exact") {
-    throw ParameterError("route", "route: exact answers one poisson-gaussian or poisson-discrete-gaussian event "
-                                  "(count 1) under add-remove, or one discrete-laplace event, plain or poisson "
+    throw ParameterError("route", "route: exact answers one poisson-gaussian event (count 1, add-remove or "
+                                  "replace-one), one poisson-discrete-gaussian event (count 1) under add-remove, or "
+                                  "one discrete-laplace event, plain or poisson "
                                   "(add-remove), with C(count + sensitivity, sensitivity) <= 100000");
   }
 }

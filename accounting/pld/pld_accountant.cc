@@ -8,6 +8,7 @@
 #include <exactdp/accounting/pld/pld_composition.h>
 #include <exactdp/accounting/pld/pld_group_bound.h>
 #include <exactdp/accounting/pld/pld_replace_instance.h>
+#include <exactdp/accounting/pld/pld_replace_pair.h>
 #include <exactdp/accounting/pld/pld_test_bound.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
@@ -61,10 +62,12 @@ std::vector<PairOrder> orders_for(const RdpComposition& events) {
   return {PairOrder::kRemove, PairOrder::kAdd};
 }
 
-// Replace-one with subsampled events (docs/ACCOUNTING.md): the upper end through the data set in
-// between (pld_group_bound.h) from the add/remove upper chains of both orders, the lower end
-// from the test chains of the +Delta / -Delta instance (pld_replace_instance.h).
-bool uses_group_bound(const RdpComposition& events, Neighbouring relation) {
+// Replace-one with subsampled events (docs/ACCOUNTING.md): the lower end from the test chains of
+// the +Delta / -Delta instance (pld_replace_instance.h); the upper end from the same pair's
+// connect-the-dots chain when every event is a Poisson-subsampled Gaussian (a proven dominating
+// pair: pld_replace_pair.h), else the group bound through the data set in between
+// (pld_group_bound.h) from the add/remove upper chains of both orders.
+bool uses_replace_one_route(const RdpComposition& events, Neighbouring relation) {
   return relation == Neighbouring::kReplaceOne &&
          std::any_of(events.begin(), events.end(), [](const auto& e) { return e.first.is_subsampled(); });
 }
@@ -72,7 +75,9 @@ bool uses_group_bound(const RdpComposition& events, Neighbouring relation) {
 constexpr unsigned kReplaceOneTailBits = 58;
 
 struct ReplaceOneChains {
-  DiscretePld remove_upper, add_upper, test_p, test_q;
+  bool dominating_pair = false;     // upper end: pair_upper (else the group bound of remove / add)
+  std::vector<DiscretePld> upper;   // {pair_upper} or {remove_upper, add_upper}
+  DiscretePld test_p, test_q;
 };
 
 ReplaceOneChains compose_replace_one(const RdpComposition& events, const PldOptions& o, std::size_t& points) {
@@ -84,20 +89,57 @@ ReplaceOneChains compose_replace_one(const RdpComposition& events, const PldOpti
                                         e.first.describe());
     }
   }
+  const bool pair =
+      std::all_of(events.begin(), events.end(), [](const auto& e) { return covers_replace_pair(e.first); });
   // The group bound multiplies delta_A by e^eps1 (e^8 and more at 10^5 DP-SGD steps), and
   // repeated squaring doubles the mass moved to +infinity at every level (2^17 x 2^-44 = 2^-27
-  // after 10^5 steps): truncate 2^14 times less per product here.
+  // after 10^5 steps): truncate 2^14 times less per product here (also for the lower end's
+  // chains, which both routes share).
   const unsigned tail = std::max(o.composition_tail_bits, kReplaceOneTailBits);
   std::vector<DiscretePld> c = compose_chains(events, tail, o.max_composed_points, points, [&](const RdpEvent& event) {
     // The instance first: its loss range is about twice the add/remove pairs' and it refuses
     // beyond 2*10^6 cells, so a grid too fine for the event fails in seconds, not minutes.
     TestChains instance = discretize_replace_instance(event, o.discretization);
-    DiscretizedEvent remove = discretize(event, PairOrder::kRemove, Neighbouring::kAddRemove, o.discretization);
-    DiscretizedEvent add = discretize(event, PairOrder::kAdd, Neighbouring::kAddRemove, o.discretization);
-    return std::vector<DiscretePld>{std::move(remove.upper), std::move(add.upper), std::move(instance.test_p),
-                                    std::move(instance.test_q)};
+    std::vector<DiscretePld> out{std::move(instance.test_p), std::move(instance.test_q)};
+    if (pair) {
+      out.push_back(discretize_replace_pair(event, o.discretization));
+    } else {
+      out.push_back(discretize(event, PairOrder::kRemove, Neighbouring::kAddRemove, o.discretization).upper);
+      out.push_back(discretize(event, PairOrder::kAdd, Neighbouring::kAddRemove, o.discretization).upper);
+    }
+    return out;
   });
-  return ReplaceOneChains{std::move(c[0]), std::move(c[1]), std::move(c[2]), std::move(c[3])};
+  ReplaceOneChains r{pair, {}, std::move(c[0]), std::move(c[1])};
+  for (std::size_t k = 2; k < c.size(); ++k) r.upper.push_back(std::move(c[k]));
+  return r;
+}
+
+// The upper end of the replace-one route (nullopt: no epsilon certifiable at this delta).
+std::optional<mpq_class> replace_one_epsilon(const ReplaceOneChains& c, const mpq_class& delta) {
+  if (c.dominating_pair) {
+    const std::optional<mpq_class> u = epsilon_at(c.upper[0], delta);
+    if (!u) {
+      throw LimitError("delta", "delta: the pld route cannot certify any epsilon at this delta (the mass moved to "
+                                "infinity by truncation exceeds it); use a larger delta or another route");
+    }
+    return u;
+  }
+  const std::optional<mpq_class> u = replace_one_epsilon_upper(c.upper[0], c.upper[1], delta);
+  if (!u) {
+    throw LimitError("delta", "delta: the pld route cannot certify any epsilon at this delta under replace-one: the "
+                              "group bound's term e^eps1 delta_add(eps2) needs delta_add far below the 2^-60 "
+                              "resolution of the masses (this happens when the add/remove epsilon is above about "
+                              "15); use a larger delta or fewer steps");
+  }
+  return u;
+}
+
+Real replace_one_delta(const ReplaceOneChains& c, const mpq_class& epsilon) {
+  if (!c.dominating_pair) return replace_one_delta_upper(c.upper[0], c.upper[1], epsilon);
+  const Interval d = delta_at(c.upper[0], epsilon);
+  Real u(kDefaultPrecision);
+  mpfr_set(u.get(), d.upper(), MPFR_RNDU);
+  return u;
 }
 
 Interval checked_answer(const Real& lower, mpfr_srcptr upper) {
@@ -131,15 +173,9 @@ PldAnswer pld_epsilon(const RdpComposition& events, const mpq_class& delta, Neig
   (void)check_pld_cost(events, relation, options);  // refuses before any work (pld_cost.h)
   PldAnswer out;
   out.grid = grid_text(options);
-  if (uses_group_bound(events, relation)) {
+  if (uses_replace_one_route(events, relation)) {
     const ReplaceOneChains c = compose_replace_one(events, options, out.points);
-    const std::optional<mpq_class> u = replace_one_epsilon_upper(c.remove_upper, c.add_upper, delta);
-    if (!u) {
-      throw LimitError("delta", "delta: the pld route cannot certify any epsilon at this delta under replace-one: the "
-                                "group bound's term e^eps1 delta_add(eps2) needs delta_add far below the 2^-60 "
-                                "resolution of the masses (this happens when the add/remove epsilon is above about "
-                                "15); use a larger delta or fewer steps");
-    }
+    const std::optional<mpq_class> u = replace_one_epsilon(c, delta);
     out.value = checked_answer(test_epsilon_lower(c.test_p, c.test_q, delta), Interval(*u, kDefaultPrecision).upper());
     return out;
   }
@@ -170,9 +206,9 @@ PldAnswer pld_delta(const RdpComposition& events, const mpq_class& epsilon, Neig
   (void)check_pld_cost(events, relation, options);  // refuses before any work (pld_cost.h)
   PldAnswer out;
   out.grid = grid_text(options);
-  if (uses_group_bound(events, relation)) {
+  if (uses_replace_one_route(events, relation)) {
     const ReplaceOneChains c = compose_replace_one(events, options, out.points);
-    const Real u = replace_one_delta_upper(c.remove_upper, c.add_upper, epsilon);
+    const Real u = replace_one_delta(c, epsilon);
     out.value = checked_answer(test_delta_lower(c.test_p, c.test_q, epsilon), u.get());
     return out;
   }

@@ -15,11 +15,14 @@
 // Events: see pld_events.h (noise laws, plain or Poisson-subsampled); ParameterError naming
 // "route" for any other.
 // Replace-one with Poisson-subsampled events (every event must then be subsampled, ParameterError
-// naming "event" otherwise; each sensitivity bounds what ONE record adds to its query): the upper
-// end is the group bound through the data set in between, from both orders' add/remove upper
-// chains (pld_group_bound.h: a theorem, not tight - about twice the add/remove epsilon); the
-// lower end the test bound on the composed pair of the records adding +Delta and -Delta
-// (pld_replace_instance.h), a pair the relation admits. Plain events under replace-one take their
+// naming "event" otherwise; each sensitivity bounds what ONE record adds to its query): the lower
+// end is the test bound on the composed pair of the records adding +Delta and -Delta
+// (pld_replace_instance.h), a pair the relation admits. The upper end, when every event is a
+// Poisson-subsampled Gaussian, is the connect-the-dots chain of that same pair, which is proven
+// to DOMINATE every replace-one pair (pld_replace_pair.h, docs/ACCOUNTING.md): the bracket is
+// then the discretisation's alone. For other noise laws it is the group bound through the data
+// set in between, from both orders' add/remove upper chains (pld_group_bound.h: a theorem, not
+// tight - about twice the add/remove epsilon). Plain events under replace-one take their
 // sensitivity as the replace-one sensitivity and are composed as above.
 // Cost: the discretisation (~5 us per grid boundary) and O(log count) exact GMP products per
 // event and chain. Both entry points first ask the cost model (pld_cost.h) and refuse, before

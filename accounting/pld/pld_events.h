@@ -58,7 +58,7 @@ struct DiscretizedEvent {
                                           const DiscretizationOptions& options);
 
 // True when the pld route accounts the event under `relation` (a noise law, plain or subsampled;
-// a subsampled one under replace-one through pld_accountant.h's group bound, since discretize()
+// a subsampled one under replace-one through pld_accountant.h's replace-one route, since discretize()
 // itself takes subsampled events under add/remove only). Parameter ranges are checked by
 // discretize() itself.
 [[nodiscard]] bool covers(const RdpEvent& event, Neighbouring relation);

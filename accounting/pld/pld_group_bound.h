@@ -1,5 +1,6 @@
 // pld/pld_group_bound.h — the upper end of the pld route under REPLACE-ONE for Poisson-
-// subsampled events: the two add/remove steps through the data set in between (see
+// subsampled events other than the Gaussian (whose +Delta/-Delta pair is a proven dominating
+// pair, pld_replace_pair.h): the two add/remove steps through the data set in between (see
 // docs/ACCOUNTING.md "Replace-one with subsampled events").
 //
 // Data sets D = S + {x} and D' = S + {x'} are replace-one neighbours; S is an add/remove

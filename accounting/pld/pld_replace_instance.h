@@ -4,7 +4,8 @@
 // Under replace-one a subsampled event's sensitivity Delta bounds what ONE record adds to the
 // query (the DP-SGD clipping norm): x may add +Delta and its replacement x' may add -Delta. That
 // pair of records is one the relation admits, so the delta of its composed pair is a LOWER bound
-// on the relation's worst case (the upper bound is pld_group_bound.h). In units of the noise,
+// on the relation's worst case (the upper bound is pld_replace_pair.h for the Gaussian, where
+// this pair is proven to dominate, pld_group_bound.h otherwise). In units of the noise,
 // with N the noise law (centred at 0) and N_c = N shifted by c:
 //     P = (1 - q) N + q N_(+Delta)   (x sampled or not)     against
 //     Q = (1 - q) N + q N_(-Delta)   (x' sampled or not).

@@ -148,7 +148,7 @@ def test_compose_events_routes_bracket_each_other():
     lap = exactdp.compose_events([("poisson-laplace:scale=2,q=0.01", 50)], delta="1e-5", pld_step="1/1000")
     assert lap.details["route"] == "pld"
     assert 0 < lap.lower <= lap.upper < lap.lower + 0.01
-    # replace-one with subsampled events: pld's group bound, above the add/remove bracket
+    # replace-one with subsampled events: pld's dominating pair, above the add/remove bracket
     rep = exactdp.compose_events(sgd, delta="1e-5", pld_step="1/1000", neighbouring="replace-one")
     assert rep.details["route"] == "pld" and rep.details["neighbouring"] == "replace-one"
     assert tight.upper < rep.lower < rep.upper

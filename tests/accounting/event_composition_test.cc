@@ -86,8 +86,10 @@ TEST(EventCompositionTest, OneSubsampledGaussianStepIsExact) {
   two.route = "exact";
   expect_names(two, "route");
   two.events[0].second = 1;
-  two.relation = Neighbouring::kReplaceOne;
-  expect_names(two, "route");
+  two.relation = Neighbouring::kReplaceOne;  // one step: the closed form of its +Delta/-Delta pair
+  EXPECT_EQ(compose_events(two).answer().route, "exact");
+  two.events[0].first = RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(2), 1), mpq_class(1, 100));
+  expect_names(two, "route");  // no closed form for a replace-one Laplace step
 }
 
 TEST(EventCompositionTest, ForcedRouteIsTheOnlyOne) {

@@ -263,9 +263,10 @@ TEST(CliComposeEventsPld, RefusalsNameTheParameter) {
 }
 
 // Replace-one with subsampled events: pld alone (auto picks it), the relation named, the
-// interval above the add/remove one (the group bound and the +Delta/-Delta records; the
-// accounting test checks containment of the exact values).
-TEST(CliComposeEventsPld, ReplaceOneSubsampledUsesTheGroupBound) {
+// interval above the add/remove one and narrow (the +Delta/-Delta records, a proven dominating
+// pair for poisson-gaussian; the accounting tests check containment of the exact values); a
+// poisson-laplace event falls back to the group bound.
+TEST(CliComposeEventsPld, ReplaceOneSubsampledUsesTheDominatingPair) {
   const auto run = [](const char* relation) {
     return test_support::run_command("compose", {"--event", "poisson-gaussian:sigma=1,q=0.01", "--count", "100",
                                                  "--delta", "1e-5", "--neighbouring", relation, "--pld-step", "1/2000",
@@ -275,13 +276,19 @@ TEST(CliComposeEventsPld, ReplaceOneSubsampledUsesTheGroupBound) {
   ASSERT_EQ(rep.status, 0) << rep.err;
   EXPECT_EQ(json_string_field(rep.out, "route"), "pld");
   EXPECT_EQ(json_string_field(rep.out, "neighbouring"), "replace-one");
-  EXPECT_NE(json_string_field(rep.out, "pld_detail").find("group bound"), std::string::npos) << rep.out;
+  EXPECT_NE(json_string_field(rep.out, "pld_detail").find("proven dominating pair"), std::string::npos) << rep.out;
   const CliRun ar = run("add-remove");
   ASSERT_EQ(ar.status, 0) << ar.err;
   const auto [lo, hi] = json_interval_field(rep.out, "epsilon");
   const auto [ar_lo, ar_hi] = json_interval_field(ar.out, "epsilon");
   EXPECT_LT(lo, hi);
   EXPECT_GT(lo, ar_hi);  // the +Delta/-Delta records are worse than one record added or removed
+  EXPECT_LT(hi, lo * 1.01);
+  const CliRun lap = test_support::run_command(
+      "compose", {"--event", "poisson-laplace:scale=2,q=0.01", "--count", "10", "--delta", "1e-5",
+                  "--neighbouring", "replace-one", "--pld-step", "1/1000", "--json"});
+  ASSERT_EQ(lap.status, 0) << lap.err;
+  EXPECT_NE(json_string_field(lap.out, "pld_detail").find("group bound"), std::string::npos) << lap.out;
   // auto: rdp does not apply, pld answers.
   const CliRun a = test_support::run_command(
       "compose", {"--event", "poisson-gaussian:sigma=1,q=0.01", "--count", "100", "--delta", "1e-5",
