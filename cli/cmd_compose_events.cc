@@ -67,8 +67,10 @@ constexpr const char* kHelp =
     "         (docs/REAL_VALUED_ACCOUNTING.md Theorem 5); auto runs it when an event is a\n"
     "         vector-discrete-gaussian; its lower end is the continuous Gaussian's, not a bound\n"
     "  exact  one poisson-gaussian event (count 1), add-remove: its closed-form profile (normal\n"
-    "         tails at the loss threshold, both pair orders), epsilon by certified bisection\n"
-    "  gdp, kov, basic, zcdp   the accountant's routes; only when no event is subsampled\n"
+    "         tails at the loss threshold, both pair orders), epsilon by certified bisection\n"    "         (likewise one poisson-discrete-gaussian step, discrete-laplace steps); up to 10\n"
+    "         steps in total (add-remove): the pld construction with wide masses (2^-160 and\n"
+    "         finer; grid 1/2000 up to 3 steps, 1/1000 beyond, coarser if estimated over 10 s),\n"
+    "         a tight bracket with both ends proven; auto runs it when an event is subsampled\n"    "  gdp, kov, basic, zcdp   the accountant's routes; only when no event is subsampled\n"
     "\n"
     "options:\n"
     "  --route R          auto (default: the smallest certified upper end among the routes that\n"
@@ -76,7 +78,7 @@ constexpr const char* kHelp =
     "                     above), or one of them\n"
     "  --pld-step R       the pld route's loss grid step, 1/N for an integer N in 1..10^7\n"
     "                     (default 1/5000 up to 5000 composed events, 1/2500 beyond: for\n"
-    "                     DP-SGD within 1 %); refused up front if estimated over 10 s or 1 GiB\n"
+    "                     DP-SGD within 1 %); refused up front if estimated over 10 s or 1 GiB\n"    "                     ; also the grid of the exact route's few steps (default above)\n"
     "  --neighbouring N   add-remove (default) or replace-one; named in the answer. Plain events\n"
     "                     read their sensitivity as the one for the relation named. Subsampled\n"
     "                     events under replace-one: every event must be subsampled (a plain\n"
@@ -206,6 +208,7 @@ int emit_compose_report(const ComposeRequest& c, const accounting::EventComposit
   if (!result.rdp_detail.empty()) out.text("rdp_detail", result.rdp_detail);
   if (!result.pld_detail.empty()) out.text("pld_detail", result.pld_detail);
   if (!result.smoothed_pld_detail.empty()) out.text("smoothed_pld_detail", result.smoothed_pld_detail);
+  if (!result.exact_detail.empty()) out.text("exact_detail", result.exact_detail);
   JsonValue routes = JsonValue::object();
   for (const auto& res : result.routes) {
     routes.set(res.route, JsonValue::interval(res.value, c.digits));
