@@ -99,23 +99,31 @@ FewStepsCost cost_of(const RdpComposition& events, unsigned long n, const Precis
   return c;
 }
 
-// The grid: the one asked for (refused when over the budget), or the default, halved (down to
-// 1/250) until the estimate fits.
+[[noreturn]] void refuse_cost(const FewStepsCost& c, unsigned long n, bool given) {
+  const std::string name = given ? "pld-step" : "count";
+  throw LimitError(name, name + ": the few-step route would take about " + std::to_string(static_cast<long>(c.seconds)) +
+                             " s and " + std::to_string(static_cast<long>(c.bytes / 1048576)) + " MiB at step 1/" +
+                             std::to_string(n) + ", over its budget (use --route pld)");
+}
+
+// The grid: the one asked for (refused when over the budget); else the finest of 1/16000,
+// 1/8000, ..., 1/250 whose estimate is within options.target_seconds (1/250 when none is, if
+// it is within the budget).
 unsigned long fitting_grid(const RdpComposition& events, const FewStepsOptions& o, const Precision& p) {
-  unsigned long n = o.steps_per_unit != 0 ? o.steps_per_unit : few_steps_default_grid(events);
-  for (;;) {
-    const FewStepsCost c = cost_of(events, n, p);
-    const bool fits = c.seconds <= o.budget_seconds && c.bytes <= o.budget_bytes;
-    if (fits) return n;
-    if (o.steps_per_unit != 0 || n / 2 < 250) {
-      throw LimitError(o.steps_per_unit != 0 ? "pld-step" : "count",
-                       std::string(o.steps_per_unit != 0 ? "pld-step" : "count") +
-                           ": the few-step route would take about " + std::to_string(static_cast<long>(c.seconds)) +
-                           " s and " + std::to_string(static_cast<long>(c.bytes / 1048576)) +
-                           " MiB at step 1/" + std::to_string(n) + ", over its budget (use --route pld)");
-    }
-    n /= 2;
+  const auto over = [&](const FewStepsCost& c, double seconds) { return c.seconds > seconds || c.bytes > o.budget_bytes; };
+  if (o.steps_per_unit != 0) {
+    const FewStepsCost c = cost_of(events, o.steps_per_unit, p);
+    if (over(c, o.budget_seconds)) refuse_cost(c, o.steps_per_unit, true);
+    return o.steps_per_unit;
   }
+  unsigned long n = kFewStepsFinestGrid;
+  FewStepsCost c = cost_of(events, n, p);
+  while (over(c, o.target_seconds) && n / 2 >= kFewStepsCoarsestGrid) {
+    n /= 2;
+    c = cost_of(events, n, p);
+  }
+  if (over(c, o.budget_seconds)) refuse_cost(c, n, false);
+  return n;
 }
 
 std::string grid_text(unsigned long n, const Precision& p) {
@@ -136,11 +144,6 @@ bool few_steps_applies(const RdpComposition& events, Neighbouring relation) {
   const unsigned long total = total_count(events);
   if (total < 1 || total > kFewStepsMaxCount) return false;
   return std::all_of(events.begin(), events.end(), [](const auto& e) { return covers(e.first, Neighbouring::kAddRemove); });
-}
-
-unsigned long few_steps_default_grid(const RdpComposition& events) {
-  const unsigned long total = total_count(events);
-  return total <= 3 ? 2000 : 1000;
 }
 
 FewStepsAnswer few_steps_delta(const RdpComposition& events, const mpq_class& epsilon, const FewStepsOptions& o) {

@@ -13,14 +13,15 @@
 // up, the lower end from a post-processing of the composed pair (cells of the loss).
 // Precision: masses at 2^-scale_bits, scale_bits = 160 for a delta query and
 // max(96, bits(1/delta) + 64) for an epsilon query; truncation (discretisation tails and every
-// product) at 2^-(scale_bits - 16) per side. The grid: 1/steps_per_unit, by default
-// few_steps_default_grid(total count): 1/2000 up to 3 steps, 1/1000 beyond (at sigma = 0.8 and
-// 2, q = 0.01, k = 2..10 the brackets are then below 0.3 % wide; BENCHMARKS.md).
+// product) at 2^-(scale_bits - 16) per side. The grid: 1/steps_per_unit when given, else the
+// finest of 1/16000, 1/8000, ..., 1/250 that the cost estimate puts within target_seconds (the
+// brackets are second order in the step; at sigma = 0.8 and 2, q = 0.01, k = 2..10 they are then
+// below 0.1 % wide; BENCHMARKS.md "A few subsampled steps").
 // Applies (few_steps_applies): add/remove, every event one the pld route discretises
 // (pld::covers), total count 1..kFewStepsMaxCount.
 // Cost: an estimate is made before anything is discretised (pld_few_steps.cc, from pld_cost.h's
-// model): over options' budget (default 10 s, 1 GiB) the default grid is halved down to 1/250;
-// a grid given in options is not changed.
+// model), which picks the default grid as above and refuses what is over options' budget
+// (default 10 s, 1 GiB) even at 1/250, or at the grid given.
 // Errors: ParameterError naming "route" when it does not apply, "delta" (0 < delta < 1),
 // "epsilon" (>= 0); LimitError naming "pld-step" (the grid given is over the budget), "count"
 // (even 1/250 is over it) or "delta" (below 2^-600, or the mass at +infinity above it); the
@@ -38,10 +39,13 @@
 namespace exactdp::accounting::pld {
 
 inline constexpr unsigned long kFewStepsMaxCount = 10;
+inline constexpr unsigned long kFewStepsFinestGrid = 16000;  // the default grid's first try
+inline constexpr unsigned long kFewStepsCoarsestGrid = 250;
 
 struct FewStepsOptions {
-  unsigned long steps_per_unit = 0;  // 0: few_steps_default_grid
-  double budget_seconds = 10;        // refused (or the default grid halved) beyond, by the estimate
+  unsigned long steps_per_unit = 0;  // 0: the finest default grid estimated within target_seconds
+  double target_seconds = 1.5;       // the default grid's aim (estimate)
+  double budget_seconds = 10;        // refused beyond, by the estimate
   double budget_bytes = 1024.0 * 1024 * 1024;
 };
 
@@ -51,7 +55,6 @@ struct FewStepsAnswer {
 };
 
 [[nodiscard]] bool few_steps_applies(const RdpComposition& events, Neighbouring relation);
-[[nodiscard]] unsigned long few_steps_default_grid(const RdpComposition& events);
 [[nodiscard]] FewStepsAnswer few_steps_delta(const RdpComposition& events, const mpq_class& epsilon,
                                              const FewStepsOptions& options = {});
 [[nodiscard]] FewStepsAnswer few_steps_epsilon(const RdpComposition& events, const mpq_class& delta,
