@@ -1,5 +1,5 @@
 // pld/wide_pld.h — privacy loss distributions with WIDE fixed-point masses (GMP integers at
-// 2^-scale_bits, scale_bits up to 1024), for the few-step route (pld_few_steps.h), where the
+// 2^-scale_bits: 96 to 664 bits in pld_few_steps.h), for the few-step route (pld_few_steps.h), where the
 // delta asked about can be far below the 2^-60 resolution of discrete_pld.h's uint64 masses
 // (docs/ACCOUNTING_SUBSAMPLED.md "A few subsampled steps").
 //
@@ -14,7 +14,8 @@
 //     post-processing of the true pair, so
 //         delta(eps) >= sum_labels (P(G) - e^eps Q(G))^+ >= sum_i (p[i] - e^eps q[i])^+
 //     (the dropped label's term is >= 0 and left out; each kept term is increasing in p and
-//     decreasing in q). delta_lower(eps) is that sum, rounded DOWN.
+//     decreasing in q). delta_lower(eps) is a sum of such terms over a set of labels (below),
+//     rounded DOWN: at most the sum of the positive parts.
 // Composition (the product of independent pairs): the labels of the product are sums of labels
 // (a dropped part makes the whole dropped: still a deterministic map), so the test pair composes
 // by convolving p (products rounded DOWN) and q (rounded UP) over the SAME kept indices; the
@@ -28,9 +29,11 @@
 //   test pair: entries whose P-mass is small are DROPPED together with their Q-mass (the index is
 //     relabelled "dropped": a deterministic map, so the bound above still holds; it loses at most
 //     the dropped P-mass in delta).
+// The sums are taken at scale_bits + 96 bits (the masses' own bits plus margin), every MPFR
+// operation rounded in the direction that keeps the bound.
 // epsilon_upper(chain, delta): a rational eps with delta_upper(eps) <= delta (so the true
-//   epsilon(delta) <= eps), found by bisection to within 2^-resolution_bits of the least such
-//   (a downward sweep over the grid epsilons, then bisection inside the last step, where the set
+//   epsilon(delta) <= eps), within 2^-resolution_bits of a grid step of the least such (a
+//   downward sweep over the grid epsilons, then bisection inside the last step, where the set
 //   {l > eps} is fixed); nullopt when m_inf alone exceeds delta.
 // epsilon_lower(test, delta): the entries sorted by decreasing p/q (a double estimate: any
 //   order is sound); for each prefix S with p(S) > delta, delta(eps) >= p(S) - e^eps q(S) > delta
