@@ -27,7 +27,7 @@ PY
 }
 echo "| case | k | before (pld) | width | s | MB | now (exact) | width | s | MB |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-for k in 2 3 5 10; do
+for k in 2 3 5 10 32; do
   for c in "sigma=0.8 --epsilon 4" "sigma=2 --epsilon 1/2" "sigma=0.8 --delta 1e-5" "sigma=0.8 --delta 1e-10" \
            "sigma=2 --delta 1e-5" "sigma=2 --delta 1e-10"; do
     read -r s rest <<<"$c"

@@ -68,7 +68,7 @@ constexpr const char* kHelp =
     "         vector-discrete-gaussian; its lower end is the continuous Gaussian's, not a bound\n"
     "  exact  one poisson-gaussian event (count 1), add-remove: its closed-form profile (normal\n"
     "         tails at the loss threshold, both pair orders), epsilon by certified bisection\n"
-    "         (likewise one poisson-discrete-gaussian step, discrete-laplace steps); up to 10\n"
+    "         (likewise one poisson-discrete-gaussian step, discrete-laplace steps); up to 32\n"
     "         steps in total (add-remove): the pld construction with wide masses (2^-160 and\n"
     "         finer; the finest grid of 1/16000 .. 1/250 estimated within 1.5 s, or --pld-step),\n"
     "         a tight bracket with both ends proven; auto runs it when an event is subsampled\n"

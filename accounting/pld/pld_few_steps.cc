@@ -1,9 +1,11 @@
+// The few-step route of pld_few_steps.h: wide-mass discretisation, composition and the two ends
+// per pair order, the precision from the query, and the cost estimate that picks the grid.
 #include <exactdp/accounting/pld/pld_few_steps.h>
 
 #include <algorithm>
-#include <string>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <exactdp/accounting/pld/pld_accountant.h>
@@ -75,12 +77,14 @@ void check_applies(const RdpComposition& events) {
   }
 }
 
-// The cost model (an estimate, deciding only whether to start; calibrated on this code,
-// BENCHMARKS.md "A few subsampled steps"): the discretisation as pld_cost.h estimates it, times
-// 3 (wide masses, one-step test cells); every chain (the upper chain and the test pair's two)
-// of every order makes about 3 k products of the one-event grid's size in total (squarings of
-// 2, 4, .. copies, then the multiplies into the result), at ~1 us a point at 2^-160; ~300 bytes
-// a point of the largest product (k copies) plus 32 MiB.
+// The cost model (an estimate, deciding only which grid and whether to start; calibrated on this
+// code, BENCHMARKS.md "A few subsampled steps"): the discretisation as pld_cost.h estimates it,
+// times 3 (wide masses, one-step test cells); the largest composed support as pld_cost.h's
+// (16 standard deviations of the composed loss beyond one event's range, its 2^-44 truncation)
+// widened 1.75 times for the 2^-144 truncation (about 28 standard deviations), at most k times
+// one event's range; every chain (the upper chain and the test pair's two) of every order makes
+// products of about 4 such supports in total, at ~1 us a point at 2^-160; ~300 bytes a point of
+// the largest product plus 32 MiB.
 struct FewStepsCost {
   double seconds = 0, bytes = 0;
 };
@@ -93,9 +97,11 @@ FewStepsCost cost_of(const RdpComposition& events, unsigned long n, const Precis
   const PldCostEstimate e = estimate_pld_cost(events, Neighbouring::kAddRemove, o);
   const double k = static_cast<double>(total_count(events));
   const double orders = static_cast<double>(orders_of(events).size());
+  const double largest =
+      std::min(k * e.grid_points, e.grid_points + 1.75 * std::max(0.0, e.composed_points - e.grid_points)) + 1;
   FewStepsCost c;
-  c.seconds = 3 * e.discretize_seconds + orders * 3 * (3 * k * e.grid_points) * 1e-6 * (p.scale_bits / 160.0);
-  c.bytes = 300 * k * e.grid_points + 32.0 * 1024 * 1024;
+  c.seconds = 3 * e.discretize_seconds + orders * 3 * (4 * largest) * 1e-6 * (p.scale_bits / 160.0);
+  c.bytes = 300 * largest + 32.0 * 1024 * 1024;
   return c;
 }
 

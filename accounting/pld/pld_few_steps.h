@@ -38,7 +38,7 @@
 
 namespace exactdp::accounting::pld {
 
-inline constexpr unsigned long kFewStepsMaxCount = 10;
+inline constexpr unsigned long kFewStepsMaxCount = 32;
 inline constexpr unsigned long kFewStepsFinestGrid = 16000;  // the default grid's first try
 inline constexpr unsigned long kFewStepsCoarsestGrid = 250;
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <exactdp/accounting/event_composition.h>
+#include <exactdp/accounting/pld/pld_few_steps.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 
@@ -90,7 +91,7 @@ TEST(EventCompositionTest, OneSubsampledGaussianStepIsExact) {
   EXPECT_TRUE(relative_width_at_most(few.answer().value, mpq_class(1, 1000)));
   for (const auto& route : few.routes) EXPECT_FALSE(certainly_less(route.value, few.answer().value)) << route.route;
   EventCompositionRequest many = two;
-  many.events[0].second = 11;
+  many.events[0].second = pld::kFewStepsMaxCount + 1;
   many.want_epsilon = true;
   many.target = kDelta;
   for (const auto& route : compose_events(many).routes) EXPECT_NE(route.route, "exact");
