@@ -10,6 +10,7 @@
 #include <exactdp/accounting/composition_limits.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/pld/pld_accountant.h>
+#include <exactdp/accounting/pld/pld_few_steps.h>
 #include <exactdp/accounting/pld/pld_replace_pair.h>
 #include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/accounting/smoothed_pld.h>
@@ -143,10 +144,18 @@ std::optional<DiscreteLaplaceSteps> discrete_laplace_steps(const EventCompositio
   return s;
 }
 
-// Whether the exact route answers this composition (one of the three closed forms above).
+// Whether the few-step wide-mass pld (pld/pld_few_steps.h) answers the exact route: forced, or
+// under auto when some event is Poisson-subsampled (plain compositions keep their millisecond
+// routes).
+bool few_steps_apply(const EventCompositionRequest& r) {
+  const bool subsampled = std::any_of(r.events.begin(), r.events.end(), [](const auto& e) { return e.first.is_subsampled(); });
+  return (r.route == "exact" || subsampled) && pld::few_steps_applies(r.events, r.relation);
+}
+
+// Whether the exact route answers this composition (one of the three closed forms above, or a few steps).
 bool exact_applies(const EventCompositionRequest& r) {
   return single_subsampled_gaussian(r) || single_subsampled_gaussian_replace(r) ||
-         single_subsampled_discrete_gaussian(r) || discrete_laplace_steps(r);
+         single_subsampled_discrete_gaussian(r) || discrete_laplace_steps(r) || few_steps_apply(r);
 }
 
 // pld: when forced; under auto when neither rdp nor exact applies (errors then propagate), or for
@@ -176,9 +185,10 @@ void add_pld_route(const EventCompositionRequest& r, const Applicability& a, Eve
   const bool optional = r.route == "auto" && !required && a.subsampled && pld_covers_all &&
                         capped_total(r.events) <= 1'000'000;
   const bool smoothed = r.route == "smoothed-pld" || (r.route == "auto" && has_smoothed_event(r.events));
-  if (r.pld_step && !required && !optional && !smoothed) {
+  if (r.pld_step && !required && !optional && !smoothed && !few_steps_apply(r)) {
     throw ParameterError("pld-step", "--pld-step applies only where a pld route runs (--route pld or smoothed-pld, "
-                                     "or auto with subsampled or vector-discrete-gaussian events)");
+                                     "--route exact over a few steps, or auto with subsampled or "
+                                     "vector-discrete-gaussian events)");
   }
   if (!required && !optional) return;
   const pld::PldOptions pld_options = pld_run_options(r, optional);
@@ -265,11 +275,28 @@ void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& o
                out);
     return;
   }
+  if (few_steps_apply(r)) {
+    pld::FewStepsOptions o;
+    if (r.pld_step) o.steps_per_unit = pld_steps(r);
+    try {
+      const pld::FewStepsAnswer ans = r.want_epsilon ? pld::few_steps_epsilon(r.events, r.target, o)
+                                                     : pld::few_steps_delta(r.events, r.target, o);
+      out.routes.push_back({"exact", ans.value, true});
+      out.exact_detail = "a few steps: pld with wide masses (connect-the-dots upper chain, loss-cell lower end), " +
+                         ans.grid;
+    } catch (const ParameterError& e) {  // LimitError is one too
+      if (r.route == "exact") throw;
+      out.exact_detail = std::string("not used: ") + e.what();
+    }
+    return;
+  }
   if (r.route == "exact") {
     throw ParameterError("route", "route: exact answers one poisson-gaussian event (count 1, add-remove or "
-                                  "replace-one), one poisson-discrete-gaussian event (count 1) under add-remove, or "
-                                  "one discrete-laplace event, plain or poisson "
-                                  "(add-remove), with C(count + sensitivity, sensitivity) <= 100000");
+                                  "replace-one), one poisson-discrete-gaussian event (count 1) under add-remove, "
+                                  "one discrete-laplace event, plain or poisson (add-remove), with "
+                                  "C(count + sensitivity, sensitivity) <= 100000, or at most " +
+                                      std::to_string(pld::kFewStepsMaxCount) +
+                                      " steps in total of events the pld route discretises, under add-remove");
   }
 }
 

@@ -16,7 +16,11 @@
 //          asked for, and under "auto" when some event is a vector discrete Gaussian, at most 10^6
 //          events, on the capped grid (its refusal then reported in smoothed_pld_detail);
 //   exact  one poisson-gaussian event (count 1) under add/remove: its closed-form profile
-//          (subsampled_gaussian_exact.h), the exact value enclosed; when asked for or under auto.
+//          (subsampled_gaussian_exact.h), the exact value enclosed; likewise one
+//          poisson-discrete-gaussian step and discrete Laplace steps; otherwise at most
+//          pld::kFewStepsMaxCount steps in total under add/remove through the wide-mass pld
+//          (pld/pld_few_steps.h: a tight certified bracket, not a closed form), under auto only
+//          when some event is subsampled; when asked for or under auto.
 // route "auto" evaluates every route that applies; any other name forces that route.
 // The answer is the route with the smallest certified upper end (the first on ties, in the
 // order rdp, accountant routes, pld, smoothed-pld, exact).
@@ -65,6 +69,7 @@ struct EventCompositionResult {
   std::string rdp_detail;  // order and composed RDP, when rdp ran
   std::string pld_detail;  // the grid, or why an optional pld run was not used
   std::string smoothed_pld_detail;  // ln R and the continuous run, or why it was not used
+  std::string exact_detail;  // how the exact route answered a few steps (empty for a closed form)
   [[nodiscard]] const EventRouteResult& answer() const { return routes[best]; }
 };
 

@@ -69,6 +69,10 @@ constexpr const char* kHelp =
     "  exact  one poisson-gaussian event (count 1), add-remove: its closed-form profile (normal\n"
     "         tails at the loss threshold, both pair orders), epsilon by certified bisection;\n"
     "         replace-one: the same for its +Delta/-Delta pair (proven worst case)\n"
+    "         (likewise one poisson-discrete-gaussian step, discrete-laplace steps); up to 32\n"
+    "         steps in total (add-remove): the pld construction with wide masses (2^-160 and\n"
+    "         finer; the finest grid of 1/16000 .. 1/250 estimated within 1.5 s, or --pld-step),\n"
+    "         a tight bracket with both ends proven; auto runs it when an event is subsampled\n"
     "  gdp, kov, basic, zcdp   the accountant's routes; only when no event is subsampled\n"
     "\n"
     "options:\n"
@@ -77,7 +81,8 @@ constexpr const char* kHelp =
     "                     above), or one of them\n"
     "  --pld-step R       the pld route's loss grid step, 1/N for an integer N in 1..10^7\n"
     "                     (default 1/5000 up to 5000 composed events, 1/2500 beyond: for\n"
-    "                     DP-SGD within 1 %); refused up front if estimated over 10 s or 1 GiB\n"
+    "                     DP-SGD within 1 %); refused up front if estimated over 10 s or 1 GiB;\n"
+    "                     also the grid of the exact route's few steps\n"
     "  --neighbouring N   add-remove (default) or replace-one; named in the answer. Plain events\n"
     "                     read their sensitivity as the one for the relation named. Subsampled\n"
     "                     events under replace-one: every event must be subsampled (a plain\n"
@@ -209,6 +214,7 @@ int emit_compose_report(const ComposeRequest& c, const accounting::EventComposit
   if (!result.rdp_detail.empty()) out.text("rdp_detail", result.rdp_detail);
   if (!result.pld_detail.empty()) out.text("pld_detail", result.pld_detail);
   if (!result.smoothed_pld_detail.empty()) out.text("smoothed_pld_detail", result.smoothed_pld_detail);
+  if (!result.exact_detail.empty()) out.text("exact_detail", result.exact_detail);
   JsonValue routes = JsonValue::object();
   for (const auto& res : result.routes) {
     routes.set(res.route, JsonValue::interval(res.value, c.digits));

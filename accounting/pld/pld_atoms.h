@@ -24,6 +24,9 @@
 //   even when `loss` is a nominal value (pld_replace_one.cc builds atoms whose x-boundaries are
 //   approximate inverses of the loss). The upper chain needs true loss enclosures: only
 //   discretize_atoms makes it.
+// discretize_atoms_wide(pair, n, scale_bits) -> WideDiscretizedEvent (pld_events.h): the upper
+//   chain as discretize_atoms' with GMP masses rounded UP; the test pair with cells one grid step
+//   wide (c = 1), P DOWN, Q UP, untilted, the tails dropped (wide_pld.h).
 // Throws LimitError naming "pld-step" beyond 5 * 10^7 grid points.
 #pragma once
 
@@ -51,6 +54,9 @@ struct TestChains {
   DiscretePld test_p;  // Side::kLower
   DiscretePld test_q;  // Side::kUpper, tilted
 };
+[[nodiscard]] WideDiscretizedEvent discretize_atoms_wide(const AtomPair& pair, unsigned long steps_per_unit,
+                                                         unsigned scale_bits);
+
 [[nodiscard]] TestChains discretize_atoms_test(const AtomPair& pair, const DiscretizationOptions& options);
 
 }  // namespace exactdp::accounting::pld

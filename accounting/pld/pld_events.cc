@@ -46,6 +46,7 @@
 
 #include <mpfr.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -270,8 +271,9 @@ class CellSplitter {
  public:
   CellSplitter(const PairGrid& g, unsigned scale_bits) : g_(g), scale_bits_(scale_bits), tilt_index_(g.t_lo - 1) {}
 
-  void add(const BoundaryCdf& top, const BoundaryCdf& bottom, const GridExp& e, long i, DiscretizedEvent& out) {
-    const auto c = static_cast<std::size_t>(i - g_.i_lo);
+  // The cell's P- and Q-mass enclosures and the upper ends of its connect-the-dots split
+  // (a_hi at l_i, b_hi at l_{i+1}), read by the accessors below.
+  void compute(const BoundaryCdf& top, const BoundaryCdf& bottom, const GridExp& e) {
     mpfr_sub(pm_lo_, top.p_lo, bottom.p_hi, MPFR_RNDD);
     mpfr_sub(pm_hi_, top.p_hi, bottom.p_lo, MPFR_RNDU);
     mpfr_sub(qm_lo_, top.q_lo, bottom.q_hi, MPFR_RNDD);
@@ -280,6 +282,15 @@ class CellSplitter {
       if (mpfr_sgn(v) < 0) mpfr_set_zero(v, 1);
     }
     split_upper(e);
+  }
+  [[nodiscard]] mpfr_srcptr p_lower() const { return pm_lo_; }
+  [[nodiscard]] mpfr_srcptr q_upper() const { return qm_hi_; }
+  [[nodiscard]] mpfr_srcptr a_upper() const { return a_hi_; }
+  [[nodiscard]] mpfr_srcptr b_upper() const { return b_hi_; }
+
+  void add(const BoundaryCdf& top, const BoundaryCdf& bottom, const GridExp& e, long i, DiscretizedEvent& out) {
+    const auto c = static_cast<std::size_t>(i - g_.i_lo);
+    compute(top, bottom, e);
     add_mass(out.upper.masses, c, to_fixed(a_hi_, scale_bits_, true, scratch_));
     add_mass(out.upper.masses, c + 1, to_fixed(b_hi_, scale_bits_, true, scratch_));
     const long cell_index = floor_div(i, g_.coarse);
@@ -374,6 +385,43 @@ DiscretizedEvent discretize_pair(const Pair& pair, const DiscretizationOptions& 
   return out;
 }
 
+// discretize_pair with wide masses (pld_events.h, discretize_wide): the same cells and
+// enclosures; test cells one grid step wide, untilted, tails dropped.
+WideDiscretizedEvent discretize_pair_wide(const Pair& pair, unsigned long n, unsigned scale_bits, unsigned tail_bits) {
+  DiscretizationOptions o;
+  o.steps_per_unit = n;
+  o.tail_bits = tail_bits;
+  o.test_coarsening = 1;
+  check_discretization_options(o);
+  const PairGrid g = pair_grid(pair, o);
+  WideDiscretizedEvent out;
+  out.upper = WideChain{n, g.i_lo, scale_bits, std::vector<mpz_class>(g.cells + 1), mpz_class(0)};
+  out.test = WideTestPair{n, g.i_lo, scale_bits, std::vector<mpz_class>(g.cells), std::vector<mpz_class>(g.cells)};
+  PairCdfs cdfs(pair, g);
+  GridExp e(g.n);
+  CellSplitter cell(g, 60);
+  BoundaryCdf ends[2];
+  cdfs.at(g.i_lo, ends[0]);
+  for (std::size_t c = 0; c < g.cells; ++c) {
+    const long i = g.i_lo + static_cast<long>(c);
+    e.advance(i, c);
+    const BoundaryCdf& prev = ends[c % 2];
+    BoundaryCdf& cur = ends[(c + 1) % 2];
+    cdfs.at(i + 1, cur);
+    cell.compute(g.increasing ? cur : prev, g.increasing ? prev : cur, e);
+    out.upper.masses[c] += to_fixed_wide(cell.a_upper(), scale_bits, true);
+    out.upper.masses[c + 1] += to_fixed_wide(cell.b_upper(), scale_bits, true);
+    out.test.p[c] = to_fixed_wide(cell.p_lower(), scale_bits, false);
+    out.test.q[c] = to_fixed_wide(cell.q_upper(), scale_bits, true);
+  }
+  const mpz_class tail = to_fixed_wide(g.tail.upper(), scale_bits, true);
+  out.upper.infinity_mass = tail;  // high-loss tail
+  out.upper.masses[0] += tail;     // low-loss tail onto the lowest grid loss
+  trim_zero_ends(out.upper);
+  trim_zero_ends(out.test);
+  return out;
+}
+
 [[noreturn]] void refuse(const RdpEvent& event, const std::string& why) {
   throw ParameterError("route", "route: the pld route does not apply to " + event.describe() + ": " + why);
 }
@@ -387,6 +435,35 @@ void check_discretization_options(const DiscretizationOptions& o) {
   }
   if (o.scale_bits < 8 || o.scale_bits > 62) {
     throw ParameterError::out_of_range("scale_bits", std::to_string(o.scale_bits), "8 <= scale_bits <= 62");
+  }
+}
+
+WideDiscretizedEvent discretize_wide(const RdpEvent& event, PairOrder order, unsigned long steps_per_unit,
+                                     unsigned scale_bits, unsigned tail_bits) {
+  if (scale_bits < 8 || scale_bits > 1024 || tail_bits < 8 || tail_bits > 1000) {
+    throw std::logic_error("pld::discretize_wide: scale_bits or tail_bits out of range");
+  }
+  const PrivacyEvent& base = event.is_subsampled() ? event.subsampled_base() : event.plain_event();
+  const mpq_class q = event.is_subsampled() ? event.subsampled_q() : mpq_class(1);
+  switch (base.kind()) {
+    case PrivacyEvent::Kind::kGaussian:
+    case PrivacyEvent::Kind::kGdp: {
+      Pair pair{base.exact_mu(), q, order};
+      if (pair.mu > 50 || pair.mu * 1000 < 1) refuse(event, "its mu = sensitivity / sigma is outside [10^-3, 50]");
+      return discretize_pair_wide(pair, steps_per_unit, scale_bits, tail_bits);
+    }
+    case PrivacyEvent::Kind::kDiscreteGaussian:
+    case PrivacyEvent::Kind::kDiscreteLaplace:
+    case PrivacyEvent::Kind::kLaw:
+    case PrivacyEvent::Kind::kLaplace: {
+      if (base.kind() == PrivacyEvent::Kind::kLaplace && base.pure_epsilon() > 50) {
+        refuse(event, "its epsilon = sensitivity / scale is above 50");
+      }
+      return discretize_atoms_wide(noise_atoms(base, q, order, steps_per_unit, tail_bits), steps_per_unit, scale_bits);
+    }
+    default:
+      refuse(event, "only Gaussian, GDP, discrete Gaussian, Laplace and discrete Laplace noise (plain or "
+                    "Poisson-subsampled) is discretised");
   }
 }
 

@@ -25,6 +25,7 @@
 #include <gmpxx.h>
 
 #include <exactdp/accounting/pld/discrete_pld.h>
+#include <exactdp/accounting/pld/wide_pld.h>
 #include <exactdp/accounting/rdp.h>
 
 namespace exactdp::accounting::pld {
@@ -56,6 +57,20 @@ struct DiscretizedEvent {
 
 [[nodiscard]] DiscretizedEvent discretize(const RdpEvent& event, PairOrder order, Neighbouring relation,
                                           const DiscretizationOptions& options);
+
+// The same discretisation with WIDE masses (wide_pld.h) for the few-step route
+// (pld_few_steps.h): upper = the connect-the-dots chain, masses rounded UP to 2^-scale_bits (tails
+// as above: high to +infinity, low onto the lowest grid loss); test = the loss cells one grid step
+// wide (label i for the cell [l_i, l_{i+1}], or for an atom the cell of its loss's lower end), P
+// rounded DOWN and Q rounded UP, the truncated tails mapped to the dropped label (not stored).
+// tail_bits sets the truncation as above (8 <= tail_bits <= 1000); scale_bits <= 1024.
+// Events: as discretize(), under add/remove (a plain event's relation does not matter).
+struct WideDiscretizedEvent {
+  WideChain upper;
+  WideTestPair test;
+};
+[[nodiscard]] WideDiscretizedEvent discretize_wide(const RdpEvent& event, PairOrder order, unsigned long steps_per_unit,
+                                                   unsigned scale_bits, unsigned tail_bits);
 
 // True when the pld route accounts the event under `relation` (a noise law, plain or subsampled;
 // a subsampled one under replace-one through pld_accountant.h's replace-one route, since discretize()

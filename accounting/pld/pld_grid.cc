@@ -21,6 +21,17 @@ std::uint64_t to_fixed(mpfr_srcptr value, unsigned scale_bits, bool up, mpfr_ptr
   return out;
 }
 
+mpz_class to_fixed_wide(mpfr_srcptr value, unsigned scale_bits, bool up) {
+  mpz_class out;
+  if (mpfr_sgn(value) <= 0) return out;
+  mpfr_t scaled;
+  mpfr_init2(scaled, mpfr_get_prec(value));
+  mpfr_mul_2ui(scaled, value, scale_bits, MPFR_RNDN);  // exact
+  mpfr_get_z(out.get_mpz_t(), scaled, up ? MPFR_RNDU : MPFR_RNDD);
+  mpfr_clear(scaled);
+  return out;
+}
+
 void add_mass(std::vector<std::uint64_t>& m, std::size_t i, std::uint64_t v) {
   const uint128 s = static_cast<uint128>(m[i]) + v;
   m[i] = s > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(s);

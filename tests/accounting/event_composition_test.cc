@@ -6,6 +6,7 @@
 #include <string>
 
 #include <exactdp/accounting/event_composition.h>
+#include <exactdp/accounting/pld/pld_few_steps.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 
@@ -79,17 +80,28 @@ TEST(EventCompositionTest, OneSubsampledGaussianStepIsExact) {
     }
     EXPECT_TRUE(saw_pld);
   }
+  // Two steps: the few-step wide-mass pld (pld/pld_few_steps.h) answers the exact route, inside
+  // the pld route's bracket; more than pld::kFewStepsMaxCount steps: no exact route.
   EventCompositionRequest two;
   two.events = {{RdpEvent::poisson_gaussian(mpq_class(4, 5), mpq_class(1, 100)), 2}};
-  two.target = kDelta;
-  for (const auto& route : compose_events(two).routes) EXPECT_NE(route.route, "exact");
-  two.route = "exact";
-  expect_names(two, "route");
-  two.events[0].second = 1;
-  two.relation = Neighbouring::kReplaceOne;  // one step: the closed form of its +Delta/-Delta pair
-  EXPECT_EQ(compose_events(two).answer().route, "exact");
-  two.events[0].first = RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(2), 1), mpq_class(1, 100));
-  expect_names(two, "route");  // no closed form for a replace-one Laplace step
+  two.want_epsilon = false;
+  two.target = 4;
+  const EventCompositionResult few = compose_events(two);
+  EXPECT_EQ(few.answer().route, "exact");
+  EXPECT_TRUE(relative_width_at_most(few.answer().value, mpq_class(1, 1000)));
+  for (const auto& route : few.routes) EXPECT_FALSE(certainly_less(route.value, few.answer().value)) << route.route;
+  EventCompositionRequest many = two;
+  many.events[0].second = pld::kFewStepsMaxCount + 1;
+  many.want_epsilon = true;
+  many.target = kDelta;
+  for (const auto& route : compose_events(many).routes) EXPECT_NE(route.route, "exact");
+  many.route = "exact";
+  expect_names(many, "route");
+  many.events[0].second = 1;
+  many.relation = Neighbouring::kReplaceOne;  // one step: the closed form of its +Delta/-Delta pair
+  EXPECT_EQ(compose_events(many).answer().route, "exact");
+  many.events[0].first = RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(2), 1), mpq_class(1, 100));
+  expect_names(many, "route");  // no closed form for a replace-one Laplace step
 }
 
 TEST(EventCompositionTest, ForcedRouteIsTheOnlyOne) {
