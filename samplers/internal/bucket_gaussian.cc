@@ -206,7 +206,7 @@ template <typename Word>
 // q and 2p at that width. The guide prefix, U, R's first block and the sign are one read when
 // guide_bits + k + 17 <= 64 (the header's Construction, step 4).
 template <typename Word>
-uint128 BucketGaussian::draw_rounds(BitSource& bits, bool& negative, Word q, Word p2) const {
+[[gnu::always_inline]] inline uint128 BucketGaussian::draw_rounds(BitSource& bits, bool& negative, Word q, Word p2) const {
   constexpr unsigned kAfterU = kBlockBits + 1;
   const unsigned guide = table_->guide_bits();
   const bool one_read = guide + k_ + kAfterU <= 64;
@@ -244,6 +244,33 @@ uint128 BucketGaussian::draw_rounds(BitSource& bits, bool& negative, Word q, Wor
 uint128 BucketGaussian::draw_fast(BitSource& bits, bool& negative) const {
   return narrow_ ? draw_rounds<std::uint64_t>(bits, negative, q_narrow_, p2_narrow_)
                  : draw_rounds<uint128>(bits, negative, q_fast_, p2_fast_);
+}
+
+std::size_t BucketGaussian::draw_batch(BitSource& bits, std::int64_t* out, std::size_t n, uint128& magnitude,
+                                       bool& negative) const {
+  // One loop per width, draw_rounds inlined in it (the width test and the call hoisted). Each
+  // draw first prefetches the guide entry of the draw after it, if that one starts where a
+  // one-read round ends (a hint: the bits and values do not depend on it).
+  const unsigned guide = table_->guide_bits();
+  const unsigned round_bits = guide + k_ + kBlockBits + 1;
+  const unsigned ahead = round_bits <= 64 ? round_bits : 0;
+  auto run = [&](auto word, auto q, auto p2) -> std::size_t {
+    using Word = decltype(word);
+    for (std::size_t i = 0; i < n; ++i) {
+      table_->prefetch(bits.peek(ahead, guide));
+      bool sign = false;
+      const uint128 x = draw_rounds<Word>(bits, sign, q, p2);
+      if (x >> 63 != 0) {
+        magnitude = x;
+        negative = sign;
+        return i;
+      }
+      const auto value = static_cast<std::int64_t>(x);
+      out[i] = sign ? -value : value;
+    }
+    return n;
+  };
+  return narrow_ ? run(std::uint64_t{0}, q_narrow_, p2_narrow_) : run(uint128{0}, q_fast_, p2_fast_);
 }
 
 namespace {
