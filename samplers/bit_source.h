@@ -38,6 +38,8 @@ struct BitBufferState {
 
 class BitSource {
  public:
+  class Reader;
+
   // The largest k that bits() serves from one unaligned 8-byte load (the load's first byte
   // holds at most 7 bits already read).
   static constexpr unsigned kOneLoadBits = 57;
@@ -53,7 +55,7 @@ class BitSource {
     BitBufferState& s = *state_;
     if (k - 1U < kOneLoadBits && s.position + k <= s.filled) {
       bits_consumed_ += k;
-      const std::uint64_t w = load_at(s, s.position);
+      const std::uint64_t w = load_at(s.buffer, s.position);
       s.position += k;
       return w >> (64 - k);
     }
@@ -66,7 +68,7 @@ class BitSource {
   [[nodiscard]] std::uint64_t peek(unsigned skip, unsigned k) const noexcept {
     const BitBufferState& s = *state_;
     const std::uint64_t at = s.position + skip;
-    return at + k <= s.filled ? load_at(s, at) >> (64 - k) : 0;
+    return at + k <= s.filled ? load_at(s.buffer, at) >> (64 - k) : 0;
   }
 
   // One fair bit.
@@ -86,9 +88,9 @@ class BitSource {
  private:
   // The 64 stream bits from bit `position` of the buffer on (bits past `filled` are padding),
   // first bit most significant. position < filled.
-  static std::uint64_t load_at(const BitBufferState& s, std::uint64_t position) noexcept {
+  static std::uint64_t load_at(const unsigned char* buffer, std::uint64_t position) noexcept {
     std::uint64_t w = 0;  // 8 bytes from the byte holding `position`, the first most significant
-    std::memcpy(&w, s.buffer + (position >> 3), sizeof w);
+    std::memcpy(&w, buffer + (position >> 3), sizeof w);
     if constexpr (std::endian::native == std::endian::little) w = __builtin_bswap64(w);
     return w << (position & 7);
   }
@@ -106,7 +108,7 @@ class BitSource {
         s.filled = 8 * BitBufferState::kBufferBytes;
       }
       const auto take = static_cast<unsigned>(std::min<std::uint64_t>({k, s.filled - s.position, kOneLoadBits}));
-      const std::uint64_t piece = load_at(s, s.position) >> (64 - take);
+      const std::uint64_t piece = load_at(s.buffer, s.position) >> (64 - take);
       s.position += take;
       out = (out << take) | piece;  // take <= 57
       k -= take;
@@ -115,6 +117,67 @@ class BitSource {
   }
 
   std::uint64_t bits_consumed_ = 0;
+};
+
+// A batch loop's reader of a BitSource: the read position copied into locals that stay in
+// registers (the source's state lives behind a pointer, reloaded after every store of the loop
+// otherwise). bits(k) and peek() are BitSource's, on the same stream: a loop reads the same bits
+// through a Reader as through the source. Everything else goes through with_source(), which
+// hands the position back, runs the call on the source and takes the position again; the
+// destructor hands it back. Never use the source directly while its Reader lives.
+class BitSource::Reader {
+ public:
+  explicit Reader(BitSource& source) noexcept : source_(source) { take(); }
+  ~Reader() { give_back(); }
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  [[nodiscard]] std::uint64_t bits(unsigned k) {
+    if (k - 1U < kOneLoadBits && position_ + k <= filled_) {
+      const std::uint64_t w = load_at(buffer_, position_);
+      position_ += k;
+      consumed_ += k;
+      return w >> (64 - k);
+    }
+    return bits_from_source(k);
+  }
+  [[nodiscard]] std::uint64_t peek(unsigned skip, unsigned k) const noexcept {
+    const std::uint64_t at = position_ + skip;
+    return at + k <= filled_ ? load_at(buffer_, at) >> (64 - k) : 0;
+  }
+  // f(source) with the position handed back for the call.
+  template <class F>
+  decltype(auto) with_source(F&& f) {
+    give_back();
+    const Retake retake{*this};
+    return f(source_);
+  }
+
+ private:
+  struct Retake {  // takes the position back when a call on the source ends (or throws)
+    Reader& reader;
+    ~Retake() { reader.take(); }
+  };
+  [[gnu::noinline]] std::uint64_t bits_from_source(unsigned k) {
+    give_back();
+    const Retake retake{*this};
+    return source_.bits(k);
+  }
+  void take() noexcept {
+    const BitBufferState& s = *source_.state_;
+    buffer_ = s.buffer;
+    position_ = s.position;
+    filled_ = s.filled;
+  }
+  void give_back() noexcept {
+    source_.state_->position = position_;
+    source_.bits_consumed_ += consumed_;
+    consumed_ = 0;
+  }
+
+  BitSource& source_;
+  const unsigned char* buffer_ = nullptr;
+  std::uint64_t position_ = 0, filled_ = 0, consumed_ = 0;
 };
 
 }  // namespace exactdp
