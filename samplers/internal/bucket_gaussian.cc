@@ -246,8 +246,75 @@ uint128 BucketGaussian::draw_fast(BitSource& bits, bool& negative) const {
                  : draw_rounds<uint128>(bits, negative, q_fast_, p2_fast_);
 }
 
+// draw_rounds<std::uint64_t> (one read per round, the default knobs) for n draws, with the
+// sampler's constants and the stream position in locals (BitSource::Reader): the same steps,
+// bits and values; the rare branches (an open guide prefix, the tail, an undecided or wide
+// acceptance) run on the source itself.
+std::size_t BucketGaussian::draw_batch_narrow(BitSource& source, std::int64_t* out, std::size_t n, uint128& magnitude,
+                                              bool& negative) const {
+  constexpr unsigned kAfterU = kBlockBits + 1;
+  const CumulativeTable& table = *table_;
+  const unsigned guide = table.guide_bits();
+  const unsigned k = k_;
+  const unsigned round_bits = guide + k + kAfterU;
+  const std::uint64_t u_mask = (std::uint64_t{1} << k) - 1;
+  const std::uint64_t q = q_narrow_, p2 = p2_narrow_;
+  const auto r_low = static_cast<std::uint64_t>(reciprocal_), r_high = static_cast<std::uint64_t>(reciprocal_ >> 64);
+  const auto buckets = static_cast<std::uint32_t>(buckets_);
+  BitSource::Reader bits(source);
+  for (std::size_t i = 0; i < n; ++i) {
+    // A hint: the guide entry of the next draw, if this one takes one round (no effect on values).
+    table.prefetch(bits.peek(round_bits, guide));
+    for (;;) {
+      const std::uint64_t w = bits.bits(round_bits);
+      const std::uint64_t prefix = w >> (k + kAfterU);
+      std::uint32_t slot = table.guide_entry(prefix);
+      if (!table.decides(slot)) slot = bits.with_source([&](BitSource& b) { return table.slot_of(b, prefix); });
+      const bool sign = (w & 1) != 0;
+      if (slot >= buckets) {
+        uint128 x = 0;
+        bool tail_sign = false;
+        if (!bits.with_source([&](BitSource& b) { return tail_round(b, x, tail_sign); })) continue;
+        if (x >> 63 != 0) {
+          magnitude = x;
+          negative = tail_sign;
+          return i;
+        }
+        out[i] = tail_sign ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+        break;
+      }
+      const std::uint64_t u = (w >> kAfterU) & u_mask;
+      const std::uint64_t base = static_cast<std::uint64_t>(slot) << k;
+      const std::uint64_t num = u * (2 * base + u) * q;
+      const std::uint64_t v = (w >> 1) & ((std::uint64_t{1} << kBlockBits) - 1);
+      if (num != 0) {  // accepts<std::uint64_t>, stage 1 inline
+        if (num >= p2) {
+          if (!bits.with_source([&](BitSource& b) { return accepts<std::uint64_t>(b, num, p2, v); })) continue;
+        } else {
+          const std::uint64_t g_low =
+              num * r_high + static_cast<std::uint64_t>((static_cast<uint128>(num) * r_low) >> 64);
+          const BlockDecision d = quick_decision(v, g_low, g_low + 2, false);
+          if (d == BlockDecision::kReject) continue;
+          if (d == BlockDecision::kUndecided &&
+              !bits.with_source([&](BitSource& b) { return exp_minus_below(b, num, p2, v); })) {
+            continue;
+          }
+        }
+      }
+      const std::uint64_t x = base + u;  // < BW < 2^32
+      if (x == 0 && sign) continue;
+      out[i] = sign ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+      break;
+    }
+  }
+  return n;
+}
+
 std::size_t BucketGaussian::draw_batch(BitSource& bits, std::int64_t* out, std::size_t n, uint128& magnitude,
                                        bool& negative) const {
+  if (narrow_ && accept_ && exp_square_ && table_->guide_bits() + k_ + kBlockBits + 1 <= 64) {
+    return draw_batch_narrow(bits, out, n, magnitude, negative);
+  }
   // One loop per width, draw_rounds inlined in it (the width test and the call hoisted). Each
   // draw first prefetches the guide entry of the draw after it, if that one starts where a
   // one-read round ends (a hint: the bits and values do not depend on it).

@@ -110,6 +110,9 @@ class BucketGaussian {
   // draw_fast's rounds on Word integers: std::uint64_t when narrow_, uint128 otherwise.
   template <typename Word>
   [[nodiscard]] uint128 draw_rounds(BitSource& bits, bool& negative, Word q, Word p2) const;
+  // draw_batch's loop when narrow_ and a round's first bits are one read (the usual case).
+  std::size_t draw_batch_narrow(BitSource& source, std::int64_t* out, std::size_t n, uint128& magnitude,
+                                bool& negative) const;
   // The acceptance Bernoulli(exp(-num / p2)) with R's first block v (bucket_acceptance.h).
   template <typename Word>
   [[nodiscard]] bool accepts(BitSource& bits, Word num, Word p2, std::uint64_t v) const;

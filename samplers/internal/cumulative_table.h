@@ -66,6 +66,11 @@ class CumulativeTable {
     const std::uint32_t entry = guide_[prefix];
     return entry < decided_limit_ ? entry : locate(bits, prefix, entry);
   }
+  // The guide's entry for `prefix` and whether it is the slot (decides); when it is not,
+  // slot_of(bits, prefix) finds the slot reading U's further bits. For batch loops that read
+  // the prefix through a BitSource::Reader.
+  [[nodiscard]] std::uint32_t guide_entry(std::uint64_t prefix) const noexcept { return guide_[prefix]; }
+  [[nodiscard]] bool decides(std::uint32_t entry) const noexcept { return entry < decided_limit_; }
   // Brings the guide entry of `prefix` (< 2^guide_bits()) into the cache (a hint; no effect on
   // any value). The bucket sampler's batch calls it for the next draw's likely prefix.
   void prefetch(std::uint64_t prefix) const noexcept { __builtin_prefetch(guide_.data() + prefix); }
