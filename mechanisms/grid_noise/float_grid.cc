@@ -249,7 +249,7 @@ template <class Float>
   const std::uint64_t q = a << (lz - (64 - kPrecision));
   const std::uint64_t exponent = static_cast<std::uint64_t>(62 - lz - k + kBias) << L::kFractionBits;
   const std::uint64_t pattern = (exponent + q) & (std::uint64_t{0} - static_cast<std::uint64_t>(a != 0));
-  const std::uint64_t sign = static_cast<std::uint64_t>(-v_sign) << (L::kFractionBits + L::kExponentBits);
+  const std::uint64_t sign = static_cast<std::uint64_t>(v_sign) & (std::uint64_t{1} << (L::kFractionBits + L::kExponentBits));
   y = std::bit_cast<Float>(static_cast<Bits>(pattern | sign));
   return true;
 }
