@@ -208,7 +208,7 @@ constexpr bool simple_exponent(long k) noexcept {
 }
 
 // add_one_on_grid's usual case on a few branch-free integer operations; false (y unset) when
-// it does not apply: x with |x| 2^k >= 2^(62 - P + 1) (a left shift that may leave the fast range),
+// it does not apply: x whose grid index needs a left shift by more than 62 - P bits (it may leave the fast range),
 // |n + draw| >= 2^P (the output needs rounding) or n + draw overflowing. Requires
 // simple_exponent(k). The same results as add_one_on_grid (tests compare them):
 //   n: r = -(e + k) (e: x's exponent, the least exponent for subnormals); for r >= 0, n =
