@@ -14,6 +14,7 @@
 // for reproducible tests and audits only; see SECURITY.md).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -24,40 +25,50 @@ namespace exactdp {
 // The buffered state of a source. Kept apart from the object so that SystemBits can place it
 // in memory that the kernel wipes in a forked child (MADV_WIPEONFORK): an all-zero state means
 // "empty", so a child never reuses the parent's buffered bytes.
+// The stream's unread bits are bits `position` .. `filled` - 1 of `buffer` (bit i: bit 7 - i % 8
+// of byte i / 8). The buffer is always refilled whole, when every bit is read.
 struct BitBufferState {
   static constexpr std::size_t kBufferBytes = 512;
-  std::uint64_t word;        // the current 64-bit word; its low `word_bits` bits are unread
-  std::uint32_t word_bits;   // unread bits left in `word` (0..64)
-  std::uint32_t position;    // next unread byte of `buffer`
-  std::uint32_t filled;      // bytes of `buffer` holding stream data
-  std::uint32_t reserved;     // padding (unused)
-  unsigned char buffer[kBufferBytes];
+  static constexpr std::size_t kPadBytes = 8;  // zeros after the data: an 8-byte load at any
+                                               // unread byte stays inside the array
+  std::uint64_t position;  // next unread bit of `buffer`
+  std::uint64_t filled;    // bits of `buffer` holding stream data (0 or 8 kBufferBytes)
+  unsigned char buffer[kBufferBytes + kPadBytes];
 };
 
 class BitSource {
  public:
+  class Reader;
+
+  // The largest k that bits() serves from one unaligned 8-byte load (the load's first byte
+  // holds at most 7 bits already read).
+  static constexpr unsigned kOneLoadBits = 57;
+
   virtual ~BitSource() = default;
   BitSource(const BitSource&) = delete;
   BitSource& operator=(const BitSource&) = delete;
 
   // The next k bits (0 <= k <= 64) of the stream, first bit most significant. k = 0 returns 0.
+  // Inline fast path: k <= kOneLoadBits bits that the buffer holds (one big-endian 8-byte load
+  // and two shifts); otherwise bits_slow (refills, k > 57).
   [[nodiscard]] std::uint64_t bits(unsigned k) {
-    if (k == 0) return 0;
-    bits_consumed_ += k;
     BitBufferState& s = *state_;
-    if (k <= s.word_bits) {
-      s.word_bits -= k;
-      const std::uint64_t mask = (k == 64) ? ~std::uint64_t{0} : ((std::uint64_t{1} << k) - 1);
-      return (s.word >> s.word_bits) & mask;
+    if (k - 1U < kOneLoadBits && s.position + k <= s.filled) {
+      bits_consumed_ += k;
+      const std::uint64_t w = load_at(s.buffer, s.position);
+      s.position += k;
+      return w >> (64 - k);
     }
-    // Take what is left of this word, then the top bits of the next.
-    const unsigned need = k - s.word_bits;  // 1..64
-    const std::uint64_t high = s.word_bits == 0 ? 0 : (s.word & ((std::uint64_t{1} << s.word_bits) - 1));
-    const std::uint64_t next = next_word();
-    s.word = next;
-    s.word_bits = 64 - need;
-    const std::uint64_t low = (need == 64) ? next : (next >> (64 - need));
-    return need == 64 ? low : ((high << need) | low);
+    return bits_slow(k);
+  }
+
+  // The k bits (1 <= k <= kOneLoadBits) that follow the next `skip` bits, when the buffer holds
+  // them; else 0. Reads nothing (the stream does not move): a look ahead for prefetching the
+  // table entry a later draw will probably index.
+  [[nodiscard]] std::uint64_t peek(unsigned skip, unsigned k) const noexcept {
+    const BitBufferState& s = *state_;
+    const std::uint64_t at = s.position + skip;
+    return at + k <= s.filled ? load_at(s.buffer, at) >> (64 - k) : 0;
   }
 
   // One fair bit.
@@ -75,23 +86,98 @@ class BitSource {
   BitBufferState* state_;
 
  private:
-  std::uint64_t next_word() {
-    BitBufferState& s = *state_;
-    if (s.filled - s.position < 8) {
-      // The buffer is always refilled whole (kBufferBytes, a multiple of 8), so fewer than 8
-      // unread bytes means none.
-      refill(s.buffer, BitBufferState::kBufferBytes);
-      s.position = 0;
-      s.filled = BitBufferState::kBufferBytes;
-    }
-    std::uint64_t w = 0;  // the next 8 bytes, the first most significant (a big-endian load)
-    std::memcpy(&w, s.buffer + s.position, sizeof w);
+  // The 64 stream bits from bit `position` of the buffer on (bits past `filled` are padding),
+  // first bit most significant. position < filled.
+  static std::uint64_t load_at(const unsigned char* buffer, std::uint64_t position) noexcept {
+    std::uint64_t w = 0;  // 8 bytes from the byte holding `position`, the first most significant
+    std::memcpy(&w, buffer + (position >> 3), sizeof w);
     if constexpr (std::endian::native == std::endian::little) w = __builtin_bswap64(w);
-    s.position += 8;
-    return w;
+    return w << (position & 7);
+  }
+
+  // bits(k) for any 0 <= k <= 64: the buffered bits first, then a refill, in pieces of at most
+  // kOneLoadBits bits (most significant first).
+  [[gnu::noinline]] std::uint64_t bits_slow(unsigned k) {
+    BitBufferState& s = *state_;
+    bits_consumed_ += k;
+    std::uint64_t out = 0;
+    while (k > 0) {
+      if (s.position == s.filled) {
+        refill(s.buffer, BitBufferState::kBufferBytes);
+        s.position = 0;
+        s.filled = 8 * BitBufferState::kBufferBytes;
+      }
+      const auto take = static_cast<unsigned>(std::min<std::uint64_t>({k, s.filled - s.position, kOneLoadBits}));
+      const std::uint64_t piece = load_at(s.buffer, s.position) >> (64 - take);
+      s.position += take;
+      out = (out << take) | piece;  // take <= 57
+      k -= take;
+    }
+    return out;
   }
 
   std::uint64_t bits_consumed_ = 0;
+};
+
+// A batch loop's reader of a BitSource: the read position copied into locals that stay in
+// registers (the source's state lives behind a pointer, reloaded after every store of the loop
+// otherwise). bits(k) and peek() are BitSource's, on the same stream: a loop reads the same bits
+// through a Reader as through the source. Everything else goes through with_source(), which
+// hands the position back, runs the call on the source and takes the position again; the
+// destructor hands it back. Never use the source directly while its Reader lives.
+class BitSource::Reader {
+ public:
+  explicit Reader(BitSource& source) noexcept : source_(source) { take(); }
+  ~Reader() { give_back(); }
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  [[nodiscard]] std::uint64_t bits(unsigned k) {
+    if (k - 1U < kOneLoadBits && position_ + k <= filled_) {
+      const std::uint64_t w = load_at(buffer_, position_);
+      position_ += k;
+      consumed_ += k;
+      return w >> (64 - k);
+    }
+    return bits_from_source(k);
+  }
+  [[nodiscard]] std::uint64_t peek(unsigned skip, unsigned k) const noexcept {
+    const std::uint64_t at = position_ + skip;
+    return at + k <= filled_ ? load_at(buffer_, at) >> (64 - k) : 0;
+  }
+  // f(source) with the position handed back for the call.
+  template <class F>
+  decltype(auto) with_source(F&& f) {
+    give_back();
+    const Retake retake{*this};
+    return f(source_);
+  }
+
+ private:
+  struct Retake {  // takes the position back when a call on the source ends (or throws)
+    Reader& reader;
+    ~Retake() { reader.take(); }
+  };
+  [[gnu::noinline]] std::uint64_t bits_from_source(unsigned k) {
+    give_back();
+    const Retake retake{*this};
+    return source_.bits(k);
+  }
+  void take() noexcept {
+    const BitBufferState& s = *source_.state_;
+    buffer_ = s.buffer;
+    position_ = s.position;
+    filled_ = s.filled;
+  }
+  void give_back() noexcept {
+    source_.state_->position = position_;
+    source_.bits_consumed_ += consumed_;
+    consumed_ = 0;
+  }
+
+  BitSource& source_;
+  const unsigned char* buffer_ = nullptr;
+  std::uint64_t position_ = 0, filled_ = 0, consumed_ = 0;
 };
 
 }  // namespace exactdp

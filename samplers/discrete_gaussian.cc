@@ -186,6 +186,15 @@ void sample_n_wide(BitSource& bits, const DiscreteGaussianParams& params, std::i
       store_batch([&](bool& negative) { return table->draw(bits, negative); }, mean, out, n, wide);
       return;
     }
+    if (bucket != nullptr && bucket->fast() && sgn(mean) == 0) {  // the grid noise's case
+      for (std::size_t i = 0; i < n; ++i) {
+        uint128 magnitude = 0;
+        bool negative = false;
+        i += bucket->draw_batch(bits, out + i, n - i, magnitude, negative);
+        if (i < n) internal::store_value(i, magnitude, negative, mean, out, wide);  // |Z| >= 2^63
+      }
+      return;
+    }
     if (bucket != nullptr && bucket->fast()) {
       store_batch([&](bool& negative) { return bucket->draw_fast(bits, negative); }, mean, out, n, wide);
       return;

@@ -98,7 +98,7 @@ void SeededBits::refill(unsigned char* out, std::size_t n) {
     const uint128 left = kBlocksPerNonce - counter;
     std::size_t blocks = (n - done) / kBlockBytes;
     if (static_cast<uint128>(blocks) > left) blocks = static_cast<std::size_t>(left);
-    sodium_memzero(out + done, blocks * kBlockBytes);
+    std::memset(out + done, 0, blocks * kBlockBytes);  // the keystream is XORed onto zeros
     crypto_stream_chacha20_ietf_xor_ic(out + done, out + done, blocks * kBlockBytes, nonce, counter,
                                        key_);
     done += blocks * kBlockBytes;

@@ -198,6 +198,62 @@ template <class Float>
   return true;
 }
 
+// The granularity exponents for which add_one_simple applies: every |v| in [1, 2^P) gives a
+// normal float v 2^-k (k <= bias - 1) and none overflows (k >= P - 1 - bias).
+template <class Float>
+constexpr bool simple_exponent(long k) noexcept {
+  using L = FloatLayout<Float>;
+  constexpr long kBias = (1L << (L::kExponentBits - 1)) - 1;
+  return k >= static_cast<long>(L::kFractionBits) - kBias && k <= kBias - 1;
+}
+
+// add_one_on_grid's usual case on a few branch-free integer operations; false (y unset) when
+// it does not apply: x whose grid index needs a left shift by more than 62 - P bits (it may leave the fast range),
+// |n + draw| >= 2^P (the output needs rounding) or n + draw overflowing. Requires
+// simple_exponent(k). The same results as add_one_on_grid (tests compare them):
+//   n: r = -(e + k) (e: x's exponent, the least exponent for subnormals); for r >= 0, n =
+//     round_half_even(m / 2^r) = (2m + 2^r - 1 + (m >> r & 1)) >> (r + 1), with r + 1 clamped to
+//     63 (2m < 2^(P+1) <= 2^62: every r >= P + 1 gives 0, as it must); for P - 62 <= r < 0,
+//     n = m 2^-r < 2^62;
+//   y: a = |n + draw| < 2^P, w = bitlen(a) = 64 - clz(a): the significand a 2^(P - w) is exact,
+//     the biased exponent w - 1 - k + bias (normal: simple_exponent), so the pattern is
+//     (w - 2 - k + bias) 2^(P-1) + a 2^(P - w) (the hidden bit adds the 1 back); a = 0: +0.0.
+template <class Float>
+[[gnu::always_inline]] inline bool add_one_simple(Float x, long k, std::int64_t draw, Float& y) noexcept {
+  using L = FloatLayout<Float>;
+  using Bits = typename L::Bits;
+  constexpr long kPrecision = L::kFractionBits + 1;
+  constexpr long kBias = (1L << (L::kExponentBits - 1)) - 1;
+  const auto bits = std::bit_cast<Bits>(x);
+  const auto field = static_cast<long>((bits >> L::kFractionBits) & ((Bits{1} << L::kExponentBits) - 1));
+  const auto fraction = static_cast<std::uint64_t>(bits & ((Bits{1} << L::kFractionBits) - 1));
+  const std::uint64_t m = fraction | (static_cast<std::uint64_t>(field != 0) << L::kFractionBits);
+  const long r = -((field == 0 ? 1 : field) + L::kLeastExponent - 1 + k);
+  std::uint64_t magnitude = 0;
+  if (r >= 0) [[likely]] {
+    const unsigned r1 = static_cast<unsigned>(std::min<long>(r + 1, 63));
+    magnitude = ((m << 1) + ((std::uint64_t{1} << r1) >> 1) - 1 + ((m >> (r1 - 1)) & 1)) >> r1;
+  } else if (r >= kPrecision - 62) {
+    magnitude = m << -r;  // < 2^62
+  } else {
+    return false;  // |x| 2^k may reach 2^62: the general path
+  }
+  const auto x_sign = static_cast<std::int64_t>(bits >> (L::kFractionBits + L::kExponentBits));  // 0 or 1
+  const std::int64_t n = (static_cast<std::int64_t>(magnitude) ^ -x_sign) + x_sign;  // +-magnitude
+  std::int64_t v = 0;
+  if (__builtin_add_overflow(n, draw, &v)) return false;
+  const std::int64_t v_sign = v >> 63;  // 0 or -1
+  const auto a = static_cast<std::uint64_t>((v ^ v_sign) - v_sign);
+  if (a >> kPrecision != 0) return false;
+  const auto lz = static_cast<long>(std::countl_zero(a | 1));  // a = 0: any exponent, masked below
+  const std::uint64_t q = a << (lz - (64 - kPrecision));
+  const std::uint64_t exponent = static_cast<std::uint64_t>(62 - lz - k + kBias) << L::kFractionBits;
+  const std::uint64_t pattern = (exponent + q) & (std::uint64_t{0} - static_cast<std::uint64_t>(a != 0));
+  const std::uint64_t sign = static_cast<std::uint64_t>(v_sign) & (std::uint64_t{1} << (L::kFractionBits + L::kExponentBits));
+  y = std::bit_cast<Float>(static_cast<Bits>(pattern | sign));
+  return true;
+}
+
 template <class Float>
 bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept {
   return add_one_on_grid(x, k, draw, y);
@@ -205,6 +261,12 @@ bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept {
 
 template <class Float>
 std::size_t add_on_grid_fast_run(const Float* x, long k, const std::int64_t* draws, Float* y, std::size_t count) noexcept {
+  if (simple_exponent<Float>(k)) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!add_one_simple(x[i], k, draws[i], y[i]) && !add_one_on_grid(x[i], k, draws[i], y[i])) return i;
+    }
+    return count;
+  }
   for (std::size_t i = 0; i < count; ++i) {
     if (!add_one_on_grid(x[i], k, draws[i], y[i])) return i;
   }

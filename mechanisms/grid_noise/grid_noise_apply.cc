@@ -50,7 +50,8 @@ void check_arguments(std::span<const Float> x, std::span<Float> y) {
   if (overlap && x_begin != y_begin) {
     throw ParameterError("out", "out overlaps x without being x (allowed: out = x, in place, or disjoint arrays)");
   }
-  for (std::size_t i = 0; i < x.size(); ++i) {
+  if (all_finite_bits(x.data(), x.size())) return;
+  for (std::size_t i = 0; i < x.size(); ++i) {  // the first refused one, named
     if (!is_finite_bits(x[i])) {
       const std::string what = is_nan_bits(x[i]) ? "NaN" : (decode_float(x[i]).negative ? "-inf" : "inf");
       throw ParameterError("x", "x[" + std::to_string(i) + "] is " + what + "; allowed: finite values");

@@ -206,7 +206,7 @@ template <typename Word>
 // q and 2p at that width. The guide prefix, U, R's first block and the sign are one read when
 // guide_bits + k + 17 <= 64 (the header's Construction, step 4).
 template <typename Word>
-uint128 BucketGaussian::draw_rounds(BitSource& bits, bool& negative, Word q, Word p2) const {
+[[gnu::always_inline]] inline uint128 BucketGaussian::draw_rounds(BitSource& bits, bool& negative, Word q, Word p2) const {
   constexpr unsigned kAfterU = kBlockBits + 1;
   const unsigned guide = table_->guide_bits();
   const bool one_read = guide + k_ + kAfterU <= 64;
@@ -244,6 +244,100 @@ uint128 BucketGaussian::draw_rounds(BitSource& bits, bool& negative, Word q, Wor
 uint128 BucketGaussian::draw_fast(BitSource& bits, bool& negative) const {
   return narrow_ ? draw_rounds<std::uint64_t>(bits, negative, q_narrow_, p2_narrow_)
                  : draw_rounds<uint128>(bits, negative, q_fast_, p2_fast_);
+}
+
+// draw_rounds<std::uint64_t> (one read per round, the default knobs) for n draws, with the
+// sampler's constants and the stream position in locals (BitSource::Reader): the same steps,
+// bits and values; the rare branches (an open guide prefix, the tail, an undecided or wide
+// acceptance) run on the source itself.
+std::size_t BucketGaussian::draw_batch_narrow(BitSource& source, std::int64_t* out, std::size_t n, uint128& magnitude,
+                                              bool& negative) const {
+  constexpr unsigned kAfterU = kBlockBits + 1;
+  const CumulativeTable& table = *table_;
+  const unsigned guide = table.guide_bits();
+  const unsigned k = k_;
+  const unsigned round_bits = guide + k + kAfterU;
+  const std::uint64_t u_mask = (std::uint64_t{1} << k) - 1;
+  const std::uint64_t q = q_narrow_, p2 = p2_narrow_;
+  const auto r_low = static_cast<std::uint64_t>(reciprocal_), r_high = static_cast<std::uint64_t>(reciprocal_ >> 64);
+  const auto buckets = static_cast<std::uint32_t>(buckets_);
+  BitSource::Reader bits(source);
+  for (std::size_t i = 0; i < n; ++i) {
+    // A hint: the guide entry of the next draw, if this one takes one round (no effect on values).
+    table.prefetch(bits.peek(round_bits, guide));
+    for (;;) {
+      const std::uint64_t w = bits.bits(round_bits);
+      const std::uint64_t prefix = w >> (k + kAfterU);
+      std::uint32_t slot = table.guide_entry(prefix);
+      if (!table.decides(slot)) slot = bits.with_source([&](BitSource& b) { return table.slot_of(b, prefix); });
+      const bool sign = (w & 1) != 0;
+      if (slot >= buckets) {
+        uint128 x = 0;
+        bool tail_sign = false;
+        if (!bits.with_source([&](BitSource& b) { return tail_round(b, x, tail_sign); })) continue;
+        if (x >> 63 != 0) {
+          magnitude = x;
+          negative = tail_sign;
+          return i;
+        }
+        out[i] = tail_sign ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+        break;
+      }
+      const std::uint64_t u = (w >> kAfterU) & u_mask;
+      const std::uint64_t base = static_cast<std::uint64_t>(slot) << k;
+      const std::uint64_t num = u * (2 * base + u) * q;
+      const std::uint64_t v = (w >> 1) & ((std::uint64_t{1} << kBlockBits) - 1);
+      if (num != 0) {  // accepts<std::uint64_t>, stage 1 inline
+        if (num >= p2) {
+          if (!bits.with_source([&](BitSource& b) { return accepts<std::uint64_t>(b, num, p2, v); })) continue;
+        } else {
+          const std::uint64_t g_low =
+              num * r_high + static_cast<std::uint64_t>((static_cast<uint128>(num) * r_low) >> 64);
+          const BlockDecision d = quick_decision(v, g_low, g_low + 2, false);
+          if (d == BlockDecision::kReject) continue;
+          if (d == BlockDecision::kUndecided &&
+              !bits.with_source([&](BitSource& b) { return exp_minus_below(b, num, p2, v); })) {
+            continue;
+          }
+        }
+      }
+      const std::uint64_t x = base + u;  // < BW < 2^32
+      if (x == 0 && sign) continue;
+      out[i] = sign ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+      break;
+    }
+  }
+  return n;
+}
+
+std::size_t BucketGaussian::draw_batch(BitSource& bits, std::int64_t* out, std::size_t n, uint128& magnitude,
+                                       bool& negative) const {
+  if (narrow_ && accept_ && exp_square_ && table_->guide_bits() + k_ + kBlockBits + 1 <= 64) {
+    return draw_batch_narrow(bits, out, n, magnitude, negative);
+  }
+  // One loop per width, draw_rounds inlined in it (the width test and the call hoisted). Each
+  // draw first prefetches the guide entry of the draw after it, if that one starts where a
+  // one-read round ends (a hint: the bits and values do not depend on it).
+  const unsigned guide = table_->guide_bits();
+  const unsigned round_bits = guide + k_ + kBlockBits + 1;
+  const unsigned ahead = round_bits <= 64 ? round_bits : 0;
+  auto run = [&](auto word, auto q, auto p2) -> std::size_t {
+    using Word = decltype(word);
+    for (std::size_t i = 0; i < n; ++i) {
+      table_->prefetch(bits.peek(ahead, guide));
+      bool sign = false;
+      const uint128 x = draw_rounds<Word>(bits, sign, q, p2);
+      if (x >> 63 != 0) {
+        magnitude = x;
+        negative = sign;
+        return i;
+      }
+      const auto value = static_cast<std::int64_t>(x);
+      out[i] = sign ? -value : value;
+    }
+    return n;
+  };
+  return narrow_ ? run(std::uint64_t{0}, q_narrow_, p2_narrow_) : run(uint128{0}, q_fast_, p2_fast_);
 }
 
 namespace {

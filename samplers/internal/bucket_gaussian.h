@@ -56,6 +56,7 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -91,6 +92,12 @@ class BucketGaussian {
   [[nodiscard]] bool narrow() const noexcept { return narrow_; }
   // One draw: returns |Z| and sets `negative`. Requires fast().
   [[nodiscard]] uint128 draw_fast(BitSource& bits, bool& negative) const;
+  // n draws, the same bits and values as n calls of draw_fast, without their per-call work:
+  // out[i] = the signed draw while |Z| < 2^63. Returns n, or the index i of the first draw with
+  // |Z| >= 2^63 (out[i] unset; its magnitude and sign in `magnitude`, `negative`; the draws
+  // after it not made). Requires fast().
+  [[nodiscard]] std::size_t draw_batch(BitSource& bits, std::int64_t* out, std::size_t n, uint128& magnitude,
+                                       bool& negative) const;
   // The same law, on GMP integers; the same bits and the same values as draw_fast when fast().
   void draw_gmp(BitSource& bits, mpz_class& magnitude, bool& negative) const;
 
@@ -103,6 +110,9 @@ class BucketGaussian {
   // draw_fast's rounds on Word integers: std::uint64_t when narrow_, uint128 otherwise.
   template <typename Word>
   [[nodiscard]] uint128 draw_rounds(BitSource& bits, bool& negative, Word q, Word p2) const;
+  // draw_batch's loop when narrow_ and a round's first bits are one read (the usual case).
+  std::size_t draw_batch_narrow(BitSource& source, std::int64_t* out, std::size_t n, uint128& magnitude,
+                                bool& negative) const;
   // The acceptance Bernoulli(exp(-num / p2)) with R's first block v (bucket_acceptance.h).
   template <typename Word>
   [[nodiscard]] bool accepts(BitSource& bits, Word num, Word p2, std::uint64_t v) const;

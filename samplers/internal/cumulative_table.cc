@@ -97,23 +97,39 @@ CumulativeTable::CumulativeTable(std::size_t n, Boundaries enclose, mpfr_prec_t 
     const uint128 x1 = x0 + (uint128{1} << (64 - k));
     while (nlo < n && hi_[nlo] <= x0) ++nlo;
     while (nhi < n && lo_[nhi] < x1) ++nhi;
-    guide_[j] = nlo == nhi ? static_cast<std::uint16_t>(nlo) : static_cast<std::uint16_t>(kUndecided);
+    guide_[j] = static_cast<std::uint16_t>(nlo == nhi ? nlo : (n < kHinted ? kHinted | nlo : kUndecided));
   }
+  decided_limit_ = n < kHinted ? kHinted : kUndecided;
 }
 
-std::uint32_t CumulativeTable::locate(BitSource& bits, std::uint64_t prefix) const {
+namespace {
+
+// The first index in [first, last) of the sorted v whose value fails `before` (std::partition_point),
+// by a short scan first: U's interval holds one or two boundaries in all but coarse test tables.
+template <class Before>
+std::ptrdiff_t partition_near(const std::vector<uint128>& v, std::ptrdiff_t first, std::ptrdiff_t last, Before before) {
+  for (const std::ptrdiff_t end = std::min(last, first + 8); first < end; ++first) {
+    if (!before(v[static_cast<std::size_t>(first)])) return first;
+  }
+  return std::partition_point(v.begin() + first, v.begin() + last, before) - v.begin();
+}
+
+}  // namespace
+
+std::uint32_t CumulativeTable::locate(BitSource& bits, std::uint64_t prefix, std::uint32_t entry) const {
   std::uint64_t u = prefix;
   unsigned len = guide_bits_;
   // nlo = #{i : hi_i <= x0}, nhi = #{i : lo_i < x1}, nlo <= nhi (lo_i <= hi_i). As U's interval
   // [x0, x1) shrinks, nlo can only grow and nhi only fall, so each search after the first runs
-  // over the previous [nlo, nhi] only: the same counts (and bits), fewer comparisons.
-  std::ptrdiff_t first = 0;
+  // over the previous [nlo, nhi] only (the first from the guide's nlo): the same counts (and
+  // bits), fewer comparisons.
+  std::ptrdiff_t first = entry == kUndecided ? 0 : static_cast<std::ptrdiff_t>(entry & (kHinted - 1));
   auto last = static_cast<std::ptrdiff_t>(hi_.size());
   for (;;) {
     const uint128 x0 = static_cast<uint128>(u) << (64 - len);
     const uint128 x1 = x0 + (uint128{1} << (64 - len));
-    const auto nlo = std::upper_bound(hi_.begin() + first, hi_.begin() + last, x0) - hi_.begin();
-    const auto nhi = std::lower_bound(lo_.begin() + nlo, lo_.begin() + last, x1) - lo_.begin();
+    const auto nlo = partition_near(hi_, first, last, [x0](uint128 h) { return h <= x0; });
+    const auto nhi = partition_near(lo_, nlo, last, [x1](uint128 l) { return l < x1; });
     if (nlo == nhi) return static_cast<std::uint32_t>(nlo);
     first = nlo;
     last = nhi;

@@ -63,9 +63,17 @@ class CumulativeTable {
   // The same with U's first guide_bits() bits `prefix` read by the caller (the bucket sampler
   // reads them with other bits in one read); U's further bits, if needed, come from `bits`.
   [[nodiscard]] std::uint32_t slot_of(BitSource& bits, std::uint64_t prefix) const {
-    const std::uint32_t slot = guide_[prefix];
-    return slot != kUndecided ? slot : locate(bits, prefix);
+    const std::uint32_t entry = guide_[prefix];
+    return entry < decided_limit_ ? entry : locate(bits, prefix, entry);
   }
+  // The guide's entry for `prefix` and whether it is the slot (decides); when it is not,
+  // slot_of(bits, prefix) finds the slot reading U's further bits. For batch loops that read
+  // the prefix through a BitSource::Reader.
+  [[nodiscard]] std::uint32_t guide_entry(std::uint64_t prefix) const noexcept { return guide_[prefix]; }
+  [[nodiscard]] bool decides(std::uint32_t entry) const noexcept { return entry < decided_limit_; }
+  // Brings the guide entry of `prefix` (< 2^guide_bits()) into the cache (a hint; no effect on
+  // any value). The bucket sampler's batch calls it for the next draw's likely prefix.
+  void prefetch(std::uint64_t prefix) const noexcept { __builtin_prefetch(guide_.data() + prefix); }
 
   [[nodiscard]] std::size_t size() const noexcept { return lo_.size(); }
   // Stored bounds of 2^64 C_i, i = 1 .. n (index i - 1).
@@ -77,16 +85,22 @@ class CumulativeTable {
   }
 
  private:
+  // Guide entries: the slot when the prefix decides it; otherwise kHinted | nlo (nlo = the
+  // number of boundaries certainly <= every U with that prefix, where the search starts) when
+  // n < kHinted, else kUndecided (the search starts at 0). decided_limit_: entries below it are
+  // slots.
   static constexpr std::uint32_t kUndecided = 0xffffU;
-  std::uint32_t locate(BitSource& bits, std::uint64_t prefix) const;
+  static constexpr std::uint32_t kHinted = 0x8000U;
+  std::uint32_t locate(BitSource& bits, std::uint64_t prefix, std::uint32_t entry) const;
   std::uint32_t refine(BitSource& bits, std::uint64_t u64, std::uint32_t first, std::uint32_t last) const;
   bool below_boundary(BitSource& bits, mpz_class& u, unsigned long& len, std::size_t i) const;
 
   Boundaries enclose_;
   bool refine_ = true;
   unsigned guide_bits_ = 0;
+  std::uint32_t decided_limit_ = kUndecided;
   std::vector<uint128> lo_, hi_;      // 2^64 C_i, nondecreasing, index i - 1
-  std::vector<std::uint16_t> guide_;  // slot of each guide_bits prefix, or kUndecided
+  std::vector<std::uint16_t> guide_;  // per guide_bits prefix: its slot, or where to search
 };
 
 }  // namespace exactdp::internal

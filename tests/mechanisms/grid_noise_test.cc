@@ -2,8 +2,8 @@
 //   * the grid mapping n = round_half_even(x / 2^-k) on hand-picked values (-0.0, subnormals,
 //     2^1000, ties, negative k), each also against the mpq reference (grid_reference.h);
 //   * the output conversion: exact when representable, nearest-even otherwise, saturation;
-//   * the fused per-coordinate path add_on_grid_fast equals grid_index_fast then
-//     encode_grid_value (RapidCheck: random bit patterns with subnormals, -0.0, ties, any k, draws,
+//   * the fused per-coordinate path add_on_grid_fast and the batch loop add_on_grid_fast_run
+//     (its branch-free simple case) equal grid_index_fast then encode_grid_value (RapidCheck: random bit patterns with subnormals, -0.0, ties, any k, draws,
 //     and every right shift 0 .. 63 of each pattern; it catches a fast path off by one at r = P);
 //   * refusals: NaN / inf naming the index (nothing written), bad law / parameter / granularity /
 //     threads / out, the hardened range naming granularity;
@@ -179,6 +179,11 @@ void check_fused(std::uint64_t raw, unsigned kind, long k, std::int64_t draw) {
   const bool ok = add_on_grid_fast(x, k, draw, fused);
   RC_ASSERT(ok == composed(x, k, draw, reference));
   if (ok) RC_ASSERT(std::bit_cast<typename FloatLayout<Float>::Bits>(fused) == std::bit_cast<typename FloatLayout<Float>::Bits>(reference));
+  // The batch loop (add_on_grid_fast_run: its branch-free simple case when k allows, else the
+  // per-coordinate path): the same answer.
+  Float run{};
+  RC_ASSERT(add_on_grid_fast_run(&x, k, &draw, &run, 1) == (ok ? 1U : 0U));
+  if (ok) RC_ASSERT(std::bit_cast<typename FloatLayout<Float>::Bits>(run) == std::bit_cast<typename FloatLayout<Float>::Bits>(reference));
 }
 
 RC_GTEST_PROP(GridMappingFused, EqualsIndexThenEncode, (std::uint64_t raw, unsigned kind, int k_raw, std::int64_t draw_raw,
@@ -195,6 +200,9 @@ RC_GTEST_PROP(GridMappingFused, EqualsIndexThenEncode, (std::uint64_t raw, unsig
   for (long r = 0; r < 64; ++r) check_fused<double>(raw, kind, -exponent - r, draw >> 40);
   const long float_exponent = decode_float(pattern<float>(raw, kind)).exponent;
   for (long r = 0; r < 32; ++r) check_fused<float>(raw, kind, -float_exponent - r, draw >> 40);
+  // Left shifts by 1 .. 64 - P + 2 (the batch loop's simple case ends at 62 - P).
+  for (long s = 1; s <= 13; ++s) check_fused<double>(raw, kind, -exponent + s, draw >> 40);
+  for (long s = 1; s <= 42; ++s) check_fused<float>(raw, kind, -float_exponent + s, draw >> 40);
 }
 
 TEST(GridNoiseRefusals, NonFiniteInputsNameTheIndexAndWriteNothing) {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <utility>
@@ -102,6 +103,37 @@ RC_GTEST_PROP(BitSource, ChunksAreAPlainBitStream, ()) {
   }
   RC_ASSERT(chunked.bits_consumed() == total);
   RC_ASSERT(single.bits_consumed() == total);
+}
+
+// A Reader reads its source's stream: k-bit reads through it, calls on the source through
+// with_source and peeks (which read nothing) give the bits that single-bit reads give, across
+// refills (the start is anywhere in the first buffer), and the source counts every bit.
+RC_GTEST_PROP(BitSource, ReaderReadsTheSourcesStream, ()) {
+  const auto start = *rc::gen::inRange(0u, 8u * 512u);
+  const auto steps = *rc::gen::container<std::vector<unsigned>>(rc::gen::inRange(0u, 3u * 65u));
+  SeededBits via_reader(zero_seed()), single(zero_seed());
+  for (unsigned done = 0; done < start; done += 32) {
+    const unsigned k = std::min(32U, start - done);
+    RC_ASSERT(via_reader.bits(k) == single.bits(k));
+  }
+  std::uint64_t total = start;
+  {
+    BitSource::Reader reader(via_reader);
+    for (unsigned step : steps) {
+      const unsigned k = step % 65;
+      std::uint64_t peeked = 0;
+      if (step >= 130 && k >= 1 && k <= BitSource::kOneLoadBits) peeked = reader.peek(0, k);
+      const std::uint64_t v =
+          step >= 65 && step < 130 ? reader.with_source([k](BitSource& b) { return b.bits(k); }) : reader.bits(k);
+      std::uint64_t w = 0;
+      for (unsigned i = 0; i < k; ++i) w = (w << 1) | (single.bit() ? 1 : 0);
+      RC_ASSERT(v == w);
+      RC_ASSERT(peeked == 0 || peeked == w);  // 0: not buffered (or the bits are 0)
+      total += k;
+    }
+  }
+  RC_ASSERT(via_reader.bits_consumed() == total);
+  RC_ASSERT(via_reader.bits(64) == single.bits(64));  // the position was handed back
 }
 
 TEST(SystemBits, TwoSourcesDiffer) {

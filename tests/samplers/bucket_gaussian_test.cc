@@ -10,10 +10,12 @@
 // Power: the same check rejects three deliberately broken variants (no acceptance step with wide
 // buckets; the acceptance's quick test without its gamma^2/2 term; coarse bounds with the
 // refinement off).
-// Paths: the 128-bit and GMP implementations read the same bits and return the same values.
+// Paths: the 64-bit, 128-bit and GMP implementations and the batch call read the same bits and
+// return the same values.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include <exactdp/core/decimal.h>
 #include <exactdp/samplers/discrete_gaussian.h>
@@ -164,6 +166,22 @@ TEST(BucketGaussian, FastAndGmpPathsAgree) {
       ASSERT_EQ(internal::to_mpz(fast), slow) << c.sigma2 << " draw " << i;
       ASSERT_EQ(na, nb) << c.sigma2 << " draw " << i;
       ASSERT_EQ(a.bits_consumed(), b.bits_consumed()) << c.sigma2 << " draw " << i;
+    }
+    // draw_batch (its 64-bit loop where narrow() with the default knobs, else the rounds above):
+    // the same draws and bits as draw_fast, in batches of 1 .. 257 draws.
+    SeededBits batched(fixed_seed(163, 2)), single(fixed_seed(163, 2));
+    std::vector<std::int64_t> batch(257);
+    constexpr std::size_t kSizes[] = {1, 2, 37, 255, 256, 257, 100};
+    for (std::size_t step = 0, done = 0, size = 1; done < 3000; done += size, size = kSizes[++step % 7]) {
+      uint128 wide = 0;
+      bool wide_negative = false;
+      ASSERT_EQ(sampler->draw_batch(batched, batch.data(), size, wide, wide_negative), size) << c.sigma2;
+      for (std::size_t j = 0; j < size; ++j) {
+        bool negative = false;
+        const auto magnitude = static_cast<std::int64_t>(sampler->draw_fast(single, negative));
+        ASSERT_EQ(batch[j], negative ? -magnitude : magnitude) << c.sigma2 << " draw " << done + j;
+      }
+      ASSERT_EQ(batched.bits_consumed(), single.bits_consumed()) << c.sigma2 << " after " << done + size;
     }
   }
 }
