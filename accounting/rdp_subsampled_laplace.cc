@@ -1,5 +1,6 @@
 #include <exactdp/accounting/rdp_subsampled_laplace.h>
 
+#include <algorithm>
 #include <string>
 
 #include <exactdp/accounting/internal/three_region_series.h>
@@ -95,10 +96,17 @@ Interval subsampled_laplace_rdp(const mpq_class& eps, const mpq_class& q, const 
   // on G(1-alpha) (D_alpha(Q0 || M) <= D_inf(Q0 || M) = sup log(Q0 / M) <= -log m, as Q1/Q0 >=
   // e^-eps), the add order's alternating series (about 4 alpha terms at alpha extra bits: most
   // of the cost at large orders) is not needed.
-  Interval larger = moment_from_sum(internal::three_region_sum(problem, alpha, p), eps, q, alpha);
+  // Not tried when D_alpha(M || Q0) <= D_ceil(alpha)(Q1 || Q0) (quasi-convexity, order
+  // monotonicity) is already below -log m: the bound cannot decide there (tiny eps or q).
   const Interval m = Interval(mpq_class(1 - q), p) + exp(Interval(mpq_class(-eps), p)) * q;
+  mpz_class ceil_alpha;
+  mpz_cdiv_q(ceil_alpha.get_mpz_t(), alpha.get_num_mpz_t(), alpha.get_den_mpz_t());
+  const bool may_decide = !mpfr_less_p(laplace_rdp(eps, std::max(2UL, ceil_alpha.get_ui()), 64).upper(),
+                                       (-log(m)).lower());
+  Interval larger = may_decide ? moment_from_sum(internal::three_region_sum(problem, alpha, p), eps, q, alpha)
+                               : Interval(1L, p);
   const Interval add_bound = exp(log(m) * beta);
-  if (!mpfr_lessequal_p(add_bound.upper(), larger.lower())) {
+  if (!may_decide || !mpfr_lessequal_p(add_bound.upper(), larger.lower())) {
     const internal::SumPair sums = internal::three_region_sums(problem, alpha, beta, p);
     larger = max(moment_from_sum(sums.first, eps, q, alpha), moment_from_sum(sums.second, eps, q, beta));
   }
