@@ -1,6 +1,5 @@
 #include <exactdp/accounting/rdp_subsampled_laplace.h>
 
-#include <algorithm>
 #include <string>
 
 #include <exactdp/accounting/internal/three_region_series.h>
@@ -96,13 +95,17 @@ Interval subsampled_laplace_rdp(const mpq_class& eps, const mpq_class& q, const 
   // on G(1-alpha) (D_alpha(Q0 || M) <= D_inf(Q0 || M) = sup log(Q0 / M) <= -log m, as Q1/Q0 >=
   // e^-eps), the add order's alternating series (about 4 alpha terms at alpha extra bits: most
   // of the cost at large orders) is not needed.
-  // Not tried when D_alpha(M || Q0) <= D_ceil(alpha)(Q1 || Q0) (quasi-convexity, order
-  // monotonicity) is already below -log m: the bound cannot decide there (tiny eps or q).
+  // Not tried when an upper bound on D_alpha(M || Q0) is already below -log m (tiny eps or q:
+  // the bound cannot decide there): G(alpha) is convex in q, 1 at q = 0 and e^((alpha-1) U) at
+  // q = 1 with U = min(eps, alpha eps^2 / 2) >= D_alpha(Q1 || Q0) (eps-DP, hence
+  // eps^2/2-zCDP), so G(alpha) <= 1 + q (e^((alpha-1) U) - 1).
   const Interval m = Interval(mpq_class(1 - q), p) + exp(Interval(mpq_class(-eps), p)) * q;
-  mpz_class ceil_alpha;
-  mpz_cdiv_q(ceil_alpha.get_mpz_t(), alpha.get_num_mpz_t(), alpha.get_den_mpz_t());
-  const bool may_decide = !mpfr_less_p(laplace_rdp(eps, std::max(2UL, ceil_alpha.get_ui()), 64).upper(),
-                                       (-log(m)).lower());
+  const mpq_class zcdp_bound = alpha * eps * eps / 2;
+  const mpq_class u = zcdp_bound < eps ? zcdp_bound : eps;
+  // Compared as G - 1 (expm1, log1p: both sides are 1 + tiny there).
+  const Interval remove_cap = expm1(Interval(mpq_class((alpha - 1) * u), 64)) * q;
+  const Interval log_m = log1p(expm1(Interval(mpq_class(-eps), 64)) * q);  // log m
+  const bool may_decide = !mpfr_less_p(remove_cap.upper(), expm1(log_m * beta).lower());
   Interval larger = may_decide ? moment_from_sum(internal::three_region_sum(problem, alpha, p), eps, q, alpha)
                                : Interval(1L, p);
   const Interval add_bound = exp(log(m) * beta);
