@@ -102,8 +102,13 @@ Interval subsampled_laplace_rdp(const mpq_class& eps, const mpq_class& q, const 
   const Interval m = Interval(mpq_class(1 - q), p) + exp(Interval(mpq_class(-eps), p)) * q;
   const mpq_class zcdp_bound = alpha * eps * eps / 2;
   const mpq_class u = zcdp_bound < eps ? zcdp_bound : eps;
+  // Also G(alpha) <= E[e^(alpha q X)] <= e^(alpha^2 q^2 sinh(eps)^2 / 2), X = Q1/Q0 - 1 in
+  // [e^-eps - 1, e^eps - 1] with mean 0 (Hoeffding's lemma): the cap for tiny q.
   // Compared as G - 1 (expm1, log1p: both sides are 1 + tiny there).
-  const Interval remove_cap = expm1(Interval(mpq_class((alpha - 1) * u), 64)) * q;
+  const Interval convex_cap = expm1(Interval(mpq_class((alpha - 1) * u), 64)) * q;
+  const Interval sinh_eps = (exp(Interval(eps, 64)) - exp(Interval(mpq_class(-eps), 64))) * mpq_class(1, 2);
+  const Interval hoeffding_cap = expm1(square(sinh_eps * mpq_class(alpha * q)) * mpq_class(1, 2));
+  const Interval remove_cap = min(convex_cap, hoeffding_cap);
   const Interval log_m = log1p(expm1(Interval(mpq_class(-eps), 64)) * q);  // log m
   const bool may_decide = !mpfr_less_p(remove_cap.upper(), expm1(log_m * beta).lower());
   Interval larger = may_decide ? moment_from_sum(internal::three_region_sum(problem, alpha, p), eps, q, alpha)
