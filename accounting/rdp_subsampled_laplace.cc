@@ -90,10 +90,35 @@ Interval subsampled_laplace_rdp(const mpq_class& eps, const mpq_class& q, const 
   check_pair(eps, q);
   const mpfr_prec_t p = precision + 16;
   const mpq_class beta = 1 - alpha;
-  const internal::SumPair sums = internal::three_region_sums(LaplacePairProblem(eps, q), alpha, beta, p);
-  const Interval a = moment_from_sum(sums.first, eps, q, alpha);
-  const Interval b = moment_from_sum(sums.second, eps, q, beta);
-  Interval value = log(max(a, b)) / mpq_class(alpha - 1);
+  const LaplacePairProblem problem(eps, q);
+  // The remove order first: when G(alpha) >= m^(1-alpha), m = 1 - q + q e^-eps, an upper bound
+  // on G(1-alpha) (D_alpha(Q0 || M) <= D_inf(Q0 || M) = sup log(Q0 / M) <= -log m, as Q1/Q0 >=
+  // e^-eps), the add order's alternating series (about 4 alpha terms at alpha extra bits: most
+  // of the cost at large orders) is not needed.
+  // Not tried when an upper bound on D_alpha(M || Q0) is already below -log m (tiny eps or q:
+  // the bound cannot decide there): G(alpha) is convex in q, 1 at q = 0 and e^((alpha-1) U) at
+  // q = 1 with U = min(eps, alpha eps^2 / 2) >= D_alpha(Q1 || Q0) (eps-DP, hence
+  // eps^2/2-zCDP), so G(alpha) <= 1 + q (e^((alpha-1) U) - 1).
+  const Interval m = Interval(mpq_class(1 - q), p) + exp(Interval(mpq_class(-eps), p)) * q;
+  const mpq_class zcdp_bound = alpha * eps * eps / 2;
+  const mpq_class u = zcdp_bound < eps ? zcdp_bound : eps;
+  // Also G(alpha) <= E[e^(alpha q X)] <= e^(alpha^2 q^2 sinh(eps)^2 / 2), X = Q1/Q0 - 1 in
+  // [e^-eps - 1, e^eps - 1] with mean 0 (Hoeffding's lemma): the cap for tiny q.
+  // Compared as G - 1 (expm1, log1p: both sides are 1 + tiny there).
+  const Interval convex_cap = expm1(Interval(mpq_class((alpha - 1) * u), 64)) * q;
+  const Interval sinh_eps = (exp(Interval(eps, 64)) - exp(Interval(mpq_class(-eps), 64))) * mpq_class(1, 2);
+  const Interval hoeffding_cap = expm1(square(sinh_eps * mpq_class(alpha * q)) * mpq_class(1, 2));
+  const Interval remove_cap = min(convex_cap, hoeffding_cap);
+  const Interval log_m = log1p(expm1(Interval(mpq_class(-eps), 64)) * q);  // log m
+  const bool may_decide = !mpfr_less_p(remove_cap.upper(), expm1(log_m * beta).lower());
+  Interval larger = may_decide ? moment_from_sum(internal::three_region_sum(problem, alpha, p), eps, q, alpha)
+                               : Interval(1L, p);
+  const Interval add_bound = exp(log(m) * beta);
+  if (!may_decide || !mpfr_lessequal_p(add_bound.upper(), larger.lower())) {
+    const internal::SumPair sums = internal::three_region_sums(problem, alpha, beta, p);
+    larger = max(moment_from_sum(sums.first, eps, q, alpha), moment_from_sum(sums.second, eps, q, beta));
+  }
+  Interval value = log(larger) / mpq_class(alpha - 1);
   // 0 <= value <= D_alpha of the plain Laplace pair (quasi-convexity; the pair is symmetric).
   const Interval plain = alpha.get_den() == 1 ? laplace_rdp(eps, alpha.get_num().get_ui(), p) : Interval::entire(p);
   value = max(value, Interval(p));

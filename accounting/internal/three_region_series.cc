@@ -48,13 +48,31 @@ struct Plan {
   mpfr_prec_t guard = 0;
 };
 
-Plan plan_for(const ThreeRegionProblem& problem, const mpq_class& g, mpfr_prec_t precision) {
-  const TailBound tail(problem, g);
+// A lower bound on S(g), the scale the tail is measured against: the total weight W for every g
+// (the tail target of the header), and for g >= 0 also m(right, g) (there (1 + r)^g >= r^g and
+// >= 1). At a large order the sum is dominated by m(right, g) (e^((g^2 - g) mu^2 / 2) for the
+// Gaussian pair, 2^28000 at g = 200, mu = 1): a tail measured against W alone needed that many
+// more terms (in practice the 8 precision + 256 + K_min cap, each a moment at thousands of bits).
+// The choice of K only sets the width: the tail [-T_K, T_K] is added whatever K is.
+Real sum_scale(const ThreeRegionProblem& problem, const mpq_class& g) {
   const Interval weight = moment_at(problem, Region::kLeft, 0, kBoundPrecision) +
                           moment_at(problem, Region::kMiddle, 0, kBoundPrecision) +
                           moment_at(problem, Region::kRight, 0, kBoundPrecision);
-  Real target(kBoundPrecision);
-  mpfr_mul_2si(target.get(), weight.lower(), -static_cast<long>(precision) - 32, MPFR_RNDD);
+  Real scale(kBoundPrecision);
+  mpfr_set(scale.get(), weight.lower(), MPFR_RNDD);
+  if (sgn(g) >= 0) {
+    const Interval right = moment_at(problem, Region::kRight, g, kBoundPrecision);
+    if (mpfr_number_p(right.lower()) && mpfr_greater_p(right.lower(), scale.get())) {
+      mpfr_set(scale.get(), right.lower(), MPFR_RNDD);
+    }
+  }
+  return scale;
+}
+
+Plan plan_for(const ThreeRegionProblem& problem, const mpq_class& g, mpfr_prec_t precision) {
+  const TailBound tail(problem, g);
+  Real target = sum_scale(problem, g);
+  mpfr_mul_2si(target.get(), target.get(), -static_cast<long>(precision) - 32, MPFR_RNDD);
   const unsigned long k_min = k_min_for(g);
   const unsigned long k_cap = 8 * static_cast<unsigned long>(precision) + 256 + k_min;
   Interval c(1L, kBoundPrecision);  // C(g, k)

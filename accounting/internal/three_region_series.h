@@ -18,9 +18,11 @@
 // times m(left, 0), m(right, g) and 2^g m(middle, 0) respectively (r^k <= 2^-k on the left,
 // r^(g-k) <= 2^-k r^g on the right, |r - 1| <= 1 in the middle). So the terms from K on sum to at
 // most T_K = |C(g,K)| 2^-K (m(left,0) + m(right,g) + 2^g m(middle,0)) / (1 - rho/2), added as
-// [-T_K, T_K]. K is the first k >= K_min(g) with T_K <= 2^-(precision+32) W, W = the total weight
-// (sum of the three m(., 0)); at most 8 precision + 256 + K_min terms (then the wider tail
-// stays in the interval: still certified).
+// [-T_K, T_K]. K is the first k >= K_min(g) with T_K <= 2^-(precision+32) L, L a lower bound on
+// S(g): the total weight W (sum of the three m(., 0)), and for g >= 0 the larger of W and
+// m(right, g) (there (1 + r)^g >= max(1, r^g)), so a sum dominated by its right region (a large
+// order) is not carried to an absolute 2^-precision; at most 8 precision + 256 + K_min terms
+// (then the wider tail stays in the interval: still certified).
 //
 // Caching: the g-independent parts (left moments m(left, k) and the middle differences) are
 // kept per thread for the last problem key and precision, and reused for any g needing no

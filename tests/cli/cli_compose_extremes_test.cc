@@ -1,0 +1,67 @@
+// compose --event at the smallest deltas (10^-10000 .. 10^-100000, the exponent limit): the rdp
+// route's best orders there are large (70-256), where the fractional-order series of the
+// Poisson-subsampled Gaussian and Laplace once took 7-10 s of CPU (the add order's alternating
+// series, and a tail measured against the weight instead of the sum). The answers are the same
+// as before that fix, digit for digit; each one is pinned here. No timed assertion (speed:
+// bench/compose_extremes.sh, BENCHMARKS.md "Extreme compose inputs").
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/cli/cli_runner.h"
+
+namespace exactdp::cli {
+namespace {
+
+using test_support::run_cli;
+
+// The line "key = value" of a text answer ("" when absent).
+std::string line_value(const std::string& out, const std::string& key) {
+  const std::string prefix = key + " = ";
+  for (std::size_t at = 0; at < out.size();) {
+    const std::size_t end = out.find('\n', at);
+    const std::string line = out.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size());
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return "";
+}
+
+struct Pinned {
+  std::vector<std::string> args;
+  std::string epsilon_upper;
+  std::string order;  // the rdp route's order, as printed in rdp_detail
+};
+
+class ComposeExtremes : public ::testing::TestWithParam<Pinned> {};
+
+TEST_P(ComposeExtremes, AnswersAsBefore) {
+  const Pinned& p = GetParam();
+  std::vector<std::string> args = {"compose"};
+  args.insert(args.end(), p.args.begin(), p.args.end());
+  const auto r = run_cli(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(line_value(r.out, "epsilon_upper"), p.epsilon_upper) << r.out.substr(r.out.find("epsilon ="));
+  EXPECT_EQ(line_value(r.out, "tolerance_met"), "true");
+  EXPECT_NE(line_value(r.out, "rdp_detail").find("order " + p.order + ","), std::string::npos)
+      << line_value(r.out, "rdp_detail");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    SmallestDeltas, ComposeExtremes,
+    ::testing::Values(
+        // The case that took 10.3 s: best order 208.9375 (fractional), the add order's series
+        // there ~900 terms at ~1300 bits; now one series of ~210 terms.
+        Pinned{{"--event", "poisson-gaussian:sigma=1,q=1/100", "--count", "10", "--delta", "1e-100000"},
+               "2105.7286407455539883", "208.9375"},
+        Pinned{{"--event", "poisson-gaussian:sigma=1,q=1/100", "--count", "10", "--delta", "1e-10000"},
+               "637.17577030935600257", "71.0625"},
+        // Poisson-subsampled Laplace: every order up to 256 through the series (no closed form).
+        Pinned{{"--event", "poisson-laplace:scale=1,q=1/100", "--count", "10", "--delta", "1e-100000"},
+               "903.05752250084442749", "256"}),
+    [](const ::testing::TestParamInfo<Pinned>& param) { return "case" + std::to_string(param.index); });
+
+}  // namespace
+}  // namespace exactdp::cli
