@@ -336,7 +336,7 @@ def compose_events(events: List[Any], *, report: bool = False, **options: Any):
                          target_name: _fraction_text(target_name, given[target_name]),
                          quantity: _interval(best["value"]), quantity + "_upper": raw["upper_text"],
                          "route": best["route"]}
-    for detail in ("rdp_detail", "pld_detail", "smoothed_pld_detail"):
+    for detail in ("rdp_detail", "pld_detail", "smoothed_pld_detail", "exact_detail"):
         if raw[detail]:
             r[detail] = raw[detail]
     r["routes"] = {one["route"]: _interval(one["value"]) for one in raw["routes"]}

@@ -8,7 +8,8 @@
 // epsilon as exact text; pld_step "" for the default grid; tolerance "" for 2^-100. Returns
 // {"events": [{"event", "count"}], "neighbouring", "routes": [{"route", "value": interval dict,
 // "tolerance_met"}], "best": index of the answer, "upper_text": the answer's upper end rounded
-// up to `digits` significant digits, "rdp_detail", "pld_detail", "smoothed_pld_detail"}. ParameterError / LimitError
+// up to `digits` significant digits, "rdp_detail", "pld_detail", "smoothed_pld_detail", "exact_detail"}.
+// ParameterError / LimitError
 // naming the parameter for bad input. GIL released while composing.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -87,6 +88,7 @@ py::dict compose_events(const EventTexts& events, bool want_epsilon, const std::
   d["rdp_detail"] = result.rdp_detail;
   d["pld_detail"] = result.pld_detail;
   d["smoothed_pld_detail"] = result.smoothed_pld_detail;
+  d["exact_detail"] = result.exact_detail;
   return d;
 }
 

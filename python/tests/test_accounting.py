@@ -168,6 +168,11 @@ def test_compose_events_smoothed_pld_and_exact_routes():
     assert one.details["route"] == "exact"
     assert 0 < one.lower and one.upper - one.lower <= one.lower * Fraction(1, 10**6)
     assert Fraction(125, 10**21) < one.lower and one.upper < Fraction(127, 10**21)
+    # two subsampled steps: the few-step wide-mass pld of the exact route, named in exact_detail
+    two = exactdp.compose_events([("poisson-gaussian:sigma=2,q=0.01", 2)], epsilon="1/2", report=True)
+    assert two["route"] == "exact" and "wide masses" in two["exact_detail"]
+    assert Fraction(25945, 10**23) <= two["delta"].upper and two["delta"].lower <= Fraction(25946, 10**23)
+    assert two["delta"].upper - two["delta"].lower <= two["delta"].lower * Fraction(1, 1000)
 
 
 def _shape(x):
