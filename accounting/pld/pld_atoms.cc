@@ -68,6 +68,15 @@ TestChains test_chains(const AtomPair& pair, const DiscretizationOptions& o, con
   return out;
 }
 
+// The connect-the-dots split of an atom (masses p >= 0, q >= 0, its loss between the grid losses
+// l_a < l_b): the mass put at l_b, enclosed in [0, p]; the rest, p minus it, goes to l_a, so that
+// both the mass and the e^-loss-weighted mass are kept (docs/ACCOUNTING.md).
+Interval mass_at_upper_loss(const Interval& p, const Interval& q, long a, long b, unsigned long n) {
+  const Interval zero(0L, kPrecision);
+  const Interval ea = exp_of(mpq_class(-a, n)), eb = exp_of(mpq_class(-b, n));
+  return min(max((p * ea - q) / (ea - eb), zero), p);
+}
+
 }  // namespace
 
 TestChains discretize_atoms_test(const AtomPair& pair, const DiscretizationOptions& options) {
@@ -88,9 +97,7 @@ DiscretizedEvent discretize_atoms(const AtomPair& pair, const DiscretizationOpti
     if (a == b) {
       add_mass(out.upper.masses, ia, to_fixed(p.upper(), o.scale_bits, true));
     } else {
-      const Interval ea = exp_of(mpq_class(-a, n)), eb = exp_of(mpq_class(-b, n));
-      Interval split = (p * ea - q) / (ea - eb);  // the mass at l_b
-      split = min(max(split, zero), p);
+      const Interval split = mass_at_upper_loss(p, q, a, b, n);
       const Interval rest = max(p - split, zero);  // at l_a
       add_mass(out.upper.masses, ib, to_fixed(split.upper(), o.scale_bits, true));
       add_mass(out.upper.masses, ia, to_fixed(rest.upper(), o.scale_bits, true));
@@ -126,8 +133,7 @@ WideDiscretizedEvent discretize_atoms_wide(const AtomPair& pair, unsigned long n
       out.upper.masses[ia] += to_fixed_wide(p.upper(), scale_bits, true);
       continue;
     }
-    const Interval ea = exp_of(mpq_class(-a, n)), eb = exp_of(mpq_class(-b, n));
-    const Interval split = min(max((p * ea - q) / (ea - eb), zero), p);  // the mass at l_b (connect the dots)
+    const Interval split = mass_at_upper_loss(p, q, a, b, n);
     out.upper.masses[ib] += to_fixed_wide(split.upper(), scale_bits, true);
     out.upper.masses[ia] += to_fixed_wide(max(p - split, zero).upper(), scale_bits, true);
   }
