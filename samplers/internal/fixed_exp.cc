@@ -1,0 +1,47 @@
+#include <exactdp/samplers/internal/fixed_exp.h>
+
+#include <gmpxx.h>
+#include <mpfr.h>
+
+#include <exactdp/core/interval.h>
+
+namespace exactdp::internal {
+namespace {
+
+constexpr mpfr_prec_t kTablePrecision = 256;
+
+// round(2^127 x) for 0 <= x <= 1, as a uint128.
+uint128 to_fixed(mpfr_srcptr x) {
+  Real scaled(kTablePrecision);
+  mpfr_mul_2ui(scaled, x, 127, MPFR_RNDN);  // exact
+  mpz_class v;
+  mpfr_get_z(v.get_mpz_t(), scaled, MPFR_RNDN);
+  const mpz_class high = v >> 64;
+  const mpz_class low = v - (high << 64);
+  return (uint128{high.get_ui()} << 64) | low.get_ui();
+}
+
+}  // namespace
+
+FixedExpTables make_fixed_exp_tables() {
+  static_assert(sizeof(unsigned long) == 8, "mpz get_ui must hold a 64-bit word");
+  FixedExpTables t{};
+  Real x(kTablePrecision);
+  for (long k = 0; k < 16; ++k) {
+    mpfr_set_si(x, -k, MPFR_RNDN);
+    mpfr_exp(x, x, MPFR_RNDN);
+    t.exp_integer[k] = to_fixed(x);
+    mpfr_set_si(x, -k, MPFR_RNDN);
+    mpfr_div_ui(x, x, 16, MPFR_RNDN);  // exact
+    mpfr_exp(x, x, MPFR_RNDN);
+    t.exp_sixteenth[k] = to_fixed(x);
+  }
+  mpfr_set_ui(x, 1, MPFR_RNDN);
+  for (unsigned long k = 0; k <= kFixedExpDegree; ++k) {
+    if (k > 0) mpfr_div_ui(x, x, k, MPFR_RNDN);
+    t.inverse_factorial[k] = to_fixed(x);
+  }
+  return t;
+}
+
+}  // namespace exactdp::internal
