@@ -1,42 +1,44 @@
-// internal/fixed_exp.h — exp(-g) in 128-bit fixed point, branch-free, with a proven error bound
-// (not installed): the acceptance probability of the hardened rejection method
-// (internal/hardened_rejection.h). Nothing here uses floating point.
+// internal/fixed_exp.h — 2^-h in 128-bit fixed point, branch-free, with a proven error bound
+// (not installed): the acceptance probability exp(-gamma) = 2^-(gamma log2 e) of the hardened
+// rejection method (internal/hardened_rejection.h), which folds log2(e) into its constant.
+// Nothing here uses floating point.
 //
-// Numbers: Q1.127, an unsigned 128-bit v standing for v / 2^127 (so 1 = 2^127).
-// Input: G < 2^121 standing for g = G / 2^117 (0 <= g < 16).
-// Method: g = n + i/16 + r with n = floor(g) < 16, i < 16, 0 <= r < 1/16 (bits of G), and
-//   exp(-g) = exp(-n) * exp(-i/16) * exp(-r),
-// the first two selected from tables of 16 by a full masked pass (no secret address), the last
-// the Taylor polynomial of degree kFixedExpDegree = 12 by Horner's rule:
-//   p_12 = 1/12!,  p_k = 1/k! - r p_(k+1)  (k = 11 .. 0),  exp(-r) ~ p_0,
-// where every p_k lies in [0, 1/k!] (an alternating series with falling terms), so the
-// subtractions never wrap.
-// Error (docs/HARDENED.md, "The rejection method"): every table entry and coefficient is rounded
-// to nearest (error <= 2^-128), every product rounded down (error < 2^-127), so
-//   Taylor remainder  r^13 / 13! < 2^-52 / 6227020800 < 2^-84.5,
-//   Horner rounding   < (2^-128 + 2^-127) / (1 - 1/16) < 2^-126,
-//   two products      < 2 (2^-126 + 2^-128 + 2^-127) < 2^-123,
-// hence |fixed_exp_neg(G) / 2^127 - exp(-G / 2^117)| < 2^-84 (kFixedExpErrorLog2), checked against
+// Numbers: Q1.127, an unsigned 128-bit v standing for v / 2^127 (so 1 = 2^127); Q0.64, a 64-bit
+// v standing for v / 2^64.
+// Input: H < 2^122 standing for h = H / 2^117 (0 <= h < 32).
+// Method: h = n + i/16 + r (n = floor(h), i < 16, 0 <= r < 1/16: bits of H) and
+//   2^-h = 2^-n * 2^-(i/16) * exp(-rho),  rho = r ln 2 < 0.0434,
+// 2^-n a shift, 2^-(i/16) selected from a table of 16 by a full masked pass (no secret address),
+//   exp(-rho) = 1 - rho + rho^2/2 - T,  T = rho^3 P(rho),  P(rho) = sum_{j=0..8} (-rho)^j / (j+3)!,
+// rho and rho^2 in Q1.127, T in Q0.64 arithmetic on sigma = 16 rho (so that sigma^3 keeps its
+// relative precision): Horner on sigma with c_j = 1 / ((j+3)! 16^j), T = sigma^3 P / 2^12. Every
+// Horner value lies in [0, c_j] (an alternating series with falling terms): no subtraction wraps.
+// Error (docs/HARDENED.md, "The rejection method"), all products rounded down, constants to nearest:
+//   Taylor remainder  rho^12 / 12! < 2^-83,
+//   T                 |error| < 2^-63.2 / 2^12 = 2^-75.2 (P to 2^-62.3, sigma^3 to 2^-62.5),
+//   rho, rho^2, the table, the product and the shift  < 2^-124,
+// hence |fixed_exp2_neg(H) / 2^127 - 2^-(H / 2^117)| < 2^-75 (kFixedExpErrorLog2), checked against
 // MPFR at random and extreme inputs by tests/samplers/fixed_exp_test.cc.
-// Time: fixed (4 products of 4 word multiplications, 12 Horner steps, two 16-entry passes); no
-// branch, no secret-dependent address.
+// Time: fixed: 3 wide products (4 word multiplications each), 12 word multiplications, one
+// 16-entry pass, a shift; no branch, no secret-dependent address.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include <exactdp/samplers/int128.h>
 
 namespace exactdp::internal {
 
-inline constexpr unsigned kFixedExpDegree = 12;
-inline constexpr long kFixedExpErrorLog2 = -84;
+inline constexpr unsigned kFixedExpTailDegree = 8;  // P's degree
+inline constexpr long kFixedExpErrorLog2 = -75;
 inline constexpr unsigned kFixedExpInputFractionBits = 117;
 inline const uint128 kFixedOne = uint128{1} << 127;
 
 struct FixedExpTables {
-  uint128 exp_integer[16];     // exp(-n), n < 16
-  uint128 exp_sixteenth[16];   // exp(-i/16), i < 16
-  uint128 inverse_factorial[kFixedExpDegree + 1];  // 1/k!
+  uint128 ln2 = 0;                         // ln 2 in Q1.127
+  alignas(32) uint128 exp2_sixteenth[16];  // 2^-(i/16), i < 16, Q1.127
+  std::uint64_t tail[kFixedExpTailDegree + 1];  // 1 / ((j+3)! 16^j), Q0.64
 };
 
 // The tables, rounded to nearest with MPFR (built once per sampler; deterministic).
@@ -56,25 +58,51 @@ struct FixedExpTables {
   return (top << 1) | ((middle >> 63) & 1);
 }
 
-// table[index] for index < 16, reading all 16 entries (masks, no secret address or branch).
-[[nodiscard]] inline uint128 fixed_select16(const uint128* table, std::uint64_t index) noexcept {
-  uint128 out = 0;
-  for (std::uint64_t k = 0; k < 16; ++k) {
-    const std::uint64_t equal = ((k ^ index) - 1) >> 63;  // 1 iff k == index (both < 16)
-    const uint128 mask = uint128{0} - equal;
-    out |= table[k] & mask;
-  }
-  return out;
+// floor(a b / 2^64) for Q0.64 numbers.
+[[nodiscard]] inline std::uint64_t fixed_mul64(std::uint64_t a, std::uint64_t b) noexcept {
+  return static_cast<std::uint64_t>((uint128{a} * b) >> 64);
 }
 
-// exp(-G / 2^117) in Q1.127, G < 2^121 (see above for the error bound).
-[[nodiscard]] inline uint128 fixed_exp_neg(uint128 g, const FixedExpTables& t) noexcept {
-  const auto n = static_cast<std::uint64_t>(g >> kFixedExpInputFractionBits) & 15;
-  const auto i = static_cast<std::uint64_t>(g >> (kFixedExpInputFractionBits - 4)) & 15;
-  const uint128 r = (g & ((uint128{1} << (kFixedExpInputFractionBits - 4)) - 1)) << (127 - kFixedExpInputFractionBits);
-  uint128 p = t.inverse_factorial[kFixedExpDegree];
-  for (unsigned k = kFixedExpDegree; k-- > 0;) p = t.inverse_factorial[k] - fixed_mul(r, p);
-  return fixed_mul(fixed_mul(p, fixed_select16(t.exp_integer, n)), fixed_select16(t.exp_sixteenth, i));
+// table[index] for index < 16, reading all 16 entries: entries k and k + 1, as eight 32-bit
+// lanes, are kept where the lanes of a counter (k in the first four, k + 1 in the last four)
+// compare equal to the index (a mask, no branch, no secret address). table is 32-byte aligned.
+[[nodiscard]] inline uint128 fixed_select16(const uint128* table, std::uint32_t index) noexcept {
+  using Lanes = std::uint32_t __attribute__((vector_size(32)));
+  const Lanes want = {index, index, index, index, index, index, index, index};
+  const Lanes two = {2, 2, 2, 2, 2, 2, 2, 2};
+  Lanes at = {0, 0, 0, 0, 1, 1, 1, 1};
+  Lanes acc = {0, 0, 0, 0, 0, 0, 0, 0};
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < 16; k += 2) {
+    Lanes pair;
+    std::memcpy(&pair, table + k, sizeof pair);
+    acc |= pair & (Lanes)(at == want);  // NOLINT: a vector cast of the same size
+    at += two;
+  }
+  const std::uint64_t high = (std::uint64_t{acc[3] | acc[7]} << 32) | (acc[2] | acc[6]);
+  const std::uint64_t low = (std::uint64_t{acc[1] | acc[5]} << 32) | (acc[0] | acc[4]);
+  return (uint128{high} << 64) | low;
+}
+
+// 2^-(H / 2^117) in Q1.127, H < 2^122 (see above for the error bound).
+[[gnu::always_inline]] inline uint128 fixed_exp2_neg(uint128 h, const FixedExpTables& t) noexcept {
+  constexpr unsigned kFraction = kFixedExpInputFractionBits;
+  const auto n = static_cast<unsigned>(h >> kFraction) & 31;
+  const auto i = static_cast<std::uint32_t>(h >> (kFraction - 4)) & 15;
+  const uint128 r = (h & ((uint128{1} << (kFraction - 4)) - 1)) << (127 - kFraction);  // Q1.127, exact
+  const uint128 rho = fixed_mul(r, t.ln2);
+  const uint128 rho2 = fixed_mul(rho, rho);
+  const auto sigma = static_cast<std::uint64_t>(rho >> 59);  // 16 rho in Q0.64, rounded down
+  std::uint64_t p = t.tail[kFixedExpTailDegree];
+  for (unsigned j = kFixedExpTailDegree; j-- > 0;) p = t.tail[j] - fixed_mul64(sigma, p);
+  const std::uint64_t cube = fixed_mul64(fixed_mul64(sigma, sigma), sigma);
+  const uint128 tail = uint128{fixed_mul64(cube, p)} << 51;  // sigma^3 P / 2^12 in Q1.127
+  const uint128 e = kFixedOne - rho + (rho2 >> 1) - tail;     // exp(-rho)
+  const uint128 v = fixed_mul(e, fixed_select16(t.exp2_sixteenth, i));
+  // v >> n for n < 32, branch-free (register shifts by a count do not depend on the count's value).
+  const auto v1 = static_cast<std::uint64_t>(v >> 64), v0 = static_cast<std::uint64_t>(v);
+  const std::uint64_t low = (v0 >> n) | ((v1 << 1) << (63 - n));
+  return (uint128{v1 >> n} << 64) | low;
 }
 
 }  // namespace exactdp::internal
