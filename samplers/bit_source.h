@@ -141,6 +141,23 @@ class BitSource::Reader {
     }
     return bits_from_source(k);
   }
+  // The next 64 count bits as count words (out[0] first, each most significant bit first): the
+  // same stream positions as count bits(64) calls; one unaligned load and one byte a word when the
+  // buffer holds them.
+  void words(std::uint64_t* out, unsigned count) {
+    const std::uint64_t total = std::uint64_t{64} * count;
+    if (position_ + total <= filled_) {
+      for (unsigned i = 0; i < count; ++i) {
+        const std::uint64_t at = position_ + std::uint64_t{64} * i;
+        const std::uint64_t next = buffer_[(at >> 3) + 8];  // inside the buffer or its padding
+        out[i] = load_at(buffer_, at) | (next >> (8 - (at & 7)));
+      }
+      position_ += total;
+      consumed_ += total;
+      return;
+    }
+    for (unsigned i = 0; i < count; ++i) out[i] = (bits(32) << 32) | bits(32);
+  }
   [[nodiscard]] std::uint64_t peek(unsigned skip, unsigned k) const noexcept {
     const std::uint64_t at = position_ + skip;
     return at + k <= filled_ ? load_at(buffer_, at) >> (64 - k) : 0;

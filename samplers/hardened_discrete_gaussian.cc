@@ -59,6 +59,14 @@ HardenedDiscreteGaussianParams HardenedDiscreteGaussianParams::make(const mpq_cl
   auto built = std::make_shared<internal::HardenedGaussianPlan>();
   internal::HardenedGaussianPlan& plan = *built;
   plan.width = setup.width;
+  if (hardening.method == HardenedMethod::kRejection && internal::rejection_covers(out.sigma2_, setup.tau_bits)) {
+    auto rejection = std::make_shared<internal::HardenedRejectionPlan>(internal::make_rejection_plan(out.sigma2_));
+    internal::require_tau_within_target(rejection->tau_upper, setup.tau_bits);
+    out.tau_upper_ = rejection->tau_upper;
+    plan.rejection = std::move(rejection);
+    out.plan_ = std::move(built);
+    return out;
+  }
   const long tail_log2 = setup.tail_log2;
   plan.fine_sigma2 = internal::convolution_fine_sigma2(setup.tau_bits, plan.m);
   const mpq_class direct_limit = 3 * plan.fine_sigma2;
@@ -89,12 +97,14 @@ HardenedDiscreteGaussianParams HardenedDiscreteGaussianParams::make(const mpq_cl
 }
 
 std::uint64_t HardenedDiscreteGaussianParams::bits_per_sample() const noexcept {
+  if (plan_->rejection) return 0;  // varies: 192 bits a proposal
   return (plan_->levels + 1) * std::uint64_t{plan_->width.width_bits + 1};
 }
 
 namespace internal {
 
 std::int64_t draw_hardened_gaussian(BitSource& bits, const HardenedGaussianPlan& plan, std::int64_t mean) noexcept {
+  if (plan.rejection) return draw_hardened_rejection(bits, *plan.rejection, mean);
   return with_limbs(plan.width.limbs, [&](auto limbs) { return draw<limbs()>(bits, plan, mean); });
 }
 
@@ -106,6 +116,10 @@ std::int64_t sample_discrete_gaussian(BitSource& bits, const HardenedDiscreteGau
 
 void sample_discrete_gaussian_n(BitSource& bits, const HardenedDiscreteGaussianParams& params, std::int64_t* out,
                                 std::size_t n) noexcept {
+  if (params.plan().rejection) {
+    internal::draw_hardened_rejection_n(bits, *params.plan().rejection, params.mean(), out, n);
+    return;
+  }
   internal::draw_hardened_gaussian_n(bits, params.plan(), params.mean(), out, n);
 }
 

@@ -24,6 +24,12 @@
 // Range: 1/100 <= sigma2 <= 2^100 (hardening.h, kHardenedMaxSigma2Log2) with numerator and
 //   denominator below 2^128, |mean| <= 2^62; otherwise make() throws ParameterError naming sigma2
 //   (with the range) or mean (never a silent fallback). |X - mean| < 2^61 on every draw.
+// Method: the above is HardenedMethod::kFixedWork (hardening.h). With kRejection and
+//   2^10 <= sigma2 < 2^56, tau_bits <= 64 the draws come from the rejection method instead
+//   (internal/hardened_rejection.h, docs/HARDENED.md "The rejection method"): same interface, a
+//   different hardened law (tau_upper about 2^-72), a varying number of 192-bit proposals
+//   (bits_per_sample() = 0) whose count is independent of the output; several times faster at
+//   large sigma2. Outside that range kRejection builds the fixed-work sampler.
 // Build: O(sqrt(s) + sqrt(3 s)) MPFR exponentials: 1 to 6 ms (BENCHMARKS.md, "Hardened samplers").
 // Thread-safety: params are immutable and shareable; a BitSource is one per thread.
 #pragma once
@@ -53,6 +59,7 @@ class HardenedDiscreteGaussianParams {
   [[nodiscard]] unsigned tau_bits() const noexcept { return tau_bits_; }
   // Certified: TV(law of this sampler, D_{Z, sigma} + mean) <= tau_upper() <= 2^-tau_bits.
   [[nodiscard]] const mpq_class& tau_upper() const noexcept { return tau_upper_; }
+  // Random bits of every draw; 0 for the rejection method (the count varies).
   [[nodiscard]] std::uint64_t bits_per_sample() const noexcept;
   // The sampler's tables (internal/hardened_plans.h; tests compute the exact law of the
   // hardened sampler from them).

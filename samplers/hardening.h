@@ -30,9 +30,20 @@ inline constexpr long kHardenedMaxSigma2Log2 = 100;
 inline constexpr long kHardenedMaxScaleLog2 = 50;
 inline constexpr unsigned kHardenedMaxValueBits = 128;
 
+// How the hardened discrete Gaussian hides its timing (docs/HARDENED.md):
+//   kFixedWork: every draw runs the same instructions and reads the same bits (the convolution of
+//     table scans), whatever the output and whatever the random bits;
+//   kRejection: for 2^10 <= sigma2 < 2^56 and tau_bits <= 64, proposals that each run the same
+//     instructions, repeated until one is accepted; the number of proposals is independent of the
+//     output (within tau), so the time reveals nothing about it. Several times faster at large
+//     sigma2 (grid noise uses it); outside that range the same as kFixedWork. The discrete Laplace
+//     has one method (kFixedWork).
+enum class HardenedMethod { kFixedWork, kRejection };
+
 struct Hardening {
   // The certified bound: TV(hardened law, exact law) <= 2^-tau_bits, kMinTauBits..kMaxTauBits.
   unsigned tau_bits = kDefaultTauBits;
+  HardenedMethod method = HardenedMethod::kFixedWork;
 };
 
 }  // namespace exactdp

@@ -48,7 +48,9 @@
 //   thread allocates only its batch buffers (and, when seeded, one seeded source that
 //   SeededBits::seek moves to each of its chunks' substreams).
 //
-// Hardened: the law's isochronous sampler (GridNoiseSpec::hardening); its range is that of
+// Hardened: the law's isochronous sampler (GridNoiseSpec::hardening; for the discrete Gaussian
+// always with HardenedMethod::kRejection, which is the fixed-work method outside
+// 2^10 <= sigma2 / g^2 < 2^56: docs/HARDENED.md "The rejection method"); its range is that of
 // samplers/hardened_discrete_gaussian.h (1/100 <= sigma2 / g^2 <= 2^100) and
 // hardened_discrete_laplace.h (1/100 <= scale / g <= 2^50); outside, ParameterError naming
 // "granularity" with the allowed range of k. Only the draws are isochronous: the grid mapping and

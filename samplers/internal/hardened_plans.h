@@ -7,8 +7,10 @@
 #include <gmpxx.h>
 
 #include <cstdint>
+#include <memory>
 
 #include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/internal/hardened_rejection.h>
 #include <exactdp/samplers/internal/hardened_scan.h>
 #include <exactdp/samplers/internal/hardened_tables.h>
 
@@ -25,6 +27,9 @@ struct HardenedGaussianPlan {
   ThresholdTable base;      // magnitude table of D_{Z, sqrt(v_L)}
   ScanTable fine_scan;      // the same tables in the layout of the draws (hardened_scan.h)
   ScanTable base_scan;
+  // Set when the rejection method draws instead (internal/hardened_rejection.h): then the fields
+  // above are unused (levels = 0, empty tables).
+  std::shared_ptr<const HardenedRejectionPlan> rejection;
 };
 
 // One isochronous draw of X from `plan` (what sample_discrete_gaussian does with the plan of

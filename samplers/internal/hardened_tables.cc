@@ -70,8 +70,9 @@ void table_probability(mpfr_ptr p_hat, const mpz_class& t, const mpz_class& t_pr
   mpfr_div_2ui(p_hat, p_hat, width.width_bits, MPFR_RNDN);
 }
 
-// Enclosure of the Gaussian weights of |Z|: w_0 = 1, w_k = 2 exp(-k^2 / (2 sigma2)).
-void gaussian_weight(mpfr_ptr lo, mpfr_ptr hi, const mpq_class& sigma2, long k) {
+// Enclosure of the Gaussian weights of |Z|: w_0 = 1, w_k = 2 exp(-k^2 / (2 sigma2)); of the
+// half law (half = true): w_k = exp(-k^2 / (2 sigma2)) for every k >= 0.
+void gaussian_weight(mpfr_ptr lo, mpfr_ptr hi, const mpq_class& sigma2, long k, bool half) {
   if (k == 0) {
     mpfr_set_ui(lo, 1, MPFR_RNDN);
     mpfr_set_ui(hi, 1, MPFR_RNDN);
@@ -80,20 +81,21 @@ void gaussian_weight(mpfr_ptr lo, mpfr_ptr hi, const mpq_class& sigma2, long k) 
   const mpq_class a = mpq_class(k * k) / (2 * sigma2);
   exp_neg(lo, a, MPFR_RNDD);
   exp_neg(hi, a, MPFR_RNDU);
+  if (half) return;
   mpfr_mul_2ui(lo, lo, 1, MPFR_RNDN);  // exact
   mpfr_mul_2ui(hi, hi, 1, MPFR_RNDN);
 }
 
-// Upper bound of sum_{j > k} w_j = 2 sum_{j >= k+1} exp(-j^2 / (2 sigma2)). The ratio of
-// consecutive terms, exp(-(2j + 1) / (2 sigma2)), falls with j, so the sum is at most
-// 2 exp(-(k+1)^2 / (2 sigma2)) / (1 - r) with r = exp(-(2k + 3) / (2 sigma2)).
-void gaussian_tail_upper(mpfr_ptr out, const mpq_class& sigma2, long k) {
+// Upper bound of sum_{j > k} w_j = 2 sum_{j >= k+1} exp(-j^2 / (2 sigma2)) (without the 2 for
+// the half law). The ratio of consecutive terms, exp(-(2j + 1) / (2 sigma2)), falls with j, so
+// the sum is at most 2 exp(-(k+1)^2 / (2 sigma2)) / (1 - r) with r = exp(-(2k + 3) / (2 sigma2)).
+void gaussian_tail_upper(mpfr_ptr out, const mpq_class& sigma2, long k, bool half) {
   Real first(mpfr_get_prec(out)), r(mpfr_get_prec(out));
   exp_neg(first, mpq_class((k + 1) * (k + 1)) / (2 * sigma2), MPFR_RNDU);
   exp_neg(r, mpq_class(2 * k + 3) / (2 * sigma2), MPFR_RNDU);
   mpfr_ui_sub(r, 1, r, MPFR_RNDD);  // 1 - r, rounded down (r rounded up)
   mpfr_div(out, first, r, MPFR_RNDU);
-  mpfr_mul_2ui(out, out, 1, MPFR_RNDN);
+  if (!half) mpfr_mul_2ui(out, out, 1, MPFR_RNDN);
 }
 
 constexpr long kMaxTableEntries = 1L << 16;  // far above any supported parameter (< 400)
@@ -115,8 +117,11 @@ mpz_class ThresholdTable::threshold(std::size_t i, unsigned limbs) const {
   return t;
 }
 
-CertifiedTable build_gaussian_magnitude_table(const mpq_class& sigma2, const FixedWidth& width,
-                                              long tail_log2) {
+namespace {
+
+// The magnitude table (half = false) or the half-law table (half = true); see the header.
+CertifiedTable build_gaussian_table(const mpq_class& sigma2, const FixedWidth& width, long tail_log2,
+                                    bool half) {
   const mpfr_prec_t prec = working_precision(width);
   Real w_lo(prec), w_hi(prec), sum_lo(prec), sum_hi(prec), tail(prec), ratio(prec);
   // Pass 1: the cut K (least K >= 1 with P[|Z| > K] <= 2^tail_log2) and the normaliser S.
@@ -125,11 +130,11 @@ CertifiedTable build_gaussian_magnitude_table(const mpq_class& sigma2, const Fix
   long cut = 0;
   for (long k = 0;; ++k) {
     if (k > kMaxTableEntries) throw std::logic_error("hardened Gaussian table: no cut found");
-    gaussian_weight(w_lo, w_hi, sigma2, k);
+    gaussian_weight(w_lo, w_hi, sigma2, k, half);
     mpfr_add(sum_lo, sum_lo, w_lo, MPFR_RNDD);
     mpfr_add(sum_hi, sum_hi, w_hi, MPFR_RNDU);
     if (k == 0) continue;
-    gaussian_tail_upper(tail, sigma2, k);
+    gaussian_tail_upper(tail, sigma2, k, half);
     mpfr_div(ratio, tail, sum_lo, MPFR_RNDU);  // >= P[|Z| > k]
     if (mpfr_cmp_si_2exp(ratio, 1, tail_log2) <= 0) {
       cut = k;
@@ -149,7 +154,7 @@ CertifiedTable build_gaussian_magnitude_table(const mpq_class& sigma2, const Fix
   mpfr_set_zero(tv, 1);
   mpz_class t_prev = 0;
   for (long k = 0; k <= cut; ++k) {
-    gaussian_weight(w_lo, w_hi, sigma2, k);
+    gaussian_weight(w_lo, w_hi, sigma2, k, half);
     mpfr_div(p_lo, w_lo, s_hi, MPFR_RNDD);
     mpfr_div(p_hi, w_hi, s_lo, MPFR_RNDU);
     mpz_class t = mpz_class(1) << width.width_bits;  // the last entry takes the rest
@@ -171,6 +176,17 @@ CertifiedTable build_gaussian_magnitude_table(const mpq_class& sigma2, const Fix
   mpfr_div_2ui(tv, tv, 1, MPFR_RNDU);  // TV = half the L1 distance
   out.tv_upper = to_mpq(tv);
   return out;
+}
+
+}  // namespace
+
+CertifiedTable build_gaussian_magnitude_table(const mpq_class& sigma2, const FixedWidth& width,
+                                              long tail_log2) {
+  return build_gaussian_table(sigma2, width, tail_log2, false);
+}
+
+CertifiedTable build_half_gaussian_table(const mpq_class& sigma2, const FixedWidth& width, long tail_log2) {
+  return build_gaussian_table(sigma2, width, tail_log2, true);
 }
 
 CertifiedTable build_laplace_magnitude_table(const mpq_class& scale, const FixedWidth& width,

@@ -44,6 +44,13 @@ struct CertifiedTable {
 [[nodiscard]] CertifiedTable build_gaussian_magnitude_table(const mpq_class& sigma2,
                                                             const FixedWidth& width, long tail_log2);
 
+// The table of the half discrete Gaussian on {0, 1, 2, ...}: P[X = x] ~ exp(-x^2 / (2 sigma2)),
+// X = #{i < K : u >= T_i}, T_i ~ 2^W P[X <= i], K the least K >= 1 with P[X > K] <= 2^tail_log2;
+// tv_upper bounds TV(table draw, that law). (The proposal of the rejection method,
+// internal/hardened_rejection.h.)
+[[nodiscard]] CertifiedTable build_half_gaussian_table(const mpq_class& sigma2, const FixedWidth& width,
+                                                       long tail_log2);
+
 // The tables of the discrete Laplace magnitude |X|, P[X = x] = (1 - rho) / (1 + rho) rho^|x|,
 // rho = exp(-1/scale). |X| = B (1 + G) with B ~ Bernoulli(2 rho / (1 + rho)) (X != 0) and
 // G ~ Geometric (P[G = g] = (1 - rho) rho^g) independent; a fair sign then gives X exactly. The

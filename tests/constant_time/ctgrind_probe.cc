@@ -15,7 +15,9 @@
 //                                Gaussian sigma2 = 100, 10^12 and 2^100, discrete Laplace scale =
 //                                10, 10^9 and 2^50, each with tau_bits 40, 64 and 128 (1, 2 and 3
 //                                words; 2, 3 and 5 digits of the vectorised scan),
-//                                the CLI's path (SamplerSpec::draw_hardened) at 100 and 10, and
+//                                the rejection method (single draws and batches) at sigma2 =
+//                                2^10, 2^36 and 2^56 - 1, the CLI's path
+//                                (SamplerSpec::draw_hardened) at 100 and 10, and
 //                                the C interface's path (exactdp_sample_int64, EXACTDP_HARDENED;
 //                                its own seeded source, tainted the same way) at 100 and 10,
 //                                made by the per-law calls and by exactdp_sampler_new
@@ -164,6 +166,22 @@ std::vector<Config> hardened_configs() {
                        return tainted_batch(batch, 37);
                      }});
     }
+  }
+  // The rejection method (grid noise's): single draws and batches of 70 (two groups of 32 and
+  // single proposals); the accept bit is declassified inside (docs/HARDENED.md "The rejection
+  // method"), everything else must stay clean.
+  for (const char* sigma2 : {"1024", "68719476736", "72057594037927935"}) {  // j = 4, 17, 26
+    exactdp::Hardening h;
+    h.method = exactdp::HardenedMethod::kRejection;
+    const auto p = exactdp::HardenedDiscreteGaussianParams::make(mpq_class(sigma2), 0, h);
+    out.push_back({std::string("hardened rejection discrete-gaussian sigma2=") + sigma2,
+                   [p](BitSource& bits) { return defined(exactdp::sample_discrete_gaussian(bits, p)); }});
+    out.push_back({std::string("hardened rejection discrete-gaussian batch of 70 sigma2=") + sigma2,
+                   [p](BitSource& bits) {
+                     std::int64_t batch[70];
+                     exactdp::sample_discrete_gaussian_n(bits, p, batch, 70);
+                     return tainted_batch(batch, 70);
+                   }});
   }
   // The CLI's per-sample path (`exactdp sample --hardened` and audit-timing): the same draws
   // through SamplerSpec::draw_hardened, the spec parsed from a command line.

@@ -13,13 +13,18 @@
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 #include <exactdp/samplers/internal/hardened_plans.h>
 #include <exactdp/core/rational.h>
+#include "tests/support/exact_gaussian_tv.h"
 
 namespace exactdp {
 namespace {
 
 using exactdp::Interval;
-using Law = std::map<long, mpq_class>;
-constexpr mpfr_prec_t kPrec = 320;
+using test_support::gaussian_tv;
+using test_support::kTvPrecision;
+using test_support::Law;
+using test_support::lower_of;
+using test_support::upper_of;
+constexpr mpfr_prec_t kPrec = kTvPrecision;
 
 // ---- the hardened law, exactly -------------------------------------------------------------
 
@@ -85,37 +90,6 @@ Law hardened_laplace_law(const std::vector<mpz_class>& t, unsigned width_bits) {
 
 // ---- the exact laws, independently ---------------------------------------------------------
 
-Interval gaussian_rho(long x, const mpq_class& sigma2) {
-  return exp(Interval(mpq_class(-x * x) / (2 * sigma2), kPrec));
-}
-
-// TV(hardened, D_{Z,sigma}) enclosed: 1/2 sum_x |P(x) - rho(x)/S| + 1/2 D(outside the support).
-// S = sum_{|x| <= N} rho(x) + [0, 2 tail], tail = sum_{x > N} rho(x) <= rho(N+1) / (1 - exp(-(N+1)/sigma2))
-// (x^2 - (N+1)^2 >= 2 (N+1) (x - N - 1)).
-Interval gaussian_tv(const Law& law, const mpq_class& sigma2) {
-  const long support = std::max(-law.begin()->first, law.rbegin()->first);
-  mpz_class sigma_floor;
-  mpz_sqrt(sigma_floor.get_mpz_t(), mpz_class(sigma2.get_num() / sigma2.get_den()).get_mpz_t());
-  const long n = support + 20 * (sigma_floor.get_si() + 1) + 10;
-  Interval s(0L, kPrec), outside(0L, kPrec);
-  std::map<long, Interval> rho;
-  for (long x = -n; x <= n; ++x) {
-    Interval r = gaussian_rho(x, sigma2);
-    s = s + r;
-    if (law.count(x) == 0) outside = outside + r;
-    else rho.emplace(x, std::move(r));
-  }
-  const Interval ratio = exp(Interval(mpq_class(-(n + 1)) / sigma2, kPrec));
-  Interval tail = gaussian_rho(n + 1, sigma2) / (Interval(1L, kPrec) - ratio);
-  tail = mul_2si(tail, 1);
-  const Interval zero_to_tail = hull(Interval(0L, kPrec), tail);
-  s = s + zero_to_tail;
-  outside = outside + zero_to_tail;
-  Interval l1 = outside / s;
-  for (const auto& [x, p] : law) l1 = l1 + abs(Interval(p, kPrec) - rho.at(x) / s);
-  return mul_2si(l1, -1);
-}
-
 // TV(hardened, discrete Laplace): D(x) = (1 - rho)/(1 + rho) rho^|x|, D(|x| > M) = 2 rho^(M+1)/(1 + rho).
 Interval laplace_tv(const Law& law, const mpq_class& scale) {
   const Interval rho = exp(Interval(-1 / scale, kPrec));
@@ -128,17 +102,6 @@ Interval laplace_tv(const Law& law, const mpq_class& scale) {
     l1 = l1 + abs(Interval(p, kPrec) - d);
   }
   return mul_2si(l1, -1);
-}
-
-mpq_class upper_of(const Interval& x) {
-  mpq_class q;
-  mpfr_get_q(q.get_mpq_t(), x.upper());
-  return q;
-}
-mpq_class lower_of(const Interval& x) {
-  mpq_class q;
-  mpfr_get_q(q.get_mpq_t(), x.lower());
-  return q;
 }
 
 void expect_certified(const Interval& tv, const mpq_class& tau_upper, const std::string& what) {
