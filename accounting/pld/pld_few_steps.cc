@@ -114,14 +114,18 @@ void check_applies(const RdpComposition& events, Neighbouring relation) {
 // order makes products of about 4 such supports in total, at ~1 us a point at 2^-160; ~300 bytes
 // a point of the largest product plus 32 MiB. Under replace-one with subsampled events: one
 // order, over twice the add/remove range (the +Delta/-Delta loss is about that of a shift by
-// 2 Delta), and the discretisation of the pair's chain and of the instance's cells (each about
-// as costly per point as one add/remove order) in place of the two orders'.
+// 2 Delta), and the discretisation of the pair's chain and of the instance's cells in place of
+// the two orders' (kReplaceDiscretizeFactor).
 struct FewStepsCost {
   double seconds = 0, bytes = 0;
   bool too_many_cells = false;  // the replace-one instance's limit (pld_replace_instance.h)
 };
 
 constexpr double kReplaceWidening = 2;
+// The replace-one discretisation (the pair's chain and the instance's cells, both over twice
+// the range, one order) measured at about 3.5 times pld_cost.h's add/remove estimate (which
+// counts two orders of one pass each): sigma 0.8 and 2, q = 0.01, steps 1/500 to 1/2000.
+constexpr double kReplaceDiscretizeFactor = 3.5;
 constexpr double kMaxInstanceCells = 2e6;  // pld_replace_instance.cc
 
 FewStepsCost cost_of(const RdpComposition& events, Neighbouring relation, unsigned long n, const Precision& p) {
@@ -137,7 +141,8 @@ FewStepsCost cost_of(const RdpComposition& events, Neighbouring relation, unsign
   const double orders = static_cast<double>(orders_of(events, relation).size());
   const double largest = std::min(k * grid, grid + 1.75 * std::max(0.0, composed - grid)) + 1;
   FewStepsCost c;
-  c.seconds = 3 * widen * e.discretize_seconds + orders * 3 * (4 * largest) * 1e-6 * (p.scale_bits / 160.0);
+  c.seconds = (pair ? kReplaceDiscretizeFactor : 3) * e.discretize_seconds +
+              orders * 3 * (4 * largest) * 1e-6 * (p.scale_bits / 160.0);
   c.bytes = 300 * largest + 32.0 * 1024 * 1024;
   c.too_many_cells = pair && grid > kMaxInstanceCells;
   return c;
