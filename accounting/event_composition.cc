@@ -234,6 +234,16 @@ void add_smoothed_pld_route(const EventCompositionRequest& r, EventCompositionRe
   }
 }
 
+// How the few-step answer's ends were made (pld/pld_few_steps.h): under replace-one with
+// subsampled events from the +Delta/-Delta records (a proven dominating pair).
+std::string few_steps_ends(const EventCompositionRequest& r) {
+  const bool pair = r.relation == Neighbouring::kReplaceOne &&
+                    std::any_of(r.events.begin(), r.events.end(), [](const auto& e) { return e.first.is_subsampled(); });
+  return pair ? "a few steps: pld with wide masses (connect-the-dots upper chain of the +Delta/-Delta records, a "
+                "proven dominating pair; loss-cell lower end of the same records), "
+              : "a few steps: pld with wide masses (connect-the-dots upper chain, loss-cell lower end), ";
+}
+
 void push_exact(const std::optional<Certified>& c, EventCompositionResult& out) {
   if (c) out.routes.push_back({"exact", c->value, c->tolerance_met});
 }
@@ -279,13 +289,14 @@ void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& o
     pld::FewStepsOptions o;
     if (r.pld_step) o.steps_per_unit = pld_steps(r);
     try {
-      const pld::FewStepsAnswer ans = r.want_epsilon ? pld::few_steps_epsilon(r.events, r.target, o)
-                                                     : pld::few_steps_delta(r.events, r.target, o);
+      const pld::FewStepsAnswer ans = r.want_epsilon ? pld::few_steps_epsilon(r.events, r.target, r.relation, o)
+                                                     : pld::few_steps_delta(r.events, r.target, r.relation, o);
       out.routes.push_back({"exact", ans.value, true});
-      out.exact_detail = "a few steps: pld with wide masses (connect-the-dots upper chain, loss-cell lower end), " +
-                         ans.grid;
+      out.exact_detail = few_steps_ends(r) + ans.grid;
     } catch (const ParameterError& e) {  // LimitError is one too
-      if (r.route == "exact") throw;
+      // Forced, or nothing else answered (replace-one: no rdp, and pld refused on its capped
+      // grid): the refusal is the answer.
+      if (r.route == "exact" || out.routes.empty()) throw;
       out.exact_detail = std::string("not used: ") + e.what();
     }
     return;
@@ -296,7 +307,8 @@ void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& o
                                   "one discrete-laplace event, plain or poisson (add-remove), with "
                                   "C(count + sensitivity, sensitivity) <= 100000, or at most " +
                                       std::to_string(pld::kFewStepsMaxCount) +
-                                      " steps in total of events the pld route discretises, under add-remove");
+                                      " steps in total of events the pld route discretises (under replace-one: "
+                                      "poisson-gaussian events only, or plain events only)");
   }
 }
 

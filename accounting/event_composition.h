@@ -18,9 +18,11 @@
 //   exact  one poisson-gaussian event (count 1) under add/remove: its closed-form profile
 //          (subsampled_gaussian_exact.h), the exact value enclosed; likewise one
 //          poisson-discrete-gaussian step and discrete Laplace steps; otherwise at most
-//          pld::kFewStepsMaxCount steps in total under add/remove through the wide-mass pld
-//          (pld/pld_few_steps.h: a tight certified bracket, not a closed form), under auto only
-//          when some event is subsampled; when asked for or under auto.
+//          pld::kFewStepsMaxCount steps in total through the wide-mass pld (pld/pld_few_steps.h:
+//          a tight certified bracket, not a closed form; under replace-one for poisson-gaussian
+//          events through their proven dominating pair, or for plain events), under auto only
+//          when some event is subsampled (its refusal then reported in exact_detail, or thrown
+//          when no other route answered); when asked for or under auto.
 // route "auto" evaluates every route that applies; any other name forces that route.
 // The answer is the route with the smallest certified upper end (the first on ties, in the
 // order rdp, accountant routes, pld, smoothed-pld, exact).

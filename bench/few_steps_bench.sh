@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# bench/few_steps_bench.sh NEW_CLI [OLD_CLI] — a few Poisson-subsampled Gaussian steps
-# (q = 0.01; sigma 0.8 at eps 4, sigma 2 at eps 1/2; epsilon at delta 1e-5 and 1e-10) through the
-# exact route's wide-mass pld (NEW_CLI --route exact) and, when OLD_CLI is given, the pld route
-# as it answered before (OLD_CLI --route pld, the route auto picked there). Prints a markdown
-# table: bracket, relative width, user+system CPU seconds and peak RSS (GNU time).
+# bench/few_steps_bench.sh [--replace-one] NEW_CLI [OLD_CLI] — a few Poisson-subsampled Gaussian
+# steps (q = 0.01) through the exact route's wide-mass pld (NEW_CLI --route exact) and, when
+# OLD_CLI is given, the pld route as it answered before (OLD_CLI --route pld, the route auto
+# picked there). Add/remove: k = 2, 3, 5, 10, 32; sigma 0.8 at eps 4, sigma 2 at eps 1/2; epsilon
+# at delta 1e-5 and 1e-10. --replace-one: k = 2, 4, 8, 32; sigma 0.8 and 2, each at eps 4 and
+# 1/2 and at delta 1e-5, under --neighbouring replace-one. Prints a markdown table: bracket,
+# relative width, user+system CPU seconds and peak RSS (GNU time).
 set -euo pipefail
-new=${1:?usage: bench/few_steps_bench.sh NEW_CLI [OLD_CLI]}
+relation=add-remove
+if [[ ${1:-} == --replace-one ]]; then
+  relation=replace-one
+  shift
+fi
+new=${1:?usage: bench/few_steps_bench.sh [--replace-one] NEW_CLI [OLD_CLI]}
 old=${2:-}
 run() {  # run CLI ROUTE ARGS... -> "bracket|width|seconds|MB"
   local cli=$1 route=$2; shift 2
   local out t
   t=$(mktemp)
-  out=$(/usr/bin/time -f "%U %S %M" -o "$t" "$cli" compose "$@" --route "$route" --json)
+  out=$(/usr/bin/time -f "%U %S %M" -o "$t" "$cli" compose "$@" --route "$route" --neighbouring "$relation" --json)
   python3 - "$out" "$t" <<'PY'
 import json, sys
 from decimal import Decimal
@@ -27,9 +34,17 @@ PY
 }
 echo "| case | k | before (pld) | width | s | MB | now (exact) | width | s | MB |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-for k in 2 3 5 10 32; do
-  for c in "sigma=0.8 --epsilon 4" "sigma=2 --epsilon 1/2" "sigma=0.8 --delta 1e-5" "sigma=0.8 --delta 1e-10" \
-           "sigma=2 --delta 1e-5" "sigma=2 --delta 1e-10"; do
+if [[ $relation == replace-one ]]; then
+  counts=(2 4 8 32)
+  cases=("sigma=0.8 --epsilon 4" "sigma=0.8 --epsilon 1/2" "sigma=0.8 --delta 1e-5" "sigma=2 --epsilon 4"
+         "sigma=2 --epsilon 1/2" "sigma=2 --delta 1e-5")
+else
+  counts=(2 3 5 10 32)
+  cases=("sigma=0.8 --epsilon 4" "sigma=2 --epsilon 1/2" "sigma=0.8 --delta 1e-5" "sigma=0.8 --delta 1e-10"
+         "sigma=2 --delta 1e-5" "sigma=2 --delta 1e-10")
+fi
+for k in "${counts[@]}"; do
+  for c in "${cases[@]}"; do
     read -r s rest <<<"$c"
     args=(--event "poisson-gaussian:$s,q=1/100" --count "$k" $rest)
     b="-|-|-|-"

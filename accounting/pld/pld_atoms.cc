@@ -113,6 +113,22 @@ DiscretizedEvent discretize_atoms(const AtomPair& pair, const DiscretizationOpti
   return out;
 }
 
+WideTestPair discretize_atoms_wide_test(const AtomPair& pair, unsigned long n, unsigned scale_bits) {
+  DiscretizationOptions o;
+  o.steps_per_unit = n;
+  const AtomGrid g = atom_grid(pair, o);
+  const auto points = static_cast<std::size_t>(g.i_hi - g.i_lo + 1);
+  WideTestPair out{n, g.i_lo, scale_bits, std::vector<mpz_class>(points), std::vector<mpz_class>(points)};
+  const Interval zero(0L, kPrecision);
+  for (const Atom& atom : pair.atoms) {
+    const auto ia = static_cast<std::size_t>(grid_index(atom.loss.lower(), n, MPFR_RNDD) - g.i_lo);
+    out.p[ia] += to_fixed_wide(max(atom.p, zero).lower(), scale_bits, false);  // label: the cell of the loss's lower end
+    out.q[ia] += to_fixed_wide(max(atom.q, zero).upper(), scale_bits, true);
+  }
+  trim_zero_ends(out);  // the tails are dropped
+  return out;
+}
+
 WideDiscretizedEvent discretize_atoms_wide(const AtomPair& pair, unsigned long n, unsigned scale_bits) {
   DiscretizationOptions o;
   o.steps_per_unit = n;
@@ -120,15 +136,12 @@ WideDiscretizedEvent discretize_atoms_wide(const AtomPair& pair, unsigned long n
   const auto points = static_cast<std::size_t>(g.i_hi - g.i_lo + 1);
   WideDiscretizedEvent out;
   out.upper = WideChain{n, g.i_lo, scale_bits, std::vector<mpz_class>(points), mpz_class(0)};
-  out.test = WideTestPair{n, g.i_lo, scale_bits, std::vector<mpz_class>(points), std::vector<mpz_class>(points)};
   const Interval zero(0L, kPrecision);
   for (const Atom& atom : pair.atoms) {
     const long a = grid_index(atom.loss.lower(), n, MPFR_RNDD);
     const long b = grid_index(atom.loss.upper(), n, MPFR_RNDU);
     const Interval p = max(atom.p, zero), q = max(atom.q, zero);
     const auto ia = static_cast<std::size_t>(a - g.i_lo), ib = static_cast<std::size_t>(b - g.i_lo);
-    out.test.p[ia] += to_fixed_wide(p.lower(), scale_bits, false);  // label: the cell of the loss's lower end
-    out.test.q[ia] += to_fixed_wide(q.upper(), scale_bits, true);
     if (a == b) {
       out.upper.masses[ia] += to_fixed_wide(p.upper(), scale_bits, true);
       continue;
@@ -141,7 +154,7 @@ WideDiscretizedEvent discretize_atoms_wide(const AtomPair& pair, unsigned long n
   out.upper.infinity_mass = to_fixed_wide(pair.p_high.upper(), scale_bits, true);
   out.upper.masses[0] += to_fixed_wide(pair.p_low.upper(), scale_bits, true);
   trim_zero_ends(out.upper);
-  trim_zero_ends(out.test);
+  out.test = discretize_atoms_wide_test(pair, n, scale_bits);
   return out;
 }
 

@@ -27,6 +27,9 @@
 // discretize_atoms_wide(pair, n, scale_bits) -> WideDiscretizedEvent (pld_events.h): the upper
 //   chain as discretize_atoms' with GMP masses rounded UP; the test pair with cells one grid step
 //   wide (c = 1), P DOWN, Q UP, untilted, the tails dropped (wide_pld.h).
+// discretize_atoms_wide_test(pair, n, scale_bits) -> WideTestPair: that test pair alone; like
+//   discretize_atoms_test, `loss` need only be a key (any fixed map of outcomes to labels is a
+//   post-processing: wide_pld.h), so it serves the replace-one instance (pld_replace_instance.h).
 // Throws LimitError naming "pld-step" beyond 5 * 10^7 grid points.
 #pragma once
 
@@ -56,6 +59,9 @@ struct TestChains {
 };
 [[nodiscard]] WideDiscretizedEvent discretize_atoms_wide(const AtomPair& pair, unsigned long steps_per_unit,
                                                          unsigned scale_bits);
+
+[[nodiscard]] WideTestPair discretize_atoms_wide_test(const AtomPair& pair, unsigned long steps_per_unit,
+                                                     unsigned scale_bits);
 
 [[nodiscard]] TestChains discretize_atoms_test(const AtomPair& pair, const DiscretizationOptions& options);
 

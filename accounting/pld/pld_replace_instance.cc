@@ -3,6 +3,7 @@
 #include <mpfr.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include <exactdp/core/interval.h>
@@ -257,20 +258,18 @@ AtomPair discrete_laplace_instance(const mpq_class& t, long d, const mpq_class& 
   return out;  // no tails
 }
 
-}  // namespace
-
-TestChains discretize_replace_instance(const RdpEvent& event, const DiscretizationOptions& options) {
+// The instance's atoms (one per loss cell or integer outcome, and the tails) for `event`.
+AtomPair replace_instance_atoms(const RdpEvent& event, unsigned long n, unsigned tail_bits) {
   if (!event.is_subsampled()) {
     throw ParameterError("route", "route: the replace-one instance is for Poisson-subsampled events");
   }
   const PrivacyEvent& base = event.subsampled_base();
   const mpq_class& q = event.subsampled_q();
-  const unsigned long n = options.steps_per_unit;
   switch (base.kind()) {
     case PrivacyEvent::Kind::kGaussian:
-      return discretize_atoms_test(gaussian_instance(event.subsampled_mu(), q, n, options.tail_bits), options);
+      return gaussian_instance(event.subsampled_mu(), q, n, tail_bits);
     case PrivacyEvent::Kind::kLaplace:
-      return discretize_atoms_test(laplace_instance(base.sensitivity() / base.noise_parameter(), q, n), options);
+      return laplace_instance(base.sensitivity() / base.noise_parameter(), q, n);
     case PrivacyEvent::Kind::kDiscreteGaussian:
     case PrivacyEvent::Kind::kDiscreteLaplace: {
       const mpz_class delta = base.sensitivity().get_num();  // an integer (factory-checked)
@@ -278,14 +277,28 @@ TestChains discretize_replace_instance(const RdpEvent& event, const Discretizati
         throw LimitError("sensitivity", "sensitivity: at most 2*10^6 for a discrete event on the pld route");
       }
       const long d = mpz_get_si(delta.get_mpz_t());
-      const AtomPair atoms = base.kind() == PrivacyEvent::Kind::kDiscreteGaussian
-                                 ? discrete_gaussian_instance(base.noise_parameter(), d, q, options.tail_bits)
-                                 : discrete_laplace_instance(base.noise_parameter(), d, q);
-      return discretize_atoms_test(atoms, options);
+      return base.kind() == PrivacyEvent::Kind::kDiscreteGaussian
+                 ? discrete_gaussian_instance(base.noise_parameter(), d, q, tail_bits)
+                 : discrete_laplace_instance(base.noise_parameter(), d, q);
     }
     default:
       throw ParameterError("route", "route: the pld route does not apply to " + event.describe() + " under replace-one");
   }
+}
+
+}  // namespace
+
+TestChains discretize_replace_instance(const RdpEvent& event, const DiscretizationOptions& options) {
+  return discretize_atoms_test(replace_instance_atoms(event, options.steps_per_unit, options.tail_bits), options);
+}
+
+WideTestPair discretize_replace_instance_wide(const RdpEvent& event, unsigned long steps_per_unit, unsigned scale_bits,
+                                              unsigned tail_bits) {
+  if (scale_bits < 8 || scale_bits > 1024 || tail_bits < 8 || tail_bits > 1000) {
+    throw std::logic_error("pld::discretize_replace_instance_wide: scale_bits or tail_bits out of range");
+  }
+  return discretize_atoms_wide_test(replace_instance_atoms(event, steps_per_unit, tail_bits), steps_per_unit,
+                                    scale_bits);
 }
 
 }  // namespace exactdp::accounting::pld

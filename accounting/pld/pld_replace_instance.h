@@ -26,15 +26,22 @@
 // Events: Poisson-subsampled Gaussian, discrete Gaussian, Laplace, discrete Laplace (q in (0, 1];
 // q = 1 is the plain mechanism with a shift of 2 Delta). ParameterError naming "route" otherwise;
 // the limits of pld_events.h / pld_noise_atoms.h (LimitError naming the parameter).
-// Thread-safety: pure function.
+// discretize_replace_instance_wide(event, steps_per_unit, scale_bits, tail_bits) -> WideTestPair
+// (wide_pld.h): the same atoms as a wide test pair (pld_atoms.h, discretize_atoms_wide_test: each
+// atom labelled by its cell, P rounded DOWN and Q UP to 2^-scale_bits, the tails dropped), for the
+// few-step route under replace-one (pld_few_steps.h). 8 <= scale_bits <= 1024, 8 <= tail_bits <= 1000.
+// Thread-safety: pure functions.
 #pragma once
 
 #include <exactdp/accounting/pld/pld_atoms.h>
 #include <exactdp/accounting/pld/pld_events.h>
+#include <exactdp/accounting/pld/wide_pld.h>
 #include <exactdp/accounting/rdp.h>
 
 namespace exactdp::accounting::pld {
 
 [[nodiscard]] TestChains discretize_replace_instance(const RdpEvent& event, const DiscretizationOptions& options);
+[[nodiscard]] WideTestPair discretize_replace_instance_wide(const RdpEvent& event, unsigned long steps_per_unit,
+                                                            unsigned scale_bits, unsigned tail_bits);
 
 }  // namespace exactdp::accounting::pld

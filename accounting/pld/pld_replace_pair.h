@@ -28,16 +28,23 @@
 // other. LimitError naming "pld-step" beyond options.max_grid_points grid points.
 // Cost: one interval inverse (~10 MPFR operations) and three cdf enclosures per grid boundary;
 // about twice the boundaries of one add/remove pair order.
-// Thread-safety: pure function.
+// discretize_replace_pair_wide(event, steps_per_unit, scale_bits, tail_bits) -> WideChain
+// (wide_pld.h): the same cells, splits and tails with the masses' upper ends rounded UP to
+// 2^-scale_bits as GMP integers (8 <= scale_bits <= 1024, 8 <= tail_bits <= 1000), for the
+// few-step route under replace-one (pld_few_steps.h).
+// Thread-safety: pure functions.
 #pragma once
 
 #include <exactdp/accounting/pld/discrete_pld.h>
 #include <exactdp/accounting/pld/pld_events.h>
+#include <exactdp/accounting/pld/wide_pld.h>
 #include <exactdp/accounting/rdp.h>
 
 namespace exactdp::accounting::pld {
 
 [[nodiscard]] bool covers_replace_pair(const RdpEvent& event);
 [[nodiscard]] DiscretePld discretize_replace_pair(const RdpEvent& event, const DiscretizationOptions& options);
+[[nodiscard]] WideChain discretize_replace_pair_wide(const RdpEvent& event, unsigned long steps_per_unit,
+                                                     unsigned scale_bits, unsigned tail_bits);
 
 }  // namespace exactdp::accounting::pld

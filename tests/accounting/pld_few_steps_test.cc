@@ -114,13 +114,13 @@ TEST(FewSteps, OneSubsampledGaussianStepContainsTheClosedForm) {
   const RdpComposition events{{RdpEvent::poisson_gaussian(mpq_class(4, 5), q), 1}};
   for (const mpq_class& eps : {mpq_class(4), mpq_class(1, 2), mpq_class(0)}) {
     const Interval exact = subsampled_gaussian_delta(mu, q, eps, 256);
-    const Interval few = pld::few_steps_delta(events, eps, kCoarse).value;
+    const Interval few = pld::few_steps_delta(events, eps, Neighbouring::kAddRemove, kCoarse).value;
     EXPECT_TRUE(overlap(exact, few)) << eps;
     EXPECT_LT(relative_width(few), 1e-2) << eps;
   }
   const std::optional<Certified> exact = subsampled_gaussian_epsilon(mu, q, mpq_class(1, 100000));
   ASSERT_TRUE(exact);
-  EXPECT_TRUE(overlap(exact->value, pld::few_steps_epsilon(events, mpq_class(1, 100000), kCoarse).value));
+  EXPECT_TRUE(overlap(exact->value, pld::few_steps_epsilon(events, mpq_class(1, 100000), Neighbouring::kAddRemove, kCoarse).value));
 }
 
 TEST(FewSteps, OneSubsampledDiscreteGaussianStepContainsTheClosedForm) {
@@ -221,7 +221,7 @@ TEST(FewSteps, TwoSubsampledGaussianStepsAgreeWithAnIndependentQuadrature) {
   EXPECT_LT(relative_width(few), 1e-2);
   // A deliberately wrong answer (q = 1/90) is rejected by the same check.
   const RdpComposition wrong{{RdpEvent::poisson_gaussian(mpq_class(4, 5), mpq_class(1, 90)), 2}};
-  EXPECT_FALSE(overlap(reference, pld::few_steps_delta(wrong, eps, kCoarse).value));
+  EXPECT_FALSE(overlap(reference, pld::few_steps_delta(wrong, eps, Neighbouring::kAddRemove, kCoarse).value));
 }
 
 TEST(FewSteps, TwoStepsEpsilonIsConsistentWithTheQuadrature) {
@@ -243,7 +243,16 @@ TEST(FewSteps, RefusesWhatItDoesNotCover) {
   EXPECT_FALSE(pld::few_steps_applies(many, Neighbouring::kAddRemove));
   EXPECT_THROW((void)pld::few_steps_delta(many, mpq_class(1)), ParameterError);
   const RdpComposition two{{RdpEvent::poisson_gaussian(mpq_class(1), mpq_class(1, 100)), 2}};
-  EXPECT_FALSE(pld::few_steps_applies(two, Neighbouring::kReplaceOne));
+  EXPECT_TRUE(pld::few_steps_applies(two, Neighbouring::kReplaceOne));  // its dominating pair is proven
+  // Replace-one: a subsampled Laplace keeps the group bound (no proven pair); a plain event
+  // beside a subsampled one is refused, as by the pld route.
+  const RdpComposition laplace{
+      {RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(2), 1), mpq_class(1, 100)), 2}};
+  EXPECT_TRUE(pld::few_steps_applies(laplace, Neighbouring::kAddRemove));
+  EXPECT_FALSE(pld::few_steps_applies(laplace, Neighbouring::kReplaceOne));
+  EXPECT_THROW((void)pld::few_steps_delta(laplace, mpq_class(1), Neighbouring::kReplaceOne), ParameterError);
+  const RdpComposition mixed{two[0], {RdpEvent::plain(PrivacyEvent::gaussian(mpq_class(2))), 1}};
+  EXPECT_FALSE(pld::few_steps_applies(mixed, Neighbouring::kReplaceOne));
   EXPECT_THROW((void)pld::few_steps_epsilon(two, mpq_class(0)), ParameterError);
   EXPECT_THROW((void)pld::few_steps_delta(two, mpq_class(-1)), ParameterError);
   // Far over the budget even at step 1/250: LimitError naming count, before any work.
