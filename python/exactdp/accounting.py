@@ -310,8 +310,9 @@ def compose_events(events: List[Any], *, report: bool = False, **options: Any):
     ``delta=`` for epsilon or ``epsilon=`` for delta; ``route=`` forces a route ("rdp", "pld",
     "smoothed-pld", "gdp", ...; default: the smallest certified upper end), ``pld_step="1/N"`` sets the pld
     grid, ``neighbouring="replace-one"`` the relation (default add-remove; subsampled events
-    under replace-one take the pld route: the +Delta/-Delta pair, proven to dominate for
-    poisson-gaussian, the group bound for the other laws; docs/ACCOUNTING.md). E.g. ``compose_events([("poisson-gaussian:sigma=1,q=0.01", 1000)], delta="1e-5",
+    under replace-one use the +Delta/-Delta pair, proven to dominate for poisson-gaussian (the
+    pld route, and up to 32 steps the "exact" route with wide masses), and the group bound for
+    the other laws; docs/ACCOUNTING.md). E.g. ``compose_events([("poisson-gaussian:sigma=1,q=0.01", 1000)], delta="1e-5",
     route="pld")``: the epsilon Interval (on the pld route both of its ends are proven bounds).
     report=True: the command's JSON report as a dict (every route's Interval under "routes").
     """
