@@ -3,7 +3,8 @@
 // hardened Gaussian with its tables scanned word by word (internal/constant_time.h,
 // draw_symmetric_table: the scan before the vectorised one of internal/hardened_scan.h; same
 // law, same bits, same values), for the before/after ratio in one run; "Batch" is the batch
-// draw (sample_discrete_gaussian_n, internal/hardened_batch.h; also same values and bits).
+// draw (sample_discrete_gaussian_n, internal/hardened_batch.h; also same values and bits);
+// "RejectionBatch" the rejection method's batch (internal/hardened_rejection.h).
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target hardened_bench
 //   ./build-bench/bench/hardened_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -75,6 +76,29 @@ BENCHMARK(BM_HardenedDiscreteGaussianBatch)
     ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6}, {1}})
     ->ArgsProduct({{1, 3}, {0, 2}})
     ->ArgNames({"sigma2_index", "tau_index"});
+
+// The rejection method's batch (Hardening::method = kRejection; docs/HARDENED.md "The rejection
+// method"), 256 draws a call, at the sigma2 of grid noise and beyond (indices 2 .. 6 of kSigma2,
+// 10^6 .. 2^64 are inside its range 2^10 <= sigma2 < 2^56 except 2^64).
+void BM_HardenedDiscreteGaussianRejectionBatch(benchmark::State& state) {
+  const char* s = kSigma2[state.range(0)];
+  state.SetLabel(std::string("sigma2=") + s + " tau_bits=64 rejection (batch of 256)");
+  Hardening h;
+  h.method = HardenedMethod::kRejection;
+  const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, h);
+  SeededBits bits(Seed{});
+  std::int64_t out[256];
+  for (auto _ : state) {
+    sample_discrete_gaussian_n(bits, params, out, 256);
+    benchmark::DoNotOptimize(out[255]);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * 256);
+  state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,  // exactdp-allow-float: report only
+                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed()) /  // exactdp-allow-float: report only
+                                  (static_cast<double>(state.iterations()) * 256);  // exactdp-allow-float: report only
+}
+BENCHMARK(BM_HardenedDiscreteGaussianRejectionBatch)->DenseRange(2, 6)->ArgName("sigma2_index");
 
 // The same draw with the word-by-word scan (the previous per-sample code).
 template <unsigned L>

@@ -9,12 +9,16 @@
 //     single draws and batches; companion: the zero not rejected with the negative sign (its
 //     weight doubled) is caught.
 //   * The range: where the method applies, and that elsewhere the fixed-work method answers.
+//   * The number of proposals does not depend on the output (Welch t by output class, seeded);
+//     companion: the same statistic sees the plain sampler's dependence.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include <exactdp/core/rational.h>
+#include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/internal/hardened_plans.h>
 #include <exactdp/samplers/internal/hardened_rejection.h>
@@ -183,6 +187,60 @@ TEST(RejectionRange, AppliesWhereDocumented) {
     const std::int64_t v = sample_discrete_gaussian(bits, top);
     EXPECT_LT(v < 0 ? -v : v, std::int64_t{1} << 40);  // sigma = 2^28: 2^40 is 4096 sigma
   }
+}
+
+}  // namespace
+}  // namespace exactdp
+
+namespace exactdp {
+namespace {
+
+// Welch's t of the number of proposals (bits / 192) between draws with |value| < sigma (class A,
+// about 68 %) and the others (class B); fixed seed. The rejection method's count is independent of
+// the output (docs/HARDENED.md), so |t| stays small: under independence t is about standard
+// normal, and |t| >= 5 has probability about 6e-7. The plain sampler (CKS20, whose loops run
+// longer for larger |Y|) read through the same statistic shows its dependence (|t| far above 5):
+// the test is able to see one.
+template <class Draw>
+double proposal_count_t(Draw draw, const mpz_class& sigma_floor, std::uint32_t index) {
+  SeededBits bits(test_support::fixed_seed(74, index));
+  double n[2] = {0, 0}, sum[2] = {0, 0}, sum2[2] = {0, 0};
+  for (int i = 0; i < 200'000; ++i) {
+    const std::uint64_t before = bits.bits_consumed();
+    const mpz_class value = draw(bits);
+    const double used = static_cast<double>(bits.bits_consumed() - before);
+    const int c = abs(value) < sigma_floor ? 0 : 1;
+    n[c] += 1;
+    sum[c] += used;
+    sum2[c] += used * used;
+  }
+  double mean[2], var[2];
+  for (int c = 0; c < 2; ++c) {
+    mean[c] = sum[c] / n[c];
+    var[c] = (sum2[c] - n[c] * mean[c] * mean[c]) / (n[c] - 1);
+  }
+  return (mean[1] - mean[0]) / std::sqrt(var[0] / n[0] + var[1] / n[1]);
+}
+
+TEST(RejectionTiming, ProposalCountDoesNotDependOnTheOutput) {
+  const mpq_class sigma2(1 << 20);
+  const auto hardened = HardenedDiscreteGaussianParams::make(sigma2, 0, rejection());
+  const double t = proposal_count_t([&](BitSource& b) { return mpz_class(sample_discrete_gaussian(b, hardened)); },
+                                    1024, 1);
+  RecordProperty("welch_t", std::to_string(t));
+  EXPECT_LT(std::abs(t), 5.0) << "proposal count depends on the output: t = " << t;
+
+  // The plain sampler at sigma2 = 100 (CKS20: its Laplace proposal's loops grow with |Y|).
+  const auto plain = DiscreteGaussianParams::make(mpq_class(100));
+  const double t_plain = proposal_count_t(
+      [&](BitSource& b) {
+        mpz_class x;
+        sample_discrete_gaussian(b, plain, x);
+        return x;
+      },
+      10, 2);
+  RecordProperty("welch_t_plain", std::to_string(t_plain));
+  EXPECT_GT(std::abs(t_plain), 5.0) << "the statistic does not see the plain sampler's dependence: t = " << t_plain;
 }
 
 }  // namespace
