@@ -131,6 +131,9 @@ def add_noise(x, *, law: str = "discrete-gaussian", sigma=None, scale=None, sigm
     granularity: None (automatic: noise_granularity() says which) or an exact power of two.
     hardened: the isochronous sampler (range 1/100 <= sigma2 / g^2 <= 2^100, scale / g <= 2^50;
         outside, ParameterError naming granularity; the automatic granularity is always inside).
+        The discrete Gaussian at 2^10 <= sigma2 / g^2 < 2^56 uses the rejection method: each
+        proposal runs the same instructions, their number is independent of the noise, tau
+        about 2^-72 per coordinate (docs/HARDENED.md, "The rejection method").
     rng: None (the OS CSPRNG, one source per thread) or an exactdp.SeededBits: 256 bits of it key
         the chunked substreams, so the result is the same for every thread count, and the next
         call with the same source gives fresh noise (tests and audits only).
