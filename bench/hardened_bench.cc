@@ -55,11 +55,8 @@ BENCHMARK(BM_HardenedDiscreteGaussian)
 
 // The batch (sample_discrete_gaussian_n: same values and bits as single draws), 256 draws a
 // call as grid noise makes them; the time is per draw (items), bits/sample per draw.
-void BM_HardenedDiscreteGaussianBatch(benchmark::State& state) {
-  const char* s = kSigma2[state.range(0)];
-  const unsigned tau_bits = kTauBits[state.range(1)];
-  state.SetLabel(std::string("sigma2=") + s + " tau_bits=" + std::to_string(tau_bits) + " (batch of 256)");
-  const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, {tau_bits});
+// 256 draws a call of sample_discrete_gaussian_n; ns/sample and bits/sample per draw.
+void run_batches(benchmark::State& state, const HardenedDiscreteGaussianParams& params) {
   SeededBits bits(Seed{});
   std::int64_t out[256];
   for (auto _ : state) {
@@ -71,6 +68,13 @@ void BM_HardenedDiscreteGaussianBatch(benchmark::State& state) {
                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed()) /  // exactdp-allow-float: report only
                                   (static_cast<double>(state.iterations()) * 256);  // exactdp-allow-float: report only
+}
+
+void BM_HardenedDiscreteGaussianBatch(benchmark::State& state) {
+  const char* s = kSigma2[state.range(0)];
+  const unsigned tau_bits = kTauBits[state.range(1)];
+  state.SetLabel(std::string("sigma2=") + s + " tau_bits=" + std::to_string(tau_bits) + " (batch of 256)");
+  run_batches(state, HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, {tau_bits}));
 }
 BENCHMARK(BM_HardenedDiscreteGaussianBatch)
     ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6}, {1}})
@@ -85,18 +89,7 @@ void BM_HardenedDiscreteGaussianRejectionBatch(benchmark::State& state) {
   state.SetLabel(std::string("sigma2=") + s + " tau_bits=64 rejection (batch of 256)");
   Hardening h;
   h.method = HardenedMethod::kRejection;
-  const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, h);
-  SeededBits bits(Seed{});
-  std::int64_t out[256];
-  for (auto _ : state) {
-    sample_discrete_gaussian_n(bits, params, out, 256);
-    benchmark::DoNotOptimize(out[255]);
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * 256);
-  state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,  // exactdp-allow-float: report only
-                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed()) /  // exactdp-allow-float: report only
-                                  (static_cast<double>(state.iterations()) * 256);  // exactdp-allow-float: report only
+  run_batches(state, HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, h));
 }
 BENCHMARK(BM_HardenedDiscreteGaussianRejectionBatch)->DenseRange(2, 6)->ArgName("sigma2_index");
 

@@ -156,7 +156,10 @@ class BitSource::Reader {
       consumed_ += total;
       return;
     }
-    for (unsigned i = 0; i < count; ++i) out[i] = (bits(32) << 32) | bits(32);
+    for (unsigned i = 0; i < count; ++i) {
+      const std::uint64_t high = bits(32);  // two statements: the reads are ordered
+      out[i] = (high << 32) | bits(32);
+    }
   }
   [[nodiscard]] std::uint64_t peek(unsigned skip, unsigned k) const noexcept {
     const std::uint64_t at = position_ + skip;

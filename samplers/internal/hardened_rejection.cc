@@ -118,9 +118,21 @@ inline std::uint64_t proposal_x(const HardenedRejectionPlan& plan, std::uint64_t
   return below_acceptance & (1 ^ (zero & sign));
 }
 
+}  // namespace
+
+std::uint64_t rejection_proposal(const HardenedRejectionPlan& plan, std::uint64_t w0, std::uint64_t w1,
+                                 std::uint64_t w2, std::int64_t* value) noexcept {
+  return proposal_accept(plan, proposal_x(plan, w0, w2), w1, w2, value);
+}
+
+namespace {
+
 // The 192 bits of one proposal, as three words (stream order, most significant first).
 inline void proposal_words(BitSource& bits, std::uint64_t* w) {
-  for (unsigned i = 0; i < 3; ++i) w[i] = (bits.bits(32) << 32) | bits.bits(32);
+  for (unsigned i = 0; i < 3; ++i) {
+    const std::uint64_t high = bits.bits(32);  // two statements: the reads are ordered
+    w[i] = (high << 32) | bits.bits(32);
+  }
 }
 inline void proposal_words(BitSource::Reader& bits, std::uint64_t* w) { bits.words(w, 3); }
 
@@ -130,7 +142,7 @@ std::size_t draw_one(Source& bits, const HardenedRejectionPlan& plan, std::int64
   std::uint64_t w[3];
   proposal_words(bits, w);
   std::int64_t value = 0;
-  std::uint64_t accepted = proposal_accept(plan, proposal_x(plan, w[0], w[2]), w[1], w[2], &value);
+  std::uint64_t accepted = rejection_proposal(plan, w[0], w[1], w[2], &value);
   EXACTDP_DECLASSIFY(accepted);
   if (accepted == 0) return 0;
   *out = value + mean;
@@ -161,10 +173,11 @@ EXACTDP_SCAN_CLONES void evaluate_group(const HardenedRejectionPlan& plan, Propo
   }
 }
 
-// Up to n draws into out from one group of proposals; returns how many.
+// The accepted proposals of one group into out (at most kScanGroup: the caller has room for a
+// whole group); returns how many.
 template <class Source>
 std::size_t draw_group(Source& bits, const HardenedRejectionPlan& plan, std::int64_t mean, std::int64_t* out,
-                       std::size_t n, ProposalGroup& g) noexcept {
+                       ProposalGroup& g) noexcept {
   for (std::size_t s = 0; s < kScanGroup; ++s) {
     std::uint64_t w[3];
     proposal_words(bits, w);
@@ -176,17 +189,12 @@ std::size_t draw_group(Source& bits, const HardenedRejectionPlan& plan, std::int
   std::size_t done = 0;
   for (std::size_t s = 0; s < kScanGroup; ++s) {
     EXACTDP_DECLASSIFY(g.accepted[s]);
-    if (g.accepted[s] != 0 && done < n) out[done++] = g.value[s] + mean;
+    if (g.accepted[s] != 0) out[done++] = g.value[s] + mean;
   }
   return done;
 }
 
 }  // namespace
-
-std::uint64_t rejection_proposal(const HardenedRejectionPlan& plan, std::uint64_t w0, std::uint64_t w1,
-                                 std::uint64_t w2, std::int64_t* value) noexcept {
-  return proposal_accept(plan, proposal_x(plan, w0, w2), w1, w2, value);
-}
 
 std::int64_t draw_hardened_rejection(BitSource& bits, const HardenedRejectionPlan& plan, std::int64_t mean) noexcept {
   std::int64_t out = 0;
@@ -202,7 +210,7 @@ void draw_hardened_rejection_n(BitSource& bits, const HardenedRejectionPlan& pla
   // Whole groups while at least a group's worth of draws is left, then single proposals, so that a
   // short batch does not read a group for a few draws.
   ProposalGroup group;
-  while (n - done >= kScanGroup) done += draw_group(reader, plan, mean, out + done, n - done, group);
+  while (n - done >= kScanGroup) done += draw_group(reader, plan, mean, out + done, group);
   while (done < n) done += draw_one(reader, plan, mean, out + done);
 }
 

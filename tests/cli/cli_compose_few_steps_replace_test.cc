@@ -21,9 +21,7 @@ using test_support::expect_rejected_naming;
 using test_support::json_interval_field;
 using test_support::json_string_field;
 
-CliRun compose(std::vector<std::string> args) {
-  return test_support::run_command("compose", std::move(args));
-}
+const auto compose = test_support::command_runner("compose");
 
 mpq_class q(const char* s) { return parse_rational("t", s); }
 
