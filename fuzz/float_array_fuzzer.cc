@@ -1,11 +1,15 @@
 // float_array_fuzzer — the grid noise of float arrays (mechanisms/grid_noise/grid_noise.h) on
 // arbitrary bit patterns: NaN (any payload), +-inf, -0.0, subnormals, the largest values.
 //
-// Input: byte 0 chooses double or float, the law and the thread count (1..3); bytes 1-2 the
-// granularity exponent k (biased to |k| <= 1100, up to +-4096); byte 3 the noise in grid units
-// (sigma / g or scale / g = 2^(b % 48 - 16)); the rest are the array's bit patterns (at most 2048
-// values). Invariants:
+// Input: byte 0 chooses double or float (bit 0), the law (bit 1), the thread count (1..3, bits
+// 2-6) and the hardened (isochronous) samplers (bit 7); bytes 1-2 the granularity exponent k
+// (biased to |k| <= 1100, up to +-4096); byte 3 the noise in grid units (sigma / g or scale / g =
+// 2^(b % 48 - 16)); the rest are the array's bit patterns (at most 2048 values). Invariants:
 //   * never a crash or hang; the only exception is ParameterError;
+//   * hardened: a noise outside the hardened samplers' range (sigma2 / g^2 or scale / g below
+//     1/100) is refused with ParameterError naming "granularity"; inside it, the same checks as
+//     below, the draws replayed one by one through the hardened sampler (a batch gives exactly the
+//     values and bits of single draws);
 //   * an array holding NaN or +-inf is refused with ParameterError naming "x" and the FIRST such
 //     index ("x[i] is NaN; allowed: finite values"), and the output is left untouched;
 //   * otherwise every output is finite, and the grid mapping and the output conversion agree with
@@ -40,6 +44,7 @@ constexpr std::size_t kMaxValues = 2048;
 struct Setup {
   bool is_double = true;
   bool gaussian = true;
+  bool hardened = false;
   unsigned threads = 1;
   long k = 0;
   long noise_exponent = 0;  // sigma / g = 2^noise_exponent (scale / g for the Laplace)
@@ -50,7 +55,8 @@ Setup read_setup(ByteReader& in) {
   const std::uint8_t mode = in.u8();
   s.is_double = (mode & 1) == 0;
   s.gaussian = (mode & 2) == 0;
-  s.threads = 1 + (mode >> 2) % 3;
+  s.threads = 1 + ((mode >> 2) & 31) % 3;
+  s.hardened = (mode >> 7) != 0;
   const auto raw = static_cast<std::uint16_t>((in.u8() << 8) | in.u8());
   s.k = (raw & 0x8000) != 0 ? static_cast<long>(raw % 8193) - 4096 : static_cast<long>(raw % 2201) - 1100;
   s.noise_exponent = static_cast<long>(in.u8() % 48) - 16;
@@ -63,7 +69,22 @@ mech::GridNoise make_noise(const Setup& s) {
   spec.parameter = s.gaussian ? "sigma" : "scale";
   spec.value = ts::power_of_two(s.noise_exponent - s.k);  // data units: 2^e g
   spec.granularity_exponent = s.k;
+  if (s.hardened) spec.hardening = exactdp::Hardening{};
   return mech::GridNoise::make(spec);
+}
+
+// The hardened samplers stop at sigma2 / g^2 >= 1/100 (scale / g >= 1/100): below, make()
+// must refuse, naming the granularity. Returns whether the noise was built.
+std::optional<mech::GridNoise> make_checked(const Setup& s) {
+  const bool in_range = !s.hardened || s.noise_exponent >= (s.gaussian ? -3 : -6);
+  try {
+    mech::GridNoise noise = make_noise(s);
+    FUZZ_CHECK(in_range, "hardened noise 2^%ld (grid units) was accepted below its range", s.noise_exponent);
+    return noise;
+  } catch (const exactdp::ParameterError& e) {
+    FUZZ_CHECK(!in_range && e.parameter() == "granularity", "refused %s: %s", e.parameter().c_str(), e.what());
+    return std::nullopt;
+  }
 }
 
 template <class Float>
@@ -116,7 +137,9 @@ void check_values(const mech::GridNoise& noise, const std::vector<Float>& x, con
 template <class Float>
 void run(ByteReader& in, std::size_t remaining, const Setup& s) {
   const std::vector<Float> x = read_values<Float>(in, remaining);
-  const mech::GridNoise noise = make_noise(s);
+  const std::optional<mech::GridNoise> built = make_checked(s);
+  if (!built) return;
+  const mech::GridNoise& noise = *built;
   exactdp::Seed seed{};
   for (std::size_t i = 0; i < seed.size(); ++i) seed[i] = static_cast<unsigned char>(0x5a ^ (i * 7));
   for (std::size_t i = 0; i < x.size(); ++i) {
