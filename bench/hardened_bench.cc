@@ -12,6 +12,7 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <vector>
 
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/discrete_laplace.h>
@@ -92,6 +93,32 @@ void BM_HardenedDiscreteGaussianRejectionBatch(benchmark::State& state) {
   run_batches(state, HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, h));
 }
 BENCHMARK(BM_HardenedDiscreteGaussianRejectionBatch)->DenseRange(2, 6)->ArgName("sigma2_index");
+
+// The randomness alone of the rejection batch above: the same number of 64-bit words (its bits a
+// draw, measured on 2^16 draws first) read from the same seeded ChaCha20 source through a
+// BitSource::Reader, and nothing computed. The floor that any method reading this many bits has.
+void BM_HardenedRejectionRandomnessOnly(benchmark::State& state) {
+  const char* s = kSigma2[state.range(0)];
+  Hardening h;
+  h.method = HardenedMethod::kRejection;
+  const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, h);
+  SeededBits probe(Seed{});
+  std::int64_t out[256];
+  for (int i = 0; i < 256; ++i) sample_discrete_gaussian_n(probe, params, out, 256);
+  const std::size_t words = (probe.bits_consumed() / 256 + 63) / 64;  // a batch of 256 draws
+  state.SetLabel(std::string("sigma2=") + s + " " + std::to_string(words) + " words a batch of 256");
+  SeededBits bits(Seed{});
+  std::vector<std::uint64_t> w(words);
+  for (auto _ : state) {
+    BitSource::Reader reader(bits);
+    reader.words(w.data(), words);
+    benchmark::DoNotOptimize(w.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * 256);
+  state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,  // exactdp-allow-float: report only
+                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_HardenedRejectionRandomnessOnly)->DenseRange(5, 6)->ArgName("sigma2_index");
 
 // The same draw with the word-by-word scan (the previous per-sample code).
 template <unsigned L>

@@ -142,23 +142,29 @@ class BitSource::Reader {
     return bits_from_source(k);
   }
   // The next 64 count bits as count words (out[0] first, each most significant bit first): the
-  // same stream positions as count bits(64) calls; one unaligned load and one byte a word when the
-  // buffer holds them.
-  void words(std::uint64_t* out, unsigned count) {
-    const std::uint64_t total = std::uint64_t{64} * count;
-    if (position_ + total <= filled_) {
-      for (unsigned i = 0; i < count; ++i) {
-        const std::uint64_t at = position_ + std::uint64_t{64} * i;
-        const std::uint64_t next = buffer_[(at >> 3) + 8];  // inside the buffer or its padding
-        out[i] = load_at(buffer_, at) | (next >> (8 - (at & 7)));
+  // same stream positions as count bits(64) calls. The words the buffer holds cost one unaligned
+  // load and one byte each; the one word that straddles a refill goes through bits(32) twice.
+  void words(std::uint64_t* out, std::size_t count) {
+    while (count > 0) {
+      const std::size_t held = std::min<std::uint64_t>(count, (filled_ - position_) / 64);
+      if ((position_ & 7) == 0) {  // byte-aligned: whole bytes, one load a word
+        const unsigned char* from = buffer_ + (position_ >> 3);
+        for (std::size_t i = 0; i < held; ++i) out[i] = load_at(from, 64 * i);
+      } else {
+        for (std::size_t i = 0; i < held; ++i) {
+          const std::uint64_t at = position_ + std::uint64_t{64} * i;
+          const std::uint64_t next = buffer_[(at >> 3) + 8];  // inside the buffer or its padding
+          out[i] = load_at(buffer_, at) | (next >> (8 - (at & 7)));
+        }
       }
-      position_ += total;
-      consumed_ += total;
-      return;
-    }
-    for (unsigned i = 0; i < count; ++i) {
+      position_ += std::uint64_t{64} * held;
+      consumed_ += std::uint64_t{64} * held;
+      out += held;
+      count -= held;
+      if (count == 0) return;
       const std::uint64_t high = bits(32);  // two statements: the reads are ordered
-      out[i] = (high << 32) | bits(32);
+      *out++ = (high << 32) | bits(32);
+      --count;
     }
   }
   [[nodiscard]] std::uint64_t peek(unsigned skip, unsigned k) const noexcept {

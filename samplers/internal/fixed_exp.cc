@@ -43,7 +43,9 @@ FixedExpTables make_fixed_exp_tables() {
     mpfr_div_ui(x, x, 16, MPFR_RNDN);  // exact
     mpfr_exp2(x, x, MPFR_RNDN);
     t.exp2_sixteenth[k] = to_fixed(x);
+    for (unsigned d = 0; d < 4; ++d) t.sixteenth_words[d][k] = static_cast<std::uint32_t>(t.exp2_sixteenth[k] >> (32 * d));
   }
+  t.select_group = best_fixed_select_group();
   mpfr_set_ui(x, 1, MPFR_RNDN);
   mpfr_div_ui(x, x, 6, MPFR_RNDN);  // 1/3!
   for (unsigned long j = 0; j <= kFixedExpTailDegree; ++j) {

@@ -20,9 +20,11 @@
 // hence |fixed_exp2_neg(H) / 2^127 - 2^-(H / 2^117)| < 2^-75 (kFixedExpErrorLog2), checked against
 // MPFR at random and extreme inputs by tests/samplers/fixed_exp_test.cc.
 // Time: fixed: 3 wide products (4 word multiplications each), 12 word multiplications, one
-// 16-entry pass, a shift; no branch, no secret-dependent address.
+// 16-entry pass (a batch selects its group's 32 entries at once: select_group), a shift; no
+// branch, no secret-dependent address.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -35,27 +37,41 @@ inline constexpr long kFixedExpErrorLog2 = -75;
 inline constexpr unsigned kFixedExpInputFractionBits = 117;
 inline const uint128 kFixedOne = uint128{1} << 127;
 
+struct FixedExpTables;
+
+// selected[s] = t.exp2_sixteenth[index[s]] for s < kFixedSelectGroup (index[s] < 16), reading
+// every entry or permuting registers: no branch, no secret-dependent address.
+inline constexpr std::size_t kFixedSelectGroup = 32;
+using FixedSelectGroup = void (*)(const FixedExpTables& t, const std::uint32_t* index, uint128* selected);
+
 struct FixedExpTables {
   uint128 ln2 = 0;                         // ln 2 in Q1.127
   alignas(32) uint128 exp2_sixteenth[16];  // 2^-(i/16), i < 16, Q1.127
   std::uint64_t tail[kFixedExpTailDegree + 1];  // 1 / ((j+3)! 16^j), Q0.64
+  // The same entries by 32-bit word: sixteenth_words[d][i] = bits 32 d .. 32 d + 31 of entry i.
+  alignas(32) std::uint32_t sixteenth_words[4][16];
+  // The group select: AVX2 register permutes (fixed_exp_group.cc) where the CPU has them, else
+  // fixed_select16 once per element; both give exactly the entries.
+  FixedSelectGroup select_group = nullptr;
 };
 
 // The tables, rounded to nearest with MPFR (built once per sampler; deterministic).
 [[nodiscard]] FixedExpTables make_fixed_exp_tables();
 
 // floor(a b / 2^127) for a, b <= 2^127: the Q1.127 product rounded down (four 64 x 64 -> 128-bit
-// multiplications; exact floor).
+// multiplications; exact floor). With a = a1 2^64 + a0, b = b1 2^64 + b0 (a1, b1 <= 2^63):
+//   m1 = a1 b0 + floor(a0 b0 / 2^64)        (< 2^127 + 2^64: no wrap),
+//   m2 = a0 b1 + (m1 mod 2^64)              (< 2^127 + 2^64),
+// so floor(a b / 2^64) = a1 b1 2^64 + m1 + a0 b1 = (a1 b1 + floor(m1 / 2^64)) 2^64 + m2, and
+// floor(a b / 2^127) = 2 (a1 b1 + floor(m1 / 2^64) + floor(m2 / 2^64)) + bit 63 of m2.
+// (Three carried additions instead of five: the same value, fewer instructions.)
 [[nodiscard]] inline uint128 fixed_mul(uint128 a, uint128 b) noexcept {
   const auto a1 = static_cast<std::uint64_t>(a >> 64), a0 = static_cast<std::uint64_t>(a);
   const auto b1 = static_cast<std::uint64_t>(b >> 64), b0 = static_cast<std::uint64_t>(b);
-  const uint128 low = uint128{a0} * b0;
-  const uint128 cross1 = uint128{a1} * b0;
-  const uint128 cross2 = uint128{a0} * b1;
-  const uint128 high = uint128{a1} * b1;
-  const uint128 middle = (low >> 64) + static_cast<std::uint64_t>(cross1) + static_cast<std::uint64_t>(cross2);
-  const uint128 top = high + (cross1 >> 64) + (cross2 >> 64) + (middle >> 64);  // floor(ab / 2^128)
-  return (top << 1) | ((middle >> 63) & 1);
+  const uint128 m1 = uint128{a1} * b0 + static_cast<std::uint64_t>((uint128{a0} * b0) >> 64);
+  const uint128 m2 = uint128{a0} * b1 + static_cast<std::uint64_t>(m1);
+  const uint128 top = uint128{a1} * b1 + static_cast<std::uint64_t>(m1 >> 64) + static_cast<std::uint64_t>(m2 >> 64);
+  return (top << 1) | (static_cast<std::uint64_t>(m2) >> 63);
 }
 
 // floor(a b / 2^64) for Q0.64 numbers.
@@ -84,25 +100,42 @@ struct FixedExpTables {
   return (uint128{high} << 64) | low;
 }
 
-// 2^-(H / 2^117) in Q1.127, H < 2^122 (see above for the error bound).
-[[gnu::always_inline]] inline uint128 fixed_exp2_neg(uint128 h, const FixedExpTables& t) noexcept {
+// The table index i of H (its four bits after the binary point of h = H / 2^117).
+[[nodiscard]] inline std::uint32_t fixed_exp2_index(uint128 h) noexcept {
+  return static_cast<std::uint32_t>(h >> (kFixedExpInputFractionBits - 4)) & 15;
+}
+
+// 2^-(H / 2^117) in Q1.127, H < 2^122, given sixteenth = t.exp2_sixteenth[fixed_exp2_index(H)]
+// (see above for the error bound).
+[[gnu::always_inline]] inline uint128 fixed_exp2_neg_at(uint128 h, const FixedExpTables& t,
+                                                        uint128 sixteenth) noexcept {
   constexpr unsigned kFraction = kFixedExpInputFractionBits;
   const auto n = static_cast<unsigned>(h >> kFraction) & 31;
-  const auto i = static_cast<std::uint32_t>(h >> (kFraction - 4)) & 15;
   const uint128 r = (h & ((uint128{1} << (kFraction - 4)) - 1)) << (127 - kFraction);  // Q1.127, exact
   const uint128 rho = fixed_mul(r, t.ln2);
   const uint128 rho2 = fixed_mul(rho, rho);
   const auto sigma = static_cast<std::uint64_t>(rho >> 59);  // 16 rho in Q0.64, rounded down
   std::uint64_t p = t.tail[kFixedExpTailDegree];
+#pragma GCC unroll 8
   for (unsigned j = kFixedExpTailDegree; j-- > 0;) p = t.tail[j] - fixed_mul64(sigma, p);
   const std::uint64_t cube = fixed_mul64(fixed_mul64(sigma, sigma), sigma);
   const uint128 tail = uint128{fixed_mul64(cube, p)} << 51;  // sigma^3 P / 2^12 in Q1.127
   const uint128 e = kFixedOne - rho + (rho2 >> 1) - tail;     // exp(-rho)
-  const uint128 v = fixed_mul(e, fixed_select16(t.exp2_sixteenth, i));
+  const uint128 v = fixed_mul(e, sixteenth);
   // v >> n for n < 32, branch-free (register shifts by a count do not depend on the count's value).
   const auto v1 = static_cast<std::uint64_t>(v >> 64), v0 = static_cast<std::uint64_t>(v);
   const std::uint64_t low = (v0 >> n) | ((v1 << 1) << (63 - n));
   return (uint128{v1 >> n} << 64) | low;
 }
+
+// 2^-(H / 2^117) in Q1.127, H < 2^122: the entry selected by a masked pass.
+[[gnu::always_inline]] inline uint128 fixed_exp2_neg(uint128 h, const FixedExpTables& t) noexcept {
+  return fixed_exp2_neg_at(h, t, fixed_select16(t.exp2_sixteenth, fixed_exp2_index(h)));
+}
+
+// The group select, one fixed_select16 per element (any CPU).
+void fixed_select_group_portable(const FixedExpTables& t, const std::uint32_t* index, uint128* selected) noexcept;
+// The fastest group select this CPU runs (fixed_exp_group.cc); make_fixed_exp_tables stores it.
+[[nodiscard]] FixedSelectGroup best_fixed_select_group() noexcept;
 
 }  // namespace exactdp::internal

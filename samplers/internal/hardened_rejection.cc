@@ -103,13 +103,18 @@ inline std::uint64_t proposal_x(const HardenedRejectionPlan& plan, std::uint64_t
   return plan.half_scan.entries - below;
 }
 
-// The rest of a proposal given x: y, the sign, the acceptance test; see rejection_proposal.
+// y, the low j bits of w2.
+inline std::uint64_t proposal_y(const HardenedRejectionPlan& plan, std::uint64_t w2) noexcept {
+  return w2 & ((std::uint64_t{1} << plan.j) - 1);
+}
+
+// The rest of a proposal given x and its acceptance threshold (acceptance_threshold(plan, x, y)):
+// the sign, the acceptance test; see rejection_proposal.
 [[gnu::always_inline]] inline std::uint64_t proposal_accept(const HardenedRejectionPlan& plan, std::uint64_t x,
                                                             std::uint64_t w1, std::uint64_t w2,
-                                                            std::int64_t* value) noexcept {
-  const std::uint64_t y = w2 & ((std::uint64_t{1} << plan.j) - 1);
+                                                            uint128 acceptance, std::int64_t* value) noexcept {
+  const std::uint64_t y = proposal_y(plan, w2);
   const std::uint64_t sign = (w2 >> 31) & 1;
-  const uint128 acceptance = acceptance_threshold(plan, x, y);
   const uint128 uniform = (uint128{(w2 >> 32) & 0xFFFF} << 64) | w1;  // 80 bits
   const auto below_acceptance = static_cast<std::uint64_t>((uniform - acceptance) >> 127);
   const std::uint64_t z = (x << plan.j) + y;
@@ -122,7 +127,8 @@ inline std::uint64_t proposal_x(const HardenedRejectionPlan& plan, std::uint64_t
 
 std::uint64_t rejection_proposal(const HardenedRejectionPlan& plan, std::uint64_t w0, std::uint64_t w1,
                                  std::uint64_t w2, std::int64_t* value) noexcept {
-  return proposal_accept(plan, proposal_x(plan, w0, w2), w1, w2, value);
+  const std::uint64_t x = proposal_x(plan, w0, w2);
+  return proposal_accept(plan, x, w1, w2, acceptance_threshold(plan, x, proposal_y(plan, w2)), value);
 }
 
 namespace {
@@ -135,6 +141,9 @@ inline void proposal_words(BitSource& bits, std::uint64_t* w) {
   }
 }
 inline void proposal_words(BitSource::Reader& bits, std::uint64_t* w) { bits.words(w, 3); }
+
+// A group's 3 kScanGroup words in one read (the same bits as kScanGroup proposal_words calls).
+inline void read_group_words(BitSource::Reader& bits, std::uint64_t* w) { bits.words(w, 3 * kScanGroup); }
 
 // One proposal at a time (the single draw): up to n (0 or 1) draws into out.
 template <class Source>
@@ -152,9 +161,14 @@ std::size_t draw_one(Source& bits, const HardenedRejectionPlan& plan, std::int64
 // A group of kScanGroup proposals: their words, their table draws counted by one group scan
 // (internal/hardened_scan.h), their acceptance tests. Compiled for AVX2 beside the baseline.
 struct ProposalGroup {
+  std::uint64_t words[3 * kScanGroup];  // proposal s: words[3 s .. 3 s + 2], in stream order
   std::uint64_t w0[kScanGroup], w1[kScanGroup], w2[kScanGroup];
   std::uint32_t digits[3 * kScanGroup];
   std::uint32_t below[kScanGroup];
+  uint128 exponent[kScanGroup];        // acceptance_exponent
+  std::uint32_t index[kScanGroup];     // its table index (fixed_exp2_index)
+  uint128 sixteenth[kScanGroup];       // the selected table entries
+  static_assert(kScanGroup == kFixedSelectGroup, "one group select a group");
   std::uint64_t accepted[kScanGroup];
   std::int64_t value[kScanGroup];
 };
@@ -169,7 +183,13 @@ EXACTDP_SCAN_CLONES void evaluate_group(const HardenedRejectionPlan& plan, Propo
   const ScanTable& t = plan.half_scan;
   t.count_group(t.digits.data(), t.padded, t.entries, g.digits, g.below);
   for (std::size_t s = 0; s < kScanGroup; ++s) {
-    g.accepted[s] = proposal_accept(plan, t.entries - g.below[s], g.w1[s], g.w2[s], &g.value[s]);
+    g.exponent[s] = acceptance_exponent(plan, t.entries - g.below[s], proposal_y(plan, g.w2[s]));
+    g.index[s] = fixed_exp2_index(g.exponent[s]);
+  }
+  plan.exp.select_group(plan.exp, g.index, g.sixteenth);
+  for (std::size_t s = 0; s < kScanGroup; ++s) {
+    const uint128 acceptance = fixed_exp2_neg_at(g.exponent[s], plan.exp, g.sixteenth[s]) >> 47;
+    g.accepted[s] = proposal_accept(plan, t.entries - g.below[s], g.w1[s], g.w2[s], acceptance, &g.value[s]);
   }
 }
 
@@ -178,12 +198,11 @@ EXACTDP_SCAN_CLONES void evaluate_group(const HardenedRejectionPlan& plan, Propo
 template <class Source>
 std::size_t draw_group(Source& bits, const HardenedRejectionPlan& plan, std::int64_t mean, std::int64_t* out,
                        ProposalGroup& g) noexcept {
+  read_group_words(bits, g.words);
   for (std::size_t s = 0; s < kScanGroup; ++s) {
-    std::uint64_t w[3];
-    proposal_words(bits, w);
-    g.w0[s] = w[0];
-    g.w1[s] = w[1];
-    g.w2[s] = w[2];
+    g.w0[s] = g.words[3 * s];
+    g.w1[s] = g.words[3 * s + 1];
+    g.w2[s] = g.words[3 * s + 2];
   }
   evaluate_group(plan, g);
   std::size_t done = 0;

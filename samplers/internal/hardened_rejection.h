@@ -68,12 +68,18 @@ struct HardenedRejectionPlan {
 //   exp(-gamma) = 2^-h, h = gamma log2(e) = M R / 2^180 with M = y (y + 2 k x) 2^(52 - 2 j)
 //   < 121 2^52 and R = round(2^128 log2(e) / (2 s0)) < 2^127; H = floor(M R / 2^63) = h 2^117 (to
 //   within 2^-117 in h), below 2^122 (h < 121 log2(e) / 8 < 22); then fixed_exp.h.
-[[gnu::always_inline]] inline uint128 acceptance_threshold(const HardenedRejectionPlan& plan, std::uint64_t x,
-                                                           std::uint64_t y) noexcept {
+// acceptance_exponent is H, acceptance_threshold the whole; the batch selects the table entries
+// of a group at once (FixedExpTables::select_group) and finishes with fixed_exp2_neg_at.
+[[gnu::always_inline]] inline uint128 acceptance_exponent(const HardenedRejectionPlan& plan, std::uint64_t x,
+                                                          std::uint64_t y) noexcept {
   const std::uint64_t m = (y * (y + (x << (plan.j + 1)))) << (52 - 2 * plan.j);
   const uint128 high = uint128{m} * static_cast<std::uint64_t>(plan.log2e_over_two_s0 >> 64);
   const uint128 low = uint128{m} * static_cast<std::uint64_t>(plan.log2e_over_two_s0);
-  return fixed_exp2_neg((high << 1) + (low >> 63), plan.exp) >> 47;
+  return (high << 1) + (low >> 63);
+}
+[[gnu::always_inline]] inline uint128 acceptance_threshold(const HardenedRejectionPlan& plan, std::uint64_t x,
+                                                           std::uint64_t y) noexcept {
+  return fixed_exp2_neg(acceptance_exponent(plan, x, y), plan.exp) >> 47;
 }
 
 // One proposal from the three words w0, w1, w2 (192 bits): writes the signed value to *value and

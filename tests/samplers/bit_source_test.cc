@@ -105,6 +105,14 @@ RC_GTEST_PROP(BitSource, ChunksAreAPlainBitStream, ()) {
   RC_ASSERT(single.bits_consumed() == total);
 }
 
+// Reads the first `start` bits of both sources (equal streams), 32 at a time.
+void read_both(SeededBits& a, SeededBits& b, unsigned start) {
+  for (unsigned done = 0; done < start; done += 32) {
+    const unsigned k = std::min(32U, start - done);
+    RC_ASSERT(a.bits(k) == b.bits(k));
+  }
+}
+
 // A Reader reads its source's stream: k-bit reads through it, calls on the source through
 // with_source and peeks (which read nothing) give the bits that single-bit reads give, across
 // refills (the start is anywhere in the first buffer), and the source counts every bit.
@@ -112,10 +120,7 @@ RC_GTEST_PROP(BitSource, ReaderReadsTheSourcesStream, ()) {
   const auto start = *rc::gen::inRange(0u, 8u * 512u);
   const auto steps = *rc::gen::container<std::vector<unsigned>>(rc::gen::inRange(0u, 3u * 65u));
   SeededBits via_reader(zero_seed()), single(zero_seed());
-  for (unsigned done = 0; done < start; done += 32) {
-    const unsigned k = std::min(32U, start - done);
-    RC_ASSERT(via_reader.bits(k) == single.bits(k));
-  }
+  read_both(via_reader, single, start);
   std::uint64_t total = start;
   {
     BitSource::Reader reader(via_reader);
@@ -134,6 +139,30 @@ RC_GTEST_PROP(BitSource, ReaderReadsTheSourcesStream, ()) {
   }
   RC_ASSERT(via_reader.bits_consumed() == total);
   RC_ASSERT(via_reader.bits(64) == single.bits(64));  // the position was handed back
+}
+
+// Reader::words gives the words that 64-bit reads give: from byte-aligned starts and from starts
+// inside a byte, for counts that end inside the buffer, exactly at its end and several refills on.
+RC_GTEST_PROP(BitSource, ReaderWordsAreSixtyFourBitReads, ()) {
+  const auto start = *rc::gen::oneOf(rc::gen::map(rc::gen::inRange(0u, 512u), [](unsigned b) { return 8 * b; }),
+                                     rc::gen::inRange(0u, 8u * 512u));
+  const auto counts = *rc::gen::container<std::vector<unsigned>>(rc::gen::inRange(0u, 200u));
+  SeededBits via_reader(zero_seed()), single(zero_seed());
+  read_both(via_reader, single, start);
+  std::uint64_t total = start;
+  {
+    BitSource::Reader reader(via_reader);
+    std::vector<std::uint64_t> words;
+    for (unsigned count : counts) {
+      words.assign(count + 1, 0x5a5a5a5a5a5a5a5aULL);
+      reader.words(words.data(), count);
+      for (unsigned i = 0; i < count; ++i) RC_ASSERT(words[i] == single.bits(64));
+      RC_ASSERT(words[count] == 0x5a5a5a5a5a5a5a5aULL);  // nothing written past count
+      total += 64ULL * count;
+    }
+  }
+  RC_ASSERT(via_reader.bits_consumed() == total);
+  RC_ASSERT(via_reader.bits(64) == single.bits(64));
 }
 
 TEST(SystemBits, TwoSourcesDiffer) {

@@ -77,6 +77,37 @@ TEST(FixedExp, ProductIsExactFloor) {
     EXPECT_EQ(to_mpz(fixed_mul(a, b)), expected);
   }
   EXPECT_EQ(to_mpz(fixed_mul(one, one)), to_mpz(one));
+  for (const uint128 a : {one, one - 1, (one >> 1) + 1, uint128{~0ULL}, uint128{1} << 64, uint128{0}}) {
+    for (const uint128 b : {one, one - 1, uint128{~0ULL}, (uint128{~0ULL} << 63) >> 1, uint128{1}}) {
+      EXPECT_EQ(to_mpz(fixed_mul(a, b)), (to_mpz(a) * to_mpz(b)) >> 127);
+    }
+  }
+}
+
+// The group select (the AVX2 permutes where the CPU has them, and the portable masked passes)
+// returns exactly the table entries, lane by lane, for every index in every position.
+TEST(FixedExp, GroupSelectIsTheTable) {
+  const FixedExpTables t = make_fixed_exp_tables();
+  RecordProperty("group_select", t.select_group == &fixed_select_group_portable ? "portable" : "avx2");
+  std::mt19937_64 rng(11);
+  std::uint32_t index[kFixedSelectGroup];
+  uint128 best[kFixedSelectGroup], portable[kFixedSelectGroup];
+  for (int round = 0; round < 2000; ++round) {
+    for (std::size_t s = 0; s < kFixedSelectGroup; ++s) {
+      index[s] = round < 16 ? static_cast<std::uint32_t>(round) : static_cast<std::uint32_t>((rng() >> 7) & 15);
+      if (round >= 16 && round < 48) index[s] = static_cast<std::uint32_t>((s + round) % 16);
+    }
+    t.select_group(t, index, best);
+    fixed_select_group_portable(t, index, portable);
+    for (std::size_t s = 0; s < kFixedSelectGroup; ++s) {
+      ASSERT_TRUE(best[s] == t.exp2_sixteenth[index[s]]) << "round " << round << " lane " << s;
+      ASSERT_TRUE(portable[s] == t.exp2_sixteenth[index[s]]) << "round " << round << " lane " << s;
+    }
+  }
+  // The exponential through the selected entry is the exponential.
+  for (const uint128 g : inputs()) {
+    ASSERT_TRUE(fixed_exp2_neg_at(g, t, t.exp2_sixteenth[fixed_exp2_index(g)]) == fixed_exp2_neg(g, t));
+  }
 }
 
 TEST(FixedExp, CatchesABrokenTable) {

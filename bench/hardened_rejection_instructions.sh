@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# bench/hardened_rejection_instructions.sh — instructions a draw of the hardened rejection method's
+# batch (docs/HARDENED.md, "The rejection method"), counted by valgrind's callgrind: the inclusive
+# instruction count of draw_hardened_rejection_n over the benchmark's batches, divided by its
+# number of calls times 256 (draws a call). Independent of the machine's load, unlike times.
+#
+# Usage: bench/hardened_rejection_instructions.sh [HARDENED_BENCH] [SIGMA2_INDEX]
+#   HARDENED_BENCH  default build-bench/bench/hardened_bench (a -DEXACTDP_BUILD_BENCH=ON build)
+#   SIGMA2_INDEX    kSigma2 index in bench/hardened_bench.cc (default 6: sigma2 = 2^40, grid noise
+#                   at sigma/g = 2^20; 5: 2^36)
+# Prints: instructions, calls, draws and instructions a draw. Needs valgrind (scripts/setup).
+set -euo pipefail
+bench=${1:-build-bench/bench/hardened_bench}
+index=${2:-6}
+out=$(mktemp /tmp/exactdp-callgrind.XXXXXX)
+trap 'rm -f "$out"' EXIT
+valgrind --tool=callgrind --callgrind-out-file="$out" "$bench" \
+  --benchmark_filter="BM_HardenedDiscreteGaussianRejectionBatch/sigma2_index:${index}\$" \
+  --benchmark_min_time=0.05 >/dev/null 2>&1
+line=$(callgrind_annotate --inclusive=yes --tree=caller "$out" 2>/dev/null |
+  grep -B1 '\* .*draw_hardened_rejection_n' | head -1)
+instructions=$(awk '{gsub(",", "", $1); print $1}' <<<"$line")
+calls=$(grep -o '([0-9]*x)' <<<"$line" | tr -d '(x)')
+if [[ -z "$instructions" || -z "$calls" ]]; then
+  echo "hardened_rejection_instructions: no draw_hardened_rejection_n in the profile" >&2
+  exit 1
+fi
+draws=$((calls * 256))
+echo "instructions=$instructions calls=$calls draws=$draws instructions_per_draw=$((instructions / draws))"
