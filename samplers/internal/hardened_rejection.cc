@@ -158,8 +158,9 @@ std::size_t draw_one(Source& bits, const HardenedRejectionPlan& plan, std::int64
   return 1;
 }
 
-// A group of kScanGroup proposals: their words, their table draws counted by one group scan
-// (internal/hardened_scan.h), their acceptance tests. Compiled for AVX2 beside the baseline.
+// A group of kScanGroup proposals: their words (one read), their table draws counted by one group
+// scan (internal/hardened_scan.h), their 2^-(i/16) entries taken by one group select
+// (FixedExpTables::select_group), their acceptance tests. Compiled for AVX2 beside the baseline.
 struct ProposalGroup {
   std::uint64_t words[3 * kScanGroup];  // proposal s: words[3 s .. 3 s + 2], in stream order
   std::uint64_t w0[kScanGroup], w1[kScanGroup], w2[kScanGroup];
