@@ -85,12 +85,16 @@ BENCHMARK(BM_HardenedDiscreteGaussianBatch)
 // The rejection method's batch (Hardening::method = kRejection; docs/HARDENED.md "The rejection
 // method"), 256 draws a call, at the sigma2 of grid noise and beyond (indices 2 .. 6 of kSigma2,
 // 10^6 .. 2^64 are inside its range 2^10 <= sigma2 < 2^56 except 2^64).
-void BM_HardenedDiscreteGaussianRejectionBatch(benchmark::State& state) {
-  const char* s = kSigma2[state.range(0)];
-  state.SetLabel(std::string("sigma2=") + s + " tau_bits=64 rejection (batch of 256)");
+// The rejection method's sampler at kSigma2[index], tau_bits 64.
+HardenedDiscreteGaussianParams rejection_params(std::int64_t index) {
   Hardening h;
   h.method = HardenedMethod::kRejection;
-  run_batches(state, HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, h));
+  return HardenedDiscreteGaussianParams::make(parse_rational("sigma2", kSigma2[index]), 0, h);
+}
+
+void BM_HardenedDiscreteGaussianRejectionBatch(benchmark::State& state) {
+  state.SetLabel(std::string("sigma2=") + kSigma2[state.range(0)] + " tau_bits=64 rejection (batch of 256)");
+  run_batches(state, rejection_params(state.range(0)));
 }
 BENCHMARK(BM_HardenedDiscreteGaussianRejectionBatch)->DenseRange(2, 6)->ArgName("sigma2_index");
 
@@ -99,9 +103,7 @@ BENCHMARK(BM_HardenedDiscreteGaussianRejectionBatch)->DenseRange(2, 6)->ArgName(
 // BitSource::Reader, and nothing computed. The floor that any method reading this many bits has.
 void BM_HardenedRejectionRandomnessOnly(benchmark::State& state) {
   const char* s = kSigma2[state.range(0)];
-  Hardening h;
-  h.method = HardenedMethod::kRejection;
-  const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, h);
+  const auto params = rejection_params(state.range(0));
   SeededBits probe(Seed{});
   std::int64_t out[256];
   for (int i = 0; i < 256; ++i) sample_discrete_gaussian_n(probe, params, out, 256);

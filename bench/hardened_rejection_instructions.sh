@@ -9,11 +9,17 @@
 #   SIGMA2_INDEX    kSigma2 index in bench/hardened_bench.cc (default 6: sigma2 = 2^40, grid noise
 #                   at sigma/g = 2^20; 5: 2^36)
 # Prints: instructions, calls, draws and instructions a draw. Needs valgrind (scripts/setup).
+# EXACTDP_CALLGRIND_OUT=FILE keeps the profile in FILE: `callgrind_annotate FILE` then gives each
+# function's instructions, which divided by the printed draws is its share a draw.
 set -euo pipefail
 bench=${1:-build-bench/bench/hardened_bench}
 index=${2:-6}
-out=$(mktemp /tmp/exactdp-callgrind.XXXXXX)
-trap 'rm -f "$out"' EXIT
+if [[ -n "${EXACTDP_CALLGRIND_OUT:-}" ]]; then
+  out=$EXACTDP_CALLGRIND_OUT
+else
+  out=$(mktemp /tmp/exactdp-callgrind.XXXXXX)
+  trap 'rm -f "$out"' EXIT
+fi
 valgrind --tool=callgrind --callgrind-out-file="$out" "$bench" \
   --benchmark_filter="BM_HardenedDiscreteGaussianRejectionBatch/sigma2_index:${index}\$" \
   --benchmark_min_time=0.05 >/dev/null 2>&1

@@ -162,8 +162,7 @@ std::size_t draw_one(Source& bits, const HardenedRejectionPlan& plan, std::int64
 // scan (internal/hardened_scan.h), their 2^-(i/16) entries taken by one group select
 // (FixedExpTables::select_group), their acceptance tests. Compiled for AVX2 beside the baseline.
 struct ProposalGroup {
-  std::uint64_t words[3 * kScanGroup];  // proposal s: words[3 s .. 3 s + 2], in stream order
-  std::uint64_t w0[kScanGroup], w1[kScanGroup], w2[kScanGroup];
+  std::uint64_t words[3 * kScanGroup];  // proposal s: its w0, w1, w2 at 3 s .. 3 s + 2 (stream order)
   std::uint32_t digits[3 * kScanGroup];
   std::uint32_t below[kScanGroup];
   uint128 exponent[kScanGroup];        // acceptance_exponent
@@ -172,25 +171,28 @@ struct ProposalGroup {
   static_assert(kScanGroup == kFixedSelectGroup, "one group select a group");
   std::uint64_t accepted[kScanGroup];
   std::int64_t value[kScanGroup];
+  [[nodiscard]] std::uint64_t w0(std::size_t s) const noexcept { return words[3 * s]; }
+  [[nodiscard]] std::uint64_t w1(std::size_t s) const noexcept { return words[3 * s + 1]; }
+  [[nodiscard]] std::uint64_t w2(std::size_t s) const noexcept { return words[3 * s + 2]; }
 };
 
 EXACTDP_SCAN_CLONES void evaluate_group(const HardenedRejectionPlan& plan, ProposalGroup& g) noexcept {
   constexpr std::uint64_t kDigit = (std::uint64_t{1} << kScanDigitBits) - 1;
   for (std::size_t s = 0; s < kScanGroup; ++s) {  // the 80-bit uniform (w0, top 16 bits of w2)
-    g.digits[s] = static_cast<std::uint32_t>(g.w0[s] & kDigit);
-    g.digits[kScanGroup + s] = static_cast<std::uint32_t>((g.w0[s] >> kScanDigitBits) & kDigit);
-    g.digits[2 * kScanGroup + s] = static_cast<std::uint32_t>((g.w0[s] >> 62) | ((g.w2[s] >> 48) << 2));
+    g.digits[s] = static_cast<std::uint32_t>(g.w0(s) & kDigit);
+    g.digits[kScanGroup + s] = static_cast<std::uint32_t>((g.w0(s) >> kScanDigitBits) & kDigit);
+    g.digits[2 * kScanGroup + s] = static_cast<std::uint32_t>((g.w0(s) >> 62) | ((g.w2(s) >> 48) << 2));
   }
   const ScanTable& t = plan.half_scan;
   t.count_group(t.digits.data(), t.padded, t.entries, g.digits, g.below);
   for (std::size_t s = 0; s < kScanGroup; ++s) {
-    g.exponent[s] = acceptance_exponent(plan, t.entries - g.below[s], proposal_y(plan, g.w2[s]));
+    g.exponent[s] = acceptance_exponent(plan, t.entries - g.below[s], proposal_y(plan, g.w2(s)));
     g.index[s] = fixed_exp2_index(g.exponent[s]);
   }
   plan.exp.select_group(plan.exp, g.index, g.sixteenth);
   for (std::size_t s = 0; s < kScanGroup; ++s) {
     const uint128 acceptance = fixed_exp2_neg_at(g.exponent[s], plan.exp, g.sixteenth[s]) >> 47;
-    g.accepted[s] = proposal_accept(plan, t.entries - g.below[s], g.w1[s], g.w2[s], acceptance, &g.value[s]);
+    g.accepted[s] = proposal_accept(plan, t.entries - g.below[s], g.w1(s), g.w2(s), acceptance, &g.value[s]);
   }
 }
 
@@ -200,11 +202,6 @@ template <class Source>
 std::size_t draw_group(Source& bits, const HardenedRejectionPlan& plan, std::int64_t mean, std::int64_t* out,
                        ProposalGroup& g) noexcept {
   read_group_words(bits, g.words);
-  for (std::size_t s = 0; s < kScanGroup; ++s) {
-    g.w0[s] = g.words[3 * s];
-    g.w1[s] = g.words[3 * s + 1];
-    g.w2[s] = g.words[3 * s + 2];
-  }
   evaluate_group(plan, g);
   std::size_t done = 0;
   for (std::size_t s = 0; s < kScanGroup; ++s) {

@@ -93,9 +93,9 @@ TEST(FixedExp, GroupSelectIsTheTable) {
   std::uint32_t index[kFixedSelectGroup];
   uint128 best[kFixedSelectGroup], portable[kFixedSelectGroup];
   for (int round = 0; round < 2000; ++round) {
-    for (std::size_t s = 0; s < kFixedSelectGroup; ++s) {
-      index[s] = round < 16 ? static_cast<std::uint32_t>(round) : static_cast<std::uint32_t>((rng() >> 7) & 15);
-      if (round >= 16 && round < 48) index[s] = static_cast<std::uint32_t>((s + round) % 16);
+    for (std::size_t s = 0; s < kFixedSelectGroup; ++s) {  // one index everywhere, rotations, random
+      const std::uint64_t i = round < 16 ? round : (round < 48 ? s + round : rng() >> 7);
+      index[s] = static_cast<std::uint32_t>(i & 15);
     }
     t.select_group(t, index, best);
     fixed_select_group_portable(t, index, portable);
