@@ -3,7 +3,7 @@
 // (never by CMake or CI). Both samplers get ChaCha20 randomness from libsodium: exactdp through
 // its own SeededBits, exrandom through the small ChaChaUrng adapter below (a
 // UniformRandomBitGenerator over crypto_stream_chacha20 refilled 4 KiB at a time; SeededBits
-// refills 512 bytes, which BENCHMARKS.md measured as no slower per sample). Rounds interleave
+// refills 512 bytes, measured no slower per sample in docs/BENCHMARK_HISTORY.md). Rounds interleave
 // exactdp, exrandom and a bare ChaCha20 run of 4 KiB (the block unit of bench/speed_bench), each
 // timed with the thread's CPU clock; the medians over the rounds are printed, so a loaded
 // machine shifts all three alike.

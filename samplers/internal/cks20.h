@@ -138,7 +138,8 @@ inline bool bernoulli_exp_minus_one(BitSource& bits) {
 // Bernoulli(exp(-(gamma - floor(gamma)))). Expected trials < 1/(1 - 1/e) + 1 whatever gamma is.
 // floor(gamma) is found by subtraction as the trials run (rest = num - i den before trial i + 1),
 // not by dividing first: the same trials read the same bits, and each costs a comparison and a
-// subtraction instead of a division of numbers that can have ~10^5 digits (BENCHMARKS.md).
+// subtraction instead of a division of numbers that can have ~10^5 digits
+// (docs/BENCHMARK_HISTORY.md, "Samplers").
 template <class I>
 bool bernoulli_exp(BitSource& bits, const I& num, const I& den) {
   I rest = num;

@@ -2,8 +2,8 @@
 // D(z) = w(z) / N, N = sum_{k in Z} w(k), for
 //   the discrete Gaussian  w(z) = exp(-z^2 / (2 sigma2))   (N is a theta series), and
 //   the discrete Laplace   w(z) = exp(-|z| / scale),
-// for moderate parameters (discrete_gaussian.h / discrete_laplace.h say which; BENCHMARKS.md
-// gives the measurements that chose the ranges).
+// for moderate parameters (discrete_gaussian.h / discrete_laplace.h say which;
+// docs/BENCHMARK_HISTORY.md gives the measurements that chose the ranges).
 //
 // The law, exactly. Slots s = 0 .. 2T are the values z = s - T; slot 2T + 1 is the tail |z| > T.
 // Their boundaries are B_i = sum_{s < i} D(s - T), i = 1 .. 2T + 1 (B_0 = 0, B_{2T+2} = 1). A
@@ -67,7 +67,7 @@ struct SymmetricTableOptions {
 class SymmetricTable {
  public:
   enum class Shape { kGaussian, kLaplace };
-  // The default ranges (measured, BENCHMARKS.md "Speed"): the table serves
+  // The default ranges (measured, docs/BENCHMARK_HISTORY.md "Speed"): the table serves
   // 2^-20 <= sigma2 <= kMaxSigma2 and 2^-20 <= scale <= kMaxScale, numerator and denominator of
   // at most 256 bits each; outside them build_* returns nullptr (the CKS20 path serves them).
   static constexpr unsigned long kMaxSigma2 = 10000;
