@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -65,9 +66,8 @@ std::string base_name_of(const std::string& path) {
 }
 
 // The permissions a plain open(O_CREAT, 0666) would give, or the existing target's.
-mode_t target_mode(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) return st.st_mode & 07777;
+mode_t output_mode(const OutputTarget& target) {
+  if (target.exists) return target.mode;
   const mode_t mask = ::umask(0);
   ::umask(mask);
   return 0666 & ~mask;
@@ -79,12 +79,7 @@ std::string system_error(const std::string& what) { return what + ": " + std::st
 
 AtomicOutputFile::AtomicOutputFile(std::string option, std::string path)
     : option_(std::move(option)), path_(std::move(path)) {
-  if (path_.empty()) throw ParameterError(parameter_name(option_), option_ + " needs a file name");
-  struct stat st {};
-  if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    throw ParameterError(parameter_name(option_),
-                         option_ + " = " + abbreviate(path_) + " is a directory, not a file");
-  }
+  target_ = check_output_target(option_, path_);
   std::string pattern = directory_of(path_) + "/." + base_name_of(path_) + ".exactdp-XXXXXX";
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
@@ -95,7 +90,7 @@ AtomicOutputFile::AtomicOutputFile(std::string option, std::string path)
                              system_error(": cannot create a temporary file beside it"));
   }
   temp_path_.assign(name.data());
-  (void)::fchmod(fd_, target_mode(path_));
+  (void)::fchmod(fd_, output_mode(target_));
   buffer_ = std::make_unique<FdBuffer>(fd_);
   stream_ = std::make_unique<std::ostream>(buffer_.get());
 }
@@ -113,9 +108,7 @@ void AtomicOutputFile::commit() {
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) throw std::runtime_error(system_error("error closing " + where));
-  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    throw std::runtime_error(system_error("cannot rename the temporary file onto " + where));
-  }
+  replace_target();
   committed_ = true;
   const int dir = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY);
   if (dir >= 0) {
@@ -124,19 +117,72 @@ void AtomicOutputFile::commit() {
   }
 }
 
-bool same_file_as_fd(const std::string& path, int fd) {
-  struct stat a {};
-  struct stat b {};
-  if (::stat(path.c_str(), &a) != 0 || ::fstat(fd, &b) != 0) return false;
-  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+// Renames the temporary over the target, replacing nothing but what was checked: a path that
+// was new only if it still is (RENAME_NOREPLACE), an existing file by exchange_with_target.
+void AtomicOutputFile::replace_target() {
+  const std::string where = option_ + " " + abbreviate(path_);
+  if (target_.exists) {
+    exchange_with_target();
+    return;
+  }
+  if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE) == 0) return;
+  if (errno == EEXIST) {
+    throw std::runtime_error(where + " was a new path and something appeared there during the run: left as it is "
+                                     "and the output not written; run again");
+  }
+  if (errno != EINVAL && errno != ENOSYS) {
+    throw std::runtime_error(system_error("cannot rename the temporary file onto " + where));
+  }
+  replace_after_recheck();
 }
 
-void refuse_output_onto_input(const std::string& option, const std::string& path) {
-  if (!same_file_as_fd(path, STDIN_FILENO)) return;
-  throw ParameterError(parameter_name(option),
-                       option + " = " + abbreviate(path) +
-                           " is the file read on standard input: refused (it would replace the "
-                           "input); write to another file");
+// An existing target: exchanged with the temporary, and exchanged back unless what came out is
+// the file that was checked.
+void AtomicOutputFile::exchange_with_target() {
+  const std::string where = option_ + " " + abbreviate(path_);
+  if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, path_.c_str(), RENAME_EXCHANGE) != 0) {
+    if (errno == ENOENT) {  // removed during the run: now a new path
+      target_.exists = false;
+      replace_target();
+      return;
+    }
+    if (errno == EINVAL || errno == ENOSYS) {
+      replace_after_recheck();
+      return;
+    }
+    throw std::runtime_error(system_error("cannot rename the temporary file onto " + where));
+  }
+  struct stat old {};  // what the target was, now under the temporary's name
+  const bool examined = ::lstat(temp_path_.c_str(), &old) == 0;
+  if (examined && S_ISREG(old.st_mode) && old.st_dev == target_.device && old.st_ino == target_.inode) {
+    (void)::unlink(temp_path_.c_str());
+    return;
+  }
+  const std::string was = examined ? file_kind(old.st_mode) : std::string("something else");
+  if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, path_.c_str(), RENAME_EXCHANGE) != 0) {
+    committed_ = true;  // the temporary's name holds the old target now: never remove it
+    throw std::runtime_error(system_error(where + " became " + was + " during the run and could not be put back: it "
+                                                  "is now at " + abbreviate(temp_path_)));
+  }
+  throw std::runtime_error(where + " became " + was + " (not the file checked) during the run: left as it is and "
+                                   "the output not written; run again");
+}
+
+// Without RENAME_NOREPLACE / RENAME_EXCHANGE: the checks once more, then a plain rename.
+void AtomicOutputFile::replace_after_recheck() {
+  const std::string where = option_ + " " + abbreviate(path_);
+  OutputTarget now;
+  try {
+    now = check_output_target(option_, path_);
+  } catch (const ParameterError& e) {
+    throw std::runtime_error(std::string(e.what()) + " (it changed during the run; the output is not written)");
+  }
+  if (now.exists != target_.exists || now.device != target_.device || now.inode != target_.inode) {
+    throw std::runtime_error(where + " changed during the run: left as it is and the output not written; run again");
+  }
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    throw std::runtime_error(system_error("cannot rename the temporary file onto " + where));
+  }
 }
 
 void refuse_same_output(const std::string& option_a, const std::string& path_a,

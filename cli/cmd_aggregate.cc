@@ -34,7 +34,7 @@ const std::string kHelp = std::string(
     "          --epsilon R [--delta R] [--max-groups L0] [--max-rows Linf]\n"
     "          [--mechanism discrete-laplace|discrete-gaussian] [--split S] [--keys FILE]\n"
     "          [--selection optimal|threshold] [--json FILE] [--digits D] [--max-input-bytes N]\n"
-    "          [--seed HEX | --seed-file FILE] < records.csv > table.csv\n"
+    "          [--seed HEX | --seed-file FILE] [--output FILE] < records.csv > table.csv\n"
     "\n"
     "Releases counts, sums and means per group from RAW records (an RFC 4180 CSV on stdin, one row\n"
     "per event, with a header): the library bounds each privacy unit's contribution and derives\n"
@@ -70,15 +70,21 @@ const std::string kHelp = std::string(
     "--split S           share of epsilon for partition selection, 0 < S < 1 (default 1/3); of\n"
     "                    delta it gets all with discrete-laplace aggregates, the share S otherwise\n"
     "--json FILE         also write the guarantee to FILE (atomically)\n"
+    "--output FILE       write the table to FILE instead of stdout, all or nothing: a temporary\n"
+    "                    beside FILE renamed into place only when the run succeeded; a failed\n"
+    "                    run leaves FILE as it was. FILE and --json FILE must each be a new path\n"
+    "                    or a regular file you may write: a device (/dev/null), pipe, socket,\n"
+    "                    directory, symbolic link, read-only file or an input of the run (stdin,\n"
+    "                    --keys, --seed-file) is refused before any work (exit 2).\n"
     "--digits D          significant digits of printed bounds (default 20; rounded outward)\n"
     "--max-input-bytes N the input size limit (default and maximum 68719476736 = 64 GiB)\n"
     "Limits: the bounded state (distinct (unit, group) pairs and kept values) is at most 2*10^7\n"
     "pairs and an estimated 1 GiB, else exit 2 naming the input line (SECURITY.md, Limits).\n"
     ) + kSeedOptionsHelp + std::string(
-    "Output: the table on stdout (CRLF-free CSV: the group-by columns, then count, count_units,\n"
-    "sum_COL, mean_COL in the order asked), written only after everything succeeded; the guarantee\n"
-    "(certified epsilon and delta, the bounding, the selection, each quantity's noise and\n"
-    "sensitivity, the composition) on stderr and with --json FILE.\n"
+    "Output: the table on stdout or in --output FILE (CRLF-free CSV: the group-by columns, then\n"
+    "count, count_units, sum_COL, mean_COL in the order asked), written only after everything\n"
+    "succeeded; the guarantee (certified epsilon and delta, the bounding, the selection, each\n"
+    "quantity's noise and sensitivity, the composition) on stderr and with --json FILE.\n"
     "Exit status: 0 success; 2 bad usage, parameter or input (the message names the option or the\n"
     "input line; nothing on stdout); 1 a write error or an internal error.\n");
 
@@ -182,6 +188,7 @@ struct AggregateOptions {
   mechanisms::AggregateLimits limits;
   std::optional<std::string> keys_path;
   std::optional<std::string> json_path;
+  std::optional<std::string> output_path;
   int digits = 20;
 };
 
@@ -192,7 +199,7 @@ ParsedArgs parse_aggregate_args(Args args, ValueOptions& values) {
       {"--privacy-unit", true}, {"--group-by", true}, {"--count", false}, {"--count-units", false},
       {"--max-groups", true},   {"--max-rows", true}, {"--mechanism", true}, {"--epsilon", true},
       {"--delta", true},        {"--split", true},    {"--keys", true},     {"--json", true},
-      {"--selection", true},
+      {"--selection", true},    {"--output", true},
       {"--digits", true},       {"--max-input-bytes", true},
   };
   for (const auto& s : seed_option_specs()) specs.push_back(s);
@@ -231,6 +238,7 @@ AggregateOptions parse_aggregate_options(const ParsedArgs& parsed, ValueOptions 
     o.limits.csv.max_input_bytes = *n;
   }
   o.json_path = parsed.get("--json");
+  o.output_path = parsed.get("--output");
   return o;
 }
 
@@ -253,8 +261,13 @@ int cmd_aggregate(Args args, Io& io) {
   if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
   const AggregateOptions opts = parse_aggregate_options(parsed, std::move(values));
   const bool real_stdin = &io.in == &std::cin;
-  if (opts.json_path && real_stdin) refuse_output_onto_input("--json", *opts.json_path);
+  // The output files: regular files or new paths, never an input of the run, never each other;
+  // temporaries beside their targets until everything succeeded.
+  check_output_paths(named_paths(parsed, {"--output", "--json"}), named_paths(parsed, {"--keys", "--seed-file"}),
+                     real_stdin);
+  std::unique_ptr<AtomicOutputFile> table_file;
   std::unique_ptr<AtomicOutputFile> json_file;
+  if (opts.output_path) table_file = std::make_unique<AtomicOutputFile>("--output", *opts.output_path);
   if (opts.json_path) json_file = std::make_unique<AtomicOutputFile>("--json", *opts.json_path);
   std::optional<std::vector<std::string>> keys;
   if (opts.keys_path) keys = load_keys(*opts.keys_path, opts.request);
@@ -265,22 +278,24 @@ int cmd_aggregate(Args args, Io& io) {
   const mechanisms::AggregateRelease release = mechanisms::aggregate_records(
       input, opts.request, keys ? &*keys : nullptr, *bits, opts.limits);
 
-  if (&io.out == &std::cout) std::signal(SIGPIPE, SIG_IGN);
-  io.out << release.header << "\n";
-  for (const auto& row : release.rows) io.out << row << "\n";
-  io.out.flush();
-  if (!io.out) {
+  std::ostream& out = table_file ? table_file->stream() : io.out;
+  if (&out == &std::cout) std::signal(SIGPIPE, SIG_IGN);
+  out << release.header << "\n";
+  for (const auto& row : release.rows) out << row << "\n";
+  out.flush();
+  if (!out) {
     io.err << "exactdp aggregate: error writing the output (the released table is incomplete)\n";
     return 1;
   }
   if (json_file) {
     json_file->stream() << aggregate_guarantee_json(opts.request, release, seeded, opts.digits).dump() << "\n";
-    try {
-      json_file->commit();
-    } catch (const std::runtime_error& e) {
-      io.err << "exactdp aggregate: " << e.what() << "\n";
-      return 1;
-    }
+  }
+  try {
+    if (table_file) table_file->commit();
+    if (json_file) json_file->commit();
+  } catch (const std::runtime_error& e) {
+    io.err << "exactdp aggregate: " << e.what() << "\n";
+    return 1;
   }
   print_aggregate_guarantee(io.err, opts.request, release, seeded, opts.digits);
   return 0;

@@ -33,7 +33,7 @@ const std::string kHelp = std::string(
     "usage:\n"
     "  exactdp estimate sparse-mean --s INT --bound R --epsilon R [--delta R]\n"
     "          [--route basic|advanced|kov] [--json FILE] [--digits D] [--max-input-bytes N]\n"
-    "          [--seed HEX | --seed-file FILE] < rows.csv > estimate.csv\n"
+    "          [--seed HEX | --seed-file FILE] [--output FILE] < rows.csv > estimate.csv\n"
     "\n"
     "The private s-sparse mean of Cai, Wang and Zhang (\"The cost of privacy\", Algorithm 3): each\n"
     "value is truncated to [-R, R], the d column means are taken, and Peeling keeps the s\n"
@@ -55,15 +55,21 @@ const std::string kHelp = std::string(
     "--route ROUTE       how the s rounds compose: basic (s eps0, pure), advanced (Dwork-Rothblum-\n"
     "                    Vadhan, the paper's), kov (the optimal composition, certified; default\n"
     "                    with --delta). Every route that applies is reported, with its noise.\n"
-    "--json FILE         also write the guarantee to FILE (atomically; not the file on stdin)\n"
+    "--json FILE         also write the guarantee to FILE (atomically)\n"
+    "--output FILE       write the estimate to FILE instead of stdout, all or nothing: a temporary\n"
+    "                    beside FILE renamed into place only when the run succeeded; a failed\n"
+    "                    run leaves FILE as it was. FILE and --json FILE must each be a new path\n"
+    "                    or a regular file you may write: a device (/dev/null), pipe, socket,\n"
+    "                    directory, symbolic link, read-only file or an input of the run (stdin,\n"
+    "                    --seed-file) is refused before any work (exit 2).\n"
     "--digits D          significant digits of printed bounds (default 20; rounded outward)\n"
     "--max-input-bytes N the input size limit (default and maximum 68719476736 = 64 GiB)\n"
     ) + kSeedOptionsHelp + std::string(
-    "Output: on stdout \"coordinate,estimate\", then one line per coordinate in input order, the\n"
-    "estimate printed as the shortest decimal that reads back as the double nearest the exact\n"
-    "value (0 off the support); the guarantee (certified epsilon, each route's budget and noise,\n"
-    "the budget split, the tuning values, the support in the order chosen) on stderr and with\n"
-    "--json FILE, where the chosen coordinates' exact values are given too.\n"
+    "Output: on stdout (or in --output FILE) \"coordinate,estimate\", then one line per coordinate\n"
+    "in input order, the estimate printed as the shortest decimal that reads back as the double\n"
+    "nearest the exact value (0 off the support); the guarantee (certified epsilon, each route's\n"
+    "budget and noise, the budget split, the tuning values, the support in the order chosen) on\n"
+    "stderr and with --json FILE, where the chosen coordinates' exact values are given too.\n"
     "Limits: d <= 100000 columns, 16 MiB per row; the peeling's work (about s d - s^2/2 noise\n"
     "draws, plus 2000 a round for the routes' calibration with --delta, times 1 + the bits of\n"
     "epsilon / 512) is estimated once the header is read, before any row, and refused over\n"
@@ -77,6 +83,7 @@ struct EstimateOptions {
   mechanisms::SparseMeanGrid grid;
   mechanisms::CsvLimits limits;
   std::optional<std::string> json_path;
+  std::optional<std::string> output_path;
   int digits = 20;
 };
 
@@ -84,6 +91,7 @@ ParsedArgs parse_estimate_args(Args args) {
   std::vector<OptionSpec> specs = {
       {"--s", true},      {"--bound", true}, {"--epsilon", true},         {"--delta", true},
       {"--route", true},  {"--json", true},  {"--max-input-bytes", true}, {"--digits", true},
+      {"--output", true},
   };
   for (const auto& s : seed_option_specs()) specs.push_back(s);
   for (const auto& s : help_option_specs()) specs.push_back(s);
@@ -127,6 +135,7 @@ EstimateOptions parse_estimate_options(const ParsedArgs& parsed) {
   if (const auto n = parsed.count("--max-input-bytes", 1, o.limits.max_input_bytes)) o.limits.max_input_bytes = *n;
   o.limits.max_fields = kMaxEstimateColumns;
   o.json_path = parsed.get("--json");
+  o.output_path = parsed.get("--output");
   return o;
 }
 
@@ -136,8 +145,13 @@ int cmd_estimate(Args args, Io& io) {
   const ParsedArgs parsed = parse_estimate_args(args);
   if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
   const EstimateOptions opts = parse_estimate_options(parsed);
-  if (opts.json_path && &io.in == &std::cin) refuse_output_onto_input("--json", *opts.json_path);
+  // The output files: regular files or new paths, never an input of the run, never each other;
+  // temporaries beside their targets until everything succeeded.
+  check_output_paths(named_paths(parsed, {"--output", "--json"}), named_paths(parsed, {"--seed-file"}),
+                     &io.in == &std::cin);
+  std::unique_ptr<AtomicOutputFile> table_file;
   std::unique_ptr<AtomicOutputFile> json_file;
+  if (opts.output_path) table_file = std::make_unique<AtomicOutputFile>("--output", *opts.output_path);
   if (opts.json_path) json_file = std::make_unique<AtomicOutputFile>("--json", *opts.json_path);
   EstimateContext context;
   context.seeded = has_seed_option(parsed);
@@ -159,21 +173,21 @@ int cmd_estimate(Args args, Io& io) {
   const mechanisms::EstimateResult result =
       mechanisms::sparse_mean_from_column_sums(data.sums, static_cast<std::size_t>(data.rows), opts.library, *bits);
 
-  if (&io.out == &std::cout) std::signal(SIGPIPE, SIG_IGN);
-  write_estimate_csv(io.out, result, context);
-  io.out.flush();
-  if (!io.out) {
+  std::ostream& out = table_file ? table_file->stream() : io.out;
+  if (&out == &std::cout) std::signal(SIGPIPE, SIG_IGN);
+  write_estimate_csv(out, result, context);
+  out.flush();
+  if (!out) {
     io.err << "exactdp estimate: error writing the output (the estimate is incomplete)\n";
     return 1;
   }
-  if (json_file) {
-    json_file->stream() << estimate_guarantee_json(result, context).dump() << "\n";
-    try {
-      json_file->commit();
-    } catch (const std::runtime_error& e) {
-      io.err << "exactdp estimate: " << e.what() << "\n";
-      return 1;
-    }
+  if (json_file) json_file->stream() << estimate_guarantee_json(result, context).dump() << "\n";
+  try {
+    if (table_file) table_file->commit();
+    if (json_file) json_file->commit();
+  } catch (const std::runtime_error& e) {
+    io.err << "exactdp estimate: " << e.what() << "\n";
+    return 1;
   }
   print_estimate_guarantee(io.err, result, context);
   return 0;

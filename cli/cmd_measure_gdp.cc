@@ -22,6 +22,7 @@
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/mechanism_spec.h"
+#include "cli/output_target.h"
 #include "cli/svg_plot.h"
 #include "cli/text_json_report.h"
 #include <exactdp/core/errors.h>
@@ -51,7 +52,9 @@ constexpr const char* kHelp =
     "                   total epsilon, beyond which delta = 0)\n"
     "  --tolerance R    absolute width of the mu bracket (default 0.001), 1e-9..1\n"
     "  --mu-max R       give up above this mu (default 100)\n"
-    "  --svg FILE       draw the GDPT curve T(eps) with its bracket and the mu band\n"
+    "  --svg FILE       draw the GDPT curve T(eps) with its bracket and the mu band (FILE: a new\n"
+    "                   path or a writable regular file, replaced whole; a device, pipe, socket,\n"
+    "                   directory or symbolic link is refused, exit 2)\n"
     "  --points N       points of the drawn curve, 2..2000 (default 120)\n"
     "  --naive          the paper's Algorithm 3 (binary search at every grid point), to compare\n"
     "  --json, --digits D (1..10000, default 20)\n"
@@ -227,6 +230,7 @@ int cmd_measure_gdp(Args args, Io& io) {
   const unsigned long long points =
       parsed.has("--points") ? *parsed.count("--points", 2, 2000) : 120;
 
+  check_output_paths(named_paths(parsed, {"--svg"}), {}, false);  // before the measurement
   const accounting::GdpMeasurement measured = accounting::measure_gdp(mech, options);
 
   std::string svg_note;

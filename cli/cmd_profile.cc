@@ -28,6 +28,7 @@
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/mechanism_spec.h"
+#include "cli/output_target.h"
 #include "cli/svg_plot.h"
 #include "cli/text_json_report.h"
 #include <exactdp/core/errors.h>
@@ -60,7 +61,9 @@ constexpr const char* kHelp =
     "                         (0 <= MIN < MAX, 2 <= POINTS <= 10000; each epsilon rounded to 12\n"
     "                         significant digits and printed exactly), CSV\n"
     "                         'epsilon,delta_lower,delta_upper' (JSON array with --json)\n"
-    "  --svg FILE             with --curve: also draw the curve as a plain SVG chart\n"
+    "  --svg FILE             with --curve: also draw the curve as a plain SVG chart (FILE: a\n"
+    "                         new path or a writable regular file, replaced whole; a device,\n"
+    "                         pipe, socket, directory or symbolic link is refused, exit 2)\n"
     "  --hardened             discrete-gaussian, discrete-laplace: the noise of the hardened\n"
     "                         (isochronous) sampler, within total variation tau of the exact law;\n"
     "                         delta(epsilon) + (1 + e^epsilon) tau is reported, and tau_upper\n"
@@ -285,6 +288,7 @@ int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std
   const long points = curve_points(pr, curve[2]);
   const bool json = parsed.has("--json");
   const auto file = parsed.get("--svg");
+  check_output_paths(named_paths(parsed, {"--svg"}), {}, false);  // before any point is computed
   CurveGrid grid(lo, hi, points);
   std::vector<PlotRow> plot;
   bool all_met = true;

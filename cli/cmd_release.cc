@@ -85,7 +85,10 @@ const std::string kHelp = std::string(
     "                    written as a temporary beside it and renamed into place (after fsync)\n"
     "                    only when the run succeeded; a failed or killed run leaves FILE as it\n"
     "                    was (a killed run may leave a hidden .FILE.exactdp-XXXXXX behind).\n"
-    "                    --json FILE is written the same way. Neither may be the file on stdin.\n"
+    "                    --json FILE is written the same way. Each must be a new path or a\n"
+    "                    regular file you may write: a device (/dev/null), pipe, socket,\n"
+    "                    directory, symbolic link, read-only file or an input of the run (stdin,\n"
+    "                    --seed-file) is refused before any work (exit 2).\n"
     "--digits D          significant digits of printed bounds (default 20; rounded outward)\n"
     "--max-input-bytes N the input size limit (default and maximum 68719476736 = 64 GiB)\n"
     "Limits: a cell has at most 10000 digits, a record at most 16 MiB and 100000 fields.\n"
@@ -448,17 +451,6 @@ void parse_column_options(const ParsedArgs& parsed, const std::vector<PerColumnV
   if (parsed.has("--round") && !any_grid) throw UsageError("--round needs --granularity");
 }
 
-// The output files: never the table read on stdin, never each other.
-void check_output_paths(const ReleaseOptions& opts, bool real_stdin) {
-  if (real_stdin) {
-    if (opts.json_path) refuse_output_onto_input("--json", *opts.json_path);
-    if (opts.output_path) refuse_output_onto_input("--output", *opts.output_path);
-  }
-  if (opts.json_path && opts.output_path) {
-    refuse_same_output("--output", *opts.output_path, "--json", *opts.json_path);
-  }
-}
-
 ReleaseOptions parse_release_options(const ParsedArgs& parsed, std::vector<std::string> columns,
                                      const std::vector<PerColumnValue>& per_column) {
   if (!parsed.positionals().empty()) {
@@ -552,7 +544,8 @@ int cmd_release(Args args, Io& io) {
   if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
   const ReleaseOptions opts = parse_release_options(parsed, std::move(columns), per_column);
   const bool real_stdin = &io.in == &std::cin;
-  check_output_paths(opts, real_stdin);
+  // The output files: regular files or new paths, never an input of the run, never each other.
+  check_output_paths(named_paths(parsed, {"--output", "--json"}), named_paths(parsed, {"--seed-file"}), real_stdin);
   // The output files are temporaries beside their targets until everything succeeded.
   std::unique_ptr<AtomicOutputFile> table_file;
   std::unique_ptr<AtomicOutputFile> json_file;
