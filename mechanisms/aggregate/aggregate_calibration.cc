@@ -103,6 +103,11 @@ AggregateGuarantee calibrate_aggregate(const AggregateRequest& r) {
   } else {
     calibrate_laplace(g, r.bounding.max_groups);
   }
+  // Before any input is read: the bits of each quantile's scores and weights (any group size).
+  for (const auto& q : g.quantiles) {
+    check_quantile_cost(bounds_of(r, q.output.column), q.output.q, q.epsilon, r.bounding.max_rows,
+                        mpz_class(1) << 64);
+  }
   g.epsilon = g.aggregates_epsilon;
   g.epsilon_is_exact = !gaussian;
   if (gaussian) g.epsilon = exactdp::to_mpq(g.aggregates_epsilon_certified.upper());

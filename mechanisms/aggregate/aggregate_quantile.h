@@ -14,8 +14,13 @@
 // monotonic: P[c] proportional to exp(eps u(c) / (2 Delta))), eps-DP for the group; a unit
 // changes at most L0 groups, and basic composition gives L0 eps (the calibration divides).
 // Cost: O(n log n + k) to score, then the selection's O(k) table (exponential_inversion.h);
-// kMaxQuantileGrid bounds k (checked before any input is read, naming --bounds).
-// Errors: ParameterError naming quantile or bounds. Thread-safety: pure functions.
+// kMaxQuantileGrid bounds k (checked before any input is read, naming --bounds). Every score
+// holds q's denominator b (about bits(b) + bits(n) bits) and every exponential weight also holds
+// epsilon's and the sensitivity's digits (selection_cost.h), so a q or an epsilon with many
+// digits makes k large numbers: check_quantile_cost bounds their bits before any score is made
+// (calibrate_aggregate calls it before the input is read, draw_quantile again for each group).
+// Errors: ParameterError naming quantile or bounds; LimitError naming q, epsilon or bounds over
+// the cost limits. Thread-safety: pure functions.
 #pragma once
 
 #include <gmpxx.h>
@@ -34,6 +39,14 @@ namespace exactdp::mechanisms {
 
 // Linf max(a, b - a) for q = a / b.
 [[nodiscard]] mpz_class quantile_score_sensitivity(const mpq_class& q, unsigned long max_rows);
+
+// The bits of one group's k scores (at most kMaxScoreBits, score_budget.h) and of their
+// exponential weights (at most kMaxWeightBits, selection_cost.h) for at most `values` kept
+// values, estimated from the sizes of q, epsilon and the bounds alone. LimitError naming "q"
+// (its denominator is in every score and in the sensitivity), "epsilon" or "bounds" (the grid),
+// whichever contributes most, with the estimate and the limit.
+void check_quantile_cost(const ValueBounds& bounds, const mpq_class& q, const mpq_class& epsilon,
+                         unsigned long max_rows, const mpz_class& values);
 
 // One exact draw: the released grid index (between the bounds' indices).
 [[nodiscard]] mpz_class draw_quantile(BitSource& bits, const std::vector<mpz_class>& values,

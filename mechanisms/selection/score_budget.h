@@ -7,8 +7,9 @@
 // caller can catch. So the scores together may hold at most kMaxScoreBits bits of numerators and
 // denominators (32 MiB; 10^6 scores of up to 80 digits each, or 800 scores of 10^100000),
 // counted as each score is read (one score is itself at most ~46 KB: core/rational.h) and
-// again before any derived copy is made, so what is allocated stays within a small multiple of
-// the limit and never reaches GMP's abort on valid input.
+// again before any derived copy is made. What the selection derives from the scores (weights
+// that also hold epsilon's and Delta's digits, grid scores, noise) has its own up-front limits:
+// selection_cost.h.
 //
 // Errors: LimitError naming "scores" with the limit and, when known, the line or index where the
 // running total passed it. Thread-safety: a ScoreBudget is a plain counter; one per reader.

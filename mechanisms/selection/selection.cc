@@ -6,6 +6,7 @@
 #include <utility>
 
 #include <exactdp/mechanisms/selection/score_budget.h>
+#include <exactdp/mechanisms/selection/selection_cost.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/samplers/uniform.h>
@@ -108,35 +109,33 @@ Selection Selection::make(std::vector<mpq_class> scores, const SelectionOptions&
       }
     }
     s.grid_ = d;
-    // The grid scores D u_i hold about bits(D) more bits each than u_i's numerator: bounded
-    // before they are made.
-    ScoreBudget grid_budget;
-    grid_budget.add_bits(static_cast<unsigned long long>(s.scores_.size()) * mpz_sizeinbase(d.get_mpz_t(), 2),
-                         "the grid scores (n * bits of the common denominator)");
-    s.grid_scores_.reserve(s.scores_.size());
-    for (const auto& u : s.scores_) s.grid_scores_.emplace_back(u.get_num() * (d / u.get_den()));
     mpq_class grid_sensitivity = options.sensitivity * mpq_class(d);
     grid_sensitivity.canonicalize();
     s.noise_scale_ = (options.monotonic ? grid_sensitivity : 2 * grid_sensitivity) / options.epsilon;
     s.noise_scale_.canonicalize();
+    // The grid scores D u_i and the noise draws of scale t: bounded before they are made.
+    check_noisy_max_cost(s.scores_, d, s.noise_scale_, options);
+    s.grid_scores_.reserve(s.scores_.size());
+    for (const auto& u : s.scores_) s.grid_scores_.emplace_back(u.get_num() * (d / u.get_den()));
     s.laplace_.push_back(DiscreteLaplaceParams::make(s.noise_scale_));
     return s;
   }
+  // Every weight holds epsilon's, Delta's and the best score's digits: bounded before any is made.
+  check_selection_weights(s.scores_, s.best_, options);
+  const bool inversion = options.mechanism == SelectionMechanism::kExponential &&
+                         (options.exponential_sampler == ExponentialSampler::kInversion ||
+                          (options.exponential_sampler == ExponentialSampler::kAuto &&
+                           s.scores_.size() >= kInversionMinCandidates));
   s.coins_.reserve(s.scores_.size());
   std::vector<mpq_class> gammas;
-  gammas.reserve(s.scores_.size());
+  if (inversion) gammas.reserve(s.scores_.size());
   for (const auto& u : s.scores_) {
     mpq_class gamma = s.factor_ * (s.best_ - u);
     s.coins_.push_back(BernoulliExpParams::make(gamma));
-    gammas.push_back(std::move(gamma));
+    if (inversion) gammas.push_back(std::move(gamma));
   }
-  if (options.mechanism == SelectionMechanism::kExponential &&
-      (options.exponential_sampler == ExponentialSampler::kInversion ||
-       (options.exponential_sampler == ExponentialSampler::kAuto &&
-        s.scores_.size() >= kInversionMinCandidates))) {
-    s.inversion_ = ExponentialInversionTable::make(std::move(gammas));
-    // kInversion with one candidate or a gap over 2^40: rejection (same law).
-  }
+  // kInversion with one candidate or a gap over 2^40: rejection (same law).
+  if (inversion) s.inversion_ = ExponentialInversionTable::make(std::move(gammas));
   return s;
 }
 
@@ -155,9 +154,12 @@ unsigned long long Selection::estimated_peeling_steps(std::size_t k) {
   if (options_.mechanism == SelectionMechanism::kReportNoisyMax &&
       options_.noise == NoiseKind::kDiscreteLaplace) {
     // n - r noise draws in round r; a draw (integers on the grid) costs about 1/16 of a coin
-    // step of the other mechanisms (measured: 18 * 10^6 draws in 0.65 s).
+    // step of the other mechanisms (measured: 18 * 10^6 draws in 0.65 s) at a small scale, and
+    // grows with the scale's bits (selection_cost.h).
     for (std::size_t r = 0; r < k; ++r) steps += n - r;
-    return steps / 16 + 1;
+    const mpz_class total = mpz_class(std::to_string(steps)) *
+                            mpz_class(std::to_string(noise_draw_steps_x16(score_bits(noise_scale_)))) / 16;
+    return total.fits_ulong_p() ? total.get_ui() + 1 : ~0ULL;
   }
   if (k <= 1) return 1;
   prepare_descending_order();

@@ -57,7 +57,9 @@
 // Randomness: all bits come from the BitSource (seeded_bits.h only for tests and audits).
 // Timing: NOT constant-time: the duration depends on the bits and on the result (SECURITY.md).
 // Errors: Selection::make throws ParameterError naming scores, epsilon, sensitivity, monotonic
-// or noise, or LimitError over kMaxCandidates / kMaxGridBits; select_top throws ParameterError
+// or noise, or LimitError over kMaxCandidates / kMaxGridBits or over the cost limits of
+// selection_cost.h (weights, grid scores and noise work, estimated before they are made; naming
+// epsilon, sensitivity or scores); select_top throws ParameterError
 // naming "top" unless 1 <= K <= n. Thread-safety: a Selection holds scratch space (the
 // permutation array); use one per thread.
 #pragma once
