@@ -10,8 +10,10 @@
 // With public keys, records of groups outside the keys are dropped before bounding (the key set
 // is public, so this is a public filter) and spend nothing of a unit's L0.
 // Limits (SECURITY.md, "Limits"): the CSV limits; at most max_pairs distinct (unit, group) pairs
-// and an estimated bounded state of at most max_state_bytes (1 GiB), checked record by record:
-// past either, a LimitError naming the input line (nothing is spilled to disk).
+// and an estimated memory of at most max_state_bytes (1 GiB: the bounded state, the release's
+// totals and rows of the groups seen, the next growth; contribution_bounder.h), checked record by
+// record: past either, a LimitError naming the input line, and the option when the per-group
+// totals of the value columns are most of it (nothing is spilled to disk).
 // Keys file: a CSV whose header names every group-by column; each row is one key, released even
 // when no record has it; a repeated key is a CsvError.
 // Errors: CsvError (a ParameterError) with the line; LimitError. Thread-safety: one per thread.
@@ -37,6 +39,9 @@ struct AggregateLimits {
   CsvLimits csv;
   std::uint64_t max_pairs = kMaxAggregatePairs;
   std::uint64_t max_state_bytes = kMaxAggregateStateBytes;
+  // Bytes the release holds besides the bounder's estimate (the public keys' rows), counted
+  // against max_state_bytes.
+  std::uint64_t reserved_bytes = 0;
 };
 
 struct AggregateInputStats {

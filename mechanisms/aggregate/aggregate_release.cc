@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include <exactdp/core/errors.h>
+#include <exactdp/mechanisms/aggregate/aggregate_cost.h>
 #include <exactdp/mechanisms/aggregate/aggregate_from_totals.h>
 #include <exactdp/mechanisms/aggregate/aggregate_quantile.h>
 #include <exactdp/mechanisms/aggregate/partition_selection.h>
@@ -161,11 +162,19 @@ AggregateRelease aggregate_records(ByteReader& records, const AggregateRequest& 
   AggregateRelease out;
   out.guarantee = calibrate_aggregate(r);
   ContributionBounder bounder(r.bounding, r.value_columns.size(), bits);
+  const GroupReleaseBytes per_group = group_release_bytes(r, out.guarantee);
   std::unique_ptr<std::unordered_set<std::string>> key_set;
+  AggregateLimits held = limits;
   if (public_keys != nullptr) {
+    // Every key is released, with records or not: its rows are reserved up front.
+    check_public_keys_cost(*public_keys, r, out.guarantee, limits);
+    for (const auto& k : *public_keys) held.reserved_bytes += per_group.fixed + per_group.per_key_byte * k.size();
     key_set = std::make_unique<std::unordered_set<std::string>>(public_keys->begin(), public_keys->end());
+  } else {
+    bounder.set_group_bytes(per_group.fixed, per_group.per_key_byte);
   }
-  out.input = read_records(records, r, bounder, key_set.get(), limits);
+  out.input = read_records(records, r, bounder, key_set.get(), held);
+  out.estimated_peak_bytes = bounder.peak_bytes() + held.reserved_bytes;
   out.units = bounder.units();
   out.groups_seen = bounder.groups();
   out.pairs = bounder.pairs();

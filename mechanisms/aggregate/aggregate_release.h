@@ -44,6 +44,7 @@ struct AggregateRelease {
   std::uint64_t groups_seen = 0;       // distinct groups with a record (after the keys filter)
   std::uint64_t pairs = 0;             // distinct (unit, group) pairs
   std::uint64_t candidate_groups = 0;  // groups offered to selection, or the public keys
+  std::uint64_t estimated_peak_bytes = 0;  // the memory estimate's peak (contribution_bounder.h)
 };
 
 // `public_keys`: null for private partition selection, else the keys (read_public_keys).

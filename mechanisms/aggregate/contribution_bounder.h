@@ -21,7 +21,16 @@
 // it). A group that is evicted from a unit is removed from the unit's kept state at once.
 // Memory: one 12-byte entry per distinct (unit, group) pair seen (flat_hash_map.h), one record
 // per kept pair (at most L0 per unit) and the kept values: bounded by groups x units, never by
-// rows. estimated_bytes() is checked by the caller (aggregate_input.h).
+// rows. The estimate counts what is resident, from the containers themselves: the hash tables'
+// slots (their load factor included), every vector's elements, every heap block at glibc's chunk
+// size (16-byte steps, 32 at least: a 4-byte kept list costs 32), the texts longer than the
+// 15 bytes kept inside a std::string; plus, per group, what the release will hold for it
+// (set_group_bytes: its totals and its output row). estimated_bytes() adds the largest jump the
+// next growth can make (a table doubling holds its old and new slots at once; a vector moving
+// holds both copies), so a caller that checks it record by record (aggregate_input.h) refuses
+// before the resident size passes its limit; peak_bytes() is the largest estimate the run has
+// reached, transients included (within 25 % of the measured peak resident size: test
+// AggregateMemory in tests/cli/cli_aggregate_memory_test.cc).
 // Values: add() takes the clamped grid indices as mpz_class, or as int64 when the caller knows
 // from the bounds that every clamped index fits (aggregate_input.cc decides that before reading);
 // one bounder takes one of the two for all its records (std::logic_error otherwise). Both give the
@@ -31,6 +40,7 @@
 
 #include <gmpxx.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -68,7 +78,20 @@ class ContributionBounder {
   [[nodiscard]] std::size_t units() const noexcept { return unit_state_.size(); }
   [[nodiscard]] std::size_t pairs() const noexcept { return pairs_.size(); }
   [[nodiscard]] const std::string& group_key(std::uint32_t group) const { return group_ids_.text(group); }
-  [[nodiscard]] std::uint64_t estimated_bytes() const noexcept { return bytes_; }
+  // What the release will hold per group: `fixed` bytes plus `per_key_byte` bytes per byte of
+  // the group's key (aggregate_cost.h). Call before the first record.
+  void set_group_bytes(std::uint64_t fixed, std::uint64_t per_key_byte) noexcept {
+    group_fixed_bytes_ = fixed;
+    group_key_factor_ = per_key_byte;
+  }
+  // Resident bytes now, what the release will add for the groups seen, and the next growth's jump.
+  [[nodiscard]] std::uint64_t current_bytes() const noexcept;
+  [[nodiscard]] std::uint64_t group_bytes() const noexcept { return group_bytes_; }
+  [[nodiscard]] std::uint64_t estimated_bytes() const noexcept {
+    return current_bytes() + group_bytes_ + next_growth_bytes();
+  }
+  // The largest current_bytes() + group_bytes() reached, with the transients of every growth.
+  [[nodiscard]] std::uint64_t peak_bytes() const noexcept { return std::max(peak_, current_bytes() + group_bytes_); }
   // The totals of every group id (index = id).
   [[nodiscard]] std::vector<GroupTotals> totals() const;
   // The kept (clamped) values of value column `column` of every group id (index = id), in no
@@ -101,6 +124,10 @@ class ContributionBounder {
   // (the pair kept, value columns present, the row kept by the reservoir), else nullopt.
   std::optional<std::pair<std::uint32_t, std::size_t>> row_place(std::uint32_t unit, std::uint32_t group, Width w);
   void use_width(Width w);
+  [[nodiscard]] std::uint64_t next_growth_bytes() const noexcept;
+  // Records a growth of a container from `old_bytes` (held together with the new one).
+  void note_growth(std::uint64_t old_bytes) noexcept;
+  void note_heap(std::size_t old_bytes, std::size_t new_bytes) noexcept;
 
   ContributionBounds bounds_;
   std::size_t value_columns_;
@@ -114,7 +141,10 @@ class ContributionBounder {
   Width width_ = Width::kUnset;
   std::vector<std::vector<std::int64_t>> values_;     // per kept index: Linf x V at most
   std::vector<std::vector<mpz_class>> wide_values_;  // the same, for mpz_class values
-  std::uint64_t bytes_ = 0;
+  std::uint64_t heap_bytes_ = 0;   // heap blocks of texts, kept lists and kept values
+  std::uint64_t group_bytes_ = 0;  // the release's share of the groups seen
+  std::uint64_t group_fixed_bytes_ = 0, group_key_factor_ = 0;
+  std::uint64_t peak_ = 0;
 };
 
 }  // namespace exactdp::mechanisms

@@ -80,6 +80,9 @@ class TextIds {
   [[nodiscard]] const std::string& text(std::uint32_t id) const { return texts_[id]; }
   [[nodiscard]] std::size_t size() const noexcept { return texts_.size(); }
   [[nodiscard]] std::size_t capacity_bytes() const noexcept { return slots_.size() * sizeof(Slot); }
+  // The std::string objects of the texts (their heap blocks, past 15 bytes, are the caller's to count).
+  [[nodiscard]] std::size_t text_bytes() const noexcept { return texts_.size() * sizeof(std::string); }
+  [[nodiscard]] std::size_t text_capacity() const noexcept { return texts_.capacity(); }
 
  private:
   // A text of fewer than kInline bytes is compared in its slot (one cache line touched); a longer
