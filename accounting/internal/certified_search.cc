@@ -39,9 +39,11 @@ Side TargetComparison::decide(const std::function<Interval(mpfr_prec_t)>& g_at, 
 RationalBracket widen_bracket(const RationalDecider& decide, mpq_class lo, mpq_class hi,
                               int max_rounds, const std::function<LimitError()>& no_bracket) {
   RationalBracket b{std::move(lo), std::move(hi)};
-  bool lo_missed = false;  // b.lo is already proven to miss
+  SearchBudget budget(no_bracket);  // bounds the probes' bits whatever max_rounds is
+  bool lo_missed = false;           // b.lo is already proven to miss
   mpq_class factor = 2;
   for (int i = 0;; ++i) {
+    budget.charge(b.hi);
     const Side side = decide(b.hi, b.g_hi);
     if (side == Side::kMeets) break;
     if (i >= max_rounds) throw no_bracket();
@@ -50,11 +52,13 @@ RationalBracket widen_bracket(const RationalDecider& decide, mpq_class lo, mpq_c
       b.g_lo = b.g_hi;
       lo_missed = true;
     }
+    budget.check_bits(probe_bits(b.hi) + probe_bits(factor));
     b.hi *= factor;
     factor *= factor;
   }
   factor = 2;
   for (int i = 0; !lo_missed; ++i) {
+    budget.charge(b.lo);
     const Side side = decide(b.lo, b.g_lo);
     if (side == Side::kMisses) break;
     if (i >= max_rounds) throw no_bracket();
@@ -62,6 +66,7 @@ RationalBracket widen_bracket(const RationalDecider& decide, mpq_class lo, mpq_c
       b.hi = b.lo;
       b.g_hi = b.g_lo;
     }
+    budget.check_bits(probe_bits(b.lo) + probe_bits(factor));
     b.lo /= factor;
     factor *= factor;
   }

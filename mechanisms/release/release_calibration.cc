@@ -8,6 +8,7 @@
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/hardened_charge.h>
+#include <exactdp/accounting/internal/search_budget.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/core/errors.h>
@@ -49,7 +50,24 @@ bool zcdp_meets(const mpq_class& rho, const mpq_class& delta, const mpq_class& e
   return true;
 }
 
-// The largest rho (to a relative 2^-30) found with zcdp_meets; a verified feasible value.
+// The refusal of a (epsilon, delta) no searched rho serves: CKS20 Cor. 13's alpha is at most
+// 1 + 2^2000 (accounting/zcdp.h), so as rho -> 0 the bound tends to about
+// (log(1/delta) - 1387) / 2^2000, not 0: epsilon = delta = 10^-1000 is below it (the bound is
+// ~8e-600 for every rho). `smallest` is the smallest rho probed: its epsilon is (about) the
+// least this conversion reaches at this delta.
+LimitError no_feasible_rho(const mpq_class& epsilon, const mpq_class& delta, const mpq_class& smallest) {
+  const accounting::ZcdpConversion floor = accounting::zcdp_epsilon(smallest, delta);
+  return LimitError("epsilon", "epsilon = " + abbreviate(exact_decimal(epsilon)) + " at delta = " +
+                                   abbreviate(exact_decimal(delta)) +
+                                   ": no zCDP parameter rho converts to at most epsilon (CKS20 Cor. 13 "
+                                   "with alpha <= 1 + 2^2000); allowed: epsilon >= " +
+                                   exactdp::decimal_upper(floor.bound.value.upper(), 3) +
+                                   " at this delta, or a larger delta");
+}
+
+// The largest rho (to a relative 2^-30) found with zcdp_meets; a verified feasible value. The
+// search runs under internal::SearchBudget (probes of at most 2^22 bits, 4,096 conversions): a
+// target no rho meets is refused after ~22 conversions, naming epsilon and delta.
 mpq_class max_feasible_rho(const mpq_class& epsilon, const mpq_class& delta) {
   // Start from BS16's rho + 2 sqrt(rho L) = epsilon, L = log(1/delta):
   // rho0 = epsilon^2 / (sqrt(L + epsilon) + sqrt(L))^2 (lower end, rounded down).
@@ -57,46 +75,16 @@ mpq_class max_feasible_rho(const mpq_class& epsilon, const mpq_class& delta) {
   const Interval eps_i(epsilon, kPrec);
   const Interval root = exactdp::sqrt(L + eps_i) + exactdp::sqrt(L);
   const Interval rho0 = exactdp::square(eps_i) / exactdp::square(root);
-  mpq_class lo = exactdp::to_mpq(rho0.lower());
-  if (sgn(lo) <= 0) lo = power_of_two(-1000);
+  mpq_class start = exactdp::to_mpq(rho0.lower());
+  if (sgn(start) <= 0) start = power_of_two(-1000);
   const mpq_class rho_cap(1'000'000'000);  // zcdp.h's limit: anything above counts as not meeting
+  mpq_class smallest = start;
   auto meets = [&](const mpq_class& rho) {
+    if (rho < smallest) smallest = rho;
     return rho <= rho_cap && zcdp_meets(rho, delta, epsilon, nullptr);
   };
-  // Gallop: factors 2^1, 2^2, 2^4, ... so that a bracket 2^(+-33000) away (epsilon = 10^-5000:
-  // the searched bound is 0 for every rho below ~10^-12) takes ~16 conversions, not 33000.
-  for (long down = 1; !meets(lo); down *= 2) {
-    if (down > (1L << 40)) {
-      throw LimitError("epsilon", "no zCDP parameter meets epsilon = " +
-                                      abbreviate(to_string(epsilon)) + " at this delta");
-    }
-    lo *= power_of_two(-down);
-  }
-  long e = 1;  // hi = lo 2^e is the first factor found not to meet epsilon (or over the cap)
-  while (meets(lo * power_of_two(e))) {
-    lo *= power_of_two(e);
-    e *= 2;
-  }
-  // Bisect the exponent (lo meets, lo 2^e does not) down to e = 1, then the value itself.
-  while (e > 1) {
-    const long half = e / 2;
-    if (meets(lo * power_of_two(half))) {
-      lo *= power_of_two(half);
-      e -= half;
-    } else {
-      e = half;
-    }
-  }
-  mpq_class hi = lo * 2;
-  for (int step = 0; step < 200 && hi - lo > lo * power_of_two(-30); ++step) {
-    const mpq_class mid = (lo + hi) / 2;
-    if (meets(mid)) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
+  accounting::internal::SearchBudget budget([&] { return no_feasible_rho(epsilon, delta, smallest); });
+  return accounting::internal::largest_meeting(meets, start, budget, 30);
 }
 
 // sigma2_c = C K^2 Delta_c^2 / (2 rho) rounded up to 3 significant digits, for every column.
