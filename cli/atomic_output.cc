@@ -177,7 +177,8 @@ void AtomicOutputFile::replace_after_recheck() {
   } catch (const ParameterError& e) {
     throw std::runtime_error(std::string(e.what()) + " (it changed during the run; the output is not written)");
   }
-  if (now.exists != target_.exists || now.device != target_.device || now.inode != target_.inode) {
+  // Still the file checked, or now a new path (removed during the run): renamed; anything else is left.
+  if (now.exists && (!target_.exists || now.device != target_.device || now.inode != target_.inode)) {
     throw std::runtime_error(where + " changed during the run: left as it is and the output not written; run again");
   }
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {

@@ -34,7 +34,8 @@ std::string octal_mode(mode_t mode) {
 void refuse_read_only(const std::string& option, const std::string& path, mode_t mode) {
   if ((mode & 0222) == 0) {
     refuse(option, path, "is read-only (mode " + octal_mode(mode) +
-                             "): refused (it would be replaced all the same); make it writable or write to another file");
+                             "): refused (it would be replaced all the same); make it writable or write to "
+                             "another file");
   }
   if (::geteuid() != 0 && ::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) != 0 && errno == EACCES) {
     refuse(option, path, "is not writable by this user (mode " + octal_mode(mode) +

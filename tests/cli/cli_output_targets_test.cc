@@ -35,6 +35,9 @@ void check_refused(const OutputWriter& w, const std::string& target, const std::
   const CliRun r = run_cli(w.writing(target, std::move(extra)), w.input);
   expect_rejected_naming(r, w.option + " = ");
   EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  // Refused up front by the checks themselves (a refusal when the file is finally written comes
+  // later, after the work, and wrapped: "--svg: --svg = ...").
+  EXPECT_EQ(r.err.rfind("exactdp: " + w.option + " = ", 0), 0u) << r.err;
   EXPECT_EQ(path_state(target), before);
   EXPECT_EQ(dir_entries(dir), entries);
 }

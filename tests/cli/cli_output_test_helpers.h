@@ -64,7 +64,8 @@ inline const std::string kAggregateRecords = "user,region\nu1,a\nu2,a\nu3,b\n";
 inline const std::string kEstimateRows = "x,y\n1,2\n3,-1\n";
 
 inline std::vector<std::string> aggregate_base() {
-  return {"aggregate", "--privacy-unit", "user", "--group-by", "region", "--count", "--delta", "1e-6", "--epsilon", "1"};
+  return {"aggregate", "--privacy-unit", "user", "--group-by", "region", "--count",
+          "--delta", "1e-6", "--epsilon", "1"};
 }
 inline std::vector<std::string> estimate_base() {
   return {"estimate", "sparse-mean", "--s", "1", "--bound", "4", "--epsilon", "1"};
