@@ -5,6 +5,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include <exactdp/core/errors.h>
+#include <exactdp/core/gmp_allocation.h>
 
 namespace exactdp::cli {
 namespace {
@@ -43,6 +44,7 @@ int run_exactdp(const std::vector<std::string>& args, Io& io) {
       {"release", cmd_release},  {"aggregate", cmd_aggregate}, {"estimate", cmd_estimate},
       {"select", cmd_select},   {"laws", cmd_laws},
   };
+  install_gmp_allocation_guard();  // GMP failures throw (core/gmp_allocation.h); once per process
   try {
     if (args.empty()) {
       io.err << kUsage;
@@ -66,8 +68,11 @@ int run_exactdp(const std::vector<std::string>& args, Io& io) {
     io.err << "exactdp: " << e.what() << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
-    io.err << "exactdp: out of memory\n";
-    return 1;
+    // A resource limit, like GmpAllocationError (a ParameterError, above): the input needs more
+    // memory than the process may have.
+    io.err << "exactdp: memory: out of memory (the input needs more memory than this process may "
+              "use: give smaller inputs, or more memory)\n";
+    return 2;
   } catch (const std::exception& e) {
     io.err << "exactdp: internal error: " << e.what() << "\n";
     return 1;

@@ -5,7 +5,10 @@
 // guard clears this thread's message, runs the body, and maps every exception to a code and a
 // message (ParameterError -> EXACTDP_E_PARAM, LimitError -> EXACTDP_E_LIMIT, std::bad_alloc ->
 // EXACTDP_E_NOMEM, CApiError -> its own code, anything else -> EXACTDP_E_INTERNAL), so nothing
-// unwinds into C. The message lives in a fixed thread-local buffer: recording it never
+// unwinds into C. GMP's allocation functions are the guarded ones of core/gmp_allocation.h
+// (installed on the first call at the latest): a GMP allocation that fails or is over the
+// per-number cap throws GmpAllocationError, a LimitError, so it returns EXACTDP_E_LIMIT with a
+// message naming "memory" instead of aborting the C caller. The message lives in a fixed thread-local buffer: recording it never
 // allocates, so it works while handling std::bad_alloc.
 #pragma once
 
@@ -29,6 +32,7 @@
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/discrete_laplace.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/core/gmp_allocation.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 
@@ -83,6 +87,7 @@ void clear_last_error() noexcept;
 template <class Body>
 [[nodiscard]] int guard(Body&& body) noexcept {
   clear_last_error();
+  install_gmp_allocation_guard();  // once per process (core/gmp_allocation.h)
   try {
     return body();
   } catch (...) {

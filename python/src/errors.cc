@@ -6,7 +6,10 @@
 //                              -> exactdp.ParameterError(message)
 //   std::runtime_error, std::logic_error (a computation the library could not finish, or a
 //   failed internal check)     -> exactdp.ComputationError(message)          (a RuntimeError)
-// std::bad_alloc keeps pybind11's MemoryError; Python exceptions pass through unchanged.
+// A GMP or MPFR allocation that fails or exceeds the per-number cap throws GmpAllocationError
+// (core/gmp_allocation.h, installed when the module is registered), a LimitError: it reaches
+// Python as exactdp.LimitError naming "memory", never as GMP's abort() of the interpreter.
+// Other std::bad_alloc keeps pybind11's MemoryError; Python exceptions pass through unchanged.
 #include <pybind11/pybind11.h>
 
 #include <exception>
@@ -15,6 +18,7 @@
 
 #include "bindings.h"
 #include <exactdp/core/errors.h>
+#include <exactdp/core/gmp_allocation.h>
 
 namespace py = pybind11;
 
@@ -28,6 +32,7 @@ void raise_exactdp_error(const char* name, const std::string& message, const std
 }
 
 void register_errors(py::module_& /*m*/) {
+  install_gmp_allocation_guard();  // normally done at load already; once per process
   py::register_exception_translator([](std::exception_ptr p) {
     if (!p) return;
     try {
