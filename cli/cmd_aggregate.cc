@@ -78,8 +78,9 @@ const std::string kHelp = std::string(
     "                    --keys, --seed-file) is refused before any work (exit 2).\n"
     "--digits D          significant digits of printed bounds (default 20; rounded outward)\n"
     "--max-input-bytes N the input size limit (default and maximum 68719476736 = 64 GiB)\n"
-    "Limits: the bounded state (distinct (unit, group) pairs and kept values) is at most 2*10^7\n"
-    "pairs and an estimated 1 GiB, else exit 2 naming the input line (SECURITY.md, Limits).\n"
+    "Limits: the bounded state (distinct (unit, group) pairs and kept values) and the release's\n"
+    "totals and rows are at most 2*10^6 pairs and an estimated 1 GiB, else exit 2 naming the input\n"
+    "line (SECURITY.md, Limits); --keys rows are checked before reading, naming keys or epsilon.\n"
     ) + kSeedOptionsHelp + std::string(
     "Output: the table on stdout or in --output FILE (CRLF-free CSV: the group-by columns, then\n"
     "count, count_units, sum_COL, mean_COL in the order asked), written only after everything\n"

@@ -11,17 +11,20 @@
 namespace exactdp::mechanisms {
 namespace {
 
-// The number of digits after the point of a plain decimal [+-]?[0-9]+(\.[0-9]+)?, or nullopt.
-std::optional<unsigned> plain_decimal_places(std::string_view text) {
+// The number of digits after the point of a plain decimal [+-]?[0-9]+(\.[0-9]+)?, or nullopt;
+// `digits` gets the number of digits written (before and after the point).
+std::optional<unsigned> plain_decimal_places(std::string_view text, std::size_t& digits) {
   std::size_t i = (!text.empty() && (text[0] == '+' || text[0] == '-')) ? 1 : 0;
   const std::size_t int_begin = i;
   while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
-  if (i == int_begin || text.size() > kMaxBoundDigits + 2) return std::nullopt;
+  digits = i - int_begin;
+  if (i == int_begin) return std::nullopt;
   if (i == text.size()) return 0U;
   if (text[i] != '.') return std::nullopt;
   const std::size_t frac_begin = ++i;
   while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
   if (i != text.size() || i == frac_begin) return std::nullopt;
+  digits += i - frac_begin;
   return static_cast<unsigned>(i - frac_begin);
 }
 
@@ -49,12 +52,19 @@ ValueBounds parse_value_bounds(std::string_view text) {
   const std::size_t comma = text.find(',');
   const std::string allowed = "L,U with plain decimals L <= U (at most " +
                               std::to_string(kMaxBoundDigits) + " digits each), not both 0";
-  if (comma == std::string_view::npos) {
-    throw ParameterError::out_of_range("bounds", abbreviate(text), allowed);
-  }
+  const std::string syntax = "bounds = " + abbreviate(text) +
+                             " is not L,U: two plain decimals [+-]digits[.digits] (digits on both sides of a "
+                             "point, no spaces) separated by one comma";
+  if (comma == std::string_view::npos) throw ParameterError("bounds", syntax);
   const std::string_view lo_text = text.substr(0, comma), hi_text = text.substr(comma + 1);
-  const auto lo_places = plain_decimal_places(lo_text), hi_places = plain_decimal_places(hi_text);
-  if (!lo_places || !hi_places) throw ParameterError::out_of_range("bounds", abbreviate(text), allowed);
+  std::size_t lo_digits = 0, hi_digits = 0;
+  const auto lo_places = plain_decimal_places(lo_text, lo_digits), hi_places = plain_decimal_places(hi_text, hi_digits);
+  if (!lo_places || !hi_places) throw ParameterError("bounds", syntax);
+  if (std::max(lo_digits, hi_digits) > kMaxBoundDigits) {
+    throw ParameterError("bounds", "bounds = " + abbreviate(text) + " has a decimal of " +
+                                       std::to_string(std::max(lo_digits, hi_digits)) + " digits: allowed at most " +
+                                       std::to_string(kMaxBoundDigits) + " digits each");
+  }
   ValueBounds b;
   b.lower = parse_rational("bounds", lo_text);
   b.upper = parse_rational("bounds", hi_text);
@@ -110,7 +120,12 @@ void validate_aggregate_request(const AggregateRequest& r) {
     throw ParameterError("aggregate", "no aggregate asked for: give --count, --count-units, "
                                       "--sum COL or --mean COL");
   }
-  for (const auto& g : r.group_by) {
+  for (std::size_t i = 0; i < r.group_by.size(); ++i) {
+    const std::string& g = r.group_by[i];
+    if (std::find(r.group_by.begin(), r.group_by.begin() + static_cast<std::ptrdiff_t>(i), g) !=
+        r.group_by.begin() + static_cast<std::ptrdiff_t>(i)) {
+      throw ParameterError("group-by", "group-by names column '" + abbreviate(g) + "' twice: allowed each column once");
+    }
     if (g == r.privacy_unit) {
       throw ParameterError("group-by", "group-by column '" + g + "' is the privacy unit column");
     }
