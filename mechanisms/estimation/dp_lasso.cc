@@ -6,6 +6,7 @@
 
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/mechanisms/estimation/estimation_cost.h>
 #include <exactdp/mechanisms/estimation/peeling.h>
 #include <exactdp/mechanisms/estimation/peeling_budget.h>
 #include <exactdp/mechanisms/estimation/private_max.h>
@@ -107,6 +108,7 @@ EstimateResult dp_lasso(const MatrixView& x, std::span<const double> y, const Dp
                         BitSource& bits) {
   validate_lasso(x, y, o);
   const std::size_t t_max = o.iterations.value_or(default_iterations(x.rows));
+  check_peeling_cost({o.sparsity, x.cols, o.delta.has_value(), numerator_denominator_bits(o.epsilon), t_max});
   const std::size_t n0 = x.rows / t_max;
   const mpq_class lambda = lasso_sensitivity(o, n0);
   const long kv = default_granularity_exponent(lambda, 20);

@@ -8,6 +8,7 @@
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/mechanisms/estimation/estimation_cost.h>
 #include <exactdp/mechanisms/estimation/exact_linear_algebra.h>
 #include <exactdp/mechanisms/estimation/peeling_budget.h>
 #include <exactdp/samplers/discrete_gaussian.h>
@@ -22,6 +23,7 @@ constexpr int kBisectionSteps = 40;
 
 void validate_ols(const MatrixView& x, std::span<const double> y, const NoisyOlsOptions& o) {  // exactdp-allow-float: decoded exactly
   validate_privacy_target(o.epsilon, o.delta);
+  check_epsilon_size(o.epsilon);
   validate_matrix(x, "x");
   if (y.size() != x.rows) {
     throw ParameterError("y", "y has " + std::to_string(y.size()) + " values: allowed " + std::to_string(x.rows) +
@@ -50,6 +52,13 @@ mpq_class calibrate_rho(const mpq_class& epsilon, const mpq_class& delta) {
   return lo;
 }
 
+// The most bits of an entry of the two integer systems solved (A and b; den A - num I), from the
+// bound n bx max(bx, by) of an entry of A and b.
+unsigned long ols_entry_bits(const mpz_class& largest, const mpq_class& shift) {
+  const auto bits = [](const mpz_class& v) { return static_cast<unsigned long>(mpz_sizeinbase(v.get_mpz_t(), 2)); };
+  return std::max(bits(largest) + bits(shift.get_den()), bits(shift.get_num())) + 1;
+}
+
 }  // namespace
 
 mpq_class ols_sensitivity_squared(const NoisyOlsOptions& o, std::size_t n, std::size_t p) {
@@ -75,6 +84,8 @@ std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double
                                                      " is too fine for these bounds and rows: allowed rows * "
                                                      "(coordinate_bound / g) * max(coordinate_bound, response_bound) / g < 2^125");
   }
+  const mpq_class shift = mpq_class(static_cast<unsigned long>(x.rows)) * power_of_two(2 * k) / o.eigen_bound;
+  check_ols_cost({x.rows, p, ols_entry_bits(largest, shift)});
   std::vector<int128> a(p * p, 0), b(p, 0);
   std::vector<std::int64_t> row(p);
   for (std::size_t i = 0; i < x.rows; ++i) {
@@ -85,15 +96,16 @@ std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double
       for (std::size_t l = 0; l <= j; ++l) a[j * p + l] += static_cast<int128>(row[j]) * row[l];
     }
   }
-  std::vector<mpq_class> am(p * p), bm(p);
+  std::vector<mpz_class> am(p * p), bm(p);
   for (std::size_t j = 0; j < p; ++j) {
     bm[j] = to_mpz(b[j]);
     for (std::size_t l = 0; l <= j; ++l) am[j * p + l] = am[l * p + j] = to_mpz(a[j * p + l]);
   }
-  // A - (n / L) I in grid units g^2: subtract n / (L g^2) = n 2^(2k) / L on the diagonal.
-  std::vector<mpq_class> shifted = am;
-  const mpq_class shift = mpq_class(static_cast<unsigned long>(x.rows)) * power_of_two(2 * k) / o.eigen_bound;
-  for (std::size_t j = 0; j < p; ++j) shifted[j * p + j] -= shift;
+  // A - (n / L) I in grid units g^2, times the denominator of shift = n 2^(2k) / L (a positive
+  // factor keeps positive definiteness): den A - num I, an integer matrix.
+  std::vector<mpz_class> shifted = am;
+  for (auto& e : shifted) e *= shift.get_den();
+  for (std::size_t j = 0; j < p; ++j) shifted[j * p + j] -= shift.get_num();
   if (!is_positive_definite(std::move(shifted), p)) {
     throw ParameterError("design", "design: the smallest eigenvalue of X^T X / n (truncated data) is not above "
                                    "1 / eigen_bound = " + to_string(1 / o.eigen_bound) +

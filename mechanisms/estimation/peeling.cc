@@ -2,6 +2,7 @@
 
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/mechanisms/estimation/estimation_cost.h>
 #include <exactdp/mechanisms/estimation/grid_data.h>
 #include <exactdp/mechanisms/estimation/peeling_budget.h>
 #include <exactdp/mechanisms/estimation/private_max.h>
@@ -21,6 +22,7 @@ PeelingResult peel_grid_values(const std::vector<mpz_class>& v, const mpz_class&
                                const std::optional<mpq_class>& delta, std::optional<CompositionRoute> route,
                                BitSource& bits) {
   validate_sparsity(sparsity, v.size());
+  check_peeling_cost({sparsity, v.size(), delta.has_value(), numerator_denominator_bits(epsilon), 1});
   const mpq_class& g = unit;
   const mpq_class lambda = mpq_class(lambda_grid) * g;
   const CompositionRoute chosen = route.value_or(default_route(delta));
@@ -47,6 +49,7 @@ PeelingResult peeling(std::span<const double> v, const PeelingOptions& options, 
   validate_privacy_target(options.epsilon, options.delta);
   if (v.empty()) throw ParameterError("v", "v is empty: allowed at least one value");
   validate_sparsity(options.sparsity, v.size());
+  check_peeling_cost({options.sparsity, v.size(), options.delta.has_value(), numerator_denominator_bits(options.epsilon), 1});
   if (options.sensitivity <= 0) {
     throw ParameterError::out_of_range("sensitivity", to_string(options.sensitivity), "sensitivity > 0");
   }
