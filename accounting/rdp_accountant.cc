@@ -4,6 +4,7 @@
 #include <string>
 
 #include <exactdp/accounting/internal/certified_search.h>
+#include <exactdp/accounting/rdp_order_search.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
@@ -104,96 +105,16 @@ Interval rdp_to_delta(const Interval& tau, const mpq_class& alpha, const mpq_cla
 
 namespace {
 
-// The index of the best of `integers` (ascending) at 64 bits, scanning upward and stopping
-// after 4 successive orders worse than the best so far (the converted value is unimodal in
-// practice: RDP grows with the order, the conversion's penalty shrinks); its upper end goes to
-// `best_upper`. A selection only: nothing about it needs to be certified.
-template <typename Convert>
-std::size_t scan_integer_orders(const RdpComposition& events, const std::vector<mpq_class>& integers,
-                                Neighbouring relation, const Convert& convert, Real& best_upper) {
-  const mpfr_prec_t p = 64;
-  std::size_t best = 0;
-  int worse = 0;
-  for (std::size_t i = 0; i < integers.size() && worse < 4; ++i) {
-    const Interval value = convert(composed_rdp(events, integers[i], relation, p), integers[i]);
-    if (i == 0 || mpfr_less_p(value.upper(), best_upper.get())) {
-      mpfr_set(best_upper.get(), value.upper(), MPFR_RNDU);
-      best = i;
-      worse = 0;
-    } else {
-      ++worse;
-    }
-  }
-  return best;
-}
-
-// One fractional order near `centre` (rdp_accountant.h, "Orders") that beats `best_upper`, or
-// none (0) when an event does not take fractional orders or none improves. A selection only.
-template <typename Convert>
-mpq_class refine_fractional(const RdpComposition& events, mpq_class centre, Real& best_upper, Neighbouring relation,
-                            const Convert& convert) {
-  const mpfr_prec_t p = 64;
-  bool improved = false;
-  for (int halvings = 1; halvings <= 4; ++halvings) {
-    const mpq_class step(1, 1L << halvings);
-    mpq_class next = centre;
-    for (const mpq_class& candidate : {mpq_class(centre - step), mpq_class(centre + step)}) {
-      if (candidate <= 1) continue;
-      bool supported = true;
-      for (const auto& [event, count] : events) supported = supported && event.supports_order(candidate);
-      if (!supported) return mpq_class(0);
-      const Interval value = convert(composed_rdp(events, candidate, relation, p), candidate);
-      if (mpfr_less_p(value.upper(), best_upper.get())) {
-        mpfr_set(best_upper.get(), value.upper(), MPFR_RNDU);
-        next = candidate;
-        improved = true;
-      }
-    }
-    centre = next;
-  }
-  return improved && centre.get_den() != 1 ? centre : mpq_class(0);
-}
-
-template <typename Convert>
-mpq_class fractional_refinement(const RdpComposition& events, const std::vector<mpq_class>& integers,
-                                Neighbouring relation, const Convert& convert) {
-  Real best_upper(64);
-  const std::size_t best = scan_integer_orders(events, integers, relation, convert, best_upper);
-  return refine_fractional(events, integers[best], best_upper, relation, convert);
-}
-
 template <typename Convert>
 RdpAnswer rdp_answer(const RdpComposition& events, Neighbouring relation,
                      const ZivOptions& options, const std::vector<unsigned long>& orders_in,
                      const Convert& convert) {
   validate_composition(events);
   options.validate();
-  std::vector<mpq_class> orders = as_orders(orders_in.empty() ? default_rdp_orders() : orders_in);
-  if (orders_in.empty()) {
-    // The default set, less the orders some event does not take (a poisson-laplace event:
-    // orders <= 256). An explicit set is used as given (an unsupported order is an error).
-    std::erase_if(orders, [&](const mpq_class& alpha) {
-      for (const auto& [event, count] : events) {
-        if (!event.supports_order(alpha)) return true;
-      }
-      return false;
-    });
-    if (orders.empty()) {
-      for (const auto& [event, count] : events) {
-        if (!event.has_rdp()) (void)event.rdp(2UL, relation, 64);  // its own error, naming the route
-      }
-      throw ParameterError("order", "order: no default RDP order applies to every event");
-    }
-    // Certify only around the selected optimum: the best integer order at 64 bits, its two
-    // neighbours in the set and one fractional order (any order set gives a theorem).
-    Real best_upper(64);
-    const std::size_t best = scan_integer_orders(events, orders, relation, convert, best_upper);
-    const mpq_class extra = refine_fractional(events, orders[best], best_upper, relation, convert);
-    std::vector<mpq_class> chosen(orders.begin() + static_cast<std::ptrdiff_t>(best == 0 ? 0 : best - 1),
-                                  orders.begin() + static_cast<std::ptrdiff_t>(std::min(best + 2, orders.size())));
-    if (sgn(extra) != 0) chosen.push_back(extra);
-    orders = std::move(chosen);
-  }
+  // Without a given set: certify only around the optimum found by the real-order search
+  // (rdp_order_search.h; any order set gives a theorem).
+  const std::vector<mpq_class> orders =
+      orders_in.empty() ? select_rdp_orders(events, relation, convert) : as_orders(orders_in);
   RdpAnswer answer;
   answer.value = evaluate_to_tolerance(
       [&](mpfr_prec_t p) {
@@ -255,6 +176,13 @@ bool walk_lo_down(const internal::RationalDecider& decide, internal::RationalBra
   return false;
 }
 
+// Whether sigma >= lo and every order is defined for the poisson-gaussian event at sigma and q.
+bool orders_defined(const mpq_class& sigma, const mpq_class& q, const mpq_class& lo, const std::vector<mpq_class>& orders) {
+  if (sigma < lo) return false;
+  const RdpEvent event = RdpEvent::poisson_gaussian(sigma, q);
+  return std::all_of(orders.begin(), orders.end(), [&](const mpq_class& alpha) { return event.supports_order(alpha); });
+}
+
 void require_dp_sgd_parameters(const mpq_class& q, unsigned long steps, const mpq_class& epsilon,
                                const mpq_class& delta, const mpq_class& width) {
   require_positive_at_most("q", q, mpq_class(1), "1");
@@ -314,25 +242,29 @@ DpSgdCalibration calibrate_dp_sgd(const mpq_class& q, unsigned long steps, const
     return s;
   };
   internal::bisect_bracket(tracked, bracket, std::max(width, mpq_class(1, 100)), 200);
-  const RdpComposition at_hi = {{RdpEvent::poisson_gaussian(bracket.hi, q), steps}};
-  const mpq_class extra = fractional_refinement(at_hi, orders, Neighbouring::kAddRemove, to_epsilon);
-  if (sgn(extra) != 0) {
-    // The finer set can only lower epsilon: hi still meets; lo may not miss any more. Then lo
-    // is walked down from hi (distance doubled each time) only through sigmas where the extra
-    // order is defined (a subsampled Gaussian: sigma >= 1/16); if none misses there, the extra
-    // order is dropped and the integer bracket kept (every bracket is certified either way).
-    const internal::RationalBracket integer_bracket = bracket;
-    const mpq_class integer_order_hi = order_hi;
-    orders.push_back(extra);
+  // The real-order search's orders at sigma_upper join the set and the bracket is narrowed again,
+  // while (at most 3 times) the search there picks orders not in the set. The finer set can only
+  // lower epsilon: hi still meets; lo may not miss any more: then lo is walked down from hi only
+  // through sigmas where the new orders are defined (a subsampled Gaussian: sigma >= 1/16); if
+  // none misses there, they are dropped and the former bracket kept (every bracket is certified).
+  for (int round = 0; round < 3; ++round) {
+    std::vector<mpq_class> extra =
+        select_rdp_orders({{RdpEvent::poisson_gaussian(bracket.hi, q), steps}}, Neighbouring::kAddRemove, to_epsilon);
+    std::erase_if(extra, [&](const mpq_class& a) { return std::find(orders.begin(), orders.end(), a) != orders.end(); });
+    if (extra.empty()) break;
+    const internal::RationalBracket former_bracket = bracket;
+    const mpq_class former_order_hi = order_hi;
+    const std::size_t former_size = orders.size();
+    orders.insert(orders.end(), extra.begin(), extra.end());
     if (decide(bracket.hi, bracket.g_hi) == internal::Side::kMeets) order_hi = last_order;
     if (decide(bracket.lo, bracket.g_lo) != internal::Side::kMisses &&
-        !walk_lo_down(tracked, bracket, [&](const mpq_class& sigma) {
-          return sigma >= lo && RdpEvent::poisson_gaussian(sigma, q).supports_order(extra);
-        })) {
-      orders.pop_back();
-      bracket = integer_bracket;
-      order_hi = integer_order_hi;
+        !walk_lo_down(tracked, bracket, [&](const mpq_class& sigma) { return orders_defined(sigma, q, lo, extra); })) {
+      orders.resize(former_size);
+      bracket = former_bracket;
+      order_hi = former_order_hi;
+      break;
     }
+    internal::bisect_bracket(tracked, bracket, width, 200);
   }
   internal::bisect_bracket(tracked, bracket, width, 200);
 

@@ -23,12 +23,12 @@
 // Orders: default_rdp_orders() = 2..64, 72..128 step 8, 144..256 step 16, 320..512 step 64,
 // 768, 1024, 1536, 2048, 3072, 4096 (every order is a valid choice; the set only affects
 // tightness; orders an event does not take, e.g. above 256 for poisson-laplace, are left out).
-// With the default set the orders are first SELECTED at 64 bits (nothing about a selection needs
-// to be certified: every order gives a theorem): the integer orders are scanned upward until 4
-// successive ones are worse than the best n; when every event supports fractional orders
-// (rdp.h), steps of 1/2, 1/4, 1/8 and 1/16 from n move to whichever neighbour improves the upper
-// end. The certified set is n, its two neighbours in the default set and that fractional order;
-// it is fixed BEFORE the Ziv loop, so every precision encloses the minimum over the same set.
+// With the default (empty) set the orders are first SELECTED at 64 bits by a search over real
+// orders alpha > 1 (rdp_order_search.h: those integers and Opacus' / dp_accounting's fractional
+// orders 1.1..10.9 as candidates, then golden-section search on a 2^-20 grid between the best
+// candidate's neighbours); nothing about a selection needs to be certified: every order gives a
+// theorem. The certified set is the search's best order and the best candidate; it is fixed
+// BEFORE the Ziv loop, so every precision encloses the minimum over the same set.
 //
 // Precision: the whole minimum is recomputed by the Ziv driver (ziv.h) until its relative
 // width meets options.tolerance.
@@ -70,8 +70,8 @@ struct RdpAnswer {
   bool exact_rdp = false;     // every event's RDP is exact (rdp.h), so rdp_at_order is too
 };
 
-// Smallest certified epsilon over `orders` (default_rdp_orders() and one fractional order, above,
-// if empty) at delta.
+// Smallest certified epsilon over `orders` (if empty: the orders of the real-order search, above)
+// at delta.
 [[nodiscard]] RdpAnswer rdp_epsilon(const RdpComposition& events, const mpq_class& delta,
                                     Neighbouring relation = Neighbouring::kAddRemove,
                                     const ZivOptions& options = {},
@@ -87,8 +87,8 @@ struct RdpAnswer {
 // to norm C: a poisson-gaussian event with sigma, sensitivity 1, rate q, `steps` times) whose
 // certified RDP epsilon at delta is <= epsilon. Certified bisection over sigma (the RDP of the
 // sampled Gaussian decreases in sigma at every order, so the route's epsilon over a FIXED order
-// set is monotone). The set: the integer default orders plus one fractional order (chosen, as in
-// rdp_epsilon, at the sigma_upper of a coarse search over the integers alone):
+// set is monotone). The set: the integer default orders plus the fractional orders rdp_epsilon's
+// real-order search picks at the sigma_upper of a coarse search over the integers alone:
 //   epsilon_at(sigma.upper) <= target is PROVEN  (sigma_to_use = sigma_upper),
 //   epsilon_at(sigma.lower) >  target is PROVEN  (no smaller sigma on this route reaches it).
 // The bracket is narrowed to relative width <= `width` (default 10^-6).

@@ -1,0 +1,60 @@
+// rdp_order_search.h — which orders the rdp route certifies: a search over REAL orders alpha > 1
+// (not a fixed grid), done at 64 bits; the route then certifies the minimum over the few orders
+// it returns (rdp_accountant.h). Nothing about a selection needs to be certified: every order
+// alpha > 1 gives a theorem (Balle et al. 2020 Thm. 21 / CKS20 Prop. 12), so the search only has
+// to be good; the bound at the order it returns is certified by the caller.
+//
+// Candidates: default_rdp_orders() (integers 2..4096) and the fractional orders the common
+// floating-point accountants use by default, 1.1, 1.2, ..., 10.9 (Opacus' RDP accountant:
+// [1 + x/10 for x in 1..99] + 12..63; dp_accounting's RdpAccountant: the same fractions +
+// 11..63, 128, 256, 512, 1024 — every integer there is a default order), as exact fractions
+// k/10. Only the orders every event supports (RdpEvent::supports_order) are used; a fractional
+// candidate drops out when an event takes integer orders only.
+//
+// 1. Scan (64 bits): every candidate <= 64 is evaluated; above 64 the scan goes upward and stops
+//    after 4 successive candidates worse than the best (the converted value grows with the order
+//    there in practice: RDP grows, the conversion's penalty shrinks). So the best candidate is at
+//    least as good as every peer order up to 64 (Opacus' whole set) and every larger one the scan
+//    reached.
+// 2. Golden-section search (64 bits) on the bracket between the best candidate's two neighbours
+//    (the lower one is (1 + best)/2 when best is the smallest candidate), over rationals on a grid
+//    of 2^-20 (fractional orders need every event to take them, and are <= 256; otherwise the
+//    grid is the integers): the converted value is unimodal in practice, and where it is not
+//    the search only finds a worse local point, never an invalid one.
+// 3. The orders returned: the search's best point and the best candidate (one if they agree),
+//    so the certified answer is at most the certified value at the best candidate.
+//
+// Budget: at most kMaxRdpOrderEvaluations evaluations at 64 bits in all (each one composed RDP
+// at one order, rdp.h's costs), then the search stops with the best point found so far.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <functional>
+#include <vector>
+
+#include <exactdp/accounting/rdp.h>
+#include <exactdp/accounting/rdp_accountant.h>
+#include <exactdp/core/interval.h>
+
+namespace exactdp::accounting {
+
+// A conversion of the composed RDP tau at order alpha: rdp_to_epsilon / rdp_to_delta at the
+// fixed target (smaller is better).
+using RdpConversion = std::function<Interval(const Interval& tau, const mpq_class& alpha)>;
+
+// The most evaluations at 64 bits one selection makes (scan and golden-section together).
+inline constexpr int kMaxRdpOrderEvaluations = 320;
+// The golden-section grid for fractional orders: multiples of 2^-kRdpOrderGridBits.
+inline constexpr int kRdpOrderGridBits = 20;
+
+// The candidates of step 1, ascending: default_rdp_orders() and k/10 for k = 11..109.
+[[nodiscard]] const std::vector<mpq_class>& rdp_candidate_orders();
+
+// Steps 1-3 above: one or two orders, the best point first. ParameterError naming "order" when
+// no candidate applies to every event (an event without RDP throws its own error, naming "route").
+[[nodiscard]] std::vector<mpq_class> select_rdp_orders(const RdpComposition& events, Neighbouring relation,
+                                                       const RdpConversion& convert);
+
+}  // namespace exactdp::accounting
