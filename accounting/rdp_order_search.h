@@ -11,13 +11,16 @@
 // k/10. Only the orders every event supports (RdpEvent::supports_order) are used; a fractional
 // candidate drops out when an event takes integer orders only.
 //
-// 1. Scan (64 bits): every candidate <= 64 is evaluated; above 64 the scan goes upward and stops
-//    after 4 successive candidates worse than the best (the converted value grows with the order
-//    there in practice: RDP grows, the conversion's penalty shrinks). So the best candidate is at
-//    least as good as every peer order up to 64 (Opacus' whole set) and every larger one the scan
-//    reached.
+// 1. Scan (64 bits): every integer candidate <= 64 is evaluated; above 64 the integers are
+//    scanned upward until 4 successive ones are worse than the best (the converted value grows
+//    with the order there in practice: RDP grows, the conversion's penalty shrinks). Then every
+//    fractional candidate is evaluated unless it is PROVEN no better than the best so far: the
+//    composed RDP is nondecreasing in the order (van Erven and Harremoes 2014, Thm. 3), so the
+//    conversion of the composed RDP at floor(alpha) (0 below 2) bounds the value at alpha from
+//    below. So the best candidate is at least as good as every peer order up to 64 (Opacus'
+//    whole set) and every larger one the scan reached.
 // 2. Golden-section search (64 bits) on the bracket between the best candidate's two neighbours
-//    (the lower one is (1 + best)/2 when best is the smallest candidate), over rationals on a grid
+//    (the lower end is 1, itself excluded, when best is the smallest candidate), over rationals on a grid
 //    of 2^-20 (fractional orders need every event to take them, and are <= 256; otherwise the
 //    grid is the integers): the converted value is unimodal in practice, and where it is not
 //    the search only finds a worse local point, never an invalid one.

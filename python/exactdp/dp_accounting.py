@@ -16,7 +16,9 @@ certified :class:`exactdp.Interval`: the ledger is turned into the event strings
 (its upper end is the certified bound; its lower end is not a lower bound on the truth),
 ``pld`` (both ends are proven bounds on the true epsilon or delta) or ``auto`` (the smallest
 certified upper end among the routes that apply). ``details`` names the route and holds every
-route's Interval. A NonPrivateDpEvent (or noise_multiplier 0) makes epsilon [inf, inf] and
+route's Interval. A route that refuses a composition as too costly (LimitError, e.g. pld at 10^5
+steps with a small noise multiplier and delta 1e-9) is not the end: the next certified route that
+covers every event answers (pld -> rdp, rdp -> pld) and ``details["fallback"]`` says why. A NonPrivateDpEvent (or noise_multiplier 0) makes epsilon [inf, inf] and
 delta [1, 1]; NoOpDpEvent, sampling probability 0, epsilon 0 and rho 0 compose as nothing.
 """
 
@@ -30,7 +32,7 @@ from types import SimpleNamespace
 from typing import Any, Dict, List, Tuple
 
 from . import dp_events as events
-from ._errors import ParameterError, UnsupportedEventError, UsageError
+from ._errors import LimitError, ParameterError, UnsupportedEventError, UsageError
 from .accounting import compose_events
 from .dp_events import (  # dp_accounting exports its events at top level too
     ComposedDpEvent, DiscreteGaussianDpEvent, DiscreteLaplaceDpEvent, DpEvent, EpsilonDeltaDpEvent, GaussianDpEvent,
@@ -169,10 +171,7 @@ class Accountant:
         return self._route
 
     def _allowed(self) -> frozenset:
-        kinds = _ROUTE_KINDS[self._route]
-        if self._relation is NeighboringRelation.REPLACE_ONE and self._route == "rdp":
-            kinds = frozenset(k for k in kinds if not k.startswith("poisson-"))
-        return kinds
+        return _route_kinds(self._route, self._relation)
 
     def _check(self, event: DpEvent) -> None:
         composition = _Composition()
@@ -251,13 +250,42 @@ class Accountant:
         if key not in self._cache:
             if len(self._cache) > 16:
                 self._cache.clear()
-            report = compose_events(pairs, report=True, route=self._route,
-                                    neighbouring=_RELATION_TEXT[self._relation],
-                                    pld_step=self._pld_step, **{target_name: str(target)})
+            report = self._report(pairs, set(composition.kinds.values()), target_name, target)
             self._cache[key] = report[quantity]
             self._cache[key].details.update({k: v for k, v in report.items() if k not in (quantity, "command")})
         value = self._cache[key]
         return Interval(value.lower, value.upper, value.details)
+
+
+    def _report(self, pairs: List[Tuple[str, int]], kinds: set, target_name: str, target: Fraction) -> Dict[str, Any]:
+        """compose_events' report on this accountant's route; when that route refuses the
+        composition as too costly (LimitError), the next certified route that covers every event
+        answers instead (pld -> rdp, rdp -> pld) and ``fallback`` in the report says why."""
+        relation = _RELATION_TEXT[self._relation]
+        try:
+            return compose_events(pairs, report=True, route=self._route, neighbouring=relation,
+                                  pld_step=self._pld_step, **{target_name: str(target)})
+        except LimitError as refusal:
+            fallback = _FALLBACK.get(self._route)
+            if fallback is None or not kinds <= _route_kinds(fallback, self._relation):
+                raise
+            report = compose_events(pairs, report=True, route=fallback, neighbouring=relation,
+                                    pld_step=self._pld_step if fallback == "pld" else None,
+                                    **{target_name: str(target)})
+            report["fallback"] = f"route {self._route} refused: {refusal}; answered by route {fallback}"
+            return report
+
+
+# The next certified route when a route refuses a composition as too costly (LimitError).
+_FALLBACK = {"pld": "rdp", "rdp": "pld"}
+
+
+def _route_kinds(route: str, relation: NeighboringRelation) -> frozenset:
+    """The event kinds `route` accounts under `relation`."""
+    kinds = _ROUTE_KINDS[route]
+    if relation is NeighboringRelation.REPLACE_ONE and route == "rdp":
+        kinds = frozenset(k for k in kinds if not k.startswith("poisson-"))
+    return kinds
 
 
 def _one_over_n(name: str, value: Any) -> str:
@@ -268,15 +296,16 @@ def _one_over_n(name: str, value: Any) -> str:
 
 
 class RdpAccountant(Accountant):
-    """dp_accounting's RdpAccountant: the certified rdp route (integer orders 2..4096 and one
-    fractional order, chosen by the library: ``orders`` must be None). Poisson-sampled events
+    """dp_accounting's RdpAccountant: the certified rdp route (its orders are chosen by the library,
+    a search over real orders alpha > 1 that starts from dp_accounting's and Opacus' default orders:
+    ``orders`` must be None). Poisson-sampled events
     under REPLACE_ONE are not supported by this route (use PLDAccountant)."""
 
     def __init__(self, orders: Any = None,
                  neighboring_relation: Any = NeighboringRelation.ADD_OR_REMOVE_ONE) -> None:
         if orders is not None:
-            raise UsageError("RdpAccountant: orders cannot be set: the rdp route searches integer orders "
-                             "2..4096 and one fractional order itself (docs/ACCOUNTING_SUBSAMPLED.md)")
+            raise UsageError("RdpAccountant: orders cannot be set: the rdp route searches real orders "
+                             "alpha > 1 itself, from these default orders on (docs/ACCOUNTING.md)")
         super().__init__("rdp", neighboring_relation)
 
 

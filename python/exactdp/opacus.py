@@ -12,7 +12,9 @@ sample_rate), add-or-remove-one neighbours, as in Opacus. mechanism "prv" (defau
 "pld") accounts the history by exactdp's certified pld route — privacy loss distributions
 like Opacus' PRV accountant, but both ends of the answer are proven bounds; "rdp" by the
 certified rdp route (its upper end is the bound); "auto" by the smaller of the two. Opacus'
-"gdp" (a central-limit approximation, not a bound) is refused.
+"gdp" (a central-limit approximation, not a bound) is refused. When the pld route refuses a
+history as too costly (e.g. 10^5 steps at noise_multiplier 0.6 and delta 1e-9), the rdp route
+answers instead and ``details["fallback"]`` of the interval says why.
 
 Floats are accepted here, as Opacus passes them: a float noise_multiplier, sample_rate or delta
 is converted EXACTLY (``exactdp.from_float``: the float's own dyadic value, e.g. 1.1 is
