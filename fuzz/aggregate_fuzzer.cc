@@ -6,7 +6,10 @@
 // so the cells take the mpz_class path of aggregate_input.cc instead of the int64 one) and a median
 // of v (bit 7: the exponential mechanism on v's 216 grid points; refused, naming bounds, with the
 // wide lower bound); byte 1 the read-chunk size 1 + b % 16 and, without keys, the threshold
-// partition selection (bit 4; else the optimal one); then the CSV records, read with columns u
+// partition selection (bit 4; else the optimal one), with a median the sizes of its numbers:
+// q = 1/2 + 10^-5000 (bit 5: every score holds 16,600 bits), epsilon = 10^-20000 (bit 6) and the
+// bounds -1.5,20.000 (bit 7: 21,501 grid points), so that the quantile cost limits of
+// aggregate_quantile.h (naming q or epsilon) are met or passed; then the CSV records, read with columns u
 // (unit), g (group) and v (a value clamped to [-1.5, 20] or [-10^20 - 1/2, 20]). Invariants:
 //   * aggregate_records either succeeds or throws ParameterError (CsvError, LimitError), nothing
 //     else;
@@ -31,19 +34,31 @@ namespace {
 using exactdp::fuzz::ChunkReader;
 using exactdp::mechanisms::AggregateKind;
 
+mpq_class tenth_power(unsigned digits) {
+  mpz_class p;
+  mpz_ui_pow_ui(p.get_mpz_t(), 10, digits);
+  return mpq_class(mpz_class(1), p);
+}
+
 exactdp::mechanisms::AggregateRequest request_of(std::uint8_t b, std::uint8_t b1) {
   exactdp::mechanisms::AggregateRequest r;
   r.privacy_unit = std::string(1, 'u');  // not = "u": GCC 12's -Wrestrict misfires on the inlined assign
   r.group_by = {"g"};
   r.outputs = {{AggregateKind::kCount, ""}, {AggregateKind::kCountUnits, ""}, {AggregateKind::kMean, "v"}};
-  r.value_columns.push_back(
-      {"v", exactdp::mechanisms::parse_value_bounds((b & 64) ? "-100000000000000000000.5,20" : "-1.5,20")});
+  const bool fine_grid = (b & 128) != 0 && (b1 & 128) != 0;
+  r.value_columns.push_back({"v", exactdp::mechanisms::parse_value_bounds(
+                                      (b & 64) ? "-100000000000000000000.5,20" : fine_grid ? "-1.5,20.000" : "-1.5,20")});
   r.bounding = {1UL + b % 4, 1UL + (b / 4) % 4};
   r.mechanism = (b & 16) ? "discrete-gaussian" : "discrete-laplace";
   r.public_keys = (b & 32) != 0;
   if (!r.public_keys && (b1 & 16) != 0) r.selection = exactdp::mechanisms::SelectionMethod::kThreshold;
-  if ((b & 128) != 0) r.outputs.push_back({AggregateKind::kQuantile, "v", mpq_class(1, 2)});
-  r.epsilon = 1;
+  if ((b & 128) != 0) {
+    mpq_class q(1, 2);
+    if ((b1 & 32) != 0) q += tenth_power(5000);
+    q.canonicalize();
+    r.outputs.push_back({AggregateKind::kQuantile, "v", q});
+  }
+  r.epsilon = (b1 & 64) != 0 ? tenth_power(20000) : mpq_class(1);
   r.delta = mpq_class(1, 1000);
   return r;
 }
