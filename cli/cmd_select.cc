@@ -86,6 +86,10 @@ const std::string kHelp = std::string(
     "round r (1/16 step each), the others about e (n - r) / w coins, w = the candidates within\n"
     "2 Delta / epsilon (Delta / epsilon with --monotonic)\n"
     "of the best still in play; so close scores peel fast, and spread-out scores cost K n.\n"
+    "Draws limit: -n N without --top is refused up front (naming n) when N selections are\n"
+    "estimated over the same 3000000 steps: report-noisy-max draws n noises a selection,\n"
+    "permute-and-flip about e n / w coins (1/64 step each); the exponential mechanism's\n"
+    "inversion table (n >= its threshold) draws in O(log n).\n"
     "Exit status: 0 success, 2 bad usage, parameter or input (nothing on stdout).\n");
 
 std::string join(const std::vector<std::size_t>& v) {
@@ -139,8 +143,24 @@ SelectRequest parse_select_request(const ParsedArgs& parsed) {
 
 // Peeling that would take more than kMaxPeelingSteps candidate steps (about 10 s) is refused
 // before a bit is drawn, from the estimate of Selection::estimated_peeling_steps.
+void check_repeated_select_cost(mechanisms::Selection& selection, const SelectRequest& req) {
+  const mpz_class total_x64 =
+      mpz_class(std::to_string(selection.estimated_select_steps_x64())) * mpz_class(std::to_string(req.draws));
+  if (total_x64 > mpz_class(static_cast<unsigned long>(kMaxPeelingSteps)) * 64) {
+    const mpz_class steps = total_x64 / 64;
+    throw LimitError("n", "n: " + std::to_string(req.draws) + " draws over " + std::to_string(selection.candidates()) +
+                              " candidates would take about " + steps.get_str() +
+                              " candidate steps, over the limit of " + std::to_string(kMaxPeelingSteps) +
+                              " (about 10 s; report-noisy-max draws one noise per candidate, "
+                              "permute-and-flip over spread-out scores about one coin per candidate): lower -n");
+  }
+}
+
 void check_peeling_cost(mechanisms::Selection& selection, const SelectRequest& req) {
-  if (req.top <= 1) return;
+  if (req.top <= 1) {
+    check_repeated_select_cost(selection, req);
+    return;
+  }
   const unsigned long long per_draw = selection.estimated_peeling_steps(static_cast<std::size_t>(req.top));
   const mpz_class total = mpz_class(std::to_string(per_draw)) * mpz_class(std::to_string(req.draws));
   if (total > mpz_class(static_cast<unsigned long>(kMaxPeelingSteps))) {

@@ -177,6 +177,22 @@ unsigned long long Selection::estimated_peeling_steps(std::size_t k) {
   return steps;
 }
 
+unsigned long long Selection::estimated_select_steps_x64() {
+  const unsigned long long n = scores_.size();
+  if (options_.mechanism == SelectionMechanism::kReportNoisyMax &&
+      options_.noise == NoiseKind::kDiscreteLaplace) {
+    const mpz_class total = mpz_class(std::to_string(n)) *
+                            mpz_class(std::to_string(noise_draw_steps_x16(score_bits(noise_scale_)))) * 4;
+    return total.fits_ulong_p() ? total.get_ui() : ~0ULL;
+  }
+  if (inversion_) return 8;
+  // w_0: the candidates within 1/c of the best (weights >= 1/e); e n / w_0 coins, e < 3.
+  const mpq_class floor_score = best_ - 1 / factor_;
+  unsigned long long within = 0;
+  for (const auto& u : scores_) within += u >= floor_score ? 1 : 0;
+  return (3 * n + within - 1) / within;
+}
+
 bool Selection::coin(BitSource& bits, std::size_t i, const mpq_class& best, bool first_round) {
   if (first_round) return sample_bernoulli_exp(bits, coins_[i]);
   gamma_ = best - scores_[i];

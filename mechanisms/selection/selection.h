@@ -143,6 +143,14 @@ class Selection {
   // O(sum of these), so spread scores (w_r = 1) cost O(K n): ~5 microseconds a step.
   [[nodiscard]] unsigned long long estimated_peeling_steps(std::size_t k);
 
+  // The same estimate for ONE select() call, in 1/64 candidate steps (a first-round coin, whose
+  // Bernoulli parameters are precomputed, costs about 1/64 of a later round's step: measured
+  // 1.6 * 10^8 such coins in 3.9 s): the inversion table's draw counts 8 (O(log n): 10^7 draws
+  // in 1.85 s), rejection and permute-and-flip e n / w_0 coins, report-noisy-max n noise draws
+  // (4 each at a small scale, more as the scale's bits grow). For callers that repeat select()
+  // many times (`exactdp select -n N`) and refuse a run too slow to serve before they start it.
+  [[nodiscard]] unsigned long long estimated_select_steps_x64();
+
  private:
   Selection() = default;
   // One round on active_[0..m): returns the POSITION in active_ of the chosen candidate.

@@ -51,6 +51,19 @@ TEST(SelectionCost, TinyEpsilonRefusedNamingEpsilonForEveryMechanism) {
   expect_refused_naming(select("report-noisy-max", "1e-100000", scores), "epsilon", "candidate steps");
 }
 
+// -n N repeats one selection: report-noisy-max draws n noises each time and permute-and-flip
+// with spread-out scores flips about n coins, so N draws are refused up front when their work
+// is over the peeling limit, naming n; the inversion table's draws (O(log n)) are served.
+TEST(SelectionCost, RepeatedDrawsRefusedNamingN) {
+  const std::string scores = seq(1000);
+  expect_refused_naming(select("report-noisy-max", "1", scores, {"-n", "10000000"}), "n", "candidate steps");
+  expect_refused_naming(select("permute-and-flip", "100", scores, {"-n", "10000000"}), "n", "candidate steps");
+  // Served: fewer draws, or close scores (permute-and-flip stops after a few coins).
+  EXPECT_EQ(select("report-noisy-max", "1", scores, {"-n", "2000"}).status, 0);
+  EXPECT_EQ(select("permute-and-flip", "1/100", scores, {"-n", "20000"}).status, 0);
+  EXPECT_EQ(select("exponential", "100", scores, {"-n", "100000"}).status, 0);
+}
+
 TEST(SelectionCost, NeighbouringEpsilons) {
   const std::string scores = seq(50000);
   // 1e-10000: 50000 weights of 33,000 bits each, twice: over 2^31 bits.
