@@ -1,6 +1,7 @@
 #include <exactdp/accounting/rdp_order_search.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <map>
 #include <utility>
@@ -122,6 +123,36 @@ void golden_section(OrderObjective& f, mpq_class a, mpq_class b, const mpq_class
   }
 }
 
+// f(x) - f(b) as a double (both evaluated; a selection only).
+double above(OrderObjective& f, const mpq_class& x, const mpq_class& b) {
+  Real d(kSearchPrecision);
+  mpfr_sub(d.get(), f.at(x).get(), f.at(b).get(), MPFR_RNDN);
+  return mpfr_get_d(d.get(), MPFR_RNDN);
+}
+
+// Successive parabolic interpolation on a < b < c (grid points, f(b) <= f(a), f(c)): the vertex
+// of the parabola through the three points, on the grid, replaces a or c (or b, which then
+// replaces a or c), at most 12 times. True when the vertex lands on b (converged on the grid);
+// false when an end is not finite (a = 1) or the steps run out: the bracket is narrowed either way.
+bool parabolic_steps(OrderObjective& f, mpq_class& a, mpq_class& b, mpq_class& c, const mpq_class& grain) {
+  for (int step = 0; step < 12 && c - a > 2 * grain && !f.exhausted(); ++step) {
+    if (!mpfr_number_p(f.at(a).get()) || !mpfr_number_p(f.at(c).get())) return false;
+    const double da = mpq_class(a - b).get_d(), dc = mpq_class(c - b).get_d();
+    const double fa = above(f, a, b), fc = above(f, c, b);
+    const double denominator = da * fc - dc * fa;  // < 0 unless the three points are collinear
+    if (!(denominator < 0)) return false;
+    const double offset = 0.5 * (da * da * fc - dc * dc * fa) / denominator;
+    if (!std::isfinite(offset)) return false;
+    const mpq_class x = on_grid(b + mpq_class(offset), grain, a + grain, c - grain);
+    if (x == b) return true;
+    const bool better = f.less(x, b);
+    if (better == (x < b)) c = better ? b : x;  // the minimum is left of b (x better), or x is right of it
+    if (better != (x < b)) a = better ? b : x;
+    if (better) b = x;
+  }
+  return false;
+}
+
 // Step 1 (rdp_order_search.h), integer candidates: every one <= 64, then upward until 4
 // successive ones are worse than the best.
 void scan_integers(OrderObjective& f, const std::vector<mpq_class>& orders) {
@@ -149,6 +180,13 @@ std::size_t best_candidate(OrderObjective& f, const std::vector<mpq_class>& orde
   scan_integers(f, orders);
   scan_fractions(f, orders);
   return static_cast<std::size_t>(std::find(orders.begin(), orders.end(), f.best()) - orders.begin());
+}
+
+// Step 3: the best order evaluated and the best candidate.
+std::vector<mpq_class> chosen_orders(const OrderObjective& f, const mpq_class& candidate) {
+  std::vector<mpq_class> chosen = {f.best()};
+  if (f.best() != candidate) chosen.push_back(candidate);
+  return chosen;
 }
 
 [[noreturn]] void refuse_without_orders(const RdpComposition& events, Neighbouring relation) {
@@ -186,10 +224,11 @@ std::vector<mpq_class> select_rdp_orders(const RdpComposition& events, Neighbour
   const mpq_class lo = best > 0 ? orders[best - 1] : mpq_class(1);
   const bool fractional = candidate < kMaxFractionalOrder && every_event_supports(events, mpq_class(3, 2));
   if (fractional) hi = std::min(hi, mpq_class(kMaxFractionalOrder));
-  golden_section(f, lo, hi, fractional ? mpq_class(mpz_class(1), mpz_class(1UL << kRdpOrderGridBits)) : mpq_class(1));
-  std::vector<mpq_class> chosen = {f.best()};
-  if (f.best() != candidate) chosen.push_back(candidate);
-  return chosen;
+  const mpq_class grain = fractional ? mpq_class(mpz_class(1), mpz_class(1UL << kRdpOrderGridBits)) : mpq_class(1);
+  mpq_class a = lo, b = candidate, c = hi;
+  if (a < b && b < c && parabolic_steps(f, a, b, c, grain)) return chosen_orders(f, candidate);
+  golden_section(f, a, c, grain);
+  return chosen_orders(f, candidate);
 }
 
 }  // namespace exactdp::accounting

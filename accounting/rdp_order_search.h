@@ -19,11 +19,13 @@
 //    conversion of the composed RDP at floor(alpha) (0 below 2) bounds the value at alpha from
 //    below. So the best candidate is at least as good as every peer order up to 64 (Opacus'
 //    whole set) and every larger one the scan reached.
-// 2. Golden-section search (64 bits) on the bracket between the best candidate's two neighbours
-//    (the lower end is 1, itself excluded, when best is the smallest candidate), over rationals on a grid
-//    of 2^-20 (fractional orders need every event to take them, and are <= 256; otherwise the
-//    grid is the integers): the converted value is unimodal in practice, and where it is not
-//    the search only finds a worse local point, never an invalid one.
+// 2. Refinement (64 bits) on the bracket between the best candidate's two neighbours (the lower
+//    end is 1, itself excluded, when best is the smallest candidate), over rationals on a grid of
+//    2^-20 (fractional orders need every event to take them, and are <= 256; otherwise the grid
+//    is the integers): successive parabolic interpolation (at most 12 steps) until the vertex
+//    lands on the best point, else golden-section search on what is left of the bracket. The
+//    converted value is smooth and unimodal in practice; where it is not, the search only finds
+//    a worse point, never an invalid one.
 // 3. The orders returned: the search's best point and the best candidate (one if they agree),
 //    so the certified answer is at most the certified value at the best candidate.
 //
