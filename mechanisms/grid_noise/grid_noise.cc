@@ -4,6 +4,7 @@
 
 #include <gmp.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,19 +60,39 @@ long checked_exponent(long k) {
   return k;
 }
 
-// The k for which the hardened sampler's value range holds (the ranges of
-// samplers/hardened_discrete_gaussian.h and hardened_discrete_laplace.h), as text.
-std::string hardened_exponents(bool gaussian, const mpq_class& value) {
-  const mpq_class low(1, 100);
+// Whether the hardened sampler takes this grid parameter (the ranges of
+// samplers/hardened_discrete_gaussian.h and hardened_discrete_laplace.h: 1/100 <= v <= 2^100
+// resp. 2^50, numerator and denominator below 2^128).
+bool hardened_accepts(bool gaussian, const mpq_class& v) {
   const mpq_class high = power_of_two(gaussian ? kHardenedMaxSigma2Log2 : kHardenedMaxScaleLog2);
+  return v >= mpq_class(1, 100) && v <= high && mpz_sizeinbase(v.get_num_mpz_t(), 2) <= 128 &&
+         mpz_sizeinbase(v.get_den_mpz_t(), 2) <= 128;
+}
+
+// The granularities 2^-k for which the hardened sampler takes value * 2^(step k), as text: an
+// interval of k (the numerator grows and the denominator shrinks with k), or, when none does,
+// why. Only powers of two move: the odd parts of value's numerator and denominator stay, so a
+// value such as 10^100 = 2^100 5^100 (5^100: 233 bits) fits no granularity.
+std::string hardened_exponents(bool gaussian, const mpq_class& value) {
   const long step = gaussian ? 2 : 1;  // sigma2 / g^2 = sigma2 4^k, scale / g = scale 2^k
-  long k = automatic_granularity_exponent(value, gaussian);
-  while (value * power_of_two(step * k) > high) --k;
-  long k_min = k;
-  while (value * power_of_two(step * (k_min - 1)) >= low) --k_min;
-  long k_max = k;
-  while (value * power_of_two(step * (k_max + 1)) <= high) ++k_max;
-  return power_text(k_max) + " <= granularity <= " + power_text(k_min);
+  const long k0 = automatic_granularity_exponent(value, gaussian);
+  std::optional<long> k_min;
+  std::optional<long> k_max;
+  // Every k whose value lies in [1/100, 2^100] is within 128 steps of the automatic one.
+  for (long k = k0 - 128; k <= k0 + 128; ++k) {
+    if (!hardened_accepts(gaussian, value * power_of_two(step * k))) continue;
+    if (!k_min) k_min = k;
+    k_max = k;
+  }
+  if (!k_min) {
+    return "no granularity: a power of two changes only the powers of two in " +
+           std::string(gaussian ? "sigma2" : "scale") +
+           ", and its odd numerator or denominator has 128 bits or more; use plain noise, or a " +
+           std::string(gaussian ? "sigma2" : "scale") + " whose odd part is smaller (e.g. a power of two)";
+  }
+  const bool automatic_inside = k0 >= *k_min && k0 <= *k_max;
+  return power_text(*k_max) + " <= granularity <= " + power_text(*k_min) +
+         (automatic_inside ? " (the automatic granularity is inside)" : "");
 }
 
 std::unique_ptr<laws::Sampler> grid_sampler(const laws::Law& law, const mpq_class& grid_value, const mpq_class& value,
@@ -88,8 +109,7 @@ std::unique_ptr<laws::Sampler> grid_sampler(const laws::Law& law, const mpq_clas
     throw ParameterError("granularity",
                          "granularity = " + power_text(k) + " gives " + (gaussian ? "sigma2 / g^2" : "scale / g") +
                              " = " + abbreviate(to_string(grid_value)) + ", outside the hardened sampler's range (" +
-                             e.what() + "); allowed with hardened: " + hardened_exponents(gaussian, value) +
-                             " (automatic granularity is always inside)");
+                             e.what() + "); allowed with hardened: " + hardened_exponents(gaussian, value));
   }
 }
 

@@ -295,6 +295,39 @@ TEST(GridNoiseGranularity, AutomaticRuleAndExposedValue) {
   EXPECT_NO_THROW((void)gaussian("1000000", std::nullopt, true));
 }
 
+// The hardened range message names granularities that work, and says so when none does: a
+// power-of-two granularity moves only the powers of two, so scale = 10^100 = 2^100 5^100 (5^100
+// has 233 bits, over the 128 the hardened samplers take) fits none, although 10^100 / 2^314 is
+// inside 1/100..2^50.
+TEST(GridNoiseHardenedRange, MessageNamesWorkingGranularitiesOrNone) {
+  GridNoiseSpec spec;
+  spec.law = "discrete-laplace";
+  spec.parameter = "scale";
+  spec.hardening = Hardening{};
+  mpz_class big;
+  mpz_ui_pow_ui(big.get_mpz_t(), 10, 100);
+  spec.value = mpq_class(big);
+  try {
+    (void)GridNoise::make(spec);
+    ADD_FAILURE() << "scale = 10^100 accepted in hardened mode";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "granularity");
+    EXPECT_NE(std::string(e.what()).find("allowed with hardened: no granularity"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("always inside"), std::string::npos) << e.what();
+  }
+  spec.value = 3;
+  spec.granularity_exponent = -400;  // g = 2^400: scale / g = 3 / 2^400, denominator too large
+  try {
+    (void)GridNoise::make(spec);
+    ADD_FAILURE() << "granularity 2^400 accepted in hardened mode";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "granularity");
+    EXPECT_NE(std::string(e.what()).find("2^-48 <= granularity <= 2^8 (the automatic granularity is inside)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 std::vector<double> mixed_inputs(std::size_t n) {
   std::vector<double> x(n);
   for (std::size_t i = 0; i < n; ++i) x[i] = std::ldexp(static_cast<double>(i % 1000) - 500.3, static_cast<int>(i % 7) - 3);
