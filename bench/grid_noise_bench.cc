@@ -33,7 +33,7 @@ namespace {
 
 using namespace exactdp;
 
-using Report = double;  // exactdp-allow-float: report counters only
+using Report = double;
 
 Seed bench_seed() {
   Seed s{};
@@ -44,7 +44,7 @@ Seed bench_seed() {
 template <class Float>
 std::vector<Float> inputs(std::size_t n) {
   std::vector<Float> x(n);
-  // exactdp-allow-float: benchmark input data only
+  // benchmark input data only
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<Float>(static_cast<long>(i % 20001) - 10000) / 4096;
   return x;
 }

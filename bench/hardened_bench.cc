@@ -37,8 +37,8 @@ void run_draws(benchmark::State& state, const Params& params, Draw draw) {
   SeededBits bits(Seed{});
   const std::uint64_t before = bits.bits_consumed();
   for (auto _ : state) benchmark::DoNotOptimize(draw(bits, params));
-  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /  // exactdp-allow-float: report only
-                                  static_cast<double>(state.iterations());              // exactdp-allow-float: report only
+  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /
+                                  static_cast<double>(state.iterations());
 }
 
 // Args: sigma2 index, tau_bits index.
@@ -65,10 +65,10 @@ void run_batches(benchmark::State& state, const HardenedDiscreteGaussianParams& 
     benchmark::DoNotOptimize(out[255]);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * 256);
-  state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,  // exactdp-allow-float: report only
+  state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,
                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed()) /  // exactdp-allow-float: report only
-                                  (static_cast<double>(state.iterations()) * 256);  // exactdp-allow-float: report only
+  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed()) /
+                                  (static_cast<double>(state.iterations()) * 256);
 }
 
 void BM_HardenedDiscreteGaussianBatch(benchmark::State& state) {
@@ -117,7 +117,7 @@ void BM_HardenedRejectionRandomnessOnly(benchmark::State& state) {
     benchmark::DoNotOptimize(w.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * 256);
-  state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,  // exactdp-allow-float: report only
+  state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,
                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_HardenedRejectionRandomnessOnly)->DenseRange(5, 6)->ArgName("sigma2_index");

@@ -33,8 +33,8 @@ const char* const kGamma[] = {"1/2", "3/2", "1e-5", "1e6"};
 
 // The bits a sample consumed since `before`, as the counter "bits/sample".
 void report_bits_per_sample(benchmark::State& state, const SeededBits& bits, std::uint64_t before) {
-  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /  // exactdp-allow-float: report only
-                                  static_cast<double>(state.iterations());              // exactdp-allow-float: report only
+  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /
+                                  static_cast<double>(state.iterations());
 }
 
 // Single draws sample(bits, params, out) of an integer law whose parameter `name` is the text
@@ -89,7 +89,7 @@ void BM_DiscreteGaussianBatch(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   state.counters["per_sample"] = benchmark::Counter(
-      static_cast<double>(n),  // exactdp-allow-float: report only
+      static_cast<double>(n),
       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_DiscreteGaussianBatch)->ArgsProduct({{0, 1}, {1000, 1000000}})->ArgNames({"sigma2_index", "n"});

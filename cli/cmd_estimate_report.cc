@@ -24,7 +24,7 @@ std::string exact_text(const mpq_class& q) {
 
 // The shortest decimal that reads back as the double nearest q (post-processing of the release).
 std::string nearest_double_text(const mpq_class& q) {
-  const double x = mechanisms::to_double_nearest(q);  // exactdp-allow-float: output conversion only
+  const double x = mechanisms::to_double_nearest(q);
   std::array<char, 64> buffer{};
   const auto end = std::to_chars(buffer.data(), buffer.data() + buffer.size(), x).ptr;
   return std::string(buffer.data(), end);

@@ -87,8 +87,8 @@ accounting::GdpMeasurable mechanism_from_args(const std::string& name, const Par
   return m;
 }
 
-double to_pixel_value(const mpq_class& x) { return x.get_d(); }  // exactdp-allow-float: pixels
-double to_pixel_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }  // exactdp-allow-float: pixels
+double to_pixel_value(const mpq_class& x) { return x.get_d(); }
+double to_pixel_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }
 
 // The GDPT curve at `points` evenly spaced eps in [0, eps_max]: each T(eps) as a certified
 // bracket of width <= tolerance (gdpt_point), for the plot.

@@ -10,7 +10,7 @@
 // "epsilon,delta_lower,delta_upper", or a JSON array with --json), optionally drawn with
 // --svg FILE. Intervals are printed rounded outward.
 #include <algorithm>
-#include <cmath>  // exactdp-allow-float: std::isfinite for plot coordinates
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
@@ -109,14 +109,14 @@ mpq_class nonnegative_epsilon(const std::string& text) {
 }
 
 // log10 of an MPFR value as a double for the picture (never a result); -inf for 0.
-double plot_log10(mpfr_srcptr x) {  // exactdp-allow-float: pixel placement only
+double plot_log10(mpfr_srcptr x) {
   if (mpfr_sgn(x) <= 0) return -std::numeric_limits<double>::infinity();
   exactdp::Real l(64);
   mpfr_log10(l.get(), x, MPFR_RNDN);  // picture only: nearest is fine
   return mpfr_get_d(l.get(), MPFR_RNDN);
 }
 
-double plot_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }  // exactdp-allow-float
+double plot_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }
 
 // The grid of --curve: point i is lo + (hi - lo) i / (points - 1), computed with MPFR at 128 bits
 // rounding up, then rounded up to 12 significant decimal digits, at most hi. The point is an exact
@@ -200,7 +200,7 @@ long max_curve_points(const Profile& pr) {
 
 // One point of the curve as the SVG needs it.
 struct PlotRow {
-  double x, upper_log10, lower_log10, upper, lower;  // exactdp-allow-float: pixel placement only
+  double x, upper_log10, lower_log10, upper, lower;
 };
 
 // The number of points asked for: 2 <= POINTS <= max_curve_points (ParameterError naming
@@ -242,8 +242,8 @@ std::string curve_row(const CurveGrid::Point& point, const Certified& c, bool js
 
 // The SVG chart of the curve: log scale when the positive values span more than three decades.
 void write_curve_svg(const Profile& pr, const std::vector<PlotRow>& plot, const std::string& file) {
-  double top = -std::numeric_limits<double>::infinity();  // exactdp-allow-float: picture
-  double bottom = std::numeric_limits<double>::infinity();  // exactdp-allow-float: picture
+  double top = -std::numeric_limits<double>::infinity();
+  double bottom = std::numeric_limits<double>::infinity();
   for (const auto& r : plot) {
     if (std::isfinite(r.upper_log10)) {
       top = std::max(top, r.upper_log10);

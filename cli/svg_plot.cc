@@ -1,4 +1,4 @@
-// exactdp-allow-float: this file only lays out pixels for pictures.
+// this file only lays out pixels for pictures.
 #include "cli/svg_plot.h"
 
 #include "cli/atomic_output.h"

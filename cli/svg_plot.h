@@ -26,7 +26,7 @@ namespace exactdp::cli {
 
 struct SvgSeries {
   std::string name;
-  std::vector<std::pair<double, double>> points;  // exactdp-allow-float: pixel placement only
+  std::vector<std::pair<double, double>> points;
   bool dashed = false;
   std::string color;  // empty: the next color of the default palette
 };
@@ -46,7 +46,7 @@ struct SvgChart {
 void write_svg_file(const std::string& path, const SvgChart& chart);
 
 // "Nice" tick positions covering [lo, hi] (at most about `target` of them).
-[[nodiscard]] std::vector<double> nice_ticks(double lo, double hi, int target);  // exactdp-allow-float
+[[nodiscard]] std::vector<double> nice_ticks(double lo, double hi, int target);
 
 // Text escaped for SVG/XML content and attributes.
 [[nodiscard]] std::string xml_escape(const std::string& text);

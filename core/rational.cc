@@ -1,7 +1,7 @@
 #include <exactdp/core/rational.h>
 
 #include <cctype>
-#include <cmath>  // exactdp-allow-float: std::isfinite/frexp for the exact double conversion only
+#include <cmath>
 
 #include <exactdp/core/errors.h>
 
@@ -209,13 +209,13 @@ mpz_class parse_integer(std::string_view parameter, std::string_view text) {
   return value.get_num();
 }
 
-mpq_class rational_from_double(std::string_view parameter, double value) {  // exactdp-allow-float: exact conversion
-  if (!std::isfinite(value)) {  // exactdp-allow-float
+mpq_class rational_from_double(std::string_view parameter, double value) {
+  if (!std::isfinite(value)) {
     throw ParameterError(std::string(parameter),
                          std::string(parameter) + ": NaN and infinity are not exact rationals");
   }
   mpq_class out;
-  mpq_set_d(out.get_mpq_t(), value);  // exactdp-allow-float: exact, every finite double is a dyadic rational
+  mpq_set_d(out.get_mpq_t(), value);
   return out;
 }
 

@@ -33,7 +33,7 @@ inline constexpr long kMaxDecimalExponent = 100'000;
 
 // The exact binary value of a finite double (0.1 gives 3602879701896397/36028797018963968).
 // Throws ParameterError for NaN and infinities.
-[[nodiscard]] mpq_class rational_from_double(std::string_view parameter, double value);  // exactdp-allow-float: conversion entry point, exact
+[[nodiscard]] mpq_class rational_from_double(std::string_view parameter, double value);
 
 // "p" or "p/q" in lowest terms.
 [[nodiscard]] std::string to_string(const mpq_class& value);

@@ -209,7 +209,7 @@ void zcdp(ByteReader& in) {
     mpfr_sqrt(t, t, MPFR_RNDU);
     mpfr_mul_2ui(t, t, 1, MPFR_RNDU);
     mpfr_add_q(bs, t, rho.get_mpq_t(), MPFR_RNDU);
-    mpfr_mul_d(bs, bs, 1.0 + 0x1p-40, MPFR_RNDU);  // exactdp-allow-float: slack constant, exact
+    mpfr_mul_d(bs, bs, 1.0 + 0x1p-40, MPFR_RNDU);
     FUZZ_CHECK(mpfr_lessequal_p(e.bound.value.lower(), bs), "zcdp_epsilon %s looser than BS16 %s (rho %s, delta %s)",
                iv(e.bound.value).c_str(), end_str(bs).c_str(), str(rho).c_str(), str(delta).c_str());
     mpfr_clears(bs, t, static_cast<mpfr_ptr>(nullptr));

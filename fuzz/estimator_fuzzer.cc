@@ -70,20 +70,20 @@ Setup read_setup(ByteReader& in) {
   return s;
 }
 
-double special_value(unsigned i) {  // exactdp-allow-float: test input bit patterns
-  constexpr double kMax = std::numeric_limits<double>::max();            // exactdp-allow-float
-  constexpr double kMin = std::numeric_limits<double>::denorm_min();     // exactdp-allow-float
-  constexpr double kNormal = std::numeric_limits<double>::min();         // exactdp-allow-float
-  constexpr double kInf = std::numeric_limits<double>::infinity();       // exactdp-allow-float
-  const double table[16] = {0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.5, -2.5,  // exactdp-allow-float
+double special_value(unsigned i) {
+  constexpr double kMax = std::numeric_limits<double>::max();
+  constexpr double kMin = std::numeric_limits<double>::denorm_min();
+  constexpr double kNormal = std::numeric_limits<double>::min();
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const double table[16] = {0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.5, -2.5,
                             kMax, -kMax, kMin, -kNormal, kInf, -kInf,
-                            std::numeric_limits<double>::quiet_NaN(), 1e300};  // exactdp-allow-float
+                            std::numeric_limits<double>::quiet_NaN(), 1e300};
   return table[i % 16];
 }
 
-std::vector<double> read_values(ByteReader& in, std::size_t count) {  // exactdp-allow-float: storage
-  std::vector<double> x(count);  // exactdp-allow-float: storage
-  for (double& v : x) {          // exactdp-allow-float: storage
+std::vector<double> read_values(ByteReader& in, std::size_t count) {
+  std::vector<double> x(count);
+  for (double& v : x) {
     const std::uint8_t selector = in.u8();
     if (selector < 64) {
       v = special_value(selector);
@@ -95,8 +95,8 @@ std::vector<double> read_values(ByteReader& in, std::size_t count) {  // exactdp
   return x;
 }
 
-bool all_finite(const std::vector<double>& x) {  // exactdp-allow-float: storage
-  for (const double v : x) {                     // exactdp-allow-float: storage
+bool all_finite(const std::vector<double>& x) {
+  for (const double v : x) {
     if (!mech::is_finite_bits(v)) return false;
   }
   return true;
@@ -118,7 +118,7 @@ void check_sparse(const mech::EstimateResult& r, std::size_t d, std::size_t s, b
 }
 
 // The command line's decimal map agrees with the library's map of doubles.
-void check_decimal_map(const std::vector<double>& x, const mech::SparseMeanOptions& o) {  // exactdp-allow-float
+void check_decimal_map(const std::vector<double>& x, const mech::SparseMeanOptions& o) {
   const mech::SparseMeanGrid grid = mech::sparse_mean_grid(o);
   const exactdp::cli::DecimalGridMap map(grid.exponent, grid.bound, o.radius);
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -129,9 +129,9 @@ void check_decimal_map(const std::vector<double>& x, const mech::SparseMeanOptio
   }
 }
 
-void run(const Setup& s, const std::vector<double>& x, exactdp::BitSource& bits) {  // exactdp-allow-float
+void run(const Setup& s, const std::vector<double>& x, exactdp::BitSource& bits) {
   const mech::MatrixView m{x, s.rows, s.cols};
-  const std::vector<double> y(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(std::min(s.rows, x.size())));  // exactdp-allow-float
+  const std::vector<double> y(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(std::min(s.rows, x.size())));
   switch (s.estimator) {
     case 0: {
       mech::PrivateMaxOptions o;
@@ -187,7 +187,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   exactdp::fuzz::init_sodium_once();
   ByteReader in(data, size);
   const Setup s = read_setup(in);
-  const std::vector<double> x = read_values(in, s.values);  // exactdp-allow-float: storage
+  const std::vector<double> x = read_values(in, s.values);
   exactdp::Seed seed{};
   seed[0] = 7;
   exactdp::SeededBits bits(seed);

@@ -149,7 +149,7 @@ void check_error(const ParameterError& e, std::string_view text) {
 
 void check_double(const std::uint8_t* data, std::size_t size) {
   if (size < 8) return;
-  double d;  // exactdp-allow-float: the double entry point is fuzzed too
+  double d;
   std::memcpy(&d, data, 8);
   if (!std::isfinite(d)) {
     bool threw = false;

@@ -5,7 +5,7 @@
 // granularity: GridNoise::make), seed (all-zero refused), then threads, out and in (add_noise,
 // which checks every input before anything is drawn or written). *granularity_used is written
 // only on success.
-// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// double and float appear here only as storage types whose bit patterns are
 // decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
 // arithmetic is done on any value.
 #include <sodium.h>
@@ -102,14 +102,14 @@ int add_noise_entry(const exactdp::internal::GridCall& c, const T* in, T* out, s
 extern "C" {
 
 int exactdp_add_noise_f64(const char* law, const char* parameter, const char* value, const int* granularity_exponent,
-                          int flags, const unsigned char* seed, unsigned threads, const double* in, double* out,  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+                          int flags, const unsigned char* seed, unsigned threads, const double* in, double* out,
                           size_t n, int* granularity_used) {
   return add_noise_entry({law, parameter, value, granularity_exponent, flags, seed, threads}, in, out, n,
                          granularity_used);
 }
 
 int exactdp_add_noise_f32(const char* law, const char* parameter, const char* value, const int* granularity_exponent,
-                          int flags, const unsigned char* seed, unsigned threads, const float* in, float* out,  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+                          int flags, const unsigned char* seed, unsigned threads, const float* in, float* out,
                           size_t n, int* granularity_used) {
   return add_noise_entry({law, parameter, value, granularity_exponent, flags, seed, threads}, in, out, n,
                          granularity_used);

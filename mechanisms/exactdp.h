@@ -306,7 +306,7 @@ EXACTDP_API int exactdp_select(exactdp_selection *selection, exactdp_bits *bits,
 EXACTDP_API int exactdp_select_top(exactdp_selection *selection, exactdp_bits *bits, size_t k,
                                    size_t *out);
 
-/* ---- Grid noise for float arrays ------------------------------------------------------ */  /* exactdp-allow-float: names the C entry points for float arrays; they read the arrays as bit patterns */
+/* ---- Grid noise for float arrays ------------------------------------------------------ */
 /* out[i] = in[i] + exact discrete noise on the grid g Z, g = 2^-k (docs/REAL_VALUED.md): each
  * in[i] is mapped exactly to n_i = round_half_even(in[i] / g) (from its bit pattern, ties to
  * even), an exact integer Z_i of the law is added, and out[i] is the double (float) nearest
@@ -332,13 +332,13 @@ EXACTDP_API int exactdp_select_top(exactdp_selection *selection, exactdp_bits *b
  * Thread-safe (each call uses its own sources). */
 EXACTDP_API int exactdp_add_noise_f64(const char *law, const char *parameter, const char *value,
                                       const int *granularity_exponent, int flags,
-                                      const unsigned char *seed, unsigned threads, const double *in,  /* exactdp-allow-float: the caller's array, read and written as bit patterns */
-                                      double *out, size_t n, int *granularity_used);  /* exactdp-allow-float: the caller's array, read and written as bit patterns */
-/* The same for float arrays. */  /* exactdp-allow-float: the float entry point, same bit-pattern handling */
+                                      const unsigned char *seed, unsigned threads, const double *in,
+                                      double *out, size_t n, int *granularity_used);
+/* The same for float arrays. */
 EXACTDP_API int exactdp_add_noise_f32(const char *law, const char *parameter, const char *value,
                                       const int *granularity_exponent, int flags,
-                                      const unsigned char *seed, unsigned threads, const float *in,  /* exactdp-allow-float: the caller's array, read and written as bit patterns */
-                                      float *out, size_t n, int *granularity_used);  /* exactdp-allow-float: the caller's array, read and written as bit patterns */
+                                      const unsigned char *seed, unsigned threads, const float *in,
+                                      float *out, size_t n, int *granularity_used);
 
 #ifdef __cplusplus
 }  /* extern "C" */

@@ -25,7 +25,7 @@ struct GridData {
   long k = 0;
 };
 
-GridData truncated_grid_data(const MatrixView& x, std::span<const double> y, const DpLassoOptions& o) {  // exactdp-allow-float: decoded exactly
+GridData truncated_grid_data(const MatrixView& x, std::span<const double> y, const DpLassoOptions& o) {
   GridData data;
   data.cols = x.cols;
   data.k = o.granularity_exponent.value_or(
@@ -71,7 +71,7 @@ std::vector<mpz_class> gradient_step(const GridData& data, std::size_t begin, st
   return u;
 }
 
-void validate_lasso(const MatrixView& x, std::span<const double> y, const DpLassoOptions& o) {  // exactdp-allow-float: decoded exactly
+void validate_lasso(const MatrixView& x, std::span<const double> y, const DpLassoOptions& o) {
   validate_privacy_target(o.epsilon, o.delta);
   validate_matrix(x, "x");
   if (y.size() != x.rows) {
@@ -104,7 +104,7 @@ mpq_class lasso_sensitivity(const DpLassoOptions& o, std::size_t part_rows) {
          mpq_class(static_cast<unsigned long>(part_rows));
 }
 
-EstimateResult dp_lasso(const MatrixView& x, std::span<const double> y, const DpLassoOptions& o,  // exactdp-allow-float: decoded exactly
+EstimateResult dp_lasso(const MatrixView& x, std::span<const double> y, const DpLassoOptions& o,
                         BitSource& bits) {
   validate_lasso(x, y, o);
   const std::size_t t_max = o.iterations.value_or(default_iterations(x.rows));

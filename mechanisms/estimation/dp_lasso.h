@@ -50,7 +50,7 @@ struct DpLassoOptions : PeelingBudget {
 // lambda = 2 eta c (R + s C c) / n0, exact.
 [[nodiscard]] mpq_class lasso_sensitivity(const DpLassoOptions& options, std::size_t part_rows);
 
-[[nodiscard]] EstimateResult dp_lasso(const MatrixView& x, std::span<const double> y,  // exactdp-allow-float: decoded exactly
+[[nodiscard]] EstimateResult dp_lasso(const MatrixView& x, std::span<const double> y,
                                       const DpLassoOptions& options, BitSource& bits);
 
 }  // namespace exactdp::mechanisms

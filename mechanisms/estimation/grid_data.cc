@@ -1,4 +1,4 @@
-// exactdp-allow-float: doubles are the caller's storage, decoded by float_grid.h from their bits.
+// doubles are the caller's storage, decoded by float_grid.h from their bits.
 #include <exactdp/mechanisms/estimation/grid_data.h>
 
 #include <mpfr.h>
@@ -28,7 +28,7 @@ void validate_granularity_exponent(long k) {
   }
 }
 
-std::vector<mpz_class> to_grid(std::span<const double> x, long k, const std::string& name) {  // exactdp-allow-float: decoded exactly
+std::vector<mpz_class> to_grid(std::span<const double> x, long k, const std::string& name) {
   validate_granularity_exponent(k);
   std::vector<mpz_class> out(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -58,7 +58,7 @@ std::int64_t grid_bound(const mpq_class& radius, long k, const std::string& name
   return bound.get_si();
 }
 
-std::int64_t truncated_grid_value(double x, long k, std::int64_t bound, const std::string& name,  // exactdp-allow-float: decoded exactly
+std::int64_t truncated_grid_value(double x, long k, std::int64_t bound, const std::string& name,
                                   std::size_t index) {
   if (!is_finite_bits(x)) {
     throw ParameterError(name, name + "[" + std::to_string(index) + "] is " + (is_nan_bits(x) ? "NaN" : "inf") +
@@ -124,11 +124,11 @@ mpq_class sqrt_upper(const mpq_class& x) {
   return mpq_class(root + 1) * power_of_two(-64);
 }
 
-double to_double_nearest(const mpq_class& q) {  // exactdp-allow-float: output conversion only
+double to_double_nearest(const mpq_class& q) {
   mpfr_t x;
   mpfr_init2(x, 53);
   mpfr_set_q(x, q.get_mpq_t(), MPFR_RNDN);
-  const double out = mpfr_get_d(x, MPFR_RNDN);  // exactdp-allow-float: output conversion only
+  const double out = mpfr_get_d(x, MPFR_RNDN);
   mpfr_clear(x);
   return out;
 }

@@ -7,7 +7,7 @@
 // values' denominators. Statistics are then computed in exact integer / rational arithmetic on
 // these integers, so a sensitivity bound proved for the exact statistic holds for the computed one.
 //
-// exactdp-allow-float: double appears only as the caller's storage type, decoded exactly from
+// double appears only as the caller's storage type, decoded exactly from
 // its bit pattern; no floating-point operation is done on any value.
 // Thread-safety: pure functions.
 #pragma once
@@ -26,7 +26,7 @@ namespace exactdp::mechanisms {
 
 // A row-major matrix of doubles (rows x cols), borrowed.
 struct MatrixView {
-  std::span<const double> values;  // exactdp-allow-float: caller storage, decoded exactly
+  std::span<const double> values;
   std::size_t rows = 0;
   std::size_t cols = 0;
 };
@@ -43,14 +43,14 @@ inline constexpr std::int64_t kMaxGridBound = std::int64_t{1} << 62;
 [[nodiscard]] std::int64_t grid_bound(const mpq_class& radius, long k, const std::string& name);
 // clamp(round_half_even(x 2^k), -bound, bound) for 0 <= bound < kMaxGridBound; ParameterError
 // naming name[index] for NaN or +-inf.
-[[nodiscard]] std::int64_t truncated_grid_value(double x, long k, std::int64_t bound, const std::string& name,  // exactdp-allow-float: decoded exactly
+[[nodiscard]] std::int64_t truncated_grid_value(double x, long k, std::int64_t bound, const std::string& name,
                                                 std::size_t index);
 // An int128 as a GMP integer.
 [[nodiscard]] mpz_class to_mpz(int128 value);
 
 // round_half_even(x_i 2^k) for each i; ParameterError naming name[i] for NaN or +-inf, and
 // naming "granularity_exponent" unless |k| <= kMaxGranularityExponent.
-[[nodiscard]] std::vector<mpz_class> to_grid(std::span<const double> x, long k, const std::string& name);  // exactdp-allow-float: decoded exactly
+[[nodiscard]] std::vector<mpz_class> to_grid(std::span<const double> x, long k, const std::string& name);
 
 // floor(q 2^k + 1/2): the grid point nearest q (ties up). |error| <= 1/2 grid unit.
 [[nodiscard]] mpz_class round_to_grid(const mpq_class& q, long k);
@@ -71,6 +71,6 @@ void validate_granularity_exponent(long k);
 [[nodiscard]] mpq_class sqrt_upper(const mpq_class& x);
 
 // q as the nearest double (MPFR, round to nearest), for reporting estimates (post-processing).
-[[nodiscard]] double to_double_nearest(const mpq_class& q);  // exactdp-allow-float: output conversion only
+[[nodiscard]] double to_double_nearest(const mpq_class& q);
 
 }  // namespace exactdp::mechanisms

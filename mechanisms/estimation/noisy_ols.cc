@@ -21,7 +21,7 @@ namespace {
 
 constexpr int kBisectionSteps = 40;
 
-void validate_ols(const MatrixView& x, std::span<const double> y, const NoisyOlsOptions& o) {  // exactdp-allow-float: decoded exactly
+void validate_ols(const MatrixView& x, std::span<const double> y, const NoisyOlsOptions& o) {
   validate_privacy_target(o.epsilon, o.delta);
   check_epsilon_size(o.epsilon);
   validate_matrix(x, "x");
@@ -68,7 +68,7 @@ mpq_class ols_sensitivity_squared(const NoisyOlsOptions& o, std::size_t n, std::
   return 4 * o.eigen_bound * o.eigen_bound * c2 * o.response_bound * o.response_bound * factor * factor / nn;
 }
 
-std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double> y,  // exactdp-allow-float: decoded exactly
+std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double> y,
                                      const NoisyOlsOptions& o) {
   validate_ols(x, y, o);
   const std::size_t p = x.cols;
@@ -114,7 +114,7 @@ std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double
   return *solve_positive_definite(std::move(am), std::move(bm), p);
 }
 
-EstimateResult noisy_ols(const MatrixView& x, std::span<const double> y, const NoisyOlsOptions& o,  // exactdp-allow-float: decoded exactly
+EstimateResult noisy_ols(const MatrixView& x, std::span<const double> y, const NoisyOlsOptions& o,
                          BitSource& bits) {
   const std::vector<mpq_class> beta = truncated_ols(x, y, o);
   const std::size_t p = x.cols;

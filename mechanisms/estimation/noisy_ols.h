@@ -51,10 +51,10 @@ struct NoisyOlsOptions {
 [[nodiscard]] mpq_class ols_sensitivity_squared(const NoisyOlsOptions& options, std::size_t n, std::size_t p);
 
 // The exact OLS of the truncated grid data (ParameterError naming "design" when lambda_min(A) <= n / L).
-[[nodiscard]] std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double> y,  // exactdp-allow-float: decoded exactly
+[[nodiscard]] std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double> y,
                                                    const NoisyOlsOptions& options);
 
-[[nodiscard]] EstimateResult noisy_ols(const MatrixView& x, std::span<const double> y,  // exactdp-allow-float: decoded exactly
+[[nodiscard]] EstimateResult noisy_ols(const MatrixView& x, std::span<const double> y,
                                        const NoisyOlsOptions& options, BitSource& bits);
 
 }  // namespace exactdp::mechanisms

@@ -45,7 +45,7 @@ PeelingResult peel_grid_values(const std::vector<mpz_class>& v, const mpz_class&
   return result;
 }
 
-PeelingResult peeling(std::span<const double> v, const PeelingOptions& options, BitSource& bits) {  // exactdp-allow-float: decoded exactly
+PeelingResult peeling(std::span<const double> v, const PeelingOptions& options, BitSource& bits) {
   validate_privacy_target(options.epsilon, options.delta);
   if (v.empty()) throw ParameterError("v", "v is empty: allowed at least one value");
   validate_sparsity(options.sparsity, v.size());

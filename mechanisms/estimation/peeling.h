@@ -45,7 +45,7 @@ struct PeelingResult {
                                              std::optional<CompositionRoute> route, BitSource& bits);
 
 // Peeling of a real vector: mapped to the grid, Lambda = floor(lambda / g) + 1 (private_max.h).
-[[nodiscard]] PeelingResult peeling(std::span<const double> v, const PeelingOptions& options,  // exactdp-allow-float: decoded exactly
+[[nodiscard]] PeelingResult peeling(std::span<const double> v, const PeelingOptions& options,
                                     BitSource& bits);
 
 // ParameterError naming "sparsity" unless 1 <= s <= d.

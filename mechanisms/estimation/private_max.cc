@@ -45,7 +45,7 @@ mpz_class grid_sensitivity(const mpq_class& lambda, long k) {
   return floor_to_grid(lambda, k) + 1;
 }
 
-PrivateMaxResult private_max(std::span<const double> v, const PrivateMaxOptions& options,  // exactdp-allow-float: decoded exactly
+PrivateMaxResult private_max(std::span<const double> v, const PrivateMaxOptions& options,
                              BitSource& bits) {
   validate_privacy_target(options.epsilon, std::nullopt);
   if (v.empty()) throw ParameterError("v", "v is empty: allowed at least one value");

@@ -57,7 +57,7 @@ struct PrivateMaxResult {
 };
 
 // One round of PrivateMax on v with noise scale b = 3 Lambda / epsilon: epsilon-DP (pure).
-[[nodiscard]] PrivateMaxResult private_max(std::span<const double> v, const PrivateMaxOptions& options,  // exactdp-allow-float: decoded exactly
+[[nodiscard]] PrivateMaxResult private_max(std::span<const double> v, const PrivateMaxOptions& options,
                                            BitSource& bits);
 
 }  // namespace exactdp::mechanisms

@@ -1,6 +1,6 @@
 // float_grid.cc — the exact float <-> grid conversions of float_grid.h: integer shifts with
 // round-half-to-even, on 128-bit integers in the fast path and on GMP integers past it.
-// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// double and float appear here only as storage types whose bit patterns are
 // decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
 // arithmetic is done on any value.
 #include <exactdp/mechanisms/grid_noise/float_grid.h>
@@ -273,17 +273,17 @@ std::size_t add_on_grid_fast_run(const Float* x, long k, const std::int64_t* dra
   return count;
 }
 
-template std::size_t add_on_grid_fast_run<double>(const double*, long, const std::int64_t*, double*, std::size_t) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
-template std::size_t add_on_grid_fast_run<float>(const float*, long, const std::int64_t*, float*, std::size_t) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
-template bool add_on_grid_fast<double>(double, long, std::int64_t, double&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
-template bool add_on_grid_fast<float>(float, long, std::int64_t, float&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
-template bool grid_index_fast<double>(double, long, std::int64_t&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
-template bool grid_index_fast<float>(float, long, std::int64_t&) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
-template void grid_index_wide<double>(double, long, mpz_class&);  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
-template void grid_index_wide<float>(float, long, mpz_class&);  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
-template double encode_grid_value<double>(bool, std::uint64_t, long) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
-template float encode_grid_value<float>(bool, std::uint64_t, long) noexcept;  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
-template double encode_grid_value<double>(const mpz_class&, long);  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
-template float encode_grid_value<float>(const mpz_class&, long);  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+template std::size_t add_on_grid_fast_run<double>(const double*, long, const std::int64_t*, double*, std::size_t) noexcept;
+template std::size_t add_on_grid_fast_run<float>(const float*, long, const std::int64_t*, float*, std::size_t) noexcept;
+template bool add_on_grid_fast<double>(double, long, std::int64_t, double&) noexcept;
+template bool add_on_grid_fast<float>(float, long, std::int64_t, float&) noexcept;
+template bool grid_index_fast<double>(double, long, std::int64_t&) noexcept;
+template bool grid_index_fast<float>(float, long, std::int64_t&) noexcept;
+template void grid_index_wide<double>(double, long, mpz_class&);
+template void grid_index_wide<float>(float, long, mpz_class&);
+template double encode_grid_value<double>(bool, std::uint64_t, long) noexcept;
+template float encode_grid_value<float>(bool, std::uint64_t, long) noexcept;
+template double encode_grid_value<double>(const mpz_class&, long);
+template float encode_grid_value<float>(const mpz_class&, long);
 
 }  // namespace exactdp::mechanisms

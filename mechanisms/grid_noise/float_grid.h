@@ -19,7 +19,7 @@
 //                          -k >= the least exponent (-1074 for double, -149 for float) and
 //                          |v| 2^-k <= the largest finite float.
 //
-// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// double and float appear here only as storage types whose bit patterns are
 // decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
 // arithmetic is done on any value.
 // Fast path: grid_index_fast succeeds when |n| < 2^62 (the int64 range of the noise batch, with
@@ -45,7 +45,7 @@ inline constexpr long kMaxGranularityExponent = 4096;
 template <class Float>
 struct FloatLayout;
 template <>
-struct FloatLayout<double> {  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+struct FloatLayout<double> {
   using Bits = std::uint64_t;
   static constexpr unsigned kFractionBits = 52;
   static constexpr unsigned kExponentBits = 11;
@@ -53,7 +53,7 @@ struct FloatLayout<double> {  // exactdp-allow-float: the caller's float type, h
   static constexpr long kMaxExponent = 1023;      // the largest finite is < 2^1024
 };
 template <>
-struct FloatLayout<float> {  // exactdp-allow-float: the caller's float type, handled as bit patterns (float_grid.h)
+struct FloatLayout<float> {
   using Bits = std::uint32_t;
   static constexpr unsigned kFractionBits = 23;
   static constexpr unsigned kExponentBits = 8;

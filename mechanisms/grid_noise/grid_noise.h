@@ -15,7 +15,7 @@
 //       privacy, and nothing on the sampling path uses floating-point arithmetic (only the
 //       input's bits are decoded and the output's bits encoded, both exactly).
 //
-// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// double and float appear here only as storage types whose bit patterns are
 // decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
 // arithmetic is done on any value.
 // Privacy (what the accounting must charge; the rounding is NOT free): two neighbouring inputs
@@ -118,12 +118,12 @@ class GridNoise {
 };
 
 // y = x + noise on the grid (see above). y may be x itself (in place); x.size() == y.size().
-void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y, BitSource& bits);  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
-void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y, BitSource& bits);  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
+void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y, BitSource& bits);
+void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y, BitSource& bits);
 // seed: the chunked seeded substreams; nullopt: the OS CSPRNG, one SystemBits per thread.
-void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y,  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
+void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y,
                const std::optional<Seed>& seed, unsigned threads);
-void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y,  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
+void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y,
                const std::optional<Seed>& seed, unsigned threads);
 
 }  // namespace exactdp::mechanisms

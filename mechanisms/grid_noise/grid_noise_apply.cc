@@ -1,6 +1,6 @@
 // grid_noise_apply.cc — add_noise (grid_noise.h): the input check, the per-batch loop (draws in
 // index order, then the exact grid arithmetic per coordinate) and the chunked threads.
-// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// double and float appear here only as storage types whose bit patterns are
 // decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
 // arithmetic is done on any value.
 #include <algorithm>
@@ -178,17 +178,17 @@ void add_noise_bits(const GridNoise& noise, std::span<const Float> x, std::span<
 
 }  // namespace
 
-void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y, BitSource& bits) {  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
+void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y, BitSource& bits) {
   add_noise_bits(noise, x, y, bits);
 }
-void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y, BitSource& bits) {  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
+void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y, BitSource& bits) {
   add_noise_bits(noise, x, y, bits);
 }
-void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y,  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
+void add_noise(const GridNoise& noise, std::span<const double> x, std::span<double> y,
                const std::optional<Seed>& seed, unsigned threads) {
   add_noise_threads(noise, x, y, seed, threads);
 }
-void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y,  // exactdp-allow-float: the caller's array type, read and written as bit patterns only
+void add_noise(const GridNoise& noise, std::span<const float> x, std::span<float> y,
                const std::optional<Seed>& seed, unsigned threads) {
   add_noise_threads(noise, x, y, seed, threads);
 }

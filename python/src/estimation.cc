@@ -14,7 +14,7 @@
 //   {"epsilon", "delta", "certified_epsilon" {lower, upper}, "composition", "routes" [{route,
 //   epsilon_per_round, noise_scale, epsilon {lower, upper}}], "budget_split" {name: text},
 //   "tuning" {name: text}}. The GIL is released while computing.
-// exactdp-allow-float: double is the numpy buffer's storage type only; the library decodes it
+// double is the numpy buffer's storage type only; the library decodes it
 // exactly from its bit pattern.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -46,9 +46,9 @@ namespace {
 using mechanisms::EstimateResult;
 using mechanisms::EstimationGuarantee;
 using mechanisms::MatrixView;
-using Array = py::array_t<double, py::array::c_style>;  // exactdp-allow-float: numpy storage
+using Array = py::array_t<double, py::array::c_style>;
 
-std::span<const double> span_of(const Array& a) {  // exactdp-allow-float: numpy storage
+std::span<const double> span_of(const Array& a) {
   return {a.data(), static_cast<std::size_t>(a.size())};
 }
 

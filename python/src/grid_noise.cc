@@ -11,7 +11,7 @@
 // _noise_granularity(law, parameter, value, granularity_exponent) -> k: what _add_noise would use.
 // GIL: released for the sampler's setup and the noising (the arrays are kept alive by the caller's
 // references; nothing Python is touched without it).
-// exactdp-allow-float: double and float appear here only as storage types whose bit patterns are
+// double and float appear here only as storage types whose bit patterns are
 // decoded and encoded exactly (std::bit_cast and integer operations); no floating-point
 // arithmetic is done on any value.
 #include <pybind11/numpy.h>

@@ -40,7 +40,7 @@ const PaperRow kPaper[] = {
 using test_support::q;
 
 double mid(const Interval& x) {  // for printing and two-decimal comparisons only
-  return (mpfr_get_d(x.lower(), MPFR_RNDN) + mpfr_get_d(x.upper(), MPFR_RNDN)) / 2;  // exactdp-allow-float: display
+  return (mpfr_get_d(x.lower(), MPFR_RNDN) + mpfr_get_d(x.upper(), MPFR_RNDN)) / 2;
 }
 
 // The Laplace mechanism's profile (Balle, Barthe & Gaboardi 2020, Theorem 3) with

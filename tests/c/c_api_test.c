@@ -341,7 +341,7 @@ static void test_hardened_queries(void) {
   OK(exactdp_sampler_is_hardened(h, &hardened));
   CHECK(hardened == 1);
   OK(exactdp_sampler_tau(h, tau, sizeof tau));
-  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  /* a coarse bound on printed text; exact checks are in C++ */
   CHECK(strtod(tau, NULL) > 0 && strtod(tau, NULL) <= 5.43e-20); /* <= 2^-64 = 5.42e-20 */
   CHECK_RC(exactdp_sampler_tau(h, tau, 4), EXACTDP_E_BUFFER, "bytes needed");
   CHECK_RC(exactdp_sampler_tau(h, NULL, 4), EXACTDP_E_NULL, "buf");
@@ -359,7 +359,7 @@ static void test_hardened_queries(void) {
   o.mean = "-7";
   OK(exactdp_discrete_gaussian_new_ex("100", &o, &h));
   OK(exactdp_sampler_tau(h, tau, sizeof tau));
-  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  /* a coarse bound on printed text; exact checks are in C++ */
   CHECK(strtod(tau, NULL) > 0 && strtod(tau, NULL) <= 9.095e-13);
   OK(exactdp_sampler_bits_per_sample(h, &per));
   CHECK(per > 0 && per < 81);
@@ -396,7 +396,7 @@ static void test_accounting(void) {
   exactdp_sampler_free(s);
   /* hardened charge: delta + (1 + e) tau, strictly above when tau is not negligible */
   OK(exactdp_discrete_gaussian_delta("1", "1", NULL, "1e-6", lo2, up2, sizeof lo2));
-  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  /* a coarse bound on printed text; exact checks are in C++ */
   CHECK(strtod(up2, NULL) > strtod(up, NULL) + 3.7e-6 && strtod(up2, NULL) < strtod(up, NULL) + 3.8e-6);
   /* the hardened sampler's own profile charges its exact tau_upper: between the plain delta and
    * the delta charged with the printed (rounded-up) tau */
@@ -404,7 +404,7 @@ static void test_accounting(void) {
   OK(exactdp_sampler_tau(s, tau, sizeof tau));
   OK(exactdp_discrete_gaussian_delta("1", "1", NULL, tau, lo, up, sizeof lo));
   OK(exactdp_sampler_delta(s, "1", NULL, lo2, up2, sizeof lo2));
-  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  /* a coarse bound on printed text; exact checks are in C++ */
   CHECK(strtod(up2, NULL) <= strtod(up, NULL) && strtod(lo2, NULL) <= strtod(up2, NULL));
   exactdp_sampler_free(s);
 
@@ -415,7 +415,7 @@ static void test_accounting(void) {
   CHECK(strcmp(lo, KA_DL_DELTA_LOWER) == 0 && strcmp(up, KA_DL_DELTA_UPPER) == 0);
   OK(exactdp_discrete_laplace_new("1", EXACTDP_HARDENED, &s));
   OK(exactdp_sampler_delta(s, "1/2", NULL, lo2, up2, sizeof lo2));
-  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  /* a coarse bound on printed text; exact checks are in C++ */
   CHECK(strtod(up2, NULL) >= strtod(up, NULL));
   exactdp_sampler_free(s);
   OK(exactdp_bernoulli_exp_new("1", 0, &s));
@@ -451,10 +451,10 @@ static void test_accounting(void) {
   CHECK(strcmp(sigma2, KA_CALIBRATED_SIGMA2) == 0);
   /* and the calibrated sigma2 meets the target, certified */
   OK(exactdp_discrete_gaussian_delta("1", sigma2, NULL, NULL, lo, up, sizeof lo));
-  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  /* a coarse bound on printed text; exact checks are in C++ */
   CHECK(strtod(up, NULL) <= 1e-5);
   OK(exactdp_calibrate_discrete_gaussian("1", "1e-5", "3", sigma2, sizeof sigma2));
-  /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+  /* a coarse bound on printed text; exact checks are in C++ */
   CHECK(strtod(sigma2, NULL) > 9 * strtod(KA_CALIBRATED_SIGMA2, NULL) * 0.99);
   CHECK_RC(exactdp_calibrate_discrete_gaussian(NULL, "1e-5", NULL, sigma2, sizeof sigma2), EXACTDP_E_NULL, "epsilon");
   CHECK_RC(exactdp_calibrate_discrete_gaussian("1", NULL, NULL, sigma2, sizeof sigma2), EXACTDP_E_NULL, "delta");
@@ -772,7 +772,7 @@ static void test_law_accounting(void) {
   {
     const char *const n[] = {"sigma"}, *const v[] = {value};
     OK(exactdp_law_delta("gaussian", n, v, 1, "1", NULL, lo, up, sizeof lo));
-    /* exactdp-allow-float: a coarse bound on printed text; exact checks are in C++ */
+    /* a coarse bound on printed text; exact checks are in C++ */
     CHECK(strtod(up, NULL) <= 1e-5 && strtod(up, NULL) > 0.99e-5);
   }
   /* the discrete Gaussian's map is exactdp_calibrate_discrete_gaussian */

@@ -6,7 +6,7 @@
 
 #include <array>
 #include <charconv>
-#include <cmath>  // exactdp-allow-float: ldexp builds test doubles
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <sstream>
@@ -34,18 +34,18 @@ const std::string kSeed = "5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5
 
 // n rows of d = 6 coordinates: a strong mean on "b" and "e", noise-free small values elsewhere.
 // Every value is a short decimal that is exactly a double (multiples of 1/8).
-std::vector<double> data_values(std::size_t n) {  // exactdp-allow-float: test data, exact dyadics
-  std::vector<double> x;  // exactdp-allow-float: test data
+std::vector<double> data_values(std::size_t n) {
+  std::vector<double> x;
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < 6; ++j) {
-      const double signal = (j == 1 ? 3.0 : (j == 4 ? -2.5 : 0.0));  // exactdp-allow-float: test data
-      x.push_back(signal + static_cast<double>(static_cast<int>((i * 7 + j * 3) % 9) - 4) / 8);  // exactdp-allow-float
+      const double signal = (j == 1 ? 3.0 : (j == 4 ? -2.5 : 0.0));
+      x.push_back(signal + static_cast<double>(static_cast<int>((i * 7 + j * 3) % 9) - 4) / 8);
     }
   }
   return x;
 }
 
-std::string to_csv(const std::vector<double>& x, std::size_t n) {  // exactdp-allow-float: test data
+std::string to_csv(const std::vector<double>& x, std::size_t n) {
   std::string csv = "a,b,\"c, d\",e_x,e,f\n";
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < 6; ++j) {
@@ -69,7 +69,7 @@ std::string library_csv(const mechanisms::EstimateResult& r) {
   std::string out = "coordinate,estimate\n";
   for (std::size_t j = 0; j < names.size(); ++j) {
     std::array<char, 64> buf{};
-    const double v = mechanisms::to_double_nearest(r.estimate[j]);  // exactdp-allow-float: output
+    const double v = mechanisms::to_double_nearest(r.estimate[j]);
     const auto end = std::to_chars(buf.data(), buf.data() + buf.size(), v).ptr;
     out += names[j] + "," + std::string(buf.data(), end) + "\n";
   }
@@ -190,12 +190,12 @@ TEST(DecimalGridMap, AgreesWithTheLibraryOnDoubles) {
     for (int i = 0; i < 2000; ++i) {
       const std::uint64_t word = rng();
       // Values near the grid (ties included) and random magnitudes around the radius.
-      const double x = (i % 2 == 0)  // exactdp-allow-float: test input
-                           ? static_cast<double>(static_cast<std::int64_t>(word % 4001) - 2000) / 2 *  // exactdp-allow-float
+      const double x = (i % 2 == 0)
+                           ? static_cast<double>(static_cast<std::int64_t>(word % 4001) - 2000) / 2 *
                                  mechanisms::to_double_nearest(power_of_two(-k))
-                           : std::ldexp(static_cast<double>(word >> 11) / 9007199254740992.0,  // exactdp-allow-float
+                           : std::ldexp(static_cast<double>(word >> 11) / 9007199254740992.0,
                                         static_cast<int>(word % 40) - 30 - static_cast<int>(k / 2));
-      const double signed_x = (word & 1) != 0 ? -x : x;  // exactdp-allow-float: test input
+      const double signed_x = (word & 1) != 0 ? -x : x;
       std::int64_t got = 0;
       const std::string text = exact_decimal(rational_from_double("x", signed_x));
       ASSERT_TRUE(map.map(text, got)) << text;

@@ -112,10 +112,10 @@ TEST(ParseInteger, AcceptsIntegersOnly) {
 }
 
 TEST(RationalFromDouble, GivesTheExactBinaryValue) {
-  EXPECT_EQ(rational_from_double("x", 0.1), q("3602879701896397/36028797018963968"));  // exactdp-allow-float
-  EXPECT_EQ(rational_from_double("x", -0.5), q("-1/2"));  // exactdp-allow-float
-  EXPECT_THROW((void)rational_from_double("x", std::numeric_limits<double>::quiet_NaN()), ParameterError);  // exactdp-allow-float
-  EXPECT_THROW((void)rational_from_double("x", std::numeric_limits<double>::infinity()), ParameterError);  // exactdp-allow-float
+  EXPECT_EQ(rational_from_double("x", 0.1), q("3602879701896397/36028797018963968"));
+  EXPECT_EQ(rational_from_double("x", -0.5), q("-1/2"));
+  EXPECT_THROW((void)rational_from_double("x", std::numeric_limits<double>::quiet_NaN()), ParameterError);
+  EXPECT_THROW((void)rational_from_double("x", std::numeric_limits<double>::infinity()), ParameterError);
 }
 
 // Independent path: build "M/10^k" or "M*10^k" as text for GMP's mpq_set_str and compare.

@@ -23,7 +23,7 @@ namespace {
 using test_support::fixed_seed;
 
 TEST(EstimationCost, PeelingPastItsBudgetIsALimitNamingSparsity) {
-  const std::vector<double> v(100'000, 0.5);  // exactdp-allow-float: test data
+  const std::vector<double> v(100'000, 0.5);
   mechanisms::PeelingOptions o;
   o.epsilon = 1;
   o.sparsity = 2000;
@@ -64,20 +64,20 @@ TEST(EstimationCost, BareissSolvesExactly) {
 
 // n rows of p columns: x_ij in (-1, 1) from a fixed congruential sequence, y a noisy sum.
 struct Design {
-  std::vector<double> x, y;  // exactdp-allow-float: test data
+  std::vector<double> x, y;
 };
 Design design(std::size_t n, std::size_t p, bool singular) {
   Design d;
   unsigned long long s = 12345;
   for (std::size_t i = 0; i < n; ++i) {
-    double sum = 0;  // exactdp-allow-float: test data
+    double sum = 0;
     for (std::size_t j = 0; j < p; ++j) {
       s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-      const double v = singular && j == p - 1 ? 0.0 : static_cast<double>(s >> 11) / 9007199254740992.0 * 2 - 1;  // exactdp-allow-float
+      const double v = singular && j == p - 1 ? 0.0 : static_cast<double>(s >> 11) / 9007199254740992.0 * 2 - 1;
       d.x.push_back(v);
       sum += v;
     }
-    d.y.push_back(sum / static_cast<double>(p));  // exactdp-allow-float: test data
+    d.y.push_back(sum / static_cast<double>(p));
   }
   return d;
 }
@@ -99,13 +99,13 @@ TEST(EstimationCost, OlsOfAHundredColumnsAnswersAndASingularDesignIsRefused) {
   EXPECT_THROW((void)mechanisms::noisy_ols({s.x, 400, 100}, s.y, ols_options(), bits), ParameterError);
   const auto refused = std::chrono::steady_clock::now();
   std::printf("p = 100, n = 400: solved in %.2f s, singular refused in %.2f s\n",
-              std::chrono::duration<double>(solved - start).count(),  // exactdp-allow-float: report
-              std::chrono::duration<double>(refused - solved).count());  // exactdp-allow-float: report
+              std::chrono::duration<double>(solved - start).count(),
+              std::chrono::duration<double>(refused - solved).count());
 }
 
 TEST(EstimationCost, OlsPastItsSolveBudgetIsALimitNamingXBeforeTheData) {
   const std::size_t p = 1000, n = 1000;
-  const std::vector<double> x(n * p, 0.25), y(n, 0.5);  // exactdp-allow-float: test data
+  const std::vector<double> x(n * p, 0.25), y(n, 0.5);
   SeededBits bits(fixed_seed(0x45434f53, 2));
   try {
     (void)mechanisms::noisy_ols({x, n, p}, y, ols_options(), bits);

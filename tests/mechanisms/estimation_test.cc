@@ -114,8 +114,8 @@ TEST(EstimationSensitivity, GridRoundingInflatesByOneUnit) {
   EXPECT_EQ(inflated, 3);  // floor(2.4) + 1
   bool uninflated_fails = false;
   for (int trial = 0; trial < 2000; ++trial) {
-    const double a = static_cast<double>(sample_uniform_below(bits, std::uint64_t{1U << 20})) / 65536.0;  // exactdp-allow-float: test data
-    const double b = a + 0.3 * static_cast<double>(sample_uniform_below(bits, std::uint64_t{1001})) / 1000.0;  // exactdp-allow-float: test data
+    const double a = static_cast<double>(sample_uniform_below(bits, std::uint64_t{1U << 20})) / 65536.0;
+    const double b = a + 0.3 * static_cast<double>(sample_uniform_below(bits, std::uint64_t{1001})) / 1000.0;
     if (rational_from_double("b", b) - rational_from_double("a", a) > lambda) continue;
     const std::vector<double> va{a}, vb{b};
     const mpz_class diff = abs(to_grid(vb, k, "v")[0] - to_grid(va, k, "v")[0]);
@@ -130,8 +130,8 @@ TEST(EstimationSensitivity, NeighbouringDataSets) {
   SeededBits bits(fixed_seed(301, 2));
   const std::size_t n = 40, p = 3;
   std::vector<double> x(n * p), y(n);
-  for (auto& v : x) v = static_cast<double>(sample_uniform_below(bits, std::uint64_t{2001})) / 1000.0 - 1.0;  // exactdp-allow-float: test data
-  for (auto& v : y) v = static_cast<double>(sample_uniform_below(bits, std::uint64_t{2001})) / 1000.0 - 1.0;  // exactdp-allow-float: test data
+  for (auto& v : x) v = static_cast<double>(sample_uniform_below(bits, std::uint64_t{2001})) / 1000.0 - 1.0;
+  for (auto& v : y) v = static_cast<double>(sample_uniform_below(bits, std::uint64_t{2001})) / 1000.0 - 1.0;
   const long k = 10;
   const std::int64_t bound = grid_bound(mpq_class(1, 2), k, "radius");
   NoisyOlsOptions o;

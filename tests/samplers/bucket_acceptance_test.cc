@@ -95,7 +95,7 @@ bool law_rejects(const mpq_class& gamma, bool drop_square, std::uint32_t seed) {
   unsigned long long ones = 0;
   for (unsigned long long i = 0; i < n; ++i) ones += draw(bits, gamma, drop_square) ? 1 : 0;
   const auto p = verification::binomial_two_sided(n, ones, law.p_one());
-  return rejects(t, kAlpha) || mpfr_cmp_d(p.upper(), 1e-6) < 0;  // exactdp-allow-float: alpha constant
+  return rejects(t, kAlpha) || mpfr_cmp_d(p.upper(), 1e-6) < 0;
 }
 
 TEST(BucketAcceptance, MatchesExpMinusGamma) {

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
-#include <cmath>  // exactdp-allow-float: test thresholds only (Hoeffding radius), never a sampled value
+#include <cmath>
 #include <functional>
 #include <map>
 
@@ -24,7 +24,7 @@
 namespace exactdp {
 namespace {
 
-constexpr double kAlpha = 1e-6;  // exactdp-allow-float: test threshold
+constexpr double kAlpha = 1e-6;
 
 Seed seed(int v) {
   Seed s{};
@@ -35,8 +35,8 @@ Seed seed(int v) {
 
 // Hoeffding radius: a sum of n independent terms each in an interval of width w deviates from
 // its mean by >= radius with probability <= alpha.
-double hoeffding_radius(double n, double w) {  // exactdp-allow-float: threshold only
-  return w * std::sqrt(n * std::log(2.0 / kAlpha) / 2.0);  // exactdp-allow-float: threshold only
+double hoeffding_radius(double n, double w) {
+  return w * std::sqrt(n * std::log(2.0 / kAlpha) / 2.0);
 }
 
 // Sign balance at magnitudes 1..4 and overall. Conditional on the number m of draws with
@@ -48,8 +48,8 @@ double hoeffding_radius(double n, double w) {  // exactdp-allow-float: threshold
   long pos = 0, neg = 0;
   for (const auto& [x, c] : counts) (x > 0 ? pos : (x < 0 ? neg : pos)) += (x == 0 ? 0 : c);
   auto check = [](long p, long q, const std::string& what) -> ::testing::AssertionResult {
-    const double m = static_cast<double>(p + q);  // exactdp-allow-float: threshold only
-    if (std::abs(static_cast<double>(p) - m / 2) >= hoeffding_radius(m, 1.0)) {  // exactdp-allow-float
+    const double m = static_cast<double>(p + q);
+    if (std::abs(static_cast<double>(p) - m / 2) >= hoeffding_radius(m, 1.0)) {
       return ::testing::AssertionFailure() << what << ": +" << p << " vs -" << q << " (alpha " << kAlpha << ")";
     }
     return ::testing::AssertionSuccess();
@@ -114,7 +114,7 @@ bool broken_parity_bernoulli_exp(BitSource& bits, const mpq_class& gamma) {
     l += left(a) ? 1 : 0;
     r += right(b) ? 1 : 0;
   }
-  if (std::abs(static_cast<double>(l - r)) >= hoeffding_radius(n, 2.0)) {  // exactdp-allow-float
+  if (std::abs(static_cast<double>(l - r)) >= hoeffding_radius(n, 2.0)) {
     return ::testing::AssertionFailure() << l << " vs " << r << " successes of " << n << " (alpha " << kAlpha << ")";
   }
   return ::testing::AssertionSuccess();
@@ -164,16 +164,16 @@ void exp_minus_bounds(const mpq_class& gamma, mpfr_t lo, mpfr_t hi) {
 
 // The frequency of 1 is within the Hoeffding radius of the certified exp(-gamma) interval.
 ::testing::AssertionResult frequency_matches(const std::function<bool(BitSource&)>& draw,
-                                             const mpq_class& gamma, int n, double& frequency) {  // exactdp-allow-float
+                                             const mpq_class& gamma, int n, double& frequency) {
   mpfr_t lo, hi;
   mpfr_inits2(128, lo, hi, static_cast<mpfr_ptr>(nullptr));
   exp_minus_bounds(gamma, lo, hi);
   SeededBits bits(seed(4));
   long ones = 0;
   for (int i = 0; i < n; ++i) ones += draw(bits) ? 1 : 0;
-  const double radius = hoeffding_radius(n, 1.0) / n;                     // exactdp-allow-float
-  frequency = static_cast<double>(ones) / n;                              // exactdp-allow-float
-  const double low = mpfr_get_d(lo, MPFR_RNDD), high = mpfr_get_d(hi, MPFR_RNDU);  // exactdp-allow-float
+  const double radius = hoeffding_radius(n, 1.0) / n;
+  frequency = static_cast<double>(ones) / n;
+  const double low = mpfr_get_d(lo, MPFR_RNDD), high = mpfr_get_d(hi, MPFR_RNDU);
   mpfr_clears(lo, hi, static_cast<mpfr_ptr>(nullptr));
   if (frequency <= low - radius || frequency >= high + radius) {
     return ::testing::AssertionFailure() << "frequency " << frequency << " outside [" << low << ", " << high
@@ -183,11 +183,11 @@ void exp_minus_bounds(const mpq_class& gamma, mpfr_t lo, mpfr_t hi) {
 }
 
 TEST(LawProperties, BernoulliExpFrequencyIsExpMinusGammaAndDecreasing) {
-  double previous = 2.0;  // exactdp-allow-float
+  double previous = 2.0;
   for (const char* g : {"0", "1/8", "1/2", "1", "3/2", "2", "7/2"}) {
     const mpq_class gamma = parse_rational("gamma", g);
     const auto params = BernoulliExpParams::make(gamma);
-    double f = 0;  // exactdp-allow-float
+    double f = 0;
     EXPECT_TRUE(frequency_matches([&](BitSource& b) { return sample_bernoulli_exp(b, params); }, gamma, 100000, f)) << g;
     EXPECT_LT(f, previous + 1e-12) << "not decreasing at gamma = " << g;
     previous = f;
@@ -197,7 +197,7 @@ TEST(LawProperties, BernoulliExpFrequencyIsExpMinusGammaAndDecreasing) {
 TEST(LawProperties, FrequencyCheckCatchesFlippedParity) {
   // gamma = 9/10: flipping the parity for K >= 3 moves P[1] far from exp(-0.9) = 0.4066.
   const mpq_class gamma(9, 10);
-  double f = 0;  // exactdp-allow-float
+  double f = 0;
   EXPECT_FALSE(frequency_matches([&](BitSource& b) { return broken_parity_bernoulli_exp(b, gamma); }, gamma,
                                  100000, f));
 }

@@ -33,7 +33,7 @@ TEST_P(BernoulliExpChiSquare, MatchesExpMinusGamma) {
   unsigned long long ones = 0;
   for (unsigned long long i = 0; i < n; ++i) ones += sample_bernoulli_exp(bits, params) ? 1 : 0;
   const auto p = verification::binomial_two_sided(n, ones, law.p_one());
-  EXPECT_GE(mpfr_cmp_d(p.upper(), 1e-6), 0) << "ones = " << ones;  // exactdp-allow-float: alpha constant
+  EXPECT_GE(mpfr_cmp_d(p.upper(), 1e-6), 0) << "ones = " << ones;
 }
 
 INSTANTIATE_TEST_SUITE_P(Gammas, BernoulliExpChiSquare,

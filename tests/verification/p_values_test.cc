@@ -24,11 +24,11 @@ TEST(PValues, ChiSquareSurvivalKnownValues) {
   EXPECT_GE(mpfr_cmp(p.upper(), e.lower()), 0);
   // df = 1, x = 3.841458820694124 (the 95% quantile): p = 0.05 to 1e-12.
   const Interval q = chi_square_sf(1, Interval(mpq_class("3841458820694124/1000000000000000"), kPrecision));
-  EXPECT_NEAR(mpfr_get_d(q.lower(), MPFR_RNDD), 0.05, 1e-12);  // exactdp-allow-float: test tolerance
+  EXPECT_NEAR(mpfr_get_d(q.lower(), MPFR_RNDD), 0.05, 1e-12);
   // Far tail uses the Chernoff bound: upper end tiny but positive, lower end 0.
   const Interval far = chi_square_sf(10, Interval(100000L, kPrecision));
   EXPECT_TRUE(mpfr_zero_p(far.lower()));
-  EXPECT_LT(mpfr_cmp_d(far.upper(), 1e-100), 0);  // exactdp-allow-float: test constant
+  EXPECT_LT(mpfr_cmp_d(far.upper(), 1e-100), 0);
   EXPECT_EQ(mpfr_cmp_ui(chi_square_sf(3, Interval(0L, kPrecision)).upper(), 1), 0);
 }
 
@@ -63,7 +63,7 @@ TEST(PValues, ClopperPearsonBracketsTheTruth) {
   const mpq_class beta(1, 1000);
   clopper_pearson_upper(u, 1000, 300, beta);
   clopper_pearson_lower(l, 1000, 300, beta);
-  EXPECT_GT(mpfr_cmp_d(u, 0.3), 0);  // exactdp-allow-float: test constants
+  EXPECT_GT(mpfr_cmp_d(u, 0.3), 0);
   EXPECT_LT(mpfr_cmp_d(l, 0.3), 0);
   EXPECT_LT(mpfr_cmp_d(u, 0.36), 0);
   EXPECT_GT(mpfr_cmp_d(l, 0.24), 0);

@@ -26,7 +26,7 @@ const mpq_class kDelta(1, 1'000'000'000);
 const mpq_class kConfidence(999'999, 1'000'000);
 
 TEST(PrivacyAudit, CatchesTextbookFloatingPointLaplace) {
-  const double b = 1.0;  // exactdp-allow-float: the broken mechanism under test is floating-point
+  const double b = 1.0;
   SeededBits bits(fixed_seed(51, 0));
   CountMap out0, out1;
   const unsigned long long n = 20'000;
@@ -56,7 +56,7 @@ TEST(PrivacyAudit, ExactDiscreteLaplaceIsNotAccused) {
   const auto r = verification::audit_threshold_events(out0, out1, thresholds, kDelta, kConfidence, mpq_class(1));
   EXPECT_FALSE(r.violation) << "epsilon_lower = " << exactdp::decimal_lower(r.epsilon_lower.lower(), 6) << " witness " << r.witness;
   // Power: the bound comes close to the true epsilon = 1 (threshold events are tight for Laplace).
-  EXPECT_GT(mpfr_cmp_d(r.epsilon_lower.lower(), 0.8), 0) << exactdp::decimal_lower(r.epsilon_lower.lower(), 6);  // exactdp-allow-float: test constant
+  EXPECT_GT(mpfr_cmp_d(r.epsilon_lower.lower(), 0.8), 0) << exactdp::decimal_lower(r.epsilon_lower.lower(), 6);
   // And the same samples DO violate a smaller claimed epsilon.
   const auto small = verification::audit_threshold_events(out0, out1, thresholds, kDelta, kConfidence, mpq_class(1, 2));
   EXPECT_TRUE(small.violation);
