@@ -33,7 +33,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _exactdp
-from ._convert import exact_text
+from ._convert import (check_decimal, check_frame, decimal_int_text, exact_text, fraction_from_text,
+                       int_from_text, int_text, parse_exact_text)
 from ._errors import LimitError, ParameterError
 from .interval import Interval
 
@@ -43,6 +44,7 @@ from .interval import Interval
 KINDS: Tuple[Tuple[str, bool], ...] = (("count", False), ("count_units", False), ("sum", True), ("mean", True))
 
 _MAX_VALUE_DIGITS = 10_000  # the CSV reader's limit on a value cell (docs/AGGREGATE.md, Limits)
+_MAX_VALUE_BITS = 33_220  # 2^33220 > 10^10000: more bits, more digits than a cell may hold
 
 
 def _bound_text(name: str, value: Any) -> str:
@@ -50,11 +52,10 @@ def _bound_text(name: str, value: Any) -> str:
         raise TypeError(f"{name}: bounds are plain decimals whose written digits set the grid: pass "
                         f"an int, a str ('100.00') or a decimal.Decimal, not {type(value).__name__}")
     if isinstance(value, decimal.Decimal):
-        if not value.is_finite():
-            raise ParameterError(f"{name} = {value} is not a finite number", name)
+        check_decimal(name, value)  # before format() writes out its exponent
         return format(value, "f")
     if isinstance(value, numbers.Integral):
-        return str(int(value))
+        return int_text(name, int(value))
     if isinstance(value, str):
         return value
     raise TypeError(f"{name}: expected an int, str or decimal.Decimal, not {type(value).__name__}")
@@ -82,9 +83,11 @@ def _quantile_outputs(given: Any, bounds: Dict[str, str]) -> List[Tuple[str, str
         seen = set()
         for q in spec[2]:
             text = exact_text("quantile", q)
-            try:
-                exact: Any = fractions.Fraction(text)
-            except (ValueError, ZeroDivisionError):  # not a rational: the library refuses it, naming quantile
+            try:  # the limits are checked before the value is built: LimitError passes through
+                exact: Any = parse_exact_text("quantile", text)
+            except LimitError:
+                raise
+            except ParameterError:  # not a rational: the library refuses it, naming quantile
                 exact = text
             if exact in seen:  # two equal output columns
                 raise ParameterError(f"quantile[{column!r}]: q = {q!r} is given twice", "quantile")
@@ -180,7 +183,7 @@ def key_text(value: Any) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "True" if value else "False"
     if isinstance(value, numbers.Integral):
-        return str(int(value))
+        return decimal_int_text(int(value))
     if isinstance(value, (float, np.floating)):
         return str(int(value)) if float(value).is_integer() else repr(float(value))
     return str(value)
@@ -207,7 +210,9 @@ def _exact_decimal(column: str, row: Any, value: Any) -> str:
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"column {column!r}, row {row!r}: a bool is not a value to sum")
     if isinstance(value, numbers.Integral):
-        return str(int(value))
+        if int(value).bit_length() > _MAX_VALUE_BITS:  # checked before any conversion
+            raise LimitError(f"column {column!r}, row {row!r}: over {_MAX_VALUE_DIGITS} digits", column)
+        return decimal_int_text(int(value))
     if isinstance(value, (float, np.floating)):
         if not np.isfinite(value):
             raise ParameterError(f"column {column!r}, row {row!r}: {value} is not a finite number", column)
@@ -217,6 +222,8 @@ def _exact_decimal(column: str, row: Any, value: Any) -> str:
         k = den.bit_length() - 1
         return _scaled_decimal(num * 5**k, k)
     if isinstance(value, fractions.Fraction):
+        if value.numerator.bit_length() + value.denominator.bit_length() > _MAX_VALUE_BITS:
+            raise LimitError(f"column {column!r}, row {row!r}: over {_MAX_VALUE_DIGITS} digits", column)
         den, k2, k5 = value.denominator, 0, 0
         while den % 2 == 0:
             den, k2 = den // 2, k2 + 1
@@ -229,6 +236,11 @@ def _exact_decimal(column: str, row: Any, value: Any) -> str:
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
             raise ParameterError(f"column {column!r}, row {row!r}: {value} is not a finite number", column)
+        _, digits, exponent = value.as_tuple()
+        assert isinstance(exponent, int)
+        if (len(digits) + exponent if exponent > 0 else max(len(digits), -exponent)) > _MAX_VALUE_DIGITS + 1:
+            # format() would write every digit of the exponent
+            raise LimitError(f"column {column!r}, row {row!r}: over {_MAX_VALUE_DIGITS} digits", column)
         return format(value, "f")
     raise TypeError(f"column {column!r}, row {row!r}: expected a number, not {type(value).__name__}")
 
@@ -264,6 +276,7 @@ def _cells(frame, column: str, exact: bool) -> List[str]:
 def records_csv(frame, spec: Dict[str, Any], unit_texts: Optional[Sequence[str]] = None) -> Tuple[bytes, Dict]:
     """The frame's needed columns as exact CSV bytes, and {group text tuple: first value tuple}.
     `unit_texts` (the Dask path): the privacy unit's texts, already made."""
+    check_frame("df", frame)
     columns = spec_columns(spec)
     for c in columns:
         if c not in frame.columns:
@@ -297,6 +310,7 @@ def keys_csv(keys: Any, group_by: List[str]) -> Tuple[Optional[bytes], Dict]:
     if keys is None:
         return None, {}
     if hasattr(keys, "columns"):
+        check_frame("keys", keys)
         for g in group_by:
             if g not in keys.columns:
                 raise ParameterError(f"keys: no column {g!r}", "keys")
@@ -334,7 +348,7 @@ def table(raw: Dict[str, Any], spec: Dict[str, Any], originals: Dict, dtypes: Di
             except (TypeError, ValueError):
                 pass
         elif name in ("count", "count_units"):
-            ints = [int(r[j]) for r in rows]
+            ints = [int_from_text(r[j]) for r in rows]
             fits = all(-2**63 <= v < 2**63 for v in ints)
             col = pd.Series(ints, dtype=np.int64 if fits else object)
         else:
@@ -352,7 +366,11 @@ def check_rng(rng: Any) -> None:
 
 
 def _q(text: Optional[str]) -> Optional[fractions.Fraction]:
-    return None if text is None else fractions.Fraction(text)
+    return None if text is None else fraction_from_text(text)
+
+
+def _int(value: Any) -> int:
+    return int_from_text(value) if isinstance(value, str) else int(value)
 
 
 def _interval(d: Dict[str, str]) -> Interval:
@@ -378,14 +396,14 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
         else:
             selection.update({"method": "threshold: units + discrete Laplace noise >= tau",
                               "delta": _interval(s["delta"]), "scale": _q(s["scale"]),
-                              "threshold": int(s["threshold"])})
+                              "threshold": _int(s["threshold"])})
     integers = ("sensitivity_per_group", "l1_sensitivity", "l2_sensitivity_squared")
     rationals = ("sigma2", "rho_zcdp", "scale", "epsilon")
-    quantities = [{key: int(v) if key in integers else _q(v) if key in rationals else v for key, v in q.items()}
+    quantities = [{key: _int(v) if key in integers else _q(v) if key in rationals else v for key, v in q.items()}
                   for q in g["quantities"]]
     integers = ("candidates", "score_sensitivity_per_group")
     rationals = ("q", "epsilon_per_group", "rho_zcdp")
-    quantiles = [{key: int(v) if key in integers else _q(v) if key in rationals else v for key, v in q.items()}
+    quantiles = [{key: _int(v) if key in integers else _q(v) if key in rationals else v for key, v in q.items()}
                  for q in g["quantiles"]]
     return {
         "mechanism": g["mechanism"],

@@ -6,6 +6,13 @@ Every conversion is exact: a Fraction is written ``numerator/denominator``, a De
 its exact ``as_tuple()`` (digits and exponent), a string is handed to the C++ parser as is.
 Refused: ``float`` (TypeError: a float is not the number that was typed — ``0.1`` is
 3602879701896397/36028797018963968), ``bool`` (TypeError), and anything else (TypeError).
+
+The library's own limits (core/rational.h: at most 10,000 digits, a decimal exponent of at most
+100,000 in magnitude) are checked here BEFORE any value is expanded: ``Decimal('1e-999999999')``,
+``'1e-999999999'`` or an int of 20,000 digits raise LimitError naming the parameter at once,
+where ``Fraction`` would build 10^999999999 first. ``exact_fraction`` is the one checked way from
+a user's value to a ``Fraction``; ``int_text`` / ``int_from_text`` convert integers of any size
+the library accepts, whatever ``sys.get_int_max_str_digits()`` says.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import decimal
 import fractions
 import numbers
+import re
 
 from ._errors import LimitError, ParameterError
 
@@ -25,11 +33,134 @@ _FLOAT_MESSAGE = (
 )
 
 
-def _int_text(name: str, value: int) -> str:
-    try:
+MAX_DIGITS = 10_000  # kMaxRationalDigits, core/rational.h
+MAX_EXPONENT = 100_000  # kMaxDecimalExponent
+_MAX_INT_BITS = 33_220  # 2^33220 > 10^10000: an int of more bits has more than 10,000 digits
+_SHORT = 4_000  # digits that str() / int() convert under Python's default limit (4,300)
+
+# An exact rational as the C++ parser reads it: an integer, p/q, or a decimal with an exponent.
+_NUMBER = re.compile(r"([+-]?)(?:(\d+)/(\d+)|(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?)\Z", re.ASCII)
+
+
+def _too_many_digits(name: str, digits: int) -> LimitError:
+    return LimitError(f"{name}: {digits} digits is over the limit of {MAX_DIGITS} digits for an "
+                      "exact rational parameter", name)
+
+
+def int_text(name: str, value: int) -> str:
+    """The decimal text of an int of at most 10,000 digits (LimitError naming ``name`` above,
+    checked on its bits before any conversion), whatever Python's int-to-str digit limit."""
+    if value.bit_length() > _MAX_INT_BITS:
+        raise LimitError(f"{name} has too many digits: at most {MAX_DIGITS} digits allowed", name)
+    return decimal_int_text(value)
+
+
+def decimal_int_text(value: int) -> str:
+    """str(value) for an int of any size (a library output may exceed Python's str limit)."""
+    if value.bit_length() <= 3 * _SHORT:  # under 3,700 digits
         return str(value)
-    except ValueError:  # over Python's int-to-str digit limit: far over exactdp's own limit
-        raise LimitError(f"{name} has too many digits: at most 10000 digits allowed", name) from None
+    return format(decimal.Decimal(value), "f")  # exact, and not subject to the int-to-str limit
+
+
+def fraction_text(value: fractions.Fraction) -> str:
+    """str(value) ("p/q", or "n" for an integer) for a Fraction of any size."""
+    num = decimal_int_text(value.numerator)
+    return num if value.denominator == 1 else f"{num}/{decimal_int_text(value.denominator)}"
+
+
+def int_from_text(text: str) -> int:
+    """int(text) for a decimal integer text of any length (library outputs of 10,000 digits)."""
+    if isinstance(text, int):
+        return text
+    if len(text) <= _SHORT:
+        return int(text)
+    with decimal.localcontext() as ctx:
+        ctx.prec = len(text) + 2
+        ctx.Emax = decimal.MAX_EMAX
+        return int(decimal.Decimal(text))
+
+
+def fraction_from_text(text: str) -> fractions.Fraction:
+    """Fraction(text) for a library output (p, p/q or a decimal), digits of any count."""
+    if "/" in text:
+        num, den = text.split("/", 1)
+        return fractions.Fraction(int_from_text(num), int_from_text(den))
+    if len(text) <= _SHORT:
+        return fractions.Fraction(text)
+    return fractions.Fraction(*decimal.Decimal(text).as_integer_ratio())
+
+
+def _check_exponent(name: str, exponent: int) -> None:
+    if abs(exponent) > MAX_EXPONENT:
+        raise LimitError(f"{name}: exponent {exponent} is over the limit: allowed |exponent| <= "
+                         f"{MAX_EXPONENT}", name)
+
+
+def parse_exact_text(name: str, text: str) -> fractions.Fraction:
+    """The exact value of a text in the C++ parser's syntax, its limits checked before the value
+    is built (ParameterError naming ``name`` for bad syntax or a zero denominator, LimitError
+    for more than 10,000 digits or an exponent over 100,000)."""
+    m = _NUMBER.match(text) if text.isascii() else None
+    if m is None or (m.group(2) is None and not (m.group(4) or m.group(5))):
+        raise ParameterError(f"{name} = {text[:40]!r} is not an exact rational: allowed an integer, "
+                             "p/q or a decimal such as '0.25' or '1e-5'", name)
+    sign, num, den, whole, frac, exp = m.groups()
+    if num is not None:
+        if len(num) + len(den) > MAX_DIGITS:
+            raise _too_many_digits(name, len(num) + len(den))
+        if int_from_text(den) == 0:
+            raise ParameterError(f"{name} = {text[:40]!r}: the denominator is zero", name)
+        value = fractions.Fraction(int_from_text(num), int_from_text(den))
+    else:
+        whole, frac = whole or "", frac or ""
+        if len(whole) + len(frac) > MAX_DIGITS:
+            raise _too_many_digits(name, len(whole) + len(frac))
+        if exp is not None and len(exp.lstrip("+-").lstrip("0")) > 7:
+            raise LimitError(f"{name}: the exponent in {text[:40]!r} is over the limit: allowed "
+                             f"|exponent| <= {MAX_EXPONENT}", name)
+        e = 0 if exp is None else int(exp)
+        _check_exponent(name, e)
+        e -= len(frac)
+        mantissa = int_from_text(whole + frac or "0")
+        value = fractions.Fraction(mantissa * 10**e) if e >= 0 else fractions.Fraction(mantissa, 10**-e)
+    return -value if sign == "-" else value
+
+
+def check_decimal(name: str, value: decimal.Decimal) -> None:
+    """A finite Decimal within the library's limits (checked before format() or Fraction())."""
+    if not value.is_finite():
+        raise ParameterError(f"{name} = {value} is not a finite number", name)
+    _, digits, exponent = value.as_tuple()
+    assert isinstance(exponent, int)
+    if len(digits) > MAX_DIGITS:
+        raise _too_many_digits(name, len(digits))
+    _check_exponent(name, exponent)
+
+
+def check_frame(name: str, frame: object) -> None:
+    """A pandas DataFrame with unique column labels (ParameterError naming ``name`` otherwise:
+    a dict, a list, duplicate labels)."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover
+        raise ParameterError(f"{name}: a pandas DataFrame is needed (pandas is not installed)", name) from None
+    if not isinstance(frame, pd.DataFrame):
+        raise ParameterError(f"{name} must be a pandas DataFrame, not {type(frame).__name__}", name)
+    if not frame.columns.is_unique:
+        duplicated = list(frame.columns[frame.columns.duplicated()])[:5]
+        raise ParameterError(f"{name}: the DataFrame has duplicate column labels {duplicated!r}: allowed "
+                             "unique labels", name)
+
+
+def exact_fraction(name: str, value: object) -> fractions.Fraction:
+    """``value`` (int, Fraction, Decimal or str) as an exact Fraction, refused as ``exact_text``
+    refuses it and with the library's limits checked before the value is expanded."""
+    text = exact_text(name, value)
+    if isinstance(value, fractions.Fraction):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, str):
+        return fractions.Fraction(int(value))
+    return parse_exact_text(name, text)
 
 
 def exact_text(name: str, value: object) -> str:
@@ -43,17 +174,13 @@ def exact_text(name: str, value: object) -> str:
             raise ParameterError(f"{name} = {value[:40]!r} is not an exact rational: ASCII digits only", name)
         return value
     if isinstance(value, fractions.Fraction):
-        return f"{_int_text(name, value.numerator)}/{_int_text(name, value.denominator)}"
+        return f"{int_text(name, value.numerator)}/{int_text(name, value.denominator)}"
     if isinstance(value, decimal.Decimal):
-        if not value.is_finite():
-            raise ParameterError(f"{name} = {value} is not a finite number", name)
+        check_decimal(name, value)
         sign, digits, exponent = value.as_tuple()
-        assert isinstance(exponent, int)
-        if len(digits) > 10_000:
-            raise LimitError(f"{name} has too many digits: at most 10000 digits allowed", name)
         return ("-" if sign else "") + "".join(map(str, digits)) + f"e{exponent}"
     if isinstance(value, numbers.Integral):
-        return _int_text(name, int(value))
+        return int_text(name, int(value))
     if isinstance(value, numbers.Real):  # a float-like type we do not know: same reason as float
         raise TypeError(_FLOAT_MESSAGE.format(name=name))
     raise TypeError(

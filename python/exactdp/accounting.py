@@ -22,7 +22,7 @@ import numbers
 from typing import Any, Dict, List, Tuple, Union
 
 from . import _exactdp
-from ._convert import exact_text
+from ._convert import exact_fraction, exact_text, fraction_from_text, fraction_text
 from ._errors import ParameterError, UsageError
 from .samplers import laws
 from .interval import Interval
@@ -53,7 +53,7 @@ def _optional_text(name: str, value: Any) -> str:
 
 def _fraction_text(name: str, value: Any) -> str:
     """The exact value as the CLI prints a rational: "p/q", or "n" for an integer."""
-    return str(Fraction(exact_text(name, value)))
+    return fraction_text(exact_fraction(name, value))
 
 
 def _main(report: Dict[str, Any], key: str) -> Any:
@@ -78,7 +78,7 @@ def _law_parameters(command: str, law: str, options: Dict[str, Any]) -> List[Tup
 def _curve(curve: Any) -> List[Fraction]:
     if not isinstance(curve, (tuple, list)) or len(curve) != 3:
         raise TypeError("curve must be a tuple (MIN, MAX, POINTS)")
-    lo, hi = (Fraction(exact_text(name, v)) for name, v in (("curve", curve[0]), ("curve", curve[1])))
+    lo, hi = (exact_fraction(name, v) for name, v in (("curve", curve[0]), ("curve", curve[1])))
     points = curve[2]
     if isinstance(points, bool) or not isinstance(points, numbers.Integral):
         raise TypeError("curve: POINTS must be an int")
@@ -122,12 +122,12 @@ def profile(mechanism: str, *, report: bool = False, epsilon: Any = None, curve:
     raw = _exactdp._profile(mechanism, given, epsilons, "" if tolerance is None else exact_text("tolerance", tolerance),
                             hardened, tau)
     common = {"law": raw["law"], "parameters": dict(raw["parameters"]),
-              "tau_upper": None if raw["tau_upper"] is None else Fraction(raw["tau_upper"])}
+              "tau_upper": None if raw["tau_upper"] is None else fraction_from_text(raw["tau_upper"])}
     rows = []
     for row in raw["rows"]:
-        details = dict(common, epsilon=Fraction(row["epsilon"]), tolerance_met=row["tolerance_met"],
+        details = dict(common, epsilon=fraction_from_text(row["epsilon"]), tolerance_met=row["tolerance_met"],
                        precision=row["precision"])
-        rows.append((Fraction(row["epsilon"]), Interval.from_text(row["delta"]["lower"], row["delta"]["upper"], details)))
+        rows.append((fraction_from_text(row["epsilon"]), Interval.from_text(row["delta"]["lower"], row["delta"]["upper"], details)))
     if curve is not None:
         return [{"epsilon": e, "delta": d} for e, d in rows] if report else rows
     delta = rows[0][1]
@@ -190,14 +190,14 @@ def calibrate(mechanism: str, *, report: bool = False, epsilon: Any = None, delt
 def _calibration_result(mechanism: str, raw: Dict[str, Any], report: bool):
     """The Interval (and report dict) of a law's calibration, by its certificate's kind."""
     name = raw["parameter"]
-    value = Fraction(raw["value"])
+    value = fraction_from_text(raw["value"])
     details: Dict[str, Any] = {"mechanism": mechanism, f"delta_at_{name}": _interval(raw["delta_at"])}
     lower = value
     if "sigma_lower" in raw:  # the analytic Gaussian's bracket [sigma_lower, sigma]
-        lower = Fraction(raw["sigma_lower"])
+        lower = fraction_from_text(raw["sigma_lower"])
         details["delta_at_sigma_lower"] = _interval(raw["delta_at_sigma_lower"])
     if "optimum_lower" in raw:  # the discrete Gaussian's bracket of the smallest sigma2
-        details["sigma2_optimum"] = Interval(Fraction(raw["optimum_lower"]), Fraction(raw["optimum_upper"]))
+        details["sigma2_optimum"] = Interval(fraction_from_text(raw["optimum_lower"]), fraction_from_text(raw["optimum_upper"]))
         details["significant_digits"] = raw["significant_digits"]
     details["tolerance_met"] = raw["tolerance_met"]
     result = Interval(lower, value, details)
@@ -220,10 +220,10 @@ def convert(source: str, *, report: bool = False, tolerance: Any = None, digits:
     raw = _exactdp._convert(source, given, "" if tolerance is None else exact_text("tolerance", tolerance))
     details = {"tolerance_met": raw["tolerance_met"]}
     if raw["alpha"] is not None:
-        details["alpha"] = Fraction(raw["alpha"])
+        details["alpha"] = fraction_from_text(raw["alpha"])
     value = _interval(raw["value"], details)
     if source == "pure-dp":
-        return dict(details, mu=value, rho=Fraction(raw["rho"]), command="convert", source=source)
+        return dict(details, mu=value, rho=fraction_from_text(raw["rho"]), command="convert", source=source)
     if report:
         return dict(details, command="convert", source=source, **{raw["result"]: value})
     return value
@@ -259,8 +259,8 @@ def compose(kind: str = "pure-dp", *, report: bool = False, epsilon: Any = None,
         results[m] = {"epsilon": _interval(raw["epsilon"], {"method": m, "route": raw["route"],
                                                              "tolerance_met": raw["tolerance_met"]}),
                       "route": raw["route"], "tolerance_met": raw["tolerance_met"]}
-    common = {"command": "compose", "mechanism": "pure-dp", "epsilon_per_mechanism": Fraction(args[0]),
-              "k": int(k), "delta": Fraction(args[2])}
+    common = {"command": "compose", "mechanism": "pure-dp", "epsilon_per_mechanism": fraction_from_text(args[0]),
+              "k": int(k), "delta": fraction_from_text(args[2])}
     if method == "all":
         return dict(common, methods=results)
     value = results[method]["epsilon"]
@@ -285,7 +285,7 @@ def _calibrate_dp_sgd_report(epsilon: Any, delta: Any, options: Dict[str, Any]) 
     r = {"command": "calibrate", "mechanism": "dp-sgd", "q": _fraction_text("q", given["q"]),
          "steps": int(given["steps"]), "epsilon": _fraction_text("epsilon", epsilon),
          "delta": _fraction_text("delta", delta), "neighbouring": raw["neighbouring"], "route": raw["route"],
-         "sigma": Interval(Fraction(raw["sigma_lower"]), Fraction(raw["sigma_upper"])),
+         "sigma": Interval(fraction_from_text(raw["sigma_lower"]), fraction_from_text(raw["sigma_upper"])),
          "sigma_to_use": raw["sigma_to_use"],
          "epsilon_at_sigma_upper": _interval(raw["epsilon_at_sigma_upper"]),
          "epsilon_at_sigma_lower": _interval(raw["epsilon_at_sigma_lower"])}

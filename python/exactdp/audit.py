@@ -16,7 +16,7 @@ from typing import Any, Dict, Iterable
 import numpy as np
 
 from . import _exactdp
-from ._convert import exact_text
+from ._convert import exact_text, fraction_from_text
 from .interval import Interval
 
 # The spellings the package documented before each law had one name: accepted with a warning.
@@ -60,9 +60,9 @@ def _report(raw: Dict[str, Any]) -> Dict[str, Any]:
         t = dict(t)
         t["statistic"] = Interval.from_text(t["statistic"]["lower"], t["statistic"]["upper"])
         t["p_value"] = Interval.from_text(t["p_value"]["lower"], t["p_value"]["upper"])
-        t["threshold"] = Fraction(t["threshold"])
+        t["threshold"] = fraction_from_text(t["threshold"])
         tests.append(t)
-    return {"law": raw["law"], "n": int(raw["n"]), "alpha": Fraction(raw["alpha"]), "verdict": raw["verdict"],
+    return {"law": raw["law"], "n": int(raw["n"]), "alpha": fraction_from_text(raw["alpha"]), "verdict": raw["verdict"],
             "passed": bool(raw["passed"]), "tests": tests}
 
 

@@ -36,7 +36,7 @@ import numpy as np
 from . import _exactdp, samplers
 from ._errors import ParameterError
 from .interval import Interval
-from ._convert import exact_text
+from ._convert import exact_text, fraction_from_text
 
 # The registry laws the release serves (mechanisms/release/release_calibration.h: release_laws).
 MECHANISMS = tuple(_exactdp._release_laws())
@@ -105,14 +105,14 @@ def calibrate(mechanism: str, epsilon: Any, delta: Any, sensitivity: Any, contri
         mechanism, exact_text("epsilon", epsilon), None if delta is None else exact_text("delta", delta),
         exact_text("sensitivity", sensitivity), contributions, columns, 1)
     name = raw["parameter_name"]
-    return {"mechanism": mechanism, name: Fraction(raw["parameter"]), "parameter": raw["parameter"],
+    return {"mechanism": mechanism, name: fraction_from_text(raw["parameter"]), "parameter": raw["parameter"],
             "parameter_name": name,
             "route": raw["route"], "route_detail": raw["route_detail"],
             "contributions": contributions, "columns": columns,
             "sensitivity": exact_text("sensitivity", sensitivity),
             "epsilon": Interval.from_text(raw["epsilon"]["lower"], raw["epsilon"]["upper"]),
             "delta": Interval.from_text(raw["delta"]["lower"], raw["delta"]["upper"]),
-            "rho": None if raw["rho"] is None else Fraction(raw["rho"]),
+            "rho": None if raw["rho"] is None else fraction_from_text(raw["rho"]),
             "mu": None if raw["mu"] is None else Interval.from_text(raw["mu"]["lower"], raw["mu"]["upper"])}
 
 

@@ -39,6 +39,7 @@ _FLOAT_MESSAGE = (
 Number = Union[Fraction, int, decimal.Decimal, str]
 _MAX_EXPONENT = 1000  # decimal exponents beyond +-1000 are refused (far past any accounting limit)
 _MAX_TEXT = 2000
+MAX_EVENT_DEPTH = 100  # levels of events inside events (ComposedDpEvent, SelfComposedDpEvent, sampled)
 
 
 def float_refusal(name: str, value: float) -> TypeError:
@@ -91,6 +92,17 @@ def _event(name: str, value: Any) -> "DpEvent":
     if not isinstance(value, DpEvent):
         raise TypeError(f"{name} must be an exactdp.dp_accounting event (a DpEvent), not {type(value).__name__}")
     return value
+
+
+def _nest(event: Any, name: str, children: Tuple["DpEvent", ...]) -> None:
+    """Records the nesting depth of an event holding `children` (1 + theirs, computed from the
+    children's own, so without recursion); ParameterError naming `name` past MAX_EVENT_DEPTH, so
+    no walk over an event (accounting, repr, equality) can exceed Python's recursion limit."""
+    depth = 1 + max((getattr(c, "_depth", 1) for c in children), default=0)
+    if depth > MAX_EVENT_DEPTH:
+        raise ParameterError(f"{name}: events nested {depth} deep: allowed at most {MAX_EVENT_DEPTH} levels "
+                             "(compose them in one ComposedDpEvent instead)", name)
+    object.__setattr__(event, "_depth", depth)
 
 
 @dataclass(frozen=True)
@@ -201,7 +213,7 @@ class PoissonSampledDpEvent(DpEvent):
             raise ParameterError(f"sampling_probability = {q} is out of range: allowed 0 <= q <= 1",
                                  "sampling_probability")
         _set(self, "sampling_probability", q)
-        _event("event", self.event)
+        _nest(self, "event", (_event("event", self.event),))
 
 
 @dataclass(frozen=True)
@@ -213,7 +225,7 @@ class _FixedSizeSampled(DpEvent):
     def __post_init__(self) -> None:
         _set(self, "source_dataset_size", _integer("source_dataset_size", self.source_dataset_size, 0))
         _set(self, "sample_size", _integer("sample_size", self.sample_size, 0))
-        _event("event", self.event)
+        _nest(self, "event", (_event("event", self.event),))
 
 
 @dataclass(frozen=True)
@@ -233,7 +245,7 @@ class SelfComposedDpEvent(DpEvent):
     count: int
 
     def __post_init__(self) -> None:
-        _event("event", self.event)
+        _nest(self, "event", (_event("event", self.event),))
         _set(self, "count", _integer("count", self.count, 0))
 
 
@@ -246,6 +258,7 @@ class ComposedDpEvent(DpEvent):
         events = tuple(self.events)
         for e in events:
             _event("events[i]", e)
+        _nest(self, "events", events)
         _set(self, "events", events)
 
 

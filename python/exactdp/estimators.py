@@ -28,7 +28,7 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 
 from . import _exactdp
-from ._convert import exact_text
+from ._convert import exact_text, fraction_from_text
 from ._errors import ParameterError
 from .interval import Interval
 from .samplers import SeededBits
@@ -90,20 +90,20 @@ def _interval(d: Dict[str, str]) -> Interval:
 
 def _guarantee(raw: Dict[str, Any]) -> Dict[str, Any]:
     return {
-        "epsilon": Fraction(raw["epsilon"]),
-        "delta": None if raw["delta"] is None else Fraction(raw["delta"]),
+        "epsilon": fraction_from_text(raw["epsilon"]),
+        "delta": None if raw["delta"] is None else fraction_from_text(raw["delta"]),
         "certified_epsilon": _interval(raw["certified_epsilon"]),
         "composition": raw["composition"],
-        "routes": [{"route": r["route"], "epsilon_per_round": Fraction(r["epsilon_per_round"]),
-                    "noise_scale": Fraction(r["noise_scale"]), "epsilon": _interval(r["epsilon"])}
+        "routes": [{"route": r["route"], "epsilon_per_round": fraction_from_text(r["epsilon_per_round"]),
+                    "noise_scale": fraction_from_text(r["noise_scale"]), "epsilon": _interval(r["epsilon"])}
                    for r in raw["routes"]],
-        "budget_split": {k: Fraction(v) for k, v in raw["budget_split"].items()},
-        "tuning": {k: Fraction(v) for k, v in raw["tuning"].items()},
+        "budget_split": {k: fraction_from_text(v) for k, v in raw["budget_split"].items()},
+        "tuning": {k: fraction_from_text(v) for k, v in raw["tuning"].items()},
     }
 
 
 def _result(raw: Dict[str, Any]) -> Tuple[np.ndarray, Dict[str, Any]]:
-    exact = [Fraction(t) for t in raw["estimate"]]
+    exact = [fraction_from_text(t) for t in raw["estimate"]]
     guarantee = _guarantee(raw["guarantee"])
     guarantee["exact_estimate"] = exact
     guarantee["support"] = list(raw["support"])
@@ -116,7 +116,7 @@ def private_max(v, *, epsilon, sensitivity, granularity_exponent=None, rng=None)
     neighbouring data sets. Returns ((index, value), guarantee) with value a Fraction."""
     raw = _exactdp._private_max(_array("v", v, 1), exact_text("epsilon", epsilon),
                                 exact_text("sensitivity", sensitivity), _k(granularity_exponent), _rng(rng))
-    return (int(raw["index"]), Fraction(raw["value"])), _guarantee(raw["guarantee"])
+    return (int(raw["index"]), fraction_from_text(raw["value"])), _guarantee(raw["guarantee"])
 
 
 def peeling(v, *, sparsity, epsilon, sensitivity, delta=None, route=None, granularity_exponent=None, rng=None):
@@ -126,7 +126,7 @@ def peeling(v, *, sparsity, epsilon, sensitivity, delta=None, route=None, granul
     raw = _exactdp._peeling(_array("v", v, 1), exact_text("epsilon", epsilon), _optional("delta", delta),
                             _route(route), exact_text("sensitivity", sensitivity), _count("sparsity", sparsity),
                             _k(granularity_exponent), _rng(rng))
-    return (list(raw["indices"]), [Fraction(t) for t in raw["values"]]), _guarantee(raw["guarantee"])
+    return (list(raw["indices"]), [fraction_from_text(t) for t in raw["values"]]), _guarantee(raw["guarantee"])
 
 
 def sparse_mean(x, *, sparsity, radius, epsilon, delta=None, route=None, granularity_exponent=None, rng=None):

@@ -18,7 +18,7 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _exactdp
-from ._convert import exact_text
+from ._convert import exact_fraction, exact_text
 from ._errors import ParameterError
 from .samplers import SeededBits
 
@@ -70,20 +70,10 @@ def _granularity_exponent(granularity) -> Optional[int]:
     if granularity is None:
         return None
     text = _exact("granularity", granularity)
-    if isinstance(granularity, fractions.Fraction):
-        q = granularity
-    elif isinstance(granularity, decimal.Decimal):
-        q = fractions.Fraction(granularity)
-    elif isinstance(granularity, numbers.Integral):
-        q = fractions.Fraction(int(granularity))
-    else:
-        try:
-            q = fractions.Fraction(text)
-        except (ValueError, ZeroDivisionError):
-            raise ParameterError(f"granularity = {text[:40]!r} is not an exact rational", "granularity") from None
+    q = exact_fraction("granularity", granularity)  # the library's limits checked before expansion
     num, den = q.numerator, q.denominator
     if q <= 0 or (num & (num - 1)) != 0 or (den & (den - 1)) != 0:
-        raise ParameterError(f"granularity = {q} is not a power of two: allowed 2^j for an integer j, "
+        raise ParameterError(f"granularity = {text[:40]} is not a power of two: allowed 2^j for an integer j, "
                              "e.g. Fraction(1, 2**20)", "granularity")
     return den.bit_length() - 1 if num == 1 else -(num.bit_length() - 1)
 
@@ -168,6 +158,8 @@ def add_noise(x, *, law: str = "discrete-gaussian", sigma=None, scale=None, sigm
         result, out_torch = _as_array(out, "out")
         if out_torch != was_torch or result.dtype != array.dtype or result.shape != array.shape:
             raise ParameterError("out must have x's type, dtype and shape", "out")
+        if not result.flags.writeable:  # checked before any noise is drawn
+            raise ParameterError("out is read-only: allowed a writable array or tensor", "out")
         direct = result.flags.c_contiguous and result.flags.writeable
         target = result if direct else np.empty(result.shape, dtype=result.dtype)
         in_place = _address(source) == _address(target)

@@ -35,14 +35,13 @@ Returns (a new DataFrame, the guarantee dict). Other columns and the index are c
 from __future__ import annotations
 
 import decimal
-import fractions
 import numbers
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
 from . import _exactdp
-from ._convert import exact_text
+from ._convert import check_frame, exact_text, fraction_from_text, int_from_text
 from ._errors import ParameterError
 from .interval import Interval
 from .samplers import SeededBits
@@ -89,7 +88,7 @@ def _column_texts(df, column: Any, grid: bool, rounding: str) -> List[str]:
 
 
 def _integer_result(texts: List[str]) -> np.ndarray:
-    values = [int(t) for t in texts]
+    values = [int_from_text(t) for t in texts]
     if all(_INT64.min <= v <= _INT64.max for v in values):
         return np.array(values, dtype=np.int64)
     return np.array(values, dtype=object)
@@ -100,7 +99,7 @@ def _check_frame(df, columns: Any) -> List[Any]:
     if not isinstance(df, pd.DataFrame):
         if hasattr(df, "map_partitions"):
             raise ParameterError("df: a Dask dataframe is released by exactdp.dask.release", "df")
-        raise TypeError(f"df must be a pandas DataFrame, not {type(df).__name__}")
+        check_frame("df", df)  # a dict, a list, ...: ParameterError naming df
     if isinstance(columns, (str, bytes)) or not columns:
         raise ParameterError("columns: name at least one column to noise (a list of column labels)", "columns")
     columns = list(columns)
@@ -120,22 +119,23 @@ def _guarantee(raw: Dict[str, Any], specs: List[Tuple[Optional[str], str, str]],
     name = raw["parameter_name"]
     per_column = []
     for c, (grid, rounding, s), p in zip(columns, specs, raw["column_parameters"]):
-        entry = {"column": c, name: fractions.Fraction(p), "sensitivity": s,
-                 "granularity": None if grid is None else fractions.Fraction(grid)}
+        entry = {"column": c, name: fraction_from_text(p), "sensitivity": s,
+                 "granularity": None if grid is None else fraction_from_text(grid)}
         if grid is not None:
             entry["rounding"] = rounding
-            entry["sensitivity_grid_steps"] = -((-fractions.Fraction(s)) // fractions.Fraction(grid))
+            entry["sensitivity_grid_steps"] = -((-fraction_from_text(s)) // fraction_from_text(grid))
         per_column.append(entry)
     out = {"mechanism": raw["mechanism"], "parameter_name": name, "route": raw["route"],
            "route_detail": raw["route_detail"], "contributions": contributions, "hardened": hardened,
            "columns": per_column, "cells": raw["cells"],
-           "l1_sensitivity": int(raw["l1_sensitivity"]), "l2_sensitivity_squared": int(raw["l2_sensitivity_squared"]),
+           "l1_sensitivity": int_from_text(raw["l1_sensitivity"]),
+           "l2_sensitivity_squared": int_from_text(raw["l2_sensitivity_squared"]),
            "epsilon": Interval.from_text(raw["epsilon"]["lower"], raw["epsilon"]["upper"]),
            "delta": Interval.from_text(raw["delta"]["lower"], raw["delta"]["upper"]),
-           "rho": None if raw["rho"] is None else fractions.Fraction(raw["rho"]),
+           "rho": None if raw["rho"] is None else fraction_from_text(raw["rho"]),
            "mu": None if raw["mu"] is None else Interval.from_text(raw["mu"]["lower"], raw["mu"]["upper"])}
     if hardened:
-        out["tau_upper_per_cell"] = fractions.Fraction(raw["tau_upper_per_cell"])
+        out["tau_upper_per_cell"] = fraction_from_text(raw["tau_upper_per_cell"])
         out["hardened_charge"] = Interval.from_text(raw["hardened_charge"]["lower"], raw["hardened_charge"]["upper"])
     return out
 

@@ -256,7 +256,13 @@ py::dict aggregate_records(const py::dict& spec, const py::bytes& records,
   return release_dict(rel);
 }
 
-py::object python_int(const mpz_class& v) { return py::int_(py::str(v.get_str())); }
+// Through hexadecimal text: Python's int-to-str digit limit (4,300 by default) applies to
+// decimal only, and a sum may have 10,000 digits and more.
+py::object python_int(const mpz_class& v) {
+  PyObject* out = PyLong_FromString(v.get_str(16).c_str(), nullptr, 16);
+  if (out == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(out);
+}
 
 py::list bound_partition(const py::dict& spec, const py::bytes& records,
                          const std::optional<std::string>& keys_csv, const py::object& rng) {
@@ -282,6 +288,14 @@ py::list bound_partition(const py::dict& spec, const py::bytes& records,
 }
 
 mpz_class mpz_of(const py::handle& v, const char* what) {
+  if (PyLong_Check(v.ptr()) != 0) {  // hexadecimal: no int-to-str digit limit
+    const py::object hex = py::reinterpret_steal<py::object>(PyNumber_ToBase(v.ptr(), 16));
+    if (!hex) throw py::error_already_set();
+    std::string text = hex.cast<std::string>();
+    const bool negative = !text.empty() && text[0] == '-';
+    mpz_class out(text.substr(negative ? 3 : 2), 16);
+    return negative ? mpz_class(-out) : out;
+  }
   return parse_integer(what, py::str(v).cast<std::string>());
 }
 

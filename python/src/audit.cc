@@ -46,7 +46,13 @@ void add_python_int(const py::handle& item, SampleCounter& counter) {
     counter.add(static_cast<std::int64_t>(v));
     return;
   }
-  counter.add(mpz_class(py::str(item).cast<std::string>(), 10));
+  // Through hexadecimal text: Python's int-to-str digit limit applies to decimal only.
+  const py::object hex = py::reinterpret_steal<py::object>(PyNumber_ToBase(item.ptr(), 16));
+  if (!hex) throw py::error_already_set();
+  const std::string text = hex.cast<std::string>();
+  const bool negative = !text.empty() && text[0] == '-';
+  const mpz_class magnitude(text.substr(negative ? 3 : 2), 16);
+  counter.add(negative ? mpz_class(-magnitude) : magnitude);
 }
 
 void count_samples(const py::object& samples, SampleCounter& counter) {
