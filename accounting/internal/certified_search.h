@@ -26,7 +26,7 @@
 
 #include <exactdp/core/interval.h>
 #include <exactdp/core/errors.h>
-#include <exactdp/accounting/internal/search_budget.h>
+#include <exactdp/accounting/search_budget.h>
 
 namespace exactdp::accounting::internal {
 
@@ -81,7 +81,7 @@ using RationalDecider = std::function<Side(const mpq_class& x, Interval& g)>;
 // divided by 2, 4, 16, 256, ... (the factor is squared after each failure, so any scale is
 // reached in a few steps), at most max_rounds times each way; a probe on the wrong side becomes
 // the other end. An undecided probe counts as a failure. Throws no_bracket() when the rounds run
-// out, or when a probe would be over the SearchBudget (internal/search_budget.h: 2^22 bits, 4,096
+// out, or when a probe would be over the SearchBudget (search_budget.h: 2^22 bits, 4,096
 // evaluations), so a large max_rounds cannot run the factor's 2^rounds bits out of memory.
 [[nodiscard]] RationalBracket widen_bracket(const RationalDecider& decide, mpq_class lo,
                                             mpq_class hi, int max_rounds,

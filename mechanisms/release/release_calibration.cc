@@ -8,7 +8,7 @@
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/hardened_charge.h>
-#include <exactdp/accounting/internal/search_budget.h>
+#include <exactdp/accounting/search_budget.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/core/errors.h>
@@ -66,7 +66,7 @@ LimitError no_feasible_rho(const mpq_class& epsilon, const mpq_class& delta, con
 }
 
 // The largest rho (to a relative 2^-30) found with zcdp_meets; a verified feasible value. The
-// search runs under internal::SearchBudget (probes of at most 2^22 bits, 4,096 conversions): a
+// search runs under accounting::SearchBudget (probes of at most 2^22 bits, 4,096 conversions): a
 // target no rho meets is refused after ~22 conversions, naming epsilon and delta.
 mpq_class max_feasible_rho(const mpq_class& epsilon, const mpq_class& delta) {
   // Start from BS16's rho + 2 sqrt(rho L) = epsilon, L = log(1/delta):
@@ -83,8 +83,8 @@ mpq_class max_feasible_rho(const mpq_class& epsilon, const mpq_class& delta) {
     if (rho < smallest) smallest = rho;
     return rho <= rho_cap && zcdp_meets(rho, delta, epsilon, nullptr);
   };
-  accounting::internal::SearchBudget budget([&] { return no_feasible_rho(epsilon, delta, smallest); });
-  return accounting::internal::largest_meeting(meets, start, budget, 30);
+  accounting::SearchBudget budget([&] { return no_feasible_rho(epsilon, delta, smallest); });
+  return accounting::largest_meeting(meets, start, budget, 30);
 }
 
 // sigma2_c = C K^2 Delta_c^2 / (2 rho) rounded up to 3 significant digits, for every column.

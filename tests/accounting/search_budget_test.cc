@@ -1,5 +1,5 @@
 // search_budget_test.cc — the work budget of the parameter searches
-// (accounting/internal/search_budget.h): a condition that is never met is refused with the
+// (accounting/search_budget.h): a condition that is never met is refused with the
 // caller's LimitError after a bounded number of evaluations, no probe is ever built over the
 // bit budget, and a condition that is met somewhere is found to the requested precision from
 // any start. The fake conditions throw std::runtime_error once a search has gone past its
@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include <exactdp/accounting/internal/certified_search.h>
-#include <exactdp/accounting/internal/search_budget.h>
+#include <exactdp/accounting/search_budget.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 

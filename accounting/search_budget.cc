@@ -1,10 +1,10 @@
-#include <exactdp/accounting/internal/search_budget.h>
+#include <exactdp/accounting/search_budget.h>
 
 #include <utility>
 
 #include <exactdp/core/rational.h>
 
-namespace exactdp::accounting::internal {
+namespace exactdp::accounting {
 
 long probe_bits(const mpq_class& x) {
   return static_cast<long>(mpz_sizeinbase(x.get_num_mpz_t(), 2) + mpz_sizeinbase(x.get_den_mpz_t(), 2));
@@ -73,4 +73,4 @@ mpq_class largest_meeting(const std::function<bool(const mpq_class&)>& meets, co
   return lo;
 }
 
-}  // namespace exactdp::accounting::internal
+}  // namespace exactdp::accounting

@@ -1,4 +1,4 @@
-// internal/search_budget.h — the work budget every parameter search runs under, and the
+// search_budget.h — the work budget every parameter search runs under, and the
 // largest-feasible-value search built on it.
 //
 // A calibration searches for a parameter x by evaluating a certified condition at probe values.
@@ -15,7 +15,7 @@
 // search fail), so a search refuses instead of running forever. Precision is bounded apart:
 // every certified evaluation stops at kMaxPrecision bits (core/interval.h).
 //
-// Not part of the installed API. Thread-safety: a SearchBudget belongs to one search.
+// Thread-safety: a SearchBudget belongs to one search.
 #pragma once
 
 #include <gmpxx.h>
@@ -24,7 +24,7 @@
 
 #include <exactdp/core/errors.h>
 
-namespace exactdp::accounting::internal {
+namespace exactdp::accounting {
 
 inline constexpr long kMaxSearchProbeBits = 1L << 22;
 inline constexpr int kMaxSearchEvaluations = 4096;
@@ -62,4 +62,4 @@ class SearchBudget {
                                         const mpq_class& x0, SearchBudget& budget,
                                         int precision_bits = 30);
 
-}  // namespace exactdp::accounting::internal
+}  // namespace exactdp::accounting
