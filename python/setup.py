@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -46,7 +46,7 @@ setup(
     name="exactdp",
     version="0.1.0",
     description="Exact differential-privacy samplers and certified privacy accounting",
-    packages=["exactdp"],
+    packages=["exactdp"] + ["exactdp." + p for p in find_packages(where=str(HERE / "exactdp"))],
     package_dir={"exactdp": str(Path("exactdp"))},
     package_data={"exactdp": ["py.typed", "*.pyi"]},
     ext_modules=[Extension("exactdp._exactdp", sources=[])],

@@ -13,10 +13,10 @@ and exactdp's exact mechanisms:
   DiscreteGaussianDpEvent(sigma2, sensitivity=1)  DiscreteLaplaceDpEvent(scale, sensitivity=1)
   StaircaseDpEvent(gamma, sensitivity, r=None)
 Every number is stored as an exact ``fractions.Fraction`` (counts and sizes as int). A number
-is given as int, Fraction, Decimal or str ("1.1", "11/10", "1e-5"); a float is refused
-(TypeError) because it is not the number that was typed: pass the decimal as a str, or
-``exactdp.from_float(x)`` when the float's own exact (dyadic) value is meant. Events are frozen
-and compare by value, like dp_accounting's.
+is given as int, Fraction, Decimal or str ("1.1", "11/10", "1e-5") — or, as dp_accounting's
+users write it, a float, taken at its exact binary value (1.1 is 2476979795053773/2251799813685248,
+as ``exactdp.from_float(1.1)``; pass the str "1.1" for the decimal). Events are frozen and
+compare by value, like dp_accounting's.
 """
 
 from __future__ import annotations
@@ -29,14 +29,15 @@ from typing import Any, Optional, Tuple, Union
 
 from ._convert import exact_text
 from ._errors import ParameterError
+from ._peer import peer_number
 
 _FLOAT_MESSAGE = (
     "{name} = {value!r} is a float, refused: a float is not the number that was typed. Pass the "
     "decimal you mean as a str ('{value!r}'), or exactdp.from_float({value!r}) for the float's "
     "exact dyadic value ({exact}), which is then the value accounted"
 )
-# What a number field accepts; after construction it holds the exact Fraction.
-Number = Union[Fraction, int, decimal.Decimal, str]
+# What a number field accepts (a float: its exact binary value); then it holds the exact Fraction.
+Number = Union[Fraction, int, decimal.Decimal, str, float]
 _MAX_EXPONENT = 1000  # decimal exponents beyond +-1000 are refused (far past any accounting limit)
 _MAX_TEXT = 2000
 MAX_EVENT_DEPTH = 100  # levels of events inside events (ComposedDpEvent, SelfComposedDpEvent, sampled)
@@ -70,7 +71,7 @@ def exact_number(name: str, value: Any) -> Fraction:
 
 
 def _at_least(name: str, value: Any, low: int, strict: bool) -> Fraction:
-    x = exact_number(name, value)
+    x = peer_number(name, value)  # a float at its exact binary value (the peer adapters' rule)
     if x < low or (strict and x == low):
         raise ParameterError(f"{name} = {x} is out of range: allowed {name} {'>' if strict else '>='} {low}", name)
     return x

@@ -1,5 +1,6 @@
-"""exactdp.dp_accounting: dp_accounting's events and accountants, exact parameters, certified
-Interval answers (the same as exactdp.compose_events on the same event strings)."""
+"""exactdp.dp_accounting: dp_accounting's events and accountants, floats at their exact binary
+values, answers as floats rounded up whose certified Interval (``.interval``) is the same as
+exactdp.compose_events' on the same event strings."""
 
 import json
 import math
@@ -27,13 +28,14 @@ def dp_sgd_epsilons():
 def test_dp_sgd_rdp_and_pld_are_certified_and_pld_is_tighter(dp_sgd_epsilons):
     rdp, pld, auto = (dp_sgd_epsilons[k] for k in ("rdp", "pld", "auto"))
     for eps in (rdp, pld, auto):
-        assert isinstance(eps, exactdp.Interval) and isinstance(eps.upper, Fraction)
+        assert isinstance(eps, float) and isinstance(eps.interval, exactdp.Interval)
+        assert isinstance(eps.upper, Fraction) and eps == eps.interval.upper_float
         assert 0 < eps.lower <= eps.upper
         assert Fraction(eps.upper_float) >= eps.upper  # the float to hand on is rounded up
     assert rdp.details["route"].startswith("rdp") and pld.details["route"] == "pld"
     assert pld.upper <= rdp.upper
     assert pld.upper - pld.lower < Fraction(1, 1000)  # the pld bracket: both ends proven bounds
-    assert auto == pld and auto.details["route"] == "pld"  # auto: the smallest certified upper end
+    assert auto.interval == pld.interval and auto.details["route"] == "pld"  # auto: the smallest certified upper end
     assert 1.5 < pld.lower_float and pld.upper_float < 1.52 and 1.70 < rdp.upper_float < 1.72
     assert auto.details["neighbouring"] == "add/remove-one" and "pld" in auto.details["routes"]
     assert any(route.startswith("rdp") for route in auto.details["routes"])
@@ -42,9 +44,10 @@ def test_dp_sgd_rdp_and_pld_are_certified_and_pld_is_tighter(dp_sgd_epsilons):
 def test_same_interval_as_compose_events_on_the_event_string():
     acc = dp_accounting.RdpAccountant().compose(DP_SGD, 1000)
     direct = exactdp.compose_events([(DP_SGD_TEXT, 1000)], delta="1e-5", route="rdp")
-    assert acc.get_epsilon("1e-5") == direct
+    assert acc.get_epsilon("1e-5").interval == direct == acc.get_epsilon_interval("1e-5")
     direct_delta = exactdp.compose_events([(DP_SGD_TEXT, 1000)], epsilon=2, route="rdp")
-    assert acc.get_delta(2) == direct_delta
+    assert acc.get_delta(2).interval == direct_delta == acc.get_delta_interval(2)
+    assert acc.get_delta(2) == direct_delta.upper_float
 
 
 def test_pld_delta_at_the_epsilon_ends_brackets_the_target():
@@ -56,19 +59,16 @@ def test_pld_delta_at_the_epsilon_ends_brackets_the_target():
     assert acc.get_delta(eps.upper).lower <= Fraction(1, 10**5)
 
 
-def test_exact_parameters_and_float_refusal():
+def test_exact_parameters_and_floats_at_their_binary_values():
     same = [events.GaussianDpEvent(v) for v in ("1.1", "11/10", Fraction(11, 10), Decimal("1.10"))]
     assert all(e == same[0] for e in same) and same[0].noise_multiplier == Fraction(11, 10)
-    with pytest.raises(TypeError, match=r"from_float\(1\.1\).*2476979795053773/2251799813685248") as info:
-        events.GaussianDpEvent(1.1)
-    assert "'1.1'" in str(info.value)
-    with pytest.raises(TypeError, match="sampling_probability"):
-        events.PoissonSampledDpEvent(0.01, events.GaussianDpEvent(1))
-    with pytest.raises(TypeError, match="target_delta"):
-        dp_accounting.RdpAccountant().get_epsilon(1e-5)
-    # The float's own value, when meant, goes through exactdp.from_float.
-    exact_float = events.GaussianDpEvent(exactdp.from_float(1.1))
-    assert exact_float.noise_multiplier == Fraction(1.1) != Fraction(11, 10)
+    # A float, as dp_accounting's users pass it, is its exact binary value (as exactdp.from_float).
+    as_float = events.GaussianDpEvent(1.1)
+    assert as_float == events.GaussianDpEvent(exactdp.from_float(1.1)) != same[0]
+    assert as_float.noise_multiplier == Fraction(2476979795053773, 2251799813685248)
+    assert events.PoissonSampledDpEvent(0.01, as_float).sampling_probability == Fraction(0.01)
+    with pytest.raises(exactdp.ParameterError, match="noise_multiplier"):
+        events.GaussianDpEvent(float("nan"))
     with pytest.raises(exactdp.ParameterError, match="noise_multiplier"):
         events.GaussianDpEvent("-1")
     with pytest.raises(exactdp.ParameterError, match="sampling_probability"):
@@ -121,11 +121,11 @@ def test_non_private_and_no_op():
         acc = dp_accounting.PLDAccountant().compose(DP_SGD, 10).compose(event)
         eps = acc.get_epsilon("1e-5")
         assert eps.lower == eps.upper == math.inf and eps.upper_float == math.inf
-        assert acc.get_delta(5) == exactdp.Interval(Fraction(1), Fraction(1))
+        assert acc.get_delta(5).interval == exactdp.Interval(Fraction(1), Fraction(1)) and acc.get_delta(5) == 1
     acc = dp_accounting.Accountant().compose(events.NoOpDpEvent(), 5)
     acc.compose(events.PoissonSampledDpEvent(0, events.GaussianDpEvent(1)))
-    assert acc.get_epsilon("1e-5") == exactdp.Interval(Fraction(0), Fraction(0))
-    assert acc.get_delta(0) == exactdp.Interval(Fraction(0), Fraction(0))
+    assert acc.get_epsilon("1e-5").interval == exactdp.Interval(Fraction(0), Fraction(0))
+    assert acc.get_delta(0).interval == exactdp.Interval(Fraction(0), Fraction(0))
     with pytest.raises(exactdp.ParameterError, match="target_delta"):
         acc.get_epsilon(0)
 
@@ -152,8 +152,9 @@ def test_accountant_options():
     assert fine.get_epsilon("1e-5").width < coarse.get_epsilon("1e-5").width
     with pytest.raises(exactdp.ParameterError, match="value_discretization_interval"):
         dp_accounting.PLDAccountant(value_discretization_interval="0.3")
-    with pytest.raises(TypeError, match="value_discretization_interval"):
-        dp_accounting.PLDAccountant(value_discretization_interval=1e-4)
+    # A float grid step (dp_accounting's default is 1e-4): the largest 1/N at or below its value.
+    as_float = dp_accounting.PLDAccountant(value_discretization_interval=1e-4).compose(DP_SGD, 10)
+    assert as_float.get_epsilon("1e-5").interval == fine.get_epsilon("1e-5").interval
     with pytest.raises(exactdp.ParameterError, match="route"):
         dp_accounting.Accountant(route="prv")
     assert dp_accounting.rdp.RdpAccountant is dp_accounting.RdpAccountant
@@ -169,4 +170,4 @@ def test_exact_event_kinds_map_to_their_strings():
     direct = exactdp.compose_events([("discrete-gaussian:sigma2=9/4,sensitivity=1", 10),
                                      "discrete-laplace:scale=2,sensitivity=2", "zcdp:rho=1/8", "pure-dp:epsilon=1/10"],
                                     delta="1e-6")
-    assert eps == direct
+    assert eps.interval == direct

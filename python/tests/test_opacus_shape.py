@@ -53,7 +53,7 @@ def test_floats_are_accounted_at_their_exact_values(accountants):
     # The same numbers through the dp_accounting shape, with exactdp.from_float spelled out.
     event = events.PoissonSampledDpEvent(exactdp.from_float(0.01), events.GaussianDpEvent(exactdp.from_float(1.1)))
     direct = dp_accounting.RdpAccountant().compose(event, 1000).get_epsilon(exactdp.from_float(1e-5))
-    assert accountants["rdp"].get_epsilon_interval(1e-5) == direct
+    assert accountants["rdp"].get_epsilon_interval(1e-5) == direct.interval
     # The decimal 1.1 is a different number from the float 1.1: a new history entry.
     acc = Accountant("rdp")
     acc.step(noise_multiplier=1.1, sample_rate=0.01)

@@ -1,28 +1,5 @@
-"""A certified DP-SGD accountant in Opacus' shape (without importing Opacus).
-
-    from exactdp.opacus import Accountant
-    acc = Accountant(mechanism="prv")            # or "rdp"
-    for _ in range(1000):
-        acc.step(noise_multiplier=1.1, sample_rate=0.01)
-    acc.get_epsilon(delta=1e-5)                  # float: the certified upper end, rounded UP
-    acc.get_epsilon_interval(delta="1e-5")       # the exactdp Interval itself
-
-Every step is a Poisson-subsampled Gaussian (noise_multiplier = sigma / clip norm, rate
-sample_rate), add-or-remove-one neighbours, as in Opacus. mechanism "prv" (default; also
-"pld") accounts the history by exactdp's certified pld route — privacy loss distributions
-like Opacus' PRV accountant, but both ends of the answer are proven bounds; "rdp" by the
-certified rdp route (its upper end is the bound); "auto" by the smaller of the two. Opacus'
-"gdp" (a central-limit approximation, not a bound) is refused. When the pld route refuses a
-history as too costly (e.g. 10^5 steps at noise_multiplier 0.6 and delta 1e-9), the rdp route
-answers instead and ``details["fallback"]`` of the interval says why.
-
-Floats are accepted here, as Opacus passes them: a float noise_multiplier, sample_rate or delta
-is converted EXACTLY (``exactdp.from_float``: the float's own dyadic value, e.g. 1.1 is
-2476979795053773/2251799813685248), and that value is the one accounted. Exact values (int,
-Fraction, Decimal, str "1.1") are accepted too. Consecutive steps with the same parameters are
-one history entry (noise_multiplier, sample_rate, steps), as in Opacus; ``state_dict()``
-stores them as exact text, so ``load_state_dict`` restores the same epsilon. Not thread-safe.
-"""
+"""The accountant of exactdp.opacus (one implementation; the package and its accountants
+subpackage re-export it). The package docstring describes it."""
 
 from __future__ import annotations
 
@@ -31,23 +8,16 @@ from collections import OrderedDict
 from fractions import Fraction
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from . import dp_accounting
-from ._errors import ParameterError
-from .dp_events import GaussianDpEvent, PoissonSampledDpEvent, exact_number
-from .grid_noise import from_float
-from .interval import Interval
+from .. import dp_accounting
+from .._errors import ParameterError
+from .._peer import CertifiedFloat, peer_number
+from ..dp_events import GaussianDpEvent, PoissonSampledDpEvent
+from ..interval import Interval
 
 _ROUTES = {"prv": "pld", "pld": "pld", "rdp": "rdp", "auto": "auto"}
 
 
-def _value(name: str, value: Any) -> Fraction:
-    """A float as its exact dyadic value; any exact value as itself."""
-    if isinstance(value, float) or type(value).__name__ in ("float16", "float32", "float64"):
-        try:
-            return from_float(value)
-        except ParameterError:
-            raise ParameterError(f"{name} = {value} is not finite: allowed finite values", name) from None
-    return exact_number(name, value)
+_value = peer_number  # a float at its exact binary value; any exact value as itself
 
 
 def _entry(noise_multiplier: Any, sample_rate: Any, steps: Any) -> Tuple[Fraction, Fraction, int]:
@@ -102,20 +72,20 @@ class Accountant:
             acc = dp_accounting.Accountant(route=_ROUTES[self._mechanism])
             for sigma, q, steps in self.history:
                 acc.compose(PoissonSampledDpEvent(q, GaussianDpEvent(sigma)), steps)
-            self._last = (key, acc.get_epsilon(target))
+            self._last = (key, acc.get_epsilon_interval(target))
         value = self._last[1]
         return Interval(value.lower, value.upper, value.details)
 
-    def get_epsilon(self, delta: Any, **ignored: Any) -> float:
-        """The certified epsilon's upper end as a float rounded UP (``upper_float``): a float
-        that is certified to be >= the epsilon of the history at `delta`. Opacus' tuning
+    def get_epsilon(self, delta: Any, **ignored: Any) -> CertifiedFloat:
+        """The certified epsilon's upper end as a float rounded UP: a float certified to be >=
+        the epsilon of the history at `delta`, with the Interval as ``.interval``. Opacus' tuning
         keywords (alphas, eps_error, delta_error) are accepted and ignored: the routes certify."""
-        return self.get_epsilon_interval(delta).upper_float
+        return CertifiedFloat(self.get_epsilon_interval(delta))
 
-    def get_privacy_spent(self, *, delta: Any, **ignored: Any) -> Tuple[float, Optional[str]]:
+    def get_privacy_spent(self, *, delta: Any, **ignored: Any) -> Tuple[CertifiedFloat, Optional[str]]:
         """(epsilon rounded up, the route that answered), like Opacus' (epsilon, best alpha)."""
-        interval = self.get_epsilon_interval(delta)
-        return interval.upper_float, interval.details.get("route")
+        epsilon = self.get_epsilon(delta)
+        return epsilon, epsilon.details.get("route")
 
     def state_dict(self, destination: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         """{"history": [(noise_multiplier, sample_rate, steps)], "mechanism": name}; the

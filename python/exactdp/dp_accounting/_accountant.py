@@ -1,26 +1,5 @@
-"""Certified accountants in dp_accounting's shape (without importing dp_accounting).
-
-    from exactdp import dp_accounting
-    from exactdp.dp_accounting import events
-    event = events.PoissonSampledDpEvent("0.01", events.GaussianDpEvent("1.1"))
-    acc = dp_accounting.PLDAccountant().compose(event, 1000)
-    eps = acc.get_epsilon("1e-5")   # an exactdp Interval; eps.upper (eps.upper_float) is the epsilon to use
-
-The event classes (``events``, also importable as ``dp_event`` and from this module) carry
-dp_accounting's names and fields with exact parameters (a float is refused: module
-exactdp.dp_events). ``RdpAccountant``, ``PLDAccountant`` and ``Accountant(route="auto")`` have
-dp_accounting's methods — compose(event, count=1) (returns self), supports(event), ledger,
-neighboring_relation, get_epsilon(target_delta), get_delta(target_epsilon) — but answer with a
-certified :class:`exactdp.Interval`: the ledger is turned into the event strings of
-:func:`exactdp.compose_events` and accounted by the C++ routes (docs/ACCOUNTING.md): ``rdp``
-(its upper end is the certified bound; its lower end is not a lower bound on the truth),
-``pld`` (both ends are proven bounds on the true epsilon or delta) or ``auto`` (the smallest
-certified upper end among the routes that apply). ``details`` names the route and holds every
-route's Interval. A route that refuses a composition as too costly (LimitError, e.g. pld at 10^5
-steps with a small noise multiplier and delta 1e-9) is not the end: the next certified route that
-covers every event answers (pld -> rdp, rdp -> pld) and ``details["fallback"]`` says why. A NonPrivateDpEvent (or noise_multiplier 0) makes epsilon [inf, inf] and
-delta [1, 1]; NoOpDpEvent, sampling probability 0, epsilon 0 and rho 0 compose as nothing.
-"""
+"""The accountants of exactdp.dp_accounting (one implementation; the package and its pld, rdp
+and privacy_accountant modules re-export it). The package docstring describes them."""
 
 from __future__ import annotations
 
@@ -28,20 +7,16 @@ import enum
 import math
 import numbers
 from fractions import Fraction
-from types import SimpleNamespace
 from typing import Any, Dict, List, Tuple
 
-from . import dp_events as events
-from ._errors import LimitError, ParameterError, UnsupportedEventError, UsageError
-from .accounting import compose_events
-from .dp_events import (  # dp_accounting exports its events at top level too
-    ComposedDpEvent, DiscreteGaussianDpEvent, DiscreteLaplaceDpEvent, DpEvent, EpsilonDeltaDpEvent, GaussianDpEvent,
-    LaplaceDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent, SampledWithReplacementDpEvent,
-    SampledWithoutReplacementDpEvent, SelfComposedDpEvent, StaircaseDpEvent, UnsupportedDpEvent, ZCDpEvent,
-    exact_number)
-from .interval import Interval
-
-dp_event = events  # dp_accounting's module name for its events
+from .. import dp_events as events
+from .._errors import LimitError, ParameterError, UnsupportedEventError, UsageError
+from .._peer import CertifiedFloat, binary_value, is_float, peer_number
+from ..accounting import compose_events
+from ..dp_events import (
+    ComposedDpEvent, DpEvent, EpsilonDeltaDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent,
+    SelfComposedDpEvent, ZCDpEvent)
+from ..interval import Interval
 
 
 class NeighboringRelation(enum.Enum):
@@ -148,9 +123,10 @@ def _relation(value: Any) -> NeighboringRelation:
 class Accountant:
     """A certified accountant with dp_accounting's methods; ``route`` is "auto" (default: the
     smallest certified upper end among the routes that apply), "rdp" or "pld". ``pld_step``
-    (exact 1/N) sets the pld route's loss grid. get_epsilon / get_delta return an
-    :class:`exactdp.Interval`: ``.upper`` (as a float rounded up: ``.upper_float``) is the
-    number to use. Not thread-safe for compose."""
+    (1/N) sets the pld route's loss grid. get_epsilon / get_delta return a
+    :class:`~exactdp._peer.CertifiedFloat` (the certified upper end rounded UP; the Interval as
+    ``.interval``), get_epsilon_interval / get_delta_interval the Interval itself. Not
+    thread-safe for compose."""
 
     def __init__(self, route: str = "auto",
                  neighboring_relation: Any = NeighboringRelation.ADD_OR_REMOVE_ONE, pld_step: Any = None) -> None:
@@ -219,18 +195,27 @@ class Accountant:
             return NoOpDpEvent()
         return parts[0] if len(parts) == 1 else ComposedDpEvent(tuple(parts))
 
-    def get_epsilon(self, target_delta: Any) -> Interval:
-        """The certified epsilon at `target_delta` (0 < delta < 1, exact): an Interval whose
-        ``.upper`` / ``.upper_float`` (rounded up) is the epsilon to use."""
-        delta = exact_number("target_delta", target_delta)
+    def get_epsilon(self, target_delta: Any) -> CertifiedFloat:
+        """The certified epsilon at `target_delta` (0 < delta < 1; a float at its exact binary
+        value) as dp_accounting returns it, a float: the certified upper end rounded UP, with the
+        Interval one attribute away (``.interval``; ``.details`` names the route)."""
+        return CertifiedFloat(self.get_epsilon_interval(target_delta))
+
+    def get_delta(self, target_epsilon: Any) -> CertifiedFloat:
+        """The certified delta at `target_epsilon` (>= 0; a float at its exact binary value), a
+        float: the certified upper end rounded UP, the Interval as ``.interval``."""
+        return CertifiedFloat(self.get_delta_interval(target_epsilon))
+
+    def get_epsilon_interval(self, target_delta: Any) -> Interval:
+        """The certified epsilon at `target_delta` as an :class:`exactdp.Interval`."""
+        delta = peer_number("target_delta", target_delta)
         if not 0 < delta < 1:
             raise ParameterError(f"target_delta = {delta} is out of range: allowed 0 < delta < 1", "target_delta")
         return self._answer("delta", delta, "epsilon", math.inf)
 
-    def get_delta(self, target_epsilon: Any) -> Interval:
-        """The certified delta at `target_epsilon` (>= 0, exact): an Interval whose ``.upper`` /
-        ``.upper_float`` (rounded up) is the delta to use."""
-        epsilon = exact_number("target_epsilon", target_epsilon)
+    def get_delta_interval(self, target_epsilon: Any) -> Interval:
+        """The certified delta at `target_epsilon` as an :class:`exactdp.Interval`."""
+        epsilon = peer_number("target_epsilon", target_epsilon)
         if epsilon < 0:
             raise ParameterError(f"target_epsilon = {epsilon} is out of range: allowed epsilon >= 0",
                                  "target_epsilon")
@@ -289,7 +274,13 @@ def _route_kinds(route: str, relation: NeighboringRelation) -> frozenset:
 
 
 def _one_over_n(name: str, value: Any) -> str:
-    x = exact_number(name, value)
+    """An exact 1/N as text. A float (dp_accounting's default 1e-4 is one: its binary value is not
+    1/N) gives the largest 1/N at or below its exact value — a finer grid, as certified."""
+    if is_float(value):
+        x = binary_value(name, value)
+        if 0 < x:
+            return str(Fraction(1, -(-x.denominator // x.numerator)))
+    x = peer_number(name, value)
     if x <= 0 or x.numerator != 1:
         raise ParameterError(f"{name} = {x}: allowed 1/N for an integer N >= 1", name)
     return str(x)
@@ -312,7 +303,8 @@ class RdpAccountant(Accountant):
 class PLDAccountant(Accountant):
     """dp_accounting's PLDAccountant: the certified pld route (both ends of every answer are
     proven bounds). ``value_discretization_interval`` is the loss grid step, exactly 1/N
-    (e.g. "1e-4"; default: the library's, 1/5000 up to 5000 composed events, else 1/2500)."""
+    (e.g. "1e-4"; a float: the largest 1/N at or below it; default: the library's, 1/5000 up
+    to 5000 composed events, else 1/2500)."""
 
     def __init__(self, neighboring_relation: Any = NeighboringRelation.ADD_OR_REMOVE_ONE,
                  value_discretization_interval: Any = None) -> None:
@@ -322,15 +314,3 @@ class PLDAccountant(Accountant):
 
 
 PrivacyAccountant = Accountant  # dp_accounting's base class name
-UnsupportedEventError = UnsupportedEventError  # dp_accounting's name, exported here too
-rdp = SimpleNamespace(RdpAccountant=RdpAccountant)  # dp_accounting.rdp.RdpAccountant
-pld = SimpleNamespace(PLDAccountant=PLDAccountant)  # dp_accounting.pld.PLDAccountant
-
-__all__ = [
-    "Accountant", "NeighboringRelation", "PLDAccountant", "PrivacyAccountant", "RdpAccountant",
-    "UnsupportedEventError", "dp_event", "events", "pld", "rdp",
-    "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DpEvent", "EpsilonDeltaDpEvent",
-    "GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent", "NonPrivateDpEvent", "PoissonSampledDpEvent",
-    "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent", "SelfComposedDpEvent", "StaircaseDpEvent",
-    "UnsupportedDpEvent", "ZCDpEvent",
-]

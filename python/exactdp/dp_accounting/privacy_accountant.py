@@ -1,0 +1,6 @@
+"""dp_accounting.privacy_accountant's layout: NeighboringRelation, PrivacyAccountant (the
+certified accountant base of exactdp.dp_accounting) and UnsupportedEventError."""
+
+from ._accountant import NeighboringRelation, PrivacyAccountant, UnsupportedEventError
+
+__all__ = ["NeighboringRelation", "PrivacyAccountant", "UnsupportedEventError"]
