@@ -14,11 +14,12 @@ Accounting (certified intervals with exact Fraction ends; the accounting library
 Noise for float arrays (numpy float64/float32, CPU torch tensors), exact on a power-of-two grid:
     add_noise(x, law="discrete-gaussian", sigma=..., granularity=None, hardened=False, rng=None,
         threads=None, out=None), noise_granularity(...), from_float(x) -> exact Fraction
-Accountants in the shapes DP code already calls (certified Intervals; no import of those packages):
-    exactdp.dp_accounting: dp_accounting's events (GaussianDpEvent, PoissonSampledDpEvent, ...;
-        exact parameters), RdpAccountant, PLDAccountant, Accountant(route="auto")
-    exactdp.opacus.Accountant(mechanism="prv" | "rdp"): step / get_epsilon (float rounded up) /
-        get_epsilon_interval / state_dict
+Drop-in accountants in the shapes and layouts DP code already calls (no import of those packages;
+floats taken at their exact binary value; answers are floats rounded up, the Interval as .interval):
+    exactdp.dp_accounting: dp_event (GaussianDpEvent, PoissonSampledDpEvent, ...), pld.PLDAccountant,
+        rdp.RdpAccountant, Accountant(route="auto")
+    exactdp.opacus: accountants.RDPAccountant / PRVAccountant (step / get_epsilon / state_dict),
+        accountants.utils.get_noise_multiplier (certified dp-sgd calibration)
 Releases from raw records (``exactdp aggregate``; docs/AGGREGATE.md):
     aggregate(df, privacy_unit=..., group_by=..., count=True, sum={col: (L, U)}, mean=..., epsilon=...,
         delta=None, max_groups=1, max_rows=1, mechanism="discrete-laplace", split=None, keys=None,
@@ -31,7 +32,8 @@ Audit of anyone's samples: audit(samples, law="discrete-gaussian", sigma2="9/4")
 Errors: ParameterError and LimitError (ValueError subclasses naming the parameter),
 UsageError (an option that does not exist or apply), ComputationError (a RuntimeError: the
 library could not finish a computation); TypeError for a float parameter.
-Parameters are int, fractions.Fraction, decimal.Decimal or str ("9/4", "1e-5"), never float.
+Parameters are int, fractions.Fraction, decimal.Decimal or str ("9/4", "1e-5"), never float
+(except in the two drop-in adapters above).
 """
 
 from ._errors import ComputationError, LimitError, ParameterError, UnsupportedEventError, UsageError

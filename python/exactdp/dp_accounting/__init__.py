@@ -8,8 +8,11 @@
     eps.interval                         # the certified exactdp Interval [1.51509..., 1.5154]
 
 The layout is dp_accounting's: ``dp_event`` (the event classes; also ``events`` and this
-package's top level), ``pld.PLDAccountant``, ``rdp.RdpAccountant``, ``privacy_accountant``
+package's top level), ``pld.PLDAccountant`` (also ``pld.pld_privacy_accountant``),
+``rdp.RdpAccountant`` (also ``rdp.rdp_privacy_accountant``), ``privacy_accountant``
 (NeighboringRelation, PrivacyAccountant, UnsupportedEventError); one implementation behind them.
+Not provided: DpEventBuilder, mechanism_calibration; RdpAccountant(orders=...) is refused (the
+rdp route searches real orders itself).
 The events carry dp_accounting's names and fields with exact parameters (module
 exactdp.dp_events).
 
