@@ -156,3 +156,17 @@ def test_the_layout_keeps_the_old_imports():
     assert opacus.accountants.RDPAccountant is opacus.RDPAccountant
     assert opacus.accountants.prv.PRVAccountant is opacus.PRVAccountant
     assert issubclass(opacus.accountants.RDPAccountant, opacus.accountants.IAccountant)
+
+
+def test_certified_float_is_a_plain_float_to_its_users():
+    import pickle
+
+    from exactdp.dp_accounting import CertifiedFloat, dp_event, pld
+
+    eps = pld.PLDAccountant().compose(dp_event.GaussianDpEvent(2.0), 3).get_epsilon(1e-5)
+    assert type(eps) is CertifiedFloat and type(eps * 1) is float and type(eps + 0.0) is float
+    assert sorted([100.0, eps, 0.5])[1] is eps and max(eps, 0.0) is eps
+    again = pickle.loads(pickle.dumps(eps))
+    assert again == eps and again.interval == eps.interval
+    infinite = pld.PLDAccountant().compose(dp_event.NonPrivateDpEvent())
+    assert infinite.get_epsilon(1e-5) == math.inf and infinite.get_delta(1.0) == 1.0
