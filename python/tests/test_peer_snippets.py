@@ -152,6 +152,7 @@ def test_the_layout_keeps_the_old_imports():
 
     assert dp_accounting.pld.PLDAccountant is dp_accounting.PLDAccountant
     assert dp_accounting.dp_event.GaussianDpEvent is dp_accounting.events.GaussianDpEvent
+    assert set(dp_accounting.dp_event.__all__) == set(dp_accounting.events.__all__)  # every event class
     assert dp_accounting.privacy_accountant.NeighboringRelation is dp_accounting.NeighboringRelation
     assert opacus.accountants.RDPAccountant is opacus.RDPAccountant
     assert opacus.accountants.prv.PRVAccountant is opacus.PRVAccountant
