@@ -26,25 +26,7 @@ int digits_option(const ParsedArgs& parsed, unsigned long long maximum) {
 
 accounting::ZivOptions ziv_options_from_tolerance(const ParsedArgs& parsed, TinyTolerance tiny,
                                                   unsigned long max_bits) {
-  accounting::ZivOptions options;
-  if (const auto t = parsed.rational("--tolerance")) {
-    const bool tiny_out_of_range =
-        tiny == TinyTolerance::kOutOfRange && *t < accounting::minimum_tolerance();
-    if (sgn(*t) <= 0 || tiny_out_of_range || *t >= 1) {
-      throw ParameterError::out_of_range("tolerance", abbreviate(to_string(*t)),
-                                         "2^-10000 <= tolerance < 1");
-    }
-    options.tolerance = *t;
-  }
-  options.validate();  // kBelowMinimum: refuses 0 < R < 2^-10000
-  if (options.tolerance < mpq_class(1, mpz_class(1) << max_bits)) {
-    throw LimitError("tolerance", "tolerance = " + abbreviate(to_string(options.tolerance)) +
-                                      " is below the cost limit of this command: allowed tolerance >= 2^-" +
-                                      std::to_string(max_bits) + " (about 10^-" +
-                                      std::to_string(max_bits * 30103 / 100000) +
-                                      "; finer tolerances take minutes)");
-  }
-  return options;
+  return operations::checked_ziv_options(parsed.rational("--tolerance"), tiny, max_bits);
 }
 
 std::string tolerance_text(const mpq_class& tolerance) {

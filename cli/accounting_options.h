@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include <exactdp/accounting/composition_limits.h>
 #include <exactdp/accounting/ziv.h>
+#include <exactdp/operations/tolerance.h>
 #include "cli/args.h"
 
 namespace exactdp::cli {
@@ -30,25 +30,19 @@ namespace exactdp::cli {
 // otherwise); 20 when the option is absent.
 [[nodiscard]] int digits_option(const ParsedArgs& parsed, unsigned long long maximum);
 
-// How a positive --tolerance below 2^-10000 is refused, which the commands word differently:
-//   kOutOfRange   "2^-10000 <= tolerance < 1", like 0 or 1 (calibrate, profile);
-//   kBelowMinimum "tolerance >= 2^-10000", by ZivOptions::validate (convert, compose).
-enum class TinyTolerance { kOutOfRange, kBelowMinimum };
-
-// The cost limit of --tolerance: the Ziv loops' work grows about as the cube of the bits asked
-// for (`convert gdp --mu 1`: 0.4 s at 10^-200, 3.3 s at 10^-500, 21 s at 10^-1000), so every
-// command refuses R below 2^-kMaxToleranceBits (about 10^-602) with LimitError naming
-// "tolerance", and `compose pure-dp --method all` (six methods, 5.9 s at 10^-200, 24 s at
-// 10^-300) below 2^-kMaxAllMethodsToleranceBits (about 10^-180). --digits alone costs little
-// (10,000 digits print in milliseconds): its ranges stay as they are.
-inline constexpr unsigned long kMaxToleranceBits = 2000;
-inline constexpr unsigned long kMaxAllMethodsToleranceBits = 600;
-// `compose --event`: accounting/composition_limits.h (2^-700, about 10^-210).
-inline constexpr unsigned long kMaxEventToleranceBits = accounting::kMaxEventToleranceBits;
+// The tolerance's range and cost limits live in operations/tolerance.h, where the operations
+// (compose, convert) check them for the command line and Python alike: 2^-2000 (about 10^-602)
+// for every command, 2^-600 (about 10^-180) for `compose pure-dp --method gdp|all`, 2^-700 for
+// `compose --event`. --digits alone costs little (10,000 digits print in milliseconds): its
+// ranges stay as they are.
+using operations::TinyTolerance;
+inline constexpr unsigned long kMaxToleranceBits = operations::kMaxToleranceBits;
+inline constexpr unsigned long kMaxAllMethodsToleranceBits = operations::kMaxAllMethodsToleranceBits;
+inline constexpr unsigned long kMaxEventToleranceBits = operations::kMaxEventToleranceBits;
 
 // ZivOptions with --tolerance R as its relative width (default 2^-100); R must satisfy
 // 2^-10000 <= R < 1, else ParameterError naming "tolerance"; R below 2^-max_bits is refused
-// with LimitError naming "tolerance" (the cost limit above).
+// with LimitError naming "tolerance" (operations::checked_ziv_options).
 [[nodiscard]] accounting::ZivOptions ziv_options_from_tolerance(const ParsedArgs& parsed,
                                                                 TinyTolerance tiny,
                                                                 unsigned long max_bits = kMaxToleranceBits);

@@ -7,26 +7,23 @@
 //   exactdp convert gdp  --epsilon R --delta R    -> mu (the largest mu whose GDP implies it)
 //   exactdp convert pure-dp --epsilon R           -> mu (eps-DP => mu-GDP) and rho (eps^2/2)
 // Every interval is printed rounded outward; the line "use" names the safe end.
-#include <ostream>
+// This file reads the options into an operations::ConvertRequest and prints the report; the
+// checks, limits and citations are the operation's (operations/convert.h).
+#include <optional>
 #include <string>
-#include <vector>
 
 #include <exactdp/core/decimal.h>
-#include <exactdp/accounting/gdp_conversions.h>
-#include <exactdp/accounting/zcdp.h>
-#include <exactdp/accounting/ziv.h>
+#include <exactdp/core/rational.h>
+#include <exactdp/operations/convert.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/text_json_report.h"
-#include <exactdp/core/errors.h>
-#include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
 namespace {
 
-using accounting::Certified;
 using exactdp::Interval;
 
 constexpr const char* kHelp =
@@ -55,22 +52,42 @@ void add_note(TextJsonReport& out, const std::string& key, const std::string& te
   out.lines.push_back(key + ": " + text);
 }
 
-void add_tolerance(TextJsonReport& out, const Certified& c) {
-  out.json.set("tolerance_met", c.tolerance_met);
-  if (!c.tolerance_met) out.lines.push_back("note: tolerance not met (wider, still certified)");
+// The inputs as the JSON object lists them, in the order each source printed them.
+void add_inputs(TextJsonReport& out, const operations::ConvertRequest& r) {
+  const auto add = [&](const char* key, const std::optional<mpq_class>& value) {
+    if (value) out.json.set(key, to_string(*value));
+  };
+  if (r.source == "zcdp") {
+    add("rho", r.rho);
+    add("delta", r.delta);
+    add("epsilon", r.epsilon);
+  } else if (r.source == "gdp") {
+    add("delta", r.delta);
+    add("mu", r.mu);
+    add("epsilon", r.epsilon);
+  } else {
+    add("epsilon", r.epsilon);
+  }
 }
 
-// A zCDP conversion to `key` (epsilon or delta): the interval, its upper end to use, the route
-// at the alpha found, and the tolerance.
-void add_zcdp_result(TextJsonReport& out, const std::string& key,
-                     const accounting::ZcdpConversion& c, int digits) {
-  out.interval(key, c.bound.value, digits);
-  out.text(key + "_upper", exactdp::decimal_upper(c.bound.value.upper(), digits));
-  add_note(out, "route",
-           "CKS20 Corollary 13 at alpha = " +
-               exactdp::decimal_upper(Interval(c.alpha, 64).upper(), 12) +
-               " (any alpha > 1 is valid)");
-  add_tolerance(out, c.bound);
+// The converted value: its interval, the safe end (mu from (epsilon, delta): the lower one),
+// pure-dp's exact rho, the route or meaning, and the tolerance.
+void add_result(TextJsonReport& out, const operations::ConvertReport& c, int digits) {
+  const Interval& value = c.value.value;
+  out.interval(c.result, value, digits);
+  if (!c.meaning.empty()) {
+    out.text(c.result + "_lower", exactdp::decimal_lower(value.lower(), digits));
+    add_note(out, "meaning", c.meaning);
+  } else {
+    out.text(c.result + "_upper", exactdp::decimal_upper(value.upper(), digits));
+    if (c.rho) {
+      out.json.set("rho", to_string(*c.rho));
+      out.lines.push_back("rho = " + abbreviate(to_string(*c.rho)) + " (exact; BS16 Prop. 3.3)");
+    }
+    add_note(out, "route", c.route);
+  }
+  out.json.set("tolerance_met", c.value.tolerance_met);
+  if (!c.value.tolerance_met) out.lines.push_back("note: tolerance not met (wider, still certified)");
 }
 
 }  // namespace
@@ -83,76 +100,20 @@ int cmd_convert(Args args, Io& io) {
   if (parsed.positionals().size() != 1) {
     throw UsageError("convert needs exactly one source: zcdp, gdp or pure-dp (see --help)");
   }
-  const std::string& from = parsed.positionals()[0];
   const int digits = digits_option(parsed, 10'000);
-  const accounting::ZivOptions options =
-      ziv_options_from_tolerance(parsed, TinyTolerance::kBelowMinimum);
+  operations::ConvertRequest request;
+  request.source = parsed.positionals()[0];
+  request.tolerance = parsed.rational("--tolerance");
+  request.rho = parsed.rational("--rho");
+  request.mu = parsed.rational("--mu");
+  request.epsilon = parsed.rational("--epsilon");
+  request.delta = parsed.rational("--delta");
+  const operations::ConvertReport report = operations::convert(request);
+
   TextJsonReport out;
-  out.json.set("command", "convert").set("from", from);
-
-  if (from == "zcdp") {
-    const mpq_class rho = parsed.require_rational("--rho");
-    accounting::validate_rho(rho);
-    out.json.set("rho", to_string(rho));
-    if (parsed.has("--mu")) throw UsageError("convert zcdp takes --rho, not --mu");
-    if (parsed.has("--delta") == parsed.has("--epsilon")) {
-      throw UsageError("convert zcdp needs exactly one of --delta (-> epsilon) or --epsilon (-> delta)");
-    }
-    if (parsed.has("--delta")) {
-      const mpq_class delta = parsed.require_rational("--delta");
-      const auto c = accounting::zcdp_epsilon(rho, delta, options);
-      out.json.set("delta", to_string(delta));
-      add_zcdp_result(out, "epsilon", c, digits);
-    } else {
-      const mpq_class eps = parsed.require_rational("--epsilon");
-      const auto c = accounting::zcdp_delta(rho, eps, options);
-      out.json.set("epsilon", to_string(eps));
-      add_zcdp_result(out, "delta", c, digits);
-    }
-  } else if (from == "gdp") {
-    if (parsed.has("--rho")) throw UsageError("convert gdp takes --mu or --epsilon, not --rho");
-    const mpq_class delta = parsed.require_rational("--delta");
-    out.json.set("delta", to_string(delta));
-    if (parsed.has("--mu") == parsed.has("--epsilon")) {
-      throw UsageError("convert gdp needs exactly one of --mu (-> epsilon) or --epsilon (-> mu)");
-    }
-    if (parsed.has("--mu")) {
-      const mpq_class mu = parsed.require_rational("--mu");
-      const Certified c = accounting::gdp_epsilon(mu, delta, options);
-      out.json.set("mu", to_string(mu));
-      out.interval("epsilon", c.value, digits);
-      out.text("epsilon_upper", exactdp::decimal_upper(c.value.upper(), digits));
-      add_note(out, "route", "mu-GDP profile (Dong-Roth-Su Cor. 2.13), certified bisection");
-      add_tolerance(out, c);
-    } else {
-      const mpq_class eps = parsed.require_rational("--epsilon");
-      const Certified c = accounting::gdp_mu_for(eps, delta, options);
-      out.json.set("epsilon", to_string(eps));
-      out.interval("mu", c.value, digits);
-      out.text("mu_lower", exactdp::decimal_lower(c.value.lower(), digits));
-      add_note(out, "meaning",
-               "mu-GDP with mu <= mu_lower implies (epsilon, delta)-DP (proven); mu_upper does not");
-      add_tolerance(out, c);
-    }
-  } else if (from == "pure-dp") {
-    if (parsed.has("--rho") || parsed.has("--mu") || parsed.has("--delta")) {
-      throw UsageError("convert pure-dp takes only --epsilon");
-    }
-    const mpq_class eps = parsed.require_rational("--epsilon");
-    const Certified c = accounting::gdp_mu_of_pure_dp(eps, options);
-    out.json.set("epsilon", to_string(eps));
-    out.interval("mu", c.value, digits);
-    out.text("mu_upper", exactdp::decimal_upper(c.value.upper(), digits));
-    const mpq_class rho = accounting::zcdp_rho_pure_dp(eps);
-    out.json.set("rho", to_string(rho));
-    out.lines.push_back("rho = " + abbreviate(to_string(rho)) + " (exact; BS16 Prop. 3.3)");
-    add_note(out, "route", "mu = 2 Phi^-1(e^eps/(1+e^eps)) (Dong-Roth-Su; gdp_bridge Thm 5.1)");
-    add_tolerance(out, c);
-  } else {
-    throw UsageError("unknown source '" + abbreviate(from) +
-                     "' for convert: use zcdp, gdp or pure-dp (see --help)");
-  }
-
+  out.json.set("command", "convert").set("from", report.source);
+  add_inputs(out, request);
+  add_result(out, report, digits);
   return out.emit(io, parsed.has("--json"));
 }
 

@@ -4,7 +4,7 @@
 # included as <exactdp/<layer>/...> (the build tree links include/exactdp/<layer> to the folder)
 # and cmake/ExactdpInstall.cmake installs the library and every header of the folder except those
 # under an internal/ folder (at any depth). A new layer folder is one more word here.
-set(EXACTDP_LAYERS core samplers accounting verification laws mechanisms)
+set(EXACTDP_LAYERS core samplers accounting verification laws mechanisms operations)
 list(TRANSFORM EXACTDP_LAYERS PREPEND exactdp_ OUTPUT_VARIABLE EXACTDP_LAYER_TARGETS)
 
 # exactdp_add_layer(<layer> <link dependencies...>): the library of one layer folder
