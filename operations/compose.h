@@ -26,27 +26,27 @@
 namespace exactdp::operations {
 
 struct ComposePureDpRequest {
-  mpq_class epsilon;                   // of each mechanism, 0 < epsilon <= 10^6
+  mpq_class epsilon{};                   // of each mechanism, 0 < epsilon <= 10^6
   unsigned long long k = 0;            // the number of mechanisms, 1 <= k <= 10^6
-  mpq_class delta;                     // 0 < delta < 1
+  mpq_class delta{};                     // 0 < delta < 1
   std::string method = "optimal";      // basic, advanced, optimal, gdp, zcdp or all
-  std::optional<mpq_class> tolerance;  // relative width wanted; none: 2^-100
+  std::optional<mpq_class> tolerance{};  // relative width wanted; none: 2^-100
   Spelling spelling = kCommandLineSpelling;
 };
 
 // One method's answer: the composed epsilon (rounded outward; its upper end is the one to use),
 // whether the tolerance was met, and the route with its citation.
 struct ComposedEpsilon {
-  std::string method;
+  std::string method{};
   Interval epsilon;
   bool tolerance_met = true;
-  std::string route;
+  std::string route{};
 };
 
 struct ComposePureDpReport {
-  mpq_class epsilon;
+  mpq_class epsilon{};
   unsigned long k = 0;
-  mpq_class delta;
+  mpq_class delta{};
   std::vector<ComposedEpsilon> results;  // one per method, in the order basic ... zcdp
 };
 

@@ -25,23 +25,23 @@ namespace exactdp::operations {
 // The inputs given (a source takes some of them: zcdp rho and one of delta or epsilon; gdp delta
 // and one of mu or epsilon; pure-dp epsilon alone).
 struct ConvertRequest {
-  std::string source;  // zcdp, gdp or pure-dp
-  std::optional<mpq_class> rho;
-  std::optional<mpq_class> mu;
-  std::optional<mpq_class> epsilon;
-  std::optional<mpq_class> delta;
-  std::optional<mpq_class> tolerance;  // relative width wanted; none: 2^-100
+  std::string source{};  // zcdp, gdp or pure-dp
+  std::optional<mpq_class> rho{};
+  std::optional<mpq_class> mu{};
+  std::optional<mpq_class> epsilon{};
+  std::optional<mpq_class> delta{};
+  std::optional<mpq_class> tolerance{};  // relative width wanted; none: 2^-100
   Spelling spelling = kCommandLineSpelling;
 };
 
 struct ConvertReport {
-  std::string source;
-  std::string result;               // the name of the converted value: epsilon, delta or mu
+  std::string source{};
+  std::string result{};               // the name of the converted value: epsilon, delta or mu
   accounting::Certified value;      // rounded outward; the safe end: upper (mu: lower, see meaning)
-  std::optional<mpq_class> alpha;   // zcdp: the Renyi order of CKS20 Corollary 13 used
-  std::optional<mpq_class> rho;     // pure-dp: eps^2 / 2, exact (BS16 Prop. 3.3)
-  std::string route;                // the theorem used, one line (empty for gdp -> mu)
-  std::string meaning;              // gdp -> mu: which end of the bracket is proven
+  std::optional<mpq_class> alpha{};   // zcdp: the Renyi order of CKS20 Corollary 13 used
+  std::optional<mpq_class> rho{};     // pure-dp: eps^2 / 2, exact (BS16 Prop. 3.3)
+  std::string route{};                // the theorem used, one line (empty for gdp -> mu)
+  std::string meaning{};              // gdp -> mu: which end of the bracket is proven
 };
 
 // Checks the tolerance (and its cost limit, 2^-2000), the source and the inputs it takes
