@@ -8,7 +8,13 @@ Every applicable composition route of accounting/accountant.h ("gdp", "kov", "ba
 is evaluated and the one with the smallest certified upper end answers; ``details`` names it
 (``route``), says whether the tolerance was met and lists the others (``considered``). The
 ends are the exact dyadic ends of the C++ MPFR interval (lower rounded down, upper up).
-Not thread-safe for compose (like the C++ class). dp_accounting's own names (GaussianDpEvent,
+Not thread-safe for compose (like the C++ class).
+
+A composition holding a Poisson-sampled event (events.PoissonSampled, or
+``Event.of_law("poisson-<law>", q=...)``: e.g. what ``exactdp.add_noise(...,
+sample_rate=...)`` records) is answered by exactdp.compose_events instead, on all the events
+composed: the smallest certified upper end of its routes (rdp, pld, smoothed-pld, ...);
+``details["route"]`` names it and ``considered`` lists the others. ``tolerance`` goes with it. dp_accounting's own names (GaussianDpEvent,
 PoissonSampledDpEvent, RdpAccountant, PLDAccountant, ledger, supports) are in
 :mod:`exactdp.dp_accounting`; Opacus' accountant is :mod:`exactdp.opacus`.
 """
@@ -16,11 +22,12 @@ PoissonSampledDpEvent, RdpAccountant, PLDAccountant, ledger, supports) are in
 from __future__ import annotations
 
 import numbers
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from . import _exactdp
 from ._convert import exact_text
 from ._errors import ParameterError
+from .accounting import compose_events
 from .events import Event
 from .interval import Interval
 
@@ -41,7 +48,10 @@ class Accountant:
     """A certified privacy accountant; ``tolerance`` is the relative width wanted (default 2^-100)."""
 
     def __init__(self, tolerance: Any = None) -> None:
-        self._acc = _exactdp._Accountant("" if tolerance is None else exact_text("tolerance", tolerance))
+        self._tolerance = None if tolerance is None else exact_text("tolerance", tolerance)
+        self._acc = _exactdp._Accountant("" if tolerance is None else self._tolerance)
+        self._texts: List[List[Any]] = []  # [event text, count], for compose_events
+        self._sampled = False
 
     def compose(self, event: Event, count: int = 1) -> "Accountant":
         """Records `count` (>= 1) more uses of `event`; returns self."""
@@ -51,13 +61,33 @@ class Accountant:
             raise TypeError("count must be an int")
         if not 1 <= int(count) <= 10**12:
             raise ParameterError(f"count = {count} is out of range: allowed 1 <= count <= 10^12", "count")
-        self._acc.compose(event._event, int(count))
+        if event.sampled:
+            self._sampled = True
+        else:
+            self._acc.compose(event._event, int(count))
+        if self._texts and self._texts[-1][0] == event.text:
+            self._texts[-1][1] += int(count)
+        else:
+            self._texts.append([event.text, int(count)])
         return self
 
     def get_epsilon(self, delta: Any) -> Interval:
         """The smallest certified epsilon such that the composition is (epsilon, delta)-DP."""
+        if self._sampled:
+            return self._composed("delta", delta, "epsilon")
         return _answer(self._acc.get_epsilon(exact_text("delta", delta)))
 
     def get_delta(self, epsilon: Any) -> Interval:
         """The smallest certified delta such that the composition is (epsilon, delta)-DP."""
+        if self._sampled:
+            return self._composed("epsilon", epsilon, "delta")
         return _answer(self._acc.get_delta(exact_text("epsilon", epsilon)))
+
+    def _composed(self, target_name: str, target: Any, quantity: str) -> Interval:
+        """compose_events' answer on every event composed (a Poisson-sampled one among them)."""
+        r = compose_events([tuple(pair) for pair in self._texts], report=True, tolerance=self._tolerance,
+                           **{target_name: exact_text(target_name, target)})
+        considered = [{"route": name, "value": value} for name, value in r["routes"].items()]
+        value = r[quantity]
+        return Interval(value.lower, value.upper, {"route": r["route"], "tolerance_met": r["tolerance_met"],
+                                                   "considered": considered})
