@@ -12,6 +12,10 @@ The names and fields are dp_accounting's (``dp_accounting.dp_event``):
 and exactdp's exact mechanisms:
   DiscreteGaussianDpEvent(sigma2, sensitivity=1)  DiscreteLaplaceDpEvent(scale, sensitivity=1)
   StaircaseDpEvent(gamma, sensitivity, r=None)
+  LawDpEvent(law, **parameters)   any law of exactdp.laws() with an accounting event, the grid
+      laws included: LawDpEvent("vector-discrete-gaussian", sigma="1.1", dim=10**6,
+      granularity=Fraction(1, 2**18), sensitivity=1) is what exactdp.add_noise ran;
+      PoissonSampledDpEvent(q, LawDpEvent(...)) its Poisson-sampled form
 Every number is stored as an exact ``fractions.Fraction`` (counts and sizes as int). A number
 is given as int, Fraction, Decimal or str ("1.1", "11/10", "1e-5") — or, as dp_accounting's
 users write it, a float, taken at its exact binary value (1.1 is 2476979795053773/2251799813685248,
@@ -180,6 +184,27 @@ class StaircaseDpEvent(DpEvent):
             _set(self, "r", _integer("r", self.r, 1))
 
 
+@dataclass(frozen=True, init=False)
+class LawDpEvent(DpEvent):
+    """The accounting event of a law of the registry (exactdp.laws(), "event" among its
+    capabilities) at its parameters: ``law`` its name, ``parameters`` the (name, Fraction)
+    pairs sorted by name. Validated by the law itself (ParameterError naming a bad parameter).
+    Poisson sampling is PoissonSampledDpEvent(q, LawDpEvent(...)), not a "poisson-" name."""
+    law: str
+    parameters: Tuple[Tuple[str, Fraction], ...]
+
+    def __init__(self, law: str, **parameters: Any) -> None:
+        from .events import Event
+        if not isinstance(law, str):
+            raise TypeError("law must be a str (a name of exactdp.laws())")
+        values = tuple(sorted((k, peer_number(k, v)) for k, v in parameters.items() if v is not None))
+        if law.startswith("poisson-") and "q" in dict(values):
+            raise ParameterError(f"law = {law[:60]!r}: give PoissonSampledDpEvent(q, LawDpEvent(law, ...))", "law")
+        _set(self, "_text", Event.of_law(law, **dict(values)).text)  # the law validates them
+        _set(self, "law", law)
+        _set(self, "parameters", values)
+
+
 @dataclass(frozen=True)
 class EpsilonDeltaDpEvent(DpEvent):
     """An (epsilon, delta)-DP operation; accounted (as pure DP) when delta == 0."""
@@ -265,7 +290,7 @@ class ComposedDpEvent(DpEvent):
 
 __all__ = [
     "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DpEvent", "EpsilonDeltaDpEvent",
-    "GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent", "NonPrivateDpEvent", "PoissonSampledDpEvent",
+    "GaussianDpEvent", "LaplaceDpEvent", "LawDpEvent", "NoOpDpEvent", "NonPrivateDpEvent", "PoissonSampledDpEvent",
     "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent", "SelfComposedDpEvent", "StaircaseDpEvent",
     "UnsupportedDpEvent", "ZCDpEvent",
 ]

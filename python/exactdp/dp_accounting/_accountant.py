@@ -4,6 +4,7 @@ and privacy_accountant modules re-export it). The package docstring describes th
 from __future__ import annotations
 
 import enum
+import functools
 import math
 import numbers
 from fractions import Fraction
@@ -51,6 +52,8 @@ def _base_law(event: DpEvent) -> Any:
         return "discrete-gaussian", [("sigma2", event.sigma2), ("sensitivity", event.sensitivity)]
     if isinstance(event, events.DiscreteLaplaceDpEvent):
         return "discrete-laplace", [("scale", event.scale), ("sensitivity", event.sensitivity)]
+    if isinstance(event, events.LawDpEvent):
+        return event.law, list(event.parameters)
     if isinstance(event, events.StaircaseDpEvent):
         r = [] if event.r is None else [("r", event.r)]
         return "staircase", [("gamma", event.gamma), ("sensitivity", event.sensitivity)] + r
@@ -154,7 +157,8 @@ class Accountant:
         composition.add(event, 1, event)
         allowed = self._allowed()
         for text, kind in composition.kinds.items():
-            if kind not in allowed:
+            known = kind in _ROUTE_KINDS["auto"]
+            if (known and kind not in allowed) or (not known and not _library_supports(self._route, self._relation, text)):
                 raise UnsupportedEventError(
                     f"{type(self).__name__} (route {self._route}, {_RELATION_TEXT[self._relation]}) does not "
                     f"support {event!r}: its part {text} has no bound on this route (docs/ACCOUNTING.md)")
@@ -248,8 +252,7 @@ class Accountant:
         answers instead (pld -> rdp, rdp -> pld) and ``fallback`` in the report says why."""
         relation = _RELATION_TEXT[self._relation]
         try:
-            return compose_events(pairs, report=True, route=self._route, neighbouring=relation,
-                                  pld_step=self._pld_step, **{target_name: str(target)})
+            return _compose_on(self._route, pairs, relation, self._pld_step, {target_name: str(target)})
         except LimitError as refusal:
             fallback = _FALLBACK.get(self._route)
             if fallback is None or not kinds <= _route_kinds(fallback, self._relation):
@@ -263,6 +266,51 @@ class Accountant:
 
 # The next certified route when a route refuses a composition as too costly (LimitError).
 _FALLBACK = {"pld": "rdp", "rdp": "pld"}
+
+# The library's routes an adapter route runs, in order: "pld" is the pld route, or the
+# smoothed-pld route (docs/REAL_VALUED_ACCOUNTING.md, Theorem 5') where the pld route has no
+# certified pair (the vector discrete Gaussian on a grid); both are privacy loss distributions
+# with proven ends. "auto" runs the library's auto (it includes every route).
+_LIBRARY_ROUTES = {"pld": ("pld", "smoothed-pld"), "rdp": ("rdp",), "auto": ("auto",)}
+_PROBE_ROUTES = {"pld": ("pld", "smoothed-pld"), "rdp": ("rdp",), "auto": ("rdp", "pld", "smoothed-pld")}
+
+
+def _refused_route(error: ParameterError) -> bool:
+    return not isinstance(error, LimitError) and error.parameter == "route"
+
+
+def _compose_on(route: str, pairs: List[Tuple[str, int]], relation: str, pld_step: Any,
+                target: Dict[str, str]) -> Dict[str, Any]:
+    """compose_events' report on the first library route of `route` that accounts every event."""
+    routes = _LIBRARY_ROUTES[route]
+    for i, name in enumerate(routes):
+        try:
+            return compose_events(pairs, report=True, route=name, neighbouring=relation,
+                                  pld_step=pld_step if name != "rdp" else None, **target)
+        except ParameterError as refusal:
+            if not _refused_route(refusal) or i + 1 == len(routes):
+                if _refused_route(refusal):
+                    raise UnsupportedEventError(f"route {route}: {refusal}") from None
+                raise
+    raise AssertionError("unreachable")
+
+
+@functools.lru_cache(maxsize=256)
+def _library_supports(route: str, relation: NeighboringRelation, text: str) -> bool:
+    """Whether a library route of `route` accounts the event `text` (a law this adapter does not
+    map itself, e.g. a grid law): one use of it at epsilon 10 on a coarse grid (milliseconds);
+    a refusal naming "route" means no."""
+    for name in _PROBE_ROUTES[route]:
+        try:
+            compose_events([(text, 1)], epsilon="10", route=name, neighbouring=_RELATION_TEXT[relation],
+                           pld_step=None if name == "rdp" else "1/4")
+            return True
+        except LimitError:
+            return True
+        except ParameterError as refusal:
+            if not _refused_route(refusal):
+                raise
+    return False
 
 
 def _route_kinds(route: str, relation: NeighboringRelation) -> frozenset:

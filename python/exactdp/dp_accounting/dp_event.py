@@ -3,12 +3,12 @@ are taken at their exact binary value, see exactdp.dp_accounting)."""
 
 from ..dp_events import (
     ComposedDpEvent, DiscreteGaussianDpEvent, DiscreteLaplaceDpEvent, DpEvent, EpsilonDeltaDpEvent, GaussianDpEvent,
-    LaplaceDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent, SampledWithReplacementDpEvent,
+    LaplaceDpEvent, LawDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent, SampledWithReplacementDpEvent,
     SampledWithoutReplacementDpEvent, SelfComposedDpEvent, StaircaseDpEvent, UnsupportedDpEvent, ZCDpEvent)
 
 __all__ = [
     "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DpEvent", "EpsilonDeltaDpEvent",
-    "GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent", "NonPrivateDpEvent", "PoissonSampledDpEvent",
+    "GaussianDpEvent", "LaplaceDpEvent", "LawDpEvent", "NoOpDpEvent", "NonPrivateDpEvent", "PoissonSampledDpEvent",
     "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent", "SelfComposedDpEvent", "StaircaseDpEvent",
     "UnsupportedDpEvent", "ZCDpEvent",
 ]
