@@ -20,6 +20,7 @@
 #include "cli/atomic_output.h"
 #include "cli/commands.h"
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/cli_output_test_helpers.h"
 #include "tests/cli/cli_test_helpers.h"
 #include <exactdp/core/errors.h>
 
@@ -62,24 +63,6 @@ std::vector<std::string> release(std::vector<std::string> extra) {
                                 "--column", "count", "--seed", kSeed};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
-}
-
-// Runs the command with the file `stdin_path` as the real standard input (fd 0 and std::cin),
-// as `exactdp ... < stdin_path` does.
-CliRun run_with_stdin_file(const std::vector<std::string>& args, const std::string& stdin_path) {
-  const int saved = ::dup(0);
-  const int fd = ::open(stdin_path.c_str(), O_RDONLY);
-  EXPECT_GE(fd, 0);
-  ::dup2(fd, 0);
-  ::close(fd);
-  std::cin.clear();
-  std::ostringstream out, err;
-  cli::Io io{std::cin, out, err, false};
-  const int status = cli::run_exactdp(args, io);
-  ::dup2(saved, 0);
-  ::close(saved);
-  std::cin.clear();
-  return {status, out.str(), err.str()};
 }
 
 TEST(AtomicOutputFile, AppearsOnlyOnCommit) {
@@ -148,13 +131,13 @@ TEST(CliReleaseAtomic, OutputOntoTheInputIsRefused) {
   const std::string table = dir + "/table.csv";
   write_file(table, kTable);
   for (const std::string option : {"--json", "--output"}) {
-    const auto r = run_with_stdin_file(release({option, table}), table);
+    const auto r = run_with_stdin_path(release({option, table}), table);
     expect_rejected_naming(r, option + " = ");
     EXPECT_NE(r.err.find("standard input"), std::string::npos) << r.err;
     EXPECT_EQ(read_text_file(table), kTable) << option;
   }
   // Power: another file with the same stdin works (the check is not refusing everything).
-  const auto ok = run_with_stdin_file(release({"--json", dir + "/g.json"}), table);
+  const auto ok = run_with_stdin_path(release({"--json", dir + "/g.json"}), table);
   EXPECT_EQ(ok.status, 0) << ok.err;
   EXPECT_EQ(read_text_file(table), kTable);
 }
