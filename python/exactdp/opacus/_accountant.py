@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from .. import dp_accounting
 from .._errors import ParameterError
 from .._peer import CertifiedFloat, peer_number
-from ..dp_events import GaussianDpEvent, PoissonSampledDpEvent
+from ..dp_events import GaussianDpEvent, LawDpEvent, PoissonSampledDpEvent
 from ..interval import Interval
 
 _ROUTES = {"prv": "pld", "pld": "pld", "rdp": "rdp", "auto": "auto"}
@@ -32,10 +32,44 @@ def _entry(noise_multiplier: Any, sample_rate: Any, steps: Any) -> Tuple[Fractio
     return sigma, q, int(steps)
 
 
+# The grid of a step noised by exactdp.add_noise: (granularity, dim, max_grad_norm, sensitivity).
+Grid = Tuple[Fraction, int, Fraction, Fraction]
+
+
+def _grid(granularity: Any, dim: Any, max_grad_norm: Any, sensitivity: Any) -> Optional[Grid]:
+    """The grid of a step (None: the continuous Gaussian); ParameterError naming a bad one."""
+    if granularity is None and dim is None:
+        if max_grad_norm is not None or sensitivity is not None:
+            raise ParameterError("max_grad_norm / sensitivity apply to a grid step: give granularity and dim",
+                                 "granularity")
+        return None
+    if granularity is None or dim is None:
+        raise ParameterError("a grid step needs both granularity and dim", "granularity" if granularity is None else "dim")
+    if isinstance(dim, bool) or not isinstance(dim, numbers.Integral):
+        raise ParameterError(f"dim = {dim!r}: allowed an int >= 1", "dim")
+    clip = Fraction(1) if max_grad_norm is None else _value("max_grad_norm", max_grad_norm)
+    if clip <= 0:
+        raise ParameterError(f"max_grad_norm = {clip} is out of range: allowed > 0", "max_grad_norm")
+    return (_value("granularity", granularity), int(dim), clip,
+            clip if sensitivity is None else _value("sensitivity", sensitivity))
+
+
+def _step_event(sigma: Any, q: Any, grid: Optional[Grid]) -> Any:
+    """The event of one step: the sampled Gaussian, or the sampled vector discrete Gaussian on
+    the grid (sigma = noise_multiplier x max_grad_norm in the gradient's units)."""
+    if grid is None:
+        return PoissonSampledDpEvent(q, GaussianDpEvent(sigma))
+    granularity, dim, clip, sensitivity = grid
+    law = LawDpEvent("vector-discrete-gaussian", sigma=_value("noise_multiplier", sigma) * clip,
+                     sensitivity=sensitivity, dim=dim, granularity=granularity)
+    return PoissonSampledDpEvent(q, law)
+
+
 class Accountant:
     """Opacus' accountant interface (step, get_epsilon, __len__, mechanism, state_dict,
     load_state_dict, get_optimizer_hook_fn), certified. ``history`` is a list of
-    (noise_multiplier, sample_rate, steps) with exact Fraction parameters."""
+    (noise_multiplier, sample_rate, steps) with exact Fraction parameters, and for a grid step
+    (noise_multiplier, sample_rate, steps, (granularity, dim, max_grad_norm, sensitivity))."""
 
     def __init__(self, mechanism: str = "prv") -> None:
         if mechanism not in _ROUTES:
@@ -49,18 +83,32 @@ class Accountant:
         """The mechanism name given ("prv", "pld", "rdp" or "auto")."""
         return self._mechanism
 
-    def step(self, *, noise_multiplier: Any, sample_rate: Any) -> None:
-        """Records one DP-SGD step; floats are taken at their exact dyadic value."""
+    def step(self, *, noise_multiplier: Any, sample_rate: Any, granularity: Any = None, dim: Any = None,
+             max_grad_norm: Any = None, sensitivity: Any = None) -> None:
+        """Records one DP-SGD step; floats are taken at their exact dyadic value.
+
+        Without granularity and dim the step is Opacus' continuous sampled Gaussian: that
+        UNDER-REPORTS noise that ran on a grid (exactdp.add_noise: the rounding adds to the
+        sensitivity, docs/REAL_VALUED_ACCOUNTING.md). With granularity (add_noise's g, a power
+        of two, in the gradient's units; exactdp.noise_granularity says which) and dim (the
+        number of coordinates noised) the step is the Poisson-sampled vector discrete Gaussian
+        that ran: sigma = noise_multiplier x max_grad_norm (default 1), L2 sensitivity
+        ``sensitivity`` (default max_grad_norm). The prv/pld mechanism accounts it by the
+        smoothed-pld route, rdp by the rdp route."""
         sigma, q, _ = _entry(noise_multiplier, sample_rate, 1)
-        if self.history and self.history[-1][:2] == (sigma, q):
-            self.history[-1] = (sigma, q, self.history[-1][2] + 1)
+        grid = _grid(granularity, dim, max_grad_norm, sensitivity)
+        if grid is not None and (not self.history or _key(self.history[-1]) != (sigma, q, grid)):
+            _step_event(sigma, q, grid)  # the law checks the grid before it enters the history
+        key = (sigma, q, grid)
+        if self.history and _key(self.history[-1]) == key:
+            self.history[-1] = _with_steps(self.history[-1], self.history[-1][2] + 1)
         else:
-            self.history.append((sigma, q, 1))
+            self.history.append((sigma, q, 1) if grid is None else (sigma, q, 1, grid))
 
     def __len__(self) -> int:
         """The number of steps taken (Opacus' RDP accountant returns the number of history
         entries instead)."""
-        return sum(steps for _, _, steps in self.history)
+        return sum(entry[2] for entry in self.history)
 
     def get_epsilon_interval(self, delta: Any) -> Interval:
         """The certified epsilon at `delta` (a float is taken at its exact dyadic value; pass
@@ -70,8 +118,8 @@ class Accountant:
         key = (tuple(self.history), target)
         if self._last is None or self._last[0] != key:
             acc = dp_accounting.Accountant(route=_ROUTES[self._mechanism])
-            for sigma, q, steps in self.history:
-                acc.compose(PoissonSampledDpEvent(q, GaussianDpEvent(sigma)), steps)
+            for entry in self.history:
+                acc.compose(_step_event(entry[0], entry[1], _key(entry)[2]), entry[2])
             self._last = (key, acc.get_epsilon_interval(target))
         value = self._last[1]
         return Interval(value.lower, value.upper, value.details)
@@ -92,7 +140,8 @@ class Accountant:
         parameters as exact text ("p/q"), so the state round-trips exactly (and is JSON-safe)."""
         if destination is None:
             destination = OrderedDict()
-        destination["history"] = [(str(s), str(q), n) for s, q, n in self.history]
+        destination["history"] = [(str(e[0]), str(e[1]), e[2]) + (() if len(e) == 3 else
+                                   ([str(e[3][0]), e[3][1], str(e[3][2]), str(e[3][3])],)) for e in self.history]
         destination["mechanism"] = self._mechanism
         return destination
 
@@ -105,10 +154,16 @@ class Accountant:
             raise ValueError("state_dict does not have the key 'history'")
         history = []
         for item in state_dict["history"]:
-            if not isinstance(item, (tuple, list)) or len(item) != 3:
-                raise ParameterError(f"history entry {item!r}: expected (noise_multiplier, sample_rate, steps)",
-                                     "history")
-            history.append(_entry(*item))
+            if not isinstance(item, (tuple, list)) or len(item) not in (3, 4):
+                raise ParameterError(f"history entry {item!r}: expected (noise_multiplier, sample_rate, steps[, "
+                                     "(granularity, dim, max_grad_norm, sensitivity)])", "history")
+            entry = _entry(*item[:3])
+            if len(item) == 4:
+                if not isinstance(item[3], (tuple, list)) or len(item[3]) != 4:
+                    raise ParameterError(f"history entry {item!r}: the grid is (granularity, dim, max_grad_norm, "
+                                         "sensitivity)", "history")
+                entry = entry + (_grid(*item[3]),)
+            history.append(entry)
         self.history = history
 
     def get_optimizer_hook_fn(self, sample_rate: Any) -> Callable[[Any], None]:
@@ -119,6 +174,15 @@ class Accountant:
             rate = _value("sample_rate", sample_rate) * iterations
             self.step(noise_multiplier=optim.noise_multiplier, sample_rate=rate)
         return hook_fn
+
+
+def _key(entry: Tuple[Any, ...]) -> Tuple[Any, Any, Optional[Grid]]:
+    """(noise_multiplier, sample_rate, grid or None) of a history entry."""
+    return entry[0], entry[1], entry[3] if len(entry) == 4 else None
+
+
+def _with_steps(entry: Tuple[Any, ...], steps: int) -> Tuple[Any, ...]:
+    return entry[:2] + (steps,) + entry[3:]
 
 
 class RDPAccountant(Accountant):
