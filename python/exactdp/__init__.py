@@ -43,7 +43,7 @@ from .accountant import Accountant
 from ._aggregate import aggregate
 from .accounting import calibrate, compose, compose_events, convert, measure_gdp, profile
 from .audit import audit
-from .grid_noise import add_noise, from_float, noise_granularity
+from .grid_noise import add_noise, from_float, noise_event, noise_granularity
 from .interval import Interval
 from .release import release
 from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_laplace, laws, sample
@@ -61,5 +61,5 @@ __all__ = [
     "Accountant", "ComputationError", "aggregate", "Interval", "LimitError", "ParameterError", "SeededBits", "UnsupportedEventError",
     "UsageError",
     "add_noise", "audit", "bernoulli_exp", "calibrate", "compose", "compose_events", "convert", "discrete_gaussian",
-    "discrete_laplace", "events", "from_float", "laws", "measure_gdp", "noise_granularity", "profile", "release", "sample",
+    "discrete_laplace", "events", "from_float", "laws", "measure_gdp", "noise_event", "noise_granularity", "profile", "release", "sample",
 ]

@@ -6,12 +6,20 @@ numpy float64 / float32 array or a CPU torch tensor on the grid g Z, g = 2^-k
 bit pattern, no floating-point arithmetic), an exact integer Z_i with variance parameter
 sigma^2 / g^2 (or scale / g) is added, and y_i is the float nearest (n_i + Z_i) g, ties to even:
 exact whenever representable; past the largest finite float, +-the largest finite float.
+
+Accounting what ran: ``noise_event(dim=..., sigma=..., sensitivity=..., sample_rate=...)`` is
+the privacy event of such a release (the registry's grid law "vector-<law>", Poisson-sampled
+when a sampling rate is stated: docs/REAL_VALUED_ACCOUNTING.md), and ``add_noise(...,
+accountant=acc, sensitivity=C[, sample_rate=q])`` records that event into ``acc`` (an
+exactdp.Accountant, an exactdp.dp_accounting accountant or an exactdp.opacus accountant) before
+it draws the noise.
 """
 
 from __future__ import annotations
 
 import decimal
 import fractions
+import math
 import numbers
 from typing import Any, Optional, Tuple
 
@@ -20,6 +28,8 @@ import numpy as np
 from . import _exactdp
 from ._convert import exact_fraction, exact_text
 from ._errors import ParameterError
+from .accountant import Accountant
+from .events import Event, PoissonSampled
 from .samplers import SeededBits
 
 _FLOAT_HINT = (
@@ -29,6 +39,7 @@ _FLOAT_HINT = (
 )
 
 _LAWS = {"discrete-gaussian": ("sigma", "sigma2"), "discrete-laplace": ("scale",)}
+_GRID_LAW = "vector-{}"  # the registry's accounting law of grid noise of a law: vector-discrete-gaussian, ...
 
 
 def from_float(x) -> fractions.Fraction:
@@ -107,8 +118,69 @@ def noise_granularity(*, law: str = "discrete-gaussian", sigma=None, scale=None,
     return fractions.Fraction(1, 2**k) if k >= 0 else fractions.Fraction(2**-k)
 
 
+def _exact_sigma(name: str, text: str) -> fractions.Fraction:
+    """sigma of the grid law: sigma itself, or sqrt(sigma2) when that is an exact rational."""
+    value = exact_fraction(name, text)
+    if name != "sigma2":
+        return value
+    root = fractions.Fraction(math.isqrt(value.numerator), math.isqrt(value.denominator))
+    if root * root != value:
+        raise ParameterError(f"sigma2 = {text[:40]} is not the square of a rational: the grid law's event takes "
+                             "sigma; pass sigma= to account the noise", "sigma2")
+    return root
+
+
+def noise_event(x=None, *, dim=None, law: str = "discrete-gaussian", sigma=None, scale=None, sigma2=None,
+                granularity=None, sensitivity=1, sample_rate=None):
+    """The privacy event (an exactdp.events.Event) of add_noise(x, law=..., sigma=...,
+    granularity=...) releasing a query of L2 (Gaussian; L1 for Laplace) sensitivity
+    ``sensitivity`` (the clipping norm, in x's units): the registry's grid law
+    vector-discrete-gaussian(sigma, dim, granularity, sensitivity) (or vector-discrete-laplace
+    with scale), with granularity the one add_noise uses (the automatic one when None), and,
+    when ``sample_rate`` q is stated (the record's inclusion probability of a Poisson sample),
+    its Poisson-sampled form (q= in the event). dim: x's size, or stated without an array
+    (e.g. dim=10**6); both given, dim >= x.size (a larger dim is accounted, never a smaller).
+    ``event.text`` is the event as exactdp.compose_events takes it."""
+    name, text = _noise_parameter(law, sigma, scale, sigma2)
+    g = noise_granularity(law=law, granularity=granularity, **{name: text})
+    if x is not None:
+        size = _as_array(x, "x")[0].size
+        if dim is not None and (isinstance(dim, bool) or not isinstance(dim, numbers.Integral) or dim < size):
+            raise ParameterError(f"dim = {dim!r} is below x's size {size}: allowed an int >= x.size", "dim")
+        dim = size if dim is None else dim
+    if dim is None:
+        raise ParameterError("noise_event: give x or dim (the number of coordinates noised)", "dim")
+    noise = {"sigma": _exact_sigma(name, text)} if name != "scale" else {"scale": exact_fraction(name, text)}
+    event = Event.of_law(_GRID_LAW.format(law), dim=dim, granularity=g, sensitivity=sensitivity, **noise)
+    return event if sample_rate is None else PoissonSampled(event, sample_rate)
+
+
+def _account(accountant, event) -> None:
+    """Records `event` (a noise_event) into an exactdp, dp_accounting- or Opacus-shaped accountant."""
+    from . import dp_accounting, dp_events, opacus
+    law, _, rest = event.text.partition(":")
+    values = dict(pair.split("=") for pair in rest.split(","))
+    q = values.pop("q", None)
+    if isinstance(accountant, Accountant):
+        accountant.compose(event)
+    elif isinstance(accountant, dp_accounting.Accountant):
+        inner = dp_events.LawDpEvent(law[len("poisson-"):] if q is not None else law, **values)
+        accountant.compose(inner if q is None else dp_events.PoissonSampledDpEvent(q, inner))
+    elif isinstance(accountant, opacus.Accountant):
+        if q is None or "sigma" not in values:
+            raise ParameterError("an exactdp.opacus accountant accounts Poisson-sampled Gaussian steps: give "
+                                 "sample_rate= and law discrete-gaussian", "accountant")
+        clip = exact_fraction("sensitivity", values["sensitivity"])
+        accountant.step(noise_multiplier=exact_fraction("sigma", values["sigma"]) / clip, sample_rate=q,
+                        granularity=values["granularity"], dim=int(values["dim"]), max_grad_norm=clip)
+    else:
+        raise TypeError("accountant must be an exactdp.Accountant, an exactdp.dp_accounting or an "
+                        f"exactdp.opacus accountant, not {type(accountant).__name__}")
+
+
 def add_noise(x, *, law: str = "discrete-gaussian", sigma=None, scale=None, sigma2=None, granularity=None,
-              hardened: bool = False, rng=None, threads: Optional[int] = None, out=None):
+              hardened: bool = False, rng=None, threads: Optional[int] = None, out=None,
+              accountant=None, sensitivity=None, sample_rate=None, dim=None):
     """x + exact discrete noise on the grid g Z, same type, dtype and shape as x.
 
     x: a numpy float64 / float32 array of any shape (C-contiguous arrays are read in place,
@@ -130,6 +202,14 @@ def add_noise(x, *, law: str = "discrete-gaussian", sigma=None, scale=None, sigm
     threads: None (1) or 1..256.
     out: None, or an array / tensor of x's type, dtype and shape to write into (out may be x:
         in place). Returns out (or the new array).
+    accountant: None, or an exactdp.Accountant, exactdp.dp_accounting accountant or
+        exactdp.opacus accountant into which the release is recorded, BEFORE any noise is
+        drawn (a call refused later, e.g. for a NaN in x, has been charged: over-reporting,
+        never under-): noise_event(x, dim=dim, law=..., sigma=..., granularity=...,
+        sensitivity=sensitivity, sample_rate=sample_rate). sensitivity (the clipping norm in
+        x's units) is then required; sample_rate (Poisson sampling rate, required by an Opacus
+        accountant) and dim (>= x.size) are optional. Not with hardened=True (its tau is
+        charged to delta, which the grid law's event does not carry).
 
     The noise is exact and the output conversion is post-processing (docs/REAL_VALUED.md states
     what an accountant must charge: the rounding adds g sqrt(d) to the L2 sensitivity). The GIL
@@ -148,6 +228,18 @@ def add_noise(x, *, law: str = "discrete-gaussian", sigma=None, scale=None, sigm
     if not 1 <= threads <= 256:
         raise ParameterError(f"threads = {threads} is out of range: allowed 1 <= threads <= 256", "threads")
     array, was_torch = _as_array(x, "x")
+    if accountant is not None:
+        if sensitivity is None:
+            raise ParameterError("add_noise: accountant= needs sensitivity= (the clipping norm, in x's units)",
+                                 "sensitivity")
+        if hardened:
+            raise ParameterError("add_noise: accountant= with hardened=True: the hardened sampler's tau is charged "
+                                 "to delta (docs/REAL_VALUED.md), which the grid law's event does not carry", "hardened")
+        event = noise_event(array, dim=dim, law=law, granularity=granularity, sensitivity=sensitivity,
+                            sample_rate=sample_rate, **{name: text})
+    elif sensitivity is not None or sample_rate is not None or dim is not None:
+        raise ParameterError("add_noise: sensitivity, sample_rate and dim describe the release for accountant=; "
+                             "give accountant= too", "accountant")
     if array.dtype not in (np.float64, np.float32):
         raise TypeError(f"x: dtype {array.dtype} is not supported: allowed float64, float32")
     source = np.ascontiguousarray(array)
@@ -165,6 +257,8 @@ def add_noise(x, *, law: str = "discrete-gaussian", sigma=None, scale=None, sigm
         in_place = _address(source) == _address(target)
         if not in_place and np.may_share_memory(source, target):
             source = source.copy()  # overlapping without being the same array: read a copy
+    if accountant is not None:
+        _account(accountant, event)  # charged before any noise is drawn
     _exactdp._add_noise(source.reshape(-1), target.reshape(-1), law, name, text, k, hardened, rng, int(threads))
     if out is not None and target is not result:
         result[...] = target
