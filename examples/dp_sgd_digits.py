@@ -14,9 +14,12 @@ on sklearn.datasets.load_digits (bundled with scikit-learn, no download) by DP-S
 * exactdp grid noise on that sum: the release is (round_half_even(sum / g) + Z) g with Z exact
   discrete Gaussian of parameter sigma^2 / g^2 per coordinate, sigma = noise multiplier x C,
   g = exactdp.noise_granularity(sigma=sigma) (docs/REAL_VALUED.md);
-* the certified accountant of that noise: the event
+* the certified accountant of that noise, in Opacus' shape: exactdp.opacus.Accountant with
+  step(noise_multiplier=, sample_rate=q, granularity=g, dim=650, max_grad_norm=C,
+  sensitivity=S) per step, i.e. the event
   poisson-vector-discrete-gaussian:sigma=..,sensitivity=S,dim=650,granularity=g,q=1/16 composed
-  over the steps (exactdp.compose_events; docs/REAL_VALUED_ACCOUNTING.md). S is the L2
+  over the steps (docs/REAL_VALUED_ACCOUNTING.md; without granularity and dim the step would be
+  the continuous Gaussian, which under-reports grid noise). S is the L2
   sensitivity of the float sum as computed: C (1 + 2^-20), which covers the rounding errors of
   the clipping and of the summation (Config.sensitivity says why); the rounding to the grid is
   charged by the law itself (Lemma 1 there).
@@ -213,12 +216,14 @@ def accuracy(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
 
 def certified_epsilon(config: Config) -> exactdp.Interval:
     """The certified epsilon of the grid noise drawn: `steps` Poisson-subsampled vector discrete
-    Gaussian events (compose_events chooses the smaller certified upper end of its routes: the
-    smoothed-pld route of docs/REAL_VALUED_ACCOUNTING.md here, rdp otherwise)."""
+    Gaussian steps in the Opacus-shaped accountant (mechanism prv: the smoothed-pld route of
+    docs/REAL_VALUED_ACCOUNTING.md for this law)."""
     g = exactdp.noise_granularity(sigma=config.sigma)
-    event = (f"poisson-vector-discrete-gaussian:sigma={config.sigma},sensitivity={config.sensitivity},"
-             f"dim={DIM},granularity={g},q={config.q}")
-    return exactdp.compose_events([(event, config.steps)], delta=config.delta)
+    accountant = exactdp.opacus.Accountant(mechanism="prv")
+    for _ in range(config.steps):
+        accountant.step(noise_multiplier=config.noise_multiplier, sample_rate=config.q, granularity=g, dim=DIM,
+                        max_grad_norm=config.clip, sensitivity=config.sensitivity)
+    return accountant.get_epsilon_interval(config.delta)
 
 
 def continuous_epsilon(config: Config) -> exactdp.Interval:
