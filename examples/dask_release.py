@@ -17,7 +17,7 @@ if __name__ == "__main__":
     with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, Client(cluster):
         counts = pd.DataFrame({"region": np.arange(100_000) % 50, "count": np.random.default_rng(1).integers(0, 1000, 100_000)})
         ddf = dd.from_pandas(counts, npartitions=8)
-        noised, guarantee = exactdp.dask.release(ddf, columns=["count"], mechanism="discrete-gaussian",
+        noised, guarantee = exactdp.dask.release(ddf, columns=["count"], law="discrete-gaussian",
                                                  epsilon="1", delta="1e-6", sensitivity=1)
         print(noised.head())
         print("sigma2 =", guarantee["sigma2"])

@@ -33,7 +33,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _exactdp
-from ._convert import (check_decimal, check_frame, decimal_int_text, exact_text, fraction_from_text,
+from ._convert import (law_keyword, check_decimal, check_frame, decimal_int_text, exact_text, fraction_from_text,
                        int_from_text, int_text, parse_exact_text)
 from ._errors import LimitError, ParameterError
 from .interval import Interval
@@ -137,7 +137,7 @@ def build_spec(*, privacy_unit: str, group_by: Any, epsilon: Any, delta: Any, ma
         if not isinstance(name, str):
             raise TypeError(f"column names must be str, not {type(name).__name__} ({name!r})")
     if not isinstance(mechanism, str):
-        raise TypeError("mechanism must be a str")
+        raise TypeError("law must be a str")
     if selection is not None and not isinstance(selection, str):
         raise TypeError("selection must be a str")
     outputs, bounds = _value_options(kinds)
@@ -423,11 +423,12 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
     }
 
 
+@law_keyword
 def aggregate(df, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
               sum: Optional[Dict[str, Tuple[Any, Any]]] = None, mean: Optional[Dict[str, Tuple[Any, Any]]] = None,
               quantile: Optional[Dict[str, Tuple[Any, Any, Sequence[Any]]]] = None,
               epsilon: Any, delta: Any = None, max_groups: int = 1, max_rows: int = 1,
-              mechanism: str = "discrete-laplace", split: Any = None, keys: Any = None,
+              law: str = "discrete-laplace", split: Any = None, keys: Any = None,
               selection: Optional[str] = None, rng: Any = None) -> Tuple[Any, Dict[str, Any]]:
     """Releases counts, sums, means and quantiles per group of the pandas DataFrame `df` with unit-level DP
     (``exactdp aggregate``, docs/AGGREGATE.md); returns (table, guarantee).
@@ -438,9 +439,9 @@ def aggregate(df, *, privacy_unit: str, group_by: Any, count: bool = False, coun
     "100.00") gives 0.01). quantile: {column: (L, U, [q, ...])}: a private q-quantile of the
     column per group for each q (exact: int, Fraction, Decimal or str; 0 <= q <= 1) by the
     exponential mechanism on the bounds' grid (at most 100000 points). epsilon, delta, split: exact numbers (no float). max_groups (L0) and
-    max_rows (Linf): the contribution bounds. mechanism: "discrete-laplace" or
-    "discrete-gaussian". keys: the public groups (a DataFrame with the group-by columns or a
-    list of tuples): exactly these are released, in that order, and no partition selection runs.
+    max_rows (Linf): the contribution bounds. law: "discrete-laplace" or
+    "discrete-gaussian" (``mechanism=`` is its deprecated old name). keys: the public groups (a
+    DataFrame with the group-by columns or a list of tuples): exactly these are released, in that order, and no partition selection runs.
     selection: without keys, "optimal" (the exact optimal partition selection; the default) or
     "threshold" (a discrete Laplace count against a threshold); refused with keys.
     rng: None (the OS CSPRNG) or an exactdp.SeededBits (demos and tests only).
@@ -448,7 +449,7 @@ def aggregate(df, *, privacy_unit: str, group_by: Any, count: bool = False, coun
     """
     check_rng(rng)
     spec = build_spec(privacy_unit=privacy_unit, group_by=group_by, epsilon=epsilon, delta=delta,
-                      max_groups=max_groups, max_rows=max_rows, mechanism=mechanism, split=split,
+                      max_groups=max_groups, max_rows=max_rows, mechanism=law, split=split,
                       public_keys=keys is not None, selection=selection, count=count, count_units=count_units, sum=sum, mean=mean,
                       quantile=quantile)
     records, originals = records_csv(df, spec)

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import decimal
 import fractions
+import functools
 import numbers
 import re
+import warnings
 
 from ._errors import LimitError, ParameterError
 
@@ -31,6 +33,29 @@ _FLOAT_MESSAGE = (
     "(0.1 is really 3602879701896397/36028797018963968); pass the value exactly as a "
     "str ('0.1'), fractions.Fraction, decimal.Decimal or int"
 )
+
+
+def law_keyword(function):
+    """Decorate a public function whose noise law is the keyword ``law=``: the old name
+    ``mechanism=`` still works for one release, with a DeprecationWarning naming ``law=``;
+    giving both is a ParameterError naming law."""
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        if "mechanism" in kwargs:
+            if "law" in kwargs or _law_given_positionally(function, args):
+                raise ParameterError(f"{function.__name__}: give law= only (mechanism= is its deprecated old name), "
+                                     "not both", "law")
+            warnings.warn(f"{function.__name__}: mechanism= is deprecated, use law= (the same value)",
+                          DeprecationWarning, stacklevel=2)
+            kwargs["law"] = kwargs.pop("mechanism")
+        return function(*args, **kwargs)
+    return wrapper
+
+
+def _law_given_positionally(function, args: tuple) -> bool:
+    """Whether ``args`` reach the positional parameter ``law`` of ``function``."""
+    names = function.__code__.co_varnames[:function.__code__.co_argcount]
+    return "law" in names and len(args) > names.index("law")
 
 
 MAX_DIGITS = 10_000  # kMaxRationalDigits, core/rational.h

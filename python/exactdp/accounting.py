@@ -22,7 +22,7 @@ import numbers
 from typing import Any, Dict, List, Tuple, Union
 
 from . import _exactdp
-from ._convert import exact_fraction, exact_text, fraction_from_text, fraction_text
+from ._convert import exact_fraction, exact_text, fraction_from_text, fraction_text, law_keyword
 from ._errors import ParameterError, UsageError
 from .samplers import laws
 from .interval import Interval
@@ -89,13 +89,14 @@ def _curve(curve: Any) -> List[Fraction]:
     return [lo + (hi - lo) * i / (int(points) - 1) for i in range(int(points))]
 
 
-def profile(mechanism: str, *, report: bool = False, epsilon: Any = None, curve: Any = None,
+@law_keyword
+def profile(law: str, *, report: bool = False, epsilon: Any = None, curve: Any = None,
             hardened: bool = False, tau_bits: Any = None, tolerance: Any = None, digits: Any = None,
             **parameters: Any):
-    """delta(epsilon), the smallest delta for which `mechanism` is (epsilon, delta)-DP, certified.
+    """delta(epsilon), the smallest delta for which the law `law` is (epsilon, delta)-DP, certified.
 
     ``profile("gaussian", sigma="1", epsilon="1")`` -> Interval containing delta (exact dyadic
-    ends from the accounting library's MPFR interval). mechanism: a law of ``exactdp.laws()``
+    ends from the accounting library's MPFR interval). law: a law of ``exactdp.laws()``
     with "profile" among its capabilities, with its parameters as keywords: gaussian (sigma,
     sensitivity), laplace (scale, sensitivity), discrete-gaussian (sigma2, sensitivity),
     discrete-laplace (scale, sensitivity), gdp (mu), pure-dp (epsilon... as ``eps``-free laws
@@ -106,11 +107,11 @@ def profile(mechanism: str, *, report: bool = False, epsilon: Any = None, curve:
     with "command", "law", "parameters", "epsilon", "delta", "tolerance_met", "tau_upper".
     """
     del digits
-    if not isinstance(mechanism, str):
-        raise TypeError("mechanism must be a str (a name of exactdp.laws())")
+    if not isinstance(law, str):
+        raise TypeError("law must be a str (a name of exactdp.laws())")
     if not isinstance(hardened, bool):
         raise TypeError("hardened must be True or False")
-    given = _law_parameters("profile", mechanism, parameters)
+    given = _law_parameters("profile", law, parameters)
     if (epsilon is None) == (curve is None):
         raise UsageError("profile: give epsilon= or curve=(MIN, MAX, POINTS), not both")
     epsilons = [exact_text("epsilon", epsilon)] if curve is None else [f"{e.numerator}/{e.denominator}" for e in _curve(curve)]
@@ -119,7 +120,7 @@ def profile(mechanism: str, *, report: bool = False, epsilon: Any = None, curve:
         if isinstance(tau_bits, bool) or not isinstance(tau_bits, numbers.Integral):
             raise TypeError("tau_bits must be an int")
         tau = max(0, min(int(tau_bits), 2**32 - 1))
-    raw = _exactdp._profile(mechanism, given, epsilons, "" if tolerance is None else exact_text("tolerance", tolerance),
+    raw = _exactdp._profile(law, given, epsilons, "" if tolerance is None else exact_text("tolerance", tolerance),
                             hardened, tau)
     common = {"law": raw["law"], "parameters": dict(raw["parameters"]),
               "tau_upper": None if raw["tau_upper"] is None else fraction_from_text(raw["tau_upper"])}
@@ -140,11 +141,12 @@ def _interval(d: Dict[str, str], details: Any = None) -> Interval:
     return Interval.from_text(d["lower"], d["upper"], details)
 
 
-def calibrate(mechanism: str, *, report: bool = False, epsilon: Any = None, delta: Any = None,
+@law_keyword
+def calibrate(law: str, *, report: bool = False, epsilon: Any = None, delta: Any = None,
               sensitivity: Any = 1, tolerance: Any = None, digits: Any = None, **options: Any):
-    """Certified noise calibration: the noise that makes the mechanism (epsilon, delta)-DP.
+    """Certified noise calibration: the noise that makes the law (epsilon, delta)-DP.
 
-    ``mechanism`` is any law of the registry with a calibration map (``exactdp.laws()``:
+    ``law`` is any law of the registry with a calibration map (``exactdp.laws()``:
     gaussian, discrete-gaussian, laplace, discrete-laplace) or dp-sgd. Returns an
     :class:`Interval` whose ``upper`` end is the value to use: gaussian -> [sigma_lower, sigma],
     sigma_lower certified to miss the target and sigma (the upper end) certified to meet it;
@@ -163,28 +165,28 @@ def calibrate(mechanism: str, *, report: bool = False, epsilon: Any = None, delt
     sigma - resolution missing it; rdp route: the rdp bracket), details as the command's report.
     """
     del digits
-    if mechanism == "dp-sgd":
+    if law == "dp-sgd":
         if sensitivity != 1 or tolerance is not None:
             raise UsageError("calibrate dp-sgd: sensitivity and tolerance do not apply (sensitivity is 1: the clip norm)")
         r = _calibrate_dp_sgd_report(epsilon, delta, options)
         return r if report else _main(r, "sigma")
-    if mechanism == "discrete_gaussian":
+    if law == "discrete_gaussian":
         from .audit import law_name
-        mechanism = law_name(mechanism)
-    if not isinstance(mechanism, str):
-        raise ParameterError(f"mechanism = {str(mechanism)[:40]!r}: a law name or dp-sgd", "mechanism")
+        law = law_name(law)
+    if not isinstance(law, str):
+        raise ParameterError(f"law = {str(law)[:40]!r}: a law name or dp-sgd", "law")
     if options:
-        raise UsageError(f"calibrate: {next(iter(options))} is not a parameter of {mechanism} "
+        raise UsageError(f"calibrate: {next(iter(options))} is not a parameter of {law} "
                          "(allowed: epsilon, delta, sensitivity, tolerance)")
     if epsilon is None:
         raise UsageError("calibrate: epsilon is required")
-    if delta is None and mechanism in ("gaussian", "discrete-gaussian"):
+    if delta is None and law in ("gaussian", "discrete-gaussian"):
         raise UsageError("calibrate: delta is required")
-    raw = _exactdp._calibrate_law(mechanism, exact_text("epsilon", epsilon),
+    raw = _exactdp._calibrate_law(law, exact_text("epsilon", epsilon),
                                   "0" if delta is None else exact_text("delta", delta),
                                   exact_text("sensitivity", sensitivity),
                                   "" if tolerance is None else exact_text("tolerance", tolerance))
-    return _calibration_result(mechanism, raw, report)
+    return _calibration_result(law, raw, report)
 
 
 def _calibration_result(mechanism: str, raw: Dict[str, Any], report: bool):
@@ -350,14 +352,15 @@ def compose_events(events: List[Any], *, report: bool = False, **options: Any):
 _MEASURE_GDP_OPTIONS = ("eps_max", "tolerance", "mu_max", "seed", "naive")
 
 
-def measure_gdp(mechanism: str, *, report: bool = False, **options: Any):
+@law_keyword
+def measure_gdp(law: str, *, report: bool = False, **options: Any):
     """mu-GDP bracket of a mechanism by the GDP transformation (``exactdp measure-gdp --help``):
-    an Interval containing mu. mechanism: a law of ``exactdp.laws()`` with a profile (its
+    an Interval containing mu. law: a law of ``exactdp.laws()`` with a profile (its
     parameters as keywords, e.g. ``sigma=2``), "pure-dp" (epsilon=) or "pure-dp-composition"
     (epsilon=, k=); options eps_max, tolerance (absolute width, default 10^-3), mu_max, seed,
     naive. report=True: the command's JSON report as a dict. The plot (--svg) is the CLI's."""
-    if not isinstance(mechanism, str):
-        raise TypeError("mechanism must be a str")
+    if not isinstance(law, str):
+        raise TypeError("law must be a str")
     digits = _digits(options)
     settings = {k: options.pop(k) for k in _MEASURE_GDP_OPTIONS if k in options}
     for key in ("svg", "points"):
@@ -372,7 +375,7 @@ def measure_gdp(mechanism: str, *, report: bool = False, **options: Any):
         raise TypeError("seed must be an int")
     if seed is not None and not 0 <= int(seed) < 2**64:
         raise ParameterError(f"seed = {seed} is out of range: allowed 0 <= seed < 2^64", "seed")
-    raw = _exactdp._measure_gdp(mechanism, parameters, _optional_text("eps_max", settings.get("eps_max")),
+    raw = _exactdp._measure_gdp(law, parameters, _optional_text("eps_max", settings.get("eps_max")),
                                 _optional_text("tolerance", settings.get("tolerance")),
                                 _optional_text("mu_max", settings.get("mu_max")),
                                 None if seed is None else int(seed), naive, digits)

@@ -1,6 +1,6 @@
 """exactdp.dask.release: exact noise for a partitioned Dask dataframe, one guarantee.
 
-    noised, guarantee = exactdp.dask.release(ddf, columns=["c"], mechanism="discrete-gaussian",
+    noised, guarantee = exactdp.dask.release(ddf, columns=["c"], law="discrete-gaussian",
                                              epsilon="1", delta="1e-6", sensitivity=1)
 
 * Calibration and the certified guarantee are computed ONCE, on the client, by the same code as
@@ -36,7 +36,7 @@ import numpy as np
 from . import _exactdp, samplers
 from ._errors import ParameterError
 from .interval import Interval
-from ._convert import exact_text, fraction_from_text
+from ._convert import exact_text, fraction_from_text, law_keyword
 
 # The registry laws the release serves (mechanisms/release/release_calibration.h: release_laws).
 MECHANISMS = tuple(_exactdp._release_laws())
@@ -92,20 +92,22 @@ def add_noise_exactly(values: np.ndarray, noise: np.ndarray, column: str, index:
     return total
 
 
-def calibrate(mechanism: str, epsilon: Any, delta: Any, sensitivity: Any, contributions: int = 1,
+@law_keyword
+def calibrate(law: str, epsilon: Any, delta: Any, sensitivity: Any, contributions: int = 1,
               columns: int = 1) -> Dict[str, Any]:
     """The per-cell noise parameter and the certified guarantee of a release (on the client),
-    exactly as ``exactdp release`` computes them for the same options."""
-    if mechanism not in MECHANISMS:
-        raise ValueError(f"mechanism = {mechanism!r}: allowed {', '.join(MECHANISMS)}")
+    exactly as ``exactdp release`` computes them for the same options. law: "discrete-gaussian"
+    or "discrete-laplace" (``mechanism=`` is its deprecated old name)."""
+    if law not in MECHANISMS:
+        raise ValueError(f"law = {law!r}: allowed {', '.join(MECHANISMS)}")
     for name, value in (("contributions", contributions), ("columns", columns)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} = {value!r}: allowed an integer >= 1")
     raw = _exactdp._release_calibration(
-        mechanism, exact_text("epsilon", epsilon), None if delta is None else exact_text("delta", delta),
+        law, exact_text("epsilon", epsilon), None if delta is None else exact_text("delta", delta),
         exact_text("sensitivity", sensitivity), contributions, columns, 1)
     name = raw["parameter_name"]
-    return {"mechanism": mechanism, name: fraction_from_text(raw["parameter"]), "parameter": raw["parameter"],
+    return {"mechanism": law, name: fraction_from_text(raw["parameter"]), "parameter": raw["parameter"],
             "parameter_name": name,
             "route": raw["route"], "route_detail": raw["route_detail"],
             "contributions": contributions, "columns": columns,
@@ -116,11 +118,13 @@ def calibrate(mechanism: str, epsilon: Any, delta: Any, sensitivity: Any, contri
             "mu": None if raw["mu"] is None else Interval.from_text(raw["mu"]["lower"], raw["mu"]["upper"])}
 
 
-def release(ddf, columns: List[str], mechanism: str = "discrete-gaussian", epsilon: Any = "1",
+@law_keyword
+def release(ddf, columns: List[str], law: str = "discrete-gaussian", epsilon: Any = "1",
             delta: Any = None, sensitivity: Any = 1, contributions: int = 1,
             seed: Optional[bytes] = None) -> Tuple[Any, Dict[str, Any]]:
     """Noises `columns` of the Dask dataframe `ddf`; returns (noised dataframe, guarantee).
 
+    law: "discrete-gaussian" or "discrete-laplace" (``mechanism=`` is its deprecated old name).
     The guarantee dict (that of ``exactdp release`` with the same options): mechanism, route,
     the per-cell parameter (sigma2 or scale, exact), the contribution model, the certified
     ``epsilon`` and ``delta`` Intervals (upper ends <= the requested ones), ``rho`` (zCDP) and
@@ -143,9 +147,9 @@ def release(ddf, columns: List[str], mechanism: str = "discrete-gaussian", epsil
         samplers.SeededBits(bytes(seed))  # refuses the all-zero seed (sodium_is_zero), naming seed
     if not columns:
         raise ValueError("columns: name at least one integer column to noise")
-    g = calibrate(mechanism, epsilon, delta, sensitivity, contributions, len(columns))
+    g = calibrate(law, epsilon, delta, sensitivity, contributions, len(columns))
     parameter = (g["parameter_name"], g["parameter"])
-    noised = ddf.map_partitions(_noise_partition, list(columns), mechanism, parameter,
+    noised = ddf.map_partitions(_noise_partition, list(columns), law, parameter,
                                 None if seed is None else bytes(seed),
                                 # a fresh id per call: Dask names tasks by their arguments, so
                                 # without it a second release could be served the first one's
@@ -231,13 +235,14 @@ def bounded_totals(ddf, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: O
     return _merge(dask.compute(*tasks))
 
 
+@law_keyword
 def aggregate(ddf, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
               sum: Optional[Dict[str, Tuple[Any, Any]]] = None, mean: Optional[Dict[str, Tuple[Any, Any]]] = None,
               quantile: Optional[Dict[str, Tuple[Any, Any, Any]]] = None,
               epsilon: Any, delta: Any = None, max_groups: int = 1, max_rows: int = 1,
-              mechanism: str = "discrete-laplace", split: Any = None, keys: Any = None,
+              law: str = "discrete-laplace", split: Any = None, keys: Any = None,
               selection: Optional[str] = None, seed: Optional[bytes] = None, npartitions: Optional[int] = None) -> Tuple[Any, Dict[str, Any]]:
-    """exactdp.aggregate on the Dask dataframe `ddf`: the same options, table and guarantee.
+    """exactdp.aggregate on the Dask dataframe `ddf`: the same options (law= included), table and guarantee.
 
     The records are shuffled on the privacy unit (so each unit's records are in one partition:
     the bounding needs all of them together), bounded per partition on the workers (their OS
@@ -255,7 +260,7 @@ def aggregate(ddf, *, privacy_unit: str, group_by: Any, count: bool = False, cou
     if seed is not None:
         samplers.SeededBits(bytes(seed))  # refuses the all-zero seed, naming seed
     spec = agg.build_spec(privacy_unit=privacy_unit, group_by=group_by, epsilon=epsilon, delta=delta,
-                          max_groups=max_groups, max_rows=max_rows, mechanism=mechanism, split=split,
+                          max_groups=max_groups, max_rows=max_rows, mechanism=law, split=split,
                           public_keys=keys is not None, selection=selection, count=count, count_units=count_units, sum=sum, mean=mean,
                           quantile=quantile)
     columns = agg.spec_columns(spec)

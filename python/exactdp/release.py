@@ -1,7 +1,7 @@
 """exactdp.release: exact noise for the columns of a pandas DataFrame, one certified guarantee.
 
     noised, guarantee = exactdp.release(df, columns=["count", "amount"], epsilon="1",
-                                        mechanism="discrete-laplace",
+                                        law="discrete-laplace",
                                         sensitivity={"count": 1, "amount": 5},
                                         granularity={"amount": "0.01"})
 
@@ -41,7 +41,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 import numpy as np
 
 from . import _exactdp
-from ._convert import check_frame, exact_text, fraction_from_text, int_from_text
+from ._convert import check_frame, exact_text, fraction_from_text, int_from_text, law_keyword
 from ._errors import ParameterError
 from .interval import Interval
 from .samplers import SeededBits
@@ -140,12 +140,14 @@ def _guarantee(raw: Dict[str, Any], specs: List[Tuple[Optional[str], str, str]],
     return out
 
 
-def release(df, *, columns, epsilon: Any, delta: Any = None, mechanism: str = "discrete-gaussian",
+@law_keyword
+def release(df, *, columns, epsilon: Any, delta: Any = None, law: str = "discrete-gaussian",
             sensitivity: Any = 1, granularity: Any = None, rounding: Any = "refuse", contributions: int = 1,
             rng: Optional[SeededBits] = None, hardened: bool = False) -> Tuple[Any, Dict[str, Any]]:
     """Noises `columns` of the pandas DataFrame `df`; returns (noised DataFrame, guarantee).
 
-    guarantee: mechanism, route, route_detail, the contribution model, ``columns`` (per column:
+    law: "discrete-gaussian" or "discrete-laplace" (``mechanism=`` is its deprecated old name).
+    guarantee: mechanism (the law), route, route_detail, the contribution model, ``columns`` (per column:
     its label, its noise parameter sigma2 or scale as an exact Fraction in grid steps, its
     sensitivity, granularity, rounding and Delta in grid steps), the certified ``epsilon`` and
     ``delta`` Intervals (upper ends <= the request), ``rho`` (zCDP) and ``mu`` (GDP) where they
@@ -170,7 +172,7 @@ def release(df, *, columns, epsilon: Any, delta: Any = None, mechanism: str = "d
         values.append(_column_texts(df, c, grid is not None, rounds[c]))
     try:
         noisy, raw = _exactdp._release_columns(
-            mechanism, exact_text("epsilon", epsilon), None if delta is None else exact_text("delta", delta),
+            law, exact_text("epsilon", epsilon), None if delta is None else exact_text("delta", delta),
             bool(hardened), int(contributions), values, specs, rng)
     except ParameterError as e:
         raise type(e)(_name_column(str(e), order), e.parameter) from None

@@ -1,0 +1,54 @@
+"""The public surface in one shape: the noise law is ``law=`` everywhere (``mechanism=`` a
+deprecated alias), submodules visible and lazy, a one-screen overview, a float refusal that
+says what to do."""
+
+import inspect
+import re
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+import exactdp
+import exactdp.dask
+
+# Every public function whose noise law was once ``mechanism=``: (function, call that works).
+LAW_CALLS = [
+    (exactdp.profile, dict(sigma="1", epsilon="1"), "gaussian"),
+    (exactdp.calibrate, dict(epsilon="1/2", sensitivity=3), "discrete-laplace"),
+    (exactdp.measure_gdp, dict(epsilon="1"), "pure-dp"),
+    (exactdp.dask.calibrate, dict(epsilon="1", delta=None, sensitivity=1), "discrete-laplace"),
+]
+# Functions that take a DataFrame: checked by signature and by the both-given refusal.
+FRAME_FUNCTIONS = [exactdp.release, exactdp.aggregate, exactdp.dask.release, exactdp.dask.aggregate]
+
+
+@pytest.mark.parametrize("function", [f for f, _, _ in LAW_CALLS] + FRAME_FUNCTIONS)
+def test_law_is_the_keyword_in_the_signature(function):
+    parameters = inspect.signature(function).parameters
+    assert "law" in parameters and "mechanism" not in parameters
+    assert re.search(r"\blaw\b", function.__doc__ or ""), f"{function.__qualname__}'s docstring names law"
+
+
+@pytest.mark.parametrize("function, options, law", LAW_CALLS)
+def test_mechanism_is_a_deprecated_alias_of_law(function, options, law):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        expected = function(law=law, **options)
+    with pytest.warns(DeprecationWarning, match="law="):
+        old = function(mechanism=law, **options)
+    assert old == expected
+
+
+@pytest.mark.parametrize("function", [f for f, _, _ in LAW_CALLS] + FRAME_FUNCTIONS)
+def test_law_and_mechanism_together_are_refused_naming_law(function):
+    args = (None,) if function in FRAME_FUNCTIONS else ()
+    with pytest.raises(exactdp.ParameterError, match="law") as e:
+        function(*args, law="discrete-laplace", mechanism="discrete-laplace")
+    assert e.value.parameter == "law"
+
+
+def test_law_given_positionally_and_mechanism_by_name_are_refused():
+    with pytest.raises(exactdp.ParameterError, match="law"):
+        exactdp.profile("gaussian", mechanism="gaussian", sigma="1", epsilon="1")
