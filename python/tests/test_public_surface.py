@@ -52,3 +52,23 @@ def test_law_and_mechanism_together_are_refused_naming_law(function):
 def test_law_given_positionally_and_mechanism_by_name_are_refused():
     with pytest.raises(exactdp.ParameterError, match="law"):
         exactdp.profile("gaussian", mechanism="gaussian", sigma="1", epsilon="1")
+
+
+def test_dir_lists_the_public_submodules():
+    listed = dir(exactdp)
+    for name in ("dask", "dp_accounting", "opacus", "estimators", "events"):
+        assert name in listed and name in exactdp.__all__
+    assert all(hasattr(exactdp, name) for name in exactdp.__all__)
+
+
+def test_the_overview_fits_one_screen_and_names_the_main_calls():
+    first = "\n".join(exactdp.__doc__.splitlines()[:40])
+    for name in ("add_noise", "Accountant", "estimators", "dp_accounting", "opacus", "aggregate", "release",
+                 "discrete_gaussian", "README"):
+        assert name in first, name
+
+
+def test_import_exactdp_pulls_in_neither_dask_nor_torch():
+    code = "import sys, exactdp; print(sorted(m for m in ('dask', 'torch') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
