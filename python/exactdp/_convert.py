@@ -5,7 +5,8 @@ Accepted: ``int`` (and other ``numbers.Integral`` such as numpy integers),
 Every conversion is exact: a Fraction is written ``numerator/denominator``, a Decimal from
 its exact ``as_tuple()`` (digits and exponent), a string is handed to the C++ parser as is.
 Refused: ``float`` (TypeError: a float is not the number that was typed — ``0.1`` is
-3602879701896397/36028797018963968), ``bool`` (TypeError), and anything else (TypeError).
+3602879701896397/2^55; the message echoes the value, shows that, and names str / Decimal /
+Fraction and ``exactdp.from_float``), ``bool`` (TypeError), and anything else (TypeError).
 
 The library's own limits (core/rational.h: at most 10,000 digits, a decimal exponent of at most
 100,000 in magnitude) are checked here BEFORE any value is expanded: ``Decimal('1e-999999999')``,
@@ -29,10 +30,28 @@ from ._errors import LimitError, ParameterError
 Exact = "int | fractions.Fraction | decimal.Decimal | str"
 
 _FLOAT_MESSAGE = (
-    "{name}: a float is refused because it is not the number that was typed "
-    "(0.1 is really 3602879701896397/36028797018963968); pass the value exactly as a "
-    "str ('0.1'), fractions.Fraction, decimal.Decimal or int"
+    "{name} = {typed}: a float is refused because it is not the number that was typed: its exact "
+    "binary value is {exact}, not {typed}. Pass the number exactly as a str ('{typed}'), "
+    "decimal.Decimal('{typed}') or fractions.Fraction; or exactdp.from_float({typed}) only if the "
+    "float's binary value is really what you mean"
 )
+
+
+def float_refusal(name: str, value: object) -> TypeError:
+    """The TypeError for a float given where an exact number is required: echoes the value as
+    typed (str of the float: 0.1, 1e-05), shows its exact binary value and names the ways out."""
+    typed = str(value)
+    try:
+        numerator, denominator = value.as_integer_ratio()  # type: ignore[attr-defined]
+    except (OverflowError, ValueError):  # inf, nan
+        return TypeError(f"{name} = {typed}: a float is refused, and {typed} is not a finite number; pass "
+                         "a finite exact number as a str, decimal.Decimal, fractions.Fraction or int")
+    except AttributeError:  # a float-like type we do not know: its binary value is not shown
+        numerator, denominator = None, 1
+    power = denominator.bit_length() - 1
+    exact = ("not shown" if numerator is None else str(numerator) if denominator == 1
+             else f"{numerator}/2^{power}")
+    return TypeError(_FLOAT_MESSAGE.format(name=name, typed=typed, exact=exact))
 
 
 def law_keyword(function):
@@ -193,7 +212,7 @@ def exact_text(name: str, value: object) -> str:
     if isinstance(value, bool) or type(value).__name__ == "bool_":
         raise TypeError(f"{name}: a bool is not a number here; pass an int, Fraction, Decimal or str")
     if isinstance(value, float) or type(value).__name__ in ("float16", "float32", "float64", "longdouble"):
-        raise TypeError(_FLOAT_MESSAGE.format(name=name))
+        raise float_refusal(name, value)
     if isinstance(value, str):
         if not value.isascii():
             raise ParameterError(f"{name} = {value[:40]!r} is not an exact rational: ASCII digits only", name)
@@ -207,7 +226,7 @@ def exact_text(name: str, value: object) -> str:
     if isinstance(value, numbers.Integral):
         return int_text(name, int(value))
     if isinstance(value, numbers.Real):  # a float-like type we do not know: same reason as float
-        raise TypeError(_FLOAT_MESSAGE.format(name=name))
+        raise float_refusal(name, value)
     raise TypeError(
         f"{name}: expected an int, fractions.Fraction, decimal.Decimal or str, not {type(value).__name__}"
     )

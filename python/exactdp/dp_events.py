@@ -31,26 +31,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Optional, Tuple, Union
 
-from ._convert import exact_text
+from ._convert import exact_text, float_refusal
 from ._errors import ParameterError
 from ._peer import peer_number
 
-_FLOAT_MESSAGE = (
-    "{name} = {value!r} is a float, refused: a float is not the number that was typed. Pass the "
-    "decimal you mean as a str ('{value!r}'), or exactdp.from_float({value!r}) for the float's "
-    "exact dyadic value ({exact}), which is then the value accounted"
-)
 # What a number field accepts (a float: its exact binary value); then it holds the exact Fraction.
 Number = Union[Fraction, int, decimal.Decimal, str, float]
 _MAX_EXPONENT = 1000  # decimal exponents beyond +-1000 are refused (far past any accounting limit)
 _MAX_TEXT = 2000
 MAX_EVENT_DEPTH = 100  # levels of events inside events (ComposedDpEvent, SelfComposedDpEvent, sampled)
-
-
-def float_refusal(name: str, value: float) -> TypeError:
-    """The TypeError for a float parameter: names the decimal string and from_float's value."""
-    exact = Fraction(float(value)) if value == value and abs(value) != float("inf") else "not finite"
-    return TypeError(_FLOAT_MESSAGE.format(name=name, value=float(value), exact=exact))
 
 
 def exact_number(name: str, value: Any) -> Fraction:

@@ -26,24 +26,19 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _exactdp
-from ._convert import exact_fraction, exact_text
+from ._convert import exact_fraction, exact_text, float_refusal
 from ._errors import ParameterError
 from .accountant import Accountant
 from .events import Event, PoissonSampled
 from .samplers import SeededBits
-
-_FLOAT_HINT = (
-    "{name}: a float is refused because it is not the number that was typed (0.1 is really "
-    "3602879701896397/36028797018963968); pass it exactly as a str ('0.1'), Fraction, Decimal or "
-    "int, or, if the float itself is meant, exactdp.from_float({name})"
-)
 
 _LAWS = {"discrete-gaussian": ("sigma", "sigma2"), "discrete-laplace": ("scale",)}
 _GRID_LAW = "vector-{}"  # the registry's accounting law of grid noise of a law: vector-discrete-gaussian, ...
 
 
 def from_float(x) -> fractions.Fraction:
-    """The exact value of a float (Python float or numpy floating scalar, longdouble included) as a Fraction:
+    """The exact value of a float (Python float or numpy floating scalar, longdouble included) as a Fraction
+    (use it only if the float's binary value is really what you mean; for the decimal you typed pass a str):
     every finite binary float is a dyadic rational, e.g. from_float(0.1) ==
     Fraction(3602879701896397, 36028797018963968). NaN and +-inf raise ParameterError naming x."""
     if isinstance(x, bool) or not isinstance(x, (float, np.floating, numbers.Integral)):
@@ -58,7 +53,7 @@ def from_float(x) -> fractions.Fraction:
 
 def _exact(name: str, value: Any) -> str:
     if isinstance(value, (float, np.floating)):
-        raise TypeError(_FLOAT_HINT.format(name=name))
+        raise float_refusal(name, value)
     return exact_text(name, value)
 
 

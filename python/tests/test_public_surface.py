@@ -8,10 +8,13 @@ import subprocess
 import sys
 import warnings
 
+import numpy as np
 import pytest
+from fractions import Fraction
 
 import exactdp
 import exactdp.dask
+from exactdp.dp_events import exact_number
 
 # Every public function whose noise law was once ``mechanism=``: (function, call that works).
 LAW_CALLS = [
@@ -72,3 +75,31 @@ def test_import_exactdp_pulls_in_neither_dask_nor_torch():
     code = "import sys, exactdp; print(sorted(m for m in ('dask', 'torch') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("value, typed, exact", [
+    (0.1, "0.1", "3602879701896397/2^55"),
+    (1e-5, "1e-05", "5902958103587057/2^69"),
+    (np.float32(0.1), "0.1", "13421773/2^27"),
+])
+@pytest.mark.parametrize("call", [
+    lambda v: exactdp.discrete_gaussian(v),                    # _convert.exact_text
+    lambda v: exactdp.add_noise(np.zeros(2), sigma=v),         # grid_noise
+    lambda v: exactdp.profile("gaussian", sigma=v, epsilon="1"),  # accounting
+    lambda v: exact_number("sigma", v),                            # dp_events
+])
+def test_the_float_refusal_echoes_the_value_and_names_the_ways_out(call, value, typed, exact):
+    with pytest.raises(TypeError) as e:
+        call(value)
+    message = str(e.value)
+    assert f"= {typed}:" in message and f"'{typed}'" in message
+    assert "not the number that was typed" in message and f"exact binary value is {exact}" in message
+    assert "decimal.Decimal" in message and "fractions.Fraction" in message
+    assert f"exactdp.from_float({typed})" in message
+    assert exactdp.from_float(value) == Fraction(*value.as_integer_ratio())
+
+
+def test_a_non_finite_float_is_refused_without_a_misleading_way_out():
+    with pytest.raises(TypeError, match="inf is not a finite number") as e:
+        exactdp.discrete_gaussian(float("inf"))
+    assert "from_float" not in str(e.value)
