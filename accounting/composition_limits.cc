@@ -88,14 +88,18 @@ void check_compose_event_limits(const RdpComposition& events) {
   }
 }
 
-void check_event_tolerance(const ZivOptions& options) {
-  if (options.tolerance < mpq_class(1, mpz_class(1) << kMaxEventToleranceBits)) {
+void check_tolerance_bits(const ZivOptions& options, unsigned long max_bits) {
+  if (options.tolerance < mpq_class(1, mpz_class(1) << max_bits)) {
     throw LimitError("tolerance", "tolerance = " + abbreviate(to_string(options.tolerance)) +
                                       " is below the cost limit of this command: allowed tolerance >= 2^-" +
-                                      std::to_string(kMaxEventToleranceBits) + " (about 10^-" +
-                                      std::to_string(kMaxEventToleranceBits * 30103 / 100000) +
+                                      std::to_string(max_bits) + " (about 10^-" +
+                                      std::to_string(max_bits * 30103 / 100000) +
                                       "; finer tolerances take minutes)");
   }
+}
+
+void check_event_tolerance(const ZivOptions& options) {
+  check_tolerance_bits(options, kMaxEventToleranceBits);
 }
 
 void check_dp_sgd_limits(const mpq_class& q, const mpq_class& epsilon, const mpq_class& delta) {

@@ -39,7 +39,11 @@ void check_event_option_count(std::size_t events);
 // Throws ParameterError / LimitError naming the first parameter over a limit above.
 void check_compose_event_limits(const RdpComposition& events);
 
-// LimitError naming "tolerance" when options.tolerance < 2^-kMaxEventToleranceBits.
+// LimitError naming "tolerance" when options.tolerance < 2^-max_bits (a command's cost limit on
+// the tolerance: finer tolerances take minutes).
+void check_tolerance_bits(const ZivOptions& options, unsigned long max_bits);
+
+// check_tolerance_bits(options, kMaxEventToleranceBits).
 void check_event_tolerance(const ZivOptions& options);
 
 // calibrate dp-sgd: q, epsilon and delta at most kMaxEventParameterBits bits each (a q of 5,000

@@ -34,12 +34,6 @@ namespace {
 using exactdp::fuzz::ChunkReader;
 using exactdp::mechanisms::AggregateKind;
 
-mpq_class tenth_power(unsigned digits) {
-  mpz_class p;
-  mpz_ui_pow_ui(p.get_mpz_t(), 10, digits);
-  return mpq_class(mpz_class(1), p);
-}
-
 exactdp::mechanisms::AggregateRequest request_of(std::uint8_t b, std::uint8_t b1) {
   exactdp::mechanisms::AggregateRequest r;
   r.privacy_unit = std::string(1, 'u');  // not = "u": GCC 12's -Wrestrict misfires on the inlined assign
@@ -54,11 +48,11 @@ exactdp::mechanisms::AggregateRequest request_of(std::uint8_t b, std::uint8_t b1
   if (!r.public_keys && (b1 & 16) != 0) r.selection = exactdp::mechanisms::SelectionMethod::kThreshold;
   if ((b & 128) != 0) {
     mpq_class q(1, 2);
-    if ((b1 & 32) != 0) q += tenth_power(5000);
+    if ((b1 & 32) != 0) q += exactdp::fuzz::tenth_power(5000);
     q.canonicalize();
     r.outputs.push_back({AggregateKind::kQuantile, "v", q});
   }
-  r.epsilon = (b1 & 64) != 0 ? tenth_power(20000) : mpq_class(1);
+  r.epsilon = (b1 & 64) != 0 ? exactdp::fuzz::tenth_power(20000) : mpq_class(1);
   r.delta = mpq_class(1, 1000);
   return r;
 }

@@ -197,4 +197,11 @@ inline std::string str(const mpz_class& v) {
 }
 inline std::string str(const mpq_class& v) { return str(v.get_num()) + "/" + str(v.get_den()); }
 
+// 10^-digits, exactly (the tiny epsilons, sensitivities and q of the cost-limit paths).
+inline mpq_class tenth_power(unsigned digits) {
+  mpz_class p;
+  mpz_ui_pow_ui(p.get_mpz_t(), 10, digits);
+  return mpq_class(mpz_class(1), p);
+}
+
 }  // namespace exactdp::fuzz

@@ -30,12 +30,6 @@ namespace {
 using exactdp::mechanisms::NoiseKind;
 using exactdp::mechanisms::SelectionMechanism;
 
-mpq_class tenth_power(unsigned digits) {
-  mpz_class p;
-  mpz_ui_pow_ui(p.get_mpz_t(), 10, digits);
-  return mpq_class(1, 1) / mpq_class(p);
-}
-
 exactdp::mechanisms::SelectionOptions options_of(const std::uint8_t* d) {
   exactdp::mechanisms::SelectionOptions o;
   o.mechanism = d[0] % 4 == 0 ? SelectionMechanism::kExponential
@@ -43,8 +37,8 @@ exactdp::mechanisms::SelectionOptions options_of(const std::uint8_t* d) {
                                 : SelectionMechanism::kReportNoisyMax;
   o.noise = d[0] % 4 == 3 ? NoiseKind::kExponential : NoiseKind::kDiscreteLaplace;
   o.monotonic = (d[0] & 4) != 0 && (d[0] % 4 == 0 || d[0] % 4 == 2);
-  o.epsilon = (d[1] & 128) != 0 ? mpq_class(1, 3) : tenth_power(100U * (d[1] % 128));
-  o.sensitivity = (d[2] & 64) != 0 ? mpq_class(1) : tenth_power(100U * (d[2] % 64));
+  o.epsilon = (d[1] & 128) != 0 ? mpq_class(1, 3) : exactdp::fuzz::tenth_power(100U * (d[1] % 128));
+  o.sensitivity = (d[2] & 64) != 0 ? mpq_class(1) : exactdp::fuzz::tenth_power(100U * (d[2] % 64));
   return o;
 }
 

@@ -19,13 +19,7 @@ accounting::ZivOptions checked_ziv_options(const std::optional<mpq_class>& toler
     options.tolerance = t;
   }
   options.validate();  // kBelowMinimum: refuses 0 < tolerance < 2^-10000
-  if (options.tolerance < mpq_class(1, mpz_class(1) << max_bits)) {
-    throw LimitError("tolerance", "tolerance = " + abbreviate(to_string(options.tolerance)) +
-                                      " is below the cost limit of this command: allowed tolerance >= 2^-" +
-                                      std::to_string(max_bits) + " (about 10^-" +
-                                      std::to_string(max_bits * 30103 / 100000) +
-                                      "; finer tolerances take minutes)");
-  }
+  accounting::check_tolerance_bits(options, max_bits);
   return options;
 }
 
