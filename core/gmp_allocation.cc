@@ -5,6 +5,15 @@
 #include <cstdlib>
 #include <string>
 
+// GMP's own default functions (exported by libgmp, declared only in its internal gmp-impl.h),
+// weak so that a GMP without them links: then the defaults cannot be recognised and the guard
+// installs unconditionally, as before.
+extern "C" {
+void* __gmp_default_allocate(std::size_t) __attribute__((weak));
+void* __gmp_default_reallocate(void*, std::size_t, std::size_t) __attribute__((weak));
+void __gmp_default_free(void*, std::size_t) __attribute__((weak));
+}
+
 namespace exactdp {
 namespace {
 
@@ -49,10 +58,26 @@ void install_gmp_allocation_guard() noexcept {
   // A function-local static: initialised exactly once, thread-safely, whatever the order of the
   // static initializers.
   static const bool installed = [] {
-    mp_set_memory_functions(guarded_allocate, guarded_reallocate, guarded_free);
+    // An application that installed its own functions before (a zeroing or pooled allocator)
+    // keeps them: replacing them would free its blocks with std::free.
+    if (gmp_allocation_functions_are_defaults()) {
+      mp_set_memory_functions(guarded_allocate, guarded_reallocate, guarded_free);
+    }
     return true;
   }();
   (void)installed;
+}
+
+bool gmp_allocation_functions_are_defaults() noexcept {
+  if (__gmp_default_allocate == nullptr || __gmp_default_reallocate == nullptr || __gmp_default_free == nullptr) {
+    return true;  // unknown: treated as the defaults (see the declarations above)
+  }
+  void* (*allocate)(std::size_t) = nullptr;
+  void* (*reallocate)(void*, std::size_t, std::size_t) = nullptr;
+  void (*release)(void*, std::size_t) = nullptr;
+  mp_get_memory_functions(&allocate, &reallocate, &release);
+  return allocate == __gmp_default_allocate && reallocate == __gmp_default_reallocate &&
+         release == __gmp_default_free;
 }
 
 bool gmp_allocation_guard_active() noexcept {

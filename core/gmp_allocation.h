@@ -22,7 +22,8 @@
 // the initialization order of a static library, install_gmp_allocation_guard() at the entry
 // points (cli/run.cc, the C interface's barrier, the Python module); the second and later calls
 // do nothing, so an application that installs its own functions afterwards (e.g. the zeroing
-// allocator of SECURITY.md) keeps them.
+// allocator of SECURITY.md) keeps them; and the first call installs only over GMP's defaults,
+// so one that installed its own before keeps them too.
 //
 // Throwing through GMP. GMP's manual leaves it undefined; what it means for Debian's libgmp
 // 6.2.1 and libmpfr 4.2.0 (both built with unwind tables, .eh_frame) and the residual risks are
@@ -56,6 +57,12 @@ class GmpAllocationError : public LimitError {
 
 // Installs the guarded functions the first time it is called in the process; does nothing after.
 void install_gmp_allocation_guard() noexcept;
+
+// Whether GMP's current allocation functions are GMP's own defaults (recognised by libgmp's
+// exported __gmp_default_* functions; true when those are not available). The guard is
+// installed only over the defaults: an application's own functions, installed before or after,
+// are never replaced.
+[[nodiscard]] bool gmp_allocation_functions_are_defaults() noexcept;
 
 // Whether GMP's current allocation functions are the guarded ones (false after an application
 // installed its own).

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include <cstdlib>
 #include <string>
 
 #include <exactdp/core/gmp_allocation.h>
@@ -20,6 +21,27 @@ TEST(GmpAllocationGuard, InstalledAtLoad) {
   // No call here has installed it: the static initializer of core/gmp_allocation.cc did.
   EXPECT_TRUE(gmp_allocation_guard_active());
   install_gmp_allocation_guard();  // idempotent
+  EXPECT_TRUE(gmp_allocation_guard_active());
+}
+
+// The guard is installed only over GMP's own defaults, so an application's functions (installed
+// before exactdp's first call) are never replaced: the defaults are recognised, and functions of
+// one's own are not taken for them. The guarded functions are put back afterwards.
+void* counting_allocate(std::size_t n) { return std::malloc(n); }
+void* counting_reallocate(void* p, std::size_t, std::size_t n) { return std::realloc(p, n); }
+void counting_free(void* p, std::size_t) { std::free(p); }
+
+TEST(GmpAllocationGuard, RecognisesTheDefaultsAndNothingElse) {
+  void* (*allocate)(std::size_t) = nullptr;
+  void* (*reallocate)(void*, std::size_t, std::size_t) = nullptr;
+  void (*release)(void*, std::size_t) = nullptr;
+  mp_get_memory_functions(&allocate, &reallocate, &release);
+  EXPECT_FALSE(gmp_allocation_functions_are_defaults());  // the guard's own functions
+  mp_set_memory_functions(counting_allocate, counting_reallocate, counting_free);
+  EXPECT_FALSE(gmp_allocation_functions_are_defaults());
+  mp_set_memory_functions(nullptr, nullptr, nullptr);  // GMP's defaults
+  EXPECT_TRUE(gmp_allocation_functions_are_defaults());
+  mp_set_memory_functions(allocate, reallocate, release);
   EXPECT_TRUE(gmp_allocation_guard_active());
 }
 
