@@ -194,6 +194,20 @@ void require_dp_sgd_parameters(const mpq_class& q, unsigned long steps, const mp
   require_positive("width", width);
 }
 
+// LimitError naming epsilon: even sigma = 10^6, the largest searched, misses it.
+[[noreturn]] void throw_epsilon_not_reached(const mpq_class& epsilon) {
+  throw LimitError("epsilon", "epsilon = " + abbreviate(to_string(epsilon)) +
+                                  " is not reached with a noise multiplier sigma <= 10^6 at "
+                                  "this q, steps and delta (allowed: a larger epsilon)");
+}
+
+// LimitError naming epsilon: sigma = 10^-3, the smallest searched, already meets it.
+[[noreturn]] void throw_epsilon_met_at_smallest_sigma(const mpq_class& epsilon) {
+  throw LimitError("epsilon", "epsilon = " + abbreviate(to_string(epsilon)) +
+                                  " is already met by sigma = 10^-3, the smallest searched "
+                                  "(allowed: a smaller epsilon)");
+}
+
 }  // namespace
 
 DpSgdCalibration calibrate_dp_sgd(const mpq_class& q, unsigned long steps, const mpq_class& epsilon,
@@ -221,20 +235,9 @@ DpSgdCalibration calibrate_dp_sgd(const mpq_class& q, unsigned long steps, const
   internal::RationalBracket bracket;
   bracket.lo = lo;
   bracket.hi = hi;
-  if (decide(hi, bracket.g_hi) != internal::Side::kMeets) {
-    throw LimitError("epsilon", "epsilon = " + abbreviate(to_string(epsilon)) +
-                                    " is not reached with a noise multiplier sigma <= 10^6 at "
-                                    "this q, steps and delta (allowed: a larger epsilon)");
-  }
+  if (decide(hi, bracket.g_hi) != internal::Side::kMeets) throw_epsilon_not_reached(epsilon);
   mpq_class order_hi = last_order;
-  const auto require_lo_misses = [&] {
-    if (decide(lo, bracket.g_lo) != internal::Side::kMisses) {
-      throw LimitError("epsilon", "epsilon = " + abbreviate(to_string(epsilon)) +
-                                      " is already met by sigma = 10^-3, the smallest searched "
-                                      "(allowed: a smaller epsilon)");
-    }
-  };
-  require_lo_misses();
+  if (decide(lo, bracket.g_lo) != internal::Side::kMisses) throw_epsilon_met_at_smallest_sigma(epsilon);
   // Track the order at the upper end through the bisection.
   const internal::RationalDecider tracked = [&](const mpq_class& sigma, Interval& g) {
     const internal::Side s = decide(sigma, g);
