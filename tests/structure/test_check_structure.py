@@ -186,11 +186,11 @@ def function_of(lines, name="planted"):
 
 
 def test_a_function_over_80_lines_fails(tree, plant):
-    plant("cli/planted_long.cc", "namespace a {\n" + function_of(79) + "}\n")   # 80 body lines
+    plant("cli/planted_long.cc", "namespace a {\n" + function_of(77) + "}\n")   # 80 lines
     rc, out = run(tree)
     assert rc == 0, out
     plant("cli/planted_long.cc",
-          "namespace a {\nstruct S {\n  S() : v_{1} {}\n};\n" + function_of(80) + "}\n")
+          "namespace a {\nstruct S {\n  S() : v_{1} {}\n};\n" + function_of(78) + "}\n")
     rc, lines, out = violations(tree, "function-size")
     assert rc == 1, out
     assert [ln for ln in lines if ln.startswith("cli/planted_long.cc:5: function-size: planted has 81")], out
@@ -219,11 +219,11 @@ def test_a_baseline_function_may_not_grow(tree, plant):
     line, length = functions[name]
     assert length <= limit
     lines = text.split("\n")
-    lines.insert(line, "\n" * (limit - length))   # after the brace: the body grows to limit + 1
+    lines.insert(line, "\n" * (limit - length))   # after the signature: the function grows to limit + 1
     plant(rel, "\n".join(lines))
     rc, found, out = violations(tree, "function-size")
     assert rc == 1, out
-    grown = f"{name} has {limit + 1} body lines, grown"
+    grown = f"{name} has {limit + 1} lines, grown"
     assert [ln for ln in found if ln.startswith(f"{rel}:") and grown in ln], out
 
 
