@@ -198,4 +198,15 @@ void refuse_same_output(const std::string& option_a, const std::string& path_a,
   }
 }
 
+bool commit_outputs(AtomicOutputFile* table, AtomicOutputFile* json, const std::string& command, std::ostream& err) {
+  try {
+    if (table) table->commit();
+    if (json) json->commit();
+  } catch (const std::runtime_error& e) {
+    err << "exactdp " << command << ": " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace exactdp::cli

@@ -71,4 +71,9 @@ class AtomicOutputFile {
 void refuse_same_output(const std::string& option_a, const std::string& path_a,
                         const std::string& option_b, const std::string& path_b);
 
+// Commits a command's table file and then its --json file, each when given (null: not asked for).
+// On a failure prints "exactdp COMMAND: <why>" to err and returns false (exit status 1); the
+// target of the failed commit is unchanged.
+bool commit_outputs(AtomicOutputFile* table, AtomicOutputFile* json, const std::string& command, std::ostream& err);
+
 }  // namespace exactdp::cli

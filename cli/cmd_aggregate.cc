@@ -291,13 +291,7 @@ int cmd_aggregate(Args args, Io& io) {
   if (json_file) {
     json_file->stream() << aggregate_guarantee_json(opts.request, release, seeded, opts.digits).dump() << "\n";
   }
-  try {
-    if (table_file) table_file->commit();
-    if (json_file) json_file->commit();
-  } catch (const std::runtime_error& e) {
-    io.err << "exactdp aggregate: " << e.what() << "\n";
-    return 1;
-  }
+  if (!commit_outputs(table_file.get(), json_file.get(), "aggregate", io.err)) return 1;
   print_aggregate_guarantee(io.err, opts.request, release, seeded, opts.digits);
   return 0;
 }

@@ -182,13 +182,7 @@ int cmd_estimate(Args args, Io& io) {
     return 1;
   }
   if (json_file) json_file->stream() << estimate_guarantee_json(result, context).dump() << "\n";
-  try {
-    if (table_file) table_file->commit();
-    if (json_file) json_file->commit();
-  } catch (const std::runtime_error& e) {
-    io.err << "exactdp estimate: " << e.what() << "\n";
-    return 1;
-  }
+  if (!commit_outputs(table_file.get(), json_file.get(), "estimate", io.err)) return 1;
   print_estimate_guarantee(io.err, result, context);
   return 0;
 }

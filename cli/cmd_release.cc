@@ -499,18 +499,6 @@ bool write_table(mechanisms::TwoPassInput& input, std::ostream& out, std::ostrea
   return true;
 }
 
-// Renames the finished output files into place; false (message on stderr) on failure.
-bool commit_outputs(AtomicOutputFile* table, AtomicOutputFile* json, std::ostream& err) {
-  try {
-    if (table) table->commit();
-    if (json) json->commit();
-  } catch (const std::runtime_error& e) {
-    err << "exactdp release: " << e.what() << "\n";
-    return false;
-  }
-  return true;
-}
-
 // One codec per --column (same order): the column's grid, or the integers.
 std::vector<mechanisms::CellCodec> column_codecs(const ReleaseOptions& opts) {
   std::vector<mechanisms::CellCodec> out;
@@ -576,7 +564,7 @@ int cmd_release(Args args, Io& io) {
                                .dump()
                         << "\n";
   }
-  if (!commit_outputs(table_file.get(), json_file.get(), io.err)) return 1;
+  if (!commit_outputs(table_file.get(), json_file.get(), "release", io.err)) return 1;
   print_guarantee(io.err, calibration, noised_names, seeded, opts.digits, opts.grid, ordered);
   return 0;
 }
