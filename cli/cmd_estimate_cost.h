@@ -27,14 +27,8 @@ using mechanisms::kMaxEstimateEpsilonBits;
 // What the work depends on (one peeling).
 using SparseMeanShape = mechanisms::PeelingShape;
 
-inline constexpr unsigned long long kMaxSparseMeanWork = mechanisms::kMaxPeelingWork;
-
-[[nodiscard]] inline unsigned long long sparse_mean_work(const SparseMeanShape& shape) {
-  return mechanisms::peeling_work(shape);
-}
-
-// ParameterError naming s unless 1 <= s <= d; LimitError naming s when sparse_mean_work is over
-// kMaxSparseMeanWork.
+// ParameterError naming s unless 1 <= s <= d; LimitError naming s when mechanisms::peeling_work
+// is over mechanisms::kMaxPeelingWork.
 inline void check_sparse_mean_cost(const SparseMeanShape& shape) { mechanisms::check_peeling_cost(shape, "s"); }
 
 }  // namespace exactdp::cli

@@ -141,8 +141,8 @@ SelectRequest parse_select_request(const ParsedArgs& parsed) {
   return req;
 }
 
-// Peeling that would take more than kMaxPeelingSteps candidate steps (about 10 s) is refused
-// before a bit is drawn, from the estimate of Selection::estimated_peeling_steps.
+// -n N single selections (no --top) whose work is over kMaxPeelingSteps candidate steps are
+// refused before a bit is drawn, from the estimate of Selection::estimated_select_steps_x64.
 void check_repeated_select_cost(mechanisms::Selection& selection, const SelectRequest& req) {
   const mpz_class total_x64 =
       mpz_class(std::to_string(selection.estimated_select_steps_x64())) * mpz_class(std::to_string(req.draws));
@@ -156,6 +156,8 @@ void check_repeated_select_cost(mechanisms::Selection& selection, const SelectRe
   }
 }
 
+// Peeling that would take more than kMaxPeelingSteps candidate steps (about 10 s) is refused
+// before a bit is drawn, from the estimate of Selection::estimated_peeling_steps.
 void check_peeling_cost(mechanisms::Selection& selection, const SelectRequest& req) {
   if (req.top <= 1) {
     check_repeated_select_cost(selection, req);

@@ -1,4 +1,4 @@
-// this file only lays out pixels for pictures.
+// svg_plot.cc — pixel layout only: its doubles place points in a picture and never reach a result.
 #include "cli/svg_plot.h"
 
 #include "cli/atomic_output.h"

@@ -64,17 +64,20 @@ void check_quantile_cost(const ValueBounds& bounds, const mpq_class& q, const mp
   w.sensitivity = bits_of(quantile_score_sensitivity(q, max_rows)) + 1;
   w.best = per_score;
   w.scores = w.candidates * per_score;  // at most 10^6 x (2^32 + 66): no overflow
-  const std::string parts = std::to_string(w.candidates) + " grid points x (q " + std::to_string(q_bits) +
-                            " + epsilon " + std::to_string(w.epsilon) + " bits)";
+  // What the estimate is made of, for a refusal's message only (this runs once per released group).
+  const auto parts = [&] {
+    return std::to_string(w.candidates) + " grid points x (q " + std::to_string(q_bits) + " + epsilon " +
+           std::to_string(w.epsilon) + " bits)";
+  };
   if (w.scores > kMaxScoreBits) {
-    quantile_over_limit(q_bits >= 64 ? "q" : "bounds", "scores", w.scores, "2^28 bits (32 MiB)", parts);
+    quantile_over_limit(q_bits >= 64 ? "q" : "bounds", "scores", w.scores, "2^28 bits (32 MiB)", parts());
   }
   const unsigned long long estimate = estimated_weight_bits(w);
   if (estimate <= kMaxWeightBits) return;
   const std::string option = w.epsilon >= w.sensitivity + 2 * per_score ? "epsilon"
                              : q_bits >= 64                               ? "q"
                                                                           : "bounds";
-  quantile_over_limit(option, "exponential weights", estimate, "2^31 bits (256 MiB)", parts);
+  quantile_over_limit(option, "exponential weights", estimate, "2^31 bits (256 MiB)", parts());
 }
 
 mpz_class draw_quantile(BitSource& bits, const std::vector<mpz_class>& values, const ValueBounds& bounds,
