@@ -13,6 +13,7 @@
 //   * Selection::make returns or throws ParameterError (LimitError included) and nothing else;
 //   * a LimitError names epsilon, sensitivity or scores (the options a caller can change);
 //   * on success one selection returns an index below the number of candidates.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>

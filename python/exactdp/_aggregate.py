@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _exactdp
+from . import _convert, _exactdp
 from ._convert import (law_keyword, check_decimal, check_frame, decimal_int_text, exact_text, fraction_from_text,
                        int_from_text, int_text, parse_exact_text)
 from ._errors import LimitError, ParameterError
@@ -44,7 +44,6 @@ from .interval import Interval
 KINDS: Tuple[Tuple[str, bool], ...] = (("count", False), ("count_units", False), ("sum", True), ("mean", True))
 
 _MAX_VALUE_DIGITS = 10_000  # the CSV reader's limit on a value cell (docs/AGGREGATE.md, Limits)
-_MAX_VALUE_BITS = 33_220  # 2^33220 > 10^10000: more bits, more digits than a cell may hold
 
 
 def _bound_text(name: str, value: Any) -> str:
@@ -210,7 +209,7 @@ def _exact_decimal(column: str, row: Any, value: Any) -> str:
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"column {column!r}, row {row!r}: a bool is not a value to sum")
     if isinstance(value, numbers.Integral):
-        if int(value).bit_length() > _MAX_VALUE_BITS:  # checked before any conversion
+        if int(value).bit_length() > _convert.MAX_INT_BITS:  # checked before any conversion
             raise LimitError(f"column {column!r}, row {row!r}: over {_MAX_VALUE_DIGITS} digits", column)
         return decimal_int_text(int(value))
     if isinstance(value, (float, np.floating)):
@@ -222,7 +221,7 @@ def _exact_decimal(column: str, row: Any, value: Any) -> str:
         k = den.bit_length() - 1
         return _scaled_decimal(num * 5**k, k)
     if isinstance(value, fractions.Fraction):
-        if value.numerator.bit_length() + value.denominator.bit_length() > _MAX_VALUE_BITS:
+        if value.numerator.bit_length() + value.denominator.bit_length() > _convert.MAX_INT_BITS:
             raise LimitError(f"column {column!r}, row {row!r}: over {_MAX_VALUE_DIGITS} digits", column)
         den, k2, k5 = value.denominator, 0, 0
         while den % 2 == 0:

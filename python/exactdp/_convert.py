@@ -79,7 +79,7 @@ def _law_given_positionally(function, args: tuple) -> bool:
 
 MAX_DIGITS = 10_000  # kMaxRationalDigits, core/rational.h
 MAX_EXPONENT = 100_000  # kMaxDecimalExponent
-_MAX_INT_BITS = 33_220  # 2^33220 > 10^10000: an int of more bits has more than 10,000 digits
+MAX_INT_BITS = 33_220  # 2^33220 > 10^10000: an int of more bits has more than 10,000 digits
 _SHORT = 4_000  # digits that str() / int() convert under Python's default limit (4,300)
 
 # An exact rational as the C++ parser reads it: an integer, p/q, or a decimal with an exponent.
@@ -94,7 +94,7 @@ def _too_many_digits(name: str, digits: int) -> LimitError:
 def int_text(name: str, value: int) -> str:
     """The decimal text of an int of at most 10,000 digits (LimitError naming ``name`` above,
     checked on its bits before any conversion), whatever Python's int-to-str digit limit."""
-    if value.bit_length() > _MAX_INT_BITS:
+    if value.bit_length() > MAX_INT_BITS:
         raise LimitError(f"{name} has too many digits: at most {MAX_DIGITS} digits allowed", name)
     return decimal_int_text(value)
 

@@ -288,14 +288,7 @@ py::list bound_partition(const py::dict& spec, const py::bytes& records,
 }
 
 mpz_class mpz_of(const py::handle& v, const char* what) {
-  if (PyLong_Check(v.ptr()) != 0) {  // hexadecimal: no int-to-str digit limit
-    const py::object hex = py::reinterpret_steal<py::object>(PyNumber_ToBase(v.ptr(), 16));
-    if (!hex) throw py::error_already_set();
-    std::string text = hex.cast<std::string>();
-    const bool negative = !text.empty() && text[0] == '-';
-    mpz_class out(text.substr(negative ? 3 : 2), 16);
-    return negative ? mpz_class(-out) : out;
-  }
+  if (PyLong_Check(v.ptr()) != 0) return mpz_from_python_int(v);
   return parse_integer(what, py::str(v).cast<std::string>());
 }
 
@@ -339,6 +332,15 @@ py::dict from_totals(const py::dict& spec, const py::list& totals, const std::op
 }
 
 }  // namespace
+
+mpz_class mpz_from_python_int(const py::handle& v) {
+  const py::object hex = py::reinterpret_steal<py::object>(PyNumber_ToBase(v.ptr(), 16));
+  if (!hex) throw py::error_already_set();
+  const std::string text = hex.cast<std::string>();
+  const bool negative = !text.empty() && text[0] == '-';
+  const mpz_class magnitude(text.substr(negative ? 3 : 2), 16);  // after "-0x" or "0x"
+  return negative ? mpz_class(-magnitude) : magnitude;
+}
 
 void register_aggregate(py::module_& m) {
   m.def("_aggregate_guarantee", &aggregate_guarantee, py::arg("spec"));

@@ -37,7 +37,7 @@ using verification::SampleCounter;
 using verification::TestResult;
 using Given = std::vector<std::pair<std::string, std::string>>;
 
-// One Python int into the counter: int64 directly, larger through its decimal text.
+// One Python int into the counter: int64 directly, larger through mpz_from_python_int.
 void add_python_int(const py::handle& item, SampleCounter& counter) {
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(item.ptr(), &overflow);
@@ -46,13 +46,7 @@ void add_python_int(const py::handle& item, SampleCounter& counter) {
     counter.add(static_cast<std::int64_t>(v));
     return;
   }
-  // Through hexadecimal text: Python's int-to-str digit limit applies to decimal only.
-  const py::object hex = py::reinterpret_steal<py::object>(PyNumber_ToBase(item.ptr(), 16));
-  if (!hex) throw py::error_already_set();
-  const std::string text = hex.cast<std::string>();
-  const bool negative = !text.empty() && text[0] == '-';
-  const mpz_class magnitude(text.substr(negative ? 3 : 2), 16);
-  counter.add(negative ? mpz_class(-magnitude) : magnitude);
+  counter.add(mpz_from_python_int(item));
 }
 
 void count_samples(const py::object& samples, SampleCounter& counter) {

@@ -16,6 +16,7 @@
 //   aggregate.cc   `exactdp aggregate` on records (exactdp.aggregate, exactdp.dask.aggregate)
 #pragma once
 
+#include <gmpxx.h>
 #include <pybind11/pybind11.h>
 
 #include <string>
@@ -24,6 +25,10 @@
 #include <exactdp/accounting/ziv.h>
 
 namespace exactdp::python {
+
+// A Python int as an exact integer, through its hexadecimal text: Python's int-to-str digit
+// limit (4,300 by default) applies to decimal only. The argument must be an int.
+[[nodiscard]] mpz_class mpz_from_python_int(const pybind11::handle& v);
 
 void register_errors(pybind11::module_& m);
 void register_sampling(pybind11::module_& m);
