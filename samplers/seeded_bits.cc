@@ -2,11 +2,14 @@
 
 #include <sodium.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include <exactdp/core/errors.h>
+#include <exactdp/samplers/internal/chacha20.h>
 #include <exactdp/samplers/internal/secret_page.h>
 #include <exactdp/core/rational.h>
 
@@ -15,12 +18,20 @@ namespace {
 
 constexpr std::size_t kBlockBytes = 64;
 constexpr uint128 kBlocksPerNonce = static_cast<uint128>(1) << 32;
+// Keystream is made 16 blocks at a time (one pass of the AVX-512 path) and handed to the bit
+// buffer in refills of BitBufferState::kBufferBytes.
+constexpr std::size_t kStreamBytes = 16 * kBlockBytes;
+static_assert(kStreamBytes % BitBufferState::kBufferBytes == 0);
 
-// The layout of the secret page: the buffer state first (alignment), then the key.
+// The layout of the secret page: the buffer state first (alignment), the made but not yet handed
+// out keystream, then the key. All zero is a fresh source: empty buffer, nothing made.
 struct SeededState {
   BitBufferState buffer;
+  alignas(64) unsigned char stream[kStreamBytes];
+  std::size_t stream_left;  // the last stream_left bytes of `stream` are not yet handed out
   unsigned char key[32];
 };
+static_assert(sizeof(SeededState) <= 4096, "one page");
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -74,7 +85,8 @@ SeededBits::~SeededBits() {
 }
 
 void SeededBits::seek(uint128 start_block) {
-  sodium_memzero(state_, sizeof(BitBufferState));  // all zero: the empty buffer
+  auto* st = static_cast<SeededState*>(page_->data());
+  sodium_memzero(st, offsetof(SeededState, key));  // all zero: empty buffer, nothing made
   next_block_ = start_block;
 }
 
@@ -82,10 +94,23 @@ bool SeededBits::memory_locked() const noexcept { return page_->locked(); }
 bool SeededBits::dump_excluded() const noexcept { return page_->dump_excluded(); }
 
 void SeededBits::refill(unsigned char* out, std::size_t n) {
-  // n is a multiple of 64 (the buffer size); produce whole blocks, switching nonce when the
-  // 32-bit block counter of the current nonce is used up.
+  auto* st = static_cast<SeededState*>(page_->data());
+  while (n > 0) {
+    if (st->stream_left == 0) make_stream();
+    const std::size_t take = std::min(n, st->stream_left);
+    std::memcpy(out, st->stream + (kStreamBytes - st->stream_left), take);
+    st->stream_left -= take;
+    out += take;
+    n -= take;
+  }
+}
+
+void SeededBits::make_stream() {
+  // kStreamBytes of keystream from block next_block_ on, in whole blocks, switching nonce when
+  // the 32-bit block counter of the current nonce is used up.
+  auto* st = static_cast<SeededState*>(page_->data());
   std::size_t done = 0;
-  while (done < n) {
+  while (done < kStreamBytes) {
     const uint128 nonce_index = next_block_ / kBlocksPerNonce;
     const auto counter = static_cast<std::uint32_t>(next_block_ % kBlocksPerNonce);
     unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES] = {0};
@@ -96,14 +121,13 @@ void SeededBits::refill(unsigned char* out, std::size_t n) {
     }
     // Blocks left under this nonce before the counter would wrap.
     const uint128 left = kBlocksPerNonce - counter;
-    std::size_t blocks = (n - done) / kBlockBytes;
+    std::size_t blocks = (kStreamBytes - done) / kBlockBytes;
     if (static_cast<uint128>(blocks) > left) blocks = static_cast<std::size_t>(left);
-    std::memset(out + done, 0, blocks * kBlockBytes);  // the keystream is XORed onto zeros
-    crypto_stream_chacha20_ietf_xor_ic(out + done, out + done, blocks * kBlockBytes, nonce, counter,
-                                       key_);
+    internal::chacha20_keystream(st->stream + done, blocks * kBlockBytes, nonce, counter, key_);
     done += blocks * kBlockBytes;
     next_block_ += blocks;
   }
+  st->stream_left = kStreamBytes;
 }
 
 }  // namespace exactdp

@@ -6,9 +6,10 @@
 // b = 0 .. 2^32 - 1, the 64-byte keystream blocks of crypto_stream_chacha20_ietf in that order.
 // So the end of one nonce's 32-bit block counter (256 GiB) is defined: the stream continues with
 // block 0 of the next nonce; it never repeats within 2^96 * 256 GiB. The same seed gives the same
-// stream on every machine (libsodium's ChaCha20 is platform independent).
+// stream on every machine: the keystream comes from internal/chacha20.h (AVX-512, AVX2 or scalar,
+// chosen at run time), byte for byte libsodium's crypto_stream_chacha20_ietf, which the tests check.
 //
-// The key and the buffer live in one anonymous page that is left out of core dumps
+// The key, the buffer and the keystream made ahead of the buffer (up to 1 KiB) live in one anonymous page that is left out of core dumps
 // (MADV_DONTDUMP) and mlock'ed where RLIMIT_MEMLOCK allows (if not, it may be swapped; nothing
 // aborts); both are wiped with sodium_memzero on destruction (internal/secret_page.h). Unlike
 // SystemBits the page is NOT wiped on fork: a forked child continues the same stream.
@@ -55,9 +56,12 @@ class SeededBits final : public BitSource {
   void refill(unsigned char* out, std::size_t n) override;
 
  private:
-  std::unique_ptr<internal::SecretPage> page_;  // holds the key and the buffer state
+  // Fills the page's keystream stash (16 blocks from next_block_ on).
+  void make_stream();
+
+  std::unique_ptr<internal::SecretPage> page_;  // holds the key, the buffer state and the stash
   unsigned char* key_ = nullptr;                // 32 bytes inside page_
-  uint128 next_block_;  // next 64-byte block of the stream to produce
+  uint128 next_block_;  // next 64-byte block of the stream to make
 };
 
 }  // namespace exactdp

@@ -60,6 +60,27 @@ TEST(SeededBits, StreamContinuesWithNextNonceAtCounterEnd) {
   EXPECT_NE(a, b);
 }
 
+// The stream made ahead in 16-block passes, read across many passes and across a nonce switch
+// that falls inside a pass (start 21 blocks before the end of nonce 0): libsodium's keystream,
+// nonce by nonce, byte for byte.
+TEST(SeededBits, LongStreamAcrossPassesAndANonceSwitchIsLibsodiumsKeystream) {
+  Seed key{};
+  for (std::size_t i = 0; i < key.size(); ++i) key[i] = static_cast<unsigned char>(5 * i + 11);
+  const std::uint32_t first = 0xffffffffu - 20;
+  SeededBits bits(key, first);
+  const auto got = read_bytes(bits, 64 * 60);
+  std::vector<unsigned char> expected;
+  for (std::uint32_t c = first; c != 0; ++c) {  // 21 blocks: the rest of nonce 0
+    const auto block = chacha_block(key, 0, c);
+    expected.insert(expected.end(), block.begin(), block.end());
+  }
+  for (std::uint32_t c = 0; c < 39; ++c) {
+    const auto block = chacha_block(key, 1, c);
+    expected.insert(expected.end(), block.begin(), block.end());
+  }
+  EXPECT_EQ(got, expected);
+}
+
 // seek(b) mid-stream (here mid-word, then mid-buffer) continues exactly as a fresh source
 // started at block b; a source that skipped seek (the deliberately wrong variant) does not.
 TEST(SeededBits, SeekRestartsAtTheBlockLikeAFreshSource) {

@@ -1,0 +1,133 @@
+#include <exactdp/samplers/internal/chacha20.h>
+
+#include <sodium.h>
+
+#include <bit>
+#include <cstring>
+
+namespace exactdp::internal {
+namespace {
+
+constexpr std::size_t kBlockBytes = 64;
+
+std::uint32_t load_le32(const unsigned char* p) noexcept {
+  return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
+         std::uint32_t{p[3]} << 24;
+}
+
+void store_le32(unsigned char* p, std::uint32_t v) noexcept {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
+}
+
+void quarter_round(std::uint32_t& a, std::uint32_t& b, std::uint32_t& c, std::uint32_t& d) noexcept {
+  a += b;
+  d = std::rotl(d ^ a, 16);
+  c += d;
+  b = std::rotl(b ^ c, 12);
+  a += b;
+  d = std::rotl(d ^ a, 8);
+  c += d;
+  b = std::rotl(b ^ c, 7);
+}
+
+// The input state (RFC 8439 section 2.3): "expand 32-byte k", the key, counter, nonce.
+void initial_state(std::uint32_t* state, const unsigned char* key, const unsigned char* nonce,
+                   std::uint32_t counter) noexcept {
+  state[0] = 0x61707865;
+  state[1] = 0x3320646e;
+  state[2] = 0x79622d32;
+  state[3] = 0x6b206574;
+  for (int i = 0; i < 8; ++i) state[4 + i] = load_le32(key + 4 * i);
+  state[12] = counter;
+  for (int i = 0; i < 3; ++i) state[13 + i] = load_le32(nonce + 4 * i);
+}
+
+bool cpu_has_avx2() noexcept {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") != 0;
+}
+
+bool cpu_has_avx512() noexcept {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") != 0;
+}
+
+}  // namespace
+
+void chacha20_blocks_scalar(std::uint32_t* state, unsigned char* out, std::size_t blocks) noexcept {
+  for (std::size_t b = 0; b < blocks; ++b, out += kBlockBytes) {
+    std::uint32_t x[16];
+    std::memcpy(x, state, sizeof x);
+    for (int round = 0; round < 10; ++round) {  // 20 rounds: column then diagonal, ten times
+      quarter_round(x[0], x[4], x[8], x[12]);
+      quarter_round(x[1], x[5], x[9], x[13]);
+      quarter_round(x[2], x[6], x[10], x[14]);
+      quarter_round(x[3], x[7], x[11], x[15]);
+      quarter_round(x[0], x[5], x[10], x[15]);
+      quarter_round(x[1], x[6], x[11], x[12]);
+      quarter_round(x[2], x[7], x[8], x[13]);
+      quarter_round(x[3], x[4], x[9], x[14]);
+    }
+    for (int i = 0; i < 16; ++i) store_le32(out + 4 * i, x[i] + state[i]);
+    sodium_memzero(x, sizeof x);
+    chacha20_advance(state, 1);
+  }
+}
+
+bool chacha20_path_available(ChaCha20Path path) noexcept {
+  static const bool avx2 = cpu_has_avx2();
+  static const bool avx512 = cpu_has_avx512();
+  switch (path) {
+    case ChaCha20Path::kScalar: return true;
+    case ChaCha20Path::kAvx2: return avx2;
+    case ChaCha20Path::kAvx512: return avx512;
+  }
+  return false;
+}
+
+ChaCha20Path chacha20_fastest_path() noexcept {
+  static const ChaCha20Path fastest = chacha20_path_available(ChaCha20Path::kAvx512) ? ChaCha20Path::kAvx512
+                                      : chacha20_path_available(ChaCha20Path::kAvx2) ? ChaCha20Path::kAvx2
+                                                                                     : ChaCha20Path::kScalar;
+  return fastest;
+}
+
+const char* chacha20_path_name(ChaCha20Path path) noexcept {
+  switch (path) {
+    case ChaCha20Path::kScalar: return "scalar";
+    case ChaCha20Path::kAvx2: return "avx2";
+    case ChaCha20Path::kAvx512: return "avx512";
+  }
+  return "unknown";
+}
+
+void chacha20_keystream(unsigned char* out, std::size_t len, const unsigned char* nonce,
+                        std::uint32_t counter, const unsigned char* key, ChaCha20Path path) noexcept {
+  if (!chacha20_path_available(path)) path = ChaCha20Path::kScalar;
+  std::uint32_t state[16];
+  initial_state(state, key, nonce, counter);
+  std::size_t blocks = len / kBlockBytes;
+  if (path == ChaCha20Path::kAvx512 && blocks >= 16) {
+    const std::size_t n = blocks - blocks % 16;
+    chacha20_blocks_avx512(state, out, n);
+    out += n * kBlockBytes;
+    blocks -= n;
+  }
+  if (path != ChaCha20Path::kScalar && chacha20_path_available(ChaCha20Path::kAvx2) && blocks >= 8) {
+    const std::size_t n = blocks - blocks % 8;
+    chacha20_blocks_avx2(state, out, n);
+    out += n * kBlockBytes;
+    blocks -= n;
+  }
+  chacha20_blocks_scalar(state, out, blocks);
+  out += blocks * kBlockBytes;
+  if (const std::size_t tail = len % kBlockBytes; tail != 0) {
+    unsigned char last[kBlockBytes];
+    chacha20_blocks_scalar(state, last, 1);
+    std::memcpy(out, last, tail);
+    sodium_memzero(last, sizeof last);
+  }
+  sodium_memzero(state, sizeof state);
+}
+
+}  // namespace exactdp::internal
