@@ -6,12 +6,12 @@
 #include <string>
 
 #include <exactdp/exactdp.h>
-#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/c_api/internal/c_api_support.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/samplers/system_bits.h>
 
 #ifndef EXACTDP_VERSION_STRING
-#error "EXACTDP_VERSION_STRING is set by mechanisms/CMakeLists.txt from the project version"
+#error "EXACTDP_VERSION_STRING is set by c_api/CMakeLists.txt from the project version"
 #endif
 
 using exactdp::internal::guard;

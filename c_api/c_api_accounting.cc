@@ -5,7 +5,7 @@
 //
 // The per-law calls (exactdp_discrete_gaussian_delta, exactdp_discrete_laplace_delta,
 // exactdp_calibrate_discrete_gaussian) are the generic ones at a fixed law; exactdp_sampler_delta
-// takes the law of the sampler. A law without the capability asked for is refused by name.
+// takes the law of the sampler (every handle holds a registry law). A law without the capability asked for is refused by name.
 #include <gmpxx.h>
 #include <mpfr.h>
 
@@ -22,7 +22,7 @@
 #include <exactdp/core/rational.h>
 #include <exactdp/exactdp.h>
 #include <exactdp/laws/registry.h>
-#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/c_api/internal/c_api_support.h>
 
 namespace exactdp::internal {
 namespace {
@@ -72,50 +72,25 @@ Interval delta_interval(const laws::Law& law, const laws::LawParameters& p, cons
   return accounting::hardened_delta(d.value, epsilon, *tau_upper);
 }
 
-// The noise of a registry sampler (exactdp_sampler_new) with the sensitivity of this call: a
-// law with a certified profile whose sensitivity is a privacy parameter apart from its noise
-// (never another law standing in for it). EXACTDP_E_UNSUPPORTED for any other law (the
-// staircase: its sensitivity is part of the noise).
-laws::LawParameters registry_privacy(const RegistrySampler& r, const mpz_class& sensitivity) {
-  const laws::Law& law = *r.law;
+// The privacy parameters of a sampler's law with the sensitivity of this call: a law with a
+// certified profile whose sensitivity is a privacy parameter apart from its noise (never another
+// law standing in for it). EXACTDP_E_UNSUPPORTED for any other law (bernoulli-exp: no additive
+// noise; the staircase: its sensitivity is part of the noise).
+laws::LawParameters sampler_privacy(const exactdp_sampler& s, const mpz_class& sensitivity) {
+  const laws::Law& law = *s.law;
   bool separate = false;
   for (const auto& spec : law.parameters()) separate = separate || (spec.name == "sensitivity" && spec.role == laws::Role::kPrivacy);
   if (!law.supports(laws::Capability::kProfile) || !separate) {
     throw CApiError(EXACTDP_E_UNSUPPORTED, "sampler: exactdp_sampler_delta covers the laws with a profile at a "
-                                           "given sensitivity; law " + law.name() + " is not one of them");
+                                           "given sensitivity; law " + law.name() + " (" + law.summary() +
+                                           ") is not one of them");
   }
   std::vector<std::pair<std::string, mpq_class>> given;
   for (const auto& spec : law.parameters()) {
-    if (spec.role == laws::Role::kNoise) given.emplace_back(spec.name, r.parameters.rational(spec.name));
+    if (spec.role == laws::Role::kNoise) given.emplace_back(spec.name, s.parameters.rational(spec.name));
   }
   given.emplace_back("sensitivity", mpq_class(sensitivity));
   return law.parse_values(given, laws::Use::kPrivacy);
-}
-
-// The law of a sampler handle and its privacy parameters at `sensitivity`: the per-law handles
-// name their law, a registry handle carries it.
-std::pair<const laws::Law*, laws::LawParameters> sampler_privacy(const exactdp_sampler& sampler,
-                                                                 const mpz_class& sensitivity) {
-  struct Noise {
-    const char* law;
-    const char* parameter;
-    mpq_class value;
-  };
-  const auto& v = sampler.params;
-  std::optional<Noise> noise;
-  if (const auto* r = std::get_if<RegistrySampler>(&v)) return {r->law, registry_privacy(*r, sensitivity)};
-  if (const auto* g = std::get_if<DiscreteGaussianParams>(&v)) noise = Noise{"discrete-gaussian", "sigma2", g->sigma2()};
-  if (const auto* hg = std::get_if<HardenedDiscreteGaussianParams>(&v)) {
-    noise = Noise{"discrete-gaussian", "sigma2", hg->sigma2()};
-  }
-  if (const auto* l = std::get_if<DiscreteLaplaceParams>(&v)) noise = Noise{"discrete-laplace", "scale", l->scale()};
-  if (const auto* hl = std::get_if<HardenedDiscreteLaplaceParams>(&v)) {
-    noise = Noise{"discrete-laplace", "scale", hl->scale()};
-  }
-  if (!noise) throw CApiError(EXACTDP_E_UNSUPPORTED, "sampler: Bernoulli(exp(-gamma)) has no additive-noise profile");
-  const laws::Law& law = laws::law_named(noise->law);
-  return {&law, law.parse_values({{noise->parameter, noise->value}, {"sensitivity", mpq_class(sensitivity)}},
-                                 laws::Use::kPrivacy)};
 }
 
 // A calibrated noise parameter as text: exact when its decimal terminates within
@@ -193,9 +168,9 @@ int exactdp_sampler_delta(const exactdp_sampler* sampler, const char* epsilon,
     require_non_null(upper, "upper");
     const mpq_class e = internal::epsilon_argument(epsilon);
     const mpz_class s = internal::sensitivity_argument(sensitivity);
-    const auto [law, p] = internal::sampler_privacy(*sampler, s);
-    internal::write_interval(internal::delta_interval(*law, p, e, internal::tau_upper_or_null(*sampler)), lower, upper,
-                             len);
+    const exactdp::laws::LawParameters p = internal::sampler_privacy(*sampler, s);
+    internal::write_interval(internal::delta_interval(*sampler->law, p, e, internal::tau_upper_or_null(*sampler)),
+                             lower, upper, len);
     return EXACTDP_OK;
   });
 }

@@ -18,7 +18,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/exactdp.h>
 #include <exactdp/mechanisms/grid_noise/grid_noise.h>
-#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/c_api/internal/c_api_support.h>
 #include <exactdp/samplers/seeded_bits.h>
 
 namespace exactdp::internal {

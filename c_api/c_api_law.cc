@@ -1,6 +1,6 @@
-// c_api_law.cc — the generic sampler constructor of the C interface (exactdp.h):
-// exactdp_sampler_new builds any law of the registry (laws/registry.h) from its parameters by
-// name as decimal text, and hands back the law's own laws::Sampler in the opaque handle, so
+// c_api_law.cc — the generic sampler constructor of the C interface (exactdp.h), which the
+// per-law constructors (c_api_sampler.cc) call at a fixed law: exactdp_sampler_new builds any law
+// of the registry (laws/registry.h) from its parameters by name as decimal text, and hands back the law's own laws::Sampler in the opaque handle, so
 // every registry law with a sampler (the staircase included) is drawable from C with
 // exactdp_sample_int64 / exactdp_sample_decimal. exactdp_sampler_laws lists those laws.
 //
@@ -18,7 +18,7 @@
 #include <exactdp/exactdp.h>
 #include <exactdp/laws/law.h>
 #include <exactdp/laws/registry.h>
-#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/c_api/internal/c_api_support.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/samplers/hardening.h>
 #include <exactdp/core/rational.h>
@@ -64,22 +64,20 @@ const laws::Law& sampled_law(const char* name) {
   return *law;
 }
 
-RegistrySampler make_registry_sampler(const char* law_name, const char* const* names, const char* const* values,
-                                      std::size_t count, int flags) {
-  require_non_null(law_name, "law");
-  auto given = named_values(names, values, count);
-  const bool hardened = hardened_flag(flags);
+}  // namespace
+
+std::unique_ptr<exactdp_sampler> make_sampler(const char* law_name,
+                                              const std::vector<std::pair<std::string, std::string>>& given,
+                                              const std::optional<Hardening>& hardening) {
   const laws::Law& law = sampled_law(law_name);
-  require_capability(law, hardened);
-  RegistrySampler r;
-  r.law = &law;
-  r.parameters = law.parse(given, laws::Use::kSample);
-  const std::optional<Hardening> hardening = hardened ? std::optional<Hardening>(Hardening{}) : std::nullopt;
-  r.sampler = law.make_sampler(r.parameters, hardening);
-  return r;
+  require_capability(law, hardening.has_value());
+  auto s = std::make_unique<exactdp_sampler>();
+  s->law = &law;
+  s->parameters = law.parse(given, laws::Use::kSample);
+  s->sampler = law.make_sampler(s->parameters, hardening);
+  return s;
 }
 
-}  // namespace
 }  // namespace exactdp::internal
 
 using exactdp::internal::guard;
@@ -92,8 +90,11 @@ int exactdp_sampler_new(const char* law, const char* const* names, const char* c
                         int flags, exactdp_sampler** out) {
   return guard([&] {
     require_non_null(out, "out");
-    internal::RegistrySampler r = internal::make_registry_sampler(law, names, values, count, flags);
-    *out = new exactdp_sampler{std::move(r)};  // the last step: nothing after it can fail
+    require_non_null(law, "law");
+    const auto given = internal::named_values(names, values, count);
+    const std::optional<exactdp::Hardening> hardening =
+        internal::hardened_flag(flags) ? std::optional<exactdp::Hardening>(exactdp::Hardening{}) : std::nullopt;
+    *out = internal::make_sampler(law, given, hardening).release();  // the last step: nothing after it can fail
     return EXACTDP_OK;
   });
 }

@@ -1,21 +1,22 @@
-// c_api_sampler.cc — the samplers of the C interface (exactdp.h): construction from decimal text,
-// batch int64 draws, decimal draws, and the hardened samplers' certified tau.
+// c_api_sampler.cc — the samplers of the C interface (exactdp.h): the per-law constructors (the
+// generic exactdp_sampler_new of c_api_law.cc at a fixed law), batch int64 draws, decimal draws,
+// and the hardened samplers' certified tau.
 //
-// The hardened path of exactdp_sample_int64 is chosen once per call from the sampler's kind (a
-// public fact) and is then a plain loop over the isochronous draw: no branch on a value, no range
-// check, no exception path. The registry samplers of exactdp_sampler_new (c_api_law.cc) take the
-// same two paths through laws::Sampler.
+// Every handle holds a registry law's laws::Sampler. The hardened path of exactdp_sample_int64 is
+// chosen once per call from the sampler's kind (a public fact) and is then a plain loop over the
+// isochronous draw: no branch on a value, no range check, no exception path.
 #include <gmpxx.h>
 
 #include <cstdint>
 #include <utility>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/interval.h>
 #include <exactdp/exactdp.h>
-#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/c_api/internal/c_api_support.h>
 #include <exactdp/samplers/hardening.h>
 #include <exactdp/core/rational.h>
 
@@ -27,7 +28,7 @@ constexpr int kKnownFlags = EXACTDP_HARDENED;
 // The options after validation: the C struct read once into C++ values.
 struct SamplerOptions {
   bool hardened = false;
-  mpz_class mean = 0;
+  const char* mean = nullptr;  // the integer mean's text; NULL: the law's default (0)
   Hardening hardening{};
 };
 
@@ -46,7 +47,7 @@ SamplerOptions read_options(const exactdp_sampler_options* options) {
             " (call exactdp_sampler_options_init)");
   }
   SamplerOptions o = flags_only(options->flags);
-  if (options->mean != nullptr) o.mean = parse_integer("mean", options->mean);
+  o.mean = options->mean;
   if (options->tau_bits != 0) {
     if (!o.hardened) {
       throw ParameterError("tau_bits", "tau_bits = " + std::to_string(options->tau_bits) +
@@ -57,29 +58,16 @@ SamplerOptions read_options(const exactdp_sampler_options* options) {
   return o;
 }
 
-// Hands a ready sampler to the caller (the last step: nothing after it can fail).
-template <class Params>
-void publish(exactdp_sampler** out, Params params) {
-  *out = new exactdp_sampler{std::move(params)};
-}
-
-int make_gaussian(const char* sigma2_text, const SamplerOptions& o, exactdp_sampler** out) {
-  const mpq_class sigma2 = rational_argument("sigma2", sigma2_text);
-  if (o.hardened) {
-    publish(out, HardenedDiscreteGaussianParams::make(sigma2, o.mean, o.hardening));
-  } else {
-    publish(out, DiscreteGaussianParams::make(sigma2, o.mean));
-  }
-  return EXACTDP_OK;
-}
-
-int make_laplace(const char* scale_text, const SamplerOptions& o, exactdp_sampler** out) {
-  const mpq_class scale = rational_argument("scale", scale_text);
-  if (o.hardened) {
-    publish(out, HardenedDiscreteLaplaceParams::make(scale, o.mean, o.hardening));
-  } else {
-    publish(out, DiscreteLaplaceParams::make(scale, o.mean));
-  }
+// The per-law constructors: the generic one (make_sampler, c_api_law.cc) at a fixed law, with
+// the noise parameter's text under its name and the mean when one is given. NULL text is
+// EXACTDP_E_NULL naming the parameter, as before the generic call existed.
+int make_additive(const char* law, const char* noise_name, const char* noise_text, const SamplerOptions& o,
+                  exactdp_sampler** out) {
+  require_non_null(noise_text, noise_name);
+  std::vector<std::pair<std::string, std::string>> given{{noise_name, noise_text}};
+  if (o.mean != nullptr) given.emplace_back("mean", o.mean);
+  const std::optional<Hardening> hardening = o.hardened ? std::optional<Hardening>(o.hardening) : std::nullopt;
+  *out = make_sampler(law, given, hardening).release();  // the last step: nothing after it can fail
   return EXACTDP_OK;
 }
 
@@ -88,101 +76,34 @@ int make_bernoulli_exp(const char* gamma_text, int flags, exactdp_sampler** out)
     throw ParameterError("flags",
                          "flags = EXACTDP_HARDENED does not apply to Bernoulli(exp(-gamma)) (allowed: 0)");
   }
-  publish(out, BernoulliExpParams::make(rational_argument("gamma", gamma_text)));
+  require_non_null(gamma_text, "gamma");
+  *out = make_sampler("bernoulli-exp", {{"gamma", gamma_text}}, std::nullopt).release();
   return EXACTDP_OK;
 }
 
-// Hardened draws: the loop body is the isochronous, noexcept draw and nothing else.
-std::int64_t draw_hardened(BitSource& bits, const HardenedDiscreteGaussianParams& p) noexcept {
-  return sample_discrete_gaussian(bits, p);
-}
-std::int64_t draw_hardened(BitSource& bits, const HardenedDiscreteLaplaceParams& p) noexcept {
-  return sample_discrete_laplace(bits, p);
-}
-template <class HardenedParams>
-void fill_hardened(BitSource& bits, const HardenedParams& params, std::int64_t* out,
-                   std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; ++i) out[i] = draw_hardened(bits, params);
-}
-
-// Plain draws: exact; a value outside int64 is EXACTDP_E_RANGE (the draw is spent).
-std::int64_t checked(std::optional<std::int64_t> v) {
-  if (!v) {
-    throw CApiError(EXACTDP_E_RANGE,
-                    "out: a sampled value does not fit in int64_t (use exactdp_sample_decimal)");
-  }
-  return *v;
-}
-
-// A registry sampler (exactdp_sampler_new). Hardened: a plain loop over the isochronous draw.
-void fill_registry(const laws::Sampler& s, BitSource& bits, std::int64_t* out, std::size_t n) {
+// n draws; hardened: a plain loop over the isochronous draw. A plain draw outside int64 is
+// EXACTDP_E_RANGE (the draw is spent).
+void fill(const laws::Sampler& s, BitSource& bits, std::int64_t* out, std::size_t n) {
   if (s.hardened()) {
     for (std::size_t i = 0; i < n; ++i) out[i] = s.sample_isochronous(bits);
     return;
   }
-  if (s.sample_int64(bits, out, n) < n) checked(std::nullopt);
+  if (s.sample_int64(bits, out, n) < n) {
+    throw CApiError(EXACTDP_E_RANGE, "out: a sampled value does not fit in int64_t (use exactdp_sample_decimal)");
+  }
 }
 
-std::string draw_registry_decimal(const laws::Sampler& s, BitSource& bits) {
+std::string draw_decimal(const laws::Sampler& s, BitSource& bits) {
   if (s.hardened()) return std::to_string(s.sample_isochronous(bits));  // only the printing varies
   mpz_class v;
   s.sample(bits, v);
   return v.get_str();
 }
 
-void fill(const exactdp_sampler& s, BitSource& bits, std::int64_t* out, std::size_t n) {
-  if (const auto* r = std::get_if<RegistrySampler>(&s.params)) {
-    fill_registry(*r->sampler, bits, out, n);
-  } else if (const auto* h = std::get_if<HardenedDiscreteGaussianParams>(&s.params)) {
-    fill_hardened(bits, *h, out, n);
-  } else if (const auto* hl = std::get_if<HardenedDiscreteLaplaceParams>(&s.params)) {
-    fill_hardened(bits, *hl, out, n);
-  } else if (const auto* g = std::get_if<DiscreteGaussianParams>(&s.params)) {
-    if (sample_n(bits, *g, out, n) < n) checked(std::nullopt);  // the batch path
-  } else if (const auto* l = std::get_if<DiscreteLaplaceParams>(&s.params)) {
-    if (sample_n(bits, *l, out, n) < n) checked(std::nullopt);
-  } else {
-    const auto& b = std::get<BernoulliExpParams>(s.params);
-    for (std::size_t i = 0; i < n; ++i) out[i] = sample_bernoulli_exp(bits, b) ? 1 : 0;
-  }
-}
-
-std::string draw_decimal(const exactdp_sampler& s, BitSource& bits) {
-  if (const auto* r = std::get_if<RegistrySampler>(&s.params)) return draw_registry_decimal(*r->sampler, bits);
-  if (const auto* h = std::get_if<HardenedDiscreteGaussianParams>(&s.params)) {
-    return std::to_string(draw_hardened(bits, *h));  // only the printing depends on the value
-  }
-  if (const auto* hl = std::get_if<HardenedDiscreteLaplaceParams>(&s.params)) {
-    return std::to_string(draw_hardened(bits, *hl));
-  }
-  if (const auto* g = std::get_if<DiscreteGaussianParams>(&s.params)) {
-    return to_string(sample_discrete_gaussian(bits, *g));
-  }
-  if (const auto* l = std::get_if<DiscreteLaplaceParams>(&s.params)) {
-    return to_string(sample_discrete_laplace(bits, *l));
-  }
-  return sample_bernoulli_exp(bits, std::get<BernoulliExpParams>(s.params)) ? "1" : "0";
-}
-
-// The certified tau_upper of a hardened sampler; EXACTDP_E_UNSUPPORTED for a plain one.
-const mpq_class& hardened_tau(const exactdp_sampler& s) {
-  if (const auto* h = std::get_if<HardenedDiscreteGaussianParams>(&s.params)) return h->tau_upper();
-  if (const auto* hl = std::get_if<HardenedDiscreteLaplaceParams>(&s.params)) return hl->tau_upper();
-  if (const auto* r = std::get_if<RegistrySampler>(&s.params); r != nullptr && r->sampler->hardened()) {
-    return r->sampler->tau_upper();
-  }
-  throw CApiError(EXACTDP_E_UNSUPPORTED,
-                  "sampler: not a hardened sampler (a plain sampler is exact: tau = 0)");
-}
-
-// A hardened sampler's bits per draw; EXACTDP_E_UNSUPPORTED for a plain one.
-std::uint64_t hardened_bits_per_sample(const exactdp_sampler& s) {
-  if (const auto* h = std::get_if<HardenedDiscreteGaussianParams>(&s.params)) return h->bits_per_sample();
-  if (const auto* l = std::get_if<HardenedDiscreteLaplaceParams>(&s.params)) return l->bits_per_sample();
-  if (const auto* r = std::get_if<RegistrySampler>(&s.params); r != nullptr && r->sampler->hardened()) {
-    return r->sampler->bits_per_sample();
-  }
-  throw CApiError(EXACTDP_E_UNSUPPORTED, "sampler: not a hardened sampler (a plain sampler's bit count varies)");
+// A hardened sampler, or EXACTDP_E_UNSUPPORTED saying why a plain one has no such number.
+const laws::Sampler& hardened_only(const exactdp_sampler& s, const char* why) {
+  if (!s.sampler->hardened()) throw CApiError(EXACTDP_E_UNSUPPORTED, std::string("sampler: not a hardened sampler (") + why + ")");
+  return *s.sampler;
 }
 
 }  // namespace
@@ -195,19 +116,8 @@ bool hardened_flag(int flags) {
   return (flags & EXACTDP_HARDENED) != 0;
 }
 
-bool is_hardened(const exactdp_sampler& s) noexcept {
-  if (const auto* r = std::get_if<RegistrySampler>(&s.params)) return r->sampler->hardened();
-  return std::holds_alternative<HardenedDiscreteGaussianParams>(s.params) ||
-         std::holds_alternative<HardenedDiscreteLaplaceParams>(s.params);
-}
-
 const mpq_class* tau_upper_or_null(const exactdp_sampler& s) noexcept {
-  if (const auto* h = std::get_if<HardenedDiscreteGaussianParams>(&s.params)) return &h->tau_upper();
-  if (const auto* h = std::get_if<HardenedDiscreteLaplaceParams>(&s.params)) return &h->tau_upper();
-  if (const auto* r = std::get_if<RegistrySampler>(&s.params); r != nullptr && r->sampler->hardened()) {
-    return &r->sampler->tau_upper();
-  }
-  return nullptr;
+  return s.sampler->hardened() ? &s.sampler->tau_upper() : nullptr;
 }
 
 }  // namespace exactdp::internal
@@ -227,7 +137,7 @@ void exactdp_sampler_options_init(exactdp_sampler_options* options) {
 int exactdp_discrete_gaussian_new(const char* sigma2, int flags, exactdp_sampler** out) {
   return guard([&] {
     require_non_null(out, "out");
-    return internal::make_gaussian(sigma2, internal::flags_only(flags), out);
+    return internal::make_additive("discrete-gaussian", "sigma2", sigma2, internal::flags_only(flags), out);
   });
 }
 
@@ -235,14 +145,14 @@ int exactdp_discrete_gaussian_new_ex(const char* sigma2, const exactdp_sampler_o
                                      exactdp_sampler** out) {
   return guard([&] {
     require_non_null(out, "out");
-    return internal::make_gaussian(sigma2, internal::read_options(options), out);
+    return internal::make_additive("discrete-gaussian", "sigma2", sigma2, internal::read_options(options), out);
   });
 }
 
 int exactdp_discrete_laplace_new(const char* scale, int flags, exactdp_sampler** out) {
   return guard([&] {
     require_non_null(out, "out");
-    return internal::make_laplace(scale, internal::flags_only(flags), out);
+    return internal::make_additive("discrete-laplace", "scale", scale, internal::flags_only(flags), out);
   });
 }
 
@@ -250,7 +160,7 @@ int exactdp_discrete_laplace_new_ex(const char* scale, const exactdp_sampler_opt
                                     exactdp_sampler** out) {
   return guard([&] {
     require_non_null(out, "out");
-    return internal::make_laplace(scale, internal::read_options(options), out);
+    return internal::make_additive("discrete-laplace", "scale", scale, internal::read_options(options), out);
   });
 }
 
@@ -270,7 +180,7 @@ int exactdp_sample_int64(const exactdp_sampler* sampler, exactdp_bits* bits, int
     require_non_null(bits, "bits");
     if (n == 0) return EXACTDP_OK;
     require_non_null(out, "out");
-    internal::fill(*sampler, *bits->source, out, n);
+    internal::fill(*sampler->sampler, *bits->source, out, n);
     return EXACTDP_OK;
   });
 }
@@ -281,7 +191,7 @@ int exactdp_sample_decimal(const exactdp_sampler* sampler, exactdp_bits* bits, c
     require_non_null(sampler, "sampler");
     require_non_null(bits, "bits");
     require_non_null(buf, "buf");  // checked before the draw: a NULL buffer spends nothing
-    internal::write_text(internal::draw_decimal(*sampler, *bits->source), buf, len, "buf");
+    internal::write_text(internal::draw_decimal(*sampler->sampler, *bits->source), buf, len, "buf");
     return EXACTDP_OK;
   });
 }
@@ -290,7 +200,7 @@ int exactdp_sampler_is_hardened(const exactdp_sampler* sampler, int* out) {
   return guard([&] {
     require_non_null(sampler, "sampler");
     require_non_null(out, "out");
-    *out = internal::is_hardened(*sampler) ? 1 : 0;
+    *out = sampler->sampler->hardened() ? 1 : 0;
     return EXACTDP_OK;
   });
 }
@@ -299,7 +209,7 @@ int exactdp_sampler_tau(const exactdp_sampler* sampler, char* buf, size_t len) {
   return guard([&] {
     require_non_null(sampler, "sampler");
     require_non_null(buf, "buf");
-    const mpq_class& tau = internal::hardened_tau(*sampler);
+    const mpq_class& tau = internal::hardened_only(*sampler, "a plain sampler is exact: tau = 0").tau_upper();
     // Rounded up: the printed tau is >= tau_upper >= the true distance, so charging it is sound.
     const exactdp::Interval t(tau, 64 + 4 * EXACTDP_DECIMAL_DIGITS);
     internal::write_text(exactdp::to_decimal(t, EXACTDP_DECIMAL_DIGITS).upper, buf,
@@ -312,7 +222,7 @@ int exactdp_sampler_bits_per_sample(const exactdp_sampler* sampler, uint64_t* ou
   return guard([&] {
     require_non_null(sampler, "sampler");
     require_non_null(out, "out");
-    *out = internal::hardened_bits_per_sample(*sampler);
+    *out = internal::hardened_only(*sampler, "a plain sampler's bit count varies").bits_per_sample();
     return EXACTDP_OK;
   });
 }

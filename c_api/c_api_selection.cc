@@ -5,7 +5,7 @@
 #include <vector>
 
 #include <exactdp/exactdp.h>
-#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/c_api/internal/c_api_support.h>
 #include <exactdp/mechanisms/selection/score_budget.h>
 #include <exactdp/mechanisms/selection/selection.h>
 #include <exactdp/core/rational.h>

@@ -2,8 +2,8 @@
 #   LIBDIR/libexactdp.so.X.Y.Z, .so.0 (SONAME), .so   the C interface, shared (component runtime; the
 #                                                     .so link goes with dev)
 #   LIBDIR/libexactdp.a                               the C interface, static (same objects as
-#                                                     libexactdp_mechanisms.a; for pkg-config --static)
-#   LIBDIR/libexactdp_{samplers,accounting,verification,laws,mechanisms}.a   the C++ layers (static only)
+#                                                     libexactdp_c_api.a; for pkg-config --static)
+#   LIBDIR/libexactdp_<layer>.a                       the layers of EXACTDP_LAYERS (static only)
 #   include/exactdp/exactdp.h, include/exactdp/<layer>/...  the public headers, included as
 #                                                     <exactdp/...> (the rule below)
 #   LIBDIR/pkgconfig/exactdp.pc                       relocatable: prefix from ${pcfiledir}
@@ -22,7 +22,7 @@ install(TARGETS ${EXACTDP_LAYER_TARGETS} exactdp_all
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT dev)
-install(FILES $<TARGET_FILE:exactdp_mechanisms> DESTINATION ${CMAKE_INSTALL_LIBDIR}
+install(FILES $<TARGET_FILE:exactdp_c_api> DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RENAME ${CMAKE_STATIC_LIBRARY_PREFIX}exactdp${CMAKE_STATIC_LIBRARY_SUFFIX} COMPONENT dev)
 
 # The headers. The rule: every header under a layer folder (EXACTDP_LAYERS, cmake/ExactdpLayer.cmake)
@@ -30,13 +30,13 @@ install(FILES $<TARGET_FILE:exactdp_mechanisms> DESTINATION ${CMAKE_INSTALL_LIBD
 # install. So a reader sees where a header goes from its path alone, and a new layer folder needs
 # no line here. What makes the rule safe: no public header includes an internal one, and each
 # compiles on its own from the installed tree (test installed_headers, tests/install/).
-# exactdp.h, the C interface, sits in mechanisms/ but installs at the top: <exactdp/exactdp.h>.
+# exactdp.h, the C interface, is include/exactdp/exactdp.h and installs at the top: <exactdp/exactdp.h>.
 foreach(layer ${EXACTDP_LAYERS})
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp/${layer}
           COMPONENT dev FILES_MATCHING PATTERN "*.h"
           PATTERN "internal" EXCLUDE PATTERN "exactdp.h" EXCLUDE)
 endforeach()
-install(FILES ${PROJECT_SOURCE_DIR}/mechanisms/exactdp.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp
+install(FILES ${PROJECT_SOURCE_DIR}/include/exactdp/exactdp.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp
         COMPONENT dev)
 install(EXPORT exactdpTargets NAMESPACE exactdp:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/exactdp
         COMPONENT dev)
@@ -66,10 +66,10 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
 else()
   set(EXACTDP_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
-# pkg-config --static: libexactdp.a holds the mechanisms layer; the layers before it in
+# pkg-config --static: libexactdp.a holds the c_api layer; the layers before it in
 # EXACTDP_LAYERS follow it, last first (a static library goes before the ones it uses).
-list(FIND EXACTDP_LAYERS mechanisms _mechanisms_at)
-list(SUBLIST EXACTDP_LAYERS 0 ${_mechanisms_at} _below)
+list(FIND EXACTDP_LAYERS c_api _c_api_at)
+list(SUBLIST EXACTDP_LAYERS 0 ${_c_api_at} _below)
 list(REVERSE _below)
 set(EXACTDP_PC_LIBS_PRIVATE "")
 foreach(_layer ${_below})

@@ -4,7 +4,7 @@
 # included as <exactdp/<layer>/...> (the build tree links include/exactdp/<layer> to the folder)
 # and cmake/ExactdpInstall.cmake installs the library and every header of the folder except those
 # under an internal/ folder (at any depth). A new layer folder is one more word here.
-set(EXACTDP_LAYERS core samplers accounting verification laws mechanisms operations)
+set(EXACTDP_LAYERS core samplers accounting verification laws mechanisms operations c_api)
 list(TRANSFORM EXACTDP_LAYERS PREPEND exactdp_ OUTPUT_VARIABLE EXACTDP_LAYER_TARGETS)
 
 # exactdp_add_layer(<layer> <link dependencies...>): the library of one layer folder
@@ -13,7 +13,7 @@ list(TRANSFORM EXACTDP_LAYERS PREPEND exactdp_ OUTPUT_VARIABLE EXACTDP_LAYER_TAR
 # dependencies and exactdp_target_defaults.
 # Compiled with hidden visibility (-fvisibility=hidden -fvisibility-inlines-hidden): the only
 # symbols a shared object made from this code exports are the ones marked EXACTDP_API (the C
-# interface, <exactdp/exactdp.h>); see mechanisms/CMakeLists.txt for libexactdp.so.
+# interface, <exactdp/exactdp.h>); see c_api/CMakeLists.txt for libexactdp.so.
 function(exactdp_add_layer layer)
   file(GLOB_RECURSE _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
   add_library(exactdp_${layer} STATIC ${_srcs})

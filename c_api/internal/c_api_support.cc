@@ -1,4 +1,4 @@
-#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/c_api/internal/c_api_support.h>
 
 #include <algorithm>
 #include <cstring>

@@ -20,47 +20,31 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <optional>
 #include <utility>
 #include <vector>
 #include <string_view>
-#include <variant>
 
 #include <exactdp/exactdp.h>
 #include <exactdp/laws/law.h>
 #include <exactdp/samplers/bit_source.h>
-#include <exactdp/samplers/bernoulli_exp.h>
-#include <exactdp/samplers/discrete_gaussian.h>
-#include <exactdp/samplers/discrete_laplace.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/gmp_allocation.h>
-#include <exactdp/samplers/hardened_discrete_gaussian.h>
-#include <exactdp/samplers/hardened_discrete_laplace.h>
+#include <exactdp/samplers/hardening.h>
 
 // The opaque handles of exactdp.h (global names: the C header declares them at file scope).
 struct exactdp_bits {
   std::unique_ptr<exactdp::BitSource> source;
 };
 
-namespace exactdp::internal {
-
-// A sampler of the law registry (laws/registry.h), made by exactdp_sampler_new: the law, its
-// validated parameters and its ready laws::Sampler (plain or hardened, fixed when made).
-struct RegistrySampler {
-  const laws::Law* law = nullptr;
-  laws::LawParameters parameters;
-  std::unique_ptr<const laws::Sampler> sampler;
-};
-
-}  // namespace exactdp::internal
-
+// Every sampler handle is a sampler of the law registry (laws/registry.h): the law, its validated
+// parameters and its ready laws::Sampler (plain or hardened, fixed when made). exactdp_sampler_new
+// makes any of them by name; the per-law constructors (exactdp_discrete_gaussian_new, ...) are
+// that call at a fixed law (c_api_sampler.cc).
 struct exactdp_sampler {
-  // One alternative per kind; which one is public (it is fixed when the sampler is made). The
-  // per-law calls (exactdp_discrete_gaussian_new, ...) hold the samplers layer's parameters;
-  // exactdp_sampler_new holds the registry law's sampler.
-  std::variant<exactdp::DiscreteGaussianParams, exactdp::DiscreteLaplaceParams,
-               exactdp::BernoulliExpParams, exactdp::HardenedDiscreteGaussianParams,
-               exactdp::HardenedDiscreteLaplaceParams, exactdp::internal::RegistrySampler>
-      params;
+  const exactdp::laws::Law* law = nullptr;
+  exactdp::laws::LawParameters parameters;
+  std::unique_ptr<const exactdp::laws::Sampler> sampler;
 };
 
 namespace exactdp::internal {
@@ -118,9 +102,15 @@ namespace exactdp::internal {
 // "flags" for unknown bits. Defined in c_api_sampler.cc.
 [[nodiscard]] bool hardened_flag(int flags);
 
-// For the accounting calls: whether a sampler is hardened, and its certified tau_upper (nullptr
-// for a plain sampler). Defined in c_api_sampler.cc.
-[[nodiscard]] bool is_hardened(const exactdp_sampler& s) noexcept;
+// The generic sampler constructor (c_api_law.cc): the law by name, then its capability (a
+// sampler; a hardened one when `hardening` is set), then its parameters by name (Law::parse,
+// naming the parameter); errors name "law" or the parameter. Nothing is drawn.
+[[nodiscard]] std::unique_ptr<exactdp_sampler> make_sampler(const char* law,
+                                                            const std::vector<std::pair<std::string, std::string>>& given,
+                                                            const std::optional<Hardening>& hardening);
+
+// For the accounting calls: a hardened sampler's certified tau_upper (nullptr for a plain
+// sampler). Defined in c_api_sampler.cc.
 [[nodiscard]] const mpq_class* tau_upper_or_null(const exactdp_sampler& s) noexcept;
 
 // The (name, value) pairs of a registry call (exactdp_sampler_new, exactdp_law_delta,

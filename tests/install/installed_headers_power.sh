@@ -16,7 +16,7 @@ say() { echo "installed_headers_power: $*"; }
 
 base() {  # base PREFIX: the clean tree
   mkdir -p "$1/include/exactdp/samplers"
-  cp "$source_dir/mechanisms/exactdp.h" "$1/include/exactdp/exactdp.h"
+  cp "$source_dir/include/exactdp/exactdp.h" "$1/include/exactdp/exactdp.h"
   printf '#pragma once\n#include <vector>\nnamespace probe { inline std::vector<int> v; }\n' \
     >"$1/include/exactdp/samplers/clean.h"
 }

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include <exactdp/exactdp.h>
-#include <exactdp/mechanisms/internal/c_api_support.h>
+#include <exactdp/c_api/internal/c_api_support.h>
 #include <exactdp/core/errors.h>
 
 namespace exactdp::internal {
