@@ -4,8 +4,8 @@
 #   LIBDIR/libexactdp.a                               the C interface, static (same objects as
 #                                                     libexactdp_c_api.a; for pkg-config --static)
 #   LIBDIR/libexactdp_<layer>.a                       the layers of EXACTDP_LAYERS (static only)
-#   include/exactdp/exactdp.h, include/exactdp/<layer>/...  the public headers, included as
-#                                                     <exactdp/...> (the rule below)
+#   include/exactdp/...                               the public headers, included as <exactdp/...>:
+#                                                     the source tree's include/exactdp/ (below)
 #   LIBDIR/pkgconfig/exactdp.pc                       relocatable: prefix from ${pcfiledir}
 #   LIBDIR/cmake/exactdp/                             find_package(exactdp): exactdp::exactdp, the
 #                                                     layer targets exactdp::samplers ..., exactdp::c
@@ -25,19 +25,13 @@ install(TARGETS ${EXACTDP_LAYER_TARGETS} exactdp_all
 install(FILES $<TARGET_FILE:exactdp_c_api> DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RENAME ${CMAKE_STATIC_LIBRARY_PREFIX}exactdp${CMAKE_STATIC_LIBRARY_SUFFIX} COMPONENT dev)
 
-# The headers. The rule: every header under a layer folder (EXACTDP_LAYERS, cmake/ExactdpLayer.cmake)
-# is public and installs, except those under a folder named internal/ (at any depth), which never
-# install. So a reader sees where a header goes from its path alone, and a new layer folder needs
-# no line here. What makes the rule safe: no public header includes an internal one, and each
-# compiles on its own from the installed tree (test installed_headers, tests/install/).
-# exactdp.h, the C interface, is include/exactdp/exactdp.h and installs at the top: <exactdp/exactdp.h>.
-foreach(layer ${EXACTDP_LAYERS})
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp/${layer}
-          COMPONENT dev FILES_MATCHING PATTERN "*.h"
-          PATTERN "internal" EXCLUDE PATTERN "exactdp.h" EXCLUDE)
-endforeach()
-install(FILES ${PROJECT_SOURCE_DIR}/include/exactdp/exactdp.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp
-        COMPONENT dev)
+# The headers: exactly the folder include/exactdp/ of the source tree, as it is (docs/ABI.md lists
+# it): the C interface exactdp.h, the C++ facade beside it and the few core headers it needs.
+# No layer folder installs a header. What makes this safe: every installed header includes only
+# installed ones (and system, GMP, MPFR headers) and compiles on its own from the installed tree
+# (test installed_headers, tests/install/).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/exactdp/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exactdp
+        COMPONENT dev FILES_MATCHING PATTERN "*.h")
 install(EXPORT exactdpTargets NAMESPACE exactdp:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/exactdp
         COMPONENT dev)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/exactdpConfig.cmake.in
