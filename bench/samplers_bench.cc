@@ -10,12 +10,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include <exactdp/samplers/bernoulli_exp.h>
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/internal/chacha20.h>
 #include <exactdp/samplers/internal/gmp_reference_paths.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/samplers/seeded_bits.h>
@@ -157,5 +159,67 @@ void BM_ChaCha20Block(benchmark::State& state) {
       64, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_ChaCha20Block)->Arg(4096)->Arg(512)->ArgName("call_bytes");
+
+// The same 4 KiB unit from the in-repository ChaCha20 (samplers/internal/chacha20.h), path 0
+// scalar, 1 AVX2, 2 AVX-512F, in 1024-byte calls (SeededBits' 16-block passes).
+void BM_ChaCha20Path(benchmark::State& state) {
+  const auto path = static_cast<internal::ChaCha20Path>(state.range(0));
+  if (!internal::chacha20_path_available(path)) state.SkipWithError("path not available on this CPU");
+  state.SetLabel(internal::chacha20_path_name(path));
+  static unsigned char buf[4096];
+  unsigned char key[32] = {1};
+  unsigned char nonce[12] = {2};
+  for (auto _ : state) {
+    ++nonce[0];
+    for (std::size_t done = 0; done < sizeof buf; done += 1024) {
+      internal::chacha20_keystream(buf + done, 1024, nonce, static_cast<std::uint32_t>(done / 64), key, path);
+    }
+    benchmark::DoNotOptimize(buf);
+    benchmark::ClobberMemory();
+  }
+  state.counters["per_block"] = benchmark::Counter(
+      64, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_ChaCha20Path)->DenseRange(0, 2)->ArgName("path");
+
+// SeededBits' refill as it was before the in-repository ChaCha20: libsodium's
+// crypto_stream_chacha20_ietf_xor_ic over a zeroed 512-byte buffer, one nonce (the baseline of
+// BM_SeededBitsWords; the same bytes).
+class LibsodiumRefillBits final : public BitSource {
+ public:
+  LibsodiumRefillBits() : BitSource(&storage_) {}
+
+ protected:
+  void refill(unsigned char* out, std::size_t n) override {
+    std::memset(out, 0, n);
+    crypto_stream_chacha20_ietf_xor_ic(out, out, n, nonce_, counter_, key_);
+    counter_ += static_cast<std::uint32_t>(n / 64);
+  }
+
+ private:
+  BitBufferState storage_{};
+  unsigned char key_[32] = {};
+  unsigned char nonce_[12] = {};
+  std::uint32_t counter_ = 0;
+};
+
+// 4 KiB of a seeded stream handed out as 64-bit words (Reader::words, what the hardened batch
+// reads): 0 = the libsodium refill above, 1 = SeededBits. per_block = ns per 64 bytes.
+void BM_SeededBitsWords(benchmark::State& state) {
+  if (sodium_init() < 0) state.SkipWithError("sodium_init failed");
+  LibsodiumRefillBits libsodium_bits;
+  SeededBits seeded_bits(Seed{});
+  BitSource& bits = state.range(0) == 0 ? static_cast<BitSource&>(libsodium_bits) : seeded_bits;
+  state.SetLabel(state.range(0) == 0 ? "libsodium refill" : "SeededBits");
+  std::uint64_t words[512];
+  for (auto _ : state) {
+    BitSource::Reader reader(bits);
+    reader.words(words, 512);
+    benchmark::DoNotOptimize(words);
+  }
+  state.counters["per_block"] = benchmark::Counter(
+      64, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_SeededBitsWords)->DenseRange(0, 1)->ArgName("source");
 
 }  // namespace

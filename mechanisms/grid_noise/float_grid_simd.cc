@@ -1,0 +1,97 @@
+// float_grid_simd.cc — add_on_grid_simple_simd (float_grid_simd.h): add_one_simple of
+// float_grid.cc on eight 64-bit lanes. double appears only as the storage type whose bit patterns
+// are decoded and encoded with integer operations; no floating-point arithmetic on any value.
+#include <exactdp/mechanisms/grid_noise/float_grid_simd.h>
+
+// GCC 12's AVX-512 intrinsics start their results from a self-initialised "undefined" vector
+// that -Wmaybe-uninitialized reports once inlined; the warning is off for this file's intrinsics.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+namespace exactdp::mechanisms {
+namespace {
+
+#define EXACTDP_GRID_AVX512 __attribute__((target("avx512f,avx512cd"), always_inline)) inline
+
+EXACTDP_GRID_AVX512 __m512i all(std::int64_t v) { return _mm512_set1_epi64(v); }
+
+// n = round_half_even(m 2^-r) for the usual-case lanes (see add_one_simple): for r >= 0,
+// ((2m + 2^(r1-1) - 1 + (m >> (r1-1) & 1)) >> r1 with r1 = min(r + 1, 63); for r < 0, m 2^-r.
+// Lanes with r < P - 62 are refused by the caller; the shifts of unused lanes give junk only.
+EXACTDP_GRID_AVX512 __m512i grid_magnitude(__m512i m, __m512i r) {
+  const __m512i one = all(1);
+  const __m512i r1 = _mm512_min_epi64(_mm512_add_epi64(r, one), all(63));
+  const __m512i r1_less = _mm512_sub_epi64(r1, one);
+  const __m512i half_less_one = _mm512_sub_epi64(_mm512_sllv_epi64(one, r1_less), one);
+  const __m512i odd = _mm512_and_si512(_mm512_srlv_epi64(m, r1_less), one);
+  const __m512i sum = _mm512_add_epi64(_mm512_add_epi64(_mm512_slli_epi64(m, 1), half_less_one), odd);
+  const __m512i right = _mm512_srlv_epi64(sum, r1);
+  const __m512i left = _mm512_sllv_epi64(m, _mm512_sub_epi64(_mm512_setzero_si512(), r));
+  return _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(r, _mm512_setzero_si512()), right, left);
+}
+
+// The double nearest a 2^-k for |v| = a < 2^53 (exact), with v's sign: exponent field
+// (62 - clz(a) - k + bias) and the significand a 2^(53 - bitlen a) whose hidden bit adds the 1;
+// a = 0 gives +0.0 (the pattern masked to zero, the sign of v = 0 is +).
+EXACTDP_GRID_AVX512 __m512i encode_lanes(__m512i a, __m512i v_sign, long k) {
+  const __m512i lz = _mm512_lzcnt_epi64(_mm512_or_si512(a, all(1)));
+  const __m512i q = _mm512_sllv_epi64(a, _mm512_sub_epi64(lz, all(11)));
+  const __m512i exponent = _mm512_slli_epi64(_mm512_sub_epi64(all(62 - k + 1023), lz), 52);
+  const __m512i pattern = _mm512_maskz_add_epi64(_mm512_test_epi64_mask(a, a), exponent, q);
+  return _mm512_or_si512(pattern, _mm512_and_si512(v_sign, all(INT64_MIN)));
+}
+
+bool cpu_has_avx512_cd() noexcept {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512cd") != 0;
+}
+
+__attribute__((target("avx512f,avx512cd"))) std::size_t simple_groups(const double* x, long k,
+                                                                       const std::int64_t* draws, double* y,
+                                                                       std::size_t count) noexcept {
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i one = all(1);
+  const __m512i fraction_mask = all((std::int64_t{1} << 52) - 1);
+  std::size_t i = 0;
+  for (; i + kGridSimdGroup <= count; i += kGridSimdGroup) {
+    const __m512i bits = _mm512_loadu_si512(x + i);
+    const __m512i draw = _mm512_loadu_si512(draws + i);
+    const __m512i field = _mm512_and_si512(_mm512_srli_epi64(bits, 52), all(0x7ff));
+    const __m512i fraction = _mm512_and_si512(bits, fraction_mask);
+    const __m512i m = _mm512_mask_or_epi64(fraction, _mm512_test_epi64_mask(field, field), fraction,
+                                           all(std::int64_t{1} << 52));
+    // r = -(e + k), e = max(field, 1) - 1075 (the least exponent for subnormals).
+    const __m512i r = _mm512_sub_epi64(all(1075 - k), _mm512_max_epi64(field, one));
+    __mmask8 refused = _mm512_cmplt_epi64_mask(r, all(53 - 62));  // |x| 2^k may reach 2^62
+    const __m512i magnitude = grid_magnitude(m, r);
+    const __m512i x_sign = _mm512_srli_epi64(bits, 63);
+    const __m512i n = _mm512_add_epi64(_mm512_xor_si512(magnitude, _mm512_sub_epi64(zero, x_sign)), x_sign);
+    const __m512i v = _mm512_add_epi64(n, draw);
+    // n + draw overflows exactly when v's sign differs from both n's and draw's.
+    refused |= _mm512_cmplt_epi64_mask(_mm512_and_si512(_mm512_xor_si512(n, v), _mm512_xor_si512(draw, v)), zero);
+    const __m512i v_sign = _mm512_srai_epi64(v, 63);
+    const __m512i a = _mm512_sub_epi64(_mm512_xor_si512(v, v_sign), v_sign);
+    const __m512i high = _mm512_srli_epi64(a, 53);
+    refused |= _mm512_test_epi64_mask(high, high);  // |n + draw| >= 2^53: needs rounding
+    if (refused != 0) break;
+    _mm512_storeu_si512(y + i, encode_lanes(a, v_sign, k));
+  }
+  return i;
+}
+
+}  // namespace
+
+bool grid_simd_available() noexcept {
+  static const bool available = cpu_has_avx512_cd();
+  return available;
+}
+
+std::size_t add_on_grid_simple_simd(const double* x, long k, const std::int64_t* draws, double* y,
+                                    std::size_t count) noexcept {
+  return grid_simd_available() ? simple_groups(x, k, draws, y, count) : 0;
+}
+
+}  // namespace exactdp::mechanisms
+
+#pragma GCC diagnostic pop
