@@ -14,33 +14,22 @@
 #include <utility>
 #include <vector>
 
-#include <exactdp/accounting/event_profile.h>
-#include <exactdp/accounting/hardened_charge.h>
-#include <exactdp/accounting/ziv.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/interval.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/exactdp.h>
 #include <exactdp/laws/registry.h>
 #include <exactdp/c_api/internal/c_api_support.h>
+#include <exactdp/c_api/internal/law_calls.h>
 
 namespace exactdp::internal {
 namespace {
 
 using exactdp::Interval;
 
-// Releases this thread's MPFR caches (constants such as pi) on every exit, so that a thread
-// calling the accounting functions leaks nothing when it ends.
-struct MpfrCacheRelease {
-  MpfrCacheRelease() = default;
-  MpfrCacheRelease(const MpfrCacheRelease&) = delete;
-  MpfrCacheRelease& operator=(const MpfrCacheRelease&) = delete;
-  ~MpfrCacheRelease() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
-};
-
 mpq_class epsilon_argument(const char* text) {
   mpq_class e = rational_argument("epsilon", text);
-  if (sgn(e) < 0) throw ParameterError::out_of_range("epsilon", abbreviate(text), "epsilon >= 0");
+  require_epsilon(e, text);
   return e;
 }
 
@@ -50,26 +39,6 @@ std::optional<mpq_class> tau_argument(const char* tau) {
   mpq_class t = parse_rational("tau", tau);
   if (sgn(t) < 0 || t > 1) throw ParameterError::out_of_range("tau", abbreviate(tau), "0 <= tau <= 1");
   return t;
-}
-
-// A registry law by name, with the capability the call needs (UnsupportedError naming "law").
-const laws::Law& law_with(const char* name, laws::Capability c, const char* what) {
-  require_non_null(name, "law");
-  const laws::Law& law = laws::law_named(name);
-  if (!law.supports(c)) {
-    throw laws::UnsupportedError("law", "law " + law.name() + " has no " + what + " (laws with one: " +
-                                            laws::law_names_with(c) + ")");
-  }
-  return law;
-}
-
-// The law's certified delta(epsilon) at p (noise and privacy parameters), plus
-// (1 + e^epsilon) tau_upper when tau_upper is given.
-Interval delta_interval(const laws::Law& law, const laws::LawParameters& p, const mpq_class& epsilon,
-                        const mpq_class* tau_upper) {
-  const accounting::Certified d = accounting::event_delta(law.privacy_event(p), epsilon, accounting::ZivOptions{});
-  if (tau_upper == nullptr) return d.value;
-  return accounting::hardened_delta(d.value, epsilon, *tau_upper);
 }
 
 // The privacy parameters of a sampler's law with the sensitivity of this call: a law with a
@@ -122,17 +91,8 @@ int profile(const char* law_name, const char* parameter_name, const char* epsilo
   const laws::Law& law = laws::law_named(law_name);
   const laws::LawParameters params =
       law.parse_values({{parameter_name, p}, {"sensitivity", mpq_class(s)}}, laws::Use::kPrivacy);
-  write_interval(delta_interval(law, params, e, t ? &*t : nullptr), lower, upper, len);
+  write_interval(certified_delta(law, params, e, t ? &*t : nullptr), lower, upper, len);
   return EXACTDP_OK;
-}
-
-// The law's calibration map at (epsilon, delta) and its privacy parameters (by name).
-laws::NoiseCalibration calibration(const char* law_name, const std::vector<std::pair<std::string, std::string>>& given,
-                                   const char* epsilon, const char* delta) {
-  const laws::Law& law = law_with(law_name, laws::Capability::kCalibrate, "calibration");
-  const mpq_class e = epsilon_argument(epsilon);
-  const mpq_class d = rational_argument("delta", delta);
-  return law.calibrate({e, d, std::nullopt}, law.parse(given, laws::Use::kCalibrate));
 }
 
 }  // namespace
@@ -169,7 +129,7 @@ int exactdp_sampler_delta(const exactdp_sampler* sampler, const char* epsilon,
     const mpq_class e = internal::epsilon_argument(epsilon);
     const mpz_class s = internal::sensitivity_argument(sensitivity);
     const exactdp::laws::LawParameters p = internal::sampler_privacy(*sampler, s);
-    internal::write_interval(internal::delta_interval(*sampler->law, p, e, internal::tau_upper_or_null(*sampler)),
+    internal::write_interval(internal::certified_delta(*sampler->law, p, e, internal::tau_upper_or_null(*sampler)),
                              lower, upper, len);
     return EXACTDP_OK;
   });
@@ -199,11 +159,12 @@ int exactdp_law_delta(const char* law, const char* const* names, const char* con
     require_non_null(lower, "lower");
     require_non_null(upper, "upper");
     const auto given = internal::named_values(names, values, count);
+    require_non_null(law, "law");
     const exactdp::laws::Law& l = internal::law_with(law, exactdp::laws::Capability::kProfile, "certified profile");
     const mpq_class e = internal::epsilon_argument(epsilon);
     const std::optional<mpq_class> t = internal::tau_argument(tau);
     const exactdp::laws::LawParameters p = l.parse(given, exactdp::laws::Use::kPrivacy);
-    internal::write_interval(internal::delta_interval(l, p, e, t ? &*t : nullptr), lower, upper, len);
+    internal::write_interval(internal::certified_delta(l, p, e, t ? &*t : nullptr), lower, upper, len);
     return EXACTDP_OK;
   });
 }
@@ -215,7 +176,11 @@ int exactdp_law_calibrate(const char* law, const char* const* names, const char*
     require_non_null(parameter, "parameter");
     require_non_null(value, "value");
     const auto given = internal::named_values(names, values, count);
-    const exactdp::laws::NoiseCalibration c = internal::calibration(law, given, epsilon, delta);
+    require_non_null(law, "law");
+    (void)internal::law_with(law, exactdp::laws::Capability::kCalibrate, "calibration");  // checked first
+    const mpq_class e = internal::epsilon_argument(epsilon);
+    const mpq_class d = internal::rational_argument("delta", delta);
+    const exactdp::laws::NoiseCalibration c = internal::calibrate_law(law, given, e, d);
     internal::write_text(internal::private_side_text(c.value), value, len, "value");  // EXACTDP_E_BUFFER first when it does not fit
     internal::write_text(c.parameter, parameter, len, "parameter");
     return EXACTDP_OK;

@@ -19,6 +19,7 @@
 #include <exactdp/laws/law.h>
 #include <exactdp/laws/registry.h>
 #include <exactdp/c_api/internal/c_api_support.h>
+#include <exactdp/c_api/internal/law_calls.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/samplers/hardening.h>
 #include <exactdp/core/rational.h>
@@ -41,40 +42,11 @@ std::vector<std::pair<std::string, std::string>> named_values(const char* const*
   return given;
 }
 
-namespace {
-
-// The law's refusal when it lacks the sampler asked for: naming "law", with what it supports.
-void require_capability(const laws::Law& law, bool hardened) {
-  const laws::Capability needed = hardened ? laws::Capability::kHardened : laws::Capability::kSample;
-  if (law.supports(needed)) return;
-  throw laws::UnsupportedError("law", "law " + law.name() + " has no " + (hardened ? "hardened sampler" : "sampler") +
-                                          " (it supports: " + law.capability_list() + "; laws with a " +
-                                          (hardened ? "hardened sampler: " : "sampler: ") +
-                                          laws::law_names_with(needed) + ")");
-}
-
-// The law of that name; an unknown name is EXACTDP_E_PARAM naming "law" with the laws this call
-// accepts (those with a sampler), not the whole registry.
-const laws::Law& sampled_law(const char* name) {
-  const laws::Law* law = laws::find_law(name);
-  if (law == nullptr) {
-    throw ParameterError("law", "unknown law '" + abbreviate(name) + "': allowed " +
-                                    laws::law_names_with(laws::Capability::kSample));
-  }
-  return *law;
-}
-
-}  // namespace
-
 std::unique_ptr<exactdp_sampler> make_sampler(const char* law_name,
                                               const std::vector<std::pair<std::string, std::string>>& given,
                                               const std::optional<Hardening>& hardening) {
-  const laws::Law& law = sampled_law(law_name);
-  require_capability(law, hardening.has_value());
   auto s = std::make_unique<exactdp_sampler>();
-  s->law = &law;
-  s->parameters = law.parse(given, laws::Use::kSample);
-  s->sampler = law.make_sampler(s->parameters, hardening);
+  static_cast<LawSampler&>(*s) = make_law_sampler(law_name, given, hardening);
   return s;
 }
 

@@ -26,6 +26,7 @@
 #include <string_view>
 
 #include <exactdp/exactdp.h>
+#include <exactdp/c_api/internal/law_calls.h>
 #include <exactdp/laws/law.h>
 #include <exactdp/samplers/bit_source.h>
 #include <exactdp/core/errors.h>
@@ -41,11 +42,7 @@ struct exactdp_bits {
 // parameters and its ready laws::Sampler (plain or hardened, fixed when made). exactdp_sampler_new
 // makes any of them by name; the per-law constructors (exactdp_discrete_gaussian_new, ...) are
 // that call at a fixed law (c_api_sampler.cc).
-struct exactdp_sampler {
-  const exactdp::laws::Law* law = nullptr;
-  exactdp::laws::LawParameters parameters;
-  std::unique_ptr<const exactdp::laws::Sampler> sampler;
-};
+struct exactdp_sampler : exactdp::internal::LawSampler {};
 
 namespace exactdp::internal {
 
@@ -102,9 +99,7 @@ namespace exactdp::internal {
 // "flags" for unknown bits. Defined in c_api_sampler.cc.
 [[nodiscard]] bool hardened_flag(int flags);
 
-// The generic sampler constructor (c_api_law.cc): the law by name, then its capability (a
-// sampler; a hardened one when `hardening` is set), then its parameters by name (Law::parse,
-// naming the parameter); errors name "law" or the parameter. Nothing is drawn.
+// The generic sampler constructor (c_api_law.cc): make_law_sampler (law_calls.h) in a handle.
 [[nodiscard]] std::unique_ptr<exactdp_sampler> make_sampler(const char* law,
                                                             const std::vector<std::pair<std::string, std::string>>& given,
                                                             const std::optional<Hardening>& hardening);
