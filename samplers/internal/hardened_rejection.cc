@@ -83,40 +83,47 @@ HardenedRejectionPlan make_rejection_plan(const mpq_class& sigma2) {
   if (half.table.entries > kMaxHalfEntries || plan.j > 26) throw std::logic_error("rejection plan: out of bounds");
   plan.half = std::move(half.table);
   plan.half_scan = make_scan_table(plan.half, plan.width);
+  plan.brackets = make_bracket_table(plan.half, plan.width);
   plan.table_tv_upper = half.tv_upper;
   plan.log2e_over_two_s0 = log2e_over_two_s0(s0);
   plan.exp = make_fixed_exp_tables();
   plan.acceptance_lower = acceptance_lower(s0, plan.j);
-  const mpq_class acceptance_error(1, mpz_class(1) << 74);  // 2^-75 (fixed_exp.h) + 2^-80
+  // 2^-75 (fixed_exp.h) + 2^-80 (alpha's floor) < 2^-74, and the residual's floor: at most 1 / w_x
+  // given x, (K + 1) 2^-80 averaged over x (docs/HARDENED.md).
+  const mpq_class acceptance_error = mpq_class(1, mpz_class(1) << 74) +
+                                     mpq_class(static_cast<unsigned long>(plan.brackets.values), mpz_class(1) << 80);
   plan.tau_upper = (2 * plan.table_tv_upper + acceptance_error) / plan.acceptance_lower;
   return plan;
 }
 
 namespace {
 
-// The half table's draw x from the 80-bit uniform (w0, top 16 bits of w2).
-inline std::uint64_t proposal_x(const HardenedRejectionPlan& plan, std::uint64_t w0, std::uint64_t w2) noexcept {
-  const std::uint64_t u[2] = {w0, w2 >> 48};
+// The 80-bit table uniform u of a proposal window.
+inline uint128 proposal_u(uint128 window) noexcept { return window >> 48; }
+
+// The half table's draw x from u.
+inline std::uint64_t proposal_x(const HardenedRejectionPlan& plan, uint128 u) noexcept {
+  const std::uint64_t words[2] = {static_cast<std::uint64_t>(u), static_cast<std::uint64_t>(u >> 64)};
   std::uint32_t digits[kMaxScanDigits];
-  split_digits<2>(u, plan.half_scan.digits_per_number, digits);
+  split_digits<2>(words, plan.half_scan.digits_per_number, digits);
   const std::uint64_t below = plan.half_scan.count(plan.half_scan.digits.data(), plan.half_scan.padded, digits);
   return plan.half_scan.entries - below;
 }
 
-// y, the low j bits of w2.
-inline std::uint64_t proposal_y(const HardenedRejectionPlan& plan, std::uint64_t w2) noexcept {
-  return w2 & ((std::uint64_t{1} << plan.j) - 1);
+// y, the j bits below the sign (bit 47).
+inline std::uint64_t proposal_y(const HardenedRejectionPlan& plan, uint128 window) noexcept {
+  return static_cast<std::uint64_t>(window >> (47 - plan.j)) & ((std::uint64_t{1} << plan.j) - 1);
 }
 
-// The rest of a proposal given x and its acceptance threshold (acceptance_threshold(plan, x, y)):
-// the sign, the acceptance test; see rejection_proposal.
+// The rest of a proposal given x, alpha (acceptance_fraction) and x's bracket (T_(x-1), w_x): the
+// residual r = u - T_(x-1) against floor(alpha w_x / 2^80), the sign; see rejection_proposal.
 [[gnu::always_inline]] inline std::uint64_t proposal_accept(const HardenedRejectionPlan& plan, std::uint64_t x,
-                                                            std::uint64_t w1, std::uint64_t w2,
-                                                            uint128 acceptance, std::int64_t* value) noexcept {
-  const std::uint64_t y = proposal_y(plan, w2);
-  const std::uint64_t sign = (w2 >> 31) & 1;
-  const uint128 uniform = (uint128{(w2 >> 32) & 0xFFFF} << 64) | w1;  // 80 bits
-  const auto below_acceptance = static_cast<std::uint64_t>((uniform - acceptance) >> 127);
+                                                            uint128 window, uint128 alpha, uint128 base,
+                                                            uint128 width, std::int64_t* value) noexcept {
+  const std::uint64_t y = proposal_y(plan, window);
+  const auto sign = static_cast<std::uint64_t>(window >> 47) & 1;
+  const uint128 residual = proposal_u(window) - base;  // < w_x < 2^81
+  const auto below_acceptance = static_cast<std::uint64_t>((residual - acceptance_count(alpha, width)) >> 127);
   const std::uint64_t z = (x << plan.j) + y;
   const std::uint64_t zero = 1 ^ ((z | (0 - z)) >> 63);
   *value = ct_negate_if(static_cast<std::int64_t>(z), sign);
@@ -125,74 +132,107 @@ inline std::uint64_t proposal_y(const HardenedRejectionPlan& plan, std::uint64_t
 
 }  // namespace
 
-std::uint64_t rejection_proposal(const HardenedRejectionPlan& plan, std::uint64_t w0, std::uint64_t w1,
-                                 std::uint64_t w2, std::int64_t* value) noexcept {
-  const std::uint64_t x = proposal_x(plan, w0, w2);
-  return proposal_accept(plan, x, w1, w2, acceptance_threshold(plan, x, proposal_y(plan, w2)), value);
+uint128 acceptance_count(const HardenedRejectionPlan& plan, std::uint64_t x, std::uint64_t y) noexcept {
+  uint128 base = 0, width = 0;
+  select_bracket(plan.brackets, static_cast<std::uint32_t>(x), &base, &width);
+  return acceptance_count(acceptance_fraction(plan, x, y), width);
+}
+
+std::uint64_t rejection_proposal(const HardenedRejectionPlan& plan, uint128 window, std::int64_t* value) noexcept {
+  const std::uint64_t x = proposal_x(plan, proposal_u(window));
+  uint128 base = 0, width = 0;
+  select_bracket(plan.brackets, static_cast<std::uint32_t>(x), &base, &width);
+  const uint128 alpha = acceptance_fraction(plan, x, proposal_y(plan, window));
+  return proposal_accept(plan, x, window, alpha, base, width, value);
 }
 
 namespace {
 
-// The 192 bits of one proposal, as three words (stream order, most significant first).
-inline void proposal_words(BitSource& bits, std::uint64_t* w) {
-  for (unsigned i = 0; i < 3; ++i) {
-    const std::uint64_t high = bits.bits(32);  // two statements: the reads are ordered
-    w[i] = (high << 32) | bits.bits(32);
-  }
+// The P bits of one proposal as its window (rejection_proposal): 64 bits, then P - 64 <= 43.
+template <class Source>
+inline uint128 proposal_window(Source& bits, unsigned p) {
+  const std::uint64_t high = bits.bits(32);  // separate statements: the reads are ordered
+  const std::uint64_t first = (high << 32) | bits.bits(32);
+  const std::uint64_t rest = bits.bits(p - 64);
+  return (uint128{first} << 64) | (uint128{rest} << (128 - p));
 }
-inline void proposal_words(BitSource::Reader& bits, std::uint64_t* w) { bits.words(w, 3); }
 
-// A group's 3 kScanGroup words in one read (the same bits as kScanGroup proposal_words calls).
-inline void read_group_words(BitSource::Reader& bits, std::uint64_t* w) { bits.words(w, 3 * kScanGroup); }
+// A group's kScanGroup P bits in one read (the same bits as kScanGroup proposal_window calls):
+// P / 2 words, then, for an odd P, 32 bits as the high half of one more word; two zero words
+// after them, so that every window below reads three words inside the array.
+constexpr std::size_t kMaxGroupWords = (kRejectionWidthBits + 1 + 26) / 2 + 1 + 2;
+inline void read_group_words(BitSource::Reader& bits, unsigned p, std::uint64_t* w) {
+  const std::size_t whole = p / 2;
+  bits.words(w, whole);
+  w[whole] = (p & 1) != 0 ? bits.bits(32) << 32 : 0;
+  w[whole + 1] = 0;
+  w[whole + 2] = 0;
+}
+
+// The 128 bits from bit `at` of the words w (the window of the proposal starting there). at is
+// public (a multiple of P).
+inline uint128 window_at(const std::uint64_t* w, std::size_t at) noexcept {
+  const std::size_t i = at / 64;
+  const unsigned shift = at % 64;  // (v >> 1) >> (63 - shift): no shift by 64 when shift = 0
+  const std::uint64_t high = (w[i] << shift) | ((w[i + 1] >> 1) >> (63 - shift));
+  const std::uint64_t low = (w[i + 1] << shift) | ((w[i + 2] >> 1) >> (63 - shift));
+  return (uint128{high} << 64) | low;
+}
 
 // One proposal at a time (the single draw): up to n (0 or 1) draws into out.
 template <class Source>
 std::size_t draw_one(Source& bits, const HardenedRejectionPlan& plan, std::int64_t mean, std::int64_t* out) noexcept {
-  std::uint64_t w[3];
-  proposal_words(bits, w);
+  const uint128 window = proposal_window(bits, plan.proposal_bits());
   std::int64_t value = 0;
-  std::uint64_t accepted = rejection_proposal(plan, w[0], w[1], w[2], &value);
+  std::uint64_t accepted = rejection_proposal(plan, window, &value);
   EXACTDP_DECLASSIFY(accepted);
   if (accepted == 0) return 0;
   *out = value + mean;
   return 1;
 }
 
-// A group of kScanGroup proposals: their words (one read), their table draws counted by one group
+// A group of kScanGroup proposals: their bits (one read), their table draws counted by one group
 // scan (internal/hardened_scan.h), their 2^-(i/16) entries taken by one group select
-// (FixedExpTables::select_group), their acceptance tests. Compiled for AVX2 beside the baseline.
+// (FixedExpTables::select_group), their brackets by another (BracketTable::select_group), their
+// acceptance tests. Compiled for AVX2 beside the baseline.
 struct ProposalGroup {
-  std::uint64_t words[3 * kScanGroup];  // proposal s: its w0, w1, w2 at 3 s .. 3 s + 2 (stream order)
+  std::uint64_t words[kMaxGroupWords];
+  uint128 window[kScanGroup];
   std::uint32_t digits[3 * kScanGroup];
   std::uint32_t below[kScanGroup];
+  std::uint32_t x[kScanGroup];
   uint128 exponent[kScanGroup];        // acceptance_exponent
   std::uint32_t index[kScanGroup];     // its table index (fixed_exp2_index)
   uint128 sixteenth[kScanGroup];       // the selected table entries
-  static_assert(kScanGroup == kFixedSelectGroup, "one group select a group");
+  static_assert(kScanGroup == kFixedSelectGroup && kScanGroup == kBracketGroup, "one group select a group");
+  uint128 base[kScanGroup];
+  uint128 width[kScanGroup];
   std::uint64_t accepted[kScanGroup];
   std::int64_t value[kScanGroup];
-  [[nodiscard]] std::uint64_t w0(std::size_t s) const noexcept { return words[3 * s]; }
-  [[nodiscard]] std::uint64_t w1(std::size_t s) const noexcept { return words[3 * s + 1]; }
-  [[nodiscard]] std::uint64_t w2(std::size_t s) const noexcept { return words[3 * s + 2]; }
 };
 
 EXACTDP_SCAN_CLONES void evaluate_group(const HardenedRejectionPlan& plan, ProposalGroup& g) noexcept {
   constexpr std::uint64_t kDigit = (std::uint64_t{1} << kScanDigitBits) - 1;
-  for (std::size_t s = 0; s < kScanGroup; ++s) {  // the 80-bit uniform (w0, top 16 bits of w2)
-    g.digits[s] = static_cast<std::uint32_t>(g.w0(s) & kDigit);
-    g.digits[kScanGroup + s] = static_cast<std::uint32_t>((g.w0(s) >> kScanDigitBits) & kDigit);
-    g.digits[2 * kScanGroup + s] = static_cast<std::uint32_t>((g.w0(s) >> 62) | ((g.w2(s) >> 48) << 2));
+  const unsigned p = plan.proposal_bits();
+  for (std::size_t s = 0; s < kScanGroup; ++s) {  // the 80-bit uniform's three digits
+    g.window[s] = window_at(g.words, s * p);
+    const uint128 u = proposal_u(g.window[s]);
+    g.digits[s] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(u) & kDigit);
+    g.digits[kScanGroup + s] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(u >> kScanDigitBits) & kDigit);
+    g.digits[2 * kScanGroup + s] = static_cast<std::uint32_t>(u >> (2 * kScanDigitBits));
   }
   const ScanTable& t = plan.half_scan;
   t.count_group(t.digits.data(), t.padded, t.entries, g.digits, g.below);
   for (std::size_t s = 0; s < kScanGroup; ++s) {
-    g.exponent[s] = acceptance_exponent(plan, t.entries - g.below[s], proposal_y(plan, g.w2(s)));
+    g.x[s] = static_cast<std::uint32_t>(t.entries - g.below[s]);
+    g.exponent[s] = acceptance_exponent(plan, g.x[s], proposal_y(plan, g.window[s]));
     g.index[s] = fixed_exp2_index(g.exponent[s]);
   }
   plan.exp.select_group(plan.exp, g.index, g.sixteenth);
+  plan.brackets.select_group(plan.brackets, g.x, g.base, g.width);
   for (std::size_t s = 0; s < kScanGroup; ++s) {
-    const uint128 acceptance = fixed_exp2_neg_at(g.exponent[s], plan.exp, g.sixteenth[s]) >> 47;
-    g.accepted[s] = proposal_accept(plan, t.entries - g.below[s], g.w1(s), g.w2(s), acceptance, &g.value[s]);
+    const uint128 alpha = fixed_exp2_neg_at(g.exponent[s], plan.exp, g.sixteenth[s]) >> 47;
+    g.accepted[s] = proposal_accept(plan, g.x[s], g.window[s], alpha, g.base[s], g.width[s], &g.value[s]);
   }
 }
 
@@ -201,7 +241,7 @@ EXACTDP_SCAN_CLONES void evaluate_group(const HardenedRejectionPlan& plan, Propo
 template <class Source>
 std::size_t draw_group(Source& bits, const HardenedRejectionPlan& plan, std::int64_t mean, std::int64_t* out,
                        ProposalGroup& g) noexcept {
-  read_group_words(bits, g.words);
+  read_group_words(bits, plan.proposal_bits(), g.words);
   evaluate_group(plan, g);
   std::size_t done = 0;
   for (std::size_t s = 0; s < kScanGroup; ++s) {

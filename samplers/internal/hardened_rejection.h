@@ -4,22 +4,22 @@
 //
 // Law (docs/HARDENED.md, "The rejection method"): sigma2 = 4^j s0 with the integer j chosen so
 // that 4 <= s0 < 16 (s0 = sigma0^2, exact rational), k = 2^j. One proposal:
-//   x ~ the half discrete Gaussian on {0, 1, ...} of variance parameter s0 (a W = 80-bit table,
-//       scanned whole: internal/hardened_scan.h),
+//   x ~ the half discrete Gaussian on {0, 1, ...} of variance parameter s0, from an 80-bit uniform u
+//       and a table T (x = #{i : u >= T_i}, scanned whole: internal/hardened_scan.h),
 //   y uniform on [0, k), a sign bit b, z = k x + y;
-//   accept with probability exp(-y (y + 2 k x) / (2 sigma2)) (= rho_sigma(z) / rho_sigma0(x) <= 1),
-//       computed in fixed point (internal/fixed_exp.h) and compared with an 80-bit uniform,
-//       and reject z = 0 with b = 1;
+//   accept with probability exp(-y (y + 2 k x) / (2 sigma2)) (= rho_sigma(z) / rho_sigma0(x) <= 1):
+//       alpha = that probability in 80-bit fixed point (internal/fixed_exp.h); accept when the
+//       residual r = u - T_(x-1), uniform on [0, w_x) given x (internal/hardened_bracket.h), is
+//       below floor(alpha w_x / 2^80), and reject z = 0 with b = 1;
 // else draw a new proposal. The output is mean + (b ? -z : z).
 // Exactness: with exact tables and exact acceptance the accepted value follows D_{Z, sigma}
 // exactly (rejection sampling: proposal weight rho_sigma0(x) / k, acceptance rho_sigma(z) /
-// rho_sigma0(x)). The table's distance delta_b and the acceptance error eps_a <= 2^-74 give
-// tau_upper = (2 delta_b + eps_a) / A_lower, A_lower a certified lower bound of the acceptance
-// rate A ~ 0.83 .. 0.9.
-// Random bits: 192 a proposal, three 64-bit words in stream order: w0 = the table uniform's low 64
-// bits; w1 = the acceptance uniform's low 64 bits; w2 = the table uniform's top 16 bits, the
-// acceptance uniform's top 16 bits, the sign b, 5 unused bits, then y in the low j bits.
-// 1 / A proposals a draw on average (230 bits at sigma2 = 2^36).
+// rho_sigma0(x)). The table's distance delta_b, the exponential's error 2^-75, alpha's floor 2^-80
+// and the residual's floor (at most 1 / w_x given x: (K + 1) 2^-80 on average) give
+// tau_upper = (2 delta_b + 2^-74 + (K + 1) 2^-80) / A_lower, A_lower a certified lower bound of
+// the acceptance rate A ~ 0.83 .. 0.9.
+// Random bits: P = 81 + j a proposal (kRejectionUniformBits + 1 + j), in stream order u (most
+// significant bit first), b, y. 1 / A proposals a draw on average (118 bits at sigma2 = 2^36).
 // Timing: every proposal executes the same instructions and reads the same bits; the number of
 // proposals is geometric and, for the exact law, INDEPENDENT of the accepted value (the standard
 // property of rejection sampling; for the fixed-point law the pair (count, value) is within
@@ -33,6 +33,7 @@
 
 #include <exactdp/samplers/bit_source.h>
 #include <exactdp/samplers/internal/fixed_exp.h>
+#include <exactdp/samplers/internal/hardened_bracket.h>
 #include <exactdp/samplers/internal/hardened_scan.h>
 #include <exactdp/samplers/internal/hardened_tables.h>
 
@@ -41,7 +42,7 @@ namespace exactdp::internal {
 inline constexpr long kRejectionMinSigma2Log2 = 10;
 inline constexpr long kRejectionMaxSigma2Log2 = 56;
 inline constexpr unsigned kRejectionMaxTauBits = 64;
-inline constexpr unsigned kRejectionWidthBits = 80;  // the half table's thresholds
+inline constexpr unsigned kRejectionWidthBits = 80;  // the half table's thresholds and u
 inline constexpr long kRejectionTailLog2 = -72;      // the half table's cut tail
 
 struct HardenedRejectionPlan {
@@ -50,11 +51,14 @@ struct HardenedRejectionPlan {
   FixedWidth width;          // kRejectionWidthBits
   ThresholdTable half;       // the half discrete Gaussian of s0
   ScanTable half_scan;
+  BracketTable brackets;     // (T_(x-1), w_x) of the half table
   uint128 log2e_over_two_s0 = 0;  // round(2^128 log2(e) / (2 s0)), < 2^127
   FixedExpTables exp;
   mpq_class table_tv_upper;      // delta_b
   mpq_class acceptance_lower;    // A_lower
-  mpq_class tau_upper;           // (2 delta_b + 2^-74) / A_lower
+  mpq_class tau_upper;           // (2 delta_b + 2^-74 + (K + 1) 2^-80) / A_lower
+  // The bits of one proposal: 81 + j.
+  [[nodiscard]] unsigned proposal_bits() const noexcept { return kRejectionWidthBits + 1 + j; }
 };
 
 // Whether the rejection method covers sigma2 (exact rational) at tau_bits.
@@ -63,13 +67,13 @@ struct HardenedRejectionPlan {
 // The plan for sigma2 (rejection_covers(sigma2, ...) must hold; std::logic_error otherwise).
 [[nodiscard]] HardenedRejectionPlan make_rejection_plan(const mpq_class& sigma2);
 
-// floor(2^80 exp(-y (y + 2 k x) / (2 sigma2))) as the fixed-point code computes it (x <= the half
-// table's entries, y < k): a proposal (x, y) is accepted when its 80-bit uniform is below it.
+// alpha = floor(2^80 exp(-y (y + 2 k x) / (2 sigma2))) as the fixed-point code computes it
+// (x <= the half table's entries, y < k):
 //   exp(-gamma) = 2^-h, h = gamma log2(e) = M R / 2^180 with M = y (y + 2 k x) 2^(52 - 2 j)
 //   < 121 2^52 and R = round(2^128 log2(e) / (2 s0)) < 2^127; H = floor(M R / 2^63) = h 2^117 (to
 //   within 2^-117 in h), below 2^122 (h < 121 log2(e) / 8 < 22); then fixed_exp.h.
-// acceptance_exponent is H, acceptance_threshold the whole; the batch selects the table entries
-// of a group at once (FixedExpTables::select_group) and finishes with fixed_exp2_neg_at.
+// acceptance_exponent is H, acceptance_fraction alpha; the batch selects the table entries of a
+// group at once (FixedExpTables::select_group) and finishes with fixed_exp2_neg_at.
 [[gnu::always_inline]] inline uint128 acceptance_exponent(const HardenedRejectionPlan& plan, std::uint64_t x,
                                                           std::uint64_t y) noexcept {
   const std::uint64_t m = (y * (y + (x << (plan.j + 1)))) << (52 - 2 * plan.j);
@@ -77,15 +81,33 @@ struct HardenedRejectionPlan {
   const uint128 low = uint128{m} * static_cast<std::uint64_t>(plan.log2e_over_two_s0);
   return (high << 1) + (low >> 63);
 }
-[[gnu::always_inline]] inline uint128 acceptance_threshold(const HardenedRejectionPlan& plan, std::uint64_t x,
-                                                           std::uint64_t y) noexcept {
+[[gnu::always_inline]] inline uint128 acceptance_fraction(const HardenedRejectionPlan& plan, std::uint64_t x,
+                                                          std::uint64_t y) noexcept {
   return fixed_exp2_neg(acceptance_exponent(plan, x, y), plan.exp) >> 47;
 }
 
-// One proposal from the three words w0, w1, w2 (192 bits): writes the signed value to *value and
-// returns 1 if accepted, else 0. Branch-free, no secret address.
-[[nodiscard]] std::uint64_t rejection_proposal(const HardenedRejectionPlan& plan, std::uint64_t w0, std::uint64_t w1,
-                                               std::uint64_t w2, std::int64_t* value) noexcept;
+// floor(alpha w / 2^80) for alpha <= 2^80 and w <= 2^80, exactly: with alpha = a1 2^64 + a0 and
+// w = w1 2^64 + w0 (a1, w1 <= 2^16), alpha w = a1 w1 2^128 + (a1 w0 + a0 w1) 2^64 + a0 w0, and
+// floor(alpha w / 2^80) = floor((a1 w1 2^64 + a1 w0 + a0 w1 + floor(a0 w0 / 2^64)) / 2^16), the sum
+// below 2^98 (no wrap). The residual r (uniform on [0, w) given x) is accepted when below it.
+[[gnu::always_inline]] inline uint128 acceptance_count(uint128 alpha, uint128 w) noexcept {
+  const auto a1 = static_cast<std::uint64_t>(alpha >> 64), a0 = static_cast<std::uint64_t>(alpha);
+  const auto w1 = static_cast<std::uint64_t>(w >> 64), w0 = static_cast<std::uint64_t>(w);
+  const uint128 sum = (uint128{a1 * w1} << 64) + uint128{a1} * w0 + uint128{a0} * w1 +
+                      static_cast<std::uint64_t>((uint128{a0} * w0) >> 64);
+  return sum >> 16;
+}
+
+// The acceptance count of (x, y) as a draw computes it: floor(alpha w_x / 2^80), so that a
+// proposal (x, y) is accepted with probability acceptance_count / w_x (for the exact-law test).
+[[nodiscard]] uint128 acceptance_count(const HardenedRejectionPlan& plan, std::uint64_t x, std::uint64_t y) noexcept;
+
+// One proposal from its P = proposal_bits() bits, the first bit of the stream at bit 127 of
+// `window` (u = window >> 48, b = bit 47, y = the j bits below b; the low 128 - P bits are
+// ignored): writes the signed value to *value and returns 1 if accepted, else 0. Branch-free, no
+// secret address.
+[[nodiscard]] std::uint64_t rejection_proposal(const HardenedRejectionPlan& plan, uint128 window,
+                                               std::int64_t* value) noexcept;
 
 // One draw: proposals until one is accepted. mean + value.
 [[nodiscard]] std::int64_t draw_hardened_rejection(BitSource& bits, const HardenedRejectionPlan& plan,

@@ -2,9 +2,11 @@
 // (samplers/internal/hardened_rejection.h, docs/HARDENED.md "The rejection method").
 //   * Its law, computed exactly from what the code computes (the half table's dyadic
 //     probabilities, the exact uniform y and sign, and every acceptance threshold as the
-//     fixed-point code returns it), against D_{Z, sigma} (tests/support/exact_gaussian_tv.h): the
+//     fixed-point code returns it, reused residual included), against D_{Z, sigma} (tests/support/exact_gaussian_tv.h): the
 //     certified tau_upper contains the true distance. Companion: a constant off by 2^-60 is caught.
-//   * A batch gives exactly the values and the bits of single draws.
+//   * The acceptance count floor(alpha w_x / 2^80) against GMP, with w_x from the thresholds.
+//   * A batch gives exactly the values and the bits of single draws; a draw reads at most 140 bits
+//     on average.
 //   * Chi-square against the exact pmf at sigma2 = 2^20 and 10^7 (alpha = 1e-6 each, seeds fixed),
 //     single draws and batches; companion: the zero not rejected with the negative sign (its
 //     weight doubled) is caught.
@@ -45,21 +47,23 @@ mpz_class to_mpz(uint128 v) {
   return out;
 }
 
-// The law of the accepted value: proposal (x, y, b) has weight Q(x) / (2 k), Q the half table's
-// law; it is accepted with probability threshold(x, y) / 2^80, and never for z = 0 with b = 1.
+// The law of the accepted value: proposal (x, y, b) has weight Q(x) / (2 k), Q(x) = w_x / 2^W the
+// half table's law (w_x = T_x - T_(x-1), T_(-1) = 0, T_K = 2^W); given x the residual is uniform
+// on [0, w_x), so the proposal is accepted with probability min(acceptance_count(x, y), w_x) / w_x,
+// and never for z = 0 with b = 1: weight min(acceptance_count(x, y), w_x) / (2^W 2 k).
 Law rejection_law(const internal::HardenedRejectionPlan& plan) {
   const mpz_class two_w = mpz_class(1) << plan.width.width_bits;
-  const mpz_class two_80 = mpz_class(1) << 80;
   const std::uint64_t k = std::uint64_t{1} << plan.j;
   Law law;
   mpq_class total = 0;
   mpz_class previous = 0;
   for (std::size_t x = 0; x <= plan.half.entries; ++x) {
     const mpz_class next = x < plan.half.entries ? plan.half.threshold(x, plan.width.limbs) : two_w;
-    const mpq_class q(next - previous, two_w);
+    const mpz_class w = next - previous;
     previous = next;
     for (std::uint64_t y = 0; y < k; ++y) {
-      const mpq_class accept = q * mpq_class(to_mpz(internal::acceptance_threshold(plan, x, y)), two_80) / (2 * k);
+      const mpz_class count = to_mpz(internal::acceptance_count(plan, x, y));
+      const mpq_class accept(count < w ? count : w, two_w * 2 * k);
       const auto z = static_cast<long>((x << plan.j) + y);
       law[z] += accept;
       total += accept;
@@ -93,6 +97,62 @@ TEST_P(RejectionLaw, TauContainsTheTrueDistance) {
   broken.log2e_over_two_s0 += broken.log2e_over_two_s0 >> 60;
   const Interval broken_tv = test_support::gaussian_tv(rejection_law(broken), sigma2);
   EXPECT_GT(test_support::lower_of(broken_tv), params.tau_upper()) << "a broken constant is not caught";
+
+  broken = plan;  // the brackets one entry off: w_x of x + 1
+  for (unsigned p = 0; p < internal::kBracketPlanes; ++p) {
+    for (std::size_t x = 0; x + 1 < broken.brackets.values; ++x) broken.brackets.planes[p][x] = plan.brackets.planes[p][x + 1];
+  }
+  const Interval shifted_tv = test_support::gaussian_tv(rejection_law(broken), sigma2);
+  EXPECT_GT(test_support::lower_of(shifted_tv), params.tau_upper()) << "a shifted bracket is not caught";
+}
+
+// acceptance_count(plan, x, y) = floor(alpha w_x / 2^80), alpha the fixed-point acceptance and w_x
+// = T_x - T_(x-1) from the thresholds (T_(-1) = 0, T_K = 2^80), for every (x, y) at sigma2 = 1024
+// and at sampled y at 2^40; and the product at its edges and at random inputs.
+TEST(RejectionAcceptance, CountIsTheFlooredProduct) {
+  for (const char* s : {"1024", "1099511627776"}) {
+    const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, rejection());
+    const internal::HardenedRejectionPlan& plan = *params.plan().rejection;
+    const mpz_class two_w = mpz_class(1) << plan.width.width_bits;
+    const std::uint64_t k = std::uint64_t{1} << plan.j;
+    const std::uint64_t step = k > 4096 ? k / 4093 : 1;
+    mpz_class previous = 0;
+    for (std::size_t x = 0; x <= plan.half.entries; ++x) {
+      const mpz_class next = x < plan.half.entries ? plan.half.threshold(x, plan.width.limbs) : two_w;
+      const mpz_class w = next - previous;
+      previous = next;
+      for (std::uint64_t y = 0; y < k; y += step) {
+        const mpz_class expected = to_mpz(internal::acceptance_fraction(plan, x, y)) * w >> 80;
+        ASSERT_EQ(to_mpz(internal::acceptance_count(plan, x, y)), expected) << s << " x = " << x << " y = " << y;
+      }
+    }
+  }
+  const uint128 top = uint128{1} << 80;
+  SeededBits bits(test_support::fixed_seed(75, 0));
+  std::vector<std::pair<uint128, uint128>> cases = {{top, top}, {top, 0}, {0, top}, {top - 1, top - 1}, {top, 1}, {1, top}};
+  for (int i = 0; i < 20000; ++i) {
+    const uint128 a = (uint128{bits.bits(16)} << 64 | bits.bits(64)) + bits.bits(1);
+    const uint128 w = (uint128{bits.bits(16)} << 64 | bits.bits(64)) + bits.bits(1);
+    cases.emplace_back(a, w);
+  }
+  for (const auto& [a, w] : cases) {
+    ASSERT_EQ(to_mpz(internal::acceptance_count(a, w)), to_mpz(a) * to_mpz(w) >> 80);
+  }
+}
+
+// Bits a draw, averaged over 100,000 seeded single draws: 81 + j a proposal, 1 / A proposals a
+// draw. sigma2 = 2^36 (j = 17) and 2^54 (j = 26 with s0 = 4, the lowest acceptance rate at the
+// widest y: the most bits a draw reads anywhere in the range).
+TEST(RejectionBits, AtMost140BitsADrawOnAverage) {
+  for (const char* s : {"68719476736", "18014398509481984"}) {
+    const auto params = HardenedDiscreteGaussianParams::make(parse_rational("sigma2", s), 0, rejection());
+    SeededBits bits(test_support::fixed_seed(76, 0));
+    constexpr int kDraws = 100'000;
+    for (int i = 0; i < kDraws; ++i) (void)sample_discrete_gaussian(bits, params);
+    const double per_draw = static_cast<double>(bits.bits_consumed()) / kDraws;
+    RecordProperty(std::string("bits_per_draw_") + s, std::to_string(per_draw));
+    EXPECT_LE(per_draw, 140.0) << "sigma2 = " << s;
+  }
 }
 
 // j = 4 (k = 16) and j = 5 with a non-dyadic s0; about 700 and 1,400 values.
@@ -155,11 +215,12 @@ TEST(RejectionChiSquare, CatchesZeroWithBothSigns) {
       law,
       [&](BitSource& b) {
         for (;;) {
-          std::uint64_t w[3];
-          for (auto& word : w) word = b.bits(64);
+          const std::uint64_t high = b.bits(64);
+          const uint128 window = (uint128{high} << 64) | (uint128{b.bits(plan.proposal_bits() - 64)} << (128 - plan.proposal_bits()));
+          const uint128 sign = uint128{1} << 47;
           std::int64_t value = 0;
-          const std::uint64_t accepted = internal::rejection_proposal(plan, w[0], w[1], w[2] & ~(std::uint64_t{1} << 31) , &value);
-          if (accepted != 0) return ((w[2] >> 31) & 1) != 0 ? -value : value;  // the sign bit ignored at 0
+          const std::uint64_t accepted = internal::rejection_proposal(plan, window & ~sign, &value);
+          if (accepted != 0) return (window & sign) != 0 ? -value : value;  // the sign bit ignored at 0
         }
       },
       400'000, test_support::fixed_seed(72, 3));
@@ -195,7 +256,7 @@ TEST(RejectionRange, AppliesWhereDocumented) {
 namespace exactdp {
 namespace {
 
-// Welch's t of the number of proposals (bits / 192) between draws with |value| < sigma (class A,
+// Welch's t of the number of proposals (bits / (81 + j)) between draws with |value| < sigma (class A,
 // about 68 %) and the others (class B); fixed seed. The rejection method's count is independent of
 // the output (docs/HARDENED.md), so |t| stays small: under independence t is about standard
 // normal, and |t| >= 5 has probability about 6e-7. The plain sampler (CKS20, whose loops run
