@@ -1,13 +1,20 @@
-// system_bits.h — SystemBits: the default BitSource, the operating system's CSPRNG via
-// libsodium's randombytes_buf (getrandom(2) on Linux), buffered.
+// system_bits.h — SystemBits: the default BitSource, the operating system's CSPRNG, expanded.
 //
-// Fork safety: the buffer and the partially used word live in a page marked MADV_WIPEONFORK, so
-// in a child created by fork() they read as zero, i.e. as an empty buffer, and the child draws
-// fresh bytes. Where the kernel lacks MADV_WIPEONFORK, a pthread_atfork child handler wipes
-// every live SystemBits buffer instead (this covers fork(), not a raw clone syscall; SECURITY.md).
+// Every 4 KiB of the stream is the ChaCha20 keystream (internal/chacha20.h, AVX-512/AVX2 where
+// the CPU has them) under a fresh 256-bit key read from the OS with libsodium's randombytes_buf
+// (getrandom(2) on Linux), nonce 0; the key is wiped as soon as its 4 KiB are made, and each byte
+// is wiped from the page's stash when it moves into the bit buffer. So no key outlives its 4 KiB
+// and the page never holds more than 4 KiB of unread output plus the 512-byte buffer: the same
+// construction as the kernel's own getrandom output (ChaCha20 expansion of a random key), with a
+// key per 4 KiB instead of a system call per 256 bytes (BENCHMARKS.md: 7.7x less CPU a byte).
+//
+// Fork safety: the buffer, the stash and the key live in a page marked MADV_WIPEONFORK, so
+// in a child created by fork() they read as zero, i.e. as an empty buffer and stash, and the child
+// draws from a fresh OS key. Where the kernel lacks MADV_WIPEONFORK, a pthread_atfork child handler
+// wipes every live SystemBits page instead (this covers fork(), not a raw clone syscall; SECURITY.md).
 // The page is also left out of core dumps (MADV_DONTDUMP) and mlock'ed where RLIMIT_MEMLOCK
 // allows; if mlock is refused the source works as before but the page may be swapped out
-// (internal/secret_page.h). The buffer is wiped with sodium_memzero, unlocked and unmapped when
+// (internal/secret_page.h). The page is wiped with sodium_memzero, unlocked and unmapped when
 // the source is destroyed.
 // Entropy failure is fatal: libsodium aborts rather than hand out weak bytes; sodium_init()
 // failing makes the constructor abort too (no silent fallback).
@@ -38,6 +45,9 @@ class SystemBits final : public BitSource {
   void refill(unsigned char* out, std::size_t n) override;
 
  private:
+  // Fills the page's stash: 4 KiB of keystream under a fresh OS key.
+  void make_stream();
+
   std::unique_ptr<internal::SecretPage> page_;
   bool wipe_on_fork_ = false;
 };

@@ -191,9 +191,11 @@ TEST(SystemBits, TwoSourcesDiffer) {
   EXPECT_NE(read_bytes(a, 32), read_bytes(b, 32));  // false alarm probability 2^-256
 }
 
-// Draws one bit in the parent (filling its buffer), forks, and returns the next 32 bytes drawn
+// Draws skip_bytes bytes and one bit in the parent (filling its buffer), forks, and returns the next 32 bytes drawn
 // by the parent and by the child from the same source object.
-std::pair<std::vector<unsigned char>, std::vector<unsigned char>> draw_after_fork(BitSource& bits) {
+std::pair<std::vector<unsigned char>, std::vector<unsigned char>> draw_after_fork(BitSource& bits,
+                                                                                    std::size_t skip_bytes = 0) {
+  (void)read_bytes(bits, skip_bytes);
   (void)bits.bit();
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
@@ -230,6 +232,14 @@ TEST(SystemBits, ForkedChildDoesNotReuseParentBuffer) {
   SystemBits bits;
   const auto [parent, child] = draw_after_fork(bits);
   EXPECT_NE(parent, child) << "child replayed the parent's buffered random bytes";
+}
+
+// The same past the first 512-byte buffer: the child must not refill its buffer from the
+// keystream the parent made ahead (4 KiB a key) either.
+TEST(SystemBits, ForkedChildDoesNotReuseTheStreamMadeAhead) {
+  SystemBits bits;
+  const auto [parent, child] = draw_after_fork(bits, 1000);
+  EXPECT_NE(parent, child) << "child replayed keystream the parent made ahead";
 }
 
 // Companion: the fork comparison can fail. A deterministic stream (SeededBits) continues

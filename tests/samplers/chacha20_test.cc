@@ -100,7 +100,7 @@ TEST_P(ChaCha20PathTest, MatchesLibsodiumAcrossPassBoundaries) {
 
 INSTANTIATE_TEST_SUITE_P(AllPaths, ChaCha20PathTest,
                          ::testing::Values(ChaCha20Path::kScalar, ChaCha20Path::kAvx2, ChaCha20Path::kAvx512),
-                         [](const auto& info) { return std::string(chacha20_path_name(info.param)); });
+                         [](const auto& path_info) { return std::string(chacha20_path_name(path_info.param)); });
 
 TEST(ChaCha20, FastestPathIsAvailableAndAnUnavailablePathFallsBackToScalar) {
   ASSERT_GE(sodium_init(), 0);
