@@ -19,8 +19,9 @@
 namespace exactdp {
 namespace {
 
-// Bytes of ChaCha20 keystream made under one fresh key from the OS (four AVX-512 passes).
-constexpr std::size_t kStreamBytes = 4096;
+// Bytes of ChaCha20 keystream made under one fresh key from the OS (three AVX-512 passes): the
+// most that keeps the whole state in one page of the lock budget.
+constexpr std::size_t kStreamBytes = 3072;
 
 // The layout of the protected page. All zero is the empty state: empty buffer, nothing made.
 struct SystemState {
@@ -30,6 +31,7 @@ struct SystemState {
   unsigned char key[32];    // the OS key, only while a stream is made; zero otherwise
 };
 constexpr std::size_t kStateBytes = sizeof(SystemState);
+static_assert(kStateBytes <= 4096, "one page");
 
 // Fallback registry for kernels without MADV_WIPEONFORK: the child handler of pthread_atfork
 // zeroes every live state, i.e. empties every buffer and stream in the child.

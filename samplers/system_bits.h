@@ -1,12 +1,12 @@
 // system_bits.h — SystemBits: the default BitSource, the operating system's CSPRNG, expanded.
 //
-// Every 4 KiB of the stream is the ChaCha20 keystream (internal/chacha20.h, AVX-512/AVX2 where
+// Every 3 KiB of the stream is the ChaCha20 keystream (internal/chacha20.h, AVX-512/AVX2 where
 // the CPU has them) under a fresh 256-bit key read from the OS with libsodium's randombytes_buf
-// (getrandom(2) on Linux), nonce 0; the key is wiped as soon as its 4 KiB are made, and each byte
-// is wiped from the page's stash when it moves into the bit buffer. So no key outlives its 4 KiB
-// and the page never holds more than 4 KiB of unread output plus the 512-byte buffer: the same
+// (getrandom(2) on Linux), nonce 0; the key is wiped as soon as its 3 KiB are made, and each byte
+// is wiped from the page's stash when it moves into the bit buffer. So no key outlives its 3 KiB
+// and the page never holds more than 3 KiB of unread output plus the 512-byte buffer: the same
 // construction as the kernel's own getrandom output (ChaCha20 expansion of a random key), with a
-// key per 4 KiB instead of a system call per 256 bytes (BENCHMARKS.md: 7.7x less CPU a byte).
+// key per 3 KiB instead of a system call per 256 bytes (BENCHMARKS.md: 7.3x less CPU a byte).
 //
 // Fork safety: the buffer, the stash and the key live in a page marked MADV_WIPEONFORK, so
 // in a child created by fork() they read as zero, i.e. as an empty buffer and stash, and the child
@@ -45,7 +45,7 @@ class SystemBits final : public BitSource {
   void refill(unsigned char* out, std::size_t n) override;
 
  private:
-  // Fills the page's stash: 4 KiB of keystream under a fresh OS key.
+  // Fills the page's stash: 3 KiB of keystream under a fresh OS key.
   void make_stream();
 
   std::unique_ptr<internal::SecretPage> page_;

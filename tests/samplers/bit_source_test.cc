@@ -235,7 +235,7 @@ TEST(SystemBits, ForkedChildDoesNotReuseParentBuffer) {
 }
 
 // The same past the first 512-byte buffer: the child must not refill its buffer from the
-// keystream the parent made ahead (4 KiB a key) either.
+// keystream the parent made ahead (3 KiB a key) either.
 TEST(SystemBits, ForkedChildDoesNotReuseTheStreamMadeAhead) {
   SystemBits bits;
   const auto [parent, child] = draw_after_fork(bits, 1000);
