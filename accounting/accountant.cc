@@ -27,111 +27,31 @@ using Route = std::function<std::optional<Certified>()>;
 
 // ---- events --------------------------------------------------------------------------------
 
-const mpq_class& PrivacyEvent::pure_epsilon() const {
-  if (!is_pure()) {
-    throw std::logic_error("PrivacyEvent::pure_epsilon of " + describe() + ": not a pure-DP event");
-  }
-  return value_;
-}
-
-const mpq_class& PrivacyEvent::exact_mu() const {
-  if (!is_gaussian_like()) {
-    throw std::logic_error("PrivacyEvent::exact_mu of " + describe() + ": not exactly mu-GDP");
-  }
-  return value_;
-}
-
-PrivacyEvent PrivacyEvent::gaussian(const mpq_class& sigma, const mpq_class& sensitivity) {
-  require_positive("sigma", sigma);
-  require_positive("sensitivity", sensitivity);
-  return {Kind::kGaussian, sensitivity / sigma,
-          "gaussian(sigma=" + abbreviate(to_string(sigma)) + ", sensitivity=" +
-              abbreviate(to_string(sensitivity)) + ")",
-          sigma, sensitivity};
-}
-PrivacyEvent PrivacyEvent::discrete_gaussian(const mpq_class& sigma2,
-                                             const mpz_class& sensitivity) {
-  require_positive("sigma2", sigma2);
-  require_integer_sensitivity(sensitivity);
-  return {Kind::kDiscreteGaussian, zcdp_rho_discrete_gaussian(sigma2, sensitivity),
-          "discrete_gaussian(sigma2=" + abbreviate(to_string(sigma2)) +
-              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")",
-          sigma2, mpq_class(sensitivity)};
-}
-PrivacyEvent PrivacyEvent::laplace(const mpq_class& scale, const mpq_class& sensitivity) {
-  require_positive("scale", scale);
-  require_positive("sensitivity", sensitivity);
-  return {Kind::kLaplace, sensitivity / scale,
-          "laplace(scale=" + abbreviate(to_string(scale)) +
-              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")",
-          scale, sensitivity};
-}
-PrivacyEvent PrivacyEvent::discrete_laplace(const mpq_class& scale, const mpz_class& sensitivity) {
-  require_positive("scale", scale);
-  require_integer_sensitivity(sensitivity);
-  return {Kind::kDiscreteLaplace, mpq_class(sensitivity) / scale,
-          "discrete_laplace(scale=" + abbreviate(to_string(scale)) +
-              ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")",
-          scale, mpq_class(sensitivity)};
-}
-PrivacyEvent PrivacyEvent::pure_dp(const mpq_class& epsilon) {
-  require_nonnegative("epsilon", epsilon);
-  return {Kind::kPureDp, epsilon, "pure_dp(epsilon=" + abbreviate(to_string(epsilon)) + ")"};
-}
-PrivacyEvent PrivacyEvent::zcdp(const mpq_class& rho) {
-  validate_rho(rho);
-  return {Kind::kZcdp, rho, "zcdp(rho=" + abbreviate(to_string(rho)) + ")"};
-}
-PrivacyEvent PrivacyEvent::gdp(const mpq_class& mu) {
-  require_positive("mu", mu);
-  return {Kind::kGdp, mu, "gdp(mu=" + abbreviate(to_string(mu)) + ")"};
-}
+PrivacyEvent::PrivacyEvent(std::shared_ptr<const LawPrivacy> maps)
+    : maps_(std::move(maps)), pure_(maps_->pure_epsilon()), mu_(maps_->exact_mu()) {}
 
 PrivacyEvent PrivacyEvent::of_law(std::shared_ptr<const LawPrivacy> maps) {
   if (!maps) throw std::logic_error("PrivacyEvent::of_law: no maps");
-  const std::optional<mpq_class> eps = maps->pure_epsilon();
-  PrivacyEvent e(Kind::kLaw, eps.value_or(mpq_class(0)), maps->describe());
-  e.maps_ = std::move(maps);
-  return e;
+  return PrivacyEvent(std::move(maps));
 }
 
-const LawPrivacy& PrivacyEvent::law_maps() const {
-  if (kind_ != Kind::kLaw) throw std::logic_error("PrivacyEvent::law_maps of " + describe() + ": not a law event");
-  return *maps_;
+const mpq_class& PrivacyEvent::pure_epsilon() const {
+  if (!pure_) throw std::logic_error("PrivacyEvent::pure_epsilon of " + describe() + ": not a pure-DP event");
+  return *pure_;
 }
 
-bool PrivacyEvent::is_pure() const {
-  if (kind_ == Kind::kLaw) return maps_->pure_epsilon().has_value();
-  return kind_ == Kind::kLaplace || kind_ == Kind::kDiscreteLaplace || kind_ == Kind::kPureDp;
-}
-bool PrivacyEvent::is_gaussian_like() const {
-  return kind_ == Kind::kGaussian || kind_ == Kind::kGdp;
+const mpq_class& PrivacyEvent::exact_mu() const {
+  if (!mu_) throw std::logic_error("PrivacyEvent::exact_mu of " + describe() + ": not exactly mu-GDP");
+  return *mu_;
 }
 
 mpq_class PrivacyEvent::rho() const {
-  switch (kind_) {
-    case Kind::kGaussian:
-    case Kind::kGdp:
-      return value_ * value_ / 2;  // mu^2 / 2 (Gaussian: Delta^2 / (2 sigma^2))
-    case Kind::kLaplace:
-    case Kind::kDiscreteLaplace:
-    case Kind::kPureDp:
-    case Kind::kLaw:               // a law event with a pure epsilon (is_pure()) or its own rho
-      if (kind_ == Kind::kLaw && !is_pure()) {
-        if (const std::optional<mpq_class> rho = maps_->rho()) return *rho;
-        break;
-      }
-      return value_ * value_ / 2;  // eps^2 / 2 (BS16 Prop. 3.3)
-    case Kind::kZcdp:
-    case Kind::kDiscreteGaussian:
-      return value_;
-  }
+  if (pure_) return *pure_ * *pure_ / 2;  // eps^2 / 2 (BS16 Prop. 3.3)
+  if (std::optional<mpq_class> rho = maps_->rho()) return *rho;
   throw ParameterError("event", "event: " + describe() + " has no zCDP bound (it is not pure DP)");
 }
 
-bool PrivacyEvent::has_rho() const { return kind_ != Kind::kLaw || is_pure() || maps_->rho().has_value(); }
-
-std::string PrivacyEvent::describe() const { return text_; }
+bool PrivacyEvent::has_rho() const { return pure_.has_value() || maps_->rho().has_value(); }
 
 // ---- accountant ----------------------------------------------------------------------------
 
@@ -194,7 +114,7 @@ Interval composed_mu(const std::vector<std::pair<PrivacyEvent, unsigned long>>& 
   for (const auto& [e, n] : events) {
     if (e.is_gaussian_like()) {
       parts.emplace_back(Interval(e.exact_mu(), 256), n);
-    } else if (e.kind() == PrivacyEvent::Kind::kLaplace &&
+    } else if (e.maps().laplace_noise() &&
                e.pure_epsilon() >= mpq_class(1, 1'000'000) && e.pure_epsilon() <= 30) {
       // (Outside [1e-6, 30] the measurement is slow or pointless: the eps-DP map below is used.)
       // The Laplace mechanism is tighter than the eps-DP worst case: its GDPT on [0, eps0]
@@ -280,8 +200,8 @@ struct RouteQueries {
 const LawPrivacy* single_law_event(const std::vector<std::pair<PrivacyEvent, unsigned long>>& events) {
   if (events.size() != 1 || events[0].second != 1) return nullptr;
   const PrivacyEvent& e = events[0].first;
-  if (e.kind() != PrivacyEvent::Kind::kLaw || e.is_pure()) return nullptr;
-  return &e.law_maps();
+  if (!e.maps().offers_profile_route() || e.is_pure()) return nullptr;
+  return &e.maps();
 }
 
 AccountantAnswer answer(const std::vector<std::pair<PrivacyEvent, unsigned long>>& events,

@@ -1,17 +1,10 @@
 // accountant.h — a privacy accountant in the shape of Google's dp_accounting
 // (compose(event, count), get_epsilon(delta), get_delta(epsilon)), certified.
 //
-// Events (validated when built, ParameterError naming the parameter):
-//   gaussian(sigma, Delta)            continuous Gaussian noise: exactly mu-GDP, mu = Delta/sigma
-//   discrete_gaussian(sigma2, Delta)  rho = Delta^2/(2 sigma2)-zCDP (CKS20 Theorem 4)
-//   laplace(scale, Delta)             (Delta/scale)-DP
-//   discrete_laplace(scale, Delta)    (Delta/scale)-DP (P[x] ~ e^(-|x|/scale), CKS20)
-//   pure_dp(epsilon)                  epsilon-DP
-//   zcdp(rho)                         rho-zCDP
-//   gdp(mu)                           mu-GDP
-//   of_law(maps)                      a registry law's own maps (law_privacy.h): its pure
-//                                     epsilon when it has one (then rho = eps^2/2), its RDP and
-//                                     PLD atoms (laws/ builds these; e.g. the staircase)
+// Events: an event is a law's privacy maps (law_privacy.h), built by laws/events.h
+// (gaussian_event, discrete_gaussian_event, laplace_event, discrete_laplace_event, pure_dp_event,
+// zcdp_event, gdp_event) or by a registry law (laws::Law::privacy_event); the routes below ask
+// the maps' capabilities (pure epsilon, rho, exact mu, the profile), never a kind.
 //
 // Routes. Every route below yields a VALID bound for the whole composition; the accountant
 // evaluates each one that applies and answers with the smallest certified upper end, naming the
@@ -41,6 +34,7 @@
 #include <gmpxx.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,55 +47,29 @@ namespace exactdp::accounting {
 
 class PrivacyEvent {
  public:
-  // The accounting layer's closed forms, and kLaw: a registry law's own maps (law_maps()).
-  enum class Kind { kGaussian, kDiscreteGaussian, kLaplace, kDiscreteLaplace, kPureDp, kZcdp, kGdp, kLaw };
-
-  [[nodiscard]] static PrivacyEvent gaussian(const mpq_class& sigma,
-                                             const mpq_class& sensitivity = 1);
-  [[nodiscard]] static PrivacyEvent discrete_gaussian(const mpq_class& sigma2,
-                                                      const mpz_class& sensitivity = 1);
-  [[nodiscard]] static PrivacyEvent laplace(const mpq_class& scale,
-                                            const mpq_class& sensitivity = 1);
-  [[nodiscard]] static PrivacyEvent discrete_laplace(const mpq_class& scale,
-                                                     const mpz_class& sensitivity = 1);
-  [[nodiscard]] static PrivacyEvent pure_dp(const mpq_class& epsilon);
-  [[nodiscard]] static PrivacyEvent zcdp(const mpq_class& rho);
-  [[nodiscard]] static PrivacyEvent gdp(const mpq_class& mu);
-  // A registry law's event (non-null maps).
+  // The event of these maps (non-null).
   [[nodiscard]] static PrivacyEvent of_law(std::shared_ptr<const LawPrivacy> maps);
 
-  [[nodiscard]] Kind kind() const { return kind_; }
-  // epsilon of a pure-DP event (Laplace: Delta/scale); only for kLaplace, kDiscreteLaplace,
-  // kPureDp (is_pure()): std::logic_error for another kind.
+  // epsilon of a pure-DP event (is_pure()): std::logic_error for another.
   [[nodiscard]] const mpq_class& pure_epsilon() const;
-  // The rho this event satisfies (exact), when has_rho(): every kind but a kLaw event with
-  // neither pure DP nor a rho of its own (LawPrivacy::rho(); ParameterError naming "event" then).
+  // The rho this event satisfies (exact), when has_rho(): eps^2/2 of a pure-DP event (BS16
+  // Prop. 3.3), else the maps' own rho (ParameterError naming "event" when there is none).
   [[nodiscard]] mpq_class rho() const;
   [[nodiscard]] bool has_rho() const;
-  [[nodiscard]] bool is_pure() const;
-  [[nodiscard]] bool is_gaussian_like() const;  // kGaussian or kGdp: exactly mu-GDP
-  // mu for kGaussian (Delta/sigma) and kGdp (is_gaussian_like()), exact: std::logic_error for
-  // another kind.
+  [[nodiscard]] bool is_pure() const { return pure_.has_value(); }
+  [[nodiscard]] bool is_gaussian_like() const { return mu_.has_value(); }  // exactly mu-GDP
+  // mu of an exactly mu-GDP event (is_gaussian_like()): std::logic_error for another.
   [[nodiscard]] const mpq_class& exact_mu() const;
-  [[nodiscard]] std::string describe() const;
-  // The factory's noise parameter (sigma, sigma2 or scale; 0 for pure-dp, zcdp, gdp) and
-  // sensitivity (1 for pure-dp, zcdp, gdp), exactly as given: what a privacy-loss
-  // discretisation of the noise law needs (accounting/pld).
-  [[nodiscard]] const mpq_class& noise_parameter() const { return noise_; }
-  [[nodiscard]] const mpq_class& sensitivity() const { return sensitivity_; }
-  // The law's maps of a kLaw event (std::logic_error for another kind).
-  [[nodiscard]] const LawPrivacy& law_maps() const;
+  [[nodiscard]] std::string describe() const { return maps_->describe(); }
+  // The maps, for the capabilities the routes ask (law_privacy.h).
+  [[nodiscard]] const LawPrivacy& maps() const { return *maps_; }
+  [[nodiscard]] const std::shared_ptr<const LawPrivacy>& shared_maps() const { return maps_; }
 
  private:
-  PrivacyEvent(Kind kind, mpq_class value, std::string text, mpq_class noise = 0, mpq_class sensitivity = 1)
-      : kind_(kind), value_(std::move(value)), text_(std::move(text)), noise_(std::move(noise)),
-        sensitivity_(std::move(sensitivity)) {}
-  Kind kind_;
-  mpq_class value_;  // mu (Gaussian, GDP), epsilon (pure kinds), rho (zCDP, discrete Gaussian)
-  std::string text_;
-  mpq_class noise_;        // sigma, sigma2 or scale
-  mpq_class sensitivity_;
-  std::shared_ptr<const LawPrivacy> maps_;  // kLaw only
+  explicit PrivacyEvent(std::shared_ptr<const LawPrivacy> maps);
+  std::shared_ptr<const LawPrivacy> maps_;
+  std::optional<mpq_class> pure_;  // maps_->pure_epsilon(), read once
+  std::optional<mpq_class> mu_;    // maps_->exact_mu(), read once
 };
 
 struct RouteValue {

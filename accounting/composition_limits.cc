@@ -1,5 +1,6 @@
 #include <exactdp/accounting/composition_limits.h>
 
+#include <optional>
 #include <string>
 
 #include <exactdp/accounting/accountant.h>
@@ -22,39 +23,55 @@ void check_size(const std::string& name, const mpq_class& x) {
   }
 }
 
-std::string noise_name(PrivacyEvent::Kind kind) {
-  switch (kind) {
-    case PrivacyEvent::Kind::kGaussian: return "sigma";
-    case PrivacyEvent::Kind::kDiscreteGaussian: return "sigma2";
-    case PrivacyEvent::Kind::kLaplace:
-    case PrivacyEvent::Kind::kDiscreteLaplace: return "scale";
-    default: return "";
+// The noise parameter of an event with a closed-form noise: its name, value and sensitivity, and
+// whether the range check divides by the sensitivity squared (sigma2).
+struct NoiseParameter {
+  std::string name;
+  mpq_class value;
+  mpq_class sensitivity;
+  bool squared = false;
+};
+
+std::optional<NoiseParameter> noise_parameter(const LawPrivacy& m) {
+  if (const auto g = m.gaussian_noise()) return NoiseParameter{"sigma", g->sigma, g->sensitivity};
+  if (const auto g = m.discrete_gaussian_noise()) return NoiseParameter{"sigma2", g->sigma2, mpq_class(g->sensitivity), true};
+  if (const auto l = m.laplace_noise()) return NoiseParameter{"scale", l->scale, l->sensitivity};
+  if (const auto l = m.discrete_laplace_noise()) return NoiseParameter{"scale", l->scale, mpq_class(l->sensitivity)};
+  return std::nullopt;
+}
+
+// A bare guarantee's one parameter (pure-dp, zcdp, gdp), by size.
+void check_guarantee(const PrivacyEvent& e) {
+  if (e.maps().is_noise_law()) return;
+  if (e.is_pure()) {
+    check_size("epsilon", e.pure_epsilon());
+  } else if (e.is_gaussian_like()) {
+    check_size("mu", e.exact_mu());
+  } else if (e.has_rho()) {
+    check_size("rho", e.rho());
   }
 }
 
-void check_noise(const PrivacyEvent& e) {
-  const std::string name = noise_name(e.kind());
-  if (name.empty()) {
-    // pure-dp, zcdp, gdp: their one parameter, by size.
-    if (e.kind() == PrivacyEvent::Kind::kPureDp) check_size("epsilon", e.pure_epsilon());
-    if (e.kind() == PrivacyEvent::Kind::kZcdp) check_size("rho", e.rho());
-    if (e.kind() == PrivacyEvent::Kind::kGdp) check_size("mu", e.exact_mu());
-    return;
-  }
-  check_size(name, e.noise_parameter());
-  check_size("sensitivity", e.sensitivity());
-  const bool squared = e.kind() == PrivacyEvent::Kind::kDiscreteGaussian;
-  const mpq_class delta_power = squared ? e.sensitivity() * e.sensitivity() : e.sensitivity();
-  const mpq_class ratio = e.noise_parameter() / delta_power;
+void check_noise(const NoiseParameter& n) {
+  const std::string& name = n.name;
+  check_size(name, n.value);
+  check_size("sensitivity", n.sensitivity);
+  const mpq_class delta_power = n.squared ? n.sensitivity * n.sensitivity : n.sensitivity;
+  const mpq_class ratio = n.value / delta_power;
   const mpq_class smallest(1, 1'000'000);
   const mpq_class largest = mpq_class(mpz_class(1) << 128);
   if (ratio < smallest || ratio > largest) {
-    const std::string what = name + (squared ? " / sensitivity^2" : " / sensitivity");
-    throw LimitError(name, name + " = " + abbreviate(to_string(e.noise_parameter())) + ": " + what +
+    const std::string what = name + (n.squared ? " / sensitivity^2" : " / sensitivity");
+    throw LimitError(name, name + " = " + abbreviate(to_string(n.value)) + ": " + what +
                                " is out of the range of composition accounting: allowed 10^-6 <= " +
                                what + " <= 2^128 (below, no route can discretise or bound the "
                                "loss; above, the event is practically free)");
   }
+}
+
+void check_noise(const PrivacyEvent& e) {
+  if (const std::optional<NoiseParameter> n = noise_parameter(e.maps())) return check_noise(*n);
+  check_guarantee(e);
 }
 
 void check_rate(const mpq_class& q) {
@@ -79,7 +96,10 @@ void check_event_option_count(std::size_t events) {
 void check_compose_event_limits(const RdpComposition& events) {
   check_event_option_count(events.size());
   for (const auto& [e, n] : events) {
-    if (e.is_subsampled()) {
+    if (const GaussianNoise* g = e.subsampled_gaussian()) {
+      check_rate(e.subsampled_q());
+      check_noise(NoiseParameter{"sigma", g->sigma, g->sensitivity});
+    } else if (e.is_subsampled()) {
       check_rate(e.subsampled_q());
       check_noise(e.subsampled_base());
     } else {

@@ -112,7 +112,7 @@ unsigned long capped_total(const RdpComposition& events) {
 bool single_subsampled_gaussian(const EventCompositionRequest& r) {
   if (r.events.size() != 1 || r.events[0].second != 1 || r.relation != Neighbouring::kAddRemove) return false;
   const RdpEvent& e = r.events[0].first;
-  return e.is_subsampled() && e.subsampled_base().kind() == PrivacyEvent::Kind::kGaussian;
+  return e.subsampled_gaussian() != nullptr;
 }
 
 // Whether the composition is exactly one Poisson-subsampled Gaussian step under replace-one (its
@@ -120,14 +120,14 @@ bool single_subsampled_gaussian(const EventCompositionRequest& r) {
 bool single_subsampled_gaussian_replace(const EventCompositionRequest& r) {
   if (r.events.size() != 1 || r.events[0].second != 1 || r.relation != Neighbouring::kReplaceOne) return false;
   const RdpEvent& e = r.events[0].first;
-  return e.is_subsampled() && e.subsampled_base().kind() == PrivacyEvent::Kind::kGaussian;
+  return e.subsampled_gaussian() != nullptr;
 }
 
 // Whether the composition is exactly one Poisson-subsampled discrete Gaussian step under add/remove.
 bool single_subsampled_discrete_gaussian(const EventCompositionRequest& r) {
   if (r.events.size() != 1 || r.events[0].second != 1 || r.relation != Neighbouring::kAddRemove) return false;
   const RdpEvent& e = r.events[0].first;
-  return e.is_subsampled() && e.subsampled_base().kind() == PrivacyEvent::Kind::kDiscreteGaussian;
+  return e.is_subsampled() && e.base_maps() && e.base_maps()->discrete_gaussian_noise();
 }
 
 // The composition as k identical discrete Laplace steps (discrete_laplace_exact.h), when it is one:
@@ -136,9 +136,9 @@ std::optional<DiscreteLaplaceSteps> discrete_laplace_steps(const EventCompositio
   if (r.events.size() != 1) return std::nullopt;
   const auto& [e, n] = r.events[0];
   if (e.is_subsampled() && r.relation != Neighbouring::kAddRemove) return std::nullopt;
-  const PrivacyEvent& base = e.is_subsampled() ? e.subsampled_base() : e.plain_event();
-  if (base.kind() != PrivacyEvent::Kind::kDiscreteLaplace) return std::nullopt;
-  DiscreteLaplaceSteps s{base.noise_parameter(), base.sensitivity().get_num(), e.is_subsampled() ? e.subsampled_q() : 1,
+  const std::optional<DiscreteLaplaceNoise> noise = e.base_maps() ? e.base_maps()->discrete_laplace_noise() : std::nullopt;
+  if (!noise) return std::nullopt;
+  DiscreteLaplaceSteps s{noise->scale, noise->sensitivity, e.is_subsampled() ? e.subsampled_q() : 1,
                          static_cast<std::uint64_t>(n)};
   if (!discrete_laplace_exact_applies(s)) return std::nullopt;
   return s;
@@ -272,8 +272,9 @@ void add_exact_route(const EventCompositionRequest& r, EventCompositionResult& o
   }
   if (single_subsampled_discrete_gaussian(r)) {
     const RdpEvent& e = r.events[0].first;
-    const mpq_class& sigma2 = e.subsampled_base().noise_parameter();
-    const mpz_class delta = e.subsampled_base().sensitivity().get_num();
+    const DiscreteGaussianNoise noise = *e.base_maps()->discrete_gaussian_noise();
+    const mpq_class& sigma2 = noise.sigma2;
+    const mpz_class& delta = noise.sensitivity;
     push_exact(r.want_epsilon ? subsampled_discrete_gaussian_epsilon(sigma2, delta, e.subsampled_q(), r.target, r.options)
                               : subsampled_discrete_gaussian_delta(sigma2, delta, e.subsampled_q(), r.target, r.options),
                out);

@@ -24,6 +24,17 @@ mpq_class order_q(unsigned long alpha) { return mpq_class(mpz_class(alpha)); }
 
 bool is_integer(const mpq_class& alpha) { return alpha.get_den() == 1; }
 
+}  // namespace
+
+const char* neighbouring_name(Neighbouring relation) {
+  return relation == Neighbouring::kAddRemove ? "add/remove-one" : "replace-one";
+}
+
+Interval gaussian_rdp(const mpq_class& mu, unsigned long alpha, mpfr_prec_t precision) {
+  require_order(alpha);
+  return Interval(order_q(alpha) * mu * mu / 2, precision);  // exact rational, rounded outward
+}
+
 // Mironov 2017 Prop. 6 at a rational order a > 1 (see laplace_rdp).
 Interval laplace_rdp_at(const mpq_class& eps, const mpq_class& a, mpfr_prec_t precision) {
   require_nonnegative("epsilon", eps);
@@ -36,17 +47,6 @@ Interval laplace_rdp_at(const mpq_class& eps, const mpq_class& a, mpfr_prec_t pr
   Interval value = e + log(inner) / mpq_class(a - 1);
   // The divergence is >= 0 (and <= eps); the enclosure may overshoot by rounding only.
   return clamp(value, mpq_class(0), eps);
-}
-
-}  // namespace
-
-const char* neighbouring_name(Neighbouring relation) {
-  return relation == Neighbouring::kAddRemove ? "add/remove-one" : "replace-one";
-}
-
-Interval gaussian_rdp(const mpq_class& mu, unsigned long alpha, mpfr_prec_t precision) {
-  require_order(alpha);
-  return Interval(order_q(alpha) * mu * mu / 2, precision);  // exact rational, rounded outward
 }
 
 Interval laplace_rdp(const mpq_class& eps, unsigned long alpha, mpfr_prec_t precision) {
@@ -92,6 +92,15 @@ Interval poisson_binomial_rdp(const mpq_class& c, const mpq_class& q, unsigned l
 
 // ---- RdpEvent -------------------------------------------------------------------------------
 
+namespace {
+
+// The discrete noises with the closed-form subsampled bound of rdp_subsampled_discrete.h.
+bool discrete_noise(const LawPrivacy& m) {
+  return m.discrete_gaussian_noise().has_value() || m.discrete_laplace_noise().has_value();
+}
+
+}  // namespace
+
 RdpEvent RdpEvent::plain(const PrivacyEvent& event) {
   return RdpEvent(event, false, mpq_class(0), mpq_class(0), event.describe());
 }
@@ -111,39 +120,24 @@ RdpEvent RdpEvent::poisson_gaussian(const mpq_class& sigma, const mpq_class& q,
   std::string text = "poisson_gaussian(sigma=" + abbreviate(to_string(sigma)) +
                      ", q=" + abbreviate(to_string(q)) +
                      ", sensitivity=" + abbreviate(to_string(sensitivity)) + ")";
-  return RdpEvent(PrivacyEvent::gaussian(sigma, sensitivity), true, std::move(mu), q,
-                  std::move(text));
+  RdpEvent e(std::nullopt, true, std::move(mu), q, std::move(text));
+  e.gaussian_ = GaussianNoise{sigma, sensitivity};
+  return e;
 }
 
 RdpEvent RdpEvent::poisson_subsampled(const PrivacyEvent& base, const mpq_class& q) {
   require_positive_at_most("q", q, mpq_class(1), "1");
-  std::string name;
-  switch (base.kind()) {
-    case PrivacyEvent::Kind::kGaussian:
-      return poisson_gaussian(base.noise_parameter(), q, base.sensitivity());
-    case PrivacyEvent::Kind::kDiscreteGaussian:
-      name = "poisson_discrete_gaussian(sigma2=";
-      break;
-    case PrivacyEvent::Kind::kLaplace:
-      name = "poisson_laplace(scale=";
-      break;
-    case PrivacyEvent::Kind::kDiscreteLaplace:
-      name = "poisson_discrete_laplace(scale=";
-      break;
-    case PrivacyEvent::Kind::kLaw:
-      return RdpEvent(base, true, mpq_class(0), q,
-                      "poisson(" + base.describe() + ", q=" + abbreviate(to_string(q)) + ")");
-    default:
-      throw ParameterError("event", "event: Poisson subsampling applies to gaussian, discrete-gaussian, laplace and "
-                                    "discrete-laplace noise, not " + base.describe());
+  const LawPrivacy& m = base.maps();
+  if (const std::optional<GaussianNoise> g = m.gaussian_noise()) return poisson_gaussian(g->sigma, q, g->sensitivity);
+  if (!m.is_noise_law()) {
+    throw ParameterError("event", "event: Poisson subsampling applies to gaussian, discrete-gaussian, laplace and "
+                                  "discrete-laplace noise, not " + base.describe());
   }
-  std::string text = name + abbreviate(to_string(base.noise_parameter())) + ", q=" + abbreviate(to_string(q)) +
-                     ", sensitivity=" + abbreviate(to_string(base.sensitivity())) + ")";
-  return RdpEvent(base, true, mpq_class(0), q, std::move(text));
+  return RdpEvent(base, true, mpq_class(0), q, m.describe_subsampled(abbreviate(to_string(q))));
 }
 
 const mpq_class& RdpEvent::subsampled_mu() const {
-  if (!subsampled_ || event_.kind() != PrivacyEvent::Kind::kGaussian) {
+  if (!gaussian_) {
     throw std::logic_error("RdpEvent::subsampled_mu of an event that is not a subsampled Gaussian");
   }
   return mu_;
@@ -151,18 +145,25 @@ const mpq_class& RdpEvent::subsampled_mu() const {
 
 const PrivacyEvent& RdpEvent::subsampled_base() const {
   if (!subsampled_) throw std::logic_error("RdpEvent::subsampled_base of a plain event");
-  return event_;
+  if (!event_) throw std::logic_error("RdpEvent::subsampled_base of a subsampled Gaussian (subsampled_gaussian())");
+  return *event_;
+}
+
+// A subsampled (non-Gaussian) event with the Laplace closed form.
+bool RdpEvent::subsampled_laplace() const {
+  return subsampled_ && event_ && event_->maps().laplace_noise().has_value();
+}
+
+// A subsampled event accounted by its law's own bound (LawPrivacy::subsampled_rdp): no closed form.
+bool RdpEvent::own_subsampled_bound() const {
+  return subsampled_ && event_ && !subsampled_laplace() && !discrete_noise(event_->maps());
 }
 
 bool RdpEvent::has_rdp() const {
-  if (!subsampled_ || q_ == 1 || event_.kind() == PrivacyEvent::Kind::kGaussian) return true;
-  if (event_.kind() == PrivacyEvent::Kind::kLaplace) {
-    return q_ == 1 || event_.pure_epsilon() <= subsampled_laplace_max_epsilon();
-  }
-  if (event_.kind() == PrivacyEvent::Kind::kLaw) {  // subsampled: the law's own bound, else pld only
-    return event_.law_maps().supports_subsampled_order(mpq_class(2));
-  }
-  return poisson_discrete_rdp_supports(event_);
+  if (!subsampled_ || q_ == 1 || gaussian_) return true;
+  if (subsampled_laplace()) return event_->pure_epsilon() <= subsampled_laplace_max_epsilon();
+  if (own_subsampled_bound()) return event_->maps().supports_subsampled_order(mpq_class(2));
+  return poisson_discrete_rdp_supports(*event_);
 }
 
 const mpq_class& RdpEvent::subsampled_q() const {
@@ -172,25 +173,15 @@ const mpq_class& RdpEvent::subsampled_q() const {
 
 const PrivacyEvent& RdpEvent::plain_event() const {
   if (subsampled_) throw std::logic_error("RdpEvent::plain_event of a subsampled event");
-  return event_;
+  return *event_;
 }
 
 std::string RdpEvent::describe() const { return text_; }
 
 bool RdpEvent::rdp_is_exact() const {
-  if (subsampled_ && q_ == 1 && event_.kind() != PrivacyEvent::Kind::kGaussian) {
-    return RdpEvent::plain(event_).rdp_is_exact();
-  }
-  if (subsampled_) return has_rdp() && event_.kind() != PrivacyEvent::Kind::kLaw;  // a law's: a bound
-  switch (event_.kind()) {
-    case PrivacyEvent::Kind::kGaussian:
-    case PrivacyEvent::Kind::kGdp:
-    case PrivacyEvent::Kind::kDiscreteGaussian:
-    case PrivacyEvent::Kind::kLaplace:
-      return true;
-    default:
-      return false;
-  }
+  if (subsampled_ && q_ == 1 && !gaussian_) return RdpEvent::plain(*event_).rdp_is_exact();
+  if (subsampled_) return has_rdp() && !own_subsampled_bound();  // a law's own: a bound
+  return event_->maps().rdp_is_exact_at(mpq_class(2));
 }
 
 Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t precision) const {
@@ -201,30 +192,27 @@ Interval RdpEvent::rdp(unsigned long alpha, Neighbouring relation, mpfr_prec_t p
                            "neighbouring = replace-one is not supported for Poisson-subsampled "
                            "events: allowed add-remove (MTZ19's bound is for add/remove-one)");
     }
-    if (event_.kind() == PrivacyEvent::Kind::kGaussian) return poisson_gaussian_rdp(mu_, q_, alpha, precision);
-    if (q_ == 1) return RdpEvent::plain(event_).rdp(alpha, relation, precision);  // every record sampled
-    if (event_.kind() == PrivacyEvent::Kind::kLaplace) return subsampled_laplace_rdp_checked(alpha, precision);
-    if (event_.kind() == PrivacyEvent::Kind::kLaw) return law_subsampled_rdp(order_q(alpha), precision);
-    return poisson_discrete_rdp(event_, q_, alpha, precision);  // ParameterError naming route beyond its limits
+    if (gaussian_) return poisson_gaussian_rdp(mu_, q_, alpha, precision);
+    if (q_ == 1) return RdpEvent::plain(*event_).rdp(alpha, relation, precision);  // every record sampled
+    if (subsampled_laplace()) return subsampled_laplace_rdp_checked(order_q(alpha), precision);
+    if (own_subsampled_bound()) return law_subsampled_rdp(order_q(alpha), precision);
+    return poisson_discrete_rdp(*event_, q_, alpha, precision);  // ParameterError naming route beyond its limits
   }
   return plain_rdp(order_q(alpha), precision);
 }
 
 bool RdpEvent::supports_order(const mpq_class& alpha) const {
-  if (subsampled_ && q_ == 1 && event_.kind() != PrivacyEvent::Kind::kGaussian) {
-    return RdpEvent::plain(event_).supports_order(alpha);
-  }
-  const bool subsampled_laplace = subsampled_ && event_.kind() == PrivacyEvent::Kind::kLaplace;
-  if (subsampled_ && event_.kind() == PrivacyEvent::Kind::kLaw) {
+  if (subsampled_ && q_ == 1 && !gaussian_) return RdpEvent::plain(*event_).supports_order(alpha);
+  if (own_subsampled_bound()) {
     const bool in_range = is_integer(alpha) ? alpha >= 2 && alpha <= kMaxRdpOrder : alpha > 1 && alpha <= kMaxFractionalOrder;
-    return in_range && event_.law_maps().supports_subsampled_order(alpha);
+    return in_range && event_->maps().supports_subsampled_order(alpha);
   }
   if (is_integer(alpha)) {
-    return alpha >= 2 && alpha <= (subsampled_laplace ? kMaxSubsampledLaplaceOrder : kMaxRdpOrder) && has_rdp();
+    return alpha >= 2 && alpha <= (subsampled_laplace() ? kMaxSubsampledLaplaceOrder : kMaxRdpOrder) && has_rdp();
   }
   if (alpha <= 1 || alpha > kMaxFractionalOrder) return false;
   if (!subsampled_) return true;
-  if (event_.kind() != PrivacyEvent::Kind::kGaussian) return has_rdp();
+  if (!gaussian_) return has_rdp();
   return q_ == 1 || mu_ <= fractional_order_max_mu();
 }
 
@@ -234,11 +222,11 @@ Interval RdpEvent::law_subsampled_rdp(const mpq_class& alpha, mpfr_prec_t precis
     throw ParameterError("route", "route: the rdp route has no bound for " + describe() + " at order " +
                                       abbreviate(to_string(alpha)) + " (use --route pld where the law has atoms)");
   }
-  return event_.law_maps().subsampled_rdp(q_, alpha, precision);
+  return event_->maps().subsampled_rdp(q_, alpha, precision);
 }
 
 Interval RdpEvent::subsampled_laplace_rdp_checked(const mpq_class& alpha, mpfr_prec_t precision) const {
-  const mpq_class& eps = event_.pure_epsilon();
+  const mpq_class& eps = event_->pure_epsilon();
   if (q_ == 1) {
     return is_integer(alpha) ? laplace_rdp(eps, alpha.get_num().get_ui(), precision)
                              : laplace_rdp_at(eps, alpha, precision);
@@ -255,11 +243,9 @@ Interval RdpEvent::subsampled_laplace_rdp_checked(const mpq_class& alpha, mpfr_p
 }
 
 bool RdpEvent::rdp_is_exact_at(const mpq_class& alpha) const {
-  if (subsampled_ && q_ == 1 && event_.kind() != PrivacyEvent::Kind::kGaussian) {
-    return RdpEvent::plain(event_).rdp_is_exact_at(alpha);
-  }
+  if (subsampled_ && q_ == 1 && !gaussian_) return RdpEvent::plain(*event_).rdp_is_exact_at(alpha);
   if (is_integer(alpha)) return rdp_is_exact();
-  return rdp_is_exact() && (subsampled_ || event_.kind() != PrivacyEvent::Kind::kDiscreteGaussian);
+  return rdp_is_exact() && (subsampled_ || event_->maps().rdp_is_exact_at(alpha));
 }
 
 Interval RdpEvent::rdp(const mpq_class& alpha, Neighbouring relation, mpfr_prec_t precision) const {
@@ -280,48 +266,26 @@ Interval RdpEvent::rdp(const mpq_class& alpha, Neighbouring relation, mpfr_prec_
                            "neighbouring = replace-one is not supported for Poisson-subsampled "
                            "events: allowed add-remove (MTZ19's bound is for add/remove-one)");
     }
-    if (q_ == 1 && event_.kind() != PrivacyEvent::Kind::kGaussian) {
-      return RdpEvent::plain(event_).rdp(alpha, relation, precision);  // every record sampled
-    }
-    if (event_.kind() == PrivacyEvent::Kind::kLaplace) return subsampled_laplace_rdp_checked(alpha, precision);
-    if (event_.kind() == PrivacyEvent::Kind::kLaw) return law_subsampled_rdp(alpha, precision);
+    if (q_ == 1 && !gaussian_) return RdpEvent::plain(*event_).rdp(alpha, relation, precision);  // every record sampled
+    if (subsampled_laplace()) return subsampled_laplace_rdp_checked(alpha, precision);
+    if (own_subsampled_bound()) return law_subsampled_rdp(alpha, precision);
     if (!supports_order(alpha)) {
       throw ParameterError("order", "order: fractional orders are not available for " + describe() +
                                         " (allowed: integer orders; a subsampled Gaussian needs sensitivity/sigma <= 16, "
                                         "a subsampled discrete Gaussian / Laplace is limited as at integer orders)");
     }
-    if (event_.kind() != PrivacyEvent::Kind::kGaussian) return poisson_discrete_rdp(event_, q_, alpha, precision);
+    if (!gaussian_) return poisson_discrete_rdp(*event_, q_, alpha, precision);
     if (q_ == 1) return Interval(mpq_class(alpha * mu_ * mu_ / 2), precision);
     return sampled_gaussian_rdp_fractional(mu_, q_, alpha, precision);
   }
   return plain_rdp(alpha, precision);
 }
 
-// A plain event's RDP at any order a > 1 (integer or not): the closed forms of rdp.h. At
-// integer orders the discrete Gaussian's alpha rho is exact (shifted theta sum = normaliser);
-// elsewhere it is the zCDP bound's value, as are pure DP, discrete Laplace and zCDP.
+// A plain event's RDP at any order a > 1 (integer or not): the maps' own (the built-in events'
+// closed forms are in laws/: exact for the Gaussian, GDP, Laplace and, at integer orders, the
+// discrete Gaussian; the zCDP bound's value for pure DP, discrete Laplace and zCDP).
 Interval RdpEvent::plain_rdp(const mpq_class& a, mpfr_prec_t precision) const {
-  switch (event_.kind()) {
-    case PrivacyEvent::Kind::kGaussian:
-    case PrivacyEvent::Kind::kGdp: {
-      const mpq_class& mu = event_.exact_mu();
-      return Interval(mpq_class(a * mu * mu / 2), precision);  // exact rational, rounded outward
-    }
-    case PrivacyEvent::Kind::kDiscreteGaussian:
-    case PrivacyEvent::Kind::kZcdp:
-      return Interval(mpq_class(a * event_.rho()), precision);
-    case PrivacyEvent::Kind::kLaplace:
-      return laplace_rdp_at(event_.pure_epsilon(), a, precision);
-    case PrivacyEvent::Kind::kDiscreteLaplace:
-    case PrivacyEvent::Kind::kPureDp: {
-      const mpq_class& eps = event_.pure_epsilon();
-      const mpq_class zcdp_bound = a * eps * eps / 2;
-      return Interval(zcdp_bound < eps ? zcdp_bound : eps, precision);  // the bound's value
-    }
-    case PrivacyEvent::Kind::kLaw:
-      return event_.law_maps().rdp(a, precision);  // the law's own Renyi divergence
-  }
-  throw std::logic_error("RdpEvent::rdp: unknown event kind");
+  return event_->maps().rdp(a, precision);
 }
 
 }  // namespace exactdp::accounting

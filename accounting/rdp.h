@@ -59,12 +59,13 @@
 //   t_{k+1} = t_k * (alpha-k)/(k+1) * q/(1-q) * e^{k mu^2}
 // so the cost is O(alpha) multiplications and three exponentials per order.
 //
-// Limits: alpha in [2, kMaxRdpOrder]; the event's own validation (accountant.h factories,
-// poisson_gaussian_event below). Thread-safety: pure functions.
+// Limits: alpha in [2, kMaxRdpOrder]; the event's own validation (laws/events.h factories,
+// poisson_gaussian below). Thread-safety: pure functions.
 #pragma once
 
 #include <gmpxx.h>
 
+#include <optional>
 #include <string>
 
 #include <exactdp/accounting/accountant.h>
@@ -78,23 +79,22 @@ enum class Neighbouring { kAddRemove, kReplaceOne };
 // "add/remove-one" or "replace-one".
 [[nodiscard]] const char* neighbouring_name(Neighbouring relation);
 
-// An event for RDP accounting: a plain PrivacyEvent, or a Poisson-subsampled Gaussian.
+// An event for RDP accounting: a plain PrivacyEvent, or a Poisson-subsampled one.
 class RdpEvent {
  public:
   [[nodiscard]] static RdpEvent plain(const PrivacyEvent& event);
-  // N(0, sigma^2) noise on a sum of L2 sensitivity Delta over a Poisson sample with rate q.
-  // ParameterError unless 10^-3 <= sigma/Delta <= 10^6 (naming sigma), 0 < q <= 1 (naming q),
-  // Delta > 0 (naming sensitivity).
+  // N(0, sigma^2) noise on a sum of L2 sensitivity Delta over a Poisson sample with rate q (the
+  // closed form: no PrivacyEvent needed). ParameterError unless 10^-3 <= sigma/Delta <= 10^6
+  // (naming sigma), 0 < q <= 1 (naming q), Delta > 0 (naming sensitivity).
   [[nodiscard]] static RdpEvent poisson_gaussian(const mpq_class& sigma, const mpq_class& q,
                                                  const mpq_class& sensitivity = 1);
-  // The noise of `base` (gaussian, discrete gaussian, laplace or discrete laplace; ParameterError
-  // naming "event" for another kind) on a Poisson sample with rate q (0 < q <= 1, naming q).
-  // A Gaussian base is poisson_gaussian(). The others are accounted by the pld route only: rdp()
-  // throws ParameterError naming "route" for them (no certified bound on the add/remove RDP of
-  // their subsampled pair is implemented; docs/ACCOUNTING.md).
-  // A registry law's event (kLaw): rdp() is the law's own LawPrivacy::subsampled_rdp() bound
-  // where it has one (e.g. vector-discrete-gaussian, docs/REAL_VALUED_ACCOUNTING.md), else the
-  // pld route only.
+  // The noise of `base` (an event whose maps are a noise law, LawPrivacy::is_noise_law();
+  // ParameterError naming "event" for a bare guarantee: pure-DP, zCDP, GDP) on a Poisson sample
+  // with rate q (0 < q <= 1, naming q). A base with gaussian_noise() is poisson_gaussian().
+  // Laplace and the discrete Gaussian / Laplace have the closed-form bounds below within their
+  // limits (beyond them, the pld route only: rdp() throws ParameterError naming "route").
+  // Another law: rdp() is the law's own LawPrivacy::subsampled_rdp() bound where it has one
+  // (e.g. vector-discrete-gaussian, docs/REAL_VALUED_ACCOUNTING.md), else the pld route only.
   [[nodiscard]] static RdpEvent poisson_subsampled(const PrivacyEvent& base, const mpq_class& q);
 
   [[nodiscard]] bool is_subsampled() const { return subsampled_; }
@@ -102,11 +102,16 @@ class RdpEvent {
   [[nodiscard]] const PrivacyEvent& plain_event() const;
   // "poisson-gaussian(sigma=1, q=1/100, sensitivity=1)" or the plain event's description.
   [[nodiscard]] std::string describe() const;
-  // mu = Delta / sigma (Gaussian base only) and the rate q of a subsampled event, and its base
-  // event (std::logic_error otherwise).
+  // The Gaussian of a Poisson-subsampled Gaussian, nullptr for every other event.
+  [[nodiscard]] const GaussianNoise* subsampled_gaussian() const { return gaussian_ ? &*gaussian_ : nullptr; }
+  // mu = Delta / sigma (subsampled Gaussian only) and the rate q of a subsampled event, and the
+  // base event of a subsampled event that is not a subsampled Gaussian (std::logic_error otherwise).
   [[nodiscard]] const mpq_class& subsampled_mu() const;
   [[nodiscard]] const mpq_class& subsampled_q() const;
   [[nodiscard]] const PrivacyEvent& subsampled_base() const;
+  // The event's maps when it has a PrivacyEvent (plain, or a subsampled event's base), else
+  // nullptr (a subsampled Gaussian).
+  [[nodiscard]] const LawPrivacy* base_maps() const { return event_ ? &event_->maps() : nullptr; }
   // Whether rdp() applies: every event except a subsampled non-Gaussian one beyond the limits
   // above, and a subsampled registry law without its own bound (LawPrivacy::subsampled_rdp).
   [[nodiscard]] bool has_rdp() const;
@@ -128,16 +133,19 @@ class RdpEvent {
   [[nodiscard]] bool rdp_is_exact_at(const mpq_class& alpha) const;
 
  private:
+  [[nodiscard]] bool subsampled_laplace() const;
+  [[nodiscard]] bool own_subsampled_bound() const;
   [[nodiscard]] Interval subsampled_laplace_rdp_checked(const mpq_class& alpha, mpfr_prec_t precision) const;
   [[nodiscard]] Interval law_subsampled_rdp(const mpq_class& alpha, mpfr_prec_t precision) const;
   [[nodiscard]] Interval plain_rdp(const mpq_class& alpha, mpfr_prec_t precision) const;
-  RdpEvent(PrivacyEvent event, bool subsampled, mpq_class mu, mpq_class q, std::string text)
+  RdpEvent(std::optional<PrivacyEvent> event, bool subsampled, mpq_class mu, mpq_class q, std::string text)
       : event_(std::move(event)), subsampled_(subsampled), mu_(std::move(mu)), q_(std::move(q)),
         text_(std::move(text)) {}
-  PrivacyEvent event_;
+  std::optional<PrivacyEvent> event_;     // absent for a subsampled Gaussian (gaussian_)
+  std::optional<GaussianNoise> gaussian_;  // a subsampled Gaussian's sigma and sensitivity
   bool subsampled_;
   mpq_class mu_;  // Delta / sigma (subsampled Gaussian)
-  mpq_class q_;   // sampling rate (subsampled Gaussian)
+  mpq_class q_;   // sampling rate (subsampled event)
   std::string text_;
 };
 
@@ -148,6 +156,8 @@ class RdpEvent {
 //   Mironov Prop. 6 with eps = Delta/b                                 (Laplace, exact)
 [[nodiscard]] Interval laplace_rdp(const mpq_class& eps, unsigned long alpha,
                                    mpfr_prec_t precision);
+//   the same at a rational order a > 1 (eps >= 0, naming epsilon)
+[[nodiscard]] Interval laplace_rdp_at(const mpq_class& eps, const mpq_class& alpha, mpfr_prec_t precision);
 //   1/(alpha-1) log A_alpha                                            (sampled Gaussian, exact)
 [[nodiscard]] Interval poisson_gaussian_rdp(const mpq_class& mu, const mpq_class& q,
                                             unsigned long alpha, mpfr_prec_t precision);

@@ -3,6 +3,7 @@
 #include <mpfr.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -15,6 +16,22 @@ namespace {
 constexpr long kMaxDiscreteLaplaceSensitivity = 1000;
 const mpq_class kMaxSigma2(2500);
 constexpr long kMaxGaussianSensitivity = 1000;
+
+// The base event's discrete noise (its maps' discrete_laplace_noise() or discrete_gaussian_noise()):
+// the scale or sigma2, and the sensitivity.
+struct BaseNoise {
+  bool laplace = false;
+  mpq_class noise;
+  mpq_class sens;
+  [[nodiscard]] const mpq_class& noise_parameter() const { return noise; }
+  [[nodiscard]] const mpq_class& sensitivity() const { return sens; }
+};
+
+std::optional<BaseNoise> base_noise(const PrivacyEvent& base) {
+  if (const auto l = base.maps().discrete_laplace_noise()) return BaseNoise{true, l->scale, mpq_class(l->sensitivity)};
+  if (const auto g = base.maps().discrete_gaussian_noise()) return BaseNoise{false, g->sigma2, mpq_class(g->sensitivity)};
+  return std::nullopt;
+}
 
 // The atoms of Q0 for the add-order sum: masses and y = 1 - q + q r, enclosed.
 struct Atoms {
@@ -40,7 +57,7 @@ Interval expectation(const Atoms& a, const Interval& power, mpfr_prec_t p, const
   return hull(sum, sum + extra);
 }
 
-Atoms discrete_laplace_atoms(const PrivacyEvent& base, const mpq_class& q, mpfr_prec_t p) {
+Atoms discrete_laplace_atoms(const BaseNoise& base, const mpq_class& q, mpfr_prec_t p) {
   const mpq_class& t = base.noise_parameter();
   const long d = mpz_get_si(base.sensitivity().get_num_mpz_t());
   const Interval e1 = exp(-Interval(1 / t, p));
@@ -75,7 +92,7 @@ Interval dg_tail_after(const mpq_class& s2, long m, mpfr_prec_t p) {  // sum_{x 
   return dg_weight(s2, m + 1, p) / (Interval(1L, p) - exp(-Interval(mpq_class(m + 1) / s2, p)));
 }
 
-const GaussianCache& dg_cache(const PrivacyEvent& base, const mpq_class& q, long x_needed, mpfr_prec_t p) {
+const GaussianCache& dg_cache(const BaseNoise& base, const mpq_class& q, long x_needed, mpfr_prec_t p) {
   thread_local GaussianCache c;
   const mpq_class& s2 = base.noise_parameter();
   const mpz_class delta = base.sensitivity().get_num();
@@ -94,7 +111,7 @@ const GaussianCache& dg_cache(const PrivacyEvent& base, const mpq_class& q, long
 }
 
 // E_Q0[y^(1-alpha)] for the discrete Gaussian, with the tails' largest share.
-Interval dg_add_expectation(const PrivacyEvent& base, const mpq_class& q, mpfr_prec_t p, const Interval& power,
+Interval dg_add_expectation(const BaseNoise& base, const mpq_class& q, mpfr_prec_t p, const Interval& power,
                             const Interval& low_cap) {
   const mpq_class& s2 = base.noise_parameter();
   const long d = mpz_get_si(base.sensitivity().get_num_mpz_t());
@@ -122,7 +139,7 @@ Interval dg_add_expectation(const PrivacyEvent& base, const mpq_class& q, mpfr_p
 // w(x) r(x)^alpha = e^((alpha^2 - alpha) Delta^2/(2 sigma2)) e^(-(x - alpha Delta)^2/(2 sigma2)),
 // whose sum over x >= X + Delta + 1 is at most that factor times e^(-u0^2/(2 sigma2)) /
 // (1 - e^(-u0/sigma2)), u0 = X + Delta + 1 - alpha Delta > 0 ((u0+k)^2 >= u0^2 + 2 k u0).
-Interval dg_remove_expectation(const PrivacyEvent& base, const mpq_class& q, mpfr_prec_t p, const mpq_class& alpha) {
+Interval dg_remove_expectation(const BaseNoise& base, const mpq_class& q, mpfr_prec_t p, const mpq_class& alpha) {
   const mpq_class& s2 = base.noise_parameter();
   const mpq_class delta = base.sensitivity();
   const long d = mpz_get_si(delta.get_num_mpz_t());
@@ -156,14 +173,10 @@ Interval dg_remove_expectation(const PrivacyEvent& base, const mpq_class& q, mpf
 }  // namespace
 
 bool poisson_discrete_rdp_supports(const PrivacyEvent& base) {
-  switch (base.kind()) {
-    case PrivacyEvent::Kind::kDiscreteLaplace:
-      return base.sensitivity() <= kMaxDiscreteLaplaceSensitivity;
-    case PrivacyEvent::Kind::kDiscreteGaussian:
-      return base.noise_parameter() <= kMaxSigma2 && base.sensitivity() <= kMaxGaussianSensitivity;
-    default:
-      return false;
-  }
+  const std::optional<BaseNoise> n = base_noise(base);
+  if (!n) return false;
+  if (n->laplace) return n->sens <= kMaxDiscreteLaplaceSensitivity;
+  return n->noise <= kMaxSigma2 && n->sens <= kMaxGaussianSensitivity;
 }
 
 Interval poisson_discrete_rdp(const PrivacyEvent& base, const mpq_class& q, unsigned long alpha,
@@ -171,19 +184,20 @@ Interval poisson_discrete_rdp(const PrivacyEvent& base, const mpq_class& q, unsi
   return poisson_discrete_rdp(base, q, mpq_class(mpz_class(alpha)), precision);
 }
 
-Interval poisson_discrete_rdp(const PrivacyEvent& base, const mpq_class& q, const mpq_class& alpha,
+Interval poisson_discrete_rdp(const PrivacyEvent& event, const mpq_class& q, const mpq_class& alpha,
                               mpfr_prec_t precision) {
-  if (!poisson_discrete_rdp_supports(base)) {
+  if (!poisson_discrete_rdp_supports(event)) {
     throw ParameterError("route", "route: the rdp route covers the Poisson-subsampled discrete Gaussian up to "
                                   "sigma2 = 2500 and sensitivity 1000, and the discrete Laplace up to sensitivity "
-                                  "1000, not " + base.describe() + ": use --route pld");
+                                  "1000, not " + event.describe() + ": use --route pld");
   }
   if (q == 1) throw std::logic_error("poisson_discrete_rdp: q = 1 is the plain event");
+  const BaseNoise base = *base_noise(event);
   const mpfr_prec_t p = precision + 32;
   const Interval add_power(mpq_class(1 - alpha), p);  // 1 - alpha
   const Interval low_cap = exp(log(Interval(1 - q, p)) * add_power);   // (1-q)^(1-alpha) >= y^(1-alpha), y >= 1-q
   Interval remove(0L, p), add(0L, p);
-  if (base.kind() == PrivacyEvent::Kind::kDiscreteLaplace) {
+  if (base.laplace) {
     const Atoms a = discrete_laplace_atoms(base, q, p);
     remove = divergence(expectation(a, Interval(alpha, p), p, low_cap), alpha, p);
     add = divergence(expectation(a, add_power, p, low_cap), alpha, p);

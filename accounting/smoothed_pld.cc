@@ -11,13 +11,16 @@ namespace {
 
 constexpr mpfr_prec_t kP = 128;
 
-// The law's smoothing, when `base` is a law event that has one.
-std::optional<GaussianSmoothing> smoothing_of(const PrivacyEvent& base) {
-  if (base.kind() != PrivacyEvent::Kind::kLaw) return std::nullopt;
-  return base.law_maps().gaussian_smoothing();
+// The law's smoothing, when the event's law has one.
+std::optional<GaussianSmoothing> smoothing_of(const RdpEvent& e) {
+  const LawPrivacy* maps = e.base_maps();
+  return maps ? maps->gaussian_smoothing() : std::nullopt;
 }
 
-const PrivacyEvent& base_of(const RdpEvent& e) { return e.is_subsampled() ? e.subsampled_base() : e.plain_event(); }
+// A continuous Gaussian event, plain or Poisson-subsampled.
+bool is_gaussian(const RdpEvent& e) {
+  return e.subsampled_gaussian() != nullptr || (e.base_maps() && e.base_maps()->gaussian_noise());
+}
 
 // G (the continuous composition) and ln R.
 struct Comparison {
@@ -31,15 +34,16 @@ Comparison compare(const RdpComposition& events) {
   }
   Comparison c;
   for (const auto& [e, n] : events) {
-    const std::optional<GaussianSmoothing> s = smoothing_of(base_of(e));
+    const std::optional<GaussianSmoothing> s = smoothing_of(e);
     if (!s) {  // a continuous Gaussian event: itself, ratio 1
       c.gaussian.emplace_back(e, n);
       continue;
     }
     c.log_ratio = c.log_ratio + lattice_log_ratio(s->t2, s->dim * mpz_class(n), kP);
-    const PrivacyEvent g = PrivacyEvent::gaussian(mpq_class(1), s->mu);
     const bool subsampled = e.is_subsampled() && e.subsampled_q() != 1;
-    c.gaussian.emplace_back(subsampled ? RdpEvent::poisson_subsampled(g, e.subsampled_q()) : RdpEvent::plain(g), n);
+    c.gaussian.emplace_back(subsampled ? RdpEvent::poisson_gaussian(mpq_class(1), e.subsampled_q(), s->mu)
+                                       : RdpEvent::plain(PrivacyEvent::of_law(s->gaussian)),
+                            n);
   }
   return c;
 }
@@ -51,8 +55,7 @@ std::optional<std::string> smoothed_pld_refusal(const RdpComposition& events, Ne
     return std::string("smoothed-pld holds under add/remove-one only (Theorem 5 of docs/REAL_VALUED_ACCOUNTING.md)");
   }
   for (const auto& [e, n] : events) {
-    const PrivacyEvent& base = base_of(e);
-    if (base.kind() == PrivacyEvent::Kind::kGaussian || smoothing_of(base)) continue;
+    if (is_gaussian(e) || smoothing_of(e)) continue;
     return "smoothed-pld composes vector-discrete-gaussian (with a smoothing width, sigma/granularity >= 1/2) and "
            "gaussian events, plain or Poisson-subsampled; " + e.describe() + " is not one";
   }
@@ -61,7 +64,7 @@ std::optional<std::string> smoothed_pld_refusal(const RdpComposition& events, Ne
 
 bool has_smoothed_event(const RdpComposition& events) {
   for (const auto& [e, n] : events) {
-    if (smoothing_of(base_of(e))) return true;
+    if (smoothing_of(e)) return true;
   }
   return false;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -100,41 +101,35 @@ Shape laplace_shape(double eps, double q) {
 // The shape of `event`, or !known where the discretisation refuses the event itself (its own
 // ranges, pld_events.cc and pld_noise_atoms.cc) or the model has no estimate.
 Shape shape_of(const RdpEvent& event, const DiscretizationOptions& o) {
-  const PrivacyEvent& base = event.is_subsampled() ? event.subsampled_base() : event.plain_event();
   const double q = event.is_subsampled() ? to_double(event.subsampled_q()) : 1.0;
   const double x0 = gaussian_tail_x(o.tail_bits);
   const double n = static_cast<double>(o.steps_per_unit);
-  switch (base.kind()) {
-    case PrivacyEvent::Kind::kGaussian:
-    case PrivacyEvent::Kind::kGdp: {
-      const mpq_class& mu = base.exact_mu();
-      if (mu > 50 || mu * 1000 < 1) return {};
-      Shape s = gaussian_shape(to_double(mu), q, x0);
-      s.fast_path = true;
-      return s;
-    }
-    case PrivacyEvent::Kind::kDiscreteGaussian: {
-      const double sigma = std::sqrt(to_double(base.noise_parameter()));
-      const double delta = to_double(base.sensitivity());
-      if (!(sigma <= 2e6) || !(delta <= 2e6)) return {};
-      const double x_max = std::max(1.0, (x0 + 0.25) * sigma);  // integer outcomes
-      Shape s = gaussian_shape(delta / sigma, q, x_max / sigma);
-      s.atoms = 2 * x_max + delta + 1;
-      return s;
-    }
-    case PrivacyEvent::Kind::kLaplace:
-    case PrivacyEvent::Kind::kDiscreteLaplace: {
-      const double delta = to_double(base.sensitivity());
-      const double eps = delta / to_double(base.noise_parameter());
-      const bool laplace = base.kind() == PrivacyEvent::Kind::kLaplace;
-      if ((laplace && !(eps <= 50)) || !(delta <= 2e6)) return {};
-      Shape s = laplace_shape(eps, q);
-      s.atoms = laplace ? s.width * n + 2 : delta + 1;
-      return s;
-    }
-    default:
-      return {};
+  const LawPrivacy* base = event.base_maps();
+  const std::optional<mpq_class> mu = base ? base->exact_mu() : event.subsampled_mu();
+  if (mu) {
+    if (*mu > 50 || *mu * 1000 < 1) return {};
+    Shape s = gaussian_shape(to_double(*mu), q, x0);
+    s.fast_path = true;
+    return s;
   }
+  if (const auto g = base->discrete_gaussian_noise()) {
+    const double sigma = std::sqrt(to_double(g->sigma2));
+    const double delta = to_double(mpq_class(g->sensitivity));
+    if (!(sigma <= 2e6) || !(delta <= 2e6)) return {};
+    const double x_max = std::max(1.0, (x0 + 0.25) * sigma);  // integer outcomes
+    Shape s = gaussian_shape(delta / sigma, q, x_max / sigma);
+    s.atoms = 2 * x_max + delta + 1;
+    return s;
+  }
+  const std::optional<LaplaceNoise> laplace = base->laplace_noise();
+  const std::optional<DiscreteLaplaceNoise> discrete = base->discrete_laplace_noise();
+  if (!laplace && !discrete) return {};
+  const double delta = to_double(laplace ? laplace->sensitivity : mpq_class(discrete->sensitivity));
+  const double eps = delta / to_double(laplace ? laplace->scale : discrete->scale);
+  if ((laplace && !(eps <= 50)) || !(delta <= 2e6)) return {};
+  Shape s = laplace_shape(eps, q);
+  s.atoms = laplace ? s.width * n + 2 : delta + 1;
+  return s;
 }
 
 // Points of the composition of m copies of an event (grid units: width w, spread sd).

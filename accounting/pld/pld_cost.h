@@ -17,8 +17,9 @@
 //     result (~0.5 us a point);
 //   * memory: ~128 bytes per point of the largest product (the mass vectors, both packed
 //     operands, the product and GMP's scratch).
-// Registry-law events (PrivacyEvent::Kind::kLaw) have a bounded number of atoms and are not
-// estimated; pure-dp and zcdp events are not pld events (the route refuses them itself).
+// Events discretised from a law's own atoms (no closed-form noise, no exact mu) have a bounded
+// number of atoms and are not estimated; pure-dp and zcdp events are not pld events (the route
+// refuses them itself).
 //
 // check_pld_cost refuses (LimitError, so ParameterError: exit 2 in the CLI, "not used" with the
 // reason under `compose --route auto`) when

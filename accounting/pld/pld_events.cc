@@ -46,6 +46,7 @@
 
 #include <mpfr.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -426,6 +427,27 @@ WideDiscretizedEvent discretize_pair_wide(const Pair& pair, unsigned long n, uns
   throw ParameterError("route", "route: the pld route does not apply to " + event.describe() + ": " + why);
 }
 
+// mu of an exactly mu-GDP event (Gaussian or GDP, plain) or of a subsampled Gaussian.
+std::optional<mpq_class> exact_mu_of(const RdpEvent& event) {
+  if (event.subsampled_gaussian()) return event.subsampled_mu();
+  return event.base_maps()->exact_mu();
+}
+
+// The event's own (plain) or base (subsampled) event; not for a subsampled Gaussian.
+const PrivacyEvent& base_of(const RdpEvent& event) {
+  return event.is_subsampled() ? event.subsampled_base() : event.plain_event();
+}
+
+// Refuses an event whose pair is not discretised from atoms: a bare guarantee (pure-dp, zcdp),
+// a Laplace pair beyond eps = 50.
+void check_atoms(const RdpEvent& event) {
+  const PrivacyEvent& base = base_of(event);
+  if (!base.maps().is_noise_law()) {
+    refuse(event, "only Gaussian, GDP, discrete Gaussian, Laplace and discrete Laplace noise (plain or "
+                  "Poisson-subsampled) is discretised");
+  }
+  if (base.maps().laplace_noise() && base.pure_epsilon() > 50) refuse(event, "its epsilon = sensitivity / scale is above 50");
+}
 }  // namespace
 
 void check_discretization_options(const DiscretizationOptions& o) {
@@ -443,49 +465,26 @@ WideDiscretizedEvent discretize_wide(const RdpEvent& event, PairOrder order, uns
   if (scale_bits < 8 || scale_bits > 1024 || tail_bits < 8 || tail_bits > 1000) {
     throw std::logic_error("pld::discretize_wide: scale_bits or tail_bits out of range");
   }
-  const PrivacyEvent& base = event.is_subsampled() ? event.subsampled_base() : event.plain_event();
   const mpq_class q = event.is_subsampled() ? event.subsampled_q() : mpq_class(1);
-  switch (base.kind()) {
-    case PrivacyEvent::Kind::kGaussian:
-    case PrivacyEvent::Kind::kGdp: {
-      Pair pair{base.exact_mu(), q, order};
-      if (pair.mu > 50 || pair.mu * 1000 < 1) refuse(event, "its mu = sensitivity / sigma is outside [10^-3, 50]");
-      return discretize_pair_wide(pair, steps_per_unit, scale_bits, tail_bits);
-    }
-    case PrivacyEvent::Kind::kDiscreteGaussian:
-    case PrivacyEvent::Kind::kDiscreteLaplace:
-    case PrivacyEvent::Kind::kLaw:
-    case PrivacyEvent::Kind::kLaplace: {
-      if (base.kind() == PrivacyEvent::Kind::kLaplace && base.pure_epsilon() > 50) {
-        refuse(event, "its epsilon = sensitivity / scale is above 50");
-      }
-      return discretize_atoms_wide(noise_atoms(base, q, order, steps_per_unit, tail_bits), steps_per_unit, scale_bits);
-    }
-    default:
-      refuse(event, "only Gaussian, GDP, discrete Gaussian, Laplace and discrete Laplace noise (plain or "
-                    "Poisson-subsampled) is discretised");
+  if (const std::optional<mpq_class> mu = exact_mu_of(event)) {
+    Pair pair{*mu, q, order};
+    if (pair.mu > 50 || pair.mu * 1000 < 1) refuse(event, "its mu = sensitivity / sigma is outside [10^-3, 50]");
+    return discretize_pair_wide(pair, steps_per_unit, scale_bits, tail_bits);
   }
+  check_atoms(event);
+  return discretize_atoms_wide(noise_atoms(base_of(event), q, order, steps_per_unit, tail_bits), steps_per_unit,
+                               scale_bits);
 }
 
 bool is_symmetric(const RdpEvent& event) {
   // A registry law's pair is not assumed symmetric: both orders are discretised.
-  return !event.is_subsampled() && event.plain_event().kind() != PrivacyEvent::Kind::kLaw;
+  return !event.is_subsampled() && event.plain_event().maps().symmetric_pair();
 }
 
 bool covers(const RdpEvent& event, Neighbouring /*relation*/) {
-  const PrivacyEvent& base = event.is_subsampled() ? event.subsampled_base() : event.plain_event();
-  switch (base.kind()) {
-    case PrivacyEvent::Kind::kGaussian:
-    case PrivacyEvent::Kind::kGdp:
-    case PrivacyEvent::Kind::kDiscreteGaussian:
-    case PrivacyEvent::Kind::kDiscreteLaplace:
-    case PrivacyEvent::Kind::kLaplace:
-      return true;
-    case PrivacyEvent::Kind::kLaw:
-      return base.law_maps().has_atoms();
-    default:
-      return false;
-  }
+  if (exact_mu_of(event)) return true;
+  const LawPrivacy& maps = base_of(event).maps();
+  return maps.is_noise_law() && maps.has_atoms();
 }
 
 DiscretizedEvent discretize(const RdpEvent& event, PairOrder order, Neighbouring relation,
@@ -493,28 +492,14 @@ DiscretizedEvent discretize(const RdpEvent& event, PairOrder order, Neighbouring
   if (event.is_subsampled() && relation != Neighbouring::kAddRemove) {
     refuse(event, "Poisson subsampling is accounted under add/remove-one only, not replace-one");
   }
-  const PrivacyEvent& base = event.is_subsampled() ? event.subsampled_base() : event.plain_event();
   const mpq_class q = event.is_subsampled() ? event.subsampled_q() : mpq_class(1);
-  switch (base.kind()) {
-    case PrivacyEvent::Kind::kGaussian:
-    case PrivacyEvent::Kind::kGdp: {
-      Pair pair{base.exact_mu(), q, order};
-      if (pair.mu > 50 || pair.mu * 1000 < 1) refuse(event, "its mu = sensitivity / sigma is outside [10^-3, 50]");
-      return discretize_pair(pair, options);
-    }
-    case PrivacyEvent::Kind::kDiscreteGaussian:
-    case PrivacyEvent::Kind::kDiscreteLaplace:
-    case PrivacyEvent::Kind::kLaw:
-    case PrivacyEvent::Kind::kLaplace: {
-      if (base.kind() == PrivacyEvent::Kind::kLaplace && base.pure_epsilon() > 50) {
-        refuse(event, "its epsilon = sensitivity / scale is above 50");
-      }
-      return discretize_atoms(noise_atoms(base, q, order, options.steps_per_unit, options.tail_bits), options);
-    }
-    default:
-      refuse(event, "only Gaussian, GDP, discrete Gaussian, Laplace and discrete Laplace noise (plain or "
-                    "Poisson-subsampled) is discretised");
+  if (const std::optional<mpq_class> mu = exact_mu_of(event)) {
+    Pair pair{*mu, q, order};
+    if (pair.mu > 50 || pair.mu * 1000 < 1) refuse(event, "its mu = sensitivity / sigma is outside [10^-3, 50]");
+    return discretize_pair(pair, options);
   }
+  check_atoms(event);
+  return discretize_atoms(noise_atoms(base_of(event), q, order, options.steps_per_unit, options.tail_bits), options);
 }
 
 }  // namespace exactdp::accounting::pld

@@ -44,9 +44,10 @@ Interval DiscreteGaussianWeights::tail_after(long m) const {
 
 namespace {
 
-AtomPair discrete_gaussian_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder order, unsigned tail_bits) {
-  const mpq_class& sigma2 = base.noise_parameter();
-  const mpz_class delta = base.sensitivity().get_num();  // an integer (factory-checked)
+AtomPair discrete_gaussian_atoms(const DiscreteGaussianNoise& noise, const mpq_class& q, PairOrder order,
+                                 unsigned tail_bits) {
+  const mpq_class& sigma2 = noise.sigma2;
+  const mpz_class& delta = noise.sensitivity;  // an integer (factory-checked)
   if (delta > kMaxAtoms) {
     throw LimitError("sensitivity", "sensitivity: at most 2*10^6 for a discrete-gaussian event on the pld route");
   }
@@ -77,9 +78,9 @@ AtomPair discrete_gaussian_atoms(const PrivacyEvent& base, const mpq_class& q, P
   return out;
 }
 
-AtomPair discrete_laplace_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder order) {
-  const mpq_class& t = base.noise_parameter();
-  const mpz_class delta = base.sensitivity().get_num();
+AtomPair discrete_laplace_atoms(const DiscreteLaplaceNoise& noise, const mpq_class& q, PairOrder order) {
+  const mpq_class& t = noise.scale;
+  const mpz_class& delta = noise.sensitivity;
   if (delta > kMaxAtoms) {
     throw LimitError("sensitivity", "sensitivity: at most 2*10^6 for a discrete-laplace event on the pld route");
   }
@@ -100,8 +101,8 @@ AtomPair discrete_laplace_atoms(const PrivacyEvent& base, const mpq_class& q, Pa
   return out;  // no tails
 }
 
-AtomPair laplace_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder order, unsigned long n) {
-  const mpq_class eps = base.sensitivity() / base.noise_parameter();
+AtomPair laplace_atoms(const LaplaceNoise& noise, const mpq_class& q, PairOrder order, unsigned long n) {
+  const mpq_class eps = noise.sensitivity / noise.scale;
   const Interval e_eps = exp(-iv(eps));
   AtomPair out;
   out.atoms.push_back(make_atom(iv(mpq_class(1, 2)), e_eps * mpq_class(1, 2), e_eps, q, order));  // x <= 0
@@ -138,27 +139,20 @@ AtomPair laplace_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder o
 
 namespace {
 // A registry law's pair (law_privacy.h): its atoms cover all mass, so there are no tails.
-AtomPair law_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder order) {
+AtomPair law_atoms(const LawPrivacy& base, const mpq_class& q, PairOrder order) {
   AtomPair out;
-  for (const LawAtom& a : base.law_maps().base_atoms(kP)) out.atoms.push_back(make_atom(a.q0, a.q1, a.ratio, q, order));
+  for (const LawAtom& a : base.base_atoms(kP)) out.atoms.push_back(make_atom(a.q0, a.q1, a.ratio, q, order));
   return out;
 }
 }  // namespace
 
 AtomPair noise_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder order, unsigned long steps_per_unit,
                      unsigned tail_bits) {
-  switch (base.kind()) {
-    case PrivacyEvent::Kind::kDiscreteGaussian:
-      return discrete_gaussian_atoms(base, q, order, tail_bits);
-    case PrivacyEvent::Kind::kDiscreteLaplace:
-      return discrete_laplace_atoms(base, q, order);
-    case PrivacyEvent::Kind::kLaplace:
-      return laplace_atoms(base, q, order, steps_per_unit);
-    case PrivacyEvent::Kind::kLaw:
-      return law_atoms(base, q, order);
-    default:
-      throw std::logic_error("pld::noise_atoms: not a discrete Gaussian, discrete Laplace or Laplace event");
-  }
+  const LawPrivacy& maps = base.maps();
+  if (const auto g = maps.discrete_gaussian_noise()) return discrete_gaussian_atoms(*g, q, order, tail_bits);
+  if (const auto l = maps.discrete_laplace_noise()) return discrete_laplace_atoms(*l, q, order);
+  if (const auto l = maps.laplace_noise()) return laplace_atoms(*l, q, order, steps_per_unit);
+  return law_atoms(maps, q, order);  // the law's own atoms (std::logic_error where it has none)
 }
 
 }  // namespace exactdp::accounting::pld

@@ -50,6 +50,9 @@ class DiscreteGaussianWeights {
   long x_max_ = 1;
 };
 
+// The pair's atoms by the base's closed-form noise (law_privacy.h: discrete_gaussian_noise(),
+// discrete_laplace_noise(), laplace_noise()), else the law's own base_atoms(), which cover all
+// mass (no tails).
 [[nodiscard]] AtomPair noise_atoms(const PrivacyEvent& base, const mpq_class& q, PairOrder order,
                                    unsigned long steps_per_unit, unsigned tail_bits);
 

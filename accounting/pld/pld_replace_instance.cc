@@ -3,6 +3,7 @@
 #include <mpfr.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -263,27 +264,21 @@ AtomPair replace_instance_atoms(const RdpEvent& event, unsigned long n, unsigned
   if (!event.is_subsampled()) {
     throw ParameterError("route", "route: the replace-one instance is for Poisson-subsampled events");
   }
-  const PrivacyEvent& base = event.subsampled_base();
   const mpq_class& q = event.subsampled_q();
-  switch (base.kind()) {
-    case PrivacyEvent::Kind::kGaussian:
-      return gaussian_instance(event.subsampled_mu(), q, n, tail_bits);
-    case PrivacyEvent::Kind::kLaplace:
-      return laplace_instance(base.sensitivity() / base.noise_parameter(), q, n);
-    case PrivacyEvent::Kind::kDiscreteGaussian:
-    case PrivacyEvent::Kind::kDiscreteLaplace: {
-      const mpz_class delta = base.sensitivity().get_num();  // an integer (factory-checked)
-      if (delta > kMaxAtoms) {
-        throw LimitError("sensitivity", "sensitivity: at most 2*10^6 for a discrete event on the pld route");
-      }
-      const long d = mpz_get_si(delta.get_mpz_t());
-      return base.kind() == PrivacyEvent::Kind::kDiscreteGaussian
-                 ? discrete_gaussian_instance(base.noise_parameter(), d, q, tail_bits)
-                 : discrete_laplace_instance(base.noise_parameter(), d, q);
-    }
-    default:
-      throw ParameterError("route", "route: the pld route does not apply to " + event.describe() + " under replace-one");
+  if (event.subsampled_gaussian()) return gaussian_instance(event.subsampled_mu(), q, n, tail_bits);
+  const LawPrivacy& base = event.subsampled_base().maps();
+  if (const auto l = base.laplace_noise()) return laplace_instance(l->sensitivity / l->scale, q, n);
+  const std::optional<DiscreteGaussianNoise> g = base.discrete_gaussian_noise();
+  const std::optional<DiscreteLaplaceNoise> dl = base.discrete_laplace_noise();
+  if (!g && !dl) {
+    throw ParameterError("route", "route: the pld route does not apply to " + event.describe() + " under replace-one");
   }
+  const mpz_class& delta = g ? g->sensitivity : dl->sensitivity;  // an integer (factory-checked)
+  if (delta > kMaxAtoms) {
+    throw LimitError("sensitivity", "sensitivity: at most 2*10^6 for a discrete event on the pld route");
+  }
+  const long d = mpz_get_si(delta.get_mpz_t());
+  return g ? discrete_gaussian_instance(g->sigma2, d, q, tail_bits) : discrete_laplace_instance(dl->scale, d, q);
 }
 
 }  // namespace

@@ -154,7 +154,7 @@ AntipodalPair checked_pair(const RdpEvent& event) {
 }  // namespace
 
 bool covers_replace_pair(const RdpEvent& event) {
-  return event.is_subsampled() && event.subsampled_base().kind() == PrivacyEvent::Kind::kGaussian;
+  return event.subsampled_gaussian() != nullptr;
 }
 
 DiscretePld discretize_replace_pair(const RdpEvent& event, const DiscretizationOptions& o) {

@@ -2,6 +2,9 @@
 
 #include <functional>
 
+#include <exactdp/laws/continuous/gaussian_privacy.h>
+#include <exactdp/laws/continuous/laplace_privacy.h>
+
 namespace exactdp::laws {
 namespace {
 
@@ -52,7 +55,7 @@ const Law& gaussian_law() {
   static const PrivacyOnlyLaw law("gaussian", "continuous Gaussian N(0, sigma^2) noise (accounting only)",
                                   {positive("sigma", "the standard deviation"), real_sensitivity()}, kNoiseEvents,
                                   [](const LawParameters& p) {
-                                    return PrivacyEvent::gaussian(p.rational("sigma"), p.rational("sensitivity"));
+                                    return gaussian_event(p.rational("sigma"), p.rational("sensitivity"));
                                   },
                                   {&calibration::gaussian, &calibration::check_gaussian});
   return law;
@@ -62,7 +65,7 @@ const Law& laplace_law() {
   static const PrivacyOnlyLaw law("laplace", "continuous Laplace(scale) noise (accounting only)",
                                   {positive("scale", "the scale b"), real_sensitivity()}, kNoiseEvents,
                                   [](const LawParameters& p) {
-                                    return PrivacyEvent::laplace(p.rational("scale"), p.rational("sensitivity"));
+                                    return laplace_event(p.rational("scale"), p.rational("sensitivity"));
                                   },
                                   {&calibration::laplace_scale, &calibration::check_laplace});
   return law;
@@ -71,7 +74,7 @@ const Law& laplace_law() {
 const Law& gdp_law() {
   static const PrivacyOnlyLaw law("gdp", "a mu-GDP mechanism (accounting only)", {positive("mu", "mu")},
                                   Capability::kProfile | Capability::kEvent,
-                                  [](const LawParameters& p) { return PrivacyEvent::gdp(p.rational("mu")); });
+                                  [](const LawParameters& p) { return gdp_event(p.rational("mu")); });
   return law;
 }
 
@@ -79,14 +82,14 @@ const Law& pure_dp_law() {
   static const PrivacyOnlyLaw law("pure-dp", "an epsilon-DP mechanism (accounting only)",
                                   {{"epsilon", ValueKind::kRational, Role::kNoise, std::nullopt, "epsilon >= 0", "epsilon"}},
                                   static_cast<unsigned>(Capability::kEvent),
-                                  [](const LawParameters& p) { return PrivacyEvent::pure_dp(p.rational("epsilon")); });
+                                  [](const LawParameters& p) { return pure_dp_event(p.rational("epsilon")); });
   return law;
 }
 
 const Law& zcdp_law() {
   static const PrivacyOnlyLaw law("zcdp", "a rho-zCDP mechanism (accounting only)", {positive("rho", "rho")},
                                   static_cast<unsigned>(Capability::kEvent),
-                                  [](const LawParameters& p) { return PrivacyEvent::zcdp(p.rational("rho")); });
+                                  [](const LawParameters& p) { return zcdp_event(p.rational("rho")); });
   return law;
 }
 

@@ -2,7 +2,7 @@
 //   gaussian   continuous N(0, sigma^2) noise, real sensitivity: exactly (sensitivity/sigma)-GDP
 //   laplace    continuous Laplace(scale) noise, real sensitivity: (sensitivity/scale)-DP
 //   gdp        a mu-GDP mechanism;  pure-dp  an epsilon-DP one;  zcdp  a rho-zCDP one
-// Their maps are the accounting layer's closed forms (accounting/accountant.h). exactdp samples
+// Their maps: gaussian_privacy.h and laplace_privacy.h (the accounting layer's closed forms). exactdp samples
 // no continuous law: floating-point noise is what it exists to replace.
 #pragma once
 

@@ -1,6 +1,7 @@
 #include <exactdp/laws/discrete_gaussian/discrete_gaussian_law.h>
 
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/discrete_gaussian/discrete_gaussian_privacy.h>
 #include <exactdp/laws/internal/samplers_layer_law.h>
 #include <exactdp/samplers/discrete_gaussian.h>
 #include <exactdp/samplers/hardened_discrete_gaussian.h>
@@ -25,7 +26,7 @@ struct Ops {
     return std::make_unique<verification::DiscreteGaussianLaw>(sigma2, mean);
   }
   static accounting::PrivacyEvent event(const mpq_class& sigma2, const mpz_class& sensitivity) {
-    return accounting::PrivacyEvent::discrete_gaussian(sigma2, sensitivity);
+    return discrete_gaussian_event(sigma2, sensitivity);
   }
   static TimingUnit timing(const mpq_class& sigma2) {
     return {sigma2, "sqrt(sigma2) = sqrt(" + abbreviate(to_string(sigma2)) + ")"};

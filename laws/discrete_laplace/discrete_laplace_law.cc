@@ -1,6 +1,7 @@
 #include <exactdp/laws/discrete_laplace/discrete_laplace_law.h>
 
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/discrete_laplace/discrete_laplace_privacy.h>
 #include <exactdp/laws/internal/samplers_layer_law.h>
 #include <exactdp/samplers/discrete_laplace.h>
 #include <exactdp/samplers/hardened_discrete_laplace.h>
@@ -25,7 +26,7 @@ struct Ops {
     return std::make_unique<verification::DiscreteLaplaceLaw>(scale, mean);
   }
   static accounting::PrivacyEvent event(const mpq_class& scale, const mpz_class& sensitivity) {
-    return accounting::PrivacyEvent::discrete_laplace(scale, sensitivity);
+    return discrete_laplace_event(scale, sensitivity);
   }
   static TimingUnit timing(const mpq_class& scale) { return {scale * scale, "scale = " + abbreviate(to_string(scale))}; }
 };

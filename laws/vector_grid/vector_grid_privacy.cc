@@ -6,6 +6,7 @@
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/continuous/gaussian_privacy.h>
 
 namespace exactdp::laws {
 namespace {
@@ -101,7 +102,7 @@ std::vector<accounting::LawAtom> VectorDiscreteGaussianPrivacy::base_atoms(mpfr_
 
 std::optional<accounting::GaussianSmoothing> VectorDiscreteGaussianPrivacy::gaussian_smoothing() const {
   if (!t2_) return std::nullopt;
-  return accounting::GaussianSmoothing{mu_, *t2_, p_.dim};
+  return accounting::GaussianSmoothing{mu_, *t2_, p_.dim, gaussian_event(mpq_class(1), mu_).shared_maps()};
 }
 
 bool VectorDiscreteGaussianPrivacy::supports_subsampled_order(const mpq_class& alpha) const {

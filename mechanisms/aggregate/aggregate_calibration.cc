@@ -6,6 +6,7 @@
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/continuous/laplace_privacy.h>
 #include <exactdp/mechanisms/aggregate/aggregate_quantile.h>
 
 namespace exactdp::mechanisms {
@@ -64,14 +65,14 @@ void calibrate_gaussian(AggregateGuarantee& g, unsigned long max_groups) {
     q.epsilon = round_down_significant(exactdp::to_mpq(root.lower()));
     q.rho = l0 * q.epsilon * q.epsilon / 8;
     q.rho.canonicalize();
-    accountant.compose(accounting::PrivacyEvent::zcdp(q.rho));
+    accountant.compose(laws::zcdp_event(q.rho));
   }
   for (auto& q : g.noise) {
     const mpq_class l2sq(q.sensitivity.l2_squared);
     q.sigma2 = accounting::round_up_significant(l2sq / (2 * rho_share), 3);
     q.rho = l2sq / (2 * q.sigma2);
     q.rho.canonicalize();
-    accountant.compose(accounting::PrivacyEvent::zcdp(q.rho));
+    accountant.compose(laws::zcdp_event(q.rho));
   }
   const accounting::AccountantAnswer answer = accountant.get_epsilon(g.aggregates_delta);
   if (!exactdp::upper_at_most(answer.value, g.aggregates_epsilon)) {

@@ -28,6 +28,7 @@
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/continuous/laplace_privacy.h>
 #include <exactdp/laws/registry.h>
 
 namespace py = pybind11;
@@ -100,7 +101,7 @@ accounting::GdpMeasurable mechanism_of(const std::string& name, const Given& giv
     m.noise_name = "epsilon";
     m.noise = eps;
     m.description = describe(name, {{"epsilon", to_string(eps)}});
-    return accounting::measurable_event(accounting::PrivacyEvent::pure_dp(eps), std::move(m));
+    return accounting::measurable_event(laws::pure_dp_event(eps), std::move(m));
   }
   return law_mechanism(name, given);
 }

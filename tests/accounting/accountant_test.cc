@@ -11,6 +11,7 @@
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/events.h>
 #include "tests/support/rationals.h"
 
 namespace exactdp::accounting {
@@ -22,7 +23,7 @@ using test_support::overlaps;
 
 TEST(AccountantTest, AllGaussianIsExactGdp) {
   Accountant acc;
-  acc.compose(PrivacyEvent::gaussian(mpq_class(4)), 4);  // mu = sqrt(4 / 16) = 1/2
+  acc.compose(laws::gaussian_event(mpq_class(4)), 4);  // mu = sqrt(4 / 16) = 1/2
   const AccountantAnswer d = acc.get_delta(mpq_class(1));
   EXPECT_EQ(d.route, "gdp (exact)");
   EXPECT_TRUE(overlaps(d.value, gdp_delta(mpq_class(1), mpq_class(1, 2)).value));
@@ -37,8 +38,8 @@ TEST(AccountantTest, AllGaussianIsExactGdp) {
 
 TEST(AccountantTest, HomogeneousPureDpIsExactKov) {
   Accountant acc;
-  acc.compose(PrivacyEvent::pure_dp(mpq_class(1, 5)), 30).compose(
-      PrivacyEvent::laplace(mpq_class(5), mpq_class(1)), 20);  // Laplace 1/5-DP too
+  acc.compose(laws::pure_dp_event(mpq_class(1, 5)), 30).compose(
+      laws::laplace_event(mpq_class(5), mpq_class(1)), 20);  // Laplace 1/5-DP too
   const AccountantAnswer e = acc.get_epsilon(q("0.1"));
   EXPECT_EQ(e.route, "kov (exact)");
   EXPECT_GT(mpfr_cmp_d(e.value.lower(), 2.1146955), 0);
@@ -47,9 +48,9 @@ TEST(AccountantTest, HomogeneousPureDpIsExactKov) {
 
 TEST(AccountantTest, MixedUsesZcdp) {
   Accountant acc;
-  acc.compose(PrivacyEvent::gaussian(mpq_class(2)), 3)
-      .compose(PrivacyEvent::discrete_gaussian(mpq_class(8), mpz_class(2)))
-      .compose(PrivacyEvent::zcdp(mpq_class(1, 10)));
+  acc.compose(laws::gaussian_event(mpq_class(2)), 3)
+      .compose(laws::discrete_gaussian_event(mpq_class(8), mpz_class(2)))
+      .compose(laws::zcdp_event(mpq_class(1, 10)));
   // rho = 3/8 + 4/16 + 1/10 = 29/40
   const AccountantAnswer e = acc.get_epsilon(q("1e-6"));
   EXPECT_EQ(e.route, "zcdp");
@@ -58,7 +59,7 @@ TEST(AccountantTest, MixedUsesZcdp) {
 
 TEST(AccountantTest, GaussianPlusPureUsesBestValidRoute) {
   Accountant acc;
-  acc.compose(PrivacyEvent::gaussian(mpq_class(10)), 5).compose(PrivacyEvent::pure_dp(q("0.1")), 5);
+  acc.compose(laws::gaussian_event(mpq_class(10)), 5).compose(laws::pure_dp_event(q("0.1")), 5);
   const AccountantAnswer e = acc.get_epsilon(q("1e-5"));
   ASSERT_EQ(e.considered.size(), 2U);  // gdp (not exact) and zcdp
   for (const auto& r : e.considered) EXPECT_LE(mpfr_cmp(e.value.upper(), r.value.upper()), 0);
@@ -71,7 +72,7 @@ TEST(AccountantTest, LaplaceUsesItsMeasuredMu) {
   // 50 Laplace(b = 5) and nothing else: the gdp route uses mu_Lap = 0.23910558 (not the
   // 0.2-DP worst case 0.25048): eps at delta = 0.1 is the paper's "GDP (Lap)" 2.87; KOV wins.
   Accountant acc;
-  acc.compose(PrivacyEvent::laplace(mpq_class(5)), 50);
+  acc.compose(laws::laplace_event(mpq_class(5)), 50);
   const AccountantAnswer e = acc.get_epsilon(q("0.1"));
   EXPECT_EQ(e.route, "kov (exact)");
   ASSERT_EQ(e.considered.front().route, "gdp");
@@ -86,10 +87,10 @@ TEST(AccountantTest, LaplaceUsesItsMeasuredMu) {
 TEST(AccountantTest, EmptyAndBadInput) {
   Accountant acc;
   EXPECT_TRUE(acc.get_epsilon(q("1e-5")).value.contains(0L));
-  EXPECT_THROW(acc.compose(PrivacyEvent::pure_dp(mpq_class(1)), 0), ParameterError);
-  EXPECT_THROW((void)PrivacyEvent::gaussian(mpq_class(0)), ParameterError);
-  EXPECT_THROW((void)PrivacyEvent::discrete_gaussian(mpq_class(1), mpz_class(0)), ParameterError);
-  EXPECT_THROW((void)PrivacyEvent::laplace(mpq_class(-1)), ParameterError);
+  EXPECT_THROW(acc.compose(laws::pure_dp_event(mpq_class(1)), 0), ParameterError);
+  EXPECT_THROW((void)laws::gaussian_event(mpq_class(0)), ParameterError);
+  EXPECT_THROW((void)laws::discrete_gaussian_event(mpq_class(1), mpz_class(0)), ParameterError);
+  EXPECT_THROW((void)laws::laplace_event(mpq_class(-1)), ParameterError);
   EXPECT_THROW((void)acc.get_epsilon(mpq_class(0)), ParameterError);
   EXPECT_THROW((void)acc.get_delta(mpq_class(-1)), ParameterError);
 }
@@ -105,7 +106,7 @@ RC_GTEST_PROP(AccountantProperties, EpsilonDeltaConsistent, ()) {
   o.tolerance = mpq_class(1L, 1'000'000'000L);
   o.initial_precision = 64;
   Accountant acc(o);
-  acc.compose(PrivacyEvent::pure_dp(eps), static_cast<unsigned long>(k));
+  acc.compose(laws::pure_dp_event(eps), static_cast<unsigned long>(k));
   const AccountantAnswer e = acc.get_epsilon(delta);
   RC_ASSERT(mpfr_cmp(e.value.lower(), e.value.upper()) <= 0);
   for (const auto& r : e.considered) RC_ASSERT(mpfr_cmp(e.value.upper(), r.value.upper()) <= 0);
@@ -120,11 +121,11 @@ namespace exactdp::accounting {
 namespace {
 
 TEST(PrivacyEventTest, AccessorsCheckTheKind) {
-  EXPECT_EQ(PrivacyEvent::laplace(mpq_class(2)).pure_epsilon(), mpq_class(1, 2));
-  EXPECT_EQ(PrivacyEvent::gaussian(mpq_class(4)).exact_mu(), mpq_class(1, 4));
-  EXPECT_THROW((void)PrivacyEvent::gaussian(mpq_class(4)).pure_epsilon(), std::logic_error);
-  EXPECT_THROW((void)PrivacyEvent::pure_dp(mpq_class(1)).exact_mu(), std::logic_error);
-  EXPECT_THROW((void)PrivacyEvent::zcdp(mpq_class(1)).pure_epsilon(), std::logic_error);
+  EXPECT_EQ(laws::laplace_event(mpq_class(2)).pure_epsilon(), mpq_class(1, 2));
+  EXPECT_EQ(laws::gaussian_event(mpq_class(4)).exact_mu(), mpq_class(1, 4));
+  EXPECT_THROW((void)laws::gaussian_event(mpq_class(4)).pure_epsilon(), std::logic_error);
+  EXPECT_THROW((void)laws::pure_dp_event(mpq_class(1)).exact_mu(), std::logic_error);
+  EXPECT_THROW((void)laws::zcdp_event(mpq_class(1)).pure_epsilon(), std::logic_error);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -129,7 +130,7 @@ TEST(DiscreteLaplaceExact, EpsilonInvertsTheProfile) {
 
 TEST(DiscreteLaplaceExact, AutoRouteAnswersFromTheClosedFormInsideThePldBracket) {
   EventCompositionRequest r;
-  r.events = {{RdpEvent::poisson_subsampled(PrivacyEvent::discrete_laplace(mpq_class(1), 1), mpq_class(1, 10)), 50}};
+  r.events = {{RdpEvent::poisson_subsampled(laws::discrete_laplace_event(mpq_class(1), 1), mpq_class(1, 10)), 50}};
   r.want_epsilon = false;
   r.target = mpq_class(1);
   const EventCompositionResult out = compose_events(r);
@@ -141,7 +142,7 @@ TEST(DiscreteLaplaceExact, AutoRouteAnswersFromTheClosedFormInsideThePldBracket)
     }
   }
   r.route = "exact";
-  r.events = {{RdpEvent::poisson_subsampled(PrivacyEvent::discrete_laplace(mpq_class(1), 2), mpq_class(1, 10)), 5000}};
+  r.events = {{RdpEvent::poisson_subsampled(laws::discrete_laplace_event(mpq_class(1), 2), mpq_class(1, 10)), 5000}};
   EXPECT_THROW((void)compose_events(r), ParameterError);  // C(5002, 2) count vectors: refused naming route
 }
 

@@ -9,6 +9,7 @@
 #include <exactdp/accounting/pld/pld_few_steps.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -17,7 +18,7 @@ const mpq_class kDelta(1, 100'000);
 
 EventCompositionRequest plain_gaussians() {
   EventCompositionRequest r;
-  r.events = {{RdpEvent::plain(PrivacyEvent::gaussian(mpq_class(2))), 4}};
+  r.events = {{RdpEvent::plain(laws::gaussian_event(mpq_class(2))), 4}};
   r.target = kDelta;
   return r;
 }
@@ -44,7 +45,7 @@ TEST(EventCompositionTest, EachRouteReportsItsOwnTolerance) {
   // 50 Laplace(b = 5): KOV (exact) answers; the gdp route (a measured mu bracket of width ~1e-4)
   // misses the default tolerance 2^-100 and must say so although it was not chosen.
   EventCompositionRequest r;
-  r.events = {{RdpEvent::plain(PrivacyEvent::laplace(mpq_class(5))), 50}};
+  r.events = {{RdpEvent::plain(laws::laplace_event(mpq_class(5))), 50}};
   r.target = mpq_class(1, 10);
   const EventCompositionResult out = compose_events(r);
   EXPECT_EQ(out.answer().route, "kov (exact)");
@@ -100,7 +101,7 @@ TEST(EventCompositionTest, OneSubsampledGaussianStepIsExact) {
   many.events[0].second = 1;
   many.relation = Neighbouring::kReplaceOne;  // one step: the closed form of its +Delta/-Delta pair
   EXPECT_EQ(compose_events(many).answer().route, "exact");
-  many.events[0].first = RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(2), 1), mpq_class(1, 100));
+  many.events[0].first = RdpEvent::poisson_subsampled(laws::laplace_event(mpq_class(2), 1), mpq_class(1, 100));
   expect_names(many, "route");  // no closed form for a replace-one Laplace step
 }
 

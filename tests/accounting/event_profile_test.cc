@@ -11,6 +11,7 @@
 #include <exactdp/accounting/gaussian_profile.h>
 #include <exactdp/accounting/laplace_profile.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -32,11 +33,11 @@ TEST(EventProfile, EachKindIsItsOwnClosedForm) {
     PrivacyEvent event;
     Interval direct;
   } cases[] = {
-      {PrivacyEvent::gaussian(noise, 2), gaussian_delta_at(eps, noise, 2, kPrec)},
-      {PrivacyEvent::laplace(noise, 2), laplace_delta_at(eps, noise, 2, kPrec)},
-      {PrivacyEvent::discrete_gaussian(noise, 2), discrete_gaussian_delta_at(eps, noise, 2, kPrec)},
-      {PrivacyEvent::discrete_laplace(noise, 2), discrete_laplace_delta_at(eps, noise, 2, kPrec)},
-      {PrivacyEvent::gdp(noise), gdp_delta_at(eps, noise, kPrec)},
+      {laws::gaussian_event(noise, 2), gaussian_delta_at(eps, noise, 2, kPrec)},
+      {laws::laplace_event(noise, 2), laplace_delta_at(eps, noise, 2, kPrec)},
+      {laws::discrete_gaussian_event(noise, 2), discrete_gaussian_delta_at(eps, noise, 2, kPrec)},
+      {laws::discrete_laplace_event(noise, 2), discrete_laplace_delta_at(eps, noise, 2, kPrec)},
+      {laws::gdp_event(noise), gdp_delta_at(eps, noise, kPrec)},
   };
   for (const auto& c : cases) {
     ASSERT_TRUE(has_profile(c.event));
@@ -56,13 +57,13 @@ TEST(EventProfile, EachKindIsItsOwnClosedForm) {
 }
 
 TEST(EventProfile, PureDpIsZeroAtAndAboveItsEpsilon) {
-  const PrivacyEvent e = PrivacyEvent::pure_dp(1);
+  const PrivacyEvent e = laws::pure_dp_event(1);
   EXPECT_TRUE(event_profile(e)(mpq_class(1), kPrec).contains(0L));
   EXPECT_TRUE(event_profile(e)(mpq_class(1, 2), kPrec).is_positive());
 }
 
 TEST(EventProfile, ZcdpHasNoProfileAndSaysSo) {
-  const PrivacyEvent e = PrivacyEvent::zcdp(mpq_class(1, 2));
+  const PrivacyEvent e = laws::zcdp_event(mpq_class(1, 2));
   EXPECT_FALSE(has_profile(e));
   try {
     (void)event_profile(e);

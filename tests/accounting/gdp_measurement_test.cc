@@ -7,6 +7,7 @@
 
 #include <exactdp/accounting/gdp_measurement.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -18,7 +19,7 @@ GdpMeasurable gaussian(const mpq_class& sigma, const mpq_class& sensitivity, boo
   named.noise = sigma;
   named.sensitivity = sensitivity;
   named.sensitivity_given = given;
-  return measurable_event(PrivacyEvent::gaussian(sigma, sensitivity), named);
+  return measurable_event(laws::gaussian_event(sigma, sensitivity), named);
 }
 
 std::string blamed(const GdpMeasurable& m) {

@@ -9,6 +9,7 @@
 #include <exactdp/accounting/pld/pld_accountant.h>
 #include <exactdp/accounting/pld/pld_cost.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -18,7 +19,7 @@ RdpComposition poisson_gaussian(unsigned long count) {
 }
 
 RdpComposition poisson_discrete_gaussian(unsigned long count) {
-  return {{RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(1), 1), mpq_class(1, 100)), count}};
+  return {{RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(mpq_class(1), 1), mpq_class(1, 100)), count}};
 }
 
 pld::PldOptions grid(unsigned long steps_per_unit) {

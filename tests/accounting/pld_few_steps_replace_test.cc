@@ -22,6 +22,7 @@
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/accounting/subsampled_gaussian_replace_exact.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -140,7 +141,7 @@ TEST(FewStepsReplaceOne, TwoStepsEpsilonIsConsistentWithTheQuadrature) {
 
 TEST(FewStepsReplaceOne, PlainEventsAreTheirOwnPair) {
   // A plain Gaussian's sensitivity is the relation's: the same bracket under both relations.
-  const RdpComposition plain{{RdpEvent::plain(PrivacyEvent::gaussian(mpq_class(2))), 3}};
+  const RdpComposition plain{{RdpEvent::plain(laws::gaussian_event(mpq_class(2))), 3}};
   ASSERT_TRUE(pld::few_steps_applies(plain, kReplace));
   const Interval rep = pld::few_steps_delta(plain, mpq_class(1, 2), kReplace, kCoarse).value;
   const Interval ar = pld::few_steps_delta(plain, mpq_class(1, 2), Neighbouring::kAddRemove, kCoarse).value;

@@ -25,6 +25,7 @@
 #include <exactdp/accounting/subsampled_discrete_gaussian_exact.h>
 #include <exactdp/accounting/subsampled_gaussian_exact.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -126,7 +127,7 @@ TEST(FewSteps, OneSubsampledGaussianStepContainsTheClosedForm) {
 TEST(FewSteps, OneSubsampledDiscreteGaussianStepContainsTheClosedForm) {
   const mpq_class sigma2(4), q(1, 10);
   const RdpComposition events{
-      {RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(sigma2, mpz_class(1)), q), 1}};
+      {RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(sigma2, mpz_class(1)), q), 1}};
   for (const mpq_class& eps : {mpq_class(1, 4), mpq_class(1)}) {
     const Interval exact = subsampled_discrete_gaussian_delta(sigma2, mpz_class(1), q, eps, 256);
     const Interval few = pld::few_steps_delta(events, eps).value;
@@ -138,7 +139,7 @@ TEST(FewSteps, OneSubsampledDiscreteGaussianStepContainsTheClosedForm) {
 TEST(FewSteps, ThreeSubsampledDiscreteLaplaceStepsContainTheClosedForm) {
   const DiscreteLaplaceSteps steps{mpq_class(1, 2), mpz_class(1), mpq_class(1, 5), 3};
   const RdpComposition events{
-      {RdpEvent::poisson_subsampled(PrivacyEvent::discrete_laplace(steps.scale, mpz_class(1)), steps.q), 3}};
+      {RdpEvent::poisson_subsampled(laws::discrete_laplace_event(steps.scale, mpz_class(1)), steps.q), 3}};
   for (const mpq_class& eps : {mpq_class(1, 2), mpq_class(1)}) {
     const Interval exact = discrete_laplace_steps_delta(steps, eps, 256);
     const Interval few = pld::few_steps_delta(events, eps).value;
@@ -247,11 +248,11 @@ TEST(FewSteps, RefusesWhatItDoesNotCover) {
   // Replace-one: a subsampled Laplace keeps the group bound (no proven pair); a plain event
   // beside a subsampled one is refused, as by the pld route.
   const RdpComposition laplace{
-      {RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(2), 1), mpq_class(1, 100)), 2}};
+      {RdpEvent::poisson_subsampled(laws::laplace_event(mpq_class(2), 1), mpq_class(1, 100)), 2}};
   EXPECT_TRUE(pld::few_steps_applies(laplace, Neighbouring::kAddRemove));
   EXPECT_FALSE(pld::few_steps_applies(laplace, Neighbouring::kReplaceOne));
   EXPECT_THROW((void)pld::few_steps_delta(laplace, mpq_class(1), Neighbouring::kReplaceOne), ParameterError);
-  const RdpComposition mixed{two[0], {RdpEvent::plain(PrivacyEvent::gaussian(mpq_class(2))), 1}};
+  const RdpComposition mixed{two[0], {RdpEvent::plain(laws::gaussian_event(mpq_class(2))), 1}};
   EXPECT_FALSE(pld::few_steps_applies(mixed, Neighbouring::kReplaceOne));
   EXPECT_THROW((void)pld::few_steps_epsilon(two, mpq_class(0)), ParameterError);
   EXPECT_THROW((void)pld::few_steps_delta(two, mpq_class(-1)), ParameterError);

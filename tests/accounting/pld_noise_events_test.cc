@@ -14,6 +14,7 @@
 #include <exactdp/accounting/pld/pld_events.h>
 #include <exactdp/accounting/pld/pld_test_bound.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -38,16 +39,16 @@ pld::PldOptions grid(unsigned long n) {
 TEST(PldNoiseEvents, OneStepContainsTheExactProfiles) {
   for (const char* e : {"0", "1/10", "1/2", "1"}) {
     const mpq_class eps(e);
-    const auto dg = pld::pld_delta({{RdpEvent::plain(PrivacyEvent::discrete_gaussian(mpq_class(2), 1)), 1}}, eps,
+    const auto dg = pld::pld_delta({{RdpEvent::plain(laws::discrete_gaussian_event(mpq_class(2), 1)), 1}}, eps,
                                    Neighbouring::kAddRemove, grid(2000));
     EXPECT_TRUE(contains(dg.value, discrete_gaussian_delta_at(eps, mpq_class(2), 1, kP))) << "dg " << e;
-    const auto dg3 = pld::pld_delta({{RdpEvent::plain(PrivacyEvent::discrete_gaussian(mpq_class(9, 2), 3)), 1}}, eps,
+    const auto dg3 = pld::pld_delta({{RdpEvent::plain(laws::discrete_gaussian_event(mpq_class(9, 2), 3)), 1}}, eps,
                                     Neighbouring::kAddRemove, grid(2000));
     EXPECT_TRUE(contains(dg3.value, discrete_gaussian_delta_at(eps, mpq_class(9, 2), 3, kP))) << "dg3 " << e;
-    const auto lap = pld::pld_delta({{RdpEvent::plain(PrivacyEvent::laplace(mpq_class(3, 2), 1)), 1}}, eps,
+    const auto lap = pld::pld_delta({{RdpEvent::plain(laws::laplace_event(mpq_class(3, 2), 1)), 1}}, eps,
                                     Neighbouring::kAddRemove, grid(2000));
     EXPECT_TRUE(contains(lap.value, laplace_delta_at(eps, mpq_class(3, 2), 1, kP))) << "laplace " << e;
-    const auto dl = pld::pld_delta({{RdpEvent::plain(PrivacyEvent::discrete_laplace(mpq_class(2), 3)), 1}}, eps,
+    const auto dl = pld::pld_delta({{RdpEvent::plain(laws::discrete_laplace_event(mpq_class(2), 3)), 1}}, eps,
                                    Neighbouring::kAddRemove, grid(2000));
     EXPECT_TRUE(contains(dl.value, discrete_laplace_delta_at(eps, mpq_class(2), 3, kP))) << "dl " << e;
   }
@@ -79,7 +80,7 @@ TEST(PldNoiseEvents, DiscreteLaplaceCompositionContainsKov) {
   const mpq_class t(4);
   for (const char* e : {"0", "1/2", "2"}) {
     const mpq_class eps(e);
-    const auto a = pld::pld_delta({{RdpEvent::plain(PrivacyEvent::discrete_laplace(t, 1)), k}}, eps,
+    const auto a = pld::pld_delta({{RdpEvent::plain(laws::discrete_laplace_event(t, 1)), k}}, eps,
                                   Neighbouring::kAddRemove, grid(1000));
     EXPECT_TRUE(contains(a.value, rr_delta(k, t, eps))) << e;
   }
@@ -132,11 +133,11 @@ TEST(PldNoiseEvents, SubsampledDiscreteStepsContainTheBruteForceDelta) {
   for (const char* e : {"0", "1/20", "1/5", "1/2"}) {
     const mpq_class eps(e);
     const auto a = pld::pld_delta(
-        {{RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(3), 2), q), 1}}, eps,
+        {{RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(mpq_class(3), 2), q), 1}}, eps,
         Neighbouring::kAddRemove, grid(2000));
     EXPECT_TRUE(contains(a.value, brute_delta(dg, q, eps))) << "dg " << e;
     const auto b = pld::pld_delta(
-        {{RdpEvent::poisson_subsampled(PrivacyEvent::discrete_laplace(mpq_class(3, 2), 2), q), 1}}, eps,
+        {{RdpEvent::poisson_subsampled(laws::discrete_laplace_event(mpq_class(3, 2), 2), q), 1}}, eps,
         Neighbouring::kAddRemove, grid(2000));
     EXPECT_TRUE(contains(b.value, brute_delta(dl, q, eps))) << "dl " << e;
   }
@@ -175,7 +176,7 @@ TEST(PldNoiseEvents, SubsampledLaplaceStepContainsTheRiemannEnclosure) {
   const mpq_class q(1, 5);
   for (const char* e : {"1/20", "1/5"}) {
     const mpq_class eps(e);
-    const auto a = pld::pld_delta({{RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(1), 1), q), 1}},
+    const auto a = pld::pld_delta({{RdpEvent::poisson_subsampled(laws::laplace_event(mpq_class(1), 1), q), 1}},
                                   eps, Neighbouring::kAddRemove, grid(2000));
     const Interval truth = laplace_brute_delta(q, eps);
     // The route's interval and the enclosure of the truth must overlap (both contain it).
@@ -187,8 +188,8 @@ TEST(PldNoiseEvents, SubsampledLaplaceStepContainsTheRiemannEnclosure) {
 // poisson-laplace has RDP up to sensitivity/scale 1000 (rdp_subsampled_laplace.h); beyond, the
 // rdp route refuses and names the pld route.
 TEST(PldNoiseEvents, RdpRefusesTheNewSubsampledEventsNamingTheRoute) {
-  EXPECT_TRUE(RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(1), 1), mpq_class(1, 100)).has_rdp());
-  const RdpEvent e = RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(1, 2000), 1), mpq_class(1, 100));
+  EXPECT_TRUE(RdpEvent::poisson_subsampled(laws::laplace_event(mpq_class(1), 1), mpq_class(1, 100)).has_rdp());
+  const RdpEvent e = RdpEvent::poisson_subsampled(laws::laplace_event(mpq_class(1, 2000), 1), mpq_class(1, 100));
   EXPECT_FALSE(e.has_rdp());
   try {
     (void)e.rdp(2, Neighbouring::kAddRemove, kP);
@@ -196,9 +197,9 @@ TEST(PldNoiseEvents, RdpRefusesTheNewSubsampledEventsNamingTheRoute) {
   } catch (const ParameterError& err) {
     EXPECT_NE(std::string(err.what()).find("route"), std::string::npos) << err.what();
   }
-  EXPECT_THROW((void)RdpEvent::poisson_subsampled(PrivacyEvent::zcdp(mpq_class(1)), mpq_class(1, 2)), ParameterError);
-  EXPECT_THROW((void)RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(1), 1), mpq_class(0)), ParameterError);
-  EXPECT_TRUE(RdpEvent::poisson_subsampled(PrivacyEvent::gaussian(mpq_class(1), 1), mpq_class(1, 2)).has_rdp());
+  EXPECT_THROW((void)RdpEvent::poisson_subsampled(laws::zcdp_event(mpq_class(1)), mpq_class(1, 2)), ParameterError);
+  EXPECT_THROW((void)RdpEvent::poisson_subsampled(laws::laplace_event(mpq_class(1), 1), mpq_class(0)), ParameterError);
+  EXPECT_TRUE(RdpEvent::poisson_subsampled(laws::gaussian_event(mpq_class(1), 1), mpq_class(1, 2)).has_rdp());
 }
 
 }  // namespace

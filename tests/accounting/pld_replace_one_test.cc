@@ -23,6 +23,7 @@
 #include <exactdp/accounting/laplace_profile.h>
 #include <exactdp/accounting/pld/pld_accountant.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -166,11 +167,11 @@ TEST(PldReplaceOne, OtherNoiseLawsContainTheirInstance) {
     EXPECT_GE(mpfr_cmp(rep.value.upper(), exact.lower()), 0) << what;
     EXPECT_GE(lo(rep), mpfr_get_d(exact.lower(), MPFR_RNDD) * 0.97) << what;
   };
-  check(RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(4), 1), 1),
+  check(RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(mpq_class(4), 1), 1),
         discrete_gaussian_delta_at(eps, mpq_class(4), 2, kP), "discrete gaussian");
-  check(RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(3), 1), 1),
+  check(RdpEvent::poisson_subsampled(laws::laplace_event(mpq_class(3), 1), 1),
         laplace_delta_at(eps, mpq_class(3), 2, kP), "laplace");
-  check(RdpEvent::poisson_subsampled(PrivacyEvent::discrete_laplace(mpq_class(3), 1), 1),
+  check(RdpEvent::poisson_subsampled(laws::discrete_laplace_event(mpq_class(3), 1), 1),
         discrete_laplace_delta_at(eps, mpq_class(3), 2, kP), "discrete laplace");
 
   // q = 1/5, discrete Gaussian sigma2 = 4, Delta = 1: brute-force sum over |x| <= 200.
@@ -189,7 +190,7 @@ TEST(PldReplaceOne, OtherNoiseLawsContainTheirInstance) {
     if (mpfr_sgn(t.v) > 0) sum = sum + t;
   }
   const pld::PldAnswer rep = pld::pld_delta(
-      {{RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(4), 1), mpq_class(1, 5)), 1}}, eps,
+      {{RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(mpq_class(4), 1), mpq_class(1, 5)), 1}}, eps,
       Neighbouring::kReplaceOne, grid(1000));
   EXPECT_LE(lo(rep), d(sum));
   EXPECT_GE(up(rep), d(sum));
@@ -224,7 +225,7 @@ TEST(PldReplaceOne, AGridTooFineForTheEventIsRefusedAtOnce) {
 
 TEST(PldReplaceOne, RefusesPlainEventsBesideSubsampledOnes) {
   const RdpComposition mixed{{RdpEvent::poisson_gaussian(1, mpq_class(1, 100)), 10},
-                             {RdpEvent::plain(PrivacyEvent::gaussian(mpq_class(2), 1)), 1}};
+                             {RdpEvent::plain(laws::gaussian_event(mpq_class(2), 1)), 1}};
   try {
     (void)pld::pld_delta(mixed, mpq_class(1), Neighbouring::kReplaceOne, grid(1000));
     FAIL() << "a plain event beside subsampled ones under replace-one must be refused";

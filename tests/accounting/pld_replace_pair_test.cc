@@ -21,6 +21,7 @@
 #include <exactdp/accounting/subsampled_gaussian_exact.h>
 #include <exactdp/accounting/subsampled_gaussian_replace_exact.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -98,7 +99,7 @@ TEST(PldReplacePair, ChainEnclosesTheClosedFormDelta) {
 }
 
 TEST(PldReplacePair, RefusesOtherEvents) {
-  const RdpEvent laplace = RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(2), 1), mpq_class(1, 10));
+  const RdpEvent laplace = RdpEvent::poisson_subsampled(laws::laplace_event(mpq_class(2), 1), mpq_class(1, 10));
   EXPECT_FALSE(pld::covers_replace_pair(laplace));
   EXPECT_TRUE(pld::covers_replace_pair(RdpEvent::poisson_gaussian(1, mpq_class(1, 10))));
   try {
@@ -166,7 +167,7 @@ TEST(PldReplacePair, ComposedDpSgdIsTightAndInsideTheGroupBound) {
   EXPECT_LT(lo, up);
   EXPECT_LT(up, lo * 1.01);
   RdpComposition mixed = sgd;
-  mixed.push_back({RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(1000), 1), mpq_class(1, 100)), 1});
+  mixed.push_back({RdpEvent::poisson_subsampled(laws::laplace_event(mpq_class(1000), 1), mpq_class(1, 100)), 1});
   const pld::PldAnswer group = pld::pld_epsilon(mixed, delta, Neighbouring::kReplaceOne, grid(1000));
   EXPECT_GT(mpfr_get_d(group.value.upper(), MPFR_RNDD), up * 1.05) << "the group bound is not tight";
 }

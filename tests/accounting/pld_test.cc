@@ -24,6 +24,7 @@
 #include <exactdp/accounting/pld/pld_events.h>
 #include <exactdp/accounting/pld/pld_test_bound.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -153,7 +154,7 @@ TEST(PldRoute, GaussianCompositionContainsTheExactProfile) {
   const unsigned long k = 16;  // mu sqrt(k) = 2
   pld::PldOptions o;
   o.discretization.steps_per_unit = 1000;
-  const RdpComposition events{{RdpEvent::plain(PrivacyEvent::gdp(mpq_class(1, 2))), k}};
+  const RdpComposition events{{RdpEvent::plain(laws::gdp_event(mpq_class(1, 2))), k}};
   const mpq_class eps(2);
   const pld::PldAnswer a = pld::pld_delta(events, eps, Neighbouring::kAddRemove, o);
   EXPECT_TRUE(brackets(a.value, a.value, gdp_delta_at(eps, mpq_class(2), kP)));
@@ -178,7 +179,7 @@ TEST(PldRoute, ManyStepsLowerEndStaysTight) {
   const unsigned long k = 2000;
   pld::PldOptions o;
   o.discretization.steps_per_unit = 1000;
-  const RdpComposition events{{RdpEvent::plain(PrivacyEvent::gdp(mpq_class(1, 20))), k}};
+  const RdpComposition events{{RdpEvent::plain(laws::gdp_event(mpq_class(1, 20))), k}};
   const mpq_class target(1, 100000);
   const pld::PldAnswer ea = pld::pld_epsilon(events, target, Neighbouring::kAddRemove, o);
   const Interval mu = sqrt(Interval(5L, kP));
@@ -195,7 +196,7 @@ TEST(PldRoute, ABrokenQChainIsCaught) {
   const unsigned long k = 16;
   pld::DiscretizationOptions o;
   o.steps_per_unit = 1000;
-  const auto one = pld::discretize(RdpEvent::plain(PrivacyEvent::gdp(mpq_class(1, 2))), pld::PairOrder::kRemove,
+  const auto one = pld::discretize(RdpEvent::plain(laws::gdp_event(mpq_class(1, 2))), pld::PairOrder::kRemove,
                                    Neighbouring::kAddRemove, o);
   const pld::DiscretePld p = pld::self_compose(one.test_p, k, 44);
   const pld::DiscretePld q = pld::self_compose(one.test_q, k, 44);
@@ -274,9 +275,9 @@ TEST(PldRoute, OneSubsampledStepContainsTheExactDelta) {
 }
 
 TEST(PldRoute, RefusesWhatItCannotDiscretise) {
-  const RdpComposition zcdp{{RdpEvent::plain(PrivacyEvent::zcdp(mpq_class(1))), 3}};
+  const RdpComposition zcdp{{RdpEvent::plain(laws::zcdp_event(mpq_class(1))), 3}};
   EXPECT_THROW((void)pld::pld_epsilon(zcdp, mpq_class(1, 100000)), exactdp::ParameterError);
-  const RdpComposition pure{{RdpEvent::plain(PrivacyEvent::pure_dp(mpq_class(1))), 3}};
+  const RdpComposition pure{{RdpEvent::plain(laws::pure_dp_event(mpq_class(1))), 3}};
   EXPECT_THROW((void)pld::pld_epsilon(pure, mpq_class(1, 100000)), exactdp::ParameterError);
   const RdpComposition sub{{RdpEvent::poisson_gaussian(mpq_class(1), mpq_class(1, 10)), 3}};
   EXPECT_THROW((void)pld::pld_epsilon(sub, mpq_class(0)), exactdp::ParameterError);

@@ -19,6 +19,7 @@
 #include <exactdp/accounting/rdp_fractional.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -113,21 +114,21 @@ TEST(RdpFractionalTest, EventsAndLimits) {
     EXPECT_EQ(e.parameter(), "order");
   }
   // Subsampled discrete noise: fractional orders within the rdp route's limits (sigma2 <= 2500).
-  const RdpEvent dg = RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(4)), q_of("0.01"));
+  const RdpEvent dg = RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(mpq_class(4)), q_of("0.01"));
   EXPECT_TRUE(dg.supports_order(q_of("5/2")));
-  const RdpEvent wide = RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(2501)), q_of("0.01"));
+  const RdpEvent wide = RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(mpq_class(2501)), q_of("0.01"));
   EXPECT_FALSE(wide.supports_order(q_of("5/2")));
   // Plain events at fractional orders: the closed forms at real alpha.
-  const RdpEvent g = RdpEvent::plain(PrivacyEvent::gaussian(mpq_class(2)));
+  const RdpEvent g = RdpEvent::plain(laws::gaussian_event(mpq_class(2)));
   EXPECT_TRUE(g.rdp(q_of("5/2"), Neighbouring::kAddRemove, kP).contains(q_of("5/16")));  // 2.5 / (2 * 4)
-  const RdpEvent d = RdpEvent::plain(PrivacyEvent::discrete_gaussian(mpq_class(4)));
+  const RdpEvent d = RdpEvent::plain(laws::discrete_gaussian_event(mpq_class(4)));
   EXPECT_TRUE(d.rdp(q_of("5/2"), Neighbouring::kAddRemove, kP).contains(q_of("5/16")));
   EXPECT_FALSE(d.rdp_is_exact_at(q_of("5/2")));
   EXPECT_TRUE(d.rdp_is_exact_at(mpq_class(3)));
   // Laplace at alpha = 3/2, eps = 1: 1/(a-1) log(a/(2a-1) e^((a-1)) + (a-1)/(2a-1) e^(-a)) =
   // 2 log(3/4 e^(1/2) + 1/4 e^(-3/2)); mpmath, also by quadrature of p^a q^(1-a):
   // 0.512883511294508595601149188159
-  const RdpEvent lap = RdpEvent::plain(PrivacyEvent::laplace(mpq_class(1)));
+  const RdpEvent lap = RdpEvent::plain(laws::laplace_event(mpq_class(1)));
   EXPECT_TRUE(contains_within(lap.rdp(q_of("3/2"), Neighbouring::kAddRemove, kP), q_of("0.512883511294508595601149188159"),
                               q_of("1e-19")));
 }

@@ -10,6 +10,7 @@
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/accounting/rdp_subsampled_discrete.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -57,8 +58,8 @@ TEST(RdpSubsampledDiscrete, MatchesBruteForceSums) {
   std::vector<Interval> g0, g1, l0, l1;
   pmfs(true, mpq_class(3), 2, g0, g1);
   pmfs(false, mpq_class(3, 2), 2, l0, l1);
-  const PrivacyEvent dg = PrivacyEvent::discrete_gaussian(mpq_class(3), 2);
-  const PrivacyEvent dl = PrivacyEvent::discrete_laplace(mpq_class(3, 2), 2);
+  const PrivacyEvent dg = laws::discrete_gaussian_event(mpq_class(3), 2);
+  const PrivacyEvent dl = laws::discrete_laplace_event(mpq_class(3, 2), 2);
   for (unsigned long alpha : {2UL, 3UL, 8UL, 40UL}) {
     const Interval a = poisson_discrete_rdp(dg, q, alpha, kP);
     EXPECT_TRUE(overlaps(a, brute_rdp(g0, g1, q, mpq_class(mpz_class(alpha))))) << "dg alpha " << alpha;
@@ -77,7 +78,7 @@ TEST(RdpSubsampledDiscrete, MatchesBruteForceSums) {
 // (the shifted theta sum equals the normaliser), and here the add order is below it.
 TEST(RdpSubsampledDiscrete, DiscreteGaussianEqualsTheSampledGaussianAtIntegerShift) {
   const mpq_class q(1, 100);
-  const RdpEvent dg = RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(4), 2), q);
+  const RdpEvent dg = RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(mpq_class(4), 2), q);
   const RdpEvent g = RdpEvent::poisson_gaussian(mpq_class(1), q);  // mu = 1 = 2 / sqrt(4)
   for (unsigned long alpha : {2UL, 5UL, 32UL}) {
     EXPECT_TRUE(overlaps(dg.rdp(alpha, Neighbouring::kAddRemove, kP), g.rdp(alpha, Neighbouring::kAddRemove, kP)))
@@ -92,8 +93,8 @@ TEST(RdpSubsampledDiscrete, FractionalOrdersMatchBruteForceSums) {
   std::vector<Interval> g0, g1, l0, l1;
   pmfs(true, mpq_class(3), 2, g0, g1);
   pmfs(false, mpq_class(3, 2), 2, l0, l1);
-  const RdpEvent dg = RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(3), 2), q);
-  const RdpEvent dl = RdpEvent::poisson_subsampled(PrivacyEvent::discrete_laplace(mpq_class(3, 2), 2), q);
+  const RdpEvent dg = RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(mpq_class(3), 2), q);
+  const RdpEvent dl = RdpEvent::poisson_subsampled(laws::discrete_laplace_event(mpq_class(3, 2), 2), q);
   for (const char* alpha : {"3/2", "27/4", "81/8", "65/2"}) {
     const mpq_class a(alpha);
     EXPECT_TRUE(dg.supports_order(a));
@@ -106,7 +107,7 @@ TEST(RdpSubsampledDiscrete, FractionalOrdersMatchBruteForceSums) {
     EXPECT_TRUE(overlaps(dl.rdp(a, Neighbouring::kAddRemove, kP), brute_rdp(l0, l1, q, a))) << "dl alpha " << alpha;
   }
   // q = 1: the plain event (the discrete Gaussian's fractional order is then its zCDP bound).
-  const PrivacyEvent plain = PrivacyEvent::discrete_gaussian(mpq_class(3), 2);
+  const PrivacyEvent plain = laws::discrete_gaussian_event(mpq_class(3), 2);
   const RdpEvent all = RdpEvent::poisson_subsampled(plain, mpq_class(1));
   EXPECT_TRUE(overlaps(all.rdp(mpq_class(3, 2), Neighbouring::kAddRemove, kP),
                        RdpEvent::plain(plain).rdp(mpq_class(3, 2), Neighbouring::kAddRemove, kP)));
@@ -116,12 +117,12 @@ TEST(RdpSubsampledDiscrete, FractionalOrdersMatchBruteForceSums) {
 
 TEST(RdpSubsampledDiscrete, LimitsSendTheEventToThePldRoute) {
   const mpq_class q(1, 100);
-  EXPECT_TRUE(RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(2500), 1), q).has_rdp());
-  const RdpEvent wide = RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(2501), 1), q);
+  EXPECT_TRUE(RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(mpq_class(2500), 1), q).has_rdp());
+  const RdpEvent wide = RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(mpq_class(2501), 1), q);
   EXPECT_FALSE(wide.has_rdp());
   EXPECT_THROW((void)wide.rdp(2, Neighbouring::kAddRemove, kP), ParameterError);
-  EXPECT_FALSE(RdpEvent::poisson_subsampled(PrivacyEvent::discrete_laplace(mpq_class(1), 1001), q).has_rdp());
-  EXPECT_THROW((void)RdpEvent::poisson_subsampled(PrivacyEvent::discrete_laplace(mpq_class(1), 1), q)
+  EXPECT_FALSE(RdpEvent::poisson_subsampled(laws::discrete_laplace_event(mpq_class(1), 1001), q).has_rdp());
+  EXPECT_THROW((void)RdpEvent::poisson_subsampled(laws::discrete_laplace_event(mpq_class(1), 1), q)
                    .rdp(2, Neighbouring::kReplaceOne, kP),
                ParameterError);
 }

@@ -13,6 +13,7 @@
 #include <exactdp/accounting/rdp_subsampled_laplace.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -55,7 +56,7 @@ TEST(RdpSubsampledLaplace, KnownMomentsAndPower) {
 // Orders: integer and fractional up to 256; the plain Laplace bounds it; the event and the
 // accountant use it (auto still prefers pld where it is tighter, compose_events tests).
 TEST(RdpSubsampledLaplace, EventAndAccountant) {
-  const RdpEvent e = RdpEvent::poisson_subsampled(PrivacyEvent::laplace(mpq_class(2), 1), q_of("0.01"));
+  const RdpEvent e = RdpEvent::poisson_subsampled(laws::laplace_event(mpq_class(2), 1), q_of("0.01"));
   EXPECT_TRUE(e.has_rdp());
   EXPECT_TRUE(e.rdp_is_exact());
   EXPECT_TRUE(e.supports_order(q_of("3/2")));

@@ -17,6 +17,7 @@
 #include <exactdp/accounting/rdp_accountant.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -200,16 +201,16 @@ TEST(RdpTest, LaplaceMatchesMironovUnfactoredForm) {
 }
 
 TEST(RdpTest, EventKinds) {
-  const Interval g = RdpEvent::plain(PrivacyEvent::gaussian(mpq_class(2))).rdp(4, Neighbouring::kAddRemove, 128);
+  const Interval g = RdpEvent::plain(laws::gaussian_event(mpq_class(2))).rdp(4, Neighbouring::kAddRemove, 128);
   EXPECT_TRUE(g.contains(mpq_class(1, 2)));  // 4 * (1/2)^2 / 2
   const Interval dg =
-      RdpEvent::plain(PrivacyEvent::discrete_gaussian(mpq_class(4))).rdp(3, Neighbouring::kAddRemove, 128);
+      RdpEvent::plain(laws::discrete_gaussian_event(mpq_class(4))).rdp(3, Neighbouring::kAddRemove, 128);
   EXPECT_TRUE(dg.contains(mpq_class(3, 8)));
-  const Interval pure = RdpEvent::plain(PrivacyEvent::pure_dp(mpq_class(1))).rdp(
+  const Interval pure = RdpEvent::plain(laws::pure_dp_event(mpq_class(1))).rdp(
       5, Neighbouring::kAddRemove, 128);
   EXPECT_TRUE(pure.contains(1L));  // min(1, 5/2), the bound's value
   EXPECT_TRUE(pure.is_point());
-  EXPECT_FALSE(RdpEvent::plain(PrivacyEvent::pure_dp(mpq_class(1))).rdp_is_exact());
+  EXPECT_FALSE(RdpEvent::plain(laws::pure_dp_event(mpq_class(1))).rdp_is_exact());
   const RdpEvent sg = RdpEvent::poisson_gaussian(mpq_class(1), q_of("0.01"));
   EXPECT_TRUE(sg.rdp_is_exact());
   EXPECT_THROW((void)sg.rdp(5, Neighbouring::kReplaceOne, 128), ParameterError);
@@ -265,7 +266,7 @@ TEST(RdpAccountantTest, SingleStepDeltaBoundsTheExactDelta) {
 // not absurdly so; q = 1 gives the plain Gaussian's answer.
 TEST(RdpAccountantTest, GaussianAgainstExactGdp) {
   for (const unsigned long k : {1UL, 100UL, 2500UL}) {
-    const RdpComposition plain = {{RdpEvent::plain(PrivacyEvent::gaussian(mpq_class(5))), k}};
+    const RdpComposition plain = {{RdpEvent::plain(laws::gaussian_event(mpq_class(5))), k}};
     const RdpAnswer a = rdp_epsilon(plain, q_of("1e-6"));
     mpz_class root;
     mpz_sqrt(root.get_mpz_t(), mpz_class(k).get_mpz_t());
@@ -297,8 +298,8 @@ TEST(RdpAccountantTest, ConversionFormulaAtOneOrder) {
 // bound, so the precision loop stops at once (it ran to the 65536-bit cap when the lower end
 // was the uninformative 0).
 TEST(RdpAccountantTest, BoundOnlyEventsMeetTheTolerance) {
-  const RdpComposition events = {{RdpEvent::plain(PrivacyEvent::pure_dp(q_of("1e300"))), 7},
-                                 {RdpEvent::plain(PrivacyEvent::zcdp(q_of("0.5"))), 3}};
+  const RdpComposition events = {{RdpEvent::plain(laws::pure_dp_event(q_of("1e300"))), 7},
+                                 {RdpEvent::plain(laws::zcdp_event(q_of("0.5"))), 3}};
   const RdpAnswer a = rdp_epsilon(events, q_of("1e-5"));
   EXPECT_TRUE(a.value.tolerance_met);
   EXPECT_FALSE(a.exact_rdp);

@@ -15,6 +15,7 @@
 #include <exactdp/accounting/subsampled_discrete_gaussian_exact.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/laws/events.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -88,7 +89,7 @@ TEST(SubsampledDiscreteGaussianExact, TheCheckCatchesAWrongRateOrSensitivity) {
 
 TEST(SubsampledDiscreteGaussianExact, AutoRouteIsExactAndInsideThePldBracket) {
   EventCompositionRequest r;
-  r.events = {{RdpEvent::poisson_subsampled(PrivacyEvent::discrete_gaussian(mpq_class(4), 1), mpq_class(1, 100)), 1}};
+  r.events = {{RdpEvent::poisson_subsampled(laws::discrete_gaussian_event(mpq_class(4), 1), mpq_class(1, 100)), 1}};
   r.want_epsilon = true;
   r.target = mpq_class(1, 100000);
   const EventCompositionResult out = compose_events(r);

@@ -22,7 +22,7 @@ std::string rejected_parameter(const std::string& text) {
 TEST(EventTextTest, PlainAndSubsampledEvents) {
   const accounting::RdpEvent g = parse_event_text("gaussian:sigma=2");
   EXPECT_FALSE(g.is_subsampled());
-  EXPECT_EQ(g.plain_event().noise_parameter(), 2);
+  EXPECT_EQ(g.plain_event().maps().gaussian_noise()->sigma, 2);
   const accounting::RdpEvent p = parse_event_text("poisson-gaussian:sigma=1,q=0.01");
   ASSERT_TRUE(p.is_subsampled());
   EXPECT_EQ(p.subsampled_q(), mpq_class(1, 100));

@@ -20,6 +20,7 @@
 #include <exactdp/accounting/rdp_accountant.h>
 #include <exactdp/accounting/smoothed_pld.h>
 #include <exactdp/core/decimal.h>
+#include <exactdp/laws/events.h>
 #include <exactdp/laws/registry.h>
 #include <exactdp/laws/vector_grid/vector_grid_pld.h>
 #include <exactdp/laws/vector_grid/vector_grid_privacy.h>
@@ -318,15 +319,15 @@ TEST(VectorDiscreteGaussian, OneReleaseWithinOnePercentOfTheGaussian) {
   const accounting::Certified gauss = accounting::gdp_epsilon(mpq_class(10, 11), delta);
   const mpq_class eps_g = to_mpq(gauss.value.upper());
   // certified epsilon <= 1.01 eps_G: the bound's delta at 1.01 eps_G is already <= delta
-  EXPECT_TRUE(upper_at_most(event.law_maps().delta_at(eps_g * mpq_class(101, 100), kP), delta));
+  EXPECT_TRUE(upper_at_most(event.maps().delta_at(eps_g * mpq_class(101, 100), kP), delta));
   // measured: the bound's epsilon is below 1.0012 eps_G (Delta_int g = 1.00095...) ...
-  EXPECT_TRUE(upper_at_most(event.law_maps().delta_at(eps_g * mpq_class(10012, 10000), kP), delta));
+  EXPECT_TRUE(upper_at_most(event.maps().delta_at(eps_g * mpq_class(10012, 10000), kP), delta));
   // ... and not below the continuous Gaussian's at the inflated sensitivity sqrt(D2) g
-  const auto& maps = dynamic_cast<const VectorDiscreteGaussianPrivacy&>(event.law_maps());
+  const auto& maps = dynamic_cast<const VectorDiscreteGaussianPrivacy&>(event.maps());
   const Interval mu_inflated = sqrt(Interval(mpq_class(maps.integer_sensitivity_squared()) / maps.integer_sigma2(), kP));
   for (const mpq_class& eps : {eps_g, mpq_class(eps_g * mpq_class(10012, 10000))}) {
     const Interval inflated = accounting::gdp_delta_at(Interval(eps, kP), mu_inflated, kP);
-    EXPECT_FALSE(certainly_less(event.law_maps().delta_at(eps, kP), inflated));
+    EXPECT_FALSE(certainly_less(event.maps().delta_at(eps, kP), inflated));
   }
 }
 
@@ -360,7 +361,7 @@ TEST(VectorDiscreteGaussian, DpSgdWithinOnePercentOfTheGaussianOnTheRdpRoute) {
 TEST(VectorDiscreteGaussian, DpSgdThroughTheContinuousPldWithinOnePercent) {
   const mpq_class q(1, 100), delta(1, 100000);
   const accounting::PrivacyEvent event = target_event();
-  const auto& law = dynamic_cast<const VectorDiscreteGaussianPrivacy&>(event.law_maps());
+  const auto& law = dynamic_cast<const VectorDiscreteGaussianPrivacy&>(event.maps());
   const GridPldAnswer ours = vector_discrete_gaussian_pld_epsilon(law, q, 1000, delta);
   const accounting::pld::PldAnswer gauss = accounting::pld::pld_epsilon(
       {{accounting::RdpEvent::poisson_gaussian(mpq_class(11, 10), q), 1000}}, delta);
@@ -397,12 +398,12 @@ TEST(VectorDiscreteGaussian, MixedCompositionThroughTheSmoothedPldRoute) {
   const accounting::EventCompositionResult out = accounting::compose_events(r);
   EXPECT_EQ(out.answer().route, "smoothed-pld") << out.smoothed_pld_detail;
   EXPECT_NE(out.smoothed_pld_detail.find("Theorem 5"), std::string::npos) << out.smoothed_pld_detail;
-  const auto& la = dynamic_cast<const VectorDiscreteGaussianPrivacy&>(a.law_maps());
-  const auto& lb = dynamic_cast<const VectorDiscreteGaussianPrivacy&>(b.law_maps());
-  const accounting::PrivacyEvent ga = accounting::PrivacyEvent::gaussian(mpq_class(1), la.subsampling_mu());
+  const auto& la = dynamic_cast<const VectorDiscreteGaussianPrivacy&>(a.maps());
+  const auto& lb = dynamic_cast<const VectorDiscreteGaussianPrivacy&>(b.maps());
+  const accounting::PrivacyEvent ga = gaussian_event(mpq_class(1), la.subsampling_mu());
   const accounting::pld::PldAnswer g = accounting::pld::pld_epsilon(
       {{accounting::RdpEvent::poisson_subsampled(ga, q), 200},
-       {accounting::RdpEvent::plain(accounting::PrivacyEvent::gaussian(mpq_class(1), lb.subsampling_mu())), 3},
+       {accounting::RdpEvent::plain(gaussian_event(mpq_class(1), lb.subsampling_mu())), 3},
        {accounting::RdpEvent::poisson_gaussian(mpq_class(3), q), 50}},
       delta);
   EXPECT_FALSE(certainly_less(out.answer().value, g.value));
@@ -432,7 +433,7 @@ TEST(VectorDiscreteGaussian, SmoothedPldRefusesWhatTheTheoremDoesNotCover) {
   };
   accounting::EventCompositionRequest r;
   r.events = {{accounting::RdpEvent::plain(target_event()), 2},
-              {accounting::RdpEvent::plain(accounting::PrivacyEvent::laplace(mpq_class(10))), 1}};
+              {accounting::RdpEvent::plain(laplace_event(mpq_class(10))), 1}};
   r.target = mpq_class(1, 100000);
   const accounting::EventCompositionResult out = accounting::compose_events(r);  // auto: reported
   EXPECT_EQ(out.smoothed_pld_detail.rfind("not used: smoothed-pld composes", 0), 0U) << out.smoothed_pld_detail;
@@ -500,7 +501,7 @@ TEST(VectorGridLaws, RoutesThatApply) {
   const auto sub = accounting::RdpEvent::poisson_subsampled(e, mpq_class(1, 100));
   EXPECT_TRUE(sub.has_rdp());
   EXPECT_FALSE(sub.rdp_is_exact());
-  EXPECT_THROW((void)e.law_maps().base_atoms(64), ParameterError);  // pld: refused, naming route
+  EXPECT_THROW((void)e.maps().base_atoms(64), ParameterError);  // pld: refused, naming route
   const Law& lap = law_named("vector-discrete-laplace");
   const accounting::PrivacyEvent l =
       lap.privacy_event(lap.parse({{"scale", "10"}, {"dim", "3"}, {"granularity", "1/1024"}}, Use::kPrivacy));
