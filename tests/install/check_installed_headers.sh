@@ -7,9 +7,11 @@
 #       temporary prefix, then the checks below on it.
 #   check_installed_headers.sh --prefix PREFIX
 #       the checks on an existing installation (PREFIX/include/exactdp).
+#   [--curated DIR]  (either form) also check 0: the installed headers are exactly those under
+#       DIR/exactdp (the source tree's include/: what cmake/ExactdpInstall.cmake installs), and
+#       at most MAX_HEADERS of them (the curated public surface, docs/ABI.md).
 #
-# Checks (the install rule, cmake/ExactdpInstall.cmake: every header under a layer folder
-# installs except those under an internal/ folder):
+# Checks:
 #   1. no installed path contains an internal/ folder;
 #   2. every #include of an installed header that names <exactdp/...> (or "...") resolves to an
 #      installed header: no installed header includes an internal or otherwise missing one;
@@ -24,7 +26,13 @@ set -euo pipefail
 
 # shellcheck source=tests/install/install_args.sh
 source "$(dirname "$0")/install_args.sh"
-parse_install_args without-version "$@"
+MAX_HEADERS=30
+curated=""
+args=()
+while (($#)); do
+  if [[ "$1" == --curated ]]; then curated=$2; shift 2; else args+=("$1"); shift; fi
+done
+parse_install_args without-version "${args[@]}"
 cc=${CC:-cc}
 cxx=${CXX:-c++}
 jobs=${EXACTDP_TEST_JOBS:-$(nproc)}
@@ -44,6 +52,18 @@ mapfile -t headers < <(cd "$inc" && find exactdp -name '*.h' | LC_ALL=C sort)
 failures=$work/failures
 : >"$failures"
 fail() { echo "  $*" >>"$failures"; }
+
+# 0. The curated set: exactly the source tree's include/exactdp/, and at most MAX_HEADERS.
+if [[ -n "$curated" ]]; then
+  while IFS= read -r extra; do
+    fail "installed but not in the curated set ($curated/exactdp): $extra"
+  done < <(comm -23 <(printf '%s\n' "${headers[@]}") <(cd "$curated" && find exactdp -name '*.h' | LC_ALL=C sort))
+  while IFS= read -r missing; do
+    fail "in the curated set but not installed: $missing"
+  done < <(comm -13 <(printf '%s\n' "${headers[@]}") <(cd "$curated" && find exactdp -name '*.h' | LC_ALL=C sort))
+  ((${#headers[@]} <= MAX_HEADERS)) ||
+    fail "${#headers[@]} headers installed, more than the curated surface's $MAX_HEADERS (docs/ABI.md)"
+fi
 
 # 1. No internal/ folder.
 while IFS= read -r path; do
@@ -115,5 +135,5 @@ if [[ -s "$failures" ]]; then
   cat "$failures"
   exit 1
 fi
-say "${#headers[@]} installed headers, no internal path, every #include <exactdp/...> installed," \
+say "${#headers[@]} installed headers${curated:+ (exactly the curated set)}, no internal path, every #include <exactdp/...> installed," \
     "${#handles[@]} opaque handles not defined; $compiled translation units compile alone (C++20; exactdp.h also C99)"

@@ -14,7 +14,8 @@
 #   1. C99 through pkg-config, shared: links libexactdp.so.0 (checked in DT_NEEDED), runs.
 #   2. C99 through `pkg-config --static` and -static: no libexactdp.so needed, runs.
 #   3. a CMake C project (consumer_c/) linking exactdp::c, runs.
-#   4. a CMake C++ project (consumer_cxx/) linking exactdp::exactdp (static C++ layers), runs.
+#   4. a CMake C++ project (consumer_cxx/) using the C++ facade (<exactdp/sampler.h>, ...) and
+#      linking exactdp::exactdp (the static layer libraries), runs.
 #   and no installed pkg-config or CMake file names the build machine's paths or the prefix.
 # CC and CXX choose the compilers (default cc and c++). Exit 0 when everything passes.
 set -euo pipefail

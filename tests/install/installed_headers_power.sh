@@ -6,7 +6,8 @@
 # message that names the defect:
 #   an internal/ folder installed; a public header including an internal one; a header that does
 #   not compile on its own; a header without include guard; the definition of an opaque C
-#   handle; exactdp.h that is not C99.
+#   handle; exactdp.h that is not C99; a header installed that the curated set (--curated) lacks,
+#   one it has that is not installed, and more than 30 headers.
 set -euo pipefail
 source_dir=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,10 +22,12 @@ base() {  # base PREFIX: the clean tree
     >"$1/include/exactdp/samplers/clean.h"
 }
 
-# expect NAME PATTERN: the checker fails on prefix NAME and its output matches PATTERN.
+# expect NAME PATTERN [ARGS...]: the checker (with ARGS) fails on prefix NAME and its output
+# matches PATTERN.
 expect() {
   local name=$1 pattern=$2 out
-  if out=$("$here/check_installed_headers.sh" --prefix "$work/$name" 2>&1); then
+  shift 2
+  if out=$("$here/check_installed_headers.sh" --prefix "$work/$name" "$@" 2>&1); then
     echo "$out"
     say "FAILED: the checker passed the tree with defect '$name'"
     exit 1
@@ -69,4 +72,18 @@ base "$work/not_c99"
 printf '\n#include <vector>\n' >>"$work/not_c99/include/exactdp/exactdp.h"
 expect not_c99 'exactdp.h does not compile on its own \(c99\)'
 
-say "the clean tree passes; 6 defective trees are rejected, each naming its defect"
+# The curated set: the clean tree is its own curated set; one header more or one less installed
+# than the set is a defect, and so is a set of more than 30 headers.
+"$here/check_installed_headers.sh" --prefix "$work/clean" --curated "$work/clean/include" ||
+  { say "FAILED: the checker rejects the clean tree as its own curated set"; exit 1; }
+base "$work/uncurated"
+printf '#pragma once\n' >"$work/uncurated/include/exactdp/samplers/extra.h"
+expect uncurated 'installed but not in the curated set .*: exactdp/samplers/extra.h' --curated "$work/clean/include"
+base "$work/missing"
+rm "$work/missing/include/exactdp/samplers/clean.h"
+expect missing 'in the curated set but not installed: exactdp/samplers/clean.h' --curated "$work/clean/include"
+base "$work/too_many"
+for i in $(seq 1 30); do printf '#pragma once\n' >"$work/too_many/include/exactdp/samplers/h$i.h"; done
+expect too_many '32 headers installed, more than the curated surface.s 30' --curated "$work/too_many/include"
+
+say "the clean tree passes; 9 defective trees are rejected, each naming its defect"
