@@ -1,4 +1,4 @@
-// The exception barrier of the C interface (mechanisms/internal/c_api_support.h): every kind of
+// The exception barrier of the C interface (c_api/internal/c_api_support.h): every kind of
 // exception becomes its code and a message, never an unwinding into C; the message buffer is
 // thread-local and bounded. Failures that the public calls cannot provoke on demand (out of
 // memory, an unexpected exception) are thrown here directly.
