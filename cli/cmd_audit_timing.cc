@@ -18,6 +18,7 @@
 #include "cli/sampler_spec.h"
 #include "cli/seed_option.h"
 #include <exactdp/core/rational.h>
+#include <exactdp/operations/law_names.h>
 #include <exactdp/verification/timing_audit.h>
 
 namespace exactdp::cli {
@@ -95,7 +96,7 @@ class HardenedTimed final : public TimedSampler {
 };
 
 // The samplable laws with a timing unit, "a and b".
-std::string timing_law_list() { return law_names_and(laws::Capability::kTiming); }
+std::string timing_law_list() { return operations::law_names_and(laws::Capability::kTiming); }
 
 std::string fixed(double x, int decimals) {
   if (std::isinf(x)) return x > 0 ? "inf" : "-inf";

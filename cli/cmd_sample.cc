@@ -1,10 +1,13 @@
 // exactdp sample — exact noise, one integer per line (docs/DESIGN.md, "Command-line contract").
+// This file reads the options into an operations::SampleRequest (cli/sampler_spec.h) and prints
+// the draws; the checks and the count limit are the operation's (operations/sample.h).
 #include <charconv>
 #include <cstdint>
 #include <memory>
 #include <ostream>
 #include <string>
 
+#include <exactdp/operations/sample.h>
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/sampler_spec.h"
@@ -12,8 +15,6 @@
 
 namespace exactdp::cli {
 namespace {
-
-constexpr unsigned long long kMaxSamples = 10'000'000'000ULL;
 
 const std::string kHelp = std::string(
     "usage:\n"
@@ -70,7 +71,7 @@ int cmd_sample(Args args, Io& io) {
   // Validate everything before drawing a bit or printing a line.
   const SamplerSpec spec = parse_sampler_spec(parsed.positionals()[0], parsed);
   if (!parsed.has("-n")) throw UsageError("missing required option -n (number of samples)");
-  const unsigned long long n = *parsed.count("-n", 0, kMaxSamples);
+  const unsigned long long n = operations::checked_sample_count("n", parsed.require("-n"));
   const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
   if (spec.is_hardened()) {
     // The isochronous draw, straight into an int64; only the printing depends on the value.

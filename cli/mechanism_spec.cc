@@ -6,7 +6,7 @@
 #include "cli/sensitivity_options.h"
 #include <exactdp/laws/registry.h>
 #include <exactdp/samplers/hardening.h>
-#include "cli/sampler_spec.h"
+#include <exactdp/operations/law_names.h>
 #include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
@@ -203,7 +203,8 @@ void reject_foreign_options(MechanismCommand command, const MechanismRow& row, c
 MechanismSpec with_hardened_noise(MechanismSpec m, unsigned tau_bits) {
   const laws::Law& law = laws::law_named(m.name);
   if (!law.supports(laws::Capability::kHardened)) {
-    throw UsageError("--hardened applies to " + law_names_and(laws::Capability::kHardened) + ", not " + m.name);
+    throw UsageError("--hardened applies to " + operations::law_names_and(laws::Capability::kHardened) + ", not " +
+                     m.name);
   }
   // The hardened sampler of the same noise (mean 0): its certified tau_upper.
   const laws::LawParameters noise = law.parse({{m.noise_name, to_string(m.noise)}}, laws::Use::kSample);

@@ -1,8 +1,8 @@
 // sampler_spec.h — "<law> --param R ... [--mean INT] [--hardened [--tau-bits B]]" on the command
-// line, shared by `exactdp sample`, `exactdp audit` and `exactdp audit-timing`: the law from the
-// registry (laws/registry.h), its validated parameters, and its sampler (the hardened one when
-// --hardened is given; never a fallback). The options are the registry's parameter names with
-// "--" in front; a law the command cannot serve is refused, never treated as another law.
+// line, shared by `exactdp sample`, `exactdp audit` and `exactdp audit-timing`: the options read
+// into an operations::SampleRequest, whose plan (operations/sample.h) is the law from the
+// registry, its validated parameters and its sampler (the hardened one when --hardened is given;
+// never a fallback). The options are the registry's parameter names with "--" in front.
 #pragma once
 
 #include <gmpxx.h>
@@ -37,16 +37,10 @@ struct SamplerSpec {
 // command's specs.
 [[nodiscard]] std::vector<OptionSpec> law_option_specs();
 
-// Builds the spec from a law name and parsed options; UsageError for an unknown law, a law
-// without a sampler, a missing option or one that does not belong to the law; ParameterError for
-// bad values (before any randomness is drawn), including a parameter outside the hardened range
-// with --hardened.
+// Builds the spec from a law name and parsed options by operations::plan_sample: ParameterError
+// for an unknown law, a law without a sampler, a missing option or one that does not belong to
+// the law, and for bad values (before any randomness is drawn), including a parameter outside the
+// hardened range with --hardened.
 [[nodiscard]] SamplerSpec parse_sampler_spec(const std::string& law, const ParsedArgs& args);
-
-// "a, b and c".
-[[nodiscard]] std::string join_with_and(const std::vector<std::string>& names);
-
-// The laws with capability c, in registry order, as "a, b and c" (for messages).
-[[nodiscard]] std::string law_names_and(laws::Capability c);
 
 }  // namespace exactdp::cli

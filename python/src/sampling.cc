@@ -5,11 +5,11 @@
 //
 // _sample(law, parameters, hardened, tau_bits, n, rng) draws n samples of the law named `law`
 // (its one spelling, "discrete-gaussian") at `parameters`, a list of (name, exact text) pairs
-// that the Python layer wrote exactly from int / Fraction / Decimal / str. They are parsed by the
-// law itself (Law::parse with Use::kSample: ParameterError naming the parameter) and the sampler
-// is the law's own (Law::make_sampler), built before any bit is drawn. Each draw is exactly the
-// CLI's (`exactdp sample`): the same sampler, the same bit stream, so a SeededBits with the same
-// seed gives the same numbers as `--seed HEX`.
+// that the Python layer wrote exactly from int / Fraction / Decimal / str. They go into an
+// operations::SampleRequest: the checks, the count limit (size <= 10^10) and the sampler are the
+// operation's (operations/sample.h), run before any bit is drawn. Each draw is exactly the CLI's
+// (`exactdp sample`): the same sampler, the same bit stream, so a SeededBits with the same seed
+// gives the same numbers as `--seed HEX`.
 //
 // Returns (array, overflow): an int64 numpy array of n values and a list of (index, hex text)
 // for the draws that do not fit in int64 (their slot in the array holds 0); the Python layer
@@ -38,7 +38,7 @@
 #include "seeded_source.h"
 #include <exactdp/laws/registry.h>
 #include <exactdp/core/errors.h>
-#include <exactdp/samplers/hardening.h>
+#include <exactdp/operations/sample.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/samplers/system_bits.h>
 
@@ -47,7 +47,6 @@ namespace py = pybind11;
 namespace exactdp::python {
 namespace {
 
-using laws::Capability;
 using laws::Law;
 
 // The 32 bytes of a bytes / bytearray / memoryview seed (a memoryview through its buffer, any
@@ -100,50 +99,23 @@ std::string hex_of(const mpz_class& v) {
 using Overflow = std::vector<std::pair<py::ssize_t, std::string>>;
 using Given = std::vector<std::pair<std::string, std::string>>;
 
-// The law's sampler at `given`, checked before any draw: the law must have a sampler (and a
-// hardened one when asked), the parameters its sampling ones. No law is treated as another.
-std::unique_ptr<laws::Sampler> sampler_of(const std::string& name, const Given& given, bool hardened,
-                                          const std::optional<unsigned>& tau_bits) {
-  const Law& law = laws::law_named(name);
-  if (!law.supports(Capability::kSample)) {
-    throw laws::UnsupportedError("law", "law = " + name + " has no sampler: allowed " +
-                                            laws::law_names_with(Capability::kSample));
-  }
-  if (tau_bits && !hardened) throw ParameterError("tau_bits", "tau_bits applies only with hardened=True");
-  std::optional<Hardening> hardening;
-  if (hardened) {
-    if (!law.supports(Capability::kHardened)) {
-      throw laws::UnsupportedError("hardened", "hardened=True applies to " +
-                                                   laws::law_names_with(Capability::kHardened) + ", not " + name);
-    }
-    hardening = Hardening{};
-    if (tau_bits) {
-      if (*tau_bits < kMinTauBits || *tau_bits > kMaxTauBits) {
-        throw ParameterError::out_of_range("tau_bits", std::to_string(*tau_bits),
-                                           std::to_string(kMinTauBits) + " <= tau_bits <= " +
-                                               std::to_string(kMaxTauBits));
-      }
-      hardening->tau_bits = *tau_bits;
-    }
-  }
-  return law.make_sampler(law.parse(given, laws::Use::kSample), hardening);
-}
-
 py::tuple sample(const std::string& law, const Given& given, bool hardened, const std::optional<unsigned>& tau_bits,
                  py::ssize_t n, const py::object& rng) {
-  const std::unique_ptr<laws::Sampler> sampler = sampler_of(law, given, hardened, tau_bits);
-  if (n < 0) throw ParameterError::out_of_range("size", std::to_string(n), "size >= 0");
+  operations::SampleRequest request{law, given, hardened, {}, operations::kPythonSpelling};
+  if (tau_bits) request.tau_bits = std::to_string(*tau_bits);
+  const std::shared_ptr<const laws::Sampler> sampler = operations::plan_sample(request).sampler;
+  const auto count = static_cast<py::ssize_t>(operations::checked_sample_count("size", std::to_string(n)));
   PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
-  py::array_t<std::int64_t> result(n);
+  py::array_t<std::int64_t> result(count);
   std::int64_t* out = result.mutable_data();
   std::vector<WideValue> wide;
   {
     const py::gil_scoped_release release;
     if (seeded != nullptr) {
       const std::lock_guard<std::mutex> lock(seeded->mutex());
-      sampler->sample_wide(seeded->bits(), out, static_cast<std::size_t>(n), wide);
+      sampler->sample_wide(seeded->bits(), out, static_cast<std::size_t>(count), wide);
     } else {
-      sampler->sample_wide(thread_system_bits(), out, static_cast<std::size_t>(n), wide);
+      sampler->sample_wide(thread_system_bits(), out, static_cast<std::size_t>(count), wide);
     }
   }
   py::list big;

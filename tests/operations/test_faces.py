@@ -47,3 +47,32 @@ def test_tolerance_cost_limit_is_the_same_error_in_both_faces():
     assert error.parameter == "tolerance"
     assert str(error) == text
     assert "2^-600" in text
+
+
+def sample_error(error, **kwargs):
+    with pytest.raises(error) as info:
+        exactdp.sample("discrete-gaussian", **kwargs)
+    return info.value
+
+
+def test_sample_checks_are_the_same_error_in_both_faces():
+    # operations/sample.h: the hardened range (never a fallback) and tau_bits' range.
+    text = cli_error("sample", "discrete-gaussian", "--sigma2", "1/1000", "-n", "1", "--hardened")
+    error = sample_error(exactdp.ParameterError, sigma2="1/1000", hardened=True)
+    assert error.parameter == "sigma2"
+    assert str(error) == text
+    text = cli_error("sample", "discrete-gaussian", "--sigma2", "1", "-n", "1", "--hardened", "--tau-bits", "200")
+    error = sample_error(exactdp.ParameterError, sigma2=1, hardened=True, tau_bits=200)
+    assert error.parameter == "tau_bits"
+    assert str(error) == text.replace("tau-bits", "tau_bits")
+    assert "40 <= tau_bits <= 128" in str(error)
+
+
+def test_sample_count_limit_is_the_same_check_in_both_faces():
+    # The binding under exactdp.sample is given the count as is; the operation refuses it.
+    text = cli_error("sample", "discrete-gaussian", "--sigma2", "1", "-n", "10000000001")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp._exactdp._sample("discrete-gaussian", [("sigma2", "1")], False, None, 10**10 + 1, None)
+    assert info.value.parameter == "size"
+    assert text == "n = 10000000001 is out of range: allowed 0 <= n <= 10000000000"
+    assert str(info.value) == "size = 10000000001 is out of range: allowed 0 <= size <= 10000000000"
