@@ -115,6 +115,19 @@ def test_an_upward_include_fails(tree, plant, rel, include):
     assert [ln for ln in lines if ln.startswith(f"{rel}:2: layer-order:")], out
 
 
+def test_public_headers_belong_to_a_layer(tree, plant):
+    # include/exactdp/X.h (the C interface and the C++ facade) belongs to the last layer, which
+    # implements it; include/exactdp/LAYER/X.h to LAYER.
+    plant("include/exactdp/planted_facade.h", "#pragma once\n#include <exactdp/laws/law.h>\n")
+    plant("include/exactdp/core/planted_core.h", "#pragma once\n#include <exactdp/samplers/bit_source.h>\n")
+    plant("c_api/planted_user.cc", "#include <exactdp/planted_facade.h>\n")
+    plant("mechanisms/planted_user.cc", "#include <exactdp/planted_facade.h>\n")
+    rc, lines, out = violations(tree, "layer-order")
+    assert rc == 1, out
+    assert sorted(ln.split(":")[0] for ln in lines) == ["include/exactdp/core/planted_core.h",
+                                                       "mechanisms/planted_user.cc"], out
+
+
 def test_a_commented_include_is_not_an_include(tree, plant):
     plant("samplers/planted_comment.cc", "// #include <exactdp/mechanisms/exactdp.h>\n"
           "/* #include <exactdp/laws/law.h> */\nconst char* k = \"#include <exactdp/laws/law.h>\";\n")
