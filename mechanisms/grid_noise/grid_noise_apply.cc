@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <barrier>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -36,8 +38,9 @@ struct Scratch {
   std::unique_ptr<SeededBits> seeded;  // the seeded substreams: one source per thread, seek()
 };
 
+// The sizes and the overlap of x and y (ParameterError naming "out").
 template <class Float>
-void check_arguments(std::span<const Float> x, std::span<Float> y) {
+void check_shapes(std::span<const Float> x, std::span<Float> y) {
   if (x.size() != y.size()) {
     throw ParameterError::out_of_range("out", "size " + std::to_string(y.size()),
                                        "the size of x (" + std::to_string(x.size()) + ")");
@@ -50,6 +53,11 @@ void check_arguments(std::span<const Float> x, std::span<Float> y) {
   if (overlap && x_begin != y_begin) {
     throw ParameterError("out", "out overlaps x without being x (allowed: out = x, in place, or disjoint arrays)");
   }
+}
+
+// ParameterError naming x and the first non-finite x[i], if any.
+template <class Float>
+void check_finite(std::span<const Float> x) {
   if (all_finite_bits(x.data(), x.size())) return;
   for (std::size_t i = 0; i < x.size(); ++i) {  // the first refused one, named
     if (!is_finite_bits(x[i])) {
@@ -57,6 +65,12 @@ void check_arguments(std::span<const Float> x, std::span<Float> y) {
       throw ParameterError("x", "x[" + std::to_string(i) + "] is " + what + "; allowed: finite values");
     }
   }
+}
+
+template <class Float>
+void check_arguments(std::span<const Float> x, std::span<Float> y) {
+  check_shapes(x, y);
+  check_finite(x);
 }
 
 // y = (n + z) g for one coordinate past the fast path (x huge, or the draw wide).
@@ -108,15 +122,28 @@ void noise_range(const GridNoise& noise, const Float* x, Float* y, std::size_t c
   }
 }
 
-// Runs work(chunk, scratch) for every chunk on `threads` threads (chunks taken from a shared
-// counter); the first exception of any thread is rethrown after all have joined.
-template <class Work>
-void run_chunks(std::size_t chunks, unsigned threads, const Work& work) {
+// Runs chunk_ok(chunk) for every chunk, then, when all were ok, work(chunk, scratch) for every
+// chunk, on `threads` threads (chunks taken from shared counters; a barrier between the two
+// passes, so nothing is drawn or written before every chunk passed). Returns false, having run
+// no work, when a chunk was not ok. The first exception of any work is rethrown after all have
+// joined. The check runs on every thread too: on one thread it would leave the others idle for
+// its whole pass (a pass over x that is a few percent of the work).
+template <class ChunkOk, class Work>
+[[nodiscard]] bool run_chunks(std::size_t chunks, unsigned threads, const ChunkOk& chunk_ok, const Work& work) {
+  const unsigned used = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(chunks, 1)));
+  std::atomic<std::size_t> next_check{0};
   std::atomic<std::size_t> next{0};
+  std::atomic<bool> refused{false};
   std::atomic<bool> failed{false};
+  std::barrier checked(static_cast<std::ptrdiff_t>(used));
   std::exception_ptr error;
   std::mutex error_mutex;
   auto worker = [&] {
+    for (std::size_t c = next_check++; c < chunks; c = next_check++) {
+      if (!chunk_ok(c)) refused = true;
+    }
+    checked.arrive_and_wait();
+    if (refused) return;
     try {
       Scratch s;
       for (std::size_t c = next++; c < chunks && !failed; c = next++) work(c, s);
@@ -126,13 +153,20 @@ void run_chunks(std::size_t chunks, unsigned threads, const Work& work) {
       failed = true;
     }
   };
-  const unsigned used = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(chunks, 1)));
   std::vector<std::thread> pool;
   pool.reserve(used - 1);
-  for (unsigned t = 1; t < used; ++t) pool.emplace_back(worker);
+  try {
+    for (unsigned t = 1; t < used; ++t) pool.emplace_back(worker);
+  } catch (...) {  // a thread that could not start: the barrier no longer waits for it
+    for (std::size_t t = pool.size() + 1; t < used; ++t) checked.arrive_and_drop();
+    refused = true;  // nothing is drawn; the threads started end after the check
+    for (auto& t : pool) t.join();
+    throw;
+  }
   worker();
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
+  return !refused;
 }
 
 template <class Float>
@@ -142,14 +176,19 @@ void add_noise_threads(const GridNoise& noise, std::span<const Float> x, std::sp
     throw ParameterError::out_of_range("threads", std::to_string(threads),
                                        "1 <= threads <= " + std::to_string(kMaxGridNoiseThreads));
   }
-  check_arguments(x, y);
+  check_shapes(x, y);
   const std::size_t chunks = (x.size() + kGridNoiseChunk - 1) / kGridNoiseChunk;
   auto range_of = [&](std::size_t c) {
     const std::size_t start = c * kGridNoiseChunk;
     return std::pair{start, std::min(kGridNoiseChunk, x.size() - start)};
   };
+  auto chunk_finite = [&](std::size_t c) {
+    const auto [start, count] = range_of(c);
+    return all_finite_bits(x.data() + start, count);
+  };
+  bool ran = false;
   if (seed) {
-    run_chunks(chunks, threads, [&](std::size_t c, Scratch& s) {
+    ran = run_chunks(chunks, threads, chunk_finite, [&](std::size_t c, Scratch& s) {
       const uint128 block = static_cast<uint128>(c) << 64;  // chunk c: its own substream
       if (s.seeded) {
         s.seeded->seek(block);
@@ -159,14 +198,15 @@ void add_noise_threads(const GridNoise& noise, std::span<const Float> x, std::sp
       const auto [start, count] = range_of(c);
       noise_range(noise, x.data() + start, y.data() + start, count, *s.seeded, s);
     });
-    return;
+  } else {
+    ran = run_chunks(chunks, threads, chunk_finite, [&](std::size_t c, Scratch& s) {
+      thread_local std::unique_ptr<SystemBits> bits;  // one OS-CSPRNG source per thread
+      if (!bits) bits = std::make_unique<SystemBits>();
+      const auto [start, count] = range_of(c);
+      noise_range(noise, x.data() + start, y.data() + start, count, *bits, s);
+    });
   }
-  run_chunks(chunks, threads, [&](std::size_t c, Scratch& s) {
-    thread_local std::unique_ptr<SystemBits> bits;  // one OS-CSPRNG source per thread
-    if (!bits) bits = std::make_unique<SystemBits>();
-    const auto [start, count] = range_of(c);
-    noise_range(noise, x.data() + start, y.data() + start, count, *bits, s);
-  });
+  if (!ran) check_finite(x);  // names the first non-finite x[i]
 }
 
 template <class Float>

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -228,6 +229,34 @@ TEST(GridNoiseRefusals, NonFiniteInputsNameTheIndexAndWriteNothing) {
   }
   std::vector<float> xf(3, std::numeric_limits<float>::quiet_NaN());
   EXPECT_THROW(add_noise(noise, std::span<const float>(xf), std::span<float>(xf), std::nullopt, 1), ParameterError);
+}
+
+// Many chunks on several threads: the threads check the chunks' finiteness together, and a
+// refused value in any chunk (the last, or one that another thread checks) still stops the call
+// before anything is drawn or written, naming the first.
+TEST(GridNoiseRefusals, NonFiniteInALaterChunkStopsEveryThreadBeforeWriting) {
+  const GridNoise noise = gaussian("1", std::nullopt);
+  const std::size_t n = 3 * kGridNoiseChunk + 5;
+  std::vector<double> x(n, 1.0);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const std::size_t first : {n - 1, 2 * kGridNoiseChunk + 1, std::size_t{3}}) {
+    x.assign(n, 1.0);
+    x[first] = -std::numeric_limits<double>::infinity();
+    x[n - 1] = first == n - 1 ? x[n - 1] : nan;  // a later one, not named
+    for (const unsigned threads : {2U, 3U, 4U}) {
+      std::vector<double> y(n, 7.0);
+      for (const bool seeded : {true, false}) {
+        try {
+          add_noise(noise, x, y, seeded ? std::optional<Seed>(test_support::fixed_seed(kSuite, 2)) : std::nullopt,
+                    threads);
+          ADD_FAILURE() << "accepted -inf at " << first;
+        } catch (const ParameterError& e) {
+          EXPECT_EQ(std::string(e.what()), "x[" + std::to_string(first) + "] is -inf; allowed: finite values");
+        }
+        EXPECT_TRUE(std::all_of(y.begin(), y.end(), [](double v) { return v == 7.0; })) << first << " " << threads;
+      }
+    }
+  }
 }
 
 TEST(GridNoiseRefusals, BadSpecsNameTheParameter) {
