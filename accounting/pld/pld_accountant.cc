@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <exactdp/accounting/pld/pld_composition.h>
@@ -10,6 +11,7 @@
 #include <exactdp/accounting/pld/pld_replace_instance.h>
 #include <exactdp/accounting/pld/pld_replace_pair.h>
 #include <exactdp/accounting/pld/pld_test_bound.h>
+#include <exactdp/accounting/pld/pld_wide_route.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 
@@ -171,6 +173,10 @@ PldAnswer pld_epsilon(const RdpComposition& events, const mpq_class& delta, Neig
     throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
   }
   (void)check_pld_cost(events, relation, options);  // refuses before any work (pld_cost.h)
+  // Long compositions at small delta: wide masses (pld_wide_route.h) when its estimate fits.
+  if (options.wide_masses && wide_route_wanted(events, delta, relation)) {
+    if (std::optional<PldAnswer> wide = wide_pld_epsilon(events, delta, relation, options)) return std::move(*wide);
+  }
   PldAnswer out;
   out.grid = grid_text(options);
   if (uses_replace_one_route(events, relation)) {

@@ -51,6 +51,9 @@ struct PldOptions {
   // Checked by the cost model (pld_cost.h) before anything is discretised: LimitError naming
   // "pld-step" or "count" when the estimate is over it.
   PldCostBudget cost_budget{};
+  // Long compositions at small delta: the epsilon from wide masses (pld_wide_route.h) where it
+  // applies and its estimate fits cost_budget; false: always the 2^-scale_bits masses.
+  bool wide_masses = true;
 };
 
 struct PldAnswer {

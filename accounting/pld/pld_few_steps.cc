@@ -11,8 +11,8 @@
 #include <exactdp/accounting/pld/pld_accountant.h>
 #include <exactdp/accounting/pld/pld_cost.h>
 #include <exactdp/accounting/pld/pld_events.h>
-#include <exactdp/accounting/pld/pld_replace_instance.h>
 #include <exactdp/accounting/pld/pld_replace_pair.h>
+#include <exactdp/accounting/pld/pld_wide_compose.h>
 #include <exactdp/accounting/pld/wide_pld.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
@@ -41,59 +41,6 @@ Precision precision_for_epsilon_query(const mpq_class& delta) {
   }
   const unsigned s = std::max(96U, bits + 64);
   return {s, s - 16};
-}
-
-struct Composed {
-  WideChain upper;
-  WideTestPair test;
-};
-
-// True when the composition is answered through the replace-one dominating pair (every event a
-// Poisson-subsampled Gaussian under replace-one).
-bool uses_replace_pair(const RdpComposition& events, Neighbouring relation) {
-  return relation == Neighbouring::kReplaceOne &&
-         std::any_of(events.begin(), events.end(), [](const auto& e) { return e.first.is_subsampled(); });
-}
-
-// One event's two wide objects: under replace-one with subsampled events the upper chain of the
-// proven dominating pair (pld_replace_pair.h) and the test pair of the +Delta/-Delta records
-// (pld_replace_instance.h); otherwise the event's own pair in `order` (a plain event's pair does
-// not depend on the relation: its sensitivity is the relation's).
-WideDiscretizedEvent discretize_one(const RdpEvent& event, PairOrder order, bool replace_pair, unsigned long n,
-                                    const Precision& p) {
-  if (!replace_pair) return discretize_wide(event, order, n, p.scale_bits, p.tail_bits);
-  // The instance first: it refuses beyond 2*10^6 cells before the pair's chain is made.
-  WideTestPair test = discretize_replace_instance_wide(event, n, p.scale_bits, p.tail_bits);
-  return {discretize_replace_pair_wide(event, n, p.scale_bits, p.tail_bits), std::move(test)};
-}
-
-Composed compose_order(const RdpComposition& events, PairOrder order, bool replace_pair, unsigned long n,
-                       const Precision& p) {
-  std::optional<Composed> acc;
-  for (const auto& [event, count] : events) {
-    if (count < 1) throw ParameterError::out_of_range("count", "0", "count >= 1");
-    WideDiscretizedEvent one = discretize_one(event, order, replace_pair, n, p);
-    WideChain upper = self_compose(one.upper, count, p.tail_bits);
-    WideTestPair test = self_compose(one.test, count, p.tail_bits);
-    if (!acc) {
-      acc = Composed{std::move(upper), std::move(test)};
-    } else {
-      acc->upper = compose(acc->upper, upper, p.tail_bits);
-      acc->test = compose(acc->test, test, p.tail_bits);
-    }
-  }
-  return std::move(*acc);
-}
-
-// The pair orders to compose. Under replace-one with subsampled events one: the pair
-// P = (1-q) N(0,1) + q N(mu,1), Q = (1-q) N(0,1) + q N(-mu,1) is its own reflection (Q(x) = P(-x)),
-// so log(dQ/dP)(X), X ~ Q, has the law of log(dP/dQ)(Y), Y = -X ~ P: both orders have one loss
-// distribution (the same holds for the instance's atoms, pld_replace_instance.h).
-std::vector<PairOrder> orders_of(const RdpComposition& events, Neighbouring relation) {
-  if (uses_replace_pair(events, relation)) return {PairOrder::kRemove};
-  const bool symmetric = std::all_of(events.begin(), events.end(), [](const auto& e) { return is_symmetric(e.first); });
-  if (symmetric) return {PairOrder::kRemove};
-  return {PairOrder::kRemove, PairOrder::kAdd};
 }
 
 void check_applies(const RdpComposition& events, Neighbouring relation) {
@@ -138,7 +85,7 @@ FewStepsCost cost_of(const RdpComposition& events, Neighbouring relation, unsign
   const double widen = pair ? kReplaceWidening : 1;
   const double grid = widen * e.grid_points, composed = widen * e.composed_points;
   const double k = static_cast<double>(total_count(events));
-  const double orders = static_cast<double>(orders_of(events, relation).size());
+  const double orders = static_cast<double>(wide_orders(events, relation).size());
   const double largest = std::min(k * grid, grid + 1.75 * std::max(0.0, composed - grid)) + 1;
   FewStepsCost c;
   c.seconds = (pair ? kReplaceDiscretizeFactor : 3) * e.discretize_seconds +
@@ -217,8 +164,8 @@ FewStepsAnswer few_steps_delta(const RdpComposition& events, const mpq_class& ep
   const unsigned long n = fitting_grid(events, relation, o, p);
   const bool pair = uses_replace_pair(events, relation);
   Real lower(kDefaultPrecision), upper(kDefaultPrecision);  // +0
-  for (const PairOrder order : orders_of(events, relation)) {
-    const Composed c = compose_order(events, order, pair, n, p);
+  for (const PairOrder order : wide_orders(events, relation)) {
+    const WideComposed c = compose_wide_both(events, {order, pair, n, p.scale_bits, p.tail_bits});
     const Real u = delta_upper(c.upper, epsilon), l = delta_lower(c.test, epsilon);
     mpfr_max(upper, upper, u, MPFR_RNDU);
     mpfr_max(lower, lower, l, MPFR_RNDD);
@@ -234,8 +181,8 @@ FewStepsAnswer few_steps_epsilon(const RdpComposition& events, const mpq_class& 
   const unsigned long n = fitting_grid(events, relation, o, p);
   const bool pair = uses_replace_pair(events, relation);
   mpq_class upper(0), lower(0);
-  for (const PairOrder order : orders_of(events, relation)) {
-    const Composed c = compose_order(events, order, pair, n, p);
+  for (const PairOrder order : wide_orders(events, relation)) {
+    const WideComposed c = compose_wide_both(events, {order, pair, n, p.scale_bits, p.tail_bits});
     const std::optional<mpq_class> u = epsilon_upper(c.upper, delta);
     if (!u) {
       throw LimitError("delta", "delta: the few-step route cannot certify any epsilon at this delta (the mass at "

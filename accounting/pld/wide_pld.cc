@@ -398,7 +398,7 @@ mpq_class epsilon_lower(const WideTestPair& test, const mpq_class& delta) {
   // eps < log((P_k - delta) / Q_k), so the true epsilon(delta) >= that; the maximum over k, rounded DOWN.
   const TestSums s = test_sums(test);
   const mpfr_prec_t prec = sum_precision(test.scale_bits);
-  Real d(prec), num(prec), den(prec), best(prec);  // best = +0
+  Real d(prec), num(prec), den(prec), best(prec);  // best = +0: the largest (P_k - delta) / Q_k
   mpfr_set_q(d, delta.get_mpq_t(), MPFR_RNDU);
   mpfr_mul_2ui(d, d, test.scale_bits, MPFR_RNDU);  // delta in units 2^-s, rounded up
   for (std::size_t k = 1; k < s.p.size(); ++k) {
@@ -408,9 +408,10 @@ mpq_class epsilon_lower(const WideTestPair& test, const mpq_class& delta) {
     if (mpfr_sgn(num.get()) <= 0) continue;
     mpfr_set_z(den, s.q[k].get_mpz_t(), MPFR_RNDU);
     mpfr_div(num, num, den, MPFR_RNDD);
-    mpfr_log(num, num, MPFR_RNDD);
-    mpfr_max(best, best, num, MPFR_RNDD);
+    mpfr_max(best, best, num, MPFR_RNDD);  // the ratio; its log (increasing) taken once below
   }
+  if (mpfr_cmp_ui(best, 1) <= 0) return 0;  // the bound then says only epsilon >= 0
+  mpfr_log(best, best, MPFR_RNDD);
   return to_mpq(best);
 }
 
