@@ -14,7 +14,8 @@ The five things most users call:
 
 Also: profile, calibrate, convert, compose, compose_events, measure_gdp (the accounting
 library's calls), audit (test anyone's samples), noise_event / noise_granularity, Interval,
-SeededBits (reproducible draws for tests), events (Gaussian, DiscreteGaussian, Laplace, ...).
+SeededBits (reproducible draws for tests), events (Gaussian, DiscreteGaussian, Laplace, ...),
+results (the typed results every call returns: frozen dataclasses with .to_dict()).
 
 Submodules (imported on first use, so ``import exactdp`` pulls in neither Dask nor torch):
   exactdp.dp_accounting   Google dp_accounting's shapes: dp_event, pld.PLDAccountant,
@@ -34,6 +35,7 @@ and help() on any function.
 from ._errors import ComputationError, LimitError, ParameterError, UnsupportedEventError, UsageError
 from . import events
 from . import estimators
+from . import results
 from .accountant import Accountant
 from ._aggregate import aggregate
 from .accounting import calibrate, compose, compose_events, convert, measure_gdp, profile
@@ -63,5 +65,5 @@ __all__ = [
     "Accountant", "ComputationError", "aggregate", "Interval", "LimitError", "ParameterError", "SeededBits", "UnsupportedEventError",
     "UsageError",
     "add_noise", "audit", "bernoulli_exp", "calibrate", "compose", "compose_events", "convert", "discrete_gaussian",
-    "dask", "discrete_laplace", "dp_accounting", "estimators", "events", "from_float", "opacus", "laws", "measure_gdp", "noise_event", "noise_granularity", "profile", "release", "sample",
+    "dask", "discrete_laplace", "dp_accounting", "estimators", "events", "results", "from_float", "opacus", "laws", "measure_gdp", "noise_event", "noise_granularity", "profile", "release", "sample",
 ]

@@ -37,6 +37,7 @@ from ._convert import (law_keyword, check_decimal, check_frame, decimal_int_text
                        int_from_text, int_text, parse_exact_text)
 from ._errors import LimitError, ParameterError
 from .interval import Interval
+from .results import AggregateGuarantee
 
 # The aggregate kinds: (keyword, takes {column: (L, U)}). A new kind of the library is one line
 # here and one in python/src/aggregate.cc (kKinds). quantile (``{column: (L, U, [q, ...])}``)
@@ -376,7 +377,8 @@ def _interval(d: Dict[str, str]) -> Interval:
     return Interval.from_text(d["lower"], d["upper"])
 
 
-def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: int, seeded: bool) -> Dict[str, Any]:
+def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: int,
+              seeded: bool) -> AggregateGuarantee:
     """The CLI's --json guarantee with exact types (docs/AGGREGATE.md, "Report")."""
     g = raw
     if g["selection"] is None:
@@ -404,7 +406,7 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
     rationals = ("q", "epsilon_per_group", "rho_zcdp")
     quantiles = [{key: _int(v) if key in integers else _q(v) if key in rationals else v for key, v in q.items()}
                  for q in g["quantiles"]]
-    return {
+    return AggregateGuarantee.from_dict({
         "mechanism": g["mechanism"],
         "requested": {"epsilon": _q(g["requested_epsilon"]), "delta": _q(g["requested_delta"])},
         "epsilon": _q(g["epsilon"]), "epsilon_is_exact": g["epsilon_is_exact"], "delta": _q(g["delta"]),
@@ -419,7 +421,7 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
         "composition": "basic (adaptive) composition of selection and aggregates",
         "quantities": quantities, "quantiles": quantiles, "released_groups": released,
         "randomness": "seeded ChaCha20 (reproducible demo: NOT private)" if seeded else "OS CSPRNG",
-    }
+    })
 
 
 @law_keyword

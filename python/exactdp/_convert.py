@@ -24,10 +24,12 @@ import functools
 import numbers
 import re
 import warnings
+from typing import Union
 
 from ._errors import LimitError, ParameterError
 
-Exact = "int | fractions.Fraction | decimal.Decimal | str"
+# An exact number as the public functions take it (numpy integers are accepted too, as ints).
+Exact = Union[int, fractions.Fraction, decimal.Decimal, str]
 
 _FLOAT_MESSAGE = (
     "{name} = {typed}: a float is refused because it is not the number that was typed: its exact "

@@ -85,9 +85,8 @@ class Accountant:
 
     def _composed(self, target_name: str, target: Any, quantity: str) -> Interval:
         """compose_events' answer on every event composed (a Poisson-sampled one among them)."""
-        r = compose_events([tuple(pair) for pair in self._texts], report=True, tolerance=self._tolerance,
+        r = compose_events([(pair[0], pair[1]) for pair in self._texts], tolerance=self._tolerance,
                            **{target_name: exact_text(target_name, target)})
-        considered = [{"route": name, "value": value} for name, value in r["routes"].items()]
-        value = r[quantity]
-        return Interval(value.lower, value.upper, {"route": r["route"], "tolerance_met": r["tolerance_met"],
-                                                   "considered": considered})
+        considered = [{"route": name, "value": value} for name, value in r.routes.items()]
+        return Interval(r.lower, r.upper, {"route": r.route, "tolerance_met": r.tolerance_met,
+                                           "considered": considered})

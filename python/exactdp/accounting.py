@@ -19,10 +19,12 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 import numbers
-from typing import Any, Dict, List, Tuple, Union
+import warnings
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
 
 from . import _exactdp
-from ._convert import exact_fraction, exact_text, fraction_from_text, fraction_text, law_keyword
+from . import results
+from ._convert import Exact, exact_fraction, exact_text, fraction_from_text, fraction_text, law_keyword
 from ._errors import ParameterError, UsageError
 from .samplers import laws
 from .interval import Interval
@@ -56,11 +58,20 @@ def _fraction_text(name: str, value: Any) -> str:
     return fraction_text(exact_fraction(name, value))
 
 
-def _main(report: Dict[str, Any], key: str) -> Any:
+def _main(report: Dict[str, Any], key: str) -> Interval:
+    """The report's Interval under ``key``, the rest of the report in its details."""
     value = report[key]
-    if isinstance(value, Interval):
-        value.details.update({k: v for k, v in report.items() if k != key})
+    assert isinstance(value, Interval)
+    value.details.update({k: v for k, v in report.items() if k != key})
     return value
+
+
+def _report_flag(function: str, report: object) -> None:
+    """report= is a deprecated no-op: every call returns its typed result (to_dict() is the old dict)."""
+    if report is not None:
+        warnings.warn(f"{function}: report= is deprecated and ignored; the result is always the typed "
+                      "result (exactdp.results), and .to_dict() gives the old report dict",
+                      DeprecationWarning, stacklevel=3)
 
 
 def _law_parameters(command: str, law: str, options: Dict[str, Any]) -> List[Tuple[str, str]]:
@@ -89,24 +100,40 @@ def _curve(curve: Any) -> List[Fraction]:
     return [lo + (hi - lo) * i / (int(points) - 1) for i in range(int(points))]
 
 
+@overload
+def profile(law: str, *, report: Optional[bool] = None, epsilon: Exact, curve: None = None,
+            hardened: bool = False, tau_bits: Optional[int] = None, tolerance: Optional[Exact] = None,
+            digits: Optional[int] = None, **parameters: Exact) -> results.Profile: ...
+
+
+@overload
+def profile(law: str, *, report: Optional[bool] = None, epsilon: None = None,
+            curve: Tuple[Exact, Exact, int], hardened: bool = False, tau_bits: Optional[int] = None,
+            tolerance: Optional[Exact] = None, digits: Optional[int] = None,
+            **parameters: Exact) -> List[results.Profile]: ...
+
+
 @law_keyword
-def profile(law: str, *, report: bool = False, epsilon: Any = None, curve: Any = None,
-            hardened: bool = False, tau_bits: Any = None, tolerance: Any = None, digits: Any = None,
-            **parameters: Any):
+def profile(law: str, *, report: Optional[bool] = None, epsilon: Optional[Exact] = None,
+            curve: Optional[Tuple[Exact, Exact, int]] = None, hardened: bool = False,
+            tau_bits: Optional[int] = None, tolerance: Optional[Exact] = None, digits: Optional[int] = None,
+            **parameters: Exact) -> Union[results.Profile, List[results.Profile]]:
     """delta(epsilon), the smallest delta for which the law `law` is (epsilon, delta)-DP, certified.
 
-    ``profile("gaussian", sigma="1", epsilon="1")`` -> Interval containing delta (exact dyadic
+    ``profile("gaussian", sigma="1", epsilon="1")`` -> a :class:`exactdp.results.Profile` whose
+    ``delta`` (also its ``lower`` / ``upper``) is the Interval containing delta (exact dyadic
     ends from the accounting library's MPFR interval). law: a law of ``exactdp.laws()``
     with "profile" among its capabilities, with its parameters as keywords: gaussian (sigma,
     sensitivity), laplace (scale, sensitivity), discrete-gaussian (sigma2, sensitivity),
     discrete-laplace (scale, sensitivity), gdp (mu), pure-dp (epsilon... as ``eps``-free laws
     allow), staircase (gamma, sensitivity, r). epsilon >= 0, or curve=(MIN, MAX, POINTS) for a
-    list of (epsilon, Interval) pairs at POINTS evenly spaced exact epsilons; hardened,
+    list of Profiles at POINTS evenly spaced exact epsilons; hardened,
     tau_bits (the hardened sampler's noise: its tau charged); tolerance (relative width wanted,
-    default 2^-100). ``digits`` is accepted and ignored (the ends are exact). report=True: a dict
-    with "command", "law", "parameters", "epsilon", "delta", "tolerance_met", "tau_upper".
+    default 2^-100). ``digits`` is accepted and ignored (the ends are exact); so is ``report``
+    (deprecated: ``to_dict()`` is the old report dict).
     """
     del digits
+    _report_flag("profile", report)
     if not isinstance(law, str):
         raise TypeError("law must be a str (a name of exactdp.laws())")
     if not isinstance(hardened, bool):
@@ -128,13 +155,9 @@ def profile(law: str, *, report: bool = False, epsilon: Any = None, curve: Any =
     for row in raw["rows"]:
         details = dict(common, epsilon=fraction_from_text(row["epsilon"]), tolerance_met=row["tolerance_met"],
                        precision=row["precision"])
-        rows.append((fraction_from_text(row["epsilon"]), Interval.from_text(row["delta"]["lower"], row["delta"]["upper"], details)))
-    if curve is not None:
-        return [{"epsilon": e, "delta": d} for e, d in rows] if report else rows
-    delta = rows[0][1]
-    if report:
-        return dict(delta.details, command="profile", delta=delta)
-    return delta
+        delta = Interval.from_text(row["delta"]["lower"], row["delta"]["upper"], details)
+        rows.append(results.Profile(delta=delta, **details))
+    return rows if curve is not None else rows[0]
 
 
 def _interval(d: Dict[str, str], details: Any = None) -> Interval:
@@ -142,8 +165,10 @@ def _interval(d: Dict[str, str], details: Any = None) -> Interval:
 
 
 @law_keyword
-def calibrate(law: str, *, report: bool = False, epsilon: Any = None, delta: Any = None,
-              sensitivity: Any = 1, tolerance: Any = None, digits: Any = None, **options: Any):
+def calibrate(law: str, *, report: Optional[bool] = None, epsilon: Optional[Exact] = None,
+              delta: Optional[Exact] = None, sensitivity: Exact = 1, tolerance: Optional[Exact] = None,
+              digits: Optional[int] = None, q: Optional[Exact] = None, steps: Optional[int] = None,
+              route: Optional[str] = None, **options: Any) -> results.AnyCalibration:
     """Certified noise calibration: the noise that makes the law (epsilon, delta)-DP.
 
     ``law`` is any law of the registry with a calibration map (``exactdp.laws()``:
@@ -153,23 +178,30 @@ def calibrate(law: str, *, report: bool = False, epsilon: Any = None, delta: Any
     discrete-gaussian -> [sigma2, sigma2], the exact rational sigma2 to use (few significant
     digits, certified to meet the target); laplace, discrete-laplace -> [scale, scale], scale =
     sensitivity / epsilon (pure epsilon-DP: delta may be omitted; ``delta_at_scale`` is 0). ``details`` holds the
-    certified delta at the value (``delta_at_sigma`` / ``delta_at_sigma2``, Intervals) and
-    ``tolerance_met``; for discrete-gaussian also ``sigma2_optimum`` (Interval bracketing the
-    smallest sigma2) and ``significant_digits``. epsilon >= 0, 0 < delta < 1, sensitivity
+    certified delta at the value (``delta_at``, an Interval) and ``tolerance_met``; for
+    discrete-gaussian also ``optimum`` (Interval bracketing the smallest sigma2) and
+    ``significant_digits``. The result is a :class:`exactdp.results.Calibration`: ``value`` is
+    that Interval (and the result's ``lower`` / ``upper``). epsilon >= 0, 0 < delta < 1, sensitivity
     (a rational for gaussian, an integer for discrete-gaussian; default 1), tolerance (relative
-    width of the bracket). ``digits`` is accepted and ignored (the ends are exact).
-    report=True: the details as a dict with the value under "sigma" / "sigma2" / "scale".
+    width of the bracket). ``digits`` is accepted and ignored (the ends are exact); so is
+    ``report`` (deprecated: ``to_dict()`` is the old report dict).
     ``calibrate("dp-sgd", q=, steps=, epsilon=, delta=[, route="rdp"])`` is ``exactdp calibrate
-    dp-sgd``: the Interval [sigma_lower, sigma_upper] whose upper end is the sigma to use (pld
-    route, default: a four-digit decimal, its certified epsilon <= target and sigma_lower =
-    sigma - resolution missing it; rdp route: the rdp bracket), details as the command's report.
+    dp-sgd``: a :class:`exactdp.results.DpSgdCalibration` whose ``sigma``, the Interval
+    [sigma_lower, sigma_upper], has the sigma to use as its upper end (pld route, default: a
+    four-digit decimal, its certified epsilon <= target and sigma_lower = sigma - resolution
+    missing it; rdp route: the rdp bracket). q, steps and route apply to dp-sgd only.
     """
     del digits
+    _report_flag("calibrate", report)
+    dp_sgd = {k: v for k, v in (("q", q), ("steps", steps), ("route", route)) if v is not None}
     if law == "dp-sgd":
         if sensitivity != 1 or tolerance is not None:
             raise UsageError("calibrate dp-sgd: sensitivity and tolerance do not apply (sensitivity is 1: the clip norm)")
-        r = _calibrate_dp_sgd_report(epsilon, delta, options)
-        return r if report else _main(r, "sigma")
+        r = _calibrate_dp_sgd_report(epsilon, delta, dict(options, **dp_sgd))
+        _main(r, "sigma")
+        del r["command"], r["mechanism"]
+        return results.DpSgdCalibration(**r)
+    options.update(dp_sgd)
     if law == "discrete_gaussian":
         from .audit import law_name
         law = law_name(law)
@@ -186,11 +218,11 @@ def calibrate(law: str, *, report: bool = False, epsilon: Any = None, delta: Any
                                   "0" if delta is None else exact_text("delta", delta),
                                   exact_text("sensitivity", sensitivity),
                                   "" if tolerance is None else exact_text("tolerance", tolerance))
-    return _calibration_result(law, raw, report)
+    return _calibration_result(law, raw)
 
 
-def _calibration_result(mechanism: str, raw: Dict[str, Any], report: bool):
-    """The Interval (and report dict) of a law's calibration, by its certificate's kind."""
+def _calibration_result(mechanism: str, raw: Dict[str, Any]) -> results.Calibration:
+    """The typed calibration of a law, by its certificate's kind."""
     name = raw["parameter"]
     value = fraction_from_text(raw["value"])
     details: Dict[str, Any] = {"mechanism": mechanism, f"delta_at_{name}": _interval(raw["delta_at"])}
@@ -203,19 +235,24 @@ def _calibration_result(mechanism: str, raw: Dict[str, Any], report: bool):
         details["significant_digits"] = raw["significant_digits"]
     details["tolerance_met"] = raw["tolerance_met"]
     result = Interval(lower, value, details)
-    return dict(details, **{name: result}) if report else result
+    return results.Calibration(law=mechanism, parameter=name, value=result, delta_at=details[f"delta_at_{name}"],
+                               tolerance_met=raw["tolerance_met"], delta_at_lower=details.get("delta_at_sigma_lower"),
+                               optimum=details.get("sigma2_optimum"), significant_digits=details.get("significant_digits"))
 
 
-def convert(source: str, *, report: bool = False, tolerance: Any = None, digits: Any = None, **values: Any):
+def convert(source: str, *, report: Optional[bool] = None, tolerance: Optional[Exact] = None,
+            digits: Optional[int] = None, **values: Optional[Exact]) -> results.Conversion:
     """zCDP / mu-GDP / pure DP conversions, certified, from the accounting library:
     ``convert("zcdp", rho="1/2", delta="1e-6")`` -> Interval containing epsilon (or
     ``epsilon=`` -> delta); ``convert("gdp", mu=1, delta="1e-5")`` -> epsilon,
     ``convert("gdp", epsilon=1, delta="1e-5")`` -> mu (use its lower end: mu-GDP with mu <=
     lower implies (epsilon, delta)-DP). ``convert("pure-dp", epsilon=1)`` has two results:
-    a dict {"mu": Interval, "rho": Fraction (exact)}. ``details`` (and report=True, a dict)
-    hold ``tolerance_met`` and, for zcdp, the Renyi order ``alpha`` used. ``digits`` is
-    accepted and ignored (exact ends)."""
+    ``value`` is mu (an Interval) and ``rho`` the exact zCDP rho. The result is a
+    :class:`exactdp.results.Conversion` (``value``, the Interval of the quantity named
+    ``result``, is also its ``lower`` / ``upper``) with ``tolerance_met`` and, for zcdp, the
+    Renyi order ``alpha`` used. ``digits`` and ``report`` (deprecated) are accepted and ignored."""
     del digits
+    _report_flag("convert", report)
     if not isinstance(source, str):
         raise TypeError("source must be a str: zcdp, gdp or pure-dp")
     given = [(k, exact_text(k, v)) for k, v in values.items() if v is not None]
@@ -224,25 +261,26 @@ def convert(source: str, *, report: bool = False, tolerance: Any = None, digits:
     if raw["alpha"] is not None:
         details["alpha"] = fraction_from_text(raw["alpha"])
     value = _interval(raw["value"], details)
-    if source == "pure-dp":
-        return dict(details, mu=value, rho=fraction_from_text(raw["rho"]), command="convert", source=source)
-    if report:
-        return dict(details, command="convert", source=source, **{raw["result"]: value})
-    return value
+    rho = fraction_from_text(raw["rho"]) if source == "pure-dp" else None
+    return results.Conversion(source=source, result="mu" if source == "pure-dp" else raw["result"], value=value,
+                              tolerance_met=raw["tolerance_met"], alpha=details.get("alpha"), rho=rho)
 
 
 _COMPOSE_METHODS = ("basic", "advanced", "optimal", "gdp", "zcdp")
 
 
-def compose(kind: str = "pure-dp", *, report: bool = False, epsilon: Any = None, k: Any = None,
-            delta: Any = None, method: str = "optimal", tolerance: Any = None, digits: Any = None):
+def compose(kind: str = "pure-dp", *, report: Optional[bool] = None, epsilon: Optional[Exact] = None,
+            k: Optional[int] = None, delta: Optional[Exact] = None, method: str = "optimal",
+            tolerance: Optional[Exact] = None, digits: Optional[int] = None) -> results.Composition:
     """k-fold composition of epsilon-DP mechanisms, certified, from the accounting library:
     ``compose(epsilon="0.1", k=100, delta="1e-6")`` -> Interval containing the composed epsilon
-    at delta (use its upper end). method: "optimal" (Kairouz-Oh-Viswanath, exact; default),
-    "basic", "advanced", "gdp", "zcdp", or "all" for a dict {"methods": {method: {"epsilon":
-    Interval, "route", "tolerance_met"}}}. 0 < epsilon <= 10^6, 1 <= k <= 10^6, 0 < delta < 1.
-    ``digits`` is accepted and ignored (exact ends)."""
+    at delta (use its upper end), as a :class:`exactdp.results.Composition` (``epsilon``, also
+    its ``lower`` / ``upper``; ``route``). method: "optimal" (Kairouz-Oh-Viswanath, exact;
+    default), "basic", "advanced", "gdp", "zcdp", or "all": every method's Composition under
+    ``methods``, the smallest upper end answering. 0 < epsilon <= 10^6, 1 <= k <= 10^6,
+    0 < delta < 1. ``digits`` and ``report`` (deprecated) are accepted and ignored."""
     del digits
+    _report_flag("compose", report)
     if kind != "pure-dp":
         raise ParameterError(f"kind = {str(kind)[:40]!r}: allowed pure-dp (compose_events for other events)", "kind")
     for name, value in (("epsilon", epsilon), ("k", k), ("delta", delta)):
@@ -255,18 +293,18 @@ def compose(kind: str = "pure-dp", *, report: bool = False, epsilon: Any = None,
     methods = _COMPOSE_METHODS if method == "all" else (method,)
     args = (exact_text("epsilon", epsilon), int(k), exact_text("delta", delta))
     tol = "" if tolerance is None else exact_text("tolerance", tolerance)
-    results = {}
+    common = {"epsilon_per_mechanism": fraction_from_text(args[0]), "k": int(k), "delta": fraction_from_text(args[2])}
+    found: Dict[str, results.Composition] = {}
     for m in methods:
         raw = _exactdp._compose_pure_dp(*args, m, tol)
-        results[m] = {"epsilon": _interval(raw["epsilon"], {"method": m, "route": raw["route"],
-                                                             "tolerance_met": raw["tolerance_met"]}),
-                      "route": raw["route"], "tolerance_met": raw["tolerance_met"]}
-    common = {"command": "compose", "mechanism": "pure-dp", "epsilon_per_mechanism": fraction_from_text(args[0]),
-              "k": int(k), "delta": fraction_from_text(args[2])}
+        found[m] = results.Composition(method=m, epsilon=_interval(raw["epsilon"], {
+            "method": m, "route": raw["route"], "tolerance_met": raw["tolerance_met"]}), route=raw["route"],
+            tolerance_met=raw["tolerance_met"], **common)
     if method == "all":
-        return dict(common, methods=results)
-    value = results[method]["epsilon"]
-    return dict(common, method=method, epsilon=value, route=value.details["route"]) if report else value
+        best = min(found.values(), key=lambda c: c.epsilon.upper)
+        return results.Composition(method="all", epsilon=best.epsilon, route=best.route,
+                                   tolerance_met=best.tolerance_met, methods=found, **common)
+    return found[method]
 
 
 def _calibrate_dp_sgd_report(epsilon: Any, delta: Any, options: Dict[str, Any]) -> Dict[str, Any]:
@@ -301,10 +339,10 @@ def _calibrate_dp_sgd_report(epsilon: Any, delta: Any, options: Dict[str, Any]) 
     return r
 
 
-_COMPOSE_EVENT_OPTIONS = ("delta", "epsilon", "route", "pld_step", "neighbouring", "tolerance")
-
-
-def compose_events(events: List[Any], *, report: bool = False, **options: Any):
+def compose_events(events: Sequence[Union[str, Tuple[str, int]]], *, report: Optional[bool] = None,
+                   delta: Optional[Exact] = None, epsilon: Optional[Exact] = None, route: Optional[str] = None,
+                   pld_step: Optional[Exact] = None, neighbouring: Optional[str] = None,
+                   tolerance: Optional[Exact] = None, digits: Optional[int] = DEFAULT_DIGITS) -> results.EventComposition:
     """Adaptive composition of events by the certified routes (``exactdp compose --event``).
 
     ``events`` is a list of ``(EVENT, count)`` pairs (or EVENT strings, count 1), EVENT as on the
@@ -315,11 +353,14 @@ def compose_events(events: List[Any], *, report: bool = False, **options: Any):
     under replace-one use the +Delta/-Delta pair, proven to dominate for poisson-gaussian (the
     pld route, and up to 32 steps the "exact" route with wide masses), and the group bound for
     the other laws; docs/ACCOUNTING.md). E.g. ``compose_events([("poisson-gaussian:sigma=1,q=0.01", 1000)], delta="1e-5",
-    route="pld")``: the epsilon Interval (on the pld route both of its ends are proven bounds).
-    report=True: the command's JSON report as a dict (every route's Interval under "routes").
+    route="pld")``: an :class:`exactdp.results.EventComposition` whose ``value`` (also its
+    ``lower`` / ``upper``) is the epsilon Interval (on the pld route both of its ends are proven
+    bounds); every route's Interval under ``routes``. ``report`` (deprecated) is ignored.
     """
+    _report_flag("compose_events", report)
+    options = {"delta": delta, "epsilon": epsilon, "route": route, "pld_step": pld_step,
+               "neighbouring": neighbouring, "tolerance": tolerance, "digits": digits}
     digits = _digits(options)
-    _check_options("compose_events", options, _COMPOSE_EVENT_OPTIONS)
     given = {k: v for k, v in options.items() if v is not None}
     if ("delta" in given) == ("epsilon" in given):
         raise UsageError("compose: give exactly one of --delta R (for epsilon) or --epsilon R (for delta)")
@@ -327,7 +368,7 @@ def compose_events(events: List[Any], *, report: bool = False, **options: Any):
     target_name = "delta" if want_epsilon else "epsilon"
     pairs: List[Tuple[str, str]] = []
     for item in events:
-        event, count = (item, 1) if isinstance(item, str) else item
+        event, count = (item, 1) if isinstance(item, str) else item  # type: Any, Any
         pairs.append((exact_text("event", event), exact_text("count", count)))
     raw = _exactdp._compose_events(pairs, want_epsilon, exact_text(target_name, given[target_name]),
                                    str(given.get("route", "auto")), str(given.get("neighbouring", "add-remove")),
@@ -335,30 +376,29 @@ def compose_events(events: List[Any], *, report: bool = False, **options: Any):
                                    _optional_text("tolerance", given.get("tolerance")), digits)
     quantity = "epsilon" if want_epsilon else "delta"
     best = raw["routes"][raw["best"]]
-    r: Dict[str, Any] = {"command": "compose", "events": raw["events"], "neighbouring": raw["neighbouring"],
-                         target_name: _fraction_text(target_name, given[target_name]),
-                         quantity: _interval(best["value"]), quantity + "_upper": raw["upper_text"],
-                         "route": best["route"]}
-    for detail in ("rdp_detail", "pld_detail", "smoothed_pld_detail", "exact_detail"):
-        if raw[detail]:
-            r[detail] = raw[detail]
-    r["routes"] = {one["route"]: _interval(one["value"]) for one in raw["routes"]}
-    r["tolerance_met"] = best["tolerance_met"]
-    if report:
-        return r
-    return _main(r, quantity)
+    by_route = {d: raw[d] for d in ("rdp_detail", "pld_detail", "smoothed_pld_detail", "exact_detail") if raw[d]}
+    result = results.EventComposition(
+        events=raw["events"], neighbouring=raw["neighbouring"], quantity=quantity,
+        target=_fraction_text(target_name, given[target_name]), value=_interval(best["value"]),
+        upper_text=raw["upper_text"], route=best["route"],
+        routes={one["route"]: _interval(one["value"]) for one in raw["routes"]},
+        tolerance_met=best["tolerance_met"], details_by_route=by_route)
+    _main(result.to_dict(), quantity)  # the Interval's details: the rest of the report, as before
+    return result
 
 
 _MEASURE_GDP_OPTIONS = ("eps_max", "tolerance", "mu_max", "seed", "naive")
 
 
 @law_keyword
-def measure_gdp(law: str, *, report: bool = False, **options: Any):
+def measure_gdp(law: str, *, report: Optional[bool] = None, **options: Any) -> results.GdpMeasurement:
     """mu-GDP bracket of a mechanism by the GDP transformation (``exactdp measure-gdp --help``):
     an Interval containing mu. law: a law of ``exactdp.laws()`` with a profile (its
     parameters as keywords, e.g. ``sigma=2``), "pure-dp" (epsilon=) or "pure-dp-composition"
     (epsilon=, k=); options eps_max, tolerance (absolute width, default 10^-3), mu_max, seed,
-    naive. report=True: the command's JSON report as a dict. The plot (--svg) is the CLI's."""
+    naive. Returns a :class:`exactdp.results.GdpMeasurement` (``mu``, also its ``lower`` /
+    ``upper``); ``report`` (deprecated) is ignored. The plot (--svg) is the CLI's."""
+    _report_flag("measure_gdp", report)
     if not isinstance(law, str):
         raise TypeError("law must be a str")
     digits = _digits(options)
@@ -381,10 +421,11 @@ def measure_gdp(law: str, *, report: bool = False, **options: Any):
                                 None if seed is None else int(seed), naive, digits)
     tail = dict(raw["tail"])
     tail["ratios"] = [{"epsilon": one["epsilon"], "ratio": _interval(one["ratio"])} for one in tail["ratios"]]
-    r = {"command": "measure-gdp", "mechanism": raw["mechanism"], "eps_max": raw["eps_max"],
+    r = {"mechanism": raw["mechanism"], "eps_max": raw["eps_max"],
          "tolerance": raw["tolerance"], "mu": _interval(raw["mu"]), "mu_upper": raw["mu_upper"],
          "bounded": raw["bounded"], "complete": raw["complete"], "grid_points": raw["grid_points"],
          "binary_searches": raw["binary_searches"], "profile_evaluations": raw["profile_evaluations"],
          "gdp_evaluations": raw["gdp_evaluations"],
          "algorithm": "naive (Algorithm 3)" if raw["naive"] else "shuffled (Algorithm 1)", "tail": tail}
-    return r if report else _main(r, "mu")
+    _main(dict(r, command="measure-gdp"), "mu")
+    return results.GdpMeasurement(**r)

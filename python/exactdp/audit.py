@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import warnings
 from fractions import Fraction
-from typing import Any, Dict, Iterable
+from typing import Any, Dict, Iterable, Optional
 
 import numpy as np
 
 from . import _exactdp
-from ._convert import exact_text, fraction_from_text
+from ._convert import Exact, exact_text, fraction_from_text
 from .interval import Interval
+from .results import AuditReport, AuditTest
 
 # The spellings the package documented before each law had one name: accepted with a warning.
 _OLD_SPELLINGS = {"discrete_gaussian": "discrete-gaussian", "discrete_laplace": "discrete-laplace",
@@ -54,20 +55,20 @@ def _samples(samples: Any) -> Any:
     return out
 
 
-def _report(raw: Dict[str, Any]) -> Dict[str, Any]:
+def _report(raw: Dict[str, Any]) -> AuditReport:
     tests = []
     for t in raw["tests"]:
         t = dict(t)
         t["statistic"] = Interval.from_text(t["statistic"]["lower"], t["statistic"]["upper"])
         t["p_value"] = Interval.from_text(t["p_value"]["lower"], t["p_value"]["upper"])
         t["threshold"] = fraction_from_text(t["threshold"])
-        tests.append(t)
-    return {"law": raw["law"], "n": int(raw["n"]), "alpha": fraction_from_text(raw["alpha"]), "verdict": raw["verdict"],
-            "passed": bool(raw["passed"]), "tests": tests}
+        tests.append(AuditTest(**t))
+    return AuditReport(law=raw["law"], n=int(raw["n"]), alpha=fraction_from_text(raw["alpha"]),
+                       verdict=raw["verdict"], passed=bool(raw["passed"]), tests=tuple(tests))
 
 
-def audit(samples: Iterable[Any], law: str = "discrete-gaussian", *, alpha: Any = None,
-          digits: Any = None, **parameters: Any) -> Dict[str, Any]:
+def audit(samples: Iterable[Any], law: str = "discrete-gaussian", *, alpha: Optional[Exact] = None,
+          digits: Optional[int] = None, **parameters: Optional[Exact]) -> AuditReport:
     """Audits `samples` (a numpy integer array or a list of ints) against `law`.
 
     law: a law of ``exactdp.laws()`` with "audit" among its capabilities: "discrete-gaussian"
@@ -79,10 +80,11 @@ def audit(samples: Iterable[Any], law: str = "discrete-gaussian", *, alpha: Any 
     alpha: the overall false-alarm probability (0 < alpha < 1, default 1e-6).
     digits: ignored (kept for old calls): the report's intervals have exact ends.
 
-    Returns the audit report (a dict): ``law``, ``n`` (int), ``alpha`` (Fraction), ``verdict``
-    ("pass"/"fail"), ``passed`` (bool) and ``tests``, each with its ``statistic`` and certified
-    ``p_value`` (``Interval`` with exact ends), its Holm ``threshold`` (Fraction), ``applicable``,
-    ``asymptotic``, ``rejected`` and ``detail``.
+    Returns the audit report, an :class:`exactdp.results.AuditReport`: ``law``, ``n`` (int),
+    ``alpha`` (Fraction), ``verdict`` ("pass"/"fail"), ``passed`` (bool) and ``tests``
+    (:class:`exactdp.results.AuditTest`), each with its ``statistic`` and certified ``p_value``
+    (``Interval`` with exact ends), its Holm ``threshold`` (Fraction), ``applicable``,
+    ``asymptotic``, ``rejected`` and ``detail``; ``to_dict()`` is the old dict.
     """
     del digits
     name = law_name(law)

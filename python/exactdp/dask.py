@@ -36,6 +36,7 @@ import numpy as np
 from . import _exactdp, samplers
 from ._errors import ParameterError
 from .interval import Interval
+from .results import ReleaseGuarantee
 from ._convert import exact_text, fraction_from_text, law_keyword
 
 # The registry laws the release serves (mechanisms/release/release_calibration.h: release_laws).
@@ -94,7 +95,7 @@ def add_noise_exactly(values: np.ndarray, noise: np.ndarray, column: str, index:
 
 @law_keyword
 def calibrate(law: str, epsilon: Any, delta: Any, sensitivity: Any, contributions: int = 1,
-              columns: int = 1) -> Dict[str, Any]:
+              columns: int = 1) -> ReleaseGuarantee:
     """The per-cell noise parameter and the certified guarantee of a release (on the client),
     exactly as ``exactdp release`` computes them for the same options. law: "discrete-gaussian"
     or "discrete-laplace" (``mechanism=`` is its deprecated old name)."""
@@ -107,7 +108,7 @@ def calibrate(law: str, epsilon: Any, delta: Any, sensitivity: Any, contribution
         law, exact_text("epsilon", epsilon), None if delta is None else exact_text("delta", delta),
         exact_text("sensitivity", sensitivity), contributions, columns, 1)
     name = raw["parameter_name"]
-    return {"mechanism": law, name: fraction_from_text(raw["parameter"]), "parameter": raw["parameter"],
+    return ReleaseGuarantee.from_dict({"mechanism": law, name: fraction_from_text(raw["parameter"]), "parameter": raw["parameter"],
             "parameter_name": name,
             "route": raw["route"], "route_detail": raw["route_detail"],
             "contributions": contributions, "columns": columns,
@@ -115,7 +116,7 @@ def calibrate(law: str, epsilon: Any, delta: Any, sensitivity: Any, contribution
             "epsilon": Interval.from_text(raw["epsilon"]["lower"], raw["epsilon"]["upper"]),
             "delta": Interval.from_text(raw["delta"]["lower"], raw["delta"]["upper"]),
             "rho": None if raw["rho"] is None else fraction_from_text(raw["rho"]),
-            "mu": None if raw["mu"] is None else Interval.from_text(raw["mu"]["lower"], raw["mu"]["upper"])}
+            "mu": None if raw["mu"] is None else Interval.from_text(raw["mu"]["lower"], raw["mu"]["upper"])})
 
 
 @law_keyword
@@ -148,7 +149,7 @@ def release(ddf, columns: List[str], law: str = "discrete-gaussian", epsilon: An
     if not columns:
         raise ValueError("columns: name at least one integer column to noise")
     g = calibrate(law, epsilon, delta, sensitivity, contributions, len(columns))
-    parameter = (g["parameter_name"], g["parameter"])
+    parameter = (g.parameter_name, g.parameter)
     noised = ddf.map_partitions(_noise_partition, list(columns), law, parameter,
                                 None if seed is None else bytes(seed),
                                 # a fresh id per call: Dask names tasks by their arguments, so

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numbers
 from fractions import Fraction
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -31,6 +31,7 @@ from . import _exactdp
 from ._convert import exact_text, fraction_from_text
 from ._errors import ParameterError
 from .interval import Interval
+from .results import EstimatorGuarantee
 from .samplers import SeededBits
 
 __all__ = ["private_max", "peeling", "sparse_mean", "dp_lasso", "noisy_ols"]
@@ -88,8 +89,9 @@ def _interval(d: Dict[str, str]) -> Interval:
     return Interval.from_text(d["lower"], d["upper"])
 
 
-def _guarantee(raw: Dict[str, Any]) -> Dict[str, Any]:
-    return {
+def _guarantee(raw: Dict[str, Any], exact: Optional[List[Fraction]] = None,
+               support: Optional[List[int]] = None) -> EstimatorGuarantee:
+    return EstimatorGuarantee.from_dict({
         "epsilon": fraction_from_text(raw["epsilon"]),
         "delta": None if raw["delta"] is None else fraction_from_text(raw["delta"]),
         "certified_epsilon": _interval(raw["certified_epsilon"]),
@@ -99,14 +101,13 @@ def _guarantee(raw: Dict[str, Any]) -> Dict[str, Any]:
                    for r in raw["routes"]],
         "budget_split": {k: fraction_from_text(v) for k, v in raw["budget_split"].items()},
         "tuning": {k: fraction_from_text(v) for k, v in raw["tuning"].items()},
-    }
+        "exact_estimate": exact, "support": support,
+    })
 
 
-def _result(raw: Dict[str, Any]) -> Tuple[np.ndarray, Dict[str, Any]]:
+def _result(raw: Dict[str, Any]) -> Tuple[np.ndarray, EstimatorGuarantee]:
     exact = [fraction_from_text(t) for t in raw["estimate"]]
-    guarantee = _guarantee(raw["guarantee"])
-    guarantee["exact_estimate"] = exact
-    guarantee["support"] = list(raw["support"])
+    guarantee = _guarantee(raw["guarantee"], exact, list(raw["support"]))
     return np.array([float(q) for q in exact], dtype=np.float64), guarantee
 
 

@@ -44,6 +44,7 @@ from . import _exactdp
 from ._convert import check_frame, exact_text, fraction_from_text, int_from_text, law_keyword
 from ._errors import ParameterError
 from .interval import Interval
+from .results import ReleaseGuarantee
 from .samplers import SeededBits
 
 _INT64 = np.iinfo(np.int64)
@@ -115,7 +116,7 @@ def _check_frame(df, columns: Any) -> List[Any]:
 
 
 def _guarantee(raw: Dict[str, Any], specs: List[Tuple[Optional[str], str, str]], columns: List[Any],
-               contributions: int, hardened: bool) -> Dict[str, Any]:
+               contributions: int, hardened: bool) -> ReleaseGuarantee:
     name = raw["parameter_name"]
     per_column = []
     for c, (grid, rounding, s), p in zip(columns, specs, raw["column_parameters"]):
@@ -137,7 +138,7 @@ def _guarantee(raw: Dict[str, Any], specs: List[Tuple[Optional[str], str, str]],
     if hardened:
         out["tau_upper_per_cell"] = fraction_from_text(raw["tau_upper_per_cell"])
         out["hardened_charge"] = Interval.from_text(raw["hardened_charge"]["lower"], raw["hardened_charge"]["upper"])
-    return out
+    return ReleaseGuarantee.from_dict(out)
 
 
 @law_keyword

@@ -2,6 +2,7 @@
 (intervals inside the CLI's, exact ends; reports of the same shape) and the Accountant
 (dp_accounting's shape)."""
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -16,13 +17,16 @@ def cli_interval(d):
 
 
 def test_profile_returns_an_exact_interval_inside_the_clis(cli):
-    delta = exactdp.profile("gaussian", sigma="1", epsilon="1")
+    result = exactdp.profile("gaussian", sigma="1", epsilon="1")
+    assert isinstance(result, exactdp.results.Profile) and (result.lower, result.upper) == (result.delta.lower,
+                                                                                             result.delta.upper)
+    delta = result.delta
     assert isinstance(delta, exactdp.Interval)
     assert isinstance(delta.lower, Fraction) and isinstance(delta.upper, Fraction)
     reference = cli_interval(cli("profile", "gaussian", "--sigma", "1", "--epsilon", "1", "--json")["delta"])
     assert delta in reference and delta.width < reference.width
     # digits is accepted and ignored: the ends are the library's exact dyadic ends.
-    assert exactdp.profile("gaussian", sigma=1, epsilon=1, digits=20) == delta
+    assert exactdp.profile("gaussian", sigma=1, epsilon=1, digits=20).delta == delta
     assert 0.1269 < float(delta.upper) < 0.1270  # Balle-Wang: delta(1) for sigma = 1
 
 
@@ -32,46 +36,55 @@ def test_profile_returns_an_exact_interval_inside_the_clis(cli):
     ("discrete-laplace", {"scale": 2, "sensitivity": 2, "epsilon": "0.5"}),
 ])
 def test_other_profiles_inside_the_clis(cli, mechanism, options):
-    delta = exactdp.profile(mechanism, **options)
+    delta = exactdp.profile(mechanism, **options).delta
     args = [a for k, v in options.items() for a in (f"--{k}", str(v))]
     assert delta in cli_interval(cli("profile", mechanism, *args, "--json")["delta"])
 
 
 def test_profile_curve():
     rows = exactdp.profile("gaussian", sigma=2, curve=(0, 2, 3))
-    assert [e for e, _ in rows] == [0, 1, 2]
-    assert rows[0][1].upper > rows[1][1].upper > rows[2][1].upper
+    assert [p.epsilon for p in rows] == [0, 1, 2]
+    assert rows[0].delta.upper > rows[1].delta.upper > rows[2].delta.upper
 
 
 def test_calibrate_convert_compose_measure_gdp_inside_the_clis(cli):
-    sigma = exactdp.calibrate("gaussian", epsilon=1, delta="1e-5")
+    sigma = exactdp.calibrate("gaussian", epsilon=1, delta="1e-5").value
     assert sigma in cli_interval(cli("calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--json")["sigma"])
     calibrated = exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-5")
-    assert isinstance(calibrated, exactdp.Interval) and calibrated.lower == calibrated.upper  # one exact value
+    assert isinstance(calibrated, exactdp.results.Calibration) and calibrated.parameter == "sigma2"
+    assert calibrated.lower == calibrated.upper  # one exact value
     sigma2 = calibrated.upper
     ref = cli("calibrate", "discrete-gaussian", "--epsilon", "1", "--delta", "1e-5", "--json")
     assert sigma2 == Fraction(ref["sigma2"])
-    assert calibrated.details["delta_at_sigma2"] in cli_interval(ref["delta_at_sigma2"])
+    assert calibrated.delta_at in cli_interval(ref["delta_at_sigma2"])
     assert exactdp.profile("discrete-gaussian", sigma2=sigma2, epsilon=1).upper <= Fraction(1, 10**5)
 
-    eps = exactdp.convert("zcdp", rho="1/2", delta="1e-6")
+    eps = exactdp.convert("zcdp", rho="1/2", delta="1e-6").value
     ref = cli("convert", "zcdp", "--rho", "1/2", "--delta", "1e-6", "--json")
     assert eps in cli_interval(ref["epsilon"])
 
     composed = exactdp.compose(epsilon="0.1", k=100, delta="1e-6")
     ref = cli("compose", "pure-dp", "--epsilon", "0.1", "--k", "100", "--delta", "1e-6", "--json")
-    assert composed in cli_interval(ref["epsilon"])
+    assert composed.epsilon in cli_interval(ref["epsilon"])
 
     mu = exactdp.measure_gdp("laplace", scale=1, tolerance="1e-3")
     ref = cli("measure-gdp", "laplace", "--scale", "1", "--tolerance", "1e-3", "--json")
-    assert mu in cli_interval(ref["mu"])
+    assert mu.mu in cli_interval(ref["mu"])
 
 
-def test_report_mode_and_details():
-    report = exactdp.profile("gaussian", sigma=1, epsilon=1, report=True)
+def test_report_flag_is_a_deprecated_no_op_and_to_dict_is_the_old_report():
+    with pytest.warns(DeprecationWarning, match="report= is deprecated"):
+        result = exactdp.profile("gaussian", sigma=1, epsilon=1, report=True)
+    assert result == exactdp.profile("gaussian", sigma=1, epsilon=1)  # one return type
+    report = result.to_dict()
     assert report["command"] == "profile" and isinstance(report["delta"], exactdp.Interval)
-    delta = exactdp.profile("gaussian", sigma=1, epsilon=1)
-    assert delta.details["tolerance_met"] is True
+    assert set(report) == {"command", "law", "parameters", "epsilon", "delta", "tolerance_met", "tau_upper",
+                           "precision"}
+    assert result.tolerance_met is True and result.details["tolerance_met"] is True
+    with pytest.warns(DeprecationWarning, match="results are typed"):
+        assert result["delta"] == result.delta
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.delta = result.delta  # type: ignore[misc]
 
 
 def test_accountant_gaussian_is_exact_gdp():
@@ -82,7 +95,7 @@ def test_accountant_gaussian_is_exact_gdp():
     assert eps.details["route"].startswith("gdp")
     delta = acc.get_delta(eps.upper)
     assert delta.upper <= Fraction(1, 10**5) * (1 + Fraction(1, 10**6))
-    assert exactdp.profile("gaussian", sigma=1, epsilon=1) == exactdp.profile("gdp", mu=1, epsilon=1)
+    assert exactdp.profile("gaussian", sigma=1, epsilon=1).delta == exactdp.profile("gdp", mu=1, epsilon=1).delta
     one = exactdp.Accountant().compose(events.GDP(1)).get_delta(1)
     assert one.lower <= exactdp.profile("gdp", mu=1, epsilon=1).upper
     assert exactdp.profile("gdp", mu=1, epsilon=1).lower <= one.upper
@@ -158,18 +171,18 @@ def test_compose_events_smoothed_pld_and_exact_routes():
     # vector discrete Gaussian DP-SGD: the smoothed-pld route (Theorem 5) answers under auto, below rdp,
     # not below the continuous Gaussian's proven pld lower end.
     vec = [("poisson-vector-discrete-gaussian:sigma=1.1,sensitivity=1,dim=1000,granularity=1/1024,q=0.01", 100)]
-    auto = exactdp.compose_events(vec, delta="1e-5", report=True)
-    assert auto["route"] == "smoothed-pld"
-    assert "Theorem 5" in auto["smoothed_pld_detail"]
+    auto = exactdp.compose_events(vec, delta="1e-5")
+    assert auto.route == "smoothed-pld" and auto.quantity == "epsilon"
+    assert "Theorem 5" in auto.details_by_route["smoothed_pld_detail"]
     rdp = exactdp.compose_events(vec, delta="1e-5", route="rdp")
-    assert auto["epsilon"].upper < rdp.upper
+    assert auto.value.upper < rdp.upper
     # one subsampled Gaussian step: the closed form, relative width below 1e-6
     one = exactdp.compose_events(["poisson-gaussian:sigma=2,q=0.01"], epsilon="1/2")
     assert one.details["route"] == "exact"
     assert 0 < one.lower and one.upper - one.lower <= one.lower * Fraction(1, 10**6)
     assert Fraction(125, 10**21) < one.lower and one.upper < Fraction(127, 10**21)
     # two subsampled steps: the few-step wide-mass pld of the exact route, named in exact_detail
-    two = exactdp.compose_events([("poisson-gaussian:sigma=2,q=0.01", 2)], epsilon="1/2", report=True)
+    two = exactdp.compose_events([("poisson-gaussian:sigma=2,q=0.01", 2)], epsilon="1/2").to_dict()
     assert two["route"] == "exact" and "wide masses" in two["exact_detail"]
     assert Fraction(25945, 10**23) <= two["delta"].upper and two["delta"].lower <= Fraction(25946, 10**23)
     assert two["delta"].upper - two["delta"].lower <= two["delta"].lower * Fraction(1, 1000)
@@ -196,17 +209,17 @@ def _same_report(py, ref):
 
 def test_event_composition_measure_gdp_and_dp_sgd_reports_match_the_clis(cli):
     sgd = [("poisson-gaussian:sigma=2,q=0.01", 100)]
-    _same_report(exactdp.compose_events(sgd, delta="1e-5", pld_step="1/1000", report=True, digits=20),
+    _same_report(exactdp.compose_events(sgd, delta="1e-5", pld_step="1/1000", digits=20).to_dict(),
                  cli("compose", "--event", "poisson-gaussian:sigma=2,q=0.01", "--count", "100", "--delta", "1e-5",
                      "--pld-step", "1/1000", "--json"))
-    _same_report(exactdp.compose_events(["gaussian:sigma=2", ("laplace:scale=3", 2)], epsilon=1, report=True, digits=20),
+    _same_report(exactdp.compose_events(["gaussian:sigma=2", ("laplace:scale=3", 2)], epsilon=1, digits=20).to_dict(),
                  cli("compose", "--event", "gaussian:sigma=2", "--event", "laplace:scale=3", "--count", "2",
                      "--epsilon", "1", "--json"))
-    _same_report(exactdp.measure_gdp("pure-dp-composition", epsilon="0.5", k=3, report=True, digits=20),
+    _same_report(exactdp.measure_gdp("pure-dp-composition", epsilon="0.5", k=3, digits=20).to_dict(),
                  cli("measure-gdp", "pure-dp-composition", "--epsilon", "0.5", "--k", "3", "--json"))
-    _same_report(exactdp.measure_gdp("staircase", gamma="1/2", sensitivity=1, tolerance="1e-2", report=True, digits=20),
+    _same_report(exactdp.measure_gdp("staircase", gamma="1/2", sensitivity=1, tolerance="1e-2", digits=20).to_dict(),
                  cli("measure-gdp", "staircase", "--gamma", "1/2", "--sensitivity", "1", "--tolerance", "1e-2", "--json"))
-    _same_report(exactdp.calibrate("dp-sgd", q="0.01", steps=1000, epsilon=2, delta="1e-5", report=True),
+    _same_report(exactdp.calibrate("dp-sgd", q="0.01", steps=1000, epsilon=2, delta="1e-5").to_dict(),
                  cli("calibrate", "dp-sgd", "--q", "0.01", "--steps", "1000", "--epsilon", "2", "--delta", "1e-5",
                      "--json", "--digits", "40"))
     # the check fails on a report that differs (a test that cannot fail is a defect)
@@ -230,15 +243,16 @@ def test_event_composition_errors_name_the_parameter():
     with pytest.raises(exactdp.ParameterError) as e:
         exactdp.calibrate("dp-sgd", q="0.01", steps=10, epsilon=1, delta="1e-5", route="kov")
     assert e.value.parameter == "route"
-    with pytest.raises(exactdp.UsageError):
-        exactdp.compose_events(["gaussian:sigma=1"], delta="1e-5", stepz=3)
+    with pytest.raises(TypeError, match="stepz"):  # the options are the signature's keywords
+        exactdp.compose_events(["gaussian:sigma=1"], delta="1e-5", stepz=3)  # type: ignore[call-arg]
 
 
 def test_dp_sgd_routes():
     # pld (default): a decimal sigma whose certified epsilon meets the target, below rdp's answer
-    pld = exactdp.calibrate("dp-sgd", q="0.01", steps=1000, epsilon="3.14", delta="1e-5", report=True)
-    assert pld["route"].startswith("pld") and pld["epsilon_at_sigma_upper"].upper <= Fraction(314, 100)
-    assert pld["epsilon_at_sigma_lower"].upper > Fraction(314, 100)
-    assert pld["sigma"].upper == Fraction(pld["sigma_to_use"]) < Fraction(pld["rdp_sigma"])
+    pld = exactdp.calibrate("dp-sgd", q="0.01", steps=1000, epsilon="3.14", delta="1e-5")
+    assert isinstance(pld, exactdp.results.DpSgdCalibration) and pld.rdp_order is None
+    assert pld.route.startswith("pld") and pld.epsilon_at_sigma_upper.upper <= Fraction(314, 100)
+    assert pld.epsilon_at_sigma_lower.upper > Fraction(314, 100)
+    assert pld.rdp_sigma is not None and pld.sigma.upper == Fraction(pld.sigma_to_use) < Fraction(pld.rdp_sigma)
     rdp = exactdp.calibrate("dp-sgd", q="0.01", steps=1000, epsilon="3.14", delta="1e-5", route="rdp")
-    assert rdp.details["route"].startswith("rdp") and rdp.upper > pld["sigma"].upper
+    assert rdp.details["route"].startswith("rdp") and rdp.upper > pld.sigma.upper

@@ -102,18 +102,18 @@ def test_release_is_the_cli_release_bit_for_bit(tmp_path, options, cli_args):
 
 
 def assert_guarantee_is_the_cli_one(g, expected):
-    assert g["mechanism"] == expected["mechanism"]
-    assert g["epsilon"] <= Fraction(expected["epsilon"]) <= g["requested"]["epsilon"]
-    if g["epsilon_is_exact"]:
-        assert g["epsilon"] == Fraction(expected["epsilon"])
-    assert g["delta"] <= Fraction(expected["delta"]) and Fraction(expected["delta"]) - g["delta"] < Fraction(1, 10**50)
+    assert g.mechanism == expected["mechanism"]
+    assert g.epsilon <= Fraction(expected["epsilon"]) <= g.requested["epsilon"]
+    if g.epsilon_is_exact:
+        assert g.epsilon == Fraction(expected["epsilon"])
+    assert g.delta <= Fraction(expected["delta"]) and Fraction(expected["delta"]) - g.delta < Fraction(1, 10**50)
     for key in ("split", "aggregates_epsilon", "aggregates_delta"):
-        assert g[key] == Fraction(expected[key]), key
-    assert g["aggregates_route"] == expected["aggregates_route"]
-    assert g["bounding"]["max_groups"] == expected["bounding"]["max_groups"]
-    assert g["bounding"]["max_rows"] == expected["bounding"]["max_rows"]
-    assert g["released_groups"] == expected["released_groups"]
-    sel, cli_sel = g["partition_selection"], expected["partition_selection"]
+        assert getattr(g, key) == Fraction(expected[key]), key
+    assert g.aggregates_route == expected["aggregates_route"]
+    assert g.bounding["max_groups"] == expected["bounding"]["max_groups"]
+    assert g.bounding["max_rows"] == expected["bounding"]["max_rows"]
+    assert g.released_groups == expected["released_groups"]
+    sel, cli_sel = g.partition_selection, expected["partition_selection"]
     assert sel["method"].split(":")[0] == cli_sel["method"].split(":")[0].split(" (")[0]
     if "threshold" in cli_sel:
         assert sel["threshold"] == int(cli_sel["threshold"]) and sel["scale"] == Fraction(cli_sel["scale"])
@@ -124,16 +124,16 @@ def assert_guarantee_is_the_cli_one(g, expected):
         assert sel["saturation_units"] == cli_sel["saturation_units"]
         assert sel["delta_per_group"] == Fraction(cli_sel["delta_per_group"])
         assert sel["delta"].upper == Fraction(cli_sel["delta"]["upper"])
-    assert len(g["quantities"]) == len(expected["quantities"])
-    for q, e in zip(g["quantities"], expected["quantities"]):
+    assert len(g.quantities) == len(expected["quantities"])
+    for q, e in zip(g.quantities, expected["quantities"]):
         assert q["quantity"] == e["quantity"]
         for key in ("sensitivity_per_group", "l1_sensitivity", "l2_sensitivity_squared"):
             assert q[key] == int(e[key])
         for key in ("scale", "epsilon", "sigma2", "rho_zcdp"):
             if key in e:
                 assert q[key] == Fraction(e[key]), key
-    assert len(g["quantiles"]) == len(expected["quantiles"])
-    for q, e in zip(g["quantiles"], expected["quantiles"]):
+    assert len(g.quantiles) == len(expected["quantiles"])
+    for q, e in zip(g.quantiles, expected["quantiles"]):
         for key in ("output", "column", "mechanism"):
             assert q[key] == e[key], key
         for key in ("candidates", "score_sensitivity_per_group"):
@@ -142,7 +142,7 @@ def assert_guarantee_is_the_cli_one(g, expected):
             assert (key in q) == (key in e), key
             if key in e:
                 assert q[key] == Fraction(e[key]), key
-    assert "SEEDED" in g["randomness"] or "seeded" in g["randomness"]
+    assert "SEEDED" in g.randomness or "seeded" in g.randomness
 
 
 def test_public_keys_release_every_key_in_order_with_typed_columns(tmp_path):
@@ -157,7 +157,7 @@ def test_public_keys_release_every_key_in_order_with_typed_columns(tmp_path):
     assert all(isinstance(v, Decimal) for v in table["sum_amount"])
     assert all(v.as_tuple().exponent == -2 for v in table["sum_amount"])  # the grid's 2 decimals
     assert all(v.as_tuple().exponent == -8 for v in table["mean_amount"])  # d + 6
-    assert g["partition_selection"]["keys"] == 3 and g["split"] == 0
+    assert g.partition_selection["keys"] == 3 and g.split == 0
     # The same keys as a DataFrame (another column order) give the same release.
     same, _ = exactdp.aggregate(frame, privacy_unit="user", group_by=["year", "region"], count=True,
                                 sum={"amount": ("0", "100.00")}, mean={"amount": ("0", "100.00")}, epsilon=1,
@@ -246,7 +246,7 @@ def test_empty_release_has_typed_columns():
     frame = visits().iloc[:0]
     table, g = exactdp.aggregate(frame, **{**BASE, "sum": {"amount": ("0", "100")}})
     assert list(table.columns) == ["region", "count", "sum_amount"] and len(table) == 0
-    assert table["count"].dtype == np.int64 and g["released_groups"] == 0
+    assert table["count"].dtype == np.int64 and g.released_groups == 0
 
 
 def test_large_noise_gives_python_ints_not_wrapped():

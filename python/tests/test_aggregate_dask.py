@@ -66,10 +66,10 @@ def test_guarantee_and_table_shape_are_the_pandas_ones(client):
     local, local_g = exactdp.aggregate(frame, **options)
     for key in ("epsilon", "delta", "split", "aggregates_epsilon", "aggregates_delta", "aggregates_route",
                 "quantities", "bounding", "requested", "mechanism", "epsilon_is_exact"):
-        assert g[key] == local_g[key], key
+        assert getattr(g, key) == getattr(local_g, key), key
     for key in ("selection", "table_entries", "table_bits", "delta_per_group", "saturation_units"):
-        assert g["partition_selection"][key] == local_g["partition_selection"][key], key
-    assert g["randomness"] == "OS CSPRNG"
+        assert g.partition_selection[key] == local_g.partition_selection[key], key
+    assert g.randomness == "OS CSPRNG"
     assert list(table.columns) == list(local.columns) == ["g", "count", "mean_v"]
     assert table["count"].dtype == np.int64
 
@@ -84,10 +84,10 @@ def test_seeded_runs_with_public_keys_reproduce_and_keep_key_order(client):
     b, _ = exactdp.dask.aggregate(ddf, **options)
     assert a.equals(b)
     assert list(a["g"]) == ["b", "zz", "a"]
-    assert g["partition_selection"]["keys"] == 3 and "NOT private" in g["randomness"]
+    assert g.partition_selection["keys"] == 3 and "NOT private" in g.randomness
     # Noise of scale 2 * L1 / epsilon around the exact totals (a loose, deterministic check).
     exact = {"a": 120, "b": 60, "zz": 0}
-    scale = g["quantities"][0]["scale"]
+    scale = g.quantities[0]["scale"]
     assert all(abs(c - exact[k]) < 40 * scale for k, c in zip(a["g"], a["count"]))
     assert a["sum_v"].iloc[1].as_tuple().exponent == -1
     c, _ = exactdp.dask.aggregate(ddf, **{**options, "seed": bytes(range(2, 34))})
@@ -150,7 +150,7 @@ def test_quantile_release_and_guarantee_are_the_pandas_ones(client):
                    epsilon=1, max_groups=2, max_rows=2, keys=[("b",), ("a",)])
     table, g = exactdp.dask.aggregate(ddf, seed=SEED, **options)
     local, local_g = exactdp.aggregate(frame, rng=exactdp.SeededBits(SEED), **options)
-    assert g == local_g and len(g["quantiles"]) == 1
+    assert g == local_g and len(g.quantiles) == 1
     assert list(table.columns) == list(local.columns) == ["g", "count", "quantile_v_0.5"]
     assert all(v.as_tuple().exponent == -1 and 0 <= v <= 10 for v in table["quantile_v_0.5"])
     again, _ = exactdp.dask.aggregate(ddf, seed=SEED, **options)

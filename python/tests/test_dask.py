@@ -34,17 +34,17 @@ def test_release_on_a_local_cluster(client):
     result = noised.compute()
     assert (result["other"].to_numpy() == frame["other"].to_numpy()).all()
     assert (result["label"] == "x").all()
-    sigma2 = guarantee["sigma2"]
+    sigma2 = guarantee.per_cell
     assert sigma2 == exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-6", sensitivity=1).upper
     # The noise law across all partitions (OS CSPRNG on the workers, so not a fixed seed here:
     # this check fails with probability ALPHA for a correct release).
     assert chi_square_p_value(result["c"].to_numpy(), float(sigma2), support=8) > ALPHA
     # One column, one contribution: the exact profile (CKS20 Thm 7) at the calibrated sigma2.
-    assert guarantee["route"] == "exact-profile"
+    assert guarantee.route == "exact-profile"
     single = exactdp.profile("discrete-gaussian", sigma2=sigma2, sensitivity=1, epsilon=1)
-    assert isinstance(guarantee["delta"], Interval)
-    assert guarantee["delta"].lower <= single.upper and single.lower <= guarantee["delta"].upper
-    assert guarantee["delta"].upper <= Fraction(1, 10**6)
+    assert isinstance(guarantee.delta, Interval)
+    assert guarantee.delta.lower <= single.upper and single.lower <= guarantee.delta.upper
+    assert guarantee.delta.upper <= Fraction(1, 10**6)
 
 
 @pytest.mark.parametrize("mechanism,delta", [("discrete-gaussian", "1e-6"), ("discrete-laplace", None)])
@@ -66,14 +66,15 @@ def test_guarantee_is_the_cli_release_guarantee(tmp_path, mechanism, delta):
     expected = json.loads(report.read_text())
     got = exactdp.dask.calibrate(mechanism, epsilon="1", delta=delta, sensitivity=3, contributions=2, columns=2)
     name = "sigma2" if mechanism == "discrete-gaussian" else "scale"
-    assert got["route"] == expected["route"]
-    assert got[name] == Fraction(expected["columns"][0][name])
+    assert got.route == expected["route"]
+    assert got.parameter_name == name and got.per_cell == Fraction(expected["columns"][0][name])
+    assert got.to_dict()[name] == got.per_cell  # the old dict's key
     for key in ("epsilon", "delta"):  # both certified: the CLI's decimals enclose ours or overlap
-        assert got[key].lower <= Fraction(expected[key]["upper"]) and Fraction(expected[key]["lower"]) <= got[key].upper
-    assert got["epsilon"].upper <= 1
+        assert getattr(got, key).lower <= Fraction(expected[key]["upper"]) and Fraction(expected[key]["lower"]) <= getattr(got, key).upper
+    assert got.epsilon.upper <= 1
     if expected["rho_zcdp"] is not None:
-        assert got["rho"] == Fraction(expected["rho_zcdp"])
-    assert got["columns"] == 2 and got["contributions"] == 2
+        assert got.rho == Fraction(expected["rho_zcdp"])
+    assert got.columns == 2 and got.contributions == 2
 
 
 def test_seeded_release_is_reproducible_and_partitions_differ(client):

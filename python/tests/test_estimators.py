@@ -24,10 +24,10 @@ def test_sparse_mean_beats_the_dense_private_mean():
     mu[support] = [1.0, -1.0, 1.5, 2.0, -1.2]
     x = mu + np.random.default_rng(7).standard_normal((n, d))
     est, g = E.sparse_mean(x, sparsity=s, radius=7, epsilon=1, delta="1e-6", rng=_rng(1))
-    assert g["certified_epsilon"].upper <= 1 and g["delta"] == Fraction(1, 10**6)
-    assert [r["route"] for r in g["routes"]] == ["kov", "basic", "advanced"]
-    assert g["routes"][0]["epsilon_per_round"] >= g["routes"][2]["epsilon_per_round"]
-    assert sorted(g["support"]) == support
+    assert g.certified_epsilon.upper <= 1 and g.delta == Fraction(1, 10**6)
+    assert [r["route"] for r in g.routes] == ["kov", "basic", "advanced"]
+    assert g.routes[0]["epsilon_per_round"] >= g.routes[2]["epsilon_per_round"]
+    assert sorted(g.support) == support
     # Dense baseline at the same (epsilon, delta): truncated mean + Gaussian noise calibrated for
     # the L2 sensitivity 2 R sqrt(d) / n (sqrt(1000) < 32), noised exactly on the grid.
     sigma = exactdp.calibrate("gaussian", epsilon=1, delta="1e-6", sensitivity=Fraction(2 * 7 * 32, n))
@@ -47,12 +47,12 @@ def test_dp_lasso_recovers_the_support_at_high_snr():
     y = x @ beta + 0.1 * data.standard_normal(n)
     est, g = E.dp_lasso(x, y, sparsity=3, coordinate_bound=3, response_bound=10, coefficient_bound=3,
                         iterations=8, epsilon=1, delta="1e-6", rng=_rng(3))
-    assert sorted(g["support"]) == [2, 17, 31]
+    assert sorted(g.support) == [2, 17, 31]
     assert np.count_nonzero(est) == 3
-    assert g["certified_epsilon"].upper <= 1
-    assert g["composition"].startswith("parallel over 8 disjoint parts of 12500 rows")
+    assert g.certified_epsilon.upper <= 1
+    assert g.composition.startswith("parallel over 8 disjoint parts of 12500 rows")
     # lambda = 2 eta c (R + s C c) / n0 = 2 (1/2) 3 (10 + 27) / 12500 (plus one grid unit).
-    assert Fraction(111, 12500) < g["tuning"]["sensitivity"] <= Fraction(111, 12500) * (1 + Fraction(1, 2**19))
+    assert Fraction(111, 12500) < g.tuning["sensitivity"] <= Fraction(111, 12500) * (1 + Fraction(1, 2**19))
     # Measured error 0.24 (noise scale 0.08 on three coefficients).
     assert np.linalg.norm(est - beta) < 0.6
 
@@ -66,10 +66,10 @@ def test_noisy_ols_error_within_the_bound():
     est, g = E.noisy_ols(x, y, coordinate_bound=1, response_bound=4, eigen_bound=4, epsilon=1, delta="1e-6",
                          rng=_rng(4))
     ols = np.linalg.lstsq(x, y, rcond=None)[0]
-    sigma = float(g["tuning"]["sigma2"]) ** 0.5
+    sigma = float(g.tuning["sigma2"]) ** 0.5
     # Delta = 2 L c' R (1 + L c'^2) / n, c'^2 = p c^2 = 3: the sensitivity reported bounds it.
-    assert float(g["tuning"]["sensitivity"]) >= 2 * 4 * 3 ** 0.5 * 4 * 13 / n
-    assert g["certified_epsilon"].upper <= 1
+    assert float(g.tuning["sensitivity"]) >= 2 * 4 * 3 ** 0.5 * 4 * 13 / n
+    assert g.certified_epsilon.upper <= 1
     # The theorem's error: statistical (the OLS's) plus privacy (the noise, sqrt(p) sigma); the
     # Gaussian norm exceeds 4 sqrt(p) sigma with probability < 10^-9. Measured 0.079 <= 0.23.
     error = np.linalg.norm(est - b)
@@ -81,11 +81,11 @@ def test_private_max_and_peeling_report_their_budget():
     v = np.array([0.5, -3.0, 1.0, 7.0])
     (index, value), g = E.private_max(v, epsilon=1, sensitivity="1/10", rng=_rng(5))
     assert 0 <= index < 4 and isinstance(value, Fraction)
-    assert g["budget_split"] == {"argmax": Fraction(2, 3), "value": Fraction(1, 3)}
+    assert g.budget_split == {"argmax": Fraction(2, 3), "value": Fraction(1, 3)}
     (indices, values), g = E.peeling(v, sparsity=2, epsilon=1, delta="1e-6", route="advanced",
                                      sensitivity="1/10", rng=_rng(6))
     assert len(set(indices)) == 2 and len(values) == 2
-    assert g["routes"][0]["route"] == "advanced" and g["certified_epsilon"].upper <= 1
+    assert g.routes[0]["route"] == "advanced" and g.certified_epsilon.upper <= 1
 
 
 def test_refusals_name_the_parameter():

@@ -1,6 +1,7 @@
 """The law registry from Python (exactdp.laws, exactdp.sample), the seed and size checks, and
 errors that name Python arguments and map to exactdp's exception classes."""
 
+import dataclasses
 import warnings
 from fractions import Fraction
 
@@ -27,9 +28,9 @@ def test_sample_staircase_is_reproducible_and_audits():
     b = exactdp.sample("staircase", gamma=1, sensitivity=3, size=4000, rng=exactdp.SeededBits(SEED))
     assert a.dtype == np.int64 and np.array_equal(a, b)
     # alpha = 1e-6; the broken variant (gamma = 1/2 samples) must fail against gamma = 1.
-    assert exactdp.audit(a, law="staircase", gamma=1, sensitivity=3)["passed"] is True
+    assert exactdp.audit(a, law="staircase", gamma=1, sensitivity=3).passed is True
     wrong = exactdp.sample("staircase", gamma="1/2", sensitivity=3, size=4000, rng=exactdp.SeededBits(SEED))
-    assert exactdp.audit(wrong, law="staircase", gamma=1, sensitivity=3)["passed"] is False
+    assert exactdp.audit(wrong, law="staircase", gamma=1, sensitivity=3).passed is False
 
 
 def test_sample_by_name_is_the_named_sampler():
@@ -96,21 +97,24 @@ def test_audit_errors_name_python_arguments():
 def test_audit_report_is_typed():
     samples = exactdp.discrete_laplace(2, size=3000, rng=exactdp.SeededBits(SEED))
     r = exactdp.audit(samples, law="discrete-laplace", scale=2, alpha="1e-3")
-    assert r["n"] == 3000 and type(r["n"]) is int
-    assert r["alpha"] == Fraction(1, 1000)
-    assert all(isinstance(t["p_value"], exactdp.Interval) for t in r["tests"])
-    assert all(isinstance(t["threshold"], Fraction) for t in r["tests"])
+    assert isinstance(r, exactdp.results.AuditReport) and r.n == 3000 and type(r.n) is int
+    assert r.alpha == Fraction(1, 1000)
+    assert all(isinstance(t.p_value, exactdp.Interval) for t in r.tests)
+    assert all(isinstance(t.threshold, Fraction) for t in r.tests)
+    old = r.to_dict()  # the dict the audit returned before its typed report
+    assert set(old) == {"law", "n", "alpha", "verdict", "passed", "tests"}
+    assert old["tests"][0] == dataclasses.asdict(r.tests[0]) and old["tests"][0]["p_value"] == r.tests[0].p_value
 
 
 def test_audit_wide_and_unsigned_samples():
     big = [10**30, -(10**30)] + [0] * 100
-    assert exactdp.audit(big, sigma2=1, alpha="1e-3")["passed"] is False
+    assert exactdp.audit(big, sigma2=1, alpha="1e-3").passed is False
     # uint64 samples are read as the integers they hold: a balanced 0/1 sequence fits
     # Bernoulli(exp(-0.693)) ~ 1/2 (its chi-square statistic is 0.0004), a 2 is off the support.
     u = np.array([0, 1, 0, 1] * 500, dtype=np.uint64)
-    assert exactdp.audit(u, law="bernoulli-exp", gamma=Fraction(693, 1000), alpha="1e-3")["passed"] is True
+    assert exactdp.audit(u, law="bernoulli-exp", gamma=Fraction(693, 1000), alpha="1e-3").passed is True
     u[7] = 2
-    assert exactdp.audit(u, law="bernoulli-exp", gamma=Fraction(693, 1000), alpha="1e-3")["passed"] is False
+    assert exactdp.audit(u, law="bernoulli-exp", gamma=Fraction(693, 1000), alpha="1e-3").passed is False
 
 
 def test_old_underscore_spelling_warns():
@@ -139,14 +143,14 @@ def _cli_interval(d):
     (["gdp", "--mu", "1", "--epsilon", "1"], {"mu": 1, "epsilon": 1}),
 ])
 def test_profile_from_the_library_inside_the_clis(cli, args, kwargs):
-    delta = exactdp.profile(args[0], **kwargs)
+    delta = exactdp.profile(args[0], **kwargs).delta
     ref = cli("profile", *args, "--json")
     assert delta in _cli_interval(ref["delta"])
     assert delta.details["tolerance_met"] is True
 
 
 def test_staircase_profile_is_zero_from_gamma_on():
-    assert exactdp.profile("staircase", gamma=1, sensitivity=3, epsilon=1) == exactdp.Interval(0, 0)
+    assert exactdp.profile("staircase", gamma=1, sensitivity=3, epsilon=1).delta == exactdp.Interval(0, 0)
     assert exactdp.profile("staircase", gamma=1, sensitivity=3, epsilon="0.9").lower > 0
 
 
@@ -162,12 +166,14 @@ def test_profile_input_is_not_argv():
         exactdp.profile("gaussian", sigma=1, epsilon=1, tolerance=2)
 
 
-def test_calibrate_returns_an_interval_for_both_mechanisms():
+def test_calibrate_returns_a_calibration_for_both_mechanisms():
     sigma = exactdp.calibrate("gaussian", epsilon=1, delta="1e-5")
     sigma2 = exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-5")
-    assert isinstance(sigma, exactdp.Interval) and isinstance(sigma2, exactdp.Interval)
+    assert isinstance(sigma, exactdp.results.Calibration) and isinstance(sigma2.value, exactdp.Interval)
+    assert (sigma.parameter, sigma2.parameter) == ("sigma", "sigma2")
     assert sigma.lower < sigma.upper and sigma2.lower == sigma2.upper == 14
-    assert sigma2.details["delta_at_sigma2"].upper <= Fraction(1, 10**5)
+    assert sigma2.delta_at.upper <= Fraction(1, 10**5) and sigma.delta_at_lower is not None
+    assert sigma2.optimum is not None and sigma2.optimum.upper <= 14
     assert exactdp.profile("gaussian", sigma=sigma.upper, epsilon=1).upper <= Fraction(1, 10**5)
     with pytest.warns(DeprecationWarning):
         assert exactdp.calibrate("discrete_gaussian", epsilon=1, delta="1e-5") == sigma2
@@ -187,11 +193,13 @@ def test_convert_from_the_library_inside_the_clis(cli):
     ]
     for source, values, key in cases:
         got = exactdp.convert(source, **values)
+        assert got.result == key
         args = [a for k, v in values.items() for a in (f"--{k}", str(v))]
-        assert got in _cli_interval(cli("convert", source, *args, "--json")[key])
+        assert got.value in _cli_interval(cli("convert", source, *args, "--json")[key])
     both = exactdp.convert("pure-dp", epsilon=1)
-    assert both["rho"] == Fraction(1, 2)
-    assert both["mu"] in _cli_interval(cli("convert", "pure-dp", "--epsilon", "1", "--json")["mu"])
+    assert both.rho == Fraction(1, 2) and both.result == "mu"
+    assert both.to_dict()["rho"] == Fraction(1, 2) and "mu" in both.to_dict()
+    assert both.value in _cli_interval(cli("convert", "pure-dp", "--epsilon", "1", "--json")["mu"])
 
 
 def test_convert_errors_name_python_arguments():
@@ -223,9 +231,12 @@ def test_accountant_events_come_from_the_registry():
 def test_compose_pure_dp_every_method_inside_the_clis(cli):
     got = exactdp.compose(epsilon="0.1", k=100, delta="1e-6", method="all")
     ref = cli("compose", "pure-dp", "--epsilon", "0.1", "--k", "100", "--delta", "1e-6", "--method", "all", "--json")
-    for method, result in got["methods"].items():
-        assert result["epsilon"] in _cli_interval(ref["methods"][method]["epsilon"]), method
-    assert got["methods"]["basic"]["epsilon"] == exactdp.Interval(10, 10)
+    assert got.methods is not None and got.method == "all"
+    for method, result in got.methods.items():
+        assert result.epsilon in _cli_interval(ref["methods"][method]["epsilon"]), method
+    assert got.methods["basic"].epsilon == exactdp.Interval(10, 10)
+    assert got.upper == min(c.upper for c in got.methods.values())
+    assert got.to_dict()["methods"]["basic"]["epsilon"] == exactdp.Interval(10, 10)
     with pytest.raises(exactdp.ParameterError, match="method"):
         exactdp.compose(epsilon=1, k=2, delta="1e-6", method="best")
     with pytest.raises(exactdp.ParameterError, match="k"):
@@ -265,7 +276,7 @@ def test_calibrate_serves_every_calibrating_law_of_the_registry():
         assert exactdp.profile(law, scale=scale.upper, sensitivity=sensitivity, epsilon="1/2").upper == 0
         smaller = scale.upper * Fraction(9, 10)
         assert exactdp.profile(law, scale=smaller, sensitivity=sensitivity, epsilon="1/2").lower > 0
-        assert exactdp.calibrate(law, epsilon="1/2", sensitivity=sensitivity, report=True)["scale"] == scale
+        assert exactdp.calibrate(law, epsilon="1/2", sensitivity=sensitivity).to_dict()["scale"] == scale.value
     with pytest.raises(exactdp.ParameterError, match="mechanism"):
         exactdp.calibrate("staircase", epsilon=1, delta="1e-6")
     with pytest.raises(exactdp.ParameterError, match="sensitivity"):

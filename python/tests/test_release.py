@@ -31,22 +31,22 @@ def test_integer_column_stays_integer_next_to_a_decimal_one():
     assert out["count"].dtype == np.int64
     assert all(isinstance(v, Decimal) and v.as_tuple().exponent == -2 for v in out["amount"])
     assert list(out["region"]) == ["north", "south", "east"]
-    cols = {c["column"]: c for c in g["columns"]}
+    cols = {c["column"]: c for c in g.columns}
     assert cols["count"]["scale"] == 2 and cols["count"]["granularity"] is None  # C K Delta / eps = 2 * 1 / 1
     assert cols["amount"]["scale"] == 1000 and cols["amount"]["sensitivity_grid_steps"] == 500
     # Containment, re-derived: the privacy loss sum_c K Delta_c / t_c is exactly <= epsilon.
-    assert Fraction(1, 2) + Fraction(500, 1000) <= 1 and g["epsilon"].upper <= 1
-    assert g["l1_sensitivity"] == 501
+    assert Fraction(1, 2) + Fraction(500, 1000) <= 1 and g.epsilon.upper <= 1
+    assert g.l1_sensitivity == 501
 
 
 def test_gaussian_per_column_guarantee_is_contained():
     out, g = exactdp.release(frame(), columns=["amount", "count"], epsilon="1", delta="1e-6",
                              sensitivity={"count": 1, "amount": 5}, granularity={"amount": "0.01"},
                              contributions=2)
-    assert g["route"] == "zcdp"
-    cols = {c["column"]: c for c in g["columns"]}
+    assert g.route == "zcdp"
+    cols = {c["column"]: c for c in g.columns}
     rho = sum(Fraction(2 * 2 * d * d) / (2 * cols[c]["sigma2"]) for c, d in (("count", 1), ("amount", 500)))
-    assert rho == g["rho"]
+    assert rho == g.rho
     eps = exactdp.convert("zcdp", rho=rho, delta="1e-6")
     assert eps.upper <= 1
     # the check is not vacuous: the amount column with a quarter of its sigma2 overspends

@@ -257,9 +257,9 @@ class Accountant:
             fallback = _FALLBACK.get(self._route)
             if fallback is None or not kinds <= _route_kinds(fallback, self._relation):
                 raise
-            report = compose_events(pairs, report=True, route=fallback, neighbouring=relation,
+            report = compose_events(pairs, route=fallback, neighbouring=relation,
                                     pld_step=self._pld_step if fallback == "pld" else None,
-                                    **{target_name: str(target)})
+                                    **{target_name: str(target)}).to_dict()
             report["fallback"] = f"route {self._route} refused: {refusal}; answered by route {fallback}"
             return report
 
@@ -285,8 +285,8 @@ def _compose_on(route: str, pairs: List[Tuple[str, int]], relation: str, pld_ste
     routes = _LIBRARY_ROUTES[route]
     for i, name in enumerate(routes):
         try:
-            return compose_events(pairs, report=True, route=name, neighbouring=relation,
-                                  pld_step=pld_step if name != "rdp" else None, **target)
+            return compose_events(pairs, route=name, neighbouring=relation,
+                                  pld_step=pld_step if name != "rdp" else None, **target).to_dict()
         except ParameterError as refusal:
             if not _refused_route(refusal) or i + 1 == len(routes):
                 if _refused_route(refusal):

@@ -42,7 +42,7 @@ def get_noise_multiplier(*, target_epsilon: Any, target_delta: Any, sample_rate:
     if steps is None:
         steps = _steps_of_epochs(epochs, sample_rate, q)
     report = calibrate("dp-sgd", q=q, steps=steps, epsilon=peer_number("target_epsilon", target_epsilon),
-                       delta=peer_number("target_delta", target_delta), route=route, report=True)
+                       delta=peer_number("target_delta", target_delta), route=route).to_dict()
     sigma = report.pop("sigma")
     return CertifiedFloat(Interval(sigma.lower, sigma.upper, report))
 
