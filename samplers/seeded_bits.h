@@ -9,10 +9,11 @@
 // stream on every machine: the keystream comes from internal/chacha20.h (AVX-512, AVX2 or scalar,
 // chosen at run time), byte for byte libsodium's crypto_stream_chacha20_ietf, which the tests check.
 //
-// The key, the buffer and the keystream made ahead of the buffer (up to 1 KiB) live in one anonymous page that is left out of core dumps
-// (MADV_DONTDUMP) and mlock'ed where RLIMIT_MEMLOCK allows (if not, it may be swapped; nothing
-// aborts); both are wiped with sodium_memzero on destruction (internal/secret_page.h). Unlike
-// SystemBits the page is NOT wiped on fork: a forked child continues the same stream.
+// The key, the buffer and the keystream made ahead of the buffer (up to 1 KiB) live in one
+// anonymous page that is left out of core dumps (MADV_DONTDUMP) and mlock'ed where
+// RLIMIT_MEMLOCK allows (if not, it may be swapped; nothing aborts); all are wiped with
+// sodium_memzero on destruction (internal/secret_page.h). Unlike SystemBits the page is NOT wiped
+// on fork: a forked child continues the same stream.
 #pragma once
 
 #include <array>

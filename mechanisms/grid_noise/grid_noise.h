@@ -44,9 +44,12 @@
 //     (samplers/seeded_bits.h: nonce c 2^32, so chunks never share keystream), so y is the same
 //     for threads = 1, 2, 3, ... Seeded streams are for tests and audits only (SECURITY.md).
 //   * add_noise(..., std::nullopt, threads): every thread has its own SystemBits (the OS CSPRNG).
-//   Threads take chunks from a shared counter (std::thread); per call, besides the threads, each
-//   thread allocates only its batch buffers (and, when seeded, one seeded source that
-//   SeededBits::seek moves to each of its chunks' substreams).
+//   Threads take chunks from a shared counter (std::thread), first to check them for NaN/inf
+//   (all threads; a barrier, so nothing is drawn or written before every chunk passed), then to
+//   add the noise; per call, besides the threads, each thread allocates only its batch buffers
+//   (and, when seeded, one seeded source that SeededBits::seek moves to each of its chunks'
+//   substreams). The usual case of the double mapping runs on AVX-512 lanes where the CPU has
+//   them (float_grid_simd.h; the same bits).
 //
 // Hardened: the law's isochronous sampler (GridNoiseSpec::hardening; for the discrete Gaussian
 // always with HardenedMethod::kRejection, which is the fixed-work method outside
