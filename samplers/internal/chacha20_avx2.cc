@@ -4,7 +4,6 @@
 #include <exactdp/samplers/internal/chacha20.h>
 
 #include <immintrin.h>
-#include <sodium.h>
 
 namespace exactdp::internal {
 namespace {
@@ -58,7 +57,7 @@ __attribute__((target("avx2"))) void chacha20_blocks_avx2(std::uint32_t* state, 
   const __m256i rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1,
                                         2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
   for (; blocks >= 8; blocks -= 8, out += 512) {
-    alignas(32) std::uint32_t counter[2][8];  // words 12 and 13 of the eight blocks
+    alignas(32) std::uint32_t counter[2][8];  // words 12 and 13 of the eight blocks (public)
     const std::uint64_t first = std::uint64_t{state[13]} << 32 | state[12];
     for (int i = 0; i < 8; ++i) {
       counter[0][i] = static_cast<std::uint32_t>(first + static_cast<std::uint64_t>(i));
@@ -87,7 +86,6 @@ __attribute__((target("avx2"))) void chacha20_blocks_avx2(std::uint32_t* state, 
     }
     transpose_store(x, out);
     transpose_store(x + 8, out + 32);
-    sodium_memzero(counter, sizeof counter);
     chacha20_advance(state, 8);
   }
 }

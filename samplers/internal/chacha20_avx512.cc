@@ -8,7 +8,6 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
-#include <sodium.h>
 
 namespace exactdp::internal {
 namespace {
@@ -58,7 +57,7 @@ EXACTDP_AVX512 void transpose_store(const __m512i* x, unsigned char* out) {
 __attribute__((target("avx512f"))) void chacha20_blocks_avx512(std::uint32_t* state, unsigned char* out,
                                                                 std::size_t blocks) noexcept {
   for (; blocks >= 16; blocks -= 16, out += 1024) {
-    alignas(64) std::uint32_t counter[2][16];  // words 12 and 13 of the sixteen blocks
+    alignas(64) std::uint32_t counter[2][16];  // words 12 and 13 of the sixteen blocks (public)
     const std::uint64_t first = std::uint64_t{state[13]} << 32 | state[12];
     for (int i = 0; i < 16; ++i) {
       counter[0][i] = static_cast<std::uint32_t>(first + static_cast<std::uint64_t>(i));
@@ -86,7 +85,6 @@ __attribute__((target("avx512f"))) void chacha20_blocks_avx512(std::uint32_t* st
       x[j] = _mm512_add_epi32(x[j], input);
     }
     transpose_store(x, out);
-    sodium_memzero(counter, sizeof counter);
     chacha20_advance(state, 16);
   }
 }
