@@ -35,8 +35,9 @@ Bytes ours(std::size_t len, const Bytes& nonce, std::uint32_t counter, const Byt
 }
 
 Bytes libsodium(std::size_t len, const Bytes& nonce, std::uint32_t counter, const Bytes& key) {
-  Bytes out(len, 0);
+  Bytes out(len + 1, 0);  // never empty: libsodium's pointers must not be null, even for len 0
   crypto_stream_chacha20_ietf_xor_ic(out.data(), out.data(), len, nonce.data(), counter, key.data());
+  out.pop_back();
   return out;
 }
 
