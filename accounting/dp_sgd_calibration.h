@@ -15,8 +15,9 @@
 //                  significant digits). The search: the rdp route's sigma (width 10^-3) rounded up
 //                  to the grid, a walk down by 10 % steps to a sigma that misses, then secant and
 //                  bisection steps on the grid of multiples of r. Every evaluation uses one pld
-//                  grid (dp_sgd_pld_steps_per_unit), chosen so that the cost model (pld_cost.h)
-//                  estimates at most 1 s and 128 MiB per evaluation (the route's own refusal
+//                  grid (dp_sgd_pld_steps_per_unit), chosen so that the cost model (pld_cost.h,
+//                  or pld_wide_route.h's for long runs at small delta) estimates at most 1 s and
+//                  128 MiB per evaluation (the route's own refusal
 //                  limit is 10 s and 1 GiB). Where the pld LOWER end at sigma - r is > target too,
 //                  no sigma <= sigma - r meets the target at all (proven: optimal_within_resolution).
 //                  The pld upper end is a proven bound but need not be exactly monotone in sigma
@@ -79,9 +80,11 @@ struct DpSgdAnswer {
 [[nodiscard]] DpSgdRoute parse_dp_sgd_route(const std::string& name);
 
 // The finest pld grid (steps per unit of loss, among 5000, 2500, 2000, 1000, 500, 250, 100)
-// whose cost estimate for `steps` copies of poisson-gaussian(sigma, q) is at most 1 s and
-// 128 MiB; LimitError naming "steps" when none is.
-[[nodiscard]] unsigned long dp_sgd_pld_steps_per_unit(const mpq_class& q, unsigned long steps, const mpq_class& sigma);
+// whose cost estimate for `steps` copies of poisson-gaussian(sigma, q) at `delta` is at most 1 s
+// and 128 MiB (the wide-mass route's estimate where it applies, pld/pld_wide_route.h, else
+// pld_cost.h's); LimitError naming "steps" when none is.
+[[nodiscard]] unsigned long dp_sgd_pld_steps_per_unit(const mpq_class& q, unsigned long steps, const mpq_class& sigma,
+                                                      const mpq_class& delta);
 
 // The sigma to print: pld: sigma_upper exactly (a decimal); rdp: sigma_upper rounded UP to
 // min(digits, 8) significant digits (the bracket is 10^-6 wide; a larger sigma only lowers every

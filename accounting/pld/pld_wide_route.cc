@@ -51,11 +51,7 @@ constexpr double kWideDiscretizeFactor = 1.5;
 // chain's, an epsilon of about 33.
 constexpr unsigned kEstimatedTiltBits = 48;
 
-struct WideCost {
-  double seconds = 0, bytes = 0;
-};
-
-WideCost estimate(const RdpComposition& events, Neighbouring relation, const PldOptions& o, Budget& b) {
+WideRouteCost estimate(const RdpComposition& events, Neighbouring relation, const PldOptions& o, Budget& b) {
   PldOptions add_remove = o;
   add_remove.discretization.tail_bits = std::min(b.tail_bits, 1000U);
   add_remove.discretization.test_coarsening = 1;
@@ -69,7 +65,7 @@ WideCost estimate(const RdpComposition& events, Neighbouring relation, const Pld
   b.points = widen * e.grid_points + deviations * spread * std::max(0.0, e.composed_points - e.grid_points) + 1;
   const auto orders = static_cast<double>(wide_orders(events, relation).size());
   const double chain_slot = 2.0 * b.chain_bits + 20, test_slot = 2.0 * (b.chain_bits + kEstimatedTiltBits) + 20;
-  WideCost c;
+  WideRouteCost c;
   c.seconds = kWideDiscretizeFactor * widen * e.discretize_seconds * (orders + 1) / 2 +
               kSecondsPerPointBit * b.points * (orders * chain_slot + 2 * test_slot) +
               kSecondsPerQueryPoint * b.points * (orders + 1);
@@ -77,9 +73,18 @@ WideCost estimate(const RdpComposition& events, Neighbouring relation, const Pld
   return c;
 }
 
-Budget budget_for(const RdpComposition& events, const mpq_class& delta) {
+// The truncation from delta and the count, the estimated support, the chain's scale from that.
+Budget planned(const RdpComposition& events, const mpq_class& delta, Neighbouring relation, const PldOptions& o,
+               WideRouteCost& cost) {
+  if (delta <= 0 || delta >= 1) {
+    throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
+  }
   Budget b;
   b.tail_bits = inverse_bits(delta) + bits_of(total_count(events)) + 10;
+  b.chain_bits = b.tail_bits + 2;  // the estimate's support first, then its bits
+  (void)estimate(events, relation, o, b);
+  b.chain_bits = b.tail_bits + bits_of(static_cast<unsigned long>(b.points)) + 2;
+  cost = estimate(events, relation, o, b);
   return b;
 }
 
@@ -127,6 +132,13 @@ UpperEnd upper_end(const RdpComposition& events, const mpq_class& delta, const W
 
 }  // namespace
 
+WideRouteCost estimate_wide_route(const RdpComposition& events, const mpq_class& delta, Neighbouring relation,
+                                  const PldOptions& options) {
+  WideRouteCost cost;
+  (void)planned(events, delta, relation, options, cost);
+  return cost;
+}
+
 bool wide_route_wanted(const RdpComposition& events, const mpq_class& delta, Neighbouring relation) {
   if (events.empty() || delta <= 0 || delta >= 1) return false;
   if (delta * (mpz_class(1) << 36) >= mpz_class(total_count(events))) return false;
@@ -135,14 +147,8 @@ bool wide_route_wanted(const RdpComposition& events, const mpq_class& delta, Nei
 
 std::optional<PldAnswer> wide_pld_epsilon(const RdpComposition& events, const mpq_class& delta, Neighbouring relation,
                                           const PldOptions& options) {
-  if (delta <= 0 || delta >= 1) {
-    throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
-  }
-  Budget b = budget_for(events, delta);
-  b.chain_bits = b.tail_bits + 2;  // the estimate's support first, then its bits
-  (void)estimate(events, relation, options, b);
-  b.chain_bits = b.tail_bits + bits_of(static_cast<unsigned long>(b.points)) + 2;
-  const WideCost cost = estimate(events, relation, options, b);
+  WideRouteCost cost;
+  const Budget b = planned(events, delta, relation, options, cost);
   if (cost.seconds > options.cost_budget.max_seconds || cost.bytes > options.cost_budget.max_bytes) {
     return std::nullopt;
   }

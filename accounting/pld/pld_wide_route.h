@@ -42,6 +42,14 @@ namespace exactdp::accounting::pld {
 
 [[nodiscard]] bool wide_route_wanted(const RdpComposition& events, const mpq_class& delta, Neighbouring relation);
 
+// The estimate wide_pld_epsilon checks against options.cost_budget before any work (seconds of
+// CPU, peak bytes; ParameterError naming "delta" outside 0 < delta < 1).
+struct WideRouteCost {
+  double seconds = 0, bytes = 0;
+};
+[[nodiscard]] WideRouteCost estimate_wide_route(const RdpComposition& events, const mpq_class& delta,
+                                                Neighbouring relation, const PldOptions& options);
+
 // The answer, or nullopt when the cost estimate is over options.cost_budget. Errors: as
 // pld_epsilon (pld_accountant.h); LimitError naming "delta" when no epsilon is certifiable.
 [[nodiscard]] std::optional<PldAnswer> wide_pld_epsilon(const RdpComposition& events, const mpq_class& delta,
