@@ -86,11 +86,11 @@ HardenedRejectionPlan make_rejection_plan(const mpq_class& sigma2) {
   plan.brackets = make_bracket_table(plan.half, plan.width);
   plan.table_tv_upper = half.tv_upper;
   plan.log2e_over_two_s0 = log2e_over_two_s0(s0);
-  plan.exp = make_fixed_exp_tables();
+  plan.exp = make_fixed_exp52();
   plan.acceptance_lower = acceptance_lower(s0, plan.j);
-  // 2^-75 (fixed_exp.h) + 2^-80 (alpha's floor) < 2^-74, and the residual's floor: at most 1 / w_x
-  // given x, (K + 1) 2^-80 averaged over x (docs/HARDENED.md).
-  const mpq_class acceptance_error = mpq_class(1, mpz_class(1) << 74) +
+  // alpha: 2^-80 (its floor) + 2^-90 (fixed_exp52.h) + 2^-116 (H) < 2^-79; the residual's floor: at
+  // most 1 / w_x given x, (K + 1) 2^-80 averaged over x (docs/HARDENED.md).
+  const mpq_class acceptance_error = mpq_class(1, mpz_class(1) << 79) +
                                      mpq_class(static_cast<unsigned long>(plan.brackets.values), mpz_class(1) << 80);
   plan.tau_upper = (2 * plan.table_tv_upper + acceptance_error) / plan.acceptance_lower;
   return plan;
@@ -192,19 +192,18 @@ std::size_t draw_one(Source& bits, const HardenedRejectionPlan& plan, std::int64
 }
 
 // A group of kScanGroup proposals: their bits (one read), their table draws counted by one group
-// scan (internal/hardened_scan.h), their 2^-(i/16) entries taken by one group select
-// (FixedExpTables::select_group), their brackets by another (BracketTable::select_group), their
-// acceptance tests. Compiled for AVX2 beside the baseline.
+// scan (internal/hardened_scan.h), their alphas by one group evaluation (FixedExp52::group), their
+// brackets by one group select (BracketTable::select_group), their acceptance tests. Compiled for
+// AVX2 beside the baseline.
 struct ProposalGroup {
   std::uint64_t words[kMaxGroupWords];
   uint128 window[kScanGroup];
   std::uint32_t digits[3 * kScanGroup];
   std::uint32_t below[kScanGroup];
   std::uint32_t x[kScanGroup];
-  uint128 exponent[kScanGroup];        // acceptance_exponent
-  std::uint32_t index[kScanGroup];     // its table index (fixed_exp2_index)
-  uint128 sixteenth[kScanGroup];       // the selected table entries
-  static_assert(kScanGroup == kFixedSelectGroup && kScanGroup == kBracketGroup, "one group select a group");
+  uint128 exponent[kScanGroup];  // acceptance_exponent
+  uint128 alpha[kScanGroup];     // acceptance_fraction
+  static_assert(kScanGroup == kFixedExp52Group && kScanGroup == kBracketGroup, "one group evaluation a group");
   uint128 base[kScanGroup];
   uint128 width[kScanGroup];
   std::uint64_t accepted[kScanGroup];
@@ -226,13 +225,11 @@ EXACTDP_SCAN_CLONES void evaluate_group(const HardenedRejectionPlan& plan, Propo
   for (std::size_t s = 0; s < kScanGroup; ++s) {
     g.x[s] = static_cast<std::uint32_t>(t.entries - g.below[s]);
     g.exponent[s] = acceptance_exponent(plan, g.x[s], proposal_y(plan, g.window[s]));
-    g.index[s] = fixed_exp2_index(g.exponent[s]);
   }
-  plan.exp.select_group(plan.exp, g.index, g.sixteenth);
+  plan.exp.group(plan.exp, g.exponent, g.alpha);
   plan.brackets.select_group(plan.brackets, g.x, g.base, g.width);
   for (std::size_t s = 0; s < kScanGroup; ++s) {
-    const uint128 alpha = fixed_exp2_neg_at(g.exponent[s], plan.exp, g.sixteenth[s]) >> 47;
-    g.accepted[s] = proposal_accept(plan, g.x[s], g.window[s], alpha, g.base[s], g.width[s], &g.value[s]);
+    g.accepted[s] = proposal_accept(plan, g.x[s], g.window[s], g.alpha[s], g.base[s], g.width[s], &g.value[s]);
   }
 }
 

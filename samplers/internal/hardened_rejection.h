@@ -8,15 +8,15 @@
 //       and a table T (x = #{i : u >= T_i}, scanned whole: internal/hardened_scan.h),
 //   y uniform on [0, k), a sign bit b, z = k x + y;
 //   accept with probability exp(-y (y + 2 k x) / (2 sigma2)) (= rho_sigma(z) / rho_sigma0(x) <= 1):
-//       alpha = that probability in 80-bit fixed point (internal/fixed_exp.h); accept when the
+//       alpha = that probability in 80-bit fixed point (internal/fixed_exp52.h); accept when the
 //       residual r = u - T_(x-1), uniform on [0, w_x) given x (internal/hardened_bracket.h), is
 //       below floor(alpha w_x / 2^80), and reject z = 0 with b = 1;
 // else draw a new proposal. The output is mean + (b ? -z : z).
 // Exactness: with exact tables and exact acceptance the accepted value follows D_{Z, sigma}
 // exactly (rejection sampling: proposal weight rho_sigma0(x) / k, acceptance rho_sigma(z) /
-// rho_sigma0(x)). The table's distance delta_b, the exponential's error 2^-75, alpha's floor 2^-80
-// and the residual's floor (at most 1 / w_x given x: (K + 1) 2^-80 on average) give
-// tau_upper = (2 delta_b + 2^-74 + (K + 1) 2^-80) / A_lower, A_lower a certified lower bound of
+// rho_sigma0(x)). The table's distance delta_b, alpha's error (2^-80 + 2^-90) and the residual's
+// floor (at most 1 / w_x given x: (K + 1) 2^-80 on average) give
+// tau_upper = (2 delta_b + 2^-79 + (K + 1) 2^-80) / A_lower, A_lower a certified lower bound of
 // the acceptance rate A ~ 0.83 .. 0.9.
 // Random bits: P = 81 + j a proposal (kRejectionUniformBits + 1 + j), in stream order u (most
 // significant bit first), b, y. 1 / A proposals a draw on average (118 bits at sigma2 = 2^36).
@@ -32,7 +32,7 @@
 #include <cstdint>
 
 #include <exactdp/samplers/bit_source.h>
-#include <exactdp/samplers/internal/fixed_exp.h>
+#include <exactdp/samplers/internal/fixed_exp52.h>
 #include <exactdp/samplers/internal/hardened_bracket.h>
 #include <exactdp/samplers/internal/hardened_scan.h>
 #include <exactdp/samplers/internal/hardened_tables.h>
@@ -53,10 +53,10 @@ struct HardenedRejectionPlan {
   ScanTable half_scan;
   BracketTable brackets;     // (T_(x-1), w_x) of the half table
   uint128 log2e_over_two_s0 = 0;  // round(2^128 log2(e) / (2 s0)), < 2^127
-  FixedExpTables exp;
+  FixedExp52 exp;
   mpq_class table_tv_upper;      // delta_b
   mpq_class acceptance_lower;    // A_lower
-  mpq_class tau_upper;           // (2 delta_b + 2^-74 + (K + 1) 2^-80) / A_lower
+  mpq_class tau_upper;           // (2 delta_b + 2^-79 + (K + 1) 2^-80) / A_lower
   // The bits of one proposal: 81 + j.
   [[nodiscard]] unsigned proposal_bits() const noexcept { return kRejectionWidthBits + 1 + j; }
 };
@@ -71,9 +71,9 @@ struct HardenedRejectionPlan {
 // (x <= the half table's entries, y < k):
 //   exp(-gamma) = 2^-h, h = gamma log2(e) = M R / 2^180 with M = y (y + 2 k x) 2^(52 - 2 j)
 //   < 121 2^52 and R = round(2^128 log2(e) / (2 s0)) < 2^127; H = floor(M R / 2^63) = h 2^117 (to
-//   within 2^-117 in h), below 2^122 (h < 121 log2(e) / 8 < 22); then fixed_exp.h.
-// acceptance_exponent is H, acceptance_fraction alpha; the batch selects the table entries of a
-// group at once (FixedExpTables::select_group) and finishes with fixed_exp2_neg_at.
+//   within 2^-117 in h), below 2^122 (h < 121 log2(e) / 8 < 22); then fixed_exp52.h.
+// acceptance_exponent is H, acceptance_fraction alpha; the batch evaluates a group's alphas at
+// once (FixedExp52::group: AVX-512 IFMA where the CPU has it, the same bits).
 [[gnu::always_inline]] inline uint128 acceptance_exponent(const HardenedRejectionPlan& plan, std::uint64_t x,
                                                           std::uint64_t y) noexcept {
   const std::uint64_t m = (y * (y + (x << (plan.j + 1)))) << (52 - 2 * plan.j);
@@ -83,7 +83,7 @@ struct HardenedRejectionPlan {
 }
 [[gnu::always_inline]] inline uint128 acceptance_fraction(const HardenedRejectionPlan& plan, std::uint64_t x,
                                                           std::uint64_t y) noexcept {
-  return fixed_exp2_neg(acceptance_exponent(plan, x, y), plan.exp) >> 47;
+  return fixed_exp52_alpha(acceptance_exponent(plan, x, y), plan.exp);
 }
 
 // floor(alpha w / 2^80) for alpha <= 2^80 and w <= 2^80, exactly: with alpha = a1 2^64 + a0 and

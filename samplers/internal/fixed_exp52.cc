@@ -1,0 +1,186 @@
+// The constants of fixed_exp52.h and its group evaluation: portable (fixed_exp52_alpha per H) and,
+// on x86-64 CPUs with AVX-512 IFMA (chosen at run time), eight H per vector of 64-bit lanes with
+// each value as two 52-bit limbs, mul104 from seven vpmadd52 products, S_i by a two-register
+// permute (vpermt2q, whose lane choice is an operand, not an address). The same exact integer
+// operations, so the same bits.
+#include <exactdp/samplers/internal/fixed_exp52.h>
+
+#include <gmpxx.h>
+#include <mpfr.h>
+
+#include <cstring>
+
+#include <exactdp/core/interval.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace exactdp::internal {
+namespace {
+
+constexpr mpfr_prec_t kConstantPrecision = 256;
+
+// round(2^104 x) for 0 <= x < 1.
+uint128 to_q104(mpfr_srcptr x) {
+  Real scaled(kConstantPrecision);
+  mpfr_mul_2ui(scaled, x, 104, MPFR_RNDN);  // exact
+  mpz_class v;
+  mpfr_get_z(v.get_mpz_t(), scaled, MPFR_RNDN);
+  const mpz_class high = v >> 64;
+  const mpz_class low = v - (high << 64);
+  return (uint128{high.get_ui()} << 64) | low.get_ui();
+}
+
+void to_limbs(uint128 v, std::uint64_t* limbs) {
+  limbs[0] = static_cast<std::uint64_t>(v) & kLimb52;
+  limbs[1] = static_cast<std::uint64_t>(v >> 52);
+}
+
+#if defined(__x86_64__)
+#define EXACTDP_IFMA __attribute__((target("avx512f,avx512ifma")))
+
+// Lanes as a GCC vector (shifts, masks and subtractions written as operators: the AVX-512 shift
+// intrinsics trip GCC 12's -Wuninitialized); the products and the permute are intrinsics.
+using V8 = unsigned long long __attribute__((vector_size(64)));
+constexpr V8 kMask8 = {kLimb52, kLimb52, kLimb52, kLimb52, kLimb52, kLimb52, kLimb52, kLimb52};
+
+struct Limbs {
+  V8 low, high;  // 52-bit limbs, one value a lane
+};
+
+EXACTDP_IFMA inline V8 madd_low(V8 acc, V8 a, V8 b) noexcept {
+  return (V8)_mm512_madd52lo_epu64((__m512i)acc, (__m512i)a, (__m512i)b);  // NOLINT: same-size vector casts
+}
+EXACTDP_IFMA inline V8 madd_high(V8 acc, V8 a, V8 b) noexcept {
+  return (V8)_mm512_madd52hi_epu64((__m512i)acc, (__m512i)a, (__m512i)b);  // NOLINT: same-size vector casts
+}
+
+// mul104 on eight lanes: floor(a b / 2^104) = a1 b1 + floor((a1 b0 + a0 b1 + floor(a0 b0 / 2^52)) / 2^52),
+// each 104-bit product split into its low and high 52 bits by vpmadd52luq / vpmadd52huq.
+EXACTDP_IFMA inline Limbs mul_ifma(Limbs a, Limbs b) noexcept {
+  const V8 zero = {};
+  V8 carry = madd_high(zero, a.low, b.low);
+  carry = madd_low(carry, a.high, b.low);
+  carry = madd_low(carry, a.low, b.high);  // < 3 2^52
+  V8 low = madd_low(carry >> 52, a.high, b.high);
+  low = madd_high(low, a.high, b.low);
+  low = madd_high(low, a.low, b.high);  // < 4 2^52
+  return {low & kMask8, madd_high(low >> 52, a.high, b.high)};
+}
+
+// a - b for a >= b (the low limbs' borrow is bit 63 of their difference).
+EXACTDP_IFMA inline Limbs sub_ifma(Limbs a, Limbs b) noexcept {
+  const V8 low = a.low - b.low;
+  return {low & kMask8, a.high - b.high - (low >> 63)};
+}
+
+EXACTDP_IFMA inline Limbs broadcast(const std::uint64_t* limbs) noexcept {
+  const V8 zero = {};
+  return {zero + limbs[0], zero + limbs[1]};
+}
+
+EXACTDP_IFMA inline V8 load8(const std::uint64_t* p) noexcept {
+  V8 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// The group's four vectors of eight go through every step together: four independent chains of
+// products (each vpmadd52 has a latency of several cycles), so the processor overlaps them.
+constexpr unsigned kVectors = kFixedExp52Group / 8;
+
+EXACTDP_IFMA void group_ifma(const FixedExp52& t, const uint128* h, uint128* alpha) noexcept {
+  alignas(64) std::uint64_t r_low[kFixedExp52Group], r_high[kFixedExp52Group], index[kFixedExp52Group];
+  for (std::size_t s = 0; s < kFixedExp52Group; ++s) {
+    const uint128 r = exp52_r(h[s]);
+    r_low[s] = static_cast<std::uint64_t>(r) & kLimb52;
+    r_high[s] = static_cast<std::uint64_t>(r >> 52);
+    index[s] = exp52_i(h[s]);
+  }
+  Limbs rho[kVectors], p[kVectors];
+  V8 q[kVectors];
+  const Limbs ln2 = broadcast(t.ln2_limbs);
+  const V8 zero = {};
+  for (unsigned b = 0; b < kVectors; ++b) {
+    rho[b] = mul_ifma({load8(r_low + 8 * b), load8(r_high + 8 * b)}, ln2);
+    q[b] = zero + t.narrow[kFixedExp52Degree];
+  }
+  for (unsigned k = kFixedExp52Degree; k-- > kFixedExp52WideSteps;) {  // one limb: rho1 = rho's high limb
+    for (unsigned b = 0; b < kVectors; ++b) q[b] = (zero + t.narrow[k]) - madd_high(zero, rho[b].high, q[b]);
+  }
+  for (unsigned b = 0; b < kVectors; ++b) p[b] = {zero, q[b]};  // q 2^52
+  for (unsigned k = kFixedExp52WideSteps; k-- > 0;) {
+    const Limbs c = broadcast(t.coeff_limbs[k]);
+    for (unsigned b = 0; b < kVectors; ++b) p[b] = sub_ifma(c, mul_ifma(rho[b], p[b]));
+  }
+  const __m512i s_low[2] = {(__m512i)load8(&t.sixteenth_limbs[0][0]), (__m512i)load8(&t.sixteenth_limbs[0][8])};
+  const __m512i s_high[2] = {(__m512i)load8(&t.sixteenth_limbs[1][0]), (__m512i)load8(&t.sixteenth_limbs[1][8])};
+  alignas(64) std::uint64_t v_low[kFixedExp52Group], v_high[kFixedExp52Group];
+  for (unsigned b = 0; b < kVectors; ++b) {
+    const Limbs d = sub_ifma(rho[b], mul_ifma(rho[b], mul_ifma(rho[b], p[b])));
+    const __m512i at = (__m512i)load8(index + 8 * b);
+    const Limbs s = {(V8)_mm512_permutex2var_epi64(s_low[0], at, s_low[1]),
+                     (V8)_mm512_permutex2var_epi64(s_high[0], at, s_high[1])};
+    const Limbs v = sub_ifma(s, mul_ifma(s, d));
+    std::memcpy(v_low + 8 * b, &v.low, sizeof v.low);
+    std::memcpy(v_high + 8 * b, &v.high, sizeof v.high);
+  }
+  for (std::size_t s = 0; s < kFixedExp52Group; ++s) {
+    const uint128 value = (uint128{v_high[s]} << 52) | v_low[s];
+    alpha[s] = shift_right_small(value, 24 + exp52_n(h[s]));
+  }
+}
+#endif
+
+}  // namespace
+
+void fixed_exp52_group_portable(const FixedExp52& t, const uint128* h, uint128* alpha) noexcept {
+  for (std::size_t s = 0; s < kFixedExp52Group; ++s) alpha[s] = fixed_exp52_alpha(h[s], t);
+}
+
+FixedExp52GroupFn fixed_exp52_group_ifma() noexcept {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma")) return group_ifma;
+#endif
+  return nullptr;
+}
+
+FixedExp52 make_fixed_exp52() {
+  static_assert(sizeof(unsigned long) == 8, "mpz get_ui must hold a 64-bit word");
+  FixedExp52 t;
+  Real x(kConstantPrecision);
+  mpfr_const_log2(x, MPFR_RNDN);
+  t.ln2 = to_q104(x);
+  to_limbs(t.ln2, t.ln2_limbs);
+  mpfr_set_ui(x, 1, MPFR_RNDN);
+  mpfr_div_ui(x, x, 2, MPFR_RNDN);  // 1/2!
+  for (unsigned long k = 0; k <= kFixedExp52Degree; ++k) {
+    if (k > 0) mpfr_div_ui(x, x, k + 2, MPFR_RNDN);  // 1/(k+2)!, 256 bits: far below 2^-104
+    t.coeff[k] = to_q104(x);
+    to_limbs(t.coeff[k], t.coeff_limbs[k]);
+    Real scaled(kConstantPrecision);
+    mpfr_mul_2ui(scaled, x, 52, MPFR_RNDN);  // exact
+    mpz_class narrow;
+    mpfr_get_z(narrow.get_mpz_t(), scaled, MPFR_RNDN);
+    t.narrow[k] = narrow.get_ui();  // round(2^52 / (k+2)!)
+  }
+  t.sixteenth[0] = (uint128{1} << 104) - 1;
+  for (long i = 1; i < 16; ++i) {
+    mpfr_set_si(x, -i, MPFR_RNDN);
+    mpfr_div_ui(x, x, 16, MPFR_RNDN);  // exact
+    mpfr_exp2(x, x, MPFR_RNDN);
+    t.sixteenth[i] = to_q104(x);
+  }
+  for (unsigned i = 0; i < 16; ++i) {
+    std::uint64_t limbs[2];
+    to_limbs(t.sixteenth[i], limbs);
+    t.sixteenth_limbs[0][i] = limbs[0];
+    t.sixteenth_limbs[1][i] = limbs[1];
+  }
+  const FixedExp52GroupFn ifma = fixed_exp52_group_ifma();
+  t.group = ifma != nullptr ? ifma : fixed_exp52_group_portable;
+  return t;
+}
+
+}  // namespace exactdp::internal
