@@ -138,7 +138,8 @@ uint128 acceptance_count(const HardenedRejectionPlan& plan, std::uint64_t x, std
   return acceptance_count(acceptance_fraction(plan, x, y), width);
 }
 
-std::uint64_t rejection_proposal(const HardenedRejectionPlan& plan, uint128 window, std::int64_t* value) noexcept {
+EXACTDP_SCAN_CLONES std::uint64_t rejection_proposal(const HardenedRejectionPlan& plan, uint128 window,
+                                                     std::int64_t* value) noexcept {
   const std::uint64_t x = proposal_x(plan, proposal_u(window));
   uint128 base = 0, width = 0;
   select_bracket(plan.brackets, static_cast<std::uint32_t>(x), &base, &width);
