@@ -7,6 +7,7 @@
 #include <exactdp/laws/registry.h>
 #include <exactdp/samplers/hardening.h>
 #include <exactdp/operations/law_names.h>
+#include <exactdp/operations/law_queries.h>
 #include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
@@ -24,7 +25,7 @@ constexpr MechanismCommand kCalibrate = MechanismCommand::kCalibrate;
 // bracket). The closed forms (the Laplace laws) have nothing more to certify than
 // scale = sensitivity / epsilon; calibrate refuses them by name (cmd_calibrate.cc).
 bool has_calibration(const laws::Law& law) {
-  return law.supports(laws::Capability::kCalibrate) && (law.name() == "gaussian" || law.name() == "discrete-gaussian");
+  return law.supports(laws::Capability::kCalibrate) && !operations::calibration_is_closed_form(law);
 }
 
 // A registry law with a certified profile: its options are its noise and privacy parameters
@@ -100,12 +101,12 @@ SensitivityKind sensitivity_kind(const laws::Law& law) {
 }
 
 // The commands that offer a law: profile and measure-gdp every law with a certified profile;
-// measure-gdp also pure-dp (the profile every epsilon-DP mechanism meets), which profile cannot
-// take (its --epsilon is profile's own option); calibrate the laws it has a calibration of.
+// measure-gdp also a law whose events are pure epsilon-DP (pure-dp: the profile every epsilon-DP
+// mechanism meets), which profile does not take; calibrate the laws it has a calibration of.
 std::vector<MechanismCommand> commands_of(const laws::Law& law) {
   std::vector<MechanismCommand> out;
   if (law.supports(laws::Capability::kProfile)) out = {kProfile, kMeasureGdp};
-  if (law.name() == "pure-dp") out = {kMeasureGdp};
+  if (operations::events_are_pure_dp(law)) out = {kMeasureGdp};
   if (has_calibration(law)) out.push_back(kCalibrate);
   return out;
 }

@@ -1,12 +1,14 @@
 #include <exactdp/operations/convert.h>
 
 #include <utility>
+#include <vector>
 
 #include <exactdp/accounting/gdp_conversions.h>
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/operations/law_queries.h>
 #include <exactdp/operations/tolerance.h>
 
 namespace exactdp::operations {
@@ -64,15 +66,31 @@ ConvertReport convert_pure_dp(const ConvertRequest& r, const accounting::ZivOpti
           "mu = 2 Phi^-1(e^eps/(1+e^eps)) (Dong-Roth-Su; gdp_bridge Thm 5.1)", {}};
 }
 
+// The sources: each a privacy definition of one parameter, named as the registry names its law
+// (operations/law_queries.h: rho -> zcdp, mu -> gdp, epsilon -> pure-dp).
+struct Conversion {
+  const char* parameter;
+  ConvertReport (*run)(const ConvertRequest&, const accounting::ZivOptions&);
+};
+constexpr Conversion kConversions[] = {{"rho", convert_zcdp}, {"mu", convert_gdp}, {"epsilon", convert_pure_dp}};
+
 }  // namespace
 
 ConvertReport convert(const ConvertRequest& request) {
   const accounting::ZivOptions options = checked_ziv_options(request.tolerance);
-  if (request.source == "zcdp") return convert_zcdp(request, options);
-  if (request.source == "gdp") return convert_gdp(request, options);
-  if (request.source == "pure-dp") return convert_pure_dp(request, options);
-  throw ParameterError("source", "unknown source '" + abbreviate(request.source) +
-                                     "' for convert: use zcdp, gdp or pure-dp" + request.spelling.see_help);
+  std::vector<std::string> sources;
+  for (const Conversion& c : kConversions) {
+    const laws::Law* law = definition_law(c.parameter);
+    if (law == nullptr) continue;
+    if (law->name() == request.source) return c.run(request, options);
+    sources.push_back(law->name());
+  }
+  std::string use;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    use += (i == 0 ? "" : (i + 1 == sources.size() ? " or " : ", ")) + sources[i];
+  }
+  throw ParameterError("source", "unknown source '" + abbreviate(request.source) + "' for convert: use " + use +
+                                     request.spelling.see_help);
 }
 
 }  // namespace exactdp::operations

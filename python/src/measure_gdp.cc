@@ -3,8 +3,8 @@
 // functions `exactdp measure-gdp` calls).
 //
 // _measure_gdp(mechanism, parameters, eps_max, tolerance, mu_max, seed, naive, digits):
-// mechanism is a law of the registry with a profile (its parameters parsed by the law, as
-// exactdp.profile), "pure-dp" (epsilon) or "pure-dp-composition" (epsilon, k); parameters
+// mechanism is a law of the registry with a profile or pure epsilon-DP events (its parameters
+// parsed by the law, as exactdp.profile) or "pure-dp-composition" (epsilon, k); parameters
 // (name, exact text); eps_max / tolerance / mu_max "" for the defaults; seed None for the
 // default. Returns {"mechanism", "eps_max", "tolerance", "mu": interval dict, "mu_upper" (rounded
 // up to `digits` digits, or "inf"), "bounded", "complete", "grid_points", "binary_searches",
@@ -28,8 +28,8 @@
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
-#include <exactdp/laws/continuous/laplace_privacy.h>
 #include <exactdp/laws/registry.h>
+#include <exactdp/operations/law_queries.h>
 
 namespace py = pybind11;
 
@@ -59,10 +59,12 @@ std::string describe(const std::string& name, const Given& parameters) {
   return out + ")";
 }
 
-// A law of the registry: its privacy event, named by its parameters as the law prints them.
+// A law of the registry with a certified profile, or whose events are pure epsilon-DP (pure-dp):
+// its privacy event, named by its parameters as the law prints them, with its sensitivity where
+// it has one (as `exactdp measure-gdp` reads it, cli/mechanism_spec.cc).
 accounting::GdpMeasurable law_mechanism(const std::string& name, const Given& given) {
   const laws::Law& law = laws::law_named(name);
-  if (!law.supports(laws::Capability::kProfile)) {
+  if (!law.supports(laws::Capability::kProfile) && !operations::events_are_pure_dp(law)) {
     throw laws::UnsupportedError("law", name + " has no certified profile to measure (allowed: " +
                                             laws::law_names_with(laws::Capability::kProfile) + ")");
   }
@@ -73,37 +75,24 @@ accounting::GdpMeasurable law_mechanism(const std::string& name, const Given& gi
   m.description = describe(name, text);
   m.noise_name = text.front().first;
   m.noise = params.rational(m.noise_name);
-  const bool closed_form =
-      name == "gaussian" || name == "laplace" || name == "discrete-gaussian" || name == "discrete-laplace";
-  if (closed_form && params.has("sensitivity")) {
+  if (params.has("sensitivity")) {
     m.sensitivity = params.rational("sensitivity");
     m.sensitivity_given = params.given("sensitivity");
   }
   return accounting::measurable_event(law.privacy_event(params), std::move(m));
 }
 
+// pure-dp-composition (epsilon, k), not a law: k epsilon-DP mechanisms composed, measured as one.
 accounting::GdpMeasurable mechanism_of(const std::string& name, const Given& given) {
-  if (name == "pure-dp" || name == "pure-dp-composition") {
-    for (const auto& [k, v] : given) {
-      if (k != "epsilon" && !(k == "k" && name == "pure-dp-composition")) {
-        throw ParameterError(k, name + " does not take " + k);
-      }
-    }
-    const mpq_class eps = parse_rational("epsilon", required(given, name, "epsilon"));
-    accounting::require_positive("epsilon", eps);
-    if (name == "pure-dp-composition") {
-      const mpz_class k = parse_integer("k", required(given, name, "k"));
-      if (k < 1 || k > 1000) throw ParameterError::out_of_range("k", abbreviate(k.get_str()), "1 <= k <= 1000");
-      return accounting::measurable_pure_dp_composition(eps, k.get_ui());
-    }
-    accounting::GdpMeasurable m;
-    m.name = name;
-    m.noise_name = "epsilon";
-    m.noise = eps;
-    m.description = describe(name, {{"epsilon", to_string(eps)}});
-    return accounting::measurable_event(laws::pure_dp_event(eps), std::move(m));
+  if (name != "pure-dp-composition") return law_mechanism(name, given);
+  for (const auto& [k, v] : given) {
+    if (k != "epsilon" && k != "k") throw ParameterError(k, name + " does not take " + k);
   }
-  return law_mechanism(name, given);
+  const mpq_class eps = parse_rational("epsilon", required(given, name, "epsilon"));
+  accounting::require_positive("epsilon", eps);
+  const mpz_class k = parse_integer("k", required(given, name, "k"));
+  if (k < 1 || k > 1000) throw ParameterError::out_of_range("k", abbreviate(k.get_str()), "1 <= k <= 1000");
+  return accounting::measurable_pure_dp_composition(eps, k.get_ui());
 }
 
 std::optional<mpq_class> optional_rational(const char* name, const std::string& text) {

@@ -76,3 +76,12 @@ def test_sample_count_limit_is_the_same_check_in_both_faces():
     assert info.value.parameter == "size"
     assert text == "n = 10000000001 is out of range: allowed 0 <= n <= 10000000000"
     assert str(info.value) == "size = 10000000001 is out of range: allowed 0 <= size <= 10000000000"
+
+
+def test_measure_gdp_scale_limit_is_the_same_error_in_both_faces():
+    # The staircase's sensitivity enters the natural mu sensitivity/gamma <= 30 from both faces.
+    text = cli_error("measure-gdp", "staircase", "--gamma", "1/10", "--sensitivity", "4")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.measure_gdp("staircase", gamma="1/10", sensitivity=4)
+    assert info.value.parameter == "gamma"
+    assert str(info.value) == text
