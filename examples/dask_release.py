@@ -20,5 +20,5 @@ if __name__ == "__main__":
         noised, guarantee = exactdp.dask.release(ddf, columns=["count"], law="discrete-gaussian",
                                                  epsilon="1", delta="1e-6", sensitivity=1)
         print(noised.head())
-        print("sigma2 =", guarantee["sigma2"])
-        print("certified: (1, delta)-DP with delta <=", guarantee["delta"].upper_float)
+        print("sigma2 =", guarantee.per_cell)
+        print("certified: (1, delta)-DP with delta <=", guarantee.delta.upper_float)

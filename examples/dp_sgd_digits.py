@@ -49,9 +49,10 @@ import sys
 import time
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 import exactdp
 
@@ -89,7 +90,10 @@ class Config:
         return self.clip * (1 + Fraction(1, 2**20))
 
 
-def load_digits_split(test_fraction: float = 0.2):
+# (x_train, y_train, x_test, y_test)
+Data = Tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]
+
+def load_digits_split(test_fraction: float = 0.2) -> Data:
     """(x_train, y_train, x_test, y_test): pixels scaled to [0, 1], a fixed shuffled split."""
     from sklearn.datasets import load_digits
     digits = load_digits()
@@ -112,7 +116,7 @@ class PoissonSampler:
         self.n, self.threshold = n, int(threshold)
         self.generator = None if seed is None else np.random.Generator(np.random.PCG64(seed))
 
-    def batch(self) -> np.ndarray:
+    def batch(self) -> NDArray[Any]:
         if self.generator is None:
             u = np.frombuffer(os.urandom(4 * self.n), dtype=np.uint32)
         else:
@@ -120,7 +124,7 @@ class PoissonSampler:
         return np.flatnonzero(u.astype(np.uint64) < self.threshold)
 
 
-def clipped_gradient_sum(w: np.ndarray, x: np.ndarray, y: np.ndarray, clip: Optional[float]) -> np.ndarray:
+def clipped_gradient_sum(w: NDArray[Any], x: NDArray[Any], y: NDArray[Any], clip: Optional[float]) -> NDArray[Any]:
     """Sum over the batch of the per-example cross-entropy gradients of the logistic regression
     w (CLASSES x (FEATURES + 1)), each scaled to L2 norm <= clip (clip None: not clipped)."""
     xb = np.hstack([x, np.ones((len(x), 1))])
@@ -135,7 +139,7 @@ def clipped_gradient_sum(w: np.ndarray, x: np.ndarray, y: np.ndarray, clip: Opti
     return p.T @ xb                                     # sum_i p_i x_i^T
 
 
-def grid_release(total: np.ndarray, noise: np.ndarray, k: int) -> np.ndarray:
+def grid_release(total: NDArray[Any], noise: NDArray[Any], k: int) -> NDArray[Any]:
     """(round_half_even(total 2^k) + Z) 2^-k, given noise = Z 2^-k (add_noise of zeros on the
     grid 2^-k): every float operation below is exact while |n + Z| < 2^53 (checked)."""
     n = np.rint(np.ldexp(total, k))                     # scaling by 2^k is exact; rint ties to even
@@ -156,9 +160,9 @@ class GridNoise:
             -(self.granularity.numerator.bit_length() - 1)
         self.rng = None if config.seed is None else exactdp.SeededBits(f"{config.seed:064x}")
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1) if config.prefetch else None
-        self.pending: Optional[concurrent.futures.Future] = None
+        self.pending: Optional[concurrent.futures.Future[NDArray[Any]]] = None
 
-    def _draw(self) -> np.ndarray:
+    def _draw(self) -> NDArray[Any]:
         return exactdp.add_noise(np.zeros(DIM), sigma=self.sigma, granularity=self.granularity, rng=self.rng)
 
     def prefetch(self) -> None:
@@ -166,13 +170,14 @@ class GridNoise:
         if self.pool is not None and self.pending is None:
             self.pending = self.pool.submit(self._draw)
 
-    def release(self, total: np.ndarray, prefetch_next: bool) -> np.ndarray:
+    def release(self, total: NDArray[Any], prefetch_next: bool) -> NDArray[Any]:
         """The noised sum: the prefetched draw placed on the grid (and the next step's draw
         started, when prefetch_next), or add_noise(total) directly without prefetching."""
         if self.pool is None:
             return exactdp.add_noise(total.reshape(-1), sigma=self.sigma, granularity=self.granularity,
                                      rng=self.rng).reshape(total.shape)
         self.prefetch()
+        assert self.pending is not None  # prefetch() started it
         noise, self.pending = self.pending.result(), None
         if prefetch_next:
             self.prefetch()                             # drawn while the update and the next step compute
@@ -183,7 +188,7 @@ class GridNoise:
             self.pool.shutdown(wait=True)
 
 
-def train(data, config: Config) -> np.ndarray:
+def train(data: Data, config: Config) -> NDArray[Any]:
     """DP-SGD (or plain SGD for noise="none") from zero weights; returns the weights."""
     x_train, y_train = data[0], data[1]
     sampler = PoissonSampler(len(y_train), config.q, config.seed)
@@ -209,7 +214,7 @@ def train(data, config: Config) -> np.ndarray:
     return w
 
 
-def accuracy(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
+def accuracy(w: NDArray[Any], x: NDArray[Any], y: NDArray[Any]) -> float:
     xb = np.hstack([x, np.ones((len(x), 1))])
     return float(np.mean(np.argmax(xb @ w.T, axis=1) == y))
 
@@ -235,7 +240,7 @@ def continuous_epsilon(config: Config) -> exactdp.Interval:
     return accountant.get_epsilon_interval(config.delta)
 
 
-def mean_accuracy(data, config: Config, repeats: int) -> float:
+def mean_accuracy(data: Data, config: Config, repeats: int) -> float:
     """Test accuracy averaged over `repeats` runs (seeds seed, seed + 10, ... when seeded)."""
     total = 0.0
     for r in range(repeats):
@@ -254,7 +259,7 @@ class Result:
     continuous: Optional[exactdp.Interval] = None
 
 
-def run_point(data, config: Config, repeats: int, compare_continuous: bool) -> Result:
+def run_point(data: Data, config: Config, repeats: int, compare_continuous: bool) -> Result:
     """Trains with exactdp noise and with float noise at one noise multiplier; accounts it."""
     start = time.perf_counter()
     exact = mean_accuracy(data, replace(config, noise="exactdp"), repeats)
@@ -264,7 +269,7 @@ def run_point(data, config: Config, repeats: int, compare_continuous: bool) -> R
     return Result(config.noise_multiplier, certified_epsilon(config), exact, floats, seconds, continuous)
 
 
-def torch_accuracy(data, config: Config) -> Optional[float]:
+def torch_accuracy(data: Data, config: Config) -> Optional[float]:
     """The exactdp run with torch CPU tensors (the same model, exactdp.add_noise on a tensor);
     None when torch does not import."""
     try:
@@ -340,7 +345,7 @@ QUICK_MULTIPLIERS = ("3/2",)
 
 
 def run(quick: bool = False, seed: Optional[int] = None, noise_factor: int = 1,
-        svg_path: Optional[str] = None, out=None) -> Dict[str, object]:
+        svg_path: Optional[str] = None, out: Optional[TextIO] = None) -> Dict[str, object]:
     """The example: returns {"results": [Result], "baseline": accuracy without privacy, "config", ...};
     prints to `out` (default sys.stdout). quick: one noise multiplier, 200 steps, 2 repeats, no
     continuous comparison, no plot."""

@@ -32,6 +32,8 @@ Read more: python/README.md (every call with examples), docs/ (AGGREGATE.md, REL
 and help() on any function.
 """
 
+from typing import Any, List
+
 from ._errors import ComputationError, LimitError, ParameterError, UnsupportedEventError, UsageError
 from . import events
 from . import estimators
@@ -49,14 +51,14 @@ from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_lap
 _LAZY_SUBMODULES = ("dask", "dp_accounting", "opacus")
 
 
-def __getattr__(name):  # exactdp.dask (Dask is optional), dp_accounting, opacus: imported on first use
+def __getattr__(name: str) -> Any:  # exactdp.dask (Dask is optional), dp_accounting, opacus: imported on first use
     if name in _LAZY_SUBMODULES:
         import importlib
         return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module 'exactdp' has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> List[str]:
     return sorted(set(globals()) | set(_LAZY_SUBMODULES))
 
 __version__ = "0.1.0"

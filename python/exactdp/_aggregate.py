@@ -28,12 +28,12 @@ import csv
 import decimal
 import fractions
 import numbers
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 
 from . import _convert, _exactdp
-from ._convert import (law_keyword, check_decimal, check_frame, decimal_int_text, exact_text, fraction_from_text,
+from ._convert import (Exact, law_keyword, check_decimal, check_frame, decimal_int_text, exact_text, fraction_from_text,
                        int_from_text, int_text, parse_exact_text)
 from ._errors import LimitError, ParameterError
 from .interval import Interval
@@ -43,6 +43,11 @@ from .results import AggregateGuarantee
 # here and one in python/src/aggregate.cc (kKinds). quantile (``{column: (L, U, [q, ...])}``)
 # is the one kind with a parameter: _quantile_outputs.
 KINDS: Tuple[Tuple[str, bool], ...] = (("count", False), ("count_units", False), ("sum", True), ("mean", True))
+
+DataFrame = Any  # a pandas DataFrame (pandas ships no type information here)
+# {group texts as the library reads them: the first group-by values seen with those texts}
+Originals = Dict[Tuple[str, ...], Tuple[Any, ...]]
+_T = TypeVar("_T")
 
 _MAX_VALUE_DIGITS = 10_000  # the CSV reader's limit on a value cell (docs/AGGREGATE.md, Limits)
 
@@ -122,7 +127,7 @@ def _value_options(options: Dict[str, Any]) -> Tuple[List[Tuple[str, str, Option
 
 
 def _bounding_option(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= value <= 1_000_000:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= int(value) <= 1_000_000:
         raise ParameterError(f"{name} = {value!r} is out of range: allowed an integer 1 <= {name} <= 1000000", name)
     return int(value)
 
@@ -152,7 +157,7 @@ def build_spec(*, privacy_unit: str, group_by: Any, epsilon: Any, delta: Any, ma
     return spec
 
 
-def call(function, *args):
+def call(function: Callable[..., _T], *args: Any) -> _T:
     """Calls the C++ core; a ParameterError's parameter is given its Python name (max_groups, ...)."""
     try:
         return function(*args)
@@ -245,7 +250,7 @@ def _exact_decimal(column: str, row: Any, value: Any) -> str:
     raise TypeError(f"column {column!r}, row {row!r}: expected a number, not {type(value).__name__}")
 
 
-def _cells(frame, column: str, exact: bool) -> List[str]:
+def _cells(frame: DataFrame, column: str, exact: bool) -> List[str]:
     series = frame[column]
     values = series.tolist()
     index = series.index
@@ -273,7 +278,8 @@ def _cells(frame, column: str, exact: bool) -> List[str]:
     return out
 
 
-def records_csv(frame, spec: Dict[str, Any], unit_texts: Optional[Sequence[str]] = None) -> Tuple[bytes, Dict]:
+def records_csv(frame: DataFrame, spec: Dict[str, Any],
+                unit_texts: Optional[Sequence[str]] = None) -> Tuple[bytes, Originals]:
     """The frame's needed columns as exact CSV bytes, and {group text tuple: first value tuple}.
     `unit_texts` (the Dask path): the privacy unit's texts, already made."""
     check_frame("df", frame)
@@ -290,7 +296,7 @@ def records_csv(frame, spec: Dict[str, Any], unit_texts: Optional[Sequence[str]]
         cells[c] = _cells(frame, c, exact=True)
     lines = [",".join(_quote(c) for c in columns)]
     lines.extend(",".join(row) for row in zip(*(cells[c] for c in columns)))
-    originals: Dict[Tuple[str, ...], Tuple] = {}
+    originals: Originals = {}
     group_values = [frame[g].tolist() for g in spec["group_by"]]
     for texts, row in zip(zip(*(cells[g] for g in spec["group_by"])), zip(*group_values)):
         originals.setdefault(texts, row)
@@ -304,7 +310,7 @@ def _utf8(text: str) -> bytes:
         raise ParameterError(f"text that is not valid Unicode ({e.reason}) in a unit or group value", "df") from None
 
 
-def keys_csv(keys: Any, group_by: List[str]) -> Tuple[Optional[bytes], Dict]:
+def keys_csv(keys: Any, group_by: List[str]) -> Tuple[Optional[bytes], Originals]:
     """The public keys as a CSV (DataFrame with the group-by columns, or a list of tuples; a
     list of scalars with one group-by column) and {group text tuple: key value tuple}."""
     if keys is None:
@@ -317,7 +323,7 @@ def keys_csv(keys: Any, group_by: List[str]) -> Tuple[Optional[bytes], Dict]:
         rows = list(zip(*(keys[g].tolist() for g in group_by)))
     else:
         rows = [tuple(k) if isinstance(k, (tuple, list)) else (k,) for k in keys]
-    originals: Dict[Tuple[str, ...], Tuple] = {}
+    originals: Originals = {}
     lines = [",".join(_quote(g) for g in group_by)]
     for k in rows:
         if len(k) != len(group_by) or any(_missing(v) for v in k):
@@ -332,13 +338,13 @@ def _parse_csv_line(line: str) -> List[str]:
     return next(csv.reader([line], strict=True))
 
 
-def table(raw: Dict[str, Any], spec: Dict[str, Any], originals: Dict, dtypes: Dict[str, Any]):
+def table(raw: Dict[str, Any], spec: Dict[str, Any], originals: Originals, dtypes: Dict[str, Any]) -> DataFrame:
     """The released table as a typed DataFrame."""
     import pandas as pd
     names = _parse_csv_line(raw["header"])
     k = len(spec["group_by"])
     rows = [_parse_csv_line(r) for r in raw["rows"]]
-    data: Dict[str, Any] = {}
+    data: Dict[int, Any] = {}
     columns = []
     for j, name in enumerate(names):
         if j < k:
@@ -389,7 +395,7 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
         selection = {"selection": s["selection"], "epsilon": _q(s["epsilon"]),
                      "delta_requested": _q(s["delta_requested"]), "released_groups": released}
         if s["selection"] == "optimal":
-            bound = _q(s["delta_bound"])
+            bound = fraction_from_text(s["delta_bound"])
             selection.update({"method": "optimal: each group released with probability p(units) (exact Bernoulli)",
                               "delta": Interval(bound, bound), "epsilon_per_group": _q(s["epsilon_per_group"]),
                               "delta_per_group": _q(s["delta_per_group"]), "table_entries": s["table_entries"],
@@ -398,8 +404,8 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
             selection.update({"method": "threshold: units + discrete Laplace noise >= tau",
                               "delta": _interval(s["delta"]), "scale": _q(s["scale"]),
                               "threshold": _int(s["threshold"])})
-    integers = ("sensitivity_per_group", "l1_sensitivity", "l2_sensitivity_squared")
-    rationals = ("sigma2", "rho_zcdp", "scale", "epsilon")
+    integers: Tuple[str, ...] = ("sensitivity_per_group", "l1_sensitivity", "l2_sensitivity_squared")
+    rationals: Tuple[str, ...] = ("sigma2", "rho_zcdp", "scale", "epsilon")
     quantities = [{key: _int(v) if key in integers else _q(v) if key in rationals else v for key, v in q.items()}
                   for q in g["quantities"]]
     integers = ("candidates", "score_sensitivity_per_group")
@@ -425,12 +431,13 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
 
 
 @law_keyword
-def aggregate(df, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
+def aggregate(df: DataFrame, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
               sum: Optional[Dict[str, Tuple[Any, Any]]] = None, mean: Optional[Dict[str, Tuple[Any, Any]]] = None,
               quantile: Optional[Dict[str, Tuple[Any, Any, Sequence[Any]]]] = None,
-              epsilon: Any, delta: Any = None, max_groups: int = 1, max_rows: int = 1,
-              law: str = "discrete-laplace", split: Any = None, keys: Any = None,
-              selection: Optional[str] = None, rng: Any = None) -> Tuple[Any, Dict[str, Any]]:
+              epsilon: Exact, delta: Optional[Exact] = None, max_groups: int = 1, max_rows: int = 1,
+              law: str = "discrete-laplace", split: Optional[Exact] = None, keys: Any = None,
+              selection: Optional[str] = None, rng: Optional[_exactdp.SeededBits] = None
+              ) -> Tuple[DataFrame, AggregateGuarantee]:
     """Releases counts, sums, means and quantiles per group of the pandas DataFrame `df` with unit-level DP
     (``exactdp aggregate``, docs/AGGREGATE.md); returns (table, guarantee).
 

@@ -24,7 +24,7 @@ import functools
 import numbers
 import re
 import warnings
-from typing import Union
+from typing import Any, Callable, Tuple, TypeVar, Union, cast
 
 from ._errors import LimitError, ParameterError
 
@@ -56,12 +56,15 @@ def float_refusal(name: str, value: object) -> TypeError:
     return TypeError(_FLOAT_MESSAGE.format(name=name, typed=typed, exact=exact))
 
 
-def law_keyword(function):
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def law_keyword(function: _F) -> _F:
     """Decorate a public function whose noise law is the keyword ``law=``: the old name
     ``mechanism=`` still works for one release, with a DeprecationWarning naming ``law=``;
     giving both is a ParameterError naming law."""
     @functools.wraps(function)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         if "mechanism" in kwargs:
             if "law" in kwargs or _law_given_positionally(function, args):
                 raise ParameterError(f"{function.__name__}: give law= only (mechanism= is its deprecated old name), "
@@ -70,10 +73,10 @@ def law_keyword(function):
                           DeprecationWarning, stacklevel=2)
             kwargs["law"] = kwargs.pop("mechanism")
         return function(*args, **kwargs)
-    return wrapper
+    return cast(_F, wrapper)
 
 
-def _law_given_positionally(function, args: tuple) -> bool:
+def _law_given_positionally(function: Callable[..., Any], args: Tuple[Any, ...]) -> bool:
     """Whether ``args`` reach the positional parameter ``law`` of ``function``."""
     names = function.__code__.co_varnames[:function.__code__.co_argcount]
     return "law" in names and len(args) > names.index("law")

@@ -49,7 +49,7 @@ class Accountant:
 
     def __init__(self, tolerance: Any = None) -> None:
         self._tolerance = None if tolerance is None else exact_text("tolerance", tolerance)
-        self._acc = _exactdp._Accountant("" if tolerance is None else self._tolerance)
+        self._acc = _exactdp._Accountant("" if self._tolerance is None else self._tolerance)
         self._texts: List[List[Any]] = []  # [event text, count], for compose_events
         self._sampled = False
 
@@ -85,8 +85,10 @@ class Accountant:
 
     def _composed(self, target_name: str, target: Any, quantity: str) -> Interval:
         """compose_events' answer on every event composed (a Poisson-sampled one among them)."""
+        target_text = exact_text(target_name, target)
         r = compose_events([(pair[0], pair[1]) for pair in self._texts], tolerance=self._tolerance,
-                           **{target_name: exact_text(target_name, target)})
+                           delta=target_text if target_name == "delta" else None,
+                           epsilon=target_text if target_name == "epsilon" else None)
         considered = [{"route": name, "value": value} for name, value in r.routes.items()]
         return Interval(r.lower, r.upper, {"route": r.route, "tolerance_met": r.tolerance_met,
                                            "considered": considered})

@@ -95,7 +95,7 @@ def _curve(curve: Any) -> List[Fraction]:
         raise TypeError("curve: POINTS must be an int")
     if not 0 <= lo < hi:
         raise ParameterError(f"curve = {curve!r}: allowed 0 <= MIN < MAX", "curve")
-    if not 2 <= points <= 10_000:
+    if not 2 <= int(points) <= 10_000:
         raise ParameterError(f"curve: POINTS = {points} is out of range: allowed 2 <= POINTS <= 10000", "curve")
     return [lo + (hi - lo) * i / (int(points) - 1) for i in range(int(points))]
 

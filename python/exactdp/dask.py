@@ -29,26 +29,32 @@ from __future__ import annotations
 import hashlib
 import os
 from fractions import Fraction
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import _exactdp, samplers
 from ._errors import ParameterError
 from .interval import Interval
-from .results import ReleaseGuarantee
-from ._convert import exact_text, fraction_from_text, law_keyword
+from .results import AggregateGuarantee, ReleaseGuarantee
+from ._convert import Exact, exact_text, fraction_from_text, law_keyword
 
 # The registry laws the release serves (mechanisms/release/release_calibration.h: release_laws).
 MECHANISMS = tuple(_exactdp._release_laws())
+
+DataFrame = Any  # a pandas or Dask dataframe (neither ships type information here)
+Array = "np.ndarray[Any, Any]"
+# (key, rows, units, sums per value column, kept values per quantile column): a group's totals
+Totals = List[Tuple[str, int, int, List[int], List[List[int]]]]
 
 
 def _partition_seed(seed: bytes, index: int) -> bytes:
     return hashlib.blake2b(seed + index.to_bytes(8, "little"), digest_size=32).digest()
 
 
-def _noise_partition(df, columns: List[str], mechanism: str, parameter: Tuple[str, str], seed: Optional[bytes],
-                     release_id: str, partition_info: Optional[Dict[str, Any]] = None):
+def _noise_partition(df: DataFrame, columns: List[str], mechanism: str, parameter: Tuple[str, str],
+                     seed: Optional[bytes], release_id: str,
+                     partition_info: Optional[Dict[str, Any]] = None) -> DataFrame:
     df = df.copy()
     rng = None
     if seed is not None:
@@ -56,7 +62,7 @@ def _noise_partition(df, columns: List[str], mechanism: str, parameter: Tuple[st
         rng = samplers.SeededBits(_partition_seed(seed, index))
     name, value = parameter  # the law's noise parameter, e.g. ("sigma2", "9/4")
     for c in columns:
-        noise = samplers.sample(mechanism, size=len(df), rng=rng, **{name: value})
+        noise = samplers.sample(mechanism, (len(df),), rng, False, None, **{name: value})
         df[c] = add_noise_exactly(df[c].to_numpy(), noise, c, df.index)
     return df
 
@@ -68,19 +74,20 @@ def _refuse(column: str, index: Any, row: int, value: int, noise: int, dtype: An
         "nothing of the release was kept", column)
 
 
-def add_noise_exactly(values: np.ndarray, noise: np.ndarray, column: str, index: Any) -> np.ndarray:
+def add_noise_exactly(values: "np.ndarray[Any, Any]", noise: "np.ndarray[Any, Any]", column: str,
+                      index: Any) -> "np.ndarray[Any, Any]":
     """values + noise, every cell exact: a uint64 column stays uint64, every other integer column
     becomes int64, and a cell whose noised value leaves that type is refused (ParameterError
     naming the column and the row), never wrapped."""
-    dtype = np.dtype(np.uint64) if values.dtype == np.uint64 else np.dtype(np.int64)
+    dtype: Any = np.dtype(np.uint64) if values.dtype == np.uint64 else np.dtype(np.int64)
     if noise.dtype == object:  # a noise value beyond int64: Python ints, checked one by one
         info = np.iinfo(dtype)
         out = [int(v) + int(n) for v, n in zip(values.tolist(), noise.tolist())]
-        for row, total in enumerate(out):
-            if not info.min <= total <= info.max:
+        for row, cell in enumerate(out):
+            if not info.min <= cell <= info.max:
                 _refuse(column, index, row, int(values[row]), int(noise[row]), dtype)
         return np.array(out, dtype=dtype)
-    v = values.astype(dtype)  # exact: every integer kind but uint64 fits in int64
+    v: Any = values.astype(dtype)  # exact: every integer kind but uint64 fits in int64
     with np.errstate(over="ignore"):
         total = v + noise.astype(dtype)  # wraps modulo 2^64 where it overflows; detected below
     if dtype == np.uint64:
@@ -90,11 +97,12 @@ def add_noise_exactly(values: np.ndarray, noise: np.ndarray, column: str, index:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         _refuse(column, index, row, int(values[row]), int(noise[row]), dtype)
-    return total
+    result: "np.ndarray[Any, Any]" = total
+    return result
 
 
 @law_keyword
-def calibrate(law: str, epsilon: Any, delta: Any, sensitivity: Any, contributions: int = 1,
+def calibrate(law: str, epsilon: Exact, delta: Optional[Exact], sensitivity: Exact, contributions: int = 1,
               columns: int = 1) -> ReleaseGuarantee:
     """The per-cell noise parameter and the certified guarantee of a release (on the client),
     exactly as ``exactdp release`` computes them for the same options. law: "discrete-gaussian"
@@ -120,9 +128,9 @@ def calibrate(law: str, epsilon: Any, delta: Any, sensitivity: Any, contribution
 
 
 @law_keyword
-def release(ddf, columns: List[str], law: str = "discrete-gaussian", epsilon: Any = "1",
-            delta: Any = None, sensitivity: Any = 1, contributions: int = 1,
-            seed: Optional[bytes] = None) -> Tuple[Any, Dict[str, Any]]:
+def release(ddf: DataFrame, columns: List[str], law: str = "discrete-gaussian", epsilon: Exact = "1",
+            delta: Optional[Exact] = None, sensitivity: Exact = 1, contributions: int = 1,
+            seed: Optional[bytes] = None) -> Tuple[DataFrame, ReleaseGuarantee]:
     """Noises `columns` of the Dask dataframe `ddf`; returns (noised dataframe, guarantee).
 
     law: "discrete-gaussian" or "discrete-laplace" (``mechanism=`` is its deprecated old name).
@@ -174,7 +182,7 @@ def _aggregate_seed(seed: bytes, index: Optional[int]) -> bytes:
     return hashlib.blake2b(seed + tail, digest_size=32, person=b"exactdp-aggregat").digest()
 
 
-def _with_unit_text(df, privacy_unit: str):
+def _with_unit_text(df: DataFrame, privacy_unit: str) -> DataFrame:
     from ._aggregate import _missing, key_text
     texts = []
     for row, v in zip(df.index, df[privacy_unit].tolist()):
@@ -184,8 +192,8 @@ def _with_unit_text(df, privacy_unit: str):
     return df.assign(**{_UNIT_TEXT: texts})
 
 
-def _bound_partition(df, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: Optional[bytes], index: int,
-                     release_id: str):
+def _bound_partition(df: DataFrame, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: Optional[bytes],
+                     index: int, release_id: str) -> Tuple[Totals, Dict[Tuple[str, ...], Tuple[Any, ...]]]:
     from . import _aggregate as agg
     del release_id  # only makes the task names of two releases differ
     frame = df.drop(columns=[_UNIT_TEXT])
@@ -194,11 +202,12 @@ def _bound_partition(df, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: 
     return agg.call(_exactdp._aggregate_bound_partition, spec, records, keys_csv, rng), originals
 
 
-def _merge(parts) -> Tuple[List[Tuple[str, int, int, List[int], List[List[int]]]], Dict]:
+def _merge(parts: Sequence[Tuple[Totals, Dict[Tuple[str, ...], Tuple[Any, ...]]]]
+           ) -> Tuple[Totals, Dict[Tuple[str, ...], Tuple[Any, ...]]]:
     """Exact sums of the partitions' totals per key (Python ints), each quantile's kept values of
     a key concatenated (exact: a unit's rows are all in one partition), and the group values."""
     merged: Dict[str, List[Any]] = {}
-    originals: Dict = {}
+    originals: Dict[Tuple[str, ...], Tuple[Any, ...]] = {}
     for totals, values in parts:
         for texts, row in values.items():
             originals.setdefault(texts, row)
@@ -215,8 +224,9 @@ def _merge(parts) -> Tuple[List[Tuple[str, int, int, List[int], List[List[int]]]
     return [(k, v[0], v[1], v[2], v[3]) for k, v in merged.items()], originals
 
 
-def bounded_totals(ddf, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: Optional[bytes],
-                   npartitions: Optional[int] = None, shuffle: bool = True):
+def bounded_totals(ddf: DataFrame, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: Optional[bytes],
+                   npartitions: Optional[int] = None,
+                   shuffle: bool = True) -> Tuple[Totals, Dict[Tuple[str, ...], Tuple[Any, ...]]]:
     """The exact bounded totals [(key, rows, units, sums, kept values per quantile)] of the whole
     frame, and the group
     values: the records shuffled on the unit's text (every unit in ONE partition), each partition
@@ -231,18 +241,20 @@ def bounded_totals(ddf, spec: Dict[str, Any], keys_csv: Optional[bytes], seed: O
     if shuffle:
         texts = texts.shuffle(on=_UNIT_TEXT, npartitions=npartitions or ddf.npartitions)
     release_id = os.urandom(16).hex()
-    tasks = [dask.delayed(_bound_partition)(part, spec, keys_csv, seed, i, release_id)
+    delayed = dask.delayed
+    tasks = [delayed(_bound_partition)(part, spec, keys_csv, seed, i, release_id)
              for i, part in enumerate(texts.to_delayed())]
     return _merge(dask.compute(*tasks))
 
 
 @law_keyword
-def aggregate(ddf, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
+def aggregate(ddf: DataFrame, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
               sum: Optional[Dict[str, Tuple[Any, Any]]] = None, mean: Optional[Dict[str, Tuple[Any, Any]]] = None,
               quantile: Optional[Dict[str, Tuple[Any, Any, Any]]] = None,
-              epsilon: Any, delta: Any = None, max_groups: int = 1, max_rows: int = 1,
-              law: str = "discrete-laplace", split: Any = None, keys: Any = None,
-              selection: Optional[str] = None, seed: Optional[bytes] = None, npartitions: Optional[int] = None) -> Tuple[Any, Dict[str, Any]]:
+              epsilon: Exact, delta: Optional[Exact] = None, max_groups: int = 1, max_rows: int = 1,
+              law: str = "discrete-laplace", split: Optional[Exact] = None, keys: Any = None,
+              selection: Optional[str] = None, seed: Optional[bytes] = None,
+              npartitions: Optional[int] = None) -> Tuple[DataFrame, AggregateGuarantee]:
     """exactdp.aggregate on the Dask dataframe `ddf`: the same options (law= included), table and guarantee.
 
     The records are shuffled on the privacy unit (so each unit's records are in one partition:

@@ -28,7 +28,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _exactdp
-from ._convert import exact_text, fraction_from_text
+from ._convert import Exact, exact_text, fraction_from_text
 from ._errors import ParameterError
 from .interval import Interval
 from .results import EstimatorGuarantee
@@ -39,7 +39,8 @@ __all__ = ["private_max", "peeling", "sparse_mean", "dp_lasso", "noisy_ols"]
 _ROUTES = ("basic", "advanced", "kov")
 
 
-def _array(name: str, value: Any, ndim: int) -> np.ndarray:
+
+def _array(name: str, value: Any, ndim: int) -> "np.ndarray[Any, Any]":
     if not isinstance(value, np.ndarray):
         raise TypeError(f"{name} must be a numpy float64 array, not {type(value).__name__}")
     if value.dtype != np.float64:
@@ -63,12 +64,18 @@ def _count(name: str, value: Any, optional: bool = False) -> Optional[int]:
     return int(value)
 
 
+def _required_count(name: str, value: Any) -> int:
+    count = _count(name, value)
+    assert count is not None
+    return count
+
+
 def _route(route: Any) -> str:
     if route is None:
         return ""
     if route not in _ROUTES:
         raise ParameterError(f"route = {str(route)[:40]!r} is not known: allowed basic, advanced, kov", "route")
-    return route
+    return str(route)
 
 
 def _rng(rng: Any) -> Any:
@@ -105,13 +112,15 @@ def _guarantee(raw: Dict[str, Any], exact: Optional[List[Fraction]] = None,
     })
 
 
-def _result(raw: Dict[str, Any]) -> Tuple[np.ndarray, EstimatorGuarantee]:
+def _result(raw: Dict[str, Any]) -> Tuple["np.ndarray[Any, Any]", EstimatorGuarantee]:
     exact = [fraction_from_text(t) for t in raw["estimate"]]
     guarantee = _guarantee(raw["guarantee"], exact, list(raw["support"]))
     return np.array([float(q) for q in exact], dtype=np.float64), guarantee
 
 
-def private_max(v, *, epsilon, sensitivity, granularity_exponent=None, rng=None):
+def private_max(v: "np.ndarray[Any, Any]", *, epsilon: Exact, sensitivity: Exact,
+                granularity_exponent: Optional[int] = None,
+                rng: Optional[SeededBits] = None) -> Tuple[Tuple[int, Fraction], EstimatorGuarantee]:
     """Algorithm 1: the index j* of the noisy max of |v_j| and v_j* + fresh noise, epsilon-DP
     (pure: argmax 2/3 of it, value 1/3) when every v_j moves by <= sensitivity between
     neighbouring data sets. Returns ((index, value), guarantee) with value a Fraction."""
@@ -120,27 +129,33 @@ def private_max(v, *, epsilon, sensitivity, granularity_exponent=None, rng=None)
     return (int(raw["index"]), fraction_from_text(raw["value"])), _guarantee(raw["guarantee"])
 
 
-def peeling(v, *, sparsity, epsilon, sensitivity, delta=None, route=None, granularity_exponent=None, rng=None):
+def peeling(v: "np.ndarray[Any, Any]", *, sparsity: int, epsilon: Exact, sensitivity: Exact,
+            delta: Optional[Exact] = None, route: Optional[str] = None, granularity_exponent: Optional[int] = None,
+            rng: Optional[SeededBits] = None) -> Tuple[Tuple[List[int], List[Fraction]], EstimatorGuarantee]:
     """Algorithm 2: the top-`sparsity` coordinates of |v| by repeated PrivateMax. route: None (kov
     with a delta, basic without), "basic", "advanced" (the paper's) or "kov". Returns
     ((indices, values), guarantee), values Fractions in the order chosen."""
     raw = _exactdp._peeling(_array("v", v, 1), exact_text("epsilon", epsilon), _optional("delta", delta),
-                            _route(route), exact_text("sensitivity", sensitivity), _count("sparsity", sparsity),
+                            _route(route), exact_text("sensitivity", sensitivity), _required_count("sparsity", sparsity),
                             _k(granularity_exponent), _rng(rng))
     return (list(raw["indices"]), [fraction_from_text(t) for t in raw["values"]]), _guarantee(raw["guarantee"])
 
 
-def sparse_mean(x, *, sparsity, radius, epsilon, delta=None, route=None, granularity_exponent=None, rng=None):
+def sparse_mean(x: "np.ndarray[Any, Any]", *, sparsity: int, radius: Exact, epsilon: Exact,
+                delta: Optional[Exact] = None, route: Optional[str] = None, granularity_exponent: Optional[int] = None,
+                rng: Optional[SeededBits] = None) -> Tuple["np.ndarray[Any, Any]", EstimatorGuarantee]:
     """Algorithm 3: the s-sparse private mean of the rows of x (n x d), coordinates truncated at
     radius R (which must bound the data without looking at it)."""
     raw = _exactdp._sparse_mean(_array("x", x, 2), exact_text("epsilon", epsilon), _optional("delta", delta),
-                                _route(route), exact_text("radius", radius), _count("sparsity", sparsity),
+                                _route(route), exact_text("radius", radius), _required_count("sparsity", sparsity),
                                 _k(granularity_exponent), _rng(rng))
     return _result(raw)
 
 
-def noisy_ols(x, y, *, coordinate_bound, response_bound, eigen_bound, epsilon, delta, granularity_exponent=None,
-              rng=None):
+def noisy_ols(x: "np.ndarray[Any, Any]", y: "np.ndarray[Any, Any]", *, coordinate_bound: Exact,
+              response_bound: Exact, eigen_bound: Exact, epsilon: Exact, delta: Exact,
+              granularity_exponent: Optional[int] = None,
+              rng: Optional[SeededBits] = None) -> Tuple["np.ndarray[Any, Any]", EstimatorGuarantee]:
     """Section 4.3.1: exact OLS of the truncated data (|x_ij| <= coordinate_bound, |y_i| <=
     response_bound) plus exact discrete Gaussian noise; requires lambda_min(X^T X / n) >
     1 / eigen_bound (ParameterError naming design otherwise)."""
@@ -151,12 +166,15 @@ def noisy_ols(x, y, *, coordinate_bound, response_bound, eigen_bound, epsilon, d
     return _result(raw)
 
 
-def dp_lasso(x, y, *, sparsity, coordinate_bound, response_bound, coefficient_bound, epsilon, delta=None,
-             route=None, iterations=None, step_size="1/2", granularity_exponent=None, rng=None):
+def dp_lasso(x: "np.ndarray[Any, Any]", y: "np.ndarray[Any, Any]", *, sparsity: int, coordinate_bound: Exact,
+             response_bound: Exact, coefficient_bound: Exact, epsilon: Exact, delta: Optional[Exact] = None,
+             route: Optional[str] = None, iterations: Optional[int] = None, step_size: Exact = "1/2",
+             granularity_exponent: Optional[int] = None,
+             rng: Optional[SeededBits] = None) -> Tuple["np.ndarray[Any, Any]", EstimatorGuarantee]:
     """Algorithm 4: private iterative hard thresholding over `iterations` disjoint parts of the rows
     (default floor(log2 n)), step size eta (default 1/2), coefficients clamped at coefficient_bound."""
     raw = _exactdp._dp_lasso(_array("x", x, 2), _array("y", y, 1), exact_text("epsilon", epsilon),
-                             _optional("delta", delta), _route(route), _count("sparsity", sparsity),
+                             _optional("delta", delta), _route(route), _required_count("sparsity", sparsity),
                              _count("iterations", iterations, optional=True), exact_text("step_size", step_size),
                              exact_text("coordinate_bound", coordinate_bound),
                              exact_text("response_bound", response_bound),

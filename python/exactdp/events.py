@@ -43,6 +43,8 @@ class Event:
     ``exactdp.laws()`` with "event" among its capabilities)."""
 
     __slots__ = ("_event", "_text")
+    _event: Optional[Any]  # the library's event; None for a Poisson-sampled one
+    _text: str
     _kind = ""
     _parameter = ""
 
@@ -129,7 +131,7 @@ class PoissonSampled(Event):
         rate = exact_fraction("q", q)
         if not 0 < rate <= 1:
             raise ParameterError(f"q = {rate} is out of range: allowed 0 < q <= 1", "q")
-        self._event: Optional[Any] = None
+        self._event = None
         self._text = f"{_POISSON}{event._text},q={fraction_text(rate)}"
 
 

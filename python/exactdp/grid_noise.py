@@ -21,22 +21,27 @@ import decimal
 import fractions
 import math
 import numbers
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _exactdp
-from ._convert import exact_fraction, exact_text, float_refusal
+from ._convert import Exact, exact_fraction, exact_text, float_refusal
 from ._errors import ParameterError
 from .accountant import Accountant
 from .events import Event, PoissonSampled
 from .samplers import SeededBits
 
+# A numpy float array or a torch tensor (torch ships no type information: Any to a type checker).
+ArrayOrTensor = Any
+# The accountants add_noise records into: exactdp.Accountant, exactdp.dp_accounting's, exactdp.opacus'.
+AnyAccountant = Any
+
 _LAWS = {"discrete-gaussian": ("sigma", "sigma2"), "discrete-laplace": ("scale",)}
 _GRID_LAW = "vector-{}"  # the registry's accounting law of grid noise of a law: vector-discrete-gaussian, ...
 
 
-def from_float(x) -> fractions.Fraction:
+def from_float(x: Union[float, "np.floating[Any]", int]) -> fractions.Fraction:
     """The exact value of a float (Python float or numpy floating scalar, longdouble included) as a Fraction
     (use it only if the float's binary value is really what you mean; for the decimal you typed pass a str):
     every finite binary float is a dyadic rational, e.g. from_float(0.1) ==
@@ -57,7 +62,8 @@ def _exact(name: str, value: Any) -> str:
     return exact_text(name, value)
 
 
-def _noise_parameter(law: str, sigma, scale, sigma2) -> Tuple[str, str]:
+def _noise_parameter(law: str, sigma: Optional[Exact], scale: Optional[Exact],
+                     sigma2: Optional[Exact]) -> Tuple[str, str]:
     if not isinstance(law, str):
         raise TypeError("law must be a str: 'discrete-gaussian' or 'discrete-laplace'")
     given = [(n, v) for n, v in (("sigma", sigma), ("sigma2", sigma2), ("scale", scale)) if v is not None]
@@ -71,7 +77,7 @@ def _noise_parameter(law: str, sigma, scale, sigma2) -> Tuple[str, str]:
     return name, _exact(name, value)
 
 
-def _granularity_exponent(granularity) -> Optional[int]:
+def _granularity_exponent(granularity: Optional[Exact]) -> Optional[int]:
     """k with granularity == 2^-k exactly; None for automatic."""
     if granularity is None:
         return None
@@ -84,15 +90,15 @@ def _granularity_exponent(granularity) -> Optional[int]:
     return den.bit_length() - 1 if num == 1 else -(num.bit_length() - 1)
 
 
-def _address(a: np.ndarray) -> int:
-    return a.__array_interface__["data"][0]
+def _address(a: "np.ndarray[Any, Any]") -> int:
+    return int(a.__array_interface__["data"][0])
 
 
-def _is_torch(x) -> bool:
+def _is_torch(x: object) -> bool:
     return type(x).__module__.startswith("torch") and hasattr(x, "numpy") and hasattr(x, "device")
 
 
-def _as_array(x, name: str):
+def _as_array(x: ArrayOrTensor, name: str) -> Tuple["np.ndarray[Any, Any]", bool]:
     """(numpy view or array, was_torch): torch CPU tensors through .numpy() (zero-copy)."""
     if _is_torch(x):
         if x.device.type != "cpu":
@@ -103,8 +109,9 @@ def _as_array(x, name: str):
     return x, False
 
 
-def noise_granularity(*, law: str = "discrete-gaussian", sigma=None, scale=None, sigma2=None,
-                      granularity=None) -> fractions.Fraction:
+def noise_granularity(*, law: str = "discrete-gaussian", sigma: Optional[Exact] = None,
+                      scale: Optional[Exact] = None, sigma2: Optional[Exact] = None,
+                      granularity: Optional[Exact] = None) -> fractions.Fraction:
     """The granularity g (a Fraction, a power of two) add_noise uses with these arguments: the
     given one, or the automatic choice, the largest g = 2^-k with g <= sigma 2^-18 (sigma the
     Gaussian's sigma = sqrt(sigma2), or the Laplace scale)."""
@@ -125,8 +132,10 @@ def _exact_sigma(name: str, text: str) -> fractions.Fraction:
     return root
 
 
-def noise_event(x=None, *, dim=None, law: str = "discrete-gaussian", sigma=None, scale=None, sigma2=None,
-                granularity=None, sensitivity=1, sample_rate=None):
+def noise_event(x: Optional[ArrayOrTensor] = None, *, dim: Optional[int] = None, law: str = "discrete-gaussian",
+                sigma: Optional[Exact] = None, scale: Optional[Exact] = None, sigma2: Optional[Exact] = None,
+                granularity: Optional[Exact] = None, sensitivity: Exact = 1,
+                sample_rate: Optional[Exact] = None) -> Event:
     """The privacy event (an exactdp.events.Event) of add_noise(x, law=..., sigma=...,
     granularity=...) releasing a query of L2 (Gaussian; L1 for Laplace) sensitivity
     ``sensitivity`` (the clipping norm, in x's units): the registry's grid law
@@ -137,7 +146,8 @@ def noise_event(x=None, *, dim=None, law: str = "discrete-gaussian", sigma=None,
     (e.g. dim=10**6); both given, dim >= x.size (a larger dim is accounted, never a smaller).
     ``event.text`` is the event as exactdp.compose_events takes it."""
     name, text = _noise_parameter(law, sigma, scale, sigma2)
-    g = noise_granularity(law=law, granularity=granularity, **{name: text})
+    g = noise_granularity(law=law, granularity=granularity, sigma=text if name == "sigma" else None,
+                          sigma2=text if name == "sigma2" else None, scale=text if name == "scale" else None)
     if x is not None:
         size = _as_array(x, "x")[0].size
         if dim is not None and (isinstance(dim, bool) or not isinstance(dim, numbers.Integral) or dim < size):
@@ -150,7 +160,7 @@ def noise_event(x=None, *, dim=None, law: str = "discrete-gaussian", sigma=None,
     return event if sample_rate is None else PoissonSampled(event, sample_rate)
 
 
-def _account(accountant, event) -> None:
+def _account(accountant: AnyAccountant, event: Event) -> None:
     """Records `event` (a noise_event) into an exactdp, dp_accounting- or Opacus-shaped accountant."""
     from . import dp_accounting, dp_events, opacus
     law, _, rest = event.text.partition(":")
@@ -173,9 +183,12 @@ def _account(accountant, event) -> None:
                         f"exactdp.opacus accountant, not {type(accountant).__name__}")
 
 
-def add_noise(x, *, law: str = "discrete-gaussian", sigma=None, scale=None, sigma2=None, granularity=None,
-              hardened: bool = False, rng=None, threads: Optional[int] = None, out=None,
-              accountant=None, sensitivity=None, sample_rate=None, dim=None):
+def add_noise(x: ArrayOrTensor, *, law: str = "discrete-gaussian", sigma: Optional[Exact] = None,
+              scale: Optional[Exact] = None, sigma2: Optional[Exact] = None, granularity: Optional[Exact] = None,
+              hardened: bool = False, rng: Optional[SeededBits] = None, threads: Optional[int] = None,
+              out: Optional[ArrayOrTensor] = None, accountant: Optional[AnyAccountant] = None,
+              sensitivity: Optional[Exact] = None, sample_rate: Optional[Exact] = None,
+              dim: Optional[int] = None) -> ArrayOrTensor:
     """x + exact discrete noise on the grid g Z, same type, dtype and shape as x.
 
     x: a numpy float64 / float32 array of any shape (C-contiguous arrays are read in place,

@@ -82,7 +82,7 @@ class Interval:
     def __contains__(self, value: Any) -> bool:
         if isinstance(value, Interval):
             return self.lower <= value.lower and value.upper <= self.upper
-        return self.lower <= value <= self.upper
+        return bool(self.lower <= value <= self.upper)
 
     def contains(self, value: Any) -> bool:
         """True when value (a number or an Interval) lies inside."""

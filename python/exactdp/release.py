@@ -36,18 +36,21 @@ from __future__ import annotations
 
 import decimal
 import numbers
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _exactdp
-from ._convert import check_frame, exact_text, fraction_from_text, int_from_text, law_keyword
+from ._convert import Exact, check_frame, exact_text, fraction_from_text, int_from_text, law_keyword
 from ._errors import ParameterError
 from .interval import Interval
 from .results import ReleaseGuarantee
 from .samplers import SeededBits
 
 _INT64 = np.iinfo(np.int64)
+
+DataFrame = Any  # a pandas DataFrame (pandas ships no type information here)
+PerColumn = Union[None, Exact, Mapping[Any, Optional[Exact]]]  # one value for every column, or per column
 
 
 def _per_column(name: str, value: Any, columns: List[str], default: Any) -> Dict[str, Any]:
@@ -79,7 +82,7 @@ def _value_text(column: Any, value: Any, grid: bool, rounding: str) -> str:
         raise ParameterError(f"column {column!r}: {e}", "values") from None
 
 
-def _column_texts(df, column: Any, grid: bool, rounding: str) -> List[str]:
+def _column_texts(df: DataFrame, column: Any, grid: bool, rounding: str) -> List[str]:
     series = df[column]
     if series.dtype.kind in "iu":
         return [str(v) for v in series.to_numpy().tolist()]
@@ -88,14 +91,14 @@ def _column_texts(df, column: Any, grid: bool, rounding: str) -> List[str]:
     return [_value_text(column, v, grid, rounding) for v in series.tolist()]
 
 
-def _integer_result(texts: List[str]) -> np.ndarray:
+def _integer_result(texts: List[str]) -> "np.ndarray[Any, Any]":
     values = [int_from_text(t) for t in texts]
     if all(_INT64.min <= v <= _INT64.max for v in values):
         return np.array(values, dtype=np.int64)
     return np.array(values, dtype=object)
 
 
-def _check_frame(df, columns: Any) -> List[Any]:
+def _check_frame(df: DataFrame, columns: Any) -> List[Any]:
     import pandas as pd
     if not isinstance(df, pd.DataFrame):
         if hasattr(df, "map_partitions"):
@@ -142,9 +145,10 @@ def _guarantee(raw: Dict[str, Any], specs: List[Tuple[Optional[str], str, str]],
 
 
 @law_keyword
-def release(df, *, columns, epsilon: Any, delta: Any = None, law: str = "discrete-gaussian",
-            sensitivity: Any = 1, granularity: Any = None, rounding: Any = "refuse", contributions: int = 1,
-            rng: Optional[SeededBits] = None, hardened: bool = False) -> Tuple[Any, Dict[str, Any]]:
+def release(df: DataFrame, *, columns: Sequence[Any], epsilon: Exact, delta: Optional[Exact] = None,
+            law: str = "discrete-gaussian", sensitivity: PerColumn = 1, granularity: PerColumn = None,
+            rounding: Union[str, Mapping[Any, str]] = "refuse", contributions: int = 1,
+            rng: Optional[SeededBits] = None, hardened: bool = False) -> Tuple[DataFrame, ReleaseGuarantee]:
     """Noises `columns` of the pandas DataFrame `df`; returns (noised DataFrame, guarantee).
 
     law: "discrete-gaussian" or "discrete-laplace" (``mechanism=`` is its deprecated old name).

@@ -9,12 +9,12 @@ the numbers of ``exactdp sample ... --seed HEX`` for the same seed.
 from __future__ import annotations
 
 import numbers
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union, overload
 
 import numpy as np
 
 from . import _exactdp
-from ._convert import exact_text
+from ._convert import Exact, exact_text
 from ._errors import ParameterError
 
 SeededBits = _exactdp.SeededBits
@@ -29,6 +29,10 @@ samplers use the operating system's CSPRNG. A SeededBits may be shared between t
 """
 
 Size = Union[None, int, Tuple[int, ...]]
+Shape = Union[int, Tuple[int, ...]]
+# size=None draws one Python int; a size draws a numpy int64 array (object where a value does
+# not fit): the overloads below say which.
+Draws = Union[int, "np.ndarray[Any, Any]"]
 
 
 _MAX_SAMPLES = 10_000_000_000
@@ -72,8 +76,18 @@ def laws() -> List[Dict[str, Any]]:
     return out
 
 
-def sample(law: str, size: Size = None, rng=None, hardened: bool = False, tau_bits: Optional[int] = None,
-           **parameters: Any):
+@overload
+def sample(law: str, size: None = None, rng: Optional[SeededBits] = None, hardened: bool = False,
+           tau_bits: Optional[int] = None, **parameters: Optional[Exact]) -> int: ...
+
+
+@overload
+def sample(law: str, size: Shape, rng: Optional[SeededBits] = None, hardened: bool = False,
+           tau_bits: Optional[int] = None, **parameters: Optional[Exact]) -> "np.ndarray[Any, Any]": ...
+
+
+def sample(law: str, size: Size = None, rng: Optional[SeededBits] = None, hardened: bool = False,
+           tau_bits: Optional[int] = None, **parameters: Optional[Exact]) -> Draws:
     """Exact samples of any law of the registry (``exactdp.laws()``) with a sampler.
 
     ``exactdp.sample("staircase", gamma=1, sensitivity=3, size=10)``. law: its name as
@@ -92,7 +106,9 @@ def sample(law: str, size: Size = None, rng=None, hardened: bool = False, tau_bi
         raise TypeError("rng must be None (the OS CSPRNG) or an exactdp.SeededBits")
     n, shape = _count(size)
     texts = _parameter_texts(parameters)
-    tau = None if tau_bits is None else max(0, min(int(tau_bits), 2**32 - 1))
+    tau: Optional[int] = None
+    if tau_bits is not None:
+        tau = max(0, min(int(tau_bits), 2**32 - 1))
     if tau_bits is not None and tau != tau_bits:
         raise ParameterError(f"tau_bits = {tau_bits} is out of range: allowed 40 <= tau_bits <= 128", "tau_bits")
     values, overflow = _exactdp._sample(law, texts, hardened, tau, n, rng)
@@ -101,14 +117,24 @@ def sample(law: str, size: Size = None, rng=None, hardened: bool = False, tau_bi
         for index, hex_text in overflow:
             values[index] = int(hex_text, 16)
         if shape is None:
-            return values[0]
+            return int(values[0])
     if shape is None:
         return int(values[0])
     return values.reshape(shape)
 
 
-def discrete_gaussian(sigma2, size: Size = None, mean=0, rng=None, hardened: bool = False,
-                      tau_bits: Optional[int] = None):
+@overload
+def discrete_gaussian(sigma2: Exact, size: None = None, mean: Exact = 0, rng: Optional[SeededBits] = None,
+                      hardened: bool = False, tau_bits: Optional[int] = None) -> int: ...
+
+
+@overload
+def discrete_gaussian(sigma2: Exact, size: Shape, mean: Exact = 0, rng: Optional[SeededBits] = None,
+                      hardened: bool = False, tau_bits: Optional[int] = None) -> "np.ndarray[Any, Any]": ...
+
+
+def discrete_gaussian(sigma2: Exact, size: Size = None, mean: Exact = 0, rng: Optional[SeededBits] = None,
+                      hardened: bool = False, tau_bits: Optional[int] = None) -> Draws:
     """Exact discrete Gaussian samples: P[X = x] proportional to exp(-(x - mean)^2 / (2 sigma2)).
 
     sigma2: the variance parameter, an exact rational > 0 (int, Fraction, Decimal or str such
@@ -131,8 +157,18 @@ def discrete_gaussian(sigma2, size: Size = None, mean=0, rng=None, hardened: boo
     return sample("discrete-gaussian", size, rng, hardened, tau_bits, sigma2=sigma2, mean=mean)
 
 
-def discrete_laplace(scale, size: Size = None, mean=0, rng=None, hardened: bool = False,
-                     tau_bits: Optional[int] = None):
+@overload
+def discrete_laplace(scale: Exact, size: None = None, mean: Exact = 0, rng: Optional[SeededBits] = None,
+                     hardened: bool = False, tau_bits: Optional[int] = None) -> int: ...
+
+
+@overload
+def discrete_laplace(scale: Exact, size: Shape, mean: Exact = 0, rng: Optional[SeededBits] = None,
+                     hardened: bool = False, tau_bits: Optional[int] = None) -> "np.ndarray[Any, Any]": ...
+
+
+def discrete_laplace(scale: Exact, size: Size = None, mean: Exact = 0, rng: Optional[SeededBits] = None,
+                     hardened: bool = False, tau_bits: Optional[int] = None) -> Draws:
     """Exact discrete Laplace samples: P[X = x] proportional to exp(-|x - mean| / scale).
 
     scale: an exact rational > 0 (int, Fraction, Decimal or str; float refused).
@@ -142,7 +178,15 @@ def discrete_laplace(scale, size: Size = None, mean=0, rng=None, hardened: bool 
     return sample("discrete-laplace", size, rng, hardened, tau_bits, scale=scale, mean=mean)
 
 
-def bernoulli_exp(gamma, size: Size = None, rng=None):
+@overload
+def bernoulli_exp(gamma: Exact, size: None = None, rng: Optional[SeededBits] = None) -> int: ...
+
+
+@overload
+def bernoulli_exp(gamma: Exact, size: Shape, rng: Optional[SeededBits] = None) -> "np.ndarray[Any, Any]": ...
+
+
+def bernoulli_exp(gamma: Exact, size: Size = None, rng: Optional[SeededBits] = None) -> Draws:
     """Exact Bernoulli(exp(-gamma)) samples: 1 with probability exp(-gamma), else 0.
 
     gamma: an exact rational >= 0 (int, Fraction, Decimal or str; float refused).

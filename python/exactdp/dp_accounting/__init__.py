@@ -46,8 +46,8 @@ from ..dp_events import (  # dp_accounting exports its events at top level too
     LaplaceDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent, SampledWithReplacementDpEvent,
     SampledWithoutReplacementDpEvent, SelfComposedDpEvent, StaircaseDpEvent, UnsupportedDpEvent, ZCDpEvent)
 from .._peer import CertifiedFloat
-from ._accountant import (
-    Accountant, NeighboringRelation, PLDAccountant, PrivacyAccountant, RdpAccountant, UnsupportedEventError)
+from .._errors import UnsupportedEventError
+from ._accountant import Accountant, NeighboringRelation, PLDAccountant, PrivacyAccountant, RdpAccountant
 from . import dp_event, pld, privacy_accountant, rdp
 
 __all__ = [

@@ -8,7 +8,7 @@ import functools
 import math
 import numbers
 from fractions import Fraction
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .. import dp_events as events
 from .._errors import LimitError, ParameterError, UnsupportedEventError, UsageError
@@ -120,7 +120,7 @@ def _relation(value: Any) -> NeighboringRelation:
     if value not in _RELATION_TEXT:
         raise ParameterError(f"neighboring_relation = {value!r}: allowed NeighboringRelation.ADD_OR_REMOVE_ONE "
                              "or REPLACE_ONE (REPLACE_SPECIAL has no exactdp route)", "neighboring_relation")
-    return value
+    return NeighboringRelation(value)
 
 
 class Accountant:
@@ -149,7 +149,7 @@ class Accountant:
     def route(self) -> str:
         return self._route
 
-    def _allowed(self) -> frozenset:
+    def _allowed(self) -> FrozenSet[str]:
         return _route_kinds(self._route, self._relation)
 
     def _check(self, event: DpEvent) -> None:
@@ -197,7 +197,7 @@ class Accountant:
         parts = [e if c == 1 else SelfComposedDpEvent(e, c) for e, c in self._entries]
         if not parts:
             return NoOpDpEvent()
-        return parts[0] if len(parts) == 1 else ComposedDpEvent(tuple(parts))
+        return parts[0] if len(parts) == 1 else ComposedDpEvent(tuple(parts))  # type: ignore[no-any-return]
 
     def get_epsilon(self, target_delta: Any) -> CertifiedFloat:
         """The certified epsilon at `target_delta` (0 < delta < 1; a float at its exact binary
@@ -246,7 +246,8 @@ class Accountant:
         return Interval(value.lower, value.upper, value.details)
 
 
-    def _report(self, pairs: List[Tuple[str, int]], kinds: set, target_name: str, target: Fraction) -> Dict[str, Any]:
+    def _report(self, pairs: List[Tuple[str, int]], kinds: Set[str], target_name: str,
+                target: Fraction) -> Dict[str, Any]:
         """compose_events' report on this accountant's route; when that route refuses the
         composition as too costly (LimitError), the next certified route that covers every event
         answers instead (pld -> rdp, rdp -> pld) and ``fallback`` in the report says why."""
@@ -259,7 +260,8 @@ class Accountant:
                 raise
             report = compose_events(pairs, route=fallback, neighbouring=relation,
                                     pld_step=self._pld_step if fallback == "pld" else None,
-                                    **{target_name: str(target)}).to_dict()
+                                    delta=str(target) if target_name == "delta" else None,
+                                    epsilon=str(target) if target_name == "epsilon" else None).to_dict()
             report["fallback"] = f"route {self._route} refused: {refusal}; answered by route {fallback}"
             return report
 
@@ -286,7 +288,8 @@ def _compose_on(route: str, pairs: List[Tuple[str, int]], relation: str, pld_ste
     for i, name in enumerate(routes):
         try:
             return compose_events(pairs, route=name, neighbouring=relation,
-                                  pld_step=pld_step if name != "rdp" else None, **target).to_dict()
+                                  pld_step=pld_step if name != "rdp" else None, delta=target.get("delta"),
+                                  epsilon=target.get("epsilon")).to_dict()
         except ParameterError as refusal:
             if not _refused_route(refusal) or i + 1 == len(routes):
                 if _refused_route(refusal):
@@ -313,7 +316,7 @@ def _library_supports(route: str, relation: NeighboringRelation, text: str) -> b
     return False
 
 
-def _route_kinds(route: str, relation: NeighboringRelation) -> frozenset:
+def _route_kinds(route: str, relation: NeighboringRelation) -> FrozenSet[str]:
     """The event kinds `route` accounts under `relation`."""
     kinds = _ROUTE_KINDS[route]
     if relation is NeighboringRelation.REPLACE_ONE and route == "rdp":

@@ -76,7 +76,8 @@ class Accountant:
             raise ParameterError(f"mechanism = {str(mechanism)[:40]!r}: allowed prv (pld route), rdp, auto "
                                  "(Opacus' gdp is a central-limit approximation, not a certified bound)", "mechanism")
         self._mechanism = mechanism
-        self.history: List[Tuple[Fraction, Fraction, int]] = []
+        # (noise_multiplier, sample_rate, steps[, grid]): Opacus' history entries, exact
+        self.history: List[Tuple[Any, ...]] = []
         self._last: Optional[Tuple[Any, Interval]] = None  # (history and delta, answer)
 
     def mechanism(self) -> str:
@@ -152,12 +153,12 @@ class Accountant:
             raise ValueError("state dict is either None or empty")
         if "history" not in state_dict:
             raise ValueError("state_dict does not have the key 'history'")
-        history = []
+        history: List[Tuple[Any, ...]] = []
         for item in state_dict["history"]:
             if not isinstance(item, (tuple, list)) or len(item) not in (3, 4):
                 raise ParameterError(f"history entry {item!r}: expected (noise_multiplier, sample_rate, steps[, "
                                      "(granularity, dim, max_grad_norm, sensitivity)])", "history")
-            entry = _entry(*item[:3])
+            entry: Tuple[Any, ...] = _entry(*item[:3])
             if len(item) == 4:
                 if not isinstance(item[3], (tuple, list)) or len(item[3]) != 4:
                     raise ParameterError(f"history entry {item!r}: the grid is (granularity, dim, max_grad_norm, "
