@@ -89,6 +89,15 @@ enum class Capability : unsigned {
   kCalibrate = 1U << 7, // calibrate(): the noise parameter that meets a target (epsilon, delta)
 };
 
+// The composition theorem release (mechanisms/release, docs/RELEASE.md) uses for many cells of a
+// law's noise: a fact about the law's shape that its privacy maps do not state.
+enum class ReleaseRoute {
+  kNone,
+  kPureL1,  // privacy loss linear in the change, |v| / t (pure DP): release's pure-dp-l1 route
+  kRenyi,   // (alpha v^2 / (2 sigma2))-Renyi DP per cell (zCDP across cells) and an exact one-cell
+            // profile: release's zcdp and exact-profile routes
+};
+
 // The validated, exact parameters of a law, in schema order (defaults filled in).
 class LawParameters {
  public:
@@ -188,6 +197,8 @@ class Law {
   // The accounting event of the law at these parameters (its privacy maps: profile, pure
   // epsilon, rho, RDP, PLD atoms, as accounting/accountant.h describes).
   [[nodiscard]] virtual accounting::PrivacyEvent privacy_event(const LawParameters& p) const;
+  // The law's release route (kNone: release does not add this noise).
+  [[nodiscard]] virtual ReleaseRoute release_route() const { return ReleaseRoute::kNone; }
   // audit-timing's class unit (nullopt: the law is not timing-audited).
   [[nodiscard]] virtual std::optional<TimingUnit> timing_unit(const LawParameters& p) const;
   // The calibration map (noise_calibration.h): the noise parameter, on the private side, that

@@ -13,6 +13,7 @@ struct Ops {
   static constexpr auto calibrate = &calibration::discrete_gaussian;  // noise_calibration.h
   static constexpr auto check_calibration = &calibration::check_discrete_gaussian;
   static constexpr const char* kNoise = "sigma2";
+  static constexpr ReleaseRoute kReleaseRoute = ReleaseRoute::kRenyi;
   using Params = DiscreteGaussianParams;
   using Hardened = HardenedDiscreteGaussianParams;
   static void draw(BitSource& bits, const Params& p, mpz_class& out) { sample_discrete_gaussian(bits, p, out); }

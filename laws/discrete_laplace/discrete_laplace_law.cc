@@ -13,6 +13,7 @@ struct Ops {
   static constexpr auto calibrate = &calibration::laplace_scale;  // noise_calibration.h
   static constexpr auto check_calibration = &calibration::check_laplace;
   static constexpr const char* kNoise = "scale";
+  static constexpr ReleaseRoute kReleaseRoute = ReleaseRoute::kPureL1;
   using Params = DiscreteLaplaceParams;
   using Hardened = HardenedDiscreteLaplaceParams;
   static void draw(BitSource& bits, const Params& p, mpz_class& out) { sample_discrete_laplace(bits, p, out); }

@@ -8,6 +8,7 @@
 //   event(value, sensitivity)                the accounting event
 //   timing(value)                            audit-timing's class unit
 //   calibrate, check_calibration             the calibration map (noise_calibration.h)
+//   kReleaseRoute                            release's composition route (law.h ReleaseRoute)
 #pragma once
 
 #include <memory>
@@ -48,6 +49,8 @@ class SamplersLayerLaw final : public Law {
   accounting::PrivacyEvent privacy_event(const LawParameters& p) const override {
     return Ops::event(p.rational(Ops::kNoise), p.integer("sensitivity"));
   }
+
+  ReleaseRoute release_route() const override { return Ops::kReleaseRoute; }
 
   std::optional<TimingUnit> timing_unit(const LawParameters& p) const override {
     return Ops::timing(p.rational(Ops::kNoise));

@@ -22,16 +22,14 @@ namespace {
 using exactdp::Interval;
 constexpr mpfr_prec_t kPrec = exactdp::kDefaultPrecision;
 
-// The composition route of a law: a theorem about its shape (docs/RELEASE.md), which the
-// registry does not record. pure-dp-l1 needs a privacy loss linear in the change (|v| / t);
-// the Gaussian routes need the exact profile (one cell) and Renyi DP (many cells).
-enum class Route { kNone, kPureL1, kGaussian };
+// The composition route of a law: a theorem about its shape (docs/RELEASE.md), which the law
+// states (laws::Law::release_route). pure-dp-l1 needs a privacy loss linear in the change
+// (|v| / t); the Gaussian routes need the exact profile (one cell) and Renyi DP (many cells).
+using Route = laws::ReleaseRoute;
 
 Route route_of(const laws::Law& law) {
   if (!law.supports(laws::Capability::kCalibrate) || !law.supports(laws::Capability::kSample)) return Route::kNone;
-  if (law.name() == "discrete-laplace") return Route::kPureL1;
-  if (law.name() == "discrete-gaussian") return Route::kGaussian;
-  return Route::kNone;
+  return law.release_route();
 }
 
 // The law's calibration map at (epsilon, delta) for an integer sensitivity.
@@ -241,7 +239,7 @@ const laws::Law& release_law(const std::string& name, bool hardened) {
   return *law;
 }
 
-bool release_law_composes_by_zcdp(const laws::Law& law) { return route_of(law) == Route::kGaussian; }
+bool release_law_composes_by_zcdp(const laws::Law& law) { return route_of(law) == Route::kRenyi; }
 
 std::string release_noise_parameter(const laws::Law& law) {
   return release_law_composes_by_zcdp(law) ? "sigma2" : "scale";
@@ -257,7 +255,7 @@ void validate_release(const ReleaseBudget& budget, const ContributionModel& mode
   const laws::Law& law = release_law(budget.mechanism, budget.hardened);
   accounting::require_positive_at_most("epsilon", budget.epsilon, mpq_class(1'000'000), "10^6");
   if (budget.delta) accounting::require_open_unit("delta", *budget.delta);
-  if (!budget.delta && route_of(law) == Route::kGaussian) {
+  if (!budget.delta && route_of(law) == Route::kRenyi) {
     throw ParameterError("delta", "delta is required with the discrete Gaussian: allowed 0 < delta < 1");
   }
   if (!budget.delta && budget.hardened) {

@@ -260,6 +260,21 @@ def test_a_baseline_law_list_may_not_grow(tree, plant):
     assert [ln for ln in lines if ln.startswith(f"{rel}:") and f"names {count + 1}" in ln], out
 
 
+def test_asking_an_event_for_its_kind_fails(tree, plant):
+    plant("accounting/planted_route.cc",
+          "// PrivacyEvent::Kind and .kind() in a comment pass\n"
+          "const char* s = \"PrivacyEvent::Kind\";\n"
+          "bool gaussian(const E& e) {\n  return e.kind() == PrivacyEvent::Kind::kGaussian;\n}\n")
+    plant("accounting/planted_event.h", "class PrivacyEvent {\n public:\n  enum class Kind { kLaw };\n};\n")
+    plant("laws/planted_law.cc", "bool f(const E& e) { return e.kind() == PrivacyEvent::Kind::kLaw; }\n")
+    rc, lines, out = violations(tree, "event-kind")
+    assert rc == 1, out
+    assert [ln for ln in lines if ln.startswith("accounting/planted_route.cc:4: event-kind: calls .kind()")], out
+    assert [ln for ln in lines if ln.startswith("accounting/planted_route.cc:4: event-kind: names PrivacyEvent::Kind")], out
+    assert [ln for ln in lines if ln.startswith("accounting/planted_event.h:3: event-kind: declares an enum")], out
+    assert len(lines) == 3, out
+
+
 def test_law_names_come_from_the_registry():
     names = CS.registry_law_names(REPO)
     assert {"discrete-gaussian", "discrete-laplace", "bernoulli-exp", "staircase", "gaussian"} <= set(names)
