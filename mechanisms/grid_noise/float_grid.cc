@@ -10,7 +10,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 
 #include <exactdp/mechanisms/grid_noise/float_grid_simd.h>
 #include <exactdp/samplers/int128.h>
@@ -264,15 +263,12 @@ bool add_on_grid_fast(Float x, long k, std::int64_t draw, Float& y) noexcept {
 template <class Float>
 std::size_t add_on_grid_fast_run(const Float* x, long k, const std::int64_t* draws, Float* y, std::size_t count) noexcept {
   if (simple_exponent<Float>(k)) {
-    // Doubles: whole groups of eight in vector lanes where the CPU can (float_grid_simd.h), the
-    // group it stops at (a coordinate outside the usual case, or the last few) here, then on.
-    constexpr bool kVector = std::is_same_v<Float, double>;
-    const bool vector = kVector && grid_simd_available();
+    // Whole groups of eight in vector lanes where the CPU can (float_grid_simd.h), the group it
+    // stops at (a coordinate outside the usual case, or the last few) here, then on.
+    const bool vector = grid_simd_available();
     std::size_t i = 0;
     while (i < count) {
-      if constexpr (kVector) {
-        if (vector) i += add_on_grid_simple_simd(x + i, k, draws + i, y + i, count - i);
-      }
+      if (vector) i += add_on_grid_simple_simd(x + i, k, draws + i, y + i, count - i);
       const std::size_t stop = vector ? std::min(count, i + kGridSimdGroup) : count;
       for (; i < stop; ++i) {
         if (!add_one_simple(x[i], k, draws[i], y[i]) && !add_one_on_grid(x[i], k, draws[i], y[i])) return i;
