@@ -1,0 +1,78 @@
+#include <exactdp/laws/skellam/skellam_law.h>
+
+#include <exactdp/core/rational.h>
+#include <exactdp/laws/internal/params_sampler.h>
+#include <exactdp/laws/skellam/skellam_privacy.h>
+#include <exactdp/laws/skellam/skellam_reference.h>
+#include <exactdp/samplers/skellam.h>
+
+namespace exactdp::laws {
+namespace {
+
+class SkellamLawSampler final : public Sampler {
+ public:
+  SkellamLawSampler(SkellamParams params, std::string description)
+      : Sampler(std::move(description)), params_(std::move(params)) {}
+  void sample(BitSource& bits, mpz_class& out) const override { sample_skellam(bits, params_, out); }
+
+ private:
+  SkellamParams params_;
+};
+
+const mpz_class kMaxMean = mpz_class(1) << 62;
+const mpz_class kMaxSensitivity(1'000'000'000);
+
+class Skellam final : public Law {
+ public:
+  Skellam()
+      : Law("skellam", "Skellam, Poisson(mu) - Poisson(mu): distributed noise that sums (n clients: mu -> n mu)",
+            {{"mu", ValueKind::kRational, Role::kNoise, std::nullopt, "0 < mu <= 10^15",
+              "the Poisson rate of each side (variance 2 mu)"},
+             {"mean", ValueKind::kInteger, Role::kSampling, "0", "|mean| < 2^62", "the centre"},
+             {"sensitivity", ValueKind::kInteger, Role::kPrivacy, "1", "1 <= sensitivity <= 10^9",
+              "the integer query's sensitivity"}},
+            Capability::kSample | Capability::kAudit | Capability::kProfile | Capability::kEvent) {}
+
+  std::unique_ptr<Sampler> make_sampler(const LawParameters& p, const std::optional<Hardening>& h) const override {
+    if (h) unsupported("hardened sampler");
+    return std::make_unique<SkellamLawSampler>(SkellamParams::make(p.rational("mu"), p.integer("mean")),
+                                               internal::sampler_description(name(), p));
+  }
+
+  std::unique_ptr<verification::ReferenceLaw> reference_law(const LawParameters& p) const override {
+    return std::make_unique<SkellamReferenceLaw>(p.rational("mu"), p.integer("mean"));
+  }
+
+  accounting::PrivacyEvent privacy_event(const LawParameters& p) const override {
+    return accounting::PrivacyEvent::of_law(skellam_privacy(p.rational("mu"), p.integer("sensitivity")));
+  }
+
+ protected:
+  void validate(LawParameters& p, Use /*use*/) const override {
+    if (p.has("mu")) {
+      const mpq_class& mu = p.rational("mu");
+      if (sgn(mu) <= 0) throw ParameterError::out_of_range("mu", abbreviate(to_string(mu)), "0 < mu <= 10^15");
+      if (mu > poisson_max_mu()) {
+        throw LimitError("mu", "mu = " + abbreviate(to_string(mu)) + " is out of range: allowed 0 < mu <= 10^15");
+      }
+    }
+    if (p.has("mean") && abs(p.integer("mean")) >= kMaxMean) {
+      throw ParameterError::out_of_range("mean", abbreviate(to_string(p.integer("mean"))), "|mean| < 2^62");
+    }
+    if (p.has("sensitivity")) {
+      const mpz_class d = p.integer("sensitivity");
+      if (d < 1 || d > kMaxSensitivity) {
+        throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(d)), "1 <= sensitivity <= 10^9");
+      }
+    }
+  }
+};
+
+}  // namespace
+
+const Law& skellam_law() {
+  static const Skellam law;
+  return law;
+}
+
+}  // namespace exactdp::laws

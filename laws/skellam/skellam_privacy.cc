@@ -1,0 +1,55 @@
+#include <exactdp/laws/skellam/skellam_privacy.h>
+
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
+
+namespace exactdp::laws {
+
+SkellamPrivacy::SkellamPrivacy(mpq_class mu, mpz_class sensitivity)
+    : mu_(std::move(mu)), sensitivity_(std::move(sensitivity)) {}
+
+std::string SkellamPrivacy::describe() const {
+  return "skellam(mu=" + abbreviate(to_string(mu_)) + ", sensitivity=" + abbreviate(to_string(sensitivity_)) + ")";
+}
+
+mpq_class SkellamPrivacy::rdp_bound(const mpq_class& alpha) const {
+  const mpq_class d(sensitivity_);
+  const mpq_class d2 = d * d;
+  const mpq_class second_order = ((2 * alpha - 1) * d2 + 6 * d) / (16 * mu_ * mu_);
+  const mpq_class first_order = 3 * d / (4 * mu_);
+  return alpha * d2 / (4 * mu_) + (second_order < first_order ? second_order : first_order);
+}
+
+Interval SkellamPrivacy::rdp(const mpq_class& alpha, mpfr_prec_t precision) const {
+  if (alpha <= 1) throw ParameterError::out_of_range("order", abbreviate(to_string(alpha)), "order > 1");
+  return Interval(rdp_bound(alpha), precision);
+}
+
+bool SkellamPrivacy::has_profile() const { return mu_ <= skellam_pmf_max_mu(); }
+
+std::shared_ptr<const SkellamPmf> SkellamPrivacy::masses(mpfr_prec_t precision) const {
+  const std::lock_guard<std::mutex> lock(cache_mutex_);
+  if (!cache_ || cache_->precision() != precision) cache_ = std::make_shared<const SkellamPmf>(mu_, precision);
+  return cache_;
+}
+
+Interval SkellamPrivacy::delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const {
+  if (sgn(epsilon) < 0) throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
+  if (!has_profile()) return LawPrivacy::delta_at(epsilon, precision);  // throws: no profile
+  const std::shared_ptr<const SkellamPmf> pmf = masses(precision);
+  const long end = pmf->table_end();
+  const long d = sensitivity_.get_si();
+  const Interval factor = exp(Interval(epsilon, precision));
+  const Interval zero(precision);
+  Interval sum(precision);
+  for (long k = -end; k <= end; ++k) sum = sum + max(pmf->mass(k) - factor * pmf->mass(k - d), zero);
+  // beyond |k| <= K each term is at most s_k: add [0, P[|X| > K]]
+  const Interval outside = pmf->tail_from(mpz_class(end + 1)) * mpq_class(2);
+  return sum + Interval::from_ends(zero.lower(), outside.upper(), precision);
+}
+
+std::shared_ptr<const accounting::LawPrivacy> skellam_privacy(const mpq_class& mu, const mpz_class& sensitivity) {
+  return std::make_shared<SkellamPrivacy>(mu, sensitivity);
+}
+
+}  // namespace exactdp::laws

@@ -1,0 +1,59 @@
+// skellam_privacy.h — the Skellam law's privacy maps (accounting/law_privacy.h): Sk(mu) added to
+// an integer query of sensitivity D (neighbouring outputs differ by d, |d| <= D).
+//
+// RDP (every mu): the bound of Agarwal, Kairouz and Liu ("The Skellam Mechanism for
+// Differentially Private Federated Learning", NeurIPS 2021, Theorem 3.5) with L1 = L2 = D:
+//   eps(alpha) = alpha D^2 / (4 mu) + min(((2 alpha - 1) D^2 + 6 D) / (16 mu^2), 3 D / (4 mu)),
+// an exact rational (an upper bound on the Renyi divergence of either order, for every shift
+// |d| <= D: the bound increases with D).
+// Profile (mu <= 10^6): delta(eps) of Sk(mu) against Sk(mu) + D, exactly as a certified sum over
+// the support, sum_k max(0, s_k - e^eps s_(k - D)) over |k| <= K with the masses of skellam_pmf.h,
+// plus [0, P[|X| > K]] (the terms beyond K are at most s_k). The pair is symmetric (k -> D - k
+// swaps the two laws), so both orders give the same delta. For |d| < D the pair at D dominates:
+// the Skellam masses are log-concave (Poisson masses are, and convolution keeps discrete
+// log-concavity, Hoggar 1974), so the shifts form a family with a monotone likelihood ratio and,
+// by Karlin-Rubin, the most powerful test of shift 0 against d has a power nondecreasing in |d|:
+// the trade-off curve at D lies below every |d| < D's (a negative d by symmetry).
+// Beyond mu = 10^6 there is no profile (has_profile() is false): the accountant converts the RDP
+// bound instead. The exact profile is the smaller of the two wherever both exist (it is the
+// profile itself; the RDP conversion bounds it).
+// Sums of clients: independent Sk(mu_i) add to Sk(sum mu_i), so n clients adding Sk(mu) each give
+// the maps of Sk(n mu) (state mu = n mu_client in the event).
+// No pure epsilon, no zCDP rho, no PLD atoms, no Poisson-subsampled RDP (yet).
+#pragma once
+
+#include <gmpxx.h>
+
+#include <memory>
+#include <mutex>
+
+#include <exactdp/accounting/law_privacy.h>
+#include <exactdp/laws/skellam/skellam_pmf.h>
+
+namespace exactdp::laws {
+
+class SkellamPrivacy final : public accounting::LawPrivacy {
+ public:
+  SkellamPrivacy(mpq_class mu, mpz_class sensitivity);
+  [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] Interval rdp(const mpq_class& alpha, mpfr_prec_t precision) const override;
+  // The AKL21 bound as an exact rational.
+  [[nodiscard]] mpq_class rdp_bound(const mpq_class& alpha) const;
+  [[nodiscard]] bool has_profile() const override;
+  [[nodiscard]] Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const override;
+  [[nodiscard]] bool has_atoms() const override { return false; }
+  [[nodiscard]] bool symmetric_pair() const override { return true; }
+
+ private:
+  [[nodiscard]] std::shared_ptr<const SkellamPmf> masses(mpfr_prec_t precision) const;
+  mpq_class mu_;
+  mpz_class sensitivity_;
+  mutable std::mutex cache_mutex_;  // the last table built (Ziv asks at rising precisions)
+  mutable std::shared_ptr<const SkellamPmf> cache_;
+};
+
+// The registry's event: SkellamPrivacy's maps.
+[[nodiscard]] std::shared_ptr<const accounting::LawPrivacy> skellam_privacy(const mpq_class& mu,
+                                                                            const mpz_class& sensitivity);
+
+}  // namespace exactdp::laws

@@ -1,0 +1,186 @@
+#include <exactdp/samplers/poisson.h>
+
+#include <stdexcept>
+
+#include <exactdp/core/errors.h>
+#include <exactdp/core/interval.h>
+#include <exactdp/core/rational.h>
+#include <exactdp/samplers/bernoulli.h>
+#include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/uniform.h>
+
+namespace exactdp {
+namespace internal {
+
+// The precomputed terms of one mu (poisson.h has the algorithms).
+struct PoissonTerms {
+  bool large = false;
+  // small mu: `pieces` draws of Poisson(lambda), lambda = mu / pieces
+  unsigned long pieces = 0;
+  std::optional<BernoulliParams> lambda_coin;
+  // large mu: mode m, half-width t, envelope rate lambda (exact) and its proposal
+  mpz_class m, t;
+  mpq_class lambda;
+  std::optional<DiscreteLaplaceParams> proposal;
+  // log mu and log m! at the first precision (the refinements recompute them)
+  mpfr_prec_t precision = 0;
+  std::optional<Interval> log_mu, log_factorial_m;
+};
+
+}  // namespace internal
+
+namespace {
+
+constexpr long kLargeFrom = 64;          // mu >= 64: envelope rejection
+constexpr mpfr_prec_t kFirstPrecision = 96;  // plus log2 of the proposal's size
+
+const mpq_class kMaxMu = mpq_class(mpz_class("1000000000000000"));
+
+// log Gamma(n) for an integer n >= 1, enclosed (MPFR rounds lngamma correctly both ways).
+Interval lgamma_of(const mpz_class& n, mpfr_prec_t p) {
+  const auto exact_bits = static_cast<mpfr_prec_t>(mpz_sizeinbase(n.get_mpz_t(), 2));
+  Real x(exact_bits > p ? exact_bits : p);
+  mpfr_set_z(x, n.get_mpz_t(), MPFR_RNDN);  // exact: the precision holds every bit of n
+  Real lo(p), hi(p);
+  mpfr_lngamma(lo, x, MPFR_RNDD);
+  mpfr_lngamma(hi, x, MPFR_RNDU);
+  return Interval::from_ends(lo, hi, p);
+}
+
+// f(k) - f(m) = (k - m) log mu - log k! + log m!, enclosed (log mu and log m! given).
+Interval log_ratio_to_mode(const Interval& log_mu, const Interval& log_factorial_m, const mpz_class& m,
+                           const mpz_class& k, mpfr_prec_t p) {
+  return log_mu * mpq_class(k - m) - lgamma_of(k + 1, p) + log_factorial_m;
+}
+
+Interval log_ratio_to_mode(const mpq_class& mu, const mpz_class& m, const mpz_class& k, mpfr_prec_t p) {
+  return log_ratio_to_mode(log(Interval(mu, p)), lgamma_of(m + 1, p), m, k, p);
+}
+
+// The envelope rate: the largest multiple of 2^-32 / t below min(D+, D-) / t.
+mpq_class envelope_rate(const mpq_class& mu, const mpz_class& m, const mpz_class& t) {
+  const mpfr_prec_t p = kFirstPrecision + static_cast<mpfr_prec_t>(mpz_sizeinbase(m.get_mpz_t(), 2));
+  const Interval drop_up = -log_ratio_to_mode(mu, m, m + t, p);
+  const Interval drop_down = -log_ratio_to_mode(mu, m, m - t, p);
+  const Interval low = mul_2si(min(drop_up, drop_down), 32);
+  mpz_class steps;
+  mpfr_get_z(steps.get_mpz_t(), low.lower(), MPFR_RNDD);
+  if (steps <= 0) throw std::logic_error("poisson: no envelope rate for mu = " + to_string(mu));
+  return mpq_class(steps, mpz_class(t) << 32);
+}
+
+std::shared_ptr<const internal::PoissonTerms> make_terms(const mpq_class& mu) {
+  auto terms = std::make_shared<internal::PoissonTerms>();
+  if (mu < kLargeFrom) {
+    const mpq_class twice = 2 * mu;
+    mpz_class c = twice.get_num() / twice.get_den();
+    if (c * twice.get_den() != twice.get_num()) ++c;
+    terms->pieces = c.get_ui();
+    terms->lambda_coin = BernoulliParams::make(mu / mpq_class(c));
+    return terms;
+  }
+  terms->large = true;
+  terms->m = mu.get_num() / mu.get_den();
+  terms->t = sqrt(terms->m);
+  terms->lambda = envelope_rate(mu, terms->m, terms->t);
+  terms->proposal = DiscreteLaplaceParams::make(1 / terms->lambda);
+  terms->precision = kFirstPrecision + static_cast<mpfr_prec_t>(mpz_sizeinbase(terms->m.get_mpz_t(), 2)) + 2;
+  terms->log_mu = log(Interval(mu, terms->precision));
+  terms->log_factorial_m = lgamma_of(terms->m + 1, terms->precision);
+  return terms;
+}
+
+// Poisson(lambda), lambda <= 1/2: the von Neumann schema (poisson.h).
+unsigned long sample_small_piece(BitSource& bits, const BernoulliParams& coin) {
+  for (;;) {
+    unsigned long k = 0;
+    while (sample_bernoulli(bits, coin)) ++k;
+    bool identity = true;
+    for (unsigned long i = 2; i <= k && identity; ++i) identity = sample_uniform_below(bits, i) == 0;
+    if (identity) return k;
+  }
+}
+
+// Whether a uniform real U in [0, 1) (its bits drawn 64 at a time) is below a, where accept(p)
+// encloses a at precision p: decided exactly, refining the enclosure when the bits cannot.
+template <class Enclose>
+bool uniform_below(BitSource& bits, mpfr_prec_t p, Enclose&& enclose) {
+  Interval a = enclose(p);
+  mpz_class u = 0;
+  unsigned long j = 0;
+  Real scaled(64);
+  for (bool first = true;; first = false) {
+    if (!first) {
+      p *= 2;
+      if (p > kMaxPrecision) throw std::logic_error("poisson: acceptance undecided at the precision cap");
+      a = enclose(p);
+    }
+    u <<= 64;
+    u += mpz_class(static_cast<unsigned long>(bits.bits(64)));
+    j += 64;
+    // U lies in [u, u + 1) / 2^j: accept when (u + 1) / 2^j <= a.lower, reject when u / 2^j >= a.upper
+    mpfr_set_prec(scaled, mpfr_get_prec(a.lower()));
+    mpfr_mul_2ui(scaled, a.lower(), j, MPFR_RNDD);
+    const mpz_class next = u + 1;
+    if (mpfr_cmp_z(scaled, next.get_mpz_t()) >= 0) return true;
+    mpfr_mul_2ui(scaled, a.upper(), j, MPFR_RNDU);
+    if (mpfr_cmp_z(scaled, u.get_mpz_t()) <= 0) return false;
+  }
+}
+
+void sample_large(BitSource& bits, const mpq_class& mu, const internal::PoissonTerms& terms, mpz_class& out) {
+  for (;;) {
+    const mpz_class y = sample_discrete_laplace(bits, *terms.proposal);
+    const mpz_class k = terms.m + y;
+    if (sgn(k) < 0) continue;
+    // log a(k) = f(k) - f(m) - lambda (t - |y|)
+    const mpq_class shift = terms.lambda * mpq_class(terms.t - abs(y));
+    const bool accept = uniform_below(bits, terms.precision, [&](mpfr_prec_t p) {
+      if (p == terms.precision) {
+        return exp(log_ratio_to_mode(*terms.log_mu, *terms.log_factorial_m, terms.m, k, p) - shift);
+      }
+      return exp(log_ratio_to_mode(mu, terms.m, k, p) - shift);
+    });
+    if (accept) {
+      out = k;
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+const mpq_class& poisson_max_mu() { return kMaxMu; }
+
+PoissonParams PoissonParams::make(const mpq_class& mu) {
+  if (sgn(mu) <= 0) throw ParameterError::out_of_range("mu", abbreviate(to_string(mu)), "mu > 0");
+  if (mu > kMaxMu) {
+    throw LimitError("mu", "mu = " + abbreviate(to_string(mu)) + " is out of range: allowed 0 < mu <= 10^15");
+  }
+  PoissonParams params;
+  params.mu_ = mu;
+  params.mu_.canonicalize();
+  params.terms_ = make_terms(params.mu_);
+  return params;
+}
+
+bool PoissonParams::large() const noexcept { return terms_->large; }
+
+void sample_poisson(BitSource& bits, const PoissonParams& params, mpz_class& out) {
+  const internal::PoissonTerms& terms = params.terms();
+  if (terms.large) {
+    sample_large(bits, params.mu(), terms, out);
+    return;
+  }
+  unsigned long n = 0;
+  for (unsigned long i = 0; i < terms.pieces; ++i) n += sample_small_piece(bits, *terms.lambda_coin);
+  out = n;
+}
+
+mpz_class sample_poisson(BitSource& bits, const PoissonParams& params) {
+  mpz_class out;
+  sample_poisson(bits, params, out);
+  return out;
+}
+
+}  // namespace exactdp

@@ -1,0 +1,70 @@
+// poisson.h — sample_poisson: N in {0, 1, 2, ...} with P[N = n] = exp(-mu) mu^n / n!, exactly, for
+// an exact rational mu with 0 < mu <= 10^15.
+//
+// Small mu (mu < 64): mu is split into c = ceil(2 mu) equal pieces lambda = mu / c <= 1/2 and N is
+// the sum of c independent Poisson(lambda) draws (the Poisson law is closed under sums). Each
+// Poisson(lambda) is the von Neumann schema of Flajolet, Pelletier and Soria ("On Buffon
+// machines and numbers", 2011): draw K with P[K = k] = (1 - lambda) lambda^k (exact
+// Bernoulli(lambda) coins, bernoulli.h), then accept K with probability 1/K! (for i = 2..K a
+// uniform integer below i must be 0, uniform.h), else start again. An attempt returns k with
+// probability (1 - lambda) lambda^k / k!, proportional to the Poisson(lambda) weights, so an
+// accepted K is Poisson(lambda) exactly; an attempt succeeds with probability
+// (1 - lambda) e^lambda >= 0.82. Integers only.
+// Large mu (mu >= 64): rejection from a discrete Laplace envelope (discrete_laplace.h) centred at
+// the mode m = floor(mu). With f(k) = log P[N = k] (concave in k: its second difference is
+// log(k / (k + 1)) < 0) and t = floor(sqrt(m)), let D+ = f(m) - f(m + t), D- = f(m) - f(m - t) and
+// lambda <= min(D+, D-) / t an exact rational (2^-32 t grid). Concavity makes the secant slopes
+// from m decrease, so f(k) <= f(m) - lambda |k - m| when |k - m| >= t, and f(k) <= f(m) (the
+// mode) otherwise: P[N = k] <= C exp(-lambda |k - m|) for every k, with C = exp(f(m) + lambda t).
+// A proposal k = m + Y (Y discrete Laplace of scale 1/lambda; k < 0 is rejected) is accepted
+// with probability a(k) = exp(f(k) - f(m) - lambda t + lambda |k - m|) <= 1. The acceptance is
+// decided exactly by comparing a uniform real U, whose bits are drawn 64 at a time, with a(k)
+// enclosed in a certified MPFR interval (log-gamma is correctly rounded in both directions): U < a
+// is proven or refuted from U's bits drawn so far; when the interval is too wide for the bits,
+// the precision doubles (probability about 2^-60 per proposal). No floating point decides
+// anything: the law is Poisson(mu) exactly.
+// Cost: small mu, expected O(mu) exact coins; large mu, expected about 2.6 proposals (with
+// t = sqrt(mu) the envelope's mass is C (1 + e^-lambda) / (1 - e^-lambda) ~ 4 e^(1/2) / sqrt(2 pi)),
+// each one discrete Laplace draw and one log-gamma at about 96 + log2(mu) bits: the cost grows
+// with log(mu), not with mu (mu = 10^12 takes tens of microseconds per draw).
+// Timing: NOT constant-time (the number of coins and proposals depends on the bits and on the
+// result); there is no hardened Poisson sampler (SECURITY.md, "Timing").
+// Errors: PoissonParams::make throws ParameterError naming "mu" unless 0 < mu, LimitError naming
+// "mu" beyond 10^15. Thread-safety: params are immutable and shareable; a BitSource is one per
+// thread.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <memory>
+
+#include <exactdp/samplers/bit_source.h>
+
+namespace exactdp {
+
+namespace internal {
+struct PoissonTerms;  // poisson.cc
+}  // namespace internal
+
+class PoissonParams {
+ public:
+  [[nodiscard]] static PoissonParams make(const mpq_class& mu);
+  [[nodiscard]] const mpq_class& mu() const noexcept { return mu_; }
+  // Whether draws take the envelope rejection (mu >= 64) or the sum of small pieces.
+  [[nodiscard]] bool large() const noexcept;
+  [[nodiscard]] const internal::PoissonTerms& terms() const noexcept { return *terms_; }
+
+ private:
+  PoissonParams() = default;
+  mpq_class mu_;
+  std::shared_ptr<const internal::PoissonTerms> terms_;
+};
+
+// The largest mu PoissonParams::make accepts: 10^15.
+[[nodiscard]] const mpq_class& poisson_max_mu();
+
+// One draw into out.
+void sample_poisson(BitSource& bits, const PoissonParams& params, mpz_class& out);
+[[nodiscard]] mpz_class sample_poisson(BitSource& bits, const PoissonParams& params);
+
+}  // namespace exactdp

@@ -1,0 +1,23 @@
+#include <exactdp/samplers/skellam.h>
+
+namespace exactdp {
+
+SkellamParams SkellamParams::make(const mpq_class& mu, const mpz_class& mean) {
+  return SkellamParams(PoissonParams::make(mu), mean);
+}
+
+void sample_skellam(BitSource& bits, const SkellamParams& params, mpz_class& out) {
+  mpz_class second;
+  sample_poisson(bits, params.poisson(), out);
+  sample_poisson(bits, params.poisson(), second);
+  out -= second;
+  out += params.mean();
+}
+
+mpz_class sample_skellam(BitSource& bits, const SkellamParams& params) {
+  mpz_class out;
+  sample_skellam(bits, params, out);
+  return out;
+}
+
+}  // namespace exactdp
