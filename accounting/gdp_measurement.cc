@@ -26,23 +26,34 @@ void require_scale(const std::string& parameter, const std::string& value, const
   }
 }
 
-// The tail limit L of gdp_bridge Theorem 3.3 where it is known analytically.
+// The event's maps (every GdpMeasurable but pure-dp-composition's has them).
+const LawPrivacy& maps_of(const GdpMeasurable& m) {
+  if (!m.maps) throw std::logic_error("GdpMeasurable " + m.name + ": no privacy maps");
+  return *m.maps;
+}
+
+bool is_composition(const GdpMeasurable& m) { return m.name == "pure-dp-composition"; }
+
+// The tail limit L of gdp_bridge Theorem 3.3 where it is known analytically, by what the law's
+// maps state: Gaussian noise, an exact mu, discrete Gaussian noise; else delta = 0 beyond a pure
+// epsilon.
 void set_tail_limit(const GdpMeasurable& m, GdpTail& out) {
-  if (m.name == "gaussian") {
+  const LawPrivacy* maps = is_composition(m) ? nullptr : &maps_of(m);
+  if (maps != nullptr && maps->gaussian_noise()) {
     out.limit = abbreviate(to_string(mpq_class(m.sensitivity / m.noise)));
     out.limit_source = "Delta/sigma: the Gaussian mechanism is exactly (Delta/sigma)-GDP";
-  } else if (m.name == "gdp") {
+  } else if (maps != nullptr && maps->exact_mu()) {
     out.limit = abbreviate(to_string(m.noise));
     out.limit_source = "mu (Lemma 3.1)";
-  } else if (m.name == "discrete-gaussian") {
+  } else if (maps != nullptr && maps->discrete_gaussian_noise()) {
     const Interval l = discrete_gaussian_tail_limit(m.noise, mpz_class(m.sensitivity), 64);
     out.limit = "Delta/sqrt(sigma2) in " + to_decimal_string(l, 10);
     out.limit_source = "CKS20 Thm 7: delta(eps) <= P[Z > eps sigma2/Delta - Delta/2], a Gaussian tail";
   } else {
     out.limit = "0";
-    out.limit_source = m.name == "pure-dp"               ? "delta = 0 beyond epsilon"
-                       : m.name == "pure-dp-composition" ? "delta = 0 beyond k epsilon"
-                                                         : "delta = 0 beyond Delta/scale";
+    out.limit_source = maps == nullptr            ? "delta = 0 beyond k epsilon"
+                       : !maps->is_noise_law()    ? "delta = 0 beyond epsilon"
+                                                  : "delta = 0 beyond Delta/scale";
   }
 }
 
@@ -51,6 +62,7 @@ void set_tail_limit(const GdpMeasurable& m, GdpTail& out) {
 GdpMeasurable measurable_event(const PrivacyEvent& event, GdpMeasurable named) {
   if (!has_profile(event)) throw ParameterError("mechanism", "mechanism: a zCDP event has no privacy profile to measure");
   named.profile = event_profile(event);
+  named.maps = event.shared_maps();
   if (event.is_pure()) named.pure_epsilon = event.pure_epsilon();
   return named;
 }
@@ -71,19 +83,20 @@ GdpMeasurable measurable_pure_dp_composition(const mpq_class& epsilon, unsigned 
 
 void require_measurable(const GdpMeasurable& m) {
   const std::string& noise = m.noise_name;
-  if (m.name == "gdp" || m.name == "pure-dp") {
-    require_scale(noise, to_string(m.noise), m.noise, noise);
-    return;
-  }
-  if (m.name == "pure-dp-composition") {
+  if (is_composition(m)) {
     require_scale(noise, to_string(m.noise), m.noise, noise);
     require_scale(noise, to_string(m.noise), *m.pure_epsilon, "k epsilon");
+    return;
+  }
+  const LawPrivacy& maps = maps_of(m);
+  if (!maps.is_noise_law()) {  // a bare guarantee (gdp, pure-dp): its own parameter is the scale
+    require_scale(noise, to_string(m.noise), m.noise, noise);
     return;
   }
   const bool blame_sensitivity = m.sensitivity_given && outside_scale(m.sensitivity);
   const std::string parameter = blame_sensitivity ? std::string("sensitivity") : noise;
   const std::string value = to_string(blame_sensitivity ? m.sensitivity : m.noise);
-  if (m.name == "discrete-gaussian") {
+  if (maps.discrete_gaussian_noise()) {
     // (Delta/sigma)^2 in [1e-12, 900]  <=>  Delta/sigma in [1e-6, 30]
     const mpq_class ratio2 = m.sensitivity * m.sensitivity / m.noise;
     if (ratio2 < kMinNaturalMu * kMinNaturalMu || ratio2 > kMaxNaturalMu * kMaxNaturalMu) {

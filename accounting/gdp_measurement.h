@@ -12,6 +12,7 @@
 #include <gmpxx.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -34,6 +35,10 @@ struct GdpMeasurable {
   bool sensitivity_given = false;  // errors blame the sensitivity when it is out of scale itself
   ProfileFunction profile;         // certified delta(eps) at a working precision
   std::optional<mpq_class> pure_epsilon;  // delta(eps) = 0 for eps >= this (pure-DP kinds)
+  // The event's maps (law_privacy.h; null only for pure-dp-composition): the scale check and the
+  // tail limit ask them what the law is (a bare guarantee, Gaussian or discrete Gaussian noise,
+  // an exact mu).
+  std::shared_ptr<const LawPrivacy> maps;
 };
 
 // The measurable mechanism of a privacy event of kind gaussian, laplace, discrete-gaussian,

@@ -83,6 +83,7 @@ accounting::GdpMeasurable mechanism_from_args(const std::string& name, const Par
   m.sensitivity_given = spec.sensitivity_given;
   m.profile = spec.delta_at;
   m.pure_epsilon = spec.pure_epsilon;
+  m.maps = spec.maps;
   accounting::require_measurable(m);
   return m;
 }

@@ -56,6 +56,7 @@ MechanismSpec law_mechanism(const laws::Law& law, const ParsedArgs& parsed) {
   m.delta_at = accounting::event_profile(event);
   m.delta = [event](const mpq_class& e, const ZivOptions& o) { return accounting::event_delta(event, e, o); };
   if (event.is_pure()) m.pure_epsilon = event.pure_epsilon();
+  m.maps = event.shared_maps();
   return m;
 }
 

@@ -17,12 +17,14 @@
 #include <gmpxx.h>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <exactdp/accounting/gdp_transformation.h>
+#include <exactdp/accounting/law_privacy.h>
 #include <exactdp/accounting/ziv.h>
 #include "cli/args.h"
 
@@ -50,6 +52,8 @@ struct MechanismSpec {
   std::function<accounting::Certified(const mpq_class&, const accounting::ZivOptions&)> delta;
   // delta(eps) = 0 for eps >= this (pure DP kinds).
   std::optional<mpq_class> pure_epsilon;
+  // The law's privacy maps (accounting/law_privacy.h; null for pure-dp-composition).
+  std::shared_ptr<const accounting::LawPrivacy> maps;
   // With hardened noise (with_hardened_noise): the sampler's certified TV bound tau, already
   // charged in delta_at and delta.
   std::optional<mpq_class> hardened_tau;
