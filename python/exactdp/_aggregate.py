@@ -49,6 +49,7 @@ DataFrame = Any  # a pandas DataFrame (pandas ships no type information here)
 Originals = Dict[Tuple[str, ...], Tuple[Any, ...]]
 _T = TypeVar("_T")
 
+DEFAULT_BOUND = 1  # max_groups and max_rows when not given: one group and one row per privacy unit
 _MAX_VALUE_DIGITS = 10_000  # the CSV reader's limit on a value cell (docs/AGGREGATE.md, Limits)
 
 
@@ -132,7 +133,8 @@ def _bounding_option(name: str, value: Any) -> int:
     return int(value)
 
 
-def build_spec(*, privacy_unit: str, group_by: Any, epsilon: Any, delta: Any, max_groups: Any, max_rows: Any,
+def build_spec(*, privacy_unit: str, group_by: Any, epsilon: Any, delta: Any, max_groups: Optional[int],
+               max_rows: Optional[int],
                mechanism: str, split: Any, public_keys: bool, selection: Optional[str] = None,
                **kinds: Any) -> Dict[str, Any]:
     """The request of exactdp.aggregate / exactdp.dask.aggregate, checked by the library
@@ -147,8 +149,11 @@ def build_spec(*, privacy_unit: str, group_by: Any, epsilon: Any, delta: Any, ma
         raise TypeError("selection must be a str")
     outputs, bounds = _value_options(kinds)
     spec = {"privacy_unit": privacy_unit, "group_by": group_by, "outputs": outputs, "bounds": bounds,
-            "max_groups": _bounding_option("max_groups", max_groups),
-            "max_rows": _bounding_option("max_rows", max_rows), "mechanism": mechanism,
+            "max_groups": _bounding_option("max_groups", DEFAULT_BOUND if max_groups is None else max_groups),
+            "max_rows": _bounding_option("max_rows", DEFAULT_BOUND if max_rows is None else max_rows),
+            # the bounds left at their default, said in the guarantee (not read by the library)
+            "defaulted": [name for name, v in (("max_groups", max_groups), ("max_rows", max_rows)) if v is None],
+            "mechanism": mechanism,
             "epsilon": exact_text("epsilon", epsilon),
             "delta": None if delta is None else exact_text("delta", delta),
             "split": None if split is None else exact_text("split", split), "public_keys": public_keys,
@@ -238,6 +243,12 @@ def _exact_decimal(column: str, row: Any, value: Any) -> str:
             raise ParameterError(f"column {column!r}, row {row!r}: {value} has no finite decimal expansion", column)
         k = max(k2, k5)
         return _scaled_decimal(value.numerator * 10**k // value.denominator, k)
+    if isinstance(value, str):  # an exact decimal (or p/q) as text, its limits checked before expansion
+        try:
+            exact = parse_exact_text(column, value)
+        except ParameterError as e:
+            raise type(e)(f"column {column!r}, row {row!r}: {e}", column) from None
+        return _exact_decimal(column, row, exact)
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
             raise ParameterError(f"column {column!r}, row {row!r}: {value} is not a finite number", column)
@@ -383,6 +394,27 @@ def _interval(d: Dict[str, str]) -> Interval:
     return Interval.from_text(d["lower"], d["upper"])
 
 
+def _with_units(quantity: Dict[str, Any]) -> Dict[str, Any]:
+    """A quantity's noise in its own units too: a count's in rows (count) or privacy units
+    (count_units); a sum's is in grid steps of its bounds (``grid``), and ``scale_in_units`` /
+    ``sigma2_in_units`` give it in the column's units (scale G, sigma2 G^2), as the CLI prints it."""
+    name = quantity["quantity"]
+    grid = quantity.pop("grid", None)
+    if grid is None:
+        quantity["unit"] = "privacy units" if name == "count_units" else "rows"
+        return quantity
+    step = fraction_from_text(grid)
+    column = name[len("sum_"):] if name.startswith("sum_") else name
+    k = len(decimal_int_text(step.denominator)) - 1  # the grid is 10^-d (a bound's written digits)
+    text = _scaled_decimal(step.numerator * 10**k // step.denominator, k) if 10**k % step.denominator == 0 else str(step)
+    quantity.update(grid=step, unit=f"grid steps of {text} in {column}'s units")
+    if "scale" in quantity:
+        quantity["scale_in_units"] = quantity["scale"] * step
+    if "sigma2" in quantity:
+        quantity["sigma2_in_units"] = quantity["sigma2"] * step * step
+    return quantity
+
+
 def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: int,
               seeded: bool) -> AggregateGuarantee:
     """The CLI's --json guarantee with exact types (docs/AGGREGATE.md, "Report")."""
@@ -406,8 +438,8 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
                               "threshold": _int(s["threshold"])})
     integers: Tuple[str, ...] = ("sensitivity_per_group", "l1_sensitivity", "l2_sensitivity_squared")
     rationals: Tuple[str, ...] = ("sigma2", "rho_zcdp", "scale", "epsilon")
-    quantities = [{key: _int(v) if key in integers else _q(v) if key in rationals else v for key, v in q.items()}
-                  for q in g["quantities"]]
+    quantities = [_with_units({key: _int(v) if key in integers else _q(v) if key in rationals else v
+                               for key, v in q.items()}) for q in g["quantities"]]
     integers = ("candidates", "score_sensitivity_per_group")
     rationals = ("q", "epsilon_per_group", "rho_zcdp")
     quantiles = [{key: _int(v) if key in integers else _q(v) if key in rationals else v for key, v in q.items()}
@@ -418,7 +450,7 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
         "epsilon": _q(g["epsilon"]), "epsilon_is_exact": g["epsilon_is_exact"], "delta": _q(g["delta"]),
         "neighbouring": "add or remove one privacy unit with all its records",
         "bounding": {"privacy_unit": spec["privacy_unit"], "max_groups": spec["max_groups"],
-                     "max_rows": spec["max_rows"],
+                     "max_rows": spec["max_rows"], "defaulted": list(spec.get("defaulted", [])),
                      "method": "exact reservoir sampling (Algorithm R) with the CSPRNG, per unit"},
         "split": _q(g["split"]), "partition_selection": selection,
         "aggregates_epsilon": _q(g["aggregates_epsilon"]), "aggregates_delta": _q(g["aggregates_delta"]),
@@ -434,7 +466,8 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
 def aggregate(df: DataFrame, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
               sum: Optional[Dict[str, Tuple[Any, Any]]] = None, mean: Optional[Dict[str, Tuple[Any, Any]]] = None,
               quantile: Optional[Dict[str, Tuple[Any, Any, Sequence[Any]]]] = None,
-              epsilon: Exact, delta: Optional[Exact] = None, max_groups: int = 1, max_rows: int = 1,
+              epsilon: Exact, delta: Optional[Exact] = None, max_groups: Optional[int] = None,
+              max_rows: Optional[int] = None,
               law: str = "discrete-laplace", split: Optional[Exact] = None, keys: Any = None,
               selection: Optional[str] = None, rng: Optional[_exactdp.SeededBits] = None
               ) -> Tuple[DataFrame, AggregateGuarantee]:
@@ -447,7 +480,8 @@ def aggregate(df: DataFrame, *, privacy_unit: str, group_by: Any, count: bool = 
     "100.00") gives 0.01). quantile: {column: (L, U, [q, ...])}: a private q-quantile of the
     column per group for each q (exact: int, Fraction, Decimal or str; 0 <= q <= 1) by the
     exponential mechanism on the bounds' grid (at most 100000 points). epsilon, delta, split: exact numbers (no float). max_groups (L0) and
-    max_rows (Linf): the contribution bounds. law: "discrete-laplace" or
+    max_rows (Linf): the contribution bounds (default 1 each: every unit keeps one row in one group;
+    the guarantee's ``bounding["defaulted"]`` names the bounds left at that default). law: "discrete-laplace" or
     "discrete-gaussian" (``mechanism=`` is its deprecated old name). keys: the public groups (a
     DataFrame with the group-by columns or a list of tuples): exactly these are released, in that order, and no partition selection runs.
     selection: without keys, "optimal" (the exact optimal partition selection; the default) or

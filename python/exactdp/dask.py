@@ -251,7 +251,8 @@ def bounded_totals(ddf: DataFrame, spec: Dict[str, Any], keys_csv: Optional[byte
 def aggregate(ddf: DataFrame, *, privacy_unit: str, group_by: Any, count: bool = False, count_units: bool = False,
               sum: Optional[Dict[str, Tuple[Any, Any]]] = None, mean: Optional[Dict[str, Tuple[Any, Any]]] = None,
               quantile: Optional[Dict[str, Tuple[Any, Any, Any]]] = None,
-              epsilon: Exact, delta: Optional[Exact] = None, max_groups: int = 1, max_rows: int = 1,
+              epsilon: Exact, delta: Optional[Exact] = None, max_groups: Optional[int] = None,
+              max_rows: Optional[int] = None,
               law: str = "discrete-laplace", split: Optional[Exact] = None, keys: Any = None,
               selection: Optional[str] = None, seed: Optional[bytes] = None,
               npartitions: Optional[int] = None) -> Tuple[DataFrame, AggregateGuarantee]:

@@ -378,10 +378,12 @@ class AggregateGuarantee(Result):
     """``aggregate`` (and ``exactdp.dask.aggregate``): the release's certified (epsilon, delta)
     (exact; ``epsilon_is_exact``) for adding or removing one privacy unit with all its records,
     by basic composition of the partition selection and the aggregates. bounding: the privacy
-    unit and the contribution bounds max_groups / max_rows used (defaults 1 and 1);
-    partition_selection: its method and budget; quantities: per noised quantity its noise
-    (``scale`` / ``sigma2`` with its ``unit``) and sensitivity; quantiles: per quantile its
-    budget; aggregates_epsilon_certified: the aggregates' certified epsilon (Interval)."""
+    unit and the contribution bounds max_groups / max_rows used (default 1 each; ``defaulted``
+    lists those left at the default); partition_selection: its method and budget; quantities:
+    per noised quantity its noise (``scale`` / ``sigma2``) in its ``unit`` (rows, privacy units,
+    or a sum's grid steps of ``grid``, with ``scale_in_units`` / ``sigma2_in_units`` in the
+    column's units) and its sensitivity; quantiles: per quantile its budget;
+    aggregates_epsilon_certified: the aggregates' certified epsilon (Interval)."""
     mechanism: str
     requested: Dict[str, Optional[Fraction]]
     epsilon: Fraction

@@ -107,9 +107,15 @@ mechanisms::AggregateRequest request_of(const py::dict& spec) {
   return r;
 }
 
-py::dict quantity_dict(const mechanisms::AggregateGuarantee& g, const mechanisms::QuantityNoise& q) {
+// A sum's noise is in grid steps of its column's bounds: "grid" is that step (the CLI prints the
+// noise in the column's units too), None for a count.
+py::dict quantity_dict(const mechanisms::AggregateRequest& r, const mechanisms::AggregateGuarantee& g,
+                       const mechanisms::QuantityNoise& q) {
   py::dict d;
   d["quantity"] = q.quantity.name();
+  d["grid"] = q.quantity.kind != mechanisms::AggregateKind::kSum
+                  ? py::object(py::none())
+                  : py::object(py::str(to_string(mechanisms::bounds_of(r, q.quantity.column).grid)));
   d["mechanism"] = g.mechanism;
   d["sensitivity_per_group"] = q.sensitivity.per_group.get_str();
   d["l1_sensitivity"] = q.sensitivity.l1.get_str();
@@ -162,7 +168,7 @@ py::object selection_dict(const mechanisms::AggregateGuarantee& g) {
   return d;
 }
 
-py::dict guarantee_dict(const mechanisms::AggregateGuarantee& g) {
+py::dict guarantee_dict(const mechanisms::AggregateRequest& r, const mechanisms::AggregateGuarantee& g) {
   py::dict d;
   d["mechanism"] = g.mechanism;
   d["requested_epsilon"] = to_string(g.requested_epsilon);
@@ -177,7 +183,7 @@ py::dict guarantee_dict(const mechanisms::AggregateGuarantee& g) {
   d["aggregates_epsilon_certified"] = interval_to_dict(g.aggregates_epsilon_certified);
   d["aggregates_route"] = g.aggregates_route;
   py::list quantities;
-  for (const auto& q : g.noise) quantities.append(quantity_dict(g, q));
+  for (const auto& q : g.noise) quantities.append(quantity_dict(r, g, q));
   d["quantities"] = quantities;
   py::list quantiles;
   for (const auto& q : g.quantiles) quantiles.append(quantile_dict(g, q));
@@ -185,11 +191,11 @@ py::dict guarantee_dict(const mechanisms::AggregateGuarantee& g) {
   return d;
 }
 
-py::dict release_dict(const mechanisms::AggregateRelease& rel) {
+py::dict release_dict(const mechanisms::AggregateRequest& r, const mechanisms::AggregateRelease& rel) {
   py::dict d;
   d["header"] = rel.header;
   d["rows"] = rel.rows;
-  d["guarantee"] = guarantee_dict(rel.guarantee);
+  d["guarantee"] = guarantee_dict(r, rel.guarantee);
   return d;
 }
 
@@ -242,7 +248,8 @@ auto with_bits(const py::object& rng, Work&& work) {
 }
 
 py::dict aggregate_guarantee(const py::dict& spec) {
-  return guarantee_dict(mechanisms::calibrate_aggregate(request_of(spec)));
+  const mechanisms::AggregateRequest r = request_of(spec);
+  return guarantee_dict(r, mechanisms::calibrate_aggregate(r));
 }
 
 py::dict aggregate_records(const py::dict& spec, const py::bytes& records,
@@ -253,7 +260,7 @@ py::dict aggregate_records(const py::dict& spec, const py::bytes& records,
   const mechanisms::AggregateRelease rel = with_bits(rng, [&](BitSource& bits) {
     return mechanisms::aggregate_records(reader, r, keys ? &*keys : nullptr, bits);
   });
-  return release_dict(rel);
+  return release_dict(r, rel);
 }
 
 // Through hexadecimal text: Python's int-to-str digit limit (4,300 by default) applies to
@@ -328,7 +335,7 @@ py::dict from_totals(const py::dict& spec, const py::list& totals, const std::op
   const mechanisms::AggregateRelease rel = with_bits(rng, [&](BitSource& bits) {
     return mechanisms::aggregate_from_totals(r, std::move(t), keys ? &*keys : nullptr, bits);
   });
-  return release_dict(rel);
+  return release_dict(r, rel);
 }
 
 }  // namespace

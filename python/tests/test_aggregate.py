@@ -197,6 +197,34 @@ def test_decimal_and_fraction_values_are_exact():
 BASE = dict(privacy_unit="user", group_by="region", count=True, epsilon=1, delta="1e-6")
 
 
+def test_text_values_are_their_exact_decimals():
+    """A column of decimal texts (and p/q texts) releases what the same values as Decimals do."""
+    frame = visits()
+    texts = frame.assign(amount=[format(Decimal(v), "f") for v in frame["amount"]])
+    texts.loc[0, "amount"] = str(Fraction(Decimal(texts.loc[0, "amount"])))  # "p/q" is read exactly too
+    options = dict(BASE, sum={"amount": ("0", "100.00")}, mean={"year": ("2000", "2100")})
+    decimal_table, decimal_g = exactdp.aggregate(frame, **options, rng=exactdp.SeededBits(SEED))
+    text_table, text_g = exactdp.aggregate(texts, **options, rng=exactdp.SeededBits(SEED))
+    assert text_table.equals(decimal_table) and text_g == decimal_g
+    texts.loc[3, "amount"] = "1/3"
+    with pytest.raises(exactdp.ParameterError, match="finite decimal"):
+        exactdp.aggregate(texts, **options)
+
+
+def test_noise_scales_have_units_and_default_bounds_are_named():
+    _, g = exactdp.aggregate(visits(), **dict(BASE, sum={"amount": ("0", "100.00")}, max_rows=2))
+    count, total = g.quantities
+    assert count["unit"] == "rows" and "grid" not in count
+    assert total["grid"] == Fraction(1, 100) and total["unit"] == "grid steps of 0.01 in amount's units"
+    assert total["scale_in_units"] == total["scale"] / 100
+    assert g.bounding["defaulted"] == ["max_groups"] and g.bounding["max_groups"] == 1
+    _, g = exactdp.aggregate(visits(), **dict(BASE, count=False, count_units=True, law="discrete-gaussian",
+                                              sum={"amount": ("0", "100.0")}, max_groups=2, max_rows=1))
+    units, total = g.quantities
+    assert units["unit"] == "privacy units" and total["sigma2_in_units"] == total["sigma2"] / 100
+    assert g.bounding["defaulted"] == []
+
+
 @pytest.mark.parametrize("change,error,parameter", [
     (dict(max_groups=0), exactdp.ParameterError, "max_groups"),
     (dict(max_rows=10**7), exactdp.ParameterError, "max_rows"),
@@ -233,7 +261,7 @@ def test_bad_input_is_refused_naming_it(change, error, parameter):
         assert e.value.parameter == parameter, str(e.value)
 
 
-@pytest.mark.parametrize("column,bad", [("amount", np.nan), ("amount", "12"), ("user", None), ("region", None)])
+@pytest.mark.parametrize("column,bad", [("amount", np.nan), ("amount", "twelve"), ("user", None), ("region", None)])
 def test_missing_or_bad_cells_are_refused_naming_the_column(column, bad):
     frame = visits().astype({column: object})
     frame.loc[3, column] = bad
