@@ -97,7 +97,7 @@ HardenedDiscreteGaussianParams HardenedDiscreteGaussianParams::make(const mpq_cl
 }
 
 std::uint64_t HardenedDiscreteGaussianParams::bits_per_sample() const noexcept {
-  if (plan_->rejection) return 0;  // varies: 192 bits a proposal
+  if (plan_->rejection) return 0;  // varies: 81 + j bits a proposal
   return (plan_->levels + 1) * std::uint64_t{plan_->width.width_bits + 1};
 }
 

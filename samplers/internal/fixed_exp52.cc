@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include <exactdp/core/interval.h>
+#include <exactdp/samplers/internal/hardened_scan.h>  // EXACTDP_SCAN_CLONES
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -135,7 +136,8 @@ EXACTDP_IFMA void group_ifma(const FixedExp52& t, const uint128* h, uint128* alp
 
 }  // namespace
 
-void fixed_exp52_group_portable(const FixedExp52& t, const uint128* h, uint128* alpha) noexcept {
+// Compiled for AVX2 beside the baseline (EXACTDP_SCAN_CLONES): the masked pass over S_i on 256-bit vectors.
+EXACTDP_SCAN_CLONES void fixed_exp52_group_portable(const FixedExp52& t, const uint128* h, uint128* alpha) noexcept {
   for (std::size_t s = 0; s < kFixedExp52Group; ++s) alpha[s] = fixed_exp52_alpha(h[s], t);
 }
 
