@@ -8,7 +8,8 @@
 //                             before, so the growth is what add_noise itself maps), plus the
 //                             hardened sampler at the automatic granularity 2^18 and at 2^20
 //                             (sigma2 / g^2 = 2^36 and 2^40; its batch draw, samplers/
-//                             hardened_discrete_gaussian.h sample_discrete_gaussian_n).
+//                             hardened_discrete_gaussian.h sample_discrete_gaussian_n);
+//   BM_AddNoiseOsCsprng       as BM_AddNoisePerCoordinate with the default source (no seed).
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target grid_noise_bench
 //   ./build-bench/bench/grid_noise_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -73,14 +74,15 @@ mechanisms::GridNoise grid_noise(long ratio_bits, bool hardened) {
 
 // Runs add_noise on n coordinates per iteration and sets the counters.
 template <class Float>
-void run(benchmark::State& state, std::size_t n, long ratio_bits, unsigned threads, bool hardened) {
+void run(benchmark::State& state, std::size_t n, long ratio_bits, unsigned threads, bool hardened,
+         bool seeded = true) {
   const mechanisms::GridNoise noise = grid_noise(ratio_bits, hardened);
   const std::vector<Float> x = inputs<Float>(n);
   std::vector<Float> y(x.size(), Float{1});  // touched: its pages count before the call
   const Seed seed = bench_seed();
   const Usage before = usage();
   for (auto _ : state) {
-    mechanisms::add_noise(noise, x, y, std::optional<Seed>(seed), threads);
+    mechanisms::add_noise(noise, x, y, seeded ? std::optional<Seed>(seed) : std::nullopt, threads);
     benchmark::DoNotOptimize(y.data());
   }
   const Usage after = usage();
@@ -92,8 +94,14 @@ void run(benchmark::State& state, std::size_t n, long ratio_bits, unsigned threa
   state.counters["peak_rss_MiB"] = static_cast<Report>(after.max_rss_kib) / 1024;
   state.counters["rss_growth_MiB"] = static_cast<Report>(after.max_rss_kib - before.max_rss_kib) / 1024;
   state.SetLabel("sigma/g=2^" + std::to_string(ratio_bits) + " threads=" + std::to_string(threads) +
-                 (hardened ? " hardened" : "") + " n=" + std::to_string(n));
+                 (hardened ? " hardened" : "") + (seeded ? "" : " os-csprng") + " n=" + std::to_string(n));
 }
+
+// The default source (no seed: one SystemBits a thread), 2^20 doubles, sigma / g = 2^20. Args: threads.
+void BM_AddNoiseOsCsprng(benchmark::State& state) {
+  run<double>(state, std::size_t{1} << 20, 20, static_cast<unsigned>(state.range(0)), false, false);
+}
+BENCHMARK(BM_AddNoiseOsCsprng)->Arg(1)->Arg(2)->ArgName("threads")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Args: threads.
 void BM_AddNoisePerCoordinate(benchmark::State& state) {
