@@ -106,6 +106,8 @@ unsigned long sample_small_piece(BitSource& bits, const BernoulliParams& coin) {
 template <class Enclose>
 bool uniform_below(BitSource& bits, mpfr_prec_t p, Enclose&& enclose) {
   Interval a = enclose(p);
+  // the envelope's proof makes a <= 1; an enclosure above 1 means the envelope is wrong
+  if (mpfr_cmp_ui(a.lower(), 1) > 0) throw std::logic_error("poisson: acceptance above 1 (envelope violated)");
   mpz_class u = 0;
   unsigned long j = 0;
   Real scaled(64);

@@ -20,6 +20,13 @@ mpq_class SkellamPrivacy::rdp_bound(const mpq_class& alpha) const {
   return alpha * d2 / (4 * mu_) + (second_order < first_order ? second_order : first_order);
 }
 
+std::optional<mpq_class> SkellamPrivacy::rho() const {
+  const mpq_class d(sensitivity_);
+  const mpq_class d2 = d * d;
+  const mpq_class linear = 6 * d - d2;
+  return d2 / (4 * mu_) + (2 * d2 + (sgn(linear) > 0 ? linear : mpq_class(0))) / (16 * mu_ * mu_);
+}
+
 Interval SkellamPrivacy::rdp(const mpq_class& alpha, mpfr_prec_t precision) const {
   if (alpha <= 1) throw ParameterError::out_of_range("order", abbreviate(to_string(alpha)), "order > 1");
   return Interval(rdp_bound(alpha), precision);

@@ -6,6 +6,10 @@
 //   eps(alpha) = alpha D^2 / (4 mu) + min(((2 alpha - 1) D^2 + 6 D) / (16 mu^2), 3 D / (4 mu)),
 // an exact rational (an upper bound on the Renyi divergence of either order, for every shift
 // |d| <= D: the bound increases with D).
+// zCDP: the first branch of the min alone gives eps(alpha) <= alpha rho for every alpha > 1 with
+//   rho = D^2 / (4 mu) + (2 D^2 + max(0, 6 D - D^2)) / (16 mu^2)
+// (((2 alpha - 1) D^2 + 6 D) / alpha = 2 D^2 + (6 D - D^2) / alpha is at most its limit at
+// alpha -> 1 or alpha -> infinity), so the event is rho-zCDP (the accountant's zcdp route).
 // Profile (mu <= 10^6): delta(eps) of Sk(mu) against Sk(mu) + D, exactly as a certified sum over
 // the support, sum_k max(0, s_k - e^eps s_(k - D)) over |k| <= K with the masses of skellam_pmf.h,
 // plus [0, P[|X| > K]] (the terms beyond K are at most s_k). The pair is symmetric (k -> D - k
@@ -19,7 +23,7 @@
 // profile itself; the RDP conversion bounds it).
 // Sums of clients: independent Sk(mu_i) add to Sk(sum mu_i), so n clients adding Sk(mu) each give
 // the maps of Sk(n mu) (state mu = n mu_client in the event).
-// No pure epsilon, no zCDP rho, no PLD atoms, no Poisson-subsampled RDP (yet).
+// No pure epsilon, no PLD atoms, no Poisson-subsampled RDP (yet).
 #pragma once
 
 #include <gmpxx.h>
@@ -39,6 +43,7 @@ class SkellamPrivacy final : public accounting::LawPrivacy {
   [[nodiscard]] Interval rdp(const mpq_class& alpha, mpfr_prec_t precision) const override;
   // The AKL21 bound as an exact rational.
   [[nodiscard]] mpq_class rdp_bound(const mpq_class& alpha) const;
+  [[nodiscard]] std::optional<mpq_class> rho() const override;
   [[nodiscard]] bool has_profile() const override;
   [[nodiscard]] Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const override;
   [[nodiscard]] bool has_atoms() const override { return false; }
