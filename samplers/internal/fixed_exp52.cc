@@ -78,7 +78,7 @@ EXACTDP_IFMA inline Limbs sub_ifma(Limbs a, Limbs b) noexcept {
 
 EXACTDP_IFMA inline Limbs broadcast(const std::uint64_t* limbs) noexcept {
   const V8 zero = {};
-  return {zero + limbs[0], zero + limbs[1]};
+  return {zero + static_cast<unsigned long long>(limbs[0]), zero + static_cast<unsigned long long>(limbs[1])};
 }
 
 EXACTDP_IFMA inline V8 load8(const std::uint64_t* p) noexcept {
@@ -105,10 +105,11 @@ EXACTDP_IFMA void group_ifma(const FixedExp52& t, const uint128* h, uint128* alp
   const V8 zero = {};
   for (unsigned b = 0; b < kVectors; ++b) {
     rho[b] = mul_ifma({load8(r_low + 8 * b), load8(r_high + 8 * b)}, ln2);
-    q[b] = zero + t.narrow[kFixedExp52Degree];
+    q[b] = zero + static_cast<unsigned long long>(t.narrow[kFixedExp52Degree]);
   }
   for (unsigned k = kFixedExp52Degree; k-- > kFixedExp52WideSteps;) {  // one limb: rho1 = rho's high limb
-    for (unsigned b = 0; b < kVectors; ++b) q[b] = (zero + t.narrow[k]) - madd_high(zero, rho[b].high, q[b]);
+    const V8 d_k = zero + static_cast<unsigned long long>(t.narrow[k]);
+    for (unsigned b = 0; b < kVectors; ++b) q[b] = d_k - madd_high(zero, rho[b].high, q[b]);
   }
   for (unsigned b = 0; b < kVectors; ++b) p[b] = {zero, q[b]};  // q 2^52
   for (unsigned k = kFixedExp52WideSteps; k-- > 0;) {
