@@ -1,7 +1,8 @@
 """Exact noise for float arrays: add_noise, noise_granularity, from_float.
 
 ``add_noise(x, sigma="1/2")`` adds exact discrete Gaussian (or discrete Laplace) noise to a
-numpy float64 / float32 array or a CPU torch tensor on the grid g Z, g = 2^-k
+numpy float64 / float32 array or a torch tensor (a CUDA one staged through pinned host memory)
+on the grid g Z, g = 2^-k
 (docs/REAL_VALUED.md): every x_i is mapped exactly to n_i = round_half_even(x_i / g) (from its
 bit pattern, no floating-point arithmetic), an exact integer Z_i with variance parameter
 sigma^2 / g^2 (or scale / g) is added, and y_i is the float nearest (n_i + Z_i) g, ties to even:
@@ -21,7 +22,7 @@ import decimal
 import fractions
 import math
 import numbers
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Callable, Optional, Tuple, Union
 
 import numpy as np
 
@@ -98,14 +99,60 @@ def _is_torch(x: object) -> bool:
     return type(x).__module__.startswith("torch") and hasattr(x, "numpy") and hasattr(x, "device")
 
 
+_TENSOR_DTYPES = ("torch.float64", "torch.float32")
+
+
+def _check_tensor_dtype(x: Any, name: str) -> None:
+    """A tensor of float64 or float32; a half-precision one (float16, bfloat16) is refused naming
+    dtype, before anything is copied or charged."""
+    if str(x.dtype) not in _TENSOR_DTYPES:
+        raise ParameterError(f"{name}: dtype {x.dtype} is not supported: allowed float64, float32 (convert a "
+                             "half-precision tensor with .float() first)", "dtype")
+
+
+def _on_device(x: Any) -> bool:
+    """A torch tensor that is not in host memory (CUDA, or any other device)."""
+    return _is_torch(x) and x.device.type != "cpu"
+
+
+def _to_host(x: Any) -> Any:
+    """Device -> host: one copy of the tensor into page-locked (pinned) host memory, where the
+    noise is drawn in place (pinned when CUDA is there: the copy then runs at full bus speed)."""
+    import torch
+    host = torch.empty(tuple(x.shape), dtype=x.dtype, pin_memory=bool(torch.cuda.is_available()))
+    host.copy_(x.detach())
+    return host
+
+
+def _to_device(host: Any, like: Any) -> Any:
+    """Host -> device: the noised staging buffer copied to ``like``'s device."""
+    return host.to(like.device)
+
+
+def _add_noise_on_device(x: Any, out: Optional[Any], noise: Callable[[Any], Any]) -> Any:
+    """add_noise of a device tensor: staged through pinned host memory (one copy each way),
+    noised there in place by ``noise`` (add_noise on the host tensor), copied back."""
+    _check_tensor_dtype(x, "x")
+    if out is not None and (not _on_device(out) or out.device != x.device or str(out.dtype) != str(x.dtype)
+                            or tuple(out.shape) != tuple(x.shape)):
+        raise ParameterError("out must have x's type, device, dtype and shape", "out")
+    host = _to_host(x)
+    noise(host)
+    if out is None:
+        return _to_device(host, x)
+    out.copy_(host)
+    return out
+
+
 def _as_array(x: ArrayOrTensor, name: str) -> Tuple["np.ndarray[Any, Any]", bool]:
     """(numpy view or array, was_torch): torch CPU tensors through .numpy() (zero-copy)."""
     if _is_torch(x):
         if x.device.type != "cpu":
-            raise TypeError(f"{name}: only CPU tensors are supported (move it with .cpu())")
+            raise TypeError(f"{name}: a device tensor is noised through host memory by add_noise itself")
+        _check_tensor_dtype(x, name)
         return x.detach().numpy(), True
     if not isinstance(x, np.ndarray):
-        raise TypeError(f"{name} must be a numpy array or a CPU torch tensor, not {type(x).__name__}")
+        raise TypeError(f"{name} must be a numpy array or a torch tensor, not {type(x).__name__}")
     return x, False
 
 
@@ -149,7 +196,7 @@ def noise_event(x: Optional[ArrayOrTensor] = None, *, dim: Optional[int] = None,
     g = noise_granularity(law=law, granularity=granularity, sigma=text if name == "sigma" else None,
                           sigma2=text if name == "sigma2" else None, scale=text if name == "scale" else None)
     if x is not None:
-        size = _as_array(x, "x")[0].size
+        size = int(np.prod(tuple(x.shape))) if _on_device(x) else _as_array(x, "x")[0].size
         if dim is not None and (isinstance(dim, bool) or not isinstance(dim, numbers.Integral) or dim < size):
             raise ParameterError(f"dim = {dim!r} is below x's size {size}: allowed an int >= x.size", "dim")
         dim = size if dim is None else dim
@@ -192,8 +239,12 @@ def add_noise(x: ArrayOrTensor, *, law: str = "discrete-gaussian", sigma: Option
     """x + exact discrete noise on the grid g Z, same type, dtype and shape as x.
 
     x: a numpy float64 / float32 array of any shape (C-contiguous arrays are read in place,
-        others copied) or a CPU torch tensor of those dtypes (read through .numpy(), zero-copy;
-        the result is a tensor too). Every value must be finite (ParameterError naming the first
+        others copied) or a torch tensor of those dtypes (ParameterError naming dtype for
+        float16 / bfloat16): a CPU tensor is read through .numpy() (zero-copy); a CUDA (or other
+        device) tensor is staged through pinned host memory: one device-to-host copy, the noise
+        drawn on the CPU in place, one host-to-device copy (2 x 8 bytes per float64 coordinate
+        over the bus, next to the exact sampling's CPU time, which dominates). The result is a
+        tensor on x's device. Every value must be finite (ParameterError naming the first
         bad flat index in C order: "x[17] is NaN; allowed: finite values").
     law: "discrete-gaussian" (give sigma, or sigma2 = sigma^2) or "discrete-laplace" (give
         scale), in data units; exact values: int, Fraction, Decimal or str (a float is refused:
@@ -223,6 +274,11 @@ def add_noise(x: ArrayOrTensor, *, law: str = "discrete-gaussian", sigma: Option
     what an accountant must charge: the rounding adds g sqrt(d) to the L2 sensitivity). The GIL
     is released while noising.
     """
+    if _on_device(x):
+        return _add_noise_on_device(x, out, lambda host: add_noise(
+            host, law=law, sigma=sigma, scale=scale, sigma2=sigma2, granularity=granularity, hardened=hardened,
+            rng=rng, threads=threads, out=host, accountant=accountant, sensitivity=sensitivity,
+            sample_rate=sample_rate, dim=dim))
     name, text = _noise_parameter(law, sigma, scale, sigma2)
     k = _granularity_exponent(granularity)
     if not isinstance(hardened, bool):
