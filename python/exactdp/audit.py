@@ -19,20 +19,19 @@ from . import _exactdp
 from ._convert import Exact, exact_text, fraction_from_text
 from .interval import Interval
 from .results import AuditReport, AuditTest
-
-# The spellings the package documented before each law had one name: accepted with a warning.
-_OLD_SPELLINGS = {"discrete_gaussian": "discrete-gaussian", "discrete_laplace": "discrete-laplace",
-                  "bernoulli_exp": "bernoulli-exp"}
-
+from .samplers import laws
 
 def law_name(law: Any) -> str:
-    """The law's one spelling; an old underscore spelling gives a DeprecationWarning."""
+    """The law's one spelling; the underscore spelling the package documented before each law had
+    one name ("discrete_gaussian" for a law of the registry named "discrete-gaussian") gives a
+    DeprecationWarning."""
     if not isinstance(law, str):
         raise TypeError("law must be a str (a name of exactdp.laws())")
-    if law in _OLD_SPELLINGS:
-        warnings.warn(f"law {law!r} is spelled {_OLD_SPELLINGS[law]!r}; the underscore spelling will be removed",
+    hyphenated = law.replace("_", "-")
+    if hyphenated != law and hyphenated in {entry["name"] for entry in laws()}:
+        warnings.warn(f"law {law!r} is spelled {hyphenated!r}; the underscore spelling will be removed",
                       DeprecationWarning, stacklevel=3)
-        return _OLD_SPELLINGS[law]
+        return hyphenated
     return law
 
 
