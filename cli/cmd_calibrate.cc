@@ -5,9 +5,12 @@
 //   exactdp calibrate discrete-gaussian --epsilon R --delta R [--sensitivity INT]
 //       -> sigma2 (exact rational to use), delta_at_sigma2 {lower, upper}, the optimum's bracket
 // Every interval is printed rounded outward; "sigma_to_use" is the certified-private end,
-// rounded up (a larger sigma is at least as private).
+// rounded up (a larger sigma is at least as private). This file reads the options into an
+// operations::CalibrateRequest and prints the report; the checks, the tolerance's limits and the
+// computed fields are the operation's (operations/calibrate.h).
 #include <ostream>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -25,6 +28,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/laws/registry.h>
+#include <exactdp/operations/calibrate.h>
 
 namespace exactdp::cli {
 namespace {
@@ -75,14 +79,6 @@ TextJsonReport calibration_report(const std::string& mechanism, const mpq_class&
   return out;
 }
 
-// The (epsilon, delta) both calibrations aim at, read (not yet range-checked: the law does).
-laws::CalibrationTarget read_target(const ParsedArgs& parsed) {
-  laws::CalibrationTarget t;
-  t.epsilon = parsed.require_rational("--epsilon");
-  t.delta = parsed.require_rational("--delta");
-  return t;
-}
-
 // A registry law with a calibration map that this command does not print (the closed forms):
 // refused by name, never reported as another law.
 [[noreturn]] void refuse_law(const laws::Law& law) {
@@ -92,76 +88,65 @@ laws::CalibrationTarget read_target(const ParsedArgs& parsed) {
                  "epsilon-DP; the C call exactdp_law_calibrate returns it), which calibrate does not print");
 }
 
-// The law's privacy parameters (its sensitivity) as the law reads them for a calibration.
-laws::LawParameters sensitivity_of(const laws::Law& law, const mpq_class& sensitivity) {
-  return law.parse_values({{"sensitivity", sensitivity}}, laws::Use::kCalibrate);
-}
-
-int calibrate_gaussian_cmd(const laws::Law& law, laws::CalibrationTarget target, const ParsedArgs& parsed,
-                           Io& io) {
-  const mpq_class& epsilon = target.epsilon;
-  const mpq_class& delta = target.delta;
-  const mpq_class sensitivity = parsed.rational("--sensitivity").value_or(mpq_class(1));
-  const laws::LawParameters privacy = sensitivity_of(law, sensitivity);
-  law.check_calibration(target, privacy);
-  const int digits = digits_option(parsed, kMaxDigits);
-  const accounting::ZivOptions options =
-      ziv_options_from_tolerance(parsed, TinyTolerance::kOutOfRange);
-  target.tolerance = options.tolerance;
-
-  const laws::NoiseCalibration calibration = law.calibrate(target, privacy);
-  const auto& c = std::get<accounting::GaussianCalibration>(calibration.certificate);
-  // Enough bits that printing the exact dyadic ends loses nothing at `digits` digits.
-  const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) +
-                        static_cast<mpfr_prec_t>(mpz_sizeinbase(c.sigma.get_den_mpz_t(), 2));
-  TextJsonReport out = calibration_report("gaussian", epsilon, delta, exactdp::parameter_text(sensitivity));
+void print_gaussian(const operations::CalibrateReport& r, int digits, TextJsonReport& out, Io& io) {
+  const auto& c = std::get<accounting::GaussianCalibration>(r.calibration.certificate);
+  const mpfr_prec_t p = r.precision;
   out.interval("sigma", accounting::sigma_bracket(c, p), digits);
   out.text("sigma_to_use", exactdp::decimal_upper(Interval(c.sigma, p).upper(), digits));
   out.interval("delta_at_sigma", c.delta_at_sigma, digits);
   out.interval("delta_at_sigma_lower", c.delta_at_sigma_lower, digits);
-  if (sgn(epsilon) > 0 && epsilon < 1) {
-    const Interval classical = accounting::classical_gaussian_sigma(epsilon, delta, sensitivity, p);
-    out.interval("classical_sigma", classical, digits);
-    out.interval("variance_ratio",
-                 accounting::gaussian_variance_ratio(c, epsilon, delta, sensitivity, p), digits);
+  if (r.classical_sigma) {
+    out.interval("classical_sigma", *r.classical_sigma, digits);
+    out.interval("variance_ratio", *r.variance_ratio, digits);
   } else {
     out.json.set("classical_sigma", JsonValue::null());
     out.lines.push_back("classical_sigma = n/a (the classical formula needs 0 < epsilon < 1)");
   }
-  out.text("tolerance", tolerance_text(options.tolerance));
+  out.text("tolerance", tolerance_text(*r.target.tolerance));
   out.flag("tolerance_met", c.tolerance_met);
   if (!c.tolerance_met) {
     io.err << "exactdp calibrate: note: the bracket is wider than the tolerance (precision cap "
               "reached); both ends are still certified\n";
   }
-  return out.emit(io, parsed.has("--json"));
 }
 
-int calibrate_discrete_gaussian_cmd(const laws::Law& law, laws::CalibrationTarget target, const ParsedArgs& parsed,
-                                    Io& io) {
-  const mpz_class sensitivity = parsed.integer("--sensitivity").value_or(mpz_class(1));
-  const mpq_class& epsilon = target.epsilon;
-  const mpq_class& delta = target.delta;
-  const laws::LawParameters privacy = sensitivity_of(law, mpq_class(sensitivity));
-  law.check_calibration(target, privacy);
-  const int digits = digits_option(parsed, kMaxDigits);
-  mpq_class tolerance = accounting::default_bracket_tolerance();
-  if (const auto t = parsed.rational("--tolerance")) tolerance = *t;  // range-checked below
-  target.tolerance = tolerance;
-
-  const laws::NoiseCalibration calibration = law.calibrate(target, privacy);
-  const auto& c = std::get<accounting::DiscreteGaussianCalibration>(calibration.certificate);
-  const mpfr_prec_t p = 64 + 4 * static_cast<mpfr_prec_t>(digits) + 256;
-  TextJsonReport out =
-      calibration_report("discrete-gaussian", epsilon, delta, exactdp::parameter_text(mpq_class(sensitivity)));
+void print_discrete_gaussian(const operations::CalibrateReport& r, int digits, TextJsonReport& out) {
+  const auto& c = std::get<accounting::DiscreteGaussianCalibration>(r.calibration.certificate);
   out.text("sigma2", exactdp::exact_decimal(c.sigma2));  // short whatever its exponent
   out.interval("delta_at_sigma2", c.delta_at_sigma2, digits);
   out.json.set("significant_digits", c.significant_digits);
   out.lines.push_back("significant_digits = " + std::to_string(c.significant_digits));
-  out.interval("sigma2_optimum",
-               hull(Interval(c.optimum_lower, p), Interval(c.optimum_upper, p)), digits);
-  out.text("tolerance", tolerance_text(tolerance));
+  out.interval("sigma2_optimum", hull(Interval(c.optimum_lower, r.precision), Interval(c.optimum_upper, r.precision)),
+               digits);
+  out.text("tolerance", tolerance_text(*r.target.tolerance));
   out.flag("tolerance_met", c.bracket_tolerance_met);
+}
+
+// The options into a request (--sensitivity read as the law's kind: an integer for the discrete
+// Gaussian), the operation's checks, then the report as text or JSON.
+int run_calibration(const laws::Law& law, const ParsedArgs& parsed, Io& io) {
+  operations::CalibrateRequest request;
+  request.law = law.name();
+  request.epsilon = parsed.require_rational("--epsilon");
+  request.delta = parsed.require_rational("--delta");
+  const bool integer = operations::integer_sensitivity(law);
+  if (integer) {
+    request.sensitivity = mpq_class(parsed.integer("--sensitivity").value_or(mpz_class(1)));
+  } else {
+    request.sensitivity = parsed.rational("--sensitivity").value_or(mpq_class(1));
+  }
+  operations::CalibratePlan plan = operations::plan_calibration(request);
+  request.digits = digits_option(parsed, kMaxDigits);
+  request.tolerance = parsed.rational("--tolerance");
+  const operations::CalibrateReport report = operations::calibrate(request, std::move(plan));
+
+  TextJsonReport out = calibration_report(report.law, request.epsilon, request.delta,
+                                          exactdp::parameter_text(request.sensitivity));
+  if (integer) {
+    print_discrete_gaussian(report, request.digits, out);
+  } else {
+    print_gaussian(report, request.digits, out, io);
+  }
   return out.emit(io, parsed.has("--json"));
 }
 
@@ -185,12 +170,9 @@ int cmd_calibrate(Args args, Io& io) {
     throw UsageError("calibrate: unknown mechanism '" + abbreviate(pos[0]) + "' (allowed: " +
                      mechanism_list(MechanismCommand::kCalibrate) + ", dp-sgd)");
   }
-  // The registry law calibrates; the table's sensitivity kind selects the report: a real L2
+  // The operation calibrates; the law's sensitivity kind selects the report: a real L2
   // sensitivity (the analytic Gaussian's certificate) or an integer one (the discrete Gaussian's).
-  const laws::CalibrationTarget target = read_target(parsed);
-  return row->sensitivity == SensitivityKind::kInteger
-             ? calibrate_discrete_gaussian_cmd(*law, target, parsed, io)
-             : calibrate_gaussian_cmd(*law, target, parsed, io);
+  return run_calibration(*law, parsed, io);
 }
 
 }  // namespace exactdp::cli

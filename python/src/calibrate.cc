@@ -1,5 +1,6 @@
-// calibrate.cc — certified noise calibration for exactdp.calibrate, through the law registry
-// (laws::Law::calibrate, laws/noise_calibration.h), the same calls as `exactdp calibrate`:
+// calibrate.cc — certified noise calibration for exactdp.calibrate: Python values into an
+// operations::CalibrateRequest (operations/calibrate.h, shared with `exactdp calibrate`: the
+// checks, the tolerance's cost limit and the calibration), the report into a dict:
 //   _calibrate_law(law, epsilon, delta, sensitivity, tolerance)
 //       -> {"parameter": the law's noise parameter ("sigma", "sigma2", "scale"), "value": exact
 //           text (the value to use), "delta_at": interval dict, "tolerance_met", and the
@@ -7,15 +8,16 @@
 //           "delta_at_sigma_lower"; the discrete Gaussian's "significant_digits",
 //           "optimum_lower", "optimum_upper"}
 // Any registry law with Capability::kCalibrate is served; any other name is refused naming
-// "mechanism". Parameters arrive as exact text and are parsed naming the parameter; the law
-// checks the ranges (ParameterError naming epsilon, delta, sensitivity or tolerance). GIL
-// released while the calibration runs.
+// "mechanism". Parameters arrive as exact text and are parsed naming the parameter; the
+// operation checks the ranges (ParameterError naming epsilon, delta, sensitivity or tolerance;
+// LimitError for a tolerance below 2^-2000). GIL released while the calibration runs.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <gmpxx.h>
 
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "bindings.h"
@@ -23,9 +25,8 @@
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
-#include <exactdp/laws/law.h>
 #include <exactdp/laws/noise_calibration.h>
-#include <exactdp/laws/registry.h>
+#include <exactdp/operations/calibrate.h>
 
 namespace py = pybind11;
 
@@ -45,23 +46,19 @@ void add_certificate(const laws::CalibrationCertificate& certificate, py::dict& 
 
 py::dict calibrate_law(const std::string& name, const std::string& epsilon_text, const std::string& delta_text,
                        const std::string& sensitivity_text, const std::string& tolerance_text) {
-  const laws::Law* law = laws::find_law(name);
-  if (law == nullptr || !law->supports(laws::Capability::kCalibrate)) {
-    throw ParameterError("mechanism", "mechanism = " + abbreviate(name) + ": allowed " +
-                                          laws::law_names_with(laws::Capability::kCalibrate) + ", dp-sgd");
-  }
-  laws::CalibrationTarget target;
-  target.epsilon = parse_rational("epsilon", epsilon_text);
-  target.delta = parse_rational("delta", delta_text);
-  const mpq_class sensitivity = parse_rational("sensitivity", sensitivity_text);
-  if (!tolerance_text.empty()) target.tolerance = parse_rational("tolerance", tolerance_text);
-  const laws::LawParameters privacy = law->parse_values({{"sensitivity", sensitivity}}, laws::Use::kCalibrate);
-  law->check_calibration(target, privacy);
-  laws::NoiseCalibration c;
-  {
+  operations::CalibrateRequest request;
+  request.law = name;
+  request.spelling = operations::kPythonSpelling;
+  request.epsilon = parse_rational("epsilon", epsilon_text);
+  request.delta = parse_rational("delta", delta_text);
+  request.sensitivity = parse_rational("sensitivity", sensitivity_text);
+  if (!tolerance_text.empty()) request.tolerance = parse_rational("tolerance", tolerance_text);
+  operations::CalibratePlan plan = operations::plan_calibration(request);
+  const operations::CalibrateReport report = [&] {
     const py::gil_scoped_release release;
-    c = law->calibrate(target, privacy);
-  }
+    return operations::calibrate(request, std::move(plan));
+  }();
+  const laws::NoiseCalibration& c = report.calibration;
   py::dict d;
   d["parameter"] = c.parameter;
   d["value"] = c.value.get_str();

@@ -85,3 +85,13 @@ def test_measure_gdp_scale_limit_is_the_same_error_in_both_faces():
         exactdp.measure_gdp("staircase", gamma="1/10", sensitivity=4)
     assert info.value.parameter == "gamma"
     assert str(info.value) == text
+
+
+def test_calibrate_tolerance_limit_is_the_same_error_in_both_faces():
+    # operations/calibrate.h: the analytic Gaussian's tolerance below 2^-2000 (about 1e-602).
+    text = cli_error("calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--tolerance", "1e-700")
+    with pytest.raises(exactdp.LimitError) as info:
+        exactdp.calibrate("gaussian", epsilon=1, delta="1e-5", tolerance="1e-700")
+    assert info.value.parameter == "tolerance"
+    assert str(info.value) == text
+    assert "2^-2000" in text
