@@ -80,7 +80,9 @@ Budget planned(const RdpComposition& events, const mpq_class& delta, Neighbourin
     throw ParameterError::out_of_range("delta", abbreviate(to_string(delta)), "0 < delta < 1");
   }
   Budget b;
-  b.tail_bits = inverse_bits(delta) + bits_of(total_count(events)) + 10;
+  // Never coarser than the 2^-60 route's own truncation (2^-58 a product under replace-one,
+  // 2^-60 in the discretisation), so that the answer is only ever narrower than that route's.
+  b.tail_bits = std::max(60U, inverse_bits(delta) + bits_of(total_count(events)) + 16);
   b.chain_bits = b.tail_bits + 2;  // the estimate's support first, then its bits
   (void)estimate(events, relation, o, b);
   b.chain_bits = b.tail_bits + bits_of(static_cast<unsigned long>(b.points)) + 2;

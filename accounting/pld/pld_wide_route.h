@@ -9,11 +9,12 @@
 // k = 10^5 and N = 5*10^4 about 10^-8, the whole of a delta of 10^-8 (the bracket was
 // [8.41, 8.88] where the peers answer 8.585; at 10^-9 the mass at +infinity alone was above
 // delta). Here the budget is set from the query instead:
-//   tail_bits  = bits(1/delta) + bits(k) + 10: every product moves at most 2^-tail_bits per side
-//                (and each event's discretisation drops as much), 2k of them in effect: at most
-//                delta / 2^9 in all;
+//   tail_bits  = max(60, bits(1/delta) + bits(k) + 16): every product moves at most
+//                2^-tail_bits per side (and each event's discretisation drops as much), 2k of
+//                them in effect: at most delta / 2^15 in all, and never more per product than
+//                the 60-bit route moves;
 //   scale_bits = tail_bits + bits(N) + 2 for the upper chain: its rounding, about 2k N 2^-s,
-//                stays below delta / 2^10 (N the estimated composed support);
+//                stays below delta / 2^16 (N the estimated composed support);
 //   the test pair of the lower end at scale_bits + ceil(eps_upper log2 e) + 4: its Q masses are
 //                multiplied by e^eps, so they need that many more bits to keep delta's.
 // For each pair order (pld_wide_compose.h: both for subsampled add/remove, one for symmetric
