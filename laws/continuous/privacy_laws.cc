@@ -3,6 +3,7 @@
 #include <functional>
 
 #include <exactdp/laws/continuous/gaussian_privacy.h>
+#include <exactdp/laws/continuous/guarantee_privacy.h>
 #include <exactdp/laws/continuous/laplace_privacy.h>
 
 namespace exactdp::laws {

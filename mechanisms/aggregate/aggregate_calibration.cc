@@ -6,7 +6,7 @@
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
-#include <exactdp/laws/continuous/laplace_privacy.h>
+#include <exactdp/laws/continuous/guarantee_privacy.h>
 #include <exactdp/mechanisms/aggregate/aggregate_quantile.h>
 
 namespace exactdp::mechanisms {
