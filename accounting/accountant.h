@@ -22,9 +22,9 @@
 //           E-DP profile (e^E - e^eps)/(1 + e^E) (gdp_bridge Theorem 2.1).
 //   "zcdp"  every event has_rho(): rho = sum n_i rho_i (pure eps -> eps^2/2, mu-GDP -> mu^2/2, Gaussian ->
 //           Delta^2/(2 sigma^2)), converted by CKS20 Corollary 13 (zcdp.h).
-//   "profile" the composition is ONE registry-law event (count 1) without pure DP: its own
-//           delta_at() (law_privacy.h; e.g. vector-discrete-gaussian's Theorem 3), inverted by
-//           certified bisection for epsilon (profile_inversion.h).
+//   "profile" ONE event (count 1), not pure DP, whose maps offers_profile_route() (a law's own):
+//           its own delta_at() (law_privacy.h; e.g. vector-discrete-gaussian's Theorem 3), inverted
+//           by certified bisection for epsilon (profile_inversion.h).
 // Answers are Intervals containing the chosen route's value; the upper end is the number to use.
 //
 // Limits: counts >= 1, total count <= 10^12 (the "kov" route only up to 10^6).
