@@ -82,10 +82,13 @@ def _value_text(column: Any, value: Any, grid: bool, rounding: str) -> str:
         raise ParameterError(f"column {column!r}: {e}", "values") from None
 
 
-def _column_texts(df: DataFrame, column: Any, grid: bool, rounding: str) -> List[str]:
+def _column_values(df: DataFrame, column: Any, grid: bool,
+                   rounding: str) -> Union[List[str], "np.ndarray[Any, Any]"]:
+    """A column as the library reads it: a numpy integer column as is (the integers it holds,
+    no text in between); other columns as their cells' exact texts."""
     series = df[column]
-    if series.dtype.kind in "iu":
-        return [str(v) for v in series.to_numpy().tolist()]
+    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iu":
+        return np.ascontiguousarray(series.to_numpy())
     if series.dtype.kind == "b":
         raise ParameterError(f"column {column!r}: a bool column is not a number column", "values")
     return [_value_text(column, v, grid, rounding) for v in series.tolist()]
@@ -168,13 +171,13 @@ def release(df: DataFrame, *, columns: Sequence[Any], epsilon: Exact, delta: Opt
     sens = _per_column("sensitivity", sensitivity, order, 1)
     rounds = _per_column("rounding", rounding, order, "refuse")
     specs: List[Tuple[Optional[str], str, str]] = []
-    values: List[List[str]] = []
+    values: List[Union[List[str], "np.ndarray[Any, Any]"]] = []
     for c in order:
         if rounds[c] not in ("refuse", "nearest"):
             raise ParameterError(f"column {c!r}: rounding = {rounds[c]!r}: allowed 'refuse' or 'nearest'", "rounding")
         grid = None if grids[c] is None else exact_text(f"granularity of column {c!r}", grids[c])
         specs.append((grid, rounds[c], exact_text(f"sensitivity of column {c!r}", sens[c])))
-        values.append(_column_texts(df, c, grid is not None, rounds[c]))
+        values.append(_column_values(df, c, grid is not None, rounds[c]))
     try:
         noisy, raw = _exactdp._release_columns(
             law, exact_text("epsilon", epsilon), None if delta is None else exact_text("delta", delta),

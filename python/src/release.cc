@@ -3,6 +3,7 @@
 // contribution model, routes and checks), so that exactdp.dask.release reports the guarantee of
 // the single-machine release; and mechanisms::release_columns (per-column sensitivity and grid)
 // behind exactdp.release for a pandas DataFrame (values and results as exact text).
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -99,19 +100,38 @@ std::string value_text(const mpq_class& value, const mechanisms::ColumnSpec& spe
   return out;
 }
 
-// mechanisms::release_columns on exact text: values[c][r] is a rational's text; returns the noisy
-// values' text (integers, or decimals with the grid's places) and the guarantee.
+// One column's exact values: a numpy integer array read as the integers it holds (int64 or
+// uint64, no text in between), or a list of rationals' texts.
+std::vector<mpq_class> column_values(const py::handle& column) {
+  std::vector<mpq_class> out;
+  if (py::isinstance<py::array>(column)) {
+    const auto array = py::reinterpret_borrow<py::array>(column);
+    if (array.dtype().kind() == 'u') {
+      const auto values = array.cast<py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>>();
+      out.reserve(static_cast<std::size_t>(values.size()));
+      for (py::ssize_t i = 0; i < values.size(); ++i) out.emplace_back(mpz_class(values.data()[i]));
+      return out;
+    }
+    if (array.dtype().kind() != 'i') throw ParameterError("values", "a numpy column must hold integers");
+    const auto values = array.cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>();
+    out.reserve(static_cast<std::size_t>(values.size()));
+    for (py::ssize_t i = 0; i < values.size(); ++i) out.emplace_back(mpz_class(values.data()[i]));
+    return out;
+  }
+  for (const auto& v : column.cast<py::list>()) out.push_back(parse_rational("values", v.cast<std::string>()));
+  return out;
+}
+
+// mechanisms::release_columns: values[c] is a numpy integer column or a list of rationals' texts;
+// returns the noisy values' text (integers, or decimals with the grid's places) and the guarantee.
 py::tuple release_columns(const std::string& mechanism, const std::string& epsilon,
                           const std::optional<std::string>& delta, bool hardened, unsigned long contributions,
-                          const std::vector<std::vector<std::string>>& values, const std::vector<SpecTuple>& specs,
-                          const py::object& rng) {
+                          const py::list& values, const std::vector<SpecTuple>& specs, const py::object& rng) {
   const mechanisms::ReleaseBudget budget = parse_budget(mechanism, epsilon, delta, hardened);
   std::vector<mechanisms::ColumnSpec> spec;
   for (const SpecTuple& t : specs) spec.push_back(column_spec(t));
-  std::vector<std::vector<mpq_class>> columns(values.size());
-  for (std::size_t c = 0; c < values.size(); ++c) {
-    for (const std::string& v : values[c]) columns[c].push_back(parse_rational("values", v));
-  }
+  std::vector<std::vector<mpq_class>> columns;
+  for (const auto& column : values) columns.push_back(column_values(column));
   PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
   std::optional<mechanisms::ReleaseCalibration> cal;
   {
