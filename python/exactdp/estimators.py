@@ -7,7 +7,7 @@
     dp_lasso(x, y, sparsity=..., ...)                       Algorithm 4 (private hard thresholding)
     noisy_ols(x, y, coordinate_bound=..., ...)              Section 4.3.1 (OLS + discrete Gaussian)
 
-Data are numpy float64 arrays, read exactly (every float is a dyadic rational) and mapped to the
+Data are numpy float64 arrays (or pandas DataFrames / Series of float64 columns), read exactly (every float is a dyadic rational) and mapped to the
 grid 2^-k; parameters are exact (int, Fraction, Decimal or str; a float is refused). Every
 estimator returns ``(estimate, guarantee)``: ``estimate`` a float64 ndarray (the exact release,
 rounded to nearest; ``guarantee["exact_estimate"]`` holds the exact Fractions), ``guarantee`` a
@@ -41,8 +41,12 @@ _ROUTES = ("basic", "advanced", "kov")
 
 
 def _array(name: str, value: Any, ndim: int) -> "np.ndarray[Any, Any]":
+    if not isinstance(value, np.ndarray) and type(value).__module__.startswith("pandas") \
+            and hasattr(value, "to_numpy"):  # a DataFrame / Series: its float64 columns, read as they are
+        value = value.to_numpy()
     if not isinstance(value, np.ndarray):
-        raise TypeError(f"{name} must be a numpy float64 array, not {type(value).__name__}")
+        raise TypeError(f"{name} must be a numpy float64 array (or a pandas DataFrame / Series of float64), "
+                        f"not {type(value).__name__}")
     if value.dtype != np.float64:
         raise TypeError(f"{name}: dtype {value.dtype} is not supported: allowed float64")
     if value.ndim != ndim:

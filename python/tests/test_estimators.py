@@ -115,3 +115,17 @@ def test_refusals_name_the_parameter():
     with pytest.raises(exactdp.ParameterError) as e:
         E.private_max(np.zeros(3), epsilon=0, sensitivity=1)
     assert e.value.parameter == "epsilon"
+
+
+def test_dataframe_and_series_columns_give_the_array_answer():
+    pd = pytest.importorskip("pandas")
+    data = np.random.default_rng(9)
+    x = data.uniform(-1, 1, (2000, 3))
+    y = x @ np.array([0.5, -1.0, 0.25])
+    frame = pd.DataFrame(x, columns=["a", "b", "c"])
+    options = dict(coordinate_bound=1, response_bound=4, eigen_bound=4, epsilon=1, delta="1e-6")
+    from_arrays = E.noisy_ols(x, y, **options, rng=_rng(8))
+    from_frame = E.noisy_ols(frame, pd.Series(y), **options, rng=_rng(8))
+    assert np.array_equal(from_frame[0], from_arrays[0]) and from_frame[1] == from_arrays[1]
+    with pytest.raises(TypeError, match="float64"):
+        E.private_max(pd.Series([1, 2, 3]), epsilon=1, sensitivity=1)  # int64: refused as an int array is
