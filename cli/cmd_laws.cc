@@ -1,13 +1,13 @@
 // exactdp laws — every law of the registry (laws/registry.h): its name, what it supports and its
-// parameters (name, exact type, range, default, role), as text or --json. Nothing here is
-// written per law: a law added to the registry appears here by itself.
+// parameters (name, exact type, range, default, role), as text or --json: the report of
+// operations::list_laws (operations/laws.h), which Python's exactdp.laws() shows too.
 #include <ostream>
 #include <string>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
-#include <exactdp/laws/registry.h>
+#include <exactdp/operations/laws.h>
 
 namespace exactdp::cli {
 namespace {
@@ -24,47 +24,36 @@ constexpr const char* kHelp =
     "  roles: noise (defines the law), sampling (exactdp sample / audit only: the mean),\n"
     "  privacy (profile / compose only: the query's sensitivity)\n";
 
-const char* role_name(laws::Role role) {
-  switch (role) {
-    case laws::Role::kNoise: return "noise";
-    case laws::Role::kSampling: return "sampling";
-    case laws::Role::kPrivacy: return "privacy";
-  }
-  return "noise";
+std::string default_text(const operations::LawParameterEntry& p) {
+  if (p.required) return "required";
+  return p.computed() ? "computed" : "default " + *p.default_value;
 }
 
-const char* kind_name(laws::ValueKind kind) { return kind == laws::ValueKind::kInteger ? "integer" : "rational"; }
-
-std::string default_text(const laws::ParameterSpec& p) {
-  if (!p.fallback) return "required";
-  return p.fallback->empty() ? "computed" : "default " + *p.fallback;
-}
-
-void print_text(std::ostream& out) {
-  for (const laws::Law* law : laws::all_laws()) {
-    out << law->name() << " — " << law->summary() << "\n  supports: " << law->capability_list() << "\n";
-    for (const auto& p : law->parameters()) {
-      out << "  --" << p.name << " (" << kind_name(p.kind) << ", " << role_name(p.role) << ", " << default_text(p)
-          << "): " << p.range << "; " << p.help << "\n";
+void print_text(const operations::LawsReport& report, std::ostream& out) {
+  for (const auto& law : report.laws) {
+    out << law.name << " — " << law.summary << "\n  supports: " << law.supports << "\n";
+    for (const auto& p : law.parameters) {
+      out << "  --" << p.name << " (" << p.type << ", " << p.role << ", " << default_text(p) << "): " << p.range
+          << "; " << p.help << "\n";
     }
   }
 }
 
-void print_json(std::ostream& out) {
+void print_json(const operations::LawsReport& report, std::ostream& out) {
   JsonValue list = JsonValue::array();
-  for (const laws::Law* law : laws::all_laws()) {
+  for (const auto& law : report.laws) {
     JsonValue params = JsonValue::array();
-    for (const auto& p : law->parameters()) {
+    for (const auto& p : law.parameters) {
       JsonValue j = JsonValue::object();
-      j.set("name", p.name.c_str()).set("type", kind_name(p.kind)).set("role", role_name(p.role));
-      j.set("required", !p.fallback.has_value());
-      j.set("default", p.fallback && !p.fallback->empty() ? JsonValue(p.fallback->c_str()) : JsonValue::null());
+      j.set("name", p.name.c_str()).set("type", p.type.c_str()).set("role", p.role.c_str());
+      j.set("required", p.required);
+      j.set("default", p.default_value ? JsonValue(p.default_value->c_str()) : JsonValue::null());
       j.set("range", p.range.c_str()).set("help", p.help.c_str());
       params.push(std::move(j));
     }
     JsonValue l = JsonValue::object();
-    l.set("name", law->name().c_str()).set("summary", law->summary().c_str());
-    l.set("supports", law->capability_list().c_str()).set("parameters", std::move(params));
+    l.set("name", law.name.c_str()).set("summary", law.summary.c_str());
+    l.set("supports", law.supports.c_str()).set("parameters", std::move(params));
     list.push(std::move(l));
   }
   JsonValue top = JsonValue::object();
@@ -80,10 +69,11 @@ int cmd_laws(Args args, Io& io) {
   const ParsedArgs parsed(args, specs);
   if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   if (!parsed.positionals().empty()) throw UsageError("laws takes no arguments (see --help)");
+  const operations::LawsReport report = operations::list_laws();
   if (parsed.has("--json")) {
-    print_json(io.out);
+    print_json(report, io.out);
   } else {
-    print_text(io.out);
+    print_text(report, io.out);
   }
   return 0;
 }

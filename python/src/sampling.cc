@@ -1,7 +1,7 @@
 // sampling.cc — the law registry (laws/registry.h) and exact samples into numpy arrays.
 //
-// _laws() lists every law of the registry: its name, summary, parameters (name, kind, role,
-// default, range, help) and capabilities, as exactdp.laws() shows them.
+// _laws() lists every law of the registry (operations::list_laws, as `exactdp laws`): its name,
+// summary, parameters (name, kind, role, default, range, help) and capabilities.
 //
 // _sample(law, parameters, hardened, tau_bits, n, rng) draws n samples of the law named `law`
 // (its one spelling, "discrete-gaussian") at `parameters`, a list of (name, exact text) pairs
@@ -38,6 +38,7 @@
 #include "seeded_source.h"
 #include <exactdp/laws/registry.h>
 #include <exactdp/core/errors.h>
+#include <exactdp/operations/laws.h>
 #include <exactdp/operations/sample.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/samplers/system_bits.h>
@@ -46,8 +47,6 @@ namespace py = pybind11;
 
 namespace exactdp::python {
 namespace {
-
-using laws::Law;
 
 // The 32 bytes of a bytes / bytearray / memoryview seed (a memoryview through its buffer, any
 // contiguous layout of 32 bytes), or a str of 64 hex digits.
@@ -123,35 +122,26 @@ py::tuple sample(const std::string& law, const Given& given, bool hardened, cons
   return py::make_tuple(result, big);
 }
 
-const char* role_name(laws::Role r) {
-  switch (r) {
-    case laws::Role::kNoise: return "noise";
-    case laws::Role::kSampling: return "sampling";
-    case laws::Role::kPrivacy: return "privacy";
-  }
-  return "noise";
-}
-
 py::list laws_list() {
   py::list out;
-  for (const Law* law : laws::all_laws()) {
+  for (const operations::LawEntry& law : operations::list_laws().laws) {
     py::list parameters;
-    for (const laws::ParameterSpec& p : law->parameters()) {
+    for (const operations::LawParameterEntry& p : law.parameters) {
       py::dict d;
       d["name"] = p.name;
-      d["kind"] = p.kind == laws::ValueKind::kInteger ? "integer" : "rational";
-      d["role"] = role_name(p.role);
-      d["required"] = !p.fallback.has_value();
-      d["default"] = p.fallback && !p.fallback->empty() ? py::object(py::str(*p.fallback)) : py::object(py::none());
+      d["kind"] = p.type;
+      d["role"] = p.role;
+      d["required"] = p.required;
+      d["default"] = p.default_value ? py::object(py::str(*p.default_value)) : py::object(py::none());
       d["range"] = p.range;
       d["help"] = p.help;
       parameters.append(d);
     }
     py::dict d;
-    d["name"] = law->name();
-    d["summary"] = law->summary();
+    d["name"] = law.name;
+    d["summary"] = law.summary;
     d["parameters"] = parameters;
-    d["capabilities"] = law->capability_list();
+    d["capabilities"] = law.supports;
     out.append(d);
   }
   return out;
