@@ -88,7 +88,7 @@ HardenedRejectionPlan make_rejection_plan(const mpq_class& sigma2) {
   plan.log2e_over_two_s0 = log2e_over_two_s0(s0);
   plan.exp = make_fixed_exp52();
   plan.acceptance_lower = acceptance_lower(s0, plan.j);
-  // alpha: 2^-80 (its floor) + 2^-90 (fixed_exp52.h) + 2^-116 (H) < 2^-79; the residual's floor: at
+  // alpha: 2^-80 (its floor) + 2^-87.3 (fixed_exp52.h) + 2^-116 (H) < 2^-79; the residual's floor: at
   // most 1 / w_x given x, (K + 1) 2^-80 averaged over x (docs/HARDENED.md).
   const mpq_class acceptance_error = mpq_class(1, mpz_class(1) << 79) +
                                      mpq_class(static_cast<unsigned long>(plan.brackets.values), mpz_class(1) << 80);
