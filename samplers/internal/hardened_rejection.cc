@@ -158,16 +158,19 @@ inline uint128 proposal_window(Source& bits, unsigned p) {
   return (uint128{first} << 64) | (uint128{rest} << (128 - p));
 }
 
-// A group's kScanGroup P bits in one read (the same bits as kScanGroup proposal_window calls):
-// P / 2 words, then, for an odd P, 32 bits as the high half of one more word; two zero words
-// after them, so that every window below reads three words inside the array.
+// The P bits of `count` <= kScanGroup proposals in one read (the same bits as count
+// proposal_window calls): count P / 64 whole words, then the rest (under 64 bits) at the top of one
+// more word; zero words after them up to the array's end, so that every window below reads three
+// words inside the array (the windows of proposals past count read zeros).
 constexpr std::size_t kMaxGroupWords = (kRejectionWidthBits + 1 + 26) / 2 + 1 + 2;
-inline void read_group_words(BitSource::Reader& bits, unsigned p, std::uint64_t* w) {
-  const std::size_t whole = p / 2;
+inline void read_group_words(BitSource::Reader& bits, unsigned p, std::size_t count, std::uint64_t* w) {
+  const std::size_t total = count * p;
+  const std::size_t whole = total / 64;
+  const auto rest = static_cast<unsigned>(total % 64);
   bits.words(w, whole);
-  w[whole] = (p & 1) != 0 ? bits.bits(32) << 32 : 0;
-  w[whole + 1] = 0;
-  w[whole + 2] = 0;
+  std::size_t next = whole;
+  if (rest != 0) w[next++] = bits.bits(rest) << (64 - rest);
+  for (; next < kMaxGroupWords; ++next) w[next] = 0;
 }
 
 // The 128 bits from bit `at` of the words w (the window of the proposal starting there). at is
@@ -234,20 +237,24 @@ EXACTDP_SCAN_CLONES void evaluate_group(const HardenedRejectionPlan& plan, Propo
   }
 }
 
-// The accepted proposals of one group into out (at most kScanGroup: the caller has room for a
-// whole group); returns how many.
+// The accepted proposals among the first `count` of a group into out (at most count: the caller
+// needs at least count more draws, so single draws would read these count proposals too); returns
+// how many.
 template <class Source>
 std::size_t draw_group(Source& bits, const HardenedRejectionPlan& plan, std::int64_t mean, std::int64_t* out,
-                       ProposalGroup& g) noexcept {
-  read_group_words(bits, plan.proposal_bits(), g.words);
+                       ProposalGroup& g, std::size_t count) noexcept {
+  read_group_words(bits, plan.proposal_bits(), count, g.words);
   evaluate_group(plan, g);
   std::size_t done = 0;
-  for (std::size_t s = 0; s < kScanGroup; ++s) {
+  for (std::size_t s = 0; s < count; ++s) {
     EXACTDP_DECLASSIFY(g.accepted[s]);
     if (g.accepted[s] != 0) out[done++] = g.value[s] + mean;
   }
   return done;
 }
+
+// Below this many draws left, single proposals cost less than a group's evaluation.
+constexpr std::size_t kPartialGroupMin = 8;
 
 }  // namespace
 
@@ -262,10 +269,12 @@ void draw_hardened_rejection_n(BitSource& bits, const HardenedRejectionPlan& pla
                                std::int64_t* out, std::size_t n) noexcept {
   BitSource::Reader reader(bits);
   std::size_t done = 0;
-  // Whole groups while at least a group's worth of draws is left, then single proposals, so that a
-  // short batch does not read a group for a few draws.
+  // Whole groups while at least a group's worth of draws is left; then, with m < kScanGroup draws
+  // left, one group of m proposals (at least m proposals are needed, so they are exactly the
+  // next m that single draws would read) if m is not small; then single proposals.
   ProposalGroup group;
-  while (n - done >= kScanGroup) done += draw_group(reader, plan, mean, out + done, group);
+  while (n - done >= kScanGroup) done += draw_group(reader, plan, mean, out + done, group, kScanGroup);
+  if (n - done >= kPartialGroupMin) done += draw_group(reader, plan, mean, out + done, group, n - done);
   while (done < n) done += draw_one(reader, plan, mean, out + done);
 }
 
