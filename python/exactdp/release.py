@@ -87,8 +87,8 @@ def _column_values(df: DataFrame, column: Any, grid: bool,
     """A column as the library reads it: a numpy integer column as is (the integers it holds,
     no text in between); other columns as their cells' exact texts."""
     series = df[column]
-    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iu":
-        return np.ascontiguousarray(series.to_numpy())
+    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iu":  # widened exactly
+        return np.ascontiguousarray(series.to_numpy(), dtype=np.uint64 if series.dtype.kind == "u" else np.int64)
     if series.dtype.kind == "b":
         raise ParameterError(f"column {column!r}: a bool column is not a number column", "values")
     return [_value_text(column, v, grid, rounding) for v in series.tolist()]

@@ -100,24 +100,22 @@ std::string value_text(const mpq_class& value, const mechanisms::ColumnSpec& spe
   return out;
 }
 
-// One column's exact values: a numpy integer array read as the integers it holds (int64 or
-// uint64, no text in between), or a list of rationals' texts.
-std::vector<mpq_class> column_values(const py::handle& column) {
+// The integers of a numpy int64 or uint64 column (read in place: the dtype is exact).
+template <class Int>
+std::vector<mpq_class> integers_of(const py::handle& column) {
+  const auto values = column.cast<py::array_t<Int, py::array::c_style | py::array::forcecast>>();
   std::vector<mpq_class> out;
-  if (py::isinstance<py::array>(column)) {
-    const auto array = py::reinterpret_borrow<py::array>(column);
-    if (array.dtype().kind() == 'u') {
-      const auto values = array.cast<py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>>();
-      out.reserve(static_cast<std::size_t>(values.size()));
-      for (py::ssize_t i = 0; i < values.size(); ++i) out.emplace_back(mpz_class(values.data()[i]));
-      return out;
-    }
-    if (array.dtype().kind() != 'i') throw ParameterError("values", "a numpy column must hold integers");
-    const auto values = array.cast<py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>();
-    out.reserve(static_cast<std::size_t>(values.size()));
-    for (py::ssize_t i = 0; i < values.size(); ++i) out.emplace_back(mpz_class(values.data()[i]));
-    return out;
-  }
+  out.reserve(static_cast<std::size_t>(values.size()));
+  for (py::ssize_t i = 0; i < values.size(); ++i) out.emplace_back(mpz_class(values.data()[i]));
+  return out;
+}
+
+// One column's exact values: a numpy int64 / uint64 array read as the integers it holds (no text
+// in between; the Python layer widens the other integer dtypes), or a list of rationals' texts.
+std::vector<mpq_class> column_values(const py::handle& column) {
+  if (py::isinstance<py::array_t<std::uint64_t>>(column)) return integers_of<std::uint64_t>(column);
+  if (py::isinstance<py::array_t<std::int64_t>>(column)) return integers_of<std::int64_t>(column);
+  std::vector<mpq_class> out;
   for (const auto& v : column.cast<py::list>()) out.push_back(parse_rational("values", v.cast<std::string>()));
   return out;
 }
