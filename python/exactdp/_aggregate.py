@@ -7,8 +7,9 @@
 
 The C++ library does the work (mechanisms/aggregate/: bounding, selection, noise, guarantee),
 never the CLI. The frame's needed columns are handed to it as an in-memory RFC 4180 CSV written
-EXACTLY: integers as integers, floats as their exact decimal expansion (every finite float is a
-dyadic rational with a finite decimal expansion), Decimals as written, text quoted per RFC 4180;
+EXACTLY (the library reads records as CSV only): integers as integers, floats as their exact
+decimal expansion (every finite float is a dyadic rational with a finite decimal expansion),
+Decimals as written, decimal and p/q texts at their exact value, text quoted per RFC 4180;
 so the release is the one ``exactdp aggregate`` makes of that CSV (bit for bit with the same seed).
 Group values become text for the library (integers and integral floats as integers, other floats
 by repr, text as is) and are mapped back, so the output's group-by columns keep their dtype.
@@ -18,8 +19,9 @@ Output: a DataFrame (group-by columns, then ``count``, ``count_units``, ``sum_CO
 column, then every quantile column by column then q, in the dicts' orders; Q is q as the CLI
 names it, e.g. ``quantile_x_0.5``): counts int64 (an object column of Python ints if one does not
 fit), sums, means and quantiles ``decimal.Decimal`` exact with the CLI's digits (a sum and a
-quantile with d decimals, a mean with d + 6, d from the bounds). The guarantee dict has the CLI's
-``--json`` fields with exact types (Fraction, Interval, int).
+quantile with d decimals, a mean with d + 6, d from the bounds). The guarantee, an
+exactdp.results.AggregateGuarantee, has the CLI's ``--json`` fields with exact types (Fraction,
+Interval, int), each noise scale's unit, and the bounds left at their default.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ library's MPFR interval, so it contains the true value.
 measure_gdp, compose_events and calibrate("dp-sgd") call the library functions the CLI commands
 of the same name call (python/src: measure_gdp.cc, compose_events.cc, calibrate_dp_sgd.cc; never
 the CLI itself): their options are keyword arguments named like the command's options
-(``eps_max=`` is ``--eps-max``), the result a dict shaped like the command's JSON report, its
-intervals exact; ``digits`` (default 40) is how many significant digits the rounded-up text
+(``eps_max=`` is ``--eps-max``), the result a typed result (exactdp.results) whose to_dict() is
+shaped like the command's JSON report, its intervals exact; ``digits`` (default 40) is how many significant digits the rounded-up text
 answers ("epsilon_upper", "mu_upper", "sigma_to_use") keep.
 """
 
