@@ -143,9 +143,8 @@ int exactdp_calibrate_discrete_gaussian(const char* epsilon, const char* delta,
     const mpq_class e = internal::epsilon_argument(epsilon);
     const mpq_class d = internal::rational_argument("delta", delta);
     const mpz_class s = internal::sensitivity_argument(sensitivity);
-    const exactdp::laws::Law& law = exactdp::laws::law_named("discrete-gaussian");
     const exactdp::laws::NoiseCalibration c =
-        law.calibrate({e, d, std::nullopt}, law.parse_values({{"sensitivity", mpq_class(s)}}, exactdp::laws::Use::kCalibrate));
+        internal::calibrate_law("discrete-gaussian", {{"sensitivity", s.get_str()}}, e, d);  // exactdp_law_calibrate's call
     // Exact: sigma2 has 3 or 4 significant decimal digits, so its decimal expansion terminates.
     internal::write_text(exactdp::exact_decimal(c.value), sigma2, len, "sigma2");
     return EXACTDP_OK;
