@@ -22,9 +22,9 @@ struct PoissonTerms {
   mpz_class m, t;
   mpq_class lambda;
   std::optional<DiscreteLaplaceParams> proposal;
-  // log mu and log m! at the first precision (the refinements recompute them)
-  mpfr_prec_t precision = 0;
-  std::optional<Interval> log_mu, log_factorial_m;
+  // the Stirling enclosure's constants (poisson_stirling below): log(mu / m), 1 / (12 m),
+  // 1 / (360 m^3), lambda and lambda t as intervals at kStirlingPrecision
+  std::optional<Interval> log_mu_over_m, twelfth_m, remainder_m, rate, rate_t;
 };
 
 }  // namespace internal
@@ -33,6 +33,8 @@ namespace {
 
 constexpr long kLargeFrom = 64;          // mu >= 64: envelope rejection
 constexpr mpfr_prec_t kFirstPrecision = 96;  // plus log2 of the proposal's size
+constexpr mpfr_prec_t kStirlingPrecision = 128;
+constexpr long kStirlingFrom = 16;         // k >= 16 and |k - m| < 2^40: the Stirling enclosure
 
 const mpq_class kMaxMu = mpq_class(mpz_class("1000000000000000"));
 
@@ -84,9 +86,12 @@ std::shared_ptr<const internal::PoissonTerms> make_terms(const mpq_class& mu) {
   terms->t = sqrt(terms->m);
   terms->lambda = envelope_rate(mu, terms->m, terms->t);
   terms->proposal = DiscreteLaplaceParams::make(1 / terms->lambda);
-  terms->precision = kFirstPrecision + static_cast<mpfr_prec_t>(mpz_sizeinbase(terms->m.get_mpz_t(), 2)) + 2;
-  terms->log_mu = log(Interval(mu, terms->precision));
-  terms->log_factorial_m = lgamma_of(terms->m + 1, terms->precision);
+  const mpfr_prec_t p = kStirlingPrecision;
+  terms->log_mu_over_m = log(Interval(mu / mpq_class(terms->m), p));
+  terms->twelfth_m = Interval(mpq_class(1), p) / mpq_class(12 * terms->m);
+  terms->remainder_m = Interval(mpq_class(1), p) / mpq_class(360 * terms->m * terms->m * terms->m);
+  terms->rate = Interval(terms->lambda, p);
+  terms->rate_t = Interval(mpq_class(terms->lambda * terms->t), p);
   return terms;
 }
 
@@ -130,17 +135,37 @@ bool uniform_below(BitSource& bits, mpfr_prec_t p, Enclose&& enclose) {
   }
 }
 
+// f(k) - f(m) by Stirling's series with its remainder: ln n! = S(n) - r(n),
+// S(n) = n ln n - n + ln(2 pi n) / 2 + 1 / (12 n), 0 < r(n) < 1 / (360 n^3). With j = k - m and
+// l = log1p(j / m) (so k ln k - m ln m = j ln m + k l, and no term is large):
+//   f(k) - f(m) = j log(mu / m) - k l + j - l / 2 - 1 / (12 k) + 1 / (12 m) + r(k) - r(m),
+// r(k) - r(m) in (-1 / (360 m^3), 1 / (360 k^3)). For k >= 16 and |j| < 2^40, at 128 bits.
+Interval stirling_log_ratio(const internal::PoissonTerms& terms, const mpz_class& k, const mpz_class& j) {
+  const mpfr_prec_t p = kStirlingPrecision;
+  const Interval l = log1p(Interval(mpq_class(j, terms.m), p));
+  const Interval rk = Interval(mpq_class(1), p) / mpq_class(360 * k * k * k);
+  const Interval remainders = Interval::from_ends((-*terms.remainder_m).lower(), rk.upper(), p);
+  const Interval jj(j, p);
+  return *terms.log_mu_over_m * jj - l * Interval(k, p) + jj - mul_2si(l, -1) -
+         Interval(mpq_class(1), p) / mpq_class(12 * k) + *terms.twelfth_m + remainders;
+}
+
 void sample_large(BitSource& bits, const mpq_class& mu, const internal::PoissonTerms& terms, mpz_class& out) {
+  mpz_class y, k, j;
   for (;;) {
-    const mpz_class y = sample_discrete_laplace(bits, *terms.proposal);
-    const mpz_class k = terms.m + y;
+    sample_discrete_laplace(bits, *terms.proposal, y);
+    k = terms.m + y;
     if (sgn(k) < 0) continue;
     // log a(k) = f(k) - f(m) - lambda (t - |y|)
-    const mpq_class shift = terms.lambda * mpq_class(terms.t - abs(y));
-    const bool accept = uniform_below(bits, terms.precision, [&](mpfr_prec_t p) {
-      if (p == terms.precision) {
-        return exp(log_ratio_to_mode(*terms.log_mu, *terms.log_factorial_m, terms.m, k, p) - shift);
+    const bool stirling = k >= kStirlingFrom && mpz_sizeinbase(y.get_mpz_t(), 2) < 40;
+    const mpfr_prec_t start =
+        stirling ? kStirlingPrecision : kFirstPrecision + static_cast<mpfr_prec_t>(mpz_sizeinbase(k.get_mpz_t(), 2));
+    const bool accept = uniform_below(bits, start, [&](mpfr_prec_t p) {
+      if (stirling && p == kStirlingPrecision) {
+        const Interval shift = *terms.rate_t - *terms.rate * Interval(mpz_class(abs(y)), p);
+        return exp(stirling_log_ratio(terms, k, y) - shift);
       }
+      const mpq_class shift = terms.lambda * mpq_class(terms.t - abs(y));
       return exp(log_ratio_to_mode(mu, terms.m, k, p) - shift);
     });
     if (accept) {
