@@ -246,9 +246,10 @@ std::size_t draw_group(Source& bits, const HardenedRejectionPlan& plan, std::int
   read_group_words(bits, plan.proposal_bits(), count, g.words);
   evaluate_group(plan, g);
   std::size_t done = 0;
-  for (std::size_t s = 0; s < count; ++s) {
+  for (std::size_t s = 0; s < count; ++s) {  // every value written, the next one over it if rejected
     EXACTDP_DECLASSIFY(g.accepted[s]);
-    if (g.accepted[s] != 0) out[done++] = g.value[s] + mean;
+    out[done] = g.value[s] + mean;  // done <= s < count: inside out
+    done += g.accepted[s];
   }
   return done;
 }
