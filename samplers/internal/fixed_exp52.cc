@@ -91,20 +91,50 @@ EXACTDP_IFMA inline V8 load8(const std::uint64_t* p) noexcept {
 // products (each vpmadd52 has a latency of several cycles), so the processor overlaps them.
 constexpr unsigned kVectors = kFixedExp52Group / 8;
 
+// The low and high 64-bit words of eight uint128 at p (little-endian: low word first).
+EXACTDP_IFMA inline void load_words(const uint128* p, V8& low, V8& high) noexcept {
+  const __m512i first = (__m512i)load8(reinterpret_cast<const std::uint64_t*>(p));
+  const __m512i second = (__m512i)load8(reinterpret_cast<const std::uint64_t*>(p) + 8);
+  low = (V8)_mm512_permutex2var_epi64(first, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), second);
+  high = (V8)_mm512_permutex2var_epi64(first, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), second);
+}
+
+// Eight uint128 at p from their low and high words.
+EXACTDP_IFMA inline void store_words(uint128* p, V8 low, V8 high) noexcept {
+  const __m512i first = _mm512_permutex2var_epi64((__m512i)low, _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11), (__m512i)high);
+  const __m512i second = _mm512_permutex2var_epi64((__m512i)low, _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15), (__m512i)high);
+  std::memcpy(reinterpret_cast<std::uint64_t*>(p), &first, sizeof first);
+  std::memcpy(reinterpret_cast<std::uint64_t*>(p) + 8, &second, sizeof second);
+}
+
+// Lane-wise shifts whose counts may reach 64 or more (then 0), as vpsrlvq / vpsllvq define them
+// (the zero-masked forms with every lane kept: the plain intrinsics trip GCC 12's -Wuninitialized).
+EXACTDP_IFMA inline V8 shift_right(V8 v, V8 count) noexcept {
+  return (V8)_mm512_maskz_srlv_epi64(0xFF, (__m512i)v, (__m512i)count);
+}
+EXACTDP_IFMA inline V8 shift_left(V8 v, V8 count) noexcept {
+  return (V8)_mm512_maskz_sllv_epi64(0xFF, (__m512i)v, (__m512i)count);
+}
+
 EXACTDP_IFMA void group_ifma(const FixedExp52& t, const uint128* h, uint128* alpha) noexcept {
-  alignas(64) std::uint64_t r_low[kFixedExp52Group], r_high[kFixedExp52Group], index[kFixedExp52Group];
-  for (std::size_t s = 0; s < kFixedExp52Group; ++s) {
-    const uint128 r = exp52_r(h[s]);
-    r_low[s] = static_cast<std::uint64_t>(r) & kLimb52;
-    r_high[s] = static_cast<std::uint64_t>(r >> 52);
-    index[s] = exp52_i(h[s]);
+  // The parts of H (fixed_exp52.h) from its words: R = bits 13 .. 112, i = bits 113 .. 116,
+  // n = bits 117 .. 121.
+  constexpr unsigned long long kLow48 = (1ULL << 48) - 1;
+  Limbs r[kVectors];
+  V8 index[kVectors], n[kVectors];
+  for (unsigned b = 0; b < kVectors; ++b) {
+    V8 low, high;
+    load_words(h + 8 * b, low, high);
+    r[b] = {((low >> 13) | (high << 51)) & kMask8, (high >> 1) & kLow48};
+    index[b] = (high >> 49) & 15;
+    n[b] = (high >> 53) & 31;
   }
   Limbs rho[kVectors], p[kVectors];
   V8 q[kVectors];
   const Limbs ln2 = broadcast(t.ln2_limbs);
   const V8 zero = {};
   for (unsigned b = 0; b < kVectors; ++b) {
-    rho[b] = mul_ifma({load8(r_low + 8 * b), load8(r_high + 8 * b)}, ln2);
+    rho[b] = mul_ifma(r[b], ln2);
     q[b] = zero + static_cast<unsigned long long>(t.narrow[kFixedExp52Degree]);
   }
   for (unsigned k = kFixedExp52Degree; k-- > kFixedExp52WideSteps;) {  // one limb: rho1 = rho's high limb
@@ -118,19 +148,17 @@ EXACTDP_IFMA void group_ifma(const FixedExp52& t, const uint128* h, uint128* alp
   }
   const __m512i s_low[2] = {(__m512i)load8(&t.sixteenth_limbs[0][0]), (__m512i)load8(&t.sixteenth_limbs[0][8])};
   const __m512i s_high[2] = {(__m512i)load8(&t.sixteenth_limbs[1][0]), (__m512i)load8(&t.sixteenth_limbs[1][8])};
-  alignas(64) std::uint64_t v_low[kFixedExp52Group], v_high[kFixedExp52Group];
   for (unsigned b = 0; b < kVectors; ++b) {
     const Limbs d = sub_ifma(rho[b], mul_ifma(rho[b], mul_ifma(rho[b], p[b])));
-    const __m512i at = (__m512i)load8(index + 8 * b);
-    const Limbs s = {(V8)_mm512_permutex2var_epi64(s_low[0], at, s_low[1]),
-                     (V8)_mm512_permutex2var_epi64(s_high[0], at, s_high[1])};
+    const Limbs s = {(V8)_mm512_permutex2var_epi64(s_low[0], (__m512i)index[b], s_low[1]),
+                     (V8)_mm512_permutex2var_epi64(s_high[0], (__m512i)index[b], s_high[1])};
     const Limbs v = sub_ifma(s, mul_ifma(s, d));
-    std::memcpy(v_low + 8 * b, &v.low, sizeof v.low);
-    std::memcpy(v_high + 8 * b, &v.high, sizeof v.high);
-  }
-  for (std::size_t s = 0; s < kFixedExp52Group; ++s) {
-    const uint128 value = (uint128{v_high[s]} << 52) | v_low[s];
-    alpha[s] = shift_right_small(value, 24 + exp52_n(h[s]));
+    // alpha = v >> e, e = 24 + n in [24, 55], v = v1 2^52 + v0: its low word is v0 >> e, v1 << (52 - e)
+    // for e <= 52 and v1 >> (e - 52) for e > 52 (the other count then wraps past 63: 0); its high
+    // word v1 >> (e + 12).
+    const V8 e = n[b] + 24;
+    const V8 low = shift_right(v.low, e) | shift_left(v.high, 52 - e) | shift_right(v.high, e - 52);
+    store_words(alpha + 8 * b, low, shift_right(v.high, e + 12));
   }
 }
 #endif
