@@ -1,11 +1,13 @@
 // exactdp calibrate dp-sgd — the certified noise multiplier of DP-SGD by the pld route (default)
 // or the rdp route (accounting/dp_sgd_calibration.h): Poisson sampling with rate q, `steps`
-// steps, add/remove-one.
+// steps, add/remove-one. This file reads the options into an operations::CalibrateDpSgdRequest
+// and prints the report (operations/calibrate_dp_sgd.h holds the checks and the fields).
 #include <string>
 
 #include <exactdp/accounting/dp_sgd_calibration.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/operations/calibrate_dp_sgd.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/compose_events.h"
@@ -14,8 +16,6 @@
 
 namespace exactdp::cli {
 namespace {
-
-using accounting::Neighbouring;
 
 constexpr const char* kDpSgdHelp =
     "usage: exactdp calibrate dp-sgd --q R --steps N --epsilon R --delta R [options]\n"
@@ -65,29 +65,30 @@ int cmd_calibrate_dp_sgd(Args args, Io& io) {
     throw UsageError("calibrate dp-sgd: unexpected argument '" +
                      abbreviate(parsed.positionals()[0]) + "'");
   }
-  const mpq_class q = parsed.require_rational("--q");
-  (void)parsed.require("--steps");
-  const unsigned long steps =
-      static_cast<unsigned long>(*parsed.count("--steps", 1, 1'000'000'000ULL));
-  const mpq_class epsilon = parsed.require_rational("--epsilon");
-  const mpq_class delta = parsed.require_rational("--delta");
-  const int digits = digits_option(parsed, 1000);
-  const accounting::DpSgdRoute route = accounting::parse_dp_sgd_route(parsed.get("--route").value_or("pld"));
-  const accounting::DpSgdAnswer answer = accounting::calibrate_dp_sgd_request({q, steps, epsilon, delta, route});
+  operations::CalibrateDpSgdRequest request;
+  request.q = parsed.require_rational("--q");
+  request.steps = operations::checked_dp_sgd_steps(parsed.require("--steps"));
+  request.epsilon = parsed.require_rational("--epsilon");
+  request.delta = parsed.require_rational("--delta");
+  request.digits = digits_option(parsed, 1000);
+  request.route = parsed.get("--route").value_or("pld");
+  const operations::CalibrateDpSgdReport report = operations::calibrate_dp_sgd(request);
+  const accounting::DpSgdAnswer& answer = report.answer;
   const accounting::DpSgdCalibration& c = answer.calibration;
-  const mpfr_prec_t p = accounting::dp_sgd_print_precision(c, digits);
+  const int digits = request.digits;
+  const mpfr_prec_t p = report.precision;
   TextJsonReport out;
   out.json.set("command", "calibrate");
   out.text("mechanism", "dp-sgd");
-  out.text("q", to_string(q));
-  out.json.set("steps", steps);
-  out.lines.push_back("steps = " + std::to_string(steps));
-  out.text("epsilon", to_string(epsilon));
-  out.text("delta", to_string(delta));
-  out.text("neighbouring", accounting::neighbouring_name(Neighbouring::kAddRemove));
+  out.text("q", to_string(request.q));
+  out.json.set("steps", request.steps);
+  out.lines.push_back("steps = " + std::to_string(request.steps));
+  out.text("epsilon", to_string(request.epsilon));
+  out.text("delta", to_string(request.delta));
+  out.text("neighbouring", report.neighbouring);
   out.text("route", answer.route_text);
   out.interval("sigma", hull(Interval(c.sigma_lower, p), Interval(c.sigma_upper, p)), digits);
-  out.text("sigma_to_use", accounting::dp_sgd_sigma_to_use(answer, digits));
+  out.text("sigma_to_use", report.sigma_to_use);
   out.interval("epsilon_at_sigma_upper", c.epsilon_at_upper, digits);
   out.interval("epsilon_at_sigma_lower", c.epsilon_at_lower, digits);
   if (answer.pld) {

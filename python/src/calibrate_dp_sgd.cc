@@ -1,6 +1,6 @@
 // calibrate_dp_sgd.cc — the certified DP-SGD noise multiplier for exactdp.calibrate("dp-sgd"),
-// from the library (accounting/dp_sgd_calibration.h, calibrate_dp_sgd_request — the function
-// `exactdp calibrate dp-sgd` calls).
+// through operations::calibrate_dp_sgd (operations/calibrate_dp_sgd.h), the operation
+// `exactdp calibrate dp-sgd` calls: its steps limit, route and fields.
 //
 // _calibrate_dp_sgd(q, steps, epsilon, delta, route, digits): exact texts (steps an integer),
 // route "pld" or "rdp". Returns {"sigma_lower", "sigma_upper": exact "p/q", "sigma_to_use" (see
@@ -22,19 +22,12 @@
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/operations/calibrate_dp_sgd.h>
 
 namespace py = pybind11;
 
 namespace exactdp::python {
 namespace {
-
-unsigned long steps_of(const std::string& text) {
-  const mpz_class steps = parse_integer("steps", text);
-  if (steps < 1 || steps > 1'000'000'000) {
-    throw ParameterError::out_of_range("steps", abbreviate(steps.get_str()), "1 <= steps <= 10^9");
-  }
-  return steps.get_ui();
-}
 
 py::object pld_dict(const std::optional<accounting::DpSgdPldSearch>& pld) {
   if (!pld) return py::none();
@@ -52,29 +45,31 @@ py::dict calibrate_dp_sgd(const std::string& q, const std::string& steps, const 
   if (digits < 1 || digits > 1000) {
     throw ParameterError::out_of_range("digits", std::to_string(digits), "1 <= digits <= 1000");
   }
-  accounting::DpSgdRequest request;
+  operations::CalibrateDpSgdRequest request;
+  request.spelling = operations::kPythonSpelling;
   request.q = parse_rational("q", q);
-  request.steps = steps_of(steps);
+  request.steps = operations::checked_dp_sgd_steps(steps);
   request.epsilon = parse_rational("epsilon", epsilon);
   request.delta = parse_rational("delta", delta);
-  request.route = accounting::parse_dp_sgd_route(route);
-  accounting::DpSgdAnswer a;
-  {
+  request.route = route;
+  request.digits = digits;
+  const operations::CalibrateDpSgdReport report = [&] {
     const py::gil_scoped_release release;
-    a = accounting::calibrate_dp_sgd_request(request);
-  }
+    return operations::calibrate_dp_sgd(request);
+  }();
+  const accounting::DpSgdAnswer& a = report.answer;
   const accounting::DpSgdCalibration& c = a.calibration;
   py::dict d;
   d["sigma_lower"] = to_string(c.sigma_lower);
   d["sigma_upper"] = to_string(c.sigma_upper);
-  d["sigma_to_use"] = accounting::dp_sgd_sigma_to_use(a, digits);
+  d["sigma_to_use"] = report.sigma_to_use;
   d["epsilon_at_sigma_upper"] = interval_to_dict(c.epsilon_at_upper);
   d["epsilon_at_sigma_lower"] = interval_to_dict(c.epsilon_at_lower);
   d["rdp_order"] = a.pld ? py::object(py::none()) : py::object(py::str(exactdp::exact_decimal(c.order_at_upper)));
   d["width_met"] = c.width_met;
   d["route"] = a.route_text;
   d["pld"] = pld_dict(a.pld);
-  d["neighbouring"] = accounting::neighbouring_name(accounting::Neighbouring::kAddRemove);
+  d["neighbouring"] = report.neighbouring;
   return d;
 }
 

@@ -95,3 +95,12 @@ def test_calibrate_tolerance_limit_is_the_same_error_in_both_faces():
     assert info.value.parameter == "tolerance"
     assert str(info.value) == text
     assert "2^-2000" in text
+
+
+def test_dp_sgd_steps_limit_is_the_same_error_in_both_faces():
+    text = cli_error("calibrate", "dp-sgd", "--q", "1/100", "--steps", "1000000001", "--epsilon", "1",
+                     "--delta", "1e-5")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.calibrate("dp-sgd", q="1/100", steps=10**9 + 1, epsilon=1, delta="1e-5")
+    assert info.value.parameter == "steps"
+    assert str(info.value) == text == "steps = 1000000001 is out of range: allowed 1 <= steps <= 1000000000"
