@@ -76,6 +76,15 @@ TEST_P(DpSgdRdpTarget, AnsweredWithBothSidesProven) {
 
 INSTANTIATE_TEST_SUITE_P(Targets, DpSgdRdpTarget, ::testing::Values("3", "3.14", "4", "6"));
 
+// A long run at small delta: the grid comes from the wide-mass route's estimate (the one that
+// answers there, pld/pld_wide_route.h), 1/250 at 10^6 steps, where pld_cost.h's model of the
+// 2^-60 route chose 1/100 (a 12 % larger sigma); the usual runs keep that model's grid.
+TEST(DpSgdCalibrationTest, LongRunsAtSmallDeltaTakeTheWideRoutesGrid) {
+  EXPECT_EQ(dp_sgd_pld_steps_per_unit(mpq_class(1, 1000), 1'000'000, mpq_class(9, 20), mpq_class(1, 10'000'000'000)),
+            250UL);
+  EXPECT_EQ(dp_sgd_pld_steps_per_unit(kQ, kSteps, mpq_class(3, 4), kDelta), 2000UL);
+}
+
 TEST(DpSgdCalibrationTest, BadInputNamesTheParameter) {
   const auto names = [](const DpSgdRequest& r, const std::string& parameter) {
     try {
