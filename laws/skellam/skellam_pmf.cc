@@ -9,6 +9,7 @@ namespace exactdp::laws {
 namespace {
 
 const mpq_class kMaxMu(1'000'000);
+constexpr mpfr_prec_t kMaxWorkingPrecision = 320;
 constexpr long kMaxTable = 1L << 22;
 
 // Interval of log Gamma(n) for an integer n >= 1 (MPFR rounds correctly in both directions).
@@ -20,17 +21,18 @@ Interval lgamma_of(long n, mpfr_prec_t p) {
   return Interval::from_ends(lo, hi, p);
 }
 
-// s_k by its series (skellam_pmf.h), k >= 0.
-Interval series_mass(const mpq_class& mu, long k, mpfr_prec_t p) {
+// s_k by its series (skellam_pmf.h), k >= 0; mu as an interval (a rational with a huge
+// denominator costs its size once, not once a term).
+Interval series_mass(const Interval& mu, long k, mpfr_prec_t p) {
   // first term exp(-2 mu) mu^k / k!
-  Interval term = exp(log(Interval(mu, p)) * mpq_class(k) - mpq_class(2 * mu) - lgamma_of(k + 1, p));
+  Interval term = exp(log(mu) * mpq_class(k) - mul_2si(mu, 1) - lgamma_of(k + 1, p));
   Interval sum = term;
-  const mpq_class mu2 = mu * mu;
+  const Interval mu2 = square(mu);
   for (long j = 0;; ++j) {
-    const mpq_class ratio = mu2 / mpq_class(mpz_class(j + 1) * mpz_class(j + 1 + k));
+    const Interval ratio = mu2 / mpq_class(mpz_class(j + 1) * mpz_class(j + 1 + k));
     term = term * ratio;
     sum = sum + term;
-    if (ratio <= mpq_class(1, 2) && mpfr_cmp(mul_2si(term, p + 16).upper(), sum.lower()) <= 0) {
+    if (mpfr_cmp_ui_2exp(ratio.upper(), 1, -1) <= 0 && mpfr_cmp(mul_2si(term, p + 16).upper(), sum.lower()) <= 0) {
       return sum + Interval::from_ends(Interval(0L, p).lower(), term.upper(), p);
     }
   }
@@ -40,8 +42,13 @@ Interval series_mass(const mpq_class& mu, long k, mpfr_prec_t p) {
 
 const mpq_class& skellam_pmf_max_mu() { return kMaxMu; }
 
-SkellamPmf::SkellamPmf(const mpq_class& mu, mpfr_prec_t precision)
-    : mu_(mu), precision_(precision), beyond_(precision) {
+mpfr_prec_t skellam_pmf_precision(mpfr_prec_t asked) {
+  return asked < kMaxWorkingPrecision ? asked : kMaxWorkingPrecision;
+}
+
+SkellamPmf::SkellamPmf(const mpq_class& mu, mpfr_prec_t asked)
+    : mu_(mu), precision_(skellam_pmf_precision(asked)), beyond_(precision_) {
+  const mpfr_prec_t precision = precision_;
   if (sgn(mu) <= 0) throw ParameterError::out_of_range("mu", abbreviate(to_string(mu)), "mu > 0");
   if (mu > kMaxMu) {
     throw LimitError("mu", "mu = " + abbreviate(to_string(mu)) +
@@ -54,11 +61,12 @@ SkellamPmf::SkellamPmf(const mpq_class& mu, mpfr_prec_t precision)
     if (mpfr_cmp(mul_2si(beyond_, precision + 32).upper(), Interval(1L, precision).lower()) <= 0) break;
   }
   masses_.assign(static_cast<std::size_t>(k_end + 1), Interval(precision));
-  masses_[static_cast<std::size_t>(k_end)] = series_mass(mu, k_end, precision);
-  Interval above = series_mass(mu, k_end + 1, precision);
+  const Interval mu_i(mu, precision);
+  masses_[static_cast<std::size_t>(k_end)] = series_mass(mu_i, k_end, precision);
+  Interval above = series_mass(mu_i, k_end + 1, precision);
   for (long k = k_end; k >= 1; --k) {
     const auto i = static_cast<std::size_t>(k);
-    masses_[i - 1] = above + masses_[i] * (mpq_class(k) / mu);
+    masses_[i - 1] = above + masses_[i] * Interval(k, precision) / mu_i;
     above = masses_[i];
   }
 }

@@ -15,7 +15,10 @@
 //  * s_k for k < K by the Bessel recurrence I_(k-1)(x) = I_(k+1)(x) + (2k / x) I_k(x), i.e.
 //    s_(k-1) = s_(k+1) + (k / mu) s_k: sums of positive terms, so the relative width of the
 //    enclosures does not grow beyond the rounding of each step (no cancellation).
-// Cost: O(mu + K) interval operations at precision p (mu = 10^6: about a second at 256 bits).
+// Precision: the working precision is min(p, 320) bits (precision() says which), so a caller
+// that asks for more (a Ziv loop chasing a delta far below 2^-352) gets the 320-bit enclosure,
+// still certified, instead of a table whose size and cost grow with p.
+// Cost: O(mu + K) interval operations at that precision (mu = 10^6: a few seconds at 320 bits).
 // Errors: LimitError naming "mu" beyond 10^6. Immutable after construction.
 #pragma once
 
@@ -50,5 +53,7 @@ class SkellamPmf {
 
 // The largest mu SkellamPmf accepts (10^6).
 [[nodiscard]] const mpq_class& skellam_pmf_max_mu();
+// The working precision of a table asked for at `asked` bits: min(asked, 320).
+[[nodiscard]] mpfr_prec_t skellam_pmf_precision(mpfr_prec_t asked);
 
 }  // namespace exactdp::laws

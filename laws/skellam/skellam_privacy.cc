@@ -36,7 +36,9 @@ bool SkellamPrivacy::has_profile() const { return mu_ <= skellam_pmf_max_mu(); }
 
 std::shared_ptr<const SkellamPmf> SkellamPrivacy::masses(mpfr_prec_t precision) const {
   const std::lock_guard<std::mutex> lock(cache_mutex_);
-  if (!cache_ || cache_->precision() != precision) cache_ = std::make_shared<const SkellamPmf>(mu_, precision);
+  if (!cache_ || cache_->precision() != skellam_pmf_precision(precision)) {
+    cache_ = std::make_shared<const SkellamPmf>(mu_, precision);
+  }
   return cache_;
 }
 
@@ -44,15 +46,16 @@ Interval SkellamPrivacy::delta_at(const mpq_class& epsilon, mpfr_prec_t precisio
   if (sgn(epsilon) < 0) throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
   if (!has_profile()) return LawPrivacy::delta_at(epsilon, precision);  // throws: no profile
   const std::shared_ptr<const SkellamPmf> pmf = masses(precision);
+  const mpfr_prec_t wp = pmf->precision();  // at most 320 bits (skellam_pmf.h)
   const long end = pmf->table_end();
   const long d = sensitivity_.get_si();
-  const Interval factor = exp(Interval(epsilon, precision));
-  const Interval zero(precision);
-  Interval sum(precision);
+  const Interval factor = exp(Interval(epsilon, wp));
+  const Interval zero(wp);
+  Interval sum(wp);
   for (long k = -end; k <= end; ++k) sum = sum + max(pmf->mass(k) - factor * pmf->mass(k - d), zero);
   // beyond |k| <= K each term is at most s_k: add [0, P[|X| > K]]
   const Interval outside = pmf->tail_from(mpz_class(end + 1)) * mpq_class(2);
-  return sum + Interval::from_ends(zero.lower(), outside.upper(), precision);
+  return sum + Interval::from_ends(zero.lower(), outside.upper(), wp);
 }
 
 std::shared_ptr<const accounting::LawPrivacy> skellam_privacy(const mpq_class& mu, const mpz_class& sensitivity) {
