@@ -1,0 +1,56 @@
+// The Skellam law through every command that reads the registry, in process: it samples (any mu
+// up to 10^15), audits, profiles and composes (the exact profile for one event, RDP and zCDP for
+// several), and refuses a bad mu, --hardened, Poisson subsampling and calibrate with exit 2.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/cli/cli_runner.h"
+
+namespace exactdp::cli {
+namespace {
+
+using Result = testing_support::CliRun;
+Result run(const std::vector<std::string>& args) { return testing_support::run_cli(args); }
+const std::string kSeed(64, '1');
+
+TEST(CliSkellam, WorksInEveryCommandItSupports) {
+  const Result l = run({"laws"});
+  EXPECT_NE(l.out.find("skellam"), std::string::npos);
+  for (const char* mu : {"1/3", "25", "1e12"}) {
+    const Result s = run({"sample", "skellam", "--mu", mu, "-n", "20", "--seed", kSeed});
+    EXPECT_EQ(s.status, 0) << mu << " " << s.err;
+  }
+  const Result a = run({"audit", "skellam", "--mu", "2", "--samples", "20000", "--seed", kSeed});
+  EXPECT_EQ(a.status, 0) << a.out << a.err;
+  const Result p = run({"profile", "skellam", "--mu", "50", "--epsilon", "1"});
+  EXPECT_EQ(p.status, 0) << p.err;
+  EXPECT_NE(p.out.find("delta_upper = 1.80261264089767922"), std::string::npos) << p.out;  // mpmath's value
+  const Result one = run({"compose", "--event", "skellam:mu=5000,sensitivity=10", "--delta", "1e-5"});
+  EXPECT_EQ(one.status, 0) << one.err;
+  EXPECT_NE(one.out.find("route = profile"), std::string::npos) << one.out;
+  const Result many = run({"compose", "--event", "skellam:mu=5000,sensitivity=10", "--count", "100", "--delta", "1e-5"});
+  EXPECT_EQ(many.status, 0) << many.err;
+  EXPECT_NE(many.out.find("route = rdp"), std::string::npos) << many.out;
+}
+
+TEST(CliSkellam, BadInputIsExitTwoNamingIt) {
+  for (const char* mu : {"0", "-2", "1e16"}) {
+    const Result r = run({"sample", "skellam", "--mu", mu, "-n", "3", "--seed", kSeed});
+    EXPECT_EQ(r.status, 2) << mu;
+    EXPECT_NE(r.err.find("mu = "), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  const Result h = run({"sample", "skellam", "--mu", "2", "--hardened", "-n", "3", "--seed", kSeed});
+  EXPECT_EQ(h.status, 2) << h.err;
+  const Result big = run({"profile", "skellam", "--mu", "2000000", "--epsilon", "1"});
+  EXPECT_EQ(big.status, 2) << big.out << big.err;
+  const Result sub = run({"compose", "--event", "poisson-skellam:mu=50,q=0.01", "--delta", "1e-5"});
+  EXPECT_EQ(sub.status, 2) << sub.err;
+  const Result cal = run({"calibrate", "skellam", "--epsilon", "1", "--delta", "1e-5"});
+  EXPECT_EQ(cal.status, 2) << cal.err;
+}
+
+}  // namespace
+}  // namespace exactdp::cli
