@@ -116,7 +116,7 @@ struct HardenedRejectionPlan {
 // n draws into out: exactly the values and the bits of n successive draws (the accepted
 // proposals of the same stream, in order): kScanGroup proposals at a time (one group scan of the
 // table) while at least kScanGroup draws are left, so that every accepted proposal of a group is
-// delivered, then one at a time.
+// delivered; then one group of exactly m proposals when m (>= 8) draws are left; then one at a time.
 void draw_hardened_rejection_n(BitSource& bits, const HardenedRejectionPlan& plan, std::int64_t mean,
                                std::int64_t* out, std::size_t n) noexcept;
 
