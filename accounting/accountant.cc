@@ -200,7 +200,7 @@ struct RouteQueries {
 const LawPrivacy* single_law_event(const std::vector<std::pair<PrivacyEvent, unsigned long>>& events) {
   if (events.size() != 1 || events[0].second != 1) return nullptr;
   const PrivacyEvent& e = events[0].first;
-  if (!e.maps().offers_profile_route() || e.is_pure()) return nullptr;
+  if (!e.maps().offers_profile_route() || !e.maps().has_profile() || e.is_pure()) return nullptr;
   return &e.maps();
 }
 

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include <exactdp/core/errors.h>
+
 namespace exactdp::accounting {
 
 Interval LawPrivacy::delta_at(const mpq_class& /*epsilon*/, mpfr_prec_t /*precision*/) const {
@@ -21,7 +23,8 @@ Interval LawPrivacy::subsampled_rdp(const mpq_class& /*q*/, const mpq_class& /*a
 }
 
 std::vector<LawAtom> LawPrivacy::base_atoms(mpfr_prec_t /*precision*/) const {
-  throw std::logic_error("LawPrivacy::base_atoms: not available for " + describe());
+  throw ParameterError("route", "route: the pld route does not apply to " + describe() +
+                                    ": its law states no atoms (use another route)");
 }
 
 }  // namespace exactdp::accounting

@@ -102,7 +102,7 @@ class LawPrivacy {
   [[nodiscard]] virtual std::optional<mpq_class> rho() const { return std::nullopt; }
   [[nodiscard]] virtual std::optional<mpq_class> exact_mu() const { return std::nullopt; }
 
-  [[nodiscard]] virtual bool has_profile() const { return true; }
+  [[nodiscard]] virtual bool has_profile() const { return false; }
   // e >= 0; std::logic_error where !has_profile().
   [[nodiscard]] virtual Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const;
   [[nodiscard]] virtual Certified delta(const mpq_class& epsilon, const ZivOptions& options) const;
@@ -122,8 +122,9 @@ class LawPrivacy {
   [[nodiscard]] virtual Interval subsampled_rdp(const mpq_class& q, const mpq_class& alpha,
                                                 mpfr_prec_t precision) const;
 
-  [[nodiscard]] virtual bool has_atoms() const { return true; }
-  // std::logic_error for a law whose atoms come from a closed-form noise (or that has none).
+  [[nodiscard]] virtual bool has_atoms() const { return false; }
+  // The law's own atoms; by default ParameterError naming "route" (the pld route refuses a law
+  // that states none; a closed-form noise's atoms come from pld_noise_atoms.h, not from here).
   [[nodiscard]] virtual std::vector<LawAtom> base_atoms(mpfr_prec_t precision) const;
   [[nodiscard]] virtual bool symmetric_pair() const { return false; }
   [[nodiscard]] virtual std::optional<GaussianSmoothing> gaussian_smoothing() const { return std::nullopt; }

@@ -21,6 +21,7 @@ class MuGdpPrivacy : public accounting::LawPrivacy {
   bool rdp_is_exact_at(const mpq_class& /*alpha*/) const override { return true; }
   std::optional<mpq_class> rho() const override { return mpq_class(mu_ * mu_ / 2); }
   std::optional<mpq_class> exact_mu() const override { return mu_; }
+  bool has_profile() const override { return true; }
   Interval delta_at(const mpq_class& eps, mpfr_prec_t p) const override { return accounting::gdp_profile(mu_)(eps, p); }
   accounting::Certified delta(const mpq_class& eps, const accounting::ZivOptions& o) const override {
     return accounting::gdp_delta(eps, mu_, o);

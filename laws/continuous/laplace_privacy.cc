@@ -26,6 +26,7 @@ class LaplacePrivacy final : public accounting::LawPrivacy {
   Interval rdp(const mpq_class& a, mpfr_prec_t p) const override { return accounting::laplace_rdp_at(eps_, a, p); }
   bool rdp_is_exact_at(const mpq_class& /*alpha*/) const override { return true; }
   std::optional<mpq_class> pure_epsilon() const override { return eps_; }
+  bool has_profile() const override { return true; }
   Interval delta_at(const mpq_class& eps, mpfr_prec_t p) const override {
     return accounting::laplace_delta_at(eps, scale_, sensitivity_, p);
   }
@@ -36,6 +37,7 @@ class LaplacePrivacy final : public accounting::LawPrivacy {
   std::optional<accounting::LaplaceNoise> laplace_noise() const override {
     return accounting::LaplaceNoise{scale_, sensitivity_};
   }
+  bool has_atoms() const override { return true; }  // the closed-form noise's (pld_noise_atoms.h)
   bool symmetric_pair() const override { return true; }
 
  private:

@@ -27,6 +27,7 @@ class DiscreteGaussianPrivacy final : public accounting::LawPrivacy {
   Interval rdp(const mpq_class& a, mpfr_prec_t p) const override { return Interval(mpq_class(a * rho_), p); }
   bool rdp_is_exact_at(const mpq_class& alpha) const override { return alpha.get_den() == 1; }
   std::optional<mpq_class> rho() const override { return rho_; }
+  bool has_profile() const override { return true; }
   Interval delta_at(const mpq_class& eps, mpfr_prec_t p) const override {
     return accounting::discrete_gaussian_delta_at(eps, sigma2_, sensitivity_, p);
   }
@@ -37,6 +38,7 @@ class DiscreteGaussianPrivacy final : public accounting::LawPrivacy {
   std::optional<accounting::DiscreteGaussianNoise> discrete_gaussian_noise() const override {
     return accounting::DiscreteGaussianNoise{sigma2_, sensitivity_};
   }
+  bool has_atoms() const override { return true; }  // the closed-form noise's (pld_noise_atoms.h)
   bool symmetric_pair() const override { return true; }
 
  private:

@@ -28,6 +28,7 @@ class DiscreteLaplacePrivacy final : public accounting::LawPrivacy {
     return Interval(zcdp_bound < eps_ ? zcdp_bound : eps_, p);  // the bound's value
   }
   std::optional<mpq_class> pure_epsilon() const override { return eps_; }
+  bool has_profile() const override { return true; }
   Interval delta_at(const mpq_class& eps, mpfr_prec_t p) const override {
     return accounting::discrete_laplace_delta_at(eps, scale_, sensitivity_, p);
   }
@@ -38,6 +39,7 @@ class DiscreteLaplacePrivacy final : public accounting::LawPrivacy {
   std::optional<accounting::DiscreteLaplaceNoise> discrete_laplace_noise() const override {
     return accounting::DiscreteLaplaceNoise{scale_, sensitivity_};
   }
+  bool has_atoms() const override { return true; }  // the closed-form noise's (pld_noise_atoms.h)
   bool symmetric_pair() const override { return true; }
 
  private:

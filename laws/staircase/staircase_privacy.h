@@ -27,9 +27,11 @@ class StaircasePrivacy final : public accounting::LawPrivacy {
   explicit StaircasePrivacy(StaircaseShape shape) : shape_(std::move(shape)) {}
   [[nodiscard]] std::string describe() const override;
   [[nodiscard]] std::optional<mpq_class> pure_epsilon() const override { return shape_.gamma(); }
+  [[nodiscard]] bool has_profile() const override { return true; }
   [[nodiscard]] Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const override;
   [[nodiscard]] Interval rdp(const mpq_class& alpha, mpfr_prec_t precision) const override;
   [[nodiscard]] std::vector<accounting::LawAtom> base_atoms(mpfr_prec_t precision) const override;
+  [[nodiscard]] bool has_atoms() const override { return true; }
   // u: the Q0-mass where dQ1/dQ0 = e^gamma.
   [[nodiscard]] Interval excess_mass(mpfr_prec_t precision) const;
 

@@ -45,6 +45,7 @@ class VectorDiscreteGaussianPrivacy final : public accounting::LawPrivacy {
   VectorDiscreteGaussianPrivacy(GridParameters p, mpz_class d2);
   [[nodiscard]] std::string describe() const override;
   [[nodiscard]] std::optional<mpq_class> pure_epsilon() const override { return std::nullopt; }
+  [[nodiscard]] bool has_profile() const override { return true; }
   [[nodiscard]] Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const override;
   [[nodiscard]] Interval rdp(const mpq_class& alpha, mpfr_prec_t precision) const override;
   [[nodiscard]] std::vector<accounting::LawAtom> base_atoms(mpfr_prec_t precision) const override;
@@ -79,9 +80,11 @@ class VectorDiscreteLaplacePrivacy final : public accounting::LawPrivacy {
   VectorDiscreteLaplacePrivacy(GridParameters p, mpz_class l1);
   [[nodiscard]] std::string describe() const override;
   [[nodiscard]] std::optional<mpq_class> pure_epsilon() const override { return eps0_; }
+  [[nodiscard]] bool has_profile() const override { return true; }
   [[nodiscard]] Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const override;
   [[nodiscard]] Interval rdp(const mpq_class& alpha, mpfr_prec_t precision) const override;
   [[nodiscard]] std::vector<accounting::LawAtom> base_atoms(mpfr_prec_t precision) const override;
+  [[nodiscard]] bool has_atoms() const override { return true; }
   [[nodiscard]] const mpz_class& integer_sensitivity() const { return l1_; }
 
  private:
