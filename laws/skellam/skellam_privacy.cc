@@ -32,7 +32,25 @@ Interval SkellamPrivacy::rdp(const mpq_class& alpha, mpfr_prec_t precision) cons
   return Interval(rdp_bound(alpha), precision);
 }
 
-bool SkellamPrivacy::has_profile() const { return mu_ <= skellam_pmf_max_mu(); }
+bool SkellamPrivacy::has_profile() const { return true; }
+
+bool SkellamPrivacy::exact_profile() const { return mu_ <= skellam_pmf_max_mu(); }
+
+// Beyond the exact masses: min over alpha - 1 in {2^i, 3 2^(i-1)}, -12 <= i <= 16, of
+// exp((alpha - 1) (eps(alpha) - epsilon)) (Mironov 2017, Proposition 3), a fixed set, so the
+// bound is non-increasing in epsilon.
+Interval SkellamPrivacy::rdp_delta_bound(const mpq_class& epsilon, mpfr_prec_t precision) const {
+  Interval best(1L, precision);
+  for (int i = -12; i <= 16; ++i) {
+    const mpq_class power = i >= 0 ? mpq_class(mpz_class(1) << i) : mpq_class(mpz_class(1), mpz_class(1) << -i);
+    for (const mpq_class& step : {power, mpq_class(power * mpq_class(3, 2))}) {
+      const mpq_class exponent = step * (rdp_bound(1 + step) - epsilon);
+      if (exponent >= 0) continue;
+      best = min(best, exp(Interval(exponent, precision)));
+    }
+  }
+  return best;
+}
 
 std::shared_ptr<const SkellamPmf> SkellamPrivacy::masses(mpfr_prec_t precision) const {
   const std::lock_guard<std::mutex> lock(cache_mutex_);
@@ -44,7 +62,7 @@ std::shared_ptr<const SkellamPmf> SkellamPrivacy::masses(mpfr_prec_t precision) 
 
 Interval SkellamPrivacy::delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const {
   if (sgn(epsilon) < 0) throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
-  if (!has_profile()) return LawPrivacy::delta_at(epsilon, precision);  // throws: no profile
+  if (!exact_profile()) return rdp_delta_bound(epsilon, precision);
   const std::shared_ptr<const SkellamPmf> pmf = masses(precision);
   const mpfr_prec_t wp = pmf->precision();  // at most 320 bits (skellam_pmf.h)
   const long end = pmf->table_end();

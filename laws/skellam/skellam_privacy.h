@@ -18,9 +18,10 @@
 // log-concavity, Hoggar 1974), so the shifts form a family with a monotone likelihood ratio and,
 // by Karlin-Rubin, the most powerful test of shift 0 against d has a power nondecreasing in |d|:
 // the trade-off curve at D lies below every |d| < D's (a negative d by symmetry).
-// Beyond mu = 10^6 there is no profile (has_profile() is false): the accountant converts the RDP
-// bound instead. The exact profile is the smaller of the two wherever both exist (it is the
-// profile itself; the RDP conversion bounds it).
+// Beyond mu = 10^6 delta_at() is an upper bound instead: the RDP bound converted by
+// delta <= exp((alpha - 1) (eps(alpha) - eps)) (Mironov 2017, Proposition 3), minimised over a
+// fixed grid of orders. Where both exist the exact profile is the smaller (it is the profile
+// itself; the conversion bounds it).
 // Sums of clients: independent Sk(mu_i) add to Sk(sum mu_i), so n clients adding Sk(mu) each give
 // the maps of Sk(n mu) (state mu = n mu_client in the event).
 // No pure epsilon, no PLD atoms, no Poisson-subsampled RDP (yet).
@@ -45,6 +46,9 @@ class SkellamPrivacy final : public accounting::LawPrivacy {
   [[nodiscard]] mpq_class rdp_bound(const mpq_class& alpha) const;
   [[nodiscard]] std::optional<mpq_class> rho() const override;
   [[nodiscard]] bool has_profile() const override;
+  // Whether delta_at() is the exact profile (mu <= 10^6) or the RDP conversion's bound.
+  [[nodiscard]] bool exact_profile() const;
+  [[nodiscard]] Interval rdp_delta_bound(const mpq_class& epsilon, mpfr_prec_t precision) const;
   [[nodiscard]] Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const override;
   [[nodiscard]] bool has_atoms() const override { return false; }
   [[nodiscard]] bool symmetric_pair() const override { return true; }

@@ -100,7 +100,23 @@ TEST(SkellamPrivacy, RdpBoundIsAkl21AndLiesAboveTheExactDivergence) {
     EXPECT_GT(mpfr_cmp_q(maps.rdp(a, kP).lower(), to_mpq(exact).get_mpq_t()), 0) << c.mu << " " << c.alpha;
     EXPECT_LE(maps.rdp_bound(a), *maps.rho() * a) << "rho-zCDP must cover the RDP bound";
   }
-  EXPECT_FALSE(SkellamPrivacy(mpq_class(2'000'000), 1).has_profile());
+}
+
+TEST(SkellamPrivacy, BeyondTheExactMassesTheProfileIsTheRdpConversionsBound) {
+  EXPECT_TRUE(SkellamPrivacy(mpq_class(1'000'000), 1).exact_profile());
+  const SkellamPrivacy beyond(mpq_class(2'000'000), 1000);
+  EXPECT_FALSE(beyond.exact_profile());
+  EXPECT_TRUE(beyond.has_profile());
+  // where both exist the bound lies above the exact profile, and it is non-increasing in epsilon
+  for (const char* eps : {"1/10", "1/2", "2"}) {
+    const SkellamPrivacy maps(mpq_class(1000), 10);
+    const Interval exact = maps.delta_at(mpq_class(eps), kP);
+    const Interval bound = maps.rdp_delta_bound(mpq_class(eps), kP);
+    EXPECT_TRUE(certainly_less(exact, bound)) << eps << " " << exact.debug_string() << " " << bound.debug_string();
+  }
+  const Interval at1 = beyond.delta_at(mpq_class(1), kP), at2 = beyond.delta_at(mpq_class(2), kP);
+  EXPECT_TRUE(certainly_less_equal(at2, at1));
+  EXPECT_TRUE(upper_at_most(at1, mpq_class(1)));
 }
 
 // Chi-square of n draws of sample_skellam at draw_mu against the exact law at mu.
