@@ -20,6 +20,8 @@ namespace exactdp::accounting::pld {
 namespace {
 
 constexpr unsigned long kCountCap = 1UL << 40;  // counts are at most 10^12 in total
+// delta down to 2^-600: the scales stay within discretize_wide's 1024 bits (pld_events.h).
+constexpr unsigned kMaxInverseBits = 600;
 
 unsigned long total_count(const RdpComposition& events) {
   unsigned long total = 0;
@@ -60,7 +62,8 @@ WideRouteCost estimate(const RdpComposition& events, Neighbouring relation, cons
   // the composed spread about sqrt(2) times (measured 1.35 at 10^5 steps).
   const bool pair = uses_replace_pair(events, relation);
   const double widen = pair ? 2 : 1, spread = pair ? 1.5 : 1;
-  // pld_cost.h's support keeps 8 standard deviations per side (2^-44); 2^-t keeps sqrt(t / 44) times more.
+  // pld_cost.h's support keeps 8 standard deviations per side (2^-44); 2^-t keeps sqrt(t / 44)
+  // times more.
   const double deviations = std::sqrt(static_cast<double>(b.tail_bits) / 44.0);
   b.points = widen * e.grid_points + deviations * spread * std::max(0.0, e.composed_points - e.grid_points) + 1;
   const auto orders = static_cast<double>(wide_orders(events, relation).size());
@@ -144,6 +147,7 @@ WideRouteCost estimate_wide_route(const RdpComposition& events, const mpq_class&
 bool wide_route_wanted(const RdpComposition& events, const mpq_class& delta, Neighbouring relation) {
   if (events.empty() || delta <= 0 || delta >= 1) return false;
   if (delta * (mpz_class(1) << 36) >= mpz_class(total_count(events))) return false;
+  if (inverse_bits(delta) > kMaxInverseBits) return false;  // the wide discretisation's scale limit
   return covered(events, relation);
 }
 

@@ -22,8 +22,8 @@
 // taken; the lower end is the test pair (one grid step per cell) of the order with the largest
 // upper end only (a lower bound from any pair the relation admits is a lower bound). Both ends
 // are proven bounds, as in the 60-bit route; the grid is options.discretization.steps_per_unit.
-// Applies (wide_route_wanted): delta < k 2^-36 (k the total count, where the 60-bit route's
-// misplaced mass reaches about 2^-10 delta), every event one the pld route discretises under
+// Applies (wide_route_wanted): 2^-600 <= delta < k 2^-36 (k the total count, where the 60-bit
+// route's misplaced mass reaches about 2^-10 delta), every event one the pld route discretises under
 // add/remove (pld::covers), under replace-one every event a Poisson-subsampled Gaussian or every
 // event plain.
 // Cost: estimated before anything is discretised from pld_cost.h's support model (widened for

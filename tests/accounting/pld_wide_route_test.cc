@@ -117,6 +117,8 @@ TEST(PldWideRoute, AppliesOnlyWhereTheSixtyBitMassesFallShort) {
   const RdpComposition events = dp_sgd(mpq_class(1, 100), mpq_class(1), 1000);
   EXPECT_FALSE(pld::wide_route_wanted(events, mpq_class(1, 100000), Neighbouring::kAddRemove));
   EXPECT_TRUE(pld::wide_route_wanted(events, mpq_class(1, 1000000000), Neighbouring::kAddRemove));
+  const mpq_class tiny(mpz_class(1), mpz_class(1) << 700);  // below 2^-600: past the wide scales' limit
+  EXPECT_FALSE(pld::wide_route_wanted(events, tiny, Neighbouring::kAddRemove));
   const RdpComposition pure{{RdpEvent::plain(laws::pure_dp_event(mpq_class(1))), 1000}};
   EXPECT_FALSE(pld::wide_route_wanted(pure, mpq_class(1, 1000000000), Neighbouring::kAddRemove));
 }
