@@ -46,14 +46,14 @@ def test_opacus_default_answers_every_run(q, sigma, steps, delta, peer):
 
 
 def test_pld_accountant_falls_back_and_names_the_reason():
+    # 10^8 steps: the pld route's cost model refuses (about 23 s estimated); rdp answers.
     event = events.PoissonSampledDpEvent("0.001", events.GaussianDpEvent("0.6"))
-    eps = dp_accounting.PLDAccountant().compose(event, 10**5).get_epsilon("1e-9")
+    eps = dp_accounting.PLDAccountant().compose(event, 10**8).get_epsilon("1e-9")
     assert eps.details["route"].startswith("rdp")
     assert eps.details["fallback"].startswith("route pld refused: ")
     assert eps.details["fallback"].endswith("answered by route rdp")
-    assert eps.upper >= Fraction("9.38")
     # The same interval as the rdp route asked for directly.
-    direct = dp_accounting.RdpAccountant().compose(event, 10**5).get_epsilon("1e-9")
+    direct = dp_accounting.RdpAccountant().compose(event, 10**8).get_epsilon("1e-9")
     assert (direct.lower, direct.upper) == (eps.lower, eps.upper)
     assert "fallback" not in direct.details
 
