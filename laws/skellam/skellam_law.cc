@@ -21,6 +21,7 @@ class SkellamLawSampler final : public Sampler {
 
 const mpz_class kMaxMean = mpz_class(1) << 62;
 const mpz_class kMaxSensitivity(1'000'000'000);
+const mpq_class kMaxRho(500'000);
 
 class Skellam final : public Law {
  public:
@@ -48,7 +49,7 @@ class Skellam final : public Law {
   }
 
  protected:
-  void validate(LawParameters& p, Use /*use*/) const override {
+  void validate(LawParameters& p, Use use) const override {
     if (p.has("mu")) {
       const mpq_class& mu = p.rational("mu");
       if (sgn(mu) <= 0) throw ParameterError::out_of_range("mu", abbreviate(to_string(mu)), "0 < mu <= 10^15");
@@ -64,6 +65,20 @@ class Skellam final : public Law {
       if (d < 1 || d > kMaxSensitivity) {
         throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(d)), "1 <= sensitivity <= 10^9");
       }
+    }
+    if (use == Use::kPrivacy) check_accountable(p);
+  }
+
+ private:
+  // The event's rho at most 5 10^5 (the discrete Gaussian's range, sigma2 / D^2 >= 10^-6): below
+  // that mu the loss is beyond every route of the accountant, and the event is no privacy at all.
+  static void check_accountable(const LawParameters& p) {
+    const SkellamPrivacy maps(p.rational("mu"), p.integer("sensitivity"));
+    if (*maps.rho() > kMaxRho) {
+      throw ParameterError("mu", "mu = " + abbreviate(to_string(p.rational("mu"))) + " is too small for sensitivity " +
+                                     abbreviate(to_string(p.integer("sensitivity"))) +
+                                     ": its rho-zCDP bound exceeds 5*10^5 (allowed: D^2 / (4 mu) + "
+                                     "(2 D^2 + max(0, 6 D - D^2)) / (16 mu^2) <= 5*10^5)");
     }
   }
 };

@@ -215,6 +215,16 @@ TEST(SkellamLaw, BadMuIsRefusedNamingIt) {
   EXPECT_THROW((void)SkellamParams::make(0), ParameterError);
   EXPECT_THROW((void)PoissonParams::make(mpq_class(-1)), ParameterError);
   EXPECT_THROW((void)SkellamPmf(mpq_class(1'000'001), 64), LimitError);
+  // an event beyond every accounting route (rho > 5 10^5) is refused naming mu, sampling is not
+  const Law& law = law_named("skellam");
+  try {
+    (void)law.parse({{"mu", "1e-6"}, {"sensitivity", "7"}}, Use::kPrivacy);
+    ADD_FAILURE() << "an unaccountable event accepted";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "mu") << e.what();
+  }
+  EXPECT_NO_THROW((void)law.parse({{"mu", "1/1000"}, {"sensitivity", "1"}}, Use::kPrivacy));
+  EXPECT_NO_THROW((void)law.parse({{"mu", "1e-6"}}, Use::kSample));
 }
 
 TEST(SkellamLaw, IsInTheRegistryAndRefusesHardening) {
