@@ -6,8 +6,10 @@
 
 // GCC 12's AVX-512 intrinsics start their results from a self-initialised "undefined" vector
 // that -Wmaybe-uninitialized reports once inlined; the warning is off for this file's intrinsics.
+#if defined(__GNUC__) && !defined(__clang__)  // clang has no such warning (and rejects the name)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 namespace exactdp::mechanisms {
@@ -125,4 +127,6 @@ std::size_t add_on_grid_simple_simd(const float* x, long k, const std::int64_t* 
 
 }  // namespace exactdp::mechanisms
 
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif

@@ -5,8 +5,10 @@
 
 // GCC 12's AVX-512 intrinsics start their results from a self-initialised "undefined" vector
 // that -Wmaybe-uninitialized reports once inlined; the warning is off for this file's intrinsics.
+#if defined(__GNUC__) && !defined(__clang__)  // clang has no such warning (and rejects the name)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 namespace exactdp::internal {
@@ -91,4 +93,6 @@ __attribute__((target("avx512f"))) void chacha20_blocks_avx512(std::uint32_t* st
 
 }  // namespace exactdp::internal
 
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
