@@ -157,7 +157,18 @@ class RouteChoice {
     }
   }
 
+  // A route that applied but whose conversion refused its range (unless_out_of_range): if no
+  // route answers, that refusal is the answer (a ParameterError naming the parameter).
+  void refused(const ParameterError& e) {
+    if (!refusal_) refusal_ = e;
+  }
+
   [[nodiscard]] AccountantAnswer best() const {
+    if (!have_ && refusal_) {
+      throw ParameterError(refusal_->parameter(),
+                           std::string("no route answers this composition: the composed ") + refusal_->what() +
+                               " (fewer events or more noise per event)");
+    }
     if (!have_) throw std::logic_error("Accountant: no route applied");
     return best_;
   }
@@ -165,17 +176,20 @@ class RouteChoice {
  private:
   AccountantAnswer best_{Interval(kDefaultPrecision), "", true, {}};
   bool have_ = false;
+  std::optional<ParameterError> refusal_;
 };
 
 // The exact answer 0 (no privacy loss, or eps beyond every loss).
 Certified certified_zero() { return Certified{Interval(0L, kDefaultPrecision), true, kDefaultPrecision}; }
 
-// A conversion whose range may be exceeded (zCDP for huge rho): no answer instead of an error.
+// A conversion whose range may be exceeded (zCDP for huge rho): no answer instead of an error
+// (the refusal is kept: it is the answer when no other route applies).
 template <class Conversion>
-std::optional<Certified> unless_out_of_range(Conversion conversion) {
+std::optional<Certified> unless_out_of_range(RouteChoice& routes, Conversion conversion) {
   try {
     return conversion();
-  } catch (const ParameterError&) {
+  } catch (const ParameterError& e) {
+    routes.refused(e);
     return std::nullopt;  // beyond the conversion's range: route not available
   }
 }
@@ -220,7 +234,7 @@ AccountantAnswer answer(const std::vector<std::pair<PrivacyEvent, unsigned long>
     routes.add("basic", evaluate_to_tolerance([&](mpfr_prec_t p) { return q.basic(s, p); }, options),
                false);
   }
-  if (s.has_rho) routes.add("zcdp", unless_out_of_range([&] { return q.zcdp(s); }), false);
+  if (s.has_rho) routes.add("zcdp", unless_out_of_range(routes, [&] { return q.zcdp(s); }), false);
   if (const LawPrivacy* maps = single_law_event(events)) routes.add("profile", q.profile(*maps), false);
   return routes.best();
 }

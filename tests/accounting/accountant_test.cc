@@ -57,6 +57,23 @@ TEST(AccountantTest, MixedUsesZcdp) {
   EXPECT_TRUE(overlaps(e.value, zcdp_epsilon(mpq_class(29, 40), q("1e-6")).bound.value));
 }
 
+// A composition whose only route (zCDP) is beyond its conversion's range is refused with a
+// ParameterError naming rho, not an internal error (rho = 49 / (2 * 49e-6) = 5e5 a step, 5e11 in all).
+TEST(AccountantTest, NoRouteInRangeIsAParameterError) {
+  Accountant acc;
+  acc.compose(laws::discrete_gaussian_event(q("49e-6"), mpz_class(7)), 1'000'000);
+  for (int query = 0; query < 2; ++query) {
+    try {
+      if (query == 0) (void)acc.get_epsilon(q("1e-5"));
+      else (void)acc.get_delta(mpq_class(1));
+      ADD_FAILURE() << "expected a ParameterError";
+    } catch (const ParameterError& e) {
+      EXPECT_EQ(e.parameter(), "rho");
+      EXPECT_NE(std::string(e.what()).find("no route answers this composition"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(AccountantTest, GaussianPlusPureUsesBestValidRoute) {
   Accountant acc;
   acc.compose(laws::gaussian_event(mpq_class(10)), 5).compose(laws::pure_dp_event(q("0.1")), 5);
