@@ -19,6 +19,7 @@
 #include <exactdp/core/rational.h>
 #include <exactdp/exactdp.h>
 #include <exactdp/laws/registry.h>
+#include <exactdp/operations/calibrate.h>
 #include <exactdp/c_api/internal/c_api_support.h>
 #include <exactdp/c_api/internal/law_calls.h>
 
@@ -60,6 +61,15 @@ laws::LawParameters sampler_privacy(const exactdp_sampler& s, const mpz_class& s
   }
   given.emplace_back("sensitivity", mpq_class(sensitivity));
   return law.parse_values(given, laws::Use::kPrivacy);
+}
+
+// The operation `calibrate` (operations/calibrate.h: the command line's and Python's checks and
+// limits, before any work) at the law's default tolerance.
+laws::NoiseCalibration calibrate_via_operation(const std::string& law, const mpq_class& epsilon, const mpq_class& delta,
+                                               const mpq_class& sensitivity) {
+  operations::CalibrateRequest request{law, epsilon, delta, sensitivity, std::nullopt, 20, kCSpelling};
+  operations::CalibratePlan plan = operations::plan_calibration(request);
+  return operations::calibrate(request, std::move(plan)).calibration;
 }
 
 // A calibrated noise parameter as text: exact when its decimal terminates within
@@ -143,8 +153,7 @@ int exactdp_calibrate_discrete_gaussian(const char* epsilon, const char* delta,
     const mpq_class e = internal::epsilon_argument(epsilon);
     const mpq_class d = internal::rational_argument("delta", delta);
     const mpz_class s = internal::sensitivity_argument(sensitivity);
-    const exactdp::laws::NoiseCalibration c =
-        internal::calibrate_law("discrete-gaussian", {{"sensitivity", s.get_str()}}, e, d);  // exactdp_law_calibrate's call
+    const exactdp::laws::NoiseCalibration c = internal::calibrate_via_operation("discrete-gaussian", e, d, mpq_class(s));
     // Exact: sigma2 has 3 or 4 significant decimal digits, so its decimal expansion terminates.
     internal::write_text(exactdp::exact_decimal(c.value), sigma2, len, "sigma2");
     return EXACTDP_OK;
@@ -176,10 +185,11 @@ int exactdp_law_calibrate(const char* law, const char* const* names, const char*
     require_non_null(value, "value");
     const auto given = internal::named_values(names, values, count);
     require_non_null(law, "law");
-    (void)internal::law_with(law, exactdp::laws::Capability::kCalibrate, "calibration");  // checked first
+    const exactdp::laws::Law& l = internal::law_with(law, exactdp::laws::Capability::kCalibrate, "calibration");
     const mpq_class e = internal::epsilon_argument(epsilon);
     const mpq_class d = internal::rational_argument("delta", delta);
-    const exactdp::laws::NoiseCalibration c = internal::calibrate_law(law, given, e, d);
+    const exactdp::laws::LawParameters p = l.parse(given, exactdp::laws::Use::kCalibrate);  // the names, their values
+    const exactdp::laws::NoiseCalibration c = internal::calibrate_via_operation(l.name(), e, d, p.rational("sensitivity"));
     internal::write_text(internal::private_side_text(c.value), value, len, "value");  // EXACTDP_E_BUFFER first when it does not fit
     internal::write_text(c.parameter, parameter, len, "parameter");
     return EXACTDP_OK;

@@ -4,14 +4,18 @@
 // every registry law with a sampler (the staircase included) is drawable from C with
 // exactdp_sample_int64 / exactdp_sample_decimal. exactdp_sampler_laws lists those laws.
 //
-// Order of checks: pointers (EXACTDP_E_NULL), flags, the law's name, its capability (a law
-// without a sampler, or without a hardened one under EXACTDP_HARDENED: EXACTDP_E_PARAM naming
-// "law"), then the parameters (Law::parse, naming the parameter), then the sampler is built.
-// Nothing is drawn and *out is written only on success.
+// Order of checks: pointers (EXACTDP_E_NULL), flags, then the operation `sample`'s
+// (operations/sample.h, the same checks and messages as the command line's and Python's, in the
+// C spelling): the law's name (a law without a sampler: EXACTDP_E_PARAM naming "law"), tau_bits,
+// the parameters' names, EXACTDP_HARDENED for a law without a hardened sampler (naming
+// "hardened"), the values (naming the parameter) and the hardened range; then the sampler is
+// built. Nothing is drawn and *out is written only on success.
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,7 +25,7 @@
 #include <exactdp/c_api/internal/c_api_support.h>
 #include <exactdp/c_api/internal/law_calls.h>
 #include <exactdp/core/errors.h>
-#include <exactdp/samplers/hardening.h>
+#include <exactdp/operations/sample.h>
 #include <exactdp/core/rational.h>
 
 namespace exactdp::internal {
@@ -44,9 +48,18 @@ std::vector<std::pair<std::string, std::string>> named_values(const char* const*
 
 std::unique_ptr<exactdp_sampler> make_sampler(const char* law_name,
                                               const std::vector<std::pair<std::string, std::string>>& given,
-                                              const std::optional<Hardening>& hardening) {
+                                              bool hardened, const std::optional<std::string>& tau_bits) {
+  // The operation reads the first of a repeated name; a C caller's list may repeat one by mistake.
+  std::set<std::string_view> seen;
+  for (const auto& [name, text] : given) {
+    if (!seen.insert(name).second) throw ParameterError(name, abbreviate(name) + " is given twice");
+  }
+  operations::SampleRequest request{law_name, given, hardened, tau_bits, kCSpelling};
+  operations::SamplePlan plan = operations::plan_sample(request);
   auto s = std::make_unique<exactdp_sampler>();
-  static_cast<LawSampler&>(*s) = make_law_sampler(law_name, given, hardening);
+  s->law = plan.law;
+  s->parameters = std::move(plan.params);
+  s->sampler = std::move(plan.sampler);
   return s;
 }
 
@@ -64,9 +77,8 @@ int exactdp_sampler_new(const char* law, const char* const* names, const char* c
     require_non_null(out, "out");
     require_non_null(law, "law");
     const auto given = internal::named_values(names, values, count);
-    const std::optional<exactdp::Hardening> hardening =
-        internal::hardened_flag(flags) ? std::optional<exactdp::Hardening>(exactdp::Hardening{}) : std::nullopt;
-    *out = internal::make_sampler(law, given, hardening).release();  // the last step: nothing after it can fail
+    const bool hardened = internal::hardened_flag(flags);
+    *out = internal::make_sampler(law, given, hardened, std::nullopt).release();  // the last step: nothing after it can fail
     return EXACTDP_OK;
   });
 }

@@ -29,7 +29,7 @@ constexpr int kKnownFlags = EXACTDP_HARDENED;
 struct SamplerOptions {
   bool hardened = false;
   const char* mean = nullptr;  // the integer mean's text; NULL: the law's default (0)
-  Hardening hardening{};
+  std::optional<std::string> tau_bits{};  // its decimal text; nullopt (0 in C): the default
 };
 
 SamplerOptions flags_only(int flags) {
@@ -48,13 +48,8 @@ SamplerOptions read_options(const exactdp_sampler_options* options) {
   }
   SamplerOptions o = flags_only(options->flags);
   o.mean = options->mean;
-  if (options->tau_bits != 0) {
-    if (!o.hardened) {
-      throw ParameterError("tau_bits", "tau_bits = " + std::to_string(options->tau_bits) +
-                                           " applies only with EXACTDP_HARDENED (allowed: 0)");
-    }
-    o.hardening.tau_bits = options->tau_bits;  // range-checked by make(), naming tau_bits
-  }
+  // Checked by the operation: only with EXACTDP_HARDENED, 40..128, naming tau_bits.
+  if (options->tau_bits != 0) o.tau_bits = std::to_string(options->tau_bits);
   return o;
 }
 
@@ -66,8 +61,7 @@ int make_additive(const char* law, const char* noise_name, const char* noise_tex
   require_non_null(noise_text, noise_name);
   std::vector<std::pair<std::string, std::string>> given{{noise_name, noise_text}};
   if (o.mean != nullptr) given.emplace_back("mean", o.mean);
-  const std::optional<Hardening> hardening = o.hardened ? std::optional<Hardening>(o.hardening) : std::nullopt;
-  *out = make_sampler(law, given, hardening).release();  // the last step: nothing after it can fail
+  *out = make_sampler(law, given, o.hardened, o.tau_bits).release();  // the last step: nothing after it can fail
   return EXACTDP_OK;
 }
 
@@ -77,7 +71,7 @@ int make_bernoulli_exp(const char* gamma_text, int flags, exactdp_sampler** out)
                          "flags = EXACTDP_HARDENED does not apply to Bernoulli(exp(-gamma)) (allowed: 0)");
   }
   require_non_null(gamma_text, "gamma");
-  *out = make_sampler("bernoulli-exp", {{"gamma", gamma_text}}, std::nullopt).release();
+  *out = make_sampler("bernoulli-exp", {{"gamma", gamma_text}}, false, std::nullopt).release();
   return EXACTDP_OK;
 }
 

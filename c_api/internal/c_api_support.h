@@ -31,7 +31,7 @@
 #include <exactdp/samplers/bit_source.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/gmp_allocation.h>
-#include <exactdp/samplers/hardening.h>
+#include <exactdp/operations/spelling.h>
 
 // The opaque handles of exactdp.h (global names: the C header declares them at file scope).
 struct exactdp_bits {
@@ -99,10 +99,17 @@ namespace exactdp::internal {
 // "flags" for unknown bits. Defined in c_api_sampler.cc.
 [[nodiscard]] bool hardened_flag(int flags);
 
-// The generic sampler constructor (c_api_law.cc): make_law_sampler (law_calls.h) in a handle.
+// How the C interface names parameters in the operations' messages (operations/spelling.h): as
+// its arguments ("tau_bits", "missing required parameter sigma2"), the hardened flag as
+// "hardened (EXACTDP_HARDENED)".
+inline const operations::Spelling kCSpelling{"", "parameter", "", false, " (EXACTDP_HARDENED)"};
+
+// The generic sampler constructor (c_api_law.cc): the operation `sample` (operations/sample.h,
+// the command line's and Python's checks, in the C spelling) in a handle. tau_bits: its decimal
+// text, or nullopt for the default.
 [[nodiscard]] std::unique_ptr<exactdp_sampler> make_sampler(const char* law,
                                                             const std::vector<std::pair<std::string, std::string>>& given,
-                                                            const std::optional<Hardening>& hardening);
+                                                            bool hardened, const std::optional<std::string>& tau_bits);
 
 // For the accounting calls: a hardened sampler's certified tau_upper (nullptr for a plain
 // sampler). Defined in c_api_sampler.cc.

@@ -37,7 +37,7 @@ using NamedText = std::vector<std::pair<std::string, std::string>>;
 struct LawSampler {
   const laws::Law* law = nullptr;
   laws::LawParameters parameters;
-  std::unique_ptr<const laws::Sampler> sampler;
+  std::shared_ptr<const laws::Sampler> sampler;
 };
 
 // Checks in this order: the law's name (an unknown one names "law" and the laws with a sampler),

@@ -1,0 +1,120 @@
+"""The same refused request through the three faces of an operation: the command line, Python and
+the C interface (libexactdp.so, called through ctypes). Each refuses with the same parameter named
+and the same allowed range, from the same check (operations/sample.h, operations/calibrate.h); only
+the spelling of a parameter differs (operations/spelling.h: --tau-bits, tau_bits).
+
+Run by ctest (operations_faces) with PYTHONPATH holding the built package, EXACTDP_CLI the built
+command and EXACTDP_C_LIBRARY the built shared library."""
+import ctypes
+import os
+import subprocess
+
+import pytest
+
+exactdp = pytest.importorskip("exactdp")
+CLI = os.environ.get("EXACTDP_CLI")
+C_LIBRARY = os.environ.get("EXACTDP_C_LIBRARY")
+pytestmark = pytest.mark.skipif(not CLI or not C_LIBRARY,
+                                reason="EXACTDP_CLI and EXACTDP_C_LIBRARY (the built exactdp) not set")
+
+EXACTDP_E_PARAM = -1
+EXACTDP_E_LIMIT = -5
+EXACTDP_HARDENED = 1
+
+
+class SamplerOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("flags", ctypes.c_int), ("mean", ctypes.c_char_p),
+                ("tau_bits", ctypes.c_uint)]
+
+
+@pytest.fixture(scope="module")
+def lib():
+    c = ctypes.CDLL(C_LIBRARY)
+    c.exactdp_last_error.restype = ctypes.c_char_p
+    c.exactdp_sampler_new.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p),
+                                      ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_int,
+                                      ctypes.POINTER(ctypes.c_void_p)]
+    c.exactdp_discrete_gaussian_new_ex.argtypes = [ctypes.c_char_p, ctypes.POINTER(SamplerOptions),
+                                                   ctypes.POINTER(ctypes.c_void_p)]
+    c.exactdp_sampler_options_init.argtypes = [ctypes.POINTER(SamplerOptions)]
+    c.exactdp_law_calibrate.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p),
+                                        ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_char_p,
+                                        ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
+    return c
+
+
+def cli_error(*args):
+    p = subprocess.run([CLI, *args], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2, p.stderr
+    prefix = "exactdp: "
+    assert p.stderr.startswith(prefix) and p.stderr.endswith("\n"), p.stderr
+    return p.stderr[len(prefix):-1]
+
+
+def c_error(lib, code, expected_code):
+    assert code == expected_code, lib.exactdp_last_error()
+    return lib.exactdp_last_error().decode()
+
+
+def texts(*strings):
+    return (ctypes.c_char_p * len(strings))(*[s.encode() for s in strings])
+
+
+def c_sampler_new(lib, law, names, values, flags):
+    out = ctypes.c_void_p()
+    return lib.exactdp_sampler_new(law.encode(), texts(*names), texts(*values), len(names), flags,
+                                   ctypes.byref(out))
+
+
+def test_tau_bits_range_is_the_same_error_in_three_faces(lib):
+    text = cli_error("sample", "discrete-gaussian", "--sigma2", "1", "-n", "1", "--hardened", "--tau-bits", "200")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.sample("discrete-gaussian", sigma2=1, hardened=True, tau_bits=200)
+    options = SamplerOptions()
+    lib.exactdp_sampler_options_init(ctypes.byref(options))
+    options.flags = EXACTDP_HARDENED
+    options.tau_bits = 200
+    out = ctypes.c_void_p()
+    c_text = c_error(lib, lib.exactdp_discrete_gaussian_new_ex(b"1", ctypes.byref(options), ctypes.byref(out)),
+                     EXACTDP_E_PARAM)
+    assert info.value.parameter == "tau_bits"
+    assert c_text == str(info.value) == text.replace("tau-bits", "tau_bits")
+    assert c_text == "tau_bits = 200 is out of range: allowed 40 <= tau_bits <= 128"
+
+
+def test_hardened_range_is_the_same_error_in_three_faces(lib):
+    # The hardened sampler's sigma2 range: refused, never a fallback to the plain sampler.
+    text = cli_error("sample", "discrete-gaussian", "--sigma2", "1/1000", "-n", "1", "--hardened")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.sample("discrete-gaussian", sigma2="1/1000", hardened=True)
+    c_text = c_error(lib, c_sampler_new(lib, "discrete-gaussian", ["sigma2"], ["1/1000"], EXACTDP_HARDENED),
+                     EXACTDP_E_PARAM)
+    assert info.value.parameter == "sigma2"
+    assert c_text == str(info.value) == text
+    assert c_text.startswith("sigma2 = 1/1000 is out of range")
+
+
+def test_sample_parameter_checks_are_the_same_error_in_three_faces(lib):
+    # A parameter that does not apply, and one left out: the same check, each face's spelling.
+    text = cli_error("sample", "discrete-laplace", "--scale", "2", "--sigma2", "1", "-n", "1")
+    assert text == "option --sigma2 does not apply to discrete-laplace"
+    c_text = c_error(lib, c_sampler_new(lib, "discrete-laplace", ["scale", "sigma2"], ["2", "1"], 0), EXACTDP_E_PARAM)
+    assert c_text == "parameter sigma2 does not apply to discrete-laplace"
+    text = cli_error("sample", "discrete-gaussian", "-n", "1")
+    c_text = c_error(lib, c_sampler_new(lib, "discrete-gaussian", [], [], 0), EXACTDP_E_PARAM)
+    assert text == "missing required option --sigma2 (see --help)"
+    assert c_text == "missing required parameter sigma2"
+
+
+def test_calibrate_range_is_the_same_error_in_three_faces(lib):
+    # operations/calibrate.h's target check; the C interface has no tolerance, so its cost limit
+    # is reached from the command line and Python only (test_faces.py).
+    text = cli_error("calibrate", "gaussian", "--epsilon", "1", "--delta", "1")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.calibrate("gaussian", epsilon=1, delta=1)
+    parameter = ctypes.create_string_buffer(64)
+    value = ctypes.create_string_buffer(64)
+    c_text = c_error(lib, lib.exactdp_law_calibrate(b"gaussian", None, None, 0, b"1", b"1", parameter, value, 64),
+                     EXACTDP_E_PARAM)
+    assert info.value.parameter == "delta"
+    assert c_text == str(info.value) == text
