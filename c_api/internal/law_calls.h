@@ -1,7 +1,8 @@
-// law_calls.h — the registry calls that the C interface (exactdp.h) and the C++ facade
-// (<exactdp/sampler.h>, <exactdp/laws.h>) share, so both refuse the same input with the same
-// message: a ready sampler of a law by name, a law with the capability a call needs, a
-// certified profile with an optional hardened charge, and a calibration.
+// law_calls.h — the registry calls of the C interface (exactdp.h) and the C++ facade
+// (<exactdp/sampler.h>, <exactdp/laws.h>): a law with the capability a call needs and a
+// certified profile with an optional hardened charge (both faces); a ready sampler of a law by
+// name and a calibration (the facade's: the C interface makes its samplers and calibrations
+// through the operations `sample` and `calibrate`, operations/, as the command line does).
 #pragma once
 
 #include <gmpxx.h>
@@ -33,7 +34,7 @@ struct MpfrCacheRelease {
 using NamedText = std::vector<std::pair<std::string, std::string>>;
 
 // A registry law's ready sampler: the law, its validated parameters, its laws::Sampler (plain,
-// or hardened when made with a Hardening; fixed when made).
+// or hardened when made with a Hardening; fixed when made; shared with the operation's plan).
 struct LawSampler {
   const laws::Law* law = nullptr;
   laws::LawParameters parameters;
