@@ -5,9 +5,10 @@
 // Numbers: Q0.104, an integer v < 2^104 standing for v / 2^104, held as two 52-bit limbs. The only
 // product is mul(a, b) = floor(a b / 2^104), an exact integer function: on x86-64 CPUs with AVX-512
 // IFMA eight of them run at once (vpmadd52luq / vpmadd52huq, fixed_exp52.cc, chosen at run time
-// for a group), elsewhere each is four 64 x 64 -> 128-bit products. Every step is an exact integer
-// operation, so both give the same bits on every CPU (tests/samplers/fixed_exp52_test.cc runs both
-// on the same inputs).
+// for a group), elsewhere each is four 64 x 64 -> 128-bit products on 64-bit words with one operand
+// held shifted left by 24 (mul104_pre: the result is then a product's high word). Every step is an
+// exact integer operation, so both give the same bits on every CPU (tests/samplers/fixed_exp52_test.cc
+// runs both on the same inputs, and the word evaluation against the limb definition).
 // Input: H < 2^122 standing for h = H / 2^117 (0 <= h < 32). Output alpha < 2^80, alpha / 2^80 ~ 2^-h.
 // Method: h = n + i/16 + r (bits of H), R = floor(2^104 r) (r < 1/16: R < 2^100),
 //   rho = mul(R, LN2)                              ~ r ln 2 < 0.0434,
@@ -89,9 +90,11 @@ struct FixedExp52 {
     acc |= pair & (Lanes)(at == want);  // NOLINT: a vector cast of the same size
     at += two;
   }
-  const std::uint64_t high = (std::uint64_t{acc[3] | acc[7]} << 32) | (acc[2] | acc[6]);
-  const std::uint64_t low = (std::uint64_t{acc[1] | acc[5]} << 32) | (acc[0] | acc[4]);
-  return (uint128{high} << 64) | low;
+  // acc holds the kept entry in the 32-bit lanes 0-3 or 4-7: as 64-bit words, low, high, low, high.
+  using Words = std::uint64_t __attribute__((vector_size(32)));
+  Words words;
+  std::memcpy(&words, &acc, sizeof words);
+  return (uint128{words[1] | words[3]} << 64) | (words[0] | words[2]);
 }
 
 // The parts of H: n = floor(h), i (the next four bits), R = floor(2^104 r).
@@ -111,20 +114,42 @@ struct FixedExp52 {
   return (uint128{v1 >> s} << 64) | ((v0 >> s) | ((v1 << 1) << (63 - s)));
 }
 
-// v = S_i exp(-rho) in Q0.104 given S_i (see above).
+// floor(a b / 2^104) for a < 2^100 and b < 2^104, given a24 = a 2^24 (< 2^124): the high 128 bits
+// of a24 b, on 64-bit words a24 = x1 2^64 + x0, b = y1 2^64 + y0 (x1 < 2^60, y1 < 2^40):
+// floor(a24 b / 2^128) = x1 y1 + floor((x1 y0 + x0 y1 + floor(x0 y0 / 2^64)) / 2^64), whose middle sum
+// stays below 2^124 + 2^104 + 2^64 (no carry out). The same integer as mul104(a, b), with no limb split.
+[[nodiscard]] inline uint128 mul104_pre(uint128 a24, uint128 b) noexcept {
+  const auto x0 = static_cast<std::uint64_t>(a24), x1 = static_cast<std::uint64_t>(a24 >> 64);
+  const auto y0 = static_cast<std::uint64_t>(b), y1 = static_cast<std::uint64_t>(b >> 64);
+  const uint128 middle = uint128{x1} * y0 + uint128{x0} * y1 + ((uint128{x0} * y0) >> 64);
+  return uint128{x1} * y1 + (middle >> 64);
+}
+
+// mul104(a, q 2^52) for q < 2^52, given a24 as above: floor(a q / 2^52) = floor(a24 q / 2^76)
+// = floor((x1 q + floor(x0 q / 2^64)) / 2^12), two products (x1 q < 2^112).
+[[nodiscard]] inline uint128 mul104_pre_limb(uint128 a24, std::uint64_t q) noexcept {
+  const auto x0 = static_cast<std::uint64_t>(a24), x1 = static_cast<std::uint64_t>(a24 >> 64);
+  return (uint128{x1} * q + ((uint128{x0} * q) >> 64)) >> 12;
+}
+
+// v = S_i exp(-rho) in Q0.104 given S_i (see above), on 64-bit words: rho (< 2^100) and d (< rho)
+// are held as rho 2^24 and d 2^24 for mul104_pre, and the one-limb steps as
+// floor(rho1 q / 2^52) = floor((rho1 2^12) q / 2^64), the high word of one product.
 [[gnu::always_inline]] inline uint128 exp52_v(uint128 h, const FixedExp52& t, uint128 sixteenth) noexcept {
-  const uint128 rho = mul104(exp52_r(h), t.ln2);
-  const auto rho1 = static_cast<std::uint64_t>(rho >> 52);
+  const uint128 r24 = exp52_r(h) << 24;
+  const uint128 rho = mul104_pre(r24, t.ln2);
+  const uint128 rho24 = rho << 24;
+  const auto rho1_12 = static_cast<std::uint64_t>(rho >> 52) << 12;
   std::uint64_t q = t.narrow[kFixedExp52Degree];
 #pragma GCC unroll 10
   for (unsigned k = kFixedExp52Degree; k-- > kFixedExp52WideSteps;) {
-    q = t.narrow[k] - static_cast<std::uint64_t>((uint128{rho1} * q) >> 52);
+    q = t.narrow[k] - static_cast<std::uint64_t>((uint128{rho1_12} * q) >> 64);
   }
-  uint128 p = uint128{q} << 52;
+  uint128 p = t.coeff[kFixedExp52WideSteps - 1] - mul104_pre_limb(rho24, q);  // p = q 2^52 into C_5
 #pragma GCC unroll 10
-  for (unsigned k = kFixedExp52WideSteps; k-- > 0;) p = t.coeff[k] - mul104(rho, p);
-  const uint128 d = rho - mul104(rho, mul104(rho, p));
-  return sixteenth - mul104(sixteenth, d);
+  for (unsigned k = kFixedExp52WideSteps - 1; k-- > 0;) p = t.coeff[k] - mul104_pre(rho24, p);
+  const uint128 d = rho - mul104_pre(rho24, mul104_pre(rho24, p));
+  return sixteenth - mul104_pre(d << 24, sixteenth);
 }
 
 // alpha = floor(2^80 2^-h) as defined above (h = H / 2^117, H < 2^122).

@@ -96,6 +96,55 @@ TEST(FixedExp52, ProductIsExactFloor) {
   }
 }
 
+TEST(FixedExp52, PreShiftedProductIsExactFloor) {
+  std::mt19937_64 rng(11);
+  const uint128 top = uint128{1} << 104, rho_top = uint128{1} << 100;
+  const std::vector<uint128> edge_a = {0, 1, rho_top - 1, rho_top >> 1, uint128{1} << 40, (uint128{1} << 40) - 1,
+                                       (uint128{1} << 64) - 1, uint128{1} << 64};
+  const std::vector<uint128> edge_b = {0, 1, top - 1, top >> 1, (uint128{1} << 64) - 1, uint128{1} << 64, rho_top - 1};
+  for (const uint128 a : edge_a) {
+    for (const uint128 b : edge_b) ASSERT_EQ(to_mpz(mul104_pre(a << 24, b)), (to_mpz(a) * to_mpz(b)) >> 104);
+  }
+  for (int i = 0; i < 20000; ++i) {
+    const uint128 a = ((uint128{rng()} << 64) | rng()) % rho_top;
+    const uint128 b = ((uint128{rng()} << 64) | rng()) % top;
+    ASSERT_EQ(to_mpz(mul104_pre(a << 24, b)), (to_mpz(a) * to_mpz(b)) >> 104);
+    const std::uint64_t q = rng() & kLimb52;
+    ASSERT_EQ(to_mpz(mul104_pre_limb(a << 24, q)), (to_mpz(a) * to_mpz(uint128{q} << 52)) >> 104);
+  }
+  for (const uint128 a : edge_a) {
+    for (const std::uint64_t q : {std::uint64_t{0}, std::uint64_t{1}, kLimb52, kLimb52 >> 1}) {
+      ASSERT_EQ(to_mpz(mul104_pre_limb(a << 24, q)), (to_mpz(a) * to_mpz(uint128{q} << 52)) >> 104);
+    }
+  }
+}
+
+// v as fixed_exp52.h defines it, step by step with mul104 on 52-bit limbs: the reference that
+// exp52_v (64-bit words, pre-shifted operands) must match on every CPU, IFMA or not.
+uint128 v_reference(uint128 h, const FixedExp52& t) {
+  const uint128 rho = mul104(exp52_r(h), t.ln2);
+  const auto rho1 = static_cast<std::uint64_t>(rho >> 52);
+  std::uint64_t q = t.narrow[kFixedExp52Degree];
+  for (unsigned k = kFixedExp52Degree; k-- > kFixedExp52WideSteps;) {
+    q = t.narrow[k] - static_cast<std::uint64_t>((uint128{rho1} * q) >> 52);
+  }
+  uint128 p = uint128{q} << 52;
+  for (unsigned k = kFixedExp52WideSteps; k-- > 0;) p = t.coeff[k] - mul104(rho, p);
+  const uint128 d = rho - mul104(rho, mul104(rho, p));
+  const uint128 s = t.sixteenth[exp52_i(h)];
+  return s - mul104(s, d);
+}
+
+TEST(FixedExp52, WordEvaluationMatchesTheLimbDefinition) {
+  const FixedExp52 t = make_fixed_exp52();
+  std::vector<uint128> all = inputs();
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 100000; ++i) all.push_back(((uint128{rng()} << 64) | rng()) >> 6);
+  for (const uint128 h : all) {
+    ASSERT_EQ(to_mpz(exp52_v(h, t, t.sixteenth[exp52_i(h)])), to_mpz(v_reference(h, t))) << "input " << to_mpz(h);
+  }
+}
+
 // The IFMA group (where this CPU has AVX-512 IFMA) and the portable group give alpha exactly as
 // fixed_exp52_alpha does, for every input, in every lane position.
 TEST(FixedExp52, GroupsGiveTheSameBitsAsSingleEvaluations) {
