@@ -39,12 +39,16 @@ mpz_class exact_total(const AggregateRequest& r, const NoisyQuantity& q, const G
   switch (q.kind) {
     case AggregateKind::kCount: return t.rows;
     case AggregateKind::kCountUnits: return t.units;
+    case AggregateKind::kCentredSum:  // every kept value minus the centre: the sum minus rows C
+      return t.sums[value_slot(r, q.column)] - bounds_of(r, q.column).centre_index * t.rows;
     default: return t.sums[value_slot(r, q.column)];
   }
 }
 
-std::string format_mean(const ValueBounds& b, const mpz_class& sum, const mpz_class& count) {
-  mpq_class mean = mpq_class(sum) * b.grid / (sgn(count) > 0 ? mpq_class(count) : mpq_class(1));
+// clamp(C G + centred sum G / max(count, 1), L, U), rounded to 10^-(d+6) (ties up).
+std::string format_mean(const ValueBounds& b, const mpz_class& centred_sum, const mpz_class& count) {
+  const mpq_class offset = mpq_class(centred_sum) / (sgn(count) > 0 ? mpq_class(count) : mpq_class(1));
+  mpq_class mean = (mpq_class(b.centre_index) + offset) * b.grid;
   mean = std::clamp(mean, b.lower, b.upper);
   const unsigned places = b.decimals + kMeanExtraDecimals;
   mpz_class ten;
@@ -79,12 +83,11 @@ std::string format_row(const AggregateRequest& r, const std::vector<NoisyQuantit
       row += text;
       continue;
     }
-    const mpz_class& sum = value_of({AggregateKind::kSum, o.column});
     if (o.kind == AggregateKind::kSum) {
-      CellCodec::decimals(b.grid, Rounding::kNearest).format(sum, text);
+      CellCodec::decimals(b.grid, Rounding::kNearest).format(value_of({AggregateKind::kSum, o.column}), text);
       row += text;
     } else {
-      row += format_mean(b, sum, value_of({AggregateKind::kCount, ""}));
+      row += format_mean(b, value_of({AggregateKind::kCentredSum, o.column}), value_of({AggregateKind::kCount, ""}));
     }
   }
   return row;

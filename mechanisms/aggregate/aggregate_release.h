@@ -16,7 +16,7 @@
 // Output: a header (the group-by names, then one column per output: count, count_units,
 // sum_COL, mean_COL, quantile_COL_Q) and one row per released group, CSV text without terminators. Counts are
 // integers; a sum is the noisy grid index times G printed with exactly d decimals; a mean is
-// clamp(noisy sum / max(noisy count, 1), L, U) rounded to the nearest multiple of 10^-(d+6)
+// clamp(C G + noisy centred sum G / max(noisy count, 1), L, U) (aggregate_request.h) rounded to the nearest multiple of 10^-(d+6)
 // (ties up) and printed with d + 6 decimals: post-processing of released values; a quantile is
 // the released grid index times G, printed with d decimals.
 // Nothing is written here: the caller prints the table only after everything succeeded.

@@ -35,6 +35,7 @@ const char* kind_word(AggregateKind kind) {
     case AggregateKind::kSum: return "sum_";
     case AggregateKind::kMean: return "mean_";
     case AggregateKind::kQuantile: return "quantile_";
+    case AggregateKind::kCentredSum: return "centred_sum_";
   }
   return "?";
 }
@@ -75,6 +76,10 @@ ValueBounds parse_value_bounds(std::string_view text) {
   b.lower_index = mpq_class(b.lower * ten_d).get_num();
   b.upper_index = mpq_class(b.upper * ten_d).get_num();
   b.max_abs_index = std::max(mpz_class(abs(b.lower_index)), mpz_class(abs(b.upper_index)));
+  const mpz_class twice_centre = b.lower_index + b.upper_index;
+  mpz_fdiv_q_2exp(b.centre_index.get_mpz_t(), twice_centre.get_mpz_t(), 1);
+  b.half_width_index = std::max({mpz_class(b.centre_index - b.lower_index),
+                                 mpz_class(b.upper_index - b.centre_index), mpz_class(1)});
   if (b.lower > b.upper || sgn(b.max_abs_index) == 0) {
     throw ParameterError::out_of_range("bounds", abbreviate(text), allowed);
   }
@@ -111,7 +116,8 @@ void validate_quantile(const AggregateRequest& r, const AggregateOutput& o) {
 }  // namespace
 
 std::string NoisyQuantity::name() const {
-  return kind_word(kind) + (kind == AggregateKind::kSum ? column : std::string());
+  const bool has_column = kind == AggregateKind::kSum || kind == AggregateKind::kCentredSum;
+  return kind_word(kind) + (has_column ? column : std::string());
 }
 
 void validate_aggregate_request(const AggregateRequest& r) {
@@ -170,10 +176,11 @@ std::vector<NoisyQuantity> noisy_quantities(const AggregateRequest& r) {
       case AggregateKind::kCountUnits: add_once(out, {AggregateKind::kCountUnits, ""}); break;
       case AggregateKind::kSum: add_once(out, {AggregateKind::kSum, o.column}); break;
       case AggregateKind::kMean:
-        add_once(out, {AggregateKind::kSum, o.column});
+        add_once(out, {AggregateKind::kCentredSum, o.column});
         add_once(out, {AggregateKind::kCount, ""});
         break;
       case AggregateKind::kQuantile: break;  // not a noisy quantity: aggregate_quantile.h
+      case AggregateKind::kCentredSum: throw std::logic_error("a centred sum is not an output");
     }
   }
   return out;
@@ -193,6 +200,9 @@ QuantitySensitivity quantity_sensitivity(const AggregateRequest& r, const NoisyQ
     case AggregateKind::kCountUnits: s.per_group = 1; break;
     case AggregateKind::kSum:
       s.per_group = mpz_class(r.bounding.max_rows) * bounds_of(r, q.column).max_abs_index;
+      break;
+    case AggregateKind::kCentredSum:
+      s.per_group = mpz_class(r.bounding.max_rows) * bounds_of(r, q.column).half_width_index;
       break;
     case AggregateKind::kMean:
     case AggregateKind::kQuantile: throw std::logic_error("a mean or quantile is not a noisy quantity");

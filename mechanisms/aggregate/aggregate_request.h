@@ -9,6 +9,9 @@
 //   count        (kept rows)          by at most Linf per group;
 //   count_units  (kept units)         by at most 1 per group;
 //   sum COL      (clamped, in grid steps G) by at most Linf M per group, M = max(|L|, |U|) / G;
+//   centred sum COL (a mean's sum: every kept value minus the centre C G, C = floor((L + U) / 2G),
+//                the bounds' midpoint on the grid) by at most Linf H per group,
+//                H = max(ceil((U - L) / 2G), 1): half the width, (U - L) / 2 when (U - L) / G is even;
 // so a quantity of per-group bound b has L1 sensitivity L0 b and squared L2 sensitivity L0 b^2
 // (the unit's changes sit in distinct groups: the L2 norm is sqrt(L0) b, not L0 b). Every bound
 // is an integer in grid steps; nothing is asserted by the user.
@@ -16,8 +19,10 @@
 // after the point in L and U ("0,100" gives G = 1; "0,100.00" gives G = 0.01). A value is read
 // exactly and becomes its grid index floor(x / G + 1/2) (cell_codec.h, nearest) clamped to
 // [L / G, U / G]; clamping and rounding commute because L / G and U / G are integers.
-// mean COL is post-processing of the noisy sum COL and the noisy count (no budget of its own):
-// clamp(sum / max(count, 1), L, U).
+// mean COL is post-processing of the noisy centred sum COL and the noisy count (no budget of its
+// own): clamp(C G + centred sum / max(count, 1), L, U). Centring (as PipelineDP does) makes the
+// mean's noise depend on the bounds' width, not on their distance from 0: [10, 20] needs Linf 5,
+// not Linf 20. sum COL stays uncentred.
 // Errors: ParameterError naming the option (bounds, max-groups, max-rows, sum, mean, ...).
 // Thread-safety: plain values.
 #pragma once
@@ -54,12 +59,15 @@ struct ValueBounds {
   mpz_class lower_index;      // lower / G
   mpz_class upper_index;      // upper / G
   mpz_class max_abs_index;    // M = max(|lower_index|, |upper_index|) >= 1
+  mpz_class centre_index;     // C = floor((lower_index + upper_index) / 2)
+  mpz_class half_width_index; // H = max(C - lower_index, upper_index - C, 1) = max(ceil(width / 2), 1)
 };
 
 // "L,U" (plain decimals, L <= U, not both 0). ParameterError naming `bounds` otherwise.
 [[nodiscard]] ValueBounds parse_value_bounds(std::string_view text);
 
-enum class AggregateKind { kCount, kCountUnits, kSum, kMean, kQuantile };
+// kCentredSum is a noisy quantity only (a mean's sum), never an output.
+enum class AggregateKind { kCount, kCountUnits, kSum, kMean, kQuantile, kCentredSum };
 
 // One output column: count, count_units, sum_COL, mean_COL or quantile_COL_Q.
 struct AggregateOutput {
@@ -70,11 +78,12 @@ struct AggregateOutput {
   bool operator==(const AggregateOutput&) const = default;
 };
 
-// One noisy quantity (kCount, kCountUnits or kSum): each gets its own noise and budget share.
+// One noisy quantity (kCount, kCountUnits, kSum or kCentredSum): each gets its own noise and
+// budget share.
 struct NoisyQuantity {
   AggregateKind kind = AggregateKind::kCount;
   std::string column;
-  [[nodiscard]] std::string name() const;  // "count", "count_units", "sum_COL"
+  [[nodiscard]] std::string name() const;  // "count", "count_units", "sum_COL", "centred_sum_COL"
   bool operator==(const NoisyQuantity&) const = default;
 };
 
@@ -106,8 +115,9 @@ struct AggregateRequest {
 // Checks everything that does not need the input; ParameterError naming the option.
 void validate_aggregate_request(const AggregateRequest& request);
 
-// The noisy quantities the outputs need, in output order, each once (a mean needs its sum and
-// the count; a count or sum also asked for itself shares the same noisy value).
+// The noisy quantities the outputs need, in output order, each once (a mean needs its centred
+// sum and the count; a count also asked for itself shares the same noisy value, a sum does not:
+// sum COL and centred sum COL are two quantities).
 [[nodiscard]] std::vector<NoisyQuantity> noisy_quantities(const AggregateRequest& request);
 
 // The quantile outputs, in output order, each (column, q) once.

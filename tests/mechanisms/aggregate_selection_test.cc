@@ -79,14 +79,15 @@ TEST(AggregateCalibration, LaplaceSplitIsExact) {
   const auto g = mechanisms::calibrate_aggregate(request("discrete-laplace", false));
   ASSERT_TRUE(g.selection.has_value());
   EXPECT_EQ(g.selection->epsilon, mpq_class(2, 3));
-  ASSERT_EQ(g.noise.size(), 2U);  // count (shared with the mean) and sum_x
+  ASSERT_EQ(g.noise.size(), 2U);  // count (shared with the mean) and the mean's centred_sum_x
   mpq_class total = g.selection->epsilon;
   for (const auto& q : g.noise) total += q.epsilon;
   EXPECT_EQ(total, 2);
   EXPECT_TRUE(g.epsilon_is_exact);
   EXPECT_EQ(g.epsilon, 2);
   EXPECT_LE(g.delta, mpq_class(1, 100000));
-  EXPECT_EQ(g.noise[1].scale, mpq_class(2 * 3 * 2 * 55) / mpq_class(4, 3));  // n L0 Linf M / eps_agg
+  // n L0 Linf H / eps_agg, H = ceil(55 / 2) grid steps: the half width, the mean's sum is centred
+  EXPECT_EQ(g.noise[1].scale, mpq_class(2 * 3 * 2 * 28) / mpq_class(4, 3));
 }
 
 TEST(AggregateCalibration, GaussianComposesWithinTheBudget) {
