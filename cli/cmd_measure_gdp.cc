@@ -70,10 +70,11 @@ accounting::GdpMeasurable mechanism_from_args(const std::string& name, const Par
   if (row == nullptr) {
     throw UsageError("unknown mechanism '" + abbreviate(name) + "' for measure-gdp (see --help)");
   }
-  reject_foreign_options(MechanismCommand::kMeasureGdp, *row, parsed, [&](const std::string& option) {
-    return "measure-gdp " + name + " does not take " + option;
-  });
-  const MechanismSpec spec = row->build(parsed);
+  const operations::GivenParameters given = given_mechanism_parameters(MechanismCommand::kMeasureGdp, parsed);
+  if (const auto foreign = operations::foreign_parameter(*row, given)) {
+    throw UsageError("measure-gdp " + name + " does not take --" + *foreign);
+  }
+  const MechanismSpec spec = row->build(given, operations::kCommandLineSpelling);
   accounting::GdpMeasurable m;
   m.name = spec.name;
   m.description = spec.describe();

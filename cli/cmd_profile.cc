@@ -20,19 +20,17 @@
 #include <vector>
 
 #include <exactdp/core/decimal.h>
-#include <exactdp/accounting/discrete_gaussian_calibration.h>
-#include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/accounting/ziv.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/mechanism_spec.h"
+#include <exactdp/operations/profile.h>
 #include "cli/output_target.h"
 #include "cli/svg_plot.h"
 #include "cli/text_json_report.h"
 #include <exactdp/core/errors.h>
-#include <exactdp/samplers/hardening.h>
 #include <exactdp/core/rational.h>
 
 namespace exactdp::cli {
@@ -78,34 +76,17 @@ constexpr const char* kHelp =
 
 constexpr int kMaxDigits = 1000;
 
-constexpr long kMaxPoints = 10'000;
-
 using Profile = MechanismSpec;
 
-// The mechanism named on the command line, from the shared table (cli/mechanism_spec.h).
-Profile make_profile(const std::string& mechanism, const ParsedArgs& parsed) {
-  if (parsed.has("--tau-bits") && !parsed.has("--hardened")) {
-    throw UsageError("--tau-bits applies only with --hardened");
-  }
-  const MechanismRow* row = find_mechanism(MechanismCommand::kProfile, mechanism);
-  if (row == nullptr) {
-    throw UsageError("profile: unknown mechanism '" + abbreviate(mechanism) + "' (allowed: " +
-                     mechanism_list(MechanismCommand::kProfile) + ")");
-  }
-  reject_foreign_options(MechanismCommand::kProfile, *row, parsed, [&](const std::string& option) {
-    return "profile " + mechanism + " takes no " + option + " (see --help)";
-  });
-  if (!parsed.has("--hardened")) return row->build(parsed);
-  const unsigned tau_bits =
-      parsed.has("--tau-bits") ? static_cast<unsigned>(*parsed.count("--tau-bits", kMinTauBits, kMaxTauBits))
-                               : kDefaultTauBits;
-  return with_hardened_noise(row->build(parsed), tau_bits);
-}
-
-mpq_class nonnegative_epsilon(const std::string& text) {
-  const mpq_class e = parse_rational("epsilon", text);
-  accounting::require_nonnegative("epsilon", e);
-  return e;
+// The mechanism named on the command line, checked by the operation (operations/profile.h).
+operations::ProfileRequest profile_request(const std::string& mechanism, const ParsedArgs& parsed) {
+  operations::ProfileRequest r;
+  r.mechanism = mechanism;
+  r.parameters = given_mechanism_parameters(MechanismCommand::kProfile, parsed);
+  r.hardened = parsed.has("--hardened");
+  r.tau_bits = parsed.get("--tau-bits");
+  r.tolerance = parsed.get("--tolerance");
+  return r;
 }
 
 // log10 of an MPFR value as a double for the picture (never a result); -inf for 0.
@@ -185,36 +166,10 @@ class CurveGrid {
   std::map<long, mpz_class> powers_;
 };
 
-// Each point costs time linear in the size of the mechanism's numbers (about 1.2 ms a point at
-// sigma2 = 10^100000, 332,000 bits, for the discrete Gaussian): beyond 2^16 bits the number of
-// points shrinks in proportion, so that a curve stays within the 10 s limit (SECURITY.md).
-long max_curve_points(const Profile& pr) {
-  const std::size_t bits = mpz_sizeinbase(pr.noise.get_num_mpz_t(), 2) +
-                           mpz_sizeinbase(pr.noise.get_den_mpz_t(), 2) +
-                           mpz_sizeinbase(pr.sensitivity.get_num_mpz_t(), 2) +
-                           mpz_sizeinbase(pr.sensitivity.get_den_mpz_t(), 2);
-  constexpr std::size_t kFreeBits = std::size_t{1} << 16;
-  if (bits <= kFreeBits) return kMaxPoints;
-  return std::max<long>(2, static_cast<long>(static_cast<std::size_t>(kMaxPoints) * kFreeBits / bits));
-}
-
 // One point of the curve as the SVG needs it.
 struct PlotRow {
   double x, upper_log10, lower_log10, upper, lower;
 };
-
-// The number of points asked for: 2 <= POINTS <= max_curve_points (ParameterError naming
-// "points" otherwise); EPS_MIN < EPS_MAX is checked by the caller.
-long curve_points(const Profile& pr, const std::string& text) {
-  const mpz_class n = parse_integer("points", text);
-  const long max_points = max_curve_points(pr);
-  if (n < 2 || n > max_points) {
-    std::string range = "2 <= POINTS <= " + std::to_string(max_points);
-    if (max_points < kMaxPoints) range += " for parameters of this size (10,000 up to 2^16 bits)";
-    throw ParameterError::out_of_range("points", abbreviate(text), range);
-  }
-  return n.get_si();
-}
 
 // The text before the first row: the CSV header, or the JSON object up to its "curve" array.
 std::string curve_head(const Profile& pr, bool json) {
@@ -279,13 +234,10 @@ void write_curve_svg(const Profile& pr, const std::vector<PlotRow>& plot, const 
 // The SVG keeps a few doubles per point.
 int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std::string>& curve,
               const accounting::ZivOptions& options, int digits, Io& io) {
-  const mpq_class lo = nonnegative_epsilon(curve[0]);
-  const mpq_class hi = nonnegative_epsilon(curve[1]);
-  if (hi <= lo) {
-    throw ParameterError::out_of_range("curve", abbreviate(curve[1]),
-                                       "EPS_MAX > EPS_MIN = " + abbreviate(to_string(lo)));
-  }
-  const long points = curve_points(pr, curve[2]);
+  const mpq_class lo = operations::checked_epsilon(curve[0]);
+  const mpq_class hi = operations::checked_epsilon(curve[1]);
+  operations::check_curve_range(lo, hi, curve[1]);
+  const long points = operations::checked_curve_points(pr, curve[2]);
   const bool json = parsed.has("--json");
   const auto file = parsed.get("--svg");
   check_output_paths(named_paths(parsed, {"--svg"}), {}, false);  // before any point is computed
@@ -351,17 +303,17 @@ int cmd_profile(Args args, Io& io) {
         "profile: name a mechanism: gaussian, laplace, discrete-gaussian, discrete-laplace, gdp");
   }
   if (pos.size() > 1) throw UsageError("profile: unexpected argument '" + abbreviate(pos[1]) + "'");
-  const Profile pr = make_profile(pos[0], parsed);
+  const operations::ProfileRequest request = profile_request(pos[0], parsed);
+  const Profile pr = operations::plan_profile(request).mechanism;
 
   const int digits = digits_option(parsed, kMaxDigits);
-  const accounting::ZivOptions options =
-      ziv_options_from_tolerance(parsed, TinyTolerance::kOutOfRange);
+  const accounting::ZivOptions options = operations::profile_options(request);
   if (curve_seen) {
     if (parsed.has("--epsilon")) throw UsageError("give either --epsilon or --curve, not both");
     return run_curve(pr, parsed, curve, options, digits, io);
   }
   if (parsed.has("--svg")) throw UsageError("--svg draws a curve: use it with --curve");
-  const mpq_class epsilon = nonnegative_epsilon(parsed.require("--epsilon"));
+  const mpq_class epsilon = operations::checked_epsilon(parsed.require("--epsilon"));
   const Certified c = pr.delta(epsilon, options);
 
   TextJsonReport out;

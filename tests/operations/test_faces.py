@@ -104,3 +104,40 @@ def test_dp_sgd_steps_limit_is_the_same_error_in_both_faces():
         exactdp.calibrate("dp-sgd", q="1/100", steps=10**9 + 1, epsilon=1, delta="1e-5")
     assert info.value.parameter == "steps"
     assert str(info.value) == text == "steps = 1000000001 is out of range: allowed 1 <= steps <= 1000000000"
+
+
+def profile_error(error, **kwargs):
+    with pytest.raises(error) as info:
+        exactdp.profile(**kwargs)
+    return info.value
+
+
+def test_profile_tolerance_cost_limit_is_the_same_error_in_both_faces():
+    # operations/profile.h: below 2^-2000 (about 1e-602) the tolerance is refused from both faces.
+    text = cli_error("profile", "gaussian", "--sigma", "1", "--epsilon", "1", "--tolerance", "1e-700")
+    error = profile_error(exactdp.LimitError, law="gaussian", sigma=1, epsilon=1, tolerance="1e-700")
+    assert error.parameter == "tolerance"
+    assert str(error) == text
+    assert "2^-2000" in text
+
+
+def test_profile_curve_point_limit_is_the_same_error_in_both_faces():
+    # A 332,000-bit sigma2 shrinks the most points of a curve below 10,000, for both faces.
+    text = cli_error("profile", "discrete-gaussian", "--sigma2", "1e100000", "--curve", "0", "1", "10000")
+    error = profile_error(exactdp.ParameterError, law="discrete-gaussian", sigma2="1e100000", curve=(0, 1, 10000))
+    assert error.parameter == "points"
+    assert str(error) == text
+    assert "for parameters of this size" in text
+
+
+def test_profile_hardened_checks_are_the_same_error_in_both_faces():
+    text = cli_error("profile", "discrete-gaussian", "--sigma2", "4", "--epsilon", "1", "--hardened",
+                     "--tau-bits", "200")
+    error = profile_error(exactdp.ParameterError, law="discrete-gaussian", sigma2=4, epsilon=1, hardened=True,
+                          tau_bits=200)
+    assert error.parameter == "tau_bits"
+    assert str(error) == text.replace("tau-bits", "tau_bits")
+    text = cli_error("profile", "discrete-gaussian", "--sigma2", "1/1000", "--epsilon", "1", "--hardened")
+    error = profile_error(exactdp.ParameterError, law="discrete-gaussian", sigma2="1/1000", epsilon=1, hardened=True)
+    assert error.parameter == "sigma2"
+    assert str(error) == text
