@@ -76,21 +76,41 @@ void check_totals(const AggregateRequest& r, const BoundedTotals& t) {
 
 }  // namespace
 
-BoundedTotals bound_partition(ByteReader& records, const AggregateRequest& r,
-                              const std::vector<std::string>* public_keys, BitSource& bits,
-                              const AggregateLimits& limits, AggregateInputStats* stats) {
+namespace {
+
+BoundedTotals bound_read(const RecordReader& reader, const AggregateRequest& r,
+                         const std::vector<std::string>* public_keys, BitSource& bits,
+                         const AggregateLimits& limits, AggregateInputStats* stats) {
   ContributionBounder bounder(r.bounding, r.value_columns.size(), bits);
   std::unique_ptr<std::unordered_set<std::string>> key_set;
   if (public_keys != nullptr) {
     key_set = std::make_unique<std::unordered_set<std::string>>(public_keys->begin(), public_keys->end());
   }
-  const AggregateInputStats read = read_records(records, r, bounder, key_set.get(), limits);
+  const AggregateInputStats read = reader(bounder, key_set.get(), limits);
   if (stats != nullptr) *stats = read;
   BoundedTotals out;
   out.totals = bounder.totals();
   for (std::uint32_t i = 0; i < out.totals.size(); ++i) out.keys.push_back(bounder.group_key(i));
   for (const auto& q : quantile_outputs(r)) out.quantile_values.push_back(bounder.kept_values(column_slot(r, q.column)));
   return out;
+}
+
+}  // namespace
+
+BoundedTotals bound_partition(ByteReader& records, const AggregateRequest& r,
+                              const std::vector<std::string>* public_keys, BitSource& bits,
+                              const AggregateLimits& limits, AggregateInputStats* stats) {
+  const RecordReader read = [&](ContributionBounder& bounder, const std::unordered_set<std::string>* keys,
+                                const AggregateLimits& held) { return read_records(records, r, bounder, keys, held); };
+  return bound_read(read, r, public_keys, bits, limits, stats);
+}
+
+BoundedTotals bound_partition(const RecordColumns& records, const AggregateRequest& r,
+                              const std::vector<std::string>* public_keys, BitSource& bits,
+                              const AggregateLimits& limits, AggregateInputStats* stats) {
+  const RecordReader read = [&](ContributionBounder& bounder, const std::unordered_set<std::string>* keys,
+                                const AggregateLimits& held) { return read_columns(records, r, bounder, keys, held); };
+  return bound_read(read, r, public_keys, bits, limits, stats);
 }
 
 void merge_bounded_totals(BoundedTotals& into, const BoundedTotals& part) {

@@ -43,6 +43,12 @@ namespace exactdp::mechanisms {
                                             const AggregateLimits& limits = {},
                                             AggregateInputStats* stats = nullptr);
 
+// The same over typed columns (aggregate_columns.h).
+[[nodiscard]] BoundedTotals bound_partition(const RecordColumns& records, const AggregateRequest& request,
+                                            const std::vector<std::string>* public_keys, BitSource& bits,
+                                            const AggregateLimits& limits = {},
+                                            AggregateInputStats* stats = nullptr);
+
 // Adds `part` into `into` (keys in `into`'s order, then new keys in `part`'s order); each group's
 // kept values of `part` are appended to `into`'s. An empty `into` takes `part`'s number of quantiles.
 void merge_bounded_totals(BoundedTotals& into, const BoundedTotals& part);

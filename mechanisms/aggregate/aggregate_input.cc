@@ -147,14 +147,16 @@ class Int64Values {
   std::int64_t num_ = 1, den_ = 1;
 };
 
-void check_state(const ContributionBounder& b, const AggregateLimits& limits, std::uint64_t line,
-                 bool value_columns) {
+}  // namespace
+
+void check_bounded_state(const ContributionBounder& b, const AggregateLimits& limits, const char* where,
+                         std::uint64_t at, bool value_columns) {
   const std::uint64_t bytes = b.estimated_bytes() + limits.reserved_bytes;
   if (b.pairs() <= limits.max_pairs && bytes <= limits.max_state_bytes) return;
   // Named after the option when the release's per-group totals of the value columns dominate.
   const bool totals = value_columns && 2 * b.group_bytes() > bytes;
   throw LimitError(totals ? "sum" : "input",
-                   "input line " + std::to_string(line) + ": the bounded state (" + std::to_string(b.pairs()) +
+                   std::string(where) + " " + std::to_string(at) + ": the bounded state (" + std::to_string(b.pairs()) +
                        " distinct (unit, group) pairs, " + std::to_string(b.groups()) +
                        " groups, with the release's totals and rows about " + std::to_string(bytes >> 20) +
                        " MiB) is over the limit of " + std::to_string(limits.max_pairs) + " pairs and " +
@@ -162,8 +164,6 @@ void check_state(const ContributionBounder& b, const AggregateLimits& limits, st
                        (totals ? "use fewer --sum/--mean columns or fewer groups"
                                : "use fewer units or groups, or a smaller --max-rows"));
 }
-
-}  // namespace
 
 AggregateInputStats read_records(ByteReader& input, const AggregateRequest& r,
                                  ContributionBounder& bounder,
@@ -216,7 +216,7 @@ AggregateInputStats read_records(ByteReader& input, const AggregateRequest& r,
     } else {
       bounder.add(unit, group, std::span<const mpz_class>(cells));
     }
-    check_state(bounder, limits, record.line, !values.empty());
+    check_bounded_state(bounder, limits, "input line", record.line, !values.empty());
   }
   stats.bytes = reader.bytes_read();
   return stats;

@@ -58,6 +58,11 @@ struct AggregateInputStats {
                                                const std::unordered_set<std::string>* keys,
                                                const AggregateLimits& limits = {});
 
+// The state limits above after a record: a LimitError naming `where` `at` ("input line" 7, "row"
+// 6) past max_pairs or max_state_bytes.
+void check_bounded_state(const ContributionBounder& bounder, const AggregateLimits& limits, const char* where,
+                         std::uint64_t at, bool value_columns);
+
 // The keys of a keys file, in file order.
 [[nodiscard]] std::vector<std::string> read_public_keys(ByteReader& input,
                                                         const std::vector<std::string>& group_by,

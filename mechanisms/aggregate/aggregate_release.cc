@@ -162,6 +162,22 @@ void check_quantiles(const AggregateGuarantee& g, const BoundedTotals& bounded, 
 AggregateRelease aggregate_records(ByteReader& records, const AggregateRequest& r,
                                    const std::vector<std::string>* public_keys, BitSource& bits,
                                    const AggregateLimits& limits) {
+  const RecordReader read = [&](ContributionBounder& bounder, const std::unordered_set<std::string>* keys,
+                                const AggregateLimits& held) { return read_records(records, r, bounder, keys, held); };
+  return aggregate_read(read, r, public_keys, bits, limits);
+}
+
+AggregateRelease aggregate_records(const RecordColumns& records, const AggregateRequest& r,
+                                   const std::vector<std::string>* public_keys, BitSource& bits,
+                                   const AggregateLimits& limits) {
+  const RecordReader read = [&](ContributionBounder& bounder, const std::unordered_set<std::string>* keys,
+                                const AggregateLimits& held) { return read_columns(records, r, bounder, keys, held); };
+  return aggregate_read(read, r, public_keys, bits, limits);
+}
+
+AggregateRelease aggregate_read(const RecordReader& read, const AggregateRequest& r,
+                                const std::vector<std::string>* public_keys, BitSource& bits,
+                                const AggregateLimits& limits) {
   AggregateRelease out;
   out.guarantee = calibrate_aggregate(r);
   ContributionBounder bounder(r.bounding, r.value_columns.size(), bits);
@@ -176,7 +192,7 @@ AggregateRelease aggregate_records(ByteReader& records, const AggregateRequest& 
   } else {
     bounder.set_group_bytes(per_group.fixed, per_group.per_key_byte);
   }
-  out.input = read_records(records, r, bounder, key_set.get(), held);
+  out.input = read(bounder, key_set.get(), held);
   out.estimated_peak_bytes = bounder.peak_bytes() + held.reserved_bytes;
   out.units = bounder.units();
   out.groups_seen = bounder.groups();

@@ -23,10 +23,13 @@
 // Errors: those of the steps (ParameterError, CsvError, LimitError). Thread-safety: one per thread.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <exactdp/mechanisms/aggregate/aggregate_calibration.h>
+#include <exactdp/mechanisms/aggregate/aggregate_columns.h>
 #include <exactdp/mechanisms/aggregate/aggregate_input.h>
 #include <exactdp/samplers/bit_source.h>
 
@@ -51,6 +54,19 @@ struct AggregateRelease {
 [[nodiscard]] AggregateRelease aggregate_records(ByteReader& records, const AggregateRequest& request,
                                                  const std::vector<std::string>* public_keys,
                                                  BitSource& bits, const AggregateLimits& limits = {});
+// The same release of records given as typed columns (aggregate_columns.h): bit for bit the CSV
+// path's with the same values and BitSource.
+[[nodiscard]] AggregateRelease aggregate_records(const RecordColumns& records, const AggregateRequest& request,
+                                                 const std::vector<std::string>* public_keys,
+                                                 BitSource& bits, const AggregateLimits& limits = {});
+
+// Step 2's reading: every record into the bounder, keeping only `keys` when not null
+// (read_records over CSV bytes, read_columns over columns).
+using RecordReader = std::function<AggregateInputStats(ContributionBounder&, const std::unordered_set<std::string>*,
+                                                       const AggregateLimits&)>;
+[[nodiscard]] AggregateRelease aggregate_read(const RecordReader& read, const AggregateRequest& request,
+                                              const std::vector<std::string>* public_keys, BitSource& bits,
+                                              const AggregateLimits& limits = {});
 
 // The exact (pre-noise) totals of every group after bounding, keyed by group key text: what a
 // release adds noise to (used by tests; draws only the bounding's randomness).
