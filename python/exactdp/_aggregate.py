@@ -175,6 +175,14 @@ def call(function: Callable[..., _T], *args: Any) -> _T:
         raise type(e)(str(e).replace(e.parameter, name), name) from None
 
 
+def call_with_texts(function: Callable[..., _T], *args: Any) -> _T:
+    """call() on typed columns: text that is not valid Unicode is refused as the CSV path refuses it."""
+    try:
+        return call(function, *args)
+    except UnicodeEncodeError as e:
+        raise ParameterError(f"text that is not valid Unicode ({e.reason}) in a unit or group value", "df") from None
+
+
 def spec_columns(spec: Dict[str, Any]) -> List[str]:
     """The columns the records CSV holds: the unit, the group-by columns, the value columns."""
     out: List[str] = []
@@ -316,6 +324,94 @@ def records_csv(frame: DataFrame, spec: Dict[str, Any],
     return _utf8("\n".join(lines) + "\n"), originals
 
 
+def _int64_values(series: Any) -> Optional[Any]:
+    """A numpy integer column as int64 (exact), else None (uint64 past 2^63 - 1 included)."""
+    if not isinstance(series.dtype, np.dtype) or series.dtype.kind not in "iu":
+        return None
+    values = series.to_numpy()
+    if series.dtype == np.uint64 and len(values) and int(values.max()) > np.iinfo(np.int64).max:
+        return None
+    return values.astype(np.int64, copy=False)
+
+
+def _dyadic_values(frame: DataFrame, column: str) -> Optional[Tuple[Any, Any]]:
+    """A numpy float column as (m, e) int arrays, value m 2^e exactly (frexp's fraction times
+    2^53 is an integer for every float up to float64), else None. Missing and non-finite values
+    are refused naming the column, as the CSV path refuses them."""
+    series = frame[column]
+    if series.dtype not in (np.float64, np.float32, np.float16):
+        return None
+    values = series.to_numpy().astype(np.float64)  # widening is exact
+    missing = np.isnan(values)
+    if missing.any():
+        row = series.index[int(np.flatnonzero(missing)[0])]
+        raise ParameterError(f"column {column!r}, row {row!r}: a missing value (None/NaN)", column)
+    finite = np.isfinite(values)
+    if not finite.all():
+        row = int(np.flatnonzero(~finite)[0])
+        raise ParameterError(f"column {column!r}, row {series.index[row]!r}: {values[row]} is not a finite number",
+                             column)
+    fraction, exponent = np.frexp(values)
+    return np.ldexp(fraction, 53).astype(np.int64), exponent.astype(np.int32) - 53
+
+
+def _unquoted(cells: List[str]) -> List[str]:
+    """The values of _cells' CSV texts (only a text with a quote, comma or line end is quoted)."""
+    return [c[1:-1].replace('""', '"') if c.startswith('"') else c for c in cells]
+
+
+def _column(frame: DataFrame, column: str, key: bool, value: bool) -> Tuple[str, str, Any, Any]:
+    """One column for the library (aggregate_columns.h): ints as int64, a value's floats as exact
+    dyadics, anything else as the texts the CSV path writes (exact decimals for a value)."""
+    ints = _int64_values(frame[column])
+    if ints is not None:
+        return column, "int", ints, None
+    if value and not key:
+        dyadic = _dyadic_values(frame, column)
+        if dyadic is not None:
+            return column, "dyadic", dyadic[0], dyadic[1]
+    return column, "text", _unquoted(_cells(frame, column, exact=value)), None
+
+
+def records_columns(frame: DataFrame, spec: Dict[str, Any],
+                    unit_texts: Optional[Sequence[str]] = None) -> Tuple[List[Tuple[str, str, Any, Any]], Originals]:
+    """The frame's needed columns for the library without CSV text (the same values as
+    records_csv: the release is bit for bit the same), and {group text tuple: first value tuple}.
+    `unit_texts` (the Dask path): the privacy unit's texts, already made."""
+    check_frame("df", frame)
+    columns = spec_columns(spec)
+    for c in columns:
+        if c not in frame.columns:
+            raise ParameterError(f"column {c!r} is not in the dataframe", c)
+    values = {c for c, _ in spec["bounds"]}
+    keys = {spec["privacy_unit"], *spec["group_by"]}
+    out = []
+    for c in columns:
+        if unit_texts is not None and c == spec["privacy_unit"] and c not in values:
+            out.append((c, "text", list(unit_texts), None))
+        else:
+            out.append(_column(frame, c, key=c in keys, value=c in values))
+    return out, _group_originals(frame, spec["group_by"], {c[0]: c for c in out})
+
+
+def _group_originals(frame: DataFrame, group_by: List[str], columns: Dict[str, Tuple[str, str, Any, Any]]
+                     ) -> Originals:
+    """{group text tuple as the output quotes it: the first value tuple with those texts}, from
+    the first row of each distinct tuple of the library's group columns (ints or texts)."""
+    import pandas as pd
+    if not group_by or len(frame) == 0:
+        return {}
+    identity = pd.DataFrame({i: columns[g][2] for i, g in enumerate(group_by)})
+    rows = np.flatnonzero(~identity.duplicated().to_numpy())
+    texts = [[str(v) for v in columns[g][2][rows].tolist()] if columns[g][1] == "int" else
+             [columns[g][2][i] for i in rows] for g in group_by]
+    group_values = [frame[g].iloc[rows].tolist() for g in group_by]
+    originals: Originals = {}
+    for text, row in zip(zip(*texts), zip(*group_values)):
+        originals.setdefault(tuple(_quote(t) for t in text), row)
+    return originals
+
+
 def _utf8(text: str) -> bytes:
     try:
         return text.encode("utf-8")
@@ -398,7 +494,8 @@ def _interval(d: Dict[str, str]) -> Interval:
 
 def _with_units(quantity: Dict[str, Any]) -> Dict[str, Any]:
     """A quantity's noise in its own units too: a count's in rows (count) or privacy units
-    (count_units); a sum's is in grid steps of its bounds (``grid``), and ``scale_in_units`` /
+    (count_units); a sum's (and a mean's ``centred_sum_COL``: the kept values minus ``centre``, the
+    bounds' midpoint on the grid) is in grid steps of its bounds (``grid``), and ``scale_in_units`` /
     ``sigma2_in_units`` give it in the column's units (scale G, sigma2 G^2), as the CLI prints it."""
     name = quantity["quantity"]
     grid = quantity.pop("grid", None)
@@ -406,7 +503,8 @@ def _with_units(quantity: Dict[str, Any]) -> Dict[str, Any]:
         quantity["unit"] = "privacy units" if name == "count_units" else "rows"
         return quantity
     step = fraction_from_text(grid)
-    column = name[len("sum_"):] if name.startswith("sum_") else name
+    prefix = next((p for p in ("sum_", "centred_sum_") if name.startswith(p)), "")
+    column = name[len(prefix):]
     k = len(decimal_int_text(step.denominator)) - 1  # the grid is 10^-d (a bound's written digits)
     text = _scaled_decimal(step.numerator * 10**k // step.denominator, k) if 10**k % step.denominator == 0 else str(step)
     quantity.update(grid=step, unit=f"grid steps of {text} in {column}'s units")
@@ -439,7 +537,7 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
                               "delta": _interval(s["delta"]), "scale": _q(s["scale"]),
                               "threshold": _int(s["threshold"])})
     integers: Tuple[str, ...] = ("sensitivity_per_group", "l1_sensitivity", "l2_sensitivity_squared")
-    rationals: Tuple[str, ...] = ("sigma2", "rho_zcdp", "scale", "epsilon")
+    rationals: Tuple[str, ...] = ("sigma2", "rho_zcdp", "scale", "epsilon", "centre")
     quantities = [_with_units({key: _int(v) if key in integers else _q(v) if key in rationals else v
                                for key, v in q.items()}) for q in g["quantities"]]
     integers = ("candidates", "score_sensitivity_per_group")
@@ -496,9 +594,9 @@ def aggregate(df: DataFrame, *, privacy_unit: str, group_by: Any, count: bool = 
                       max_groups=max_groups, max_rows=max_rows, mechanism=law, split=split,
                       public_keys=keys is not None, selection=selection, count=count, count_units=count_units, sum=sum, mean=mean,
                       quantile=quantile)
-    records, originals = records_csv(df, spec)
+    records, originals = records_columns(df, spec)
     keys_bytes, key_originals = keys_csv(keys, spec["group_by"])
-    raw = call(_exactdp._aggregate_records, spec, records, keys_bytes, rng)
+    raw = call_with_texts(_exactdp._aggregate_records, spec, records, keys_bytes, rng)
     originals.update(key_originals)
     dtypes = {g: df[g].dtype for g in spec["group_by"]}
     out = table(raw, spec, originals, dtypes)

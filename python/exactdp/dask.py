@@ -197,9 +197,9 @@ def _bound_partition(df: DataFrame, spec: Dict[str, Any], keys_csv: Optional[byt
     from . import _aggregate as agg
     del release_id  # only makes the task names of two releases differ
     frame = df.drop(columns=[_UNIT_TEXT])
-    records, originals = agg.records_csv(frame, spec, unit_texts=df[_UNIT_TEXT].tolist())
+    records, originals = agg.records_columns(frame, spec, unit_texts=df[_UNIT_TEXT].tolist())
     rng = None if seed is None else samplers.SeededBits(_aggregate_seed(seed, index))
-    return agg.call(_exactdp._aggregate_bound_partition, spec, records, keys_csv, rng), originals
+    return agg.call_with_texts(_exactdp._aggregate_bound_partition, spec, records, keys_csv, rng), originals
 
 
 def _merge(parts: Sequence[Tuple[Totals, Dict[Tuple[str, ...], Tuple[Any, ...]]]]

@@ -5,8 +5,12 @@
 //   "L,U")], max_groups, max_rows, mechanism, epsilon, delta (text or None), split (text or None),
 //   public_keys: bool}; kind is a name of kKinds below (a new aggregate kind is one line there);
 //   q is the exact text of a quantile's q (named `quantile` in errors), None for other kinds.
-// records / keys: RFC 4180 CSV bytes (records read in place, not copied) with a header naming the spec's columns (the Python layer
-//   writes them exactly: ints as ints, floats as their exact decimal expansion, text quoted).
+// records: typed columns [(name, kind, values, exponents)] (mechanisms/aggregate/aggregate_columns.h,
+//   no CSV): kind "text" (values a list of str: a key's text, or a value's exact decimal), "int"
+//   (values an int64 array), "dyadic" (values the int64 mantissas m, exponents the int32 e of a
+//   binary float's exact value m 2^e); exponents None otherwise. Or RFC 4180 CSV bytes (read in
+//   place, not copied) with a header naming the spec's columns, written exactly.
+// keys: RFC 4180 CSV bytes.
 // _aggregate_guarantee(spec) -> guarantee dict (calibrate_aggregate: before any data is read)
 // _aggregate_records(spec, records, keys, rng) -> {"header", "rows", "guarantee"} (aggregate_records)
 // _aggregate_bound_partition(spec, records, keys, rng) -> [(key, rows, units, [sums], [[kept]])]
@@ -15,6 +19,7 @@
 // rng: None (the OS CSPRNG) or an exactdp.SeededBits (its lock held while drawing). The GIL is
 // released while the library reads, bounds and draws. Rational fields of the guarantee are exact
 // texts ("p/q"); the private counts of AggregateRelease (units, pairs, ...) are never returned.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -107,15 +112,21 @@ mechanisms::AggregateRequest request_of(const py::dict& spec) {
   return r;
 }
 
-// A sum's noise is in grid steps of its column's bounds: "grid" is that step (the CLI prints the
-// noise in the column's units too), None for a count.
+// A sum's (or a mean's centred sum's) noise is in grid steps of its column's bounds: "grid" is
+// that step (the CLI prints the noise in the column's units too), None for a count; a centred sum
+// also gives its "centre" (the bounds' midpoint on the grid, added back to the mean).
 py::dict quantity_dict(const mechanisms::AggregateRequest& r, const mechanisms::AggregateGuarantee& g,
                        const mechanisms::QuantityNoise& q) {
   py::dict d;
   d["quantity"] = q.quantity.name();
-  d["grid"] = q.quantity.kind != mechanisms::AggregateKind::kSum
-                  ? py::object(py::none())
-                  : py::object(py::str(to_string(mechanisms::bounds_of(r, q.quantity.column).grid)));
+  const bool has_grid = q.quantity.kind == mechanisms::AggregateKind::kSum ||
+                        q.quantity.kind == mechanisms::AggregateKind::kCentredSum;
+  d["grid"] = !has_grid ? py::object(py::none())
+                        : py::object(py::str(to_string(mechanisms::bounds_of(r, q.quantity.column).grid)));
+  if (q.quantity.kind == mechanisms::AggregateKind::kCentredSum) {
+    const auto& b = mechanisms::bounds_of(r, q.quantity.column);
+    d["centre"] = to_string(mpq_class(b.centre_index) * b.grid);
+  }
   d["mechanism"] = g.mechanism;
   d["sensitivity_per_group"] = q.sensitivity.per_group.get_str();
   d["l1_sensitivity"] = q.sensitivity.l1.get_str();
@@ -234,6 +245,35 @@ class BytesReader : public mechanisms::ByteReader {
   std::size_t pos_ = 0;
 };
 
+// The typed columns of `records` (copied, with the GIL held: the library then reads them without it).
+mechanisms::RecordColumns record_columns(const py::list& records) {
+  using Int64Array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+  mechanisms::RecordColumns out;
+  for (const auto& item : records) {
+    const auto spec = item.cast<py::tuple>();
+    mechanisms::RecordColumn c;
+    c.name = spec[0].cast<std::string>();
+    const auto kind = spec[1].cast<std::string>();
+    if (kind == "text") {
+      c.kind = mechanisms::ColumnKind::kText;
+      c.texts = spec[2].cast<std::vector<std::string>>();
+    } else if (kind == "int" || kind == "dyadic") {
+      c.kind = kind == "int" ? mechanisms::ColumnKind::kInteger : mechanisms::ColumnKind::kDyadic;
+      const auto values = spec[2].cast<Int64Array>();
+      c.integers.assign(values.data(), values.data() + values.size());
+      if (kind == "dyadic") {
+        const auto exponents = spec[3].cast<py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>>();
+        c.exponents.assign(exponents.data(), exponents.data() + exponents.size());
+      }
+    } else {
+      throw ParameterError("df", "column '" + abbreviate(c.name) + "': kind " + abbreviate(kind) +
+                                     " is not one of text, int, dyadic");
+    }
+    out.columns.push_back(std::move(c));
+  }
+  return out;
+}
+
 // Runs `work(bits)` without the GIL, on the seeded source under its lock or the OS CSPRNG.
 template <class Work>
 auto with_bits(const py::object& rng, Work&& work) {
@@ -252,15 +292,20 @@ py::dict aggregate_guarantee(const py::dict& spec) {
   return guarantee_dict(r, mechanisms::calibrate_aggregate(r));
 }
 
-py::dict aggregate_records(const py::dict& spec, const py::bytes& records,
+py::dict aggregate_records(const py::dict& spec, const py::object& records,
                            const std::optional<std::string>& keys_csv, const py::object& rng) {
   const mechanisms::AggregateRequest r = request_of(spec);
   const auto keys = keys_of(r, keys_csv);
-  BytesReader reader(records);
-  const mechanisms::AggregateRelease rel = with_bits(rng, [&](BitSource& bits) {
-    return mechanisms::aggregate_records(reader, r, keys ? &*keys : nullptr, bits);
-  });
-  return release_dict(r, rel);
+  if (py::isinstance<py::bytes>(records)) {
+    BytesReader reader(records.cast<py::bytes>());
+    return release_dict(r, with_bits(rng, [&](BitSource& bits) {
+                          return mechanisms::aggregate_records(reader, r, keys ? &*keys : nullptr, bits);
+                        }));
+  }
+  const mechanisms::RecordColumns columns = record_columns(records.cast<py::list>());
+  return release_dict(r, with_bits(rng, [&](BitSource& bits) {
+                        return mechanisms::aggregate_records(columns, r, keys ? &*keys : nullptr, bits);
+                      }));
 }
 
 // Through hexadecimal text: Python's int-to-str digit limit (4,300 by default) applies to
@@ -271,14 +316,21 @@ py::object python_int(const mpz_class& v) {
   return py::reinterpret_steal<py::object>(out);
 }
 
-py::list bound_partition(const py::dict& spec, const py::bytes& records,
+mechanisms::BoundedTotals bounded_records(const mechanisms::AggregateRequest& r, const py::object& records,
+                                          const std::vector<std::string>* keys, const py::object& rng) {
+  if (py::isinstance<py::bytes>(records)) {
+    BytesReader reader(records.cast<py::bytes>());
+    return with_bits(rng, [&](BitSource& bits) { return mechanisms::bound_partition(reader, r, keys, bits); });
+  }
+  const mechanisms::RecordColumns columns = record_columns(records.cast<py::list>());
+  return with_bits(rng, [&](BitSource& bits) { return mechanisms::bound_partition(columns, r, keys, bits); });
+}
+
+py::list bound_partition(const py::dict& spec, const py::object& records,
                          const std::optional<std::string>& keys_csv, const py::object& rng) {
   const mechanisms::AggregateRequest r = request_of(spec);
   const auto keys = keys_of(r, keys_csv);
-  BytesReader reader(records);
-  const mechanisms::BoundedTotals t = with_bits(rng, [&](BitSource& bits) {
-    return mechanisms::bound_partition(reader, r, keys ? &*keys : nullptr, bits);
-  });
+  const mechanisms::BoundedTotals t = bounded_records(r, records, keys ? &*keys : nullptr, rng);
   py::list out;
   for (std::size_t i = 0; i < t.keys.size(); ++i) {
     py::list sums;
