@@ -167,7 +167,14 @@ EXACTDP_IFMA void group_ifma(const FixedExp52& t, const uint128* h, uint128* alp
 
 // Compiled for AVX2 beside the baseline (EXACTDP_SCAN_CLONES): the masked pass over S_i on 256-bit vectors.
 EXACTDP_SCAN_CLONES void fixed_exp52_group_portable(const FixedExp52& t, const uint128* h, uint128* alpha) noexcept {
-  for (std::size_t s = 0; s < kFixedExp52Group; ++s) alpha[s] = fixed_exp52_alpha(h[s], t);
+  constexpr unsigned kLanes = 2;  // two chains at once (more spill the scalar registers)
+  static_assert(kFixedExp52Group % kLanes == 0);
+  for (std::size_t s = 0; s < kFixedExp52Group; s += kLanes) {
+    uint128 sixteenth[kLanes], v[kLanes];
+    for (unsigned l = 0; l < kLanes; ++l) sixteenth[l] = select16(t.sixteenth, exp52_i(h[s + l]));
+    exp52_v_lanes<kLanes>(h + s, t, sixteenth, v);
+    for (unsigned l = 0; l < kLanes; ++l) alpha[s + l] = shift_right_small(v[l], 24 + exp52_n(h[s + l]));
+  }
 }
 
 FixedExp52GroupFn fixed_exp52_group_ifma() noexcept {

@@ -132,24 +132,52 @@ struct FixedExp52 {
   return (uint128{x1} * q + ((uint128{x0} * q) >> 64)) >> 12;
 }
 
-// v = S_i exp(-rho) in Q0.104 given S_i (see above), on 64-bit words: rho (< 2^100) and d (< rho)
-// are held as rho 2^24 and d 2^24 for mul104_pre, and the one-limb steps as
-// floor(rho1 q / 2^52) = floor((rho1 2^12) q / 2^64), the high word of one product.
-[[gnu::always_inline]] inline uint128 exp52_v(uint128 h, const FixedExp52& t, uint128 sixteenth) noexcept {
-  const uint128 r24 = exp52_r(h) << 24;
-  const uint128 rho = mul104_pre(r24, t.ln2);
-  const uint128 rho24 = rho << 24;
-  const auto rho1_12 = static_cast<std::uint64_t>(rho >> 52) << 12;
-  std::uint64_t q = t.narrow[kFixedExp52Degree];
-#pragma GCC unroll 10
-  for (unsigned k = kFixedExp52Degree; k-- > kFixedExp52WideSteps;) {
-    q = t.narrow[k] - static_cast<std::uint64_t>((uint128{rho1_12} * q) >> 64);
+// v[l] = S_i exp(-rho) in Q0.104 for h[l] given s[l] = S_i (see above), l < N, on 64-bit words: rho
+// (< 2^100) and d (< rho) are held as rho 2^24 and d 2^24 for mul104_pre, and the one-limb steps as
+// floor(rho1 q / 2^52) = floor((rho1 2^12) q / 2^64), the high word of one product. The N lanes go
+// through each step together: independent chains of products the processor overlaps.
+template <unsigned N>
+[[gnu::always_inline]] inline void exp52_v_lanes(const uint128* h, const FixedExp52& t, const uint128* s,
+                                                 uint128* v) noexcept {
+  uint128 rho24[N], p[N];
+  std::uint64_t rho1_12[N], q[N];
+#pragma GCC unroll 4
+  for (unsigned l = 0; l < N; ++l) {
+    const uint128 rho = mul104_pre(exp52_r(h[l]) << 24, t.ln2);
+    rho24[l] = rho << 24;
+    rho1_12[l] = static_cast<std::uint64_t>(rho >> 52) << 12;
+    q[l] = t.narrow[kFixedExp52Degree];
   }
-  uint128 p = t.coeff[kFixedExp52WideSteps - 1] - mul104_pre_limb(rho24, q);  // p = q 2^52 into C_5
 #pragma GCC unroll 10
-  for (unsigned k = kFixedExp52WideSteps - 1; k-- > 0;) p = t.coeff[k] - mul104_pre(rho24, p);
-  const uint128 d = rho - mul104_pre(rho24, mul104_pre(rho24, p));
-  return sixteenth - mul104_pre(d << 24, sixteenth);
+  for (unsigned j = 1; j <= kFixedExp52Degree - kFixedExp52WideSteps; ++j) {  // k = 9 .. 6
+    const unsigned k = kFixedExp52Degree - j;
+#pragma GCC unroll 4
+    for (unsigned l = 0; l < N; ++l) {
+      q[l] = t.narrow[k] - static_cast<std::uint64_t>((uint128{rho1_12[l]} * q[l]) >> 64);
+    }
+  }
+#pragma GCC unroll 4
+  for (unsigned l = 0; l < N; ++l) {
+    p[l] = t.coeff[kFixedExp52WideSteps - 1] - mul104_pre_limb(rho24[l], q[l]);  // p = q 2^52 into C_5
+  }
+#pragma GCC unroll 10
+  for (unsigned j = 2; j <= kFixedExp52WideSteps; ++j) {  // k = 4 .. 0
+    const unsigned k = kFixedExp52WideSteps - j;
+#pragma GCC unroll 4
+    for (unsigned l = 0; l < N; ++l) p[l] = t.coeff[k] - mul104_pre(rho24[l], p[l]);
+  }
+#pragma GCC unroll 4
+  for (unsigned l = 0; l < N; ++l) {
+    const uint128 d = (rho24[l] >> 24) - mul104_pre(rho24[l], mul104_pre(rho24[l], p[l]));
+    v[l] = s[l] - mul104_pre(d << 24, s[l]);
+  }
+}
+
+// v = S_i exp(-rho) for one h (exp52_v_lanes with one lane).
+[[gnu::always_inline]] inline uint128 exp52_v(uint128 h, const FixedExp52& t, uint128 sixteenth) noexcept {
+  uint128 v;
+  exp52_v_lanes<1>(&h, t, &sixteenth, &v);
+  return v;
 }
 
 // alpha = floor(2^80 2^-h) as defined above (h = H / 2^117, H < 2^122).

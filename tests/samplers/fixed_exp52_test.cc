@@ -143,6 +143,12 @@ TEST(FixedExp52, WordEvaluationMatchesTheLimbDefinition) {
   for (const uint128 h : all) {
     ASSERT_EQ(to_mpz(exp52_v(h, t, t.sixteenth[exp52_i(h)])), to_mpz(v_reference(h, t))) << "input " << to_mpz(h);
   }
+  for (std::size_t first = 0; first + 2 <= all.size(); ++first) {  // two lanes, as the portable group runs
+    const uint128 s[2] = {t.sixteenth[exp52_i(all[first])], t.sixteenth[exp52_i(all[first + 1])]};
+    uint128 v[2];
+    exp52_v_lanes<2>(&all[first], t, s, v);
+    for (unsigned l = 0; l < 2; ++l) ASSERT_EQ(to_mpz(v[l]), to_mpz(v_reference(all[first + l], t))) << "lane " << l;
+  }
 }
 
 // The IFMA group (where this CPU has AVX-512 IFMA) and the portable group give alpha exactly as
