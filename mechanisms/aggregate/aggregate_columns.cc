@@ -86,6 +86,11 @@ class ValueColumnReader {
   }
   // m 2^e 10^d, rounded: floor((2 m 10^d + 2^-e) / 2^(1-e)) when e < 0.
   void dyadic_index(std::int64_t m, std::int32_t e, mpz_class& out) {
+    if (e < -kMaxDyadicExponent || e > kMaxDyadicExponent) {
+      throw ParameterError(column_.name, "column '" + column_.name + "': exponent " + std::to_string(e) +
+                                             " is out of range: allowed -" + std::to_string(kMaxDyadicExponent) +
+                                             " <= e <= " + std::to_string(kMaxDyadicExponent));
+    }
     out = static_cast<long>(m);
     out *= ten_d_;
     if (e >= 0) {

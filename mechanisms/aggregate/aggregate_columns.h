@@ -10,7 +10,8 @@
 //     cell, with integer arithmetic only.
 // Columns are found by name (each needed column once); every column has the same number of rows.
 // Errors: ParameterError naming the column (a missing or repeated column, a length mismatch, a
-// dyadic key column, a malformed text value with its row, counted from 0); the state limits of
+// dyadic key column, a dyadic exponent past kMaxDyadicExponent, a malformed text value or one of
+// more than 10,000 digits with its row, counted from 0); the state limits of
 // aggregate_input.h (LimitError naming the row). Thread-safety: plain values; one reader per thread.
 #pragma once
 
@@ -22,6 +23,10 @@
 #include <exactdp/mechanisms/aggregate/aggregate_input.h>
 
 namespace exactdp::mechanisms {
+
+// A dyadic's exponent e: |e| <= 1100 covers every binary64 float (-1074 <= e <= 971 with a 53-bit
+// m) and keeps m 2^e 10^d within a few thousand bits; past it, ParameterError naming the column.
+inline constexpr std::int32_t kMaxDyadicExponent = 1100;
 
 enum class ColumnKind { kText, kInteger, kDyadic };
 

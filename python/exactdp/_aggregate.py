@@ -6,11 +6,13 @@
                                          max_groups=2, max_rows=3)
 
 The C++ library does the work (mechanisms/aggregate/: bounding, selection, noise, guarantee),
-never the CLI. The frame's needed columns are handed to it as an in-memory RFC 4180 CSV written
-EXACTLY (the library reads records as CSV only): integers as integers, floats as their exact
-decimal expansion (every finite float is a dyadic rational with a finite decimal expansion),
-Decimals as written, decimal and p/q texts at their exact value, text quoted per RFC 4180;
-so the release is the one ``exactdp aggregate`` makes of that CSV (bit for bit with the same seed).
+never the CLI. The frame's needed columns are handed to it as typed columns, without CSV text
+(records_columns; mechanisms/aggregate/aggregate_columns.h): numpy integer columns as int64
+arrays, float values as exact dyadics m 2^e (every finite float is one), any other value as an
+exact decimal text (Decimals as written, decimal and p/q texts at their exact value, ints as
+ints), unit and group values as text. The release is the one ``exactdp aggregate`` makes of the
+same values written exactly as CSV (records_csv, kept for that comparison): bit for bit with the
+same seed.
 Group values become text for the library (integers and integral floats as integers, other floats
 by repr, text as is) and are mapped back, so the output's group-by columns keep their dtype.
 

@@ -173,6 +173,12 @@ TEST(AggregateColumns, BadColumnsAreRefusedNamingTheColumn) {
   RecordColumns bad_text = table.columns;
   bad_text.columns[0].texts[3] = "1e5";
   EXPECT_NE(refusal(bad_text).find("t: column 't', row 3: "), std::string::npos) << refusal(bad_text);
+  RecordColumns huge_exponent = table.columns;
+  huge_exponent.columns[1].exponents[2] = 1'000'000'000;  // f
+  EXPECT_NE(refusal(huge_exponent).find("f: column 'f': exponent 1000000000 is out of range"), std::string::npos);
+  RecordColumns long_text = table.columns;
+  long_text.columns[0].texts[4] = std::string(10'001, '7');  // t
+  EXPECT_NE(refusal(long_text).find("t: column 't', row 4: "), std::string::npos);
   RecordColumns dyadic_key = table.columns;
   dyadic_key.columns[2].kind = ColumnKind::kDyadic;  // user
   dyadic_key.columns[2].exponents.assign(5, 0);
