@@ -16,12 +16,12 @@
 
 #include <exactdp/core/decimal.h>
 #include <exactdp/accounting/gdp_measurement.h>
-#include <exactdp/accounting/gdp_transformation.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/mechanism_spec.h"
+#include <exactdp/operations/measure_gdp.h>
 #include "cli/output_target.h"
 #include "cli/svg_plot.h"
 #include "cli/text_json_report.h"
@@ -62,58 +62,26 @@ constexpr const char* kHelp =
     "Result: mu = [lower, upper] contains sup over [0, eps_max] of the GDPT; 'mu_upper' is the\n"
     "guarantee to use (proven); printed ends are rounded outward.\n";
 
-std::string dec_upper(mpfr_srcptr x, int digits) { return exactdp::decimal_upper(x, digits); }
-
-// The mechanism of the command line as the library measures it (accounting/gdp_measurement.h).
-accounting::GdpMeasurable mechanism_from_args(const std::string& name, const ParsedArgs& parsed) {
-  const MechanismRow* row = find_mechanism(MechanismCommand::kMeasureGdp, name);
-  if (row == nullptr) {
-    throw UsageError("unknown mechanism '" + abbreviate(name) + "' for measure-gdp (see --help)");
-  }
-  const operations::GivenParameters given = given_mechanism_parameters(MechanismCommand::kMeasureGdp, parsed);
-  if (const auto foreign = operations::foreign_parameter(*row, given)) {
-    throw UsageError("measure-gdp " + name + " does not take --" + *foreign);
-  }
-  const MechanismSpec spec = row->build(given, operations::kCommandLineSpelling);
-  accounting::GdpMeasurable m;
-  m.name = spec.name;
-  m.description = spec.describe();
-  m.noise_name = spec.noise_name;
-  m.noise = spec.noise;
-  m.sensitivity = spec.sensitivity;
-  m.sensitivity_given = spec.sensitivity_given;
-  m.profile = spec.delta_at;
-  m.pure_epsilon = spec.pure_epsilon;
-  m.maps = spec.maps;
-  accounting::require_measurable(m);
-  return m;
+// The request of the command line (operations/measure_gdp.h).
+operations::MeasureGdpRequest measure_gdp_request(const std::string& name, const ParsedArgs& parsed) {
+  operations::MeasureGdpRequest r;
+  r.mechanism = name;
+  r.parameters = given_mechanism_parameters(MechanismCommand::kMeasureGdp, parsed);
+  r.eps_max = parsed.get("--eps-max");
+  r.tolerance = parsed.get("--tolerance");
+  r.mu_max = parsed.get("--mu-max");
+  r.seed = parsed.get("--seed");
+  r.naive = parsed.has("--naive");
+  return r;
 }
 
 double to_pixel_value(const mpq_class& x) { return x.get_d(); }
 double to_pixel_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }
 
-// The GDPT curve at `points` evenly spaced eps in [0, eps_max]: each T(eps) as a certified
-// bracket of width <= tolerance (gdpt_point), for the plot.
-struct CurvePoint {
-  mpq_class eps;
-  Interval t;
-};
-
-std::vector<CurvePoint> gdpt_curve(const accounting::GdpMeasurable& mech,
-                                   const accounting::GdptOptions& options, int points) {
-  std::vector<CurvePoint> curve;
-  for (int j = 0; j < points; ++j) {
-    const mpq_class eps = options.eps_max * mpq_class(j, points - 1);
-    curve.push_back({eps, accounting::gdpt_point(mech.profile, eps, options.tolerance,
-                                                 options.mu_max, options.precision)});
-  }
-  return curve;
-}
-
 void write_gdpt_svg(const std::string& file, const accounting::GdpMeasurable& mech,
                     const accounting::GdptOptions& options, const accounting::GdptResult& r,
                     int points) {
-  const std::vector<CurvePoint> curve = gdpt_curve(mech, options, points);
+  const std::vector<operations::GdptCurvePoint> curve = operations::gdpt_curve(mech, options, points);
   std::vector<SvgSeries> series(2);
   series[0].name = "GDPT T(eps) upper";
   series[1].name = "GDPT T(eps) lower";
@@ -159,12 +127,14 @@ JsonValue tail_json(const accounting::GdpTail& t) {
 }
 
 // The result as JSON and as text lines.
-TextJsonReport measure_report(const accounting::GdpMeasurable& mech, const accounting::GdptOptions& options,
-                              const accounting::GdpMeasurement& measured, const std::string& svg_note, int digits) {
+TextJsonReport measure_report(const operations::MeasureGdpReport& report, const std::string& svg_note, int digits) {
   TextJsonReport out;
+  const accounting::GdpMeasurable& mech = report.mechanism;
+  const accounting::GdptOptions& options = report.options;
+  const accounting::GdpMeasurement& measured = report.measured;
   const accounting::GdptResult& r = measured.result;
   const accounting::GdpTail& tail = measured.tail;
-  const std::string mu_upper = r.bounded ? dec_upper(r.mu.upper(), digits) : std::string("inf");
+  const std::string mu_upper = operations::mu_upper_text(r, digits);
   const bool complete = measured.complete;
   out.json.set("command", "measure-gdp")
       .set("mechanism", mech.description)
@@ -178,7 +148,7 @@ TextJsonReport measure_report(const accounting::GdpMeasurable& mech, const accou
       .set("binary_searches", static_cast<unsigned long long>(r.binary_searches))
       .set("profile_evaluations", static_cast<unsigned long long>(r.profile_evaluations))
       .set("gdp_evaluations", static_cast<unsigned long long>(r.gdp_evaluations))
-      .set("algorithm", options.naive ? "naive (Algorithm 3)" : "shuffled (Algorithm 1)")
+      .set("algorithm", report.algorithm)
       .set("tail", tail_json(tail));
   if (!svg_note.empty()) out.json.set("svg", svg_note);
 
@@ -219,28 +189,23 @@ int cmd_measure_gdp(Args args, Io& io) {
   if (parsed.positionals().size() != 1) {
     throw UsageError("measure-gdp needs exactly one mechanism (see --help)");
   }
-  const accounting::GdpMeasurable mech = mechanism_from_args(parsed.positionals()[0], parsed);
-  const int digits = digits_option(parsed, 10'000);
-
-  accounting::GdpMeasureSettings settings;
-  settings.eps_max = parsed.rational("--eps-max");
-  settings.tolerance = parsed.rational("--tolerance");
-  settings.mu_max = parsed.rational("--mu-max");
-  if (const auto seed = parsed.count("--seed", 0, ~0ULL)) settings.seed = *seed;
-  settings.naive = parsed.has("--naive");
-  const accounting::GdptOptions options = accounting::gdp_measure_options(mech, settings);
-  const unsigned long long points =
-      parsed.has("--points") ? *parsed.count("--points", 2, 2000) : 120;
+  const operations::MeasureGdpRequest request = measure_gdp_request(parsed.positionals()[0], parsed);
+  const accounting::GdpMeasurable mech = operations::measure_gdp_mechanism(request);
+  const auto digits_text = parsed.get("--digits");
+  const int digits = digits_text ? operations::checked_gdp_digits(*digits_text) : 20;
+  const accounting::GdptOptions options = operations::measure_gdp_options(request, mech);
+  const auto points_text = parsed.get("--points");
+  const int points = points_text ? operations::checked_gdpt_plot_points(*points_text) : 120;
 
   check_output_paths(named_paths(parsed, {"--svg"}), {}, false);  // before the measurement
-  const accounting::GdpMeasurement measured = accounting::measure_gdp(mech, options);
+  const operations::MeasureGdpReport report = operations::measure_gdp_report(mech, options);
 
   std::string svg_note;
   if (const auto file = parsed.get("--svg")) {
-    write_gdpt_svg(*file, mech, options, measured.result, static_cast<int>(points));
+    write_gdpt_svg(*file, mech, options, report.measured.result, points);
     svg_note = *file;
   }
-  return measure_report(mech, options, measured, svg_note, digits).emit(io, parsed.has("--json"));
+  return measure_report(report, svg_note, digits).emit(io, parsed.has("--json"));
 }
 
 }  // namespace exactdp::cli

@@ -29,8 +29,8 @@ unsigned checked_tau_bits(const ProfileRequest& r) {
   const mpz_class bits = parse_integer(r.spelling.bare("tau_bits"), *r.tau_bits);
   if (bits < kMinTauBits || bits > kMaxTauBits) {
     const std::string name = r.spelling.bare("tau_bits");
-    throw ParameterError::out_of_range(name, abbreviate(*r.tau_bits),
-                                       std::to_string(kMinTauBits) + " <= " + name + " <= " + std::to_string(kMaxTauBits));
+    const std::string range = std::to_string(kMinTauBits) + " <= " + name + " <= " + std::to_string(kMaxTauBits);
+    throw ParameterError::out_of_range(name, abbreviate(*r.tau_bits), range);
   }
   return static_cast<unsigned>(bits.get_ui());
 }
@@ -88,7 +88,8 @@ long checked_curve_points(const MechanismSpec& m, const std::string& text) {
 
 void check_curve_range(const mpq_class& lo, const mpq_class& hi, const std::string& hi_text) {
   if (hi <= lo) {
-    throw ParameterError::out_of_range("curve", abbreviate(hi_text), "EPS_MAX > EPS_MIN = " + abbreviate(to_string(lo)));
+    throw ParameterError::out_of_range("curve", abbreviate(hi_text),
+                                       "EPS_MAX > EPS_MIN = " + abbreviate(to_string(lo)));
   }
 }
 

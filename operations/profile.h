@@ -44,7 +44,8 @@ struct ProfilePlan {
 // (operations/mechanisms.h); hardened (a law with a hardened sampler, in its range).
 [[nodiscard]] ProfilePlan plan_profile(const ProfileRequest& request);
 
-// The tolerance, checked after the mechanism (2^-10000 <= R < 1, and its cost limit 2^-2000: LimitError naming "tolerance").
+// The tolerance, checked after the mechanism: 2^-10000 <= R < 1, and its cost limit 2^-2000
+// (LimitError naming "tolerance").
 [[nodiscard]] accounting::ZivOptions profile_options(const ProfileRequest& request);
 
 // An epsilon from its exact text, epsilon >= 0 (ParameterError naming "epsilon").

@@ -73,7 +73,8 @@ py::dict profile(const std::string& name, const Given& given, const std::vector<
   py::dict d;
   d["law"] = mechanism.name;
   d["parameters"] = without_tau_bits(mechanism.parameters);
-  d["tau_upper"] = mechanism.hardened_tau ? py::object(py::str(mechanism.hardened_tau->get_str())) : py::object(py::none());
+  const auto& tau = mechanism.hardened_tau;
+  d["tau_upper"] = tau ? py::object(py::str(tau->get_str())) : py::object(py::none());
   d["rows"] = rows;
   return d;
 }

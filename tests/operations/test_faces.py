@@ -141,3 +141,27 @@ def test_profile_hardened_checks_are_the_same_error_in_both_faces():
     error = profile_error(exactdp.ParameterError, law="discrete-gaussian", sigma2="1/1000", epsilon=1, hardened=True)
     assert error.parameter == "sigma2"
     assert str(error) == text
+
+
+def test_measure_gdp_composition_checks_are_the_same_in_both_faces():
+    # operations/mechanisms.h: one check of pure-dp-composition's k and of a missing parameter,
+    # worded in each face's spelling.
+    text = cli_error("measure-gdp", "pure-dp-composition", "--epsilon", "1/10", "--k", "1001")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.measure_gdp("pure-dp-composition", epsilon="1/10", k=1001)
+    assert info.value.parameter == "k"
+    assert str(info.value) == text == "k = 1001 is out of range: allowed 1 <= k <= 1000"
+    text = cli_error("measure-gdp", "pure-dp-composition", "--k", "3")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.measure_gdp("pure-dp-composition", k=3)
+    assert info.value.parameter == "epsilon"
+    assert text == "missing required option --epsilon (see --help)"
+    assert str(info.value) == "missing required argument epsilon"
+
+
+def test_measure_gdp_foreign_parameter_is_the_same_error_in_both_faces():
+    text = cli_error("measure-gdp", "gaussian", "--sigma", "1", "--scale", "2")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.measure_gdp("gaussian", sigma=1, scale=2)
+    assert info.value.parameter == "scale"
+    assert str(info.value) == text.replace("--scale", "scale") == "measure-gdp gaussian does not take scale"
