@@ -283,3 +283,17 @@ def test_large_noise_gives_python_ints_not_wrapped():
                                  keys=[("x",)], rng=exactdp.SeededBits(SEED))
     value = table["count"].iloc[0]
     assert isinstance(value, int) and abs(value) > 2**63  # scale 10^30: beyond int64
+
+
+def test_a_means_sum_is_centred_on_the_bounds_midpoint():
+    """Bounds 10,20 and max_rows 3: the mean's centred sum has sensitivity 3 * 5 (half the width),
+    the plain sum of the same column 3 * 20; the guarantee gives the centre and the grid."""
+    frame = pd.DataFrame({"user": [1, 2, 3], "g": ["a", "a", "b"], "x": [12, 19, 15]})
+    _, g = exactdp.aggregate(frame, privacy_unit="user", group_by="g", count=True, sum={"x": (10, 20)},
+                             mean={"x": (10, 20)}, epsilon=1, delta="1e-6", max_groups=1, max_rows=3,
+                             rng=exactdp.SeededBits(SEED))
+    by_name = {q["quantity"]: q for q in g.quantities}
+    assert by_name["sum_x"]["sensitivity_per_group"] == 60 and "centre" not in by_name["sum_x"]
+    centred = by_name["centred_sum_x"]
+    assert centred["sensitivity_per_group"] == 15 and centred["centre"] == 15 and centred["grid"] == 1
+    assert centred["unit"] == "grid steps of 1 in x's units"
