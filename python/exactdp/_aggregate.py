@@ -579,7 +579,8 @@ def aggregate(df: DataFrame, *, privacy_unit: str, group_by: Any, count: bool = 
     privacy_unit: the column of the person; group_by: a column name or a list of them.
     count / count_units: noisy kept rows / units per group. sum / mean: {column: (L, U)} with
     L, U plain decimals (int, str or Decimal; their written digits set the grid, e.g. ("0",
-    "100.00") gives 0.01). quantile: {column: (L, U, [q, ...])}: a private q-quantile of the
+    "100.00") gives 0.01); a mean's sum is centred on the bounds' midpoint (its noise follows
+    (U - L) / 2 per row, the guarantee's ``centred_sum_COL``). quantile: {column: (L, U, [q, ...])}: a private q-quantile of the
     column per group for each q (exact: int, Fraction, Decimal or str; 0 <= q <= 1) by the
     exponential mechanism on the bounds' grid (at most 100000 points). epsilon, delta, split: exact numbers (no float). max_groups (L0) and
     max_rows (Linf): the contribution bounds (default 1 each: every unit keeps one row in one group;
