@@ -148,6 +148,7 @@ template <unsigned N>
     rho1_12[l] = static_cast<std::uint64_t>(rho >> 52) << 12;
     q[l] = t.narrow[kFixedExp52Degree];
   }
+  // Counted up with j: GCC 12 ignores the unroll pragma on a `k-- > m` loop in a template.
 #pragma GCC unroll 10
   for (unsigned j = 1; j <= kFixedExp52Degree - kFixedExp52WideSteps; ++j) {  // k = 9 .. 6
     const unsigned k = kFixedExp52Degree - j;
