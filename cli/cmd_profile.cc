@@ -13,7 +13,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <map>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -27,6 +26,7 @@
 #include "cli/json.h"
 #include "cli/mechanism_spec.h"
 #include <exactdp/operations/profile.h>
+#include <exactdp/operations/profile_curve.h>
 #include "cli/output_target.h"
 #include "cli/svg_plot.h"
 #include "cli/text_json_report.h"
@@ -99,73 +99,6 @@ double plot_log10(mpfr_srcptr x) {
 
 double plot_value(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDN); }
 
-// The grid of --curve: point i is lo + (hi - lo) i / (points - 1), computed with MPFR at 128 bits
-// rounding up, then rounded up to 12 significant decimal digits, at most hi. The point is an exact
-// rational m 10^e with m < 10^12, so it prints exactly in a few characters whatever its size
-// (exactdp::exact_decimal) and costs no rational arithmetic on 100,000-digit numbers.
-class CurveGrid {
- public:
-  CurveGrid(const mpq_class& lo, const mpq_class& hi, long points)
-      : hi_(hi), lo_(128), step_(128) {
-    mpfr_set_q(lo_.get(), lo.get_mpq_t(), MPFR_RNDU);
-    exactdp::Real h(128);
-    mpfr_set_q(h.get(), hi.get_mpq_t(), MPFR_RNDU);
-    mpfr_sub(step_.get(), h.get(), lo_.get(), MPFR_RNDU);
-    mpfr_div_si(step_.get(), step_.get(), points - 1, MPFR_RNDU);
-  }
-
-  struct Point {
-    mpq_class eps;
-    std::string text;  // eps exactly, as exactdp::exact_decimal prints it
-  };
-
-  [[nodiscard]] Point at(long i) {
-    exactdp::Real x(128);
-    mpfr_mul_si(x.get(), step_.get(), i, MPFR_RNDU);
-    mpfr_add(x.get(), x.get(), lo_.get(), MPFR_RNDU);
-    if (mpfr_sgn(x.get()) <= 0) return {mpq_class(0), "0"};
-    mpfr_exp_t exp10 = 0;
-    char* raw = mpfr_get_str(nullptr, &exp10, 10, 12, x.get(), MPFR_RNDU);  // 0.DIGITS * 10^exp10
-    std::string digits(raw);
-    mpfr_free_str(raw);
-    const mpz_class mantissa(digits, 10);
-    const long e = static_cast<long>(exp10) - 12;
-    mpq_class eps = e >= 0 ? mpq_class(mantissa * pow10(e)) : mpq_class(mantissa, pow10(-e));
-    eps.canonicalize();
-    if (eps > hi_) {
-      if (hi_text_.empty()) hi_text_ = exactdp::exact_decimal(hi_);
-      return {hi_, hi_text_};
-    }
-    // Scientific text straight from the digits (exact_decimal would strip the trailing zeros of
-    // a 100,000-digit integer at every point); its plain range [-6, 20] is short anyway.
-    const long sci = static_cast<long>(exp10) - 1;
-    if (sci >= -6 && sci <= 20) return {eps, exactdp::exact_decimal(eps)};
-    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-    std::string text = digits.substr(0, 1);
-    if (digits.size() > 1) text += "." + digits.substr(1);
-    text += sci >= 0 ? "e+" : "e-";
-    text += std::to_string(sci >= 0 ? sci : -sci);
-    return {std::move(eps), std::move(text)};
-  }
-
- private:
-  const mpz_class& pow10(long k) {  // 10^k, cached: the exponent repeats along the grid
-    auto it = powers_.find(k);
-    if (it == powers_.end()) {
-      mpz_class r;
-      mpz_ui_pow_ui(r.get_mpz_t(), 10, static_cast<unsigned long>(k));
-      if (powers_.size() > 64) powers_.clear();
-      it = powers_.emplace(k, std::move(r)).first;
-    }
-    return it->second;
-  }
-
-  mpq_class hi_;
-  std::string hi_text_;
-  exactdp::Real lo_, step_;
-  std::map<long, mpz_class> powers_;
-};
-
 // One point of the curve as the SVG needs it.
 struct PlotRow {
   double x, upper_log10, lower_log10, upper, lower;
@@ -183,7 +116,7 @@ std::string curve_head(const Profile& pr, bool json) {
 }
 
 // One row: a CSV line, or an element of the JSON array (comma-separated after the first).
-std::string curve_row(const CurveGrid::Point& point, const Certified& c, bool json, bool first, int digits) {
+std::string curve_row(const operations::ProfileCurveGrid::Point& point, const Certified& c, bool json, bool first, int digits) {
   if (!json) {
     const exactdp::DecimalInterval d = exactdp::to_decimal(c.value, digits);
     return point.text + "," + d.lower + "," + d.upper + "\n";
@@ -241,12 +174,12 @@ int run_curve(const Profile& pr, const ParsedArgs& parsed, const std::vector<std
   const bool json = parsed.has("--json");
   const auto file = parsed.get("--svg");
   check_output_paths(named_paths(parsed, {"--svg"}), {}, false);  // before any point is computed
-  CurveGrid grid(lo, hi, points);
+  operations::ProfileCurveGrid grid(lo, hi, points);
   std::vector<PlotRow> plot;
   bool all_met = true;
   std::string text = curve_head(pr, json);
   for (long i = 0; i < points; ++i) {
-    const CurveGrid::Point point = grid.at(i);
+    const operations::ProfileCurveGrid::Point point = grid.at(i);
     const Certified c = pr.delta(point.eps, options);
     all_met = all_met && c.tolerance_met;
     text += curve_row(point, c, json, i == 0, digits);

@@ -9,6 +9,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/operations/measure_gdp.h>
 #include <exactdp/operations/profile.h>
+#include <exactdp/operations/profile_curve.h>
 #include "tests/operations/thrown.h"
 
 namespace exactdp::operations {
@@ -65,6 +66,17 @@ TEST(OperationsProfile, CurvePointsShrinkWithTheSizeOfTheNumbers) {
   const auto e = thrown<ParameterError>([&] { (void)checked_curve_points(big, "10000"); });
   EXPECT_EQ(e.parameter(), "points");
   EXPECT_EQ(checked_curve_points(big, "2"), 2);
+}
+
+TEST(OperationsProfile, CurveGridPointsAreExactAndShort) {
+  ProfileCurveGrid grid(0, 2, 5);
+  EXPECT_EQ(grid.at(0).text, "0");
+  EXPECT_EQ(grid.at(1).eps, mpq_class(1, 2));
+  EXPECT_EQ(grid.at(1).text, "0.5");
+  EXPECT_EQ(grid.at(4).eps, 2);
+  ProfileCurveGrid huge(0, mpq_class(mpz_class("1" + std::string(30, '0'))), 4);
+  EXPECT_EQ(huge.at(1).text, "3.33333333334e+29");  // rounded up to 12 digits
+  EXPECT_GT(huge.at(1).eps, mpq_class(mpz_class("1" + std::string(30, '0')), 3));
 }
 
 TEST(OperationsProfile, ToleranceCostLimitIsALimitError) {
