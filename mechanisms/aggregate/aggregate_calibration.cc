@@ -8,6 +8,7 @@
 #include <exactdp/core/rational.h>
 #include <exactdp/laws/continuous/guarantee_privacy.h>
 #include <exactdp/mechanisms/aggregate/aggregate_quantile.h>
+#include <exactdp/mechanisms/aggregate/joint_gaussian_calibration.h>
 
 namespace exactdp::mechanisms {
 namespace {
@@ -54,6 +55,29 @@ void calibrate_laplace(AggregateGuarantee& g, unsigned long max_groups) {
   g.aggregates_epsilon_certified = exactdp::Interval(g.aggregates_epsilon, exactdp::kDefaultPrecision);
 }
 
+// The zCDP split's sigma2 lowered to the product profile's optimum (joint_gaussian_calibration.h)
+// when the release has no quantile and the product is within its cost; else the split stays.
+void calibrate_gaussian_jointly(AggregateGuarantee& g, unsigned long max_groups) {
+  if (!g.quantiles.empty()) return;
+  std::vector<mpz_class> shifts;
+  std::vector<mpq_class> start;
+  for (const auto& q : g.noise) {
+    shifts.push_back(q.sensitivity.per_group);
+    start.push_back(q.sigma2);
+  }
+  const auto joint = calibrate_joint_gaussian(shifts, max_groups, g.aggregates_epsilon, g.aggregates_delta, start);
+  if (!joint) return;
+  for (std::size_t i = 0; i < g.noise.size(); ++i) {
+    g.noise[i].zcdp_sigma2 = g.noise[i].sigma2;
+    g.noise[i].sigma2 = joint->sigma2[i];
+    g.noise[i].rho = mpq_class(g.noise[i].sensitivity.l2_squared) / (2 * joint->sigma2[i]);
+    g.noise[i].rho.canonicalize();
+  }
+  g.aggregates_route = "product-profile (exact)";
+  g.aggregates_epsilon_certified = exactdp::Interval(g.aggregates_epsilon, exactdp::kDefaultPrecision);
+  g.aggregates_delta_certified = joint->delta_at;
+}
+
 void calibrate_gaussian(AggregateGuarantee& g, unsigned long max_groups) {
   const mpq_class n = shares(g);
   const mpq_class rho_share = max_zcdp_rho(g.aggregates_epsilon, g.aggregates_delta) / n;
@@ -80,6 +104,7 @@ void calibrate_gaussian(AggregateGuarantee& g, unsigned long max_groups) {
   }
   g.aggregates_route = answer.route;
   g.aggregates_epsilon_certified = answer.value;
+  calibrate_gaussian_jointly(g, max_groups);
 }
 
 }  // namespace
@@ -94,7 +119,7 @@ AggregateGuarantee calibrate_aggregate(const AggregateRequest& r) {
   g.selection_share = r.public_keys ? mpq_class(0) : r.split.value_or(kDefaultSelectionShare);
   g.aggregates_epsilon = r.epsilon * (1 - g.selection_share);
   g.aggregates_delta = gaussian ? mpq_class(*r.delta * (1 - g.selection_share)) : mpq_class(0);
-  for (const auto& q : noisy_quantities(r)) g.noise.push_back({q, quantity_sensitivity(r, q), 0, 0, 0, 0});
+  for (const auto& q : noisy_quantities(r)) g.noise.push_back({q, quantity_sensitivity(r, q), 0, 0, 0, 0, 0});
   for (const auto& o : quantile_outputs(r)) {
     g.quantiles.push_back({o, grid_points(bounds_of(r, o.column)),
                            quantile_score_sensitivity(o.q, r.bounding.max_rows), 0, 0});
@@ -110,8 +135,10 @@ AggregateGuarantee calibrate_aggregate(const AggregateRequest& r) {
                         mpz_class(1) << 64);
   }
   g.epsilon = g.aggregates_epsilon;
-  g.epsilon_is_exact = !gaussian;
-  if (gaussian) g.epsilon = exactdp::to_mpq(g.aggregates_epsilon_certified.upper());
+  // The product-profile route meets eps_agg itself (its delta is the one certified).
+  const bool joint = g.aggregates_delta_certified.has_value();
+  g.epsilon_is_exact = !gaussian || joint;
+  if (gaussian && !joint) g.epsilon = exactdp::to_mpq(g.aggregates_epsilon_certified.upper());
   g.delta = g.aggregates_delta;
   if (!r.public_keys) {
     const mpq_class sel_eps = r.epsilon * g.selection_share;
