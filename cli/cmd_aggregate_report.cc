@@ -83,6 +83,8 @@ JsonValue quantities_json(const AggregateGuarantee& g) {
     } else {
       j.set("sigma2", exactdp::exact_decimal(q.sigma2));
       j.set("rho_zcdp", exactdp::parameter_text(q.rho));
+      // product-profile route: the zCDP split's sigma2, which the joint calibration lowered
+      if (sgn(q.zcdp_sigma2) > 0) j.set("sigma2_zcdp_split", exactdp::exact_decimal(q.zcdp_sigma2));
     }
     arr.push(j);
   }
@@ -143,6 +145,7 @@ JsonValue aggregate_guarantee_json(const mechanisms::AggregateRequest& r,
   j.set("aggregates_delta", exactdp::exact_decimal(g.aggregates_delta));
   j.set_interval("aggregates_epsilon_certified", g.aggregates_epsilon_certified, digits);
   j.set("aggregates_route", g.aggregates_route);
+  if (g.aggregates_delta_certified) j.set_interval("aggregates_delta_certified", *g.aggregates_delta_certified, digits);
   j.set("composition", "basic (adaptive) composition of selection and aggregates");
   j.set("quantities", quantities_json(g));
   j.set("quantiles", quantiles_json(g));
@@ -174,12 +177,19 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
   }
   err << "  aggregates           epsilon = " << exactdp::exact_decimal(g.aggregates_epsilon)
       << ", delta = " << exactdp::exact_decimal(g.aggregates_delta) << ", route " << g.aggregates_route
-      << " (certified epsilon <= " << exactdp::to_decimal(g.aggregates_epsilon_certified, digits).upper << ")\n";
+      << " (certified epsilon <= " << exactdp::to_decimal(g.aggregates_epsilon_certified, digits).upper
+      << (g.aggregates_delta_certified
+              ? ", delta <= " + exactdp::to_decimal(*g.aggregates_delta_certified, digits).upper +
+                    " by the exact profile of the quantities' discrete Gaussians together"
+              : std::string())
+      << ")\n";
   for (const auto& q : g.noise) {
     err << "  " << q.quantity.name() << ": " << g.mechanism << ", "
         << (pure_epsilon_law(g) ? "scale = " + exactdp::exact_decimal(q.scale)
                                                             : "sigma2 = " + exactdp::exact_decimal(q.sigma2))
-        << " grid step(s)" << value_units(r, g, q) << "; sensitivity per group " << q.sensitivity.per_group.get_str() << ", L1 = "
+        << " grid step(s)" << value_units(r, g, q)
+        << (sgn(q.zcdp_sigma2) > 0 ? " (zCDP split: sigma2 = " + exactdp::exact_decimal(q.zcdp_sigma2) + ")" : std::string())
+        << "; sensitivity per group " << q.sensitivity.per_group.get_str() << ", L1 = "
         << q.sensitivity.l1.get_str() << ", L2^2 = " << q.sensitivity.l2_squared.get_str() << "\n";
   }
   for (const auto& q : g.quantiles) {
