@@ -13,7 +13,6 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -49,11 +48,6 @@ std::vector<std::pair<std::string, std::string>> named_values(const char* const*
 std::unique_ptr<exactdp_sampler> make_sampler(const char* law_name,
                                               const std::vector<std::pair<std::string, std::string>>& given,
                                               bool hardened, const std::optional<std::string>& tau_bits) {
-  // The operation reads the first of a repeated name; a C caller's list may repeat one by mistake.
-  std::set<std::string_view> seen;
-  for (const auto& [name, text] : given) {
-    if (!seen.insert(name).second) throw ParameterError(name, abbreviate(name) + " is given twice");
-  }
   operations::SampleRequest request{law_name, given, hardened, tau_bits, kCSpelling};
   operations::SamplePlan plan = operations::plan_sample(request);
   auto s = std::make_unique<exactdp_sampler>();

@@ -1,5 +1,8 @@
 #include <exactdp/operations/sample.h>
 
+#include <set>
+#include <string_view>
+
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/operations/law_names.h>
@@ -44,10 +47,12 @@ std::optional<Hardening> hardening_of(const SampleRequest& r) {
   return h;
 }
 
-// The parameters given, in the law's schema order; ParameterError for one that is not a noise or
-// sampling parameter of the law, or a required one left out.
+// The parameters given, in the law's schema order; ParameterError for a name given twice, one that
+// is not a noise or sampling parameter of the law, or a required one left out.
 std::vector<std::pair<std::string, std::string>> given_parameters(const Law& law, const SampleRequest& r) {
+  std::set<std::string_view> seen;  // a list from C or C++ may repeat a name by mistake
   for (const auto& [name, text] : r.parameters) {
+    if (!seen.insert(name).second) throw ParameterError(name, abbreviate(name) + " is given twice");
     bool own = false;
     for (const auto& p : law.parameters()) own = own || (accepted_for_sampling(p) && p.name == name);
     if (!own) {

@@ -1,5 +1,6 @@
 // sampler.cc — Sampler of the C++ facade (<exactdp/sampler.h>): a registry law's laws::Sampler,
-// made by the call the C interface's exactdp_sampler_new makes (internal/law_calls.h).
+// made by the operation `sample` (operations/sample.h) as the command line, Python and the C
+// interface's exactdp_sampler_new make theirs: the same checks in the same order, the same limits.
 #include <exactdp/sampler.h>
 
 #include <optional>
@@ -8,8 +9,9 @@
 #include <utility>
 
 #include <exactdp/c_api/internal/law_calls.h>
+#include <exactdp/operations/sample.h>
+#include <exactdp/operations/spelling.h>
 #include <exactdp/samplers/bit_source.h>
-#include <exactdp/samplers/hardening.h>
 
 namespace exactdp {
 
@@ -17,14 +19,23 @@ struct Sampler::State : internal::LawSampler {};
 
 Sampler::Sampler(std::shared_ptr<const State> state) : state_(std::move(state)) {}
 
+namespace {
+// How the facade's messages name what the caller got wrong: SamplerOptions' fields.
+const operations::Spelling kFacadeSpelling{"", "parameter", "", false, " (SamplerOptions::hardened)"};
+}  // namespace
+
 Sampler Sampler::make(std::string_view law, const LawArguments& arguments, const SamplerOptions& options) {
-  std::optional<Hardening> hardening;
-  if (options.hardened) {
-    hardening.emplace();
-    hardening->tau_bits = options.tau_bits;  // range-checked by the law's sampler, naming tau_bits
-  }
+  operations::SampleRequest request;
+  request.law = std::string(law);
+  request.parameters.assign(arguments.begin(), arguments.end());
+  request.hardened = options.hardened;
+  if (options.hardened) request.tau_bits = std::to_string(options.tau_bits);
+  request.spelling = kFacadeSpelling;
+  operations::SamplePlan plan = operations::plan_sample(request);
   auto state = std::make_shared<State>();
-  static_cast<internal::LawSampler&>(*state) = internal::make_law_sampler(law, arguments, hardening);
+  state->law = plan.law;
+  state->parameters = std::move(plan.params);
+  state->sampler = std::move(plan.sampler);
   return Sampler(std::move(state));
 }
 

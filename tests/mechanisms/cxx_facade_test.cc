@@ -80,7 +80,11 @@ TEST(CxxFacade, RefusalsNameTheArgument) {
   EXPECT_EQ(refused_parameter([] { (void)Sampler::make("discrete-gaussian", {{"sigma2", "-1"}}); }), "sigma2");
   SamplerOptions hardened;
   hardened.hardened = true;
-  EXPECT_EQ(refused_parameter([&] { (void)Sampler::make("bernoulli-exp", {{"gamma", "1"}}, hardened); }), "law");
+  // The checks of the operation `sample`, in its order (as from the command line, Python and C).
+  EXPECT_EQ(refused_parameter([&] { (void)Sampler::make("bernoulli-exp", {{"gamma", "1"}}, hardened); }), "hardened");
+  EXPECT_EQ(refused_parameter([] { (void)Sampler::make("discrete-gaussian", {{"sigma2", "1"}, {"sigma2", "2"}}); }),
+            "sigma2");  // a name given twice
+  EXPECT_EQ(refused_parameter([] { (void)Sampler::make("discrete-gaussian", {{"sigma", "1"}}); }), "sigma");
   hardened.tau_bits = 39;
   EXPECT_EQ(refused_parameter([&] { (void)Sampler::make("discrete-gaussian", {{"sigma2", "1"}}, hardened); }),
             "tau_bits");
