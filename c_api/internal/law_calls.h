@@ -1,8 +1,8 @@
 // law_calls.h — the registry calls of the C interface (exactdp.h) and the C++ facade
 // (<exactdp/sampler.h>, <exactdp/laws.h>): a law with the capability a call needs and a
-// certified profile with an optional hardened charge (both faces); a ready sampler of a law by
-// name and a calibration (the facade's: the C interface makes its samplers and calibrations
-// through the operations `sample` and `calibrate`, operations/, as the command line does).
+// certified profile with an optional hardened charge (both faces); the sampler a handle holds;
+// the facade's calibration (the C interface calibrates through the operation `calibrate`, and both
+// make their samplers through the operation `sample`, operations/, as the command line does).
 #pragma once
 
 #include <gmpxx.h>
@@ -17,7 +17,6 @@
 
 #include <exactdp/core/interval.h>
 #include <exactdp/laws/law.h>
-#include <exactdp/samplers/hardening.h>
 
 namespace exactdp::internal {
 
@@ -34,18 +33,13 @@ struct MpfrCacheRelease {
 using NamedText = std::vector<std::pair<std::string, std::string>>;
 
 // A registry law's ready sampler: the law, its validated parameters, its laws::Sampler (plain,
-// or hardened when made with a Hardening; fixed when made; shared with the operation's plan).
+// or hardened; fixed when made): what the operation `sample` plans (operations/sample.h), held by
+// a C handle or a facade Sampler.
 struct LawSampler {
   const laws::Law* law = nullptr;
   laws::LawParameters parameters;
   std::shared_ptr<const laws::Sampler> sampler;
 };
-
-// Checks in this order: the law's name (an unknown one names "law" and the laws with a sampler),
-// its capability (a sampler, or a hardened one), its parameters (Law::parse, naming the
-// parameter). Nothing is drawn.
-[[nodiscard]] LawSampler make_law_sampler(std::string_view law, const NamedText& given,
-                                          const std::optional<Hardening>& hardening);
 
 // The law of that name with capability c (UnsupportedError naming "law" and the laws that have
 // it, `what` naming the capability: "certified profile", "calibration").
