@@ -13,6 +13,7 @@
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/laws/registry.h>
+#include <exactdp/mechanisms/aggregate/joint_gaussian_calibration.h>
 #include <exactdp/samplers/hardening.h>
 #include <exactdp/core/rational.h>
 
@@ -145,6 +146,35 @@ void calibrate_zcdp(ReleaseCalibration& out, const mpq_class& delta_mech) {
           : "each cell's discrete Gaussian is (alpha v^2/(2 sigma2))-Renyi DP (CKS20 Prop. 5); the cells "
             "compose by adding rho (BS16 Lemma 2.3) to rho = C K^2 Delta^2 / (2 sigma2); rho-zCDP is "
             "converted to (epsilon, delta) by CKS20 Cor. 13 with a searched alpha, certified";
+}
+
+// One contribution: a person changes one row, each column's cell by at most Delta_c, so the
+// noise of that row is the product of C discrete Gaussians shifted by (Delta_c)
+// (joint_gaussian_calibration.h). When that product is within its cost, the zCDP sigma2_c are
+// lowered by one common factor to its exact profile's optimum; epsilon is then met exactly.
+void calibrate_product_profile(ReleaseCalibration& out, const mpq_class& delta_mech) {
+  const ContributionModel& m = out.model;
+  if (m.contributions != 1 || m.columns < 2) return;
+  std::vector<mpz_class> shifts;
+  std::vector<mpq_class> start;
+  for (std::size_t c = 0; c < m.columns; ++c) {
+    shifts.push_back(m.sensitivity_of(c));
+    start.push_back(out.noise_of(c));
+  }
+  const auto joint = calibrate_joint_gaussian(shifts, 1, out.budget.epsilon, delta_mech, start);
+  if (!joint) return;
+  if (m.per_column()) out.column_noise = joint->sigma2;
+  out.sigma2 = joint->sigma2[0];
+  out.rho = release_rho(m, joint->sigma2);
+  out.epsilon = Interval(out.budget.epsilon, kPrec);
+  out.epsilon_exact = out.budget.epsilon;
+  out.delta = joint->delta_at;
+  out.delta_exact.reset();
+  out.route = "product-profile";
+  out.route_detail =
+      "one contribution: a person changes one row, each column's cell by at most Delta_c; the C "
+      "discrete Gaussians of that row are a product shifted by (Delta_c), whose exact privacy profile "
+      "(CKS20 Thm. 7 of one column summed over the others' points, certified) is <= delta at epsilon";
 }
 
 void calibrate_pure_l1(ReleaseCalibration& out, const laws::Law& law) {
@@ -318,6 +348,7 @@ ReleaseCalibration calibrate_release(const ReleaseBudget& budget, const Contribu
     calibrate_exact_profile(out, law, delta_mech);
   } else {
     calibrate_zcdp(out, delta_mech);
+    calibrate_product_profile(out, delta_mech);
   }
 
   out.parameter = release_noise_parameter(law);

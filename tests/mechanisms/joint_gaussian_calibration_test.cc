@@ -3,6 +3,7 @@
 // the zCDP split, certified and near its optimum.
 #include <gtest/gtest.h>
 
+#include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/discrete_gaussian_profile.h>
 #include <exactdp/accounting/product_discrete_gaussian_profile.h>
 #include <exactdp/core/rational.h>
@@ -101,6 +102,31 @@ TEST(JointGaussianCalibration, QuantilesAndManyGroupsKeepTheZcdpSplit) {
   EXPECT_NE(g.aggregates_route, "product-profile (exact)");
   EXPECT_FALSE(g.aggregates_delta_certified.has_value());
   for (const auto& q : g.noise) EXPECT_EQ(q.zcdp_sigma2, 0);
+}
+
+TEST(JointGaussianCalibration, ReleaseOfTwoColumnsWithOneContribution) {
+  mechanisms::ReleaseBudget budget;
+  budget.epsilon = 1;
+  budget.delta = mpq_class(1, 1000000);
+  mechanisms::ContributionModel model;
+  model.columns = 2;
+  model.column_sensitivities = {1, 3};
+  const mechanisms::ReleaseCalibration c = mechanisms::calibrate_release(budget, model, 10);
+  ASSERT_EQ(c.route, "product-profile");
+  ASSERT_EQ(c.column_noise.size(), 2U);
+  EXPECT_TRUE(upper_at_most(c.delta, *budget.delta));
+  const mpq_class rho = mechanisms::max_zcdp_rho(budget.epsilon, *budget.delta);
+  const std::vector<mpz_class> shifts = {1, 3};
+  std::vector<mpq_class> lowered;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const mpq_class split = accounting::round_up_significant(2 * mpq_class(shifts[i] * shifts[i]) / (2 * rho), 3);
+    EXPECT_LT(c.column_noise[i], split * mpq_class(95, 100)) << "column " << i;
+    lowered.push_back(c.column_noise[i] * mpq_class(98, 100));
+  }
+  EXPECT_TRUE(lower_above(mechanisms::joint_gaussian_delta(shifts, 1, lowered, budget.epsilon, *budget.delta),
+                          *budget.delta));
+  model.contributions = 2;  // a person may change two rows: the product is not the worst pair
+  EXPECT_EQ(mechanisms::calibrate_release(budget, model, 10).route, "zcdp");
 }
 
 }  // namespace
