@@ -43,7 +43,7 @@ struct GaussianCoordinate {
   mpz_class shift;   // b >= 1, integer
 };
 
-inline constexpr unsigned long kMaxProductProfilePoints = 4096;
+inline constexpr unsigned long kMaxProductProfilePoints = 256;
 
 // The outer points the evaluation at a target delta visits (0 for one coordinate), or a value
 // above kMaxProductProfilePoints (saturated) when over it.
