@@ -21,7 +21,7 @@ namespace {
                                           r.spelling.see_help);
 }
 
-std::optional<mpq_class> optional_rational(const char* name, const std::optional<std::string>& text) {
+std::optional<mpq_class> optional_rational(const std::string& name, const std::optional<std::string>& text) {
   if (!text) return std::nullopt;
   return parse_rational(name, *text);
 }
@@ -64,9 +64,11 @@ accounting::GdpMeasurable measure_gdp_mechanism(const MeasureGdpRequest& request
 
 accounting::GdptOptions measure_gdp_options(const MeasureGdpRequest& request, const accounting::GdpMeasurable& m) {
   accounting::GdpMeasureSettings settings;
-  settings.eps_max = optional_rational("eps_max", request.eps_max);
-  settings.tolerance = optional_rational("tolerance", request.tolerance);
-  settings.mu_max = optional_rational("mu_max", request.mu_max);
+  // Texts that do not parse name the option as the face spells it: --eps-max reads "eps-max".
+  const Spelling& s = request.spelling;
+  settings.eps_max = optional_rational(s.bare("eps_max"), request.eps_max);
+  settings.tolerance = optional_rational(s.bare("tolerance"), request.tolerance);
+  settings.mu_max = optional_rational(s.bare("mu_max"), request.mu_max);
   if (request.seed) settings.seed = checked_count("seed", *request.seed, 0, UINT64_MAX);
   settings.naive = request.naive;
   return accounting::gdp_measure_options(m, settings);
