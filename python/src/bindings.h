@@ -9,7 +9,7 @@
 //   compose_events.cc   adaptive composition of events by every route (event_composition.h)
 //   measure_gdp.cc      the mu-GDP bracket by the GDP transformation (gdp_measurement.h)
 //   calibrate_dp_sgd.cc the DP-SGD noise multiplier (dp_sgd_calibration.h)
-//   accountant.cc  accounting::Accountant and its PrivacyEvent kinds
+//   accountant.cc  accounting::Accountant and the events of the laws (laws/events.h)
 //   release.cc     the calibration and guarantee of `exactdp release` (for exactdp.dask.release)
 //   grid_noise.cc  exact grid noise on float64 / float32 arrays (exactdp.add_noise; GIL released)
 //   estimation.cc  the Cost-of-Privacy estimators (exactdp.estimators; GIL released)
