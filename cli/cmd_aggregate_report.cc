@@ -111,7 +111,7 @@ JsonValue quantiles_json(const AggregateGuarantee& g) {
 // " = X in COL's units" for a sum (the grid step G of its bounds), else "".
 std::string value_units(const mechanisms::AggregateRequest& r, const AggregateGuarantee& g,
                         const mechanisms::QuantityNoise& q) {
-  if (q.quantity.kind != mechanisms::AggregateKind::kSum) return "";
+  if (q.quantity.kind != mechanisms::AggregateKind::kSum && q.quantity.kind != mechanisms::AggregateKind::kCentredSum) return "";
   const mpq_class grid = mechanisms::bounds_of(r, q.quantity.column).grid;
   const bool laplace = pure_epsilon_law(g);
   return " = " + exactdp::exact_decimal(laplace ? mpq_class(q.scale * grid) : mpq_class(q.sigma2 * grid * grid)) +
