@@ -27,9 +27,10 @@
 // add/remove (pld::covers), under replace-one every event a Poisson-subsampled Gaussian or every
 // event plain.
 // Cost: estimated before anything is discretised from pld_cost.h's support model (widened for
-// the finer truncation) at ~3*10^-8 s per point and bit of every product and ~4 us per point of
-// each query (calibrated on this code, BENCHMARKS.md); wide_pld_epsilon returns nullopt when the
-// estimate is over options.cost_budget, and the caller answers with the 60-bit route.
+// the finer truncation) at ~2*10^-8 s per point and bit of every product and ~2 us per point of
+// each query (kSecondsPerPointBit, kSecondsPerQueryPoint in pld_wide_route.cc; measured there);
+// wide_pld_epsilon returns nullopt when the estimate is over options.cost_budget, and the caller
+// answers with the 60-bit route.
 // Thread-safety: pure functions.
 #pragma once
 
