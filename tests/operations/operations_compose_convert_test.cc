@@ -12,19 +12,10 @@
 #include <exactdp/operations/compose.h>
 #include <exactdp/operations/convert.h>
 
+#include "tests/operations/thrown.h"
+
 namespace exactdp::operations {
 namespace {
-
-template <typename Error, typename F>
-Error thrown(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no error thrown";
-  return Error("", "");
-}
 
 ComposePureDpRequest over_the_zcdp_limit(const Spelling& spelling) {
   ComposePureDpRequest r;
