@@ -23,37 +23,19 @@
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/samplers/system_bits.h>
 
+#include "bench/integer_law_bench.h"
+
 namespace {
 
 using namespace exactdp;
+using exactdp::bench::bench_integer_law;
+using exactdp::bench::report_bits_per_sample;
 
 // The last two are the tiny extremes of the hostile-input test: each Laplace draw with Y != 0
 // squares and compares numbers of ~330,000 bits (sigma2 = 10^-100000).
 const char* const kSigma2[] = {"1", "100", "1e12", "1e100", "1e-10000", "1e-100000"};
 const char* const kScale[] = {"1", "10", "1e6"};
 const char* const kGamma[] = {"1/2", "3/2", "1e-5", "1e6"};
-
-// The bits a sample consumed since `before`, as the counter "bits/sample".
-void report_bits_per_sample(benchmark::State& state, const SeededBits& bits, std::uint64_t before) {
-  state.counters["bits/sample"] = static_cast<double>(bits.bits_consumed() - before) /
-                                  static_cast<double>(state.iterations());
-}
-
-// Single draws sample(bits, params, out) of an integer law whose parameter `name` is the text
-// `value` (labelled "name=value"), with the bits a sample consumed.
-template <class Params, class Sample>
-void bench_integer_law(benchmark::State& state, const char* name, const char* value, Sample sample) {
-  state.SetLabel(std::string(name) + "=" + value);
-  SeededBits bits(Seed{});
-  const auto params = Params::make(parse_rational(name, value));
-  mpz_class out;
-  const std::uint64_t before = bits.bits_consumed();
-  for (auto _ : state) {
-    sample(bits, params, out);
-    benchmark::DoNotOptimize(out);
-  }
-  report_bits_per_sample(state, bits, before);
-}
 
 void BM_DiscreteGaussian(benchmark::State& state) {
   bench_integer_law<DiscreteGaussianParams>(state, "sigma2", kSigma2[state.range(0)],
