@@ -13,10 +13,10 @@ Answer: :class:`CertifiedFloat`, a ``float`` whose value is a certified upper en
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Dict
+from typing import Any
 
 from ._errors import ParameterError
-from .interval import End, Interval
+from .interval import End, Interval, IntervalEnds
 
 _NUMPY_FLOATS = ("float16", "float32", "float64", "longdouble", "float128")
 
@@ -44,7 +44,7 @@ def peer_number(name: str, value: Any) -> Fraction:
     return exact_number(name, value)
 
 
-class CertifiedFloat(float):
+class CertifiedFloat(IntervalEnds, float):
     """A float that is a certified bound: the upper end of ``interval`` rounded UP to a double
     (the smallest double >= it; ``inf`` for an unbounded end). It formats (``"%.3f" % eps``),
     compares (``eps < 2``) and computes like any float — arithmetic on it gives a plain float,
@@ -65,26 +65,6 @@ class CertifiedFloat(float):
 
     def __reduce__(self) -> Any:
         return CertifiedFloat, (self.interval,)
-
-    @property
-    def details(self) -> Dict[str, Any]:
-        return self.interval.details
-
-    @property
-    def lower(self) -> End:
-        return self.interval.lower
-
-    @property
-    def upper(self) -> End:
-        return self.interval.upper
-
-    @property
-    def lower_float(self) -> float:
-        return self.interval.lower_float
-
-    @property
-    def upper_float(self) -> float:
-        return self.interval.upper_float
 
     @property
     def width(self) -> End:

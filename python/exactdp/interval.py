@@ -6,7 +6,7 @@ import decimal
 import math
 import sys
 from fractions import Fraction
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Protocol, Union
 
 End = Union[Fraction, float]  # a Fraction, or math.inf / -math.inf for an unbounded end
 
@@ -116,6 +116,39 @@ class Interval:
 
     def __str__(self) -> str:
         return f"[{_short(self.lower)}, {_short(self.upper)}]"
+
+
+class _HasInterval(Protocol):
+    @property
+    def interval(self) -> Interval: ...
+
+
+class IntervalEnds:
+    """The ends and details of ``self.interval``, as the object's own attributes: what an answer
+    that carries one certified Interval (results.CertifiedAnswer, _peer.CertifiedFloat) shares."""
+
+    __slots__ = ()
+
+    @property
+    def lower(self: _HasInterval) -> End:
+        return self.interval.lower
+
+    @property
+    def upper(self: _HasInterval) -> End:
+        return self.interval.upper
+
+    @property
+    def upper_float(self: _HasInterval) -> float:
+        return self.interval.upper_float
+
+    @property
+    def lower_float(self: _HasInterval) -> float:
+        return self.interval.lower_float
+
+    @property
+    def details(self: _HasInterval) -> Dict[str, Any]:
+        """The interval's details: the rest of the report, as the Interval answers carried it."""
+        return self.interval.details
 
 
 def _float_toward(x: End, up: bool) -> float:

@@ -24,7 +24,7 @@ import warnings
 from fractions import Fraction
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Type, TypeVar, Union
 
-from .interval import End, Interval
+from .interval import End, Interval, IntervalEnds
 
 __all__ = ["AggregateGuarantee", "AuditReport", "AuditTest", "Calibration", "CertifiedAnswer", "Composition",
            "Conversion", "DpSgdCalibration", "EstimatorGuarantee", "EventComposition", "GdpMeasurement", "Profile",
@@ -70,34 +70,13 @@ class Result:
         return self.to_dict()[key]
 
 
-class CertifiedAnswer(Result):
+class CertifiedAnswer(IntervalEnds, Result):
     """A result whose answer is one certified Interval (``interval``); its ends are the result's
     ``lower`` / ``upper`` (exact Fractions, or +-inf) and ``upper_float`` (rounded up)."""
 
     @property
     def interval(self) -> Interval:
         raise NotImplementedError
-
-    @property
-    def lower(self) -> End:
-        return self.interval.lower
-
-    @property
-    def upper(self) -> End:
-        return self.interval.upper
-
-    @property
-    def upper_float(self) -> float:
-        return self.interval.upper_float
-
-    @property
-    def lower_float(self) -> float:
-        return self.interval.lower_float
-
-    @property
-    def details(self) -> Dict[str, Any]:
-        """The interval's details: the rest of the report, as the Interval answers carried it."""
-        return self.interval.details
 
     def __contains__(self, value: object) -> bool:
         return value in self.interval
