@@ -116,8 +116,6 @@ def sample(law: str, size: Size = None, rng: Optional[SeededBits] = None, harden
         values = values.astype(object)
         for index, hex_text in overflow:
             values[index] = int(hex_text, 16)
-        if shape is None:
-            return int(values[0])
     if shape is None:
         return int(values[0])
     return values.reshape(shape)
