@@ -43,7 +43,6 @@ from ._convert import Exact, exact_text, fraction_from_text, law_keyword
 MECHANISMS = tuple(_exactdp._release_laws())
 
 DataFrame = Any  # a pandas or Dask dataframe (neither ships type information here)
-Array = "np.ndarray[Any, Any]"
 # (key, rows, units, sums per value column, kept values per quantile column): a group's totals
 Totals = List[Tuple[str, int, int, List[int], List[List[int]]]]
 
