@@ -287,6 +287,18 @@ auto with_bits(const py::object& rng, Work&& work) {
   return work(static_cast<BitSource&>(system));
 }
 
+// Runs `read(source, bits)` (with_bits) on `records`: CSV bytes through a BytesReader, or the
+// typed columns (record_columns).
+template <class Read>
+auto with_records(const py::object& records, const py::object& rng, Read&& read) {
+  if (py::isinstance<py::bytes>(records)) {
+    BytesReader reader(records.cast<py::bytes>());
+    return with_bits(rng, [&](BitSource& bits) { return read(reader, bits); });
+  }
+  const mechanisms::RecordColumns columns = record_columns(records.cast<py::list>());
+  return with_bits(rng, [&](BitSource& bits) { return read(columns, bits); });
+}
+
 py::dict aggregate_guarantee(const py::dict& spec) {
   const mechanisms::AggregateRequest r = request_of(spec);
   return guarantee_dict(r, mechanisms::calibrate_aggregate(r));
@@ -296,15 +308,8 @@ py::dict aggregate_records(const py::dict& spec, const py::object& records,
                            const std::optional<std::string>& keys_csv, const py::object& rng) {
   const mechanisms::AggregateRequest r = request_of(spec);
   const auto keys = keys_of(r, keys_csv);
-  if (py::isinstance<py::bytes>(records)) {
-    BytesReader reader(records.cast<py::bytes>());
-    return release_dict(r, with_bits(rng, [&](BitSource& bits) {
-                          return mechanisms::aggregate_records(reader, r, keys ? &*keys : nullptr, bits);
-                        }));
-  }
-  const mechanisms::RecordColumns columns = record_columns(records.cast<py::list>());
-  return release_dict(r, with_bits(rng, [&](BitSource& bits) {
-                        return mechanisms::aggregate_records(columns, r, keys ? &*keys : nullptr, bits);
+  return release_dict(r, with_records(records, rng, [&](auto& source, BitSource& bits) {
+                        return mechanisms::aggregate_records(source, r, keys ? &*keys : nullptr, bits);
                       }));
 }
 
@@ -316,21 +321,13 @@ py::object python_int(const mpz_class& v) {
   return py::reinterpret_steal<py::object>(out);
 }
 
-mechanisms::BoundedTotals bounded_records(const mechanisms::AggregateRequest& r, const py::object& records,
-                                          const std::vector<std::string>* keys, const py::object& rng) {
-  if (py::isinstance<py::bytes>(records)) {
-    BytesReader reader(records.cast<py::bytes>());
-    return with_bits(rng, [&](BitSource& bits) { return mechanisms::bound_partition(reader, r, keys, bits); });
-  }
-  const mechanisms::RecordColumns columns = record_columns(records.cast<py::list>());
-  return with_bits(rng, [&](BitSource& bits) { return mechanisms::bound_partition(columns, r, keys, bits); });
-}
-
 py::list bound_partition(const py::dict& spec, const py::object& records,
                          const std::optional<std::string>& keys_csv, const py::object& rng) {
   const mechanisms::AggregateRequest r = request_of(spec);
   const auto keys = keys_of(r, keys_csv);
-  const mechanisms::BoundedTotals t = bounded_records(r, records, keys ? &*keys : nullptr, rng);
+  const mechanisms::BoundedTotals t = with_records(records, rng, [&](auto& source, BitSource& bits) {
+    return mechanisms::bound_partition(source, r, keys ? &*keys : nullptr, bits);
+  });
   py::list out;
   for (std::size_t i = 0; i < t.keys.size(); ++i) {
     py::list sums;
