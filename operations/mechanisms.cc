@@ -215,6 +215,16 @@ std::optional<std::string> foreign_parameter(const MechanismRow& row, const Give
   return std::nullopt;
 }
 
+unsigned checked_tau_bits(const std::string& text, const Spelling& spelling) {
+  const std::string name = spelling.bare("tau_bits");
+  const mpz_class bits = parse_integer(name, text);
+  if (bits < kMinTauBits || bits > kMaxTauBits) {
+    const std::string range = std::to_string(kMinTauBits) + " <= " + name + " <= " + std::to_string(kMaxTauBits);
+    throw ParameterError::out_of_range(name, abbreviate(text), range);
+  }
+  return static_cast<unsigned>(bits.get_ui());
+}
+
 MechanismSpec with_hardened_noise(MechanismSpec m, unsigned tau_bits, const Spelling& spelling) {
   const laws::Law& law = laws::law_named(m.name);
   if (!law.supports(laws::Capability::kHardened)) {

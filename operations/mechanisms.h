@@ -100,4 +100,8 @@ struct MechanismRow {
 // ParameterError naming the noise parameter outside the hardened range (never a fallback).
 [[nodiscard]] MechanismSpec with_hardened_noise(MechanismSpec m, unsigned tau_bits, const Spelling& spelling);
 
+// tau_bits from its text, kMinTauBits..kMaxTauBits (samplers/hardening.h), else ParameterError
+// naming it as the face spells it (tau-bits on the command line); for profile and sample alike.
+[[nodiscard]] unsigned checked_tau_bits(const std::string& text, const Spelling& spelling);
+
 }  // namespace exactdp::operations

@@ -24,17 +24,6 @@ namespace {
                                           "' (allowed: " + mechanism_list(MechanismCommand::kProfile) + ")");
 }
 
-unsigned checked_tau_bits(const ProfileRequest& r) {
-  if (!r.tau_bits) return kDefaultTauBits;
-  const mpz_class bits = parse_integer(r.spelling.bare("tau_bits"), *r.tau_bits);
-  if (bits < kMinTauBits || bits > kMaxTauBits) {
-    const std::string name = r.spelling.bare("tau_bits");
-    const std::string range = std::to_string(kMinTauBits) + " <= " + name + " <= " + std::to_string(kMaxTauBits);
-    throw ParameterError::out_of_range(name, abbreviate(*r.tau_bits), range);
-  }
-  return static_cast<unsigned>(bits.get_ui());
-}
-
 }  // namespace
 
 ProfilePlan plan_profile(const ProfileRequest& request) {
@@ -48,7 +37,7 @@ ProfilePlan plan_profile(const ProfileRequest& request) {
     throw ParameterError(*foreign, "profile " + request.mechanism + " takes no " + s.name(*foreign) + s.see_help);
   }
   if (!request.hardened) return {row->build(request.parameters, s)};
-  const unsigned tau_bits = checked_tau_bits(request);
+  const unsigned tau_bits = request.tau_bits ? checked_tau_bits(*request.tau_bits, s) : kDefaultTauBits;
   return {with_hardened_noise(row->build(request.parameters, s), tau_bits, s)};
 }
 

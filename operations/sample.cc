@@ -6,6 +6,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/operations/law_names.h>
+#include <exactdp/operations/mechanisms.h>
 #include <exactdp/samplers/hardening.h>
 
 namespace exactdp::operations {
@@ -34,16 +35,7 @@ std::optional<Hardening> hardening_of(const SampleRequest& r) {
     return std::nullopt;
   }
   Hardening h;
-  if (r.tau_bits) {
-    const std::string name = s.bare("tau_bits");
-    const mpz_class bits = parse_integer(name, *r.tau_bits);
-    if (bits < kMinTauBits || bits > kMaxTauBits) {
-      throw ParameterError::out_of_range(name, abbreviate(*r.tau_bits),
-                                         std::to_string(kMinTauBits) + " <= " + name + " <= " +
-                                             std::to_string(kMaxTauBits));
-    }
-    h.tau_bits = static_cast<unsigned>(bits.get_ui());
-  }
+  if (r.tau_bits) h.tau_bits = checked_tau_bits(*r.tau_bits, s);
   return h;
 }
 
