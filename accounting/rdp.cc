@@ -35,6 +35,11 @@ Interval gaussian_rdp(const mpq_class& mu, unsigned long alpha, mpfr_prec_t prec
   return Interval(order_q(alpha) * mu * mu / 2, precision);  // exact rational, rounded outward
 }
 
+Interval pure_dp_rdp_bound(const mpq_class& eps, const mpq_class& a, mpfr_prec_t precision) {
+  const mpq_class zcdp_bound = a * eps * eps / 2;
+  return Interval(zcdp_bound < eps ? zcdp_bound : eps, precision);
+}
+
 // Mironov 2017 Prop. 6 at a rational order a > 1 (see laplace_rdp).
 Interval laplace_rdp_at(const mpq_class& eps, const mpq_class& a, mpfr_prec_t precision) {
   require_nonnegative("epsilon", eps);

@@ -158,6 +158,8 @@ class RdpEvent {
                                    mpfr_prec_t precision);
 //   the same at a rational order a > 1 (eps >= 0, naming epsilon)
 [[nodiscard]] Interval laplace_rdp_at(const mpq_class& eps, const mpq_class& alpha, mpfr_prec_t precision);
+//   min(alpha eps^2/2, eps) at an order a > 1, the bound's value       (pure eps-DP, BS16 Prop. 3.3)
+[[nodiscard]] Interval pure_dp_rdp_bound(const mpq_class& eps, const mpq_class& alpha, mpfr_prec_t precision);
 //   1/(alpha-1) log A_alpha                                            (sampled Gaussian, exact)
 [[nodiscard]] Interval poisson_gaussian_rdp(const mpq_class& mu, const mpq_class& q,
                                             unsigned long alpha, mpfr_prec_t precision);

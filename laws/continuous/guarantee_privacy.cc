@@ -6,6 +6,7 @@
 
 #include <exactdp/accounting/gdp_transformation.h>
 #include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/accounting/rdp.h>
 #include <exactdp/accounting/zcdp.h>
 #include <exactdp/core/rational.h>
 
@@ -20,8 +21,7 @@ class GuaranteePrivacy final : public accounting::LawPrivacy {
   std::string describe() const override { return text_; }
   Interval rdp(const mpq_class& a, mpfr_prec_t p) const override {
     if (rho_) return Interval(mpq_class(a * *rho_), p);
-    const mpq_class zcdp_bound = a * *eps_ * *eps_ / 2;
-    return Interval(zcdp_bound < *eps_ ? zcdp_bound : *eps_, p);  // the bound's value
+    return accounting::pure_dp_rdp_bound(*eps_, a, p);
   }
   std::optional<mpq_class> pure_epsilon() const override { return eps_; }
   std::optional<mpq_class> rho() const override { return rho_; }

@@ -6,6 +6,7 @@
 
 #include <exactdp/accounting/discrete_laplace_profile.h>
 #include <exactdp/accounting/parameter_checks.h>
+#include <exactdp/accounting/rdp.h>
 #include <exactdp/core/rational.h>
 
 namespace exactdp::laws {
@@ -23,10 +24,7 @@ class DiscreteLaplacePrivacy final : public accounting::LawPrivacy {
     return "poisson_discrete_laplace(scale=" + abbreviate(to_string(scale_)) + ", q=" + q +
            ", sensitivity=" + abbreviate(to_string(mpq_class(sensitivity_))) + ")";
   }
-  Interval rdp(const mpq_class& a, mpfr_prec_t p) const override {
-    const mpq_class zcdp_bound = a * eps_ * eps_ / 2;
-    return Interval(zcdp_bound < eps_ ? zcdp_bound : eps_, p);  // the bound's value
-  }
+  Interval rdp(const mpq_class& a, mpfr_prec_t p) const override { return accounting::pure_dp_rdp_bound(eps_, a, p); }
   std::optional<mpq_class> pure_epsilon() const override { return eps_; }
   bool has_profile() const override { return true; }
   Interval delta_at(const mpq_class& eps, mpfr_prec_t p) const override {
