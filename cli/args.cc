@@ -4,6 +4,7 @@
 
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/operations/checked_count.h>
 
 namespace exactdp::cli {
 
@@ -111,14 +112,7 @@ std::optional<unsigned long long> ParsedArgs::count(const std::string& name,
                                                     unsigned long long maximum) const {
   auto v = get(name);
   if (!v) return std::nullopt;
-  const mpz_class n = parse_integer(parameter_name(name), *v);
-  const mpz_class lo(std::to_string(minimum)), hi(std::to_string(maximum));
-  if (n < lo || n > hi) {
-    throw ParameterError::out_of_range(parameter_name(name), abbreviate(*v),
-                                       std::to_string(minimum) + " <= " + parameter_name(name) +
-                                           " <= " + std::to_string(maximum));
-  }
-  return std::stoull(n.get_str());
+  return operations::checked_count(parameter_name(name), *v, minimum, maximum);
 }
 
 }  // namespace exactdp::cli

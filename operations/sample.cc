@@ -5,6 +5,7 @@
 
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/operations/checked_count.h>
 #include <exactdp/operations/law_names.h>
 #include <exactdp/operations/mechanisms.h>
 #include <exactdp/samplers/hardening.h>
@@ -81,12 +82,7 @@ SamplePlan plan_sample(const SampleRequest& request) {
 }
 
 unsigned long long checked_sample_count(const std::string& parameter, const std::string& text) {
-  const mpz_class n = parse_integer(parameter, text);
-  if (n < 0 || n > mpz_class(std::to_string(kMaxSamples))) {
-    throw ParameterError::out_of_range(parameter, abbreviate(text),
-                                       "0 <= " + parameter + " <= " + std::to_string(kMaxSamples));
-  }
-  return std::stoull(n.get_str());
+  return checked_count(parameter, text, 0, kMaxSamples);
 }
 
 }  // namespace exactdp::operations
