@@ -1,11 +1,11 @@
-#include "cli/draw_cost.h"
+#include <exactdp/operations/draw_cost.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include <exactdp/core/errors.h>
 
-namespace exactdp::cli {
+namespace exactdp::operations {
 namespace {
 
 std::string whole(double v) { return std::to_string(static_cast<unsigned long long>(v)); }
@@ -32,4 +32,4 @@ void check_draw_cost(const laws::LawParameters& params, unsigned long long draws
   }
 }
 
-}  // namespace exactdp::cli
+}  // namespace exactdp::operations
