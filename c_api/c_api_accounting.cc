@@ -3,9 +3,12 @@
 // optional hardened charge) and its calibration map (laws/noise_calibration.h), as decimal text
 // rounded outward (exact text for a calibrated parameter).
 //
-// The per-law calls (exactdp_discrete_gaussian_delta, exactdp_discrete_laplace_delta,
+// Every profile goes through the operation `law delta` (operations/law_delta.h) and every
+// calibration through the operation `calibrate` (operations/calibrate.h), so a refused value reads
+// as `exactdp profile` / `exactdp calibrate` word it, in the C spelling. The per-law calls
+// (exactdp_discrete_gaussian_delta, exactdp_discrete_laplace_delta,
 // exactdp_calibrate_discrete_gaussian) are the generic ones at a fixed law; exactdp_sampler_delta
-// takes the law of the sampler (every handle holds a registry law). A law without the capability asked for is refused by name.
+// takes the law of the sampler (every handle holds a registry law).
 #include <gmpxx.h>
 #include <mpfr.h>
 
@@ -19,7 +22,7 @@
 #include <exactdp/core/rational.h>
 #include <exactdp/exactdp.h>
 #include <exactdp/laws/registry.h>
-#include <exactdp/operations/calibrate.h>
+#include <exactdp/operations/law_delta.h>
 #include <exactdp/c_api/internal/c_api_support.h>
 #include <exactdp/c_api/internal/law_calls.h>
 
@@ -28,25 +31,28 @@ namespace {
 
 using exactdp::Interval;
 
-mpq_class epsilon_argument(const char* text) {
-  mpq_class e = rational_argument("epsilon", text);
-  require_epsilon(e, text);
-  return e;
+// The operation `law delta` (operations/law_delta.h: the law, its parameters and epsilon checked
+// as `exactdp profile` checks them, in the C spelling), written rounded outward.
+void write_law_delta(const char* law, operations::GivenParameters given, const char* epsilon,
+                     std::optional<std::string> tau, char* lower, char* upper, std::size_t len) {
+  require_non_null(lower, "lower");
+  require_non_null(upper, "upper");
+  require_non_null(epsilon, "epsilon");
+  const operations::LawDeltaRequest request{law, std::move(given), epsilon, std::move(tau), std::nullopt, kCSpelling};
+  const exactdp::DecimalInterval text = exactdp::to_decimal(operations::law_delta(request).delta, EXACTDP_DECIMAL_DIGITS);
+  write_text(text.lower, lower, len, "lower");
+  write_text(text.upper, upper, len, "upper");
 }
 
-// NULL: no hardened charge; else 0 <= tau <= 1.
-std::optional<mpq_class> tau_argument(const char* tau) {
-  if (tau == nullptr) return std::nullopt;
-  mpq_class t = parse_rational("tau", tau);
-  if (sgn(t) < 0 || t > 1) throw ParameterError::out_of_range("tau", abbreviate(tau), "0 <= tau <= 1");
-  return t;
+std::optional<std::string> optional_text(const char* text) {
+  return text == nullptr ? std::nullopt : std::optional<std::string>(text);
 }
 
-// The privacy parameters of a sampler's law with the sensitivity of this call: a law with a
+// The noise parameters of a sampler's law and the sensitivity of this call: a law with a
 // certified profile whose sensitivity is a privacy parameter apart from its noise (never another
 // law standing in for it). EXACTDP_E_UNSUPPORTED for any other law (bernoulli-exp: no additive
 // noise; the staircase: its sensitivity is part of the noise).
-laws::LawParameters sampler_privacy(const exactdp_sampler& s, const mpz_class& sensitivity) {
+operations::GivenParameters sampler_privacy(const exactdp_sampler& s, const char* sensitivity) {
   const laws::Law& law = *s.law;
   bool separate = false;
   for (const auto& spec : law.parameters()) separate = separate || (spec.name == "sensitivity" && spec.role == laws::Role::kPrivacy);
@@ -55,21 +61,12 @@ laws::LawParameters sampler_privacy(const exactdp_sampler& s, const mpz_class& s
                                            "given sensitivity; law " + law.name() + " (" + law.summary() +
                                            ") is not one of them");
   }
-  std::vector<std::pair<std::string, mpq_class>> given;
+  operations::GivenParameters given;
   for (const auto& spec : law.parameters()) {
-    if (spec.role == laws::Role::kNoise) given.emplace_back(spec.name, s.parameters.rational(spec.name));
+    if (spec.role == laws::Role::kNoise) given.emplace_back(spec.name, to_string(s.parameters.rational(spec.name)));
   }
-  given.emplace_back("sensitivity", mpq_class(sensitivity));
-  return law.parse_values(given, laws::Use::kPrivacy);
-}
-
-// The operation `calibrate` (operations/calibrate.h: the command line's and Python's checks and
-// limits, before any work) at the law's default tolerance.
-laws::NoiseCalibration calibrate_via_operation(const std::string& law, const mpq_class& epsilon, const mpq_class& delta,
-                                               const mpq_class& sensitivity) {
-  operations::CalibrateRequest request{law, epsilon, delta, sensitivity, std::nullopt, 20, kCSpelling};
-  operations::CalibratePlan plan = operations::plan_calibration(request);
-  return operations::calibrate(request, std::move(plan)).calibration;
+  if (sensitivity != nullptr) given.emplace_back("sensitivity", sensitivity);
+  return given;
 }
 
 // A calibrated noise parameter as text: exact when its decimal terminates within
@@ -82,26 +79,15 @@ std::string private_side_text(const mpq_class& v) {
   return parse_rational("value", rounded) == v ? exactdp::exact_decimal(v) : rounded;
 }
 
-void write_interval(const Interval& x, char* lower, char* upper, std::size_t len) {
-  const exactdp::DecimalInterval text = exactdp::to_decimal(x, EXACTDP_DECIMAL_DIGITS);
-  write_text(text.lower, lower, len, "lower");
-  write_text(text.upper, upper, len, "upper");
-}
-
 // The per-law profile calls: the law at {parameter_name = parameter, sensitivity}.
 int profile(const char* law_name, const char* parameter_name, const char* epsilon, const char* parameter,
             const char* sensitivity, const char* tau, char* lower, char* upper, std::size_t len) {
   const MpfrCacheRelease release;
-  require_non_null(lower, "lower");
-  require_non_null(upper, "upper");
-  const mpq_class e = epsilon_argument(epsilon);
-  const mpq_class p = rational_argument(parameter_name, parameter);
-  const mpz_class s = sensitivity_argument(sensitivity);
-  const std::optional<mpq_class> t = tau_argument(tau);
-  const laws::Law& law = laws::law_named(law_name);
-  const laws::LawParameters params =
-      law.parse_values({{parameter_name, p}, {"sensitivity", mpq_class(s)}}, laws::Use::kPrivacy);
-  write_interval(certified_delta(law, params, e, t ? &*t : nullptr), lower, upper, len);
+  require_non_null(epsilon, "epsilon");
+  require_non_null(parameter, parameter_name);
+  operations::GivenParameters given{{parameter_name, parameter}};
+  if (sensitivity != nullptr) given.emplace_back("sensitivity", sensitivity);
+  write_law_delta(law_name, std::move(given), epsilon, optional_text(tau), lower, upper, len);
   return EXACTDP_OK;
 }
 
@@ -134,13 +120,10 @@ int exactdp_sampler_delta(const exactdp_sampler* sampler, const char* epsilon,
   return guard([&] {
     const internal::MpfrCacheRelease release;
     require_non_null(sampler, "sampler");
-    require_non_null(lower, "lower");
-    require_non_null(upper, "upper");
-    const mpq_class e = internal::epsilon_argument(epsilon);
-    const mpz_class s = internal::sensitivity_argument(sensitivity);
-    const exactdp::laws::LawParameters p = internal::sampler_privacy(*sampler, s);
-    internal::write_interval(internal::certified_delta(*sampler->law, p, e, internal::tau_upper_or_null(*sampler)),
-                             lower, upper, len);
+    require_non_null(epsilon, "epsilon");
+    const mpq_class* tau = internal::tau_upper_or_null(*sampler);
+    internal::write_law_delta(sampler->law->name().c_str(), internal::sampler_privacy(*sampler, sensitivity), epsilon,
+                              tau ? std::optional(exactdp::to_string(*tau)) : std::nullopt, lower, upper, len);
     return EXACTDP_OK;
   });
 }
@@ -150,10 +133,11 @@ int exactdp_calibrate_discrete_gaussian(const char* epsilon, const char* delta,
   return guard([&] {
     const internal::MpfrCacheRelease release;
     require_non_null(sigma2, "sigma2");
-    const mpq_class e = internal::epsilon_argument(epsilon);
+    const mpq_class e = internal::rational_argument("epsilon", epsilon);
     const mpq_class d = internal::rational_argument("delta", delta);
     const mpz_class s = internal::sensitivity_argument(sensitivity);
-    const exactdp::laws::NoiseCalibration c = internal::calibrate_via_operation("discrete-gaussian", e, d, mpq_class(s));
+    const exactdp::laws::NoiseCalibration c =
+        internal::calibrate_law("discrete-gaussian", {{"sensitivity", s.get_str()}}, e, d, internal::kCSpelling);
     // Exact: sigma2 has 3 or 4 significant decimal digits, so its decimal expansion terminates.
     internal::write_text(exactdp::exact_decimal(c.value), sigma2, len, "sigma2");
     return EXACTDP_OK;
@@ -166,13 +150,9 @@ int exactdp_law_delta(const char* law, const char* const* names, const char* con
     const internal::MpfrCacheRelease release;
     require_non_null(lower, "lower");
     require_non_null(upper, "upper");
-    const auto given = internal::named_values(names, values, count);
+    auto given = internal::named_values(names, values, count);
     require_non_null(law, "law");
-    const exactdp::laws::Law& l = internal::law_with(law, exactdp::laws::Capability::kProfile, "certified profile");
-    const mpq_class e = internal::epsilon_argument(epsilon);
-    const std::optional<mpq_class> t = internal::tau_argument(tau);
-    const exactdp::laws::LawParameters p = l.parse(given, exactdp::laws::Use::kPrivacy);
-    internal::write_interval(internal::certified_delta(l, p, e, t ? &*t : nullptr), lower, upper, len);
+    internal::write_law_delta(law, std::move(given), epsilon, internal::optional_text(tau), lower, upper, len);
     return EXACTDP_OK;
   });
 }
@@ -185,11 +165,9 @@ int exactdp_law_calibrate(const char* law, const char* const* names, const char*
     require_non_null(value, "value");
     const auto given = internal::named_values(names, values, count);
     require_non_null(law, "law");
-    const exactdp::laws::Law& l = internal::law_with(law, exactdp::laws::Capability::kCalibrate, "calibration");
-    const mpq_class e = internal::epsilon_argument(epsilon);
+    const mpq_class e = internal::rational_argument("epsilon", epsilon);
     const mpq_class d = internal::rational_argument("delta", delta);
-    const exactdp::laws::LawParameters p = l.parse(given, exactdp::laws::Use::kCalibrate);  // the names, their values
-    const exactdp::laws::NoiseCalibration c = internal::calibrate_via_operation(l.name(), e, d, p.rational("sensitivity"));
+    const exactdp::laws::NoiseCalibration c = internal::calibrate_law(law, given, e, d, internal::kCSpelling);
     internal::write_text(internal::private_side_text(c.value), value, len, "value");  // EXACTDP_E_BUFFER first when it does not fit
     internal::write_text(c.parameter, parameter, len, "parameter");
     return EXACTDP_OK;

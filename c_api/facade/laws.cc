@@ -1,6 +1,6 @@
 // laws.cc — the law registry through the C++ facade (<exactdp/laws.h>): the registry's schema
-// copied into plain structs, and the profile and calibration calls the C interface makes
-// (internal/law_calls.h).
+// copied into plain structs; profiles through the operation `law delta` (operations/law_delta.h)
+// and calibrations through the operation `calibrate`, as the C interface makes them.
 #include <exactdp/laws.h>
 
 #include <utility>
@@ -8,9 +8,13 @@
 #include <exactdp/c_api/internal/law_calls.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/laws/registry.h>
+#include <exactdp/operations/law_delta.h>
 
 namespace exactdp {
 namespace {
+
+// Parameters named as the C interface names them: "missing required parameter sigma".
+const operations::Spelling kFacadeSpelling{"", "parameter", "", false, ""};
 
 LawInfo info_of(const laws::Law& law) {
   LawInfo info;
@@ -39,20 +43,16 @@ LawInfo law_info(std::string_view law) { return info_of(laws::law_named(law)); }
 Interval law_delta(std::string_view law, const LawArguments& arguments, const mpq_class& epsilon,
                    const std::optional<mpq_class>& tau_upper) {
   const internal::MpfrCacheRelease release;
-  const laws::Law& l = internal::law_with(law, laws::Capability::kProfile, "certified profile");
-  internal::require_epsilon(epsilon, to_string(epsilon));
-  if (tau_upper && (sgn(*tau_upper) < 0 || *tau_upper > 1)) {
-    throw ParameterError::out_of_range("tau", abbreviate(to_string(*tau_upper)), "0 <= tau <= 1");
-  }
-  const laws::LawParameters p = l.parse(arguments, laws::Use::kPrivacy);
-  return internal::certified_delta(l, p, epsilon, tau_upper ? &*tau_upper : nullptr);
+  const operations::LawDeltaRequest request{std::string(law), arguments, to_string(epsilon),
+                                            tau_upper ? std::optional(to_string(*tau_upper)) : std::nullopt,
+                                            std::nullopt, kFacadeSpelling};
+  return operations::law_delta(request).delta;
 }
 
 LawCalibration law_calibrate(std::string_view law, const LawArguments& arguments, const mpq_class& epsilon,
                              const mpq_class& delta) {
   const internal::MpfrCacheRelease release;
-  internal::require_epsilon(epsilon, to_string(epsilon));
-  laws::NoiseCalibration c = internal::calibrate_law(law, arguments, epsilon, delta);
+  laws::NoiseCalibration c = internal::calibrate_law(law, arguments, epsilon, delta, kFacadeSpelling);
   return {std::move(c.parameter), std::move(c.value), std::move(c.delta_at)};
 }
 

@@ -1,13 +1,10 @@
 #include <exactdp/c_api/internal/law_calls.h>
 
 #include <string>
+#include <utility>
 
-#include <exactdp/accounting/event_profile.h>
-#include <exactdp/accounting/hardened_charge.h>
-#include <exactdp/accounting/ziv.h>
-#include <exactdp/core/errors.h>
-#include <exactdp/core/rational.h>
 #include <exactdp/laws/registry.h>
+#include <exactdp/operations/calibrate.h>
 
 namespace exactdp::internal {
 const laws::Law& law_with(std::string_view name, laws::Capability c, const char* what) {
@@ -19,21 +16,14 @@ const laws::Law& law_with(std::string_view name, laws::Capability c, const char*
   return law;
 }
 
-void require_epsilon(const mpq_class& epsilon, std::string_view text) {
-  if (sgn(epsilon) < 0) throw ParameterError::out_of_range("epsilon", abbreviate(text), "epsilon >= 0");
-}
-
-Interval certified_delta(const laws::Law& law, const laws::LawParameters& p, const mpq_class& epsilon,
-                         const mpq_class* tau_upper) {
-  const accounting::Certified d = accounting::event_delta(law.privacy_event(p), epsilon, accounting::ZivOptions{});
-  if (tau_upper == nullptr) return d.value;
-  return accounting::hardened_delta(d.value, epsilon, *tau_upper);
-}
-
 laws::NoiseCalibration calibrate_law(std::string_view law_name, const NamedText& given, const mpq_class& epsilon,
-                                     const mpq_class& delta) {
+                                     const mpq_class& delta, const operations::Spelling& spelling) {
   const laws::Law& law = law_with(law_name, laws::Capability::kCalibrate, "calibration");
-  return law.calibrate({epsilon, delta, std::nullopt}, law.parse(given, laws::Use::kCalibrate));
+  const laws::LawParameters p = law.parse(given, laws::Use::kCalibrate);  // the names, their values
+  operations::CalibrateRequest request{law.name(), epsilon, delta, p.rational("sensitivity"), std::nullopt, 20,
+                                       spelling};
+  operations::CalibratePlan plan = operations::plan_calibration(request);
+  return operations::calibrate(request, std::move(plan)).calibration;
 }
 
 }  // namespace exactdp::internal

@@ -1,8 +1,8 @@
 // law_calls.h — the registry calls of the C interface (exactdp.h) and the C++ facade
-// (<exactdp/sampler.h>, <exactdp/laws.h>): a law with the capability a call needs and a
-// certified profile with an optional hardened charge (both faces); the sampler a handle holds;
-// the facade's calibration (the C interface calibrates through the operation `calibrate`, and both
-// make their samplers through the operation `sample`, operations/, as the command line does).
+// (<exactdp/sampler.h>, <exactdp/laws.h>): a law with the capability a call needs, the sampler a
+// handle holds, and the calibration both faces make through the operation `calibrate`. Both
+// evaluate profiles through the operation `law delta` (operations/law_delta.h) and make their
+// samplers through the operation `sample` (operations/sample.h), as the command line does.
 #pragma once
 
 #include <gmpxx.h>
@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include <exactdp/core/interval.h>
 #include <exactdp/laws/law.h>
+#include <exactdp/operations/spelling.h>
 
 namespace exactdp::internal {
 
@@ -45,16 +45,12 @@ struct LawSampler {
 // it, `what` naming the capability: "certified profile", "calibration").
 [[nodiscard]] const laws::Law& law_with(std::string_view name, laws::Capability c, const char* what);
 
-// ParameterError naming "epsilon" unless epsilon >= 0 (`text`: the value as the caller wrote it).
-void require_epsilon(const mpq_class& epsilon, std::string_view text);
-
-// The law's certified delta(epsilon) at p (noise and privacy parameters), plus
-// (1 + e^epsilon) tau_upper when tau_upper is given (a hardened sampler's charge).
-[[nodiscard]] Interval certified_delta(const laws::Law& law, const laws::LawParameters& p, const mpq_class& epsilon,
-                                       const mpq_class* tau_upper);
-
-// The law's calibration map at (epsilon, delta) and its privacy parameters by name.
+// The law's calibration map at (epsilon, delta) and its privacy parameters by name: the law
+// (law_with), the parameters' names and values (the law's parser), then the operation `calibrate`
+// (operations/calibrate.h: epsilon, delta and the sensitivity checked as the command line checks
+// them) at the law's default tolerance.
 [[nodiscard]] laws::NoiseCalibration calibrate_law(std::string_view law, const NamedText& given,
-                                                   const mpq_class& epsilon, const mpq_class& delta);
+                                                   const mpq_class& epsilon, const mpq_class& delta,
+                                                   const operations::Spelling& spelling);
 
 }  // namespace exactdp::internal

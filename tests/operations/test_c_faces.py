@@ -1,6 +1,7 @@
 """The same refused request through the three faces of an operation: the command line, Python and
 the C interface (libexactdp.so, called through ctypes). Each refuses with the same parameter named
-and the same allowed range, from the same check (operations/sample.h, operations/calibrate.h); only
+and the same allowed range, from the same check (operations/sample.h, operations/calibrate.h,
+operations/law_delta.h through operations/profile.h); only
 the spelling of a parameter differs (operations/spelling.h: --tau-bits, tau_bits).
 
 Run by ctest (operations_faces) with PYTHONPATH holding the built package, EXACTDP_CLI the built
@@ -45,6 +46,15 @@ def lib():
     c.exactdp_law_calibrate.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p),
                                         ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_char_p,
                                         ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
+    delta_call = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                  ctypes.c_char_p, ctypes.c_size_t]
+    c.exactdp_discrete_gaussian_delta.argtypes = delta_call
+    c.exactdp_discrete_laplace_delta.argtypes = delta_call
+    c.exactdp_law_delta.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_char_p),
+                                    ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                    ctypes.c_char_p, ctypes.c_size_t]
+    c.exactdp_calibrate_discrete_gaussian.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                                      ctypes.c_char_p, ctypes.c_size_t]
     return c
 
 
@@ -123,3 +133,66 @@ def test_calibrate_range_is_the_same_error_in_three_faces(lib):
                      EXACTDP_E_PARAM)
     assert info.value.parameter == "delta"
     assert c_text == str(info.value) == text
+
+
+def c_law_delta(lib, law, names, values, epsilon):
+    lower, upper = ctypes.create_string_buffer(64), ctypes.create_string_buffer(64)
+    return lib.exactdp_law_delta(law.encode(), texts(*names), texts(*values), len(names), epsilon.encode(), None,
+                                 lower, upper, 64)
+
+
+def c_per_law_delta(call, epsilon, noise, sensitivity=None):
+    lower, upper = ctypes.create_string_buffer(64), ctypes.create_string_buffer(64)
+    return call(epsilon.encode(), noise.encode(), sensitivity and sensitivity.encode(), None, lower, upper, 64)
+
+
+def test_profile_parameter_range_is_the_same_error_in_three_faces(lib):
+    # operations/law_delta.h checks a law's parameters through operations/profile.h.
+    text = cli_error("profile", "discrete-gaussian", "--sigma2", "0", "--epsilon", "1")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.profile("discrete-gaussian", sigma2=0, epsilon=1)
+    generic = c_error(lib, c_law_delta(lib, "discrete-gaussian", ["sigma2"], ["0"], "1"), EXACTDP_E_PARAM)
+    per_law = c_error(lib, c_per_law_delta(lib.exactdp_discrete_gaussian_delta, "1", "0"), EXACTDP_E_PARAM)
+    assert info.value.parameter == "sigma2"
+    assert generic == per_law == str(info.value) == text == "sigma2 = 0 is out of range: allowed sigma2 > 0"
+    text = cli_error("profile", "discrete-laplace", "--scale", "1", "--sensitivity", "3/2", "--epsilon", "1")
+    per_law = c_error(lib, c_per_law_delta(lib.exactdp_discrete_laplace_delta, "1", "1", "3/2"), EXACTDP_E_PARAM)
+    assert per_law == text == "sensitivity = 3/2 is not an integer: allowed whole numbers only"
+
+
+def test_profile_epsilon_is_the_same_error_in_three_faces(lib):
+    text = cli_error("profile", "gaussian", "--sigma", "1", "--epsilon", "-1")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.profile("gaussian", sigma=1, epsilon=-1)
+    generic = c_error(lib, c_law_delta(lib, "gaussian", ["sigma"], ["1"], "-1"), EXACTDP_E_PARAM)
+    per_law = c_error(lib, c_per_law_delta(lib.exactdp_discrete_laplace_delta, "-1", "1"), EXACTDP_E_PARAM)
+    assert generic == per_law == str(info.value) == text == "epsilon = -1 is out of range: allowed epsilon >= 0"
+
+
+def test_profile_size_limit_is_the_same_error_in_three_faces(lib):
+    # A parameter's decimal exponent is limited before any work (SECURITY.md, "Limits").
+    text = cli_error("profile", "discrete-gaussian", "--sigma2", "1e100000000", "--epsilon", "1")
+    with pytest.raises(exactdp.LimitError) as info:
+        exactdp.profile("discrete-gaussian", sigma2="1e100000000", epsilon=1)
+    generic = c_error(lib, c_law_delta(lib, "discrete-gaussian", ["sigma2"], ["1e100000000"], "1"), EXACTDP_E_LIMIT)
+    assert generic == str(info.value) == text
+    assert "over the limit" in text
+
+
+def test_profile_law_without_one_is_the_same_error_in_python_and_c(lib):
+    # The command line names its command's mechanisms instead (test_faces.py).
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.profile("bernoulli-exp", gamma=1, epsilon=1)
+    generic = c_error(lib, c_law_delta(lib, "bernoulli-exp", ["gamma"], ["1"], "1"), EXACTDP_E_PARAM)
+    assert info.value.parameter == "law"
+    assert generic == str(info.value)
+    assert generic.startswith("law = bernoulli-exp has no certified profile: allowed ")
+
+
+def test_calibrate_epsilon_is_the_same_error_in_three_faces(lib):
+    text = cli_error("calibrate", "discrete-gaussian", "--epsilon", "-1", "--delta", "1e-5")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.calibrate("discrete-gaussian", epsilon=-1, delta="1e-5")
+    sigma2 = ctypes.create_string_buffer(64)
+    per_law = c_error(lib, lib.exactdp_calibrate_discrete_gaussian(b"-1", b"1e-5", None, sigma2, 64), EXACTDP_E_PARAM)
+    assert per_law == str(info.value) == text == "epsilon = -1 is out of range: allowed epsilon >= 0"
