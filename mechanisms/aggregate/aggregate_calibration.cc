@@ -56,7 +56,7 @@ void calibrate_laplace(AggregateGuarantee& g, unsigned long max_groups) {
 }
 
 // The zCDP split's sigma2 lowered to the product profile's optimum (joint_gaussian_calibration.h)
-// when the release has no quantile and the product is within its cost; else the split stays.
+// when the release has no quantile and a profile of the product certifies; else the split stays.
 void calibrate_gaussian_jointly(AggregateGuarantee& g, unsigned long max_groups) {
   if (!g.quantiles.empty()) return;
   std::vector<mpz_class> shifts;
@@ -73,7 +73,7 @@ void calibrate_gaussian_jointly(AggregateGuarantee& g, unsigned long max_groups)
     g.noise[i].rho = mpq_class(g.noise[i].sensitivity.l2_squared) / (2 * joint->sigma2[i]);
     g.noise[i].rho.canonicalize();
   }
-  g.aggregates_route = "product-profile (exact)";
+  g.aggregates_route = joint->route;
   g.aggregates_epsilon_certified = exactdp::Interval(g.aggregates_epsilon, exactdp::kDefaultPrecision);
   g.aggregates_delta_certified = joint->delta_at;
 }

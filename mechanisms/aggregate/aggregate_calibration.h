@@ -16,10 +16,10 @@
 //     divergence of independent discrete Gaussians adds over coordinates); the quantities are
 //     composed by the project's accountant (accounting/accountant.h), whose certified epsilon at
 //     delta_agg must be <= eps_agg. Then, without quantiles, every sigma2_i is lowered by one
-//     common factor to the optimum of the exact profile of the product of the L0 n discrete
+//     common factor to the optimum of a certified profile of the product of the L0 n discrete
 //     Gaussians shifted by their per-group bounds (joint_gaussian_calibration.h; route
-//     "product-profile (exact)": delta(eps_agg) certified <= delta_agg), when that product is
-//     within its cost (two quantities with L0 = 1); otherwise the zCDP split stays.
+//     "product-profile (exact)" or "product-profile (smoothed)": delta(eps_agg) certified
+//     <= delta_agg), for any n and L0 when every sigma2_i >= 2; otherwise the zCDP split stays.
 // Quantiles (aggregate_quantile.h) take equal shares alongside the noisy quantities (n + m shares
 // for n quantities and m quantiles); quantile j's exponential mechanism is eps_j-DP per group
 // and a unit changes at most L0 groups:
@@ -57,7 +57,7 @@ struct QuantityNoise {
   mpq_class sigma2;   // discrete Gaussian sigma2 (grid steps); 0 for Laplace
   mpq_class epsilon;  // Laplace: L1 / t, exact
   mpq_class rho;      // Gaussian: L2^2 / (2 sigma2), exact
-  mpq_class zcdp_sigma2;  // Gaussian, product-profile route: the zCDP split's sigma2 it replaced; else 0
+  mpq_class zcdp_sigma2;  // Gaussian, product-profile routes: the zCDP split's sigma2 it replaced; else 0
 };
 
 struct QuantileNoise {
@@ -80,7 +80,7 @@ struct AggregateGuarantee {
   std::vector<QuantileNoise> quantiles;
   std::string aggregates_route;  // "pure-dp-l1" or the accountant's route
   exactdp::Interval aggregates_epsilon_certified{exactdp::kDefaultPrecision};
-  // product-profile route: the product's certified delta at aggregates_epsilon (upper <= aggregates_delta)
+  // product-profile routes: the product's certified delta at aggregates_epsilon (upper <= aggregates_delta)
   std::optional<exactdp::Interval> aggregates_delta_certified;
   mpq_class epsilon;  // an exact upper bound on the whole release's epsilon, <= requested
   mpq_class delta;    // an exact upper bound on the whole release's delta, <= requested
