@@ -1,7 +1,8 @@
 // exactdp aggregate — releases from raw records: contribution bounding, private partition
 // selection (or public keys) and noisy counts, sums and means with a certified composed
-// guarantee. The library does the work (mechanisms/aggregate/); this file parses options and
-// prints. docs/AGGREGATE.md has the semantics and the proofs.
+// guarantee. The operation (operations/aggregate.h) checks the request and runs the library
+// (mechanisms/aggregate/); this file turns options into the request and prints the report.
+// docs/AGGREGATE.md has the semantics and the proofs.
 #include <csignal>
 #include <fstream>
 #include <iostream>
@@ -19,12 +20,11 @@
 #include "cli/seed_option.h"
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
-#include <exactdp/mechanisms/aggregate/aggregate_release.h>
+#include <exactdp/mechanisms/aggregate/aggregate_input.h>
+#include <exactdp/operations/aggregate.h>
 
 namespace exactdp::cli {
 namespace {
-
-using mechanisms::AggregateKind;
 
 const std::string kHelp = std::string(
     "usage:\n"
@@ -91,32 +91,17 @@ const std::string kHelp = std::string(
     "Exit status: 0 success; 2 bad usage, parameter or input (the message names the option or the\n"
     "input line; nothing on stdout); 1 a write error or an internal error.\n");
 
-struct ValueOptions {
-  std::vector<mechanisms::AggregateOutput> outputs;
-  std::vector<mechanisms::ValueColumn> columns;
-};
+// The sums, means and quantiles of the command line, in order, as the operation takes them.
+using ValueOptions = std::vector<operations::AggregateOutputRequest>;
 
-// Adds COL's bounds (the same bounds when COL is named twice).
-void add_bounds(ValueOptions& v, const std::string& column, const std::string& text) {
-  const mechanisms::ValueBounds b = mechanisms::parse_value_bounds(text);
-  for (const auto& c : v.columns) {
-    if (c.name != column) continue;
-    if (c.bounds.lower != b.lower || c.bounds.upper != b.upper || c.bounds.decimals != b.decimals) {
-      throw ParameterError("bounds", "column '" + column + "' is given two different --bounds");
-    }
-    return;
-  }
-  v.columns.push_back({column, b});
-}
-
-// --q R[,R...] for quantile column COL: one output per R (exact rationals).
-void add_quantiles(ValueOptions& v, const std::string& column, const std::string& text) {
+// --q R[,R...] for the quantile column waiting for it: one q text per R.
+std::vector<std::string> split_quantiles(const std::string& text) {
+  std::vector<std::string> out;
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    const mpq_class q = parse_rational("q", text.substr(start, comma - start));
-    v.outputs.push_back({AggregateKind::kQuantile, column, q});
-    if (comma == std::string::npos) return;
+    out.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) return out;
     start = comma + 1;
   }
 }
@@ -125,8 +110,8 @@ void add_quantiles(ValueOptions& v, const std::string& column, const std::string
 // args: each value column is followed by its --bounds, a quantile column then by its --q.
 ValueOptions take_value_options(Args args, std::vector<std::string>& rest) {
   ValueOptions v;
-  std::optional<std::string> pending;   // the column waiting for its --bounds
-  std::optional<std::string> quantile;  // the quantile column waiting for its --q
+  bool pending = false;   // the last output waits for its --bounds
+  bool quantile = false;  // the last output, a quantile, waits for its --q
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i], value;
     const std::size_t eq = a.find('=');
@@ -138,28 +123,25 @@ ValueOptions take_value_options(Args args, std::vector<std::string>& rest) {
       value = args[++i];
     }
     if (a == "--sum" || a == "--mean" || a == "--quantile") {
-      if (pending) throw UsageError("--sum/--mean/--quantile " + *pending + " needs --bounds L,U after it");
-      if (quantile) throw UsageError("--quantile " + *quantile + " needs --q R[,R...] after its --bounds");
-      if (a == "--quantile") {
-        quantile = value;
-      } else {
-        v.outputs.push_back({a == "--sum" ? AggregateKind::kSum : AggregateKind::kMean, value});
-      }
-      pending = value;
+      if (pending) throw UsageError("--sum/--mean/--quantile " + v.back().column + " needs --bounds L,U after it");
+      if (quantile) throw UsageError("--quantile " + v.back().column + " needs --q R[,R...] after its --bounds");
+      v.push_back({a.substr(2), value, std::nullopt, {}});
+      pending = true;
+      quantile = a == "--quantile";
     } else if (a == "--bounds") {
       if (!pending) throw UsageError("--bounds must follow a --sum COL, --mean COL or --quantile COL");
-      add_bounds(v, *pending, value);
-      pending.reset();
+      v.back().bounds = value;
+      pending = false;
     } else if (a == "--q") {
       if (!quantile || pending) throw UsageError("--q must follow a --quantile COL --bounds L,U");
-      add_quantiles(v, *quantile, value);
-      quantile.reset();
+      v.back().q = split_quantiles(value);
+      quantile = false;
     } else {
       rest.push_back(args[i]);
     }
   }
-  if (pending) throw UsageError("--sum/--mean/--quantile " + *pending + " needs --bounds L,U after it");
-  if (quantile) throw UsageError("--quantile " + *quantile + " needs --q R[,R...] after its --bounds");
+  if (pending) throw UsageError("--sum/--mean/--quantile " + v.back().column + " needs --bounds L,U after it");
+  if (quantile) throw UsageError("--quantile " + v.back().column + " needs --q R[,R...] after its --bounds");
   return v;
 }
 
@@ -169,26 +151,13 @@ std::vector<std::string> split_columns(const std::string& text) {
   while (true) {
     const std::size_t comma = text.find(',', start);
     out.push_back(text.substr(start, comma - start));
-    if (out.back().empty()) throw ParameterError("group-by", "group-by has an empty column name");
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }
 }
 
-// The release's laws (registry names, mechanisms::release_laws()); any other law is refused by
-// name.
-std::string parse_mechanism(const std::optional<std::string>& name) {
-  if (!name) return "discrete-laplace";
-  for (const auto& law : mechanisms::release_laws()) {
-    if (*name == law) return law;
-  }
-  throw ParameterError("mechanism", "mechanism = " + abbreviate(*name) +
-                                        " is not a noise law aggregate adds: allowed " + mechanisms::release_law_names());
-}
-
 struct AggregateOptions {
-  mechanisms::AggregateRequest request;
-  mechanisms::AggregateLimits limits;
+  operations::AggregatePlan plan;
   std::optional<std::string> keys_path;
   std::optional<std::string> json_path;
   std::optional<std::string> output_path;
@@ -210,36 +179,36 @@ ParsedArgs parse_aggregate_args(Args args, ValueOptions& values) {
   return ParsedArgs(Args(rest), specs);
 }
 
-// Output order: --count, --count-units, then the sums and means as given.
+// The command line as the operation's request. Output order: --count, --count-units, then the
+// sums, means and quantiles as given.
+operations::AggregateRequest aggregate_request(const ParsedArgs& parsed, ValueOptions values) {
+  operations::AggregateRequest r;
+  r.privacy_unit = parsed.require("--privacy-unit");
+  r.group_by = split_columns(parsed.require("--group-by"));
+  if (parsed.has("--count")) r.outputs.push_back({"count"});
+  if (parsed.has("--count-units")) r.outputs.push_back({"count_units"});
+  for (auto& out : values) r.outputs.push_back(std::move(out));
+  r.max_groups = parsed.get("--max-groups");
+  r.max_rows = parsed.get("--max-rows");
+  r.mechanism = parsed.get("--mechanism");
+  r.epsilon = parsed.require("--epsilon");
+  r.delta = parsed.get("--delta");
+  r.split = parsed.get("--split");
+  r.public_keys = parsed.has("--keys");
+  r.selection = parsed.get("--selection");
+  r.max_input_bytes = parsed.get("--max-input-bytes");
+  return r;
+}
+
 AggregateOptions parse_aggregate_options(const ParsedArgs& parsed, ValueOptions values) {
   if (!parsed.positionals().empty()) {
     throw UsageError("aggregate takes no positional argument ('" + parsed.positionals()[0] +
                      "'); the records are read on stdin (see --help)");
   }
   AggregateOptions o;
-  mechanisms::AggregateRequest& r = o.request;
-  r.privacy_unit = parsed.require("--privacy-unit");
-  r.group_by = split_columns(parsed.require("--group-by"));
-  if (parsed.has("--count")) r.outputs.push_back({AggregateKind::kCount, ""});
-  if (parsed.has("--count-units")) r.outputs.push_back({AggregateKind::kCountUnits, ""});
-  for (auto& out : values.outputs) r.outputs.push_back(std::move(out));
-  r.value_columns = std::move(values.columns);
-  r.bounding.max_groups = static_cast<unsigned long>(
-      parsed.count("--max-groups", 1, mechanisms::kMaxAggregateGroupsPerUnit).value_or(1));
-  r.bounding.max_rows = static_cast<unsigned long>(
-      parsed.count("--max-rows", 1, mechanisms::kMaxAggregateRowsPerGroup).value_or(1));
-  r.mechanism = parse_mechanism(parsed.get("--mechanism"));
-  r.epsilon = parsed.require_rational("--epsilon");
-  r.delta = parsed.rational("--delta");
-  r.split = parsed.rational("--split");
+  o.plan = operations::plan_aggregate(aggregate_request(parsed, std::move(values)));
   o.keys_path = parsed.get("--keys");
-  r.public_keys = o.keys_path.has_value();
-  if (const auto method = parsed.get("--selection")) r.selection = mechanisms::parse_selection_method(*method);
-  mechanisms::validate_aggregate_request(r);
   o.digits = digits_option(parsed, 1000);
-  if (const auto n = parsed.count("--max-input-bytes", 1, o.limits.csv.max_input_bytes)) {
-    o.limits.csv.max_input_bytes = *n;
-  }
   o.json_path = parsed.get("--json");
   o.output_path = parsed.get("--output");
   return o;
@@ -249,11 +218,7 @@ std::vector<std::string> load_keys(const std::string& path, const mechanisms::Ag
   std::ifstream file(path, std::ios::binary);
   if (!file) throw ParameterError("keys", "keys file '" + abbreviate(path) + "' cannot be read");
   mechanisms::StreamByteReader reader(file);
-  try {
-    return mechanisms::read_public_keys(reader, r.group_by);
-  } catch (const mechanisms::CsvError& e) {
-    throw ParameterError("keys", "keys file '" + abbreviate(path) + "': " + e.what());
-  }
+  return operations::read_aggregate_keys(reader, r, "keys file '" + abbreviate(path) + "'");
 }
 
 }  // namespace
@@ -273,28 +238,28 @@ int cmd_aggregate(Args args, Io& io) {
   if (opts.output_path) table_file = std::make_unique<AtomicOutputFile>("--output", *opts.output_path);
   if (opts.json_path) json_file = std::make_unique<AtomicOutputFile>("--json", *opts.json_path);
   std::optional<std::vector<std::string>> keys;
-  if (opts.keys_path) keys = load_keys(*opts.keys_path, opts.request);
+  if (opts.keys_path) keys = load_keys(*opts.keys_path, opts.plan.request);
   const bool seeded = has_seed_option(parsed);
   const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
 
   mechanisms::StreamByteReader input(io.in);
-  const mechanisms::AggregateRelease release = mechanisms::aggregate_records(
-      input, opts.request, keys ? &*keys : nullptr, *bits, opts.limits);
+  const operations::AggregateReport report =
+      operations::aggregate_records(opts.plan, input, keys ? &*keys : nullptr, *bits);
 
   std::ostream& out = table_file ? table_file->stream() : io.out;
   if (&out == &std::cout) std::signal(SIGPIPE, SIG_IGN);
-  out << release.header << "\n";
-  for (const auto& row : release.rows) out << row << "\n";
+  out << report.header << "\n";
+  for (const auto& row : report.rows) out << row << "\n";
   out.flush();
   if (!out) {
     io.err << "exactdp aggregate: error writing the output (the released table is incomplete)\n";
     return 1;
   }
   if (json_file) {
-    json_file->stream() << aggregate_guarantee_json(opts.request, release, seeded, opts.digits).dump() << "\n";
+    json_file->stream() << aggregate_guarantee_json(opts.plan.request, report, seeded, opts.digits).dump() << "\n";
   }
   if (!commit_outputs(table_file.get(), json_file.get(), "aggregate", io.err)) return 1;
-  print_aggregate_guarantee(io.err, opts.request, release, seeded, opts.digits);
+  print_aggregate_guarantee(io.err, opts.plan.request, report, seeded, opts.digits);
   return 0;
 }
 

@@ -10,27 +10,23 @@ namespace exactdp::cli {
 namespace {
 
 using mechanisms::AggregateGuarantee;
-
-// The aggregates' law composes by its pure epsilon (discrete Laplace), not by zCDP.
-bool pure_epsilon_law(const AggregateGuarantee& g) {
-  return !mechanisms::release_law_composes_by_zcdp(mechanisms::release_law(g.mechanism));
-}
+using operations::AggregateReport;
 
 std::string upper_text(const mpq_class& bound, bool exact, int digits) {
   return exact ? exactdp::exact_decimal(bound) : exactdp::to_decimal(bound, digits).upper;
 }
 
-JsonValue selection_json(const AggregateGuarantee& g, const mechanisms::AggregateRelease& rel, int digits) {
+JsonValue selection_json(const AggregateReport& rep, int digits) {
+  const AggregateGuarantee& g = rep.guarantee;
   if (!g.selection) {
     JsonValue j = JsonValue::object();
     j.set("method", "public keys (--keys): every key released, none selected from the data");
-    j.set("keys", static_cast<unsigned long long>(rel.candidate_groups));
+    j.set("keys", rep.public_keys);
     return j;
   }
   const auto& s = *g.selection;
   JsonValue j = JsonValue::object();
-  j.set("method", s.table ? "optimal: each group released with probability p(units) (exact Bernoulli)"
-                          : "threshold: units + discrete Laplace noise >= tau");
+  j.set("method", operations::selection_method_words(s));
   j.set("selection", mechanisms::selection_method_name(s.method));
   j.set("epsilon", exactdp::exact_decimal(s.epsilon));
   j.set("delta_requested", exactdp::exact_decimal(s.delta_requested));
@@ -49,7 +45,7 @@ JsonValue selection_json(const AggregateGuarantee& g, const mechanisms::Aggregat
     j.set("scale", exactdp::exact_decimal(s.scale));
     j.set("threshold", s.threshold.get_str());
   }
-  j.set("released_groups", static_cast<unsigned long long>(rel.rows.size()));
+  j.set("released_groups", static_cast<unsigned long long>(rep.rows.size()));
   return j;
 }
 
@@ -68,16 +64,17 @@ std::string selection_text(const mechanisms::PartitionSelection& s, int digits) 
          exactdp::exact_decimal(s.scale) + "), delta <= " + exactdp::to_decimal(s.delta, digits).upper;
 }
 
-JsonValue quantities_json(const AggregateGuarantee& g) {
+JsonValue quantities_json(const AggregateReport& rep) {
   JsonValue arr = JsonValue::array();
-  for (const auto& q : g.noise) {
+  for (const auto& qr : rep.quantities) {
+    const mechanisms::QuantityNoise& q = qr.noise;
     JsonValue j = JsonValue::object();
     j.set("quantity", q.quantity.name());
-    j.set("mechanism", g.mechanism);
+    j.set("mechanism", rep.guarantee.mechanism);
     j.set("sensitivity_per_group", q.sensitivity.per_group.get_str());
     j.set("l1_sensitivity", q.sensitivity.l1.get_str());
     j.set("l2_sensitivity_squared", q.sensitivity.l2_squared.get_str());
-    if (pure_epsilon_law(g)) {
+    if (rep.pure_epsilon) {
       j.set("scale", exactdp::exact_decimal(q.scale));
       j.set("epsilon", exactdp::exact_decimal(q.epsilon));
     } else {
@@ -91,38 +88,34 @@ JsonValue quantities_json(const AggregateGuarantee& g) {
   return arr;
 }
 
-JsonValue quantiles_json(const AggregateGuarantee& g) {
+JsonValue quantiles_json(const AggregateReport& rep) {
   JsonValue arr = JsonValue::array();
-  for (const auto& q : g.quantiles) {
+  for (const auto& q : rep.guarantee.quantiles) {
     JsonValue j = JsonValue::object();
     j.set("output", q.output.name());
     j.set("column", q.output.column);
     j.set("q", exactdp::exact_decimal(q.output.q));
-    j.set("mechanism", "exponential mechanism on the bounds' grid (score -|b #(x < c) - a (n - #(x = c))|)");
+    j.set("mechanism", operations::kQuantileMechanismWords);
     j.set("candidates", q.candidates.get_str());
     j.set("score_sensitivity_per_group", q.sensitivity.get_str());
     j.set("epsilon_per_group", exactdp::exact_decimal(q.epsilon));
-    if (!pure_epsilon_law(g)) j.set("rho_zcdp", exactdp::parameter_text(q.rho));
+    if (!rep.pure_epsilon) j.set("rho_zcdp", exactdp::parameter_text(q.rho));
     arr.push(j);
   }
   return arr;
 }
 
-// " = X in COL's units" for a sum (the grid step G of its bounds), else "".
-std::string value_units(const mechanisms::AggregateRequest& r, const AggregateGuarantee& g,
-                        const mechanisms::QuantityNoise& q) {
-  if (q.quantity.kind != mechanisms::AggregateKind::kSum && q.quantity.kind != mechanisms::AggregateKind::kCentredSum) return "";
-  const mpq_class grid = mechanisms::bounds_of(r, q.quantity.column).grid;
-  const bool laplace = pure_epsilon_law(g);
-  return " = " + exactdp::exact_decimal(laplace ? mpq_class(q.scale * grid) : mpq_class(q.sigma2 * grid * grid)) +
-         " in " + q.quantity.column + "'s units";
+// " = X in COL's units" for a sum or a centred sum (its noise times the grid step G), else "".
+std::string value_units(const operations::AggregateQuantityReport& q) {
+  if (!q.scale_in_units) return "";
+  return " = " + exactdp::exact_decimal(*q.scale_in_units) + " in " + q.noise.quantity.column + "'s units";
 }
 
 }  // namespace
 
-JsonValue aggregate_guarantee_json(const mechanisms::AggregateRequest& r,
-                                   const mechanisms::AggregateRelease& rel, bool seeded, int digits) {
-  const AggregateGuarantee& g = rel.guarantee;
+JsonValue aggregate_guarantee_json(const mechanisms::AggregateRequest& r, const AggregateReport& rep, bool seeded,
+                                   int digits) {
+  const AggregateGuarantee& g = rep.guarantee;
   JsonValue j = JsonValue::object();
   j.set("command", "aggregate");
   j.set("mechanism", g.mechanism);
@@ -140,25 +133,25 @@ JsonValue aggregate_guarantee_json(const mechanisms::AggregateRequest& r,
   bounding.set("method", "exact reservoir sampling (Algorithm R) with the CSPRNG, per unit");
   j.set("bounding", bounding);
   j.set("split", exactdp::exact_decimal(g.selection_share));
-  j.set("partition_selection", selection_json(g, rel, digits));
+  j.set("partition_selection", selection_json(rep, digits));
   j.set("aggregates_epsilon", exactdp::exact_decimal(g.aggregates_epsilon));
   j.set("aggregates_delta", exactdp::exact_decimal(g.aggregates_delta));
   j.set_interval("aggregates_epsilon_certified", g.aggregates_epsilon_certified, digits);
   j.set("aggregates_route", g.aggregates_route);
   if (g.aggregates_delta_certified) j.set_interval("aggregates_delta_certified", *g.aggregates_delta_certified, digits);
   j.set("composition", "basic (adaptive) composition of selection and aggregates");
-  j.set("quantities", quantities_json(g));
-  j.set("quantiles", quantiles_json(g));
+  j.set("quantities", quantities_json(rep));
+  j.set("quantiles", quantiles_json(rep));
   // Nothing counted from the data (rows, units, candidate groups) is printed: those counts are
   // not private. The released groups are (they are the output's rows).
-  j.set("released_groups", static_cast<unsigned long long>(rel.rows.size()));
+  j.set("released_groups", static_cast<unsigned long long>(rep.rows.size()));
   j.set("randomness", seeded ? "seeded ChaCha20 (reproducible demo: NOT private)" : "OS CSPRNG");
   return j;
 }
 
-void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateRequest& r,
-                               const mechanisms::AggregateRelease& rel, bool seeded, int digits) {
-  const AggregateGuarantee& g = rel.guarantee;
+void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateRequest& r, const AggregateReport& rep,
+                               bool seeded, int digits) {
+  const AggregateGuarantee& g = rep.guarantee;
   err << "exactdp aggregate: guarantee of the whole release (certified upper ends, rounded up)\n";
   err << "  (epsilon, delta)-DP  epsilon <= " << upper_text(g.epsilon, g.epsilon_is_exact, digits)
       << ", delta <= " << upper_text(g.delta, false, digits) << "  (requested epsilon = "
@@ -170,10 +163,10 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
       << " group(s) and Linf = " << r.bounding.max_rows
       << " row(s) per group, uniformly at random (exact reservoir sampling)\n";
   if (g.selection) {
-    err << "  partition selection  " << selection_text(*g.selection, digits) << "; " << rel.rows.size()
+    err << "  partition selection  " << selection_text(*g.selection, digits) << "; " << rep.rows.size()
         << " group(s) released\n";
   } else {
-    err << "  partition selection  none: the " << rel.candidate_groups << " public key(s) of --keys\n";
+    err << "  partition selection  none: the " << rep.public_keys << " public key(s) of --keys\n";
   }
   err << "  aggregates           epsilon = " << exactdp::exact_decimal(g.aggregates_epsilon)
       << ", delta = " << exactdp::exact_decimal(g.aggregates_delta) << ", route " << g.aggregates_route
@@ -183,11 +176,11 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
                     " by the exact profile of the quantities' discrete Gaussians together"
               : std::string())
       << ")\n";
-  for (const auto& q : g.noise) {
+  for (const auto& qr : rep.quantities) {
+    const mechanisms::QuantityNoise& q = qr.noise;
     err << "  " << q.quantity.name() << ": " << g.mechanism << ", "
-        << (pure_epsilon_law(g) ? "scale = " + exactdp::exact_decimal(q.scale)
-                                                            : "sigma2 = " + exactdp::exact_decimal(q.sigma2))
-        << " grid step(s)" << value_units(r, g, q)
+        << (rep.pure_epsilon ? "scale = " + exactdp::exact_decimal(q.scale) : "sigma2 = " + exactdp::exact_decimal(q.sigma2))
+        << " grid step(s)" << value_units(qr)
         << (sgn(q.zcdp_sigma2) > 0 ? " (zCDP split: sigma2 = " + exactdp::exact_decimal(q.zcdp_sigma2) + ")" : std::string())
         << "; sensitivity per group " << q.sensitivity.per_group.get_str() << ", L1 = "
         << q.sensitivity.l1.get_str() << ", L2^2 = " << q.sensitivity.l2_squared.get_str() << "\n";
@@ -196,7 +189,7 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
     err << "  " << q.output.name() << ": exponential mechanism on " << q.candidates.get_str()
         << " grid point(s), epsilon = " << exactdp::exact_decimal(q.epsilon) << " per group (score sensitivity "
         << q.sensitivity.get_str() << ")"
-        << (pure_epsilon_law(g) ? std::string() : ", rho = " + exactdp::parameter_text(q.rho) + " zCDP") << "\n";
+        << (rep.pure_epsilon ? std::string() : ", rho = " + exactdp::parameter_text(q.rho) + " zCDP") << "\n";
   }
   err << "  composition          basic: selection then aggregates (split = "
       << exactdp::exact_decimal(g.selection_share) << ")\n";

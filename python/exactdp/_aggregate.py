@@ -132,7 +132,8 @@ def _value_options(options: Dict[str, Any]) -> Tuple[List[Tuple[str, str, Option
 
 
 def _bounding_option(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= int(value) <= 1_000_000:
+    """An int; its range (1..10^6) is the operation's check, the same as the command line's."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ParameterError(f"{name} = {value!r} is out of range: allowed an integer 1 <= {name} <= 1000000", name)
     return int(value)
 

@@ -1,10 +1,11 @@
-// aggregate.cc — the `exactdp aggregate` library (mechanisms/aggregate/) for exactdp.aggregate
+// aggregate.cc — the operation `aggregate` (operations/aggregate.h) for exactdp.aggregate
 // (pandas) and exactdp.dask.aggregate; docs/AGGREGATE.md, "From Python and Dask".
 //
 // spec: a dict {privacy_unit, group_by: [names], outputs: [(kind, column, q)], bounds: [(column,
-//   "L,U")], max_groups, max_rows, mechanism, epsilon, delta (text or None), split (text or None),
-//   public_keys: bool}; kind is a name of kKinds below (a new aggregate kind is one line there);
-//   q is the exact text of a quantile's q (named `quantile` in errors), None for other kinds.
+//   "L,U")], max_groups, max_rows (ints), mechanism, epsilon, delta (text or None), split (text or
+//   None), public_keys: bool, selection (text or None)}, turned into the operation's request and
+//   checked there; kind is count, count_units, sum, mean or quantile; q is the exact text of a
+//   quantile's q (named `quantile` in errors), None for other kinds.
 // records: typed columns [(name, kind, values, exponents)] (mechanisms/aggregate/aggregate_columns.h,
 //   no CSV): kind "text" (values a list of str: a key's text, or a value's exact decimal), "int"
 //   (values an int64 array), "dyadic" (values the int64 mantissas m, exponents the int32 e of a
@@ -39,6 +40,7 @@
 #include <exactdp/core/rational.h>
 #include <exactdp/mechanisms/aggregate/optimal_partition_selection.h>
 #include <exactdp/mechanisms/aggregate/aggregate_from_totals.h>
+#include <exactdp/operations/aggregate.h>
 #include <exactdp/samplers/system_bits.h>
 
 namespace py = pybind11;
@@ -46,92 +48,54 @@ namespace py = pybind11;
 namespace exactdp::python {
 namespace {
 
-using mechanisms::AggregateKind;
+using operations::AggregateReport;
 
-// The aggregate kinds by their Python name (exactdp.aggregate's keywords).
-const std::vector<std::pair<std::string, AggregateKind>> kKinds = {
-    {"count", AggregateKind::kCount},
-    {"count_units", AggregateKind::kCountUnits},
-    {"sum", AggregateKind::kSum},
-    {"mean", AggregateKind::kMean},
-    {"quantile", AggregateKind::kQuantile},
-};
-
-AggregateKind kind_named(const std::string& name) {
-  for (const auto& [n, k] : kKinds) {
-    if (n == name) return k;
-  }
-  throw ParameterError("aggregate", "aggregate kind '" + abbreviate(name) + "' is not one of count, "
-                                    "count_units, sum, mean, quantile");
-}
-
-std::string mechanism_named(const std::string& name) {
-  for (const auto& law : mechanisms::release_laws()) {
-    if (name == law) return law;
-  }
-  throw ParameterError("mechanism", "mechanism = " + abbreviate(name) +
-                                        " is not a noise law aggregate adds: allowed " +
-                                        mechanisms::release_law_names());
-}
-
-std::optional<mpq_class> optional_rational(const char* name, const py::handle& v) {
+std::optional<std::string> optional_text(const py::handle& v) {
   if (v.is_none()) return std::nullopt;
-  return parse_rational(name, v.cast<std::string>());
+  return v.cast<std::string>();
 }
 
-// A quantile's q: exact, 0 <= q <= 1 (the library's range), named as exactdp.aggregate's keyword.
-mpq_class quantile_q(const py::handle& text) {
-  const mpq_class q = parse_rational("quantile", text.cast<std::string>());
-  if (sgn(q) < 0 || q > 1) throw ParameterError::out_of_range("quantile", abbreviate(to_string(q)), "0 <= q <= 1");
-  return q;
-}
-
-mechanisms::AggregateRequest request_of(const py::dict& spec) {
-  mechanisms::AggregateRequest r;
+// The spec as the operation's request (operations/aggregate.h), checked there.
+operations::AggregatePlan plan_of(const py::dict& spec) {
+  operations::AggregateRequest r;
+  r.spelling = operations::kPythonSpelling;
   r.privacy_unit = spec["privacy_unit"].cast<std::string>();
   r.group_by = spec["group_by"].cast<std::vector<std::string>>();
+  const auto bounds = spec["bounds"].cast<std::vector<std::pair<std::string, std::string>>>();
   for (const auto& item : spec["outputs"].cast<py::list>()) {
     const auto output = item.cast<py::tuple>();
-    r.outputs.push_back({kind_named(output[0].cast<std::string>()), output[1].cast<std::string>()});
-    if (r.outputs.back().kind == AggregateKind::kQuantile) r.outputs.back().q = quantile_q(output[2]);
+    operations::AggregateOutputRequest o{output[0].cast<std::string>(), output[1].cast<std::string>(), {}, {}};
+    for (const auto& [column, text] : bounds) {
+      if (column == o.column && o.kind != "count" && o.kind != "count_units") o.bounds = text;
+    }
+    if (!output[2].is_none()) o.q.push_back(output[2].cast<std::string>());
+    r.outputs.push_back(std::move(o));
   }
-  for (const auto& [column, bounds] : spec["bounds"].cast<std::vector<std::pair<std::string, std::string>>>()) {
-    r.value_columns.push_back({column, mechanisms::parse_value_bounds(bounds)});
-  }
-  r.bounding.max_groups = spec["max_groups"].cast<unsigned long>();
-  r.bounding.max_rows = spec["max_rows"].cast<unsigned long>();
-  r.mechanism = mechanism_named(spec["mechanism"].cast<std::string>());
-  r.epsilon = parse_rational("epsilon", spec["epsilon"].cast<std::string>());
-  r.delta = optional_rational("delta", spec["delta"]);
-  r.split = optional_rational("split", spec["split"]);
+  r.max_groups = py::str(spec["max_groups"]).cast<std::string>();
+  r.max_rows = py::str(spec["max_rows"]).cast<std::string>();
+  r.mechanism = spec["mechanism"].cast<std::string>();
+  r.epsilon = spec["epsilon"].cast<std::string>();
+  r.delta = optional_text(spec["delta"]);
+  r.split = optional_text(spec["split"]);
   r.public_keys = spec["public_keys"].cast<bool>();
-  if (spec.contains("selection") && !spec["selection"].is_none()) {
-    r.selection = mechanisms::parse_selection_method(spec["selection"].cast<std::string>());
-  }
-  mechanisms::validate_aggregate_request(r);
-  return r;
+  if (spec.contains("selection")) r.selection = optional_text(spec["selection"]);
+  return operations::plan_aggregate(r);
 }
 
 // A sum's (or a mean's centred sum's) noise is in grid steps of its column's bounds: "grid" is
 // that step (the CLI prints the noise in the column's units too), None for a count; a centred sum
 // also gives its "centre" (the bounds' midpoint on the grid, added back to the mean).
-py::dict quantity_dict(const mechanisms::AggregateRequest& r, const mechanisms::AggregateGuarantee& g,
-                       const mechanisms::QuantityNoise& q) {
+py::dict quantity_dict(const AggregateReport& rep, const operations::AggregateQuantityReport& qr) {
+  const mechanisms::QuantityNoise& q = qr.noise;
   py::dict d;
   d["quantity"] = q.quantity.name();
-  const bool has_grid = q.quantity.kind == mechanisms::AggregateKind::kSum ||
-                        q.quantity.kind == mechanisms::AggregateKind::kCentredSum;
-  d["grid"] = !has_grid ? py::object(py::none())
-                        : py::object(py::str(to_string(mechanisms::bounds_of(r, q.quantity.column).grid)));
-  if (q.quantity.kind == mechanisms::AggregateKind::kCentredSum) {
-    const auto& b = mechanisms::bounds_of(r, q.quantity.column);
-    d["centre"] = to_string(mpq_class(b.centre_index) * b.grid);
-  }
-  d["mechanism"] = g.mechanism;
+  d["grid"] = qr.grid ? py::object(py::str(to_string(*qr.grid))) : py::object(py::none());
+  if (qr.centre) d["centre"] = to_string(*qr.centre);
+  d["mechanism"] = rep.guarantee.mechanism;
   d["sensitivity_per_group"] = q.sensitivity.per_group.get_str();
   d["l1_sensitivity"] = q.sensitivity.l1.get_str();
   d["l2_sensitivity_squared"] = q.sensitivity.l2_squared.get_str();
-  if (mechanisms::release_law_composes_by_zcdp(mechanisms::release_law(g.mechanism))) {
+  if (!rep.pure_epsilon) {
     d["sigma2"] = to_string(q.sigma2);
     d["rho_zcdp"] = to_string(q.rho);
   } else {
@@ -142,16 +106,16 @@ py::dict quantity_dict(const mechanisms::AggregateRequest& r, const mechanisms::
 }
 
 // The CLI's --json "quantiles" entries (cli/cmd_aggregate_report.cc), rationals as exact texts.
-py::dict quantile_dict(const mechanisms::AggregateGuarantee& g, const mechanisms::QuantileNoise& q) {
+py::dict quantile_dict(const AggregateReport& rep, const mechanisms::QuantileNoise& q) {
   py::dict d;
   d["output"] = q.output.name();
   d["column"] = q.output.column;
   d["q"] = to_string(q.output.q);
-  d["mechanism"] = "exponential mechanism on the bounds' grid (score -|b #(x < c) - a (n - #(x = c))|)";
+  d["mechanism"] = operations::kQuantileMechanismWords;
   d["candidates"] = q.candidates.get_str();
   d["score_sensitivity_per_group"] = q.sensitivity.get_str();
   d["epsilon_per_group"] = to_string(q.epsilon);
-  if (mechanisms::release_law_composes_by_zcdp(mechanisms::release_law(g.mechanism))) d["rho_zcdp"] = to_string(q.rho);
+  if (!rep.pure_epsilon) d["rho_zcdp"] = to_string(q.rho);
   return d;
 }
 
@@ -179,7 +143,8 @@ py::object selection_dict(const mechanisms::AggregateGuarantee& g) {
   return d;
 }
 
-py::dict guarantee_dict(const mechanisms::AggregateRequest& r, const mechanisms::AggregateGuarantee& g) {
+py::dict guarantee_dict(const AggregateReport& rep) {
+  const mechanisms::AggregateGuarantee& g = rep.guarantee;
   py::dict d;
   d["mechanism"] = g.mechanism;
   d["requested_epsilon"] = to_string(g.requested_epsilon);
@@ -194,19 +159,19 @@ py::dict guarantee_dict(const mechanisms::AggregateRequest& r, const mechanisms:
   d["aggregates_epsilon_certified"] = interval_to_dict(g.aggregates_epsilon_certified);
   d["aggregates_route"] = g.aggregates_route;
   py::list quantities;
-  for (const auto& q : g.noise) quantities.append(quantity_dict(r, g, q));
+  for (const auto& q : rep.quantities) quantities.append(quantity_dict(rep, q));
   d["quantities"] = quantities;
   py::list quantiles;
-  for (const auto& q : g.quantiles) quantiles.append(quantile_dict(g, q));
+  for (const auto& q : g.quantiles) quantiles.append(quantile_dict(rep, q));
   d["quantiles"] = quantiles;
   return d;
 }
 
-py::dict release_dict(const mechanisms::AggregateRequest& r, const mechanisms::AggregateRelease& rel) {
+py::dict release_dict(const AggregateReport& rep) {
   py::dict d;
-  d["header"] = rel.header;
-  d["rows"] = rel.rows;
-  d["guarantee"] = guarantee_dict(r, rel.guarantee);
+  d["header"] = rep.header;
+  d["rows"] = rep.rows;
+  d["guarantee"] = guarantee_dict(rep);
   return d;
 }
 
@@ -216,11 +181,7 @@ std::optional<std::vector<std::string>> keys_of(const mechanisms::AggregateReque
   if (!keys_csv) return std::nullopt;
   std::istringstream in(*keys_csv);
   mechanisms::StreamByteReader reader(in);
-  try {
-    return mechanisms::read_public_keys(reader, r.group_by);
-  } catch (const mechanisms::CsvError& e) {
-    throw ParameterError("keys", std::string("keys: ") + e.what());
-  }
+  return operations::read_aggregate_keys(reader, r, "keys");
 }
 
 // The bytes of a Python bytes object, read in place (no copy): the object is immutable and the
@@ -299,18 +260,15 @@ auto with_records(const py::object& records, const py::object& rng, Read&& read)
   return with_bits(rng, [&](BitSource& bits) { return read(columns, bits); });
 }
 
-py::dict aggregate_guarantee(const py::dict& spec) {
-  const mechanisms::AggregateRequest r = request_of(spec);
-  return guarantee_dict(r, mechanisms::calibrate_aggregate(r));
-}
+py::dict aggregate_guarantee(const py::dict& spec) { return guarantee_dict(operations::aggregate_guarantee(plan_of(spec))); }
 
 py::dict aggregate_records(const py::dict& spec, const py::object& records,
                            const std::optional<std::string>& keys_csv, const py::object& rng) {
-  const mechanisms::AggregateRequest r = request_of(spec);
-  const auto keys = keys_of(r, keys_csv);
-  return release_dict(r, with_records(records, rng, [&](auto& source, BitSource& bits) {
-                        return mechanisms::aggregate_records(source, r, keys ? &*keys : nullptr, bits);
-                      }));
+  const operations::AggregatePlan plan = plan_of(spec);
+  const auto keys = keys_of(plan.request, keys_csv);
+  return release_dict(with_records(records, rng, [&](auto& source, BitSource& bits) {
+    return operations::aggregate_records(plan, source, keys ? &*keys : nullptr, bits);
+  }));
 }
 
 // Through hexadecimal text: Python's int-to-str digit limit (4,300 by default) applies to
@@ -323,7 +281,7 @@ py::object python_int(const mpz_class& v) {
 
 py::list bound_partition(const py::dict& spec, const py::object& records,
                          const std::optional<std::string>& keys_csv, const py::object& rng) {
-  const mechanisms::AggregateRequest r = request_of(spec);
+  const mechanisms::AggregateRequest r = plan_of(spec).request;
   const auto keys = keys_of(r, keys_csv);
   const mechanisms::BoundedTotals t = with_records(records, rng, [&](auto& source, BitSource& bits) {
     return mechanisms::bound_partition(source, r, keys ? &*keys : nullptr, bits);
@@ -378,13 +336,13 @@ mechanisms::BoundedTotals bounded_totals_of(const mechanisms::AggregateRequest& 
 
 py::dict from_totals(const py::dict& spec, const py::list& totals, const std::optional<std::string>& keys_csv,
                      const py::object& rng) {
-  const mechanisms::AggregateRequest r = request_of(spec);
+  const mechanisms::AggregateRequest r = plan_of(spec).request;
   const auto keys = keys_of(r, keys_csv);
   mechanisms::BoundedTotals t = bounded_totals_of(r, totals);
-  const mechanisms::AggregateRelease rel = with_bits(rng, [&](BitSource& bits) {
+  mechanisms::AggregateRelease rel = with_bits(rng, [&](BitSource& bits) {
     return mechanisms::aggregate_from_totals(r, std::move(t), keys ? &*keys : nullptr, bits);
   });
-  return release_dict(r, rel);
+  return release_dict(operations::aggregate_report(r, std::move(rel)));
 }
 
 }  // namespace
