@@ -4,6 +4,7 @@
 #include <exactdp/laws/continuous/privacy_laws.h>
 #include <exactdp/laws/discrete_gaussian/discrete_gaussian_law.h>
 #include <exactdp/laws/discrete_laplace/discrete_laplace_law.h>
+#include <exactdp/laws/distributed_discrete_gaussian/ddg_law.h>
 #include <exactdp/laws/skellam/skellam_law.h>
 #include <exactdp/laws/staircase/staircase_law.h>
 #include <exactdp/laws/vector_grid/vector_grid_law.h>
@@ -16,7 +17,7 @@ const std::vector<const Law*>& all_laws() {
       &discrete_gaussian_law(), &discrete_laplace_law(), &bernoulli_exp_law(), &staircase_law(),
       &gaussian_law(),          &laplace_law(),          &gdp_law(),           &pure_dp_law(),
       &zcdp_law(),
-      &vector_discrete_gaussian_law(), &vector_discrete_laplace_law(), &skellam_law(),
+      &vector_discrete_gaussian_law(), &vector_discrete_laplace_law(), &skellam_law(), &distributed_discrete_gaussian_law(),
   };
   return laws;
 }

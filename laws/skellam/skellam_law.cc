@@ -32,7 +32,8 @@ class Skellam final : public Law {
              {"mean", ValueKind::kInteger, Role::kSampling, "0", "|mean| < 2^62", "the centre"},
              {"sensitivity", ValueKind::kInteger, Role::kPrivacy, "1", "1 <= sensitivity <= 10^9",
               "the integer query's sensitivity"}},
-            Capability::kSample | Capability::kAudit | Capability::kProfile | Capability::kEvent) {}
+            Capability::kSample | Capability::kAudit | Capability::kProfile | Capability::kEvent |
+                Capability::kSubsample) {}
 
   std::unique_ptr<Sampler> make_sampler(const LawParameters& p, const std::optional<Hardening>& h) const override {
     if (h) unsupported("hardened sampler");

@@ -1,5 +1,8 @@
 #include <exactdp/laws/skellam/skellam_privacy.h>
 
+#include <stdexcept>
+
+#include <exactdp/accounting/rdp_law_bounds.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 
@@ -36,20 +39,22 @@ bool SkellamPrivacy::has_profile() const { return true; }
 
 bool SkellamPrivacy::exact_profile() const { return mu_ <= skellam_pmf_max_mu(); }
 
-// Beyond the exact masses: min over alpha - 1 in {2^i, 3 2^(i-1)}, -12 <= i <= 16, of
-// exp((alpha - 1) (eps(alpha) - epsilon)) (Mironov 2017, Proposition 3), a fixed set, so the
-// bound is non-increasing in epsilon.
+// Beyond the exact masses: the shared conversion over a fixed grid of orders
+// (accounting/rdp_law_bounds.h), so the bound is non-increasing in epsilon.
 Interval SkellamPrivacy::rdp_delta_bound(const mpq_class& epsilon, mpfr_prec_t precision) const {
-  Interval best(1L, precision);
-  for (int i = -12; i <= 16; ++i) {
-    const mpq_class power = i >= 0 ? mpq_class(mpz_class(1) << i) : mpq_class(mpz_class(1), mpz_class(1) << -i);
-    for (const mpq_class& step : {power, mpq_class(power * mpq_class(3, 2))}) {
-      const mpq_class exponent = step * (rdp_bound(1 + step) - epsilon);
-      if (exponent >= 0) continue;
-      best = min(best, exp(Interval(exponent, precision)));
-    }
-  }
-  return best;
+  return accounting::rdp_delta_over_orders([this](const mpq_class& a, mpfr_prec_t p) { return rdp(a, p); }, epsilon,
+                                           precision);
+}
+
+bool SkellamPrivacy::supports_subsampled_order(const mpq_class& alpha) const {
+  return alpha.get_den() == 1 && alpha >= 2 && alpha <= accounting::kMaxGeneralSubsampledOrder;
+}
+
+Interval SkellamPrivacy::subsampled_rdp(const mpq_class& q, const mpq_class& alpha, mpfr_prec_t precision) const {
+  if (!supports_subsampled_order(alpha)) throw std::logic_error("SkellamPrivacy::subsampled_rdp: order not supported");
+  const accounting::RdpCurve curve = [this](const mpq_class& a, mpfr_prec_t p) { return rdp(a, p); };
+  return min(accounting::poisson_subsampled_rdp_bound(q, alpha.get_num().get_ui(), curve, precision),
+             rdp(alpha, precision));
 }
 
 std::shared_ptr<const SkellamPmf> SkellamPrivacy::masses(mpfr_prec_t precision) const {

@@ -18,13 +18,15 @@
 // log-concavity, Hoggar 1974), so the shifts form a family with a monotone likelihood ratio and,
 // by Karlin-Rubin, the most powerful test of shift 0 against d has a power nondecreasing in |d|:
 // the trade-off curve at D lies below every |d| < D's (a negative d by symmetry).
-// Beyond mu = 10^6 delta_at() is an upper bound instead: the RDP bound converted by
-// delta <= exp((alpha - 1) (eps(alpha) - eps)) (Mironov 2017, Proposition 3), minimised over a
-// fixed grid of orders. Where both exist the exact profile is the smaller (it is the profile
+// Beyond mu = 10^6 delta_at() is an upper bound instead: the RDP bound converted by CKS20
+// Proposition 12 (accounting::rdp_to_delta), minimised over a fixed grid of orders
+// (accounting/rdp_law_bounds.h). Where both exist the exact profile is the smaller (it is the profile
 // itself; the conversion bounds it).
 // Sums of clients: independent Sk(mu_i) add to Sk(sum mu_i), so n clients adding Sk(mu) each give
 // the maps of Sk(n mu) (state mu = n mu_client in the event).
-// No pure epsilon, no PLD atoms, no Poisson-subsampled RDP (yet).
+// Poisson-subsampled rounds (poisson-skellam): the general bound of Zhu and Wang over the AKL21
+// curve (accounting/rdp_law_bounds.h), integer orders 2..256, capped by the unsampled eps(alpha).
+// No pure epsilon, no PLD atoms.
 #pragma once
 
 #include <gmpxx.h>
@@ -52,6 +54,9 @@ class SkellamPrivacy final : public accounting::LawPrivacy {
   [[nodiscard]] Interval delta_at(const mpq_class& epsilon, mpfr_prec_t precision) const override;
   [[nodiscard]] bool has_atoms() const override { return false; }
   [[nodiscard]] bool symmetric_pair() const override { return true; }
+  [[nodiscard]] bool supports_subsampled_order(const mpq_class& alpha) const override;
+  [[nodiscard]] Interval subsampled_rdp(const mpq_class& q, const mpq_class& alpha,
+                                        mpfr_prec_t precision) const override;
 
  private:
   [[nodiscard]] std::shared_ptr<const SkellamPmf> masses(mpfr_prec_t precision) const;
