@@ -1,0 +1,104 @@
+// federated.cc — plan_federated (federated.h): the request's texts parsed exactly and checked, the
+// plan built, and the report's numbers written as text once for every face.
+#include <exactdp/operations/federated.h>
+
+#include <gmpxx.h>
+
+#include <string>
+
+#include <exactdp/core/decimal.h>
+#include <exactdp/core/errors.h>
+#include <exactdp/core/rational.h>
+#include <exactdp/laws/registry.h>
+#include <exactdp/operations/checked_count.h>
+
+namespace exactdp::operations {
+namespace {
+
+constexpr int kDigits = 6;
+
+long granularity_of(const std::string& text) {
+  const mpq_class k = parse_rational("granularity", text);
+  if (k.get_den() != 1 || k < -4096 || k > 4096) {
+    throw ParameterError::out_of_range("granularity", abbreviate(text),
+                                       "an integer exponent k, -4096 <= k <= 4096 (granularity 2^-k)");
+  }
+  return k.get_num().get_si();
+}
+
+mechanisms::FederatedSpec spec_of(const FederatedRequest& r) {
+  mechanisms::FederatedSpec s;
+  s.dimension = checked_count("dimension", r.dimension, 1, mechanisms::kMaxFederatedDimension);
+  s.clip = parse_rational("c", r.clip);
+  if (r.granularity) s.granularity_exponent = granularity_of(*r.granularity);
+  s.bits = static_cast<unsigned>(checked_count("bits", r.bits, mechanisms::kMinFederatedBits, mechanisms::kMaxFederatedBits));
+  s.clients = checked_count("clients", r.clients, 1, mechanisms::kMaxFederatedClients);
+  s.dropout = parse_rational("dropout", r.dropout);
+  if (r.noise != "discrete-gaussian" && r.noise != "skellam") {
+    throw ParameterError("noise", "noise = " + abbreviate(r.noise) + " is not a client noise: allowed discrete-gaussian, skellam");
+  }
+  s.noise = r.noise;
+  s.noise_value = parse_rational(r.noise == "skellam" ? "mu" : "sigma2", r.noise_value);
+  s.beta = parse_rational("beta", r.beta);
+  s.max_wrap = parse_rational("max_wrap", r.max_wrap);
+  s.rotation_seed = r.rotation_seed;
+  if (r.hardened) {
+    if (r.noise == "skellam") {
+      throw ParameterError("hardened", "hardened: the skellam law has no isochronous sampler; allowed: plain (hardened off) "
+                                       "for skellam, or noise = discrete-gaussian");
+    }
+    s.hardening = Hardening{};
+  }
+  return s;
+}
+
+// ceil(sqrt(v) 2^10) / 2^10 >= sqrt(v), as exact text.
+std::string root_upper(const mpz_class& v) {
+  mpz_class scaled = v << 20;
+  mpz_class root;
+  mpz_class rest;
+  mpz_sqrtrem(root.get_mpz_t(), rest.get_mpz_t(), scaled.get_mpz_t());
+  if (rest != 0) root += 1;
+  return parameter_text(mpq_class(root, 1024));
+}
+
+void write_event(const mechanisms::FederatedPlan& plan, FederatedReport& report) {
+  if (plan.skellam()) {
+    report.no_event_reason = "the skellam law's privacy maps take one sensitivity (L1 = L2), not a vector's L1 and L2";
+    return;
+  }
+  if (laws::find_law("distributed-discrete-gaussian") == nullptr) {
+    report.no_event_reason = "the distributed-discrete-gaussian law is not in this build";
+    return;
+  }
+  const mechanisms::FederatedSpec& s = plan.spec();
+  report.event = "distributed-discrete-gaussian:sigma2=" + parameter_text(plan.lattice_noise()) +
+                 ",clients=" + std::to_string(s.clients) + ",dropout=" + parameter_text(s.dropout) +
+                 ",sensitivity=" + report.sensitivity + ",dim=" + std::to_string(plan.padded_dimension());
+}
+
+}  // namespace
+
+FederatedReport plan_federated(const FederatedRequest& request) {
+  const mechanisms::FederatedSpec spec = spec_of(request);
+  if (spec.noise == "skellam" && spec.dimension > kMaxSkellamPaddedDimension) {
+    throw LimitError("dimension", "dimension = " + std::to_string(spec.dimension) +
+                                      " is over the skellam limit: allowed dimension <= 65536 with noise = skellam "
+                                      "(each coordinate's share costs tens of microseconds; discrete-gaussian allows 2^24)");
+  }
+  // d <= 65536 = 4^8 pads to at most 65536 coordinates.
+  auto plan = std::make_shared<const mechanisms::FederatedPlan>(mechanisms::FederatedPlan::make(spec));
+  FederatedReport report;
+  report.norm_bound = plan->norm_bound().get_str();
+  report.sensitivity = root_upper(plan->norm_bound());
+  report.retry_probability = decimal_upper(plan->retry_probability().upper(), kDigits);
+  report.wrap_probability = decimal_upper(plan->wrap_probability().upper(), kDigits);
+  const mpq_class tau = plan->sampler().hardened() ? plan->sampler().tau_upper() : mpq_class(0);
+  const Interval charge(mpq_class(tau * mpz_class(static_cast<unsigned long>(spec.clients)) * plan->padded_dimension()), 128);
+  report.hardened_tau = decimal_upper(charge.upper(), kDigits);
+  report.plan = std::move(plan);
+  write_event(*report.plan, report);
+  return report;
+}
+
+}  // namespace exactdp::operations

@@ -1,0 +1,63 @@
+// federated.h — the operation `federated`: one round of distributed-noise federated learning with
+// secure aggregation (mechanisms/federated/federated_plan.h; docs/FEDERATED.md, "The client
+// pipeline"). The C interface (c_api/c_api_federated.cc) and Python (python/src/federated.cc,
+// exactdp.federated) build a FederatedRequest from their arguments and run the plan's encoder and
+// decoder; every check and limit is here (and in FederatedPlan::make), run before any bit is drawn
+// or any output written.
+//
+// Example:
+//   FederatedRequest r{.dimension = "1000", .clip = "1", .bits = "20", .clients = "100",
+//                      .noise_value = "1/100"};
+//   const FederatedReport report = plan_federated(r);
+//   encode_client<float>(*report.plan, x, out, bits);
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <exactdp/mechanisms/federated/federated_plan.h>
+#include <exactdp/samplers/seeded_bits.h>
+
+namespace exactdp::operations {
+
+// A Skellam share costs tens of microseconds a coordinate (docs/FEDERATED.md, "The sampler"):
+// the padded dimension is capped so that one encoding stays within 10 s of CPU (SECURITY.md,
+// "Limits"). The discrete Gaussian's is the plan's (2^24).
+inline constexpr std::size_t kMaxSkellamPaddedDimension = std::size_t{1} << 16;
+
+struct FederatedRequest {
+  std::string dimension{};                  // d, an integer 1..2^24
+  std::string clip{};                       // c > 0 (data units)
+  std::optional<std::string> granularity{};  // k (g = 2^-k), an integer; nullopt: automatic
+  std::string bits = "32";                  // 8..62
+  std::string clients = "1";                // 1..2^32
+  std::string dropout = "0";                // 0 <= dropout < 1
+  std::string noise = "discrete-gaussian";  // or "skellam"
+  std::string noise_value{};                // sigma2 (discrete Gaussian) or mu (Skellam), data units
+  std::string beta = "1/2";                 // 2^-64..1/2
+  std::string max_wrap = "1/1000000";       // 0 < max_wrap <= 1
+  Seed rotation_seed{};                     // public
+  bool hardened = true;                     // the isochronous discrete Gaussian (refused for Skellam)
+};
+
+struct FederatedReport {
+  std::shared_ptr<const mechanisms::FederatedPlan> plan;
+  std::string norm_bound;          // the rounded vector's squared L2 norm bound, integer text
+  std::string sensitivity;         // a rational upper bound on sqrt(norm_bound) (lattice units)
+  std::string retry_probability;   // upper bound on one rounding attempt failing, decimal
+  std::string wrap_probability;    // upper bound on any coordinate wrapping, decimal
+  std::string hardened_tau;        // n D tau, the total variation the hardened shares add, decimal
+  // The accountant event of the round (compose --event syntax; the distributed discrete Gaussian
+  // law of the surviving clients' shares, dim = D, L2 = sensitivity), or nullopt with the reason.
+  std::optional<std::string> event;
+  std::string no_event_reason;
+};
+
+// Checks, in this order: the texts (dimension, clip as c, granularity, bits, clients, dropout,
+// noise, the noise value as sigma2 or mu, beta, max_wrap), hardened (refused for Skellam naming
+// "hardened"), the Skellam dimension limit (LimitError naming "dimension"), then
+// FederatedPlan::make.
+[[nodiscard]] FederatedReport plan_federated(const FederatedRequest& request);
+
+}  // namespace exactdp::operations
