@@ -340,6 +340,72 @@ EXACTDP_API int exactdp_add_noise_f32(const char *law, const char *parameter, co
                                       const unsigned char *seed, unsigned threads, const float *in,
                                       float *out, size_t n, int *granularity_used);
 
+/* ---- Federated rounds (distributed noise with secure aggregation) ----------------------- */
+/* One round of KLS21's distributed discrete Gaussian (or Skellam) pipeline, exact
+ * (docs/FEDERATED.md, "The client pipeline"): the client maps its float update to the lattice
+ * g Z^d (g = 2^-k), clips it to L2 norm c exactly, pads it to D = 4^h >= d coordinates, rotates it
+ * by the public randomized Hadamard matrix (signs from rotation_seed), rounds it to integers
+ * (conditional randomized rounding with its norm check), adds its noise share and reduces modulo
+ * 2^bits; the server decodes the modular sum of the clients' vectors. Client and server pass the
+ * same params. Every text is a decimal read exactly ("1/100", "0.5").
+ * flags: 0 draws the shares with the hardened (isochronous) discrete Gaussian, tau <= 2^-64 per
+ * draw (the default); EXACTDP_FL_PLAIN with the exact sampler (required for skellam, which has no
+ * hardened sampler). */
+#define EXACTDP_FL_PLAIN 1
+typedef struct exactdp_fl_params {
+  size_t struct_size;          /* sizeof(exactdp_fl_params); set by exactdp_fl_params_init */
+  size_t dimension;            /* d, 1..2^24 (skellam: 1..65536) */
+  const char *clip;            /* c > 0, data units; c / g <= 2^40 */
+  const char *granularity;     /* the exponent k of g = 2^-k as text; NULL: automatic */
+  unsigned bits;               /* the modulus 2^bits, 8..62, bits + 2h <= 63 (default 32) */
+  unsigned long long clients;  /* n, 1..2^32 (default 1) */
+  const char *dropout;         /* 0 <= dropout < 1; NULL: 0 */
+  const char *noise;           /* "discrete-gaussian" (NULL) or "skellam" */
+  const char *noise_value;     /* sigma2 (discrete Gaussian) or mu (Skellam), data units, > 0 */
+  const char *beta;            /* the rounding's retry bound, 2^-64..1/2; NULL: 1/2 */
+  const char *max_wrap;        /* the largest wrap-around bound accepted, (0, 1]; NULL: 1e-6 */
+  unsigned char rotation_seed[32]; /* public: the rotation's signs */
+  int flags;                   /* 0 (hardened) or EXACTDP_FL_PLAIN */
+} exactdp_fl_params;
+
+/* Sets *params to the defaults above (and struct_size); clip and noise_value stay NULL. */
+EXACTDP_API void exactdp_fl_params_init(exactdp_fl_params *params);
+/* *padded = D, the length of an encoding (and of the modular sum). Validates params. */
+EXACTDP_API int exactdp_fl_padded_dimension(const exactdp_fl_params *params, size_t *padded);
+/* The certified upper bound on the probability that any coordinate of the modular sum wraps
+ * around, as decimal text (rounded up), and, when event is not NULL, the round's accountant
+ * event (compose --event syntax: "distributed-discrete-gaussian:sigma2=...,clients=...,
+ * dropout=...,sensitivity=...,dim=D"; EXACTDP_E_PARAM naming "noise" for skellam). Both buffers
+ * have len bytes (EXACTDP_E_BUFFER when a text does not fit). */
+EXACTDP_API int exactdp_fl_report(const exactdp_fl_params *params, char *wrap_probability, char *event,
+                                  size_t len);
+/* The client: in[0..n) (n == d) -> out[0..out_len) (out_len == D), each in [0, 2^bits).
+ * seed: NULL for the OS CSPRNG, or 32 bytes of a seeded stream (TESTS AND AUDITS ONLY; the
+ * all-zero seed is refused). attempts: NULL, or the rounding attempts made (0 when all 64
+ * failed and the client sent its noise alone). Allocates nothing beyond building the plan.
+ * Errors (before anything is drawn or written): EXACTDP_E_NULL naming params, clip,
+ * noise_value, in or out; EXACTDP_E_PARAM naming the parameter (dimension, c, granularity, bits,
+ * clients, dropout, noise, sigma2 / mu, beta, max_wrap, hardened, flags, seed, out, or in:
+ * "in[17] is NaN; allowed: finite values"), bits also when the modulus is too small for the noise
+ * (the message gives the wrap-around bound); EXACTDP_E_LIMIT naming dimension or c.
+ * Thread-safe (each call uses its own sources). */
+EXACTDP_API int exactdp_fl_client_encode_f32(const exactdp_fl_params *params, const float *in, size_t n,
+                                             const unsigned char *seed, uint64_t *out, size_t out_len,
+                                             unsigned *attempts);
+EXACTDP_API int exactdp_fl_client_encode_f64(const exactdp_fl_params *params, const double *in, size_t n,
+                                             const unsigned char *seed, uint64_t *out, size_t out_len,
+                                             unsigned *attempts);
+/* The server: sum[0..sum_len) (sum_len == D, each entry below 2^bits: the clients' encodings
+ * added modulo 2^bits) -> out[0..n) (n == d), the sum of the clients' clipped updates plus the
+ * noise, in data units (the float nearest each exact value). sum is the workspace: overwritten.
+ * Errors (before anything is written): as exactdp_fl_padded_dimension, and EXACTDP_E_PARAM naming
+ * sum ("sum[3] = 300 is not below the modulus 2^8", or its length) or out (its length).
+ * Thread-safe. */
+EXACTDP_API int exactdp_fl_server_decode_f32(const exactdp_fl_params *params, uint64_t *sum, size_t sum_len,
+                                             float *out, size_t n);
+EXACTDP_API int exactdp_fl_server_decode_f64(const exactdp_fl_params *params, uint64_t *sum, size_t sum_len,
+                                             double *out, size_t n);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif
