@@ -53,6 +53,14 @@ mpq_class checked_epsilon(const std::string& text) {
   return e;
 }
 
+std::vector<mpq_class> checked_epsilons(const MechanismSpec& mechanism, const std::vector<std::string>& texts) {
+  if (texts.empty()) throw ParameterError("epsilons", "epsilons: give at least one epsilon");
+  std::vector<mpq_class> out;
+  for (const std::string& text : texts) out.push_back(checked_epsilon(text));
+  if (out.size() > 1) (void)checked_curve_points(mechanism, std::to_string(out.size()));
+  return out;
+}
+
 // Each point costs time linear in the size of the mechanism's numbers (about 1.2 ms a point at
 // sigma2 = 10^100000, 332,000 bits, for the discrete Gaussian).
 long max_curve_points(const MechanismSpec& m) {

@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <exactdp/accounting/ziv.h>
 #include <exactdp/operations/mechanisms.h>
@@ -50,6 +51,12 @@ struct ProfilePlan {
 
 // An epsilon from its exact text, epsilon >= 0 (ParameterError naming "epsilon").
 [[nodiscard]] mpq_class checked_epsilon(const std::string& text);
+
+// The epsilons of one request from their exact texts (checked_epsilon each, at least one:
+// ParameterError naming "epsilons" for none); more than one is a curve, held to
+// checked_curve_points.
+[[nodiscard]] std::vector<mpq_class> checked_epsilons(const MechanismSpec& mechanism,
+                                                      const std::vector<std::string>& texts);
 
 // The most points of a curve of this mechanism: kMaxProfilePoints up to 2^16 bits of its numbers,
 // fewer in proportion beyond, so that a curve stays within the 10 s limit.

@@ -13,9 +13,6 @@
 namespace exactdp {
 namespace {
 
-// Parameters named as the C interface names them: "missing required parameter sigma".
-const operations::Spelling kFacadeSpelling{"", "parameter", "", false, ""};
-
 LawInfo info_of(const laws::Law& law) {
   LawInfo info;
   info.name = law.name();
@@ -45,14 +42,14 @@ Interval law_delta(std::string_view law, const LawArguments& arguments, const mp
   const internal::MpfrCacheRelease release;
   const operations::LawDeltaRequest request{std::string(law), arguments, to_string(epsilon),
                                             tau_upper ? std::optional(to_string(*tau_upper)) : std::nullopt,
-                                            std::nullopt, kFacadeSpelling};
+                                            std::nullopt, internal::kFacadeSpelling};
   return operations::law_delta(request).delta;
 }
 
 LawCalibration law_calibrate(std::string_view law, const LawArguments& arguments, const mpq_class& epsilon,
                              const mpq_class& delta) {
   const internal::MpfrCacheRelease release;
-  laws::NoiseCalibration c = internal::calibrate_law(law, arguments, epsilon, delta, kFacadeSpelling);
+  laws::NoiseCalibration c = internal::calibrate_law(law, arguments, epsilon, delta, internal::kFacadeSpelling);
   return {std::move(c.parameter), std::move(c.value), std::move(c.delta_at)};
 }
 

@@ -29,6 +29,10 @@ struct MpfrCacheRelease {
   ~MpfrCacheRelease() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
 };
 
+// How the C++ facade's operations (<exactdp/operations.h>) name a parameter in a message: as the
+// C interface does ("missing required parameter sigma"), a flag as its field ("hardened = true").
+inline const operations::Spelling kFacadeSpelling{"", "parameter", "", false, " = true"};
+
 // Parameters by name as decimal text, as the caller gave them.
 using NamedText = std::vector<std::pair<std::string, std::string>>;
 

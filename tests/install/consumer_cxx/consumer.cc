@@ -1,13 +1,17 @@
 // consumer.cc — a C++20 program built against an INSTALLED exactdp only, through
 // find_package(exactdp) and exactdp::exactdp (tests/install/consumer_test.sh), using the C++
 // facade: a seeded discrete Gaussian draw reproduced exactly, a certified privacy profile from
-// the law registry, and a ParameterError thrown by the static library and caught here, naming
+// the law registry and the same through the operation `profile` (<exactdp/operations.h>), and a
+// ParameterError thrown by the static library and caught here, naming
 // the parameter. Exit 0 when all hold.
 #include <exactdp/bits.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/laws.h>
+#include <exactdp/operations.h>
 #include <exactdp/sampler.h>
+
+#include <mpfr.h>
 
 #include <iostream>
 
@@ -23,6 +27,12 @@ int main() {
   }
   const exactdp::Interval delta =
       exactdp::law_delta("discrete-gaussian", {{"sigma2", "14"}, {"sensitivity", "1"}}, mpq_class(1));
+  const exactdp::ProfileReport report = exactdp::profile(
+      {.law = "discrete-gaussian", .parameters = {{"sigma2", "14"}, {"sensitivity", "1"}}, .epsilons = {"1"}});
+  if (report.rows.size() != 1 || mpfr_equal_p(report.rows[0].delta.upper(), delta.upper()) == 0) {
+    std::cerr << "consumer_cxx: the operation profile and law_delta disagree\n";
+    return 1;
+  }
   try {
     (void)exactdp::Sampler::make("discrete-gaussian", {{"sigma2", "-1"}});
     std::cerr << "consumer_cxx: sigma2 = -1 was not refused\n";
