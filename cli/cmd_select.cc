@@ -5,7 +5,8 @@
 //                  [--delta R] [--seed HEX] [--json] < scores.txt
 // reads one rational score per line and prints, per draw, the chosen 0-based index (with
 // --top K: K distinct indices on one line, in the order selected). The guarantee of everything
-// printed is written on stderr (and in the JSON object with --json).
+// printed is written on stderr (and in the JSON object with --json). The checks, the limits and
+// the guarantee are the operation's (operations/select.h); this file reads and prints.
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -13,12 +14,11 @@
 #include <vector>
 
 #include <exactdp/core/decimal.h>
-#include <exactdp/accounting/pure_dp_composition.h>
 #include <exactdp/mechanisms/selection/score_reader.h>
 #include <exactdp/mechanisms/selection/selection.h>
-#include <exactdp/mechanisms/selection/selection_guarantee.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/operations/select.h>
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -30,11 +30,7 @@ namespace {
 
 using mechanisms::NoiseKind;
 using mechanisms::SelectionMechanism;
-
-constexpr unsigned long long kMaxDraws = 10'000'000;
-constexpr unsigned long long kMaxJsonDraws = 1'000'000;
-// Peeling work limit (Selection::estimated_peeling_steps), about 10 s of CPU.
-constexpr unsigned long long kMaxPeelingSteps = 3'000'000;
+using operations::SelectPlan;
 
 const std::string kHelp = std::string(
     "usage: exactdp select --mechanism M --epsilon R --sensitivity R [options] < scores.txt\n"
@@ -101,107 +97,26 @@ std::string join(const std::vector<std::size_t>& v) {
   return s;
 }
 
-// Every option, validated before the input is read, a bit is drawn or a line printed.
-struct SelectRequest {
-  mechanisms::SelectionOptions options;
-  unsigned long long top = 1;
-  unsigned long long draws = 1;
-  std::optional<mpq_class> delta;
-  int digits = 20;
-  bool json = false;
-};
-
-SelectRequest parse_select_request(const ParsedArgs& parsed) {
+// The command line as the operation's request (operations/select.h), which checks it all.
+operations::SelectRequest select_request(const ParsedArgs& parsed) {
   if (!parsed.positionals().empty()) {
     throw UsageError("select takes no positional argument (the scores are read from standard input; see --help)");
   }
-  SelectRequest req;
-  mechanisms::SelectionOptions& options = req.options;
-  options.mechanism = mechanisms::parse_selection_mechanism(parsed.require("--mechanism"));
-  if (parsed.has("--noise")) {
-    if (options.mechanism != SelectionMechanism::kReportNoisyMax) {
-      throw UsageError("--noise applies to --mechanism report-noisy-max only");
-    }
-    options.noise = mechanisms::parse_noise_kind(*parsed.get("--noise"));
-  }
-  options.epsilon = parsed.require_rational("--epsilon");
-  options.sensitivity = parsed.require_rational("--sensitivity");
-  options.monotonic = parsed.has("--monotonic");
-  mechanisms::validate_selection_options(options);
-  req.top = parsed.has("--top") ? *parsed.count("--top", 1, mechanisms::kMaxCandidates) : 1;
-  req.draws = parsed.has("-n") ? *parsed.count("-n", 1, kMaxDraws) : 1;
-  req.delta = parsed.rational("--delta");
-  if (req.delta) accounting::validate_delta(*req.delta, "delta");
-  req.digits = digits_option(parsed, 1000);
-  req.json = parsed.has("--json");
-  if (req.json && req.draws > kMaxJsonDraws) {
-    // The JSON object is built in memory before it is printed.
-    throw ParameterError::out_of_range("n", std::to_string(req.draws), "1 <= n <= 1000000 with --json");
-  }
-  return req;
+  operations::SelectRequest r;
+  r.mechanism = parsed.get("--mechanism");
+  r.noise = parsed.get("--noise");
+  r.epsilon = parsed.get("--epsilon");
+  r.sensitivity = parsed.get("--sensitivity");
+  r.monotonic = parsed.has("--monotonic");
+  r.top = parsed.get("--top");
+  r.draws = parsed.get("-n");
+  r.delta = parsed.get("--delta");
+  r.digits = parsed.get("--digits");
+  r.json = parsed.has("--json");
+  return r;
 }
 
-// -n N single selections (no --top) whose work is over kMaxPeelingSteps candidate steps are
-// refused before a bit is drawn, from the estimate of Selection::estimated_select_steps_x64.
-void check_repeated_select_cost(mechanisms::Selection& selection, const SelectRequest& req) {
-  const mpz_class total_x64 =
-      mpz_class(std::to_string(selection.estimated_select_steps_x64())) * mpz_class(std::to_string(req.draws));
-  if (total_x64 > mpz_class(static_cast<unsigned long>(kMaxPeelingSteps)) * 64) {
-    const mpz_class steps = total_x64 / 64;
-    throw LimitError("n", "n: " + std::to_string(req.draws) + " draws over " + std::to_string(selection.candidates()) +
-                              " candidates would take about " + steps.get_str() +
-                              " candidate steps, over the limit of " + std::to_string(kMaxPeelingSteps) +
-                              " (about 10 s; report-noisy-max draws one noise per candidate, "
-                              "permute-and-flip over spread-out scores about one coin per candidate): lower -n");
-  }
-}
-
-// Peeling that would take more than kMaxPeelingSteps candidate steps (about 10 s) is refused
-// before a bit is drawn, from the estimate of Selection::estimated_peeling_steps.
-void check_peeling_cost(mechanisms::Selection& selection, const SelectRequest& req) {
-  if (req.top <= 1) {
-    check_repeated_select_cost(selection, req);
-    return;
-  }
-  const unsigned long long per_draw = selection.estimated_peeling_steps(static_cast<std::size_t>(req.top));
-  const mpz_class total = mpz_class(std::to_string(per_draw)) * mpz_class(std::to_string(req.draws));
-  if (total > mpz_class(static_cast<unsigned long>(kMaxPeelingSteps))) {
-    throw LimitError("top", "top = " + std::to_string(req.top) + " over " +
-                                std::to_string(selection.candidates()) + " candidates (x " +
-                                std::to_string(req.draws) + " draws) would take about " +
-                                total.get_str() + " candidate steps: allowed at most " +
-                                std::to_string(kMaxPeelingSteps) +
-                                " (about 10 s; spread-out scores cost about n steps a round); "
-                                "lower --top or -n");
-  }
-}
-
-// The guarantee of everything printed: draws * top adaptively composed epsilon-DP rounds.
-struct SelectGuarantee {
-  mpz_class rounds;
-  mpq_class basic;
-  std::optional<accounting::Certified> optimal;
-  std::string optimal_note;
-};
-
-SelectGuarantee select_guarantee(const SelectRequest& req) {
-  SelectGuarantee g;
-  g.rounds = mpz_class(std::to_string(req.draws)) * mpz_class(std::to_string(req.top));
-  g.basic = req.options.epsilon * mpq_class(g.rounds);
-  if (req.delta) {
-    if (g.rounds >= 2 && g.rounds <= accounting::kMaxCompositions) {
-      g.optimal = mechanisms::selection_guarantee(req.options, g.rounds.get_ui(), req.delta).optimal_epsilon;
-    } else if (g.rounds > accounting::kMaxCompositions) {
-      g.optimal_note = "optimal composition not computed: N * K = " + g.rounds.get_str() +
-                       " rounds is over 1000000";
-    } else {
-      g.optimal_note = "one round: epsilon is already exact with delta = 0";
-    }
-  }
-  return g;
-}
-
-void print_select_guarantee(std::ostream& err, const SelectRequest& req, const SelectGuarantee& g,
+void print_select_guarantee(std::ostream& err, const SelectPlan& req, const operations::SelectGuarantee& g,
                             const mechanisms::Selection& selection) {
   const mechanisms::SelectionOptions& options = req.options;
   const std::string mech_text =
@@ -229,7 +144,7 @@ void print_select_guarantee(std::ostream& err, const SelectRequest& req, const S
 }
 
 // The draws: printed one line each, or collected into `selections` with --json.
-void draw_selections(mechanisms::Selection& selection, BitSource& bits, const SelectRequest& req,
+void draw_selections(mechanisms::Selection& selection, BitSource& bits, const SelectPlan& req,
                      std::ostream& out, JsonValue& selections) {
   for (unsigned long long d = 0; d < req.draws && out; ++d) {
     if (req.top == 1) {
@@ -252,7 +167,7 @@ void draw_selections(mechanisms::Selection& selection, BitSource& bits, const Se
   }
 }
 
-JsonValue select_json(const SelectRequest& req, const SelectGuarantee& g,
+JsonValue select_json(const SelectPlan& req, const operations::SelectGuarantee& g,
                       const mechanisms::Selection& selection, JsonValue selections) {
   const mechanisms::SelectionOptions& options = req.options;
   JsonValue guarantee = JsonValue::object();
@@ -298,18 +213,10 @@ int cmd_select(Args args, Io& io) {
   for (const auto& s : seed_option_specs()) specs.push_back(s);
   const ParsedArgs parsed(args, with_report_options(specs));
   if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
-  const SelectRequest req = parse_select_request(parsed);
+  const SelectPlan req = operations::plan_select(select_request(parsed));
 
-  std::vector<mpq_class> scores = mechanisms::read_scores(io.in);
-  const std::size_t candidates = scores.size();
-  if (req.top > candidates) {
-    throw ParameterError::out_of_range("top", std::to_string(req.top),
-                                       "1 <= top <= the number of candidates (" +
-                                           std::to_string(candidates) + ")");
-  }
-  mechanisms::Selection selection = mechanisms::Selection::make(std::move(scores), req.options);
-  check_peeling_cost(selection, req);
-  const SelectGuarantee guarantee = select_guarantee(req);
+  mechanisms::Selection selection = operations::make_selection(req, mechanisms::read_scores(io.in));
+  const operations::SelectGuarantee guarantee = operations::select_guarantee(req);
   print_select_guarantee(io.err, req, guarantee, selection);
 
   const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);

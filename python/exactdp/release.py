@@ -181,7 +181,7 @@ def release(df: DataFrame, *, columns: Sequence[Any], epsilon: Exact, delta: Opt
     try:
         noisy, raw = _exactdp._release_columns(
             law, exact_text("epsilon", epsilon), None if delta is None else exact_text("delta", delta),
-            bool(hardened), int(contributions), values, specs, rng)
+            bool(hardened), str(int(contributions)), values, specs, rng)
     except ParameterError as e:
         raise type(e)(_name_column(str(e), order), e.parameter) from None
     out = df.copy()

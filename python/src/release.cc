@@ -1,8 +1,10 @@
 // release.cc — mechanisms::calibrate_release for Python: the per-cell noise parameter and the
 // certified guarantee of a whole release, exactly as `exactdp release` computes them (the same
 // contribution model, routes and checks), so that exactdp.dask.release reports the guarantee of
-// the single-machine release; and mechanisms::release_columns (per-column sensitivity and grid)
-// behind exactdp.release for a pandas DataFrame (values and results as exact text).
+// the single-machine release; and the operation release_values (operations/release.h: per-column
+// sensitivity and grid) behind exactdp.release for a pandas DataFrame (values and results as
+// exact text). This file turns Python values into the operation's request and its report into
+// Python objects.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -16,10 +18,8 @@
 
 #include "bindings.h"
 #include "seeded_source.h"
-#include <exactdp/core/decimal.h>
-#include <exactdp/mechanisms/release/cell_codec.h>
 #include <exactdp/mechanisms/release/release_calibration.h>
-#include <exactdp/mechanisms/release/release_values.h>
+#include <exactdp/operations/release.h>
 #include <exactdp/samplers/system_bits.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
@@ -54,20 +54,10 @@ py::dict guarantee_dict(const mechanisms::ReleaseCalibration& c) {
   return d;
 }
 
-mechanisms::ReleaseBudget parse_budget(const std::string& mechanism, const std::string& epsilon,
-                                       const std::optional<std::string>& delta, bool hardened) {
-  mechanisms::ReleaseBudget budget;
-  budget.mechanism = mechanisms::release_law(mechanism, hardened).name();  // the registry's, or refused by name
-  budget.epsilon = parse_rational("epsilon", epsilon);
-  if (delta) budget.delta = parse_rational("delta", *delta);
-  budget.hardened = hardened;
-  return budget;
-}
-
 py::dict release_calibration(const std::string& mechanism, const std::string& epsilon,
                              const std::optional<std::string>& delta, const std::string& sensitivity,
                              unsigned long contributions, unsigned long columns, std::uint64_t rows) {
-  const mechanisms::ReleaseBudget budget = parse_budget(mechanism, epsilon, delta, false);
+  const mechanisms::ReleaseBudget budget = operations::checked_release_budget(mechanism, epsilon, delta, false);
   mechanisms::ContributionModel model;
   model.sensitivity = parse_integer("sensitivity", sensitivity);
   model.contributions = contributions;
@@ -77,28 +67,6 @@ py::dict release_calibration(const std::string& mechanism, const std::string& ep
 
 // One column spec from Python: (granularity text or None, "refuse" | "nearest", sensitivity text).
 using SpecTuple = std::tuple<std::optional<std::string>, std::string, std::string>;
-
-mechanisms::ColumnSpec column_spec(const SpecTuple& t) {
-  mechanisms::ColumnSpec spec;
-  const auto& [granularity, rounding, sensitivity] = t;
-  if (granularity) spec.granularity = parse_rational("granularity", *granularity);
-  if (rounding != "refuse" && rounding != "nearest") {
-    throw ParameterError("rounding", "rounding = " + abbreviate(rounding) + " is not known: allowed refuse or nearest");
-  }
-  spec.rounding = rounding == "nearest" ? mechanisms::Rounding::kNearest : mechanisms::Rounding::kRefuse;
-  spec.sensitivity = parse_rational("sensitivity", sensitivity);
-  return spec;
-}
-
-// The noisy value's text: an integer, or the grid decimal with G's number of places (as the CLI).
-std::string value_text(const mpq_class& value, const mechanisms::ColumnSpec& spec) {
-  if (!spec.granularity) return value.get_num().get_str();
-  const mechanisms::CellCodec codec = mechanisms::CellCodec::decimals(*spec.granularity, spec.rounding);
-  const mpq_class k = value / *spec.granularity;
-  std::string out;
-  codec.format(k.get_num(), out);
-  return out;
-}
 
 // The integers of a numpy int64 or uint64 column (read in place: the dtype is exact).
 template <class Int>
@@ -120,33 +88,31 @@ std::vector<mpq_class> column_values(const py::handle& column) {
   return out;
 }
 
-// mechanisms::release_columns: values[c] is a numpy integer column or a list of rationals' texts;
-// returns the noisy values' text (integers, or decimals with the grid's places) and the guarantee.
+// The operation release_values (operations/release.h): values[c] is a numpy integer column or a
+// list of rationals' texts; returns the noisy values' text (integers, or decimals with the grid's
+// places) and the guarantee.
 py::tuple release_columns(const std::string& mechanism, const std::string& epsilon,
-                          const std::optional<std::string>& delta, bool hardened, unsigned long contributions,
+                          const std::optional<std::string>& delta, bool hardened, const std::string& contributions,
                           const py::list& values, const std::vector<SpecTuple>& specs, const py::object& rng) {
-  const mechanisms::ReleaseBudget budget = parse_budget(mechanism, epsilon, delta, hardened);
-  std::vector<mechanisms::ColumnSpec> spec;
-  for (const SpecTuple& t : specs) spec.push_back(column_spec(t));
+  operations::ReleaseValuesRequest request{.mechanism = mechanism, .epsilon = epsilon, .delta = delta,
+                                           .hardened = hardened, .contributions = contributions};
+  for (const auto& [granularity, rounding, sensitivity] : specs) request.columns.push_back({granularity, rounding, sensitivity});
+  const operations::ReleaseValuesPlan plan = operations::plan_release_values(request);
   std::vector<std::vector<mpq_class>> columns;
   for (const auto& column : values) columns.push_back(column_values(column));
   PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
-  std::optional<mechanisms::ReleaseCalibration> cal;
+  std::optional<operations::ReleaseValuesReport> report;
   {
     const py::gil_scoped_release release;
     if (seeded != nullptr) {
       const std::lock_guard<std::mutex> lock(seeded->mutex());
-      cal = mechanisms::release_columns(columns, spec, budget, contributions, seeded->bits());
+      report = operations::release_values(plan, columns, seeded->bits());
     } else {
       SystemBits bits;
-      cal = mechanisms::release_columns(columns, spec, budget, contributions, bits);
+      report = operations::release_values(plan, columns, bits);
     }
   }
-  std::vector<std::vector<std::string>> out(columns.size());
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    for (const mpq_class& v : columns[c]) out[c].push_back(value_text(v, spec[c]));
-  }
-  return py::make_tuple(out, guarantee_dict(*cal));
+  return py::make_tuple(report->values, guarantee_dict(report->calibration));
 }
 
 }  // namespace
