@@ -87,6 +87,7 @@ HardenedRejectionPlan make_rejection_plan(const mpq_class& sigma2) {
   plan.table_tv_upper = half.tv_upper;
   plan.log2e_over_two_s0 = log2e_over_two_s0(s0);
   plan.exp = make_fixed_exp52();
+  plan.group = rejection_group_ifma();
   plan.acceptance_lower = acceptance_lower(s0, plan.j);
   // alpha: 2^-80 (its floor) + 2^-87.3 (fixed_exp52.h) + 2^-116 (H) < 2^-79; the residual's floor: at
   // most 1 / w_x given x, (K + 1) 2^-80 averaged over x (docs/HARDENED.md).
@@ -162,7 +163,8 @@ inline uint128 proposal_window(Source& bits, unsigned p) {
 // proposal_window calls): count P / 64 whole words, then the rest (under 64 bits) at the top of one
 // more word; zero words after them up to the array's end, so that every window below reads three
 // words inside the array (the windows of proposals past count read zeros).
-constexpr std::size_t kMaxGroupWords = (kRejectionWidthBits + 1 + 26) / 2 + 1 + 2;
+constexpr std::size_t kMaxGroupWords = kRejectionGroupWords;
+static_assert(kMaxGroupWords >= (kRejectionWidthBits + 1 + 26) / 2 + 1 + 8, "the IFMA group loads 16 words from any proposal's");
 inline void read_group_words(BitSource::Reader& bits, unsigned p, std::size_t count, std::uint64_t* w) {
   const std::size_t total = count * p;
   const std::size_t whole = total / 64;
@@ -244,6 +246,7 @@ template <class Source>
 std::size_t draw_group(Source& bits, const HardenedRejectionPlan& plan, std::int64_t mean, std::int64_t* out,
                        ProposalGroup& g, std::size_t count) noexcept {
   read_group_words(bits, plan.proposal_bits(), count, g.words);
+  if (plan.group != nullptr) return plan.group(plan, g.words, count, mean, out);
   evaluate_group(plan, g);
   std::size_t done = 0;
   for (std::size_t s = 0; s < count; ++s) {  // every value written, the next one over it if rejected

@@ -45,6 +45,14 @@ inline constexpr unsigned kRejectionMaxTauBits = 64;
 inline constexpr unsigned kRejectionWidthBits = 80;  // the half table's thresholds and u
 inline constexpr long kRejectionTailLog2 = -72;      // the half table's cut tail
 
+struct HardenedRejectionPlan;
+// The group of `count` <= kScanGroup proposals whose bits are at the top of words[0 ..] (one read,
+// kRejectionGroupWords words, zeros after the bits): writes the accepted values (mean added) to
+// out in order and returns how many.
+using RejectionGroupFn = std::size_t (*)(const HardenedRejectionPlan& plan, const std::uint64_t* words,
+                                         std::size_t count, std::int64_t mean, std::int64_t* out) noexcept;
+inline constexpr std::size_t kRejectionGroupWords = 64;
+
 struct HardenedRejectionPlan {
   unsigned j = 0;            // k = 2^j, 3 <= j <= 26
   mpq_class sigma0_squared;  // s0 = sigma2 / 4^j, 4 <= s0 < 16
@@ -57,6 +65,9 @@ struct HardenedRejectionPlan {
   mpq_class table_tv_upper;      // delta_b
   mpq_class acceptance_lower;    // A_lower
   mpq_class tau_upper;           // (2 delta_b + 2^-79 + (K + 1) 2^-80) / A_lower
+  // The whole-group kernel of this CPU (rejection_group_ifma), nullptr for the portable group
+  // (scan, exponential and select each with their own CPU choice): the same values and bits.
+  RejectionGroupFn group = nullptr;
   // The bits of one proposal: 81 + j.
   [[nodiscard]] unsigned proposal_bits() const noexcept { return kRejectionWidthBits + 1 + j; }
 };
@@ -117,6 +128,9 @@ struct HardenedRejectionPlan {
 // proposals of the same stream, in order): kScanGroup proposals at a time (one group scan of the
 // table) while at least kScanGroup draws are left, so that every accepted proposal of a group is
 // delivered; then one group of exactly m proposals when m (>= 8) draws are left; then one at a time.
+// The AVX-512 IFMA whole-group kernel (hardened_rejection_ifma.cc) where the CPU has it, else nullptr.
+[[nodiscard]] RejectionGroupFn rejection_group_ifma() noexcept;
+
 void draw_hardened_rejection_n(BitSource& bits, const HardenedRejectionPlan& plan, std::int64_t mean,
                                std::int64_t* out, std::size_t n) noexcept;
 

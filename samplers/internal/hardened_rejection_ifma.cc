@@ -1,0 +1,175 @@
+// The rejection method's group of kScanGroup proposals as one AVX-512 kernel, on x86-64 CPUs with
+// AVX-512 IFMA (chosen when the plan is made: HardenedRejectionPlan::group). Every step of a
+// proposal (hardened_rejection.h) runs on eight proposals a vector of 64-bit lanes, four vectors
+// together: the windows cut from the group's words by register permutes at public offsets, the
+// table draw's digits (the group scan of hardened_scan.h counts them), H = floor(m R / 2^63) from
+// 52-bit limb products, the exponential (fixed_exp52_ifma.h), the brackets (the group select of
+// hardened_bracket.h), the acceptance count floor(alpha w_x / 2^80), the residual's comparison and
+// the signed value. The same exact integer operations as the portable group, so the same values
+// and bits (tests/samplers/hardened_rejection_test.cc runs both on the same streams). The accepted
+// values are written with a compress store under the accept mask: the accept bits are the one value
+// the method branches on, independent of the output (hardened_rejection.h).
+#include <exactdp/samplers/internal/hardened_rejection.h>
+
+#include <exactdp/samplers/internal/fixed_exp52_ifma.h>
+
+namespace exactdp::internal {
+
+#if defined(__x86_64__)
+namespace {
+
+using namespace ifma;
+
+constexpr unsigned long long kDigitMask = (1ULL << kScanDigitBits) - 1;
+
+// The kScanGroup proposals of a group, eight a vector.
+struct Lanes {
+  V8 high[kVectors], low[kVectors];  // the windows (hardened_rejection.h: the first bit at bit 127)
+  V8 x[kVectors], y[kVectors], sign[kVectors];
+  alignas(64) std::uint32_t digits[3 * kScanGroup];
+  alignas(64) std::uint32_t below[kScanGroup];
+  alignas(64) std::uint32_t x32[kScanGroup];
+  alignas(64) uint128 base[kScanGroup];
+  alignas(64) uint128 width[kScanGroup];
+};
+
+EXACTDP_IFMA inline V8 iota_times(std::uint64_t p) noexcept {
+  const V8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+  return iota * static_cast<unsigned long long>(p);
+}
+
+// The windows of proposals 8 b .. 8 b + 7 (bit offsets s p, public): word i = at / 64 of the
+// group and the two after it, shifted left by at % 64, taken from 16 words loaded from the first
+// proposal's word on (the last window ends within 15 words of it: 7 P + 63 < 13 64).
+EXACTDP_IFMA void cut_windows(const std::uint64_t* words, unsigned p, unsigned b, Lanes& g) noexcept {
+  const std::size_t first = std::size_t{8} * b * p / 64;
+  const V8 at = iota_times(p) + static_cast<unsigned long long>(std::size_t{8} * b * p - 64 * first);
+  const V8 word = at >> 6, shift = at & 63;
+  const __m512i lower = (__m512i)load8(words + first), upper = (__m512i)load8(words + first + 8);
+  const V8 one = splat(1), w0 = (V8)_mm512_permutex2var_epi64(lower, (__m512i)word, upper);
+  const V8 w1 = (V8)_mm512_permutex2var_epi64(lower, (__m512i)(word + one), upper);
+  const V8 w2 = (V8)_mm512_permutex2var_epi64(lower, (__m512i)(word + one + one), upper);
+  const V8 back = splat(64) - shift;  // 64 when shift = 0: vpsrlvq then gives 0
+  g.high[b] = shift_left(w0, shift) | shift_right(w1, back);
+  g.low[b] = shift_left(w1, shift) | shift_right(w2, back);
+}
+
+// u = window >> 48 as its low 64 bits and its top 16.
+EXACTDP_IFMA inline V8 u_low(const Lanes& g, unsigned b) noexcept { return (g.high[b] << 16) | (g.low[b] >> 48); }
+EXACTDP_IFMA inline V8 u_high(const Lanes& g, unsigned b) noexcept { return g.high[b] >> 48; }
+
+// The three 31-bit digits of u (digit c of proposal s at digits[c kScanGroup + s]).
+EXACTDP_IFMA void store_digits(Lanes& g, unsigned b) noexcept {
+  const V8 low = u_low(g, b);
+  const V8 digit[3] = {low & kDigitMask, (low >> kScanDigitBits) & kDigitMask, (low >> 62) | (u_high(g, b) << 2)};
+  for (unsigned c = 0; c < 3; ++c) {
+    _mm256_store_si256(reinterpret_cast<__m256i*>(&g.digits[c * kScanGroup + 8 * b]), _mm512_maskz_cvtepi64_epi32(0xFF, (__m512i)digit[c]));
+  }
+}
+
+// H = floor(m R / 2^63), m = y (y + 2 k x) 2^(52 - 2 j) < 2^59, R = log2e_over_two_s0 < 2^127 (the
+// same integer as acceptance_exponent), as the parts fixed_exp52 reads: with m = m1 2^52 + m0 and
+// R = r2 2^104 + r1 2^52 + r0, the product's 52-bit limbs L1, L2, L3 (L0 only carries), and
+// H's bits 13 .. 121 are the product's bits 76 .. 184.
+EXACTDP_IFMA void exponent_parts(const HardenedRejectionPlan& plan, const Lanes& g, unsigned b, ExpInputs& in) noexcept {
+  const V8 shifted_x = g.x[b] << (plan.j + 1);
+  const V8 product = (V8)_mm512_mullo_epi64((__m512i)g.y[b], (__m512i)(g.y[b] + shifted_x));  // < 2^59
+  const V8 m = product << (52 - 2 * plan.j);
+  const V8 m0 = m & kMask52, m1 = m >> 52, zero = {};
+  const uint128 big = plan.log2e_over_two_s0;
+  const V8 r0 = splat(static_cast<std::uint64_t>(big) & kLimb52);
+  const V8 r1 = splat(static_cast<std::uint64_t>(big >> 52) & kLimb52);
+  const V8 r2 = splat(static_cast<std::uint64_t>(big >> 104));
+  const V8 s1 = madd_low(madd_low(madd_high(zero, m0, r0), m0, r1), m1, r0);  // < 3 2^52
+  const V8 s2 = madd_low(madd_low(madd_high(madd_high(s1 >> 52, m0, r1), m1, r0), m0, r2), m1, r1);
+  const V8 l3 = madd_low(madd_high(madd_high(s2 >> 52, m0, r2), m1, r1), m1, r2);  // m1 r2 < 2^30
+  const V8 l1 = s1 & kMask52, l2 = s2 & kMask52;
+  constexpr unsigned long long kLow48 = (1ULL << 48) - 1;
+  in.r[b] = {((l1 >> 24) | (l2 << 28)) & kMask52, ((l2 >> 24) | (l3 << 28)) & kLow48};
+  in.index[b] = (l3 >> 20) & 15;
+  in.n[b] = (l3 >> 24) & 15;
+}
+
+// The accept mask and the signed values of proposals 8 b .. 8 b + 7 given v (alpha before its
+// shift): count = floor(alpha w_x / 2^80) from the limbs of alpha (< 2^80) and w_x (<= 2^80), the
+// residual u - T_(x-1) below it, and never z = 0 with the sign set.
+EXACTDP_IFMA __mmask8 accept(const HardenedRejectionPlan& plan, const Lanes& g, unsigned b, Limbs v, V8 n,
+                             V8& value) noexcept {
+  V8 alpha_low, alpha_high, base_low, base_high, width_low, width_high;
+  alpha_words(v, n, alpha_low, alpha_high);
+  load_words(g.base + 8 * b, base_low, base_high);
+  load_words(g.width + 8 * b, width_low, width_high);
+  const V8 a0 = alpha_low & kMask52, a1 = (alpha_low >> 52) | (alpha_high << 12);
+  const V8 w0 = width_low & kMask52, w1 = (width_low >> 52) | (width_high << 12), zero = {};
+  // alpha w = c3 2^156 + c2 2^104 + c1 2^52 + (a0 w0 mod 2^52): floor(/ 2^80) = c3 2^76 + c2 2^24 + c1 / 2^28.
+  const V8 c1 = madd_low(madd_low(madd_high(zero, a0, w0), a1, w0), a0, w1);
+  const V8 c2 = madd_low(madd_high(madd_high(zero, a1, w0), a0, w1), a1, w1);
+  const V8 c3 = madd_high(zero, a1, w1);
+  const V8 count_low = (c1 >> 28) + (c2 << 24);
+  const __mmask8 carry = _mm512_cmplt_epu64_mask((__m512i)count_low, (__m512i)(c2 << 24));
+  const V8 count_high = (V8)_mm512_mask_add_epi64((__m512i)((c2 >> 40) + (c3 << 12)), carry,
+                                                  (__m512i)((c2 >> 40) + (c3 << 12)), (__m512i)splat(1));
+  const V8 ul = u_low(g, b);
+  const __mmask8 borrow = _mm512_cmplt_epu64_mask((__m512i)ul, (__m512i)base_low);
+  const V8 residual_low = ul - base_low;
+  const V8 residual_high = (V8)_mm512_mask_sub_epi64((__m512i)(u_high(g, b) - base_high), borrow,
+                                                     (__m512i)(u_high(g, b) - base_high), (__m512i)splat(1));
+  const __mmask8 below = _mm512_cmplt_epu64_mask((__m512i)residual_high, (__m512i)count_high) |
+                         (_mm512_cmpeq_epu64_mask((__m512i)residual_high, (__m512i)count_high) &
+                          _mm512_cmplt_epu64_mask((__m512i)residual_low, (__m512i)count_low));
+  const V8 z = (g.x[b] << plan.j) + g.y[b];
+  const __mmask8 negative = _mm512_test_epi64_mask((__m512i)g.sign[b], (__m512i)g.sign[b]);
+  const __mmask8 zero_negative = _mm512_mask_cmpeq_epu64_mask(negative, (__m512i)z, (__m512i)zero);
+  value = (V8)_mm512_mask_sub_epi64((__m512i)z, negative, (__m512i)zero, (__m512i)z);
+  return below & static_cast<__mmask8>(~zero_negative);
+}
+
+// Steps 1-2: windows, digits, y and the sign; the group scan; x.
+EXACTDP_IFMA void table_draws(const HardenedRejectionPlan& plan, const std::uint64_t* words, Lanes& g) noexcept {
+  const unsigned p = plan.proposal_bits();
+  for (unsigned b = 0; b < kVectors; ++b) {
+    cut_windows(words, p, b, g);
+    store_digits(g, b);
+    g.sign[b] = (g.low[b] >> 47) & 1;
+    g.y[b] = (g.low[b] >> (47 - plan.j)) & ((1ULL << plan.j) - 1);
+  }
+  const ScanTable& t = plan.half_scan;
+  t.count_group(t.digits.data(), t.padded, t.entries, g.digits, g.below);
+  const __m256i entries = _mm256_set1_epi32(static_cast<int>(t.entries));
+  for (unsigned b = 0; b < kVectors; ++b) {
+    const __m256i below = _mm256_load_si256(reinterpret_cast<const __m256i*>(&g.below[8 * b]));
+    const __m256i x = _mm256_sub_epi32(entries, below);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(&g.x32[8 * b]), x);
+    g.x[b] = (V8)_mm512_maskz_cvtepu32_epi64(0xFF, x);
+  }
+}
+
+EXACTDP_IFMA std::size_t group_ifma(const HardenedRejectionPlan& plan, const std::uint64_t* words, std::size_t count,
+                                    std::int64_t mean, std::int64_t* out) noexcept {
+  Lanes g;
+  table_draws(plan, words, g);
+  ExpInputs in;
+  for (unsigned b = 0; b < kVectors; ++b) exponent_parts(plan, g, b, in);
+  Limbs v[kVectors];
+  exp_v(plan.exp, in, v);
+  plan.brackets.select_group(plan.brackets, g.x32, g.base, g.width);
+  std::size_t done = 0;
+  for (unsigned b = 0; b < kVectors; ++b) {
+    V8 value;
+    const __mmask8 accepted = accept(plan, g, b, v[b], in.n[b], value);
+    const std::size_t lanes = count > 8 * b ? count - 8 * b : 0;  // public
+    const __mmask8 used = accepted & static_cast<__mmask8>(lanes >= 8 ? 0xFF : (1U << lanes) - 1);
+    _mm512_mask_compressstoreu_epi64(out + done, used, (__m512i)(value + static_cast<unsigned long long>(mean)));
+    done += static_cast<std::size_t>(__builtin_popcount(used));
+  }
+  return done;
+}
+
+}  // namespace
+
+RejectionGroupFn rejection_group_ifma() noexcept { return cpu_has_ifma() ? group_ifma : nullptr; }
+#else
+RejectionGroupFn rejection_group_ifma() noexcept { return nullptr; }
+#endif
+
+}  // namespace exactdp::internal

@@ -1,0 +1,105 @@
+// hardened_rejection_group_test.cc — the rejection method's whole-group kernel
+// (samplers/internal/hardened_rejection_ifma.cc, HardenedRejectionPlan::group) against the
+// portable group and the single proposal (samplers/internal/hardened_rejection.h):
+//   * the same values and bits on the same streams (whole and partial groups, j from 5 to 26,
+//     a non-dyadic s0);
+//   * on proposals made to sit on the acceptance boundary (the residual one below and at
+//     floor(alpha w_x / 2^80), every table draw x, y and sign random), the same accept decisions
+//     and values as rejection_proposal: a count off by one unit is caught, which random streams
+//     would almost never show.
+// Skipped where the CPU has no AVX-512 IFMA (then the portable group is the only one).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include <exactdp/core/rational.h>
+#include <exactdp/samplers/internal/hardened_rejection.h>
+#include <exactdp/samplers/seeded_bits.h>
+#include "tests/support/seeds.h"
+
+namespace exactdp {
+namespace {
+
+using internal::HardenedRejectionPlan;
+
+const char* const kSigma2[] = {"4096", "68719476736", "1099511627776/3", "18014398509481984", "72057594037927935"};
+
+TEST(RejectionGroupKernel, SameValuesAndBitsAsThePortableGroup) {
+  const internal::RejectionGroupFn kernel = internal::rejection_group_ifma();
+  RecordProperty("group_kernel", kernel != nullptr ? "ifma" : "none");
+  if (kernel == nullptr) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the portable group only";
+  for (const char* s : kSigma2) {
+    HardenedRejectionPlan plan = internal::make_rejection_plan(parse_rational("sigma2", s));
+    ASSERT_EQ(plan.group, kernel);
+    HardenedRejectionPlan portable = plan;
+    portable.group = nullptr;
+    for (const std::size_t n : {8U, 20U, 32U, 45U, 1000U}) {
+      SeededBits a(test_support::fixed_seed(78, static_cast<std::uint32_t>(n)));
+      SeededBits b(test_support::fixed_seed(78, static_cast<std::uint32_t>(n)));
+      (void)a.bits(5);  // a stream not on a word boundary
+      (void)b.bits(5);
+      std::vector<std::int64_t> expected(n), got(n);
+      internal::draw_hardened_rejection_n(a, portable, -3, expected.data(), n);
+      internal::draw_hardened_rejection_n(b, plan, -3, got.data(), n);
+      EXPECT_EQ(got, expected) << "sigma2 = " << s << ", n = " << n;
+      EXPECT_EQ(b.bits_consumed(), a.bits_consumed()) << "sigma2 = " << s << ", n = " << n;
+    }
+  }
+}
+
+// Appends the `bits` low bits of v (most significant first) at bit `at` of words.
+void put_bits(std::vector<std::uint64_t>& words, std::size_t& at, uint128 v, unsigned bits) {
+  for (unsigned i = bits; i-- > 0; ++at) {
+    const auto bit = static_cast<std::uint64_t>(v >> i) & 1;
+    words[at / 64] |= bit << (63 - at % 64);
+  }
+}
+
+// A proposal whose residual is count - 1 or count (kept inside [0, w_x)), and its window.
+struct Crafted {
+  uint128 window = 0;
+  uint128 u = 0;
+};
+Crafted boundary_proposal(const HardenedRejectionPlan& plan, std::uint64_t x, std::uint64_t y, bool sign,
+                          bool at_count) {
+  uint128 base = 0, width = 0;
+  internal::select_bracket(plan.brackets, static_cast<std::uint32_t>(x), &base, &width);
+  const uint128 count = internal::acceptance_count(plan, x, y);
+  uint128 residual = at_count ? count : count - 1;
+  if (count == 0) residual = 0;
+  if (residual >= width) residual = width - 1;
+  Crafted c;
+  c.u = base + residual;
+  c.window = (c.u << 48) | (uint128{sign} << 47) | (uint128{y} << (47 - plan.j));
+  return c;
+}
+
+TEST(RejectionGroupKernel, SameDecisionsOnTheAcceptanceBoundary) {
+  const internal::RejectionGroupFn kernel = internal::rejection_group_ifma();
+  if (kernel == nullptr) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the portable group only";
+  std::mt19937_64 rng(20261129);
+  for (const char* s : kSigma2) {
+    const HardenedRejectionPlan plan = internal::make_rejection_plan(parse_rational("sigma2", s));
+    const unsigned p = plan.proposal_bits();
+    for (int round = 0; round < 200; ++round) {
+      std::vector<std::uint64_t> words(internal::kRejectionGroupWords, 0);
+      std::vector<std::int64_t> expected;
+      std::size_t at = 0;
+      for (std::size_t lane = 0; lane < internal::kScanGroup; ++lane) {
+        const std::uint64_t x = rng() % (plan.half.entries + 1);
+        const std::uint64_t y = rng() & ((std::uint64_t{1} << plan.j) - 1);
+        const Crafted c = boundary_proposal(plan, x, y, (rng() & 1) != 0, (lane + round) % 2 == 0);
+        put_bits(words, at, c.window >> (128 - p), p);
+        std::int64_t value = 0;
+        if (internal::rejection_proposal(plan, c.window, &value) != 0) expected.push_back(value + 11);
+      }
+      std::vector<std::int64_t> got(internal::kScanGroup, 0);
+      got.resize(kernel(plan, words.data(), internal::kScanGroup, 11, got.data()));
+      ASSERT_EQ(got, expected) << "sigma2 = " << s << ", round " << round;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace exactdp
