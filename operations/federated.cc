@@ -34,16 +34,14 @@ mechanisms::FederatedSpec spec_of(const FederatedRequest& r) {
   s.bits = static_cast<unsigned>(checked_count("bits", r.bits, mechanisms::kMinFederatedBits, mechanisms::kMaxFederatedBits));
   s.clients = checked_count("clients", r.clients, 1, mechanisms::kMaxFederatedClients);
   s.dropout = parse_rational("dropout", r.dropout);
-  if (r.noise != "discrete-gaussian" && r.noise != "skellam") {
-    throw ParameterError("noise", "noise = " + abbreviate(r.noise) + " is not a client noise: allowed discrete-gaussian, skellam");
-  }
   s.noise = r.noise;
-  s.noise_value = parse_rational(r.noise == "skellam" ? "mu" : "sigma2", r.noise_value);
+  const char* value_name = mechanisms::client_noise_parameter(r.noise);  // naming "noise" for another
+  s.noise_value = parse_rational(value_name, r.noise_value);
   s.beta = parse_rational("beta", r.beta);
   s.max_wrap = parse_rational("max_wrap", r.max_wrap);
   s.rotation_seed = r.rotation_seed;
   if (r.hardened) {
-    if (r.noise == "skellam") {
+    if (r.noise == mechanisms::kClientSkellam) {
       throw ParameterError("hardened", "hardened: the skellam law has no isochronous sampler; allowed: plain (hardened off) "
                                        "for skellam, or noise = discrete-gaussian");
     }
@@ -81,7 +79,7 @@ void write_event(const mechanisms::FederatedPlan& plan, FederatedReport& report)
 
 FederatedReport plan_federated(const FederatedRequest& request) {
   const mechanisms::FederatedSpec spec = spec_of(request);
-  if (spec.noise == "skellam" && spec.dimension > kMaxSkellamPaddedDimension) {
+  if (spec.noise == mechanisms::kClientSkellam && spec.dimension > kMaxSkellamPaddedDimension) {
     throw LimitError("dimension", "dimension = " + std::to_string(spec.dimension) +
                                       " is over the skellam limit: allowed dimension <= 65536 with noise = skellam "
                                       "(each coordinate's share costs tens of microseconds; discrete-gaussian allows 2^24)");

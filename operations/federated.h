@@ -33,7 +33,7 @@ struct FederatedRequest {
   std::string bits = "32";                  // 8..62
   std::string clients = "1";                // 1..2^32
   std::string dropout = "0";                // 0 <= dropout < 1
-  std::string noise = "discrete-gaussian";  // or "skellam"
+  std::string noise = mechanisms::kClientGaussian;  // or kClientSkellam
   std::string noise_value{};                // sigma2 (discrete Gaussian) or mu (Skellam), data units
   std::string beta = "1/2";                 // 2^-64..1/2
   std::string max_wrap = "1/1000000";       // 0 < max_wrap <= 1

@@ -53,13 +53,12 @@ void check_counts(const FederatedSpec& s) {
 }
 
 // The standard deviation's square of one client's share, data units.
-mpq_class share_variance(const FederatedSpec& s) { return s.noise == "skellam" ? mpq_class(2 * s.noise_value) : s.noise_value; }
+mpq_class share_variance(const FederatedSpec& s) {
+  return s.noise == kClientSkellam ? mpq_class(2 * s.noise_value) : s.noise_value;
+}
 
 void check_noise(const FederatedSpec& s) {
-  if (s.noise != "discrete-gaussian" && s.noise != "skellam") {
-    throw ParameterError("noise", "noise = " + abbreviate(s.noise) + " is not a client noise: allowed discrete-gaussian, skellam");
-  }
-  const char* name = s.noise == "skellam" ? "mu" : "sigma2";
+  const char* name = client_noise_parameter(s.noise);
   if (sgn(s.noise_value) <= 0) throw ParameterError::out_of_range(name, abbreviate(to_string(s.noise_value)), std::string(name) + " > 0");
 }
 
@@ -75,9 +74,9 @@ long checked_granularity(const FederatedSpec& s) {
 
 std::shared_ptr<const laws::Sampler> lattice_sampler(const FederatedSpec& s, const mpq_class& lattice_value, long k) {
   const laws::Law& law = laws::law_named(s.noise);
-  const char* name = s.noise == "skellam" ? "mu" : "sigma2";
+  const char* name = client_noise_parameter(s.noise);
   std::optional<Hardening> hardening = s.hardening;
-  if (hardening && s.noise == "discrete-gaussian") hardening->method = HardenedMethod::kRejection;
+  if (hardening && s.noise == kClientGaussian) hardening->method = HardenedMethod::kRejection;
   try {
     return law.make_sampler(law.parse_values({{name, lattice_value}}, laws::Use::kSample), hardening);
   } catch (const ParameterError& e) {
@@ -98,6 +97,13 @@ std::vector<std::uint64_t> rotation_signs(const Seed& seed, std::size_t padded) 
 }
 
 }  // namespace
+
+const char* client_noise_parameter(const std::string& noise) {
+  if (noise == kClientGaussian) return "sigma2";
+  if (noise == kClientSkellam) return "mu";
+  throw ParameterError("noise", "noise = " + abbreviate(noise) + " is not a client noise: allowed " +
+                                    std::string(kClientGaussian) + ", " + kClientSkellam);
+}
 
 FederatedPlan FederatedPlan::make(const FederatedSpec& spec) {
   check_counts(spec);

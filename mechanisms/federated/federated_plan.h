@@ -72,6 +72,12 @@ inline constexpr unsigned kMaxRoundingAttempts = 64;
 // (sigma: the standard deviation of one client's share).
 inline constexpr long kFederatedGranularityBits = 6;
 
+// The client noise laws (registry spellings) and their parameter's name.
+inline constexpr const char* kClientGaussian = "discrete-gaussian";
+inline constexpr const char* kClientSkellam = "skellam";
+// "sigma2" for the discrete Gaussian, "mu" for Skellam; ParameterError naming "noise" otherwise.
+[[nodiscard]] const char* client_noise_parameter(const std::string& noise);
+
 struct FederatedSpec {
   std::size_t dimension = 0;                 // d
   mpq_class clip = 1;                        // c, data units, > 0
@@ -79,7 +85,7 @@ struct FederatedSpec {
   unsigned bits = 32;                        // modulus 2^bits
   std::uint64_t clients = 1;                 // n
   mpq_class dropout = 0;                     // expected fraction of clients that drop out
-  std::string noise = "discrete-gaussian";   // or "skellam"
+  std::string noise = kClientGaussian;       // or kClientSkellam
   mpq_class noise_value = 1;                 // sigma2 (discrete Gaussian) or mu (Skellam), data units
   mpq_class beta = mpq_class(1, 2);          // the rounding's retry bound target
   mpq_class max_wrap = mpq_class(1, 1000000);  // the largest wrap-around bound accepted
@@ -105,7 +111,7 @@ class FederatedPlan {
   [[nodiscard]] const Interval& retry_probability() const noexcept { return retry_probability_; }
   [[nodiscard]] const Interval& wrap_probability() const noexcept { return wrap_probability_; }
   [[nodiscard]] const laws::Sampler& sampler() const noexcept { return *sampler_; }
-  [[nodiscard]] bool skellam() const noexcept { return spec_.noise == "skellam"; }
+  [[nodiscard]] bool skellam() const noexcept { return spec_.noise == kClientSkellam; }
   // The rotation's signs, bit j of word j / 64 set for -1.
   [[nodiscard]] const std::vector<std::uint64_t>& signs() const noexcept { return signs_; }
   [[nodiscard]] std::uint64_t modulus_mask() const noexcept {
