@@ -21,6 +21,7 @@
 #include <exactdp/core/interval.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/exactdp.h>
+#include <exactdp/laws/c_interface_laws.h>
 #include <exactdp/laws/registry.h>
 #include <exactdp/operations/law_delta.h>
 #include <exactdp/c_api/internal/c_api_support.h>
@@ -79,15 +80,16 @@ std::string private_side_text(const mpq_class& v) {
   return parse_rational("value", rounded) == v ? exactdp::exact_decimal(v) : rounded;
 }
 
-// The per-law profile calls: the law at {parameter_name = parameter, sensitivity}.
-int profile(const char* law_name, const char* parameter_name, const char* epsilon, const char* parameter,
-            const char* sensitivity, const char* tau, char* lower, char* upper, std::size_t len) {
+// The per-law profile calls: the law (laws/c_interface_laws.h) at {its noise = parameter,
+// sensitivity}.
+int profile(const laws::CInterfaceLaw& law, const char* epsilon, const char* parameter, const char* sensitivity,
+            const char* tau, char* lower, char* upper, std::size_t len) {
   const MpfrCacheRelease release;
   require_non_null(epsilon, "epsilon");
-  require_non_null(parameter, parameter_name);
-  operations::GivenParameters given{{parameter_name, parameter}};
+  require_non_null(parameter, law.noise);
+  operations::GivenParameters given{{law.noise, parameter}};
   if (sensitivity != nullptr) given.emplace_back("sensitivity", sensitivity);
-  write_law_delta(law_name, std::move(given), epsilon, optional_text(tau), lower, upper, len);
+  write_law_delta(law.law, std::move(given), epsilon, optional_text(tau), lower, upper, len);
   return EXACTDP_OK;
 }
 
@@ -104,14 +106,14 @@ int exactdp_discrete_gaussian_delta(const char* epsilon, const char* sigma2,
                                     const char* sensitivity, const char* tau, char* lower,
                                     char* upper, size_t len) {
   return guard([&] {
-    return internal::profile("discrete-gaussian", "sigma2", epsilon, sigma2, sensitivity, tau, lower, upper, len);
+    return internal::profile(exactdp::laws::kCDiscreteGaussian, epsilon, sigma2, sensitivity, tau, lower, upper, len);
   });
 }
 
 int exactdp_discrete_laplace_delta(const char* epsilon, const char* scale, const char* sensitivity,
                                    const char* tau, char* lower, char* upper, size_t len) {
   return guard([&] {
-    return internal::profile("discrete-laplace", "scale", epsilon, scale, sensitivity, tau, lower, upper, len);
+    return internal::profile(exactdp::laws::kCDiscreteLaplace, epsilon, scale, sensitivity, tau, lower, upper, len);
   });
 }
 
@@ -137,7 +139,8 @@ int exactdp_calibrate_discrete_gaussian(const char* epsilon, const char* delta,
     const mpq_class d = internal::rational_argument("delta", delta);
     const mpz_class s = internal::sensitivity_argument(sensitivity);
     const exactdp::laws::NoiseCalibration c =
-        internal::calibrate_law("discrete-gaussian", {{"sensitivity", s.get_str()}}, e, d, internal::kCSpelling);
+        internal::calibrate_law(exactdp::laws::kCDiscreteGaussian.law, {{"sensitivity", s.get_str()}}, e, d,
+                                internal::kCSpelling);
     // Exact: sigma2 has 3 or 4 significant decimal digits, so its decimal expansion terminates.
     internal::write_text(exactdp::exact_decimal(c.value), sigma2, len, "sigma2");
     return EXACTDP_OK;

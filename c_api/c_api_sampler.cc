@@ -17,6 +17,7 @@
 #include <exactdp/core/interval.h>
 #include <exactdp/exactdp.h>
 #include <exactdp/c_api/internal/c_api_support.h>
+#include <exactdp/laws/c_interface_laws.h>
 #include <exactdp/samplers/hardening.h>
 #include <exactdp/core/rational.h>
 
@@ -53,15 +54,15 @@ SamplerOptions read_options(const exactdp_sampler_options* options) {
   return o;
 }
 
-// The per-law constructors: the generic one (make_sampler, c_api_law.cc) at a fixed law, with
-// the noise parameter's text under its name and the mean when one is given. NULL text is
+// The per-law constructors: the generic one (make_sampler, c_api_law.cc) at a fixed law
+// (laws/c_interface_laws.h), with the noise parameter's text under its name and the mean when one is given. NULL text is
 // EXACTDP_E_NULL naming the parameter, as before the generic call existed.
-int make_additive(const char* law, const char* noise_name, const char* noise_text, const SamplerOptions& o,
+int make_additive(const laws::CInterfaceLaw& law, const char* noise_text, const SamplerOptions& o,
                   exactdp_sampler** out) {
-  require_non_null(noise_text, noise_name);
-  std::vector<std::pair<std::string, std::string>> given{{noise_name, noise_text}};
+  require_non_null(noise_text, law.noise);
+  std::vector<std::pair<std::string, std::string>> given{{law.noise, noise_text}};
   if (o.mean != nullptr) given.emplace_back("mean", o.mean);
-  *out = make_sampler(law, given, o.hardened, o.tau_bits).release();  // the last step: nothing after it can fail
+  *out = make_sampler(law.law, given, o.hardened, o.tau_bits).release();  // the last step: nothing after it can fail
   return EXACTDP_OK;
 }
 
@@ -70,8 +71,9 @@ int make_bernoulli_exp(const char* gamma_text, int flags, exactdp_sampler** out)
     throw ParameterError("flags",
                          "flags = EXACTDP_HARDENED does not apply to Bernoulli(exp(-gamma)) (allowed: 0)");
   }
-  require_non_null(gamma_text, "gamma");
-  *out = make_sampler("bernoulli-exp", {{"gamma", gamma_text}}, false, std::nullopt).release();
+  const laws::CInterfaceLaw& law = laws::kCBernoulliExp;
+  require_non_null(gamma_text, law.noise);
+  *out = make_sampler(law.law, {{law.noise, gamma_text}}, false, std::nullopt).release();
   return EXACTDP_OK;
 }
 
@@ -131,7 +133,7 @@ void exactdp_sampler_options_init(exactdp_sampler_options* options) {
 int exactdp_discrete_gaussian_new(const char* sigma2, int flags, exactdp_sampler** out) {
   return guard([&] {
     require_non_null(out, "out");
-    return internal::make_additive("discrete-gaussian", "sigma2", sigma2, internal::flags_only(flags), out);
+    return internal::make_additive(exactdp::laws::kCDiscreteGaussian, sigma2, internal::flags_only(flags), out);
   });
 }
 
@@ -139,14 +141,14 @@ int exactdp_discrete_gaussian_new_ex(const char* sigma2, const exactdp_sampler_o
                                      exactdp_sampler** out) {
   return guard([&] {
     require_non_null(out, "out");
-    return internal::make_additive("discrete-gaussian", "sigma2", sigma2, internal::read_options(options), out);
+    return internal::make_additive(exactdp::laws::kCDiscreteGaussian, sigma2, internal::read_options(options), out);
   });
 }
 
 int exactdp_discrete_laplace_new(const char* scale, int flags, exactdp_sampler** out) {
   return guard([&] {
     require_non_null(out, "out");
-    return internal::make_additive("discrete-laplace", "scale", scale, internal::flags_only(flags), out);
+    return internal::make_additive(exactdp::laws::kCDiscreteLaplace, scale, internal::flags_only(flags), out);
   });
 }
 
@@ -154,7 +156,7 @@ int exactdp_discrete_laplace_new_ex(const char* scale, const exactdp_sampler_opt
                                     exactdp_sampler** out) {
   return guard([&] {
     require_non_null(out, "out");
-    return internal::make_additive("discrete-laplace", "scale", scale, internal::read_options(options), out);
+    return internal::make_additive(exactdp::laws::kCDiscreteLaplace, scale, internal::read_options(options), out);
   });
 }
 

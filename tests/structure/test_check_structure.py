@@ -253,14 +253,26 @@ def test_a_new_law_name_list_fails(tree, plant):
 
 
 def test_a_baseline_law_list_may_not_grow(tree, plant):
-    rel, count = sorted(CS.LAW_LIST_BASELINE.items())[0]
-    text = (tree / rel).read_text()
-    law = next(n for n in CS.registry_law_names(str(tree)) if f'"{n}"' not in text and f"'{n}'" not in text)
-    planted = f'\nPLANTED = "{law}"\n' if rel.endswith(".py") else f'\nconst char* kPlanted = "{law}";\n'
-    plant(rel, text + planted)
-    rc, lines, out = violations(tree, "law-list")
+    # A copy of the script whose baseline holds one planted list of three laws (the real baseline
+    # may be empty): the list passes as it is and fails with a fourth law.
+    names = CS.registry_law_names(str(tree))
+    script = SCRIPT.read_text().replace("LAW_LIST_BASELINE = {\n",
+                                        'LAW_LIST_BASELINE = {\n    "cli/planted_list.cc": 3,\n', 1)
+    plant("planted_check_structure.py", script)
+    listed = "".join(f'const char* k{i} = "{n}";\n' for i, n in enumerate(names[:3]))
+
+    def run_copy():
+        r = subprocess.run([sys.executable, str(tree / "planted_check_structure.py"), "--root", str(tree)],
+                           capture_output=True, text=True, timeout=120)
+        return r.returncode, r.stdout + r.stderr
+
+    plant("cli/planted_list.cc", listed)
+    rc, out = run_copy()
+    assert not [ln for ln in out.splitlines() if ": law-list: " in ln], out
+    plant("cli/planted_list.cc", listed + f'const char* k3 = "{names[3]}";\n')
+    rc, out = run_copy()
     assert rc == 1, out
-    assert [ln for ln in lines if ln.startswith(f"{rel}:") and f"names {count + 1}" in ln], out
+    assert [ln for ln in out.splitlines() if ln.startswith("cli/planted_list.cc:1: law-list: names 4")], out
 
 
 def test_asking_an_event_for_its_kind_fails(tree, plant):
