@@ -150,8 +150,8 @@ void calibrate_zcdp(ReleaseCalibration& out, const mpq_class& delta_mech) {
 
 // One contribution: a person changes one row, each column's cell by at most Delta_c, so the
 // noise of that row is the product of C discrete Gaussians shifted by (Delta_c)
-// (joint_gaussian_calibration.h). When that product is within its cost, the zCDP sigma2_c are
-// lowered by one common factor to its exact profile's optimum; epsilon is then met exactly.
+// (joint_gaussian_calibration.h). When a profile of that product certifies, the zCDP sigma2_c are
+// lowered by one common factor to its optimum; epsilon is then met exactly.
 void calibrate_product_profile(ReleaseCalibration& out, const mpq_class& delta_mech) {
   const ContributionModel& m = out.model;
   if (m.contributions != 1 || m.columns < 2) return;
@@ -171,10 +171,14 @@ void calibrate_product_profile(ReleaseCalibration& out, const mpq_class& delta_m
   out.delta = joint->delta_at;
   out.delta_exact.reset();
   out.route = "product-profile";
+  const bool exact = joint->route == "product-profile (exact)";
   out.route_detail =
-      "one contribution: a person changes one row, each column's cell by at most Delta_c; the C "
-      "discrete Gaussians of that row are a product shifted by (Delta_c), whose exact privacy profile "
-      "(CKS20 Thm. 7 of one column summed over the others' points, certified) is <= delta at epsilon";
+      std::string("one contribution: a person changes one row, each column's cell by at most Delta_c; the C "
+                  "discrete Gaussians of that row are a product shifted by (Delta_c), whose ") +
+      (exact ? "exact privacy profile (CKS20 Thm. 7 of one column summed over the others' points, certified)"
+             : "privacy profile, bounded through the continuous Gaussian at sigma2_c - t2_c by lattice smoothing "
+               "(certified)") +
+      " is <= delta at epsilon";
 }
 
 void calibrate_pure_l1(ReleaseCalibration& out, const laws::Law& law) {

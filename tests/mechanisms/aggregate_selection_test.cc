@@ -93,12 +93,17 @@ TEST(AggregateCalibration, LaplaceSplitIsExact) {
 TEST(AggregateCalibration, GaussianComposesWithinTheBudget) {
   for (const bool keys : {false, true}) {
     const auto g = mechanisms::calibrate_aggregate(request("discrete-gaussian", keys));
-    mpq_class rho = 0;
+    // L0 = 3: the zCDP split, then lowered to the smoothed product profile's optimum
+    ASSERT_EQ(g.aggregates_route, "product-profile (smoothed)");
+    ASSERT_TRUE(g.aggregates_delta_certified.has_value());
+    EXPECT_TRUE(upper_at_most(*g.aggregates_delta_certified, g.aggregates_delta));
+    mpq_class split_rho = 0;  // the split the product route started from composes within the budget
     for (const auto& q : g.noise) {
       EXPECT_EQ(q.rho, mpq_class(q.sensitivity.l2_squared) / (2 * q.sigma2));
-      rho += q.rho;
+      EXPECT_LT(q.sigma2, q.zcdp_sigma2);
+      split_rho += mpq_class(q.sensitivity.l2_squared) / (2 * q.zcdp_sigma2);
     }
-    const auto independent = accounting::zcdp_epsilon(rho, g.aggregates_delta);
+    const auto independent = accounting::zcdp_epsilon(split_rho, g.aggregates_delta);
     EXPECT_TRUE(upper_at_most(independent.bound.value, g.aggregates_epsilon));
     EXPECT_LE(g.epsilon, 2);
     EXPECT_LE(g.delta, mpq_class(1, 100000));

@@ -1,10 +1,11 @@
 // joint_gaussian_calibration_test.cc — the product profile of two discrete Gaussians against an
-// independent mpmath summation, and the joint calibration of `aggregate`'s count and sum below
-// the zCDP split, certified and near its optimum.
+// independent mpmath summation, and the joint calibration of `aggregate`'s quantities below the
+// zCDP split, certified and near its optimum: exact for two coordinates, smoothed for many.
 #include <gtest/gtest.h>
 
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/discrete_gaussian_profile.h>
+#include <exactdp/accounting/gaussian_profile.h>
 #include <exactdp/accounting/product_discrete_gaussian_profile.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/mechanisms/aggregate/aggregate_calibration.h>
@@ -95,11 +96,46 @@ TEST(JointGaussianCalibration, BelowTheZcdpSplitCertifiedAndNearTheOptimum) {
       << "sigma2 " << to_string(sigma2[0]) << ", " << to_string(sigma2[1]);
 }
 
-TEST(JointGaussianCalibration, QuantilesAndManyGroupsKeepTheZcdpSplit) {
+// Count, sum and mean with L0 = 3, Linf = 2 (nine coordinates): the smoothed bound of the
+// product. The zCDP split gives the count sigma2 = 1640 (sd 40.5); the continuous Gaussian's
+// optimum for the same ratios is about sd 37.7.
+TEST(JointGaussianCalibration, ManyCoordinatesTakeTheSmoothedBound) {
   mechanisms::AggregateRequest r = count_and_sum();
-  r.bounding = {3, 2};  // six coordinates: over the product's cost
+  r.outputs.push_back({mechanisms::AggregateKind::kMean, "x"});
+  r.value_columns[0].bounds = mechanisms::parse_value_bounds("0,100");
+  r.bounding = {3, 2};
   const mechanisms::AggregateGuarantee g = mechanisms::calibrate_aggregate(r);
-  EXPECT_NE(g.aggregates_route, "product-profile (exact)");
+  ASSERT_EQ(g.aggregates_route, "product-profile (smoothed)");
+  ASSERT_EQ(g.noise.size(), 3U);
+  ASSERT_TRUE(g.aggregates_delta_certified.has_value());
+  EXPECT_TRUE(upper_at_most(*g.aggregates_delta_certified, g.aggregates_delta));
+  EXPECT_EQ(g.noise[0].zcdp_sigma2, 1640);
+  EXPECT_LE(g.noise[0].sigma2, 1440) << "count sd above 37.95";
+  std::vector<mpz_class> shifts;
+  std::vector<mpq_class> sigma2;
+  mpq_class mu2_lowered = 0;  // the continuous Gaussians at 2 % less variance, no smoothing
+  for (const auto& q : g.noise) {
+    shifts.push_back(q.sensitivity.per_group);
+    sigma2.push_back(q.sigma2);
+    mu2_lowered += 3 * mpq_class(q.sensitivity.per_group * q.sensitivity.per_group) / (q.sigma2 * mpq_class(98, 100));
+  }
+  EXPECT_TRUE(upper_at_most(mechanisms::joint_gaussian_smoothed_delta(shifts, 3, sigma2, g.aggregates_epsilon),
+                            g.aggregates_delta));
+  // 2 % less noise misses delta even for the continuous Gaussians (which the discrete ones match
+  // to within t2 / sigma2): the search stopped within the 3-digit rounding of the optimum.
+  const Interval mu = sqrt(Interval(mu2_lowered, kDefaultPrecision));
+  EXPECT_TRUE(lower_above(accounting::gdp_delta_at(Interval(g.aggregates_epsilon, kDefaultPrecision), mu,
+                                                   kDefaultPrecision),
+                          g.aggregates_delta));
+}
+
+TEST(JointGaussianCalibration, QuantilesKeepTheZcdpSplit) {
+  mechanisms::AggregateRequest r = count_and_sum();
+  mechanisms::AggregateOutput quantile{mechanisms::AggregateKind::kQuantile, "x"};
+  quantile.q = mpq_class(1, 2);
+  r.outputs.push_back(quantile);
+  const mechanisms::AggregateGuarantee g = mechanisms::calibrate_aggregate(r);
+  EXPECT_EQ(g.aggregates_route.rfind("product-profile", 0), std::string::npos);
   EXPECT_FALSE(g.aggregates_delta_certified.has_value());
   for (const auto& q : g.noise) EXPECT_EQ(q.zcdp_sigma2, 0);
 }
