@@ -8,7 +8,7 @@
 namespace exactdp::laws {
 namespace {
 
-const mpq_class kMaxExactVariance(1000);     // m sigma2
+const mpq_class kMaxExactVariance(250);      // m sigma2
 const mpz_class kMaxExactSurvivors(10'000);  // m
 constexpr mpfr_prec_t kMaxWorkingPrecision = 320;
 
@@ -108,7 +108,7 @@ DistributedDiscreteGaussianPmf::DistributedDiscreteGaussianPmf(const mpq_class& 
     : precision_(std::min(precision, kMaxWorkingPrecision)), residual_(precision_) {
   if (!ddg_exact_profile_feasible(sigma2, mpz_class(survivors))) {
     throw LimitError("clients", "clients: the exact profile of the distributed discrete Gaussian needs "
-                                "1 <= m <= 10^4 surviving clients and m * sigma2 <= 1000, not m = " +
+                                "1 <= m <= 10^4 surviving clients and m * sigma2 <= 250, not m = " +
                                     std::to_string(survivors) + ", sigma2 = " + abbreviate(to_string(sigma2)));
   }
   Parts parts = sum_of_clients(sigma2, survivors, precision_);

@@ -1,7 +1,7 @@
 // ddg_pmf.h — the law of the sum of m independent discrete Gaussians N_Z(0, sigma2) (the
 // surviving clients' noise shares of the distributed discrete Gaussian, ddg_law.h) as certified
 // numbers at a working precision p, and its exact privacy profile against the sum shifted by an
-// integer D. For the exact-profile range only (ddg_exact_profile_feasible(): m sigma2 <= 1000,
+// integer D. For the exact-profile range only (ddg_exact_profile_feasible(): m sigma2 <= 250,
 // m <= 10^4).
 //
 // The representation: the true masses P_k = A_k + R_k with A_k >= 0 enclosed for |k| <= K (the
@@ -20,7 +20,7 @@
 // S = sum_k max(0, A_k - e^eps A_(k-D)) (R >= 0 only adds at most b to the positive parts and
 // takes at most e^eps b from them).
 // Precision: the working precision is min(p, 320) bits (as skellam_pmf.h). Cost: about
-// 2000 m sigma2 interval products per sum at 320 bits (m sigma2 = 1000: about a second).
+// 2000 m sigma2 interval products per sum at 320 bits (m sigma2 = 250: about 0.3 s).
 // Errors: LimitError naming "clients" outside the range. Immutable after construction.
 #pragma once
 

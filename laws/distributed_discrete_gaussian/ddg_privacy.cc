@@ -92,8 +92,10 @@ Interval DistributedDiscreteGaussianPrivacy::delta_at(const mpq_class& epsilon, 
   const mpz_class shift = p_.sensitivity.get_num() / p_.sensitivity.get_den();
   if (shift == 0) return Interval(precision);  // no integer shift of a scalar query: delta = 0
   // both are certified upper bounds on the same delta: where delta is below the table's residual
-  // (about 2^-(p + 40)) the converted bound can be the smaller
-  return min(masses(precision)->delta_at(epsilon, shift.get_si()), rdp_delta_bound(epsilon, precision));
+  // (about 2^-(p + 40)) the converted bound can be the smaller; both at the table's precision
+  // (at most 320 bits: more would not narrow the table's enclosure)
+  const std::shared_ptr<const DistributedDiscreteGaussianPmf> pmf = masses(precision);
+  return min(pmf->delta_at(epsilon, shift.get_si()), rdp_delta_bound(epsilon, pmf->precision()));
 }
 
 bool DistributedDiscreteGaussianPrivacy::supports_subsampled_order(const mpq_class& alpha) const {

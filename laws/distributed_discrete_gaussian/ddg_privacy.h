@@ -15,7 +15,7 @@
 // k <= 4096; beyond, its terms decrease in k and lie in [exp(-2 pi^2 sigma2), term_4096].
 // zCDP: the third branch is alpha rho with rho = (D2 / sqrt(s2) + tau sqrt(dim))^2 / 2 (rho()
 // returns a rational upper bound, its enclosure's upper end).
-// Profile: exact for dim = 1 within the cost limit (ddg_pmf.h: m sigma2 <= 1000, m <= 10^4):
+// Profile: exact for dim = 1 within the cost limit (ddg_pmf.h: m sigma2 <= 250, m <= 10^4):
 // delta(eps) of Z against Z + floor(D2) (an integer shift of a scalar query is at most D2 in
 // absolute value), both orders equal (Z is symmetric); a smaller shift gives a smaller delta (the
 // sum of discrete Gaussians is log-concave, Hoggar 1974, so the shifts have a monotone
