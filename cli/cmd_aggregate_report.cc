@@ -172,8 +172,9 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
       << ", delta = " << exactdp::exact_decimal(g.aggregates_delta) << ", route " << g.aggregates_route
       << " (certified epsilon <= " << exactdp::to_decimal(g.aggregates_epsilon_certified, digits).upper
       << (g.aggregates_delta_certified
-              ? ", delta <= " + exactdp::to_decimal(*g.aggregates_delta_certified, digits).upper +
-                    " by the exact profile of the quantities' discrete Gaussians together"
+              ? ", delta <= " + exactdp::to_decimal(*g.aggregates_delta_certified, digits).upper + " by the " +
+                    (g.aggregates_route == "product-profile (exact)" ? "exact profile" : "lattice-smoothed bound") +
+                    " of the quantities' discrete Gaussians together"
               : std::string())
       << ")\n";
   for (const auto& qr : rep.quantities) {
