@@ -98,6 +98,27 @@ void BM_HardenedDiscreteGaussianRejectionBatch(benchmark::State& state) {
 }
 BENCHMARK(BM_HardenedDiscreteGaussianRejectionBatch)->DenseRange(2, 6)->ArgName("sigma2_index");
 
+// The same batch on the paths of a CPU without AVX-512 IFMA, forced on this one: the plan's
+// whole-group kernel off and the exponential's group portable (the same values and bits).
+// Arg portable: 0 = this CPU's paths, 1 = forced portable.
+void BM_HardenedRejectionBatchPaths(benchmark::State& state) {
+  internal::HardenedRejectionPlan plan = internal::make_rejection_plan(parse_rational("sigma2", kSigma2[state.range(0)]));
+  if (state.range(1) == 1) {
+    plan.group = nullptr;
+    plan.exp.group = internal::fixed_exp52_group_portable;
+  }
+  state.SetLabel(std::string("sigma2=") + kSigma2[state.range(0)] + (state.range(1) == 1 ? " portable" : " this CPU"));
+  SeededBits bits(Seed{});
+  std::int64_t out[256];
+  for (auto _ : state) {
+    internal::draw_hardened_rejection_n(bits, plan, 0, out, 256);
+    benchmark::DoNotOptimize(out[255]);
+  }
+  state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,
+                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_HardenedRejectionBatchPaths)->ArgsProduct({{5, 6}, {0, 1}})->ArgNames({"sigma2_index", "portable"});
+
 // The randomness alone of the rejection batch above: the same number of 64-bit words (its bits a
 // draw, measured on 2^16 draws first) read from the same seeded ChaCha20 source through a
 // BitSource::Reader, and nothing computed. The floor that any method reading this many bits has.

@@ -29,10 +29,13 @@ namespace exactdp::mechanisms {
 namespace {
 
 constexpr std::size_t kBatch = 256;  // draws per sample_wide call
+// Draws per call for a hardened sampler: its batch ends with a partial group and single draws
+// (samplers/internal/hardened_rejection.h), a fixed cost per call that more draws amortise.
+constexpr std::size_t kHardenedBatch = 2048;
 
 // One thread's buffers, reused across batches and chunks.
 struct Scratch {
-  std::array<std::int64_t, kBatch> draws{};
+  std::array<std::int64_t, kHardenedBatch> draws{};
   std::vector<WideValue> wide;
   mpz_class n, v;
   std::unique_ptr<SeededBits> seeded;  // the seeded substreams: one source per thread, seek()
@@ -90,7 +93,7 @@ Float noisy_wide(Float x, long k, const mpz_class* wide_draw, std::int64_t draw,
   return encode_grid_value<Float>(s.v, k);
 }
 
-// x[0..count) -> y[0..count), count <= kBatch: the draws first (in index order, independent of
+// x[0..count) -> y[0..count), count <= kHardenedBatch: the draws first (in index order, independent of
 // x), then the exact arithmetic. x and y may be the same array (each x[i] is read before y[i]).
 template <class Float>
 void noise_batch(const laws::Sampler& sampler, long k, const Float* x, Float* y, std::size_t count,
@@ -116,9 +119,10 @@ void noise_batch(const laws::Sampler& sampler, long k, const Float* x, Float* y,
 
 template <class Float>
 void noise_range(const GridNoise& noise, const Float* x, Float* y, std::size_t count, BitSource& bits, Scratch& s) {
-  for (std::size_t start = 0; start < count; start += kBatch) {
+  const std::size_t batch = noise.sampler().hardened() ? kHardenedBatch : kBatch;
+  for (std::size_t start = 0; start < count; start += batch) {
     noise_batch(noise.sampler(), noise.granularity_exponent(), x + start, y + start,
-                std::min(kBatch, count - start), bits, s);
+                std::min(batch, count - start), bits, s);
   }
 }
 

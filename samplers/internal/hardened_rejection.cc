@@ -84,6 +84,13 @@ HardenedRejectionPlan make_rejection_plan(const mpq_class& sigma2) {
   plan.half = std::move(half.table);
   plan.half_scan = make_scan_table(plan.half, plan.width);
   plan.brackets = make_bracket_table(plan.half, plan.width);
+  for (std::size_t x = 0; x < plan.brackets.values; ++x) {
+    const auto word = [&](unsigned p) { return std::uint64_t{plan.brackets.planes[p][x]}; };
+    plan.bracket_words[0][x] = (word(1) << 32) | word(0);
+    plan.bracket_words[1][x] = word(2);
+    plan.bracket_words[2][x] = (word(4) << 32) | word(3);
+    plan.bracket_words[3][x] = word(5);
+  }
   plan.table_tv_upper = half.tv_upper;
   plan.log2e_over_two_s0 = log2e_over_two_s0(s0);
   plan.exp = make_fixed_exp52();

@@ -60,6 +60,9 @@ struct HardenedRejectionPlan {
   ThresholdTable half;       // the half discrete Gaussian of s0
   ScanTable half_scan;
   BracketTable brackets;     // (T_(x-1), w_x) of the half table
+  // The same brackets as 64-bit words for the whole-group kernel's register permutes: the low and
+  // high words of T_(x-1), then of w_x, entries past K zero.
+  alignas(64) std::uint64_t bracket_words[4][kMaxBracketEntries] = {};
   uint128 log2e_over_two_s0 = 0;  // round(2^128 log2(e) / (2 s0)), < 2^127
   FixedExp52 exp;
   mpq_class table_tv_upper;      // delta_b

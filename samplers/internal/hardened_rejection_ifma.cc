@@ -28,10 +28,29 @@ struct Lanes {
   V8 x[kVectors], y[kVectors], sign[kVectors];
   alignas(64) std::uint32_t digits[3 * kScanGroup];
   alignas(64) std::uint32_t below[kScanGroup];
-  alignas(64) std::uint32_t x32[kScanGroup];
-  alignas(64) uint128 base[kScanGroup];
-  alignas(64) uint128 width[kScanGroup];
 };
+
+// The bracket (T_(x-1), w_x) of eight table draws x as the low and high words of each: word w of
+// entry x is entry x % 16 of block x / 16 (a two-register permute, whose lane choice is an
+// operand), kept where x / 16 = q for each of the public number of blocks.
+struct Brackets {
+  V8 base_low, base_high, width_low, width_high;
+};
+EXACTDP_IFMA Brackets select_brackets(const HardenedRejectionPlan& plan, V8 x) noexcept {
+  const std::size_t blocks = (plan.brackets.values + 15) / 16;
+  V8 word[4] = {};
+  const V8 block = x >> 4;
+  for (std::size_t q = 0; q < blocks; ++q) {
+    const __mmask8 keep = _mm512_cmpeq_epu64_mask((__m512i)block, (__m512i)splat(q));
+    for (unsigned w = 0; w < 4; ++w) {
+      const __m512i lower = (__m512i)load8(&plan.bracket_words[w][16 * q]);
+      const __m512i upper = (__m512i)load8(&plan.bracket_words[w][16 * q + 8]);
+      const __m512i entry = _mm512_permutex2var_epi64(lower, (__m512i)x, upper);
+      word[w] = (V8)_mm512_mask_mov_epi64((__m512i)word[w], keep, entry);
+    }
+  }
+  return {word[0], word[1], word[2], word[3]};
+}
 
 EXACTDP_IFMA inline V8 iota_times(std::uint64_t p) noexcept {
   const V8 iota = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -95,10 +114,11 @@ EXACTDP_IFMA void exponent_parts(const HardenedRejectionPlan& plan, const Lanes&
 // residual u - T_(x-1) below it, and never z = 0 with the sign set.
 EXACTDP_IFMA __mmask8 accept(const HardenedRejectionPlan& plan, const Lanes& g, unsigned b, Limbs v, V8 n,
                              V8& value) noexcept {
-  V8 alpha_low, alpha_high, base_low, base_high, width_low, width_high;
+  V8 alpha_low, alpha_high;
   alpha_words(v, n, alpha_low, alpha_high);
-  load_words(g.base + 8 * b, base_low, base_high);
-  load_words(g.width + 8 * b, width_low, width_high);
+  const Brackets bracket = select_brackets(plan, g.x[b]);
+  const V8 base_low = bracket.base_low, base_high = bracket.base_high;
+  const V8 width_low = bracket.width_low, width_high = bracket.width_high;
   const V8 a0 = alpha_low & kMask52, a1 = (alpha_low >> 52) | (alpha_high << 12);
   const V8 w0 = width_low & kMask52, w1 = (width_low >> 52) | (width_high << 12), zero = {};
   // alpha w = c3 2^156 + c2 2^104 + c1 2^52 + (a0 w0 mod 2^52): floor(/ 2^80) = c3 2^76 + c2 2^24 + c1 / 2^28.
@@ -138,9 +158,7 @@ EXACTDP_IFMA void table_draws(const HardenedRejectionPlan& plan, const std::uint
   const __m256i entries = _mm256_set1_epi32(static_cast<int>(t.entries));
   for (unsigned b = 0; b < kVectors; ++b) {
     const __m256i below = _mm256_load_si256(reinterpret_cast<const __m256i*>(&g.below[8 * b]));
-    const __m256i x = _mm256_sub_epi32(entries, below);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(&g.x32[8 * b]), x);
-    g.x[b] = (V8)_mm512_maskz_cvtepu32_epi64(0xFF, x);
+    g.x[b] = (V8)_mm512_maskz_cvtepu32_epi64(0xFF, _mm256_sub_epi32(entries, below));
   }
 }
 
@@ -152,7 +170,6 @@ EXACTDP_IFMA std::size_t group_ifma(const HardenedRejectionPlan& plan, const std
   for (unsigned b = 0; b < kVectors; ++b) exponent_parts(plan, g, b, in);
   Limbs v[kVectors];
   exp_v(plan.exp, in, v);
-  plan.brackets.select_group(plan.brackets, g.x32, g.base, g.width);
   std::size_t done = 0;
   for (unsigned b = 0; b < kVectors; ++b) {
     V8 value;
