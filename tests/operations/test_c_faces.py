@@ -196,3 +196,36 @@ def test_calibrate_epsilon_is_the_same_error_in_three_faces(lib):
     sigma2 = ctypes.create_string_buffer(64)
     per_law = c_error(lib, lib.exactdp_calibrate_discrete_gaussian(b"-1", b"1e-5", None, sigma2, 64), EXACTDP_E_PARAM)
     assert per_law == str(info.value) == text == "epsilon = -1 is out of range: allowed epsilon >= 0"
+
+
+def test_select_peeling_limit_is_the_same_check_in_two_faces(lib):
+    # operations/select.h: peeling whose estimated work is over 3000000 candidate steps is refused
+    # before a bit is drawn, by `exactdp select --top K` and by exactdp_select_top alike (select
+    # has no Python call). Scores 100 apart cost about one step per candidate in play per round.
+    scores = [str(100 * i) for i in range(3000)]
+    p = subprocess.run([CLI, "select", "--mechanism", "permute-and-flip", "--epsilon", "1", "--sensitivity", "1",
+                        "--top", "2000"], input="\n".join(scores) + "\n", capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    text = p.stderr[len("exactdp: "):-1]
+    lib.exactdp_selection_new.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                          ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t,
+                                          ctypes.POINTER(ctypes.c_void_p)]
+    lib.exactdp_select_top.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
+                                       ctypes.POINTER(ctypes.c_size_t)]
+    lib.exactdp_bits_seeded.argtypes = [ctypes.POINTER(ctypes.c_ubyte), ctypes.POINTER(ctypes.c_void_p)]
+    lib.exactdp_selection_free.argtypes = [ctypes.c_void_p]
+    lib.exactdp_bits_free.argtypes = [ctypes.c_void_p]
+    selection, bits = ctypes.c_void_p(), ctypes.c_void_p()
+    assert lib.exactdp_selection_new(b"permute-and-flip", None, b"1", b"1", 0, texts(*scores), len(scores),
+                                     ctypes.byref(selection)) == 0, lib.exactdp_last_error()
+    seed = (ctypes.c_ubyte * 32)(*range(1, 33))
+    assert lib.exactdp_bits_seeded(seed, ctypes.byref(bits)) == 0, lib.exactdp_last_error()
+    out = (ctypes.c_size_t * 2000)()
+    try:
+        c_text = c_error(lib, lib.exactdp_select_top(selection, bits, 2000, out), EXACTDP_E_LIMIT)
+    finally:
+        lib.exactdp_selection_free(selection)
+        lib.exactdp_bits_free(bits)
+    assert text.startswith("top = 2000 over 3000 candidates (x 1 draws) would take about ")
+    assert text.endswith("; lower --top or -n")
+    assert c_text == text[:-len(" or -n")].replace("--top", "top")

@@ -168,3 +168,19 @@ def test_measure_gdp_foreign_parameter_is_the_same_error_in_both_faces():
         exactdp.measure_gdp("gaussian", sigma=1, scale=2)
     assert info.value.parameter == "scale"
     assert str(info.value) == text.replace("--scale", "scale") == "measure-gdp gaussian does not take scale"
+
+
+def test_release_contributions_limit_is_the_same_error_in_both_faces():
+    # operations/release.h: one check of contributions (1..10^6) for the CSV release of the
+    # command line and the in-memory release of exactdp.release, before any value is read.
+    pd = pytest.importorskip("pandas")
+    p = subprocess.run([CLI, "release", "--mechanism", "discrete-laplace", "--epsilon", "1", "--column", "count",
+                        "--contributions", "1000001"], input="key,count\na,3\n", capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.release(pd.DataFrame({"key": ["a"], "count": [3]}), columns=["count"], law="discrete-laplace",
+                        epsilon=1, contributions=1000001)
+    assert info.value.parameter == "contributions"
+    assert p.stderr == "exactdp: " + str(info.value) + "\n"
+    assert str(info.value) == "contributions = 1000001 is out of range: allowed 1 <= contributions <= 1000000"
