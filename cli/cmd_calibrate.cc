@@ -4,6 +4,10 @@
 //       -> sigma {lower, upper} (use the upper end), delta at sigma, classical_sigma (eps < 1)
 //   exactdp calibrate discrete-gaussian --epsilon R --delta R [--sensitivity INT]
 //       -> sigma2 (exact rational to use), delta_at_sigma2 {lower, upper}, the optimum's bracket
+//   exactdp calibrate skellam | distributed-discrete-gaussian --epsilon R --delta R
+//       [--rounds N] [--q R] [--clients N] [law parameters]
+//       -> the law's noise parameter for a training run (operations::calibrate_run), printed by
+//          one printer for every law it serves
 // Every interval is printed rounded outward; "sigma_to_use" is the certified-private end,
 // rounded up (a larger sigma is at least as private). This file reads the options into an
 // operations::CalibrateRequest and prints the report; the checks, the tolerance's limits and the
@@ -63,6 +67,17 @@ constexpr const char* kHelp =
     "Parameters: epsilon >= 0, 0 < delta < 1. MPFR precision is capped at 65536 bits; past the\n"
     "cap the bracket is wider (still certified) and tolerance_met says false.\n"
     "dp-sgd: 'exactdp calibrate dp-sgd --help' (DP-SGD noise multiplier, certified).\n"
+    "\n"
+    "A training run of a law with an event and no calibration of its own (skellam,\n"
+    "distributed-discrete-gaussian):\n"
+    "  exactdp calibrate LAW --epsilon R --delta R [--rounds N] [--q R] [--clients N]\n"
+    "                        [--sensitivity R] [the law's other parameters: --dropout, --dim, ...]\n"
+    "  the law's noise parameter (skellam: mu; distributed-discrete-gaussian: sigma2 per client)\n"
+    "  at 3 significant digits, rounded up, whose certified epsilon over N rounds (default 1),\n"
+    "  each Poisson-subsampled at rate q (default 1: no subsampling), add/remove-one, on the rdp\n"
+    "  route is <= epsilon at delta; PARAM_below (2^-12 relative below the search's value) is\n"
+    "  shown to miss. skellam's mu is the sum's: --clients N adds mu_per_client = mu / N.\n"
+    "  Ranges: 0 < epsilon <= 10^6, 1 <= rounds <= 10^9, 0 < q <= 1, 1 <= clients <= 10^9.\n"
     "Numbers: decimals (0.1, 1e-5) or fractions (3/2), read exactly.\n";
 
 constexpr int kMaxDigits = 1000;
@@ -122,6 +137,74 @@ void print_discrete_gaussian(const operations::CalibrateReport& r, int digits, T
   out.flag("tolerance_met", c.bracket_tolerance_met);
 }
 
+// The options of a training run's calibration (beyond --epsilon, --delta, --sensitivity, --clients):
+// --rounds, --q and every parameter of the laws it serves.
+std::vector<OptionSpec> run_option_specs() {
+  std::vector<OptionSpec> out = {{"--rounds", true}, {"--q", true}};
+  for (const laws::Law* law : laws::all_laws()) {
+    const std::string calibrated = operations::run_calibration_parameter(*law);
+    if (calibrated.empty()) continue;
+    for (const auto& p : law->parameters()) {
+      const std::string name = "--" + p.name;
+      bool known = p.name == calibrated || name == "--sensitivity" || name == "--clients" || name == "--epsilon" ||
+                   name == "--delta";
+      for (const auto& o : out) known = known || o.name == name;
+      if (!known) out.push_back({name, true});
+    }
+  }
+  return out;
+}
+
+// "skellam, distributed-discrete-gaussian, ...": the laws a run calibration serves.
+std::string run_law_names() {
+  std::string out;
+  for (const laws::Law* law : laws::all_laws()) {
+    if (!operations::run_calibration_parameter(*law).empty()) out += (out.empty() ? "" : ", ") + law->name();
+  }
+  return out;
+}
+
+// The generic printer of a law's run calibration: what was asked, then the value to use.
+int run_run_calibration(const laws::Law& law, const ParsedArgs& parsed, Io& io) {
+  operations::CalibrateRunRequest request;
+  request.law = law.name();
+  request.epsilon = parsed.require_rational("--epsilon");
+  request.delta = parsed.require_rational("--delta");
+  if (const auto rounds = parsed.integer("--rounds")) request.rounds = *rounds;
+  if (const auto q = parsed.rational("--q")) request.q = *q;
+  request.clients = parsed.integer("--clients");
+  for (const auto& p : law.parameters()) {
+    if (p.name == "clients") continue;  // request.clients
+    if (const auto v = parsed.get("--" + p.name)) request.parameters.emplace_back(p.name, *v);
+  }
+  for (const OptionSpec& o : run_option_specs()) {
+    if (o.name == "--rounds" || o.name == "--q" || !parsed.has(o.name)) continue;
+    bool belongs = false;
+    for (const auto& p : law.parameters()) belongs = belongs || o.name == "--" + p.name;
+    if (!belongs) throw UsageError("calibrate " + law.name() + ": option " + o.name + " is not a parameter of this law");
+  }
+  const int digits = digits_option(parsed, kMaxDigits);
+  const operations::CalibrateRunReport r = operations::calibrate_run(request);
+  TextJsonReport out;
+  out.json.set("command", "calibrate");
+  out.text("mechanism", r.law);
+  out.text("epsilon", exactdp::parameter_text(request.epsilon));
+  out.text("delta", exactdp::parameter_text(request.delta));
+  out.text("rounds", request.rounds.get_str());
+  out.text("q", exactdp::parameter_text(request.q));
+  if (request.clients) out.text("clients", request.clients->get_str());
+  for (const auto& [name, value] : request.parameters) out.text(name, value);
+  out.text("event", r.event);
+  out.text(r.parameter, exactdp::exact_decimal(r.value));
+  if (r.per_client) out.text(r.parameter + "_per_client", exactdp::exact_decimal(*r.per_client));
+  out.interval("epsilon_at_" + r.parameter, r.epsilon_at, digits);
+  out.text("order", exactdp::exact_decimal(r.order));
+  if (sgn(r.value_below) > 0) out.text(r.parameter + "_below", exactdp::exact_decimal(r.value_below));
+  if (r.epsilon_below) out.interval("epsilon_at_" + r.parameter + "_below", *r.epsilon_below, digits);
+  out.text("route", "rdp");
+  return out.emit(io, parsed.has("--json"));
+}
+
 // The options into a request (--sensitivity read as the law's kind: an integer for the discrete
 // Gaussian), the operation's checks, then the report as text or JSON.
 int run_calibration(const laws::Law& law, const ParsedArgs& parsed, Io& io) {
@@ -154,9 +237,9 @@ int run_calibration(const laws::Law& law, const ParsedArgs& parsed, Io& io) {
 
 int cmd_calibrate(Args args, Io& io) {
   if (!args.empty() && args[0] == "dp-sgd") return cmd_calibrate_dp_sgd(args.subspan(1), io);
-  const ParsedArgs parsed(
-      args,
-      with_accounting_options({{"--epsilon", true}, {"--delta", true}, {"--sensitivity", true}}));
+  std::vector<OptionSpec> specs = {{"--epsilon", true}, {"--delta", true}, {"--sensitivity", true}, {"--clients", true}};
+  for (OptionSpec& o : run_option_specs()) specs.push_back(std::move(o));
+  const ParsedArgs parsed(args, with_accounting_options(specs));
   if (print_help_if_asked(parsed, kHelp, io.out)) return 0;
   const auto& pos = parsed.positionals();
   if (pos.size() != 1) {
@@ -165,6 +248,17 @@ int cmd_calibrate(Args args, Io& io) {
   }
   const MechanismRow* row = find_mechanism(MechanismCommand::kCalibrate, pos[0]);
   const laws::Law* law = laws::find_law(pos[0]);
+  if (row == nullptr && law != nullptr && !operations::run_calibration_parameter(*law).empty()) {
+    return run_run_calibration(*law, parsed, io);
+  }
+  std::vector<OptionSpec> run_only = run_option_specs();
+  run_only.push_back({"--clients", true});
+  for (const OptionSpec& o : run_only) {
+    if (parsed.has(o.name)) {
+      throw UsageError("calibrate: option " + o.name + " is for a training run of a law with an event and no "
+                       "calibration of its own (" + run_law_names() + "), not " + abbreviate(pos[0]));
+    }
+  }
   if (row == nullptr && law != nullptr && law->supports(laws::Capability::kCalibrate)) refuse_law(*law);
   if (row == nullptr) {
     throw UsageError("calibrate: unknown mechanism '" + abbreviate(pos[0]) + "' (allowed: " +

@@ -11,6 +11,12 @@
 // "mechanism". Parameters arrive as exact text and are parsed naming the parameter; the
 // operation checks the ranges (ParameterError naming epsilon, delta, sensitivity or tolerance;
 // LimitError for a tolerance below 2^-2000). GIL released while the calibration runs.
+//   _calibrate_run(law, epsilon, delta, rounds, q, clients, parameters)
+//       -> a training run's calibration (operations::calibrate_run: skellam's mu,
+//          distributed-discrete-gaussian's sigma2): {"parameter", "value" (exact text),
+//          "per_client" (or None), "epsilon_at" interval dict, "order", "value_below",
+//          "epsilon_below" (interval dict or None), "event"}; clients "" for none, parameters
+//          the law's other parameters as exact text.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -18,6 +24,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 #include <variant>
 
 #include "bindings.h"
@@ -68,11 +75,41 @@ py::dict calibrate_law(const std::string& name, const std::string& epsilon_text,
   return d;
 }
 
+py::dict calibrate_run(const std::string& name, const std::string& epsilon_text, const std::string& delta_text,
+                      const std::string& rounds_text, const std::string& q_text, const std::string& clients_text,
+                      const std::vector<std::pair<std::string, std::string>>& parameters) {
+  operations::CalibrateRunRequest request;
+  request.law = name;
+  request.spelling = operations::kPythonSpelling;
+  request.epsilon = parse_rational("epsilon", epsilon_text);
+  request.delta = parse_rational("delta", delta_text);
+  request.rounds = parse_integer("rounds", rounds_text);
+  request.q = parse_rational("q", q_text);
+  if (!clients_text.empty()) request.clients = parse_integer("clients", clients_text);
+  request.parameters = parameters;
+  const operations::CalibrateRunReport r = [&] {
+    const py::gil_scoped_release release;
+    return operations::calibrate_run(request);
+  }();
+  py::dict d;
+  d["parameter"] = r.parameter;
+  d["value"] = r.value.get_str();
+  d["per_client"] = r.per_client ? py::object(py::str(r.per_client->get_str())) : py::object(py::none());
+  d["epsilon_at"] = interval_to_dict(r.epsilon_at);
+  d["order"] = r.order.get_str();
+  d["value_below"] = r.value_below.get_str();
+  d["epsilon_below"] = r.epsilon_below ? py::object(interval_to_dict(*r.epsilon_below)) : py::object(py::none());
+  d["event"] = r.event;
+  return d;
+}
+
 }  // namespace
 
 void register_calibrate(py::module_& m) {
   m.def("_calibrate_law", &calibrate_law, py::arg("law"), py::arg("epsilon"), py::arg("delta"),
         py::arg("sensitivity"), py::arg("tolerance"));
+  m.def("_calibrate_run", &calibrate_run, py::arg("law"), py::arg("epsilon"), py::arg("delta"), py::arg("rounds"),
+        py::arg("q"), py::arg("clients"), py::arg("parameters"));
 }
 
 }  // namespace exactdp::python
