@@ -26,8 +26,6 @@ constexpr unsigned long long kDigitMask = (1ULL << kScanDigitBits) - 1;
 struct Lanes {
   V8 high[kVectors], low[kVectors];  // the windows (hardened_rejection.h: the first bit at bit 127)
   V8 x[kVectors], y[kVectors], sign[kVectors];
-  alignas(64) std::uint32_t digits[3 * kScanGroup];
-  alignas(64) std::uint32_t below[kScanGroup];
 };
 
 // The bracket (T_(x-1), w_x) of eight table draws x as the low and high words of each: word w of
@@ -77,12 +75,47 @@ EXACTDP_IFMA void cut_windows(const std::uint64_t* words, unsigned p, unsigned b
 EXACTDP_IFMA inline V8 u_low(const Lanes& g, unsigned b) noexcept { return (g.high[b] << 16) | (g.low[b] >> 48); }
 EXACTDP_IFMA inline V8 u_high(const Lanes& g, unsigned b) noexcept { return g.high[b] >> 48; }
 
-// The three 31-bit digits of u (digit c of proposal s at digits[c kScanGroup + s]).
-EXACTDP_IFMA void store_digits(Lanes& g, unsigned b) noexcept {
+// The three 31-bit digits of u for proposals 8 b .. 8 b + 7 (in 64-bit lanes).
+EXACTDP_IFMA void digits(const Lanes& g, unsigned b, V8* out) noexcept {
   const V8 low = u_low(g, b);
-  const V8 digit[3] = {low & kDigitMask, (low >> kScanDigitBits) & kDigitMask, (low >> 62) | (u_high(g, b) << 2)};
-  for (unsigned c = 0; c < 3; ++c) {
-    _mm256_store_si256(reinterpret_cast<__m256i*>(&g.digits[c * kScanGroup + 8 * b]), _mm512_maskz_cvtepi64_epi32(0xFF, (__m512i)digit[c]));
+  out[0] = low & kDigitMask;
+  out[1] = (low >> kScanDigitBits) & kDigitMask;
+  out[2] = (low >> 62) | (u_high(g, b) << 2);
+}
+
+// x = entries - #{i : u < T_i} for the group's uniforms, sixteen a vector (the group scan of
+// hardened_scan.h on 32-bit lanes, its borrow chain as mask registers: for 31-bit digits u_c and a
+// borrow b in {0, 1}, u_c - b >= -1 and the borrow out is [u_c - b < t_c], a signed comparison).
+EXACTDP_IFMA void scan(const ScanTable& t, Lanes& g) noexcept {
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  __m512i u[3][2];
+  for (unsigned h = 0; h < 2; ++h) {
+    V8 first[3], second[3];
+    digits(g, 2 * h, first);
+    digits(g, 2 * h + 1, second);
+    for (unsigned c = 0; c < 3; ++c) u[c][h] = _mm512_permutex2var_epi32((__m512i)first[c], even, (__m512i)second[c]);
+  }
+  const __m512i one = _mm512_set1_epi32(1);
+  __m512i below[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()};
+  const std::uint32_t* d = t.digits.data();
+  for (std::size_t i = 0; i < t.entries; ++i) {
+    const __m512i t0 = _mm512_set1_epi32(static_cast<int>(d[i]));
+    const __m512i t1 = _mm512_set1_epi32(static_cast<int>(d[t.padded + i]));
+    const __m512i t2 = _mm512_set1_epi32(static_cast<int>(d[2 * t.padded + i]));
+    for (unsigned h = 0; h < 2; ++h) {
+      __mmask16 borrow = _mm512_cmplt_epi32_mask(u[0][h], t0);
+      borrow = _mm512_cmplt_epi32_mask(_mm512_mask_sub_epi32(u[1][h], borrow, u[1][h], one), t1);
+      borrow = _mm512_cmplt_epi32_mask(_mm512_mask_sub_epi32(u[2][h], borrow, u[2][h], one), t2);
+      below[h] = _mm512_mask_add_epi32(below[h], borrow, below[h], one);
+    }
+  }
+  const __m512i entries = _mm512_set1_epi32(static_cast<int>(t.entries));
+  for (unsigned h = 0; h < 2; ++h) {
+    const __m512i x = _mm512_sub_epi32(entries, below[h]);  // lanes 0 .. 7: vector 2 h, 8 .. 15: 2 h + 1
+    const __m512i first = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
+    const __m512i second = _mm512_setr_epi32(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15);
+    g.x[2 * h] = (V8)_mm512_maskz_permutexvar_epi32(0xFFFF, first, x) & 0xFFFFFFFFULL;
+    g.x[2 * h + 1] = (V8)_mm512_maskz_permutexvar_epi32(0xFFFF, second, x) & 0xFFFFFFFFULL;
   }
 }
 
@@ -144,22 +177,15 @@ EXACTDP_IFMA __mmask8 accept(const HardenedRejectionPlan& plan, const Lanes& g, 
   return below & static_cast<__mmask8>(~zero_negative);
 }
 
-// Steps 1-2: windows, digits, y and the sign; the group scan; x.
+// Steps 1-2: windows, y and the sign; the table draws x.
 EXACTDP_IFMA void table_draws(const HardenedRejectionPlan& plan, const std::uint64_t* words, Lanes& g) noexcept {
   const unsigned p = plan.proposal_bits();
   for (unsigned b = 0; b < kVectors; ++b) {
     cut_windows(words, p, b, g);
-    store_digits(g, b);
     g.sign[b] = (g.low[b] >> 47) & 1;
     g.y[b] = (g.low[b] >> (47 - plan.j)) & ((1ULL << plan.j) - 1);
   }
-  const ScanTable& t = plan.half_scan;
-  t.count_group(t.digits.data(), t.padded, t.entries, g.digits, g.below);
-  const __m256i entries = _mm256_set1_epi32(static_cast<int>(t.entries));
-  for (unsigned b = 0; b < kVectors; ++b) {
-    const __m256i below = _mm256_load_si256(reinterpret_cast<const __m256i*>(&g.below[8 * b]));
-    g.x[b] = (V8)_mm512_maskz_cvtepu32_epi64(0xFF, _mm256_sub_epi32(entries, below));
-  }
+  scan(plan.half_scan, g);
 }
 
 EXACTDP_IFMA std::size_t group_ifma(const HardenedRejectionPlan& plan, const std::uint64_t* words, std::size_t count,

@@ -4,9 +4,10 @@
 //   * the same values and bits on the same streams (whole and partial groups, j from 5 to 26,
 //     a non-dyadic s0);
 //   * on proposals made to sit on the acceptance boundary (the residual one below and at
-//     floor(alpha w_x / 2^80), every table draw x, y and sign random), the same accept decisions
-//     and values as rejection_proposal: a count off by one unit is caught, which random streams
-//     would almost never show.
+//     floor(alpha w_x / 2^80)) or on the edges of the table draw's interval (u = T_(x-1) and
+//     T_x - 1), every x, y and sign random: the same accept decisions and values as
+//     rejection_proposal. A count off by one unit or a scan's `<=` for `<` is caught, which random
+//     streams would almost never show.
 // Skipped where the CPU has no AVX-512 IFMA (then the portable group is the only one).
 #include <gtest/gtest.h>
 
@@ -56,18 +57,19 @@ void put_bits(std::vector<std::uint64_t>& words, std::size_t& at, uint128 v, uns
   }
 }
 
-// A proposal whose residual is count - 1 or count (kept inside [0, w_x)), and its window.
+// A proposal whose residual is count - 1, count (kept inside [0, w_x)), 0 or w_x - 1 (u on the
+// edges of x's interval: the table scan's boundary), and its window.
 struct Crafted {
   uint128 window = 0;
   uint128 u = 0;
 };
 Crafted boundary_proposal(const HardenedRejectionPlan& plan, std::uint64_t x, std::uint64_t y, bool sign,
-                          bool at_count) {
+                          unsigned mode) {
   uint128 base = 0, width = 0;
   internal::select_bracket(plan.brackets, static_cast<std::uint32_t>(x), &base, &width);
   const uint128 count = internal::acceptance_count(plan, x, y);
-  uint128 residual = at_count ? count : count - 1;
-  if (count == 0) residual = 0;
+  uint128 residual = mode == 0 ? count - 1 : mode == 1 ? count : mode == 2 ? 0 : width - 1;
+  if (mode < 2 && count == 0) residual = 0;
   if (residual >= width) residual = width - 1;
   Crafted c;
   c.u = base + residual;
@@ -89,7 +91,7 @@ TEST(RejectionGroupKernel, SameDecisionsOnTheAcceptanceBoundary) {
       for (std::size_t lane = 0; lane < internal::kScanGroup; ++lane) {
         const std::uint64_t x = rng() % (plan.half.entries + 1);
         const std::uint64_t y = rng() & ((std::uint64_t{1} << plan.j) - 1);
-        const Crafted c = boundary_proposal(plan, x, y, (rng() & 1) != 0, (lane + round) % 2 == 0);
+        const Crafted c = boundary_proposal(plan, x, y, (rng() & 1) != 0, static_cast<unsigned>(lane + round) % 4);
         put_bits(words, at, c.window >> (128 - p), p);
         std::int64_t value = 0;
         if (internal::rejection_proposal(plan, c.window, &value) != 0) expected.push_back(value + 11);
