@@ -255,7 +255,7 @@ int cmd_calibrate(Args args, Io& io) {
   run_only.push_back({"--clients", true});
   for (const OptionSpec& o : run_only) {
     if (parsed.has(o.name)) {
-      throw UsageError("calibrate: option " + o.name + " is for a training run of a law with an event and no "
+      throw UsageError("calibrate: option " + o.name + " is for a training run of a noise law with no "
                        "calibration of its own (" + run_law_names() + "), not " + abbreviate(pos[0]));
     }
   }
