@@ -59,6 +59,14 @@ EXACTDP_IFMA inline Limbs mul(Limbs a, Limbs b) noexcept {
   return {low & kMask52, madd_high(low >> 52, a.high, b.high)};
 }
 
+// mul(a, {0, q}) = floor(a q / 2^52) for q < 2^52 (a number whose low limb is zero): three products
+// instead of seven, a1 q + floor(a0 q / 2^52) = lo(a1 q) + hi(a0 q) + hi(a1 q) 2^52.
+EXACTDP_IFMA inline Limbs mul_limb(Limbs a, V8 q) noexcept {
+  const V8 zero = {};
+  const V8 low = madd_low(madd_high(zero, a.low, q), a.high, q);  // < 2^53
+  return {low & kMask52, madd_high(low >> 52, a.high, q)};
+}
+
 // a - b for a >= b (the low limbs' borrow is bit 63 of their difference).
 EXACTDP_IFMA inline Limbs sub(Limbs a, Limbs b) noexcept {
   const V8 low = a.low - b.low;
@@ -130,8 +138,9 @@ EXACTDP_IFMA inline void exp_v(const FixedExp52& t, const ExpInputs& in, Limbs* 
     const V8 d_k = splat(t.narrow[k]);
     for (unsigned b = 0; b < kVectors; ++b) q[b] = d_k - madd_high(zero, rho[b].high, q[b]);
   }
-  for (unsigned b = 0; b < kVectors; ++b) p[b] = {zero, q[b]};  // q 2^52
-  for (unsigned k = kFixedExp52WideSteps; k-- > 0;) {
+  const Limbs c5 = broadcast(t.coeff_limbs[kFixedExp52WideSteps - 1]);
+  for (unsigned b = 0; b < kVectors; ++b) p[b] = sub(c5, mul_limb(rho[b], q[b]));  // p = q 2^52 into C_5
+  for (unsigned k = kFixedExp52WideSteps - 1; k-- > 0;) {
     const Limbs c = broadcast(t.coeff_limbs[k]);
     for (unsigned b = 0; b < kVectors; ++b) p[b] = sub(c, mul(rho[b], p[b]));
   }
