@@ -23,6 +23,7 @@ Submodules (imported on first use, so ``import exactdp`` pulls in neither Dask n
   exactdp.opacus          Opacus' accountants: RDPAccountant / PRVAccountant,
                           accountants.utils.get_noise_multiplier (certified calibration)
   exactdp.dask            release and aggregate on a Dask dataframe, one guarantee
+  exactdp.federated       ClientEncoder / ServerDecoder: distributed noise with secure aggregation
   exactdp.estimators, exactdp.events
 
 Errors: ParameterError / LimitError (ValueError subclasses naming the parameter), UsageError,
@@ -48,7 +49,7 @@ from .release import release
 from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_laplace, laws, sample
 
 
-_LAZY_SUBMODULES = ("dask", "dp_accounting", "opacus")
+_LAZY_SUBMODULES = ("dask", "dp_accounting", "federated", "opacus")
 
 
 def __getattr__(name: str) -> Any:  # exactdp.dask (Dask is optional), dp_accounting, opacus: imported on first use
@@ -67,5 +68,5 @@ __all__ = [
     "Accountant", "ComputationError", "aggregate", "Interval", "LimitError", "ParameterError", "SeededBits", "UnsupportedEventError",
     "UsageError",
     "add_noise", "audit", "bernoulli_exp", "calibrate", "compose", "compose_events", "convert", "discrete_gaussian",
-    "dask", "discrete_laplace", "dp_accounting", "estimators", "events", "results", "from_float", "opacus", "laws", "measure_gdp", "noise_event", "noise_granularity", "profile", "release", "sample",
+    "dask", "discrete_laplace", "dp_accounting", "estimators", "events", "federated", "results", "from_float", "opacus", "laws", "measure_gdp", "noise_event", "noise_granularity", "profile", "release", "sample",
 ]

@@ -14,6 +14,7 @@
 //   grid_noise.cc  exact grid noise on float64 / float32 arrays (exactdp.add_noise; GIL released)
 //   estimation.cc  the Cost-of-Privacy estimators (exactdp.estimators; GIL released)
 //   aggregate.cc   `exactdp aggregate` on records (exactdp.aggregate, exactdp.dask.aggregate)
+//   federated.cc   the federated round's client encoder and server decoder (exactdp.federated)
 #pragma once
 
 #include <gmpxx.h>
@@ -45,6 +46,7 @@ void register_release(pybind11::module_& m);
 void register_grid_noise(pybind11::module_& m);
 void register_estimation(pybind11::module_& m);
 void register_aggregate(pybind11::module_& m);
+void register_federated(pybind11::module_& m);
 
 // {"lower": text, "upper": text}: exact dyadic ends (outward decimals beyond 10^+-100000).
 pybind11::dict interval_to_dict(const exactdp::Interval& x);

@@ -21,4 +21,5 @@ PYBIND11_MODULE(_exactdp, m) {
   exactdp::python::register_grid_noise(m);
   exactdp::python::register_estimation(m);
   exactdp::python::register_aggregate(m);
+  exactdp::python::register_federated(m);
 }

@@ -1,0 +1,142 @@
+// federated.cc — exactdp.federated's C++ core: the operation `federated` (operations/federated.h)
+// and the client encoder / server decoder of mechanisms/federated/ on numpy buffers.
+//
+// _FlPlan(dimension, clip, granularity, bits, clients, dropout, noise, noise_value, beta,
+//         max_wrap, rotation_seed, hardened): the validated plan and its report (texts).
+//   .encode(x, out, rng) -> (attempts, zeroed, clipped): x float64/float32 (d), out uint64 (D);
+//     rng None (the OS CSPRNG) or an exactdp.SeededBits (its stream goes on, under its lock).
+//   .decode(sum, out): sum uint64 (D; overwritten: the workspace), out float64/float32 (d).
+// The buffers must be C-contiguous (the Python layer makes them so). GIL: released for the
+// plan's setup and for encoding and decoding (the arrays are kept alive by the caller).
+// double and float appear here only as storage types whose bit patterns are decoded and encoded
+// exactly; no floating-point arithmetic is done on any value.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <tuple>
+
+#include "bindings.h"
+#include "seeded_source.h"
+#include <exactdp/mechanisms/federated/client_encode.h>
+#include <exactdp/mechanisms/federated/server_decode.h>
+#include <exactdp/operations/federated.h>
+#include <exactdp/samplers/system_bits.h>
+
+namespace py = pybind11;
+
+namespace exactdp::python {
+namespace {
+
+struct PyFlPlan {
+  operations::FederatedReport report;
+};
+
+std::unique_ptr<PyFlPlan> make_plan(std::size_t dimension, const std::string& clip, const std::optional<std::string>& granularity,
+                                    const std::string& bits, const std::string& clients, const std::string& dropout,
+                                    const std::string& noise, const std::string& noise_value, const std::string& beta,
+                                    const std::string& max_wrap, const py::bytes& rotation_seed, bool hardened) {
+  operations::FederatedRequest r;
+  r.dimension = std::to_string(dimension);
+  r.clip = clip;
+  r.granularity = granularity;
+  r.bits = bits;
+  r.clients = clients;
+  r.dropout = dropout;
+  r.noise = noise;
+  r.noise_value = noise_value;
+  r.beta = beta;
+  r.max_wrap = max_wrap;
+  const std::string seed = rotation_seed;
+  if (seed.size() != r.rotation_seed.size()) {
+    throw ParameterError("rotation_seed", "rotation_seed has " + std::to_string(seed.size()) + " bytes; allowed: exactly 32");
+  }
+  for (std::size_t i = 0; i < seed.size(); ++i) r.rotation_seed[i] = static_cast<unsigned char>(seed[i]);
+  r.hardened = hardened;
+  auto plan = std::make_unique<PyFlPlan>();
+  const py::gil_scoped_release release;
+  plan->report = operations::plan_federated(r);
+  return plan;
+}
+
+void require_contiguous(const py::array& a, const char* name, bool writeable) {
+  if ((a.flags() & py::array::c_style) == 0 || (writeable && !a.writeable())) {
+    throw py::type_error(std::string(name) + " must be a C-contiguous" + (writeable ? " writeable" : "") + " array");
+  }
+}
+
+template <class Float>
+mechanisms::EncodeReport encode_with(const mechanisms::FederatedPlan& plan, const py::array& x, py::array& out,
+                                     PySeededBits* rng) {
+  const std::span<const Float> in(static_cast<const Float*>(x.data()), static_cast<std::size_t>(x.size()));
+  const std::span<std::uint64_t> dst(static_cast<std::uint64_t*>(out.mutable_data()), static_cast<std::size_t>(out.size()));
+  const py::gil_scoped_release release;
+  if (rng != nullptr) {
+    const std::lock_guard<std::mutex> lock(rng->mutex());
+    return mechanisms::encode_client<Float>(plan, in, dst, rng->bits());
+  }
+  SystemBits bits;
+  return mechanisms::encode_client<Float>(plan, in, dst, bits);
+}
+
+std::tuple<unsigned, bool, bool> encode(const PyFlPlan& p, const py::array& x, py::array& out, const py::object& rng) {
+  PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
+  require_contiguous(x, "x", false);
+  require_contiguous(out, "out", true);
+  if (!out.dtype().is(py::dtype::of<std::uint64_t>())) throw py::type_error("out must be a uint64 array");
+  mechanisms::EncodeReport r;
+  if (x.dtype().is(py::dtype::of<double>())) {
+    r = encode_with<double>(*p.report.plan, x, out, seeded);
+  } else if (x.dtype().is(py::dtype::of<float>())) {
+    r = encode_with<float>(*p.report.plan, x, out, seeded);
+  } else {
+    throw py::type_error("x must be a float64 or float32 array");
+  }
+  return {r.attempts, r.zeroed, r.clipped};
+}
+
+void decode(const PyFlPlan& p, py::array& sum, py::array& out) {
+  require_contiguous(sum, "sum", true);
+  require_contiguous(out, "out", true);
+  if (!sum.dtype().is(py::dtype::of<std::uint64_t>())) throw py::type_error("sum must be a uint64 array");
+  const std::span<std::uint64_t> s(static_cast<std::uint64_t*>(sum.mutable_data()), static_cast<std::size_t>(sum.size()));
+  const auto n = static_cast<std::size_t>(out.size());
+  const bool is64 = out.dtype().is(py::dtype::of<double>());
+  if (!is64 && !out.dtype().is(py::dtype::of<float>())) throw py::type_error("out must be a float64 or float32 array");
+  void* dst = out.mutable_data();
+  const py::gil_scoped_release release;
+  if (is64) {
+    mechanisms::decode_server<double>(*p.report.plan, s, std::span<double>(static_cast<double*>(dst), n));
+  } else {
+    mechanisms::decode_server<float>(*p.report.plan, s, std::span<float>(static_cast<float*>(dst), n));
+  }
+}
+
+}  // namespace
+
+void register_federated(py::module_& m) {
+  py::class_<PyFlPlan>(m, "_FlPlan")
+      .def(py::init(&make_plan), py::arg("dimension"), py::arg("clip"), py::arg("granularity"), py::arg("bits"),
+           py::arg("clients"), py::arg("dropout"), py::arg("noise"), py::arg("noise_value"), py::arg("beta"),
+           py::arg("max_wrap"), py::arg("rotation_seed"), py::arg("hardened"))
+      .def("encode", &encode, py::arg("x"), py::arg("out"), py::arg("rng"))
+      .def("decode", &decode, py::arg("sum"), py::arg("out"))
+      .def_property_readonly("padded_dimension", [](const PyFlPlan& p) { return p.report.plan->padded_dimension(); })
+      .def_property_readonly("granularity_exponent", [](const PyFlPlan& p) { return p.report.plan->granularity_exponent(); })
+      .def_property_readonly("modulus_bits", [](const PyFlPlan& p) { return p.report.plan->spec().bits; })
+      .def_property_readonly("norm_bound", [](const PyFlPlan& p) { return p.report.norm_bound; })
+      .def_property_readonly("sensitivity", [](const PyFlPlan& p) { return p.report.sensitivity; })
+      .def_property_readonly("retry_probability", [](const PyFlPlan& p) { return p.report.retry_probability; })
+      .def_property_readonly("wrap_probability", [](const PyFlPlan& p) { return p.report.wrap_probability; })
+      .def_property_readonly("hardened_tau", [](const PyFlPlan& p) { return p.report.hardened_tau; })
+      .def_property_readonly("event", [](const PyFlPlan& p) { return p.report.event; })
+      .def_property_readonly("no_event_reason", [](const PyFlPlan& p) { return p.report.no_event_reason; });
+}
+
+}  // namespace exactdp::python

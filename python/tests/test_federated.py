@@ -1,0 +1,117 @@
+"""exactdp.federated: ClientEncoder / ServerDecoder of a federated round with secure aggregation.
+
+The seeded end-to-end check states its tolerance from the noise's variance; the refusals name
+their parameter and leave nothing behind.
+"""
+
+from decimal import Decimal
+
+import numpy as np
+import pytest
+
+import exactdp
+from exactdp.federated import ClientEncoder, ServerDecoder, new_rotation_seed
+
+ROTATION = bytes(range(32))
+
+
+def params(**changes):
+    p = dict(clip=1, rotation_seed=ROTATION, bits=24, clients=40, sigma2="1/1000")
+    p.update(changes)
+    return p
+
+
+def test_seeded_round_decodes_the_mean_within_the_noise():
+    d, n = 50, 40
+    enc, dec = ClientEncoder(d, **params()), ServerDecoder(d, **params())
+    assert enc.padded_dimension == dec.padded_dimension == 64
+    rng = exactdp.SeededBits("7b" * 32)
+    gen = np.random.default_rng(1)
+    updates = [gen.uniform(-0.1, 0.1, d) for _ in range(n)]  # norm < 1: no clipping
+    total = dec.aggregate(enc.encode(u, rng=rng) for u in updates)
+    mean = dec.decode(total) / n
+    error = mean - np.mean(updates, axis=0)
+    # Per coordinate: variance sigma2 / n = 2.5e-5 (plus the rounding, below 2^-22 / n). The mean
+    # square over 50 coordinates lies within [1/3, 3] of it except with negligible probability,
+    # and a decoder that lost the noise (or the signal) fails.
+    assert 2.5e-5 / 3 < float(np.mean(error ** 2)) < 3 * 2.5e-5
+    assert enc.last_attempts >= 1
+
+
+def test_float32_updates_and_float32_output():
+    enc, dec = ClientEncoder(7, **params(clients=1)), ServerDecoder(7, **params(clients=1))
+    x = np.full(7, 0.125, dtype=np.float32)
+    out = dec.decode(enc.encode(x, rng=exactdp.SeededBits("11" * 32)), dtype=np.float32)
+    assert out.dtype == np.float32 and np.all(np.abs(out - x) < 0.2)
+
+
+def test_non_finite_update_is_refused_naming_the_index():
+    enc = ClientEncoder(5, **params())
+    x = np.zeros(5)
+    x[3] = np.nan
+    with pytest.raises(exactdp.ParameterError, match=r"x\[3\] is NaN") as e:
+        enc.encode(x)
+    assert e.value.parameter == "x"
+    x[3] = -np.inf
+    with pytest.raises(exactdp.ParameterError, match=r"x\[3\] is inf"):
+        enc.encode(x)
+
+
+@pytest.mark.parametrize("change, parameter", [
+    (dict(bits=7), "bits"), (dict(bits=63), "bits"), (dict(clip=0), "c"), (dict(clip="-1"), "c"),
+    (dict(clients=0), "clients"), (dict(dropout=1), "dropout"), (dict(dropout="-1/10"), "dropout"),
+    (dict(sigma2=0), "sigma2"), (dict(beta="3/4"), "beta"), (dict(bits=12), "bits"),
+])
+def test_bad_parameters_are_refused_naming_them(change, parameter):
+    with pytest.raises(exactdp.ParameterError) as e:
+        ServerDecoder(10, **params(**change))
+    assert e.value.parameter == parameter, str(e.value)
+
+
+def test_modulus_too_small_states_the_wrap_probability():
+    with pytest.raises(exactdp.ParameterError, match="wrap-around probability bound is") as e:
+        ServerDecoder(10, **params(bits=12, sigma2=1, clip="1/16"))
+    assert e.value.parameter == "bits"
+    dec = ServerDecoder(10, **params(bits=14, sigma2=1, clip="1/16"))
+    assert Decimal(dec.wrap_probability) <= Decimal("1e-6")  # Decimal: the exponent may be huge
+
+
+def test_floats_are_refused_as_parameters():
+    with pytest.raises(TypeError):
+        ServerDecoder(10, **params(clip=0.5))
+
+
+def test_the_round_event_composes_into_an_accountant():
+    dec = ServerDecoder(100, **params(sigma2="1/100", clients=100, dropout="1/10"))
+    event = dec.event()
+    assert event.law == "distributed-discrete-gaussian"
+    acc = dec.record(exactdp.Accountant(), rounds=10)
+    eps = acc.get_epsilon("1e-5")
+    assert 0 < eps.upper < 100
+
+
+def test_skellam_shares_have_no_vector_event():
+    dec = ServerDecoder(10, **{**params(), "sigma2": None, "mu": "1/1000"})
+    assert Decimal(dec.wrap_probability) < Decimal("1e-6")
+    with pytest.raises(exactdp.ParameterError) as e:
+        dec.event()
+    assert e.value.parameter == "noise"
+    with pytest.raises(exactdp.ParameterError) as e:
+        ServerDecoder(10, **{**params(), "sigma2": None, "mu": "1/1000", "hardened": True})
+    assert e.value.parameter == "hardened"
+
+
+def test_aggregate_refuses_a_residue_over_the_modulus():
+    dec = ServerDecoder(3, **params())
+    bad = np.zeros(dec.padded_dimension, dtype=np.uint64)
+    bad[1] = 1 << 24
+    with pytest.raises(exactdp.ParameterError):
+        dec.aggregate([bad])
+    with pytest.raises(exactdp.ParameterError, match=r"sum\[1\] = 16777216 is not below the modulus 2\^24"):
+        dec.decode(bad)
+
+
+def test_new_rotation_seed_is_32_bytes():
+    assert len(new_rotation_seed()) == 32
+    with pytest.raises(exactdp.ParameterError):
+        ServerDecoder(3, **params(rotation_seed=b"short"))
