@@ -137,10 +137,11 @@ int exactdp_calibrate_discrete_gaussian(const char* epsilon, const char* delta,
     require_non_null(sigma2, "sigma2");
     const mpq_class e = internal::rational_argument("epsilon", epsilon);
     const mpq_class d = internal::rational_argument("delta", delta);
-    const mpz_class s = internal::sensitivity_argument(sensitivity);
+    // An integer by this call's contract, read as `exactdp calibrate discrete-gaussian` reads it.
+    internal::NamedText given;
+    if (sensitivity != nullptr) given.emplace_back("sensitivity", exactdp::parse_integer("sensitivity", sensitivity).get_str());
     const exactdp::laws::NoiseCalibration c =
-        internal::calibrate_law(exactdp::laws::kCDiscreteGaussian.law, {{"sensitivity", s.get_str()}}, e, d,
-                                internal::kCSpelling);
+        internal::calibrate_law(exactdp::laws::kCDiscreteGaussian.law, given, e, d, internal::kCSpelling);
     // Exact: sigma2 has 3 or 4 significant decimal digits, so its decimal expansion terminates.
     internal::write_text(exactdp::exact_decimal(c.value), sigma2, len, "sigma2");
     return EXACTDP_OK;

@@ -61,15 +61,6 @@ mpq_class rational_argument(const char* parameter, const char* text) {
   return parse_rational(parameter, text);
 }
 
-mpz_class sensitivity_argument(const char* text) {
-  if (text == nullptr) return 1;
-  mpz_class s = parse_integer("sensitivity", text);
-  if (sgn(s) <= 0) {
-    throw ParameterError::out_of_range("sensitivity", abbreviate(text), "a positive integer");
-  }
-  return s;
-}
-
 void write_text(std::string_view text, char* buf, std::size_t len, const char* argument) {
   require_non_null(buf, argument);
   if (text.size() >= len) {

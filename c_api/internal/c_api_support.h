@@ -84,8 +84,6 @@ void require_non_null(const T* p, const char* argument) {
 
 // Reads decimal text exactly (core/rational.h); NULL is EXACTDP_E_NULL naming it.
 [[nodiscard]] mpq_class rational_argument(const char* parameter, const char* text);
-// A positive integer sensitivity; NULL means 1.
-[[nodiscard]] mpz_class sensitivity_argument(const char* text);
 
 // Copies text and its NUL into buf[0..len); EXACTDP_E_BUFFER naming `argument` (and writing ""
 // when len > 0) when it does not fit.

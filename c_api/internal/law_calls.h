@@ -50,9 +50,9 @@ struct LawSampler {
 [[nodiscard]] const laws::Law& law_with(std::string_view name, laws::Capability c, const char* what);
 
 // The law's calibration map at (epsilon, delta) and its privacy parameters by name: the law
-// (law_with), the parameters' names and values (the law's parser), then the operation `calibrate`
-// (operations/calibrate.h: epsilon, delta and the sensitivity checked as the command line checks
-// them) at the law's default tolerance.
+// (law_with), the parameters' names (the law's parser refuses any but the sensitivity), then the
+// operation `calibrate` (operations/calibrate.h: epsilon, delta and the sensitivity checked as the
+// command line and Python check them) at the law's default tolerance.
 [[nodiscard]] laws::NoiseCalibration calibrate_law(std::string_view law, const NamedText& given,
                                                    const mpq_class& epsilon, const mpq_class& delta,
                                                    const operations::Spelling& spelling);

@@ -229,3 +229,20 @@ def test_select_peeling_limit_is_the_same_check_in_two_faces(lib):
     assert text.startswith("top = 2000 over 3000 candidates (x 1 draws) would take about ")
     assert text.endswith("; lower --top or -n")
     assert c_text == text[:-len(" or -n")].replace("--top", "top")
+
+
+def test_calibrate_sensitivity_is_read_as_each_face_types_it(lib):
+    # An integer sensitivity by the call's type (the command line's --sensitivity INT and
+    # exactdp_calibrate_discrete_gaussian) is refused as no integer; a rational one (Python, and
+    # exactdp_law_calibrate's parameters by name) by the operation's range check.
+    text = cli_error("calibrate", "discrete-gaussian", "--epsilon", "1", "--delta", "1e-5", "--sensitivity", "3/2")
+    sigma2 = ctypes.create_string_buffer(64)
+    per_law = c_error(lib, lib.exactdp_calibrate_discrete_gaussian(b"1", b"1e-5", b"3/2", sigma2, 64), EXACTDP_E_PARAM)
+    assert per_law == text == "sensitivity = 3/2 is not an integer: allowed whole numbers only"
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.calibrate("discrete-gaussian", epsilon=1, delta="1e-5", sensitivity="3/2")
+    parameter, value = ctypes.create_string_buffer(64), ctypes.create_string_buffer(64)
+    generic = c_error(lib, lib.exactdp_law_calibrate(b"discrete-gaussian", texts("sensitivity"), texts("3/2"), 1, b"1",
+                                                     b"1e-5", parameter, value, 64), EXACTDP_E_PARAM)
+    assert info.value.parameter == "sensitivity"
+    assert generic == str(info.value) == "sensitivity = 3/2 is out of range: allowed an integer"
