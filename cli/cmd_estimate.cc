@@ -1,9 +1,9 @@
 // exactdp estimate — the estimators of Cai, Wang and Zhang, "The cost of privacy", for people
 // without Python: `estimate sparse-mean` (Algorithm 3: truncated mean, Peeling of the top s
-// coordinates) on an RFC 4180 CSV of rows. The library does the work
-// (mechanisms/estimation/sparse_mean.h); this file parses options, reads the rows
-// (cmd_estimate_input.h) and prints (cmd_estimate_report.h). docs/ESTIMATION.md, "From the
-// command line".
+// coordinates) on an RFC 4180 CSV of rows. The operation (operations/estimate.h) checks the
+// request, reads the rows and runs the library (mechanisms/estimation/sparse_mean.h); this file
+// turns options into the request and prints the report (cmd_estimate_report.h).
+// docs/ESTIMATION.md, "From the command line".
 #include <csignal>
 #include <iostream>
 #include <memory>
@@ -15,16 +15,13 @@
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/atomic_output.h"
-#include "cli/cmd_estimate_cost.h"
-#include "cli/cmd_estimate_input.h"
 #include "cli/cmd_estimate_report.h"
 #include "cli/commands.h"
 #include "cli/seed_option.h"
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/mechanisms/aggregate/aggregate_input.h>
-#include <exactdp/mechanisms/estimation/peeling_budget.h>
-#include <exactdp/mechanisms/estimation/sparse_mean.h>
+#include <exactdp/operations/estimate.h>
 
 namespace exactdp::cli {
 namespace {
@@ -79,9 +76,7 @@ const std::string kHelp = std::string(
     "input line and column; nothing on stdout); 1 a write error or an internal error.\n");
 
 struct EstimateOptions {
-  mechanisms::SparseMeanOptions library;
-  mechanisms::SparseMeanGrid grid;
-  mechanisms::CsvLimits limits;
+  operations::EstimatePlan plan;
   std::optional<std::string> json_path;
   std::optional<std::string> output_path;
   int digits = 20;
@@ -98,18 +93,6 @@ ParsedArgs parse_estimate_args(Args args) {
   return ParsedArgs(args, specs);
 }
 
-// The grid of R, with the library's complaint (which names radius or granularity_exponent)
-// said in the option's name.
-mechanisms::SparseMeanGrid grid_of_bound(const mechanisms::SparseMeanOptions& options) {
-  if (options.radius <= 0) throw ParameterError::out_of_range("bound", abbreviate(to_string(options.radius)), "bound > 0");
-  try {
-    return mechanisms::sparse_mean_grid(options);
-  } catch (const ParameterError& e) {
-    throw ParameterError("bound", std::string("bound = ") + abbreviate(to_string(options.radius)) +
-                                      " cannot be put on the grid 2^-k (k = 32 - floor(log2 bound)): " + e.what());
-  }
-}
-
 EstimateOptions parse_estimate_options(const ParsedArgs& parsed) {
   const auto& pos = parsed.positionals();
   if (pos.empty()) throw UsageError("estimate needs an estimator: sparse-mean (see --help)");
@@ -117,23 +100,16 @@ EstimateOptions parse_estimate_options(const ParsedArgs& parsed) {
     throw UsageError("estimate: unknown estimator '" + abbreviate(pos[0]) + "' (allowed: sparse-mean)");
   }
   if (pos.size() > 1) throw UsageError("estimate sparse-mean takes no other positional argument ('" + pos[1] + "')");
+  operations::EstimateRequest r;
+  r.sparsity = parsed.require("--s");
+  r.epsilon = parsed.require("--epsilon");
+  r.delta = parsed.get("--delta");
+  r.route = parsed.get("--route");
+  r.radius = parsed.require("--bound");
+  r.max_input_bytes = parsed.get("--max-input-bytes");
   EstimateOptions o;
-  mechanisms::SparseMeanOptions& lib = o.library;
-  (void)parsed.require("--s");
-  lib.sparsity = static_cast<std::size_t>(*parsed.count("--s", 1, kMaxEstimateColumns));
-  lib.epsilon = parsed.require_rational("--epsilon");
-  lib.delta = parsed.rational("--delta");
-  mechanisms::validate_privacy_target(lib.epsilon, lib.delta);
-  check_epsilon_size(lib.epsilon);
-  if (const auto route = parsed.get("--route")) lib.route = mechanisms::parse_composition_route(*route);
-  if (lib.route && *lib.route != mechanisms::CompositionRoute::kBasic && !lib.delta) {
-    throw ParameterError("route", "route = " + *parsed.get("--route") + " needs --delta (only basic is pure DP)");
-  }
-  lib.radius = parsed.require_rational("--bound");
-  o.grid = grid_of_bound(lib);
+  o.plan = operations::plan_estimate(r);
   o.digits = digits_option(parsed, 1000);
-  if (const auto n = parsed.count("--max-input-bytes", 1, o.limits.max_input_bytes)) o.limits.max_input_bytes = *n;
-  o.limits.max_fields = kMaxEstimateColumns;
   o.json_path = parsed.get("--json");
   o.output_path = parsed.get("--output");
   return o;
@@ -153,37 +129,24 @@ int cmd_estimate(Args args, Io& io) {
   std::unique_ptr<AtomicOutputFile> json_file;
   if (opts.output_path) table_file = std::make_unique<AtomicOutputFile>("--output", *opts.output_path);
   if (opts.json_path) json_file = std::make_unique<AtomicOutputFile>("--json", *opts.json_path);
-  EstimateContext context;
-  context.seeded = has_seed_option(parsed);
-  context.digits = opts.digits;
+  const bool seeded = has_seed_option(parsed);
   const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
 
   mechanisms::StreamByteReader input(io.in);
-  const DecimalGridMap map(opts.grid.exponent, opts.grid.bound, opts.library.radius);
-  SparseMeanShape shape;
-  shape.s = opts.library.sparsity;
-  shape.with_delta = opts.library.delta.has_value();
-  shape.epsilon_bits = rational_bits(opts.library.epsilon);
-  GridColumnSums data = read_grid_column_sums(input, map, opts.limits, [shape](std::size_t d) mutable {
-    shape.d = d;
-    check_sparse_mean_cost(shape);
-  });
-  context.names = std::move(data.names);
-  context.rows = data.rows;
-  const mechanisms::EstimateResult result =
-      mechanisms::sparse_mean_from_column_sums(data.sums, static_cast<std::size_t>(data.rows), opts.library, *bits);
+  const operations::EstimateReport report = operations::estimate_sparse_mean(opts.plan, input, *bits);
+  const EstimateContext context{seeded, opts.digits};
 
   std::ostream& out = table_file ? table_file->stream() : io.out;
   if (&out == &std::cout) std::signal(SIGPIPE, SIG_IGN);
-  write_estimate_csv(out, result, context);
+  write_estimate_csv(out, report);
   out.flush();
   if (!out) {
     io.err << "exactdp estimate: error writing the output (the estimate is incomplete)\n";
     return 1;
   }
-  if (json_file) json_file->stream() << estimate_guarantee_json(result, context).dump() << "\n";
+  if (json_file) json_file->stream() << estimate_guarantee_json(report, context).dump() << "\n";
   if (!commit_outputs(table_file.get(), json_file.get(), "estimate", io.err)) return 1;
-  print_estimate_guarantee(io.err, result, context);
+  print_estimate_guarantee(io.err, report, context);
   return 0;
 }
 

@@ -1,4 +1,4 @@
-// estimate_fuzzer — the rows path of `exactdp estimate sparse-mean` (cli/cmd_estimate_input.h,
+// estimate_fuzzer — the rows path of `exactdp estimate sparse-mean` (operations/estimate_input.h,
 // then mechanisms/estimation/sparse_mean.h): CSV reading, the exact decimal grid map, the column
 // sums, the cost check and the peeling.
 //
@@ -21,12 +21,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/cmd_estimate_cost.h"
-#include "cli/cmd_estimate_input.h"
+#include <exactdp/operations/estimate_input.h>
 #include "fuzz/chunk_reader.h"
 #include "fuzz/fuzz_support.h"
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/mechanisms/estimation/estimation_cost.h>
 #include <exactdp/mechanisms/estimation/sparse_mean.h>
 #include <exactdp/mechanisms/release/csv_reader.h>
 #include <exactdp/samplers/seeded_bits.h>
@@ -70,7 +70,7 @@ bool short_exponent(const std::string& text) {
 }
 
 // The sums re-computed cell by cell (the input was read successfully, so it is well formed).
-void check_sums(const std::string& text, const mech::SparseMeanGrid& grid, const exactdp::cli::GridColumnSums& got) {
+void check_sums(const std::string& text, const mech::SparseMeanGrid& grid, const exactdp::operations::GridColumnSums& got) {
   ChunkReader in(text, 64);
   mech::CsvReader reader(in);
   mech::CsvRecord record;
@@ -116,12 +116,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const mech::SparseMeanOptions o = options_of(data[0], data[1]);
   const std::string text(reinterpret_cast<const char*>(data) + 3, size - 3);
   const mech::SparseMeanGrid grid = mech::sparse_mean_grid(o);
-  const exactdp::cli::DecimalGridMap map(grid.exponent, grid.bound, o.radius);
+  const exactdp::operations::DecimalGridMap map(grid.exponent, grid.bound, o.radius);
   ChunkReader in(text, 1 + data[2] % 16);
-  exactdp::cli::GridColumnSums sums;
+  exactdp::operations::GridColumnSums sums;
   try {
-    sums = exactdp::cli::read_grid_column_sums(in, map, {}, [&](std::size_t d) {
-      exactdp::cli::check_sparse_mean_cost({o.sparsity, d, o.delta.has_value(), exactdp::cli::rational_bits(o.epsilon)});
+    sums = exactdp::operations::read_grid_column_sums(in, map, {}, [&](std::size_t d) {
+      exactdp::mechanisms::check_peeling_cost(
+          {o.sparsity, d, o.delta.has_value(), exactdp::mechanisms::numerator_denominator_bits(o.epsilon)}, "s");
     });
   } catch (const exactdp::ParameterError&) {
     return 0;

@@ -15,7 +15,7 @@
 //     support has distinct coordinates < d, at most s of them, and sparse_mean / dp_lasso / peeling
 //     estimates are 0 off it;
 //   * sparse_mean's grid map of every finite value equals the command line's exact decimal map
-//     (cli/cmd_estimate_input.h) of its exact decimal expansion.
+//     (operations/estimate_input.h) of its exact decimal expansion.
 #include <mpfr.h>
 
 #include <cstddef>
@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/cmd_estimate_input.h"
+#include <exactdp/operations/estimate_input.h>
 #include "fuzz/fuzz_support.h"
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
@@ -120,7 +120,7 @@ void check_sparse(const mech::EstimateResult& r, std::size_t d, std::size_t s, b
 // The command line's decimal map agrees with the library's map of doubles.
 void check_decimal_map(const std::vector<double>& x, const mech::SparseMeanOptions& o) {
   const mech::SparseMeanGrid grid = mech::sparse_mean_grid(o);
-  const exactdp::cli::DecimalGridMap map(grid.exponent, grid.bound, o.radius);
+  const exactdp::operations::DecimalGridMap map(grid.exponent, grid.bound, o.radius);
   for (std::size_t i = 0; i < x.size(); ++i) {
     std::int64_t got = 0;
     const std::string text = exactdp::exact_decimal(exactdp::rational_from_double("x", x[i]));

@@ -7,8 +7,9 @@
     dp_lasso(x, y, sparsity=..., ...)                       Algorithm 4 (private hard thresholding)
     noisy_ols(x, y, coordinate_bound=..., ...)              Section 4.3.1 (OLS + discrete Gaussian)
 
-Data are numpy float64 arrays (or pandas DataFrames / Series of float64 columns), read exactly (every float is a dyadic rational) and mapped to the
-grid 2^-k; parameters are exact (int, Fraction, Decimal or str; a float is refused). Every
+Data are numpy float64 arrays (or pandas DataFrames / Series of float64 columns), read exactly (every float is a
+dyadic rational) and mapped to the grid 2^-k; sparse_mean reads a DataFrame's columns directly (ints and decimal
+strings exactly too); parameters are exact (int, Fraction, Decimal or str; a float is refused). Every
 estimator returns ``(estimate, guarantee)``: ``estimate`` a float64 ndarray (the exact release,
 rounded to nearest; ``guarantee["exact_estimate"]`` holds the exact Fractions), ``guarantee`` a
 dict with ``epsilon`` / ``delta`` (the target), ``certified_epsilon`` (an Interval whose upper end
@@ -145,15 +146,41 @@ def peeling(v: "np.ndarray[Any, Any]", *, sparsity: int, epsilon: Exact, sensiti
     return (list(raw["indices"]), [fraction_from_text(t) for t in raw["values"]]), _guarantee(raw["guarantee"])
 
 
-def sparse_mean(x: "np.ndarray[Any, Any]", *, sparsity: int, radius: Exact, epsilon: Exact,
+def _is_frame(value: Any) -> bool:
+    return type(value).__module__.startswith("pandas") and hasattr(value, "columns")
+
+
+def _frame_columns(frame: Any) -> List[Tuple[str, str, Any, Any]]:
+    """A DataFrame's columns for the library without CSV text, as exactdp.aggregate hands them
+    over: ints as int64, floats at their exact binary value, anything else (str, Decimal,
+    Fraction) as its exact decimal; a missing or non-numeric value is refused naming x."""
+    from ._aggregate import _column  # the same typed columns as exactdp.aggregate's
+    names = [str(c) for c in frame.columns]
+    if len(set(names)) != len(names):
+        raise ParameterError("x: the DataFrame names a column twice: allowed each column once", "x")
+    out = []
+    for c, name in zip(frame.columns, names):
+        try:
+            _, kind, values, exponents = _column(frame, c, key=False, value=True)
+        except ParameterError as e:
+            raise type(e)(str(e), "x") from None
+        out.append((name, kind, values, exponents))
+    return out
+
+
+def sparse_mean(x: Any, *, sparsity: int, radius: Exact, epsilon: Exact,
                 delta: Optional[Exact] = None, route: Optional[str] = None, granularity_exponent: Optional[int] = None,
                 rng: Optional[SeededBits] = None) -> Tuple["np.ndarray[Any, Any]", EstimatorGuarantee]:
     """Algorithm 3: the s-sparse private mean of the rows of x (n x d), coordinates truncated at
-    radius R (which must bound the data without looking at it)."""
-    raw = _exactdp._sparse_mean(_array("x", x, 2), exact_text("epsilon", epsilon), _optional("delta", delta),
-                                _route(route), exact_text("radius", radius), _required_count("sparsity", sparsity),
-                                _k(granularity_exponent), _rng(rng))
-    return _result(raw)
+    radius R (which must bound the data without looking at it). x: a float64 array, or a pandas
+    DataFrame whose columns are read directly (one coordinate each: floats at their exact binary
+    value, ints and decimal strings / Decimal / Fraction exactly; the same estimate as the array
+    of the same values, as `exactdp estimate sparse-mean` gives for the same CSV)."""
+    budget = (exact_text("epsilon", epsilon), _optional("delta", delta), _route(route), exact_text("radius", radius),
+              _required_count("sparsity", sparsity), _k(granularity_exponent), _rng(rng))
+    if _is_frame(x):
+        return _result(_exactdp._sparse_mean_columns(_frame_columns(x), *budget))
+    return _result(_exactdp._sparse_mean(_array("x", x, 2), *budget))
 
 
 def noisy_ols(x: "np.ndarray[Any, Any]", y: "np.ndarray[Any, Any]", *, coordinate_bound: Exact,

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "record_columns.h"
 #include "seeded_source.h"
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
@@ -206,35 +207,6 @@ class BytesReader : public mechanisms::ByteReader {
   std::size_t pos_ = 0;
 };
 
-// The typed columns of `records` (copied, with the GIL held: the library then reads them without it).
-mechanisms::RecordColumns record_columns(const py::list& records) {
-  using Int64Array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
-  mechanisms::RecordColumns out;
-  for (const auto& item : records) {
-    const auto spec = item.cast<py::tuple>();
-    mechanisms::RecordColumn c;
-    c.name = spec[0].cast<std::string>();
-    const auto kind = spec[1].cast<std::string>();
-    if (kind == "text") {
-      c.kind = mechanisms::ColumnKind::kText;
-      c.texts = spec[2].cast<std::vector<std::string>>();
-    } else if (kind == "int" || kind == "dyadic") {
-      c.kind = kind == "int" ? mechanisms::ColumnKind::kInteger : mechanisms::ColumnKind::kDyadic;
-      const auto values = spec[2].cast<Int64Array>();
-      c.integers.assign(values.data(), values.data() + values.size());
-      if (kind == "dyadic") {
-        const auto exponents = spec[3].cast<py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>>();
-        c.exponents.assign(exponents.data(), exponents.data() + exponents.size());
-      }
-    } else {
-      throw ParameterError("df", "column '" + abbreviate(c.name) + "': kind " + abbreviate(kind) +
-                                     " is not one of text, int, dyadic");
-    }
-    out.columns.push_back(std::move(c));
-  }
-  return out;
-}
-
 // Runs `work(bits)` without the GIL, on the seeded source under its lock or the OS CSPRNG.
 template <class Work>
 auto with_bits(const py::object& rng, Work&& work) {
@@ -346,6 +318,34 @@ py::dict from_totals(const py::dict& spec, const py::list& totals, const std::op
 }
 
 }  // namespace
+
+mechanisms::RecordColumns record_columns(const py::list& records) {
+  using Int64Array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+  mechanisms::RecordColumns out;
+  for (const auto& item : records) {
+    const auto spec = item.cast<py::tuple>();
+    mechanisms::RecordColumn c;
+    c.name = spec[0].cast<std::string>();
+    const auto kind = spec[1].cast<std::string>();
+    if (kind == "text") {
+      c.kind = mechanisms::ColumnKind::kText;
+      c.texts = spec[2].cast<std::vector<std::string>>();
+    } else if (kind == "int" || kind == "dyadic") {
+      c.kind = kind == "int" ? mechanisms::ColumnKind::kInteger : mechanisms::ColumnKind::kDyadic;
+      const auto values = spec[2].cast<Int64Array>();
+      c.integers.assign(values.data(), values.data() + values.size());
+      if (kind == "dyadic") {
+        const auto exponents = spec[3].cast<py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>>();
+        c.exponents.assign(exponents.data(), exponents.data() + exponents.size());
+      }
+    } else {
+      throw ParameterError("df", "column '" + abbreviate(c.name) + "': kind " + abbreviate(kind) +
+                                     " is not one of text, int, dyadic");
+    }
+    out.columns.push_back(std::move(c));
+  }
+  return out;
+}
 
 mpz_class mpz_from_python_int(const py::handle& v) {
   const py::object hex = py::reinterpret_steal<py::object>(PyNumber_ToBase(v.ptr(), 16));

@@ -4,6 +4,9 @@
 // _private_max(v, epsilon, sensitivity, k, rng) -> dict
 // _peeling(v, epsilon, delta, route, sensitivity, sparsity, k, rng) -> dict
 // _sparse_mean(x, epsilon, delta, route, radius, sparsity, k, rng) -> dict
+// _sparse_mean_columns(columns, epsilon, delta, route, radius, sparsity, k, rng) -> dict: the same
+//   of typed columns [(name, "text" | "int" | "dyadic", values, exponents)] (record_columns.h),
+//   through the operation estimate (operations/estimate.h)
 // _noisy_ols(x, y, epsilon, delta, coordinate_bound, response_bound, eigen_bound, k, rng) -> dict
 // _dp_lasso(x, y, epsilon, delta, route, sparsity, iterations, step_size, coordinate_bound,
 //           response_bound, coefficient_bound, k, rng) -> dict
@@ -28,6 +31,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "record_columns.h"
 #include "seeded_source.h"
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
@@ -36,6 +40,7 @@
 #include <exactdp/mechanisms/estimation/peeling.h>
 #include <exactdp/mechanisms/estimation/private_max.h>
 #include <exactdp/mechanisms/estimation/sparse_mean.h>
+#include <exactdp/operations/estimate.h>
 #include <exactdp/samplers/system_bits.h>
 
 namespace py = pybind11;
@@ -167,6 +172,26 @@ py::dict sparse_mean(const Array& x, const std::string& epsilon, const std::stri
   return result_dict(with_bits(rng, [&](BitSource& bits) { return mechanisms::sparse_mean(m, o, bits); }));
 }
 
+// The sparse mean of typed columns (record_columns.h: a DataFrame's columns, one per coordinate)
+// through the operation (operations/estimate.h), Python's spelling; the array path's answer for
+// the same values and bits.
+py::dict sparse_mean_columns(const py::list& columns, const std::string& epsilon, const std::string& delta,
+                             const std::string& route, const std::string& radius, std::size_t sparsity,
+                             std::optional<long> k, const py::object& rng) {
+  operations::EstimateRequest r;
+  r.spelling = operations::kPythonSpelling;
+  r.sparsity = std::to_string(sparsity);
+  r.radius = radius;
+  r.epsilon = epsilon;
+  if (!delta.empty()) r.delta = delta;
+  if (!route.empty()) r.route = route;
+  r.granularity_exponent = k;
+  const operations::EstimatePlan plan = operations::plan_estimate(r);
+  const mechanisms::RecordColumns data = record_columns(columns);
+  return result_dict(
+      with_bits(rng, [&](BitSource& bits) { return operations::estimate_sparse_mean(plan, data, bits).result; }));
+}
+
 py::dict noisy_ols(const Array& x, const Array& y, const std::string& epsilon, const std::string& delta,
                    const std::string& coordinate_bound, const std::string& response_bound,
                    const std::string& eigen_bound, std::optional<long> k, const py::object& rng) {
@@ -207,6 +232,8 @@ void register_estimation(py::module_& m) {
         py::arg("sensitivity"), py::arg("sparsity"), py::arg("k"), py::arg("rng"));
   m.def("_sparse_mean", &sparse_mean, py::arg("x"), py::arg("epsilon"), py::arg("delta"), py::arg("route"),
         py::arg("radius"), py::arg("sparsity"), py::arg("k"), py::arg("rng"));
+  m.def("_sparse_mean_columns", &sparse_mean_columns, py::arg("columns"), py::arg("epsilon"), py::arg("delta"),
+        py::arg("route"), py::arg("radius"), py::arg("sparsity"), py::arg("k"), py::arg("rng"));
   m.def("_noisy_ols", &noisy_ols, py::arg("x"), py::arg("y"), py::arg("epsilon"), py::arg("delta"),
         py::arg("coordinate_bound"), py::arg("response_bound"), py::arg("eigen_bound"), py::arg("k"), py::arg("rng"));
   m.def(

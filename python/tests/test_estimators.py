@@ -129,3 +129,63 @@ def test_dataframe_and_series_columns_give_the_array_answer():
     assert np.array_equal(from_frame[0], from_arrays[0]) and from_frame[1] == from_arrays[1]
     with pytest.raises(TypeError, match="float64"):
         E.private_max(pd.Series([1, 2, 3]), epsilon=1, sensitivity=1)  # int64: refused as an int array is
+
+
+def test_sparse_mean_reads_dataframe_columns_as_the_array_path_does():
+    # A DataFrame's columns go to the library without a float64 matrix (operations/estimate.h):
+    # floats at their exact binary value give the array path's estimate and guarantee, bit for
+    # bit with the same seed; so do the floats' exact decimal expansions as strings, and ints.
+    pd = pytest.importorskip("pandas")
+    from decimal import Decimal
+    x = np.random.default_rng(11).uniform(-2, 2, (400, 5))
+    x[:4, 0] = [2 ** -32, 3 * 2 ** -32, -(2 ** -32), 5 * 2 ** -32]  # ties of the grid 2^-31 (R = 3): half to even
+    options = dict(sparsity=2, radius=3, epsilon=1, delta="1e-6")
+    from_array = E.sparse_mean(x, **options, rng=_rng(12))
+    frame = pd.DataFrame(x, columns=list("abcde"))
+    from_frame = E.sparse_mean(frame, **options, rng=_rng(12))
+    assert np.array_equal(from_frame[0], from_array[0]) and from_frame[1] == from_array[1]
+    texts = pd.DataFrame({c: [format(Decimal(v), "f") for v in x[:, i]] for i, c in enumerate("abcde")})
+    from_texts = E.sparse_mean(texts, **options, rng=_rng(12))
+    assert from_texts[1] == from_array[1]
+    ints = np.random.default_rng(13).integers(-5, 6, (300, 3))
+    int_frame = pd.DataFrame(ints, columns=["p", "q", "r"])
+    assert E.sparse_mean(int_frame, **options, rng=_rng(14))[1] == \
+        E.sparse_mean(ints.astype(np.float64), **options, rng=_rng(14))[1]
+
+
+def test_sparse_mean_of_decimal_strings_is_the_command_lines(tmp_path):
+    # Decimals that are no float ("0.1") are read exactly, as `exactdp estimate sparse-mean`
+    # reads its CSV: the same exact estimate with the same seed.
+    pd = pytest.importorskip("pandas")
+    import json
+    import subprocess
+    from conftest import _find_cli
+    cli = _find_cli()
+    if cli is None:
+        pytest.skip("the exactdp program is not built (set EXACTDP_CLI)")
+    cells = [["0.1", "-2.675", "1e-3"], ["3.3", "0.25", "-7"], ["1.0000000001", "2", "-.5"], ["9", "-9", "4.5e0"]]
+    seed = "0b" * 32
+    report = tmp_path / "g.json"
+    csv_text = "a,b,c\n" + "".join(",".join(row) + "\n" for row in cells)
+    run = subprocess.run([cli, "estimate", "sparse-mean", "--s", "2", "--bound", "10", "--epsilon", "1", "--seed", seed,
+                          "--json", str(report)], input=csv_text, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    frame = pd.DataFrame(cells, columns=["a", "b", "c"])
+    _, g = E.sparse_mean(frame, sparsity=2, radius=10, epsilon=1, rng=exactdp.SeededBits(bytes.fromhex(seed)))
+    support = json.loads(report.read_text())["support"]
+    assert [["a", "b", "c"][j] for j in g.support] == [s["coordinate"] for s in support]
+    assert [str(g.exact_estimate[j]) for j in g.support] == \
+        [str(Fraction(s["estimate_exact"])) for s in support]
+
+
+def test_sparse_mean_columns_refuse_what_the_csv_refuses():
+    pd = pytest.importorskip("pandas")
+    with pytest.raises(exactdp.ParameterError) as e:
+        E.sparse_mean(pd.DataFrame({"a": ["1", "x"]}), sparsity=1, radius=1, epsilon=1)
+    assert e.value.parameter == "x" and "column 'a', row 1" in str(e.value)
+    with pytest.raises(exactdp.ParameterError) as e:
+        E.sparse_mean(pd.DataFrame({"a": [1.0, None]}), sparsity=1, radius=1, epsilon=1)
+    assert e.value.parameter == "x"
+    with pytest.raises(exactdp.ParameterError) as e:
+        E.sparse_mean(pd.DataFrame({"a": [1.0], "b": [2.0]}), sparsity=3, radius=1, epsilon=1)
+    assert e.value.parameter == "sparsity"

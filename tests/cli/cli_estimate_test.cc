@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/cmd_estimate_input.h"
+#include <exactdp/operations/estimate_input.h>
 #include "tests/cli/cli_runner.h"
 #include "tests/cli/cli_test_helpers.h"
 #include <exactdp/core/decimal.h>
@@ -186,7 +186,7 @@ TEST(DecimalGridMap, AgreesWithTheLibraryOnDoubles) {
   for (const long k : {0L, 3L, 30L, 64L, 70L, -3L}) {
     const mpq_class radius = mpq_class(5) * power_of_two(-k / 2);
     const std::int64_t bound = mechanisms::grid_bound(radius, k, "radius");
-    const cli::DecimalGridMap map(k, bound, radius);
+    const operations::DecimalGridMap map(k, bound, radius);
     for (int i = 0; i < 2000; ++i) {
       const std::uint64_t word = rng();
       // Values near the grid (ties included) and random magnitudes around the radius.
@@ -205,7 +205,7 @@ TEST(DecimalGridMap, AgreesWithTheLibraryOnDoubles) {
 }
 
 TEST(DecimalGridMap, RoundsHalfToEvenAndClampsWithoutArithmeticOnHugeExponents) {
-  const cli::DecimalGridMap map(0, 5, 5);  // grid 1, B = 5
+  const operations::DecimalGridMap map(0, 5, 5);  // grid 1, B = 5
   auto at = [&](const std::string& t) {
     std::int64_t v = 99;
     EXPECT_TRUE(map.map(t, v)) << t;

@@ -184,3 +184,46 @@ def test_release_contributions_limit_is_the_same_error_in_both_faces():
     assert info.value.parameter == "contributions"
     assert p.stderr == "exactdp: " + str(info.value) + "\n"
     assert str(info.value) == "contributions = 1000001 is out of range: allowed 1 <= contributions <= 1000000"
+
+
+def test_aggregate_quantile_grid_limit_is_the_same_error_in_both_faces():
+    # operations/aggregate.h: a quantile's grid over 100,000 points is refused before any record
+    # is read, by the same check from the command line and from exactdp.aggregate.
+    pd = pytest.importorskip("pandas")
+    p = subprocess.run([CLI, "aggregate", "--privacy-unit", "user", "--group-by", "region", "--quantile", "amount",
+                        "--bounds", "0,100000", "--q", "1/2", "--epsilon", "1", "--delta", "1e-6"],
+                       input="user,region,amount\nu,a,3\n", capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    with pytest.raises(exactdp.LimitError) as info:
+        exactdp.aggregate(pd.DataFrame({"user": ["u"], "region": ["a"], "amount": [3]}), privacy_unit="user",
+                          group_by="region", quantile={"amount": (0, 100000, ["1/2"])}, epsilon=1, delta="1e-6")
+    assert info.value.parameter == "bounds"
+    assert p.stderr == "exactdp: " + str(info.value) + "\n"
+    assert "100001 grid points: allowed at most 100000" in str(info.value)
+
+
+def test_aggregate_bounding_limit_is_the_same_check_in_both_faces():
+    pd = pytest.importorskip("pandas")
+    text = cli_error("aggregate", "--privacy-unit", "user", "--group-by", "region", "--count", "--max-rows",
+                     "1000001", "--epsilon", "1", "--delta", "1e-6")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.aggregate(pd.DataFrame({"user": ["u"], "region": ["a"]}), privacy_unit="user", group_by="region",
+                          count=True, max_rows=1000001, epsilon=1, delta="1e-6")
+    assert info.value.parameter == "max_rows"
+    assert str(info.value) == text.replace("max-rows", "max_rows")
+    assert text == "max-rows = 1000001 is out of range: allowed 1 <= max-rows <= 1000000"
+
+
+def test_estimate_peeling_work_limit_is_the_same_error_in_both_faces():
+    # operations/estimate.h: s = 100 coordinates of d = 100,000 is over the peeling's work limit
+    # once d is known, before any row is read (the command line's header, Python's columns).
+    pd = pytest.importorskip("pandas")
+    names = [f"c{j}" for j in range(100_000)]
+    p = subprocess.run([CLI, "estimate", "sparse-mean", "--s", "100", "--bound", "1", "--epsilon", "1"],
+                       input=",".join(names) + "\n", capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    frame = pd.DataFrame({name: [0.0] for name in names})
+    with pytest.raises(exactdp.LimitError) as info:
+        exactdp.estimators.sparse_mean(frame, sparsity=100, radius=1, epsilon=1)
+    assert info.value.parameter == "sparsity"
+    assert p.stderr == "exactdp: " + str(info.value).replace("sparsity", "s") + "\n"

@@ -1,4 +1,4 @@
-// cmd_estimate_input.h — the rows of `exactdp estimate sparse-mean`: an RFC 4180 CSV (the reader
+// estimate_input.h — the rows of the operation `estimate sparse-mean`: an RFC 4180 CSV (the reader
 // of `release`, mechanisms/release/csv_reader.h) whose header names the d coordinates and whose
 // every other record is one row of d numbers, reduced in one pass to the truncated grid column
 // sums S_j = sum_i clamp(round_half_even(x_ij 2^k), -B, B) that sparse_mean_from_column_sums
@@ -29,7 +29,7 @@
 #include <exactdp/mechanisms/release/byte_source.h>
 #include <exactdp/mechanisms/release/csv_reader.h>
 
-namespace exactdp::cli {
+namespace exactdp::operations {
 
 // One exact decimal to clamp(round_half_even(x 2^k), -bound, bound), 1 <= bound < 2^62.
 class DecimalGridMap {
@@ -61,4 +61,4 @@ using HeaderCheck = std::function<void(std::size_t columns)>;
                                                    const mechanisms::CsvLimits& limits,
                                                    const HeaderCheck& on_header = {});
 
-}  // namespace exactdp::cli
+}  // namespace exactdp::operations

@@ -1,4 +1,4 @@
-#include "cli/cmd_estimate_input.h"
+#include <exactdp/operations/estimate_input.h>
 
 #include <array>
 #include <unordered_set>
@@ -9,7 +9,7 @@
 #include <exactdp/mechanisms/estimation/grid_data.h>
 #include <exactdp/samplers/int128.h>
 
-namespace exactdp::cli {
+namespace exactdp::operations {
 namespace {
 
 constexpr std::size_t kMaxValueDigits = 10'000;
@@ -201,4 +201,4 @@ GridColumnSums read_grid_column_sums(mechanisms::ByteReader& in, const DecimalGr
   return out;
 }
 
-}  // namespace exactdp::cli
+}  // namespace exactdp::operations
