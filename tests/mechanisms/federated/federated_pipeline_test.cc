@@ -106,6 +106,33 @@ TEST(FederatedPipeline, RoundingPathKeepsTheNormBoundAndTheCoordinateError) {
   }
 }
 
+// Every rotated coordinate of 0.5 e_0 (lattice 8 e_0, D = 256, h = 4) is +-1/2: each rounds up
+// or down with probability 1/2, ||x~||^2 is about Binomial(256, 1/2) against norm_bound = 147, so
+// about 1 % of first attempts fail. The norm check must redraw them: no accepted vector is over.
+TEST(FederatedPipeline, NormCheckRedrawsUntilTheBoundHolds) {
+  FederatedSpec s = spec_of(256, "1/2", 4, 40, 1);
+  const FederatedPlan plan = FederatedPlan::make(s);
+  ASSERT_EQ(plan.norm_bound(), 147);
+  std::vector<double> x(256, 0.0);
+  x[0] = 0.5;
+  std::vector<std::uint64_t> one(plan.padded_dimension());
+  SeededBits bits(test_support::fixed_seed(kSuite, 8));
+  unsigned redrawn = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    const EncodeReport r = encode_client<double>(plan, x, one, bits, false);
+    redrawn += r.attempts > 1 ? 1 : 0;
+    std::vector<double> out(256);
+    decode_server<double>(plan, one, out);
+    mpq_class norm2 = 0;
+    for (std::uint64_t w : one) {  // the workspace: H x~ (signs aside), = 16 times the decoded vector
+      const mpq_class v(mpz_class(static_cast<long>(static_cast<std::int64_t>(w))), 16);
+      norm2 += v * v;
+    }
+    ASSERT_LE(norm2, 147) << "trial " << trial;
+  }
+  EXPECT_GT(redrawn, 0U);
+}
+
 TEST(FederatedPipeline, ClippingBringsALargeUpdateInsideTheBall) {
   const FederatedPlan plan = FederatedPlan::make(spec_of(40, "1", 10, 40, 1));
   std::vector<double> x(40, 1e300);  // lattice index past 2^62: the wide path

@@ -31,7 +31,8 @@ FederatedSpec base() {
   return s;
 }
 
-void expect_refused(const std::function<void(FederatedSpec&)>& change, const std::string& parameter) {
+void expect_refused(const std::function<void(FederatedSpec&)>& change, const std::string& parameter,
+                    const std::string& says = "") {
   FederatedSpec s = base();
   change(s);
   try {
@@ -39,6 +40,7 @@ void expect_refused(const std::function<void(FederatedSpec&)>& change, const std
     ADD_FAILURE() << "accepted; expected a refusal naming " << parameter;
   } catch (const ParameterError& e) {
     EXPECT_EQ(e.parameter(), parameter) << e.what();
+    EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
   }
 }
 
@@ -47,8 +49,8 @@ TEST(FederatedPlan, BadParametersAreRefusedNamingThem) {
   expect_refused([](FederatedSpec& s) { s.dimension = (1U << 24) + 1; }, "dimension");
   expect_refused([](FederatedSpec& s) { s.clip = 0; }, "c");
   expect_refused([](FederatedSpec& s) { s.clip = -1; }, "c");
-  expect_refused([](FederatedSpec& s) { s.bits = 7; }, "bits");
-  expect_refused([](FederatedSpec& s) { s.bits = 63; }, "bits");
+  expect_refused([](FederatedSpec& s) { s.bits = 7; }, "bits", "allowed 8 <= bits <= 62");
+  expect_refused([](FederatedSpec& s) { s.bits = 63; }, "bits", "allowed 8 <= bits <= 62");
   expect_refused([](FederatedSpec& s) { s.clients = 0; }, "clients");
   expect_refused([](FederatedSpec& s) { s.dropout = 1; }, "dropout");
   expect_refused([](FederatedSpec& s) { s.dropout = mpq_class(-1, 10); }, "dropout");
