@@ -4,6 +4,7 @@
 // shared with `exactdp calibrate` and exactdp.calibrate), their reports into the public ones.
 #include <exactdp/calibrate.h>
 
+#include <string>
 #include <utility>
 #include <variant>
 
@@ -52,7 +53,7 @@ CalibrateDpSgdReport calibrate_dp_sgd(const CalibrateDpSgdRequest& request) {
   const internal::MpfrCacheRelease release;
   operations::CalibrateDpSgdRequest r;
   r.q = parse_rational("q", request.q);
-  r.steps = operations::checked_dp_sgd_steps(request.steps);
+  r.steps = operations::checked_dp_sgd_steps(std::to_string(request.steps));
   r.epsilon = parse_rational("epsilon", request.epsilon);
   r.delta = parse_rational("delta", request.delta);
   r.route = request.route;

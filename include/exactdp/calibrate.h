@@ -53,7 +53,7 @@ struct CalibrateReport {
 // DP-SGD: Poisson sampling at rate q, `steps` steps, add/remove-one neighbours.
 struct CalibrateDpSgdRequest {
   std::string q{};            // exact text, 0 < q <= 1
-  std::string steps{};        // integer text, 1 <= steps <= 10^9
+  unsigned long long steps = 0;  // 1 <= steps <= 10^9
   std::string epsilon{};      // exact text
   std::string delta{};        // exact text
   std::string route = "pld";  // "pld" (privacy loss distribution) or "rdp" (Renyi DP)

@@ -15,9 +15,10 @@
 //   measure-gdp        MeasureGdpRequest                 measure_gdp()        <exactdp/measure_gdp.h>
 //
 // Exact numbers are given as exact decimal text ("1/3", "0.1", "1e-5"), as the command line
-// takes them; reports hold exact rationals (mpq_class) and certified intervals (Interval, rounded
-// outward). Every check and resource limit runs before any heavy work: ParameterError or
-// LimitError (<exactdp/core/errors.h>) naming the parameter with its allowed range.
+// takes them, and counts (compose's k, DP-SGD's steps) as integers; reports hold exact rationals
+// (mpq_class) and certified intervals (Interval, rounded outward). Every check and resource limit
+// runs before any heavy work: ParameterError or LimitError (<exactdp/core/errors.h>) naming the
+// parameter with its allowed range.
 #pragma once
 
 #include <exactdp/calibrate.h>

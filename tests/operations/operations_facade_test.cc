@@ -81,7 +81,7 @@ TEST(OperationsFacade, CalibrateIsTheOperationsCalibrate) {
 }
 
 TEST(OperationsFacade, CalibrateDpSgdIsTheOperationsCalibration) {
-  const CalibrateDpSgdReport r = calibrate_dp_sgd({.q = "1", .steps = "1", .epsilon = "2", .delta = "1e-5", .route = "rdp"});
+  const CalibrateDpSgdReport r = calibrate_dp_sgd({.q = "1", .steps = 1, .epsilon = "2", .delta = "1e-5", .route = "rdp"});
   operations::CalibrateDpSgdRequest internal{.q = 1, .steps = 1, .epsilon = 2, .delta = mpq_class(1, 100000), .route = "rdp"};
   const operations::CalibrateDpSgdReport expected = operations::calibrate_dp_sgd(internal);
   EXPECT_EQ(r.sigma_upper, expected.answer.calibration.sigma_upper);
@@ -90,10 +90,10 @@ TEST(OperationsFacade, CalibrateDpSgdIsTheOperationsCalibration) {
   EXPECT_EQ(r.rdp_order, expected.answer.calibration.order_at_upper);
   EXPECT_FALSE(r.resolution);
   EXPECT_EQ(r.neighbouring, "add/remove-one");
-  const auto steps = [] { (void)calibrate_dp_sgd({.q = "1/100", .steps = "0", .epsilon = "1", .delta = "1e-5"}); };
+  const auto steps = [] { (void)calibrate_dp_sgd({.q = "1/100", .steps = 0, .epsilon = "1", .delta = "1e-5"}); };
   EXPECT_EQ(thrown<ParameterError>(steps).parameter(), "steps");
   const auto route = [] {
-    (void)calibrate_dp_sgd({.q = "1/100", .steps = "10", .epsilon = "1", .delta = "1e-5", .route = "other"});
+    (void)calibrate_dp_sgd({.q = "1/100", .steps = 10, .epsilon = "1", .delta = "1e-5", .route = "other"});
   };
   EXPECT_EQ(thrown<ParameterError>(route).parameter(), "route");
 }
