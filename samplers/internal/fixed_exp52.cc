@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include <exactdp/core/interval.h>
-#include <exactdp/samplers/internal/hardened_scan.h>  // EXACTDP_SCAN_CLONES
+#include <exactdp/samplers/internal/hardened_scan.h>  // EXACTDP_PRODUCT_CLONES
 
 #include <exactdp/samplers/internal/fixed_exp52_ifma.h>
 
@@ -57,8 +57,9 @@ EXACTDP_IFMA void group_ifma(const FixedExp52& t, const uint128* h, uint128* alp
 
 }  // namespace
 
-// Compiled for AVX2 beside the baseline (EXACTDP_SCAN_CLONES): the masked pass over S_i on 256-bit vectors.
-EXACTDP_SCAN_CLONES void fixed_exp52_group_portable(const FixedExp52& t, const uint128* h, uint128* alpha) noexcept {
+// Compiled for AVX2 and BMI2 beside the baseline (EXACTDP_PRODUCT_CLONES): the masked pass over S_i on
+// 256-bit vectors, the products with mulx.
+EXACTDP_PRODUCT_CLONES void fixed_exp52_group_portable(const FixedExp52& t, const uint128* h, uint128* alpha) noexcept {
   constexpr unsigned kLanes = 2;  // two chains at once (four measured no faster: registers spill)
   static_assert(kFixedExp52Group % kLanes == 0);
   for (std::size_t s = 0; s < kFixedExp52Group; s += kLanes) {

@@ -146,7 +146,7 @@ uint128 acceptance_count(const HardenedRejectionPlan& plan, std::uint64_t x, std
   return acceptance_count(acceptance_fraction(plan, x, y), width);
 }
 
-EXACTDP_SCAN_CLONES std::uint64_t rejection_proposal(const HardenedRejectionPlan& plan, uint128 window,
+EXACTDP_PRODUCT_CLONES std::uint64_t rejection_proposal(const HardenedRejectionPlan& plan, uint128 window,
                                                      std::int64_t* value) noexcept {
   const std::uint64_t x = proposal_x(plan, proposal_u(window));
   uint128 base = 0, width = 0;
@@ -223,7 +223,7 @@ struct ProposalGroup {
   std::int64_t value[kScanGroup];
 };
 
-EXACTDP_SCAN_CLONES void evaluate_group(const HardenedRejectionPlan& plan, ProposalGroup& g) noexcept {
+EXACTDP_PRODUCT_CLONES void evaluate_group(const HardenedRejectionPlan& plan, ProposalGroup& g) noexcept {
   constexpr std::uint64_t kDigit = (std::uint64_t{1} << kScanDigitBits) - 1;
   const unsigned p = plan.proposal_bits();
   for (std::size_t s = 0; s < kScanGroup; ++s) {  // the 80-bit uniform's three digits

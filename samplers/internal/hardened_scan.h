@@ -46,6 +46,14 @@
 #ifndef EXACTDP_SCAN_CLONES
 #define EXACTDP_SCAN_CLONES
 #endif
+// Code built on 64 x 64 -> 128-bit products (the rejection method's portable path): with GCC the
+// AVX2 copy is x86-64-v3, which adds BMI2's mulx (a product into any two registers, no flags)
+// to AVX2; the same instructions on every draw, chosen once from the CPU like the scans.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(EXACTDP_SANITIZED_BUILD)
+#define EXACTDP_PRODUCT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define EXACTDP_PRODUCT_CLONES EXACTDP_SCAN_CLONES
+#endif
 
 namespace exactdp::internal {
 
