@@ -1,8 +1,8 @@
-// c_api_grid_noise.cc — exactdp_add_noise_f64 / _f32 of the C interface (exactdp.h): the grid
-// noise of mechanisms/grid_noise/grid_noise.h for double and float arrays.
+// c_api_grid_noise.cc — exactdp_add_noise_f64 / _f32 of the C interface (exactdp.h): the
+// operation add-noise (operations/add_noise.h) for double and float arrays.
 //
-// Order of checks: pointers (EXACTDP_E_NULL), flags, the spec (law, parameter, value,
-// granularity: GridNoise::make), seed (all-zero refused), then threads, out and in (add_noise,
+// Order of checks: pointers (EXACTDP_E_NULL), flags, the request (law, parameter, value,
+// granularity, threads: plan_add_noise), seed (all-zero refused), then out and in (add_noise,
 // which checks every input before anything is drawn or written). *granularity_used is written
 // only on success.
 // double and float appear here only as storage types whose bit patterns are
@@ -17,7 +17,7 @@
 
 #include <exactdp/core/errors.h>
 #include <exactdp/exactdp.h>
-#include <exactdp/mechanisms/grid_noise/grid_noise.h>
+#include <exactdp/operations/add_noise.h>
 #include <exactdp/c_api/internal/c_api_support.h>
 #include <exactdp/samplers/seeded_bits.h>
 
@@ -34,17 +34,21 @@ struct GridCall {
   unsigned threads;
 };
 
-mechanisms::GridNoise grid_noise_of(const GridCall& c) {
+// The operation's request (operations/add_noise.h: the checks and the threads limit); NULL text
+// is EXACTDP_E_NULL naming it.
+operations::AddNoisePlan plan_of(const GridCall& c) {
   require_non_null(c.law, "law");
   require_non_null(c.parameter, "parameter");
   require_non_null(c.value, "value");
-  mechanisms::GridNoiseSpec spec;
-  if (hardened_flag(c.flags)) spec.hardening = Hardening{};
-  spec.law = c.law;
-  spec.parameter = c.parameter;
-  spec.value = rational_argument(c.parameter, c.value);
-  if (c.granularity_exponent != nullptr) spec.granularity_exponent = *c.granularity_exponent;
-  return mechanisms::GridNoise::make(spec);
+  operations::AddNoiseRequest request;
+  request.hardened = hardened_flag(c.flags);
+  request.law = c.law;
+  request.parameter = c.parameter;
+  request.value = c.value;
+  if (c.granularity_exponent != nullptr) request.granularity_exponent = *c.granularity_exponent;
+  request.threads = std::to_string(c.threads);
+  request.input = "in";
+  return operations::plan_add_noise(request);
 }
 
 std::optional<Seed> seed_of(const unsigned char* seed) {
@@ -71,16 +75,11 @@ int add_noise_c(const GridCall& c, const Float* in, Float* out, std::size_t n, i
     require_non_null(in, "in");
     require_non_null(out, "out");
   }
-  const mechanisms::GridNoise noise = grid_noise_of(c);
+  const operations::AddNoisePlan plan = plan_of(c);
   std::optional<Seed> seed = seed_of(c.seed);
   const SeedWipe wipe{seed};
-  try {
-    mechanisms::add_noise(noise, std::span<const Float>(in, n), std::span<Float>(out, n), seed, c.threads);
-  } catch (const ParameterError& e) {
-    if (e.parameter() != "x") throw;
-    throw ParameterError("in", "in" + std::string(e.what()).substr(1));  // "x[17] is NaN ..." -> "in[17] ..."
-  }
-  if (granularity_used != nullptr) *granularity_used = static_cast<int>(noise.granularity_exponent());
+  operations::add_noise(plan, std::span<const Float>(in, n), std::span<Float>(out, n), seed);
+  if (granularity_used != nullptr) *granularity_used = static_cast<int>(plan.noise.granularity_exponent());
   return EXACTDP_OK;
 }
 

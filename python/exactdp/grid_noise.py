@@ -288,9 +288,7 @@ def add_noise(x: ArrayOrTensor, *, law: str = "discrete-gaussian", sigma: Option
     if threads is None:
         threads = 1
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
-        raise TypeError("threads must be None or an int")
-    if not 1 <= threads <= 256:
-        raise ParameterError(f"threads = {threads} is out of range: allowed 1 <= threads <= 256", "threads")
+        raise TypeError("threads must be None or an int")  # its range: the operation's (1..256)
     array, was_torch = _as_array(x, "x")
     if accountant is not None:
         if sensitivity is None:
@@ -321,9 +319,11 @@ def add_noise(x: ArrayOrTensor, *, law: str = "discrete-gaussian", sigma: Option
         in_place = _address(source) == _address(target)
         if not in_place and np.may_share_memory(source, target):
             source = source.copy()  # overlapping without being the same array: read a copy
-    if accountant is not None:
-        _account(accountant, event)  # charged before any noise is drawn
-    _exactdp._add_noise(source.reshape(-1), target.reshape(-1), law, name, text, k, hardened, rng, int(threads))
+    # The accountant is charged by the operation after its checks (threads, the hardened range)
+    # and before any noise is drawn.
+    charge = None if accountant is None else (lambda: _account(accountant, event))
+    _exactdp._add_noise(source.reshape(-1), target.reshape(-1), law, name, text, k, hardened, rng, str(int(threads)),
+                        charge)
     if out is not None and target is not result:
         result[...] = target
     if out is not None:

@@ -172,3 +172,16 @@ def test_torch_tensors():
         assert np.array_equal(y.numpy(), exactdp.add_noise(t.numpy(), sigma=1, rng=rng()))
         exactdp.add_noise(t, sigma=1, rng=rng(), out=t)
         assert torch.equal(t, y)
+
+
+def test_a_refused_request_charges_no_accountant():
+    # The operation checks threads (1..256) and the rest of the request before the accountant is
+    # charged; only then is noise drawn.
+    acc = exactdp.Accountant()
+    with pytest.raises(exactdp.ParameterError) as e:
+        exactdp.add_noise(np.ones(3), sigma=1, threads=300, accountant=acc, sensitivity=1)
+    assert e.value.parameter == "threads"
+    assert str(e.value) == "threads = 300 is out of range: allowed 1 <= threads <= 256"
+    assert acc._texts == []
+    exactdp.add_noise(np.ones(3), sigma=1, accountant=acc, sensitivity=1)
+    assert len(acc._texts) == 1

@@ -246,3 +246,21 @@ def test_calibrate_sensitivity_is_read_as_each_face_types_it(lib):
                                                      b"1e-5", parameter, value, 64), EXACTDP_E_PARAM)
     assert info.value.parameter == "sensitivity"
     assert generic == str(info.value) == "sensitivity = 3/2 is out of range: allowed an integer"
+
+
+def test_add_noise_threads_limit_is_the_same_error_in_two_faces(lib):
+    # operations/add_noise.h: threads 1..256, checked by the operation for exactdp.add_noise and
+    # exactdp_add_noise_f64 alike (add-noise has no command).
+    np = pytest.importorskip("numpy")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.add_noise(np.ones(3), sigma=1, threads=300)
+    lib.exactdp_add_noise_f64.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                          ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_void_p,
+                                          ctypes.c_uint, ctypes.POINTER(ctypes.c_double),
+                                          ctypes.POINTER(ctypes.c_double), ctypes.c_size_t,
+                                          ctypes.POINTER(ctypes.c_int)]
+    values = (ctypes.c_double * 3)(1, 1, 1)
+    c_text = c_error(lib, lib.exactdp_add_noise_f64(b"discrete-gaussian", b"sigma", b"1", None, 0, None, 300,
+                                                    values, values, 3, None), EXACTDP_E_PARAM)
+    assert info.value.parameter == "threads"
+    assert c_text == str(info.value) == "threads = 300 is out of range: allowed 1 <= threads <= 256"
