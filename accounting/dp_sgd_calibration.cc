@@ -1,5 +1,7 @@
 #include <exactdp/accounting/dp_sgd_calibration.h>
 
+#include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -110,9 +112,11 @@ Probe missing_probe(PldEvaluator& ev, Probe& hi, const mpq_class& r, const mpq_c
 
 // Narrows [lo, hi] (lo misses, hi meets, multiples of r) to hi - lo = r: secant steps on the
 // certified upper ends; after two secant steps that did not halve the bracket, one bisection step.
-void narrow(PldEvaluator& ev, Probe& lo, Probe& hi, const mpq_class& r, const mpq_class& target) {
+// At most max_evaluations evaluations.
+void narrow(PldEvaluator& ev, Probe& lo, Probe& hi, const mpq_class& r, const mpq_class& target,
+            std::size_t max_evaluations = 200) {
   int slow = 0;
-  for (int i = 0; i < 200; ++i) {
+  for (std::size_t i = 0; i < max_evaluations; ++i) {
     const mpz_class n = mpz_class(mpq_class((hi.sigma - lo.sigma) / r));
     if (n <= 1) return;
     const bool bisect = slow >= 2;
@@ -130,18 +134,74 @@ void narrow(PldEvaluator& ev, Probe& lo, Probe& hi, const mpq_class& r, const mp
   }
 }
 
+constexpr unsigned long kFineGrid = 1000;     // coarser grids first try the fine search
+constexpr double kFineSeconds = 1.5;          // its estimate per evaluation (near the rdp sigma)
+constexpr std::size_t kFineEvaluations = 5;   // and its evaluations: about 6 s at most
+
+// sigma (in r's grid, rounded down) where epsilon ~ sigma^-2 would reach the target from p: the
+// first step of the fine search (a heuristic only: every probe is certified).
+mpq_class sigma_toward(const Probe& p, const mpq_class& target, const mpq_class& r) {
+  const double ratio = exact_upper(p.epsilon).get_d() / target.get_d();
+  const mpq_class guess = p.sigma * mpq_class(std::sqrt(ratio));
+  const mpq_class down = grid_down(guess, r);
+  return down < p.sigma ? down : p.sigma - r;
+}
+
+// The fine search (dp_sgd_calibration.h): [lo, hi] on grid n to one resolution r, or nullopt.
+std::optional<std::pair<Probe, Probe>> fine_bracket(PldEvaluator& ev, const mpq_class& start, const mpq_class& r,
+                                                    const mpq_class& target) {
+  Probe hi = ev.at(grid_up(start, r));
+  if (!ev.meets(hi)) return std::nullopt;
+  mpq_class next = sigma_toward(hi, target, r);
+  if (next < kSmallestSigma) return std::nullopt;
+  Probe lo = ev.at(next);
+  while (ev.meets(lo) && ev.evaluations() < kFineEvaluations) {
+    hi = std::move(lo);
+    next = sigma_toward(hi, target, r) - 2 * r;
+    if (next < kSmallestSigma) return std::nullopt;
+    lo = ev.at(next);
+  }
+  if (ev.meets(lo)) return std::nullopt;
+  if (ev.evaluations() < kFineEvaluations) narrow(ev, lo, hi, r, target, kFineEvaluations - ev.evaluations());
+  if (hi.sigma - lo.sigma > r) return std::nullopt;
+  return std::make_pair(std::move(lo), std::move(hi));
+}
+
 DpSgdAnswer pld_answer(const DpSgdRequest& r) {
   const DpSgdCalibration rdp = calibrate_dp_sgd(r.q, r.steps, r.epsilon, r.delta, mpq_class(1, 1000));
   DpSgdPldSearch search;
   search.rdp_sigma = rdp.sigma_upper;
   search.resolution = resolution_of(rdp.sigma_upper);
-  search.steps_per_unit = dp_sgd_pld_steps_per_unit(r.q, r.steps, rdp.sigma_upper * mpq_class(3, 4), r.delta);
-  PldEvaluator ev(r, search.steps_per_unit);
-  Probe hi = meeting_probe(ev, rdp.sigma_upper, search.resolution, r.epsilon);
-  Probe lo = missing_probe(ev, hi, search.resolution, r.epsilon);
-  narrow(ev, lo, hi, search.resolution, r.epsilon);
-  search.evaluations = ev.evaluations();
-  search.grid = ev.grid();
+  const mpq_class cost_sigma = rdp.sigma_upper * mpq_class(3, 4);
+  search.steps_per_unit = dp_sgd_pld_steps_per_unit(r.q, r.steps, cost_sigma, r.delta);
+  std::optional<std::pair<Probe, Probe>> bracket;
+  std::size_t fine_evaluations = 0;
+  if (search.steps_per_unit < kFineGrid) {
+    // its probes stay within a few per cent of the rdp sigma: costed there (5 % lower)
+    const mpq_class fine_sigma = rdp.sigma_upper * mpq_class(19, 20);
+    const unsigned long fine = dp_sgd_pld_steps_per_unit(r.q, r.steps, fine_sigma, r.delta, kFineSeconds);
+    if (fine > search.steps_per_unit) {
+      PldEvaluator fe(r, fine);
+      bracket = fine_bracket(fe, rdp.sigma_upper, search.resolution, r.epsilon);
+      fine_evaluations = fe.evaluations();
+      if (bracket) {
+        search.steps_per_unit = fine;
+        search.grid = fe.grid();
+      }
+    }
+  }
+  if (!bracket) {
+    PldEvaluator ev(r, search.steps_per_unit);
+    Probe hi = meeting_probe(ev, rdp.sigma_upper, search.resolution, r.epsilon);
+    Probe lo = missing_probe(ev, hi, search.resolution, r.epsilon);
+    narrow(ev, lo, hi, search.resolution, r.epsilon);
+    fine_evaluations += ev.evaluations();
+    search.grid = ev.grid();
+    bracket = std::make_pair(std::move(lo), std::move(hi));
+  }
+  const Probe& lo = bracket->first;
+  const Probe& hi = bracket->second;
+  search.evaluations = fine_evaluations;
   search.optimal_within_resolution = lower_above(lo.epsilon, r.epsilon);
   DpSgdAnswer a;
   a.route = DpSgdRoute::kPld;
@@ -164,10 +224,10 @@ DpSgdRoute parse_dp_sgd_route(const std::string& name) {
 }
 
 unsigned long dp_sgd_pld_steps_per_unit(const mpq_class& q, unsigned long steps, const mpq_class& sigma,
-                                        const mpq_class& delta) {
+                                        const mpq_class& delta, double max_seconds) {
   const RdpComposition events = {{RdpEvent::poisson_gaussian(sigma, q), steps}};
   const bool wide = pld::wide_route_wanted(events, delta, Neighbouring::kAddRemove);
-  for (const unsigned long n : {5000UL, 2500UL, 2000UL, 1000UL, 500UL, 250UL, 100UL}) {
+  for (const unsigned long n : {5000UL, 2500UL, 2000UL, 1000UL, 750UL, 500UL, 250UL, 100UL}) {
     pld::PldOptions options;
     options.discretization.steps_per_unit = n;
     const pld::PldCostEstimate e = pld::estimate_pld_cost(events, Neighbouring::kAddRemove, options);
@@ -177,7 +237,8 @@ unsigned long dp_sgd_pld_steps_per_unit(const mpq_class& q, unsigned long steps,
       seconds = w.seconds / 2;
       bytes = w.bytes;
     }
-    if (seconds <= 1.0 && bytes <= 128.0 * 1024 * 1024 && e.grid_points <= options.discretization.max_grid_points) {
+    if (seconds <= max_seconds && bytes <= 128.0 * 1024 * 1024 &&
+        e.grid_points <= options.discretization.max_grid_points) {
       return n;
     }
   }

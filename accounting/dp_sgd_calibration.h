@@ -18,7 +18,13 @@
 //                  grid (dp_sgd_pld_steps_per_unit), chosen so that the cost model (pld_cost.h,
 //                  or pld_wide_route.h's for long runs at small delta) estimates at most 1 s and
 //                  128 MiB per evaluation (the route's own refusal
-//                  limit is 10 s and 1 GiB). Where the pld LOWER end at sigma - r is > target too,
+//                  limit is 10 s and 1 GiB). Where that grid is coarser than 1/1000 (10^6 steps
+//                  at small delta: 1/250, whose upper end is about 9 % high, so sigma was about
+//                  3 % above the optimum), the search is first made on the finest grid of at most
+//                  1.5 s per evaluation near the rdp sigma, with at most 5 evaluations:
+//                  from the rdp sigma, a step by the measured epsilon assuming epsilon ~ sigma^-2,
+//                  then secant and bisection steps; when that brackets sigma to r, its grid and
+//                  bracket are the answer, else the search above runs. Where the pld LOWER end at sigma - r is > target too,
 //                  no sigma <= sigma - r meets the target at all (proven: optimal_within_resolution).
 //                  The pld upper end is a proven bound but need not be exactly monotone in sigma
 //                  at a fixed grid: "smallest" is the search's, certified at sigma and sigma - r.
@@ -79,12 +85,12 @@ struct DpSgdAnswer {
 // "pld" / "rdp" to the route (ParameterError naming "route" for another name).
 [[nodiscard]] DpSgdRoute parse_dp_sgd_route(const std::string& name);
 
-// The finest pld grid (steps per unit of loss, among 5000, 2500, 2000, 1000, 500, 250, 100)
-// whose cost estimate for `steps` copies of poisson-gaussian(sigma, q) at `delta` is at most 1 s
-// and 128 MiB (the wide-mass route's estimate where it applies, pld/pld_wide_route.h, else
-// pld_cost.h's); LimitError naming "steps" when none is.
+// The finest pld grid (steps per unit of loss, among 5000, 2500, 2000, 1000, 750, 500, 250, 100)
+// whose cost estimate for `steps` copies of poisson-gaussian(sigma, q) at `delta` is at most
+// `seconds` (default 1 s) and 128 MiB (the wide-mass route's estimate where it applies,
+// pld/pld_wide_route.h, else pld_cost.h's); LimitError naming "steps" when none is.
 [[nodiscard]] unsigned long dp_sgd_pld_steps_per_unit(const mpq_class& q, unsigned long steps, const mpq_class& sigma,
-                                                      const mpq_class& delta);
+                                                      const mpq_class& delta, double seconds = 1.0);
 
 // The sigma to print: pld: sigma_upper exactly (a decimal); rdp: sigma_upper rounded UP to
 // min(digits, 8) significant digits (the bracket is 10^-6 wide; a larger sigma only lowers every

@@ -85,6 +85,22 @@ TEST(DpSgdCalibrationTest, LongRunsAtSmallDeltaTakeTheWideRoutesGrid) {
   EXPECT_EQ(dp_sgd_pld_steps_per_unit(kQ, kSteps, mpq_class(3, 4), kDelta), 2000UL);
 }
 
+// 10^6 steps at delta 1e-10, epsilon 32.43: the true epsilon at sigma 0.6 is in [32.3767, 32.4254]
+// (the pld route at 1/2500), so the optimum is below 0.6. The 1/250 grid gave 0.616 (2.7 % above);
+// the fine search (1/750 grid) answers within 1 % of 0.6, its bracket one resolution wide.
+TEST(DpSgdCalibrationTest, MillionStepsWithinOnePercentOfTheOptimum) {
+  const DpSgdAnswer a = calibrate_dp_sgd_request(
+      {mpq_class(1, 1000), 1'000'000, q_of("32.43"), mpq_class(1, 10'000'000'000), DpSgdRoute::kPld});
+  ASSERT_TRUE(a.pld.has_value());
+  const DpSgdCalibration& c = a.calibration;
+  EXPECT_LE(c.sigma_upper, q_of("0.606")) << to_string(c.sigma_upper);
+  EXPECT_EQ(a.pld->steps_per_unit, 750UL);
+  EXPECT_EQ(c.sigma_upper - c.sigma_lower, a.pld->resolution);
+  EXPECT_TRUE(upper_at_most(c.epsilon_at_upper, q_of("32.43")));
+  EXPECT_FALSE(upper_at_most(c.epsilon_at_lower, q_of("32.43")));
+  EXPECT_LE(a.pld->evaluations, 5U);
+}
+
 TEST(DpSgdCalibrationTest, BadInputNamesTheParameter) {
   const auto names = [](const DpSgdRequest& r, const std::string& parameter) {
     try {
