@@ -59,6 +59,10 @@ mpq_class share_variance(const FederatedSpec& s) {
 
 void check_noise(const FederatedSpec& s) {
   const char* name = client_noise_parameter(s.noise);
+  if (s.hardening && s.noise == kClientSkellam) {
+    throw ParameterError("hardened", "hardened: the skellam law has no isochronous sampler; allowed: plain (hardened off) "
+                                     "for skellam, or noise = discrete-gaussian");
+  }
   if (sgn(s.noise_value) <= 0) throw ParameterError::out_of_range(name, abbreviate(to_string(s.noise_value)), std::string(name) + " > 0");
 }
 

@@ -43,7 +43,8 @@
 // Limits (checked in make, before any draw; SECURITY.md "Limits"): 1 <= d <= 2^24 (so D <= 2^24),
 // C <= 2^40, bits + 2h <= 63 (the decoder's integer transform), 8 <= bits <= 62, 1 <= clients <=
 // 2^32, 0 <= dropout < 1, 2^-64 <= beta <= 1/2, 0 < max_wrap <= 1, |k| <= 4096; the noise value
-// > 0 and within its law's range (hardened: 1/100 <= sigma2 / g^2 <= 2^100).
+// > 0 and within its law's range (hardened: 1/100 <= sigma2 / g^2 <= 2^100; Skellam has no
+// hardened sampler: refused naming "hardened").
 #pragma once
 
 #include <gmpxx.h>
