@@ -84,14 +84,29 @@ def _value_text(column: Any, value: Any, grid: bool, rounding: str) -> str:
 
 def _column_values(df: DataFrame, column: Any, grid: bool,
                    rounding: str) -> Union[List[str], "np.ndarray[Any, Any]"]:
-    """A column as the library reads it: a numpy integer column as is (the integers it holds,
-    no text in between); other columns as their cells' exact texts."""
+    """A column as the library reads it: a numpy integer column as is (the integers it holds),
+    a numpy float column on a grid with rounding="nearest" as float64 (the exact binary values it
+    holds), no text in between; other columns as their cells' exact texts (decimal strings and
+    Decimals exactly)."""
     series = df[column]
     if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iu":  # widened exactly
         return np.ascontiguousarray(series.to_numpy(), dtype=np.uint64 if series.dtype.kind == "u" else np.int64)
+    if _is_binary_float(series.dtype) and grid and rounding == "nearest":  # widened exactly to float64
+        floats = np.ascontiguousarray(series.to_numpy(), dtype=np.float64)
+        if np.isnan(floats).any():
+            raise ParameterError(f"column {column!r}: a missing value (None/NaN) cannot be released", "values")
+        if np.isinf(floats).any():
+            raise ParameterError(f"column {column!r}: an infinite value cannot be released: allowed finite "
+                                 "values", "values")
+        return floats
     if series.dtype.kind == "b":
         raise ParameterError(f"column {column!r}: a bool column is not a number column", "values")
     return [_value_text(column, v, grid, rounding) for v in series.tolist()]
+
+
+def _is_binary_float(dtype: Any) -> bool:
+    """float16, float32 or float64: every value is exactly a float64 (not longdouble)."""
+    return isinstance(dtype, np.dtype) and dtype.kind == "f" and dtype.itemsize <= 8
 
 
 def _integer_result(texts: List[str]) -> "np.ndarray[Any, Any]":

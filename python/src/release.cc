@@ -78,11 +78,23 @@ std::vector<mpq_class> integers_of(const py::handle& column) {
   return out;
 }
 
-// One column's exact values: a numpy int64 / uint64 array read as the integers it holds (no text
-// in between; the Python layer widens the other integer dtypes), or a list of rationals' texts.
+// The exact binary values of a numpy float64 column (the Python layer widens float32 and
+// float16 exactly, and lets floats through only on a grid with rounding="nearest").
+std::vector<mpq_class> binary_values_of(const py::handle& column) {
+  const auto values = column.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+  std::vector<mpq_class> out;
+  out.reserve(static_cast<std::size_t>(values.size()));
+  for (py::ssize_t i = 0; i < values.size(); ++i) out.push_back(rational_from_double("values", values.data()[i]));
+  return out;
+}
+
+// One column's exact values: a numpy int64 / uint64 array read as the integers it holds, a numpy
+// float64 array as the exact binary values it holds (no text in between; the Python layer widens
+// the other integer and float dtypes), or a list of rationals' texts (decimal strings exactly).
 std::vector<mpq_class> column_values(const py::handle& column) {
   if (py::isinstance<py::array_t<std::uint64_t>>(column)) return integers_of<std::uint64_t>(column);
   if (py::isinstance<py::array_t<std::int64_t>>(column)) return integers_of<std::int64_t>(column);
+  if (py::isinstance<py::array_t<double>>(column)) return binary_values_of(column);
   std::vector<mpq_class> out;
   for (const auto& v : column.cast<py::list>()) out.push_back(parse_rational("values", v.cast<std::string>()));
   return out;

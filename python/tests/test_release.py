@@ -133,3 +133,38 @@ def test_numpy_integer_columns_are_read_directly_with_the_text_path_release(dtyp
     want, want_g = exactdp.release(as_text, **options, rng=exactdp.SeededBits(SEED_HEX))
     assert out["c"].tolist() == want["c"].tolist() and g == want_g
     assert out["c"].tolist() != values.tolist()  # noised
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_float_and_decimal_string_columns_equal_the_cli(dtype):
+    """A numpy float column (rounding="nearest" on a grid) goes to the library as the exact binary
+    values it holds, and a column of decimal strings as the decimals they spell: the seeded
+    release equals `exactdp release --round nearest` on the CSV of the same exact values."""
+    from conftest import _find_cli
+    path = _find_cli()
+    if path is None:
+        pytest.skip("the exactdp program is not built (set EXACTDP_CLI)")
+    # 2.675 is below the tie (2.67, not the 2.68 of its text); float64 0.005 is above it (0.01)
+    floats = np.array([0.1, 2.675, 0.005, 12.5], dtype=dtype)
+    strings = ["1.005", "-0.125", "3", "0.0049"]
+    df = pd.DataFrame({"key": list("abcd"), "f": floats, "s": pd.Series(strings, dtype=object)})
+    table = "key,f,s\n" + "".join(f"{k},{Decimal(float(x))},{t}\n" for k, x, t in zip("abcd", floats, strings))
+    expected = _cli_table(path, ["--mechanism", "discrete-laplace", "--epsilon", "1", "--column", "f", "--column",
+                                 "s", "--granularity", "0.01", "--round", "nearest", "--sensitivity", "f=2"], table)
+    options = dict(columns=["s", "f"], epsilon="1", law="discrete-laplace", granularity="0.01", rounding="nearest",
+                   sensitivity={"f": 2})
+    out, g = exactdp.release(df, **options, rng=exactdp.SeededBits(SEED_HEX))
+    got = [["key", "f", "s"]] + [[k, str(a), str(b)] for k, a, b in zip(out["key"], out["f"], out["s"])]
+    assert got == expected
+    # the same noisy values as the per-cell exact-text path of the same floats as Python objects
+    as_objects = df.assign(f=pd.Series([float(x) for x in floats], dtype=object))
+    want, want_g = exactdp.release(as_objects, **options, rng=exactdp.SeededBits(SEED_HEX))
+    assert out["f"].tolist() == want["f"].tolist() and g == want_g
+
+
+def test_float_columns_refuse_missing_and_infinite_values():
+    options = dict(columns=["f"], epsilon="1", law="discrete-laplace", granularity="0.25", rounding="nearest")
+    for bad, what in ((np.nan, "missing value"), (np.inf, "infinite value")):
+        with pytest.raises(exactdp.ParameterError, match=f"column 'f': an? {what}") as info:
+            exactdp.release(pd.DataFrame({"f": np.array([0.5, bad])}), **options)
+        assert info.value.parameter == "values"
