@@ -22,7 +22,7 @@ import numbers
 import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
 
-from . import _exactdp
+from . import _exactdp, _registry
 from . import results
 from ._convert import Exact, exact_fraction, exact_text, fraction_from_text, fraction_text, law_keyword
 from ._errors import ParameterError, UsageError
@@ -212,12 +212,15 @@ def calibrate(law: str, *, report: Optional[bool] = None, epsilon: Optional[Exac
                          "(allowed: epsilon, delta, sensitivity, tolerance)")
     if epsilon is None:
         raise UsageError("calibrate: epsilon is required")
-    if delta is None and law in ("gaussian", "discrete-gaussian"):
-        raise UsageError("calibrate: delta is required")
-    raw = _exactdp._calibrate_law(law, exact_text("epsilon", epsilon),
-                                  "0" if delta is None else exact_text("delta", delta),
-                                  exact_text("sensitivity", sensitivity),
-                                  "" if tolerance is None else exact_text("tolerance", tolerance))
+    try:  # delta may be omitted where the law's calibration is pure DP (its delta is then 0)
+        raw = _exactdp._calibrate_law(law, exact_text("epsilon", epsilon),
+                                      "0" if delta is None else exact_text("delta", delta),
+                                      exact_text("sensitivity", sensitivity),
+                                      "" if tolerance is None else exact_text("tolerance", tolerance))
+    except ParameterError as refusal:
+        if delta is None and refusal.parameter == "delta":
+            raise UsageError(f"calibrate: delta is required for {law}") from None
+        raise
     return _calibration_result(law, raw)
 
 
@@ -261,15 +264,16 @@ def convert(source: str, *, report: Optional[bool] = None, tolerance: Optional[E
     if raw["alpha"] is not None:
         details["alpha"] = fraction_from_text(raw["alpha"])
     value = _interval(raw["value"], details)
-    rho = fraction_from_text(raw["rho"]) if source == "pure-dp" else None
-    return results.Conversion(source=source, result="mu" if source == "pure-dp" else raw["result"], value=value,
+    rho = None if raw["rho"] is None else fraction_from_text(raw["rho"])  # pure DP's second result
+    return results.Conversion(source=source, result=raw["result"], value=value,
                               tolerance_met=raw["tolerance_met"], alpha=details.get("alpha"), rho=rho)
 
 
 _COMPOSE_METHODS = ("basic", "advanced", "optimal", "gdp", "zcdp")
+_PURE_DP = _registry.law_with_parameters(frozenset({"epsilon"}))  # the law compose composes
 
 
-def compose(kind: str = "pure-dp", *, report: Optional[bool] = None, epsilon: Optional[Exact] = None,
+def compose(kind: str = _PURE_DP, *, report: Optional[bool] = None, epsilon: Optional[Exact] = None,
             k: Optional[int] = None, delta: Optional[Exact] = None, method: str = "optimal",
             tolerance: Optional[Exact] = None, digits: Optional[int] = None) -> results.Composition:
     """k-fold composition of epsilon-DP mechanisms, certified, from the accounting library:
@@ -281,8 +285,9 @@ def compose(kind: str = "pure-dp", *, report: Optional[bool] = None, epsilon: Op
     0 < delta < 1. ``digits`` and ``report`` (deprecated) are accepted and ignored."""
     del digits
     _report_flag("compose", report)
-    if kind != "pure-dp":
-        raise ParameterError(f"kind = {str(kind)[:40]!r}: allowed pure-dp (compose_events for other events)", "kind")
+    if kind != _PURE_DP:
+        raise ParameterError(f"kind = {str(kind)[:40]!r}: allowed {_PURE_DP} (compose_events for other events)",
+                             "kind")
     for name, value in (("epsilon", epsilon), ("k", k), ("delta", delta)):
         if value is None:
             raise UsageError(f"compose: {name} is required")

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union, overload
 
 import numpy as np
 
-from . import _exactdp
+from . import _exactdp, _registry
 from ._convert import Exact, exact_text
 from ._errors import ParameterError
 
@@ -152,7 +152,7 @@ def discrete_gaussian(sigma2: Exact, size: Size = None, mean: Exact = 0, rng: Op
     >>> exactdp.discrete_gaussian("9/4", size=5)        # doctest: +SKIP
     array([ 1, -2,  0,  3, -1])
     """
-    return sample("discrete-gaussian", size, rng, hardened, tau_bits, sigma2=sigma2, mean=mean)
+    return sample(_named_law(discrete_gaussian), size, rng, hardened, tau_bits, sigma2=sigma2, mean=mean)
 
 
 @overload
@@ -173,7 +173,7 @@ def discrete_laplace(scale: Exact, size: Size = None, mean: Exact = 0, rng: Opti
     size, mean, rng, hardened, tau_bits: as for discrete_gaussian (hardened range
     1/100 <= scale <= 2^50).
     """
-    return sample("discrete-laplace", size, rng, hardened, tau_bits, scale=scale, mean=mean)
+    return sample(_named_law(discrete_laplace), size, rng, hardened, tau_bits, scale=scale, mean=mean)
 
 
 @overload
@@ -190,4 +190,14 @@ def bernoulli_exp(gamma: Exact, size: Size = None, rng: Optional[SeededBits] = N
     gamma: an exact rational >= 0 (int, Fraction, Decimal or str; float refused).
     size, rng: as for discrete_gaussian.
     """
-    return sample("bernoulli-exp", size, rng, gamma=gamma)
+    return sample(_named_law(bernoulli_exp), size, rng, gamma=gamma)
+
+
+def _named_law(helper: Any) -> str:
+    """The registry law a sampling helper is named after (discrete_gaussian: "discrete-gaussian")."""
+    return _registry.law_of_class_name(helper.__name__)
+
+
+for _helper in (discrete_gaussian, discrete_laplace, bernoulli_exp):  # each names a law with a sampler
+    if not _registry.has(_named_law(_helper), "sample"):
+        raise TypeError(f"{_helper.__name__}: the registry law {_named_law(_helper)} has no sampler")

@@ -44,6 +44,31 @@ def test_dp_accounting_pld_readme():
     assert eps.interval == exact.value
 
 
+def test_dp_accounting_rdp_accountant_with_its_orders():
+    """dp_accounting's DP-SGD snippet (compute_dp_sgd_privacy_lib) with its own order list: the
+    certified rdp route at those orders, the minimum over them."""
+    import exactdp.dp_accounting as dp_accounting  # was: import dp_accounting
+
+    orders = ([1.25, 1.5, 1.75, 2., 2.25, 2.5, 3., 3.5, 4., 4.5] + list(range(5, 64)) + [128, 256, 512])
+    accountant = dp_accounting.rdp.RdpAccountant(orders)
+    event = dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(0.01, dp_accounting.GaussianDpEvent(1.1)), 1000)
+    accountant.compose(event)
+    eps = accountant.get_epsilon(1e-5)
+
+    assert_certified_float(eps)
+    assert eps.details["route"] == "rdp" and TRUE_AT_LEAST <= eps <= 1.8
+    best = Fraction(eps.details["rdp_order"])
+    assert best in [Fraction(o) for o in orders]
+    at = {o: dp_accounting.rdp.RdpAccountant([o]).compose(event).get_epsilon(1e-5) for o in (best, 1.5, 2, 32, 512)}
+    assert math.isclose(eps, at[best], rel_tol=1e-12)       # the minimum is the best order's value
+    assert all(eps <= value for value in at.values())       # and no other order is below it
+    # Opacus' default alphas, which dp_accounting's default orders follow: its published 1.7118.
+    alphas = [1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64))
+    peer = dp_accounting.rdp.RdpAccountant(alphas).compose(event).get_epsilon(1e-5)
+    assert PEER_RDP * 0.999 <= peer <= PEER_RDP * 1.001
+
+
 def test_dp_accounting_rdp_with_keywords():
     import exactdp.dp_accounting as dp_accounting  # was: import dp_accounting
 

@@ -11,8 +11,8 @@ The layout is dp_accounting's: ``dp_event`` (the event classes; also ``events`` 
 package's top level), ``pld.PLDAccountant`` (also ``pld.pld_privacy_accountant``),
 ``rdp.RdpAccountant`` (also ``rdp.rdp_privacy_accountant``), ``privacy_accountant``
 (NeighboringRelation, PrivacyAccountant, UnsupportedEventError); one implementation behind them.
-Not provided: DpEventBuilder, mechanism_calibration; RdpAccountant(orders=...) is refused (the
-rdp route searches real orders itself).
+Not provided: DpEventBuilder, mechanism_calibration. ``RdpAccountant(orders)`` certifies the
+given orders (the minimum over them); without orders the rdp route searches real orders itself.
 The events carry dp_accounting's names and fields with exact parameters (module
 exactdp.dp_events).
 
@@ -28,8 +28,9 @@ get_epsilon(target_delta), get_delta(target_epsilon) — and answer as dp_accoun
 float: a :class:`~exactdp._peer.CertifiedFloat`, the certified upper end rounded UP (toward
 +inf) to a double, that formats and compares like any float; ``.interval`` is the certified
 :class:`exactdp.Interval` (get_epsilon_interval / get_delta_interval return it directly) and
-``.details`` its details. The ledger is turned into the event strings of
-:func:`exactdp.compose_events` and accounted by the C++ routes (docs/ACCOUNTING.md): ``rdp``
+``.details`` its details. Each event of the ledger becomes the exactdp.events event it states
+(``DpEvent.to_event()``), and an :class:`exactdp.Accountant` on this route answers through
+the C++ routes (docs/ACCOUNTING.md): ``rdp``
 (its upper end is the certified bound; its lower end is not a lower bound on the truth),
 ``pld`` (both ends are proven bounds on the true epsilon or delta) or ``auto`` (the smallest
 certified upper end among the routes that apply). ``details`` names the route and holds every
@@ -43,8 +44,9 @@ NoOpDpEvent, sampling probability 0, epsilon 0 and rho 0 compose as nothing.
 from .. import dp_events as events
 from ..dp_events import (  # dp_accounting exports its events at top level too
     ComposedDpEvent, DiscreteGaussianDpEvent, DiscreteLaplaceDpEvent, DpEvent, EpsilonDeltaDpEvent, GaussianDpEvent,
-    LaplaceDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent, SampledWithReplacementDpEvent,
-    SampledWithoutReplacementDpEvent, SelfComposedDpEvent, StaircaseDpEvent, UnsupportedDpEvent, ZCDpEvent)
+    GdpDpEvent, LaplaceDpEvent, LawDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent,
+    SampledWithReplacementDpEvent, SampledWithoutReplacementDpEvent, SelfComposedDpEvent, SkellamDpEvent,
+    StaircaseDpEvent, UnsupportedDpEvent, VectorDiscreteGaussianDpEvent, VectorDiscreteLaplaceDpEvent, ZCDpEvent)
 from .._peer import CertifiedFloat
 from .._errors import UnsupportedEventError
 from ._accountant import Accountant, NeighboringRelation, PLDAccountant, PrivacyAccountant, RdpAccountant
@@ -54,7 +56,8 @@ __all__ = [
     "Accountant", "CertifiedFloat", "NeighboringRelation", "PLDAccountant", "PrivacyAccountant", "RdpAccountant",
     "UnsupportedEventError", "dp_event", "events", "pld", "privacy_accountant", "rdp",
     "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DpEvent", "EpsilonDeltaDpEvent",
-    "GaussianDpEvent", "LaplaceDpEvent", "NoOpDpEvent", "NonPrivateDpEvent", "PoissonSampledDpEvent",
-    "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent", "SelfComposedDpEvent", "StaircaseDpEvent",
-    "UnsupportedDpEvent", "ZCDpEvent",
+    "GaussianDpEvent", "GdpDpEvent", "LaplaceDpEvent", "LawDpEvent", "NoOpDpEvent", "NonPrivateDpEvent",
+    "PoissonSampledDpEvent", "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent",
+    "SelfComposedDpEvent", "SkellamDpEvent", "StaircaseDpEvent", "UnsupportedDpEvent",
+    "VectorDiscreteGaussianDpEvent", "VectorDiscreteLaplaceDpEvent", "ZCDpEvent",
 ]

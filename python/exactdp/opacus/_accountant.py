@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from .. import dp_accounting
 from .._errors import ParameterError
 from .._peer import CertifiedFloat, peer_number
-from ..dp_events import GaussianDpEvent, LawDpEvent, PoissonSampledDpEvent
+from ..dp_events import GaussianDpEvent, PoissonSampledDpEvent, VectorDiscreteGaussianDpEvent
 from ..interval import Interval
 
 _ROUTES = {"prv": "pld", "pld": "pld", "rdp": "rdp", "auto": "auto"}
@@ -60,8 +60,8 @@ def _step_event(sigma: Any, q: Any, grid: Optional[Grid]) -> Any:
     if grid is None:
         return PoissonSampledDpEvent(q, GaussianDpEvent(sigma))
     granularity, dim, clip, sensitivity = grid
-    law = LawDpEvent("vector-discrete-gaussian", sigma=_value("noise_multiplier", sigma) * clip,
-                     sensitivity=sensitivity, dim=dim, granularity=granularity)
+    law = VectorDiscreteGaussianDpEvent(sigma=_value("noise_multiplier", sigma) * clip, dim=dim,
+                                        granularity=granularity, sensitivity=sensitivity)
     return PoissonSampledDpEvent(q, law)
 
 
