@@ -16,7 +16,7 @@ from typing import Any, Dict, Iterable, Optional
 import numpy as np
 
 from . import _exactdp
-from ._convert import Exact, exact_text, fraction_from_text
+from ._convert import Exact, exact_text, fraction_from_text, law_keyword
 from .interval import Interval
 from .results import AuditReport, AuditTest
 from .samplers import laws
@@ -66,6 +66,7 @@ def _report(raw: Dict[str, Any]) -> AuditReport:
                        verdict=raw["verdict"], passed=bool(raw["passed"]), tests=tuple(tests))
 
 
+@law_keyword
 def audit(samples: Iterable[Any], law: str = "discrete-gaussian", *, alpha: Optional[Exact] = None,
           digits: Optional[int] = None, **parameters: Optional[Exact]) -> AuditReport:
     """Audits `samples` (a numpy integer array or a list of ints) against `law`.

@@ -27,7 +27,7 @@ from typing import Any, Callable, Optional, Tuple, Union
 import numpy as np
 
 from . import _exactdp
-from ._convert import Exact, exact_fraction, exact_text, float_refusal
+from ._convert import Exact, exact_fraction, exact_text, float_refusal, law_keyword
 from ._errors import ParameterError
 from .accountant import Accountant
 from .events import Event, PoissonSampled
@@ -156,6 +156,7 @@ def _as_array(x: ArrayOrTensor, name: str) -> Tuple["np.ndarray[Any, Any]", bool
     return x, False
 
 
+@law_keyword
 def noise_granularity(*, law: str = "discrete-gaussian", sigma: Optional[Exact] = None,
                       scale: Optional[Exact] = None, sigma2: Optional[Exact] = None,
                       granularity: Optional[Exact] = None) -> fractions.Fraction:
@@ -179,6 +180,7 @@ def _exact_sigma(name: str, text: str) -> fractions.Fraction:
     return root
 
 
+@law_keyword
 def noise_event(x: Optional[ArrayOrTensor] = None, *, dim: Optional[int] = None, law: str = "discrete-gaussian",
                 sigma: Optional[Exact] = None, scale: Optional[Exact] = None, sigma2: Optional[Exact] = None,
                 granularity: Optional[Exact] = None, sensitivity: Exact = 1,
@@ -230,6 +232,7 @@ def _account(accountant: AnyAccountant, event: Event) -> None:
                         f"exactdp.opacus accountant, not {type(accountant).__name__}")
 
 
+@law_keyword
 def add_noise(x: ArrayOrTensor, *, law: str = "discrete-gaussian", sigma: Optional[Exact] = None,
               scale: Optional[Exact] = None, sigma2: Optional[Exact] = None, granularity: Optional[Exact] = None,
               hardened: bool = False, rng: Optional[SeededBits] = None, threads: Optional[int] = None,

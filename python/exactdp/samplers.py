@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union, overload
 import numpy as np
 
 from . import _exactdp, _registry
-from ._convert import Exact, exact_text
+from ._convert import Exact, exact_text, law_keyword
 from ._errors import ParameterError
 
 SeededBits = _exactdp.SeededBits
@@ -86,6 +86,7 @@ def sample(law: str, size: Shape, rng: Optional[SeededBits] = None, hardened: bo
            tau_bits: Optional[int] = None, **parameters: Optional[Exact]) -> "np.ndarray[Any, Any]": ...
 
 
+@law_keyword
 def sample(law: str, size: Size = None, rng: Optional[SeededBits] = None, hardened: bool = False,
            tau_bits: Optional[int] = None, **parameters: Optional[Exact]) -> Draws:
     """Exact samples of any law of the registry (``exactdp.laws()``) with a sampler.

@@ -52,6 +52,47 @@ def test_law_and_mechanism_together_are_refused_naming_law(function):
     assert e.value.parameter == "law"
 
 
+def _public_functions_with_a_law():
+    import importlib
+    import pkgutil
+    modules = [exactdp] + [importlib.import_module(m.name) for m in pkgutil.walk_packages(exactdp.__path__, "exactdp.")
+                           if not m.name.rsplit(".", 1)[-1].startswith("_")]
+    found = {}
+    for module in modules:
+        for name in dir(module):
+            f = getattr(module, name)
+            if not name.startswith("_") and inspect.isfunction(f) and "law" in inspect.signature(f).parameters:
+                found[f"{getattr(f, '__module__', '')}.{f.__qualname__}"] = f
+    return found
+
+
+def test_every_public_function_with_a_law_takes_mechanism_as_its_deprecated_alias():
+    lookups = {"exactdp.events.event_class", "exactdp.dp_events.event_class", "exactdp.audit.law_name"}
+    functions = _public_functions_with_a_law()
+    assert {"exactdp.samplers.sample", "exactdp.grid_noise.add_noise", "exactdp.audit.audit"} <= set(functions)
+    unwrapped = [name for name, f in functions.items() if name not in lookups and not hasattr(f, "__wrapped__")]
+    assert unwrapped == []   # each decorated with law_keyword (mechanism= warns, both given refused)
+
+
+def test_mechanism_warns_in_the_sampling_and_noise_functions():
+    seed = bytes(range(32))
+    calls = [
+        (exactdp.sample, dict(sigma2=2, size=5)),
+        (exactdp.noise_granularity, dict(sigma="1.1")),
+        (exactdp.noise_event, dict(dim=4, sigma="1.1", sensitivity=1)),
+        (exactdp.add_noise, dict(x=np.zeros(4), sigma="1.1")),
+    ]
+    for function, options in calls:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            new = function(law="discrete-gaussian", rng=exactdp.SeededBits(seed), **options) \
+                if function in (exactdp.sample, exactdp.add_noise) else function(law="discrete-gaussian", **options)
+        with pytest.warns(DeprecationWarning, match="law="):
+            old = function(mechanism="discrete-gaussian", rng=exactdp.SeededBits(seed), **options) \
+                if function in (exactdp.sample, exactdp.add_noise) else function(mechanism="discrete-gaussian", **options)
+        assert np.array_equal(old, new) if isinstance(new, np.ndarray) else old == new, function.__name__
+
+
 def test_law_given_positionally_and_mechanism_by_name_are_refused():
     with pytest.raises(exactdp.ParameterError, match="law"):
         exactdp.profile("gaussian", mechanism="gaussian", sigma="1", epsilon="1")
