@@ -103,11 +103,12 @@ class _Round:
 class ClientEncoder(_Round):
     """A client's side of a round: ``encode(update)`` -> uint64 array of D residues mod 2^bits."""
 
-    __slots__ = ("last_attempts",)
+    __slots__ = ("_last_attempts",)
 
-    def __init__(self, dimension: int, **parameters: Any) -> None:
-        super().__init__(dimension, **parameters)
-        self.last_attempts = 0  # rounding attempts of the last encode (0: all failed, noise alone sent)
+    @property
+    def last_attempts(self) -> int:
+        """Rounding attempts of the last encode (0: none yet, or all 64 failed and the noise alone was sent)."""
+        return int(getattr(self, "_last_attempts", 0))
 
     def encode(self, update: Any, *, rng: Optional[SeededBits] = None) -> "np.ndarray[Any, np.dtype[np.uint64]]":
         """The client's message for ``update`` (a float64 or float32 array of length d; NaN or inf refused
@@ -119,7 +120,7 @@ class ClientEncoder(_Round):
             raise ParameterError(f"update has shape {x.shape}: allowed a 1-d array of length {self.dimension}", "update")
         out = np.empty(self.padded_dimension, dtype=np.uint64)
         attempts, zeroed, _ = self._plan.encode(x, out, rng)
-        self.last_attempts = 0 if zeroed else int(attempts)
+        self._last_attempts = 0 if zeroed else int(attempts)
         return out
 
 

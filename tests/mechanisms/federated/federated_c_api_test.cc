@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <exactdp/exactdp.h>
@@ -136,6 +137,42 @@ TEST(FederatedCApi, RefusalsNameTheParameterAndWriteNothing) {
   EXPECT_EQ(exactdp_fl_server_decode_f64(&p, sum.data(), sum.size(), decoded.data(), decoded.size()), EXACTDP_E_PARAM);
   EXPECT_NE(last_error().find("sum[0]"), std::string::npos) << last_error();
   for (double v : decoded) EXPECT_EQ(v, 3.0);
+}
+
+// Eight threads encode at once (each with its own seeded stream) and decode at once: every result
+// equals the same call made alone.
+TEST(FederatedCApi, ConcurrentCallsGiveTheSequentialResults) {
+  const exactdp_fl_params p = params_of(100);
+  std::vector<double> x(100);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.01 * static_cast<double>(i % 7) - 0.03;
+  constexpr unsigned kThreads = 8;
+  auto encode = [&](unsigned t, std::vector<std::uint64_t>& out) {
+    const Seed seed = test_support::fixed_seed(0xfec, 100 + t);
+    return exactdp_fl_client_encode_f64(&p, x.data(), x.size(), seed.data(), out.data(), out.size(), nullptr);
+  };
+  std::vector<std::vector<std::uint64_t>> alone(kThreads, std::vector<std::uint64_t>(256));
+  for (unsigned t = 0; t < kThreads; ++t) ASSERT_EQ(encode(t, alone[t]), EXACTDP_OK) << last_error();
+  std::vector<std::vector<std::uint64_t>> together(kThreads, std::vector<std::uint64_t>(256));
+  std::vector<std::vector<double>> decoded(kThreads, std::vector<double>(100));
+  std::vector<int> codes(2 * kThreads, -1);
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      codes[t] = encode(t, together[t]);
+      std::vector<std::uint64_t> work = alone[t];
+      codes[kThreads + t] = exactdp_fl_server_decode_f64(&p, work.data(), work.size(), decoded[t].data(), 100);
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (unsigned t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(codes[t], EXACTDP_OK);
+    EXPECT_EQ(codes[kThreads + t], EXACTDP_OK);
+    EXPECT_EQ(together[t], alone[t]) << "thread " << t;
+    std::vector<std::uint64_t> work = alone[t];
+    std::vector<double> expected(100);
+    ASSERT_EQ(exactdp_fl_server_decode_f64(&p, work.data(), work.size(), expected.data(), 100), EXACTDP_OK);
+    EXPECT_EQ(decoded[t], expected) << "thread " << t;
+  }
 }
 
 }  // namespace
