@@ -17,13 +17,13 @@
 #include "cli/accounting_options.h"
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "cli/draw_cost.h"
 #include "cli/json.h"
 #include "cli/sampler_spec.h"
 #include "cli/seed_option.h"
 #include "cli/text_json_report.h"
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/operations/audit.h>
 #include <exactdp/verification/audit.h>
 #include <exactdp/verification/sample_reader.h>
 
@@ -31,10 +31,8 @@ namespace exactdp::cli {
 namespace {
 
 using verification::AuditReport;
-using verification::ReferenceLaw;
 using verification::TestResult;
 
-constexpr unsigned long long kMaxSamples = verification::kMaxSampleCount;
 constexpr int kMaxDigits = 1000;
 
 const std::string kHelp = std::string(
@@ -66,8 +64,6 @@ const std::string kHelp = std::string(
     "(default 20).\n"
     "Exit status: 0 pass, 3 fail, 2 bad usage, parameter or malformed input, 1 internal error.\n"
     "See docs/AUDIT.md.\n") + kSeedOptionsHelp;
-
-std::unique_ptr<ReferenceLaw> law_of(const SamplerSpec& spec) { return spec.law->reference_law(spec.params); }
 
 // An interval as text: one exact integer when both ends are the same integer (counts).
 std::string interval_text(const exactdp::Interval& b, int digits) {
@@ -172,16 +168,17 @@ int cmd_audit(Args args, Io& io) {
     law_name = parsed.positionals()[0];
     if (!parsed.has("--samples")) throw UsageError("missing required option --samples N (or use --expect LAW FILE)");
   }
-  // Validate everything before drawing a bit or reading a line.
-  const SamplerSpec spec = parse_sampler_spec(law_name, parsed);
-  const std::unique_ptr<ReferenceLaw> law = law_of(spec);
-  mpq_class alpha(1, 1'000'000);
-  if (const auto a = parsed.rational("--alpha")) {
-    if (*a <= 0 || *a >= 1) throw ParameterError::out_of_range("alpha", abbreviate(to_string(*a)), "0 < alpha < 1");
-    alpha = *a;
-  }
+  // Validate everything before drawing a bit or reading a line (operations/audit.h).
+  operations::AuditRequest request;
+  request.law = law_name;
+  request.parameters = sampler_parameters(parsed);
+  request.hardened = parsed.has("--hardened");
+  request.tau_bits = parsed.get("--tau-bits");
+  request.alpha = parsed.get("--alpha");
+  if (!external) request.samples = parsed.get("--samples");
+  const operations::AuditPlan plan = operations::plan_audit(request);
   const int digits = digits_option(parsed, kMaxDigits);
-  verification::SampleCounter counter = verification::make_audit_counter(*law);
+  verification::SampleCounter counter = operations::audit_counter(plan);
 
   if (external) {
     try {
@@ -192,27 +189,22 @@ int cmd_audit(Args args, Io& io) {
       return 2;
     }
   } else {
-    const unsigned long long n = *parsed.count("--samples", 1, kMaxSamples);
-    check_draw_cost(spec.params, n, "samples", "samples = " + std::to_string(n));  // before any draw
+    const unsigned long long n = plan.draws;
     const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
-    mpz_class value;
     const unsigned long long step = n >= 100 ? n / 100 : 1;
-    for (unsigned long long i = 0; i < n; ++i) {
-      spec.draw(*bits, value);
-      counter.add(value);
-      if (io.err_is_terminal && n >= 1'000'000 && (i + 1) % step == 0) {
-        io.err << "\rexactdp audit: sampling " << (i + 1) / step << "%" << std::flush;
-      }
-    }
-    if (io.err_is_terminal && n >= 1'000'000) io.err << "\n";
+    const bool progress = io.err_is_terminal && n >= 1'000'000;
+    operations::draw_audit_samples(plan, *bits, counter, [&](unsigned long long drawn) {
+      if (progress && drawn % step == 0) io.err << "\rexactdp audit: sampling " << drawn / step << "%" << std::flush;
+    });
+    if (progress) io.err << "\n";
   }
-  const AuditReport report = verification::run_audit(*law, counter, alpha);
+  const AuditReport report = operations::run_audit(plan, counter);
   TextJsonReport out = audit_report(report, digits);
-  if (spec.is_hardened()) {
+  if (plan.sample.sampler->hardened()) {
     // The draws came from the hardened sampler; the reference is the exact law, which the
     // hardened law is within tau (<= 2^-40) of: far below what any sample size here can see.
     const std::string sampler = "hardened, tau_upper = " +
-                                exactdp::decimal_upper(exactdp::Interval(spec.tau_upper(), 128).upper(), 6) +
+                                exactdp::decimal_upper(exactdp::Interval(plan.sample.sampler->tau_upper(), 128).upper(), 6) +
                                 " (audited against the exact law)";
     out.json.set("sampler", sampler);
     out.lines.insert(out.lines.begin() + 1, "sampler: " + sampler);

@@ -13,19 +13,16 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "cli/draw_cost.h"
 #include "cli/json.h"
 #include "cli/sampler_spec.h"
 #include "cli/seed_option.h"
 #include <exactdp/core/rational.h>
-#include <exactdp/operations/law_names.h>
+#include <exactdp/operations/audit_timing.h>
 #include <exactdp/verification/timing_audit.h>
 
 namespace exactdp::cli {
 namespace {
 
-using verification::OutputClass;
-using verification::TimedSampler;
 using verification::TimingAuditReport;
 using verification::WelchTest;
 
@@ -58,45 +55,7 @@ const std::string kHelp = std::string(
     "parameter, 1 internal error. The result depends on the machine and its load; see\n"
     "docs/TIMING_AUDIT.md.\n");
 
-// The plain sampler: GMP output; its class computed after the clock stopped.
-class PlainTimed final : public TimedSampler {
- public:
-  PlainTimed(const SamplerSpec& spec, mpz_class mean, const mpq_class& sigma_squared)
-      : spec_(spec), mean_(std::move(mean)), classes_(sigma_squared) {}
-  void draw(BitSource& bits) override { spec_.draw(bits, value_); }
-  [[nodiscard]] OutputClass last_class() const override {
-    mpz_sub(scratch_.get_mpz_t(), value_.get_mpz_t(), mean_.get_mpz_t());
-    return classes_.of(scratch_);
-  }
-
- private:
-  const SamplerSpec& spec_;
-  mpz_class mean_;
-  verification::SigmaClasses classes_;
-  mpz_class value_;
-  mutable mpz_class scratch_;
-};
-
-// The hardened sampler: exactly the isochronous call, int64 out (no GMP on the timed path).
-class HardenedTimed final : public TimedSampler {
- public:
-  HardenedTimed(const SamplerSpec& spec, std::int64_t mean, const mpq_class& sigma_squared)
-      : spec_(spec), mean_(mean), classes_(sigma_squared) {}
-  void draw(BitSource& bits) override { value_ = spec_.draw_hardened(bits); }
-  [[nodiscard]] OutputClass last_class() const override {
-    // |mean| <= 2^62 and |noise| < 2^61 (hardening.h): the difference fits in int64.
-    return classes_.of(value_ - mean_);
-  }
-
- private:
-  const SamplerSpec& spec_;
-  std::int64_t mean_;
-  verification::SigmaClasses classes_;
-  std::int64_t value_ = 0;
-};
-
-// The samplable laws with a timing unit, "a and b".
-std::string timing_law_list() { return operations::law_names_and(laws::Capability::kTiming); }
+using operations::timing_law_list;
 
 std::string fixed(double x, int decimals) {
   if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
@@ -116,8 +75,8 @@ std::string test_verdict(const WelchTest& w) {
   return w.leak ? "LEAK" : "holds";
 }
 
-void print_text(const SamplerSpec& spec, const TimingAuditReport& r, const std::string& sigma, std::ostream& out) {
-  out << "exactdp audit-timing: " << spec.describe() << "\n"
+void print_text(const laws::Sampler& sampler, const TimingAuditReport& r, const std::string& sigma, std::ostream& out) {
+  out << "exactdp audit-timing: " << sampler.describe() << "\n"
       << "clock: " << r.clock << "; " << r.calls << " timed calls after " << r.warmup << " warm-up calls\n"
       << "classes by the output: A |x - mean| < sigma, B |x - mean| >= 2 sigma, sigma = " << sigma << "\n"
       << "time tests keep calls of at most " << r.crop_time << " " << (r.clock.find("cycles") != std::string::npos ? "cycles" : "ns")
@@ -156,9 +115,9 @@ JsonValue test_json(const WelchTest& w) {
   return j;
 }
 
-void print_json(const SamplerSpec& spec, const TimingAuditReport& r, const std::string& sigma, std::ostream& out) {
+void print_json(const laws::Sampler& sampler, const TimingAuditReport& r, const std::string& sigma, std::ostream& out) {
   JsonValue j = JsonValue::object();
-  j.set("command", "audit-timing").set("law", spec.describe()).set("hardened", spec.is_hardened());
+  j.set("command", "audit-timing").set("law", sampler.describe()).set("hardened", sampler.hardened());
   j.set("clock", r.clock).set("calls", std::to_string(r.calls)).set("warmup", std::to_string(r.warmup));
   j.set("sigma", sigma).set("crop_time", std::to_string(r.crop_time));
   JsonValue bits = JsonValue::object();
@@ -186,40 +145,22 @@ int cmd_audit_timing(Args args, Io& io) {
   if (parsed.positionals().size() != 1) {
     throw UsageError("audit-timing needs one law: " + timing_law_list() + " (see --help)");
   }
-  const laws::Law* timed_law = laws::find_law(parsed.positionals()[0]);
-  if (timed_law != nullptr && !timed_law->supports(laws::Capability::kTiming)) {
-    throw UsageError("audit-timing applies to " + timing_law_list() + ", not " + timed_law->name());
-  }
-  const std::string& law_name = parsed.positionals()[0];
-  // Validate everything before drawing a bit.
-  const SamplerSpec spec = parse_sampler_spec(law_name, parsed);
-  verification::TimingAuditOptions options;
-  options.calls = parsed.count("--calls", verification::kMinTimingCalls, verification::kMaxTimingCalls)
-                      .value_or(verification::kDefaultTimingCalls);
-  const unsigned long long warmup = std::min(options.calls, verification::kTimingWarmupCalls);
-  check_draw_cost(spec.params, options.calls + warmup, "calls",
-                  "calls = " + std::to_string(options.calls) + " (plus " + std::to_string(warmup) + " warm-up calls)");
-  // The class unit sigma, by its exact square: sigma2 (Gaussian) or scale^2 (Laplace).
-  mpz_class mean;
-  mpq_class sigma_squared;
-  std::string sigma;
-  const std::optional<laws::TimingUnit> unit = spec.law->timing_unit(spec.params);
-  if (!unit) throw UsageError("audit-timing applies to " + timing_law_list() + ", not " + spec.law->name());
-  sigma_squared = unit->square;
-  sigma = unit->text;
-  mean = spec.params.integer("mean");
+  // Validate everything before drawing a bit (operations/audit_timing.h).
+  operations::AuditTimingRequest request;
+  request.law = parsed.positionals()[0];
+  request.parameters = sampler_parameters(parsed);
+  request.hardened = parsed.has("--hardened");
+  request.tau_bits = parsed.get("--tau-bits");
+  request.calls = parsed.get("--calls");
+  const operations::AuditTimingPlan plan = operations::plan_audit_timing(request);
   const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
-  std::unique_ptr<TimedSampler> timed;
-  if (spec.is_hardened()) {
-    timed = std::make_unique<HardenedTimed>(spec, mean.get_si(), sigma_squared);  // |mean| <= 2^62: validated
-  } else {
-    timed = std::make_unique<PlainTimed>(spec, mean, sigma_squared);
-  }
-  const TimingAuditReport report = verification::run_timing_audit(*timed, *bits, options);
+  const TimingAuditReport report = operations::run_audit_timing(plan, *bits);
+  const laws::Sampler& sampler = *plan.sample.sampler;
+  const std::string& sigma = plan.unit.text;
   if (parsed.has("--json")) {
-    print_json(spec, report, sigma, io.out);
+    print_json(sampler, report, sigma, io.out);
   } else {
-    print_text(spec, report, sigma, io.out);
+    print_text(sampler, report, sigma, io.out);
   }
   return (report.leak || !report.conclusive) ? 3 : 0;
 }

@@ -20,13 +20,19 @@ std::vector<OptionSpec> law_option_specs() {
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> sampler_parameters(const ParsedArgs& args) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& spec : law_option_specs()) {
+    if (!args.has(spec.name) || spec.name == "--hardened" || spec.name == "--tau-bits") continue;
+    out.emplace_back(parameter_name(spec.name), args.require(spec.name));
+  }
+  return out;
+}
+
 SamplerSpec parse_sampler_spec(const std::string& name, const ParsedArgs& args) {
   operations::SampleRequest request;
   request.law = name;
-  for (const auto& spec : law_option_specs()) {
-    if (!args.has(spec.name) || spec.name == "--hardened" || spec.name == "--tau-bits") continue;
-    request.parameters.emplace_back(parameter_name(spec.name), args.require(spec.name));
-  }
+  request.parameters = sampler_parameters(args);
   request.hardened = args.has("--hardened");
   request.tau_bits = args.get("--tau-bits");
   operations::SamplePlan plan = operations::plan_sample(request);

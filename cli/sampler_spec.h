@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/args.h"
@@ -36,6 +37,10 @@ struct SamplerSpec {
 // Option specs of every samplable law's parameters, --hardened and --tau-bits, to merge into a
 // command's specs.
 [[nodiscard]] std::vector<OptionSpec> law_option_specs();
+
+// The law parameters given as options (every option of law_option_specs but --hardened and
+// --tau-bits), as (name, text) in the specs' order: a SampleRequest's or an AuditRequest's.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> sampler_parameters(const ParsedArgs& args);
 
 // Builds the spec from a law name and parsed options by operations::plan_sample: ParameterError
 // for an unknown law, a law without a sampler, a missing option or one that does not belong to

@@ -1,10 +1,10 @@
-// audit.cc — verification::run_audit (verification/audit.h) on samples given from Python, against
-// the law's exact reference law (laws::Law::reference_law): exactdp.audit.
+// audit.cc — the operation audit (operations/audit.h) on samples given from Python, against the
+// law's exact reference law: exactdp.audit.
 //
-// _audit(law, parameters, samples, alpha) parses the law's sampling parameters (Law::parse,
-// Use::kSample: ParameterError naming the parameter), counts the samples (an int64 numpy array
-// read directly; any other sequence of Python ints one by one, any size), runs the audit at
-// overall level alpha (0 < alpha < 1, exact text) and returns its report as a dict: law,
+// _audit(law, parameters, samples, alpha) has the operation check the law, its sampling
+// parameters (ParameterError naming the parameter) and alpha (0 < alpha < 1, exact text), counts
+// the samples (an int64 numpy array read directly; any other sequence of Python ints one by one,
+// any size), runs the audit and returns its report as a dict: law,
 // n (int), alpha (exact text), verdict, passed, and per test its name, statistic and p-value
 // intervals ({"lower", "upper"}: exact dyadic ends, interval_to_dict), threshold (exact text),
 // applicable, asymptotic, rejected and detail. The GIL is released while the audit computes.
@@ -21,9 +21,7 @@
 #include <vector>
 
 #include "bindings.h"
-#include <exactdp/laws/registry.h>
-#include <exactdp/core/errors.h>
-#include <exactdp/core/rational.h>
+#include <exactdp/operations/audit.h>
 #include <exactdp/verification/audit.h>
 #include <exactdp/verification/sample_reader.h>
 
@@ -79,21 +77,18 @@ py::dict test_dict(const TestResult& t) {
 }
 
 py::dict audit(const std::string& name, const Given& given, const py::object& samples, const std::string& alpha_text) {
-  const laws::Law& law = laws::law_named(name);
-  if (!law.supports(laws::Capability::kAudit)) {
-    throw laws::UnsupportedError("law", "law = " + name + " has no audit reference law: allowed " +
-                                            laws::law_names_with(laws::Capability::kAudit));
-  }
-  const std::unique_ptr<verification::ReferenceLaw> reference = law.reference_law(law.parse(given, laws::Use::kSample));
-  const mpq_class alpha = parse_rational("alpha", alpha_text);
-  if (alpha <= 0 || alpha >= 1) throw ParameterError::out_of_range("alpha", alpha_text, "0 < alpha < 1");
-  SampleCounter counter = verification::make_audit_counter(*reference);
+  operations::AuditRequest request;
+  request.law = name;
+  request.parameters = given;
+  request.alpha = alpha_text;
+  request.spelling = operations::kPythonSpelling;
+  const operations::AuditPlan plan = operations::plan_audit(request);
+  SampleCounter counter = operations::audit_counter(plan);
   count_samples(samples, counter);
-  if (counter.n() == 0) throw ParameterError::out_of_range("samples", "0 samples", "at least one sample");
   AuditReport report;
   {
     const py::gil_scoped_release release;
-    report = verification::run_audit(*reference, counter, alpha);
+    report = operations::run_audit(plan, counter);
   }
   py::list tests;
   for (const TestResult& t : report.tests) tests.append(test_dict(t));

@@ -227,3 +227,21 @@ def test_estimate_peeling_work_limit_is_the_same_error_in_both_faces():
         exactdp.estimators.sparse_mean(frame, sparsity=100, radius=1, epsilon=1)
     assert info.value.parameter == "sparsity"
     assert p.stderr == "exactdp: " + str(info.value).replace("sparsity", "s") + "\n"
+
+
+def test_audit_checks_are_the_same_error_in_both_faces():
+    # operations/audit.h: alpha and the law's parameters, checked before any sample is drawn or
+    # read. Python audits given samples only: the draws' cost limit (samples) is the command
+    # line's alone, and audit-timing has no Python face (tests/operations/operations_audit_test.cc).
+    text = cli_error("audit", "discrete-gaussian", "--sigma2", "1", "--samples", "10", "--alpha", "2")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.audit([1, 2], law="discrete-gaussian", sigma2=1, alpha=2)
+    assert info.value.parameter == "alpha"
+    assert str(info.value) == text == "alpha = 2 is out of range: allowed 0 < alpha < 1"
+    text = cli_error("audit", "--expect", "discrete-laplace", "--scale", "-1", "-")
+    with pytest.raises(exactdp.ParameterError) as info:
+        exactdp.audit([1, 2], law="discrete-laplace", scale=-1)
+    assert info.value.parameter == "scale"
+    assert str(info.value) == text
+    text = cli_error("audit", "discrete-gaussian", "--sigma2", "1e100000", "--samples", "100000")
+    assert text.startswith("samples = 100000 is over the cost limit")

@@ -1,0 +1,82 @@
+// The operations audit and audit-timing (operations/audit.h, operations/audit_timing.h) called
+// directly: every check and the draws' cost limit run before a bit is drawn or a sample read,
+// named as the face spells the parameter; the audit of drawn samples passes for a correct
+// sampler. tests/operations/test_faces.py runs the over-limit requests through the command line
+// and Python.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <exactdp/core/errors.h>
+#include <exactdp/operations/audit.h>
+#include <exactdp/operations/audit_timing.h>
+#include <exactdp/samplers/seeded_bits.h>
+#include "tests/operations/thrown.h"
+#include "tests/support/seeds.h"
+
+namespace exactdp::operations {
+namespace {
+
+constexpr unsigned kSuite = 9403;
+
+TEST(OperationsAudit, DrawsAndAuditsTheLawsOwnSampler) {
+  AuditRequest r{.law = "discrete-laplace", .parameters = {{"scale", "3"}}, .samples = "2000", .alpha = "1/1000"};
+  const AuditPlan plan = plan_audit(r);
+  EXPECT_EQ(plan.draws, 2000u);
+  EXPECT_EQ(plan.alpha, mpq_class(1, 1000));
+  verification::SampleCounter counter = audit_counter(plan);
+  SeededBits bits(test_support::fixed_seed(kSuite, 1));
+  unsigned long long seen = 0;
+  draw_audit_samples(plan, bits, counter, [&](unsigned long long drawn) { seen = drawn; });
+  EXPECT_EQ(seen, 2000u);
+  const verification::AuditReport report = run_audit(plan, counter);
+  EXPECT_EQ(report.n, 2000u);
+  EXPECT_TRUE(report.passed);
+}
+
+TEST(OperationsAudit, ChecksRunBeforeAnyDraw) {
+  AuditRequest r{.law = "discrete-gaussian", .parameters = {{"sigma2", "1"}}, .samples = "0"};
+  EXPECT_STREQ(thrown<ParameterError>([&] { (void)plan_audit(r); }).what(),
+               "samples = 0 is out of range: allowed 1 <= samples <= 10000000000");
+  r.samples = "10";
+  r.alpha = "1";
+  EXPECT_EQ(thrown<ParameterError>([&] { (void)plan_audit(r); }).parameter(), "alpha");
+  r.alpha.reset();
+  r.parameters = {{"sigma2", "1e100000"}};
+  r.samples = "100000";
+  const auto limit = thrown<LimitError>([&] { (void)plan_audit(r); });
+  EXPECT_EQ(limit.parameter(), "samples");
+  r.parameters = {};
+  r.spelling = kPythonSpelling;
+  EXPECT_STREQ(thrown<ParameterError>([&] { (void)plan_audit(r); }).what(), "missing required argument sigma2");
+  const AuditPlan external = plan_audit({.law = "bernoulli-exp", .parameters = {{"gamma", "1"}}});
+  EXPECT_EQ(external.draws, 0u);
+  EXPECT_EQ(thrown<ParameterError>([&] { (void)run_audit(external, audit_counter(external)); }).parameter(),
+            "samples");
+}
+
+TEST(OperationsAuditTiming, ChecksRunBeforeAnyCall) {
+  // A law without a timing unit is refused before its parameters are read.
+  AuditTimingRequest r{.law = "bernoulli-exp", .parameters = {{"gamma", "-1"}}};
+  const auto law = thrown<ParameterError>([&] { (void)plan_audit_timing(r); });
+  EXPECT_EQ(law.parameter(), "law");
+  EXPECT_NE(std::string(law.what()).find("audit-timing applies to "), std::string::npos);
+  r = {.law = "discrete-laplace", .parameters = {{"scale", "2"}}, .calls = "999"};
+  EXPECT_STREQ(thrown<ParameterError>([&] { (void)plan_audit_timing(r); }).what(),
+               "calls = 999 is out of range: allowed 1000 <= calls <= 1000000000");
+  r.parameters = {{"scale", "1e100000"}};
+  r.calls = "100000";
+  EXPECT_EQ(thrown<LimitError>([&] { (void)plan_audit_timing(r); }).parameter(), "calls");
+  r.parameters = {{"scale", "2"}};
+  r.calls = "1000";
+  const AuditTimingPlan plan = plan_audit_timing(r);
+  EXPECT_EQ(plan.options.calls, 1000u);
+  EXPECT_EQ(plan.warmup, 1000u);
+  EXPECT_EQ(plan.unit.square, 4);
+  SeededBits bits(test_support::fixed_seed(kSuite, 2));
+  const verification::TimingAuditReport report = run_audit_timing(plan, bits);
+  EXPECT_EQ(report.calls, 1000u);
+}
+
+}  // namespace
+}  // namespace exactdp::operations
