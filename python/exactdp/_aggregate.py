@@ -540,7 +540,7 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
                               "delta": _interval(s["delta"]), "scale": _q(s["scale"]),
                               "threshold": _int(s["threshold"])})
     integers: Tuple[str, ...] = ("sensitivity_per_group", "l1_sensitivity", "l2_sensitivity_squared")
-    rationals: Tuple[str, ...] = ("sigma2", "rho_zcdp", "scale", "epsilon", "centre")
+    rationals: Tuple[str, ...] = ("sigma2", "sigma2_zcdp_split", "rho_zcdp", "scale", "epsilon", "centre")
     quantities = [_with_units({key: _int(v) if key in integers else _q(v) if key in rationals else v
                                for key, v in q.items()}) for q in g["quantities"]]
     integers = ("candidates", "score_sensitivity_per_group")
@@ -559,6 +559,8 @@ def guarantee(raw: Dict[str, Any], spec: Dict[str, Any], released: int, keys: in
         "aggregates_epsilon": _q(g["aggregates_epsilon"]), "aggregates_delta": _q(g["aggregates_delta"]),
         "aggregates_epsilon_certified": _interval(g["aggregates_epsilon_certified"]),
         "aggregates_route": g["aggregates_route"],
+        "aggregates_delta_certified": None if g.get("aggregates_delta_certified") is None
+        else _interval(g["aggregates_delta_certified"]),
         "composition": "basic (adaptive) composition of selection and aggregates",
         "quantities": quantities, "quantiles": quantiles, "released_groups": released,
         "randomness": "seeded ChaCha20 (reproducible demo: NOT private)" if seeded else "OS CSPRNG",

@@ -362,7 +362,13 @@ class AggregateGuarantee(Result):
     per noised quantity its noise (``scale`` / ``sigma2``) in its ``unit`` (rows, privacy units,
     or a sum's grid steps of ``grid``, with ``scale_in_units`` / ``sigma2_in_units`` in the
     column's units) and its sensitivity; quantiles: per quantile its budget;
-    aggregates_epsilon_certified: the aggregates' certified epsilon (Interval)."""
+    aggregates_epsilon_certified: the aggregates' certified epsilon (Interval).
+    The discrete Gaussian's joint calibration (``aggregates_route`` "product-profile (exact)" or
+    "product-profile (smoothed)": the quantities' sigma2 lowered together to the certified
+    privacy profile of their product, below the zCDP split): each quantity's ``sigma2`` is the
+    one used and ``sigma2_zcdp_split`` the zCDP split's it replaced (Fraction; absent on other
+    routes), and ``aggregates_delta_certified`` is the certified delta of the aggregates at
+    ``aggregates_epsilon`` (Interval, upper end <= aggregates_delta; None on other routes)."""
     mechanism: str
     requested: Dict[str, Optional[Fraction]]
     epsilon: Fraction
@@ -381,6 +387,7 @@ class AggregateGuarantee(Result):
     quantiles: List[Dict[str, Any]]
     released_groups: int
     randomness: str
+    aggregates_delta_certified: Optional[Interval] = dataclasses.field(default=None, metadata=OPTIONAL)
 
 
 @dataclasses.dataclass(frozen=True)

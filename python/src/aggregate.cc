@@ -99,6 +99,8 @@ py::dict quantity_dict(const AggregateReport& rep, const operations::AggregateQu
   if (!rep.pure_epsilon) {
     d["sigma2"] = to_string(q.sigma2);
     d["rho_zcdp"] = to_string(q.rho);
+    // product-profile routes: the zCDP split's sigma2 that the joint calibration lowered
+    if (sgn(q.zcdp_sigma2) > 0) d["sigma2_zcdp_split"] = to_string(q.zcdp_sigma2);
   } else {
     d["scale"] = to_string(q.scale);
     d["epsilon"] = to_string(q.epsilon);
@@ -159,6 +161,8 @@ py::dict guarantee_dict(const AggregateReport& rep) {
   d["aggregates_delta"] = to_string(g.aggregates_delta);
   d["aggregates_epsilon_certified"] = interval_to_dict(g.aggregates_epsilon_certified);
   d["aggregates_route"] = g.aggregates_route;
+  d["aggregates_delta_certified"] =
+      g.aggregates_delta_certified ? py::object(interval_to_dict(*g.aggregates_delta_certified)) : py::none();
   py::list quantities;
   for (const auto& q : rep.quantities) quantities.append(quantity_dict(rep, q));
   d["quantities"] = quantities;
