@@ -18,6 +18,7 @@
 #include <variant>
 
 #include <exactdp/c_api/internal/c_api_support.h>
+#include <exactdp/c_api/internal/law_calls.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/exactdp.h>
 #include <exactdp/mechanisms/federated/client_encode.h>
@@ -32,6 +33,7 @@ namespace {
 std::string text_or(const char* text, const char* fallback) { return text == nullptr ? fallback : text; }
 
 operations::FederatedReport report_of(const exactdp_fl_params* p) {
+  const MpfrCacheRelease release;  // the plan's bounds use MPFR: leave nothing in a thread that ends
   require_non_null(p, "params");
   if (p->struct_size != sizeof(exactdp_fl_params)) {
     throw ParameterError("params.struct_size", "params.struct_size = " + std::to_string(p->struct_size) +

@@ -14,6 +14,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <mpfr.h>
+
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -62,6 +64,7 @@ std::unique_ptr<PyFlPlan> make_plan(std::size_t dimension, const std::string& cl
   auto plan = std::make_unique<PyFlPlan>();
   const py::gil_scoped_release release;
   plan->report = operations::plan_federated(r);
+  mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);  // the bounds' MPFR constants: nothing left in a thread that ends
   return plan;
 }
 
