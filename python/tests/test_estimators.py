@@ -189,3 +189,14 @@ def test_sparse_mean_columns_refuse_what_the_csv_refuses():
     with pytest.raises(exactdp.ParameterError) as e:
         E.sparse_mean(pd.DataFrame({"a": [1.0], "b": [2.0]}), sparsity=3, radius=1, epsilon=1)
     assert e.value.parameter == "sparsity"
+
+
+def test_sparse_mean_reads_fraction_texts_and_decimals_alike():
+    # Plain decimal strings go to the library as they are; "p/q" texts and Fractions through
+    # Python's exact conversion: the same values, the same estimate.
+    pd = pytest.importorskip("pandas")
+    from fractions import Fraction as F
+    plain = pd.DataFrame({"a": ["0.5", "-1.25", "3"], "b": ["0.125", "2", "-0.75"]})
+    other = pd.DataFrame({"a": ["1/2", F(-5, 4), "3"], "b": [F(1, 8), "2", "-3/4"]})
+    options = dict(sparsity=2, radius=4, epsilon=1)
+    assert E.sparse_mean(plain, **options, rng=_rng(15))[1] == E.sparse_mean(other, **options, rng=_rng(15))[1]
