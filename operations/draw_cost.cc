@@ -14,10 +14,15 @@ std::string whole(double v) { return std::to_string(static_cast<unsigned long lo
 
 void check_draw_cost(const laws::LawParameters& params, unsigned long long draws, const std::string& option,
                      const std::string& what) {
+  check_draw_cost(params.as_text(), draws, option, what);
+}
+
+void check_draw_cost(const std::vector<std::pair<std::string, std::string>>& params, unsigned long long draws,
+                     const std::string& option, const std::string& what) {
   double digits = 0;
   std::string largest;  // the parameter with the most digits, named in the refusal
   std::size_t largest_size = 0;
-  for (const auto& [name, value] : params.as_text()) {
+  for (const auto& [name, value] : params) {
     digits += static_cast<double>(value.size());
     if (value.size() > largest_size) largest = name, largest_size = value.size();
   }

@@ -1,5 +1,6 @@
 // draw_cost.h — the cost limit of operations that draw many samples of one law: `audit` (its
-// --samples) and `audit-timing` (its --calls plus the warm-up calls), for every face alike.
+// --samples), `audit-timing` (its --calls plus the warm-up calls) and `release` (its cells), for
+// every face alike.
 //
 // A draw's work grows with the size of the law's parameters, not with their value (sigma2 =
 // 10^100000: ~11 ms a draw; 10^10000: 0.35 ms; 10^1000: 70 us). The cost of one draw is estimated
@@ -11,6 +12,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <exactdp/laws/law.h>
 
@@ -23,5 +26,10 @@ inline constexpr double kMaxDrawSeconds = 4;
 // "calls = 1000 (plus 1000 warm-up calls)").
 void check_draw_cost(const laws::LawParameters& params, unsigned long long draws, const std::string& option,
                      const std::string& what);
+
+// The same for a law's parameters as (name, exact text): the noise of `release`, whose
+// parameters are known only once it is calibrated.
+void check_draw_cost(const std::vector<std::pair<std::string, std::string>>& params, unsigned long long draws,
+                     const std::string& option, const std::string& what);
 
 }  // namespace exactdp::operations

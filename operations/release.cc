@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/operations/checked_count.h>
+#include <exactdp/operations/draw_cost.h>
 
 namespace exactdp::operations {
 namespace {
@@ -128,6 +130,16 @@ const std::string& required(const std::optional<std::string>& value, const char*
 
 }  // namespace
 
+void check_release_cost(const mechanisms::ReleaseCalibration& c) {
+  std::string longest;  // the noise parameter with the most digits: every cell costs at most its draw
+  for (std::size_t i = 0; i < c.model.columns; ++i) {
+    std::string text = to_string(c.noise_of(i));
+    if (text.size() > longest.size()) longest = std::move(text);
+  }
+  check_draw_cost({{c.parameter, longest}}, c.cells, "epsilon",
+                  "cells = " + std::to_string(c.cells) + " (rows x noised columns)");
+}
+
 std::string release_exact_text(const mpq_class& q) {
   if (mpz_sizeinbase(q.get_den_mpz_t(), 2) > 6700) return to_string(q);
   return exactdp::exact_decimal(q);
@@ -197,6 +209,7 @@ ReleaseReport scan_release(const ReleasePlan& plan, mechanisms::TwoPassInput& in
     }
   }
   report.calibration = mechanisms::calibrate_release(plan.budget, model, report.scan.rows);
+  check_release_cost(report.calibration);
   for (const std::size_t i : report.scan.noised) report.noised.push_back(report.scan.header[i]);
   report.in_place = input.rereads_in_place();
   return report;

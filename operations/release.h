@@ -9,8 +9,8 @@
 //     release_values calibrates and noises the values, and returns each noisy value as the text
 //     the CSV release prints.
 // Every check and limit is here: contributions 1..10^6 (kMaxContributions), 1..10^5 noised
-// columns, epsilon <= 10^6, the input size limit; the text forms face by face differ only in the
-// spelling of the parameters (operations/spelling.h).
+// columns, epsilon <= 10^6, the input size limit, the draws' cost (check_release_cost); the text
+// forms face by face differ only in the spelling of the parameters (operations/spelling.h).
 //
 // Example:
 //   ReleaseRequest r{.columns = {"count"}, .mechanism = "discrete-laplace", .epsilon = "1"};
@@ -159,6 +159,13 @@ struct ReleaseValuesReport {
                                                                const std::string& epsilon,
                                                                const std::optional<std::string>& delta,
                                                                bool hardened);
+
+// The cost limit of a release's draws (operations/draw_cost.h), checked once it is calibrated and
+// before any noise is drawn: a draw's work grows with the digits of the noise parameter (scale =
+// C K Delta / epsilon holds the digits of epsilon: --epsilon 1e-9999 draws 20,000 cells in 8 s),
+// so the cells are refused (LimitError naming epsilon) when their draws would take over 4 s.
+// Noise parameters under 1,000 digits are not limited here.
+void check_release_cost(const mechanisms::ReleaseCalibration& calibration);
 
 // The exact text of a release's numbers: exact_decimal, or p/q for a denominator too large to
 // divide 10^2000.

@@ -1,6 +1,8 @@
 // The in-memory release of operations/release.h: release_values.
 #include <exactdp/operations/release.h>
 
+#include <optional>
+
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/operations/checked_count.h>
@@ -31,6 +33,34 @@ std::string value_text(const mpq_class& value, const mechanisms::ColumnSpec& spe
   return out;
 }
 
+// The calibration release_columns will make, to check the draws' cost before it draws; nullopt
+// when a column's sensitivity or the model is refused (release_columns then refuses it, in its
+// own order: the columns' lengths first).
+std::optional<mechanisms::ReleaseCalibration> expected_calibration(const ReleaseValuesPlan& plan,
+                                                                   const std::vector<std::vector<mpq_class>>& values) {
+  if (values.empty() || values.size() != plan.specs.size()) return std::nullopt;
+  for (const auto& column : values) {
+    if (column.size() != values.front().size()) return std::nullopt;
+  }
+  mechanisms::ContributionModel model;
+  model.contributions = plan.contributions;
+  model.columns = static_cast<unsigned long>(values.size());
+  for (const mechanisms::ColumnSpec& spec : plan.specs) {
+    if (spec.granularity) {
+      if (sgn(*spec.granularity) <= 0 || sgn(spec.sensitivity) <= 0) return std::nullopt;
+      model.column_sensitivities.push_back(mechanisms::grid_sensitivity(spec.sensitivity, *spec.granularity));
+    } else {
+      if (spec.sensitivity.get_den() != 1 || spec.sensitivity < 1) return std::nullopt;
+      model.column_sensitivities.push_back(spec.sensitivity.get_num());
+    }
+  }
+  try {
+    return mechanisms::calibrate_release(plan.budget, model, values.front().size());
+  } catch (const ParameterError&) {
+    return std::nullopt;  // refused again, and reported, by release_columns
+  }
+}
+
 }  // namespace
 
 ReleaseValuesPlan plan_release_values(const ReleaseValuesRequest& request) {
@@ -44,6 +74,7 @@ ReleaseValuesPlan plan_release_values(const ReleaseValuesRequest& request) {
 
 ReleaseValuesReport release_values(const ReleaseValuesPlan& plan, std::vector<std::vector<mpq_class>>& values,
                                    BitSource& bits) {
+  if (const auto expected = expected_calibration(plan, values)) check_release_cost(*expected);
   ReleaseValuesReport report;
   report.calibration = mechanisms::release_columns(values, plan.specs, plan.budget, plan.contributions, bits);
   report.values.resize(values.size());

@@ -129,5 +129,25 @@ TEST(OperationsRelease, ReportIsInHeaderOrderAndMatchesTheInMemoryRelease) {
   EXPECT_EQ(noisy.calibration.noise_of(1), report.calibration.noise_of(1));
 }
 
+TEST(OperationsRelease, DrawCostIsRefusedBeforeAnyNoiseForBothInputs) {
+  // scale = 1 / epsilon holds the 10,000 digits of epsilon: about 350 us a draw, 11,401 draws in 4 s.
+  ReleaseRequest r{.columns = {"v"}, .mechanism = "discrete-laplace", .epsilon = "1e-9999"};
+  std::string csv = "v\n";
+  for (int i = 0; i < 11'402; ++i) csv += "1\n";
+  ReleaseReport report;
+  const auto e = thrown<LimitError>([&] { (void)csv_release(r, csv, report); });
+  EXPECT_EQ(e.parameter(), "epsilon");
+  EXPECT_STREQ(e.what(), "cells = 11402 (rows x noised columns) is over the cost limit for a law whose parameters "
+                         "have 10000 digits (scale 10000): allowed at most 11401 draws (each takes about 350 us)");
+  const ReleaseValuesRequest memory{.mechanism = "discrete-laplace", .epsilon = "1e-9999", .columns = {{}}};
+  std::vector<std::vector<mpq_class>> values = {std::vector<mpq_class>(11'402, 1)};
+  SeededBits bits(test_support::fixed_seed(kSuite, 2));
+  const auto m = thrown<LimitError>([&] { (void)release_values(plan_release_values(memory), values, bits); });
+  EXPECT_STREQ(m.what(), e.what());
+  EXPECT_EQ(bits.bits_consumed(), 0u);
+  values[0].resize(20);  // few cells: drawn
+  EXPECT_EQ(release_values(plan_release_values(memory), values, bits).values[0].size(), 20u);
+}
+
 }  // namespace
 }  // namespace exactdp::operations

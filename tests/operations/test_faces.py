@@ -245,3 +245,17 @@ def test_audit_checks_are_the_same_error_in_both_faces():
     assert str(info.value) == text
     text = cli_error("audit", "discrete-gaussian", "--sigma2", "1e100000", "--samples", "100000")
     assert text.startswith("samples = 100000 is over the cost limit")
+
+
+def test_release_draw_cost_limit_is_the_same_error_in_both_faces():
+    # operations/release.h (check_release_cost): 11,402 cells of a noise with 10,000 digits are
+    # over 4 s of draws, refused once calibrated and before any noise is drawn.
+    pd = pytest.importorskip("pandas")
+    p = subprocess.run([CLI, "release", "--mechanism", "discrete-laplace", "--epsilon", "1e-9999", "--column", "v"],
+                       input="v\n" + "1\n" * 11402, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    with pytest.raises(exactdp.LimitError) as info:
+        exactdp.release(pd.DataFrame({"v": [1] * 11402}), columns=["v"], law="discrete-laplace", epsilon="1e-9999")
+    assert info.value.parameter == "epsilon"
+    assert p.stderr == "exactdp: " + str(info.value) + "\n"
+    assert str(info.value).startswith("cells = 11402 (rows x noised columns) is over the cost limit")
