@@ -149,11 +149,15 @@ TEST(FederatedPipeline, ClippingBringsALargeUpdateInsideTheBall) {
   EXPECT_GT(norm2, mpq_class(81, 100));  // clipped to about c = 1, not to 0
 }
 
-TEST(FederatedPipeline, SeededEndToEndMeanIsWithinTheStatedNoise) {
+class FederatedEndToEnd : public ::testing::TestWithParam<const char*> {};
+
+// Both share laws at per-client variance 1/4: sigma2 = 1/4, or Skellam mu = 1/8 (variance 2 mu).
+TEST_P(FederatedEndToEnd, SeededMeanIsWithinTheStatedNoise) {
   const std::size_t d = 64;
   const std::uint64_t n = 30;
   FederatedSpec s = spec_of(d, "4", 8, 40, n);
-  s.noise_value = mpq_class(1, 4);  // sigma2 per client; the sum's noise variance n / 4
+  s.noise = GetParam();
+  s.noise_value = s.noise == kClientSkellam ? mpq_class(1, 8) : mpq_class(1, 4);
   const FederatedPlan plan = FederatedPlan::make(s);
   std::mt19937_64 rng(3);
   std::vector<std::vector<double>> updates(n, std::vector<double>(d));
@@ -177,6 +181,11 @@ TEST(FederatedPipeline, SeededEndToEndMeanIsWithinTheStatedNoise) {
   EXPECT_LT(squared / d, 3 * variance);
   EXPECT_GT(squared / d, variance / 3);
 }
+
+INSTANTIATE_TEST_SUITE_P(Shares, FederatedEndToEnd, ::testing::Values(kClientGaussian, kClientSkellam),
+                         [](const ::testing::TestParamInfo<const char*>& p) {
+                           return std::string(p.param) == kClientSkellam ? "Skellam" : "DiscreteGaussian";
+                         });
 
 TEST(FederatedPipeline, NonFiniteInputIsRefusedNamingItsIndexAndNothingIsWritten) {
   const FederatedPlan plan = FederatedPlan::make(spec_of(10, "1", 4, 32, 1));
