@@ -11,19 +11,18 @@ Interval poisson_subsampled_rdp_bound(const mpq_class& q, unsigned long alpha, c
   if (alpha < 2 || alpha > kMaxGeneralSubsampledOrder || sgn(q) <= 0 || q >= 1) {
     throw std::logic_error("poisson_subsampled_rdp_bound: needs 0 < q < 1 and 2 <= alpha <= 256");
   }
-  const mpq_class keep = 1 - q;
-  auto power = [](const mpq_class& x, unsigned long k) {
-    mpq_class r(1);
-    for (unsigned long i = 0; i < k; ++i) r *= x;
-    return r;
-  };
+  // In logarithms: q may be a rational of many digits, and its exact powers would be huge.
+  const Interval rate(q, precision);
+  const Interval log_q = log(rate);
+  const Interval log_keep = log1p(-rate);
   const mpq_class a(alpha);
-  Interval sum(mpq_class(power(keep, alpha - 1) * (a * q - q + 1)), precision);
+  Interval sum = exp(log_keep * mpq_class(a - 1)) * (rate * mpq_class(a - 1) + mpq_class(1));
   mpz_class binomial;
   for (unsigned long l = 2; l <= alpha; ++l) {
     mpz_bin_uiui(binomial.get_mpz_t(), alpha, l);
-    const mpq_class weight = mpq_class(binomial) * power(keep, alpha - l) * power(q, l) * (l == 2 ? 1 : 3);
-    sum = sum + exp(eps(mpq_class(l), precision) * mpq_class(l - 1)) * weight;
+    const Interval exponent = log(Interval(binomial, precision)) + log_keep * mpq_class(alpha - l) +
+                              log_q * mpq_class(l) + eps(mpq_class(l), precision) * mpq_class(l - 1);
+    sum = sum + exp(exponent) * mpq_class(l == 2 ? 1 : 3);
   }
   return log(sum) / mpq_class(a - 1);
 }

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include <exactdp/accounting/analytic_gaussian.h>
+#include <exactdp/accounting/composition_limits.h>
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/accounting/rdp_accountant.h>
 #include <exactdp/core/errors.h>
@@ -117,6 +118,13 @@ class RunEpsilon {
     }
     return false;
   }
+  // The law's refusal of `value` (its ParameterError), or std::logic_error if it accepts it.
+  [[noreturn]] void refuse(const mpq_class& value) const {
+    GivenParameters given = given_;
+    given.emplace_back(parameter_, value.get_str());
+    (void)law_.parse(given, laws::Use::kPrivacy);
+    throw std::logic_error("calibrate_run: the law accepts the value it refused");
+  }
   // The run's event at `value` (nullopt: the law refuses the value, naming the parameter).
   [[nodiscard]] std::optional<accounting::RdpEvent> event(const mpq_class& value) const {
     GivenParameters given = given_;
@@ -181,8 +189,12 @@ std::pair<mpq_class, mpq_class> search_run(const RunEpsilon& run) {
 
 std::string run_calibration_parameter(const laws::Law& law) {
   if (!law.supports(laws::Capability::kSubsample) || law.supports(laws::Capability::kCalibrate)) return "";
+  // the first noise parameter, when it is a scale or a variance (more noise when larger);
+  // staircase's gamma, a privacy level, is not
   for (const auto& p : law.parameters()) {
-    if (p.role == laws::Role::kNoise && p.kind == laws::ValueKind::kRational) return p.name;
+    if (p.role != laws::Role::kNoise) continue;
+    const bool scale = p.name == "mu" || p.name == "sigma2" || p.name == "sigma" || p.name == "scale";
+    return scale && p.kind == laws::ValueKind::kRational ? p.name : "";
   }
   return "";
 }
@@ -197,7 +209,18 @@ CalibrateRunReport calibrate_run(const CalibrateRunRequest& request) {
   }
   check_run_request(request);
   const RunEpsilon run(request, *law, parameter);
-  (void)run.event(kSearchCeiling);  // the other parameters' checks, before any search
+  // the other parameters' checks and the composition's size limits (q's digits), before any
+  // search, on an event the law accepts (none: the law's own refusal at value 1)
+  std::optional<accounting::RdpEvent> probe;
+  for (const mpq_class& v : {mpq_class(1), kSearchCeiling, kSearchFloor}) {
+    if (!probe) probe = run.event(v);
+  }
+  if (!probe) run.refuse(mpq_class(1));
+  accounting::check_compose_event_limits({{*probe, request.rounds.get_ui()}});
+  if (!probe->has_rdp()) {
+    throw ParameterError("law", "law = " + law->name() + ": the rdp route has no bound for " + probe->describe() +
+                                    " (a run is calibrated on the rdp route)");
+  }
   const auto [lo, hi] = search_run(run);
   CalibrateRunReport report{law->name(), parameter, round_up_significant(hi)};
   std::optional<accounting::RdpAnswer> answer = run.at(report.value, {});

@@ -14,17 +14,19 @@
 //   CalibrateRequest r{.law = "gaussian", .epsilon = 1, .delta = mpq_class(1, 100000)};
 //   const CalibrateReport c = calibrate(r, plan_calibration(r));   // c.calibration.value: sigma
 //
-// A training run (calibrate_run): a registry noise law (Capability::kSubsample) with no calibration map of its own
-// (skellam, distributed-discrete-gaussian, ...), `rounds` rounds each Poisson-subsampled at rate q
-// (q = 1: every round sees everyone), add/remove-one: the law's first noise parameter (mu,
-// sigma2: more noise when larger) at 3 significant digits, rounded up, whose certified epsilon at
-// delta (the rdp route: the law's RDP, or its Poisson-subsampled bound, composed over the
-// rounds) is at most the target. The search doubles, then bisects to 2^-12 relative, then
-// rounds up and certifies the value it returns; the value one step below it (value_below, at 2^-12
-// relative) is shown to miss the target, so the answer is near the smallest on this route (the
-// route's epsilon is observed, not proven, to decrease in the parameter). For a law without a
-// `clients` parameter (skellam: Sk(n mu) is n clients' Sk(mu)), clients divides the value into
-// the per-client share. Cost: about 30 rdp evaluations (each 10-50 ms); values searched in
+// A training run (calibrate_run): a registry noise law (Capability::kSubsample) without a
+// calibration map of its own whose first noise parameter is a scale or a variance (mu, sigma2,
+// sigma, scale: more noise when larger), e.g. skellam and distributed-discrete-gaussian;
+// `rounds` rounds each Poisson-subsampled at rate q (q = 1: every round sees everyone),
+// add/remove-one. The result: that parameter at 3 significant digits, rounded up, whose certified
+// epsilon at delta (the rdp route: the law's RDP, or its Poisson-subsampled bound, composed over
+// the rounds) is at most the target. The search doubles, then bisects to 2^-12 relative, then
+// rounds up and certifies the value it returns; the value one step below it (value_below, at
+// 2^-12 relative) is shown to miss the target, so the answer is near the smallest on this route
+// (the route's epsilon is observed, not proven, to decrease in the parameter). For a law without
+// a `clients` parameter (skellam: Sk(n mu) is n clients' Sk(mu)), clients divides the value into
+// the per-client share. Cost: about 30 rdp evaluations (each 10-50 ms; q and the parameters
+// within the composition limits of accounting/composition_limits.h); values searched in
 // [10^-6, 10^15] (LimitError naming epsilon when none meets the target).
 //   CalibrateRunRequest r{.law = "skellam", .epsilon = 1, .delta = mpq_class(1, 100000), .rounds = 1000,
 //                         .q = mpq_class(1, 100), .parameters = {{"sensitivity", "10"}}};

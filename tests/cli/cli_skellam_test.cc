@@ -1,6 +1,7 @@
 // The Skellam law through every command that reads the registry, in process: it samples (any mu
 // up to 10^15), audits, profiles (exactly up to mu = 10^6, by the RDP conversion beyond) and
-// composes (the exact profile for one event, RDP and zCDP for several), and refuses a bad mu, --hardened, Poisson subsampling and calibrate with exit 2.
+// composes (the exact profile for one event, RDP and zCDP for several; Poisson-subsampled rounds by
+// the rdp route), calibrates a training run, and refuses a bad mu and --hardened with exit 2.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -30,10 +31,11 @@ TEST(CliSkellam, WorksInEveryCommandItSupports) {
   const Result one = run({"compose", "--event", "skellam:mu=5000,sensitivity=10", "--delta", "1e-5"});
   EXPECT_EQ(one.status, 0) << one.err;
   EXPECT_NE(one.out.find("route = profile"), std::string::npos) << one.out;
-  // beyond mu = 10^6: the RDP conversion's bound (0.2231... at mu = 2 10^6, sensitivity 1000)
+  // beyond mu = 10^6: the RDP conversion's bound (CKS20 Prop. 12: 0.01828... at mu = 2 10^6,
+  // sensitivity 1000; Mironov's conversion gave 0.2231)
   const Result big = run({"profile", "skellam", "--mu", "2000000", "--sensitivity", "1000", "--epsilon", "1"});
   EXPECT_EQ(big.status, 0) << big.err;
-  EXPECT_NE(big.out.find("delta_upper = 0.2231302334"), std::string::npos) << big.out;
+  EXPECT_NE(big.out.find("delta_upper = 0.01827883300805"), std::string::npos) << big.out;
   const Result many = run({"compose", "--event", "skellam:mu=5000,sensitivity=10", "--count", "100", "--delta", "1e-5"});
   EXPECT_EQ(many.status, 0) << many.err;
   EXPECT_NE(many.out.find("route = rdp"), std::string::npos) << many.out;
@@ -49,9 +51,13 @@ TEST(CliSkellam, BadInputIsExitTwoNamingIt) {
   const Result h = run({"sample", "skellam", "--mu", "2", "--hardened", "-n", "3", "--seed", kSeed});
   EXPECT_EQ(h.status, 2) << h.err;
   const Result sub = run({"compose", "--event", "poisson-skellam:mu=50,q=0.01", "--delta", "1e-5"});
-  EXPECT_EQ(sub.status, 2) << sub.err;
-  const Result cal = run({"calibrate", "skellam", "--epsilon", "1", "--delta", "1e-5"});
-  EXPECT_EQ(cal.status, 2) << cal.err;
+  EXPECT_EQ(sub.status, 0) << sub.err;
+  EXPECT_NE(sub.out.find("route = rdp"), std::string::npos) << sub.out;
+  const Result cal = run({"calibrate", "skellam", "--epsilon", "1", "--delta", "1e-5", "--rounds", "10"});
+  EXPECT_EQ(cal.status, 0) << cal.err;
+  EXPECT_NE(cal.out.find("mu = "), std::string::npos) << cal.out;
+  const Result bad = run({"calibrate", "skellam", "--epsilon", "1", "--delta", "1e-5", "--rounds", "0"});
+  EXPECT_EQ(bad.status, 2) << bad.err;
 }
 
 }  // namespace

@@ -97,6 +97,12 @@ TEST(FederatedAccounting, BadRunInputIsRefusedNamingTheParameter) {
   };
   expect_refused_naming(with([](auto& r) { r.law = "gaussian"; }), "law");  // has its own calibration
   expect_refused_naming(with([](auto& r) { r.law = "gdp"; }), "law");       // not a noise law
+  expect_refused_naming(with([](auto& r) { r.law = "staircase"; }), "law");  // gamma is no scale
+  expect_refused_naming(with([](auto& r) {  // no rdp bound when subsampled (and sigma = 10^15 refused)
+                          r.law = "vector-discrete-laplace";
+                          r.parameters = {{"sensitivity", "1"}, {"dim", "10"}, {"granularity", "1/1024"}};
+                        }),
+                        "law");
   expect_refused_naming(with([](auto& r) { r.epsilon = 0; }), "epsilon");
   expect_refused_naming(with([](auto& r) { r.delta = 1; }), "delta");
   expect_refused_naming(with([](auto& r) { r.rounds = 0; }), "rounds");
