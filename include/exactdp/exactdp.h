@@ -302,7 +302,9 @@ EXACTDP_API void exactdp_selection_free(exactdp_selection *selection);
 EXACTDP_API int exactdp_select(exactdp_selection *selection, exactdp_bits *bits, size_t *index);
 /* Peeling: k rounds, each removing the winner; k distinct indices in out[0..k-1] in the order
  * selected, 1 <= k <= n. k rounds are (k epsilon, 0)-DP (basic composition; `exactdp compose`
- * gives the optimal one). Thread-safety: as exactdp_select. */
+ * gives the optimal one). Refused before a bit is drawn (EXACTDP_E_LIMIT naming "top") when its
+ * estimated work is over 3 x 10^6 candidate steps, as `exactdp select --top` (docs/SELECTION.md).
+ * Thread-safety: as exactdp_select. */
 EXACTDP_API int exactdp_select_top(exactdp_selection *selection, exactdp_bits *bits, size_t k,
                                    size_t *out);
 
