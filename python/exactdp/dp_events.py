@@ -273,6 +273,18 @@ class SkellamDpEvent(_RegistryFields):
 
 
 @dataclass(frozen=True)
+class DistributedDiscreteGaussianDpEvent(_RegistryFields):
+    """exactdp's distributed discrete Gaussian: sigma2 > 0 per client, clients, dropout in [0, 1),
+    L2 sensitivity, L1 sensitivity (None: derived), dim."""
+    sigma2: Number
+    clients: int
+    dropout: Number = 0
+    sensitivity: Number = 1
+    l1: Optional[Number] = None
+    dim: int = 1
+
+
+@dataclass(frozen=True)
 class GdpDpEvent(_RegistryFields):
     """A mu-GDP operation, mu >= 0."""
     mu: Number
@@ -436,7 +448,8 @@ class ComposedDpEvent(DpEvent):
 
 
 __all__ = [
-    "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DpEvent", "EpsilonDeltaDpEvent",
+    "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DistributedDiscreteGaussianDpEvent",
+    "DpEvent", "EpsilonDeltaDpEvent",
     "GaussianDpEvent", "GdpDpEvent", "LaplaceDpEvent", "LawBackedDpEvent", "LawDpEvent", "NoOpDpEvent",
     "NonPrivateDpEvent", "PoissonSampledDpEvent", "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent",
     "SelfComposedDpEvent", "SkellamDpEvent", "StaircaseDpEvent", "UnsupportedDpEvent",

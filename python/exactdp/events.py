@@ -210,6 +210,16 @@ class Skellam(LawEvent):
         self._of(mu=mu, sensitivity=sensitivity)
 
 
+class DistributedDiscreteGaussian(LawEvent):
+    """The sum of the surviving clients' discrete Gaussians (sigma2 each, ceil(clients (1 - dropout))
+    shares) on an integer query of L2 sensitivity ``sensitivity`` (L1: ``l1``) in ``dim`` coordinates."""
+    __slots__ = ()
+
+    def __init__(self, sigma2: Exact, clients: Exact, dropout: Optional[Exact] = None,
+                 sensitivity: Optional[Exact] = None, l1: Optional[Exact] = None, dim: Optional[Exact] = None) -> None:
+        self._of(sigma2=sigma2, clients=clients, dropout=dropout, sensitivity=sensitivity, l1=l1, dim=dim)
+
+
 class VectorDiscreteGaussian(LawEvent):
     """exactdp.add_noise's Gaussian: dim coordinates of discrete Gaussian noise of standard
     deviation sigma on the grid granularity * Z, for a query of L2 sensitivity ``sensitivity``

@@ -14,7 +14,8 @@ from exactdp import dp_accounting, dp_events, events
 from exactdp.dp_accounting import dp_event
 
 EXAMPLE = {"sigma2": 2, "scale": 2, "gamma": 1, "sigma": 2, "mu": 1, "epsilon": 1, "rho": 1, "dim": 10,
-           "granularity": Fraction(1, 8), "sensitivity": 3, "r": 2}
+           "granularity": Fraction(1, 8), "sensitivity": 3, "r": 2, "clients": 3, "dropout": Fraction(1, 3),
+           "l1": 5}
 
 
 def _event_laws():

@@ -43,7 +43,7 @@ NoOpDpEvent, sampling probability 0, epsilon 0 and rho 0 compose as nothing.
 
 from .. import dp_events as events
 from ..dp_events import (  # dp_accounting exports its events at top level too
-    ComposedDpEvent, DiscreteGaussianDpEvent, DiscreteLaplaceDpEvent, DpEvent, EpsilonDeltaDpEvent, GaussianDpEvent,
+    ComposedDpEvent, DiscreteGaussianDpEvent, DiscreteLaplaceDpEvent, DistributedDiscreteGaussianDpEvent, DpEvent, EpsilonDeltaDpEvent, GaussianDpEvent,
     GdpDpEvent, LaplaceDpEvent, LawDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent,
     SampledWithReplacementDpEvent, SampledWithoutReplacementDpEvent, SelfComposedDpEvent, SkellamDpEvent,
     StaircaseDpEvent, UnsupportedDpEvent, VectorDiscreteGaussianDpEvent, VectorDiscreteLaplaceDpEvent, ZCDpEvent)
@@ -55,7 +55,8 @@ from . import dp_event, pld, privacy_accountant, rdp
 __all__ = [
     "Accountant", "CertifiedFloat", "NeighboringRelation", "PLDAccountant", "PrivacyAccountant", "RdpAccountant",
     "UnsupportedEventError", "dp_event", "events", "pld", "privacy_accountant", "rdp",
-    "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DpEvent", "EpsilonDeltaDpEvent",
+    "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DistributedDiscreteGaussianDpEvent",
+    "DpEvent", "EpsilonDeltaDpEvent",
     "GaussianDpEvent", "GdpDpEvent", "LaplaceDpEvent", "LawDpEvent", "NoOpDpEvent", "NonPrivateDpEvent",
     "PoissonSampledDpEvent", "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent",
     "SelfComposedDpEvent", "SkellamDpEvent", "StaircaseDpEvent", "UnsupportedDpEvent",

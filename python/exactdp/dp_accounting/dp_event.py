@@ -3,14 +3,15 @@ are taken at their exact binary value, see exactdp.dp_accounting), one for every
 registry with an accounting event (``event_class(law)``)."""
 
 from ..dp_events import (
-    ComposedDpEvent, DiscreteGaussianDpEvent, DiscreteLaplaceDpEvent, DpEvent, EpsilonDeltaDpEvent, GaussianDpEvent,
+    ComposedDpEvent, DiscreteGaussianDpEvent, DiscreteLaplaceDpEvent, DistributedDiscreteGaussianDpEvent, DpEvent, EpsilonDeltaDpEvent, GaussianDpEvent,
     GdpDpEvent, LaplaceDpEvent, LawBackedDpEvent, LawDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent,
     SampledWithReplacementDpEvent, SampledWithoutReplacementDpEvent, SelfComposedDpEvent, SkellamDpEvent,
     StaircaseDpEvent, UnsupportedDpEvent, VectorDiscreteGaussianDpEvent, VectorDiscreteLaplaceDpEvent, ZCDpEvent,
     event_class)
 
 __all__ = [
-    "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DpEvent", "EpsilonDeltaDpEvent",
+    "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DistributedDiscreteGaussianDpEvent",
+    "DpEvent", "EpsilonDeltaDpEvent",
     "GaussianDpEvent", "GdpDpEvent", "LaplaceDpEvent", "LawBackedDpEvent", "LawDpEvent", "NoOpDpEvent",
     "NonPrivateDpEvent", "PoissonSampledDpEvent", "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent",
     "SelfComposedDpEvent", "SkellamDpEvent", "StaircaseDpEvent", "UnsupportedDpEvent",
