@@ -102,7 +102,7 @@ def test_dp_accounting_routes_of_the_grid_law(reference):
 
 def _example_parameters(entry):
     values = {"sigma2": 2, "scale": 2, "gamma": 1, "sigma": 2, "mu": 1, "epsilon": 1, "rho": 1, "dim": 10,
-              "granularity": "1/8", "sensitivity": 3}
+              "granularity": "1/8", "sensitivity": 3, "clients": 3}
     return {p["name"]: values[p["name"]] for p in entry["parameters"] if p["required"]}
 
 
