@@ -168,7 +168,8 @@ def _interval(d: Dict[str, str], details: Any = None) -> Interval:
 def calibrate(law: str, *, report: Optional[bool] = None, epsilon: Optional[Exact] = None,
               delta: Optional[Exact] = None, sensitivity: Exact = 1, tolerance: Optional[Exact] = None,
               digits: Optional[int] = None, q: Optional[Exact] = None, steps: Optional[int] = None,
-              route: Optional[str] = None, **options: Any) -> results.AnyCalibration:
+              route: Optional[str] = None, rounds: Optional[int] = None, clients: Optional[int] = None,
+              **options: Any) -> results.AnyCalibration:
     """Certified noise calibration: the noise that makes the law (epsilon, delta)-DP.
 
     ``law`` is any law of the registry with a calibration map (``exactdp.laws()``:
@@ -190,6 +191,13 @@ def calibrate(law: str, *, report: Optional[bool] = None, epsilon: Optional[Exac
     [sigma_lower, sigma_upper], has the sigma to use as its upper end (pld route, default: a
     four-digit decimal, its certified epsilon <= target and sigma_lower = sigma - resolution
     missing it; rdp route: the rdp bracket). q, steps and route apply to dp-sgd only.
+    ``calibrate("skellam" | "distributed-discrete-gaussian", epsilon=, delta=, rounds=[, q=,
+    clients=, sensitivity=, law parameters])`` is ``exactdp calibrate LAW --rounds``: the noise
+    parameter (mu, sigma2 per client) whose certified epsilon over ``rounds`` Poisson-subsampled
+    rounds is at most epsilon: a :class:`exactdp.results.Calibration` whose ``value`` is
+    [value_below, value] (value_below misses the target, value meets it), ``delta_at`` the
+    target delta and ``value.details`` the certified ``epsilon_at``, ``order``, ``event`` and
+    ``per_client`` (skellam with clients).
     """
     del digits
     _report_flag("calibrate", report)
@@ -201,6 +209,8 @@ def calibrate(law: str, *, report: Optional[bool] = None, epsilon: Optional[Exac
         _main(r, "sigma")
         del r["command"], r["mechanism"]
         return results.DpSgdCalibration(**r)
+    if rounds is not None or clients is not None:
+        return _calibrate_run(law, epsilon, delta, sensitivity, rounds, clients, dict(options, **dp_sgd))
     options.update(dp_sgd)
     if law == "discrete_gaussian":
         from .audit import law_name
@@ -222,6 +232,27 @@ def calibrate(law: str, *, report: Optional[bool] = None, epsilon: Optional[Exac
             raise UsageError(f"calibrate: delta is required for {law}") from None
         raise
     return _calibration_result(law, raw)
+
+
+def _calibrate_run(law: str, epsilon: Optional[Exact], delta: Optional[Exact], sensitivity: Exact,
+                   rounds: Optional[int], clients: Optional[int], options: Dict[str, Any]) -> results.Calibration:
+    """A training run's calibration (operations::calibrate_run): the law's other parameters in options."""
+    if epsilon is None or delta is None:
+        raise UsageError("calibrate: epsilon and delta are required for a training run")
+    q = options.pop("q", 1)
+    parameters = [(k, exact_text(k, v)) for k, v in options.items() if v is not None]
+    parameters.append(("sensitivity", exact_text("sensitivity", sensitivity)))
+    raw = _exactdp._calibrate_run(law, exact_text("epsilon", epsilon), exact_text("delta", delta),
+                                  exact_text("rounds", 1 if rounds is None else rounds), exact_text("q", q),
+                                  "" if clients is None else exact_text("clients", clients), parameters)
+    value = fraction_from_text(raw["value"])
+    below = fraction_from_text(raw["value_below"])
+    details: Dict[str, Any] = {"mechanism": law, "epsilon_at": _interval(raw["epsilon_at"]),
+                               "order": fraction_from_text(raw["order"]), "event": raw["event"],
+                               "per_client": None if raw["per_client"] is None else fraction_from_text(raw["per_client"])}
+    target = exact_fraction("delta", delta)
+    return results.Calibration(law=law, parameter=raw["parameter"], value=Interval(below if below > 0 else value, value, details),
+                               delta_at=Interval(target, target), tolerance_met=True)
 
 
 def _calibration_result(mechanism: str, raw: Dict[str, Any]) -> results.Calibration:
