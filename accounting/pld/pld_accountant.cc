@@ -210,6 +210,10 @@ PldAnswer pld_delta(const RdpComposition& events, const mpq_class& epsilon, Neig
                     const PldOptions& options) {
   if (epsilon < 0) throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
   (void)check_pld_cost(events, relation, options);  // refuses before any work (pld_cost.h)
+  // Long compositions: wide masses (pld_wide_route.h) when its estimate fits.
+  if (options.wide_masses && wide_delta_route_wanted(events, relation)) {
+    if (std::optional<PldAnswer> wide = wide_pld_delta(events, epsilon, relation, options)) return std::move(*wide);
+  }
   PldAnswer out;
   out.grid = grid_text(options);
   if (uses_replace_one_route(events, relation)) {

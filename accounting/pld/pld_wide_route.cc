@@ -20,6 +20,10 @@ namespace exactdp::accounting::pld {
 namespace {
 
 constexpr unsigned long kCountCap = 1UL << 40;  // counts are at most 10^12 in total
+// Delta queries: sized as an epsilon query at this delta (no delta is known before the answer),
+// for compositions of at least kWideDeltaMinCount events.
+constexpr unsigned kDeltaQueryBits = 64;
+constexpr unsigned long kWideDeltaMinCount = 1UL << 10;
 // delta down to 2^-600: the scales stay within discretize_wide's 1024 bits (pld_events.h).
 constexpr unsigned kMaxInverseBits = 600;
 
@@ -175,6 +179,54 @@ std::optional<PldAnswer> wide_pld_epsilon(const RdpComposition& events, const mp
   PldAnswer out;
   out.value = Interval::from_ends(lo.lower(), hi.upper(), kDefaultPrecision);
   out.points = std::max(u.points, pair.p.size());
+  out.grid = grid_text(n, b.chain_bits, test.scale_bits);
+  return out;
+}
+
+}  // namespace exactdp::accounting::pld
+
+namespace exactdp::accounting::pld {
+
+bool wide_delta_route_wanted(const RdpComposition& events, Neighbouring relation) {
+  return !events.empty() && total_count(events) >= kWideDeltaMinCount && covered(events, relation);
+}
+
+std::optional<PldAnswer> wide_pld_delta(const RdpComposition& events, const mpq_class& epsilon, Neighbouring relation,
+                                        const PldOptions& options) {
+  if (epsilon < 0) throw ParameterError::out_of_range("epsilon", abbreviate(to_string(epsilon)), "epsilon >= 0");
+  WideRouteCost cost;
+  const Budget b = planned(events, mpq_class(1, mpz_class(1) << kDeltaQueryBits), relation, options, cost);
+  if (cost.seconds > options.cost_budget.max_seconds || cost.bytes > options.cost_budget.max_bytes) {
+    return std::nullopt;
+  }
+  const unsigned long n = options.discretization.steps_per_unit;
+  const WideSetup base{PairOrder::kRemove, uses_replace_pair(events, relation), n, b.chain_bits, b.tail_bits};
+  std::optional<Real> upper;
+  PairOrder worst = PairOrder::kRemove;
+  std::size_t points = 0;
+  for (const PairOrder order : wide_orders(events, relation)) {
+    WideSetup s = base;
+    s.order = order;
+    const WideChain chain = compose_wide_upper(events, s);
+    points = std::max(points, chain.masses.size());
+    Real u = delta_upper(chain, epsilon);
+    if (!upper || mpfr_greater_p(u.get(), upper->get())) {
+      upper = std::move(u);
+      worst = order;
+    }
+  }
+  WideSetup test = base;
+  test.order = worst;
+  const double tilt = std::ceil(epsilon.get_d() * 1.4426950408889634) + 4;  // as wide_pld_epsilon
+  test.scale_bits = static_cast<unsigned>(std::min(1024.0, b.chain_bits + std::max(0.0, tilt)));
+  const WideTestPair pair = compose_wide_test(events, test);
+  const Real lower = delta_lower(pair, epsilon);
+  if (mpfr_greater_p(lower.get(), upper->get())) {
+    throw std::logic_error("pld wide route: the lower end exceeds the upper end (a bound is wrong)");
+  }
+  PldAnswer out;
+  out.value = Interval::from_ends(lower.get(), upper->get(), kDefaultPrecision);
+  out.points = std::max(points, pair.p.size());
   out.grid = grid_text(n, b.chain_bits, test.scale_bits);
   return out;
 }

@@ -57,4 +57,15 @@ struct WideRouteCost {
 [[nodiscard]] std::optional<PldAnswer> wide_pld_epsilon(const RdpComposition& events, const mpq_class& delta,
                                                         Neighbouring relation, const PldOptions& options);
 
+// Delta queries (pld_delta) of compositions of at least 2^10 events: the same construction at
+// epsilon, sized as an epsilon query at delta = 2^-64 (no delta is known before the answer:
+// truncation 2^-(80 + bits(k)) per product, so the misplaced mass stays below 2^-79 where the
+// 60-bit route's reaches k 2^-43); delta = [max over orders of delta_upper, delta_lower of the
+// test pair of the order with the largest upper end] (wide_pld.h). nullopt when the estimate is
+// over options.cost_budget (the caller answers with the 60-bit route). wide_delta_route_wanted:
+// the count and the events as wide_route_wanted's.
+[[nodiscard]] bool wide_delta_route_wanted(const RdpComposition& events, Neighbouring relation);
+[[nodiscard]] std::optional<PldAnswer> wide_pld_delta(const RdpComposition& events, const mpq_class& epsilon,
+                                                      Neighbouring relation, const PldOptions& options);
+
 }  // namespace exactdp::accounting::pld

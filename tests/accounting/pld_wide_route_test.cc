@@ -5,7 +5,9 @@
 //     (the few-step route's bracket, a separate construction) at deltas the route is built for;
 //   * every answer it gives lies inside the 2^-60 route's answer for the same query (narrower,
 //     never different), add/remove and replace-one;
-//   * over its cost budget it steps aside and the 2^-60 route answers.
+//   * over its cost budget it steps aside and the 2^-60 route answers;
+//   * delta queries (pld_delta) of long compositions: inside the 2^-60 route's answer, pinned
+//     width, and consistent with the epsilon query at the same grid.
 // No timing asserts (BENCHMARKS.md has the timings).
 #include <gtest/gtest.h>
 
@@ -132,6 +134,35 @@ TEST(PldWideRoute, OverItsBudgetTheSixtyBitRouteAnswers) {
   o.cost_budget.max_seconds = 10;
   const std::optional<pld::PldAnswer> fits = pld::wide_pld_epsilon(events, delta, Neighbouring::kAddRemove, o);
   ASSERT_TRUE(fits);
+}
+
+}  // namespace
+}  // namespace exactdp::accounting
+
+namespace exactdp::accounting {
+namespace {
+
+// The delta query at the epsilon of the 10^-12 case above: the 2^-60 masses answer [0, 5.7e-10]
+// (their misplaced mass); the wide masses bracket delta to 1 %, inside that answer, and delta at
+// the epsilon query's certified upper end is at most 10^-12 (the same chain read both ways).
+TEST(PldWideRoute, DeltaQueriesOfLongCompositionsAreTight) {
+  const RdpComposition events = dp_sgd(mpq_class(1, 250), mpq_class(4, 5), 10000);
+  ASSERT_TRUE(pld::wide_delta_route_wanted(events, Neighbouring::kAddRemove));
+  const mpq_class eps(67558, 10000);
+  const pld::PldAnswer wide = pld::pld_delta(events, eps, Neighbouring::kAddRemove, grid(2500));
+  const pld::PldAnswer narrow = pld::pld_delta(events, eps, Neighbouring::kAddRemove, grid(2500, false));
+  EXPECT_NE(wide.grid.find("test 2^-"), std::string::npos) << wide.grid;
+  EXPECT_TRUE(inside(wide.value, narrow.value)) << wide.value.debug_string() << " " << narrow.value.debug_string();
+  EXPECT_LT(relative_width(wide.value), 0.01) << wide.value.debug_string();  // measured 0.6 %
+  EXPECT_GT(lower_d(wide.value), 0.99e-12);
+  EXPECT_LT(upper_d(wide.value), 1.01e-12);
+  const pld::PldAnswer e = pld::pld_epsilon(events, mpq_class(1, 1000000000000), Neighbouring::kAddRemove, grid(2500));
+  mpq_class eps_upper;
+  mpfr_get_q(eps_upper.get_mpq_t(), e.value.upper());
+  const pld::PldAnswer at_upper = pld::pld_delta(events, eps_upper, Neighbouring::kAddRemove, grid(2500));
+  EXPECT_LE(upper_d(at_upper.value), 1e-12) << at_upper.value.debug_string();
+  EXPECT_FALSE(pld::wide_delta_route_wanted(dp_sgd(mpq_class(1, 100), mpq_class(11, 10), 1000),
+                                            Neighbouring::kAddRemove));
 }
 
 }  // namespace
