@@ -14,11 +14,6 @@
 namespace exactdp::operations {
 namespace {
 
-const mpq_class& required(const ConvertRequest& r, const std::optional<mpq_class>& value, const char* name) {
-  if (!value) throw ParameterError(name, r.spelling.missing(name));
-  return *value;
-}
-
 // "convert SOURCE needs exactly one of A (-> what A gives) or B (-> what B gives)", naming A.
 void require_one_of(const ConvertRequest& r, const char* a, const char* a_gives, bool has_a, const char* b,
                     const char* b_gives, bool has_b) {
@@ -28,7 +23,7 @@ void require_one_of(const ConvertRequest& r, const char* a, const char* a_gives,
 }
 
 ConvertReport convert_zcdp(const ConvertRequest& r, const accounting::ZivOptions& o) {
-  const mpq_class& rho = required(r, r.rho, "rho");
+  const mpq_class& rho = required(r.rho, "rho", r.spelling);
   accounting::validate_rho(rho);
   if (r.mu) throw ParameterError("mu", "convert zcdp takes " + r.spelling.name("rho") + ", not " + r.spelling.name("mu"));
   require_one_of(r, "delta", "epsilon", r.delta.has_value(), "epsilon", "delta", r.epsilon.has_value());
@@ -46,7 +41,7 @@ ConvertReport convert_gdp(const ConvertRequest& r, const accounting::ZivOptions&
     throw ParameterError("rho", "convert gdp takes " + r.spelling.name("mu") + " or " + r.spelling.name("epsilon") +
                                     ", not " + r.spelling.name("rho"));
   }
-  const mpq_class& delta = required(r, r.delta, "delta");
+  const mpq_class& delta = required(r.delta, "delta", r.spelling);
   require_one_of(r, "mu", "epsilon", r.mu.has_value(), "epsilon", "mu", r.epsilon.has_value());
   if (r.mu) {
     return {r.source, "epsilon", accounting::gdp_epsilon(*r.mu, delta, o), {}, {},
@@ -60,7 +55,7 @@ ConvertReport convert_pure_dp(const ConvertRequest& r, const accounting::ZivOpti
   for (const auto& [value, name] : {std::pair{&r.rho, "rho"}, {&r.mu, "mu"}, {&r.delta, "delta"}}) {
     if (*value) throw ParameterError(name, "convert pure-dp takes only " + r.spelling.name("epsilon"));
   }
-  const mpq_class& eps = required(r, r.epsilon, "epsilon");
+  const mpq_class& eps = required(r.epsilon, "epsilon", r.spelling);
   accounting::Certified c = accounting::gdp_mu_of_pure_dp(eps, o);
   return {r.source, "mu", std::move(c), {}, accounting::zcdp_rho_pure_dp(eps),
           "mu = 2 Phi^-1(e^eps/(1+e^eps)) (Dong-Roth-Su; gdp_bridge Thm 5.1)", {}};

@@ -123,11 +123,6 @@ void plan_per_column(const ReleaseRequest& r, ReleasePlan& plan) {
   if (r.round && !any_grid) throw ParameterError("round", round_needs_grid(r.spelling));
 }
 
-const std::string& required(const std::optional<std::string>& value, const char* parameter, const Spelling& s) {
-  if (!value) throw ParameterError(parameter, s.missing(parameter));
-  return *value;
-}
-
 }  // namespace
 
 void check_release_cost(const mechanisms::ReleaseCalibration& c) {

@@ -13,11 +13,6 @@ namespace {
 
 using mechanisms::SelectionMechanism;
 
-const std::string& required(const std::optional<std::string>& value, const char* parameter, const Spelling& s) {
-  if (!value) throw ParameterError(parameter, s.missing(parameter));
-  return *value;
-}
-
 mechanisms::SelectionOptions selection_options(const SelectRequest& r) {
   const Spelling& s = r.spelling;
   mechanisms::SelectionOptions options;

@@ -6,8 +6,11 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include <exactdp/core/errors.h>
 
 namespace exactdp::operations {
 
@@ -34,5 +37,13 @@ struct Spelling {
 
 inline const Spelling kCommandLineSpelling{"--", "option", " (see --help)", true, ""};
 inline const Spelling kPythonSpelling{"", "argument", "", false, "=True"};
+
+// The value of a required parameter of a request; ParameterError naming it, in the face's
+// spelling ("missing required option --epsilon (see --help)"), when it is absent.
+template <class T>
+const T& required(const std::optional<T>& value, const char* parameter, const Spelling& s) {
+  if (!value) throw ParameterError(parameter, s.missing(parameter));
+  return *value;
+}
 
 }  // namespace exactdp::operations
