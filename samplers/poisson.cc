@@ -1,5 +1,7 @@
 #include <exactdp/samplers/poisson.h>
 
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 
 #include <exactdp/core/errors.h>
@@ -7,6 +9,7 @@
 #include <exactdp/core/rational.h>
 #include <exactdp/samplers/bernoulli.h>
 #include <exactdp/samplers/discrete_laplace.h>
+#include <exactdp/samplers/internal/poisson_fixed.h>
 #include <exactdp/samplers/uniform.h>
 
 namespace exactdp {
@@ -25,6 +28,8 @@ struct PoissonTerms {
   // the Stirling enclosure's constants (poisson_stirling below): log(mu / m), 1 / (12 m),
   // 1 / (360 m^3), lambda and lambda t as intervals at kStirlingPrecision
   std::optional<Interval> log_mu_over_m, twelfth_m, remainder_m, rate, rate_t;
+  // the fixed-point enclosure's constants (internal/poisson_fixed.h)
+  PoissonFixedTerms fixed;
 };
 
 }  // namespace internal
@@ -92,6 +97,7 @@ std::shared_ptr<const internal::PoissonTerms> make_terms(const mpq_class& mu) {
   terms->remainder_m = Interval(mpq_class(1), p) / mpq_class(360 * terms->m * terms->m * terms->m);
   terms->rate = Interval(terms->lambda, p);
   terms->rate_t = Interval(mpq_class(terms->lambda * terms->t), p);
+  terms->fixed = internal::make_poisson_fixed_terms(mu, terms->m, terms->t, terms->lambda);
   return terms;
 }
 
@@ -106,10 +112,11 @@ unsigned long sample_small_piece(BitSource& bits, const BernoulliParams& coin) {
   }
 }
 
-// Whether a uniform real U in [0, 1) (its bits drawn 64 at a time) is below a, where accept(p)
-// encloses a at precision p: decided exactly, refining the enclosure when the bits cannot.
+// Whether a uniform real U in [0, 1) (its bits drawn 64 at a time, the first 64 given: first_word)
+// is below a, where enclose(p) encloses a at precision p: decided exactly, refining the enclosure
+// when the bits cannot.
 template <class Enclose>
-bool uniform_below(BitSource& bits, mpfr_prec_t p, Enclose&& enclose) {
+bool uniform_below(BitSource& bits, std::uint64_t first_word, mpfr_prec_t p, Enclose&& enclose) {
   Interval a = enclose(p);
   // the envelope's proof makes a <= 1; an enclosure above 1 means the envelope is wrong
   if (mpfr_cmp_ui(a.lower(), 1) > 0) throw std::logic_error("poisson: acceptance above 1 (envelope violated)");
@@ -123,7 +130,7 @@ bool uniform_below(BitSource& bits, mpfr_prec_t p, Enclose&& enclose) {
       a = enclose(p);
     }
     u <<= 64;
-    u += mpz_class(static_cast<unsigned long>(bits.bits(64)));
+    u += mpz_class(static_cast<unsigned long>(first ? first_word : bits.bits(64)));
     j += 64;
     // U lies in [u, u + 1) / 2^j: accept when (u + 1) / 2^j <= a.lower, reject when u / 2^j >= a.upper
     mpfr_set_prec(scaled, mpfr_get_prec(a.lower()));
@@ -150,29 +157,61 @@ Interval stirling_log_ratio(const internal::PoissonTerms& terms, const mpz_class
          Interval(mpq_class(1), p) / mpq_class(12 * k) + *terms.twelfth_m + remainders;
 }
 
-void sample_large(BitSource& bits, const mpq_class& mu, const internal::PoissonTerms& terms, mpz_class& out) {
-  mpz_class y, k, j;
+// The decision U < a(k) from U's first 64 bits u and the fixed-point bounds on a(k) (in units of
+// 2^-80), when they settle it.
+std::optional<bool> fixed_decision(std::uint64_t u, const internal::AcceptanceBounds& a) {
+  if (((uint128{u} + 1) << 16) <= a.lo) return true;
+  if ((uint128{u} << 16) >= a.hi) return false;
+  return std::nullopt;
+}
+
+// Whether U < a(k) for the proposal k = m + y, with U's first 64 bits u: the fixed-point enclosure
+// (internal/poisson_fixed.h) when it decides, else the MPFR enclosures with the same U.
+bool accept_proposal(BitSource& bits, std::uint64_t u, const mpq_class& mu, const internal::PoissonTerms& terms,
+                     const mpz_class& k, const mpz_class& y, bool fixed_path) {
+  if (fixed_path && y.fits_slong_p()) {
+    if (const auto a = internal::poisson_fixed_acceptance(terms.fixed, y.get_si())) {
+      if (const auto decided = fixed_decision(u, *a)) return *decided;
+    }
+  }
+  // log a(k) = f(k) - f(m) - lambda (t - |y|)
+  const bool stirling = k >= kStirlingFrom && mpz_sizeinbase(y.get_mpz_t(), 2) < 40;
+  const mpfr_prec_t start =
+      stirling ? kStirlingPrecision : kFirstPrecision + static_cast<mpfr_prec_t>(mpz_sizeinbase(k.get_mpz_t(), 2));
+  return uniform_below(bits, u, start, [&](mpfr_prec_t p) {
+    if (stirling && p == kStirlingPrecision) {
+      const Interval shift = *terms.rate_t - *terms.rate * Interval(mpz_class(abs(y)), p);
+      return exp(stirling_log_ratio(terms, k, y) - shift);
+    }
+    const mpq_class shift = terms.lambda * mpq_class(terms.t - abs(y));
+    return exp(log_ratio_to_mode(mu, terms.m, k, p) - shift);
+  });
+}
+
+void sample_large(BitSource& bits, const mpq_class& mu, const internal::PoissonTerms& terms, mpz_class& out,
+                  bool fixed_path) {
+  mpz_class y, k;
   for (;;) {
     sample_discrete_laplace(bits, *terms.proposal, y);
     k = terms.m + y;
     if (sgn(k) < 0) continue;
-    // log a(k) = f(k) - f(m) - lambda (t - |y|)
-    const bool stirling = k >= kStirlingFrom && mpz_sizeinbase(y.get_mpz_t(), 2) < 40;
-    const mpfr_prec_t start =
-        stirling ? kStirlingPrecision : kFirstPrecision + static_cast<mpfr_prec_t>(mpz_sizeinbase(k.get_mpz_t(), 2));
-    const bool accept = uniform_below(bits, start, [&](mpfr_prec_t p) {
-      if (stirling && p == kStirlingPrecision) {
-        const Interval shift = *terms.rate_t - *terms.rate * Interval(mpz_class(abs(y)), p);
-        return exp(stirling_log_ratio(terms, k, y) - shift);
-      }
-      const mpq_class shift = terms.lambda * mpq_class(terms.t - abs(y));
-      return exp(log_ratio_to_mode(mu, terms.m, k, p) - shift);
-    });
-    if (accept) {
+    const auto u = static_cast<std::uint64_t>(bits.bits(64));
+    if (accept_proposal(bits, u, mu, terms, k, y, fixed_path)) {
       out = k;
       return;
     }
   }
+}
+
+void sample(BitSource& bits, const PoissonParams& params, mpz_class& out, bool fixed_path) {
+  const internal::PoissonTerms& terms = params.terms();
+  if (terms.large) {
+    sample_large(bits, params.mu(), terms, out, fixed_path);
+    return;
+  }
+  unsigned long n = 0;
+  for (unsigned long i = 0; i < terms.pieces; ++i) n += sample_small_piece(bits, *terms.lambda_coin);
+  out = n;
 }
 
 }  // namespace
@@ -193,15 +232,10 @@ PoissonParams PoissonParams::make(const mpq_class& mu) {
 
 bool PoissonParams::large() const noexcept { return terms_->large; }
 
-void sample_poisson(BitSource& bits, const PoissonParams& params, mpz_class& out) {
-  const internal::PoissonTerms& terms = params.terms();
-  if (terms.large) {
-    sample_large(bits, params.mu(), terms, out);
-    return;
-  }
-  unsigned long n = 0;
-  for (unsigned long i = 0; i < terms.pieces; ++i) n += sample_small_piece(bits, *terms.lambda_coin);
-  out = n;
+void sample_poisson(BitSource& bits, const PoissonParams& params, mpz_class& out) { sample(bits, params, out, true); }
+
+void internal::sample_poisson_mpfr_only(BitSource& bits, const PoissonParams& params, mpz_class& out) {
+  sample(bits, params, out, false);
 }
 
 mpz_class sample_poisson(BitSource& bits, const PoissonParams& params) {
