@@ -1,5 +1,7 @@
 #include <exactdp/laws/distributed_discrete_gaussian/ddg_law.h>
 
+#include <algorithm>
+
 #include <exactdp/core/rational.h>
 #include <exactdp/laws/distributed_discrete_gaussian/ddg_privacy.h>
 #include <exactdp/laws/internal/params_sampler.h>
@@ -84,11 +86,7 @@ class DistributedDiscreteGaussian final : public Law {
     }
     if (p.has("mean")) check_range(abs(p.integer("mean")) < kMaxMean, "mean", mpq_class(p.integer("mean")), "|mean| < 2^62");
     check_privacy_ranges(p);
-    if (use == Use::kSample && survivors_of(p) > kMaxSampledSurvivors) {
-      throw LimitError("clients", "clients: a sample draws one discrete Gaussian per surviving client; allowed at most "
-                                  "10^4 survivors (ceil(clients (1 - dropout))), not " +
-                                      survivors_of(p).get_str());
-    }
+    if (use == Use::kSample && p.has("sigma2") && p.has("clients")) check_sampling_cost(p);
     if (use == Use::kPrivacy) check_accountable(p);
   }
 
@@ -105,6 +103,20 @@ class DistributedDiscreteGaussian final : public Law {
     if (p.has("dim")) {
       const mpz_class d = p.integer("dim");
       check_range(d >= 1 && d <= kMaxDim, "dim", mpq_class(d), "1 <= dim <= 10^9");
+    }
+  }
+
+  // A sample draws one discrete Gaussian per survivor, each costing more as sigma2 has more digits
+  // (operations/draw_cost.h): survivors * max(1, digits / 100) <= 10^4, about 0.2 ms a sample.
+  static void check_sampling_cost(const LawParameters& p) {
+    const mpq_class& sigma2 = p.rational("sigma2");
+    const std::size_t digits = mpz_sizeinbase(sigma2.get_num_mpz_t(), 10) + mpz_sizeinbase(sigma2.get_den_mpz_t(), 10);
+    const mpz_class weight = survivors_of(p) * mpz_class(std::max<std::size_t>(1, digits / 100));
+    if (weight > kMaxSampledSurvivors) {
+      throw LimitError("clients", "clients: a sample draws one discrete Gaussian per surviving client; allowed "
+                                  "survivors (ceil(clients (1 - dropout))) * max(1, digits of sigma2 / 100) <= "
+                                  "10^4, not " + survivors_of(p).get_str() + " survivors at " +
+                                      std::to_string(digits) + " digits");
     }
   }
 

@@ -10,7 +10,8 @@
 // Parameters: sigma2 (per client, rational > 0), clients (1..10^6), dropout (default 0), mean
 // (sampling only), and for the privacy maps: sensitivity (the query's L2 sensitivity D2), l1
 // (optional L1 sensitivity), dim (the vector dimension, default 1).
-// Cost: a sample is m draws: sampling is refused beyond 10^4 survivors (naming "clients").
+// Cost: a sample is m draws: sampling is refused beyond m * max(1, digits of sigma2 / 100) = 10^4
+// (naming "clients").
 // With two or more survivors the privacy maps need sigma2 >= 1/4 (KLS21's range). Plain sampler
 // only (a hardened sampler is refused naming "law"); no audit reference law (the tests audit the
 // sampler against ddg_pmf.h's masses).

@@ -229,6 +229,14 @@ TEST(DdgLaw, BadInputIsRefusedNamingTheParameter) {
                LimitError);
   EXPECT_NO_THROW((void)law_named("distributed-discrete-gaussian")
                       .parse({{"sigma2", "1"}, {"clients", "20000"}, {"dropout", "1/2"}}, Use::kSample));
+  // ... weighted by the digits of sigma2 (a draw costs more with more digits): 1,003 digits / 100
+  // = 10 per survivor
+  const std::string wide_sigma2 = "1" + std::string(500, '0') + "1/3" + std::string(500, '0');
+  EXPECT_THROW((void)law_named("distributed-discrete-gaussian").parse({{"sigma2", wide_sigma2}, {"clients", "1001"}},
+                                                                       Use::kSample),
+               LimitError);
+  EXPECT_NO_THROW((void)law_named("distributed-discrete-gaussian")
+                      .parse({{"sigma2", wide_sigma2}, {"clients", "1000"}}, Use::kSample));
   EXPECT_THROW((void)DistributedDiscreteGaussianPmf(mpq_class(2), 501, 64), LimitError);
 }
 
