@@ -45,11 +45,28 @@ uint128 mul_q64(uint128 a, std::uint64_t x) noexcept {
   return uint128{a1} * x + ((uint128{a0} * x) >> 64);
 }
 
-// floor(v / d) for small d (v mostly below 2^64: the 64-bit division).
-uint128 div_small(uint128 v, std::uint64_t d) noexcept {
-  if ((v >> 64) == 0) return static_cast<std::uint64_t>(v) / d;
-  return v / d;
+// Bounds on 2^64 / w for a series' weights w(n) = n (n - 1) and 2 n (n < kSeriesMaxTerms + 2):
+// floor((2^64 - 1) / w) and that plus one, so that the term's floor and ceiling need no division.
+struct Reciprocals {
+  std::uint64_t lo[kSeriesMaxTerms + 2] = {}, hi[kSeriesMaxTerms + 2] = {};
+};
+
+template <class Weight>
+constexpr Reciprocals reciprocals(Weight weight) {
+  Reciprocals r;
+  for (unsigned n = 1; n < kSeriesMaxTerms + 2; ++n) {
+    const std::uint64_t w = weight(n);
+    if (w == 0) continue;
+    r.lo[n] = std::numeric_limits<std::uint64_t>::max() / w;
+    r.hi[n] = r.lo[n] + 1;
+  }
+  return r;
 }
+
+constexpr std::uint64_t pair_weight(unsigned n) { return std::uint64_t{n} * (n - 1); }
+constexpr std::uint64_t double_weight(unsigned n) { return std::uint64_t{2} * n; }
+constexpr Reciprocals kPairReciprocals = reciprocals(pair_weight);
+constexpr Reciprocals kDoubleReciprocals = reciprocals(double_weight);
 
 struct Range {
   int128 lo = 0, hi = 0;
@@ -65,12 +82,11 @@ struct Range {
   }
 };
 
-// The signed sum of a power series sum_{n>=first} sign_n P_n / w(n) (w(n) = n (n-1), or 2 n) with
+// The signed sum of a power series sum_{n>=first} sign_n P_n / w(n) (1 / w(n) bounded by r) with
 // P_(n+1) = P_n x, sign_n = (-sigma)^n (sigma: j's sign), and the rest after the last term enclosed
 // by its first power; false when it has not ended after kSeriesMaxTerms.
-template <class Weight>
 bool add_series(Range& sum, bool j_negative, unsigned first, uint128 p_lo, uint128 p_hi, std::uint64_t x_lo,
-                std::uint64_t x_hi, Weight weight) noexcept {
+                std::uint64_t x_hi, const Reciprocals& r) noexcept {
   for (unsigned n = first;; ++n) {
     if (p_hi <= kSeriesStop) {
       sum.add(false, 0, p_hi);
@@ -78,9 +94,8 @@ bool add_series(Range& sum, bool j_negative, unsigned first, uint128 p_lo, uint1
       return true;
     }
     if (n >= first + kSeriesMaxTerms) return false;
-    const std::uint64_t w = weight(n);
     const bool negative = !j_negative && n % 2 == 1;  // (-sigma)^n
-    sum.add(negative, div_small(p_lo, w), div_small(p_hi, w) + 1);
+    sum.add(negative, mul_q64(p_lo, r.lo[n]), mul_q64(p_hi, r.hi[n]) + 1);
     p_lo = mul_q64(p_lo, x_lo);
     p_hi = mul_q64(p_hi, x_hi) + 1;
   }
@@ -120,10 +135,14 @@ AcceptanceBounds exp_minus(uint128 e_lo, uint128 e_hi) noexcept {
     a.hi = uint128{1} << 49;
     return a;
   }
-  a.hi = fixed_exp52_alpha(e_lo * l.lo, table) + 2;
+  const uint128 h_lo = e_lo * l.lo;
+  const uint128 alpha = fixed_exp52_alpha(h_lo, table);
+  a.hi = alpha + 2;
   if (e_hi < kFar) {
-    const uint128 alpha = fixed_exp52_alpha(e_hi * l.hi, table);
-    a.lo = alpha > 2 ? alpha - 2 : 0;
+    // 2^-h_hi >= 2^-h_lo (1 - (h_hi - h_lo) ln 2) >= 2^-h_lo - (h_hi - h_lo) 2^-h_lo: one evaluation
+    // (h_hi - h_lo below 2^5 and alpha below 2^81: the product fits in 126 bits)
+    const uint128 gap = ((((e_hi * l.hi - h_lo) >> 37) + 1) * ((a.hi >> 40) + 1) >> 40) + 1;
+    a.lo = alpha > gap + 2 ? alpha - gap - 2 : 0;
   }
   return a;
 }
@@ -148,6 +167,7 @@ PoissonFixedTerms make_poisson_fixed_terms(const mpq_class& mu, const mpz_class&
   terms.twelfth_m[0] = fits64(mpz_class(std::numeric_limits<std::uint64_t>::max()) / twelve_m);
   terms.twelfth_m[1] = terms.twelfth_m[0] + 1;
   terms.remainder_m = stirling_remainder(terms.m);
+  terms.remainder_k = stirling_remainder(terms.m - terms.m / 4);
   return terms;
 }
 
@@ -167,21 +187,20 @@ std::optional<AcceptanceBounds> poisson_fixed_acceptance(const PoissonFixedTerms
   d.add(negative, shift_lo, shift_hi);
   // - m g(x): its terms are added with the opposite sign, so the series is taken with j's sign flipped
   Range g;
-  if (!add_series(g, negative, 2, uint128{abs_j} * x_lo, uint128{abs_j} * x_hi, x_lo, x_hi,
-                  [](unsigned n) { return std::uint64_t{n} * (n - 1); })) {
+  if (!add_series(g, negative, 2, uint128{abs_j} * x_lo, uint128{abs_j} * x_hi, x_lo, x_hi, kPairReciprocals)) {
     return std::nullopt;
   }
   d.lo -= g.hi;
   d.hi -= g.lo;
   // - log1p(x) / 2 = sum_n (-sigma)^n X_n / (2 n)
-  if (!add_series(d, negative, 1, x_lo, x_hi, x_lo, x_hi, [](unsigned n) { return std::uint64_t{2} * n; })) {
+  if (!add_series(d, negative, 1, x_lo, x_hi, x_lo, x_hi, kDoubleReciprocals)) {
     return std::nullopt;
   }
   // - 1/(12 k) + 1/(12 m) + r(k) - r(m)
   const std::uint64_t twelfth_k = std::numeric_limits<std::uint64_t>::max() / (12 * static_cast<std::uint64_t>(k));
   d.add(true, twelfth_k, twelfth_k + 1);
   d.add(false, terms.twelfth_m[0], terms.twelfth_m[1]);
-  d.hi += stirling_remainder(k);
+  d.hi += terms.remainder_k;  // r(k) < r(3 m / 4) as k >= 3 m / 4
   d.lo -= terms.remainder_m;
   // lambda (|j| - t)
   const std::int64_t c = size - terms.t;
