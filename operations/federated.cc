@@ -51,16 +51,29 @@ std::string root_upper(const mpz_class& v) {
   mpz_class rest;
   mpz_sqrtrem(root.get_mpz_t(), rest.get_mpz_t(), scaled.get_mpz_t());
   if (rest != 0) root += 1;
-  return parameter_text(mpq_class(root, 1024));
+  mpq_class bound(root, 1024);
+  bound.canonicalize();
+  return parameter_text(bound);
+}
+
+// The Skellam shares of the surviving clients, m = ceil(n (1 - dropout)) = n - floor(n dropout),
+// sum to Sk(m mu) on each of the D coordinates (mu on the lattice).
+std::string skellam_event(const mechanisms::FederatedPlan& plan, const std::string& sensitivity) {
+  const mechanisms::FederatedSpec& s = plan.spec();
+  const mpq_class dropped = mpq_class(mpz_class(static_cast<unsigned long>(s.clients))) * s.dropout;
+  const mpz_class survivors = mpz_class(static_cast<unsigned long>(s.clients)) - dropped.get_num() / dropped.get_den();
+  return "skellam:mu=" + parameter_text(mpq_class(plan.lattice_noise() * survivors)) + ",sensitivity=" + sensitivity +
+         ",dim=" + std::to_string(plan.padded_dimension());
 }
 
 void write_event(const mechanisms::FederatedPlan& plan, FederatedReport& report) {
-  if (plan.skellam()) {
-    report.no_event_reason = "the skellam law's privacy maps take one sensitivity (L1 = L2), not a vector's L1 and L2";
+  const char* law = plan.skellam() ? "skellam" : "distributed-discrete-gaussian";
+  if (laws::find_law(law) == nullptr) {
+    report.no_event_reason = std::string("the ") + law + " law is not in this build";
     return;
   }
-  if (laws::find_law("distributed-discrete-gaussian") == nullptr) {
-    report.no_event_reason = "the distributed-discrete-gaussian law is not in this build";
+  if (plan.skellam()) {
+    report.event = skellam_event(plan, report.sensitivity);
     return;
   }
   const mechanisms::FederatedSpec& s = plan.spec();

@@ -48,8 +48,10 @@ struct FederatedReport {
   std::string retry_probability;   // upper bound on one rounding attempt failing, decimal
   std::string wrap_probability;    // upper bound on any coordinate wrapping, decimal
   std::string hardened_tau;        // n D tau, the total variation the hardened shares add, decimal
-  // The accountant event of the round (compose --event syntax; the distributed discrete Gaussian
-  // law of the surviving clients' shares, dim = D, L2 = sensitivity), or nullopt with the reason.
+  // The accountant event of the round (compose --event syntax): the law of the surviving clients'
+  // shares, dim = D, L2 = sensitivity: distributed-discrete-gaussian, or skellam with mu = m mu_g
+  // (m = ceil(n (1 - dropout)) survivors, mu_g the lattice's mu); nullopt with the reason when the
+  // law is not in the build.
   std::optional<std::string> event;
   std::string no_event_reason;
 };

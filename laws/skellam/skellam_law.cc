@@ -30,8 +30,12 @@ class Skellam final : public Law {
             {{"mu", ValueKind::kRational, Role::kNoise, std::nullopt, "0 < mu <= 10^15",
               "the Poisson rate of each side (variance 2 mu)"},
              {"mean", ValueKind::kInteger, Role::kSampling, "0", "|mean| < 2^62", "the centre"},
-             {"sensitivity", ValueKind::kInteger, Role::kPrivacy, "1", "1 <= sensitivity <= 10^9",
-              "the integer query's sensitivity"}},
+             {"sensitivity", ValueKind::kRational, Role::kPrivacy, "1", "1 <= sensitivity <= 10^9",
+              "the integer query's (L2) sensitivity"},
+             {"l1", ValueKind::kRational, Role::kPrivacy, "", "1 <= l1 <= 10^18",
+              "its L1 sensitivity (default min(sqrt(dim) sensitivity, sensitivity^2))"},
+             {"dim", ValueKind::kInteger, Role::kPrivacy, "1", "1 <= dim <= 10^9",
+              "the vector dimension (Sk(mu) on each coordinate)"}},
             Capability::kSample | Capability::kAudit | Capability::kProfile | Capability::kEvent |
                 Capability::kSubsample) {}
 
@@ -46,7 +50,7 @@ class Skellam final : public Law {
   }
 
   accounting::PrivacyEvent privacy_event(const LawParameters& p) const override {
-    return accounting::PrivacyEvent::of_law(skellam_privacy(p.rational("mu"), p.integer("sensitivity")));
+    return accounting::PrivacyEvent::of_law(skellam_privacy(p.rational("mu"), sensitivity_of(p)));
   }
 
  protected:
@@ -61,25 +65,44 @@ class Skellam final : public Law {
     if (p.has("mean") && abs(p.integer("mean")) >= kMaxMean) {
       throw ParameterError::out_of_range("mean", abbreviate(to_string(p.integer("mean"))), "|mean| < 2^62");
     }
-    if (p.has("sensitivity")) {
-      const mpz_class d = p.integer("sensitivity");
-      if (d < 1 || d > kMaxSensitivity) {
-        throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(d)), "1 <= sensitivity <= 10^9");
-      }
-    }
+    check_vector_ranges(p);
     if (use == Use::kPrivacy) check_accountable(p);
   }
 
  private:
+  static void check_vector_ranges(const LawParameters& p) {
+    if (p.has("sensitivity")) {
+      const mpq_class& d = p.rational("sensitivity");
+      if (d < 1 || d > kMaxSensitivity) {
+        throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(d)), "1 <= sensitivity <= 10^9");
+      }
+    }
+    if (p.has("l1")) {
+      const mpq_class& l1 = p.rational("l1");
+      if (l1 < 1 || l1 > mpq_class(kMaxSensitivity * kMaxSensitivity)) {
+        throw ParameterError::out_of_range("l1", abbreviate(to_string(l1)), "1 <= l1 <= 10^18");
+      }
+    }
+    if (p.has("dim") && (p.integer("dim") < 1 || p.integer("dim") > kMaxSensitivity)) {
+      throw ParameterError::out_of_range("dim", abbreviate(p.integer("dim").get_str()), "1 <= dim <= 10^9");
+    }
+  }
+
+  static SkellamSensitivity sensitivity_of(const LawParameters& p) {
+    SkellamSensitivity s{p.rational("sensitivity"), std::nullopt, p.integer("dim")};
+    if (p.has("l1")) s.l1 = p.rational("l1");
+    return s;
+  }
+
   // The event's rho at most 5 10^5 (the discrete Gaussian's range, sigma2 / D^2 >= 10^-6): below
   // that mu the loss is beyond every route of the accountant, and the event is no privacy at all.
   static void check_accountable(const LawParameters& p) {
-    const SkellamPrivacy maps(p.rational("mu"), p.integer("sensitivity"));
+    const SkellamPrivacy maps(p.rational("mu"), sensitivity_of(p));
     if (*maps.rho() > kMaxRho) {
       throw ParameterError("mu", "mu = " + abbreviate(to_string(p.rational("mu"))) + " is too small for sensitivity " +
-                                     abbreviate(to_string(p.integer("sensitivity"))) +
+                                     abbreviate(to_string(p.rational("sensitivity"))) +
                                      ": its rho-zCDP bound exceeds 5*10^5 (allowed: D^2 / (4 mu) + "
-                                     "(2 D^2 + max(0, 6 D - D^2)) / (16 mu^2) <= 5*10^5)");
+                                     "(2 D^2 + max(0, 6 D1 - D^2)) / (16 mu^2) <= 5*10^5, D1 the L1 bound)");
     }
   }
 };

@@ -8,25 +8,51 @@
 
 namespace exactdp::laws {
 
-SkellamPrivacy::SkellamPrivacy(mpq_class mu, mpz_class sensitivity)
-    : mu_(std::move(mu)), sensitivity_(std::move(sensitivity)) {}
+namespace {
+
+// ceil(2^20 sqrt(dim)) / 2^20 >= sqrt(dim); exactly 1 at dim = 1.
+mpq_class root_upper(const mpz_class& dim) {
+  const mpz_class scaled = dim << 40;
+  mpz_class root;
+  mpz_class rest;
+  mpz_sqrtrem(root.get_mpz_t(), rest.get_mpz_t(), scaled.get_mpz_t());
+  if (rest != 0) root += 1;
+  return mpq_class(root, mpz_class(1) << 20);
+}
+
+// D1 = min(l1, D^2, r D) (skellam_privacy.h).
+mpq_class l1_bound_of(const SkellamSensitivity& s) {
+  mpq_class bound = root_upper(s.dim) * s.l2;
+  const mpq_class square = s.l2 * s.l2;
+  if (square < bound) bound = square;
+  if (s.l1 && *s.l1 < bound) bound = *s.l1;
+  bound.canonicalize();
+  return bound;
+}
+
+}  // namespace
+
+SkellamPrivacy::SkellamPrivacy(mpq_class mu, SkellamSensitivity sensitivity)
+    : mu_(std::move(mu)), sensitivity_(std::move(sensitivity)), l1_bound_(l1_bound_of(sensitivity_)) {}
 
 std::string SkellamPrivacy::describe() const {
-  return "skellam(mu=" + abbreviate(to_string(mu_)) + ", sensitivity=" + abbreviate(to_string(sensitivity_)) + ")";
+  std::string out = "skellam(mu=" + abbreviate(to_string(mu_)) + ", sensitivity=" + abbreviate(to_string(sensitivity_.l2));
+  if (sensitivity_.l1) out += ", l1=" + abbreviate(to_string(*sensitivity_.l1));
+  if (sensitivity_.dim != 1) out += ", dim=" + abbreviate(sensitivity_.dim.get_str());
+  return out + ")";
 }
 
 mpq_class SkellamPrivacy::rdp_bound(const mpq_class& alpha) const {
-  const mpq_class d(sensitivity_);
-  const mpq_class d2 = d * d;
-  const mpq_class second_order = ((2 * alpha - 1) * d2 + 6 * d) / (16 * mu_ * mu_);
-  const mpq_class first_order = 3 * d / (4 * mu_);
+  const mpq_class d2 = sensitivity_.l2 * sensitivity_.l2;
+  const mpq_class& d1 = l1_bound_;
+  const mpq_class second_order = ((2 * alpha - 1) * d2 + 6 * d1) / (16 * mu_ * mu_);
+  const mpq_class first_order = 3 * d1 / (4 * mu_);
   return alpha * d2 / (4 * mu_) + (second_order < first_order ? second_order : first_order);
 }
 
 std::optional<mpq_class> SkellamPrivacy::rho() const {
-  const mpq_class d(sensitivity_);
-  const mpq_class d2 = d * d;
-  const mpq_class linear = 6 * d - d2;
+  const mpq_class d2 = sensitivity_.l2 * sensitivity_.l2;
+  const mpq_class linear = 6 * l1_bound_ - d2;
   return d2 / (4 * mu_) + (2 * d2 + (sgn(linear) > 0 ? linear : mpq_class(0))) / (16 * mu_ * mu_);
 }
 
@@ -37,7 +63,10 @@ Interval SkellamPrivacy::rdp(const mpq_class& alpha, mpfr_prec_t precision) cons
 
 bool SkellamPrivacy::has_profile() const { return true; }
 
-bool SkellamPrivacy::exact_profile() const { return mu_ <= skellam_pmf_max_mu(); }
+bool SkellamPrivacy::exact_profile() const {
+  const bool scalar = sensitivity_.dim == 1 && !sensitivity_.l1 && sensitivity_.l2.get_den() == 1;
+  return scalar && mu_ <= skellam_pmf_max_mu();
+}
 
 // Beyond the exact masses: the shared conversion over a fixed grid of orders
 // (accounting/rdp_law_bounds.h), so the bound is non-increasing in epsilon.
@@ -71,7 +100,7 @@ Interval SkellamPrivacy::delta_at(const mpq_class& epsilon, mpfr_prec_t precisio
   const std::shared_ptr<const SkellamPmf> pmf = masses(precision);
   const mpfr_prec_t wp = pmf->precision();  // at most 320 bits (skellam_pmf.h)
   const long end = pmf->table_end();
-  const long d = sensitivity_.get_si();
+  const long d = sensitivity_.l2.get_num().get_si();  // an integer <= 10^9 (exact_profile)
   const Interval factor = exp(Interval(epsilon, wp));
   const Interval zero(wp);
   Interval sum(wp);
@@ -81,7 +110,8 @@ Interval SkellamPrivacy::delta_at(const mpq_class& epsilon, mpfr_prec_t precisio
   return sum + Interval::from_ends(zero.lower(), outside.upper(), wp);
 }
 
-std::shared_ptr<const accounting::LawPrivacy> skellam_privacy(const mpq_class& mu, const mpz_class& sensitivity) {
+std::shared_ptr<const accounting::LawPrivacy> skellam_privacy(const mpq_class& mu,
+                                                              const SkellamSensitivity& sensitivity) {
   return std::make_shared<SkellamPrivacy>(mu, sensitivity);
 }
 

@@ -1,0 +1,61 @@
+// federated_event_test.cc — the round's accounting event (operations::plan_federated): for
+// Skellam shares it is the skellam law's vector event of the surviving clients' sum (mu = m mu_g,
+// the L2 sensitivity, dim = D), and its RDP curve is the law's SkellamPrivacy at those values;
+// for discrete Gaussian shares the distributed-discrete-gaussian event as before.
+#include <gtest/gtest.h>
+
+#include <gmpxx.h>
+
+#include <string>
+
+#include <exactdp/laws/event_text.h>
+#include <exactdp/laws/skellam/skellam_privacy.h>
+#include <exactdp/operations/federated.h>
+
+namespace exactdp {
+namespace {
+
+operations::FederatedRequest skellam_request() {
+  operations::FederatedRequest r;
+  r.dimension = "100";
+  r.clip = "1";
+  r.granularity = "6";  // g = 2^-6: mu on the lattice is mu 2^12
+  r.bits = "32";
+  r.clients = "10";
+  r.dropout = "1/4";  // m = 10 - floor(10 / 4) = 8 survivors
+  r.noise = "skellam";
+  r.noise_value = "1/64";
+  r.hardened = false;
+  return r;
+}
+
+TEST(FederatedEvent, SkellamSharesHaveTheSkellamLawsVectorEvent) {
+  const operations::FederatedReport report = operations::plan_federated(skellam_request());
+  ASSERT_TRUE(report.event.has_value()) << report.no_event_reason;
+  const mpq_class mu = mpq_class(1, 64) * 4096 * 8;  // 512
+  const std::string expected = "skellam:mu=" + mu.get_str() + ",sensitivity=" + report.sensitivity + ",dim=" +
+                               std::to_string(report.plan->padded_dimension());
+  EXPECT_EQ(*report.event, expected);
+  EXPECT_EQ(report.plan->padded_dimension(), 256U);
+  // the event composes as the law's maps at those values, the L1 bound taken from dim
+  const accounting::RdpEvent e = laws::parse_event_text(*report.event);
+  const laws::SkellamPrivacy maps(mu, laws::SkellamSensitivity{mpq_class(report.sensitivity), std::nullopt, 256});
+  for (const long alpha : {2L, 8L, 64L}) {
+    const Interval got = e.rdp(mpq_class(alpha), accounting::Neighbouring::kAddRemove, 128);
+    const Interval want = maps.rdp(mpq_class(alpha), 128);
+    EXPECT_EQ(mpfr_cmp(got.upper(), want.upper()), 0) << alpha << " " << got.debug_string();
+  }
+  EXPECT_NE(e.describe().find("dim=256"), std::string::npos) << e.describe();
+}
+
+TEST(FederatedEvent, DiscreteGaussianSharesKeepTheirEvent) {
+  operations::FederatedRequest r = skellam_request();
+  r.noise = "discrete-gaussian";
+  const operations::FederatedReport report = operations::plan_federated(r);
+  ASSERT_TRUE(report.event.has_value()) << report.no_event_reason;
+  EXPECT_EQ(report.event->rfind("distributed-discrete-gaussian:sigma2=64,clients=10,dropout=1/4,sensitivity=", 0), 0U)
+      << *report.event;
+}
+
+}  // namespace
+}  // namespace exactdp
