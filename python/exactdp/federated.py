@@ -15,8 +15,9 @@ Client and server are built from the same public parameters. Every number is exa
 Fraction, Decimal or str, never float). ``ServerDecoder.wrap_probability`` is a certified upper
 bound on any coordinate of the sum wrapping around the modulus (a modulus too small for the noise
 is refused naming ``bits``); ``ServerDecoder.event()`` is the round's accounting event (the
-registry's distributed-discrete-gaussian law of the surviving clients' shares, with the rounded
-vectors' L2 sensitivity), to compose into an exactdp.Accountant once per round.
+registry's law of the surviving clients' shares, with the rounded vectors' L2 sensitivity and
+the padded dimension: distributed-discrete-gaussian, or skellam with mu = m mu / g^2 for m
+surviving clients), to compose into an exactdp.Accountant once per round.
 """
 
 from __future__ import annotations
@@ -152,9 +153,11 @@ class ServerDecoder(_Round):
         return out
 
     def event(self) -> Event:
-        """The round's accounting event (distributed-discrete-gaussian of the surviving shares; the
-        exact sampler's law: with hardened shares add ``hardened_tau`` to delta). Skellam shares:
-        ParameterError naming noise (the law's maps take one scalar sensitivity)."""
+        """The round's accounting event: the law of the surviving shares' sum, with the rounded
+        vectors' L2 sensitivity and ``dim`` the padded dimension. Discrete Gaussian shares:
+        distributed-discrete-gaussian (the exact sampler's law: with hardened shares add
+        ``hardened_tau`` to delta); Skellam shares: skellam with mu = m mu / g^2, m = ceil(clients
+        (1 - dropout)), and the L1 bound the law derives from dim."""
         text = self._plan.event
         if text is None:
             raise ParameterError(f"no accounting event for this round: {self._plan.no_event_reason}", "noise")

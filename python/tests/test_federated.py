@@ -4,12 +4,15 @@ The seeded end-to-end check states its tolerance from the noise's variance; the 
 their parameter and leave nothing behind.
 """
 
+import math
 from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
 import exactdp
+from exactdp.events import Event
 from exactdp.federated import ClientEncoder, ServerDecoder, new_rotation_seed
 
 ROTATION = bytes(range(32))
@@ -90,12 +93,21 @@ def test_the_round_event_composes_into_an_accountant():
     assert 0 < eps.upper < 100
 
 
-def test_skellam_shares_have_no_vector_event():
-    dec = ServerDecoder(10, **{**params(), "sigma2": None, "mu": "1/1000"})
+def test_skellam_shares_have_the_skellam_laws_vector_event():
+    dec = ServerDecoder(10, **{**params(), "sigma2": None, "mu": "1/1000", "clients": 40, "dropout": "1/8"})
     assert Decimal(dec.wrap_probability) < Decimal("1e-6")
-    with pytest.raises(exactdp.ParameterError) as e:
-        dec.event()
-    assert e.value.parameter == "noise"
+    # m = 40 - floor(40 / 8) = 35 surviving shares of Sk(mu / g^2); L2: sqrt(norm_bound) rounded
+    # up to 2^-10; dim: the padded dimension
+    root = math.isqrt(dec.norm_bound << 20)
+    root += root * root != dec.norm_bound << 20
+    mu = Fraction(1, 1000) * 4 ** dec.granularity_exponent * 35
+    law_event = Event.of_law("skellam", mu=mu, sensitivity=Fraction(root, 1024), dim=dec.padded_dimension)
+    event = dec.event()
+    assert event.law == "skellam"
+    assert event.text == law_event.text
+    ours = dec.record(exactdp.Accountant(), rounds=10).get_epsilon("1e-5")
+    theirs = exactdp.Accountant().compose(law_event, 10).get_epsilon("1e-5")
+    assert (ours.lower, ours.upper) == (theirs.lower, theirs.upper)
     with pytest.raises(exactdp.ParameterError) as e:
         ServerDecoder(10, **{**params(), "sigma2": None, "mu": "1/1000", "hardened": True})
     assert e.value.parameter == "hardened"
