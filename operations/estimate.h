@@ -20,6 +20,10 @@
 #include <vector>
 
 #include <exactdp/mechanisms/aggregate/aggregate_columns.h>
+#include <exactdp/mechanisms/estimation/dp_lasso.h>
+#include <exactdp/mechanisms/estimation/noisy_ols.h>
+#include <exactdp/mechanisms/estimation/peeling.h>
+#include <exactdp/mechanisms/estimation/private_max.h>
 #include <exactdp/mechanisms/estimation/sparse_mean.h>
 #include <exactdp/mechanisms/release/byte_source.h>
 #include <exactdp/mechanisms/release/csv_reader.h>
@@ -81,5 +85,67 @@ struct EstimateReport {
 // columns of different lengths.
 [[nodiscard]] EstimateReport estimate_sparse_mean(const EstimatePlan& plan, const mechanisms::RecordColumns& columns,
                                                   BitSource& bits);
+
+// The other estimators of typed columns (Python's exactdp.estimators on a DataFrame / Series /
+// non-float64 array), in Python's spelling: each request holds texts, each plan_* checks them
+// (ParameterError / LimitError naming the parameter) and returns the mechanism's options; each
+// estimate_* checks the data's shape and work before any value is mapped, then maps every value
+// exactly (decimal text, int64, a float's exact value m 2^e) to the grid the options give, as
+// the float64 array path maps a double of the same value: the same result with the same bits.
+// ParameterError naming v / x / y for a value that is not a number, columns of different lengths,
+// or (v) a value of magnitude 2^1024 or more (past every float64; its grid integer would be huge).
+
+// The most magnitude of a v value read from text or int64: below 2^kMaxEstimateValueLog2.
+inline constexpr long kMaxEstimateValueLog2 = 1024;
+
+struct PrivateMaxRequest {
+  std::string epsilon{};                       // 0 < epsilon <= 1000
+  std::string sensitivity{};                   // lambda > 0, exact text
+  std::optional<long> granularity_exponent{};  // k (default 20 - floor(log2 lambda))
+};
+
+struct PeelingRequest {
+  std::string sparsity{};  // integer text, 1 <= s <= d
+  std::string epsilon{};
+  std::optional<std::string> delta{};
+  std::optional<std::string> route{};  // basic, advanced or kov (not basic: needs delta)
+  std::string sensitivity{};
+  std::optional<long> granularity_exponent{};
+};
+
+struct NoisyOlsRequest {
+  std::string epsilon{};
+  std::string delta{};  // required
+  std::string coordinate_bound{}, response_bound{}, eigen_bound{};
+  std::optional<long> granularity_exponent{};  // data grid (default 32 - floor(log2 min(c, R)))
+};
+
+struct DpLassoRequest {
+  std::string sparsity{};
+  std::string epsilon{};
+  std::optional<std::string> delta{};
+  std::optional<std::string> route{};
+  std::optional<std::string> iterations{};  // integer text, 1 <= T <= n (default max(1, floor(log2 n)))
+  std::string step_size{"1/2"}, coordinate_bound{}, response_bound{}, coefficient_bound{};
+  std::optional<long> granularity_exponent{};
+};
+
+[[nodiscard]] mechanisms::PrivateMaxOptions plan_private_max(const PrivateMaxRequest& request);
+[[nodiscard]] mechanisms::PeelingOptions plan_peeling(const PeelingRequest& request);
+[[nodiscard]] mechanisms::NoisyOlsOptions plan_noisy_ols(const NoisyOlsRequest& request);
+[[nodiscard]] mechanisms::DpLassoOptions plan_dp_lasso(const DpLassoRequest& request);
+
+// v: one column of d >= 1 values.
+[[nodiscard]] mechanisms::PrivateMaxResult estimate_private_max(const mechanisms::PrivateMaxOptions& options,
+                                                                const mechanisms::RecordColumn& v, BitSource& bits);
+[[nodiscard]] mechanisms::PeelingResult estimate_peeling(const mechanisms::PeelingOptions& options,
+                                                         const mechanisms::RecordColumn& v, BitSource& bits);
+// x: p >= 1 columns of n >= 1 values each; y: one column of n values.
+[[nodiscard]] mechanisms::EstimateResult estimate_noisy_ols(const mechanisms::NoisyOlsOptions& options,
+                                                            const mechanisms::RecordColumns& x,
+                                                            const mechanisms::RecordColumn& y, BitSource& bits);
+[[nodiscard]] mechanisms::EstimateResult estimate_dp_lasso(const mechanisms::DpLassoOptions& options,
+                                                           const mechanisms::RecordColumns& x,
+                                                           const mechanisms::RecordColumn& y, BitSource& bits);
 
 }  // namespace exactdp::operations

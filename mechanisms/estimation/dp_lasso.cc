@@ -17,27 +17,7 @@ using exactdp::to_string;
 
 namespace {
 
-// The truncated grid data, row-major, and the grid exponent k_d.
-struct GridData {
-  std::vector<std::int64_t> x;
-  std::vector<std::int64_t> y;
-  std::size_t cols = 0;
-  long k = 0;
-};
-
-GridData truncated_grid_data(const MatrixView& x, std::span<const double> y, const DpLassoOptions& o) {
-  GridData data;
-  data.cols = x.cols;
-  data.k = o.granularity_exponent.value_or(
-      default_granularity_exponent(std::min(o.coordinate_bound, o.response_bound), 32));
-  const std::int64_t bx = grid_bound(o.coordinate_bound, data.k, "coordinate_bound");
-  const std::int64_t by = grid_bound(o.response_bound, data.k, "response_bound");
-  data.x.resize(x.values.size());
-  for (std::size_t at = 0; at < x.values.size(); ++at) data.x[at] = truncated_grid_value(x.values[at], data.k, bx, "x", at);
-  data.y.resize(y.size());
-  for (std::size_t i = 0; i < y.size(); ++i) data.y[i] = truncated_grid_value(y[i], data.k, by, "y", i);
-  return data;
-}
+using GridData = RegressionGridData;
 
 void add_product(mpz_class& sum, const mpz_class& a, std::int64_t b) {
   if (b >= 0) {
@@ -71,25 +51,6 @@ std::vector<mpz_class> gradient_step(const GridData& data, std::size_t begin, st
   return u;
 }
 
-void validate_lasso(const MatrixView& x, std::span<const double> y, const DpLassoOptions& o) {
-  validate_privacy_target(o.epsilon, o.delta);
-  validate_matrix(x, "x");
-  if (y.size() != x.rows) {
-    throw ParameterError("y", "y has " + std::to_string(y.size()) + " values: allowed " + std::to_string(x.rows) +
-                                  " (one per row of x)");
-  }
-  validate_sparsity(o.sparsity, x.cols);
-  for (const auto& [name, value] :
-       {std::pair{"step_size", &o.step_size}, std::pair{"coordinate_bound", &o.coordinate_bound},
-        std::pair{"response_bound", &o.response_bound}, std::pair{"coefficient_bound", &o.coefficient_bound}}) {
-    if (*value <= 0) throw ParameterError::out_of_range(name, to_string(*value), std::string(name) + " > 0");
-  }
-  if (o.iterations && (*o.iterations < 1 || *o.iterations > x.rows)) {
-    throw ParameterError::out_of_range("iterations", std::to_string(*o.iterations),
-                                       "1 <= iterations <= rows = " + std::to_string(x.rows));
-  }
-}
-
 std::size_t default_iterations(std::size_t n) {
   std::size_t t = 0;
   while ((std::size_t{2} << t) <= n) ++t;  // floor(log2 n)
@@ -104,18 +65,49 @@ mpq_class lasso_sensitivity(const DpLassoOptions& o, std::size_t part_rows) {
          mpq_class(static_cast<unsigned long>(part_rows));
 }
 
+void check_dp_lasso(std::size_t rows, std::size_t cols, const DpLassoOptions& o) {
+  validate_privacy_target(o.epsilon, o.delta);
+  if (rows < 1 || cols < 1) {
+    throw ParameterError("x", "x has " + std::to_string(rows) + " rows and " + std::to_string(cols) +
+                                  " columns: allowed at least one of each");
+  }
+  validate_sparsity(o.sparsity, cols);
+  for (const auto& [name, value] :
+       {std::pair{"step_size", &o.step_size}, std::pair{"coordinate_bound", &o.coordinate_bound},
+        std::pair{"response_bound", &o.response_bound}, std::pair{"coefficient_bound", &o.coefficient_bound}}) {
+    if (*value <= 0) throw ParameterError::out_of_range(name, to_string(*value), std::string(name) + " > 0");
+  }
+  if (o.iterations && (*o.iterations < 1 || *o.iterations > rows)) {
+    throw ParameterError::out_of_range("iterations", std::to_string(*o.iterations),
+                                       "1 <= iterations <= rows = " + std::to_string(rows));
+  }
+  const std::size_t t_max = o.iterations.value_or(default_iterations(rows));
+  check_peeling_cost({o.sparsity, cols, o.delta.has_value(), numerator_denominator_bits(o.epsilon), t_max});
+}
+
 EstimateResult dp_lasso(const MatrixView& x, std::span<const double> y, const DpLassoOptions& o,
                         BitSource& bits) {
-  validate_lasso(x, y, o);
-  const std::size_t t_max = o.iterations.value_or(default_iterations(x.rows));
-  check_peeling_cost({o.sparsity, x.cols, o.delta.has_value(), numerator_denominator_bits(o.epsilon), t_max});
-  const std::size_t n0 = x.rows / t_max;
+  validate_privacy_target(o.epsilon, o.delta);
+  validate_matrix(x, "x");
+  if (y.size() != x.rows) {
+    throw ParameterError("y", "y has " + std::to_string(y.size()) + " values: allowed " + std::to_string(x.rows) +
+                                  " (one per row of x)");
+  }
+  check_dp_lasso(x.rows, x.cols, o);
+  const RegressionGrid grid = regression_grid(o.coordinate_bound, o.response_bound, o.granularity_exponent);
+  return dp_lasso_of_grid(truncated_regression_data(x, y, grid), o, bits);
+}
+
+EstimateResult dp_lasso_of_grid(const GridData& data, const DpLassoOptions& o, BitSource& bits) {
+  check_dp_lasso(data.rows, data.cols, o);
+  check_regression_data(data, regression_grid(o.coordinate_bound, o.response_bound, o.granularity_exponent));
+  const std::size_t t_max = o.iterations.value_or(default_iterations(data.rows));
+  const std::size_t n0 = data.rows / t_max;
   const mpq_class lambda = lasso_sensitivity(o, n0);
   const long kv = default_granularity_exponent(lambda, 20);
   const mpz_class lambda_grid = grid_sensitivity(lambda, kv);
   const std::int64_t coefficient_grid = grid_bound(o.coefficient_bound, kv, "coefficient_bound");
-  const GridData data = truncated_grid_data(x, y, o);
-  std::vector<mpz_class> b(x.cols);
+  std::vector<mpz_class> b(data.cols);
   std::vector<std::size_t> support;
   EstimateResult result;
   for (std::size_t t = 0; t < t_max; ++t) {

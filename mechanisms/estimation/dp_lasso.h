@@ -53,4 +53,15 @@ struct DpLassoOptions : PeelingBudget {
 [[nodiscard]] EstimateResult dp_lasso(const MatrixView& x, std::span<const double> y,
                                       const DpLassoOptions& options, BitSource& bits);
 
+// The checks on the options and the data's shape that come before any value is read: the budget,
+// the bounds, the sparsity (<= cols), the iterations (<= rows) and the peeling work
+// (estimation_cost.h). ParameterError / LimitError naming the parameter.
+void check_dp_lasso(std::size_t rows, std::size_t cols, const DpLassoOptions& options);
+
+// dp_lasso of data already on the grid regression_grid(c, R, granularity_exponent) (grid_data.h):
+// the same estimate as dp_lasso of doubles of the same values with the same bits. ParameterError
+// naming granularity_exponent when data.k is not that grid's, x / y when the sizes disagree.
+[[nodiscard]] EstimateResult dp_lasso_of_grid(const RegressionGridData& data, const DpLassoOptions& options,
+                                              BitSource& bits);
+
 }  // namespace exactdp::mechanisms

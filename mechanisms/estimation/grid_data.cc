@@ -92,6 +92,73 @@ mpz_class round_to_grid(const mpq_class& q, long k) {
   return out;
 }
 
+mpz_class round_half_even_to_grid(const mpq_class& q, long k) {
+  const mpq_class scaled = q * power_of_two(k);
+  mpz_class out, rest;
+  mpz_fdiv_qr(out.get_mpz_t(), rest.get_mpz_t(), scaled.get_num_mpz_t(), scaled.get_den_mpz_t());
+  // scaled = out + rest / den with 0 <= rest < den: up when rest / den > 1/2, or = 1/2 and out odd.
+  const int half = cmp(mpz_class(2 * rest), scaled.get_den());
+  if (half > 0 || (half == 0 && mpz_odd_p(out.get_mpz_t()) != 0)) ++out;
+  return out;
+}
+
+RegressionGrid regression_grid(const mpq_class& coordinate_bound, const mpq_class& response_bound,
+                               std::optional<long> granularity_exponent) {
+  if (coordinate_bound <= 0) {
+    throw ParameterError::out_of_range("coordinate_bound", to_string(coordinate_bound), "coordinate_bound > 0");
+  }
+  if (response_bound <= 0) {
+    throw ParameterError::out_of_range("response_bound", to_string(response_bound), "response_bound > 0");
+  }
+  RegressionGrid grid;
+  grid.k = granularity_exponent.value_or(
+      default_granularity_exponent(coordinate_bound < response_bound ? coordinate_bound : response_bound, 32));
+  grid.x_bound = grid_bound(coordinate_bound, grid.k, "coordinate_bound");
+  grid.y_bound = grid_bound(response_bound, grid.k, "response_bound");
+  return grid;
+}
+
+RegressionGridData truncated_regression_data(const MatrixView& x, std::span<const double> y,
+                                             const RegressionGrid& grid) {
+  RegressionGridData data;
+  data.rows = x.rows;
+  data.cols = x.cols;
+  data.k = grid.k;
+  data.x.resize(x.values.size());
+  for (std::size_t at = 0; at < x.values.size(); ++at) {
+    data.x[at] = truncated_grid_value(x.values[at], grid.k, grid.x_bound, "x", at);
+  }
+  data.y.resize(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) data.y[i] = truncated_grid_value(y[i], grid.k, grid.y_bound, "y", i);
+  return data;
+}
+
+void check_regression_data(const RegressionGridData& data, const RegressionGrid& grid) {
+  if (data.k != grid.k) {
+    throw ParameterError("granularity_exponent", "granularity_exponent: the data are on the grid 2^-" +
+                                                     std::to_string(data.k) + ", the options give 2^-" +
+                                                     std::to_string(grid.k));
+  }
+  if (data.rows < 1 || data.cols < 1 || data.x.size() / data.cols != data.rows || data.x.size() % data.cols != 0) {
+    throw ParameterError("x", "x has " + std::to_string(data.x.size()) + " values: allowed rows * cols = " +
+                                  std::to_string(data.rows) + " * " + std::to_string(data.cols) + " >= 1");
+  }
+  if (data.y.size() != data.rows) {
+    throw ParameterError("y", "y has " + std::to_string(data.y.size()) + " values: allowed " +
+                                  std::to_string(data.rows) + " (one per row of x)");
+  }
+  const auto check = [](const std::vector<std::int64_t>& v, std::int64_t bound, const char* name) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] < -bound || v[i] > bound) {
+        throw ParameterError(name, std::string(name) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) +
+                                       " grid units: allowed |value| <= " + std::to_string(bound));
+      }
+    }
+  };
+  check(data.x, grid.x_bound, "x");
+  check(data.y, grid.y_bound, "y");
+}
+
 void clamp_symmetric(mpz_class& v, const mpz_class& bound) {
   if (v > bound) {
     v = bound;

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -51,6 +52,40 @@ inline constexpr std::int64_t kMaxGridBound = std::int64_t{1} << 62;
 // round_half_even(x_i 2^k) for each i; ParameterError naming name[i] for NaN or +-inf, and
 // naming "granularity_exponent" unless |k| <= kMaxGranularityExponent.
 [[nodiscard]] std::vector<mpz_class> to_grid(std::span<const double> x, long k, const std::string& name);
+
+// round_half_even(q 2^k): the grid point nearest an exact value q, ties to even (as to_grid
+// rounds a double, so a double's exact value lands where the double does).
+[[nodiscard]] mpz_class round_half_even_to_grid(const mpq_class& q, long k);
+
+// A regression's data (noisy_ols.h, dp_lasso.h) on the grid 2^-k, truncated at the public
+// bounds: x row-major (rows x cols), y one value per row, in grid units.
+struct RegressionGridData {
+  std::vector<std::int64_t> x;
+  std::vector<std::int64_t> y;
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  long k = 0;
+};
+
+// The grid of a regression's data, from public values only: k (given, or 32 - floor(log2 min(c,
+// R))), x_bound = floor(c 2^k), y_bound = floor(R 2^k) (grid_bound's errors, naming
+// coordinate_bound / response_bound).
+struct RegressionGrid {
+  long k = 0;
+  std::int64_t x_bound = 0;
+  std::int64_t y_bound = 0;
+};
+[[nodiscard]] RegressionGrid regression_grid(const mpq_class& coordinate_bound, const mpq_class& response_bound,
+                                             std::optional<long> granularity_exponent);
+// x and y (doubles) on the grid: truncated_grid_value of each (ParameterError naming x[i] / y[i]
+// for NaN or inf). x must have y.size() rows.
+[[nodiscard]] RegressionGridData truncated_regression_data(const MatrixView& x, std::span<const double> y,
+                                                           const RegressionGrid& grid);
+
+// ParameterError unless data is on `grid` (naming granularity_exponent when data.k differs), x has
+// rows x cols >= 1 values and y rows (naming x / y), and every value is within its bound (naming
+// x[i] / y[i]): what an entry point taking grid data checks before trusting a sensitivity.
+void check_regression_data(const RegressionGridData& data, const RegressionGrid& grid);
 
 // floor(q 2^k + 1/2): the grid point nearest q (ties up). |error| <= 1/2 grid unit.
 [[nodiscard]] mpz_class round_to_grid(const mpq_class& q, long k);

@@ -21,21 +21,6 @@ namespace {
 
 constexpr int kBisectionSteps = 40;
 
-void validate_ols(const MatrixView& x, std::span<const double> y, const NoisyOlsOptions& o) {
-  validate_privacy_target(o.epsilon, o.delta);
-  check_epsilon_size(o.epsilon);
-  validate_matrix(x, "x");
-  if (y.size() != x.rows) {
-    throw ParameterError("y", "y has " + std::to_string(y.size()) + " values: allowed " + std::to_string(x.rows) +
-                                  " (one per row of x)");
-  }
-  for (const auto& [name, value] : {std::pair{"coordinate_bound", &o.coordinate_bound},
-                                    std::pair{"response_bound", &o.response_bound},
-                                    std::pair{"eigen_bound", &o.eigen_bound}}) {
-    if (*value <= 0) throw ParameterError::out_of_range(name, to_string(*value), std::string(name) + " > 0");
-  }
-}
-
 // The largest rho (bisection on [0, epsilon]) whose certified epsilon at delta is <= epsilon.
 mpq_class calibrate_rho(const mpq_class& epsilon, const mpq_class& delta) {
   mpq_class lo = 0;
@@ -54,6 +39,11 @@ mpq_class calibrate_rho(const mpq_class& epsilon, const mpq_class& delta) {
 
 // The most bits of an entry of the two integer systems solved (A and b; den A - num I), from the
 // bound n bx max(bx, by) of an entry of A and b.
+// n 2^(2k) / L: n / L in the units g^2 of A.
+mpq_class ols_shift(const NoisyOlsOptions& o, std::size_t rows, long k) {
+  return mpq_class(static_cast<unsigned long>(rows)) * power_of_two(2 * k) / o.eigen_bound;
+}
+
 unsigned long ols_entry_bits(const mpz_class& largest, const mpq_class& shift) {
   const auto bits = [](const mpz_class& v) { return static_cast<unsigned long>(mpz_sizeinbase(v.get_mpz_t(), 2)); };
   return std::max(bits(largest) + bits(shift.get_den()), bits(shift.get_num())) + 1;
@@ -68,29 +58,53 @@ mpq_class ols_sensitivity_squared(const NoisyOlsOptions& o, std::size_t n, std::
   return 4 * o.eigen_bound * o.eigen_bound * c2 * o.response_bound * o.response_bound * factor * factor / nn;
 }
 
-std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double> y,
-                                     const NoisyOlsOptions& o) {
-  validate_ols(x, y, o);
-  const std::size_t p = x.cols;
-  const long k = o.granularity_exponent.value_or(
-      default_granularity_exponent(std::min(o.coordinate_bound, o.response_bound), 32));
-  const std::int64_t bx = grid_bound(o.coordinate_bound, k, "coordinate_bound");
-  const std::int64_t by = grid_bound(o.response_bound, k, "response_bound");
+void check_noisy_ols(std::size_t rows, std::size_t cols, const NoisyOlsOptions& o) {
+  validate_privacy_target(o.epsilon, o.delta);
+  check_epsilon_size(o.epsilon);
+  if (rows < 1 || cols < 1) {
+    throw ParameterError("x", "x has " + std::to_string(rows) + " rows and " + std::to_string(cols) +
+                                  " columns: allowed at least one of each");
+  }
+  for (const auto& [name, value] : {std::pair{"coordinate_bound", &o.coordinate_bound},
+                                    std::pair{"response_bound", &o.response_bound},
+                                    std::pair{"eigen_bound", &o.eigen_bound}}) {
+    if (*value <= 0) throw ParameterError::out_of_range(name, to_string(*value), std::string(name) + " > 0");
+  }
+  const RegressionGrid grid = regression_grid(o.coordinate_bound, o.response_bound, o.granularity_exponent);
+  const long k = grid.k;
   // The int128 sums hold n products of two grid values: n bx max(bx, by) < 2^126 keeps them exact.
-  const mpz_class largest = mpz_class(static_cast<unsigned long>(x.rows)) * static_cast<unsigned long>(bx) *
-                            static_cast<unsigned long>(std::max(bx, by));
+  const mpz_class largest = mpz_class(static_cast<unsigned long>(rows)) * static_cast<unsigned long>(grid.x_bound) *
+                            static_cast<unsigned long>(std::max(grid.x_bound, grid.y_bound));
   if (mpz_sizeinbase(largest.get_mpz_t(), 2) > 125) {
     throw ParameterError("granularity_exponent", "granularity_exponent = " + std::to_string(k) +
                                                      " is too fine for these bounds and rows: allowed rows * "
                                                      "(coordinate_bound / g) * max(coordinate_bound, response_bound) / g < 2^125");
   }
-  const mpq_class shift = mpq_class(static_cast<unsigned long>(x.rows)) * power_of_two(2 * k) / o.eigen_bound;
-  check_ols_cost({x.rows, p, ols_entry_bits(largest, shift)});
+  check_ols_cost({rows, cols, ols_entry_bits(largest, ols_shift(o, rows, k))});
+}
+
+std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double> y, const NoisyOlsOptions& o) {
+  validate_privacy_target(o.epsilon, o.delta);
+  check_epsilon_size(o.epsilon);
+  validate_matrix(x, "x");
+  if (y.size() != x.rows) {
+    throw ParameterError("y", "y has " + std::to_string(y.size()) + " values: allowed " + std::to_string(x.rows) +
+                                  " (one per row of x)");
+  }
+  check_noisy_ols(x.rows, x.cols, o);
+  const RegressionGrid grid = regression_grid(o.coordinate_bound, o.response_bound, o.granularity_exponent);
+  return truncated_ols_of_grid(truncated_regression_data(x, y, grid), o);
+}
+
+std::vector<mpq_class> truncated_ols_of_grid(const RegressionGridData& data, const NoisyOlsOptions& o) {
+  check_noisy_ols(data.rows, data.cols, o);
+  check_regression_data(data, regression_grid(o.coordinate_bound, o.response_bound, o.granularity_exponent));
+  const std::size_t p = data.cols;
+  const mpq_class shift = ols_shift(o, data.rows, data.k);
   std::vector<int128> a(p * p, 0), b(p, 0);
-  std::vector<std::int64_t> row(p);
-  for (std::size_t i = 0; i < x.rows; ++i) {
-    for (std::size_t j = 0; j < p; ++j) row[j] = truncated_grid_value(x.values[i * p + j], k, bx, "x", i * p + j);
-    const std::int64_t yi = truncated_grid_value(y[i], k, by, "y", i);
+  for (std::size_t i = 0; i < data.rows; ++i) {
+    const std::int64_t* row = &data.x[i * p];
+    const std::int64_t yi = data.y[i];
     for (std::size_t j = 0; j < p; ++j) {
       b[j] += static_cast<int128>(row[j]) * yi;
       for (std::size_t l = 0; l <= j; ++l) a[j * p + l] += static_cast<int128>(row[j]) * row[l];
@@ -116,9 +130,20 @@ std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double
 
 EstimateResult noisy_ols(const MatrixView& x, std::span<const double> y, const NoisyOlsOptions& o,
                          BitSource& bits) {
-  const std::vector<mpq_class> beta = truncated_ols(x, y, o);
-  const std::size_t p = x.cols;
-  const mpq_class delta2 = ols_sensitivity_squared(o, x.rows, p);
+  validate_matrix(x, "x");
+  if (y.size() != x.rows) {
+    throw ParameterError("y", "y has " + std::to_string(y.size()) + " values: allowed " + std::to_string(x.rows) +
+                                  " (one per row of x)");
+  }
+  check_noisy_ols(x.rows, x.cols, o);
+  const RegressionGrid grid = regression_grid(o.coordinate_bound, o.response_bound, o.granularity_exponent);
+  return noisy_ols_of_grid(truncated_regression_data(x, y, grid), o, bits);
+}
+
+EstimateResult noisy_ols_of_grid(const RegressionGridData& data, const NoisyOlsOptions& o, BitSource& bits) {
+  const std::vector<mpq_class> beta = truncated_ols_of_grid(data, o);
+  const std::size_t p = data.cols;
+  const mpq_class delta2 = ols_sensitivity_squared(o, data.rows, p);
   const mpq_class sensitivity = sqrt_upper(delta2);
   const mpq_class rho = calibrate_rho(o.epsilon, o.delta);
   const long ko = default_granularity_exponent(sqrt_upper(delta2 / (2 * rho)), 18);

@@ -57,4 +57,18 @@ struct NoisyOlsOptions {
 [[nodiscard]] EstimateResult noisy_ols(const MatrixView& x, std::span<const double> y,
                                        const NoisyOlsOptions& options, BitSource& bits);
 
+// The checks on the options and the data's shape that come before any value is read: the budget,
+// the bounds, the exact sums' size and the solve's cost (estimation_cost.h). ParameterError /
+// LimitError naming the parameter.
+void check_noisy_ols(std::size_t rows, std::size_t cols, const NoisyOlsOptions& options);
+
+// truncated_ols and noisy_ols of data already on the grid regression_grid(c, R,
+// granularity_exponent) (grid_data.h): the same as of doubles of the same values (with the same
+// bits). ParameterError naming granularity_exponent when data.k is not that grid's, x / y when the
+// sizes disagree.
+[[nodiscard]] std::vector<mpq_class> truncated_ols_of_grid(const RegressionGridData& data,
+                                                           const NoisyOlsOptions& options);
+[[nodiscard]] EstimateResult noisy_ols_of_grid(const RegressionGridData& data, const NoisyOlsOptions& options,
+                                               BitSource& bits);
+
 }  // namespace exactdp::mechanisms

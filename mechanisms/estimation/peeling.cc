@@ -45,18 +45,30 @@ PeelingResult peel_grid_values(const std::vector<mpz_class>& v, const mpz_class&
   return result;
 }
 
-PeelingResult peeling(std::span<const double> v, const PeelingOptions& options, BitSource& bits) {
+namespace {
+
+// The checks before any value is mapped: the budget, d >= 1, the sparsity, the work.
+void check_peeling(std::size_t d, const PeelingOptions& options) {
   validate_privacy_target(options.epsilon, options.delta);
-  if (v.empty()) throw ParameterError("v", "v is empty: allowed at least one value");
-  validate_sparsity(options.sparsity, v.size());
-  check_peeling_cost({options.sparsity, v.size(), options.delta.has_value(), numerator_denominator_bits(options.epsilon), 1});
-  if (options.sensitivity <= 0) {
-    throw ParameterError::out_of_range("sensitivity", to_string(options.sensitivity), "sensitivity > 0");
-  }
-  const long k = options.granularity_exponent.value_or(default_granularity_exponent(options.sensitivity, 20));
+  if (d == 0) throw ParameterError("v", "v is empty: allowed at least one value");
+  validate_sparsity(options.sparsity, d);
+  check_peeling_cost({options.sparsity, d, options.delta.has_value(), numerator_denominator_bits(options.epsilon), 1});
+}
+
+}  // namespace
+
+PeelingResult peeling(std::span<const double> v, const PeelingOptions& options, BitSource& bits) {
+  check_peeling(v.size(), options);
+  const long k = sensitivity_grid_exponent(options.sensitivity, options.granularity_exponent);
+  return peeling_of_grid(to_grid(v, k, "v"), options, bits);
+}
+
+PeelingResult peeling_of_grid(const std::vector<mpz_class>& n, const PeelingOptions& options, BitSource& bits) {
+  check_peeling(n.size(), options);
+  const long k = sensitivity_grid_exponent(options.sensitivity, options.granularity_exponent);
   const mpz_class lambda_grid = grid_sensitivity(options.sensitivity, k);
-  PeelingResult result = peel_grid_values(to_grid(v, k, "v"), lambda_grid, power_of_two(-k), options.sparsity,
-                                          options.epsilon, options.delta, options.route, bits);
+  PeelingResult result = peel_grid_values(n, lambda_grid, power_of_two(-k), options.sparsity, options.epsilon,
+                                          options.delta, options.route, bits);
   result.guarantee.tuning.push_back({"granularity", power_of_two(-k)});
   return result;
 }

@@ -48,6 +48,12 @@ struct PeelingResult {
 [[nodiscard]] PeelingResult peeling(std::span<const double> v, const PeelingOptions& options,
                                     BitSource& bits);
 
+// Peeling of values already on the grid: n_j = round_half_even(v_j 2^k) with k =
+// sensitivity_grid_exponent (private_max.h); the same result as peeling of doubles of the same
+// values with the same bits.
+[[nodiscard]] PeelingResult peeling_of_grid(const std::vector<mpz_class>& n, const PeelingOptions& options,
+                                            BitSource& bits);
+
 // ParameterError naming "sparsity" unless 1 <= s <= d.
 void validate_sparsity(std::size_t s, std::size_t d);
 

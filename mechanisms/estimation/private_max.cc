@@ -45,16 +45,27 @@ mpz_class grid_sensitivity(const mpq_class& lambda, long k) {
   return floor_to_grid(lambda, k) + 1;
 }
 
+long sensitivity_grid_exponent(const mpq_class& sensitivity, std::optional<long> granularity_exponent) {
+  if (sensitivity <= 0) throw ParameterError::out_of_range("sensitivity", to_string(sensitivity), "sensitivity > 0");
+  const long k = granularity_exponent.value_or(default_granularity_exponent(sensitivity, 20));
+  validate_granularity_exponent(k);
+  return k;
+}
+
 PrivateMaxResult private_max(std::span<const double> v, const PrivateMaxOptions& options,
                              BitSource& bits) {
   validate_privacy_target(options.epsilon, std::nullopt);
   if (v.empty()) throw ParameterError("v", "v is empty: allowed at least one value");
-  if (options.sensitivity <= 0) {
-    throw ParameterError::out_of_range("sensitivity", to_string(options.sensitivity), "sensitivity > 0");
-  }
-  const long k = options.granularity_exponent.value_or(default_granularity_exponent(options.sensitivity, 20));
+  const long k = sensitivity_grid_exponent(options.sensitivity, options.granularity_exponent);
+  return private_max_of_grid(to_grid(v, k, "v"), options, bits);
+}
+
+PrivateMaxResult private_max_of_grid(const std::vector<mpz_class>& n, const PrivateMaxOptions& options,
+                                     BitSource& bits) {
+  validate_privacy_target(options.epsilon, std::nullopt);
+  if (n.empty()) throw ParameterError("v", "v is empty: allowed at least one value");
+  const long k = sensitivity_grid_exponent(options.sensitivity, options.granularity_exponent);
   const mpz_class lambda_grid = grid_sensitivity(options.sensitivity, k);
-  const std::vector<mpz_class> n = to_grid(v, k, "v");
   const mpq_class scale = 3 * mpq_class(lambda_grid) / options.epsilon;
   const GridDraw draw = private_max_on_grid(n, lambda_grid, 1, scale, bits);
   PrivateMaxResult result;

@@ -60,4 +60,15 @@ struct PrivateMaxResult {
 [[nodiscard]] PrivateMaxResult private_max(std::span<const double> v, const PrivateMaxOptions& options,
                                            BitSource& bits);
 
+// The grid exponent k of PrivateMax and Peeling, from public values only: the one given, or
+// 20 - floor(log2 lambda). ParameterError naming sensitivity unless lambda > 0, granularity_exponent
+// when out of range.
+[[nodiscard]] long sensitivity_grid_exponent(const mpq_class& sensitivity, std::optional<long> granularity_exponent);
+
+// private_max of values already on the grid: n_j = round_half_even(v_j 2^k) with k =
+// sensitivity_grid_exponent (grid_data.h's round_half_even_to_grid of exact values; what
+// private_max does to doubles, so the same values and bits give the same result).
+[[nodiscard]] PrivateMaxResult private_max_of_grid(const std::vector<mpz_class>& n, const PrivateMaxOptions& options,
+                                                   BitSource& bits);
+
 }  // namespace exactdp::mechanisms

@@ -7,6 +7,8 @@
 // _sparse_mean_columns(columns, epsilon, delta, route, radius, sparsity, k, rng) -> dict: the same
 //   of typed columns [(name, "text" | "int" | "dyadic", values, exponents)] (record_columns.h),
 //   through the operation estimate (operations/estimate.h)
+// _private_max_columns, _peeling_columns, _noisy_ols_columns, _dp_lasso_columns: the same of typed
+//   columns (v, y: one column; x: one column per coordinate) through the operation estimate
 // _noisy_ols(x, y, epsilon, delta, coordinate_bound, response_bound, eigen_bound, k, rng) -> dict
 // _dp_lasso(x, y, epsilon, delta, route, sparsity, iterations, step_size, coordinate_bound,
 //           response_bound, coefficient_bound, k, rng) -> dict
@@ -223,6 +225,77 @@ py::dict dp_lasso(const Array& x, const Array& y, const LassoArgs& a, std::size_
   return result_dict(with_bits(rng, [&](BitSource& bits) { return mechanisms::dp_lasso(m, span_of(y), o, bits); }));
 }
 
+std::optional<std::string> optional_text(const std::string& text) {
+  return text.empty() ? std::nullopt : std::optional<std::string>(text);
+}
+
+// The one column of a Series / 1-d array (record_columns.h), named `name` in errors.
+mechanisms::RecordColumn one_column(const py::list& columns, const char* name) {
+  mechanisms::RecordColumns data = record_columns(columns);
+  if (data.columns.size() != 1) {
+    throw ParameterError(name, std::string(name) + " has " + std::to_string(data.columns.size()) +
+                                   " columns: allowed one");
+  }
+  return std::move(data.columns.front());
+}
+
+py::dict private_max_columns(const py::list& v, const std::string& epsilon, const std::string& sensitivity,
+                             std::optional<long> k, const py::object& rng) {
+  const mechanisms::PrivateMaxOptions o = operations::plan_private_max({epsilon, sensitivity, k});
+  const mechanisms::RecordColumn data = one_column(v, "v");
+  const auto r = with_bits(rng, [&](BitSource& bits) { return operations::estimate_private_max(o, data, bits); });
+  py::dict d;
+  d["index"] = r.index;
+  d["value"] = to_string(r.value);
+  d["guarantee"] = guarantee_dict(r.guarantee);
+  return d;
+}
+
+py::dict peeling_columns(const py::list& v, const std::string& epsilon, const std::string& delta,
+                         const std::string& route, const std::string& sensitivity, std::size_t sparsity,
+                         std::optional<long> k, const py::object& rng) {
+  const mechanisms::PeelingOptions o = operations::plan_peeling(
+      {std::to_string(sparsity), epsilon, optional_text(delta), optional_text(route), sensitivity, k});
+  const mechanisms::RecordColumn data = one_column(v, "v");
+  const auto r = with_bits(rng, [&](BitSource& bits) { return operations::estimate_peeling(o, data, bits); });
+  py::list values;
+  for (const auto& value : r.values) values.append(to_string(value));
+  py::dict d;
+  d["indices"] = r.indices;
+  d["values"] = values;
+  d["guarantee"] = guarantee_dict(r.guarantee);
+  return d;
+}
+
+py::dict noisy_ols_columns(const py::list& x, const py::list& y, const std::string& epsilon, const std::string& delta,
+                           const std::string& coordinate_bound, const std::string& response_bound,
+                           const std::string& eigen_bound, std::optional<long> k, const py::object& rng) {
+  const mechanisms::NoisyOlsOptions o =
+      operations::plan_noisy_ols({epsilon, delta, coordinate_bound, response_bound, eigen_bound, k});
+  const mechanisms::RecordColumns xs = record_columns(x);
+  const mechanisms::RecordColumn ys = one_column(y, "y");
+  return result_dict(with_bits(rng, [&](BitSource& bits) { return operations::estimate_noisy_ols(o, xs, ys, bits); }));
+}
+
+py::dict dp_lasso_columns(const py::list& x, const py::list& y, const LassoArgs& a, std::size_t sparsity,
+                          std::optional<std::size_t> iterations, std::optional<long> k, const py::object& rng) {
+  operations::DpLassoRequest r;
+  r.sparsity = std::to_string(sparsity);
+  r.epsilon = a.epsilon;
+  r.delta = optional_text(a.delta);
+  r.route = optional_text(a.route);
+  if (iterations) r.iterations = std::to_string(*iterations);
+  r.step_size = a.step_size;
+  r.coordinate_bound = a.coordinate_bound;
+  r.response_bound = a.response_bound;
+  r.coefficient_bound = a.coefficient_bound;
+  r.granularity_exponent = k;
+  const mechanisms::DpLassoOptions o = operations::plan_dp_lasso(r);
+  const mechanisms::RecordColumns xs = record_columns(x);
+  const mechanisms::RecordColumn ys = one_column(y, "y");
+  return result_dict(with_bits(rng, [&](BitSource& bits) { return operations::estimate_dp_lasso(o, xs, ys, bits); }));
+}
+
 }  // namespace
 
 void register_estimation(py::module_& m) {
@@ -244,6 +317,25 @@ void register_estimation(py::module_& m) {
          const std::string& coefficient_bound, std::optional<long> k, const py::object& rng) {
         return dp_lasso(x, y, {epsilon, delta, route, step_size, coordinate_bound, response_bound, coefficient_bound},
                         sparsity, iterations, k, rng);
+      },
+      py::arg("x"), py::arg("y"), py::arg("epsilon"), py::arg("delta"), py::arg("route"), py::arg("sparsity"),
+      py::arg("iterations"), py::arg("step_size"), py::arg("coordinate_bound"), py::arg("response_bound"),
+      py::arg("coefficient_bound"), py::arg("k"), py::arg("rng"));
+  m.def("_private_max_columns", &private_max_columns, py::arg("v"), py::arg("epsilon"), py::arg("sensitivity"),
+        py::arg("k"), py::arg("rng"));
+  m.def("_peeling_columns", &peeling_columns, py::arg("v"), py::arg("epsilon"), py::arg("delta"), py::arg("route"),
+        py::arg("sensitivity"), py::arg("sparsity"), py::arg("k"), py::arg("rng"));
+  m.def("_noisy_ols_columns", &noisy_ols_columns, py::arg("x"), py::arg("y"), py::arg("epsilon"), py::arg("delta"),
+        py::arg("coordinate_bound"), py::arg("response_bound"), py::arg("eigen_bound"), py::arg("k"), py::arg("rng"));
+  m.def(
+      "_dp_lasso_columns",
+      [](const py::list& x, const py::list& y, const std::string& epsilon, const std::string& delta,
+         const std::string& route, std::size_t sparsity, std::optional<std::size_t> iterations,
+         const std::string& step_size, const std::string& coordinate_bound, const std::string& response_bound,
+         const std::string& coefficient_bound, std::optional<long> k, const py::object& rng) {
+        return dp_lasso_columns(x, y, {epsilon, delta, route, step_size, coordinate_bound, response_bound,
+                                       coefficient_bound},
+                                sparsity, iterations, k, rng);
       },
       py::arg("x"), py::arg("y"), py::arg("epsilon"), py::arg("delta"), py::arg("route"), py::arg("sparsity"),
       py::arg("iterations"), py::arg("step_size"), py::arg("coordinate_bound"), py::arg("response_bound"),

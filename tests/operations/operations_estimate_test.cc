@@ -3,6 +3,8 @@
 // the peeling's work limit is refused once d is known, and the typed columns (text, int, a
 // float's exact m 2^e) give the CSV path's sums, so the same estimate with the same bits.
 // tests/operations/test_faces.py runs the over-limit request through the command line and Python.
+// The other estimators' requests (private_max, peeling, noisy_ols, dp_lasso): their checks name
+// the parameter, and columns give the doubles' answer with the same bits.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -128,6 +130,85 @@ TEST(OperationsEstimate, ColumnErrorsNameX) {
   EXPECT_EQ(thrown<ParameterError>([&] { (void)estimate_sparse_mean(plan, mechanisms::RecordColumns{}, bits); })
                 .parameter(),
             "x");
+}
+
+mechanisms::RecordColumn text_column(const std::string& name, std::vector<std::string> texts) {
+  return {name, mechanisms::ColumnKind::kText, std::move(texts), {}, {}};
+}
+
+TEST(OperationsEstimate, PrivateMaxAndPeelingOfColumnsAreTheDoublesOnes) {
+  const double v[] = {0.5, -3.0, 1.0, 7.0, 2.5};
+  const mechanisms::RecordColumn texts = text_column("v", {"0.5", "-3", "1/1", "7e0", "2.50"});
+  const auto max_options = plan_private_max({.epsilon = "1", .sensitivity = "1/10"});
+  SeededBits a(test_support::fixed_seed(kSuite, 5)), b(test_support::fixed_seed(kSuite, 5));
+  const auto from_columns = estimate_private_max(max_options, texts, a);
+  const auto from_doubles = mechanisms::private_max(v, max_options, b);
+  EXPECT_EQ(from_columns.index, from_doubles.index);
+  EXPECT_EQ(from_columns.value, from_doubles.value);
+  const auto peel_options = plan_peeling({.sparsity = "2", .epsilon = "1", .delta = "1e-6", .sensitivity = "1/10"});
+  SeededBits c(test_support::fixed_seed(kSuite, 6)), d(test_support::fixed_seed(kSuite, 6));
+  const auto peeled_columns = estimate_peeling(peel_options, texts, c);
+  const auto peeled_doubles = mechanisms::peeling(v, peel_options, d);
+  EXPECT_EQ(peeled_columns.indices, peeled_doubles.indices);
+  EXPECT_EQ(peeled_columns.values, peeled_doubles.values);
+}
+
+TEST(OperationsEstimate, RegressionColumnsAreTheDoublesOnes) {
+  constexpr std::size_t n = 64;
+  std::vector<double> x(2 * n), y(n);
+  mechanisms::RecordColumns columns;
+  columns.columns = {{"a", mechanisms::ColumnKind::kInteger, {}, {}, {}}, text_column("b", {})};
+  mechanisms::RecordColumn y_column{"y", mechanisms::ColumnKind::kDyadic, {}, {}, {}};
+  for (std::size_t i = 0; i < n; ++i) {
+    const long a = static_cast<long>(i % 3) - 1, b = static_cast<long>(i % 5) - 2;  // x in {-1, 0, 1} x {-2..2}/4
+    x[2 * i] = static_cast<double>(a);
+    x[2 * i + 1] = static_cast<double>(b) / 4;
+    y[i] = static_cast<double>(3 * a - b) / 8;  // exactly (3 a - b) 2^-3
+    columns.columns[0].integers.push_back(a);
+    columns.columns[1].texts.push_back(std::to_string(b * 25) + "e-2");
+    y_column.integers.push_back(3 * a - b);
+    y_column.exponents.push_back(-3);
+  }
+  const mechanisms::MatrixView view{x, n, 2};
+  const auto ols = plan_noisy_ols({.epsilon = "1", .delta = "1e-6", .coordinate_bound = "1", .response_bound = "1",
+                                   .eigen_bound = "100"});
+  SeededBits a(test_support::fixed_seed(kSuite, 7)), b(test_support::fixed_seed(kSuite, 7));
+  EXPECT_EQ(estimate_noisy_ols(ols, columns, y_column, a).estimate, mechanisms::noisy_ols(view, y, ols, b).estimate);
+  const auto lasso = plan_dp_lasso({.sparsity = "1", .epsilon = "1", .coordinate_bound = "1", .response_bound = "1",
+                                    .coefficient_bound = "2"});
+  SeededBits c(test_support::fixed_seed(kSuite, 8)), d(test_support::fixed_seed(kSuite, 8));
+  EXPECT_EQ(estimate_dp_lasso(lasso, columns, y_column, c).estimate, mechanisms::dp_lasso(view, y, lasso, d).estimate);
+}
+
+TEST(OperationsEstimate, EstimatorChecksNameTheParameterBeforeAnyValue) {
+  EXPECT_EQ(thrown<ParameterError>([] { (void)plan_private_max({.epsilon = "1", .sensitivity = "0"}); }).parameter(),
+            "sensitivity");
+  EXPECT_EQ(thrown<ParameterError>([] {
+              (void)plan_peeling({.sparsity = "1", .epsilon = "1", .route = "kov", .sensitivity = "1"});
+            }).parameter(),
+            "route");
+  EXPECT_EQ(thrown<ParameterError>([] {
+              (void)plan_noisy_ols({.epsilon = "1", .delta = "1", .coordinate_bound = "1", .response_bound = "1",
+                                    .eigen_bound = "1"});
+            }).parameter(),
+            "delta");
+  EXPECT_EQ(thrown<ParameterError>([] {
+              (void)plan_dp_lasso({.sparsity = "1", .epsilon = "1", .iterations = "0", .coordinate_bound = "1",
+                                   .response_bound = "1", .coefficient_bound = "1"});
+            }).parameter(),
+            "iterations");
+  // The sparsity is refused (one column) before the bad value in x is read.
+  const auto lasso = plan_dp_lasso({.sparsity = "2", .epsilon = "1", .coordinate_bound = "1", .response_bound = "1",
+                                    .coefficient_bound = "1"});
+  mechanisms::RecordColumns x;
+  x.columns = {text_column("a", {"1", "nan"})};
+  SeededBits bits(test_support::fixed_seed(kSuite, 9));
+  EXPECT_EQ(thrown<ParameterError>([&] { (void)estimate_dp_lasso(lasso, x, text_column("y", {"1", "2"}), bits); })
+                .parameter(),
+            "sparsity");
+  const auto peel = plan_peeling({.sparsity = "1", .epsilon = "1", .sensitivity = "1"});
+  const auto big = thrown<ParameterError>([&] { (void)estimate_peeling(peel, text_column("v", {"1e400"}), bits); });
+  EXPECT_EQ(big.parameter(), "v");
 }
 
 }  // namespace
