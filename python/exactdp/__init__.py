@@ -13,7 +13,8 @@ The five things most users call:
   estimators.private_max / noisy_ols / dp_lasso ...   private estimators on an exact grid
 
 Also: profile, calibrate, convert, compose, compose_events, measure_gdp (the accounting
-library's calls), audit (test anyone's samples), noise_event / noise_granularity, Interval,
+library's calls), select (exact private selection), audit (test anyone's samples),
+noise_event / noise_granularity, Interval,
 SeededBits (reproducible draws for tests), events (Gaussian, DiscreteGaussian, Laplace, ...),
 results (the typed results every call returns: frozen dataclasses with .to_dict()).
 
@@ -47,6 +48,7 @@ from .grid_noise import add_noise, from_float, noise_event, noise_granularity
 from .interval import Interval
 from .release import release
 from .samplers import SeededBits, bernoulli_exp, discrete_gaussian, discrete_laplace, laws, sample
+from .selection import select
 
 
 _LAZY_SUBMODULES = ("dask", "dp_accounting", "federated", "opacus")
@@ -68,5 +70,5 @@ __all__ = [
     "Accountant", "ComputationError", "aggregate", "Interval", "LimitError", "ParameterError", "SeededBits", "UnsupportedEventError",
     "UsageError",
     "add_noise", "audit", "bernoulli_exp", "calibrate", "compose", "compose_events", "convert", "discrete_gaussian",
-    "dask", "discrete_laplace", "dp_accounting", "estimators", "events", "federated", "results", "from_float", "opacus", "laws", "measure_gdp", "noise_event", "noise_granularity", "profile", "release", "sample",
+    "dask", "discrete_laplace", "dp_accounting", "estimators", "events", "federated", "results", "from_float", "opacus", "laws", "measure_gdp", "noise_event", "noise_granularity", "profile", "release", "sample", "select",
 ]

@@ -28,7 +28,7 @@ from .interval import End, Interval, IntervalEnds
 
 __all__ = ["AggregateGuarantee", "AuditReport", "AuditTest", "Calibration", "CertifiedAnswer", "Composition",
            "Conversion", "DpSgdCalibration", "EstimatorGuarantee", "EventComposition", "GdpMeasurement", "Profile",
-           "ReleaseGuarantee", "Result"]
+           "ReleaseGuarantee", "Result", "Selection"]
 
 _R = TypeVar("_R", bound="Result")
 
@@ -406,6 +406,40 @@ class EstimatorGuarantee(Result):
     tuning: Dict[str, Fraction]
     exact_estimate: Optional[List[Fraction]] = dataclasses.field(default=None, metadata=OPTIONAL)
     support: Optional[List[int]] = dataclasses.field(default=None, metadata=OPTIONAL)
+
+
+@dataclasses.dataclass(frozen=True)
+class Selection(Result):
+    """``select``: ``n`` draws of ``top`` indices each (0-based, in the order selected) over
+    ``candidates`` scores, as ``exactdp select``: ``selections`` is a read-only int64 array of
+    shape (n, top). The guarantee of every draw together: ``rounds`` = n * top adaptively composed
+    (epsilon, 0)-DP rounds, ``basic_epsilon`` their exact basic composition and, with ``delta``,
+    ``optimal_epsilon`` (certified, Kairouz-Oh-Viswanath; else ``optimal_note`` says why not).
+    report-noisy-max: ``noise``, and with Laplace noise its ``grid_denominator`` and ``noise_scale``."""
+    law: str
+    epsilon: Fraction
+    sensitivity: Fraction
+    monotonic: bool
+    candidates: int
+    top: int
+    n: int
+    selections: Any = dataclasses.field(compare=False)  # numpy int64 array (n, top): compared by identity
+    rounds: int
+    basic_epsilon: Fraction
+    delta: Optional[Fraction] = dataclasses.field(default=None, metadata=OPTIONAL)
+    optimal_epsilon: Optional[Interval] = dataclasses.field(default=None, metadata=OPTIONAL)
+    optimal_tolerance_met: Optional[bool] = dataclasses.field(default=None, metadata=OPTIONAL)
+    optimal_note: Optional[str] = dataclasses.field(default=None, metadata=OPTIONAL)
+    noise: Optional[str] = dataclasses.field(default=None, metadata=OPTIONAL)
+    grid_denominator: Optional[int] = dataclasses.field(default=None, metadata=OPTIONAL)
+    noise_scale: Optional[Fraction] = dataclasses.field(default=None, metadata=OPTIONAL)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain values; ``selections`` as in ``exactdp select --json``: a list of indices with
+        top 1, else a list of lists."""
+        out = super().to_dict()
+        out["selections"] = self.selections[:, 0].tolist() if self.top == 1 else self.selections.tolist()
+        return out
 
 
 AnyCalibration = Union[Calibration, DpSgdCalibration]

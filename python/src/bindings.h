@@ -15,6 +15,7 @@
 //   estimation.cc  the Cost-of-Privacy estimators (exactdp.estimators; GIL released)
 //   aggregate.cc   `exactdp aggregate` on records (exactdp.aggregate, exactdp.dask.aggregate)
 //   federated.cc   the federated round's client encoder and server decoder (exactdp.federated)
+//   select.cc      the operation `select`: exact private selection (exactdp.select; GIL released)
 #pragma once
 
 #include <gmpxx.h>
@@ -47,6 +48,7 @@ void register_grid_noise(pybind11::module_& m);
 void register_estimation(pybind11::module_& m);
 void register_aggregate(pybind11::module_& m);
 void register_federated(pybind11::module_& m);
+void register_select(pybind11::module_& m);
 
 // {"lower": text, "upper": text}: exact dyadic ends (outward decimals beyond 10^+-100000).
 pybind11::dict interval_to_dict(const exactdp::Interval& x);

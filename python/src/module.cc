@@ -22,4 +22,5 @@ PYBIND11_MODULE(_exactdp, m) {
   exactdp::python::register_estimation(m);
   exactdp::python::register_aggregate(m);
   exactdp::python::register_federated(m);
+  exactdp::python::register_select(m);
 }

@@ -198,10 +198,10 @@ def test_calibrate_epsilon_is_the_same_error_in_three_faces(lib):
     assert per_law == str(info.value) == text == "epsilon = -1 is out of range: allowed epsilon >= 0"
 
 
-def test_select_peeling_limit_is_the_same_check_in_two_faces(lib):
+def test_select_peeling_limit_is_the_same_check_in_three_faces(lib):
     # operations/select.h: peeling whose estimated work is over 3000000 candidate steps is refused
-    # before a bit is drawn, by `exactdp select --top K` and by exactdp_select_top alike (select
-    # has no Python call). Scores 100 apart cost about one step per candidate in play per round.
+    # before a bit is drawn, by `exactdp select --top K`, exactdp.select(top=K) and
+    # exactdp_select_top alike. Scores 100 apart cost about one step per candidate in play per round.
     scores = [str(100 * i) for i in range(3000)]
     p = subprocess.run([CLI, "select", "--mechanism", "permute-and-flip", "--epsilon", "1", "--sensitivity", "1",
                         "--top", "2000"], input="\n".join(scores) + "\n", capture_output=True, text=True, timeout=60)
@@ -229,6 +229,10 @@ def test_select_peeling_limit_is_the_same_check_in_two_faces(lib):
     assert text.startswith("top = 2000 over 3000 candidates (x 1 draws) would take about ")
     assert text.endswith("; lower --top or -n")
     assert c_text == text[:-len(" or -n")].replace("--top", "top")
+    with pytest.raises(exactdp.LimitError) as info:
+        exactdp.select(scores, law="permute-and-flip", epsilon=1, sensitivity=1, top=2000)
+    assert info.value.parameter == "top"
+    assert str(info.value) == c_text
 
 
 def test_calibrate_sensitivity_is_read_as_each_face_types_it(lib):
