@@ -34,7 +34,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _exactdp, samplers
-from ._errors import ParameterError
+from ._errors import LimitError, ParameterError
 from .interval import Interval
 from .results import AggregateGuarantee, ReleaseGuarantee
 from ._convert import Exact, exact_text, fraction_from_text, law_keyword
@@ -111,9 +111,17 @@ def calibrate(law: str, epsilon: Exact, delta: Optional[Exact], sensitivity: Exa
     for name, value in (("contributions", contributions), ("columns", columns)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} = {value!r}: allowed an integer >= 1")
+    return _calibration(law, epsilon, delta, sensitivity, contributions, columns, 1)
+
+
+def _calibration(law: str, epsilon: Exact, delta: Optional[Exact], sensitivity: Exact, contributions: int,
+                 columns: int, rows: int) -> ReleaseGuarantee:
+    """calibrate's guarantee, after the release's draw-cost limit for `rows` rows (LimitError
+    naming epsilon, as ``exactdp release`` and exactdp.release). The guarantee does not depend
+    on the rows."""
     raw = _exactdp._release_calibration(
         law, exact_text("epsilon", epsilon), None if delta is None else exact_text("delta", delta),
-        exact_text("sensitivity", sensitivity), contributions, columns, 1)
+        exact_text("sensitivity", sensitivity), contributions, columns, rows)
     name = raw["parameter_name"]
     return ReleaseGuarantee.from_dict({"mechanism": law, name: fraction_from_text(raw["parameter"]), "parameter": raw["parameter"],
             "parameter_name": name,
@@ -124,6 +132,22 @@ def calibrate(law: str, epsilon: Exact, delta: Optional[Exact], sensitivity: Exa
             "delta": Interval.from_text(raw["delta"]["lower"], raw["delta"]["upper"]),
             "rho": None if raw["rho"] is None else fraction_from_text(raw["rho"]),
             "mu": None if raw["mu"] is None else Interval.from_text(raw["mu"]["lower"], raw["mu"]["upper"])})
+
+
+# More rows than any release draws: a noise parameter whose draws this many rows pass is not
+# limited at all (fewer than 1,000 digits: operations/draw_cost.h), so the rows need no count.
+_UNLIMITED_ROWS = 2**40
+
+
+def _check_draw_cost(ddf: DataFrame, law: str, epsilon: Exact, delta: Optional[Exact], sensitivity: Exact,
+                     contributions: int, columns: int) -> None:
+    """The release's draw-cost limit (LimitError naming epsilon, the text of ``exactdp release``),
+    on the client before any partition draws. The rows are counted (one pass over ddf) only for
+    a noise parameter long enough to be limited."""
+    try:
+        _calibration(law, epsilon, delta, sensitivity, contributions, columns, _UNLIMITED_ROWS)
+    except LimitError:
+        _calibration(law, epsilon, delta, sensitivity, contributions, columns, int(len(ddf)))
 
 
 @law_keyword
@@ -156,6 +180,7 @@ def release(ddf: DataFrame, columns: List[str], law: str = "discrete-gaussian", 
     if not columns:
         raise ValueError("columns: name at least one integer column to noise")
     g = calibrate(law, epsilon, delta, sensitivity, contributions, len(columns))
+    _check_draw_cost(ddf, law, epsilon, delta, sensitivity, contributions, len(columns))
     parameter = (g.parameter_name, g.parameter)
     noised = ddf.map_partitions(_noise_partition, list(columns), law, parameter,
                                 None if seed is None else bytes(seed),

@@ -1,7 +1,7 @@
 // release.cc — mechanisms::calibrate_release for Python: the per-cell noise parameter and the
 // certified guarantee of a whole release, exactly as `exactdp release` computes them (the same
-// contribution model, routes and checks), so that exactdp.dask.release reports the guarantee of
-// the single-machine release; and the operation release_values (operations/release.h: per-column
+// contribution model, routes and checks, and the draws' cost limit for `rows` rows), so that
+// exactdp.dask.release reports the guarantee of the single-machine release; and the operation release_values (operations/release.h: per-column
 // sensitivity and grid) behind exactdp.release for a pandas DataFrame (values and results as
 // exact text). This file turns Python values into the operation's request and its report into
 // Python objects.
@@ -62,7 +62,9 @@ py::dict release_calibration(const std::string& mechanism, const std::string& ep
   model.sensitivity = parse_integer("sensitivity", sensitivity);
   model.contributions = contributions;
   model.columns = columns;
-  return guarantee_dict(mechanisms::calibrate_release(budget, model, rows));
+  const mechanisms::ReleaseCalibration calibration = mechanisms::calibrate_release(budget, model, rows);
+  operations::check_release_cost(calibration);  // the draws of `rows` rows (LimitError naming epsilon)
+  return guarantee_dict(calibration);
 }
 
 // One column spec from Python: (granularity text or None, "refuse" | "nearest", sensitivity text).

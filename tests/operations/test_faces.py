@@ -259,3 +259,26 @@ def test_release_draw_cost_limit_is_the_same_error_in_both_faces():
     assert info.value.parameter == "epsilon"
     assert p.stderr == "exactdp: " + str(info.value) + "\n"
     assert str(info.value).startswith("cells = 11402 (rows x noised columns) is over the cost limit")
+
+
+def test_dask_release_draw_cost_limit_is_the_same_error():
+    # exactdp.dask.release draws on the workers, but its cells are held to the same limit on the
+    # client before any partition draws (the rows of every partition together).
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    import exactdp.dask
+    frame = pd.DataFrame({"v": [1] * 11402})
+    with pytest.raises(exactdp.LimitError) as single:
+        exactdp.release(frame, columns=["v"], law="discrete-laplace", epsilon="1e-9999")
+    with pytest.raises(exactdp.LimitError) as info:
+        exactdp.dask.release(dd.from_pandas(frame, npartitions=4), columns=["v"], law="discrete-laplace",
+                             epsilon="1e-9999")
+    assert info.value.parameter == "epsilon"
+    assert str(info.value) == str(single.value)
+    # fewer cells pass (the noise leaves int64 when drawn: refused then, naming the column)
+    _, g = exactdp.dask.release(dd.from_pandas(frame[:100], npartitions=2), columns=["v"],
+                                law="discrete-laplace", epsilon="1e-9999")
+    assert len(g.parameter) == 10000
+    out, _ = exactdp.dask.release(dd.from_pandas(frame, npartitions=4), columns=["v"], law="discrete-laplace",
+                                  epsilon=1)
+    assert len(out.compute()) == 11402
