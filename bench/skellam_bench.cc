@@ -7,6 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include <exactdp/samplers/discrete_gaussian.h>
+#include <exactdp/samplers/internal/poisson_fixed.h>
 #include <exactdp/samplers/poisson.h>
 #include <exactdp/samplers/skellam.h>
 
@@ -34,6 +35,16 @@ void BM_Poisson(benchmark::State& state) {
                            [](auto& bits, const auto& params, mpz_class& out) { sample_poisson(bits, params, out); });
 }
 BENCHMARK(BM_Poisson)->DenseRange(0, 3)->ArgName("mu_index");
+
+// Every acceptance decided on the MPFR path (the sampler before the fixed-point enclosure): the
+// same values from the same bits.
+void BM_PoissonMpfrOnly(benchmark::State& state) {
+  bench_integer_law<PoissonParams>(state, "mu", kPoissonMu[state.range(0)],
+                           [](auto& bits, const auto& params, mpz_class& out) {
+                             internal::sample_poisson_mpfr_only(bits, params, out);
+                           });
+}
+BENCHMARK(BM_PoissonMpfrOnly)->DenseRange(1, 3)->ArgName("mu_index");
 
 void BM_DiscreteGaussianSameVariance(benchmark::State& state) {
   bench_integer_law<DiscreteGaussianParams>(

@@ -18,16 +18,22 @@
 // mode) otherwise: P[N = k] <= C exp(-lambda |k - m|) for every k, with C = exp(f(m) + lambda t).
 // A proposal k = m + Y (Y discrete Laplace of scale 1/lambda; k < 0 is rejected) is accepted
 // with probability a(k) = exp(f(k) - f(m) - lambda t + lambda |k - m|) <= 1. The acceptance is
-// decided exactly by comparing a uniform real U, whose bits are drawn 64 at a time, with a(k)
-// enclosed in a certified MPFR interval: first Stirling's series for log k! - log m! with its
-// remainder bound (at 128 bits, poisson.cc), then, when that cannot decide, log-gamma (correctly
+// decided exactly by comparing a uniform real U, whose bits are drawn 64 at a time, with a(k):
+// first with bounds on a(k) in integer fixed point from U's first 64 bits (Stirling's series with
+// its remainder, the series of log1p, and fixed_exp52's exponential, every rounding outward:
+// internal/poisson_fixed.h, for |k - m| <= m / 4), which decide unless U's 2^-64 cell meets the
+// bounds' gap (below 2^-50 from mu = 10^6 on; at small mu Stirling's remainder 1/(360 k^3) sets
+// it: about 2^-37 at mu = 1000, 2^-25 at mu = 64); then,
+// with the same U, with a(k) enclosed in a certified MPFR interval: Stirling's series for
+// log k! - log m! with its remainder bound (at 128 bits, poisson.cc), and log-gamma (correctly
 // rounded in both directions) at doubling precisions. U < a is proven or refuted from U's bits
-// drawn so far (a refinement is needed with probability below 2^-28 per proposal). No floating
-// point decides anything: the law is Poisson(mu) exactly.
+// drawn so far. Both ways decide the same event U < a(k), so the values are those of the MPFR
+// decision alone (tests/samplers/poisson_fixed_test.cc). No floating point decides anything: the
+// law is Poisson(mu) exactly.
 // Cost: small mu, expected O(mu) exact coins; large mu, expected about 2.6 proposals (with
 // t = sqrt(mu) the envelope's mass is C (1 + e^-lambda) / (1 - e^-lambda) ~ 4 e^(1/2) / sqrt(2 pi)),
-// each one discrete Laplace draw and one 128-bit log1p and exp: the cost does not grow with mu
-// (about 18-28 us a draw at mu = 10^6..10^12, bench/skellam_bench.cc).
+// each one discrete Laplace draw and one fixed-point enclosure: the cost does not grow with mu
+// (about 0.6-0.7 us a draw at mu = 10^6..10^12, bench/skellam_bench.cc).
 // Timing: NOT constant-time (the number of coins and proposals depends on the bits and on the
 // result); there is no hardened Poisson sampler (SECURITY.md, "Timing").
 // Errors: PoissonParams::make throws ParameterError naming "mu" unless 0 < mu, LimitError naming
