@@ -37,7 +37,7 @@ from . import _exactdp, samplers
 from ._errors import LimitError, ParameterError
 from .interval import Interval
 from .results import AggregateGuarantee, ReleaseGuarantee
-from ._convert import Exact, exact_text, fraction_from_text, law_keyword
+from ._convert import Exact, decimal_int_text, exact_text, fraction_from_text, law_keyword
 
 # The registry laws the release serves (mechanisms/release/release_calibration.h: release_laws).
 MECHANISMS = tuple(_exactdp._release_laws())
@@ -68,7 +68,8 @@ def _noise_partition(df: DataFrame, columns: List[str], mechanism: str, paramete
 
 def _refuse(column: str, index: Any, row: int, value: int, noise: int, dtype: Any) -> None:
     raise ParameterError(
-        f"column {column!r}, row {index[row]!r}: {value} + noise {noise} = {value + noise} is outside "
+        f"column {column!r}, row {index[row]!r}: {value} + noise {decimal_int_text(noise)} = "
+        f"{decimal_int_text(value + noise)} is outside "
         f"the range of the column's type {dtype} ({np.iinfo(dtype).min}..{np.iinfo(dtype).max}); "
         "nothing of the release was kept", column)
 

@@ -1,9 +1,9 @@
 // release.cc — mechanisms::calibrate_release for Python: the per-cell noise parameter and the
 // certified guarantee of a whole release, exactly as `exactdp release` computes them (the same
 // contribution model, routes and checks, and the draws' cost limit for `rows` rows), so that
-// exactdp.dask.release reports the guarantee of the single-machine release; and the operation release_values (operations/release.h: per-column
-// sensitivity and grid) behind exactdp.release for a pandas DataFrame (values and results as
-// exact text). This file turns Python values into the operation's request and its report into
+// exactdp.dask.release reports the guarantee of the single-machine release; and the operation
+// release_values (operations/release.h: per-column sensitivity and grid) behind exactdp.release
+// for a pandas DataFrame (values and results as exact text). This file turns Python values into the operation's request and its report into
 // Python objects.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

@@ -276,9 +276,12 @@ def test_dask_release_draw_cost_limit_is_the_same_error():
     assert info.value.parameter == "epsilon"
     assert str(info.value) == str(single.value)
     # fewer cells pass (the noise leaves int64 when drawn: refused then, naming the column)
-    _, g = exactdp.dask.release(dd.from_pandas(frame[:100], npartitions=2), columns=["v"],
-                                law="discrete-laplace", epsilon="1e-9999")
+    out, g = exactdp.dask.release(dd.from_pandas(frame[:100], npartitions=2), columns=["v"],
+                                  law="discrete-laplace", epsilon="1e-9999")
     assert len(g.parameter) == 10000
+    with pytest.raises(exactdp.ParameterError) as info:
+        out.compute()
+    assert info.value.parameter == "v" and "is outside the range of the column's type int64" in str(info.value)
     out, _ = exactdp.dask.release(dd.from_pandas(frame, npartitions=4), columns=["v"], law="discrete-laplace",
                                   epsilon=1)
     assert len(out.compute()) == 11402
