@@ -79,6 +79,23 @@ TEST(FederatedAccounting, CalibratedRunMeetsTheTargetAndTheValueBelowMisses) {
   EXPECT_TRUE(upper_at_most(again, target)) << again.debug_string();
 }
 
+// A vector query (l1, dim): the calibrated mu meets the target on the vector event, and a larger
+// L1 needs more noise than the scalar query of the same L2.
+TEST(FederatedAccounting, CalibratedSkellamRunForAVectorQuery) {
+  const mpq_class target(1), delta(1, 100'000), q(1, 100);
+  operations::CalibrateRunRequest r{"skellam", target, delta, 100, q, mpz_class(100),
+                                    {{"sensitivity", "10"}, {"l1", "30"}, {"dim", "1000"}}};
+  const operations::CalibrateRunReport v = operations::calibrate_run(r);
+  EXPECT_NE(v.event.find("l1=30, dim=1000"), std::string::npos) << v.event;
+  const Interval at = run_epsilon("skellam", {{"mu", v.value.get_str()}, {"sensitivity", "10"}, {"l1", "30"}, {"dim", "1000"}},
+                                  q, 100, delta);
+  EXPECT_TRUE(upper_at_most(at, target)) << at.debug_string();
+  ASSERT_TRUE(v.epsilon_below.has_value());
+  EXPECT_TRUE(lower_above(*v.epsilon_below, target));
+  r.parameters = {{"sensitivity", "10"}};
+  EXPECT_LT(operations::calibrate_run(r).value, v.value);
+}
+
 void expect_refused_naming(operations::CalibrateRunRequest r, const std::string& name) {
   try {
     (void)operations::calibrate_run(r);
