@@ -88,7 +88,8 @@ py::dict selection_dict(const operations::SelectPlan& plan, const mechanisms::Se
   d["candidates"] = selection.candidates();
   d["top"] = plan.top;
   d["n"] = plan.draws;
-  d["grid_denominator"] = laplace ? py::object(py::str(selection.grid_denominator().get_str())) : py::object(py::none());
+  d["grid_denominator"] =
+      laplace ? py::object(py::str(selection.grid_denominator().get_str())) : py::object(py::none());
   d["noise_scale"] = laplace ? py::object(py::str(to_string(selection.noise_scale()))) : py::object(py::none());
   return d;
 }
