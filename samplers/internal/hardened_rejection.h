@@ -127,13 +127,13 @@ struct HardenedRejectionPlan {
 [[nodiscard]] std::int64_t draw_hardened_rejection(BitSource& bits, const HardenedRejectionPlan& plan,
                                                    std::int64_t mean) noexcept;
 
+// The AVX-512 IFMA whole-group kernel (hardened_rejection_ifma.cc) where the CPU has it, else nullptr.
+[[nodiscard]] RejectionGroupFn rejection_group_ifma() noexcept;
+
 // n draws into out: exactly the values and the bits of n successive draws (the accepted
 // proposals of the same stream, in order): kScanGroup proposals at a time (one group scan of the
 // table) while at least kScanGroup draws are left, so that every accepted proposal of a group is
 // delivered; then one group of exactly m proposals when m (>= 8) draws are left; then one at a time.
-// The AVX-512 IFMA whole-group kernel (hardened_rejection_ifma.cc) where the CPU has it, else nullptr.
-[[nodiscard]] RejectionGroupFn rejection_group_ifma() noexcept;
-
 void draw_hardened_rejection_n(BitSource& bits, const HardenedRejectionPlan& plan, std::int64_t mean,
                                std::int64_t* out, std::size_t n) noexcept;
 

@@ -139,7 +139,7 @@ EXACTDP_IFMA void exponent_parts(const HardenedRejectionPlan& plan, const Lanes&
   constexpr unsigned long long kLow48 = (1ULL << 48) - 1;
   in.r[b] = {((l1 >> 24) | (l2 << 28)) & kMask52, ((l2 >> 24) | (l3 << 28)) & kLow48};
   in.index[b] = (l3 >> 20) & 15;
-  in.n[b] = (l3 >> 24) & 15;
+  in.n[b] = (l3 >> 24) & 31;  // five bits, as exp52_n (h < 22: hardened_rejection.h)
 }
 
 // The accept mask and the signed values of proposals 8 b .. 8 b + 7 given v (alpha before its
