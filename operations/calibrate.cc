@@ -45,6 +45,12 @@ CalibratePlan plan_calibration(const CalibrateRequest& request) {
     throw ParameterError("mechanism", "mechanism = " + abbreviate(request.law) + ": allowed " +
                                           laws::law_names_with(laws::Capability::kCalibrate) + ", dp-sgd");
   }
+  // An integer sensitivity is refused in the words of parse_integer, which the command line's
+  // --sensitivity INT and exactdp_calibrate_discrete_gaussian read it with, for every face.
+  if (integer_sensitivity(*law) && request.sensitivity.get_den() != 1) {
+    throw ParameterError("sensitivity", "sensitivity = " + abbreviate(to_string(request.sensitivity)) +
+                                            " is not an integer: allowed whole numbers only");
+  }
   CalibratePlan plan{law, {request.epsilon, request.delta, std::nullopt}, {}};
   plan.privacy = law->parse_values({{"sensitivity", request.sensitivity}}, laws::Use::kCalibrate);
   law->check_calibration(plan.target, plan.privacy);

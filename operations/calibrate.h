@@ -78,7 +78,8 @@ struct CalibrateReport {
 [[nodiscard]] bool integer_sensitivity(const laws::Law& law);
 
 // Checks the law (a registry law with Capability::kCalibrate; ParameterError naming
-// "mechanism"), the sensitivity (as the law reads it) and the target (Law::check_calibration:
+// "mechanism"), the sensitivity (as the law reads it; a fraction for an integer one is "not an
+// integer", as core's parse_integer words it) and the target (Law::check_calibration:
 // epsilon, delta, sensitivity), before any work.
 [[nodiscard]] CalibratePlan plan_calibration(const CalibrateRequest& request);
 

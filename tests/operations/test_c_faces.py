@@ -235,10 +235,10 @@ def test_select_peeling_limit_is_the_same_check_in_three_faces(lib):
     assert str(info.value) == c_text
 
 
-def test_calibrate_sensitivity_is_read_as_each_face_types_it(lib):
+def test_calibrate_sensitivity_is_the_same_error_in_three_faces(lib):
     # An integer sensitivity by the call's type (the command line's --sensitivity INT and
-    # exactdp_calibrate_discrete_gaussian) is refused as no integer; a rational one (Python, and
-    # exactdp_law_calibrate's parameters by name) by the operation's range check.
+    # exactdp_calibrate_discrete_gaussian) is refused by parse_integer; a rational one (Python, and
+    # exactdp_law_calibrate's parameters by name) by operations::plan_calibration, in its words.
     text = cli_error("calibrate", "discrete-gaussian", "--epsilon", "1", "--delta", "1e-5", "--sensitivity", "3/2")
     sigma2 = ctypes.create_string_buffer(64)
     per_law = c_error(lib, lib.exactdp_calibrate_discrete_gaussian(b"1", b"1e-5", b"3/2", sigma2, 64), EXACTDP_E_PARAM)
@@ -249,7 +249,7 @@ def test_calibrate_sensitivity_is_read_as_each_face_types_it(lib):
     generic = c_error(lib, lib.exactdp_law_calibrate(b"discrete-gaussian", texts("sensitivity"), texts("3/2"), 1, b"1",
                                                      b"1e-5", parameter, value, 64), EXACTDP_E_PARAM)
     assert info.value.parameter == "sensitivity"
-    assert generic == str(info.value) == "sensitivity = 3/2 is out of range: allowed an integer"
+    assert generic == str(info.value) == per_law
 
 
 def test_add_noise_threads_limit_is_the_same_error_in_two_faces(lib):
