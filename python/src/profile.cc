@@ -53,9 +53,7 @@ py::dict profile(const std::string& name, const Given& given, const std::vector<
   request.spelling = operations::kPythonSpelling;
   const operations::MechanismSpec mechanism = operations::plan_profile(request).mechanism;
   const ZivOptions options = operations::profile_options(request);
-  std::vector<mpq_class> eps;
-  for (const std::string& text : epsilons) eps.push_back(operations::checked_epsilon(text));
-  if (eps.size() > 1) (void)operations::checked_curve_points(mechanism, std::to_string(eps.size()));
+  const std::vector<mpq_class> eps = operations::checked_epsilons(mechanism, epsilons);
   std::vector<Certified> results;
   {
     const py::gil_scoped_release release;
