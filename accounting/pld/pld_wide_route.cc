@@ -139,6 +139,16 @@ UpperEnd upper_end(const RdpComposition& events, const mpq_class& delta, const W
   return out;
 }
 
+// The test pair's setup at the order `order` and epsilon: its Q masses meet e^eps, so eps log2(e)
+// more bits than the chain's keep delta's resolution.
+WideSetup test_setup(const WideSetup& base, PairOrder order, const mpq_class& epsilon) {
+  const double tilt = std::ceil(epsilon.get_d() * 1.4426950408889634) + 4;
+  WideSetup test = base;
+  test.order = order;
+  test.scale_bits = static_cast<unsigned>(std::min(1024.0, base.scale_bits + std::max(0.0, tilt)));
+  return test;
+}
+
 }  // namespace
 
 WideRouteCost estimate_wide_route(const RdpComposition& events, const mpq_class& delta, Neighbouring relation,
@@ -165,11 +175,7 @@ std::optional<PldAnswer> wide_pld_epsilon(const RdpComposition& events, const mp
   const unsigned long n = options.discretization.steps_per_unit;
   const WideSetup base{PairOrder::kRemove, uses_replace_pair(events, relation), n, b.chain_bits, b.tail_bits};
   const UpperEnd u = upper_end(events, delta, base, wide_orders(events, relation));
-  // The test pair's Q masses meet e^eps: eps log2(e) more bits keep delta's resolution.
-  const double tilt = std::ceil(u.epsilon.get_d() * 1.4426950408889634) + 4;
-  WideSetup test = base;
-  test.order = u.order;
-  test.scale_bits = static_cast<unsigned>(std::min(1024.0, b.chain_bits + std::max(0.0, tilt)));
+  const WideSetup test = test_setup(base, u.order, u.epsilon);
   const WideTestPair pair = compose_wide_test(events, test);
   const mpq_class lower = epsilon_lower(pair, delta);
   const Interval lo(lower, kDefaultPrecision), hi(u.epsilon, kDefaultPrecision);
@@ -182,10 +188,6 @@ std::optional<PldAnswer> wide_pld_epsilon(const RdpComposition& events, const mp
   out.grid = grid_text(n, b.chain_bits, test.scale_bits);
   return out;
 }
-
-}  // namespace exactdp::accounting::pld
-
-namespace exactdp::accounting::pld {
 
 bool wide_delta_route_wanted(const RdpComposition& events, Neighbouring relation) {
   return !events.empty() && total_count(events) >= kWideDeltaMinCount && covered(events, relation);
@@ -215,10 +217,7 @@ std::optional<PldAnswer> wide_pld_delta(const RdpComposition& events, const mpq_
       worst = order;
     }
   }
-  WideSetup test = base;
-  test.order = worst;
-  const double tilt = std::ceil(epsilon.get_d() * 1.4426950408889634) + 4;  // as wide_pld_epsilon
-  test.scale_bits = static_cast<unsigned>(std::min(1024.0, b.chain_bits + std::max(0.0, tilt)));
+  const WideSetup test = test_setup(base, worst, epsilon);
   const WideTestPair pair = compose_wide_test(events, test);
   const Real lower = delta_lower(pair, epsilon);
   if (mpfr_greater_p(lower.get(), upper->get())) {
