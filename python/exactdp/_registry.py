@@ -76,8 +76,9 @@ def noise_parameter(law: str) -> str:
 
 
 def event_defaults(law: str) -> Dict[str, str]:
-    """The registry's default (exact text) of each event parameter that has one."""
-    return {p["name"]: p["default"] for p in parameters(law) if p["default"] is not None}
+    """The registry's default (exact text) of each event parameter that has one (an empty
+    default is one the law derives from the others, e.g. l1 from dim and sensitivity)."""
+    return {p["name"]: p["default"] for p in parameters(law) if p["default"]}
 
 
 def named_parameter(law: str, name: str) -> Optional[Dict[str, Any]]:

@@ -12,7 +12,7 @@ The names and fields are dp_accounting's (``dp_accounting.dp_event``):
 and one class for each other law of the registry (exactdp.laws()) with an accounting event,
 its fields the law's parameters (a left-out sensitivity is 1, the registry's default):
   DiscreteGaussianDpEvent(sigma2, sensitivity=1)  DiscreteLaplaceDpEvent(scale, sensitivity=1)
-  StaircaseDpEvent(gamma, sensitivity, r=None)    SkellamDpEvent(mu, sensitivity=1)
+  StaircaseDpEvent(gamma, sensitivity, r=None)    SkellamDpEvent(mu, sensitivity=1, l1=None, dim=1)
   GdpDpEvent(mu)
   VectorDiscreteGaussianDpEvent(sigma, dim, granularity, sensitivity=1): what exactdp.add_noise
       ran (dim coordinates on the grid granularity * Z); VectorDiscreteLaplaceDpEvent(scale, ...)
@@ -267,9 +267,11 @@ class StaircaseDpEvent(LawBackedDpEvent):
 
 @dataclass(frozen=True)
 class SkellamDpEvent(_RegistryFields):
-    """exactdp's Skellam law: variance mu > 0, integer sensitivity >= 1."""
+    """exactdp's Skellam law: mu > 0, L2 sensitivity, L1 sensitivity (None: derived), dim."""
     mu: Number
-    sensitivity: int = 1
+    sensitivity: Number = 1
+    l1: Optional[Number] = None
+    dim: int = 1
 
 
 @dataclass(frozen=True)

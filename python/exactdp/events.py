@@ -7,10 +7,12 @@ is the law's (accounting/accountant.h states each guarantee exactly):
   Laplace(scale, sensitivity)             (sensitivity/scale)-DP
   DiscreteLaplace(scale, sensitivity)     (sensitivity/scale)-DP
   Staircase(gamma, sensitivity, r=None)   the discrete staircase: gamma-DP (PLD route)
-  Skellam(mu, sensitivity)                the Skellam law (difference of two Poisson(mu/2))
+  Skellam(mu, sensitivity, l1, dim)       the Skellam law (difference of two Poisson(mu))
   VectorDiscreteGaussian(sigma, dim, granularity, sensitivity)
                                           the noise of exactdp.add_noise: dim coordinates on the
   VectorDiscreteLaplace(scale, dim, granularity, sensitivity)   grid granularity * Z
+  DistributedDiscreteGaussian(sigma2, clients, dropout, sensitivity, l1, dim)
+                                          the clients' summed discrete Gaussians (federated)
   PureDP(epsilon)  ZCDP(rho)  GDP(mu)     epsilon-DP, rho-zCDP, mu-GDP
   PoissonSampled(event, q)                `event` on a Poisson sample at rate 0 < q <= 1 (a law
                                           with the "poisson" capability)
@@ -203,11 +205,13 @@ class Staircase(LawEvent):
 
 
 class Skellam(LawEvent):
-    """The Skellam law of variance mu (difference of two Poisson(mu / 2)), integer sensitivity."""
+    """The Skellam law Sk(mu) = Poisson(mu) - Poisson(mu) on an integer query of L2 sensitivity
+    ``sensitivity`` (L1: ``l1``, None: derived) in ``dim`` coordinates."""
     __slots__ = ()
 
-    def __init__(self, mu: Exact, sensitivity: Optional[Exact] = None) -> None:
-        self._of(mu=mu, sensitivity=sensitivity)
+    def __init__(self, mu: Exact, sensitivity: Optional[Exact] = None, l1: Optional[Exact] = None,
+                 dim: Optional[int] = None) -> None:
+        self._of(mu=mu, sensitivity=sensitivity, l1=l1, dim=dim)
 
 
 class DistributedDiscreteGaussian(LawEvent):

@@ -162,6 +162,19 @@ py::dict rdp_at_orders(const EventTexts& events, bool want_epsilon, const std::s
       composition_request(events, want_epsilon, target, "rdp", neighbouring, "", tolerance);
   want_epsilon ? accounting::require_open_unit("delta", r.target)
                : accounting::require_nonnegative_at_most("epsilon", r.target, mpq_class(1'000'000'000), "10^9");
+  if (r.events.empty()) throw ParameterError("event", "event: give at least one event to compose");
+  accounting::check_compose_event_limits(r.events);  // the limits of compose_events' routes
+  accounting::check_event_tolerance(r.options);
+  mpz_class total = 0;
+  for (const auto& [event, count] : r.events) {
+    if (event.is_subsampled() && r.relation != accounting::Neighbouring::kAddRemove) {
+      throw ParameterError("route", "route: rdp does not apply to Poisson-subsampled events under replace-one");
+    }
+    total += mpz_class(count);
+  }
+  if (total > mpz_class("1000000000000")) {
+    throw ParameterError::out_of_range("count", to_string(mpq_class(total)), "a total count <= 10^12");
+  }
   const std::vector<mpq_class> usable = usable_orders(r.events, order_texts);
   mpq_class sum = 0;
   for (const mpq_class& alpha : usable) sum += alpha;

@@ -144,6 +144,23 @@ def test_neighboring_relations():
         dp_accounting.RdpAccountant(neighboring_relation=NeighboringRelation.REPLACE_SPECIAL)
 
 
+def test_rdp_orders_are_checked_before_any_work():
+    with pytest.raises(exactdp.ParameterError, match="orders") as e:
+        dp_accounting.RdpAccountant(orders=[1, 2]).compose(DP_SGD, 10).get_epsilon("1e-5")
+    assert e.value.parameter == "orders"
+    too_many = list(range(3000, 3100, 20)) + [1400]            # they sum to 16,600 > 16,384
+    with pytest.raises(exactdp.LimitError, match="orders"):   # refused at once (zCDP: no pld to fall back on)
+        dp_accounting.RdpAccountant(orders=too_many).compose(events.ZCDpEvent("1/8")).get_epsilon("1e-5")
+    eps = dp_accounting.RdpAccountant(orders=too_many).compose(DP_SGD, 10).get_epsilon_interval("1e-5")
+    assert eps.details["route"] == "pld" and "orders" in eps.details["fallback"]   # as any rdp refusal
+    with pytest.raises(exactdp.ParameterError, match="orders"):
+        dp_accounting.RdpAccountant(orders=[])
+    replace = dp_accounting.RdpAccountant(orders=[2, 8], neighboring_relation=NeighboringRelation.REPLACE_ONE)
+    assert not replace.supports(DP_SGD) and replace.supports(events.GaussianDpEvent(2))
+    at_8 = replace.compose(events.GaussianDpEvent(2), 3).get_epsilon_interval("1e-5")
+    assert at_8.details["rdp_order"] == "8" and at_8.details["orders_used"] == 2
+
+
 def test_accountant_options():
     fine = dp_accounting.PLDAccountant(value_discretization_interval="1e-4").compose(DP_SGD, 10)
     coarse = dp_accounting.PLDAccountant(value_discretization_interval=Fraction(1, 100)).compose(DP_SGD, 10)
