@@ -175,7 +175,7 @@ DpSgdAnswer pld_answer(const DpSgdRequest& r) {
   const mpq_class cost_sigma = rdp.sigma_upper * mpq_class(3, 4);
   search.steps_per_unit = dp_sgd_pld_steps_per_unit(r.q, r.steps, cost_sigma, r.delta);
   std::optional<std::pair<Probe, Probe>> bracket;
-  std::size_t fine_evaluations = 0;
+  std::size_t evaluations = 0;  // the fine search's and, where it fails, the search's
   if (search.steps_per_unit < kFineGrid) {
     // its probes stay within a few per cent of the rdp sigma: costed there (5 % lower)
     const mpq_class fine_sigma = rdp.sigma_upper * mpq_class(19, 20);
@@ -183,7 +183,7 @@ DpSgdAnswer pld_answer(const DpSgdRequest& r) {
     if (fine > search.steps_per_unit) {
       PldEvaluator fe(r, fine);
       bracket = fine_bracket(fe, rdp.sigma_upper, search.resolution, r.epsilon);
-      fine_evaluations = fe.evaluations();
+      evaluations = fe.evaluations();
       if (bracket) {
         search.steps_per_unit = fine;
         search.grid = fe.grid();
@@ -195,13 +195,13 @@ DpSgdAnswer pld_answer(const DpSgdRequest& r) {
     Probe hi = meeting_probe(ev, rdp.sigma_upper, search.resolution, r.epsilon);
     Probe lo = missing_probe(ev, hi, search.resolution, r.epsilon);
     narrow(ev, lo, hi, search.resolution, r.epsilon);
-    fine_evaluations += ev.evaluations();
+    evaluations += ev.evaluations();
     search.grid = ev.grid();
     bracket = std::make_pair(std::move(lo), std::move(hi));
   }
   const Probe& lo = bracket->first;
   const Probe& hi = bracket->second;
-  search.evaluations = fine_evaluations;
+  search.evaluations = evaluations;
   search.optimal_within_resolution = lower_above(lo.epsilon, r.epsilon);
   DpSgdAnswer a;
   a.route = DpSgdRoute::kPld;
