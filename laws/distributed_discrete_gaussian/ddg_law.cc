@@ -4,6 +4,7 @@
 
 #include <exactdp/core/rational.h>
 #include <exactdp/laws/distributed_discrete_gaussian/ddg_privacy.h>
+#include <exactdp/laws/distributed_discrete_gaussian/ddg_reference.h>
 #include <exactdp/laws/internal/params_sampler.h>
 #include <exactdp/samplers/discrete_gaussian.h>
 
@@ -61,12 +62,19 @@ class DistributedDiscreteGaussian final : public Law {
              {"l1", ValueKind::kRational, Role::kPrivacy, "", "0 < l1 <= 10^18",
               "its L1 sensitivity (default min(sqrt(dim) sensitivity, sensitivity^2))"},
              {"dim", ValueKind::kInteger, Role::kPrivacy, "1", "1 <= dim <= 10^9", "the vector dimension"}},
-            Capability::kSample | Capability::kProfile | Capability::kEvent | Capability::kSubsample) {}
+            Capability::kSample | Capability::kAudit | Capability::kProfile | Capability::kEvent |
+                Capability::kSubsample) {}
 
   std::unique_ptr<Sampler> make_sampler(const LawParameters& p, const std::optional<Hardening>& h) const override {
     if (h) unsupported("hardened sampler");
     return std::make_unique<SumSampler>(DiscreteGaussianParams::make(p.rational("sigma2")), survivors_of(p).get_si(),
                                         p.integer("mean"), internal::sampler_description(name(), p));
+  }
+
+  // The exact pmf of the sum (ddg_reference.h), within the convolution's range.
+  std::unique_ptr<verification::ReferenceLaw> reference_law(const LawParameters& p) const override {
+    return std::make_unique<DistributedDiscreteGaussianReferenceLaw>(p.rational("sigma2"), survivors_of(p).get_si(),
+                                                                     p.integer("mean"));
   }
 
   accounting::PrivacyEvent privacy_event(const LawParameters& p) const override {

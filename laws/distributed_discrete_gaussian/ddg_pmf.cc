@@ -107,7 +107,8 @@ DistributedDiscreteGaussianPmf::DistributedDiscreteGaussianPmf(const mpq_class& 
                                                                mpfr_prec_t precision)
     : precision_(std::min(precision, kMaxWorkingPrecision)), residual_(precision_) {
   if (!ddg_exact_profile_feasible(sigma2, mpz_class(survivors))) {
-    throw LimitError("clients", "clients: the exact profile of the distributed discrete Gaussian needs "
+    throw LimitError("clients", "clients: the exact law of the distributed discrete Gaussian sum (its profile and "
+                                "its audit) needs "
                                 "1 <= m <= 10^4 surviving clients and m * sigma2 <= 250, not m = " +
                                     std::to_string(survivors) + ", sigma2 = " + abbreviate(to_string(sigma2)));
   }
@@ -125,6 +126,18 @@ Interval DistributedDiscreteGaussianPmf::mass(long k) const {
   Real upper(precision_);
   mpfr_add(upper, upper_[index], residual_, MPFR_RNDU);
   return Interval::from_ends(lower_[index], upper, precision_);
+}
+
+Interval DistributedDiscreteGaussianPmf::window_sum(long a, long b) const {
+  const long end = half_width();
+  Real lower = zero_real(precision_);
+  Real upper = zero_real(precision_);
+  for (long k = std::max(a, -end); k <= std::min(b, end); ++k) {
+    const auto index = static_cast<std::size_t>(k + end);
+    mpfr_add(lower, lower, lower_[index], MPFR_RNDD);
+    mpfr_add(upper, upper, upper_[index], MPFR_RNDU);
+  }
+  return Interval::from_ends(lower, upper, precision_);
 }
 
 Interval DistributedDiscreteGaussianPmf::delta_at(const mpq_class& epsilon, long shift) const {

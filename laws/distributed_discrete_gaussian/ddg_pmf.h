@@ -42,6 +42,8 @@ class DistributedDiscreteGaussianPmf {
   [[nodiscard]] long half_width() const noexcept { return static_cast<long>(lower_.size() / 2); }
   // An enclosure of P[Z = k] (the window's part plus [0, residual()]).
   [[nodiscard]] Interval mass(long k) const;
+  // An enclosure of sum_{k=a}^{b} A_k, the window's part only (the rest is at most residual()).
+  [[nodiscard]] Interval window_sum(long a, long b) const;
   // An upper bound on the total mass that the window's enclosures leave out.
   [[nodiscard]] const Real& residual() const noexcept { return residual_; }
   // delta(eps) of Z against Z + shift (eps >= 0, shift >= 1), within [0, 1].
