@@ -13,8 +13,8 @@
 // Cost: a sample is m draws: sampling is refused beyond m * max(1, digits of sigma2 / 100) = 10^4
 // (naming "clients").
 // With two or more survivors the privacy maps need sigma2 >= 1/4 (KLS21's range). Plain sampler
-// only (a hardened sampler is refused naming "law"); no audit reference law (the tests audit the
-// sampler against ddg_pmf.h's masses).
+// only (a hardened sampler is refused naming "law"); the audit law: ddg_reference.h (the exact pmf
+// of the sum, within the convolution's range m <= 10^4, m sigma2 <= 250).
 #pragma once
 
 #include <exactdp/laws/law.h>
