@@ -136,7 +136,7 @@ void narrow(PldEvaluator& ev, Probe& lo, Probe& hi, const mpq_class& r, const mp
 
 constexpr unsigned long kFineGrid = 1000;     // coarser grids first try the fine search
 constexpr double kFineSeconds = 1.5;          // its estimate per evaluation (near the rdp sigma)
-constexpr std::size_t kFineEvaluations = 5;   // and its evaluations: about 6 s at most
+constexpr std::size_t kFineEvaluations = 5;   // and its evaluations: at most 7.5 s by the estimate
 
 // sigma (in r's grid, rounded down) where epsilon ~ sigma^-2 would reach the target from p: the
 // first step of the fine search (a heuristic only: every probe is certified).
