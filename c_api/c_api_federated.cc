@@ -98,6 +98,37 @@ int encode_c(const exactdp_fl_params* p, const Float* in, std::size_t n, const u
   return EXACTDP_OK;
 }
 
+// The same into uint32_t residues (bits <= 32): the encoder runs in the caller's uint64_t
+// workspace `work` (work_len == D), which is then narrowed into out (out_len == D) and wiped.
+template <class Float>
+int encode_c_u32(const exactdp_fl_params* p, const Float* in, std::size_t n, const unsigned char* seed,
+                 std::uint32_t* out, std::size_t out_len, std::uint64_t* work, std::size_t work_len, unsigned* attempts) {
+  if (n > 0) require_non_null(in, "in");
+  require_non_null(out, "out");
+  require_non_null(work, "work");
+  const operations::FederatedReport report = report_of(p);
+  const unsigned bits = report.plan->spec().bits;
+  if (bits > 32) {
+    throw ParameterError("bits", "bits = " + std::to_string(bits) + " does not fit uint32_t residues: allowed bits <= 32 "
+                                                                    "(or exactdp_fl_client_encode_f32 / _f64 with uint64_t)");
+  }
+  const std::size_t padded = report.plan->padded_dimension();
+  if (out_len != padded) {
+    throw ParameterError("out", "out has " + std::to_string(out_len) + " entries; allowed: the padded dimension " +
+                                    std::to_string(padded));
+  }
+  if (work_len != padded) {
+    throw ParameterError("work", "work has " + std::to_string(work_len) + " entries; allowed: the padded dimension " +
+                                     std::to_string(padded));
+  }
+  unsigned made = 0;
+  encode_c(p, in, n, seed, work, work_len, &made);
+  for (std::size_t i = 0; i < padded; ++i) out[i] = static_cast<std::uint32_t>(work[i]);  // each < 2^bits <= 2^32
+  sodium_memzero(work, padded * sizeof(std::uint64_t));
+  if (attempts != nullptr) *attempts = made;
+  return EXACTDP_OK;
+}
+
 template <class Float>
 int decode_c(const exactdp_fl_params* p, std::uint64_t* sum, std::size_t sum_len, Float* out, std::size_t n) {
   require_non_null(sum, "sum");
@@ -152,6 +183,22 @@ int exactdp_fl_client_encode_f32(const exactdp_fl_params* params, const float* i
 int exactdp_fl_client_encode_f64(const exactdp_fl_params* params, const double* in, size_t n, const unsigned char* seed,
                                  uint64_t* out, size_t out_len, unsigned* attempts) {
   return guard([&] { return exactdp::internal::encode_c(params, in, n, seed, out, out_len, attempts); });
+}
+
+int exactdp_fl_client_encode_f32_u32(const exactdp_fl_params* params, const float* in, size_t n,
+                                     const unsigned char* seed, uint32_t* out, size_t out_len, uint64_t* work,
+                                     size_t work_len, unsigned* attempts) {
+  return guard([&] {
+    return exactdp::internal::encode_c_u32(params, in, n, seed, out, out_len, work, work_len, attempts);
+  });
+}
+
+int exactdp_fl_client_encode_f64_u32(const exactdp_fl_params* params, const double* in, size_t n,
+                                     const unsigned char* seed, uint32_t* out, size_t out_len, uint64_t* work,
+                                     size_t work_len, unsigned* attempts) {
+  return guard([&] {
+    return exactdp::internal::encode_c_u32(params, in, n, seed, out, out_len, work, work_len, attempts);
+  });
 }
 
 int exactdp_fl_server_decode_f32(const exactdp_fl_params* params, uint64_t* sum, size_t sum_len, float* out, size_t n) {

@@ -377,7 +377,7 @@ EXACTDP_API int exactdp_fl_padded_dimension(const exactdp_fl_params *params, siz
 /* The certified upper bound on the probability that any coordinate of the modular sum wraps
  * around, as decimal text (rounded up), and, when event is not NULL, the round's accountant
  * event (compose --event syntax: "distributed-discrete-gaussian:sigma2=...,clients=...,
- * dropout=...,sensitivity=...,dim=D"; EXACTDP_E_PARAM naming "noise" for skellam). Both buffers
+ * dropout=...,sensitivity=...,dim=D", or "skellam:mu=...,sensitivity=...,dim=D"). Both buffers
  * have len bytes (EXACTDP_E_BUFFER when a text does not fit). */
 EXACTDP_API int exactdp_fl_report(const exactdp_fl_params *params, char *wrap_probability, char *event,
                                   size_t len);
@@ -397,6 +397,17 @@ EXACTDP_API int exactdp_fl_client_encode_f32(const exactdp_fl_params *params, co
 EXACTDP_API int exactdp_fl_client_encode_f64(const exactdp_fl_params *params, const double *in, size_t n,
                                              const unsigned char *seed, uint64_t *out, size_t out_len,
                                              unsigned *attempts);
+/* The client with uint32_t residues (bits <= 32): as above into out[0..out_len) (out_len == D),
+ * the encoder working in the caller's uint64_t workspace work[0..work_len) (work_len == D), which
+ * is wiped before the call returns: nothing is allocated beyond building the plan. Errors (before
+ * anything is drawn or written to out): as above, EXACTDP_E_NULL naming work, and EXACTDP_E_PARAM
+ * naming bits (over 32), out or work (a length other than D). Thread-safe. */
+EXACTDP_API int exactdp_fl_client_encode_f32_u32(const exactdp_fl_params *params, const float *in, size_t n,
+                                                 const unsigned char *seed, uint32_t *out, size_t out_len,
+                                                 uint64_t *work, size_t work_len, unsigned *attempts);
+EXACTDP_API int exactdp_fl_client_encode_f64_u32(const exactdp_fl_params *params, const double *in, size_t n,
+                                                 const unsigned char *seed, uint32_t *out, size_t out_len,
+                                                 uint64_t *work, size_t work_len, unsigned *attempts);
 /* The server: sum[0..sum_len) (sum_len == D, each entry below 2^bits: the clients' encodings
  * added modulo 2^bits) -> out[0..n) (n == d), the sum of the clients' clipped updates plus the
  * noise, in data units (the float nearest each exact value). sum is the workspace: overwritten.
