@@ -21,8 +21,6 @@
 namespace exactdp::mechanisms {
 namespace {
 
-constexpr mpfr_prec_t kPrecision = 128;
-
 // h with 4^h the least power of four >= d (d >= 1).
 unsigned half_log2_of(std::size_t d) {
   const auto m = static_cast<unsigned>(std::bit_width(d - 1));  // 2^m >= d
