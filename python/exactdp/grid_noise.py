@@ -22,7 +22,7 @@ import decimal
 import fractions
 import math
 import numbers
-from typing import Any, Callable, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 import numpy as np
 
@@ -194,6 +194,14 @@ def noise_event(x: Optional[ArrayOrTensor] = None, *, dim: Optional[int] = None,
     its Poisson-sampled form (q= in the event). dim: x's size, or stated without an array
     (e.g. dim=10**6); both given, dim >= x.size (a larger dim is accounted, never a smaller).
     ``event.text`` is the event as exactdp.compose_events takes it."""
+    parameters = _grid_parameters(x, dim, law, sigma, scale, sigma2, granularity, sensitivity)
+    return _grid_event(law, parameters, sample_rate)
+
+
+def _grid_parameters(x: Optional[ArrayOrTensor], dim: Optional[int], law: str, sigma: Optional[Exact],
+                     scale: Optional[Exact], sigma2: Optional[Exact], granularity: Optional[Exact],
+                     sensitivity: Exact) -> Dict[str, Any]:
+    """The parameters of noise_event's grid law (checked by the law when the event is built)."""
     name, text = _noise_parameter(law, sigma, scale, sigma2)
     g = noise_granularity(law=law, granularity=granularity, sigma=text if name == "sigma" else None,
                           sigma2=text if name == "sigma2" else None, scale=text if name == "scale" else None)
@@ -205,28 +213,33 @@ def noise_event(x: Optional[ArrayOrTensor] = None, *, dim: Optional[int] = None,
     if dim is None:
         raise ParameterError("noise_event: give x or dim (the number of coordinates noised)", "dim")
     noise = {"sigma": _exact_sigma(name, text)} if name != "scale" else {"scale": exact_fraction(name, text)}
-    event = Event.of_law(_GRID_LAW.format(law), dim=dim, granularity=g, sensitivity=sensitivity, **noise)
+    return dict(noise, dim=dim, granularity=g, sensitivity=sensitivity)
+
+
+def _grid_event(law: str, parameters: Dict[str, Any], sample_rate: Optional[Exact]) -> Event:
+    """The grid law's event of `law` at `parameters` (_grid_parameters), Poisson-sampled at
+    `sample_rate` when one is stated."""
+    event = Event.of_law(_GRID_LAW.format(law), **parameters)
     return event if sample_rate is None else PoissonSampled(event, sample_rate)
 
 
-def _account(accountant: AnyAccountant, event: Event) -> None:
-    """Records `event` (a noise_event) into an exactdp, dp_accounting- or Opacus-shaped accountant."""
+def _account(accountant: AnyAccountant, event: Event, law: str, parameters: Dict[str, Any],
+             sample_rate: Optional[Exact]) -> None:
+    """Records `event` (_grid_event(law, parameters, sample_rate)) into an exactdp,
+    dp_accounting- or Opacus-shaped accountant."""
     from . import dp_accounting, dp_events, opacus
-    law, _, rest = event.text.partition(":")
-    values = dict(pair.split("=") for pair in rest.split(","))
-    q = values.pop("q", None)
     if isinstance(accountant, Accountant):
         accountant.compose(event)
     elif isinstance(accountant, dp_accounting.Accountant):
-        inner = dp_events.LawDpEvent(law[len("poisson-"):] if q is not None else law, **values)
-        accountant.compose(inner if q is None else dp_events.PoissonSampledDpEvent(q, inner))
+        inner = dp_events.event_class(_GRID_LAW.format(law))(**parameters)
+        accountant.compose(inner if sample_rate is None else dp_events.PoissonSampledDpEvent(sample_rate, inner))
     elif isinstance(accountant, opacus.Accountant):
-        if q is None or "sigma" not in values:
+        if sample_rate is None or "sigma" not in parameters:
             raise ParameterError("an exactdp.opacus accountant accounts Poisson-sampled Gaussian steps: give "
                                  "sample_rate= and law discrete-gaussian", "accountant")
-        clip = exact_fraction("sensitivity", values["sensitivity"])
-        accountant.step(noise_multiplier=exact_fraction("sigma", values["sigma"]) / clip, sample_rate=q,
-                        granularity=values["granularity"], dim=int(values["dim"]), max_grad_norm=clip)
+        clip = exact_fraction("sensitivity", parameters["sensitivity"])
+        accountant.step(noise_multiplier=parameters["sigma"] / clip, sample_rate=sample_rate,
+                        granularity=parameters["granularity"], dim=parameters["dim"], max_grad_norm=clip)
     else:
         raise TypeError("accountant must be an exactdp.Accountant, an exactdp.dp_accounting or an "
                         f"exactdp.opacus accountant, not {type(accountant).__name__}")
@@ -300,8 +313,8 @@ def add_noise(x: ArrayOrTensor, *, law: str = "discrete-gaussian", sigma: Option
         if hardened:
             raise ParameterError("add_noise: accountant= with hardened=True: the hardened sampler's tau is charged "
                                  "to delta (docs/REAL_VALUED.md), which the grid law's event does not carry", "hardened")
-        event = noise_event(array, dim=dim, law=law, granularity=granularity, sensitivity=sensitivity,
-                            sample_rate=sample_rate, **{name: text})
+        parameters = _grid_parameters(array, dim, law, sigma, scale, sigma2, granularity, sensitivity)
+        event = _grid_event(law, parameters, sample_rate)
     elif sensitivity is not None or sample_rate is not None or dim is not None:
         raise ParameterError("add_noise: sensitivity, sample_rate and dim describe the release for accountant=; "
                              "give accountant= too", "accountant")
@@ -324,7 +337,7 @@ def add_noise(x: ArrayOrTensor, *, law: str = "discrete-gaussian", sigma: Option
             source = source.copy()  # overlapping without being the same array: read a copy
     # The accountant is charged by the operation after its checks (threads, the hardened range)
     # and before any noise is drawn.
-    charge = None if accountant is None else (lambda: _account(accountant, event))
+    charge = None if accountant is None else (lambda: _account(accountant, event, law, parameters, sample_rate))
     _exactdp._add_noise(source.reshape(-1), target.reshape(-1), law, name, text, k, hardened, rng, str(int(threads)),
                         charge)
     if out is not None and target is not result:

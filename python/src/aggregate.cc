@@ -25,7 +25,6 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -42,7 +41,6 @@
 #include <exactdp/mechanisms/aggregate/optimal_partition_selection.h>
 #include <exactdp/mechanisms/aggregate/aggregate_from_totals.h>
 #include <exactdp/operations/aggregate.h>
-#include <exactdp/samplers/system_bits.h>
 
 namespace py = pybind11;
 
@@ -210,19 +208,6 @@ class BytesReader : public mechanisms::ByteReader {
   std::string_view text_;
   std::size_t pos_ = 0;
 };
-
-// Runs `work(bits)` without the GIL, on the seeded source under its lock or the OS CSPRNG.
-template <class Work>
-auto with_bits(const py::object& rng, Work&& work) {
-  PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
-  const py::gil_scoped_release release;
-  if (seeded != nullptr) {
-    const std::lock_guard<std::mutex> lock(seeded->mutex());
-    return work(static_cast<BitSource&>(seeded->bits()));
-  }
-  SystemBits system;
-  return work(static_cast<BitSource&>(system));
-}
 
 // Runs `read(source, bits)` (with_bits) on `records`: CSV bytes through a BytesReader, or the
 // typed columns (record_columns).

@@ -26,8 +26,6 @@
 #include <pybind11/stl.h>
 
 #include <functional>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,7 +41,6 @@
 #include <exactdp/mechanisms/estimation/private_max.h>
 #include <exactdp/mechanisms/estimation/sparse_mean.h>
 #include <exactdp/operations/estimate.h>
-#include <exactdp/samplers/system_bits.h>
 
 namespace py = pybind11;
 
@@ -83,20 +80,6 @@ void set_sparse_budget(mechanisms::PeelingBudget& o, const std::string& epsilon,
   o.route = optional_route(route);
   o.sparsity = sparsity;
   o.granularity_exponent = k;
-}
-
-// Runs f with the caller's bit source, GIL released (and the seeded source's lock held).
-template <class F>
-auto with_bits(const py::object& rng, F&& f) {
-  PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
-  const py::gil_scoped_release release;
-  if (seeded != nullptr) {
-    const std::lock_guard<std::mutex> lock(seeded->mutex());
-    return f(static_cast<BitSource&>(seeded->bits()));
-  }
-  thread_local std::unique_ptr<SystemBits> system;
-  if (!system) system = std::make_unique<SystemBits>();
-  return f(static_cast<BitSource&>(*system));
 }
 
 py::dict named(const std::vector<std::pair<std::string, mpq_class>>& items) {
