@@ -1,6 +1,7 @@
 """examples/federated_digits.py, quick settings: 100 clients through exactdp.federated with the
 modular sum as secure aggregation; the printed certified epsilon is the accountant's, the
-distributed model learns (well above chance), and central DP-SGD runs at an epsilon no larger."""
+distributed model learns (well above chance), central DP-SGD runs at an epsilon no larger, and the
+same rounds with Skellam shares at the same variance learn at nearly the same certified epsilon."""
 
 import importlib.util
 import io
@@ -24,12 +25,17 @@ def _example():
 
 def test_quick_run_prints_epsilon_and_accuracies(tmp_path):
     printed = io.StringIO()
-    points = _example().main(["--quick", "--svg", str(tmp_path / "plot.svg")], out=printed)
+    rows = _example().main(["--quick", "--svg", str(tmp_path / "plot.svg")], out=printed)
     text = printed.getvalue()
     assert "100 clients, 15 rounds" in text
-    (epsilon, distributed, central), = points
-    assert distributed > 0.6 and central > 0.6  # chance is 0.1
+    row, = rows
+    assert row.accuracy > 0.6 and row.central_accuracy > 0.6 and row.skellam_accuracy > 0.6  # chance is 0.1
     found = re.search(r"certified epsilon <= ([0-9.]+); central DP-SGD \(z = [0-9.]+, epsilon <= ([0-9.]+)\)", text)
     assert found and float(found.group(2)) <= float(found.group(1)) + 1e-4
-    assert abs(float(found.group(1)) - epsilon) < 1e-3
-    assert (tmp_path / "plot.svg").read_text().startswith("<svg")
+    assert abs(float(found.group(1)) - row.epsilon) < 1e-3
+    skellam = re.search(r"Skellam shares: accuracy [0-9.]+, certified epsilon <= ([0-9.]+)", text)
+    assert skellam and abs(float(skellam.group(1)) - row.skellam_epsilon) < 1e-3
+    # same variance and sensitivity: the Skellam sum's epsilon is within 1% of the discrete Gaussian's
+    assert abs(row.skellam_epsilon - row.epsilon) < 0.01 * row.epsilon
+    plot = (tmp_path / "plot.svg").read_text()
+    assert plot.startswith("<svg") and plot.count("<polyline") == 3 and "Skellam" in plot
