@@ -59,6 +59,18 @@ def test_add_noise_records_into_each_accountant_shape():
         assert _same(got, want), type(acc)
 
 
+def test_the_accountant_shapes_record_a_sensitivity_other_than_one():
+    """The dp_accounting and Opacus shapes carry sensitivity (Opacus' as noise_multiplier = sigma /
+    max_grad_norm): each answers as compose_events on the event string."""
+    x = np.zeros(100)
+    text = exactdp.noise_event(x, sigma="2.2", sensitivity=2, sample_rate="0.01").text
+    want = exactdp.compose_events([(text, 2)], delta="1e-5")
+    for acc in (dp_accounting.PLDAccountant(), opacus.accountants.PRVAccountant()):
+        for _ in range(2):
+            exactdp.add_noise(x, sigma="2.2", accountant=acc, sensitivity=2, sample_rate="0.01")
+        assert _same(acc.get_epsilon("1e-5").interval, want), type(acc)
+
+
 def test_add_noise_charges_before_noising_and_refuses_an_unaccountable_call():
     x = np.zeros(10)
     with pytest.raises(exactdp.ParameterError, match="sensitivity"):
