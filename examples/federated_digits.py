@@ -19,8 +19,8 @@ gradients, the server adding exact discrete Gaussian grid noise (exactdp.add_noi
 its noise multiplier searched so that its certified epsilon over the same rounds is at most the
 distributed one; the same rounds with Skellam shares at the same variance (each client adds
 Sk(mu) with 2 mu = sigma2, plain draws), their certified epsilon from the skellam event of the
-server's sum; and the model without privacy. A Skellam draw costs about 1.4 us, so a round is
-100 clients x D = 1024 draws (d = 650 padded), about 0.2 s: 60 rounds take some 12 s per z. The
+server's sum; and the model without privacy. A client's Skellam encode costs about 1.8 ms (D = 1024
+draws, d = 650 padded), so a round takes about 0.2 s: 60 rounds some 11 s per z. The
 full run sweeps z and writes an accuracy-vs-epsilon plot as a hand-written SVG (--svg PATH).
 """
 
