@@ -71,7 +71,7 @@ int cmd_sample(Args args, Io& io) {
   // Validate everything before drawing a bit or printing a line.
   const SamplerSpec spec = parse_sampler_spec(parsed.positionals()[0], parsed);
   if (!parsed.has("-n")) throw UsageError("missing required option -n (number of samples)");
-  const unsigned long long n = operations::checked_sample_count("n", parsed.require("-n"));
+  const unsigned long long n = operations::checked_sample_count(*spec.law, spec.params, "n", parsed.require("-n"));
   const std::unique_ptr<BitSource> bits = bit_source_from_seed_option(parsed, io.err);
   if (spec.is_hardened()) {
     // The isochronous draw, straight into an int64; only the printing depends on the value.

@@ -199,6 +199,9 @@ class Law {
   [[nodiscard]] virtual accounting::PrivacyEvent privacy_event(const LawParameters& p) const;
   // The law's release route (kNone: release does not add this noise).
   [[nodiscard]] virtual ReleaseRoute release_route() const { return ReleaseRoute::kNone; }
+  // The work of one sample in draws of the law's component sampler (the distributed discrete
+  // Gaussian: one discrete Gaussian per surviving client); operations/draw_cost.h charges it.
+  [[nodiscard]] virtual unsigned long long draws_per_sample(const LawParameters& /*p*/) const { return 1; }
   // audit-timing's class unit (nullopt: the law is not timing-audited).
   [[nodiscard]] virtual std::optional<TimingUnit> timing_unit(const LawParameters& p) const;
   // The calibration map (noise_calibration.h): the noise parameter, on the private side, that

@@ -19,7 +19,7 @@ AuditPlan plan_audit(const AuditRequest& request) {
   }
   if (request.samples) {
     plan.draws = checked_count("samples", *request.samples, 1, verification::kMaxSampleCount);
-    check_draw_cost(plan.sample.params, plan.draws, "samples", "samples = " + std::to_string(plan.draws));
+    check_sample_cost(*plan.sample.law, plan.sample.params, plan.draws, "samples", false);
   }
   return plan;
 }

@@ -6,6 +6,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/operations/checked_count.h>
+#include <exactdp/operations/draw_cost.h>
 #include <exactdp/operations/law_names.h>
 #include <exactdp/operations/mechanisms.h>
 #include <exactdp/samplers/hardening.h>
@@ -83,6 +84,13 @@ SamplePlan plan_sample(const SampleRequest& request) {
 
 unsigned long long checked_sample_count(const std::string& parameter, const std::string& text) {
   return checked_count(parameter, text, 0, kMaxSamples);
+}
+
+unsigned long long checked_sample_count(const laws::Law& law, const laws::LawParameters& params,
+                                        const std::string& parameter, const std::string& text) {
+  const unsigned long long n = checked_sample_count(parameter, text);
+  check_sample_cost(law, params, n, parameter, true);
+  return n;
 }
 
 }  // namespace exactdp::operations

@@ -51,5 +51,10 @@ struct SamplePlan {
 // The number of draws from its integer text, 0 <= count <= kMaxSamples, else ParameterError
 // naming `parameter` (the command line's n, Python's size).
 [[nodiscard]] unsigned long long checked_sample_count(const std::string& parameter, const std::string& text);
+// The same for draws of a law at validated parameters, also refused (LimitError naming
+// `parameter`) when a sample is several draws (Law::draws_per_sample) and the count's draws are
+// over the cost limit (operations/draw_cost.h: check_sample_cost).
+[[nodiscard]] unsigned long long checked_sample_count(const laws::Law& law, const laws::LawParameters& params,
+                                                      const std::string& parameter, const std::string& text);
 
 }  // namespace exactdp::operations

@@ -77,6 +77,9 @@ class DistributedDiscreteGaussian final : public Law {
                                                                      p.integer("mean"));
   }
 
+  // One discrete Gaussian per survivor (at most 10^4: check_sampling_cost).
+  unsigned long long draws_per_sample(const LawParameters& p) const override { return survivors_of(p).get_ui(); }
+
   accounting::PrivacyEvent privacy_event(const LawParameters& p) const override {
     return accounting::PrivacyEvent::of_law(std::make_shared<DistributedDiscreteGaussianPrivacy>(privacy_parameters(p)));
   }

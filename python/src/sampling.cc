@@ -102,8 +102,10 @@ py::tuple sample(const std::string& law, const Given& given, bool hardened, cons
                  py::ssize_t n, const py::object& rng) {
   operations::SampleRequest request{law, given, hardened, {}, operations::kPythonSpelling};
   if (tau_bits) request.tau_bits = std::to_string(*tau_bits);
-  const std::shared_ptr<const laws::Sampler> sampler = operations::plan_sample(request).sampler;
-  const auto count = static_cast<py::ssize_t>(operations::checked_sample_count("size", std::to_string(n)));
+  const operations::SamplePlan plan = operations::plan_sample(request);
+  const std::shared_ptr<const laws::Sampler> sampler = plan.sampler;
+  const auto count =
+      static_cast<py::ssize_t>(operations::checked_sample_count(*plan.law, plan.params, "size", std::to_string(n)));
   PySeededBits* seeded = rng.is_none() ? nullptr : rng.cast<PySeededBits*>();
   py::array_t<std::int64_t> result(count);
   std::int64_t* out = result.mutable_data();

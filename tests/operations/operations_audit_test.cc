@@ -55,6 +55,31 @@ TEST(OperationsAudit, ChecksRunBeforeAnyDraw) {
             "samples");
 }
 
+// A distributed discrete Gaussian sample is one discrete Gaussian per surviving client: the cost
+// limit charges samples * survivors draws (0.25 us each below 200 digits: 1.6*10^7 draws in 4 s).
+TEST(OperationsAudit, ChargesEverySurvivorsDraw) {
+  AuditRequest r{.law = "distributed-discrete-gaussian",
+                 .parameters = {{"sigma2", "1/4"}, {"clients", "1000"}},
+                 .samples = "1000000"};
+  const auto limit = thrown<LimitError>([&] { (void)plan_audit(r); });
+  EXPECT_EQ(limit.parameter(), "samples");
+  EXPECT_NE(std::string(limit.what()).find("samples = 1000000 is over the cost limit of distributed-discrete-gaussian: "
+                                           "a sample is 1000 draws"),
+            std::string::npos)
+      << limit.what();
+  EXPECT_NE(std::string(limit.what()).find("allowed at most 16000 samples"), std::string::npos) << limit.what();
+  r.samples = "16000";
+  EXPECT_EQ(plan_audit(r).draws, 16000u);
+  r.samples = "16001";
+  EXPECT_EQ(thrown<LimitError>([&] { (void)plan_audit(r); }).parameter(), "samples");
+  // Dropouts leave fewer draws: 500 survivors of 1000.
+  r.parameters.emplace_back("dropout", "1/2");
+  EXPECT_EQ(plan_audit(r).draws, 16001u);
+  // A one-draw law keeps the count limit alone below 1,000 digits.
+  const AuditRequest gaussian{.law = "discrete-gaussian", .parameters = {{"sigma2", "9/4"}}, .samples = "10000000000"};
+  EXPECT_EQ(plan_audit(gaussian).draws, 10'000'000'000ULL);
+}
+
 TEST(OperationsAuditTiming, ChecksRunBeforeAnyCall) {
   // A law without a timing unit is refused before its parameters are read.
   AuditTimingRequest r{.law = "bernoulli-exp", .parameters = {{"gamma", "-1"}}};

@@ -81,6 +81,22 @@ def test_sample_count_limit_is_the_same_check_in_both_faces():
     assert str(info.value) == "size = 10000000001 is out of range: allowed 0 <= size <= 10000000000"
 
 
+def test_sample_draw_cost_of_many_survivors_is_the_same_check_in_both_faces():
+    # A distributed discrete Gaussian sample is one discrete Gaussian per surviving client: the
+    # count is charged count * survivors draws (operations/draw_cost.h), before a bit is drawn.
+    law = ("distributed-discrete-gaussian", "--sigma2", "1/4", "--clients", "10000")
+    text = cli_error("sample", *law, "-n", "1601")
+    with pytest.raises(exactdp.LimitError) as info:
+        exactdp.sample("distributed-discrete-gaussian", size=1601, sigma2="1/4", clients=10000)
+    assert info.value.parameter == "size"
+    assert text.startswith("n = 1601 is over the cost limit of distributed-discrete-gaussian: "
+                           "a sample is 10000 draws")
+    assert "allowed at most 1600 samples" in text
+    assert str(info.value) == "size" + text[1:]
+    text = cli_error("audit", *law[:-1], "1000", "--samples", "1000000")  # the audit's m sigma2 <= 250
+    assert text.startswith("samples = 1000000 is over the cost limit of distributed-discrete-gaussian")
+
+
 def test_measure_gdp_scale_limit_is_the_same_error_in_both_faces():
     # The staircase's sensitivity enters the natural mu sensitivity/gamma <= 30 from both faces.
     text = cli_error("measure-gdp", "staircase", "--gamma", "1/10", "--sensitivity", "4")
