@@ -89,7 +89,7 @@ FederatedReport plan_federated(const FederatedRequest& request) {
   if (spec.noise == mechanisms::kClientSkellam && spec.dimension > kMaxSkellamPaddedDimension) {
     throw LimitError("dimension", "dimension = " + std::to_string(spec.dimension) +
                                       " is over the skellam limit: allowed dimension <= 65536 with noise = skellam "
-                                      "(each coordinate's share costs tens of microseconds; discrete-gaussian allows 2^24)");
+                                      "(each coordinate's share costs 1.5-15 microseconds; discrete-gaussian allows 2^24)");
   }
   // d <= 65536 = 4^8 pads to at most 65536 coordinates.
   auto plan = std::make_shared<const mechanisms::FederatedPlan>(mechanisms::FederatedPlan::make(spec));

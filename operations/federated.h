@@ -21,7 +21,7 @@
 
 namespace exactdp::operations {
 
-// A Skellam share costs tens of microseconds a coordinate (docs/FEDERATED.md, "The sampler"):
+// A Skellam share costs 1.5 (large mu) to 15 (mu near 25) microseconds a coordinate (docs/FEDERATED.md, "The sampler"):
 // the padded dimension is capped so that one encoding stays within 10 s of CPU (SECURITY.md,
 // "Limits"). The discrete Gaussian's is the plan's (2^24).
 inline constexpr std::size_t kMaxSkellamPaddedDimension = std::size_t{1} << 16;
