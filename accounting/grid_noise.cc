@@ -3,15 +3,10 @@
 #include <stdexcept>
 
 #include <exactdp/accounting/gaussian_profile.h>
+#include <exactdp/core/rational_rounding.h>
 
 namespace exactdp::accounting {
 namespace {
-
-mpz_class floor_of(const mpq_class& x) {
-  mpz_class out;
-  mpz_fdiv_q(out.get_mpz_t(), x.get_num_mpz_t(), x.get_den_mpz_t());
-  return out;
-}
 
 mpz_class isqrt(const mpz_class& x) {
   mpz_class out;

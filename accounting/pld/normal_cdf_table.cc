@@ -1,18 +1,13 @@
 #include <exactdp/accounting/pld/normal_cdf_table.h>
 
 #include <exactdp/core/interval.h>
+#include <exactdp/core/rational_rounding.h>
 #include <exactdp/accounting/normal.h>
 
 namespace exactdp::accounting::pld {
 namespace {
 
 constexpr int kTerms = 24;  // N
-
-mpz_class floor_of(const mpq_class& v) {
-  mpz_class out;
-  mpz_fdiv_q(out.get_mpz_t(), v.get_num_mpz_t(), v.get_den_mpz_t());
-  return out;
-}
 
 // An upper bound of the radius of `x` around `mid` (the larger distance to an end, rounded up).
 void radius_up(mpfr_ptr out, const Interval& x, mpfr_srcptr mid) {

@@ -7,6 +7,7 @@
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/core/rational_rounding.h>
 #include <exactdp/mechanisms/release/internal/noise_drawer.h>
 
 namespace exactdp::mechanisms {
@@ -14,12 +15,6 @@ namespace {
 
 constexpr mpfr_prec_t kPrec = exactdp::kDefaultPrecision;
 constexpr int kMaxRaise = 10'000;  // certified-check retries above the analytic start
-
-mpz_class ceil_of(const mpq_class& x) {
-  mpz_class out;
-  mpz_cdiv_q(out.get_mpz_t(), x.get_num_mpz_t(), x.get_den_mpz_t());
-  return out;
-}
 
 }  // namespace
 

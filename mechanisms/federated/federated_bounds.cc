@@ -9,24 +9,13 @@
 
 #include <exactdp/core/interval.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/core/rational_rounding.h>
 #include <exactdp/mechanisms/federated/federated_plan.h>
 
 namespace exactdp::mechanisms {
 namespace {
 
 constexpr mpfr_prec_t kPrecision = 128;
-
-mpz_class floor_of(const mpq_class& q) {
-  mpz_class r;
-  mpz_fdiv_q(r.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-  return r;
-}
-
-mpz_class ceil_of(const mpq_class& q) {
-  mpz_class r;
-  mpz_cdiv_q(r.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-  return r;
-}
 
 // P[X >= a] for X the sum of the noise shares: sub-Gaussian (discrete Gaussian, variance proxy
 // `variance`) or Sk(variance / 2) (Chernoff at t ~ asinh(a / variance)); a > 0.
