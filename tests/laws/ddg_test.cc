@@ -18,6 +18,7 @@
 #include <exactdp/samplers/seeded_bits.h>
 #include <exactdp/verification/goodness_of_fit.h>
 #include "tests/support/audit_helpers.h"
+#include "tests/support/rationals.h"
 #include "tests/support/seeds.h"
 
 namespace exactdp::laws {
@@ -25,16 +26,6 @@ namespace {
 
 using exactdp::Interval;
 constexpr mpfr_prec_t kP = 256;
-
-// The reference value (30 significant digits) lies in the enclosure widened by 1e-27 relative.
-bool holds(const Interval& enclosure, const char* reference) {
-  const mpq_class r(mpq_class(mpz_class(1), mpz_class("1000000000000000000000000000")));
-  Real v(kP);
-  mpfr_set_str(v, reference, 10, MPFR_RNDN);
-  const mpq_class x = to_mpq(v);
-  const mpq_class slack = abs(x) * r;
-  return !lower_above(enclosure, x + slack) && !upper_at_most(enclosure, x - slack) && enclosure.is_finite();
-}
 
 DistributedDiscreteGaussianPrivacy scalar_maps(const char* sigma2, long m, long d) {
   return DistributedDiscreteGaussianPrivacy({mpq_class(sigma2), m, mpq_class(d), std::nullopt, 1});
@@ -53,7 +44,7 @@ TEST(DdgPmf, MassesMatchMpmath) {
                         {"10", 4, 25, "0.0000255243346651363112806687736745"}};
   for (const Case& c : cases) {
     const DistributedDiscreteGaussianPmf pmf(mpq_class(c.sigma2), c.m, kP);
-    EXPECT_TRUE(holds(pmf.mass(c.k), c.value)) << c.sigma2 << " " << c.m << " " << pmf.mass(c.k).debug_string();
+    EXPECT_TRUE(test_support::encloses_reference(pmf.mass(c.k), c.value)) << c.sigma2 << " " << c.m << " " << pmf.mass(c.k).debug_string();
   }
 }
 
@@ -73,7 +64,7 @@ TEST(DdgPrivacy, ExactProfileMatchesMpmath) {
     const auto maps = scalar_maps(c.sigma2, c.m, c.d);
     ASSERT_TRUE(maps.exact_profile());
     const Interval delta = maps.delta_at(mpq_class(c.eps), kP);
-    EXPECT_TRUE(holds(delta, c.value)) << c.sigma2 << " m=" << c.m << " " << delta.debug_string();
+    EXPECT_TRUE(test_support::encloses_reference(delta, c.value)) << c.sigma2 << " m=" << c.m << " " << delta.debug_string();
   }
 }
 
