@@ -89,10 +89,7 @@ EstimateResult dp_lasso(const MatrixView& x, std::span<const double> y, const Dp
                         BitSource& bits) {
   validate_privacy_target(o.epsilon, o.delta);
   validate_matrix(x, "x");
-  if (y.size() != x.rows) {
-    throw ParameterError("y", "y has " + std::to_string(y.size()) + " values: allowed " + std::to_string(x.rows) +
-                                  " (one per row of x)");
-  }
+  check_response_length(y.size(), x.rows);
   check_dp_lasso(x.rows, x.cols, o);
   const RegressionGrid grid = regression_grid(o.coordinate_bound, o.response_bound, o.granularity_exponent);
   return dp_lasso_of_grid(truncated_regression_data(x, y, grid), o, bits);

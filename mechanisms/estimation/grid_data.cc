@@ -133,6 +133,13 @@ RegressionGridData truncated_regression_data(const MatrixView& x, std::span<cons
   return data;
 }
 
+void check_response_length(std::size_t y_values, std::size_t rows) {
+  if (y_values != rows) {
+    throw ParameterError("y", "y has " + std::to_string(y_values) + " values: allowed " + std::to_string(rows) +
+                                  " (one per row of x)");
+  }
+}
+
 void check_regression_data(const RegressionGridData& data, const RegressionGrid& grid) {
   if (data.k != grid.k) {
     throw ParameterError("granularity_exponent", "granularity_exponent: the data are on the grid 2^-" +
@@ -143,10 +150,7 @@ void check_regression_data(const RegressionGridData& data, const RegressionGrid&
     throw ParameterError("x", "x has " + std::to_string(data.x.size()) + " values: allowed rows * cols = " +
                                   std::to_string(data.rows) + " * " + std::to_string(data.cols) + " >= 1");
   }
-  if (data.y.size() != data.rows) {
-    throw ParameterError("y", "y has " + std::to_string(data.y.size()) + " values: allowed " +
-                                  std::to_string(data.rows) + " (one per row of x)");
-  }
+  check_response_length(data.y.size(), data.rows);
   const auto check = [](const std::vector<std::int64_t>& v, std::int64_t bound, const char* name) {
     for (std::size_t i = 0; i < v.size(); ++i) {
       if (v[i] < -bound || v[i] > bound) {

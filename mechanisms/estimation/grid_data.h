@@ -82,6 +82,9 @@ struct RegressionGrid {
 [[nodiscard]] RegressionGridData truncated_regression_data(const MatrixView& x, std::span<const double> y,
                                                            const RegressionGrid& grid);
 
+// ParameterError naming y unless y has `rows` values (one per row of x).
+void check_response_length(std::size_t y_values, std::size_t rows);
+
 // ParameterError unless data is on `grid` (naming granularity_exponent when data.k differs), x has
 // rows x cols >= 1 values and y rows (naming x / y), and every value is within its bound (naming
 // x[i] / y[i]): what an entry point taking grid data checks before trusting a sensitivity.

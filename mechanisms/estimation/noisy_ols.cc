@@ -87,10 +87,7 @@ std::vector<mpq_class> truncated_ols(const MatrixView& x, std::span<const double
   validate_privacy_target(o.epsilon, o.delta);
   check_epsilon_size(o.epsilon);
   validate_matrix(x, "x");
-  if (y.size() != x.rows) {
-    throw ParameterError("y", "y has " + std::to_string(y.size()) + " values: allowed " + std::to_string(x.rows) +
-                                  " (one per row of x)");
-  }
+  check_response_length(y.size(), x.rows);
   check_noisy_ols(x.rows, x.cols, o);
   const RegressionGrid grid = regression_grid(o.coordinate_bound, o.response_bound, o.granularity_exponent);
   return truncated_ols_of_grid(truncated_regression_data(x, y, grid), o);
@@ -131,10 +128,7 @@ std::vector<mpq_class> truncated_ols_of_grid(const RegressionGridData& data, con
 EstimateResult noisy_ols(const MatrixView& x, std::span<const double> y, const NoisyOlsOptions& o,
                          BitSource& bits) {
   validate_matrix(x, "x");
-  if (y.size() != x.rows) {
-    throw ParameterError("y", "y has " + std::to_string(y.size()) + " values: allowed " + std::to_string(x.rows) +
-                                  " (one per row of x)");
-  }
+  check_response_length(y.size(), x.rows);
   check_noisy_ols(x.rows, x.cols, o);
   const RegressionGrid grid = regression_grid(o.coordinate_bound, o.response_bound, o.granularity_exponent);
   return noisy_ols_of_grid(truncated_regression_data(x, y, grid), o, bits);
