@@ -74,11 +74,6 @@ std::string release_law_named(const std::optional<std::string>& name) {
                                         " is not a noise law aggregate adds: allowed " + mechanisms::release_law_names());
 }
 
-std::optional<mpq_class> optional_rational(const char* name, const std::optional<std::string>& text) {
-  if (!text) return std::nullopt;
-  return parse_rational(name, *text);
-}
-
 std::optional<mpq_class> scale_in_units(const AggregateReport& report, const mechanisms::QuantityNoise& q,
                                         const mpq_class& grid) {
   if (report.pure_epsilon) return mpq_class(q.scale * grid);

@@ -18,4 +18,9 @@ unsigned long long checked_count(const std::string& name, const std::string& tex
   return std::stoull(n.get_str());
 }
 
+std::optional<mpq_class> optional_rational(std::string_view name, const std::optional<std::string>& text) {
+  if (!text) return std::nullopt;
+  return parse_rational(name, *text);
+}
+
 }  // namespace exactdp::operations

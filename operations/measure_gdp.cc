@@ -22,11 +22,6 @@ namespace {
                                           r.spelling.see_help);
 }
 
-std::optional<mpq_class> optional_rational(const std::string& name, const std::optional<std::string>& text) {
-  if (!text) return std::nullopt;
-  return parse_rational(name, *text);
-}
-
 }  // namespace
 
 accounting::GdpMeasurable measure_gdp_mechanism(const MeasureGdpRequest& request) {

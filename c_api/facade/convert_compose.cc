@@ -10,28 +10,20 @@
 
 #include <exactdp/c_api/internal/law_calls.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/operations/checked_count.h>
 #include <exactdp/operations/compose.h>
 #include <exactdp/operations/convert.h>
 
 namespace exactdp {
-namespace {
-
-std::optional<mpq_class> rational_if_given(const char* name, const std::optional<std::string>& text) {
-  if (!text) return std::nullopt;
-  return parse_rational(name, *text);
-}
-
-}  // namespace
-
 ConvertReport convert(const ConvertRequest& request) {
   const internal::MpfrCacheRelease release;
   operations::ConvertRequest r;
   r.source = request.source;
-  r.rho = rational_if_given("rho", request.rho);
-  r.mu = rational_if_given("mu", request.mu);
-  r.epsilon = rational_if_given("epsilon", request.epsilon);
-  r.delta = rational_if_given("delta", request.delta);
-  r.tolerance = rational_if_given("tolerance", request.tolerance);
+  r.rho = operations::optional_rational("rho", request.rho);
+  r.mu = operations::optional_rational("mu", request.mu);
+  r.epsilon = operations::optional_rational("epsilon", request.epsilon);
+  r.delta = operations::optional_rational("delta", request.delta);
+  r.tolerance = operations::optional_rational("tolerance", request.tolerance);
   r.spelling = internal::kFacadeSpelling;
   const operations::ConvertReport c = operations::convert(r);
   return {c.source, c.result, c.value.value, c.value.tolerance_met, c.alpha, c.rho, c.route, c.meaning};
@@ -44,7 +36,7 @@ ComposePureDpReport compose_pure_dp(const ComposePureDpRequest& request) {
   r.k = request.k;
   r.delta = parse_rational("delta", request.delta);
   r.method = request.method;
-  r.tolerance = rational_if_given("tolerance", request.tolerance);
+  r.tolerance = operations::optional_rational("tolerance", request.tolerance);
   r.spelling = internal::kFacadeSpelling;
   const operations::ComposePureDpReport c = operations::compose_pure_dp(r);
   ComposePureDpReport out{c.epsilon, c.k, c.delta, {}};
