@@ -15,6 +15,7 @@
 #include <exactdp/operations/convert.h>
 
 namespace exactdp {
+
 ConvertReport convert(const ConvertRequest& request) {
   const internal::MpfrCacheRelease release;
   operations::ConvertRequest r;
