@@ -119,6 +119,25 @@ py::dict result_dict(const EstimateResult& r) {
   return d;
 }
 
+// The dicts of private_max and peeling, shared by the array and the column entry points.
+py::dict private_max_dict(const mechanisms::PrivateMaxResult& r) {
+  py::dict d;
+  d["index"] = r.index;
+  d["value"] = to_string(r.value);
+  d["guarantee"] = guarantee_dict(r.guarantee);
+  return d;
+}
+
+py::dict peeling_dict(const mechanisms::PeelingResult& r) {
+  py::list values;
+  for (const auto& value : r.values) values.append(to_string(value));
+  py::dict d;
+  d["indices"] = r.indices;
+  d["values"] = values;
+  d["guarantee"] = guarantee_dict(r.guarantee);
+  return d;
+}
+
 py::dict private_max(const Array& v, const std::string& epsilon, const std::string& sensitivity,
                      std::optional<long> k, const py::object& rng) {
   mechanisms::PrivateMaxOptions o;
@@ -126,11 +145,7 @@ py::dict private_max(const Array& v, const std::string& epsilon, const std::stri
   o.sensitivity = parse_rational("sensitivity", sensitivity);
   o.granularity_exponent = k;
   const auto r = with_bits(rng, [&](BitSource& bits) { return mechanisms::private_max(span_of(v), o, bits); });
-  py::dict d;
-  d["index"] = r.index;
-  d["value"] = to_string(r.value);
-  d["guarantee"] = guarantee_dict(r.guarantee);
-  return d;
+  return private_max_dict(r);
 }
 
 py::dict peeling(const Array& v, const std::string& epsilon, const std::string& delta, const std::string& route,
@@ -139,13 +154,7 @@ py::dict peeling(const Array& v, const std::string& epsilon, const std::string& 
   set_sparse_budget(o, epsilon, delta, route, sparsity, k);
   o.sensitivity = parse_rational("sensitivity", sensitivity);
   const auto r = with_bits(rng, [&](BitSource& bits) { return mechanisms::peeling(span_of(v), o, bits); });
-  py::list values;
-  for (const auto& value : r.values) values.append(to_string(value));
-  py::dict d;
-  d["indices"] = r.indices;
-  d["values"] = values;
-  d["guarantee"] = guarantee_dict(r.guarantee);
-  return d;
+  return peeling_dict(r);
 }
 
 py::dict sparse_mean(const Array& x, const std::string& epsilon, const std::string& delta, const std::string& route,
@@ -227,11 +236,7 @@ py::dict private_max_columns(const py::list& v, const std::string& epsilon, cons
   const mechanisms::PrivateMaxOptions o = operations::plan_private_max({epsilon, sensitivity, k});
   const mechanisms::RecordColumn data = one_column(v, "v");
   const auto r = with_bits(rng, [&](BitSource& bits) { return operations::estimate_private_max(o, data, bits); });
-  py::dict d;
-  d["index"] = r.index;
-  d["value"] = to_string(r.value);
-  d["guarantee"] = guarantee_dict(r.guarantee);
-  return d;
+  return private_max_dict(r);
 }
 
 py::dict peeling_columns(const py::list& v, const std::string& epsilon, const std::string& delta,
@@ -241,13 +246,7 @@ py::dict peeling_columns(const py::list& v, const std::string& epsilon, const st
       {std::to_string(sparsity), epsilon, optional_text(delta), optional_text(route), sensitivity, k});
   const mechanisms::RecordColumn data = one_column(v, "v");
   const auto r = with_bits(rng, [&](BitSource& bits) { return operations::estimate_peeling(o, data, bits); });
-  py::list values;
-  for (const auto& value : r.values) values.append(to_string(value));
-  py::dict d;
-  d["indices"] = r.indices;
-  d["values"] = values;
-  d["guarantee"] = guarantee_dict(r.guarantee);
-  return d;
+  return peeling_dict(r);
 }
 
 py::dict noisy_ols_columns(const py::list& x, const py::list& y, const std::string& epsilon, const std::string& delta,
