@@ -79,12 +79,10 @@ struct ClientBits {
   std::variant<std::monostate, SystemBits, SeededBits> source;
 };
 
+// The client's encoding under a plan already built (pointers checked by the caller).
 template <class Float>
-int encode_c(const exactdp_fl_params* p, const Float* in, std::size_t n, const unsigned char* seed, std::uint64_t* out,
-             std::size_t out_len, unsigned* attempts) {
-  if (n > 0) require_non_null(in, "in");
-  require_non_null(out, "out");
-  const operations::FederatedReport report = report_of(p);
+int encode_planned(const operations::FederatedReport& report, const Float* in, std::size_t n, const unsigned char* seed,
+                   std::uint64_t* out, std::size_t out_len, unsigned* attempts) {
   ClientBits bits(seed);
   mechanisms::EncodeReport r;
   try {
@@ -96,6 +94,14 @@ int encode_c(const exactdp_fl_params* p, const Float* in, std::size_t n, const u
   }
   if (attempts != nullptr) *attempts = r.zeroed ? 0 : r.attempts;
   return EXACTDP_OK;
+}
+
+template <class Float>
+int encode_c(const exactdp_fl_params* p, const Float* in, std::size_t n, const unsigned char* seed, std::uint64_t* out,
+             std::size_t out_len, unsigned* attempts) {
+  if (n > 0) require_non_null(in, "in");
+  require_non_null(out, "out");
+  return encode_planned(report_of(p), in, n, seed, out, out_len, attempts);
 }
 
 // The same into uint32_t residues (bits <= 32): the encoder runs in the caller's uint64_t
@@ -122,7 +128,7 @@ int encode_c_u32(const exactdp_fl_params* p, const Float* in, std::size_t n, con
                                      std::to_string(padded));
   }
   unsigned made = 0;
-  encode_c(p, in, n, seed, work, work_len, &made);
+  encode_planned(report, in, n, seed, work, work_len, &made);
   for (std::size_t i = 0; i < padded; ++i) out[i] = static_cast<std::uint32_t>(work[i]);  // each < 2^bits <= 2^32
   sodium_memzero(work, padded * sizeof(std::uint64_t));
   if (attempts != nullptr) *attempts = made;
