@@ -176,7 +176,10 @@ TEST_P(FederatedEndToEnd, SeededMeanIsWithinTheStatedNoise) {
   }
   // Per coordinate of the mean: variance (n sigma2 + n D g^2 / 4) / n^2 <= 0.0084 + 2^-17; the
   // mean over 64 coordinates of e^2 is below 3x that except with negligible probability, and
-  // above 1/3 of it (a pipeline that drops the noise or doubles it fails).
+  // above 1/3 of it (a pipeline that drops the noise or doubles it fails). False alarm, taking
+  // 64 e^2 / variance as chi-square with 64 degrees of freedom (the errors as independent normals,
+  // variance between 1/(4 n) and 0.0084 + 2^-17): P[chi2_64 < 64/3] <= 1.1e-7 and
+  // P[chi2_64 > 192 (1/(4 n)) / (0.0084 + 2^-17)] < 2e-14, so about 1e-7 per case (the seeds are fixed).
   const mpq_class variance = mpq_class(1, 4) / n;
   EXPECT_LT(squared / d, 3 * variance);
   EXPECT_GT(squared / d, variance / 3);
