@@ -170,8 +170,8 @@ inline uint128 proposal_window(Source& bits, unsigned p) {
 // proposal_window calls): count P / 64 whole words, then the rest (under 64 bits) at the top of one
 // more word; zero words after them up to the array's end, so that every window below reads three
 // words inside the array (the windows of proposals past count read zeros).
-constexpr std::size_t kMaxGroupWords = kRejectionGroupWords;
-static_assert(kMaxGroupWords >= (kRejectionWidthBits + 1 + 26) / 2 + 1 + 8, "the IFMA group loads 16 words from any proposal's");
+static_assert(kRejectionGroupWords >= (kRejectionWidthBits + 1 + 26) / 2 + 1 + 8,
+              "the IFMA group loads 16 words from any proposal's");
 inline void read_group_words(BitSource::Reader& bits, unsigned p, std::size_t count, std::uint64_t* w) {
   const std::size_t total = count * p;
   const std::size_t whole = total / 64;
@@ -179,7 +179,7 @@ inline void read_group_words(BitSource::Reader& bits, unsigned p, std::size_t co
   bits.words(w, whole);
   std::size_t next = whole;
   if (rest != 0) w[next++] = bits.bits(rest) << (64 - rest);
-  for (; next < kMaxGroupWords; ++next) w[next] = 0;
+  for (; next < kRejectionGroupWords; ++next) w[next] = 0;
 }
 
 // The 128 bits from bit `at` of the words w (the window of the proposal starting there). at is
@@ -209,7 +209,7 @@ std::size_t draw_one(Source& bits, const HardenedRejectionPlan& plan, std::int64
 // brackets by one group select (BracketTable::select_group), their acceptance tests. Compiled for
 // AVX2 beside the baseline.
 struct ProposalGroup {
-  std::uint64_t words[kMaxGroupWords];
+  std::uint64_t words[kRejectionGroupWords];
   uint128 window[kScanGroup];
   std::uint32_t digits[3 * kScanGroup];
   std::uint32_t below[kScanGroup];
