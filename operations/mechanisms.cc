@@ -6,6 +6,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/laws/registry.h>
+#include <exactdp/operations/checked_count.h>
 #include <exactdp/operations/law_names.h>
 #include <exactdp/operations/law_queries.h>
 #include <exactdp/samplers/hardening.h>
@@ -216,13 +217,7 @@ std::optional<std::string> foreign_parameter(const MechanismRow& row, const Give
 }
 
 unsigned checked_tau_bits(const std::string& text, const Spelling& spelling) {
-  const std::string name = spelling.bare("tau_bits");
-  const mpz_class bits = parse_integer(name, text);
-  if (bits < kMinTauBits || bits > kMaxTauBits) {
-    const std::string range = std::to_string(kMinTauBits) + " <= " + name + " <= " + std::to_string(kMaxTauBits);
-    throw ParameterError::out_of_range(name, abbreviate(text), range);
-  }
-  return static_cast<unsigned>(bits.get_ui());
+  return static_cast<unsigned>(checked_count(spelling.bare("tau_bits"), text, kMinTauBits, kMaxTauBits));
 }
 
 MechanismSpec with_hardened_noise(MechanismSpec m, unsigned tau_bits, const Spelling& spelling) {
