@@ -1,6 +1,7 @@
 #include <exactdp/accounting/rdp_law_bounds.h>
 
 #include <stdexcept>
+#include <string>
 
 #include <exactdp/accounting/rdp_accountant.h>
 
@@ -37,6 +38,18 @@ Interval rdp_delta_over_orders(const RdpCurve& eps, const mpq_class& epsilon, mp
     }
   }
   return best;
+}
+
+bool is_general_subsampled_order(const mpq_class& alpha) {
+  return alpha.get_den() == 1 && alpha >= 2 && alpha <= kMaxGeneralSubsampledOrder;
+}
+
+Interval subsampled_rdp_of_curve(const mpq_class& q, const mpq_class& alpha, const RdpCurve& eps,
+                                 mpfr_prec_t precision, const char* law) {
+  if (!is_general_subsampled_order(alpha)) {
+    throw std::logic_error(std::string(law) + "::subsampled_rdp: order not supported");
+  }
+  return min(poisson_subsampled_rdp_bound(q, alpha.get_num().get_ui(), eps, precision), eps(alpha, precision));
 }
 
 }  // namespace exactdp::accounting

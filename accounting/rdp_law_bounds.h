@@ -35,6 +35,15 @@ inline constexpr unsigned long kMaxGeneralSubsampledOrder = 256;
 [[nodiscard]] Interval poisson_subsampled_rdp_bound(const mpq_class& q, unsigned long alpha, const RdpCurve& eps,
                                                     mpfr_prec_t precision);
 
+// The orders at which poisson_subsampled_rdp_bound applies: integers 2..kMaxGeneralSubsampledOrder.
+[[nodiscard]] bool is_general_subsampled_order(const mpq_class& alpha);
+
+// A law's Poisson-subsampled RDP at an order of is_general_subsampled_order: the smaller of
+// poisson_subsampled_rdp_bound and the unsampled eps(alpha) (std::logic_error at another order;
+// `law` names the caller in that message).
+[[nodiscard]] Interval subsampled_rdp_of_curve(const mpq_class& q, const mpq_class& alpha, const RdpCurve& eps,
+                                               mpfr_prec_t precision, const char* law);
+
 // epsilon >= 0; at most 1.
 [[nodiscard]] Interval rdp_delta_over_orders(const RdpCurve& eps, const mpq_class& epsilon, mpfr_prec_t precision);
 

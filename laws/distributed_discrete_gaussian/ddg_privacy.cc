@@ -99,17 +99,13 @@ Interval DistributedDiscreteGaussianPrivacy::delta_at(const mpq_class& epsilon, 
 }
 
 bool DistributedDiscreteGaussianPrivacy::supports_subsampled_order(const mpq_class& alpha) const {
-  return alpha.get_den() == 1 && alpha >= 2 && alpha <= accounting::kMaxGeneralSubsampledOrder;
+  return accounting::is_general_subsampled_order(alpha);
 }
 
 Interval DistributedDiscreteGaussianPrivacy::subsampled_rdp(const mpq_class& q, const mpq_class& alpha,
                                                             mpfr_prec_t precision) const {
-  if (!supports_subsampled_order(alpha)) {
-    throw std::logic_error("DistributedDiscreteGaussianPrivacy::subsampled_rdp: order not supported");
-  }
   const accounting::RdpCurve curve = [this](const mpq_class& a, mpfr_prec_t p) { return rdp(a, p); };
-  return min(accounting::poisson_subsampled_rdp_bound(q, alpha.get_num().get_ui(), curve, precision),
-             rdp(alpha, precision));
+  return accounting::subsampled_rdp_of_curve(q, alpha, curve, precision, "DistributedDiscreteGaussianPrivacy");
 }
 
 }  // namespace exactdp::laws

@@ -76,14 +76,12 @@ Interval SkellamPrivacy::rdp_delta_bound(const mpq_class& epsilon, mpfr_prec_t p
 }
 
 bool SkellamPrivacy::supports_subsampled_order(const mpq_class& alpha) const {
-  return alpha.get_den() == 1 && alpha >= 2 && alpha <= accounting::kMaxGeneralSubsampledOrder;
+  return accounting::is_general_subsampled_order(alpha);
 }
 
 Interval SkellamPrivacy::subsampled_rdp(const mpq_class& q, const mpq_class& alpha, mpfr_prec_t precision) const {
-  if (!supports_subsampled_order(alpha)) throw std::logic_error("SkellamPrivacy::subsampled_rdp: order not supported");
   const accounting::RdpCurve curve = [this](const mpq_class& a, mpfr_prec_t p) { return rdp(a, p); };
-  return min(accounting::poisson_subsampled_rdp_bound(q, alpha.get_num().get_ui(), curve, precision),
-             rdp(alpha, precision));
+  return accounting::subsampled_rdp_of_curve(q, alpha, curve, precision, "SkellamPrivacy");
 }
 
 std::shared_ptr<const SkellamPmf> SkellamPrivacy::masses(mpfr_prec_t precision) const {
