@@ -10,6 +10,7 @@
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/core/rational_rounding.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -106,9 +107,7 @@ void search_below_crossing_points(const Problem& pr, const mpq_class& epsilon,
   for (int round = 0; round < 64; ++round) {
     // Largest n with c_n < lo: n = ceil(eps lo / Delta - Delta/2) - 1.
     const mpq_class x = epsilon * b.lo / d - d / 2;
-    mpz_class n;
-    mpz_cdiv_q(n.get_mpz_t(), x.get_num_mpz_t(), x.get_den_mpz_t());
-    n -= 1;
+    const mpz_class n = ceil_of(x) - 1;
     const mpq_class c = crossing_point(n, epsilon, d);
     if (sgn(c) <= 0) return;
     Interval g_c(128);
@@ -180,9 +179,7 @@ mpq_class round_up_significant(const mpq_class& x, int digits) {
   while (power(e + 1) <= x) ++e;
   const mpq_class unit = power(e - digits + 1);  // x in [10^e, 10^(e+1)): `digits` digits
   const mpq_class ratio = x / unit;
-  mpz_class n;
-  mpz_cdiv_q(n.get_mpz_t(), ratio.get_num_mpz_t(), ratio.get_den_mpz_t());  // ceil
-  mpq_class out = mpq_class(n) * unit;
+  mpq_class out = mpq_class(ceil_of(ratio)) * unit;
   out.canonicalize();
   return out;
 }

@@ -13,6 +13,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/core/interval.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/core/rational_rounding.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -32,15 +33,11 @@ mpq_class resolution_of(const mpq_class& x) {
 }
 
 mpq_class grid_up(const mpq_class& x, const mpq_class& r) {
-  mpz_class k;
-  mpz_cdiv_q(k.get_mpz_t(), mpq_class(x / r).get_num_mpz_t(), mpq_class(x / r).get_den_mpz_t());
-  return mpq_class(k) * r;
+  return mpq_class(ceil_of(x / r)) * r;
 }
 
 mpq_class grid_down(const mpq_class& x, const mpq_class& r) {
-  mpz_class k;
-  mpz_fdiv_q(k.get_mpz_t(), mpq_class(x / r).get_num_mpz_t(), mpq_class(x / r).get_den_mpz_t());
-  return mpq_class(k) * r;
+  return mpq_class(floor_of(x / r)) * r;
 }
 
 mpq_class exact_upper(const Interval& x) {

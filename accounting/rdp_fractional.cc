@@ -10,6 +10,7 @@
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/core/rational_rounding.h>
 
 namespace exactdp::accounting {
 namespace {
@@ -85,8 +86,7 @@ Interval moment_from_sum(const Interval& sum, const mpq_class& q, const mpq_clas
 //   in the order: van Erven and Harremoes 2014, Thm. 3), the closed form poisson_binomial_rdp.
 // Both sides at 64 bits, outward; false (compute both) whenever the comparison is not decided.
 bool add_order_is_smaller(const mpq_class& mu, const mpq_class& q, const mpq_class& alpha) {
-  mpz_class n;
-  mpz_fdiv_q(n.get_mpz_t(), alpha.get_num_mpz_t(), alpha.get_den_mpz_t());
+  const mpz_class n = floor_of(alpha);
   if (n < 2) return false;
   const mpfr_prec_t p = 64;
   const Interval add_bound = -log(Interval(mpq_class(1 - q), p));

@@ -6,6 +6,7 @@
 #include <exactdp/accounting/discrete_gaussian_calibration.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/core/rational_rounding.h>
 #include <exactdp/laws/continuous/guarantee_privacy.h>
 #include <exactdp/mechanisms/aggregate/aggregate_quantile.h>
 #include <exactdp/mechanisms/aggregate/joint_gaussian_calibration.h>
@@ -30,8 +31,7 @@ mpq_class round_down_significant(const mpq_class& x) {
   while (scaled(s) >= 1000) --s;
   while (scaled(s) < 100) ++s;
   const mpq_class y = scaled(s);
-  mpz_class digits;
-  mpz_fdiv_q(digits.get_mpz_t(), y.get_num_mpz_t(), y.get_den_mpz_t());
+  const mpz_class digits = floor_of(y);
   mpz_class p;
   mpz_ui_pow_ui(p.get_mpz_t(), 10, static_cast<unsigned long>(s < 0 ? -s : s));
   mpq_class out = s < 0 ? mpq_class(digits * p) : mpq_class(digits, p);

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include <exactdp/core/errors.h>
+#include <exactdp/core/rational_rounding.h>
 #include <exactdp/mechanisms/aggregate/aggregate_cost.h>
 #include <exactdp/mechanisms/aggregate/aggregate_from_totals.h>
 #include <exactdp/mechanisms/aggregate/aggregate_quantile.h>
@@ -54,8 +55,7 @@ std::string format_mean(const ValueBounds& b, const mpz_class& centred_sum, cons
   mpz_class ten;
   mpz_ui_pow_ui(ten.get_mpz_t(), 10, places);
   const mpq_class scaled = mean * ten + mpq_class(1, 2);
-  mpz_class index;
-  mpz_fdiv_q(index.get_mpz_t(), scaled.get_num_mpz_t(), scaled.get_den_mpz_t());
+  const mpz_class index = floor_of(scaled);
   std::string text;
   CellCodec::decimals(mpq_class(mpz_class(1), ten), Rounding::kNearest).format(index, text);
   return text;

@@ -7,6 +7,7 @@
 
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/core/rational_rounding.h>
 #include <exactdp/mechanisms/grid_noise/float_grid.h>
 
 namespace exactdp::mechanisms {
@@ -79,17 +80,11 @@ mpz_class to_mpz(int128 value) {
 }
 
 mpz_class floor_to_grid(const mpq_class& q, long k) {
-  const mpq_class scaled = q * power_of_two(k);
-  mpz_class out;
-  mpz_fdiv_q(out.get_mpz_t(), scaled.get_num_mpz_t(), scaled.get_den_mpz_t());
-  return out;
+  return floor_of(q * power_of_two(k));
 }
 
 mpz_class round_to_grid(const mpq_class& q, long k) {
-  const mpq_class scaled = q * power_of_two(k) + mpq_class(1, 2);
-  mpz_class out;
-  mpz_fdiv_q(out.get_mpz_t(), scaled.get_num_mpz_t(), scaled.get_den_mpz_t());
-  return out;
+  return floor_of(q * power_of_two(k) + mpq_class(1, 2));
 }
 
 mpz_class round_half_even_to_grid(const mpq_class& q, long k) {

@@ -6,6 +6,7 @@
 #include <exactdp/mechanisms/release/csv_reader.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/core/rational_rounding.h>
 
 namespace exactdp::mechanisms {
 namespace {
@@ -149,9 +150,7 @@ mpz_class grid_sensitivity(const mpq_class& sensitivity, const mpq_class& granul
     throw ParameterError::out_of_range("sensitivity", abbreviate(to_string(sensitivity)), "sensitivity > 0");
   }
   const mpq_class ratio = sensitivity / granularity;
-  mpz_class out;
-  mpz_cdiv_q(out.get_mpz_t(), ratio.get_num_mpz_t(), ratio.get_den_mpz_t());
-  return out;
+  return ceil_of(ratio);
 }
 
 }  // namespace exactdp::mechanisms
