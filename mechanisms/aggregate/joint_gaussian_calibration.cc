@@ -77,7 +77,7 @@ std::optional<JointGaussianCalibration> search_exact(const std::vector<mpz_class
       accounting::kMaxProductProfilePoints) {
     return std::nullopt;
   }
-  const Route route{"product-profile (exact)", 8, 24, [&](const std::vector<mpq_class>& sigma2) {
+  const Route route{kJointExactRoute, 8, 24, [&](const std::vector<mpq_class>& sigma2) {
                       return joint_gaussian_delta(shifts, copies, sigma2, epsilon, delta);
                     }};
   try {

@@ -34,6 +34,9 @@
 
 namespace exactdp::mechanisms {
 
+// JointGaussianCalibration::route of the exact product-profile search (compare with this, not a literal).
+inline constexpr const char* kJointExactRoute = "product-profile (exact)";
+
 struct JointGaussianCalibration {
   std::vector<mpq_class> sigma2;  // per quantity, <= start_sigma2
   // exact route: an enclosure of the product's delta(epsilon); smoothed route: of the bound.

@@ -171,7 +171,7 @@ void calibrate_product_profile(ReleaseCalibration& out, const mpq_class& delta_m
   out.delta = joint->delta_at;
   out.delta_exact.reset();
   out.route = "product-profile";
-  const bool exact = joint->route == "product-profile (exact)";
+  const bool exact = joint->route == kJointExactRoute;
   out.route_detail =
       std::string("one contribution: a person changes one row, each column's cell by at most Delta_c; the C "
                   "discrete Gaussians of that row are a product shifted by (Delta_c), whose ") +
