@@ -2,18 +2,5 @@
 are taken at their exact binary value, see exactdp.dp_accounting), one for every law of the
 registry with an accounting event (``event_class(law)``)."""
 
-from ..dp_events import (
-    ComposedDpEvent, DiscreteGaussianDpEvent, DiscreteLaplaceDpEvent, DistributedDiscreteGaussianDpEvent, DpEvent, EpsilonDeltaDpEvent, GaussianDpEvent,
-    GdpDpEvent, LaplaceDpEvent, LawBackedDpEvent, LawDpEvent, NoOpDpEvent, NonPrivateDpEvent, PoissonSampledDpEvent,
-    SampledWithReplacementDpEvent, SampledWithoutReplacementDpEvent, SelfComposedDpEvent, SkellamDpEvent,
-    StaircaseDpEvent, UnsupportedDpEvent, VectorDiscreteGaussianDpEvent, VectorDiscreteLaplaceDpEvent, ZCDpEvent,
-    event_class)
-
-__all__ = [
-    "ComposedDpEvent", "DiscreteGaussianDpEvent", "DiscreteLaplaceDpEvent", "DistributedDiscreteGaussianDpEvent",
-    "DpEvent", "EpsilonDeltaDpEvent",
-    "GaussianDpEvent", "GdpDpEvent", "LaplaceDpEvent", "LawBackedDpEvent", "LawDpEvent", "NoOpDpEvent",
-    "NonPrivateDpEvent", "PoissonSampledDpEvent", "SampledWithReplacementDpEvent", "SampledWithoutReplacementDpEvent",
-    "SelfComposedDpEvent", "SkellamDpEvent", "StaircaseDpEvent", "UnsupportedDpEvent",
-    "VectorDiscreteGaussianDpEvent", "VectorDiscreteLaplaceDpEvent", "ZCDpEvent", "event_class",
-]
+from ..dp_events import *  # noqa: F401,F403 (the names of dp_events.__all__)
+from ..dp_events import __all__ as __all__
