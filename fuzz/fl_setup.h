@@ -1,11 +1,11 @@
 // fl_setup.h — the federated round's parameters read from the front of a fuzz input (shared by
 // fl_encoder_fuzzer and fl_decoder_fuzzer; mechanisms/federated/federated_plan.h):
-//   byte 0: dimension 1..300 (and bit 7 of byte 9: up to 1100, so D reaches 4^5 and 4^6 pads);
+//   byte 0: dimension 1..300 (and bit 7 of byte 9: 1 + 4 b, up to 1021, so D reaches 4^5);
 //   byte 1: clip c = 2^(b % 40 - 20); byte 2: granularity exponent k = b % 60 - 20;
 //   byte 3: bits = b % 60 + 4 (4..63: the ends refused); bytes 4-5: clients 0..65535;
 //   byte 6: noise value 2^(b % 60 - 40) data units; byte 7: skellam (bit 0), hardened (bit 1),
 //   dropout 1/2 (bit 2), dropout 1 (bit 3, refused), beta 2^-(bits 4-7); byte 8: max_wrap 2^-b.
-// make_plan returns the plan, or nullopt after checking that a refusal is a ParameterError
+// make_fl_plan returns the plan, or nullopt after checking that a refusal is a ParameterError
 // naming one of the spec's parameters (anything else aborts).
 #pragma once
 

@@ -90,11 +90,7 @@ std::optional<mech::GridNoise> make_checked(const Setup& s) {
 template <class Float>
 std::vector<Float> read_values(ByteReader& in, std::size_t remaining) {
   std::vector<Float> x(std::min(remaining / sizeof(Float), kMaxValues));
-  for (Float& v : x) {
-    typename mech::FloatLayout<Float>::Bits bits = 0;
-    for (std::size_t i = 0; i < sizeof(Float); ++i) bits = static_cast<decltype(bits)>((bits << 8) | in.u8());
-    std::memcpy(&v, &bits, sizeof v);
-  }
+  for (Float& v : x) v = exactdp::fuzz::read_float_bits<Float>(in);
   return x;
 }
 

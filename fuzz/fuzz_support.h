@@ -18,8 +18,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <exactdp/samplers/bit_source.h>
 
@@ -202,6 +204,19 @@ inline mpq_class tenth_power(unsigned digits) {
   mpz_class p;
   mpz_ui_pow_ui(p.get_mpz_t(), 10, digits);
   return mpq_class(mpz_class(1), p);
+}
+
+// A float or double whose bit pattern is the next sizeof(Float) bytes, most significant first
+// (any pattern: NaN, infinities and subnormals included).
+template <class Float>
+Float read_float_bits(ByteReader& in) {
+  static_assert(sizeof(Float) == 4 || sizeof(Float) == 8);
+  using Bits = std::conditional_t<sizeof(Float) == 4, std::uint32_t, std::uint64_t>;
+  Bits bits = 0;
+  for (std::size_t i = 0; i < sizeof(Float); ++i) bits = static_cast<Bits>((bits << 8) | in.u8());
+  Float v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
 }
 
 }  // namespace exactdp::fuzz
