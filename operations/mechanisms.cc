@@ -86,11 +86,7 @@ MechanismSpec pure_dp_composition(const GivenParameters& given, const Spelling& 
   accounting::require_positive("epsilon", m.noise);
   m.parameters = {{"epsilon", to_string(m.noise)}};
   const std::string& k_text = required(given, "k", spelling);
-  const mpz_class k = parse_integer("k", k_text);
-  if (k < 1 || k > kMaxCompositionK) {
-    throw ParameterError::out_of_range("k", abbreviate(k_text), "1 <= k <= " + std::to_string(kMaxCompositionK));
-  }
-  m.k = k.get_ui();
+  m.k = static_cast<unsigned long>(checked_count("k", k_text, 1, kMaxCompositionK));
   m.parameters.emplace_back("k", std::to_string(m.k));
   m.delta_at = accounting::kov_profile(m.noise, m.k);  // validates epsilon and k
   m.pure_epsilon = m.noise * mpq_class(static_cast<long>(m.k));
