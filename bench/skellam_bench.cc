@@ -3,7 +3,7 @@
 // ChaCha20 source (docs/FEDERATED.md, "Cost").
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target skellam_bench
-//   ./build-bench/bench/skellam_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//   ./build-bench/bench/skellam_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <exactdp/samplers/discrete_gaussian.h>
