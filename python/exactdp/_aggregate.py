@@ -195,6 +195,15 @@ def spec_columns(spec: Dict[str, Any]) -> List[str]:
     return out
 
 
+
+def frame_columns(frame: Any, spec: Dict[str, Any]) -> List[str]:
+    """spec_columns(spec), each one a column of `frame` (pandas or Dask), else ParameterError."""
+    columns = spec_columns(spec)
+    for c in columns:
+        if c not in frame.columns:
+            raise ParameterError(f"column {c!r} is not in the dataframe", c)
+    return columns
+
 def _quote(text: str) -> str:
     if "," in text or '"' in text or "\n" in text or "\r" in text:
         return '"' + text.replace('"', '""') + '"'
@@ -307,10 +316,7 @@ def records_csv(frame: DataFrame, spec: Dict[str, Any],
     """The frame's needed columns as exact CSV bytes, and {group text tuple: first value tuple}.
     `unit_texts` (the Dask path): the privacy unit's texts, already made."""
     check_frame("df", frame)
-    columns = spec_columns(spec)
-    for c in columns:
-        if c not in frame.columns:
-            raise ParameterError(f"column {c!r} is not in the dataframe", c)
+    columns = frame_columns(frame, spec)
     values = {c for c, _ in spec["bounds"]}
     cells = {c: _cells(frame, c, exact=c in values and c not in [spec["privacy_unit"], *spec["group_by"]])
              for c in columns if not (unit_texts is not None and c == spec["privacy_unit"])}
@@ -382,10 +388,7 @@ def records_columns(frame: DataFrame, spec: Dict[str, Any],
     records_csv: the release is bit for bit the same), and {group text tuple: first value tuple}.
     `unit_texts` (the Dask path): the privacy unit's texts, already made."""
     check_frame("df", frame)
-    columns = spec_columns(spec)
-    for c in columns:
-        if c not in frame.columns:
-            raise ParameterError(f"column {c!r} is not in the dataframe", c)
+    columns = frame_columns(frame, spec)
     values = {c for c, _ in spec["bounds"]}
     keys = {spec["privacy_unit"], *spec["group_by"]}
     out = []

@@ -302,10 +302,7 @@ def aggregate(ddf: DataFrame, *, privacy_unit: str, group_by: Any, count: bool =
                           max_groups=max_groups, max_rows=max_rows, mechanism=law, split=split,
                           public_keys=keys is not None, selection=selection, count=count, count_units=count_units, sum=sum, mean=mean,
                           quantile=quantile)
-    columns = agg.spec_columns(spec)
-    for c in columns:
-        if c not in ddf.columns:
-            raise ParameterError(f"column {c!r} is not in the dataframe", c)
+    agg.frame_columns(ddf, spec)
     keys_bytes, key_originals = agg.keys_csv(keys, spec["group_by"])
     totals, originals = bounded_totals(ddf, spec, keys_bytes, None if seed is None else bytes(seed), npartitions)
     rng = None if seed is None else samplers.SeededBits(_aggregate_seed(bytes(seed), None))
