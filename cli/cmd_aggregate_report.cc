@@ -5,6 +5,7 @@
 #include <string>
 
 #include <exactdp/core/decimal.h>
+#include <exactdp/mechanisms/aggregate/joint_gaussian_calibration.h>
 
 namespace exactdp::cli {
 namespace {
@@ -173,7 +174,7 @@ void print_aggregate_guarantee(std::ostream& err, const mechanisms::AggregateReq
       << " (certified epsilon <= " << exactdp::to_decimal(g.aggregates_epsilon_certified, digits).upper
       << (g.aggregates_delta_certified
               ? ", delta <= " + exactdp::to_decimal(*g.aggregates_delta_certified, digits).upper + " by the " +
-                    (g.aggregates_route == "product-profile (exact)" ? "exact profile" : "lattice-smoothed bound") +
+                    (g.aggregates_route == mechanisms::kJointExactRoute ? "exact profile" : "lattice-smoothed bound") +
                     " of the quantities' discrete Gaussians together"
               : std::string())
       << ")\n";
