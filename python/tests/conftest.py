@@ -1,9 +1,11 @@
 """Shared fixtures: the exactdp command-line program (for the tests that compare with it)."""
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,16 @@ def _find_cli():
         if candidate and Path(candidate).is_file():
             return str(candidate)
     return None
+
+
+def load_example(stem):
+    """examples/STEM.py, imported as the module STEM (the example tests: `from conftest import load_example`)."""
+    path = Path(__file__).resolve().parents[2] / "examples" / f"{stem}.py"
+    spec = importlib.util.spec_from_file_location(stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="session")

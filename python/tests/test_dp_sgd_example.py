@@ -24,16 +24,15 @@ noise), far outside the margin: test_ten_times_the_noise_fails_the_margin checks
 The accountant is the certified smoothed-pld route: the interval's upper end is a proven bound.
 """
 
-import importlib.util
 import io
 import sys
 import threading
 from dataclasses import replace
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import load_example
 
 import exactdp
 
@@ -43,16 +42,7 @@ MARGIN = 0.04
 SEED = 3
 
 
-def _example():
-    path = Path(__file__).resolve().parents[2] / "examples" / "dp_sgd_digits.py"
-    spec = importlib.util.spec_from_file_location("dp_sgd_digits", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module                    # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-example = _example()
+example = load_example("dp_sgd_digits")
 
 
 @pytest.fixture(scope="module")

@@ -3,29 +3,18 @@ modular sum as secure aggregation; the printed certified epsilon is the accounta
 distributed model learns (well above chance), central DP-SGD runs at an epsilon no larger, and the
 same rounds with Skellam shares at the same variance learn at nearly the same certified epsilon."""
 
-import importlib.util
 import io
 import re
-import sys
-from pathlib import Path
 
 import pytest
+from conftest import load_example
 
 pytest.importorskip("sklearn", reason="python3-sklearn (scripts/setup installs it)")
 
 
-def _example():
-    path = Path(__file__).resolve().parents[2] / "examples" / "federated_digits.py"
-    spec = importlib.util.spec_from_file_location("federated_digits", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_quick_run_prints_epsilon_and_accuracies(tmp_path):
     printed = io.StringIO()
-    rows = _example().main(["--quick", "--svg", str(tmp_path / "plot.svg")], out=printed)
+    rows = load_example("federated_digits").main(["--quick", "--svg", str(tmp_path / "plot.svg")], out=printed)
     text = printed.getvalue()
     assert "100 clients, 15 rounds" in text
     row, = rows
