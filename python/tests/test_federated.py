@@ -35,8 +35,10 @@ def test_seeded_round_decodes_the_mean_within_the_noise():
     mean = dec.decode(total) / n
     error = mean - np.mean(updates, axis=0)
     # Per coordinate: variance sigma2 / n = 2.5e-5 (plus the rounding, below 2^-22 / n). The mean
-    # square over 50 coordinates lies within [1/3, 3] of it except with negligible probability,
-    # and a decoder that lost the noise (or the signal) fails.
+    # square over 50 coordinates lies within [1/3, 3] of it except with negligible probability
+    # (its ratio is about chi^2_50 / 50: P(< 1/3) = 2.4e-6, P(> 3) = 6e-12, so a false alarm
+    # below 3e-6 for a fresh seed; the seeds are fixed), and a decoder that lost the noise (or
+    # the signal) fails.
     assert 2.5e-5 / 3 < float(np.mean(error ** 2)) < 3 * 2.5e-5
     assert enc.last_attempts >= 1
 
