@@ -3,16 +3,12 @@
 #include <exactdp/accounting/rdp.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/operations/checked_count.h>
 
 namespace exactdp::operations {
 
 unsigned long checked_dp_sgd_steps(const std::string& text) {
-  const mpz_class steps = parse_integer("steps", text);
-  if (steps < 1 || steps > kMaxDpSgdSteps) {
-    throw ParameterError::out_of_range("steps", abbreviate(text),
-                                       "1 <= steps <= " + std::to_string(kMaxDpSgdSteps));
-  }
-  return steps.get_ui();
+  return static_cast<unsigned long>(checked_count("steps", text, 1, kMaxDpSgdSteps));
 }
 
 CalibrateDpSgdReport calibrate_dp_sgd(const CalibrateDpSgdRequest& r) {
