@@ -10,8 +10,12 @@ count and a sum per group. For each side it prints:
   rmse_count the root mean square error of the released counts against the true counts (all
              records, no bounding: the error a user sees, bounding bias included);
   rmse_sum   the same for the sums of the amounts;
+  sd_count   the standard deviation of the noise added to each count, as the engine states it
+             (exactdp: its --json guarantee; PipelineDP: its explain-computation report);
+  sd_sum     the same for each sum, in the amount's units;
   cpu_s      the CPU time (user + system) of the run, the input generation excluded.
-Each figure is the mean over --runs runs (exactdp: a fresh seed each run).
+The accuracy figures are the mean over --runs runs (exactdp: a fresh seed each run), cpu_s
+their median (the machine may be shared).
 
 PipelineDP's side runs where `import pipeline_dp` works. PipelineDP draws its noise and its
 partition selection through PyDP (the `python-dp` package, Google's C++ differential privacy
@@ -46,9 +50,11 @@ import argparse
 import csv
 import importlib
 import io
+import json
 import math
 import os
 import random
+import re
 import resource
 import secrets
 import subprocess
@@ -82,18 +88,43 @@ def score(released, truth):
     return n / len(truth), math.sqrt(se_c / n), math.sqrt(se_s / n)
 
 
+def median(xs):
+    xs = sorted(xs)
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+
+
+def exactdp_noise_sd(quantity, grid):
+    """The standard deviation of one quantity's noise from exactdp's --json "quantities" entry,
+    in units of `grid` (the quantity's grid step): the discrete Laplace of scale t has variance
+    2 e^(-1/t) / (1 - e^(-1/t))^2, the discrete Gaussian of parameter sigma2 variance sigma2
+    (to within e^(-2 pi^2 sigma2), below 10^-8 relative here)."""
+    if "scale" in quantity:
+        p = math.exp(-1 / fraction(quantity["scale"]))
+        return grid * math.sqrt(2 * p) / (1 - p)
+    return grid * math.sqrt(fraction(quantity["sigma2"]))
+
+
+def fraction(text):
+    """A rational the --json writes ("18", "1/3") as a float."""
+    num, _, den = text.partition("/")
+    return int(num) / int(den or 1)
+
+
 def child_cpu():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
 
 
 def run_exactdp(exe, path, args, gaussian=False):
-    """One `exactdp aggregate` run: ({group: (count, sum)}, CPU seconds)."""
+    """One `exactdp aggregate` run: ({group: (count, sum)}, (sd count, sd sum), CPU seconds)."""
     mechanism = "discrete-gaussian" if gaussian else "discrete-laplace"
+    guarantee = os.path.join(os.path.dirname(path), "guarantee.json")
     cmd = [exe, "aggregate", "--privacy-unit", "user", "--group-by", "region", "--count",
            "--sum", "amount", "--bounds", "0,100.00", "--max-groups", str(args.max_groups),
            "--max-rows", str(args.max_rows), "--epsilon", str(args.epsilon),
-           "--delta", str(args.delta), "--mechanism", mechanism, "--seed", secrets.token_hex(32)]
+           "--delta", str(args.delta), "--mechanism", mechanism, "--json", guarantee,
+           "--seed", secrets.token_hex(32)]
     before = child_cpu()
     with open(path, "rb") as stdin:
         done = subprocess.run(cmd, stdin=stdin, capture_output=True, check=True)
@@ -101,12 +132,16 @@ def run_exactdp(exe, path, args, gaussian=False):
     released = {}
     for row in csv.DictReader(io.StringIO(done.stdout.decode())):
         released[int(row["region"][1:])] = (float(row["count"]), float(row["sum_amount"]))
-    return released, cpu
+    with open(guarantee) as f:
+        quantities = {q["quantity"]: q for q in json.load(f)["quantities"]}
+    sds = (exactdp_noise_sd(quantities["count"], 1), exactdp_noise_sd(quantities["sum_amount"], 0.01))
+    return released, sds, cpu
 
 
 def run_pipelinedp(pipeline_dp, rows, args, gaussian=False):
-    """One PipelineDP LocalBackend run: ({group: (count, sum)}, CPU seconds). Partition
-    selection is PipelineDP's default (truncated geometric, the optimal selection)."""
+    """One PipelineDP LocalBackend run: ({group: (count, sum)}, (sd count, sd sum), CPU
+    seconds). Partition selection is PipelineDP's default (truncated geometric, the optimal
+    selection)."""
     start = time.process_time()
     accountant = pipeline_dp.NaiveBudgetAccountant(total_epsilon=args.epsilon, total_delta=args.delta)
     engine = pipeline_dp.DPEngine(accountant, pipeline_dp.LocalBackend())
@@ -119,10 +154,26 @@ def run_pipelinedp(pipeline_dp, rows, args, gaussian=False):
     extractors = pipeline_dp.DataExtractors(privacy_id_extractor=lambda r: r[0],
                                             partition_extractor=lambda r: r[1],
                                             value_extractor=lambda r: r[2] / 100)
-    result = engine.aggregate(rows, params, extractors)
+    report = importlib.import_module("pipeline_dp.report_generator").ExplainComputationReport()
+    result = engine.aggregate(rows, params, extractors, out_explain_computation_report=report)
     accountant.compute_budgets()
     released = {g: (m.count, m.sum) for g, m in result}  # LocalBackend is lazy: this runs it
-    return released, time.process_time() - start
+    cpu = time.process_time() - start
+    return released, pipelinedp_noise_sds(report.text()), cpu
+
+
+def pipelinedp_noise_sds(report):
+    """(sd count, sd sum) from PipelineDP's explain-computation report, whose "parameter" is the
+    Laplace scale b (standard deviation b sqrt 2) or the Gaussian's standard deviation."""
+    sds = []
+    for metric in ("count", "sum"):
+        found = re.search(r"Computed DP " + metric + r" with\s+(Laplace|Gaussian) mechanism:\s+"
+                          r"parameter=([0-9.e+-]+)", report)
+        if not found:
+            raise RuntimeError(f"PipelineDP's report states no {metric} noise:\n{report}")
+        parameter = float(found.group(2))
+        sds.append(parameter * math.sqrt(2) if found.group(1) == "Laplace" else parameter)
+    return tuple(sds)
 
 
 STANDIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers", "pydp_standin")
@@ -153,12 +204,11 @@ def import_pipeline_dp(args):
     return pipeline_dp, noise
 
 
-def mean_of(results):
-    return tuple(sum(r[i] for r in results) / len(results) for i in range(len(results[0])))
-
-
 def print_row(label, results):
-    print("{:<38} {:>9.3f} {:>11.2f} {:>10.1f} {:>7.2f}".format(label, *mean_of(results)))
+    """results: one (released, rmse count, rmse sum, sd count, sd sum, cpu) per run."""
+    means = [sum(r[i] for r in results) / len(results) for i in range(5)]
+    print("{:<38} {:>9.3f} {:>11.2f} {:>10.1f} {:>9.2f} {:>9.1f} {:>7.2f}".format(
+        label, *means, median([r[5] for r in results])))
 
 
 def main():
@@ -185,9 +235,10 @@ def main():
     truth = true_totals(rows)
     print(f"{args.records} records, {args.units} units, {len(truth)} groups with records; "
           f"epsilon {args.epsilon}, delta {args.delta}, L0 {args.max_groups}, Linf {args.max_rows}, "
-          f"private partition selection; mean of {args.runs} runs; load average "
+          f"private partition selection; {args.runs} runs (CPU: median); load average "
           + " ".join(f"{x:.2f}" for x in os.getloadavg()))
-    print(f"{'engine (noise)':<38} {'released':>9} {'rmse_count':>11} {'rmse_sum':>10} {'cpu_s':>7}")
+    print(f"{'engine (noise)':<38} {'released':>9} {'rmse_count':>11} {'rmse_sum':>10} "
+          f"{'sd_count':>9} {'sd_sum':>9} {'cpu_s':>7}")
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "records.csv")
@@ -197,8 +248,8 @@ def main():
         for gaussian in noises:
             results = []
             for _ in range(args.runs):
-                released, cpu = run_exactdp(args.exactdp, path, args, gaussian)
-                results.append(score(released, truth) + (cpu,))
+                released, sds, cpu = run_exactdp(args.exactdp, path, args, gaussian)
+                results.append(score(released, truth) + sds + (cpu,))
             print_row("exactdp aggregate (discrete " + ("Gaussian)" if gaussian else "Laplace)"), results)
 
     try:
@@ -211,8 +262,8 @@ def main():
     for gaussian in noises:
         results = []
         for _ in range(args.runs):
-            released, cpu = run_pipelinedp(pipeline_dp, rows, args, gaussian)
-            results.append(score(released, truth) + (cpu,))
+            released, sds, cpu = run_pipelinedp(pipeline_dp, rows, args, gaussian)
+            results.append(score(released, truth) + sds + (cpu,))
         print_row(f"PipelineDP ({noise}, " + ("Gaussian)" if gaussian else "Laplace)"), results)
     return 0
 
