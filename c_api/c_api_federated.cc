@@ -144,6 +144,20 @@ int decode_c(const exactdp_fl_params* p, std::uint64_t* sum, std::size_t sum_len
   return EXACTDP_OK;
 }
 
+// The same from uint32_t residues (bits <= 32): sum is read, the decoder works in the caller's
+// uint64_t workspace `work` (work_len == D).
+template <class Float>
+int decode_c_u32(const exactdp_fl_params* p, const std::uint32_t* sum, std::size_t sum_len, Float* out, std::size_t n,
+                 std::uint64_t* work, std::size_t work_len) {
+  require_non_null(sum, "sum");
+  require_non_null(out, "out");
+  require_non_null(work, "work");
+  const operations::FederatedReport report = report_of(p);
+  mechanisms::decode_server<Float>(*report.plan, std::span<const std::uint32_t>(sum, sum_len),
+                                   std::span<std::uint64_t>(work, work_len), std::span<Float>(out, n));
+  return EXACTDP_OK;
+}
+
 }  // namespace
 }  // namespace exactdp::internal
 
@@ -213,6 +227,16 @@ int exactdp_fl_server_decode_f32(const exactdp_fl_params* params, uint64_t* sum,
 
 int exactdp_fl_server_decode_f64(const exactdp_fl_params* params, uint64_t* sum, size_t sum_len, double* out, size_t n) {
   return guard([&] { return exactdp::internal::decode_c(params, sum, sum_len, out, n); });
+}
+
+int exactdp_fl_server_decode_f32_u32(const exactdp_fl_params* params, const uint32_t* sum, size_t sum_len, float* out,
+                                     size_t n, uint64_t* work, size_t work_len) {
+  return guard([&] { return exactdp::internal::decode_c_u32(params, sum, sum_len, out, n, work, work_len); });
+}
+
+int exactdp_fl_server_decode_f64_u32(const exactdp_fl_params* params, const uint32_t* sum, size_t sum_len, double* out,
+                                     size_t n, uint64_t* work, size_t work_len) {
+  return guard([&] { return exactdp::internal::decode_c_u32(params, sum, sum_len, out, n, work, work_len); });
 }
 
 }  // extern "C"

@@ -418,6 +418,17 @@ EXACTDP_API int exactdp_fl_server_decode_f32(const exactdp_fl_params *params, ui
                                              float *out, size_t n);
 EXACTDP_API int exactdp_fl_server_decode_f64(const exactdp_fl_params *params, uint64_t *sum, size_t sum_len,
                                              double *out, size_t n);
+/* The server from uint32_t residues (bits <= 32): as above, sum[0..sum_len) read only, the
+ * decoder working in the caller's uint64_t workspace work[0..work_len) (work_len == D,
+ * overwritten); for the same residues out is the same as the uint64_t entry points'. Errors
+ * (before anything is written): as above, EXACTDP_E_NULL naming work, and EXACTDP_E_PARAM
+ * naming bits (over 32) or work (a length other than D). Thread-safe. */
+EXACTDP_API int exactdp_fl_server_decode_f32_u32(const exactdp_fl_params *params, const uint32_t *sum,
+                                                 size_t sum_len, float *out, size_t n, uint64_t *work,
+                                                 size_t work_len);
+EXACTDP_API int exactdp_fl_server_decode_f64_u32(const exactdp_fl_params *params, const uint32_t *sum,
+                                                 size_t sum_len, double *out, size_t n, uint64_t *work,
+                                                 size_t work_len);
 
 #ifdef __cplusplus
 }  /* extern "C" */

@@ -9,9 +9,12 @@
 //     wrap_probability) out is the sum of the clients' rotated-back rounded vectors plus the
 //     rotated-back noise sum, in data units.
 //
-// decode_server uses `sum` as its workspace (overwritten); it allocates nothing.
-// Errors (ParameterError, before anything is written): sum (size != padded dimension, an entry
-// not below 2^bits: "sum[3] = 300 is not below the modulus 2^8"), out (size != dimension);
+// decode_server uses `sum` as its workspace (overwritten); it allocates nothing. Its uint32_t form
+// (bits <= 32) reads `sum` and works in the caller's `work` (D words, overwritten): for the same
+// residues it writes the same floats as the uint64_t form.
+// Errors (ParameterError, before anything is written): bits (over 32, the uint32_t form only),
+// sum (size != padded dimension, an entry not below 2^bits: "sum[3] = 300 is not below the
+// modulus 2^8"), out (size != dimension), work (size != padded dimension);
 // add_modular: client (size, an entry not below the modulus).
 // double and float appear here only as storage types whose bit patterns are encoded exactly.
 #pragma once
@@ -27,5 +30,9 @@ void add_modular(const FederatedPlan& plan, std::span<std::uint64_t> sum, std::s
 
 template <class Float>
 void decode_server(const FederatedPlan& plan, std::span<std::uint64_t> sum, std::span<Float> out);
+
+template <class Float>
+void decode_server(const FederatedPlan& plan, std::span<const std::uint32_t> sum, std::span<std::uint64_t> work,
+                   std::span<Float> out);
 
 }  // namespace exactdp::mechanisms
