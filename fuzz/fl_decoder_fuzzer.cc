@@ -1,16 +1,20 @@
 // fl_decoder_fuzzer — the federated server decoder (mechanisms/federated/server_decode.h) on
 // arbitrary parameters (fl_setup.h) and arbitrary 64-bit words as the modular sum. Input: the
-// setup bytes, one byte choosing double or float (bit 0) and whether the words are reduced
-// modulo 2^bits first (bit 1), then the words (D of them, zeros past the end).
+// setup bytes, one byte choosing double or float (bit 0), whether the words are reduced modulo
+// 2^bits first (bit 1) and whether they are cut to uint32_t residues for the uint32_t form (bit 2),
+// then the words (D of them, zeros past the end).
 // Invariants:
 //   * never a crash or hang; a refusal is a ParameterError naming a parameter of the spec;
 //   * a word not below 2^bits is refused naming "sum" and its FIRST such index, nothing written;
 //   * otherwise every output is finite, and it is the float nearest its exact value: the
 //     decoder's workspace holds H s (s the centred residues), checked against an independent
-//     Walsh-Hadamard transform on GMP integers, and y_i against the exact rational s_i' 2^-(k+h).
+//     Walsh-Hadamard transform on GMP integers, and y_i against the exact rational s_i' 2^-(k+h);
+//   * the uint32_t form (bits <= 32, else refused naming "bits") answers as the uint64_t form on
+//     the same residues: the same floats, or the same refusal, its workspace untouched then.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -73,6 +77,37 @@ void run(const mech::FederatedPlan& plan, const std::vector<std::uint64_t>& sum)
   }
 }
 
+// The uint32_t form on words that fit uint32_t: the same answer as the uint64_t form.
+template <class Float>
+void run_narrow(const mech::FederatedPlan& plan, const std::vector<std::uint64_t>& sum) {
+  const std::vector<std::uint32_t> narrow(sum.begin(), sum.end());  // every word < 2^32 here
+  std::vector<std::uint64_t> wide = sum;
+  std::vector<std::uint64_t> work(sum.size(), 0);
+  std::vector<Float> y(plan.dimension(), Float(7));
+  std::vector<Float> want(plan.dimension(), Float(7));
+  std::string refused;
+  try {
+    mech::decode_server<Float>(plan, narrow, work, y);
+  } catch (const exactdp::ParameterError& e) {
+    refused = e.what();
+    for (Float v : y) FUZZ_CHECK(v == Float(7), "out written although refused: %s", e.what());
+    for (std::uint64_t w : work) FUZZ_CHECK(w == 0, "work written although refused: %s", e.what());
+    if (plan.spec().bits > 32) {
+      FUZZ_CHECK(e.parameter() == "bits", "bits > 32 refused naming %s", e.parameter().c_str());
+      return;
+    }
+  }
+  FUZZ_CHECK(plan.spec().bits <= 32, "uint32_t residues accepted at bits = %u", plan.spec().bits);
+  try {
+    mech::decode_server<Float>(plan, std::span<std::uint64_t>(wide), std::span<Float>(want));
+    FUZZ_CHECK(refused.empty(), "uint32_t form refused what the uint64_t form decodes: %s", refused.c_str());
+  } catch (const exactdp::ParameterError& e) {
+    FUZZ_CHECK(refused == e.what(), "refusals differ: '%s' vs '%s'", refused.c_str(), e.what());
+    return;
+  }
+  for (std::size_t i = 0; i < y.size(); ++i) FUZZ_CHECK(y[i] == want[i], "y[%zu] differs from the uint64_t form", i);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -86,6 +121,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::uint64_t& w : sum) {
     w = in.u64();
     if ((mode & 2) != 0) w &= plan->modulus_mask();
+    if ((mode & 4) != 0) w &= 0xffffffffU;
+  }
+  if ((mode & 4) != 0) {
+    if ((mode & 1) == 0) {
+      run_narrow<double>(*plan, sum);
+    } else {
+      run_narrow<float>(*plan, sum);
+    }
+    return 0;
   }
   if ((mode & 1) == 0) {
     run<double>(*plan, sum);
