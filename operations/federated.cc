@@ -5,6 +5,7 @@
 #include <gmpxx.h>
 
 #include <string>
+#include <utility>
 
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
@@ -58,12 +59,11 @@ std::string root_upper(const mpz_class& v) {
 
 // The Skellam shares of the surviving clients, m = ceil(n (1 - dropout)) = n - floor(n dropout),
 // sum to Sk(m mu) on each of the D coordinates (mu on the lattice).
-std::string skellam_event(const mechanisms::FederatedPlan& plan, const std::string& sensitivity) {
+mpq_class survivors_mu(const mechanisms::FederatedPlan& plan) {
   const mechanisms::FederatedSpec& s = plan.spec();
   const mpq_class dropped = mpq_class(mpz_class(static_cast<unsigned long>(s.clients))) * s.dropout;
   const mpz_class survivors = mpz_class(static_cast<unsigned long>(s.clients)) - dropped.get_num() / dropped.get_den();
-  return "skellam:mu=" + parameter_text(mpq_class(plan.lattice_noise() * survivors)) + ",sensitivity=" + sensitivity +
-         ",dim=" + std::to_string(plan.padded_dimension());
+  return mpq_class(plan.lattice_noise() * survivors);
 }
 
 void write_event(const mechanisms::FederatedPlan& plan, FederatedReport& report) {
@@ -72,17 +72,24 @@ void write_event(const mechanisms::FederatedPlan& plan, FederatedReport& report)
     report.no_event_reason = std::string("the ") + law + " law is not in this build";
     return;
   }
-  if (plan.skellam()) {
-    report.event = skellam_event(plan, report.sensitivity);
-    return;
-  }
-  const mechanisms::FederatedSpec& s = plan.spec();
-  report.event = "distributed-discrete-gaussian:sigma2=" + parameter_text(plan.lattice_noise()) +
-                 ",clients=" + std::to_string(s.clients) + ",dropout=" + parameter_text(s.dropout) +
-                 ",sensitivity=" + report.sensitivity + ",dim=" + std::to_string(plan.padded_dimension());
+  FederatedEvent e;
+  e.law = law;
+  e.noise = parameter_text(plan.skellam() ? survivors_mu(plan) : plan.lattice_noise());
+  e.clients = plan.spec().clients;
+  e.dropout = parameter_text(plan.spec().dropout);
+  e.sensitivity = report.sensitivity;
+  e.dim = plan.padded_dimension();
+  report.event = event_text(e);
+  report.event_fields = std::move(e);
 }
 
 }  // namespace
+
+std::string event_text(const FederatedEvent& e) {
+  const std::string tail = ",sensitivity=" + e.sensitivity + ",dim=" + std::to_string(e.dim);
+  if (e.law == "skellam") return "skellam:mu=" + e.noise + tail;
+  return e.law + ":sigma2=" + e.noise + ",clients=" + std::to_string(e.clients) + ",dropout=" + e.dropout + tail;
+}
 
 FederatedReport plan_federated(const FederatedRequest& request) {
   const mechanisms::FederatedSpec spec = spec_of(request);

@@ -12,6 +12,8 @@
 //   encode_client<float>(*report.plan, x, out, bits);
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +43,22 @@ struct FederatedRequest {
   bool hardened = true;                     // the isochronous discrete Gaussian (refused for Skellam)
 };
 
+// The round's accountant event, typed: each face builds its event from these fields (Python: the
+// exactdp.events class of `law`); FederatedReport::event is their compose --event text.
+struct FederatedEvent {
+  std::string law;           // "distributed-discrete-gaussian" or "skellam"
+  std::string noise;         // exact text: sigma2 of one client's share (lattice units), or skellam's
+                             // mu of the surviving clients' sum
+  std::uint64_t clients{};   // n (distributed-discrete-gaussian only)
+  std::string dropout;       // exact text (distributed-discrete-gaussian only)
+  std::string sensitivity;   // the rounded vectors' L2 bound (lattice units), exact text
+  std::size_t dim{};         // D, the padded dimension
+};
+
+// The compose --event text of e: "distributed-discrete-gaussian:sigma2=...,clients=...,
+// dropout=...,sensitivity=...,dim=D" or "skellam:mu=...,sensitivity=...,dim=D".
+[[nodiscard]] std::string event_text(const FederatedEvent& e);
+
 struct FederatedReport {
   std::shared_ptr<const mechanisms::FederatedPlan> plan;
   std::string norm_bound;          // the rounded vector's squared L2 norm bound, integer text
@@ -48,10 +66,11 @@ struct FederatedReport {
   std::string retry_probability;   // upper bound on one rounding attempt failing, decimal
   std::string wrap_probability;    // upper bound on any coordinate wrapping, decimal
   std::string hardened_tau;        // n D tau, the total variation the hardened shares add, decimal
-  // The accountant event of the round (compose --event syntax): the law of the surviving clients'
-  // shares, dim = D, L2 = sensitivity: distributed-discrete-gaussian, or skellam with mu = m mu_g
-  // (m = ceil(n (1 - dropout)) survivors, mu_g the lattice's mu); nullopt with the reason when the
-  // law is not in the build.
+  // The accountant event of the round: the law of the surviving clients' shares, dim = D, L2 =
+  // sensitivity: distributed-discrete-gaussian, or skellam with mu = m mu_g (m = ceil(n (1 -
+  // dropout)) survivors, mu_g the lattice's mu); event_fields typed, event their text (compose
+  // --event syntax); both nullopt with the reason when the law is not in the build.
+  std::optional<FederatedEvent> event_fields;
   std::optional<std::string> event;
   std::string no_event_reason;
 };

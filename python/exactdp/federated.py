@@ -27,7 +27,7 @@ from typing import Any, Iterable, Optional
 
 import numpy as np
 
-from . import _exactdp
+from . import _exactdp, events
 from ._convert import Exact, exact_text
 from ._errors import ParameterError
 from .accountant import Accountant
@@ -131,14 +131,17 @@ class ServerDecoder(_Round):
     __slots__ = ()
 
     def aggregate(self, encodings: Iterable[Any]) -> "np.ndarray[Any, np.dtype[np.uint64]]":
-        """The sum of the clients' encodings modulo 2^bits (what secure aggregation reveals)."""
-        mask = np.uint64((1 << int(self._plan.modulus_bits)) - 1)
+        """The sum of the clients' encodings modulo 2^bits (what secure aggregation reveals): uint64
+        arrays, or uint32 ones (the C clients' exactdp_fl_client_encode_*_u32) when bits <= 32."""
+        bits = int(self._plan.modulus_bits)
+        mask = np.uint64((1 << bits) - 1)
+        kinds = (np.uint64, np.uint32) if bits <= 32 else (np.uint64,)
         total = np.zeros(self.padded_dimension, dtype=np.uint64)
         for i, e in enumerate(encodings):
             v = np.asarray(e)
-            if v.dtype != np.uint64 or v.shape != (self.padded_dimension,):
-                raise ParameterError(f"encodings[{i}]: allowed a uint64 array of length {self.padded_dimension}",
-                                     "encodings")
+            if v.dtype not in kinds or v.shape != (self.padded_dimension,):
+                raise ParameterError(f"encodings[{i}]: allowed a {' or '.join(np.dtype(k).name for k in kinds)} array "
+                                     f"of length {self.padded_dimension}", "encodings")
             if np.any(v > mask):
                 raise ParameterError(f"encodings[{i}] has an entry not below the modulus 2^{self._plan.modulus_bits}",
                                      "encodings")
@@ -146,8 +149,14 @@ class ServerDecoder(_Round):
         return total
 
     def decode(self, modular_sum: Any, *, dtype: Any = np.float64) -> "np.ndarray[Any, Any]":
-        """The sum of the clipped updates plus the noise sum, in data units (length d)."""
-        work = np.array(modular_sum, dtype=np.uint64, copy=True)
+        """The sum of the clipped updates plus the noise sum, in data units (length d). A uint32
+        array (bits <= 32, else ParameterError naming bits) is read as it is: the decoder widens it
+        into its own workspace; anything else is copied to uint64 first (the workspace)."""
+        given = np.asarray(modular_sum)
+        if given.dtype == np.uint32:
+            work = np.ascontiguousarray(given)
+        else:
+            work = np.array(modular_sum, dtype=np.uint64, copy=True)
         out = np.empty(self.dimension, dtype=dtype)
         self._plan.decode(work, out)
         return out
@@ -158,11 +167,16 @@ class ServerDecoder(_Round):
         distributed-discrete-gaussian (the exact sampler's law: with hardened shares add
         ``hardened_tau`` to delta); Skellam shares: skellam with mu = m mu / g^2, m = ceil(clients
         (1 - dropout)), and the L1 bound the law derives from dim."""
-        text = self._plan.event
-        if text is None:
-            raise ParameterError(f"no accounting event for this round: {self._plan.no_event_reason}", "noise")
-        law, _, rest = str(text).partition(":")
-        return Event.of_law(law, **dict(item.split("=", 1) for item in rest.split(",")))
+        plan = self._plan
+        if plan.event_law is None:
+            raise ParameterError(f"no accounting event for this round: {plan.no_event_reason}", "noise")
+        cls = events.event_class(plan.event_law)
+        if cls is events.Skellam:
+            return events.Skellam(mu=plan.event_noise, sensitivity=plan.sensitivity, dim=plan.padded_dimension)
+        if cls is events.DistributedDiscreteGaussian:
+            return events.DistributedDiscreteGaussian(sigma2=plan.event_noise, clients=plan.clients, dropout=plan.dropout,
+                                                      sensitivity=plan.sensitivity, dim=plan.padded_dimension)
+        raise ParameterError(f"no accounting event for this round: {plan.event_law} has no round event", "noise")
 
     @property
     def hardened_tau(self) -> str:

@@ -5,7 +5,10 @@
 //         max_wrap, rotation_seed, hardened): the validated plan and its report (texts).
 //   .encode(x, out, rng) -> (attempts, zeroed, clipped): x float64/float32 (d), out uint64 (D);
 //     rng None (the OS CSPRNG) or an exactdp.SeededBits (its stream goes on, under its lock).
-//   .decode(sum, out): sum uint64 (D; overwritten: the workspace), out float64/float32 (d).
+//   .event_law, .event_noise, .clients, .dropout, .sensitivity, .padded_dimension: the round's
+//     event typed (operations::FederatedEvent), for exactdp.events' classes; .event: its text.
+//   .decode(sum, out): sum uint64 (D; overwritten: the workspace) or uint32 (bits <= 32; read, the
+//     decoder widening it into a workspace of its own), out float64/float32 (d).
 // The buffers must be C-contiguous (the Python layer makes them so). GIL: released for the
 // plan's setup and for encoding and decoding (the arrays are kept alive by the caller).
 // double and float appear here only as storage types whose bit patterns are decoded and encoded
@@ -23,9 +26,11 @@
 #include <span>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "bindings.h"
 #include "seeded_source.h"
+#include <exactdp/core/decimal.h>
 #include <exactdp/mechanisms/federated/client_encode.h>
 #include <exactdp/mechanisms/federated/server_decode.h>
 #include <exactdp/operations/federated.h>
@@ -104,20 +109,35 @@ std::tuple<unsigned, bool, bool> encode(const PyFlPlan& p, const py::array& x, p
   return {r.attempts, r.zeroed, r.clipped};
 }
 
+template <class Float>
+void decode_into(const mechanisms::FederatedPlan& plan, py::array& sum, void* dst, std::size_t n) {
+  const auto size = static_cast<std::size_t>(sum.size());
+  const std::span<Float> out(static_cast<Float*>(dst), n);
+  if (sum.dtype().is(py::dtype::of<std::uint32_t>())) {
+    const std::span<const std::uint32_t> residues(static_cast<const std::uint32_t*>(sum.data()), size);
+    const py::gil_scoped_release release;
+    std::vector<std::uint64_t> work(size);
+    mechanisms::decode_server<Float>(plan, residues, work, out);
+    return;
+  }
+  const std::span<std::uint64_t> work(static_cast<std::uint64_t*>(sum.mutable_data()), size);
+  const py::gil_scoped_release release;
+  mechanisms::decode_server<Float>(plan, work, out);
+}
+
 void decode(const PyFlPlan& p, py::array& sum, py::array& out) {
-  require_contiguous(sum, "sum", true);
+  const bool narrow = sum.dtype().is(py::dtype::of<std::uint32_t>());
+  require_contiguous(sum, "sum", !narrow);
   require_contiguous(out, "out", true);
-  if (!sum.dtype().is(py::dtype::of<std::uint64_t>())) throw py::type_error("sum must be a uint64 array");
-  const std::span<std::uint64_t> s(static_cast<std::uint64_t*>(sum.mutable_data()), static_cast<std::size_t>(sum.size()));
+  if (!narrow && !sum.dtype().is(py::dtype::of<std::uint64_t>())) throw py::type_error("sum must be a uint64 or uint32 array");
   const auto n = static_cast<std::size_t>(out.size());
   const bool is64 = out.dtype().is(py::dtype::of<double>());
   if (!is64 && !out.dtype().is(py::dtype::of<float>())) throw py::type_error("out must be a float64 or float32 array");
   void* dst = out.mutable_data();
-  const py::gil_scoped_release release;
   if (is64) {
-    mechanisms::decode_server<double>(*p.report.plan, s, std::span<double>(static_cast<double*>(dst), n));
+    decode_into<double>(*p.report.plan, sum, dst, n);
   } else {
-    mechanisms::decode_server<float>(*p.report.plan, s, std::span<float>(static_cast<float*>(dst), n));
+    decode_into<float>(*p.report.plan, sum, dst, n);
   }
 }
 
@@ -139,6 +159,15 @@ void register_federated(py::module_& m) {
       .def_property_readonly("wrap_probability", [](const PyFlPlan& p) { return p.report.wrap_probability; })
       .def_property_readonly("hardened_tau", [](const PyFlPlan& p) { return p.report.hardened_tau; })
       .def_property_readonly("event", [](const PyFlPlan& p) { return p.report.event; })
+      .def_property_readonly("event_law",
+                             [](const PyFlPlan& p) {
+                               const auto& e = p.report.event_fields;
+                               return e ? std::optional<std::string>(e->law) : std::nullopt;
+                             })
+      .def_property_readonly("event_noise",
+                             [](const PyFlPlan& p) { return p.report.event_fields ? p.report.event_fields->noise : ""; })
+      .def_property_readonly("clients", [](const PyFlPlan& p) { return p.report.plan->spec().clients; })
+      .def_property_readonly("dropout", [](const PyFlPlan& p) { return parameter_text(p.report.plan->spec().dropout); })
       .def_property_readonly("no_event_reason", [](const PyFlPlan& p) { return p.report.no_event_reason; });
 }
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import exactdp
+from exactdp import events
 from exactdp.events import Event
 from exactdp.federated import ClientEncoder, ServerDecoder, new_rotation_seed
 
@@ -95,17 +96,35 @@ def test_the_round_event_composes_into_an_accountant():
     assert 0 < eps.upper < 100
 
 
+def sensitivity_of(dec):
+    """sqrt(norm_bound) rounded up to 2^-10 (the report's L2 bound), computed here on integers."""
+    root = math.isqrt(dec.norm_bound << 20)
+    root += root * root != dec.norm_bound << 20
+    return Fraction(root, 1024)
+
+
+def test_the_round_event_is_the_law_class_at_the_rounds_values():
+    dec = ServerDecoder(100, **params(sigma2="1/100", clients=100, dropout="1/10"))
+    event = dec.event()
+    assert isinstance(event, events.DistributedDiscreteGaussian)
+    sigma2 = Fraction(1, 100) * 4 ** dec.granularity_exponent   # one share's variance on the lattice
+    want = events.DistributedDiscreteGaussian(sigma2=sigma2, clients=100, dropout=Fraction(1, 10),
+                                              sensitivity=sensitivity_of(dec), dim=dec.padded_dimension)
+    assert event == want, (event.text, want.text)
+    # the C face's text (exactdp_fl_report) states the same event
+    law, _, rest = dec._plan.event.partition(":")
+    assert Event.of_law(law, **dict(item.split("=", 1) for item in rest.split(","))) == event
+
+
 def test_skellam_shares_have_the_skellam_laws_vector_event():
     dec = ServerDecoder(10, **{**params(), "sigma2": None, "mu": "1/1000", "clients": 40, "dropout": "1/8"})
     assert Decimal(dec.wrap_probability) < Decimal("1e-6")
     # m = 40 - floor(40 / 8) = 35 surviving shares of Sk(mu / g^2); L2: sqrt(norm_bound) rounded
     # up to 2^-10; dim: the padded dimension
-    root = math.isqrt(dec.norm_bound << 20)
-    root += root * root != dec.norm_bound << 20
     mu = Fraction(1, 1000) * 4 ** dec.granularity_exponent * 35
-    law_event = Event.of_law("skellam", mu=mu, sensitivity=Fraction(root, 1024), dim=dec.padded_dimension)
+    law_event = Event.of_law("skellam", mu=mu, sensitivity=sensitivity_of(dec), dim=dec.padded_dimension)
     event = dec.event()
-    assert event.law == "skellam"
+    assert isinstance(event, events.Skellam)
     assert event.text == law_event.text
     ours = dec.record(exactdp.Accountant(), rounds=10).get_epsilon("1e-5")
     theirs = exactdp.Accountant().compose(law_event, 10).get_epsilon("1e-5")
@@ -123,6 +142,33 @@ def test_aggregate_refuses_a_residue_over_the_modulus():
         dec.aggregate([bad])
     with pytest.raises(exactdp.ParameterError, match=r"sum\[1\] = 16777216 is not below the modulus 2\^24"):
         dec.decode(bad)
+
+
+def test_uint32_residues_aggregate_and_decode_as_uint64_ones():
+    d, n = 20, 5
+    enc, dec = ClientEncoder(d, **params(clients=n)), ServerDecoder(d, **params(clients=n))
+    rng = exactdp.SeededBits("3c" * 32)
+    wide = [enc.encode(np.linspace(-0.2, 0.2, d) * (i + 1), rng=rng) for i in range(n)]
+    narrow = [w.astype(np.uint32) for w in wide]      # what the C clients' _u32 entry points write
+    total = dec.aggregate(wide)
+    assert np.array_equal(dec.aggregate(narrow), total)
+    total32 = total.astype(np.uint32)
+    kept = total32.copy()
+    for dtype in (np.float64, np.float32):
+        assert np.array_equal(dec.decode(total32, dtype=dtype), dec.decode(total, dtype=dtype))
+    assert np.array_equal(total32, kept)                 # read, not used as the workspace
+    assert np.any(total32 >= 1 << 23)                    # negative values: the centred representative
+    bad = total32.copy()
+    bad[2] = 1 << 24
+    with pytest.raises(exactdp.ParameterError, match=r"^sum\[2\] = 16777216 is not below the modulus 2\^24$"):
+        dec.decode(bad)
+    wide_dec = ServerDecoder(d, **params(clients=n, bits=40))
+    with pytest.raises(exactdp.ParameterError, match=r"bits = 40 does not fit uint32_t") as e:
+        wide_dec.decode(np.zeros(wide_dec.padded_dimension, dtype=np.uint32))
+    assert e.value.parameter == "bits"
+    with pytest.raises(exactdp.ParameterError, match="uint64 array") as e:
+        wide_dec.aggregate([np.zeros(wide_dec.padded_dimension, dtype=np.uint32)])
+    assert e.value.parameter == "encodings"
 
 
 def test_new_rotation_seed_is_32_bytes():
