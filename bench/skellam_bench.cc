@@ -36,15 +36,33 @@ void BM_Poisson(benchmark::State& state) {
 }
 BENCHMARK(BM_Poisson)->DenseRange(0, 3)->ArgName("mu_index");
 
-// Every acceptance decided on the MPFR path (the sampler before the fixed-point enclosure): the
-// same values from the same bits.
+// The envelope route forced below 10^7 (where the table serves by default), with its fixed-point
+// acceptance and with every acceptance decided on the MPFR path: the same values from the same bits.
+struct EnvelopeParams {
+  static PoissonParams make(const mpq_class& mu) { return internal::make_poisson_params(mu, nullptr); }
+};
+void BM_PoissonEnvelope(benchmark::State& state) {
+  bench_integer_law<EnvelopeParams>(state, "mu", kPoissonMu[state.range(0)],
+                           [](auto& bits, const auto& params, mpz_class& out) { sample_poisson(bits, params, out); });
+}
+BENCHMARK(BM_PoissonEnvelope)->DenseRange(1, 3)->ArgName("mu_index");
+
 void BM_PoissonMpfrOnly(benchmark::State& state) {
-  bench_integer_law<PoissonParams>(state, "mu", kPoissonMu[state.range(0)],
+  bench_integer_law<EnvelopeParams>(state, "mu", kPoissonMu[state.range(0)],
                            [](auto& bits, const auto& params, mpz_class& out) {
                              internal::sample_poisson_mpfr_only(bits, params, out);
                            });
 }
 BENCHMARK(BM_PoissonMpfrOnly)->DenseRange(1, 3)->ArgName("mu_index");
+
+// The table's one-off build (PoissonParams::make) at mu = 1000, 10^6, 10^7.
+void BM_PoissonTableBuild(benchmark::State& state) {
+  const char* const mu[] = {"1000", "1e6", "1e7"};
+  state.SetLabel(std::string("mu=") + mu[state.range(0)]);
+  const mpq_class value = parse_rational("mu", mu[state.range(0)]);
+  for (auto _ : state) benchmark::DoNotOptimize(PoissonParams::make(value));
+}
+BENCHMARK(BM_PoissonTableBuild)->DenseRange(0, 2)->ArgName("mu_index")->Unit(benchmark::kMillisecond);
 
 void BM_DiscreteGaussianSameVariance(benchmark::State& state) {
   bench_integer_law<DiscreteGaussianParams>(

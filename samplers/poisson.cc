@@ -7,21 +7,18 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/core/interval.h>
 #include <exactdp/core/rational.h>
-#include <exactdp/samplers/bernoulli.h>
 #include <exactdp/samplers/discrete_laplace.h>
 #include <exactdp/samplers/internal/poisson_fixed.h>
-#include <exactdp/samplers/uniform.h>
+#include <exactdp/samplers/internal/poisson_table.h>
 
 namespace exactdp {
 namespace internal {
 
 // The precomputed terms of one mu (poisson.h has the algorithms).
 struct PoissonTerms {
-  bool large = false;
-  // small mu: `pieces` draws of Poisson(lambda), lambda = mu / pieces
-  unsigned long pieces = 0;
-  std::optional<BernoulliParams> lambda_coin;
-  // large mu: mode m, half-width t, envelope rate lambda (exact) and its proposal
+  // mu <= 10^7: the table (internal/poisson_table.h)
+  std::shared_ptr<const PoissonTable> table;
+  // mu > 10^7: mode m, half-width t, envelope rate lambda (exact) and its proposal
   mpz_class m, t;
   mpq_class lambda;
   std::optional<DiscreteLaplaceParams> proposal;
@@ -36,32 +33,21 @@ struct PoissonTerms {
 
 namespace {
 
-constexpr long kLargeFrom = 64;          // mu >= 64: envelope rejection
+constexpr long kEnvelopeFrom = 64;       // the envelope's least mu (its fixed-point terms need m >= 64)
 constexpr mpfr_prec_t kFirstPrecision = 96;  // plus log2 of the proposal's size
 constexpr mpfr_prec_t kStirlingPrecision = 128;
 constexpr long kStirlingFrom = 16;         // k >= 16 and |k - m| < 2^40: the Stirling enclosure
 
 const mpq_class kMaxMu = mpq_class(mpz_class("1000000000000000"));
 
-// log Gamma(n) for an integer n >= 1, enclosed (MPFR rounds lngamma correctly both ways).
-Interval lgamma_of(const mpz_class& n, mpfr_prec_t p) {
-  const auto exact_bits = static_cast<mpfr_prec_t>(mpz_sizeinbase(n.get_mpz_t(), 2));
-  Real x(exact_bits > p ? exact_bits : p);
-  mpfr_set_z(x, n.get_mpz_t(), MPFR_RNDN);  // exact: the precision holds every bit of n
-  Real lo(p), hi(p);
-  mpfr_lngamma(lo, x, MPFR_RNDD);
-  mpfr_lngamma(hi, x, MPFR_RNDU);
-  return Interval::from_ends(lo, hi, p);
-}
-
 // f(k) - f(m) = (k - m) log mu - log k! + log m!, enclosed (log mu and log m! given).
 Interval log_ratio_to_mode(const Interval& log_mu, const Interval& log_factorial_m, const mpz_class& m,
                            const mpz_class& k, mpfr_prec_t p) {
-  return log_mu * mpq_class(k - m) - lgamma_of(k + 1, p) + log_factorial_m;
+  return log_mu * mpq_class(k - m) - internal::log_gamma_of(k + 1, p) + log_factorial_m;
 }
 
 Interval log_ratio_to_mode(const mpq_class& mu, const mpz_class& m, const mpz_class& k, mpfr_prec_t p) {
-  return log_ratio_to_mode(log(Interval(mu, p)), lgamma_of(m + 1, p), m, k, p);
+  return log_ratio_to_mode(log(Interval(mu, p)), internal::log_gamma_of(m + 1, p), m, k, p);
 }
 
 // The envelope rate: the largest multiple of 2^-32 / t below min(D+, D-) / t.
@@ -76,17 +62,9 @@ mpq_class envelope_rate(const mpq_class& mu, const mpz_class& m, const mpz_class
   return mpq_class(steps, mpz_class(t) << 32);
 }
 
-std::shared_ptr<const internal::PoissonTerms> make_terms(const mpq_class& mu) {
+// The envelope's terms (mu >= 64).
+std::shared_ptr<const internal::PoissonTerms> envelope_terms(const mpq_class& mu) {
   auto terms = std::make_shared<internal::PoissonTerms>();
-  if (mu < kLargeFrom) {
-    const mpq_class twice = 2 * mu;
-    mpz_class c = twice.get_num() / twice.get_den();
-    if (c * twice.get_den() != twice.get_num()) ++c;
-    terms->pieces = c.get_ui();
-    terms->lambda_coin = BernoulliParams::make(mu / mpq_class(c));
-    return terms;
-  }
-  terms->large = true;
   terms->m = mu.get_num() / mu.get_den();
   terms->t = sqrt(terms->m);
   terms->lambda = envelope_rate(mu, terms->m, terms->t);
@@ -99,47 +77,6 @@ std::shared_ptr<const internal::PoissonTerms> make_terms(const mpq_class& mu) {
   terms->rate_t = Interval(mpq_class(terms->lambda * terms->t), p);
   terms->fixed = internal::make_poisson_fixed_terms(mu, terms->m, terms->t, terms->lambda);
   return terms;
-}
-
-// Poisson(lambda), lambda <= 1/2: the von Neumann schema (poisson.h).
-unsigned long sample_small_piece(BitSource& bits, const BernoulliParams& coin) {
-  for (;;) {
-    unsigned long k = 0;
-    while (sample_bernoulli(bits, coin)) ++k;
-    bool identity = true;
-    for (unsigned long i = 2; i <= k && identity; ++i) identity = sample_uniform_below(bits, i) == 0;
-    if (identity) return k;
-  }
-}
-
-// Whether a uniform real U in [0, 1) (its bits drawn 64 at a time, the first 64 given: first_word)
-// is below a, where enclose(p) encloses a at precision p: decided exactly, refining the enclosure
-// when the bits cannot.
-template <class Enclose>
-bool uniform_below(BitSource& bits, std::uint64_t first_word, mpfr_prec_t p, Enclose&& enclose) {
-  Interval a = enclose(p);
-  // the envelope's proof makes a <= 1; an enclosure above 1 means the envelope is wrong
-  if (mpfr_cmp_ui(a.lower(), 1) > 0) throw std::logic_error("poisson: acceptance above 1 (envelope violated)");
-  mpz_class u = 0;
-  unsigned long j = 0;
-  Real scaled(64);
-  for (bool first = true;; first = false) {
-    if (!first) {
-      p *= 2;
-      if (p > kMaxPrecision) throw std::logic_error("poisson: acceptance undecided at the precision cap");
-      a = enclose(p);
-    }
-    u <<= 64;
-    u += mpz_class(static_cast<unsigned long>(first ? first_word : bits.bits(64)));
-    j += 64;
-    // U lies in [u, u + 1) / 2^j: accept when (u + 1) / 2^j <= a.lower, reject when u / 2^j >= a.upper
-    mpfr_set_prec(scaled, mpfr_get_prec(a.lower()));
-    mpfr_mul_2ui(scaled, a.lower(), j, MPFR_RNDD);
-    const mpz_class next = u + 1;
-    if (mpfr_cmp_z(scaled, next.get_mpz_t()) >= 0) return true;
-    mpfr_mul_2ui(scaled, a.upper(), j, MPFR_RNDU);
-    if (mpfr_cmp_z(scaled, u.get_mpz_t()) <= 0) return false;
-  }
 }
 
 // f(k) - f(m) by Stirling's series with its remainder: ln n! = S(n) - r(n),
@@ -178,7 +115,7 @@ bool accept_proposal(BitSource& bits, std::uint64_t u, const mpq_class& mu, cons
   const bool stirling = k >= kStirlingFrom && mpz_sizeinbase(y.get_mpz_t(), 2) < 40;
   const mpfr_prec_t start =
       stirling ? kStirlingPrecision : kFirstPrecision + static_cast<mpfr_prec_t>(mpz_sizeinbase(k.get_mpz_t(), 2));
-  return uniform_below(bits, u, start, [&](mpfr_prec_t p) {
+  return internal::uniform_below(bits, u, start, [&](mpfr_prec_t p) {
     if (stirling && p == kStirlingPrecision) {
       const Interval shift = *terms.rate_t - *terms.rate * Interval(mpz_class(abs(y)), p);
       return exp(stirling_log_ratio(terms, k, y) - shift);
@@ -204,14 +141,11 @@ void sample_large(BitSource& bits, const mpq_class& mu, const internal::PoissonT
 }
 
 void sample(BitSource& bits, const PoissonParams& params, mpz_class& out, bool fixed_path) {
-  const internal::PoissonTerms& terms = params.terms();
-  if (terms.large) {
-    sample_large(bits, params.mu(), terms, out, fixed_path);
+  if (const internal::PoissonTable* table = params.table()) {
+    out = static_cast<long>(table->draw(bits));
     return;
   }
-  unsigned long n = 0;
-  for (unsigned long i = 0; i < terms.pieces; ++i) n += sample_small_piece(bits, *terms.lambda_coin);
-  out = n;
+  sample_large(bits, params.mu(), params.terms(), out, fixed_path);
 }
 
 }  // namespace
@@ -223,14 +157,31 @@ PoissonParams PoissonParams::make(const mpq_class& mu) {
   if (mu > kMaxMu) {
     throw LimitError("mu", "mu = " + abbreviate(to_string(mu)) + " is out of range: allowed 0 < mu <= 10^15");
   }
+  mpq_class canonical = mu;
+  canonical.canonicalize();
+  if (canonical <= internal::PoissonTable::kMaxMu) {
+    internal::PoissonTableOptions options;
+    return internal::make_poisson_params(canonical, &options);
+  }
+  return internal::make_poisson_params(canonical, nullptr);
+}
+
+PoissonParams internal::make_poisson_params(const mpq_class& mu, const PoissonTableOptions* options) {
   PoissonParams params;
   params.mu_ = mu;
   params.mu_.canonicalize();
-  params.terms_ = make_terms(params.mu_);
+  if (options != nullptr) {
+    auto terms = std::make_shared<PoissonTerms>();
+    terms->table = PoissonTable::build(params.mu_, *options);
+    params.terms_ = std::move(terms);
+  } else {
+    if (params.mu_ < kEnvelopeFrom) throw std::invalid_argument("poisson: the envelope needs mu >= 64");
+    params.terms_ = envelope_terms(params.mu_);
+  }
   return params;
 }
 
-bool PoissonParams::large() const noexcept { return terms_->large; }
+const internal::PoissonTable* PoissonParams::table() const noexcept { return terms_->table.get(); }
 
 void sample_poisson(BitSource& bits, const PoissonParams& params, mpz_class& out) { sample(bits, params, out, true); }
 

@@ -1,16 +1,16 @@
 // poisson.h — sample_poisson: N in {0, 1, 2, ...} with P[N = n] = exp(-mu) mu^n / n!, exactly, for
 // an exact rational mu with 0 < mu <= 10^15.
 //
-// Small mu (mu < 64): mu is split into c = ceil(2 mu) equal pieces lambda = mu / c <= 1/2 and N is
-// the sum of c independent Poisson(lambda) draws (the Poisson law is closed under sums). Each
-// Poisson(lambda) is the von Neumann schema of Flajolet, Pelletier and Soria ("On Buffon
-// machines and numbers", 2011): draw K with P[K = k] = (1 - lambda) lambda^k (exact
-// Bernoulli(lambda) coins, bernoulli.h), then accept K with probability 1/K! (for i = 2..K a
-// uniform integer below i must be 0, uniform.h), else start again. An attempt returns k with
-// probability (1 - lambda) lambda^k / k!, proportional to the Poisson(lambda) weights, so an
-// accepted K is Poisson(lambda) exactly; an attempt succeeds with probability
-// (1 - lambda) e^lambda >= 0.82. Integers only.
-// Large mu (mu >= 64): rejection from a discrete Laplace envelope (discrete_laplace.h) centred at
+// mu <= 10^7: the table sampler (internal/poisson_table.h, where the proof is): an integer alias
+// table over the integer weights w(k) = floor(c p(k)) of the values within about 13 standard
+// deviations of the mode, c < 2^32; one 32-bit read and one 4-byte load give k with probability
+// w(k) 2^-32; the rest of the mass, c p(k) - w(k) < 2 units for each k and the geometric envelopes
+// of both tails (p is log-concave), is drawn with exact acceptances against MPFR enclosures
+// (together with the restarts, probability below 2^-13 a proposal). Every k is output with
+// probability exactly c p(k) 2^-32 a proposal: the law is Poisson(mu) exactly. Built once by
+// make(): about 13 sqrt(mu) MPFR recurrence steps (a few ms at mu = 10^6; 2^b 4-byte buckets,
+// b <= 16, and one 4-byte weight a value: at most 420 KB at mu = 10^7).
+// mu > 10^7: rejection from a discrete Laplace envelope (discrete_laplace.h) centred at
 // the mode m = floor(mu). With f(k) = log P[N = k] (concave in k: its second difference is
 // log(k / (k + 1)) < 0) and t = floor(sqrt(m)), let D+ = f(m) - f(m + t), D- = f(m) - f(m - t) and
 // lambda <= min(D+, D-) / t an exact rational (2^-32 t grid). Concavity makes the secant slopes
@@ -30,10 +30,10 @@
 // drawn so far. Both ways decide the same event U < a(k), so the values are those of the MPFR
 // decision alone (tests/samplers/poisson_fixed_test.cc). No floating point decides anything: the
 // law is Poisson(mu) exactly.
-// Cost: small mu, expected O(mu) exact coins; large mu, expected about 2.6 proposals (with
-// t = sqrt(mu) the envelope's mass is C (1 + e^-lambda) / (1 - e^-lambda) ~ 4 e^(1/2) / sqrt(2 pi)),
-// each one discrete Laplace draw and one fixed-point enclosure: the cost does not grow with mu
-// (about 0.6-0.7 us a draw at mu = 10^6..10^12, bench/skellam_bench.cc).
+// Cost: the table, about 32 bits and a few ns a draw, whatever mu <= 10^7; the envelope, expected
+// about 2.6 proposals (with t = sqrt(mu) the envelope's mass is C (1 + e^-lambda) / (1 - e^-lambda)
+// ~ 4 e^(1/2) / sqrt(2 pi)), each one discrete Laplace draw and one fixed-point enclosure: the cost
+// does not grow with mu (about 0.6-0.7 us a draw at mu = 10^7..10^12, bench/skellam_bench.cc).
 // Timing: NOT constant-time (the number of coins and proposals depends on the bits and on the
 // result); there is no hardened Poisson sampler (SECURITY.md, "Timing").
 // Errors: PoissonParams::make throws ParameterError naming "mu" unless 0 < mu, LimitError naming
@@ -49,19 +49,27 @@
 
 namespace exactdp {
 
+class PoissonParams;
+
 namespace internal {
-struct PoissonTerms;  // poisson.cc
+struct PoissonTerms;         // poisson.cc
+struct PoissonTableOptions;  // internal/poisson_table.h
+class PoissonTable;
+// Params on a chosen route, for the tests: the table built with *options (0 < mu <= 10^7), or the
+// envelope when options is null (mu >= 64); std::invalid_argument outside those ranges.
+[[nodiscard]] PoissonParams make_poisson_params(const mpq_class& mu, const PoissonTableOptions* options);
 }  // namespace internal
 
 class PoissonParams {
  public:
   [[nodiscard]] static PoissonParams make(const mpq_class& mu);
   [[nodiscard]] const mpq_class& mu() const noexcept { return mu_; }
-  // Whether draws take the envelope rejection (mu >= 64) or the sum of small pieces.
-  [[nodiscard]] bool large() const noexcept;
+  // The table when draws take it (mu <= 10^7), else null (the envelope rejection).
+  [[nodiscard]] const internal::PoissonTable* table() const noexcept;
   [[nodiscard]] const internal::PoissonTerms& terms() const noexcept { return *terms_; }
 
  private:
+  friend PoissonParams internal::make_poisson_params(const mpq_class& mu, const internal::PoissonTableOptions* options);
   PoissonParams() = default;
   mpq_class mu_;
   std::shared_ptr<const internal::PoissonTerms> terms_;

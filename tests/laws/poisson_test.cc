@@ -1,5 +1,5 @@
 // The exact Poisson sampler (samplers/poisson.h) by chi-square against the exact Poisson masses on
-// both of its paths (the sum of small pieces below mu = 64, the envelope rejection from 64 on),
+// both of its routes (the table up to mu = 10^7, the envelope rejection forced from mu = 64 on),
 // alpha = 1e-6 per case (a correct sampler fails with probability 1e-6 each; fixed seeds), and a
 // sampler at mu off by 5 % that the same check rejects. The Skellam tests (skellam_test.cc) see
 // the Poisson draws only through their difference, which hides an error common to both.
@@ -66,9 +66,9 @@ class PoissonReference final : public verification::ReferenceLaw {
   Interval beyond_;
 };
 
-verification::TestResult chi_square(const char* mu, const mpq_class& draw_mu, unsigned long long n, std::uint32_t index) {
+verification::TestResult chi_square(const char* mu, const PoissonParams& params, unsigned long long n,
+                                    std::uint32_t index) {
   const PoissonReference law{mpq_class(mu)};
-  const PoissonParams params = PoissonParams::make(draw_mu);
   return test_support::chi_square_check(
       law, [&](BitSource& b) { return sample_poisson(b, params); }, n, test_support::fixed_seed(405, index));
 }
@@ -78,17 +78,24 @@ TEST(PoissonSampler, MatchesTheExactPmfOnBothPaths) {
   std::uint32_t index = 0;
   for (const auto& [mu, n] : {std::pair{"1/3", 200'000ULL}, std::pair{"5", 200'000ULL}, std::pair{"127/2", 50'000ULL},
                               std::pair{"64", 50'000ULL}, std::pair{"100", 50'000ULL}, std::pair{"1000", 20'000ULL}}) {
-    EXPECT_TRUE(mpq_class(mu) < 64 ? !PoissonParams::make(mpq_class(mu)).large() : PoissonParams::make(mpq_class(mu)).large());
-    const auto t = chi_square(mu, mpq_class(mu), n, ++index);
+    const PoissonParams table = PoissonParams::make(mpq_class(mu));
+    EXPECT_NE(table.table(), nullptr) << mu;
+    const auto t = chi_square(mu, table, n, ++index);
     EXPECT_TRUE(t.applicable) << mu;
     EXPECT_FALSE(test_support::rejects(t, alpha)) << test_support::rejection_message(mu, t, "1e-6");
+    if (mpq_class(mu) < 64) continue;
+    const auto e = chi_square(mu, internal::make_poisson_params(mpq_class(mu), nullptr), n, index + 100);
+    EXPECT_TRUE(e.applicable) << mu;
+    EXPECT_FALSE(test_support::rejects(e, alpha)) << test_support::rejection_message(mu, e, "1e-6") << " (envelope)";
   }
 }
 
 TEST(PoissonSampler, ASamplerWithMuOffByFivePercentIsCaught) {
   const mpq_class alpha(1, 1'000'000);
-  EXPECT_TRUE(test_support::rejects(chi_square("5", mpq_class(21, 4), 200'000, 20), alpha));
-  EXPECT_TRUE(test_support::rejects(chi_square("100", mpq_class(105), 50'000, 21), alpha));
+  EXPECT_TRUE(test_support::rejects(chi_square("5", PoissonParams::make(mpq_class(21, 4)), 200'000, 20), alpha));
+  EXPECT_TRUE(test_support::rejects(chi_square("100", PoissonParams::make(mpq_class(105)), 50'000, 21), alpha));
+  EXPECT_TRUE(test_support::rejects(chi_square("100", internal::make_poisson_params(mpq_class(105), nullptr), 50'000, 22),
+                                    alpha));
 }
 
 }  // namespace
