@@ -1,8 +1,8 @@
 // The constants of fixed_exp52.h and its group evaluation: portable (exp52_v_lanes, two H at a time) and,
 // on x86-64 CPUs with AVX-512 IFMA (chosen at run time), eight H per vector of 64-bit lanes with
-// each value as two 52-bit limbs, mul104 from seven vpmadd52 products, S_i by a two-register
-// permute (vpermt2q, whose lane choice is an operand, not an address). The same exact integer
-// operations, so the same bits.
+// each value as two 52-bit limbs (fixed_exp52_ifma.h), S_i by a two-register permute (vpermt2q,
+// whose lane choice is an operand, not an address). The same exact integer operations, so the
+// same bits.
 #include <exactdp/samplers/internal/fixed_exp52.h>
 
 #include <gmpxx.h>
@@ -20,14 +20,14 @@ namespace {
 
 constexpr mpfr_prec_t kConstantPrecision = 256;
 
-// round(2^104 x) for 0 <= x < 1.
-uint128 to_q104(mpfr_srcptr x) {
-  Real scaled(kConstantPrecision);
-  mpfr_mul_2ui(scaled, x, 104, MPFR_RNDN);  // exact
-  mpz_class v;
-  mpfr_get_z(v.get_mpz_t(), scaled, MPFR_RNDN);
-  const mpz_class high = v >> 64;
-  const mpz_class low = v - (high << 64);
+// round(2^bits x) for 0 <= x < 2^(128 - bits).
+uint128 scaled(mpfr_srcptr x, unsigned bits) {
+  Real v(kConstantPrecision);
+  mpfr_mul_2ui(v, x, bits, MPFR_RNDN);  // exact
+  mpz_class z;
+  mpfr_get_z(z.get_mpz_t(), v, MPFR_RNDN);
+  const mpz_class high = z >> 64;
+  const mpz_class low = z - (high << 64);
   return (uint128{high.get_ui()} << 64) | low.get_ui();
 }
 
@@ -80,28 +80,26 @@ FixedExp52GroupFn fixed_exp52_group_ifma() noexcept {
 FixedExp52 make_fixed_exp52() {
   static_assert(sizeof(unsigned long) == 8, "mpz get_ui must hold a 64-bit word");
   FixedExp52 t;
-  Real x(kConstantPrecision);
-  mpfr_const_log2(x, MPFR_RNDN);
-  t.ln2 = to_q104(x);
-  to_limbs(t.ln2, t.ln2_limbs);
-  mpfr_set_ui(x, 1, MPFR_RNDN);
-  mpfr_div_ui(x, x, 2, MPFR_RNDN);  // 1/2!
-  for (unsigned long k = 0; k <= kFixedExp52Degree; ++k) {
-    if (k > 0) mpfr_div_ui(x, x, k + 2, MPFR_RNDN);  // 1/(k+2)!, 256 bits: far below 2^-104
-    t.coeff[k] = to_q104(x);
-    to_limbs(t.coeff[k], t.coeff_limbs[k]);
-    Real scaled(kConstantPrecision);
-    mpfr_mul_2ui(scaled, x, 52, MPFR_RNDN);  // exact
-    mpz_class narrow;
-    mpfr_get_z(narrow.get_mpz_t(), scaled, MPFR_RNDN);
-    t.narrow[k] = narrow.get_ui();  // round(2^52 / (k+2)!)
+  Real ln2(kConstantPrecision), a(kConstantPrecision), x(kConstantPrecision);
+  mpfr_const_log2(ln2, MPFR_RNDN);  // 256 bits: every constant below is far finer than its unit
+  t.ln2 = static_cast<std::uint64_t>(scaled(ln2, 52));
+  mpfr_set_ui(a, 1, MPFR_RNDN);
+  for (unsigned long k = 1; k <= kFixedExp52Degree; ++k) {
+    mpfr_mul(a, a, ln2, MPFR_RNDN);
+    mpfr_div_ui(a, a, k, MPFR_RNDN);  // a_k = ln(2)^k / k!
+    if (k >= kFixedExp52NarrowLast) {
+      t.narrow[k] = static_cast<std::uint64_t>(scaled(a, exp52_narrow_scale(k)));
+    } else {
+      t.wide[k] = scaled(a, exp52_wide_scale(k));
+      to_limbs(t.wide[k], t.wide_limbs[k]);
+    }
   }
   t.sixteenth[0] = (uint128{1} << 104) - 1;
   for (long i = 1; i < 16; ++i) {
     mpfr_set_si(x, -i, MPFR_RNDN);
     mpfr_div_ui(x, x, 16, MPFR_RNDN);  // exact
     mpfr_exp2(x, x, MPFR_RNDN);
-    t.sixteenth[i] = to_q104(x);
+    t.sixteenth[i] = scaled(x, 104);
   }
   for (unsigned i = 0; i < 16; ++i) {
     std::uint64_t limbs[2];

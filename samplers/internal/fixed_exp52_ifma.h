@@ -1,7 +1,7 @@
 // internal/fixed_exp52_ifma.h — the AVX-512 IFMA pieces of fixed_exp52.h's evaluation (not
 // installed; x86-64 only): eight values a vector of 64-bit lanes, each number as two 52-bit limbs,
-// mul104 from seven vpmadd52 products, S_i by a two-register permute (vpermt2q, whose lane choice
-// is an operand, not an address). Shared by the exponential's group (fixed_exp52.cc) and the
+// a one-limb step one vpmadd52huq, a two-limb step three, mul3 six, S_i by a two-register permute
+// (vpermt2q, whose lane choice is an operand, not an address). Shared by the exponential's group (fixed_exp52.cc) and the
 // rejection method's whole-group kernel (hardened_rejection_ifma.cc). Every function here carries
 // the avx512f/avx512ifma target: call them only from code chosen after a CPU check.
 #pragma once
@@ -46,21 +46,18 @@ EXACTDP_IFMA inline V8 madd_high(V8 acc, V8 a, V8 b) noexcept {
   return (V8)_mm512_madd52hi_epu64((__m512i)acc, (__m512i)a, (__m512i)b);  // NOLINT: same-size vector casts
 }
 
-// mul104 on eight lanes: floor(a b / 2^104) = a1 b1 + floor((a1 b0 + a0 b1 + floor(a0 b0 / 2^52)) / 2^52),
-// each 104-bit product split into its low and high 52 bits by vpmadd52luq / vpmadd52huq.
-EXACTDP_IFMA inline Limbs mul(Limbs a, Limbs b) noexcept {
+// mul3 (fixed_exp52.h) on eight lanes: a1 b1 + floor((a1 b0 + a0 b1) / 2^52), the middle sum's
+// floor from the high halves of its products and the carry out of their low halves.
+EXACTDP_IFMA inline Limbs mul3(Limbs a, Limbs b) noexcept {
   const V8 zero = {};
-  V8 carry = madd_high(zero, a.low, b.low);
-  carry = madd_low(carry, a.high, b.low);
-  carry = madd_low(carry, a.low, b.high);  // < 3 2^52
-  V8 low = madd_low(carry >> 52, a.high, b.high);
-  low = madd_high(low, a.high, b.low);
-  low = madd_high(low, a.low, b.high);  // < 4 2^52
+  const V8 carry = madd_low(madd_low(zero, a.high, b.low), a.low, b.high);  // < 2^53
+  V8 low = madd_high(madd_high(carry >> 52, a.high, b.low), a.low, b.high);
+  low = madd_low(low, a.high, b.high);  // < 2^54
   return {low & kMask52, madd_high(low >> 52, a.high, b.high)};
 }
 
-// mul(a, {0, q}) = floor(a q / 2^52) for q < 2^52 (a number whose low limb is zero): three products
-// instead of seven, a1 q + floor(a0 q / 2^52) = lo(a1 q) + hi(a0 q) + hi(a1 q) 2^52.
+// floor(a q / 2^52) for a < 2^104 and q < 2^52 (a two-limb step): three products,
+// a1 q + floor(a0 q / 2^52) = lo(a1 q) + hi(a0 q) + hi(a1 q) 2^52.
 EXACTDP_IFMA inline Limbs mul_limb(Limbs a, V8 q) noexcept {
   const V8 zero = {};
   const V8 low = madd_low(madd_high(zero, a.low, q), a.high, q);  // < 2^53
@@ -111,46 +108,50 @@ EXACTDP_IFMA inline V8 shift_left(V8 v, V8 count) noexcept {
   return (V8)_mm512_maskz_sllv_epi64(0xFF, (__m512i)v, (__m512i)count);
 }
 
-// The parts of kVectors vectors of H (fixed_exp52.h) given as their 64-bit words: R = bits 13 .. 112
-// as limbs, i = bits 113 .. 116, n = bits 117 .. 121.
+// The parts of kVectors vectors of H (fixed_exp52.h) given as their 64-bit words: r0 = bits 9 .. 60,
+// r1 = bits 61 .. 112, i = bits 113 .. 116, n = bits 117 .. 121.
 struct ExpInputs {
-  Limbs r[kVectors];
+  V8 r0[kVectors], r1[kVectors];
   V8 index[kVectors], n[kVectors];
 };
 EXACTDP_IFMA inline void split_input(V8 low, V8 high, ExpInputs& in, unsigned b) noexcept {
-  constexpr unsigned long long kLow48 = (1ULL << 48) - 1;
-  in.r[b] = {((low >> 13) | (high << 51)) & kMask52, (high >> 1) & kLow48};
+  in.r0[b] = (low >> 9) & kMask52;
+  in.r1[b] = ((low >> 61) | (high << 3)) & kMask52;
   in.index[b] = (high >> 49) & 15;
   in.n[b] = (high >> 53) & 31;
 }
 
-// v = S_i exp(-rho) (fixed_exp52.h, before alpha's shift) for kVectors vectors at once.
+// v = S_i 2^-r (fixed_exp52.h, before alpha's shift) for kVectors vectors at once.
 EXACTDP_IFMA inline void exp_v(const FixedExp52& t, const ExpInputs& in, Limbs* v) noexcept {
-  Limbs rho[kVectors], p[kVectors];
   V8 q[kVectors];
-  const Limbs ln2 = broadcast(t.ln2_limbs);
+  Limbs w[kVectors];
   const V8 zero = {};
-  for (unsigned b = 0; b < kVectors; ++b) {
-    rho[b] = mul(in.r[b], ln2);
-    q[b] = splat(t.narrow[kFixedExp52Degree]);
+  for (unsigned b = 0; b < kVectors; ++b) q[b] = splat(t.narrow[kFixedExp52Degree]);
+  for (unsigned k = kFixedExp52Degree; k-- > kFixedExp52NarrowLast;) {  // one limb
+    const V8 a_k = splat(t.narrow[k]);
+    for (unsigned b = 0; b < kVectors; ++b) q[b] = a_k - madd_high(zero, in.r1[b], q[b]);
   }
-  for (unsigned k = kFixedExp52Degree; k-- > kFixedExp52WideSteps;) {  // one limb: rho1 = rho's high limb
-    const V8 d_k = splat(t.narrow[k]);
-    for (unsigned b = 0; b < kVectors; ++b) q[b] = d_k - madd_high(zero, rho[b].high, q[b]);
+  constexpr unsigned kShift = kFixedExp52TransitionShift;
+  const Limbs b4 = broadcast(t.wide_limbs[kFixedExp52NarrowLast - 1]);
+  for (unsigned b = 0; b < kVectors; ++b) {  // floor(r1 q / 2^29) of the product hi 2^52 + lo
+    const V8 lo = madd_low(zero, in.r1[b], q[b]), hi = madd_high(zero, in.r1[b], q[b]);
+    w[b] = sub(b4, {((lo >> kShift) | (hi << (52 - kShift))) & kMask52, hi >> kShift});
   }
-  const Limbs c5 = broadcast(t.coeff_limbs[kFixedExp52WideSteps - 1]);
-  for (unsigned b = 0; b < kVectors; ++b) p[b] = sub(c5, mul_limb(rho[b], q[b]));  // p = q 2^52 into C_5
-  for (unsigned k = kFixedExp52WideSteps - 1; k-- > 0;) {
-    const Limbs c = broadcast(t.coeff_limbs[k]);
-    for (unsigned b = 0; b < kVectors; ++b) p[b] = sub(c, mul(rho[b], p[b]));
+  for (unsigned k = kFixedExp52NarrowLast - 1; k-- > 1;) {  // two limbs
+    const Limbs b_k = broadcast(t.wide_limbs[k]);
+    for (unsigned b = 0; b < kVectors; ++b) w[b] = sub(b_k, mul_limb(w[b], in.r1[b]));
   }
+  const V8 ln2 = splat(t.ln2);
   const __m512i s_low[2] = {(__m512i)load8(&t.sixteenth_limbs[0][0]), (__m512i)load8(&t.sixteenth_limbs[0][8])};
   const __m512i s_high[2] = {(__m512i)load8(&t.sixteenth_limbs[1][0]), (__m512i)load8(&t.sixteenth_limbs[1][8])};
   for (unsigned b = 0; b < kVectors; ++b) {
-    const Limbs d = sub(rho[b], mul(rho[b], mul(rho[b], p[b])));
+    const Limbs d = mul_limb(w[b], in.r1[b]);
+    const V8 c = madd_high(zero, ln2, in.r0[b]) >> 4;
+    const V8 low = d.low + (c - madd_high(zero, c, d.high));  // < 2^53
+    const Limbs d_all = {low & kMask52, d.high + (low >> 52)};
     const Limbs s = {(V8)_mm512_permutex2var_epi64(s_low[0], (__m512i)in.index[b], s_low[1]),
                      (V8)_mm512_permutex2var_epi64(s_high[0], (__m512i)in.index[b], s_high[1])};
-    v[b] = sub(s, mul(s, d));
+    v[b] = sub(s, mul3(s, d_all));
   }
 }
 

@@ -96,9 +96,10 @@ HardenedRejectionPlan make_rejection_plan(const mpq_class& sigma2) {
   plan.exp = make_fixed_exp52();
   plan.group = rejection_group_ifma();
   plan.acceptance_lower = acceptance_lower(s0, plan.j);
-  // alpha: 2^-80 (its floor) + 2^-87.3 (fixed_exp52.h) + 2^-116 (H) < 2^-79; the residual's floor: at
-  // most 1 / w_x given x, (K + 1) 2^-80 averaged over x (docs/HARDENED.md).
-  const mpq_class acceptance_error = mpq_class(1, mpz_class(1) << 79) +
+  // alpha: E 2^-80 (fixed_exp52.h, E = kFixedExp52AlphaErrorUnits, its floor included) + 2^-116 (H)
+  // < (E + 1) 2^-80; the residual's floor: at most 1 / w_x given x, (K + 1) 2^-80 averaged over x
+  // (docs/HARDENED.md).
+  const mpq_class acceptance_error = mpq_class(kFixedExp52AlphaErrorUnits + 1, mpz_class(1) << 80) +
                                      mpq_class(static_cast<unsigned long>(plan.brackets.values), mpz_class(1) << 80);
   plan.tau_upper = (2 * plan.table_tv_upper + acceptance_error) / plan.acceptance_lower;
   return plan;

@@ -14,9 +14,9 @@
 // else draw a new proposal. The output is mean + (b ? -z : z).
 // Exactness: with exact tables and exact acceptance the accepted value follows D_{Z, sigma}
 // exactly (rejection sampling: proposal weight rho_sigma0(x) / k, acceptance rho_sigma(z) /
-// rho_sigma0(x)). The table's distance delta_b, alpha's error (2^-80 + 2^-87.3) and the residual's
-// floor (at most 1 / w_x given x: (K + 1) 2^-80 on average) give
-// tau_upper = (2 delta_b + 2^-79 + (K + 1) 2^-80) / A_lower, A_lower a certified lower bound of
+// rho_sigma0(x)). The table's distance delta_b, alpha's error (E = kFixedExp52AlphaErrorUnits units
+// of 2^-80, and H's) and the residual's floor (at most 1 / w_x given x: (K + 1) 2^-80 on average) give
+// tau_upper = (2 delta_b + (E + 1) 2^-80 + (K + 1) 2^-80) / A_lower, A_lower a certified lower bound of
 // the acceptance rate A ~ 0.83 .. 0.9.
 // Random bits: P = 81 + j a proposal (kRejectionWidthBits + 1 + j), in stream order u (most
 // significant bit first), b, y. 1 / A proposals a draw on average (118 bits at sigma2 = 2^36).
@@ -67,7 +67,7 @@ struct HardenedRejectionPlan {
   FixedExp52 exp;
   mpq_class table_tv_upper;      // delta_b
   mpq_class acceptance_lower;    // A_lower
-  mpq_class tau_upper;           // (2 delta_b + 2^-79 + (K + 1) 2^-80) / A_lower
+  mpq_class tau_upper;           // (2 delta_b + (E + 1 + K + 1) 2^-80) / A_lower
   // The whole-group kernel of this CPU (rejection_group_ifma), nullptr for the portable group
   // (scan, exponential and select each with their own CPU choice): the same values and bits.
   RejectionGroupFn group = nullptr;

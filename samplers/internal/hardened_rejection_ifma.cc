@@ -122,7 +122,7 @@ EXACTDP_IFMA void scan(const ScanTable& t, Lanes& g) noexcept {
 // H = floor(m R / 2^63), m = y (y + 2 k x) 2^(52 - 2 j) < 2^59, R = log2e_over_two_s0 < 2^127 (the
 // same integer as acceptance_exponent), as the parts fixed_exp52 reads: with m = m1 2^52 + m0 and
 // R = r2 2^104 + r1 2^52 + r0, the product's 52-bit limbs L1, L2, L3 (L0 only carries), and
-// H's bits 13 .. 121 are the product's bits 76 .. 184.
+// H's bits 9 .. 121 are the product's bits 72 .. 184.
 EXACTDP_IFMA void exponent_parts(const HardenedRejectionPlan& plan, const Lanes& g, unsigned b, ExpInputs& in) noexcept {
   const V8 shifted_x = g.x[b] << (plan.j + 1);
   const V8 product = (V8)_mm512_mullo_epi64((__m512i)g.y[b], (__m512i)(g.y[b] + shifted_x));  // < 2^59
@@ -136,8 +136,8 @@ EXACTDP_IFMA void exponent_parts(const HardenedRejectionPlan& plan, const Lanes&
   const V8 s2 = madd_low(madd_low(madd_high(madd_high(s1 >> 52, m0, r1), m1, r0), m0, r2), m1, r1);
   const V8 l3 = madd_low(madd_high(madd_high(s2 >> 52, m0, r2), m1, r1), m1, r2);  // m1 r2 < 2^30
   const V8 l1 = s1 & kMask52, l2 = s2 & kMask52;
-  constexpr unsigned long long kLow48 = (1ULL << 48) - 1;
-  in.r[b] = {((l1 >> 24) | (l2 << 28)) & kMask52, ((l2 >> 24) | (l3 << 28)) & kLow48};
+  in.r0[b] = ((l1 >> 20) | (l2 << 32)) & kMask52;  // H's bits 9 .. 60
+  in.r1[b] = ((l2 >> 20) | (l3 << 32)) & kMask52;  // H's bits 61 .. 112
   in.index[b] = (l3 >> 20) & 15;
   in.n[b] = (l3 >> 24) & 31;  // five bits, as exp52_n (h < 22: hardened_rejection.h)
 }

@@ -137,12 +137,12 @@ AcceptanceBounds exp_minus(uint128 e_lo, uint128 e_hi) noexcept {
   }
   const uint128 h_lo = e_lo * l.lo;
   const uint128 alpha = fixed_exp52_alpha(h_lo, table);
-  a.hi = alpha + 2;
+  a.hi = alpha + kFixedExp52AlphaErrorUnits;
   if (e_hi < kFar) {
     // 2^-h_hi >= 2^-h_lo (1 - (h_hi - h_lo) ln 2) >= 2^-h_lo - (h_hi - h_lo) 2^-h_lo: one evaluation
     // (h_hi - h_lo below 2^5 and alpha below 2^81: the product fits in 126 bits)
     const uint128 gap = ((((e_hi * l.hi - h_lo) >> 37) + 1) * ((a.hi >> 40) + 1) >> 40) + 1;
-    a.lo = alpha > gap + 2 ? alpha - gap - 2 : 0;
+    a.lo = alpha > gap + kFixedExp52AlphaErrorUnits ? alpha - gap - kFixedExp52AlphaErrorUnits : 0;
   }
   return a;
 }

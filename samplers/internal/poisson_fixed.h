@@ -26,9 +26,9 @@
 // likewise. Every rounding is outward, so the true d lies in [lo, hi].
 // Then a = exp(d) = 2^-h with h = -d log2(e): h's ends from -d's ends times floor / ceiling of
 // 2^53 log2(e) (units 2^-117), and 2^-h by fixed_exp52_alpha (internal/fixed_exp52.h), whose value
-// alpha is within 2^-80 + 2^-87.3 of 2^-h in units of 2^-80, and
+// alpha is within E = kFixedExp52AlphaErrorUnits units of 2^-80 of 2^-h, and
 // 2^-h_hi >= 2^-h_lo (1 - (h_hi - h_lo) ln 2) >= 2^-h_lo - (h_hi - h_lo) 2^-h_lo: a lies in
-// [alpha(h_lo) - 2 - g, alpha(h_lo) + 2] / 2^80 with g >= 2^80 (h_hi - h_lo) (alpha(h_lo) + 2) / 2^80
+// [alpha(h_lo) - E - g, alpha(h_lo) + E] / 2^80 with g >= 2^80 (h_hi - h_lo) (alpha(h_lo) + E) / 2^80
 // (rounded up; one evaluation of the exponential). Where -d >= 22 (a < 2^-31) the upper end is 2^-31 and the lower 0.
 // The decision (poisson.cc): a uniform U in [u, u + 1) / 2^64 from its first 64 bits u is accepted
 // when (u + 1) / 2^64 <= the lower end, rejected when u / 2^64 >= the upper end; otherwise (the

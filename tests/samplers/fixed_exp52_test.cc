@@ -1,7 +1,9 @@
 // fixed_exp52_test.cc — internal/fixed_exp52.h: the exact integer 2^-h of the hardened rejection
-// method against MPFR (|v / 2^104 - 2^-(i/16 + r)| within 2^kFixedExp52ErrorLog2, so alpha within
-// 2^-80 + 2^-87 of 2^80 2^-h) at random inputs and at the edges of every split (n, i/16, r); its
-// product against GMP; and the AVX-512 IFMA group evaluation, where the CPU has it, bit for bit
+// method against MPFR (|v / 2^104 - 2^-(i/16 + r)| within 2^kFixedExp52ErrorLog2, and alpha within
+// kFixedExp52AlphaErrorUnits of 2^80 2^-h) at random inputs and at the edges of every split (n,
+// i/16, r1, r0); its products against GMP; the 64-bit-word evaluation against the definition
+// written out in GMP integers (which also checks that no Horner value leaves [0, its constant]);
+// the constants' ranges; and the AVX-512 IFMA group evaluation, where the CPU has it, bit for bit
 // against the one-at-a-time evaluation on the same inputs. Broken constants are caught.
 #include <gtest/gtest.h>
 #include <gmpxx.h>
@@ -44,8 +46,23 @@ double error_log2(uint128 h, const mpz_class& got, unsigned scale, bool fraction
   return static_cast<double>(mpfr_get_exp(diff));  // 2^(e-1) <= diff < 2^e
 }
 
-// v = S_i exp(-rho) before the shift, as fixed_exp52_alpha computes it.
+// v = S_i 2^-r before the shift, as fixed_exp52_alpha computes it.
 mpz_class v_of(uint128 h, const FixedExp52& t) { return to_mpz(exp52_v(h, t, t.sixteenth[exp52_i(h)])); }
+
+// |alpha - 2^80 2^-h| (h = H / 2^117), rounded up to an integer.
+unsigned long alpha_error_units(uint128 h, uint128 alpha) {
+  Real exact(400), diff(400);
+  const mpz_class hz = to_mpz(h);
+  mpfr_set_z(exact, hz.get_mpz_t(), MPFR_RNDN);  // exact at 400 bits
+  mpfr_div_2ui(exact, exact, kFixedExp52InputFractionBits, MPFR_RNDN);
+  mpfr_neg(exact, exact, MPFR_RNDN);
+  mpfr_exp2(exact, exact, MPFR_RNDN);
+  mpfr_mul_2ui(exact, exact, 80, MPFR_RNDN);
+  const mpz_class got = to_mpz(alpha);
+  mpfr_sub_z(diff, exact, got.get_mpz_t(), MPFR_RNDN);
+  mpfr_abs(diff, diff, MPFR_RNDN);
+  return mpfr_get_ui(diff, MPFR_RNDU);
+}
 
 std::vector<uint128> inputs() {
   std::vector<uint128> out;
@@ -75,64 +92,70 @@ TEST(FixedExp52, WithinItsBoundEverywhere) {
   for (const uint128 h : inputs()) {
     worst_v = std::max(worst_v, error_log2(h, v_of(h, t), 104, true));
     worst_alpha = std::max(worst_alpha, error_log2(h, to_mpz(fixed_exp52_alpha(h, t)), 80, false));
+    ASSERT_LT(alpha_error_units(h, fixed_exp52_alpha(h, t)), kFixedExp52AlphaErrorUnits) << "input " << to_mpz(h);
   }
   RecordProperty("largest_error_log2", std::to_string(worst_v));
   EXPECT_LE(worst_v, static_cast<double>(kFixedExp52ErrorLog2)) << "largest error 2^" << worst_v;
-  EXPECT_GE(worst_v, -104.0);  // the check is alive: rounding errors are visible
-  EXPECT_LE(worst_alpha, -79.0) << "alpha off by 2^" << worst_alpha;  // < 2^-80 + 2^-87
+  EXPECT_GE(worst_v, -80.0);  // the check is alive: the Taylor remainder (2^-75) is visible
+  EXPECT_LE(worst_alpha, static_cast<double>(kFixedExp52ErrorLog2)) << "alpha off by 2^" << worst_alpha;
 }
 
-TEST(FixedExp52, ProductIsExactFloor) {
+TEST(FixedExp52, ProductsAreTheirExactDefinitions) {
   std::mt19937_64 rng(7);
   const uint128 top = uint128{1} << 104;
-  std::vector<uint128> edge = {0, 1, top - 1, top >> 1, (top >> 1) - 1, uint128{1} << 52, (uint128{1} << 52) - 1};
+  const std::vector<uint128> edge = {0, 1, top - 1, top >> 1, (top >> 1) - 1, uint128{1} << 52, (uint128{1} << 52) - 1,
+                                     uint128{1} << 64, (uint128{1} << 64) - 1};
+  const std::vector<std::uint64_t> limb_edge = {0, 1, kLimb52, kLimb52 >> 1, std::uint64_t{1} << 51};
+  const auto mul3_of = [](uint128 a, uint128 b) {
+    const mpz_class a1 = to_mpz(a >> 52), a0 = to_mpz(a & kLimb52), b1 = to_mpz(b >> 52), b0 = to_mpz(b & kLimb52);
+    return mpz_class(a1 * b1 + ((a1 * b0 + a0 * b1) >> 52));
+  };
+  const auto check = [&](uint128 a, uint128 b, std::uint64_t r1) {
+    ASSERT_EQ(to_mpz(mul3(a, b)), mul3_of(a, b));
+    ASSERT_LE(to_mpz(mul3(a, b)), (to_mpz(a) * to_mpz(b)) >> 104);  // below the product, within 2
+    ASSERT_GE(to_mpz(mul3(a, b)) + 2, (to_mpz(a) * to_mpz(b)) >> 104);
+    ASSERT_EQ(to_mpz(mul_r1(r1 << 12, a)), (to_mpz(a) * to_mpz(r1)) >> 52);
+    ASSERT_EQ(mpz_class(high_word(r1 << 12, static_cast<std::uint64_t>(b) & kLimb52)),
+              mpz_class((to_mpz(r1) * to_mpz(b & kLimb52)) >> 52));
+  };
   for (const uint128 a : edge) {
-    for (const uint128 b : edge) ASSERT_EQ(to_mpz(mul104(a, b)), (to_mpz(a) * to_mpz(b)) >> 104);
+    for (const uint128 b : edge) {
+      for (const std::uint64_t r1 : limb_edge) check(a, b, r1);
+    }
   }
   for (int i = 0; i < 20000; ++i) {
     const uint128 a = ((uint128{rng()} << 64) | rng()) % top;
     const uint128 b = ((uint128{rng()} << 64) | rng()) % top;
-    ASSERT_EQ(to_mpz(mul104(a, b)), (to_mpz(a) * to_mpz(b)) >> 104);
+    check(a, b, rng() & kLimb52);
   }
 }
 
-TEST(FixedExp52, PreShiftedProductIsExactFloor) {
-  std::mt19937_64 rng(11);
-  const uint128 top = uint128{1} << 104, rho_top = uint128{1} << 100;
-  const std::vector<uint128> edge_a = {0, 1, rho_top - 1, rho_top >> 1, uint128{1} << 40, (uint128{1} << 40) - 1,
-                                       (uint128{1} << 64) - 1, uint128{1} << 64};
-  const std::vector<uint128> edge_b = {0, 1, top - 1, top >> 1, (uint128{1} << 64) - 1, uint128{1} << 64, rho_top - 1};
-  for (const uint128 a : edge_a) {
-    for (const uint128 b : edge_b) ASSERT_EQ(to_mpz(mul104_pre(a << 24, b)), (to_mpz(a) * to_mpz(b)) >> 104);
+// v as fixed_exp52.h defines it, step by step in GMP integers (no word tricks): the reference that
+// exp52_v (64-bit words, pre-shifted factors) must match on every CPU, IFMA or not. Every Horner
+// value must stay in [0, its constant] (no subtraction wraps in the word evaluation).
+mpz_class v_reference(uint128 h, const FixedExp52& t) {
+  const mpz_class r1 = exp52_r1(h), r0 = exp52_r0(h);
+  EXPECT_EQ(r1, to_mpz(h & ((uint128{1} << 113) - 1)) >> 61);
+  EXPECT_EQ(r0, (to_mpz(h & ((uint128{1} << 61) - 1)) >> 9));
+  mpz_class q = t.narrow[kFixedExp52Degree];
+  for (unsigned k = kFixedExp52Degree; k-- > kFixedExp52NarrowLast;) {
+    q = mpz_class(t.narrow[k]) - ((r1 * q) >> 52);
+    EXPECT_GE(q, 0) << "one-limb step " << k;
   }
-  for (int i = 0; i < 20000; ++i) {
-    const uint128 a = ((uint128{rng()} << 64) | rng()) % rho_top;
-    const uint128 b = ((uint128{rng()} << 64) | rng()) % top;
-    ASSERT_EQ(to_mpz(mul104_pre(a << 24, b)), (to_mpz(a) * to_mpz(b)) >> 104);
-    const std::uint64_t q = rng() & kLimb52;
-    ASSERT_EQ(to_mpz(mul104_pre_limb(a << 24, q)), (to_mpz(a) * to_mpz(uint128{q} << 52)) >> 104);
+  mpz_class w = to_mpz(t.wide[kFixedExp52NarrowLast - 1]) - ((r1 * q) >> kFixedExp52TransitionShift);
+  EXPECT_GE(w, 0) << "the first two-limb value";
+  for (unsigned k = kFixedExp52NarrowLast - 1; k-- > 1;) {
+    w = to_mpz(t.wide[k]) - ((r1 * w) >> 52);
+    EXPECT_GE(w, 0) << "two-limb step " << k;
   }
-  for (const uint128 a : edge_a) {
-    for (const std::uint64_t q : {std::uint64_t{0}, std::uint64_t{1}, kLimb52, kLimb52 >> 1}) {
-      ASSERT_EQ(to_mpz(mul104_pre_limb(a << 24, q)), (to_mpz(a) * to_mpz(uint128{q} << 52)) >> 104);
-    }
-  }
-}
-
-// v as fixed_exp52.h defines it, step by step with mul104 on 52-bit limbs: the reference that
-// exp52_v (64-bit words, pre-shifted operands) must match on every CPU, IFMA or not.
-uint128 v_reference(uint128 h, const FixedExp52& t) {
-  const uint128 rho = mul104(exp52_r(h), t.ln2);
-  const auto rho1 = static_cast<std::uint64_t>(rho >> 52);
-  std::uint64_t q = t.narrow[kFixedExp52Degree];
-  for (unsigned k = kFixedExp52Degree; k-- > kFixedExp52WideSteps;) {
-    q = t.narrow[k] - static_cast<std::uint64_t>((uint128{rho1} * q) >> 52);
-  }
-  uint128 p = uint128{q} << 52;
-  for (unsigned k = kFixedExp52WideSteps; k-- > 0;) p = t.coeff[k] - mul104(rho, p);
-  const uint128 d = rho - mul104(rho, mul104(rho, p));
-  const uint128 s = t.sixteenth[exp52_i(h)];
-  return s - mul104(s, d);
+  mpz_class d = (r1 * w) >> 52;
+  const mpz_class c = (mpz_class(t.ln2) * r0) >> 56;
+  d = d + c - ((c * (d >> 52)) >> 52);
+  EXPECT_LT(d, mpz_class(1) << 100);
+  const mpz_class s = to_mpz(t.sixteenth[exp52_i(h)]);
+  const mpz_class mask = (mpz_class(1) << 52) - 1;
+  const mpz_class s1 = s >> 52, s0 = s & mask, d1 = d >> 52, d0 = d & mask;
+  return s - (s1 * d1 + ((s1 * d0 + s0 * d1) >> 52));
 }
 
 TEST(FixedExp52, WordEvaluationMatchesTheLimbDefinition) {
@@ -141,13 +164,13 @@ TEST(FixedExp52, WordEvaluationMatchesTheLimbDefinition) {
   std::mt19937_64 rng(5);
   for (int i = 0; i < 100000; ++i) all.push_back(((uint128{rng()} << 64) | rng()) >> 6);
   for (const uint128 h : all) {
-    ASSERT_EQ(to_mpz(exp52_v(h, t, t.sixteenth[exp52_i(h)])), to_mpz(v_reference(h, t))) << "input " << to_mpz(h);
+    ASSERT_EQ(to_mpz(exp52_v(h, t, t.sixteenth[exp52_i(h)])), v_reference(h, t)) << "input " << to_mpz(h);
   }
   for (std::size_t first = 0; first + 2 <= all.size(); ++first) {  // two lanes, as the portable group runs
     const uint128 s[2] = {t.sixteenth[exp52_i(all[first])], t.sixteenth[exp52_i(all[first + 1])]};
     uint128 v[2];
     exp52_v_lanes<2>(&all[first], t, s, v);
-    for (unsigned l = 0; l < 2; ++l) ASSERT_EQ(to_mpz(v[l]), to_mpz(v_reference(all[first + l], t))) << "lane " << l;
+    for (unsigned l = 0; l < 2; ++l) ASSERT_EQ(to_mpz(v[l]), v_reference(all[first + l], t)) << "lane " << l;
   }
 }
 
@@ -177,6 +200,27 @@ TEST(FixedExp52, GroupsGiveTheSameBitsAsSingleEvaluations) {
   if (ifma == nullptr) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the portable group only";
 }
 
+// Every Horner value is its constant minus a non-negative floor, so it is at most its constant; the
+// constants are such that the floor never exceeds the next constant (r1 < 2^52), so no
+// subtraction wraps, and d stays below 2^100 (mul3's operand, d's high limb below 2^48).
+TEST(FixedExp52, ConstantsKeepEveryHornerValueInRange) {
+  const FixedExp52 t = make_fixed_exp52();
+  const mpz_class r1_max = kLimb52;
+  for (unsigned k = kFixedExp52NarrowLast; k < kFixedExp52Degree; ++k) {
+    EXPECT_LT(t.narrow[k], std::uint64_t{1} << 52) << k;
+    EXPECT_GE(mpz_class(t.narrow[k]), (r1_max * t.narrow[k + 1]) >> 52) << k;
+  }
+  const unsigned first_wide = kFixedExp52NarrowLast - 1;
+  EXPECT_GE(to_mpz(t.wide[first_wide]), (r1_max * t.narrow[kFixedExp52NarrowLast]) >> kFixedExp52TransitionShift);
+  for (unsigned k = 1; k < first_wide; ++k) {
+    EXPECT_GE(to_mpz(t.wide[k]), (r1_max * to_mpz(t.wide[k + 1])) >> 52) << k;
+  }
+  for (unsigned k = 1; k <= first_wide; ++k) EXPECT_LT(to_mpz(t.wide[k]), mpz_class(1) << 104) << k;
+  EXPECT_LT(((r1_max * to_mpz(t.wide[1])) >> 52) + (mpz_class(1) << 48), mpz_class(1) << 100);
+  EXPECT_LT(t.ln2, std::uint64_t{1} << 52);
+}
+
+// A constant a little off is seen by the MPFR check (each by a few times the bound at r near 1/16).
 TEST(FixedExp52, CatchesBrokenConstants) {
   const auto worst = [](const FixedExp52& t) {
     double w = -1000;
@@ -184,14 +228,20 @@ TEST(FixedExp52, CatchesBrokenConstants) {
     return w;
   };
   FixedExp52 t = make_fixed_exp52();
-  t.sixteenth[5] += uint128{1} << 19;  // off by 2^-85
+  t.sixteenth[5] += uint128{1} << 32;  // off by 2^-72
   EXPECT_GT(worst(t), static_cast<double>(kFixedExp52ErrorLog2));
-  FixedExp52 u = make_fixed_exp52();
-  u.coeff[1] += uint128{1} << 34;  // 1/3! off by 2^-70: rho^3 hides most of it, not all
-  EXPECT_GT(worst(u), static_cast<double>(kFixedExp52ErrorLog2));
-  u = make_fixed_exp52();
-  u.narrow[6] += std::uint64_t{1} << 12;  // 1/8! off by 2^-40 in a one-limb step: rho^8 leaves 2^-76
-  EXPECT_GT(worst(u), static_cast<double>(kFixedExp52ErrorLog2));
+  t = make_fixed_exp52();
+  t.wide[1] += uint128{1} << 34;  // ln 2 off by 2^-66: r_hi < 1/16 leaves 2^-70
+  EXPECT_GT(worst(t), static_cast<double>(kFixedExp52ErrorLog2));
+  t = make_fixed_exp52();
+  t.wide[3] += uint128{1} << 31;  // ln(2)^3 / 3! off by 2^-61: r_hi^3 leaves 2^-73
+  EXPECT_GT(worst(t), static_cast<double>(kFixedExp52ErrorLog2));
+  t = make_fixed_exp52();
+  t.narrow[5] += std::uint64_t{1} << 11;  // ln(2)^5 / 5! off by 2^-50 in a one-limb step: r_hi^5 leaves 2^-70
+  EXPECT_GT(worst(t), static_cast<double>(kFixedExp52ErrorLog2));
+  t = make_fixed_exp52();
+  t.ln2 += std::uint64_t{1} << 42;  // L off by 2^-10: r_lo < 2^-56 leaves 2^-66
+  EXPECT_GT(worst(t), static_cast<double>(kFixedExp52ErrorLog2));
 }
 
 }  // namespace
