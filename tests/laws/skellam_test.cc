@@ -121,9 +121,9 @@ verification::TestResult chi_square(const char* mu, const mpq_class& draw_mu, un
 TEST(SkellamSampler, MatchesTheExactPmfOnBothPoissonPaths) {
   const mpq_class alpha(1, 1'000'000);
   std::uint32_t index = 0;
-  // 1/3, 2, 25: the sum of small pieces; 100, 1000: the envelope rejection (mu >= 64)
+  // the Poisson table (mu <= 10^7) at mu from 1/3 to 10^6
   for (const auto& [mu, n] : {std::pair{"1/3", 200'000ULL}, std::pair{"2", 200'000ULL}, std::pair{"25", 100'000ULL},
-                              std::pair{"100", 20'000ULL}, std::pair{"1000", 10'000ULL}}) {
+                              std::pair{"100", 20'000ULL}, std::pair{"1000", 10'000ULL}, std::pair{"1000000", 100'000ULL}}) {
     const auto t = chi_square(mu, mpq_class(mu), n, ++index);
     EXPECT_TRUE(t.applicable) << mu;
     EXPECT_FALSE(test_support::rejects(t, alpha)) << test_support::rejection_message(mu, t, "1e-6");
