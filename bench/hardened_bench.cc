@@ -98,16 +98,26 @@ void BM_HardenedDiscreteGaussianRejectionBatch(benchmark::State& state) {
 }
 BENCHMARK(BM_HardenedDiscreteGaussianRejectionBatch)->DenseRange(2, 6)->ArgName("sigma2_index");
 
-// The same batch on the paths of a CPU without AVX-512 IFMA, forced on this one: the plan's
-// whole-group kernel off and the exponential's group portable (the same values and bits).
-// Arg portable: 0 = this CPU's paths, 1 = forced portable.
+// The same batch on the paths of a CPU without AVX-512 IFMA, forced on this one (the same values
+// and bits). Arg path: 0 = this CPU's paths; 1 = an AVX2 CPU's (the AVX2 group, the portable
+// exponential); 2 = the portable group (scan, select and exponential each on their own: what AVX2
+// CPUs ran before the AVX2 group, and what CPUs without AVX2 run); 3 and 4 = 1 and 2 with the
+// exponential replaced by a constant alpha of about 0.85 (wrong values, about the same
+// acceptance): the time of every other step.
+void constant_alpha(const internal::FixedExp52&, const uint128*, uint128* alpha) {
+  for (std::size_t s = 0; s < internal::kFixedExp52Group; ++s) alpha[s] = uint128{0xD999} << 64;
+}
+
 void BM_HardenedRejectionBatchPaths(benchmark::State& state) {
   internal::HardenedRejectionPlan plan = internal::make_rejection_plan(parse_rational("sigma2", kSigma2[state.range(0)]));
-  if (state.range(1) == 1) {
-    plan.group = nullptr;
-    plan.exp.group = internal::fixed_exp52_group_portable;
+  const std::int64_t path = state.range(1);
+  if (path >= 1) {
+    plan.group = path % 2 == 1 ? internal::rejection_group_avx2() : nullptr;
+    plan.exp.group = path <= 2 ? internal::fixed_exp52_group_portable : constant_alpha;
   }
-  state.SetLabel(std::string("sigma2=") + kSigma2[state.range(0)] + (state.range(1) == 1 ? " portable" : " this CPU"));
+  const char* const kPath[] = {" this CPU", " AVX2 group", " portable group", " AVX2 group, no exponential",
+                               " portable group, no exponential"};
+  state.SetLabel(std::string("sigma2=") + kSigma2[state.range(0)] + kPath[path]);
   SeededBits bits(Seed{});
   std::int64_t out[256];
   for (auto _ : state) {
@@ -117,7 +127,7 @@ void BM_HardenedRejectionBatchPaths(benchmark::State& state) {
   state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,
                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_HardenedRejectionBatchPaths)->ArgsProduct({{5, 6}, {0, 1}})->ArgNames({"sigma2_index", "portable"});
+BENCHMARK(BM_HardenedRejectionBatchPaths)->ArgsProduct({{5, 6}, {0, 1, 2, 3, 4}})->ArgNames({"sigma2_index", "path"});
 
 // The randomness alone of the rejection batch above: the same number of 64-bit words (its bits a
 // draw, measured on 2^16 draws first) read from the same seeded ChaCha20 source through a

@@ -72,6 +72,19 @@ struct BracketTable {
   *width = (uint128{word[5]} << 64) | (std::uint64_t{word[4]} << 32) | word[3];
 }
 
+// The group select as 64-bit words (entry s: T_(x_s - 1) = base_high 2^64 + base_low, w_(x_s) the
+// same), for the rejection method's AVX2 group.
+struct BracketWords {
+  alignas(32) std::uint64_t base_low[kBracketGroup];
+  alignas(32) std::uint64_t base_high[kBracketGroup];
+  alignas(32) std::uint64_t width_low[kBracketGroup];
+  alignas(32) std::uint64_t width_high[kBracketGroup];
+};
+#if defined(__x86_64__)
+// The register-permute select (see above) into words; only on CPUs with AVX2 (the caller checks).
+void select_bracket_words_avx2(const BracketTable& t, const std::uint32_t* x, BracketWords& out) noexcept;
+#endif
+
 // The group select, select_bracket once per x (any CPU).
 void select_bracket_group_portable(const BracketTable& t, const std::uint32_t* x, uint128* base,
                                    uint128* width) noexcept;

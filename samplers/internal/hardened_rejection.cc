@@ -7,15 +7,6 @@
 #include <exactdp/core/interval.h>
 #include <exactdp/samplers/internal/constant_time.h>
 
-// The accept bit is the one value the rejection method branches on; it is independent of the
-// accepted output (hardened_rejection.h), so the valgrind constant-time test is told it is public.
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define EXACTDP_DECLASSIFY(v) VALGRIND_MAKE_MEM_DEFINED(&(v), sizeof(v))
-#else
-#define EXACTDP_DECLASSIFY(v) ((void)0)
-#endif
-
 namespace exactdp::internal {
 namespace {
 
@@ -95,6 +86,7 @@ HardenedRejectionPlan make_rejection_plan(const mpq_class& sigma2) {
   plan.log2e_over_two_s0 = log2e_over_two_s0(s0);
   plan.exp = make_fixed_exp52();
   plan.group = rejection_group_ifma();
+  if (plan.group == nullptr) plan.group = rejection_group_avx2();
   plan.acceptance_lower = acceptance_lower(s0, plan.j);
   // alpha: E 2^-80 (fixed_exp52.h, E = kFixedExp52AlphaErrorUnits, its floor included) + 2^-116 (H)
   // < (E + 1) 2^-80; the residual's floor: at most 1 / w_x given x, (K + 1) 2^-80 averaged over x
@@ -129,14 +121,8 @@ inline std::uint64_t proposal_y(const HardenedRejectionPlan& plan, uint128 windo
 [[gnu::always_inline]] inline std::uint64_t proposal_accept(const HardenedRejectionPlan& plan, std::uint64_t x,
                                                             uint128 window, uint128 alpha, uint128 base,
                                                             uint128 width, std::int64_t* value) noexcept {
-  const std::uint64_t y = proposal_y(plan, window);
   const auto sign = static_cast<std::uint64_t>(window >> 47) & 1;
-  const uint128 residual = proposal_u(window) - base;  // < w_x < 2^81
-  const auto below_acceptance = static_cast<std::uint64_t>((residual - acceptance_count(alpha, width)) >> 127);
-  const std::uint64_t z = (x << plan.j) + y;
-  const std::uint64_t zero = 1 ^ ((z | (0 - z)) >> 63);
-  *value = ct_negate_if(static_cast<std::int64_t>(z), sign);
-  return below_acceptance & (1 ^ (zero & sign));
+  return proposal_decision(plan, x, proposal_y(plan, window), sign, proposal_u(window), alpha, base, width, value);
 }
 
 }  // namespace
@@ -256,9 +242,9 @@ std::size_t draw_group(Source& bits, const HardenedRejectionPlan& plan, std::int
   read_group_words(bits, plan.proposal_bits(), count, g.words);
   if (plan.group != nullptr) return plan.group(plan, g.words, count, mean, out);
   evaluate_group(plan, g);
+  EXACTDP_DECLASSIFY(g.accepted);
   std::size_t done = 0;
   for (std::size_t s = 0; s < count; ++s) {  // every value written, the next one over it if rejected
-    EXACTDP_DECLASSIFY(g.accepted[s]);
     out[done] = g.value[s] + mean;  // done <= s < count: inside out
     done += g.accepted[s];
   }

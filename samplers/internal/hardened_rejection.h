@@ -32,10 +32,20 @@
 #include <cstdint>
 
 #include <exactdp/samplers/bit_source.h>
+#include <exactdp/samplers/internal/constant_time.h>
 #include <exactdp/samplers/internal/fixed_exp52.h>
 #include <exactdp/samplers/internal/hardened_bracket.h>
 #include <exactdp/samplers/internal/hardened_scan.h>
 #include <exactdp/samplers/internal/hardened_tables.h>
+
+// The accept bits are the one value the rejection method branches on; they are independent of the
+// accepted output (above), so the valgrind constant-time test is told they are public.
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define EXACTDP_DECLASSIFY(v) VALGRIND_MAKE_MEM_DEFINED(&(v), sizeof(v))
+#else
+#define EXACTDP_DECLASSIFY(v) ((void)0)
+#endif
 
 namespace exactdp::internal {
 
@@ -68,8 +78,9 @@ struct HardenedRejectionPlan {
   mpq_class table_tv_upper;      // delta_b
   mpq_class acceptance_lower;    // A_lower
   mpq_class tau_upper;           // (2 delta_b + (E + 1 + K + 1) 2^-80) / A_lower
-  // The whole-group kernel of this CPU (rejection_group_ifma), nullptr for the portable group
-  // (scan, exponential and select each with their own CPU choice): the same values and bits.
+  // The whole-group kernel of this CPU (rejection_group_ifma, else rejection_group_avx2), nullptr
+  // for the portable group (scan, exponential and select each with their own CPU choice): the same
+  // values and bits.
   RejectionGroupFn group = nullptr;
   // The bits of one proposal: 81 + j.
   [[nodiscard]] unsigned proposal_bits() const noexcept { return kRejectionWidthBits + 1 + j; }
@@ -88,12 +99,15 @@ struct HardenedRejectionPlan {
 //   within 2^-117 in h), below 2^122 (h < 121 log2(e) / 8 < 22); then fixed_exp52.h.
 // acceptance_exponent is H, acceptance_fraction alpha; the batch evaluates a group's alphas at
 // once (FixedExp52::group: AVX-512 IFMA where the CPU has it, the same bits).
-[[gnu::always_inline]] inline uint128 acceptance_exponent(const HardenedRejectionPlan& plan, std::uint64_t x,
-                                                          std::uint64_t y) noexcept {
-  const std::uint64_t m = (y * (y + (x << (plan.j + 1)))) << (52 - 2 * plan.j);
+// exponent_of_m is H from M (the AVX2 group computes M on vector lanes, acceptance_exponent below).
+[[gnu::always_inline]] inline uint128 exponent_of_m(const HardenedRejectionPlan& plan, std::uint64_t m) noexcept {
   const uint128 high = uint128{m} * static_cast<std::uint64_t>(plan.log2e_over_two_s0 >> 64);
   const uint128 low = uint128{m} * static_cast<std::uint64_t>(plan.log2e_over_two_s0);
   return (high << 1) + (low >> 63);
+}
+[[gnu::always_inline]] inline uint128 acceptance_exponent(const HardenedRejectionPlan& plan, std::uint64_t x,
+                                                          std::uint64_t y) noexcept {
+  return exponent_of_m(plan, (y * (y + (x << (plan.j + 1)))) << (52 - 2 * plan.j));
 }
 [[gnu::always_inline]] inline uint128 acceptance_fraction(const HardenedRejectionPlan& plan, std::uint64_t x,
                                                           std::uint64_t y) noexcept {
@@ -110,6 +124,22 @@ struct HardenedRejectionPlan {
   const uint128 sum = (uint128{a1 * w1} << 64) + uint128{a1} * w0 + uint128{a0} * w1 +
                       static_cast<std::uint64_t>((uint128{a0} * w0) >> 64);
   return sum >> 16;
+}
+
+// The decision of a proposal given its fields (x, y, the sign bit, u) and x's alpha and bracket
+// (T_(x-1), w_x): 1 when the residual u - T_(x-1) is below acceptance_count(alpha, w_x) and not
+// z = 0 with the sign set, else 0; *value = +-z, z = k x + y. Branch-free (the portable paths' last
+// step; the AVX2 group computes the same on vector lanes).
+[[gnu::always_inline]] inline std::uint64_t proposal_decision(const HardenedRejectionPlan& plan, std::uint64_t x,
+                                                              std::uint64_t y, std::uint64_t sign, uint128 u,
+                                                              uint128 alpha, uint128 base, uint128 width,
+                                                              std::int64_t* value) noexcept {
+  const uint128 residual = u - base;  // < w_x < 2^81
+  const auto below_acceptance = static_cast<std::uint64_t>((residual - acceptance_count(alpha, width)) >> 127);
+  const std::uint64_t z = (x << plan.j) + y;
+  const std::uint64_t zero = 1 ^ ((z | (0 - z)) >> 63);
+  *value = ct_negate_if(static_cast<std::int64_t>(z), sign);
+  return below_acceptance & (1 ^ (zero & sign));
 }
 
 // The acceptance count of (x, y) as a draw computes it: floor(alpha w_x / 2^80), so that a
@@ -129,6 +159,9 @@ struct HardenedRejectionPlan {
 
 // The AVX-512 IFMA whole-group kernel (hardened_rejection_ifma.cc) where the CPU has it, else nullptr.
 [[nodiscard]] RejectionGroupFn rejection_group_ifma() noexcept;
+// The AVX2 group (hardened_rejection_avx2.cc: AVX2 and BMI2, the exponential through the plan's
+// FixedExp52::group) where the CPU has them, else nullptr. A plan takes the IFMA kernel, else this.
+[[nodiscard]] RejectionGroupFn rejection_group_avx2() noexcept;
 
 // n draws into out: exactly the values and the bits of n successive draws (the accepted
 // proposals of the same stream, in order): kScanGroup proposals at a time (one group scan of the

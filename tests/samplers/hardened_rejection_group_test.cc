@@ -1,6 +1,7 @@
-// hardened_rejection_group_test.cc — the rejection method's whole-group kernel
-// (samplers/internal/hardened_rejection_ifma.cc, HardenedRejectionPlan::group) against the
-// portable group and the single proposal (samplers/internal/hardened_rejection.h):
+// hardened_rejection_group_test.cc — the rejection method's whole-group kernels
+// (HardenedRejectionPlan::group: the AVX-512 IFMA kernel of samplers/internal/hardened_rejection_ifma.cc
+// and the AVX2 group of samplers/internal/hardened_rejection_avx2.cc) against the portable group
+// and the single proposal (samplers/internal/hardened_rejection.h):
 //   * the same values and bits on the same streams (whole and partial groups, j from 5 to 26,
 //     a non-dyadic s0);
 //   * on proposals made to sit on the acceptance boundary (the residual one below and at
@@ -8,10 +9,11 @@
 //     T_x - 1), every x, y and sign random: the same accept decisions and values as
 //     rejection_proposal. A count off by one unit or a scan's `<=` for `<` is caught, which random
 //     streams would almost never show.
-// Skipped where the CPU has no AVX-512 IFMA (then the portable group is the only one).
+// Each kernel is skipped where the CPU lacks it (AVX-512 IFMA; AVX2 and BMI2).
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include <exactdp/core/rational.h>
@@ -23,16 +25,37 @@ namespace exactdp {
 namespace {
 
 using internal::HardenedRejectionPlan;
+using internal::RejectionGroupFn;
 
 const char* const kSigma2[] = {"4096", "68719476736", "1099511627776/3", "18014398509481984", "72057594037927935"};
 
-TEST(RejectionGroupKernel, SameValuesAndBitsAsThePortableGroup) {
-  const internal::RejectionGroupFn kernel = internal::rejection_group_ifma();
-  RecordProperty("group_kernel", kernel != nullptr ? "ifma" : "none");
-  if (kernel == nullptr) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the portable group only";
+// The kernel named by the test's parameter, nullptr where this CPU lacks it.
+RejectionGroupFn kernel_named(const std::string& name) {
+  return name == "ifma" ? internal::rejection_group_ifma() : internal::rejection_group_avx2();
+}
+
+class RejectionGroupKernel : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    kernel_ = kernel_named(GetParam());
+    RecordProperty("group_kernel", kernel_ != nullptr ? GetParam() : "none");
+    if (kernel_ == nullptr) GTEST_SKIP() << "this CPU has no " << GetParam() << " kernel";
+  }
+  RejectionGroupFn kernel_ = nullptr;
+};
+
+TEST(RejectionGroupKernels, ThePlanTakesTheFastestThisCpuHas) {
+  const RejectionGroupFn expected =
+      internal::rejection_group_ifma() != nullptr ? internal::rejection_group_ifma() : internal::rejection_group_avx2();
+  EXPECT_EQ(internal::make_rejection_plan(parse_rational("sigma2", "4096")).group, expected);
+}
+
+TEST_P(RejectionGroupKernel, SameValuesAndBitsAsThePortableGroup) {
   for (const char* s : kSigma2) {
     HardenedRejectionPlan plan = internal::make_rejection_plan(parse_rational("sigma2", s));
-    ASSERT_EQ(plan.group, kernel);
+    plan.group = kernel_;
+    // The AVX2 group runs where there is no IFMA: with the portable exponential, as there.
+    if (std::string(GetParam()) == "avx2") plan.exp.group = internal::fixed_exp52_group_portable;
     HardenedRejectionPlan portable = plan;
     portable.group = nullptr;
     for (const std::size_t n : {8U, 20U, 32U, 45U, 1000U}) {
@@ -77,9 +100,8 @@ Crafted boundary_proposal(const HardenedRejectionPlan& plan, std::uint64_t x, st
   return c;
 }
 
-TEST(RejectionGroupKernel, SameDecisionsOnTheAcceptanceBoundary) {
-  const internal::RejectionGroupFn kernel = internal::rejection_group_ifma();
-  if (kernel == nullptr) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the portable group only";
+TEST_P(RejectionGroupKernel, SameDecisionsOnTheAcceptanceBoundary) {
+  const RejectionGroupFn kernel = kernel_;
   std::mt19937_64 rng(20261129);
   for (const char* s : kSigma2) {
     const HardenedRejectionPlan plan = internal::make_rejection_plan(parse_rational("sigma2", s));
@@ -102,6 +124,9 @@ TEST(RejectionGroupKernel, SameDecisionsOnTheAcceptanceBoundary) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Kernels, RejectionGroupKernel, ::testing::Values("ifma", "avx2"),
+                         [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 
 }  // namespace
 }  // namespace exactdp
