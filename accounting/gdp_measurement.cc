@@ -15,7 +15,6 @@ namespace {
 
 const mpq_class kMinNaturalMu(1, 1'000'000);
 const mpq_class kMaxNaturalMu(30);
-constexpr unsigned long kMaxCompositionK = 1000;
 
 bool outside_scale(const mpq_class& x) { return x < kMinNaturalMu || x > kMaxNaturalMu; }
 
@@ -69,7 +68,7 @@ GdpMeasurable measurable_event(const PrivacyEvent& event, GdpMeasurable named) {
 
 GdpMeasurable measurable_pure_dp_composition(const mpq_class& epsilon, unsigned long k) {
   if (k < 1 || k > kMaxCompositionK) {
-    throw ParameterError::out_of_range("k", std::to_string(k), "1 <= k <= 1000");
+    throw ParameterError::out_of_range("k", std::to_string(k), "1 <= k <= " + std::to_string(kMaxCompositionK));
   }
   GdpMeasurable m;
   m.name = "pure-dp-composition";

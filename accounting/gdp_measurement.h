@@ -46,8 +46,13 @@ struct GdpMeasurable {
 // for zcdp). name, description, noise_name and noise are the caller's (how it names them).
 [[nodiscard]] GdpMeasurable measurable_event(const PrivacyEvent& event, GdpMeasurable named);
 
-// k-fold epsilon-DP composition by its exact KOV profile; 1 <= k <= 1000 (each evaluation is a
-// KOV pass of up to k/2 steps), else ParameterError naming "k".
+// The largest k of a measured k-fold pure-DP composition: each profile evaluation is a KOV pass
+// of up to k/2 steps, and k <= 1000 keeps the thousands of evaluations of the GDP transformation
+// within seconds (the operation `measure gdp` checks the same bound on the text).
+inline constexpr unsigned long kMaxCompositionK = 1000;
+
+// k-fold epsilon-DP composition by its exact KOV profile; 1 <= k <= kMaxCompositionK, else
+// ParameterError naming "k".
 [[nodiscard]] GdpMeasurable measurable_pure_dp_composition(const mpq_class& epsilon, unsigned long k);
 
 // The mechanism's natural mu (sensitivity/sigma, sensitivity/scale, mu, epsilon, k epsilon) must

@@ -1,6 +1,7 @@
 #include <exactdp/operations/mechanisms.h>
 
 #include <exactdp/accounting/event_profile.h>
+#include <exactdp/accounting/gdp_measurement.h>
 #include <exactdp/accounting/hardened_charge.h>
 #include <exactdp/accounting/parameter_checks.h>
 #include <exactdp/core/errors.h>
@@ -73,10 +74,6 @@ MechanismSpec law_mechanism(const laws::Law& law, const GivenParameters& given, 
   return m;
 }
 
-// Each profile evaluation is a KOV pass of up to k/2 steps: k <= 1000 keeps the thousands of
-// evaluations of the GDP transformation within seconds.
-constexpr unsigned long kMaxCompositionK = 1000;
-
 // k-fold composition of an epsilon-DP mechanism (not a law: a composition measured as one).
 MechanismSpec pure_dp_composition(const GivenParameters& given, const Spelling& spelling) {
   MechanismSpec m;
@@ -86,7 +83,7 @@ MechanismSpec pure_dp_composition(const GivenParameters& given, const Spelling& 
   accounting::require_positive("epsilon", m.noise);
   m.parameters = {{"epsilon", to_string(m.noise)}};
   const std::string& k_text = required(given, "k", spelling);
-  m.k = static_cast<unsigned long>(checked_count("k", k_text, 1, kMaxCompositionK));
+  m.k = static_cast<unsigned long>(checked_count("k", k_text, 1, accounting::kMaxCompositionK));
   m.parameters.emplace_back("k", std::to_string(m.k));
   m.delta_at = accounting::kov_profile(m.noise, m.k);  // validates epsilon and k
   m.pure_epsilon = m.noise * mpq_class(static_cast<long>(m.k));

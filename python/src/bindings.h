@@ -57,10 +57,6 @@ pybind11::dict interval_to_dict(const exactdp::Interval& x);
 // caller adds that route's flags.
 pybind11::dict route_value_dict(const std::string& route, const exactdp::Interval& value);
 
-// Ziv options at a relative tolerance given as exact text ("" = the default 2^-100); ParameterError
-// naming tolerance outside 2^-10000 <= tolerance < 1.
-accounting::ZivOptions ziv_options(const std::string& tolerance);
-
 // Sets the Python error exactdp._errors.<name>(message[, parameter]); the caller then throws
 // pybind11::error_already_set.
 void raise_exactdp_error(const char* name, const std::string& message, const std::string* parameter);

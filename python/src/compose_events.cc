@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/laws/event_text.h>
+#include <exactdp/operations/tolerance.h>
 
 namespace py = pybind11;
 
@@ -60,12 +62,18 @@ accounting::EventCompositionRequest composition_request(const EventTexts& events
   for (const auto& [event, count] : events) {
     r.events.emplace_back(laws::parse_event_text(event), laws::parse_event_count(count));
   }
+  // The command line's order (cli/cmd_compose_events.cc): target, neighbouring, route, tolerance
+  // (its checker, operations::checked_ziv_options, with the same bounds), pld_step.
   r.want_epsilon = want_epsilon;
   r.target = parse_rational(want_epsilon ? "delta" : "epsilon", target);
+  accounting::validate_composition_target(r.want_epsilon, r.target);
   r.relation = accounting::parse_neighbouring(neighbouring);
   r.route = accounting::composition_route(route);
+  std::optional<mpq_class> given_tolerance;
+  if (!tolerance.empty()) given_tolerance = parse_rational("tolerance", tolerance);
+  r.options = operations::checked_ziv_options(given_tolerance, operations::TinyTolerance::kBelowMinimum,
+                                              operations::kMaxEventToleranceBits);
   if (!pld_step.empty()) r.pld_step = parse_rational("pld_step", pld_step);
-  r.options = ziv_options(tolerance);
   return r;
 }
 

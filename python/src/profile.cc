@@ -79,16 +79,6 @@ py::dict profile(const std::string& name, const Given& given, const std::vector<
 
 }  // namespace
 
-ZivOptions ziv_options(const std::string& tolerance) {
-  ZivOptions o;
-  if (!tolerance.empty()) {
-    o.tolerance = parse_rational("tolerance", tolerance);
-    if (o.tolerance >= 1) throw ParameterError::out_of_range("tolerance", tolerance, "2^-10000 <= tolerance < 1");
-  }
-  o.validate();
-  return o;
-}
-
 void register_profile(py::module_& m) {
   m.def("_profile", &profile, py::arg("law"), py::arg("parameters"), py::arg("epsilons"), py::arg("tolerance"),
         py::arg("hardened"), py::arg("tau_bits"));

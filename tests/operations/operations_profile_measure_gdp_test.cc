@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include <exactdp/accounting/gdp_measurement.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/operations/measure_gdp.h>
 #include <exactdp/operations/profile.h>
@@ -95,6 +96,21 @@ TEST(OperationsMeasureGdp, CompositionChecksInTheFacesSpelling) {
   r.parameters = {{"epsilon", "1/10"}, {"k", "2"}, {"sigma", "1"}};
   e = thrown<ParameterError>([&] { (void)measure_gdp_mechanism(r); });
   EXPECT_STREQ(e.what(), "measure-gdp pure-dp-composition does not take sigma");
+}
+
+TEST(OperationsMeasureGdp, CompositionBoundIsTheAccountingLayersOne) {
+  // One kMaxCompositionK (accounting/gdp_measurement.h): the operation accepts the k that the
+  // accounting layer accepts and refuses the next one with the same sentence.
+  const std::string top = std::to_string(accounting::kMaxCompositionK);
+  const std::string over = std::to_string(accounting::kMaxCompositionK + 1);
+  MeasureGdpRequest r{.mechanism = "pure-dp-composition", .parameters = {{"epsilon", "1/100"}, {"k", top}}};
+  EXPECT_NO_THROW((void)measure_gdp_mechanism(r));
+  r.parameters = {{"epsilon", "1/100"}, {"k", over}};
+  const auto ours = thrown<ParameterError>([&] { (void)measure_gdp_mechanism(r); });
+  const auto theirs = thrown<ParameterError>(
+      [] { (void)accounting::measurable_pure_dp_composition(mpq_class(1, 100), accounting::kMaxCompositionK + 1); });
+  EXPECT_STREQ(ours.what(), theirs.what());
+  EXPECT_EQ(ours.parameter(), theirs.parameter());
 }
 
 TEST(OperationsMeasureGdp, ReportCarriesThePrintedFields) {
