@@ -12,6 +12,7 @@
 #include <exactdp/core/rational.h>
 #include <exactdp/laws/registry.h>
 #include <exactdp/operations/checked_count.h>
+#include <exactdp/samplers/poisson.h>
 
 namespace exactdp::operations {
 namespace {
@@ -93,13 +94,15 @@ std::string event_text(const FederatedEvent& e) {
 
 FederatedReport plan_federated(const FederatedRequest& request) {
   const mechanisms::FederatedSpec spec = spec_of(request);
-  if (spec.noise == mechanisms::kClientSkellam && spec.dimension > kMaxSkellamPaddedDimension) {
-    throw LimitError("dimension", "dimension = " + std::to_string(spec.dimension) +
-                                      " is over the skellam limit: allowed dimension <= 65536 with noise = skellam "
-                                      "(each coordinate's share costs 1.5-15 microseconds; discrete-gaussian allows 2^24)");
-  }
-  // d <= 65536 = 4^8 pads to at most 65536 coordinates.
   auto plan = std::make_shared<const mechanisms::FederatedPlan>(mechanisms::FederatedPlan::make(spec));
+  // d <= 2^20 = 4^10 pads to at most 2^20 coordinates.
+  if (plan->skellam() && spec.dimension > kMaxSkellamPaddedDimension && plan->lattice_noise() > poisson_table_max_mu()) {
+    throw LimitError("dimension", "dimension = " + std::to_string(spec.dimension) +
+                                      " is over the skellam limit: allowed dimension <= 1048576 with noise = skellam "
+                                      "when the lattice's mu (mu / g^2) is above 10^7 (each coordinate's share then "
+                                      "costs about 1.5 microseconds); up to 10^7, dimension <= 2^24 as for "
+                                      "discrete-gaussian");
+  }
   FederatedReport report;
   report.norm_bound = plan->norm_bound().get_str();
   report.sensitivity = root_upper(plan->norm_bound());

@@ -23,10 +23,11 @@
 
 namespace exactdp::operations {
 
-// A Skellam share costs 1.5 (large mu) to 15 (mu near 25) microseconds a coordinate (docs/FEDERATED.md, "The sampler"):
+// A Skellam share costs about 20 ns a coordinate where the lattice's mu is at most 10^7 (the
+// Poisson table) and about 1.5 microseconds above (docs/FEDERATED.md, "The sampler"): above 10^7
 // the padded dimension is capped so that one encoding stays within 10 s of CPU (SECURITY.md,
-// "Limits"). The discrete Gaussian's is the plan's (2^24).
-inline constexpr std::size_t kMaxSkellamPaddedDimension = std::size_t{1} << 16;
+// "Limits"); up to 10^7 the cap is the plan's (2^24), as for the discrete Gaussian.
+inline constexpr std::size_t kMaxSkellamPaddedDimension = std::size_t{1} << 20;
 
 struct FederatedRequest {
   std::string dimension{};                  // d, an integer 1..2^24
@@ -76,9 +77,9 @@ struct FederatedReport {
 };
 
 // Checks, in this order: the texts (dimension, clip as c, granularity, bits, clients, dropout,
-// noise, the noise value as sigma2 or mu, beta, max_wrap), hardened (refused for Skellam naming
-// "hardened"), the Skellam dimension limit (LimitError naming "dimension"), then
-// FederatedPlan::make.
+// noise, the noise value as sigma2 or mu, beta, max_wrap), FederatedPlan::make (hardened refused
+// for Skellam naming "hardened"), then the Skellam dimension limit (LimitError naming
+// "dimension", where the lattice's mu is above 10^7).
 [[nodiscard]] FederatedReport plan_federated(const FederatedRequest& request);
 
 }  // namespace exactdp::operations

@@ -152,6 +152,11 @@ void sample(BitSource& bits, const PoissonParams& params, mpz_class& out, bool f
 
 const mpq_class& poisson_max_mu() { return kMaxMu; }
 
+const mpq_class& poisson_table_max_mu() {
+  static const mpq_class max_mu(internal::PoissonTable::kMaxMu);
+  return max_mu;
+}
+
 PoissonParams PoissonParams::make(const mpq_class& mu) {
   if (sgn(mu) <= 0) throw ParameterError::out_of_range("mu", abbreviate(to_string(mu)), "mu > 0");
   if (mu > kMaxMu) {
@@ -159,7 +164,7 @@ PoissonParams PoissonParams::make(const mpq_class& mu) {
   }
   mpq_class canonical = mu;
   canonical.canonicalize();
-  if (canonical <= internal::PoissonTable::kMaxMu) {
+  if (canonical <= poisson_table_max_mu()) {
     internal::PoissonTableOptions options;
     return internal::make_poisson_params(canonical, &options);
   }

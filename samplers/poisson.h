@@ -77,6 +77,8 @@ class PoissonParams {
 
 // The largest mu PoissonParams::make accepts: 10^15.
 [[nodiscard]] const mpq_class& poisson_max_mu();
+// The largest mu the table serves (about 10 ns a draw; above, the envelope, about 0.7 us): 10^7.
+[[nodiscard]] const mpq_class& poisson_table_max_mu();
 
 // One draw into out.
 void sample_poisson(BitSource& bits, const PoissonParams& params, mpz_class& out);
