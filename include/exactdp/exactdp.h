@@ -356,7 +356,7 @@ EXACTDP_API int exactdp_add_noise_f32(const char *law, const char *parameter, co
 #define EXACTDP_FL_PLAIN 1
 typedef struct exactdp_fl_params {
   size_t struct_size;          /* sizeof(exactdp_fl_params); set by exactdp_fl_params_init */
-  size_t dimension;            /* d, 1..2^24 (skellam: 1..65536) */
+  size_t dimension;            /* d, 1..2^24 (skellam, mu / g^2 > 10^7: 1..2^20) */
   const char *clip;            /* c > 0, data units; c / g <= 2^40 */
   const char *granularity;     /* the exponent k of g = 2^-k as text; NULL: automatic */
   unsigned bits;               /* the modulus 2^bits, 8..62, bits + 2h <= 63 (default 32) */
