@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include <exactdp/accounting/hardened_charge.h>
 #include <exactdp/core/decimal.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
@@ -100,8 +101,8 @@ FederatedReport plan_federated(const FederatedRequest& request) {
     throw LimitError("dimension", "dimension = " + std::to_string(spec.dimension) +
                                       " is over the skellam limit: allowed dimension <= 1048576 with noise = skellam "
                                       "when the lattice's mu (mu / g^2) is above 10^7 (each coordinate's share then "
-                                      "costs about 1.5 microseconds); up to 10^7, dimension <= 2^24 as for "
-                                      "discrete-gaussian");
+                                      "costs about 1.5 microseconds); up to 10^7, dimension <= 2^24 as with "
+                                      "discrete-gaussian noise");
   }
   FederatedReport report;
   report.norm_bound = plan->norm_bound().get_str();
@@ -114,6 +115,20 @@ FederatedReport plan_federated(const FederatedRequest& request) {
   report.plan = std::move(plan);
   write_event(*report.plan, report);
   return report;
+}
+
+Interval hardened_run_delta(const FederatedReport& report, const std::string& epsilon, const std::string& delta,
+                            const std::string& rounds) {
+  const mpq_class eps = parse_rational("epsilon", epsilon);
+  if (eps < 0 || eps > 1'000'000) throw ParameterError::out_of_range("epsilon", abbreviate(epsilon), "0 <= epsilon <= 10^6");
+  const mpq_class d = parse_rational("delta", delta);
+  if (d < 0 || d > 1) throw ParameterError::out_of_range("delta", abbreviate(delta), "0 <= delta <= 1");
+  const unsigned long long r = checked_count("rounds", rounds, 1, 1'000'000'000ULL);
+  const mechanisms::FederatedPlan& plan = *report.plan;
+  const mpq_class tau = plan.sampler().hardened() ? plan.sampler().tau_upper() : mpq_class(0);
+  const mpz_class draws = mpz_class(static_cast<unsigned long>(r)) * static_cast<unsigned long>(plan.spec().clients) *
+                          static_cast<unsigned long>(plan.padded_dimension());
+  return accounting::hardened_delta(Interval(d, 128), eps, mpq_class(tau * draws));
 }
 
 }  // namespace exactdp::operations

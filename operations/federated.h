@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 
+#include <exactdp/core/interval.h>
 #include <exactdp/mechanisms/federated/federated_plan.h>
 #include <exactdp/samplers/seeded_bits.h>
 
@@ -75,6 +76,15 @@ struct FederatedReport {
   std::optional<std::string> event;
   std::string no_event_reason;
 };
+
+// The delta of `rounds` rounds of the plan whose accounting with the exact shares' law gives
+// (epsilon, delta): hardened shares (n D draws a round, each within tau_upper of the exact law in
+// total variation) move the run by at most rounds n D tau_upper, charged as
+// accounting/hardened_charge.h does: delta + (1 + e^epsilon) rounds n D tau_upper, enclosed (the
+// upper end is the guarantee); delta itself with plain shares. Texts read exactly; checks, in
+// this order: epsilon (0..10^6), delta ([0, 1]), rounds (1..10^9), each a ParameterError naming it.
+[[nodiscard]] Interval hardened_run_delta(const FederatedReport& report, const std::string& epsilon,
+                                          const std::string& delta, const std::string& rounds);
 
 // Checks, in this order: the texts (dimension, clip as c, granularity, bits, clients, dropout,
 // noise, the noise value as sigma2 or mu, beta, max_wrap), FederatedPlan::make (hardened refused

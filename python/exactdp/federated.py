@@ -17,7 +17,8 @@ bound on any coordinate of the sum wrapping around the modulus (a modulus too sm
 is refused naming ``bits``); ``ServerDecoder.event()`` is the round's accounting event (the
 registry's law of the surviving clients' shares, with the rounded vectors' L2 sensitivity and
 the padded dimension: distributed-discrete-gaussian, or skellam with mu = m mu / g^2 for m
-surviving clients), to compose into an exactdp.Accountant once per round.
+surviving clients), to compose into an exactdp.Accountant once per round; with hardened shares
+``ServerDecoder.hardened_delta`` gives the run's delta with their tau charged.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ._convert import Exact, exact_text
 from ._errors import ParameterError
 from .accountant import Accountant
 from .events import Event
+from .interval import Interval
 from .samplers import SeededBits
 
 __all__ = ["ClientEncoder", "ServerDecoder", "new_rotation_seed"]
@@ -164,8 +166,8 @@ class ServerDecoder(_Round):
     def event(self) -> Event:
         """The round's accounting event: the law of the surviving shares' sum, with the rounded
         vectors' L2 sensitivity and ``dim`` the padded dimension. Discrete Gaussian shares:
-        distributed-discrete-gaussian (the exact sampler's law: with hardened shares add
-        ``hardened_tau`` to delta); Skellam shares: skellam with mu = m mu / g^2, m = ceil(clients
+        distributed-discrete-gaussian (the exact sampler's law: with hardened shares the run's
+        delta is ``hardened_delta``'s); Skellam shares: skellam with mu = m mu / g^2, m = ceil(clients
         (1 - dropout)), and the L1 bound the law derives from dim."""
         plan = self._plan
         if plan.event_law is None:
@@ -180,8 +182,19 @@ class ServerDecoder(_Round):
 
     @property
     def hardened_tau(self) -> str:
-        """Upper bound (decimal text) on the total variation the hardened shares add (n D tau)."""
+        """Upper bound (decimal text) on the total variation the hardened shares add to a round (n D tau)."""
         return str(self._plan.hardened_tau)
+
+    def hardened_delta(self, epsilon: Exact, delta: Exact, rounds: int = 1) -> Interval:
+        """The delta of ``rounds`` rounds to which the accountant gives (epsilon, delta) (``record``:
+        the exact shares' law), with the hardened shares charged as docs/HARDENED.md ("Charging
+        tau") states: delta + (1 + e^epsilon) rounds n D tau, an Interval whose upper end is the
+        guarantee; delta itself with plain or Skellam shares. ParameterError naming epsilon (0..10^6),
+        delta ([0, 1]) or rounds (1..10^9)."""
+        if isinstance(rounds, bool) or not isinstance(rounds, int):
+            raise TypeError("rounds must be an int")
+        raw = self._plan.hardened_run_delta(exact_text("epsilon", epsilon), exact_text("delta", delta), str(rounds))
+        return Interval.from_text(raw["lower"], raw["upper"])
 
     def record(self, accountant: Accountant, rounds: int = 1) -> Accountant:
         """Composes ``rounds`` uses of ``event()`` into ``accountant``; returns it."""

@@ -5,6 +5,8 @@
 //         max_wrap, rotation_seed, hardened): the validated plan and its report (texts).
 //   .encode(x, out, rng) -> (attempts, zeroed, clipped): x float64/float32 (d), out uint64 (D);
 //     rng None (the OS CSPRNG) or an exactdp.SeededBits (its stream goes on, under its lock).
+//   .hardened_run_delta(epsilon, delta, rounds) -> {"lower", "upper"}: the run's delta with the
+//     hardened shares' tau charged (operations::hardened_run_delta).
 //   .event_law, .event_noise, .clients, .dropout, .sensitivity, .padded_dimension: the round's
 //     event typed (operations::FederatedEvent), for exactdp.events' classes; .event: its text.
 //   .decode(sum, out): sum uint64 (D; overwritten: the workspace) or uint32 (bits <= 32; read, the
@@ -150,6 +152,12 @@ void register_federated(py::module_& m) {
            py::arg("max_wrap"), py::arg("rotation_seed"), py::arg("hardened"))
       .def("encode", &encode, py::arg("x"), py::arg("out"), py::arg("rng"))
       .def("decode", &decode, py::arg("sum"), py::arg("out"))
+      .def(
+          "hardened_run_delta",
+          [](const PyFlPlan& p, const std::string& epsilon, const std::string& delta, const std::string& rounds) {
+            return interval_to_dict(operations::hardened_run_delta(p.report, epsilon, delta, rounds));
+          },
+          py::arg("epsilon"), py::arg("delta"), py::arg("rounds"))
       .def_property_readonly("padded_dimension", [](const PyFlPlan& p) { return p.report.plan->padded_dimension(); })
       .def_property_readonly("granularity_exponent", [](const PyFlPlan& p) { return p.report.plan->granularity_exponent(); })
       .def_property_readonly("modulus_bits", [](const PyFlPlan& p) { return p.report.plan->spec().bits; })

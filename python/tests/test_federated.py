@@ -171,6 +171,28 @@ def test_uint32_residues_aggregate_and_decode_as_uint64_ones():
     assert e.value.parameter == "encodings"
 
 
+def test_hardened_delta_charges_the_runs_tau():
+    dec = ServerDecoder(100, **params(sigma2="1/100", clients=100))
+    per_round = float(dec.hardened_tau)                  # n D tau, rounded up to 6 digits
+    assert 0 < per_round < 1e-15
+    for eps, rounds in ((1, 1), (10, 60), (30, 1000)):
+        charged = dec.hardened_delta(eps, "1e-5", rounds)
+        charge = (1 + math.exp(eps)) * rounds * per_round  # accounting/hardened_charge.h's theorem
+        added = float(charged.upper - Fraction(1, 10**5))  # exact difference, then a float
+        assert charged.lower <= charged.upper
+        assert charge * (1 - 1e-5) <= added <= charge * (1 + 1e-9), (eps, rounds)
+    # at epsilon 30 over 1000 rounds the charge dominates delta
+    assert dec.hardened_delta(30, "1e-5", 1000).upper > Fraction(1, 10**4)
+    plain = ServerDecoder(100, **params(sigma2="1/100", clients=100, hardened=False))
+    assert plain.hardened_delta(30, "1e-5", 1000).upper - Fraction(1, 10**5) < Fraction(1, 10**30)
+    for change, parameter in ((dict(epsilon=-1), "epsilon"), (dict(epsilon=10**7), "epsilon"),
+                              (dict(delta=2), "delta"), (dict(rounds=0), "rounds")):
+        given = dict(dict(epsilon=1, delta="1e-5", rounds=1), **change)
+        with pytest.raises(exactdp.ParameterError) as e:
+            dec.hardened_delta(**given)
+        assert e.value.parameter == parameter, str(e.value)
+
+
 def test_new_rotation_seed_is_32_bytes():
     assert len(new_rotation_seed()) == 32
     with pytest.raises(exactdp.ParameterError):

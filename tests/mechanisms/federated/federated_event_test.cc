@@ -1,7 +1,8 @@
 // federated_event_test.cc — the round's accounting event (operations::plan_federated): for
 // Skellam shares it is the skellam law's vector event of the surviving clients' sum (mu = m mu_g,
 // the L2 sensitivity, dim = D), and its RDP curve is the law's SkellamPrivacy at those values;
-// for discrete Gaussian shares the distributed-discrete-gaussian event as before.
+// for discrete Gaussian shares the distributed-discrete-gaussian event as before. The typed fields
+// (event_fields, what Python builds its event class from) hold the same values as the text.
 #include <gtest/gtest.h>
 
 #include <gmpxx.h>
@@ -37,6 +38,12 @@ TEST(FederatedEvent, SkellamSharesHaveTheSkellamLawsVectorEvent) {
                                std::to_string(report.plan->padded_dimension());
   EXPECT_EQ(*report.event, expected);
   EXPECT_EQ(report.plan->padded_dimension(), 256U);
+  ASSERT_TRUE(report.event_fields.has_value());
+  EXPECT_EQ(report.event_fields->law, "skellam");
+  EXPECT_EQ(report.event_fields->noise, "512");
+  EXPECT_EQ(report.event_fields->sensitivity, report.sensitivity);
+  EXPECT_EQ(report.event_fields->dim, 256U);
+  EXPECT_EQ(operations::event_text(*report.event_fields), *report.event);
   // the event composes as the law's maps at those values, the L1 bound taken from dim
   const accounting::RdpEvent e = laws::parse_event_text(*report.event);
   const laws::SkellamPrivacy maps(mu, laws::SkellamSensitivity{mpq_class(report.sensitivity), std::nullopt, 256});
@@ -55,6 +62,14 @@ TEST(FederatedEvent, DiscreteGaussianSharesKeepTheirEvent) {
   ASSERT_TRUE(report.event.has_value()) << report.no_event_reason;
   EXPECT_EQ(report.event->rfind("distributed-discrete-gaussian:sigma2=64,clients=10,dropout=1/4,sensitivity=", 0), 0U)
       << *report.event;
+  ASSERT_TRUE(report.event_fields.has_value());
+  const operations::FederatedEvent& e = *report.event_fields;
+  EXPECT_EQ(e.law, "distributed-discrete-gaussian");
+  EXPECT_EQ(e.noise, "64");  // sigma2 = 1/64 on the lattice 2^-6: 1/64 * 4^6
+  EXPECT_EQ(e.clients, 10U);
+  EXPECT_EQ(e.dropout, "1/4");
+  EXPECT_EQ(e.dim, 256U);
+  EXPECT_EQ(operations::event_text(e), *report.event);
 }
 
 }  // namespace
