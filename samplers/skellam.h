@@ -15,8 +15,13 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
 #include <exactdp/samplers/bit_source.h>
 #include <exactdp/samplers/poisson.h>
+#include <exactdp/samplers/wide_value.h>
 
 namespace exactdp {
 
@@ -36,5 +41,11 @@ class SkellamParams {
 // One draw, mean + N1 - N2, into out.
 void sample_skellam(BitSource& bits, const SkellamParams& params, mpz_class& out);
 [[nodiscard]] mpz_class sample_skellam(BitSource& bits, const SkellamParams& params);
+
+// n draws, exactly the values and bits of n sample_skellam calls: a value outside int64 goes to
+// `wide` with its index (out[i] = 0) and the batch goes on. On the table route (mu <= 10^7) the
+// values are formed in int64 without allocation.
+void sample_skellam_wide(BitSource& bits, const SkellamParams& params, std::int64_t* out, std::size_t n,
+                         std::vector<WideValue>& wide);
 
 }  // namespace exactdp

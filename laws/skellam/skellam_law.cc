@@ -14,6 +14,9 @@ class SkellamLawSampler final : public Sampler {
   SkellamLawSampler(SkellamParams params, std::string description)
       : Sampler(std::move(description)), params_(std::move(params)) {}
   void sample(BitSource& bits, mpz_class& out) const override { sample_skellam(bits, params_, out); }
+  void sample_wide(BitSource& bits, std::int64_t* out, std::size_t n, std::vector<WideValue>& wide) const override {
+    sample_skellam_wide(bits, params_, out, n, wide);
+  }
 
  private:
   SkellamParams params_;

@@ -241,5 +241,28 @@ TEST(SkellamLaw, IsInTheRegistryAndRefusesHardening) {
   EXPECT_EQ(law.privacy_event(q).maps().describe(), "skellam(mu=40, sensitivity=2)");
 }
 
+// The law sampler's batch (sample_wide, what the federated encoder calls) gives the values and reads
+// the bits of single draws: on the table route (mu = 10^6, with a mean near 2^62), and on the
+// envelope route (mu = 10^8).
+TEST(SkellamLaw, BatchDrawsAreTheSingleDraws) {
+  const Law& law = law_named("skellam");
+  std::uint32_t index = 10;
+  for (const auto& [mu, mean] : {std::pair{"1000000", "5"}, std::pair{"1000000", "4611686018427387903"},
+                                 std::pair{"100000000", "-7"}}) {
+    const auto sampler = law.make_sampler(law.parse({{"mu", mu}, {"mean", mean}}, Use::kSample), std::nullopt);
+    SeededBits a(test_support::fixed_seed(404, ++index)), b(test_support::fixed_seed(404, index));
+    std::vector<std::int64_t> batch(500);
+    std::vector<WideValue> wide;
+    sampler->sample_wide(a, batch.data(), batch.size(), wide);
+    EXPECT_TRUE(wide.empty()) << mu;
+    for (const std::int64_t v : batch) {
+      mpz_class x;
+      sampler->sample(b, x);
+      ASSERT_EQ(mpz_class(static_cast<long>(v)), x) << mu << " mean " << mean;
+    }
+    EXPECT_EQ(a.bits_consumed(), b.bits_consumed()) << mu;
+  }
+}
+
 }  // namespace
 }  // namespace exactdp::laws
