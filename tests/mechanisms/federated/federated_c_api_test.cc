@@ -121,8 +121,10 @@ TEST(FederatedCApi, RefusalsNameTheParameterAndWriteNothing) {
   p = params_of(10);
   p.clip = nullptr;
   EXPECT_EQ(encode(p), EXACTDP_E_NULL);
-  p = params_of(1U << 20);
+  p = params_of((1U << 20) + 1);  // over 2^20 where the lattice's mu is above 10^7
   p.noise = "skellam";
+  p.granularity = "17";  // the lattice's mu: 4^17 / 1000 > 1.7 * 10^7
+  p.bits = 40;
   p.flags = EXACTDP_FL_PLAIN;
   std::size_t padded = 0;
   EXPECT_EQ(exactdp_fl_padded_dimension(&p, &padded), EXACTDP_E_LIMIT);
