@@ -14,7 +14,10 @@ the sum has standard deviation z c (z the noise multiplier): each client adds si
 
 The certified epsilon (delta = 10^-5) is the server's accountant over the rounds: the round's
 event (distributed-discrete-gaussian of the clients' shares with the rounded vectors' L2
-sensitivity) composed once per round. Printed beside it: central DP-SGD on the same clipped
+sensitivity) composed once per round. That event is the exact sampler's law; the hardened shares
+are each within tau of it, so the run's delta is 10^-5 + (1 + e^epsilon) rounds n D tau
+(ServerDecoder.hardened_delta; docs/HARDENED.md, "Charging tau"), printed with epsilon:
+negligible at small epsilon, it dominates at large epsilon. Printed beside them: central DP-SGD on the same clipped
 gradients, the server adding exact discrete Gaussian grid noise (exactdp.add_noise) to their sum,
 its noise multiplier searched so that its certified epsilon over the same rounds is at most the
 distributed one; the same rounds with Skellam shares at the same variance (each client adds
@@ -27,6 +30,7 @@ full run sweeps z and writes an accuracy-vs-epsilon plot as a hand-written SVG (
 from __future__ import annotations
 
 import argparse
+import decimal
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
@@ -56,6 +60,8 @@ class Row(NamedTuple):
     central_accuracy: float
     skellam_epsilon: float
     skellam_accuracy: float
+    delta: float          # the distributed run's delta: DELTA plus the hardened shares' charge
+    skellam_delta: float  # plain Skellam draws: DELTA (no charge)
 
     def curves(self) -> Tuple[Tuple[float, float], ...]:
         return ((self.epsilon, self.accuracy), (self.central_epsilon, self.central_accuracy),
@@ -106,9 +112,10 @@ def rng_of(cfg: Config, salt: int) -> Optional[exactdp.SeededBits]:
 
 
 def distributed(cfg: Config, z: Fraction, data: Sequence[Tuple[Floats, NDArray[np.int64]]], test: Tuple[Floats, NDArray[np.int64]],
-                skellam: bool = False) -> Tuple[float, Fraction]:
-    """FedSGD with the distributed pipeline: (test accuracy, certified epsilon upper end). Each client's
-    share has variance sigma2 = (z c)^2 / n: discrete Gaussian, or Skellam Sk(sigma2 / 2)."""
+                skellam: bool = False) -> Tuple[float, Fraction, Fraction]:
+    """FedSGD with the distributed pipeline: (test accuracy, certified epsilon upper end, the run's
+    delta with the hardened shares' charge). Each client's share has variance sigma2 = (z c)^2 / n:
+    discrete Gaussian (hardened), or Skellam Sk(sigma2 / 2) (plain: no charge)."""
     sigma2 = (z * cfg.clip) ** 2 / cfg.clients
     share, mu = (None, sigma2 / 2) if skellam else (sigma2, None)
     rotation = bytes(range(32)) if cfg.seed is not None else exactdp.federated.new_rotation_seed()
@@ -119,8 +126,20 @@ def distributed(cfg: Config, z: Fraction, data: Sequence[Tuple[Floats, NDArray[n
     for _ in range(cfg.rounds):
         messages = [encoder.encode(gradient(w, x, y), rng=rng) for x, y in data]
         w = w - cfg.learning_rate * decoder.decode(decoder.aggregate(messages)) / cfg.clients
-    epsilon = decoder.record(exactdp.Accountant(), cfg.rounds).get_epsilon(DELTA).upper
-    return accuracy(w, *test), Fraction(epsilon)
+    epsilon = Fraction(decoder.record(exactdp.Accountant(), cfg.rounds).get_epsilon(DELTA).upper)
+    # plain Skellam draws are the exact law: nothing to charge
+    delta = Fraction(DELTA) if skellam else Fraction(decoder.hardened_delta(epsilon, DELTA, cfg.rounds).upper)
+    return accuracy(w, *test), epsilon, delta
+
+
+def delta_text(delta: Fraction) -> str:
+    """DELTA plus the charge rounded up to 3 significant digits (a bound stays a bound), noting a
+    delta above 1."""
+    charge = delta - Fraction(DELTA)
+    if charge <= 0:
+        return DELTA
+    up = decimal.Context(prec=3, rounding=decimal.ROUND_CEILING).divide(charge.numerator, charge.denominator)
+    return f"{DELTA} + {up:.2e}" + (" (above 1: no guarantee)" if delta >= 1 else "")
 
 
 def central_epsilon(cfg: Config, z: Fraction) -> Fraction:
@@ -185,15 +204,16 @@ def sweep(cfg: Config, zs: Sequence[Fraction], data: Sequence[Tuple[Floats, NDAr
     """For each z: the distributed discrete Gaussian, central DP-SGD at an epsilon no larger, Skellam shares."""
     rows: List[Row] = []
     for z in zs:
-        acc, eps = distributed(cfg, z, data, test)
+        acc, eps, delta = distributed(cfg, z, data, test)
         zc = central_multiplier(cfg, eps)
         acc_c, eps_c = central(cfg, zc, data, test), central_epsilon(cfg, zc)
-        acc_s, eps_s = distributed(cfg, z, data, test, skellam=True)
-        print(f"z = {float(z):4.2f}: distributed accuracy {acc:.3f}, certified epsilon <= {float(eps):.4f}; "
-              f"central DP-SGD (z = {float(zc):.3f}, epsilon <= {float(eps_c):.4f}) "
-              f"accuracy {acc_c:.3f}; Skellam shares: accuracy {acc_s:.3f}, certified epsilon <= {float(eps_s):.4f}",
-              file=out)
-        rows.append(Row(float(z), float(eps), acc, float(zc), float(eps_c), acc_c, float(eps_s), acc_s))
+        acc_s, eps_s, delta_s = distributed(cfg, z, data, test, skellam=True)
+        print(f"z = {float(z):4.2f}: distributed accuracy {acc:.3f}, certified epsilon <= {float(eps):.4f} "
+              f"at delta <= {delta_text(delta)}; central DP-SGD (z = {float(zc):.3f}, epsilon <= {float(eps_c):.4f}) "
+              f"accuracy {acc_c:.3f}; Skellam shares: accuracy {acc_s:.3f}, certified epsilon <= {float(eps_s):.4f} "
+              f"at delta <= {delta_text(delta_s)}", file=out)
+        rows.append(Row(float(z), float(eps), acc, float(zc), float(eps_c), acc_c, float(eps_s), acc_s,
+                        delta=float(delta), skellam_delta=float(delta_s)))
     return rows
 
 
