@@ -1,8 +1,8 @@
 // The rejection method's group of kScanGroup proposals on x86-64 CPUs with AVX2 and BMI2 but no
 // AVX-512 IFMA (chosen when the plan is made: HardenedRejectionPlan::group). The steps of a
 // proposal (hardened_rejection.h) run on four proposals a vector of 64-bit lanes where they are
-// shifts, masks and small products: u's digits, y and the sign from the windows (cut from the
-// group's words at public offsets by scalar shifts), the table draws (the group scan of
+// shifts, masks and small products: the windows (16-byte loads at public offsets of the group's
+// bits), u's digits, y and the sign, the table draws (the group scan of
 // hardened_scan.h), M = y (y + 2 k x) 2^(52 - 2 j) (y^2 and y x are 32 x 32-bit products), the
 // brackets as 64-bit words (hardened_bracket.h), the acceptance count on 32-bit limbs and the
 // decision. H = floor(M R / 2^63) stays scalar (two mulx, exponent_of_m), and the exponential is
@@ -58,16 +58,49 @@ EXACTDP_AVX2_BMI2 inline void store_low_halves(std::uint32_t* to, __m256i v) noe
   _mm_store_si128(reinterpret_cast<__m128i*>(to), _mm256_castsi256_si128(packed));
 }
 
+// The last window's 16 bytes lie inside the group's words (P <= 81 + 26).
+static_assert((kScanGroup - 1) * (kRejectionWidthBits + 1 + 26) / 8 + 16 <= 8 * kRejectionGroupWords,
+              "a window's bytes inside the group's words");
+
+// The group's words as bytes in stream order (word k's most significant byte first): a window
+// is then one unaligned 16-byte load at a public byte offset.
+EXACTDP_AVX2_BMI2 void stream_bytes(const std::uint64_t* words, unsigned char* bytes) noexcept {
+  const __m256i reverse = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
+                                           1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+  for (std::size_t k = 0; k < kRejectionGroupWords; k += 4) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + k));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(bytes + 8 * k), _mm256_shuffle_epi8(v, reverse));
+  }
+}
+
+// The windows of proposals s and s + 1 as the 64-bit lanes low, high, low, high: the 16 bytes
+// from byte at / 8 (at = s P, public) reversed into a 128-bit number, shifted left by at % 8 (the
+// carry between its halves moved up by a byte shift). Bits 0 .. 120 of each window are the
+// stream's from bit at on (P <= 107 are used), the rest zero.
+EXACTDP_AVX2_BMI2 inline __m256i window_pair(const unsigned char* bytes, std::size_t at, std::size_t next) noexcept {
+  const __m256i reverse = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11,
+                                           10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + at / 8));
+  const __m128i second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + next / 8));
+  const __m256i x = _mm256_shuffle_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(first), second, 1), reverse);
+  const auto a = static_cast<long long>(at % 8), b = static_cast<long long>(next % 8);
+  const __m256i shift = _mm256_setr_epi64x(a, a, b, b);
+  const __m256i carry = _mm256_srlv_epi64(x, _mm256_sub_epi64(_mm256_set1_epi64x(64), shift));
+  return _mm256_or_si256(_mm256_sllv_epi64(x, shift), _mm256_slli_si256(carry, 8));
+}
+
 // The windows (the first bit at bit 127 of high:low, as rejection_proposal's) of the group's
-// proposals, from the three words at bit offset s P (public). Scalar shifts: a gather of the words
-// costs as much here and far more on CPUs whose gathers are slow (or microcode-mitigated).
+// proposals, four at a time from the stream's bytes. Byte loads at public offsets: a gather of the
+// words, or scalar shifts, cost more (gathers are slow or microcode-mitigated on some CPUs).
 EXACTDP_AVX2_BMI2 void cut_windows(const HardenedRejectionPlan& plan, const std::uint64_t* words, Fields& f) noexcept {
-  const unsigned p = plan.proposal_bits();
-  for (std::size_t s = 0; s < kScanGroup; ++s) {
-    const std::size_t at = s * p, i = at / 64;
-    const unsigned shift = at % 64;  // (v >> 1) >> (63 - shift): no shift by 64 when shift = 0
-    f.high[s] = (words[i] << shift) | ((words[i + 1] >> 1) >> (63 - shift));
-    f.low[s] = (words[i + 1] << shift) | ((words[i + 2] >> 1) >> (63 - shift));
+  alignas(32) unsigned char bytes[8 * kRejectionGroupWords];
+  stream_bytes(words, bytes);
+  const std::size_t p = plan.proposal_bits();
+  for (std::size_t q = 0; q < kQuads; ++q) {
+    const std::size_t at = 4 * q * p;
+    const __m256i first = window_pair(bytes, at, at + p), second = window_pair(bytes, at + 2 * p, at + 3 * p);
+    store4(f.low + 4 * q, _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(first, second), 0xD8));
+    store4(f.high + 4 * q, _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(first, second), 0xD8));
   }
 }
 
