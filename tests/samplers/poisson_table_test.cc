@@ -149,7 +149,8 @@ TEST(PoissonTable, TheRouteByMu) {
   EXPECT_EQ(internal::make_poisson_params(mpq_class(1000), nullptr).table(), nullptr);
   EXPECT_THROW((void)internal::make_poisson_params(mpq_class(63), nullptr), std::invalid_argument);
   // the default range reaches about 13 standard deviations: 13000 values at 10^6, 2^16 buckets at most
-  const auto* table = PoissonParams::make(mpq_class(1'000'000)).table();
+  const PoissonParams million = PoissonParams::make(mpq_class(1'000'000));
+  const internal::PoissonTable* table = million.table();
   EXPECT_GT(table->high() - table->low(), 11'000);
   EXPECT_LT(table->high() - table->low(), 15'000);
   EXPECT_LE(PoissonParams::make(mpq_class(10'000'000)).table()->memory_bytes(), 512U * 1024U);
