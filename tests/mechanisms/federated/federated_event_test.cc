@@ -9,6 +9,8 @@
 
 #include <string>
 
+#include <exactdp/core/errors.h>
+#include <exactdp/core/interval.h>
 #include <exactdp/laws/event_text.h>
 #include <exactdp/laws/skellam/skellam_privacy.h>
 #include <exactdp/operations/federated.h>
@@ -70,6 +72,40 @@ TEST(FederatedEvent, DiscreteGaussianSharesKeepTheirEvent) {
   EXPECT_EQ(e.dropout, "1/4");
   EXPECT_EQ(e.dim, 256U);
   EXPECT_EQ(operations::event_text(e), *report.event);
+}
+
+TEST(FederatedEvent, HardenedRunDeltaChargesRoundsTimesTheRoundsTau) {
+  operations::FederatedRequest r = skellam_request();
+  r.noise = "discrete-gaussian";
+  r.hardened = true;
+  const operations::FederatedReport report = operations::plan_federated(r);
+  const mpq_class tau = report.plan->sampler().tau_upper();
+  ASSERT_GT(tau, 0);
+  // epsilon 0: the charge is exactly 2 rounds n D tau (e^0 = 1), n = 10, D = 256
+  const Interval at_zero = operations::hardened_run_delta(report, "0", "1/1000", "7");
+  const mpq_class want = mpq_class(1, 1000) + 2 * 7 * 10 * 256 * tau;
+  EXPECT_TRUE(at_zero.contains(want)) << at_zero.debug_string();
+  EXPECT_LT(to_mpq(at_zero.upper()) - to_mpq(at_zero.lower()), want / (mpz_class(1) << 100)) << at_zero.debug_string();
+  // plain shares: delta itself
+  r.hardened = false;
+  const Interval plain = operations::hardened_run_delta(operations::plan_federated(r), "30", "1/1000", "1000");
+  EXPECT_TRUE(plain.contains(mpq_class(1, 1000)));
+  EXPECT_LT(to_mpq(plain.upper()) - mpq_class(1, 1000), mpq_class(1, 1000) / (mpz_class(1) << 100));
+  // the checks name the parameter, in the order epsilon, delta, rounds
+  const auto named = [&](const char* eps, const char* delta, const char* rounds) {
+    try {
+      (void)operations::hardened_run_delta(report, eps, delta, rounds);
+    } catch (const ParameterError& e) {
+      return e.parameter();
+    }
+    return std::string("none");
+  };
+  EXPECT_EQ(named("-1", "2", "0"), "epsilon");
+  EXPECT_EQ(named("1", "2", "0"), "delta");
+  EXPECT_EQ(named("1", "1/2", "0"), "rounds");
+  EXPECT_EQ(named("1000001", "1/2", "1"), "epsilon");
+  EXPECT_EQ(named("1", "1/2", "1000000001"), "rounds");
+  EXPECT_EQ(named("1000000", "1", "1000000000"), "none");
 }
 
 }  // namespace
