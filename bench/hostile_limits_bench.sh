@@ -15,6 +15,7 @@ open('/tmp/h/rat9999.txt','w').write('1'+'3'*4998+'/'+'7'*5000)
 random.seed(1)
 open('/tmp/h/scores_1e5.txt','w').write(''.join(f'{random.randint(0,1000)}\n' for _ in range(100000)))
 open('/tmp/h/nonutf8.csv','wb').write('name\xff\xfe,count\n'.encode('latin1')+b'a,1\nb,2\n')
+open('/tmp/h/v16666.csv','w').write('v\n' + '1\n' * 16666)
 PY
 B=$1; OUT=$2; : > $OUT; L=/tmp/h/last.$$
 N=$(cat /tmp/h/nines5000.txt); R=$(cat /tmp/h/rat9999.txt)
@@ -45,6 +46,13 @@ run pdg_sigma2_1e-10 /dev/null compose --event poisson-discrete-gaussian:sigma2=
 run sel_top_1e4 /tmp/h/scores_1e5.txt select --mechanism exponential --epsilon 1 --sensitivity 1 --top 10000 --seed $(printf 'a%.0s' {1..64})
 run sel_top_1e5 /tmp/h/scores_1e5.txt select --mechanism exponential --epsilon 1 --sensitivity 1 --top 100000 --seed $(printf 'a%.0s' {1..64})
 run audit_dg_huge /dev/null audit discrete-gaussian --sigma2 1e100000 --samples 10000
+# The most draws each law's own cost allows (operations/draw_cost.h): accepted, about 2-4 s each.
+run audit_dg_1e1000_most /dev/null audit discrete-gaussian --sigma2 1e1000 --samples 1139072 --seed $(printf 'a%.0s' {1..64})
+run audit_dg_1e10000_most /dev/null audit discrete-gaussian --sigma2 1e10000 --samples 24988 --seed $(printf 'a%.0s' {1..64})
+run audit_dg_1e99999_most /dev/null audit discrete-gaussian --sigma2 1e99999 --samples 153 --seed $(printf 'a%.0s' {1..64})
+run timing_dl_1e10000_most /dev/null audit-timing discrete-laplace --scale 1e10000 --calls 8329 --seed $(printf 'a%.0s' {1..64})
+run release_dl_1e10000_most /tmp/h/v16666.csv release --mechanism discrete-laplace --epsilon 1e-9999 --column v --seed $(printf 'a%.0s' {1..64})
+run ddg_sample_most /dev/null sample distributed-discrete-gaussian --sigma2 1/4 --clients 10000 -n 11428 --seed $(printf 'a%.0s' {1..64})
 run release_nonutf8 /tmp/h/nonutf8.csv release --mechanism discrete-laplace --epsilon 1 --column count --json /tmp/h/nonutf8.json --seed $(printf 'a%.0s' {1..64})
 python3 -c "import json;json.load(open('/tmp/h/nonutf8.json'))" 2>/dev/null && echo "nonutf8 json valid" >> $OUT || echo "nonutf8 json INVALID" >> $OUT
 run conv_gdp_tol1500 /dev/null convert gdp --mu 1 --delta 1e-5 --tolerance 1e-1500

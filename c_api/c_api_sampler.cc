@@ -18,6 +18,7 @@
 #include <exactdp/exactdp.h>
 #include <exactdp/c_api/internal/c_api_support.h>
 #include <exactdp/laws/c_interface_laws.h>
+#include <exactdp/operations/draw_cost.h>
 #include <exactdp/samplers/hardening.h>
 #include <exactdp/core/rational.h>
 
@@ -77,9 +78,12 @@ int make_bernoulli_exp(const char* gamma_text, int flags, exactdp_sampler** out)
   return EXACTDP_OK;
 }
 
-// n draws; hardened: a plain loop over the isochronous draw. A plain draw outside int64 is
-// EXACTDP_E_RANGE (the draw is spent).
-void fill(const laws::Sampler& s, BitSource& bits, std::int64_t* out, std::size_t n) {
+// n samples; hardened: a plain loop over the isochronous draw. A plain draw outside int64 is
+// EXACTDP_E_RANGE (the draw is spent). A law whose sample is several draws is charged n of them
+// first, as `sample -n` is (operations/draw_cost.h: EXACTDP_E_LIMIT naming "n", nothing drawn).
+void fill(const exactdp_sampler& handle, BitSource& bits, std::int64_t* out, std::size_t n) {
+  operations::check_sample_cost(*handle.law, handle.parameters, n, "n", true);
+  const laws::Sampler& s = *handle.sampler;
   if (s.hardened()) {
     for (std::size_t i = 0; i < n; ++i) out[i] = s.sample_isochronous(bits);
     return;
@@ -176,7 +180,7 @@ int exactdp_sample_int64(const exactdp_sampler* sampler, exactdp_bits* bits, int
     require_non_null(bits, "bits");
     if (n == 0) return EXACTDP_OK;
     require_non_null(out, "out");
-    internal::fill(*sampler->sampler, *bits->source, out, n);
+    internal::fill(*sampler, *bits->source, out, n);
     return EXACTDP_OK;
   });
 }

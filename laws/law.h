@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -96,6 +97,13 @@ enum class ReleaseRoute {
   kPureL1,  // privacy loss linear in the change, |v| / t (pure DP): release's pure-dp-l1 route
   kRenyi,   // (alpha v^2 / (2 sigma2))-Renyi DP per cell (zCDP across cells) and an exact one-cell
             // profile: release's zcdp and exact-profile routes
+};
+
+// One measured point of a law's draw cost: a draw at parameters of `digits` characters of exact
+// text in all (LawParameters::as_text) takes `nanoseconds` of CPU (Law::draw_costs).
+struct DrawCostPoint {
+  std::uint64_t digits;
+  std::uint64_t nanoseconds;
 };
 
 // The validated, exact parameters of a law, in schema order (defaults filled in).
@@ -202,6 +210,10 @@ class Law {
   // The work of one sample in draws of the law's component sampler (the distributed discrete
   // Gaussian: one discrete Gaussian per surviving client); operations/draw_cost.h charges it.
   [[nodiscard]] virtual unsigned long long draws_per_sample(const LawParameters& /*p*/) const { return 1; }
+  // The CPU time of one such draw by the commands that draw many (audit, audit-timing, release:
+  // the value's handling included), at growing digits (bench/draw_cost_bench.py), rounded up;
+  // operations/draw_cost.h interpolates them. Empty (the default): draw_cost.h's model for any law.
+  [[nodiscard]] virtual std::span<const DrawCostPoint> draw_costs() const { return {}; }
   // audit-timing's class unit (nullopt: the law is not timing-audited).
   [[nodiscard]] virtual std::optional<TimingUnit> timing_unit(const LawParameters& p) const;
   // The calibration map (noise_calibration.h): the noise parameter, on the private side, that

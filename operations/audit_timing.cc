@@ -71,7 +71,7 @@ AuditTimingPlan plan_audit_timing(const AuditTimingRequest& request) {
         checked_count("calls", *request.calls, verification::kMinTimingCalls, verification::kMaxTimingCalls);
   }
   plan.warmup = std::min(plan.options.calls, verification::kTimingWarmupCalls);
-  check_draw_cost(plan.sample.params, plan.options.calls + plan.warmup, "calls",
+  check_draw_cost(*plan.sample.law, plan.sample.params, plan.options.calls + plan.warmup, "calls",
                   "calls = " + std::to_string(plan.options.calls) + " (plus " + std::to_string(plan.warmup) +
                       " warm-up calls)");
   const std::optional<laws::TimingUnit> unit = plan.sample.law->timing_unit(plan.sample.params);

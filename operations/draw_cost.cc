@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <span>
 
 #include <exactdp/core/errors.h>
 
@@ -9,6 +11,15 @@ namespace exactdp::operations {
 namespace {
 
 std::string whole(double v) { return std::to_string(static_cast<unsigned long long>(v)); }
+
+// "0.035 us", "3.5 us", "160 us": two significant digits below 10 us.
+std::string microseconds(double seconds) {
+  const double us = seconds * 1e6;
+  if (us >= 10) return whole(std::round(us)) + " us";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", us);
+  return std::string(text) + " us";
+}
 
 // The digits of the parameters as exact text, and the one with the most.
 struct Digits {
@@ -26,48 +37,64 @@ Digits digits_of(const std::vector<std::pair<std::string, std::string>>& params)
   return d;
 }
 
-// Seconds per draw: fitted on the measurements of draw_cost.h, ~d^0.7 up to 10^4 digits, ~d^1.5
-// beyond (GMP's products); below 1,000 digits the component draws' 0.25 us per 200 digits.
-double seconds_per_draw(double digits) {
+// The law-independent model (draw_cost.h), for a law without measured points: ~d^0.7 up to 10^4
+// digits, ~d^1.5 beyond (GMP's products); below 1,000 digits 0.25 us per 200 digits.
+double legacy_seconds_per_draw(double digits) {
   if (digits < 1000) return 0.25e-6 * std::max(1.0, digits / 200);
   return std::max(70e-6 * std::pow(digits / 1e3, 0.7), 350e-6 * std::pow(digits / 1e4, 1.5));
 }
 
-}  // namespace
-
-void check_draw_cost(const laws::LawParameters& params, unsigned long long draws, const std::string& option,
-                     const std::string& what) {
-  check_draw_cost(params.as_text(), draws, option, what);
+// The measured points (increasing digits) interpolated linearly in log-log, flat below the first
+// point, extended beyond the last along the last segment.
+double interpolated(std::span<const laws::DrawCostPoint> points, double digits) {
+  const auto x = [&](std::size_t i) { return static_cast<double>(points[i].digits); };
+  const auto y = [&](std::size_t i) { return static_cast<double>(points[i].nanoseconds) * 1e-9; };
+  if (points.size() == 1 || digits <= x(0)) return y(0);
+  std::size_t i = 1;
+  while (i + 1 < points.size() && x(i) < digits) ++i;
+  const double slope = std::log(y(i) / y(i - 1)) / std::log(x(i) / x(i - 1));
+  return y(i - 1) * std::pow(digits / x(i - 1), slope);
 }
 
-void check_draw_cost(const std::vector<std::pair<std::string, std::string>>& params, unsigned long long draws,
+}  // namespace
+
+double estimated_draw_seconds(const laws::Law& law, double digits) {
+  const std::span<const laws::DrawCostPoint> points = law.draw_costs();
+  return points.empty() ? legacy_seconds_per_draw(digits) : interpolated(points, digits);
+}
+
+void check_draw_cost(const laws::Law& law, const laws::LawParameters& params, unsigned long long draws,
                      const std::string& option, const std::string& what) {
+  check_draw_cost(law, params.as_text(), draws, option, what);
+}
+
+void check_draw_cost(const laws::Law& law, const std::vector<std::pair<std::string, std::string>>& params,
+                     unsigned long long draws, const std::string& option, const std::string& what) {
   const Digits d = digits_of(params);
-  if (d.total < 1000) return;
-  const double per_draw = seconds_per_draw(d.total);
+  if (d.total < kLimitedDigits) return;
+  const double per_draw = estimated_draw_seconds(law, d.total);
   const double most = std::floor(kMaxDrawSeconds / per_draw);
   if (static_cast<double>(draws) > most) {
-    throw LimitError(option, what + " is over the cost limit for a law whose parameters have " + whole(d.total) +
-                                 " digits (" + d.largest + " " + std::to_string(d.largest_size) + "): allowed at most " +
-                                 whole(most) + " draws (each takes about " + whole(per_draw * 1e6) + " us)");
+    throw LimitError(option, what + " is over the cost limit of " + law.name() + " at parameters of " +
+                                 whole(d.total) + " digits (" + d.largest + " " + std::to_string(d.largest_size) +
+                                 "): allowed at most " + whole(most) + " draws (each takes about " +
+                                 microseconds(per_draw) + ")");
   }
 }
 
 void check_sample_cost(const laws::Law& law, const laws::LawParameters& params, unsigned long long samples,
                        const std::string& option, bool only_multi_draw) {
   const unsigned long long per_sample = law.draws_per_sample(params);
+  if (per_sample <= 1 && only_multi_draw) return;  // no text made: the C buffer fill calls this per batch
   const std::string what = option + " = " + std::to_string(samples);
-  if (per_sample <= 1) {
-    if (!only_multi_draw) check_draw_cost(params, samples, option, what);
-    return;
-  }
-  const double per_draw = seconds_per_draw(digits_of(params.as_text()).total);
+  if (per_sample <= 1) return check_draw_cost(law, params, samples, option, what);
+  const double per_draw = estimated_draw_seconds(law, digits_of(params.as_text()).total);
   const double most = std::floor(kMaxDrawSeconds / (per_draw * static_cast<double>(per_sample)));
   if (static_cast<double>(samples) > most) {
     throw LimitError(option, what + " is over the cost limit of " + law.name() + ": a sample is " +
-                                 std::to_string(per_sample) + " draws (about " +
-                                 std::to_string(per_draw * 1e6).substr(0, 4) + " us each): allowed at most " +
-                                 whole(most) + " samples (" + whole(kMaxDrawSeconds) + " s)");
+                                 std::to_string(per_sample) + " draws (about " + microseconds(per_draw) +
+                                 " each): allowed at most " + whole(most) + " samples (" +
+                                 whole(kMaxDrawSeconds) + " s)");
   }
 }
 

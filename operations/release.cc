@@ -131,7 +131,8 @@ void check_release_cost(const mechanisms::ReleaseCalibration& c) {
     std::string text = to_string(c.noise_of(i));
     if (text.size() > longest.size()) longest = std::move(text);
   }
-  check_draw_cost({{c.parameter, longest}}, c.cells, "epsilon",
+  check_draw_cost(mechanisms::release_law(c.budget.mechanism, c.budget.hardened), {{c.parameter, longest}}, c.cells,
+                  "epsilon",
                   "cells = " + std::to_string(c.cells) + " (rows x noised columns)");
 }
 

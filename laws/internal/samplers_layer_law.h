@@ -9,10 +9,12 @@
 //   timing(value)                            audit-timing's class unit
 //   calibrate, check_calibration             the calibration map (noise_calibration.h)
 //   kReleaseRoute                            release's composition route (law.h ReleaseRoute)
+//   kDrawCosts                               the measured cost of a draw (law.h Law::draw_costs)
 #pragma once
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <exactdp/laws/internal/params_sampler.h>
@@ -51,6 +53,8 @@ class SamplersLayerLaw final : public Law {
   }
 
   ReleaseRoute release_route() const override { return Ops::kReleaseRoute; }
+
+  std::span<const DrawCostPoint> draw_costs() const override { return Ops::kDrawCosts; }
 
   std::optional<TimingUnit> timing_unit(const LawParameters& p) const override {
     return Ops::timing(p.rational(Ops::kNoise));

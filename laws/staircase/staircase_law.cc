@@ -1,5 +1,7 @@
 #include <exactdp/laws/staircase/staircase_law.h>
 
+#include <array>
+
 #include <exactdp/laws/internal/params_sampler.h>
 #include <exactdp/laws/staircase/staircase_privacy.h>
 #include <exactdp/laws/staircase/staircase_reference.h>
@@ -20,6 +22,10 @@ class StaircaseLawSampler final : public Sampler {
 };
 
 const mpz_class kMaxMean = mpz_class(1) << 62;
+// CPU nanoseconds a draw by audit, audit-timing and sample (the most of them, x1.25, rounded up;
+// bench/draw_cost_bench.py; gamma = 10^-10 and 10^-100). gamma's numerator and denominator stay
+// below 2^512, so the parameters never reach draw_cost.h's 1,000 digits.
+constexpr std::array<DrawCostPoint, 2> kDrawCosts{{{10, 720}, {100, 1'500}}};
 
 class Staircase final : public Law {
  public:
@@ -43,6 +49,8 @@ class Staircase final : public Law {
   std::unique_ptr<verification::ReferenceLaw> reference_law(const LawParameters& p) const override {
     return std::make_unique<StaircaseReferenceLaw>(shape(p), p.integer("mean"));
   }
+
+  std::span<const DrawCostPoint> draw_costs() const override { return kDrawCosts; }
 
   std::optional<TimingUnit> timing_unit(const LawParameters& p) const override {
     const mpq_class d(p.integer("sensitivity"));

@@ -2,7 +2,8 @@
 // registry it reads: for the same seed the staircase of the C interface draws the values and
 // consumes the bits of laws::law_named("staircase")'s own sampler (int64 and decimal paths); the
 // discrete Gaussian and Laplace by name draw as the per-law calls do, also beyond int64; and every
-// refusal names what the caller got wrong (the law, the parameter, the pointer).
+// refusal names what the caller got wrong (the law, the parameter, the pointer); a buffer fill of
+// a law whose sample is many draws is charged as `exactdp sample -n` is.
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
@@ -169,6 +170,25 @@ TEST(CApiLaw, RefusalsNameTheLawOrTheParameter) {
                  "parameter sensitivity does not apply to discrete-gaussian");
   expect_refused("discrete-gaussian", {{"sigma2", "1e31"}}, EXACTDP_HARDENED, EXACTDP_E_PARAM, "sigma2");
   expect_refused("discrete-gaussian", {{"sigma2", "1"}}, 8, EXACTDP_E_PARAM, "flags");
+}
+
+// A distributed discrete Gaussian sample is one discrete Gaussian per survivor: exactdp_sample_int64
+// charges n samples of 10^4 draws as `exactdp sample -n` does (operations/draw_cost.h, about
+// 0.035 us a draw at sigma2 = 1/4: 11,428 samples in 4 s), before a bit is drawn.
+TEST(CApiLaw, BufferFillOfManyDrawSamplesIsChargedAsSampleN) {
+  int rc = 0;
+  const CSampler ddg = c_law_sampler("distributed-discrete-gaussian", {{"sigma2", "1/4"}, {"clients", "10000"}}, 0, &rc);
+  ASSERT_EQ(rc, EXACTDP_OK) << exactdp_last_error();
+  const CBits bits = c_bits(seed_of(7));
+  std::vector<std::int64_t> out(11'429);
+  EXPECT_EQ(exactdp_sample_int64(ddg.get(), bits.get(), out.data(), out.size()), EXACTDP_E_LIMIT);
+  EXPECT_EQ(std::string(exactdp_last_error()),
+            "n = 11429 is over the cost limit of distributed-discrete-gaussian: a sample is 10000 draws (about "
+            "0.035 us each): allowed at most 11428 samples (4 s)");
+  std::uint64_t consumed = 1;
+  ASSERT_EQ(exactdp_bits_consumed(bits.get(), &consumed), EXACTDP_OK);
+  EXPECT_EQ(consumed, 0u);
+  EXPECT_EQ(exactdp_sample_int64(ddg.get(), bits.get(), out.data(), 3), EXACTDP_OK) << exactdp_last_error();
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ TEST(OperationsAudit, ChecksRunBeforeAnyDraw) {
 }
 
 // A distributed discrete Gaussian sample is one discrete Gaussian per surviving client: the cost
-// limit charges samples * survivors draws (0.25 us each below 200 digits: 1.6*10^7 draws in 4 s).
+// limit charges samples * survivors draws (0.035 us each at small sigma2: 1.14*10^8 draws in 4 s).
 TEST(OperationsAudit, ChargesEverySurvivorsDraw) {
   AuditRequest r{.law = "distributed-discrete-gaussian",
                  .parameters = {{"sigma2", "1/4"}, {"clients", "1000"}},
@@ -67,17 +67,51 @@ TEST(OperationsAudit, ChargesEverySurvivorsDraw) {
                                            "a sample is 1000 draws"),
             std::string::npos)
       << limit.what();
-  EXPECT_NE(std::string(limit.what()).find("allowed at most 16000 samples"), std::string::npos) << limit.what();
-  r.samples = "16000";
-  EXPECT_EQ(plan_audit(r).draws, 16000u);
-  r.samples = "16001";
+  EXPECT_NE(std::string(limit.what()).find("allowed at most 114285 samples"), std::string::npos) << limit.what();
+  r.samples = "114285";
+  EXPECT_EQ(plan_audit(r).draws, 114285u);
+  r.samples = "114286";
   EXPECT_EQ(thrown<LimitError>([&] { (void)plan_audit(r); }).parameter(), "samples");
   // Dropouts leave fewer draws: 500 survivors of 1000.
   r.parameters.emplace_back("dropout", "1/2");
-  EXPECT_EQ(plan_audit(r).draws, 16001u);
+  EXPECT_EQ(plan_audit(r).draws, 114286u);
   // A one-draw law keeps the count limit alone below 1,000 digits.
   const AuditRequest gaussian{.law = "discrete-gaussian", .parameters = {{"sigma2", "9/4"}}, .samples = "10000000000"};
   EXPECT_EQ(plan_audit(gaussian).draws, 10'000'000'000ULL);
+}
+
+// The draws' cost is the law's own (Law::draw_costs): the discrete Gaussian's about 3.5 us a draw
+// at sigma2 = 10^1000 and 160 us at 10^10000 (the law-independent model said 70 us and 350 us).
+// The most draws within 4 s are accepted, one more is refused naming the option, for audit's
+// samples and audit-timing's calls (plus their warm-up calls).
+TEST(OperationsAudit, HugeDiscreteGaussianIsChargedItsOwnDrawCost) {
+  struct Case {
+    const char* sigma2;
+    unsigned long long most;
+  };
+  for (const Case& c : {Case{"1e1000", 1'139'072}, Case{"1e10000", 24'988}}) {
+    SCOPED_TRACE(c.sigma2);
+    AuditRequest r{.law = "discrete-gaussian", .parameters = {{"sigma2", c.sigma2}}, .samples = std::to_string(c.most)};
+    EXPECT_EQ(plan_audit(r).draws, c.most);
+    r.samples = std::to_string(c.most + 1);
+    const auto e = thrown<LimitError>([&] { (void)plan_audit(r); });
+    EXPECT_EQ(e.parameter(), "samples");
+    EXPECT_NE(std::string(e.what()).find("is over the cost limit of discrete-gaussian at parameters of "),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("allowed at most " + std::to_string(c.most) + " draws"), std::string::npos)
+        << e.what();
+    const unsigned long long calls = c.most - verification::kTimingWarmupCalls;
+    AuditTimingRequest t{.law = "discrete-gaussian", .parameters = {{"sigma2", c.sigma2}}, .calls = std::to_string(calls)};
+    EXPECT_EQ(plan_audit_timing(t).options.calls, calls);
+    t.calls = std::to_string(calls + 1);
+    EXPECT_EQ(thrown<LimitError>([&] { (void)plan_audit_timing(t); }).parameter(), "calls");
+  }
+  EXPECT_STREQ(thrown<LimitError>([&] {
+                 (void)plan_audit({.law = "discrete-gaussian", .parameters = {{"sigma2", "1e10000"}}, .samples = "24989"});
+               }).what(),
+               "samples = 24989 is over the cost limit of discrete-gaussian at parameters of 10002 digits (sigma2 "
+               "10001): allowed at most 24988 draws (each takes about 160 us)");
 }
 
 TEST(OperationsAuditTiming, ChecksRunBeforeAnyCall) {

@@ -130,17 +130,19 @@ TEST(OperationsRelease, ReportIsInHeaderOrderAndMatchesTheInMemoryRelease) {
 }
 
 TEST(OperationsRelease, DrawCostIsRefusedBeforeAnyNoiseForBothInputs) {
-  // scale = 1 / epsilon holds the 10,000 digits of epsilon: about 350 us a draw, 11,401 draws in 4 s.
+  // scale = 1 / epsilon holds the 10,000 digits of epsilon: about 240 us a draw (the discrete
+  // Laplace's Law::draw_costs), 16,666 draws in 4 s.
   ReleaseRequest r{.columns = {"v"}, .mechanism = "discrete-laplace", .epsilon = "1e-9999"};
   std::string csv = "v\n";
-  for (int i = 0; i < 11'402; ++i) csv += "1\n";
+  for (int i = 0; i < 16'667; ++i) csv += "1\n";
   ReleaseReport report;
   const auto e = thrown<LimitError>([&] { (void)csv_release(r, csv, report); });
   EXPECT_EQ(e.parameter(), "epsilon");
-  EXPECT_STREQ(e.what(), "cells = 11402 (rows x noised columns) is over the cost limit for a law whose parameters "
-                         "have 10000 digits (scale 10000): allowed at most 11401 draws (each takes about 350 us)");
+  EXPECT_STREQ(e.what(), "cells = 16667 (rows x noised columns) is over the cost limit of discrete-laplace at "
+                         "parameters of 10000 digits (scale 10000): allowed at most 16666 draws (each takes about "
+                         "240 us)");
   const ReleaseValuesRequest memory{.mechanism = "discrete-laplace", .epsilon = "1e-9999", .columns = {{}}};
-  std::vector<std::vector<mpq_class>> values = {std::vector<mpq_class>(11'402, 1)};
+  std::vector<std::vector<mpq_class>> values = {std::vector<mpq_class>(16'667, 1)};
   SeededBits bits(test_support::fixed_seed(kSuite, 2));
   const auto m = thrown<LimitError>([&] { (void)release_values(plan_release_values(memory), values, bits); });
   EXPECT_STREQ(m.what(), e.what());

@@ -94,14 +94,14 @@ TEST(OperationsSample, CountChargesEverySurvivorsDraw) {
   const SamplePlan ddg = plan_sample({.law = "distributed-discrete-gaussian",
                                       .parameters = {{"sigma2", "1/4"}, {"clients", "10000"}},
                                       .spelling = kPythonSpelling});
-  EXPECT_EQ(checked_sample_count(*ddg.law, ddg.params, "size", "1600"), 1600u);
-  const auto e = thrown<LimitError>([&] { (void)checked_sample_count(*ddg.law, ddg.params, "size", "1601"); });
+  EXPECT_EQ(checked_sample_count(*ddg.law, ddg.params, "size", "11428"), 11428u);
+  const auto e = thrown<LimitError>([&] { (void)checked_sample_count(*ddg.law, ddg.params, "size", "11429"); });
   EXPECT_EQ(e.parameter(), "size");
-  EXPECT_NE(std::string(e.what()).find("size = 1601 is over the cost limit of distributed-discrete-gaussian: a sample "
+  EXPECT_NE(std::string(e.what()).find("size = 11429 is over the cost limit of distributed-discrete-gaussian: a sample "
                                        "is 10000 draws"),
             std::string::npos)
       << e.what();
-  EXPECT_NE(std::string(e.what()).find("allowed at most 1600 samples"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("allowed at most 11428 samples"), std::string::npos) << e.what();
   const SamplePlan one_draw = plan_sample(gaussian(kCommandLineSpelling));
   EXPECT_EQ(checked_sample_count(*one_draw.law, one_draw.params, "n", "10000000000"), 10'000'000'000ULL);
 }

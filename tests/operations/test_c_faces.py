@@ -1,7 +1,7 @@
 """The same refused request through the three faces of an operation: the command line, Python and
 the C interface (libexactdp.so, called through ctypes). Each refuses with the same parameter named
-and the same allowed range, from the same check (operations/sample.h, operations/calibrate.h,
-operations/law_delta.h through operations/profile.h); only
+and the same allowed range, from the same check (operations/sample.h, operations/draw_cost.h,
+operations/calibrate.h, operations/law_delta.h through operations/profile.h); only
 the spelling of a parameter differs (operations/spelling.h: --tau-bits, tau_bits).
 
 Run by ctest (operations_faces) with PYTHONPATH holding the built package, EXACTDP_CLI the built
@@ -79,6 +79,10 @@ def c_sampler_new(lib, law, names, values, flags):
     out = ctypes.c_void_p()
     return lib.exactdp_sampler_new(law.encode(), texts(*names), texts(*values), len(names), flags,
                                    ctypes.byref(out))
+
+
+def c_sampler_new_into(lib, law, names, values, out):
+    return lib.exactdp_sampler_new(law.encode(), texts(*names), texts(*values), len(names), 0, ctypes.byref(out))
 
 
 def test_tau_bits_range_is_the_same_error_in_three_faces(lib):
@@ -268,3 +272,39 @@ def test_add_noise_threads_limit_is_the_same_error_in_two_faces(lib):
                                                     values, values, 3, None), EXACTDP_E_PARAM)
     assert info.value.parameter == "threads"
     assert c_text == str(info.value) == "threads = 300 is out of range: allowed 1 <= threads <= 256"
+
+
+def test_sample_count_of_many_draw_samples_is_the_same_limit_in_three_faces(lib):
+    # A distributed discrete Gaussian sample is one discrete Gaussian per surviving client: `sample
+    # -n`, exactdp.sample's size and exactdp_sample_int64's buffer of n values are charged n
+    # samples of 10^4 draws by one check (operations/draw_cost.h), before a bit is drawn.
+    text = cli_error("sample", "distributed-discrete-gaussian", "--sigma2", "1/4", "--clients", "10000",
+                     "-n", "11429")
+    with pytest.raises(exactdp.LimitError) as info:
+        exactdp.sample("distributed-discrete-gaussian", size=11429, sigma2="1/4", clients=10000)
+    sampler = ctypes.c_void_p()
+    assert c_sampler_new_into(lib, "distributed-discrete-gaussian", ["sigma2", "clients"], ["1/4", "10000"],
+                              sampler) == 0, lib.exactdp_last_error()
+    bits = ctypes.c_void_p()
+    lib.exactdp_bits_seeded_hex.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    assert lib.exactdp_bits_seeded_hex(b"ab" * 32, ctypes.byref(bits)) == 0, lib.exactdp_last_error()
+    lib.exactdp_sample_int64.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64),
+                                         ctypes.c_size_t]
+    lib.exactdp_bits_consumed.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64)]
+    lib.exactdp_sampler_free.argtypes = [ctypes.c_void_p]
+    lib.exactdp_bits_free.argtypes = [ctypes.c_void_p]
+    try:
+        out = (ctypes.c_int64 * 11429)()
+        c_text = c_error(lib, lib.exactdp_sample_int64(sampler, bits, out, 11429), EXACTDP_E_LIMIT)
+        consumed = ctypes.c_uint64(1)
+        assert lib.exactdp_bits_consumed(bits, ctypes.byref(consumed)) == 0
+        assert consumed.value == 0
+        assert lib.exactdp_sample_int64(sampler, bits, out, 2) == 0, lib.exactdp_last_error()
+    finally:
+        lib.exactdp_bits_free(bits)
+        lib.exactdp_sampler_free(sampler)
+    assert info.value.parameter == "size"
+    assert c_text == text == "n" + str(info.value)[len("size"):]
+    assert c_text.startswith("n = 11429 is over the cost limit of distributed-discrete-gaussian: a sample is 10000 "
+                             "draws")
+    assert "allowed at most 11428 samples" in c_text

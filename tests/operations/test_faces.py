@@ -85,13 +85,13 @@ def test_sample_draw_cost_of_many_survivors_is_the_same_check_in_both_faces():
     # A distributed discrete Gaussian sample is one discrete Gaussian per surviving client: the
     # count is charged count * survivors draws (operations/draw_cost.h), before a bit is drawn.
     law = ("distributed-discrete-gaussian", "--sigma2", "1/4", "--clients", "10000")
-    text = cli_error("sample", *law, "-n", "1601")
+    text = cli_error("sample", *law, "-n", "11429")
     with pytest.raises(exactdp.LimitError) as info:
-        exactdp.sample("distributed-discrete-gaussian", size=1601, sigma2="1/4", clients=10000)
+        exactdp.sample("distributed-discrete-gaussian", size=11429, sigma2="1/4", clients=10000)
     assert info.value.parameter == "size"
-    assert text.startswith("n = 1601 is over the cost limit of distributed-discrete-gaussian: "
+    assert text.startswith("n = 11429 is over the cost limit of distributed-discrete-gaussian: "
                            "a sample is 10000 draws")
-    assert "allowed at most 1600 samples" in text
+    assert "allowed at most 11428 samples" in text
     assert str(info.value) == "size" + text[1:]
     text = cli_error("audit", *law[:-1], "1000", "--samples", "1000000")  # the audit's m sigma2 <= 250
     assert text.startswith("samples = 1000000 is over the cost limit of distributed-discrete-gaussian")
@@ -264,17 +264,17 @@ def test_audit_checks_are_the_same_error_in_both_faces():
 
 
 def test_release_draw_cost_limit_is_the_same_error_in_both_faces():
-    # operations/release.h (check_release_cost): 11,402 cells of a noise with 10,000 digits are
+    # operations/release.h (check_release_cost): 16,667 cells of a noise with 10,000 digits are
     # over 4 s of draws, refused once calibrated and before any noise is drawn.
     pd = pytest.importorskip("pandas")
     p = subprocess.run([CLI, "release", "--mechanism", "discrete-laplace", "--epsilon", "1e-9999", "--column", "v"],
-                       input="v\n" + "1\n" * 11402, capture_output=True, text=True, timeout=60)
+                       input="v\n" + "1\n" * 16667, capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and p.stdout == ""
     with pytest.raises(exactdp.LimitError) as info:
-        exactdp.release(pd.DataFrame({"v": [1] * 11402}), columns=["v"], law="discrete-laplace", epsilon="1e-9999")
+        exactdp.release(pd.DataFrame({"v": [1] * 16667}), columns=["v"], law="discrete-laplace", epsilon="1e-9999")
     assert info.value.parameter == "epsilon"
     assert p.stderr == "exactdp: " + str(info.value) + "\n"
-    assert str(info.value).startswith("cells = 11402 (rows x noised columns) is over the cost limit")
+    assert str(info.value).startswith("cells = 16667 (rows x noised columns) is over the cost limit")
 
 
 def test_dask_release_draw_cost_limit_is_the_same_error():
@@ -283,7 +283,7 @@ def test_dask_release_draw_cost_limit_is_the_same_error():
     pd = pytest.importorskip("pandas")
     dd = pytest.importorskip("dask.dataframe")
     import exactdp.dask
-    frame = pd.DataFrame({"v": [1] * 11402})
+    frame = pd.DataFrame({"v": [1] * 16667})
     with pytest.raises(exactdp.LimitError) as single:
         exactdp.release(frame, columns=["v"], law="discrete-laplace", epsilon="1e-9999")
     with pytest.raises(exactdp.LimitError) as info:
@@ -300,4 +300,4 @@ def test_dask_release_draw_cost_limit_is_the_same_error():
     assert info.value.parameter == "v" and "is outside the range of the column's type int64" in str(info.value)
     out, _ = exactdp.dask.release(dd.from_pandas(frame, npartitions=4), columns=["v"], law="discrete-laplace",
                                   epsilon=1)
-    assert len(out.compute()) == 11402
+    assert len(out.compute()) == 16667

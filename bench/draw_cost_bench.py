@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""draw_cost_bench.py BINARY [REPEATS] — the CPU time of one draw of each law with a sampler,
+against the digits of its noise parameter (10^1 .. 10^5), through the commands whose draws
+operations/draw_cost.h limits: `audit --samples`, `audit-timing --calls`, `release` (its cells)
+and `sample -n`. Each figure is (CPU(n2) - CPU(n1)) / (n2 - n1) of the child processes (user +
+system), the median of REPEATS runs (default 3), so that the fixed cost of a run (parsing, the
+audit's reference law, calibration) cancels. Not a test (no timing asserts): it prints one line a
+case, `law digits command us_per_draw`, for the estimates of the laws' Law::draw_cost."""
+import os
+import resource
+import statistics
+import subprocess
+import sys
+
+SEED = "a" * 64
+
+
+def cpu_of(argv, stdin_text=None):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(argv, input=stdin_text, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode == 2 or p.returncode < 0:  # 2: refused; 1, 3: an audit's verdict
+        raise RuntimeError(" ".join(argv[:8]) + ": " + p.stderr[:300])
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def per_draw(make, n1, n2, repeats):
+    """Median seconds a draw: make(n) gives (argv, stdin) for a run of n draws."""
+    figures = []
+    for _ in range(repeats):
+        t1 = cpu_of(*make(n1))
+        t2 = cpu_of(*make(n2))
+        figures.append(max(t2 - t1, 0.0) / (n2 - n1))
+    return statistics.median(figures)
+
+
+def law_args(law, digits):
+    big = "1e%d" % digits
+    return {
+        "discrete-gaussian": ["--sigma2", big],
+        "discrete-laplace": ["--scale", big],
+        "bernoulli-exp": ["--gamma", big],
+        "staircase": ["--gamma", "1e-%d" % digits, "--sensitivity", "1"],
+        "distributed-discrete-gaussian": ["--sigma2", big, "--clients", "10"],
+    }[law]
+
+
+def commands(binary, law, digits):
+    args = law_args(law, digits)
+    out = {
+        "sample": lambda n: ([binary, "sample", law, *args, "-n", str(n), "--seed", SEED], None),
+        "audit": lambda n: ([binary, "audit", law, *args, "--samples", str(n), "--seed", SEED], None),
+    }
+    if law in ("discrete-gaussian", "discrete-laplace", "staircase"):
+        # calls + min(calls, 10^4) warm-up draws: 2 n draws for n <= 10^4
+        out["audit-timing"] = lambda n: ([binary, "audit-timing", law, *args, "--calls", str(max(n // 2, 1000)),
+                                          "--seed", SEED], None)
+    if law in ("discrete-gaussian", "discrete-laplace"):
+        # epsilon 10^-d: a scale of d digits; epsilon = delta = 10^-(d/2): a sigma2 of about d digits
+        e = "1e-%d" % (digits if law == "discrete-laplace" else digits // 2)
+        extra = ["--delta", e] if law == "discrete-gaussian" else []
+        out["release"] = lambda n: ([binary, "release", "--mechanism", law, "--epsilon", e, *extra, "--column", "v",
+                                     "--seed", SEED], "v\n" + "1\n" * n)
+    return out
+
+
+def counts(digits, command, per_sample):
+    """n1, n2: about 0.5 s of draws at n2 on an idle core (per_sample draws a sample)."""
+    n2 = {1: 200000, 2: 200000, 3: 40000, 4: 4000, 5: 200}[len(str(digits)) - 1]
+    if command == "audit-timing":
+        n2 = max(n2, 4000)
+        return 2000, n2 * 2
+    n2 = max(n2 // per_sample, 20)
+    return n2 // 10, n2
+
+
+def main():
+    binary = sys.argv[1]
+    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    laws = os.environ.get("LAWS", "discrete-gaussian discrete-laplace bernoulli-exp staircase "
+                          "distributed-discrete-gaussian").split()
+    for law in laws:
+        for digits in (10, 100, 1000, 10000, 100000):
+            for command, make in commands(binary, law, digits).items():
+                if command == "audit-timing" and digits > 10000:
+                    continue  # 4,000 draws at 10^100000 digits are minutes
+                per_sample = 10 if law == "distributed-discrete-gaussian" else 1  # its 10 clients
+                n1, n2 = counts(digits, command, per_sample)
+                try:
+                    seconds = per_draw(make, n1, n2, repeats) / per_sample
+                    print(f"{law} {digits} {command} {seconds * 1e6:.3f}", flush=True)
+                except RuntimeError as e:
+                    print(f"{law} {digits} {command} refused: {str(e).splitlines()[-1][:160]}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
