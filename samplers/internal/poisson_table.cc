@@ -19,24 +19,26 @@ constexpr std::uint64_t kGeometricCap = std::uint64_t{1} << 62;
 // outward bounds lo <= p(k) <= hi, with the weights and the end tests of the current k.
 class Walk {
  public:
-  Walk(const mpq_class& mu, std::uint64_t c, const Interval& mode) : mu_(mu), c_(c) {
+  Walk(const mpq_class& mu, std::uint64_t c, const Interval& mode) : c_(c) {
+    mpfr_set_q(mu_lo_, mu.get_mpq_t(), MPFR_RNDD);  // mu's bounds: the walk's cost does not grow with mu's digits
+    mpfr_set_q(mu_hi_, mu.get_mpq_t(), MPFR_RNDU);
     mpfr_set(lo_, mode.lower(), MPFR_RNDD);
     mpfr_set(hi_, mode.upper(), MPFR_RNDU);
   }
 
-  // From k - 1 to k (up) or from k + 1 to k (down), every operation rounded outward.
+  // From k - 1 to k (up: times mu / k) or from k + 1 to k (down: times (k + 1) / mu), every
+  // operation rounded outward and mu's bound chosen on the same side.
   void step(unsigned long k, bool up) {
-    for (int end = 0; end < 2; ++end) {
-      mpfr_ptr x = end == 0 ? lo_.get() : hi_.get();
-      const mpfr_rnd_t rnd = end == 0 ? MPFR_RNDD : MPFR_RNDU;
-      mpfr_mul_z(x, x, up ? mu_.get_num_mpz_t() : mu_.get_den_mpz_t(), rnd);
-      if (up) {
-        if (mu_.get_den() != 1) mpfr_div_z(x, x, mu_.get_den_mpz_t(), rnd);
-        mpfr_div_ui(x, x, k, rnd);
-      } else {
-        mpfr_mul_ui(x, x, k + 1, rnd);
-        mpfr_div_z(x, x, mu_.get_num_mpz_t(), rnd);
-      }
+    if (up) {
+      mpfr_mul(lo_, lo_, mu_lo_, MPFR_RNDD);
+      mpfr_div_ui(lo_, lo_, k, MPFR_RNDD);
+      mpfr_mul(hi_, hi_, mu_hi_, MPFR_RNDU);
+      mpfr_div_ui(hi_, hi_, k, MPFR_RNDU);
+    } else {
+      mpfr_mul_ui(lo_, lo_, k + 1, MPFR_RNDD);
+      mpfr_div(lo_, lo_, mu_hi_, MPFR_RNDD);
+      mpfr_mul_ui(hi_, hi_, k + 1, MPFR_RNDU);
+      mpfr_div(hi_, hi_, mu_lo_, MPFR_RNDU);
     }
   }
 
@@ -54,17 +56,15 @@ class Walk {
   // An upper bound of p(k) s / (1 - s) below k (up = false; s = k / mu) or of p(k) r / (1 - r)
   // beyond it (up; r = mu / (k + 1)): the geometric envelope's mass, scaled by `scale` (rounded up).
   [[nodiscard]] mpfr_srcptr tail_mass(unsigned long k, bool up, std::uint64_t scale) {
-    const mpz_class& num = mu_.get_num();
-    const mpz_class& den = mu_.get_den();
     if (up) {
-      z_ = den * (k + 1) - num;  // (k + 1 - mu) den > 0
-      mpfr_mul_z(t_, hi_, num.get_mpz_t(), MPFR_RNDU);
+      mpfr_ui_sub(d_, k + 1, mu_hi_, MPFR_RNDD);  // below k + 1 - mu
+      mpfr_mul(t_, hi_, mu_hi_, MPFR_RNDU);
     } else {
-      z_ = num - den * k;  // (mu - k) den > 0
-      mpfr_mul_z(t_, hi_, den.get_mpz_t(), MPFR_RNDU);
-      mpfr_mul_ui(t_, t_, k, MPFR_RNDU);
+      mpfr_sub_ui(d_, mu_lo_, k, MPFR_RNDD);  // below mu - k
+      mpfr_mul_ui(t_, hi_, k, MPFR_RNDU);
     }
-    mpfr_div_z(t_, t_, z_.get_mpz_t(), MPFR_RNDU);
+    if (mpfr_sgn(d_.get()) <= 0) throw std::logic_error("poisson table: tail ratio not below 1");
+    mpfr_div(t_, t_, d_, MPFR_RNDU);
     mpfr_mul_ui(t_, t_, scale, MPFR_RNDU);
     return t_;
   }
@@ -83,10 +83,9 @@ class Walk {
   }
 
  private:
-  const mpq_class& mu_;
   std::uint64_t c_;
-  Real lo_{kWalkPrecision}, hi_{kWalkPrecision}, t_{kWalkPrecision};
-  mpz_class z_;
+  Real mu_lo_{kWalkPrecision}, mu_hi_{kWalkPrecision};
+  Real lo_{kWalkPrecision}, hi_{kWalkPrecision}, t_{kWalkPrecision}, d_{kWalkPrecision};
 };
 
 // The weights w(k), k = L .. R, and the tails' units T- (0 when L = 0) and T+: the walk down from the
