@@ -3,7 +3,8 @@
 //   * Its law, computed exactly from what the code computes (the half table's dyadic
 //     probabilities, the exact uniform y and sign, and every acceptance threshold as the
 //     fixed-point code returns it, reused residual included), against D_{Z, sigma} (tests/support/exact_gaussian_tv.h): the
-//     certified tau_upper contains the true distance. Companion: a constant off by 2^-60 is caught.
+//     certified tau_upper contains the true distance. Companions: a constant off by 2^-60 and the
+//     exponential's ln 2 coefficient off by 2^-56 (both relative) are caught.
 //   * The acceptance count floor(alpha w_x / 2^80) against GMP, with w_x from the thresholds.
 //   * A batch gives exactly the values and the bits of single draws; a draw reads at most 140 bits
 //     on average.
@@ -97,6 +98,11 @@ TEST_P(RejectionLaw, TauContainsTheTrueDistance) {
   broken.log2e_over_two_s0 += broken.log2e_over_two_s0 >> 60;
   const Interval broken_tv = test_support::gaussian_tv(rejection_law(broken), sigma2);
   EXPECT_GT(test_support::lower_of(broken_tv), params.tau_upper()) << "a broken constant is not caught";
+
+  broken = plan;  // the exponential's ln 2 coefficient (fixed_exp52.h: B_1) off by a relative 2^-56
+  broken.exp.wide[1] += broken.exp.wide[1] >> 56;
+  const Interval broken_exp_tv = test_support::gaussian_tv(rejection_law(broken), sigma2);
+  EXPECT_GT(test_support::lower_of(broken_exp_tv), params.tau_upper()) << "a broken exponential is not caught";
 
   broken = plan;  // the brackets one entry off: w_x of x + 1
   for (unsigned p = 0; p < internal::kBracketPlanes; ++p) {
