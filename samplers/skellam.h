@@ -6,7 +6,7 @@
 // Cost: two Poisson(mu) draws (poisson.h): up to mu = 10^7 two table lookups (64 random bits),
 // the difference formed in int64 with no allocation (about 20 ns a draw at mu = 10^6, 1.3 times
 // the discrete Gaussian of the same variance; bench/skellam_bench.cc), after a one-off build in
-// make() (about 4 ms at mu = 10^6, 14 ms at 10^7); beyond, about 2.6 envelope proposals each
+// make() (about 3.5 ms at mu = 10^6, 11 ms at 10^7); beyond, about 2.6 envelope proposals each
 // (about 1.4 us a draw).
 // Timing: NOT constant-time; no hardened Skellam sampler (SECURITY.md, "Timing").
 // Errors: SkellamParams::make throws ParameterError naming "mu" unless mu > 0 (LimitError beyond
