@@ -92,12 +92,12 @@ namespace exactdp::cli {
 namespace {
 
 TEST(CliCostLimits, TimingAuditOfAHugeLawIsBoundedUpFront) {
-  // The default 10^6 calls (plus 10^4 warm-up calls) of a draw of ~11 ms would run for hours;
+  // The default 10^6 calls (plus 10^4 warm-up calls) of a draw of ~9-21 ms would run for hours;
   // even the fewest calls (1,000 plus 1,000 warm-up) are over the limit at sigma2 = 10^100000.
   expect_refused({"audit-timing", "discrete-gaussian", "--sigma2", "1e100000"}, "calls");
   expect_refused({"audit-timing", "discrete-gaussian", "--sigma2", "1e100000", "--calls", "1000"}, "calls");
   expect_refused({"audit-timing", "discrete-laplace", "--scale", "1e10000"}, "calls");
-  // Fewer calls of a smaller law pass the check (10^4 digits: ~0.35 ms a draw).
+  // Fewer calls of a smaller law pass the check (10^4 digits: ~0.13 ms a draw).
   const auto r = run_cli({"audit-timing", "discrete-gaussian", "--sigma2", "1e10000", "--calls", "1000", "--seed",
                           std::string(64, 'a')});
   EXPECT_NE(r.status, 2) << r.err;
