@@ -6,8 +6,9 @@
 // The law, exactly. With m = floor(mu), the table covers k in [L, R] (L <= m < R; n = R - L + 1
 // values) and c < 2^B is an integer. At build p(m) is enclosed from MPFR's log-gamma (correctly
 // rounded both ways) and the other p(k) by p(k + 1) = p(k) mu / (k + 1), p(k - 1) = p(k) k / mu,
-// every product and quotient rounded outward (128 bits); w(k) = floor(lower end of c p(k)) is
-// k's SURE weight, and 0 <= c p(k) - w(k) < 2 (checked at build). A proposal reads B bits, which
+// every product and quotient rounded outward (64 bits, mu's bounds taken on the same side);
+// w(k) = floor(lower end of c p(k)) is k's SURE weight, and 0 <= c p(k) - w(k) < 2 (checked at
+// build). A proposal reads B bits, which
 // an integer alias table (Walker/Vose: 2^b buckets of 2^(B - b) units each, built in integers, so
 // every outcome has exactly its integer number of the 2^B units) maps to
 //   k in [L, R], w(k) units                    -> output k;
