@@ -199,9 +199,10 @@ EXACTDP_API void exactdp_sampler_free(exactdp_sampler *sampler);
  * gives the same values as the C++ samplers. A law whose sample is several draws (the
  * distributed discrete Gaussian: one per surviving client) is charged n of them first, as
  * `exactdp sample -n` is: over the cost limit, EXACTDP_E_LIMIT naming "n" with the most samples
- * allowed, before anything is drawn (SECURITY.md, "Limits"). Plain samplers: exact; a value outside int64_t
- * fails with EXACTDP_E_RANGE (the draws made are spent; out[0..n-1] is then unspecified; do not
- * drop the failing draw and retry, which would bias the law; use exactdp_sample_decimal).
+ * allowed, before anything is drawn (SECURITY.md, "Limits"). Plain samplers: exact; a value
+ * outside int64_t fails with EXACTDP_E_RANGE (the draws made are spent; out[0..n-1] is then
+ * unspecified; do not drop the failing draw and retry, which would bias the law; use
+ * exactdp_sample_decimal).
  * Hardened samplers: the isochronous path, no branch on the values, no error after the handle
  * checks (every value fits). Thread-safety: the sampler may be shared; bits must be this
  * thread's own. */
