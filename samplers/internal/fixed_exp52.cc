@@ -9,6 +9,7 @@
 #include <mpfr.h>
 
 #include <cstring>
+#include <vector>
 
 #include <exactdp/core/interval.h>
 #include <exactdp/samplers/internal/hardened_scan.h>  // EXACTDP_PRODUCT_CLONES
@@ -118,28 +119,78 @@ FixedExp52GroupFn fixed_exp52_group_ifma() noexcept {
   return nullptr;
 }
 
+namespace {
+
+// The coefficients b_0 .. b_8 (b_k >= 0) of the polynomial sum_k (-1)^k b_k x^k standing for 2^-x
+// on [0, 1/16] (fixed_exp52.h): the Taylor series to x^12 (c_k = (-ln 2)^k / k!), economised to
+// degree 8 by subtracting (c_n / lead(T*_n)) T*_n for n = 12 .. 9, T*_n(x) = T_n(32 x - 1) the
+// Chebyshev polynomial shifted to [0, 1/16] (|T*_n| <= 1 there, leading coefficient
+// 2^(n - 1) 32^n). Its power coefficients come from T_(m+1) = 2 y T_m - T_(m-1) and the binomial
+// expansion of (32 x - 1)^j; 256-bit MPFR throughout (every coefficient below 2^8 in size).
+void economised_coefficients(Real* b) {
+  constexpr unsigned kTaylor = 12;
+  std::vector<Real> c;
+  Real ln2(kConstantPrecision), t(kConstantPrecision), term(kConstantPrecision);
+  mpfr_const_log2(ln2, MPFR_RNDN);
+  for (unsigned k = 0; k <= kTaylor; ++k) c.emplace_back(kConstantPrecision);
+  mpfr_set_ui(c[0], 1, MPFR_RNDN);
+  for (unsigned long k = 1; k <= kTaylor; ++k) {
+    mpfr_mul(c[k], c[k - 1], ln2, MPFR_RNDN);
+    mpfr_div_ui(c[k], c[k], k, MPFR_RNDN);
+    mpfr_neg(c[k], c[k], MPFR_RNDN);  // (-ln 2)^k / k!
+  }
+  std::vector<std::vector<mpz_class>> cheb = {{1}, {0, 1}};  // T_m in y, integer coefficients
+  for (unsigned m = 2; m <= kTaylor; ++m) {
+    std::vector<mpz_class> next(m + 1, 0);
+    for (unsigned j = 0; j < m; ++j) next[j + 1] += 2 * cheb[m - 1][j];
+    for (unsigned j = 0; j + 1 < m; ++j) next[j] -= cheb[m - 2][j];
+    cheb.push_back(next);
+  }
+  for (unsigned n = kTaylor; n > kFixedExp52Degree; --n) {
+    std::vector<mpz_class> shifted(n + 1, 0);  // T_n(32 x - 1) in x
+    for (unsigned j = 0; j <= n; ++j) {
+      mpz_class binomial = 1;
+      for (unsigned i = 0; i <= j; ++i) {  // (32 x - 1)^j: C(j, i) 32^i (-1)^(j - i) x^i
+        mpz_class coefficient = cheb[n][j] * binomial * (mpz_class(1) << (5 * i));
+        if ((j - i) % 2 == 1) coefficient = -coefficient;
+        shifted[i] += coefficient;
+        binomial = binomial * (j - i) / (i + 1);
+      }
+    }
+    mpfr_div_z(t, c[n], shifted[n].get_mpz_t(), MPFR_RNDN);  // c_n / lead(T*_n)
+    for (unsigned i = 0; i <= n; ++i) {
+      mpfr_mul_z(term, t, shifted[i].get_mpz_t(), MPFR_RNDN);
+      mpfr_sub(c[i], c[i], term, MPFR_RNDN);
+    }
+  }
+  for (unsigned k = 0; k <= kFixedExp52Degree; ++k) mpfr_abs(b[k], c[k], MPFR_RNDN);
+}
+
+}  // namespace
+
 FixedExp52 make_fixed_exp52() {
   static_assert(sizeof(unsigned long) == 8, "mpz get_ui must hold a 64-bit word");
   FixedExp52 t;
-  Real ln2(kConstantPrecision), a(kConstantPrecision), x(kConstantPrecision);
+  Real ln2(kConstantPrecision), x(kConstantPrecision);
   mpfr_const_log2(ln2, MPFR_RNDN);  // 256 bits: every constant below is far finer than its unit
   t.ln2 = static_cast<std::uint64_t>(scaled(ln2, 52));
-  mpfr_set_ui(a, 1, MPFR_RNDN);
-  for (unsigned long k = 1; k <= kFixedExp52Degree; ++k) {
-    mpfr_mul(a, a, ln2, MPFR_RNDN);
-    mpfr_div_ui(a, a, k, MPFR_RNDN);  // a_k = ln(2)^k / k!
+  std::vector<Real> b;
+  for (unsigned k = 0; k <= kFixedExp52Degree; ++k) b.emplace_back(kConstantPrecision);
+  economised_coefficients(b.data());
+  for (unsigned k = 1; k <= kFixedExp52Degree; ++k) {
+    mpfr_div(b[k], b[k], b[0], MPFR_RNDN);  // the Horner steps hold P / b_0 = 1 - x Q(x); S_i holds b_0
     if (k >= kFixedExp52NarrowLast) {
-      t.narrow[k] = static_cast<std::uint64_t>(scaled(a, exp52_narrow_scale(k)));
+      t.narrow[k] = static_cast<std::uint64_t>(scaled(b[k], exp52_narrow_scale(k)));
     } else {
-      t.wide[k] = scaled(a, exp52_wide_scale(k));
+      t.wide[k] = scaled(b[k], exp52_wide_scale(k));
       to_limbs(t.wide[k], t.wide_limbs[k]);
     }
   }
-  t.sixteenth[0] = (uint128{1} << 104) - 1;
-  for (long i = 1; i < 16; ++i) {
+  for (long i = 0; i < 16; ++i) {
     mpfr_set_si(x, -i, MPFR_RNDN);
     mpfr_div_ui(x, x, 16, MPFR_RNDN);  // exact
     mpfr_exp2(x, x, MPFR_RNDN);
+    mpfr_mul(x, x, b[0], MPFR_RNDN);  // b_0 = 1 - 2^-76.26: S_0 < 2^104
     t.sixteenth[i] = scaled(x, 104);
   }
   for (unsigned i = 0; i < 16; ++i) {

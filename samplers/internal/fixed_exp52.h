@@ -6,35 +6,36 @@
 // Method (docs/HARDENED.md, "The fixed-point acceptance"): h = n + i/16 + r (bits of H: n the
 // integer part, i the next four bits, r = R / 2^117 with R = H mod 2^113, so r < 1/16), and
 // 2^-h = 2^-n 2^-(i/16) 2^-r. r is split into r1 = floor(R / 2^61) < 2^52 (r_hi = r1 / 2^56, exact)
-// and r0 = floor(R / 2^9) mod 2^52 (r_lo = r - r_hi < 2^-56, r0 = floor(2^108 r_lo)); 2^-r_hi is the
-// Taylor series sum_{k <= 10} (-1)^k a_k r_hi^k, a_k = ln(2)^k / k!, by Horner in r_hi (ln 2 is in
+// and r0 = floor(R / 2^9) mod 2^52 (r_lo = r - r_hi < 2^-56, r0 = floor(2^108 r_lo)); 2^-r_hi is
+// P(r_hi) = sum_{k <= 8} (-1)^k b_k r_hi^k, the Taylor series of 2^-x to x^12 economised to degree 8
+// on [0, 1/16] (Chebyshev; fixed_exp52.cc), as b_0 (1 - r_hi Q(r_hi)) by Horner in r_hi (ln 2 is in
 // the coefficients: no product forms r ln 2), and 2^-r_lo = 1 - ln(2) r_lo to 2^-113:
-//   q = A_10;  q = A_k - floor(r1 q / 2^52)       k = 9 .. 5   (one limb: q < 2^52, scale 2^(81 - 4k))
+//   q = A_8;  q = A_k - floor(r1 q / 2^52)        k = 7 .. 5   (one limb: q < 2^52, scale 2^(81 - 4k))
 //   w = B_4 - floor(r1 q / 2^29)                              (two limbs from here on: scale 2^88)
 //   w = B_k - floor(r1 w / 2^52)                   k = 3 .. 1   (scale 2^(104 - 4k))
-//   d = floor(r1 w / 2^52)                                     (~ 2^104 (1 - 2^-r_hi))
+//   d = floor(r1 w / 2^52)                                     (~ 2^104 r_hi Q(r_hi))
 //   c = floor(L r0 / 2^56)                                     (~ 2^104 ln(2) r_lo)
 //   d = d + c - floor(c floor(d / 2^52) / 2^52)                (~ 2^104 (1 - 2^-r))
-//   v = S_i - mul3(S_i, d)                                     (~ 2^104 2^-(i/16) 2^-r)
+//   v = S_i - mul3(S_i, d)                                     (~ 2^104 2^-(i/16) P(r_hi) 2^-r_lo)
 //   alpha = floor(v / 2^(24 + n))                              (~ 2^80 2^-h)
-// with A_k = round(2^(81 - 4k) a_k), B_k = round(2^(104 - 4k) a_k), L = round(2^52 ln 2),
-// S_i = round(2^104 2^-(i/16)) (S_0 = 2^104 - 1), and for a = a1 2^52 + a0, b = b1 2^52 + b0
+// with A_k = round(2^(81 - 4k) b_k / b_0), B_k = round(2^(104 - 4k) b_k / b_0), L = round(2^52 ln 2),
+// S_i = round(2^104 2^-(i/16) b_0) (b_0 = 1 - 2^-76.26 < 1), and for a = a1 2^52 + a0, b = b1 2^52 + b0
 // (52-bit limbs) mul3(a, b) = a1 b1 + floor((a1 b0 + a0 b1) / 2^52) (the a0 b0 term dropped:
 // within 2 of a b / 2^104, below it). Every product has r1, L or a limb as one factor: one 64-bit
 // product a step on 64-bit words (mulx; r1 and L held shifted left by 12 and 8 so that a floor by
-// 2^52 or 2^56 is a product's high word), two for a two-limb step, three for mul3: 19 a value
+// 2^52 or 2^56 is a product's high word), two for a two-limb step, three for mul3: 17 a value
 // (42 before). On AVX-512 IFMA a one-limb step is one vpmadd52huq, a two-limb step three, mul3
-// six (27 a value, eight lanes a vector). Every Horner value lies in [0, its constant] (the
+// six (25 a value, eight lanes a vector). Every Horner value lies in [0, its constant] (the
 // constants are checked to make that so: tests/samplers/fixed_exp52_test.cc), so no subtraction
 // wraps; every step is an exact integer function, so every evaluation gives the same bits
 // (tests/samplers/fixed_exp52_test.cc runs them on the same inputs, and against the definition).
 // S_i is taken by a masked pass over the 16 entries or a register permute (IFMA group): no
 // secret-dependent address, no branch.
-// Error (docs/HARDENED.md): the one-limb chain leaves q within 8 units 2^-61 of its polynomial,
-// damped by r_hi^5 < 2^-20 (2^-78); the Taylor remainder is below a_11 2^-44 < 2^-75.07; the
-// two-limb floors, L, the S_i and mul3 add below 2^-100. So |v / 2^104 - 2^-(i/16 + r)| < 2^-74.8
-// (kFixedExp52ErrorLog2 = -74 bounds it), and |alpha - 2^80 2^-h| < 2^80 2^-74.8 + 1 < 40
-// (kFixedExp52AlphaErrorUnits).
+// Error (docs/HARDENED.md): |P(x) - 2^-x| < 2^-76.26 on [0, 1/16] (the economisation's steps and the
+// Taylor remainder); the one-limb chain leaves q within 5 units 2^-61 of its polynomial, damped by
+// r_hi^5 < 2^-20 (5 2^-81); the two-limb floors, L, the S_i and mul3 add below 2^-100. So
+// |v / 2^104 - 2^-(i/16 + r)| < 0.993 2^-76 (kFixedExp52ErrorLog2), and |alpha - 2^80 2^-h| < 2^4
+// 0.993 + 1 < 17 (kFixedExp52AlphaErrorUnits).
 #pragma once
 
 #include <cstddef>
@@ -45,11 +46,11 @@
 
 namespace exactdp::internal {
 
-inline constexpr unsigned kFixedExp52Degree = 10;      // a_0 .. a_10
+inline constexpr unsigned kFixedExp52Degree = 8;       // b_0 .. b_8
 inline constexpr unsigned kFixedExp52NarrowLast = 5;   // one-limb steps k = 9 .. 5, two limbs from k = 4 on
 inline constexpr unsigned kFixedExp52TransitionShift = 29;
-inline constexpr long kFixedExp52ErrorLog2 = -74;      // v's error before alpha's floor (2^-74.8)
-inline constexpr unsigned kFixedExp52AlphaErrorUnits = 40;  // |alpha - 2^80 2^-h| < 40 (h as given)
+inline constexpr long kFixedExp52ErrorLog2 = -76;      // v's error before alpha's floor
+inline constexpr unsigned kFixedExp52AlphaErrorUnits = 17;  // |alpha - 2^80 2^-h| < 17 (h as given)
 inline constexpr unsigned kFixedExp52InputFractionBits = 117;
 inline constexpr std::uint64_t kLimb52 = (std::uint64_t{1} << 52) - 1;
 inline constexpr std::size_t kFixedExp52Group = 32;
@@ -147,7 +148,7 @@ template <unsigned N>
   }
   // Counted up with j: GCC 12 ignores the unroll pragma on a `k-- > m` loop in a template.
 #pragma GCC unroll 10
-  for (unsigned j = 1; j <= kFixedExp52Degree - kFixedExp52NarrowLast; ++j) {  // k = 9 .. 5
+  for (unsigned j = 1; j <= kFixedExp52Degree - kFixedExp52NarrowLast; ++j) {  // k = 7 .. 5
     const unsigned k = kFixedExp52Degree - j;
 #pragma GCC unroll 4
     for (unsigned l = 0; l < N; ++l) q[l] = t.narrow[k] - high_word(r1_12[l], q[l]);
