@@ -9,6 +9,7 @@
 #include <utility>
 
 #include <exactdp/c_api/internal/law_calls.h>
+#include <exactdp/operations/draw_cost.h>
 #include <exactdp/operations/sample.h>
 #include <exactdp/operations/spelling.h>
 #include <exactdp/samplers/bit_source.h>
@@ -46,6 +47,8 @@ mpz_class Sampler::draw(Bits& bits) const {
 }
 
 void Sampler::draw(Bits& bits, std::span<std::int64_t> out) const {
+  // A law whose sample is several draws is charged out.size() of them first, as `sample -n` is.
+  operations::check_sample_cost(*state_->law, state_->parameters, out.size(), "out", true);
   const laws::Sampler& s = *state_->sampler;
   if (s.hardened()) {  // a plain loop over the isochronous draw: no branch on a value
     for (std::int64_t& x : out) x = s.sample_isochronous(bits.source());

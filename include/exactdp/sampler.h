@@ -48,7 +48,10 @@ class Sampler {
   // One draw, of any size.
   [[nodiscard]] mpz_class draw(Bits& bits) const;
   // out.size() draws, the values and bits of that many draw() calls; std::out_of_range when a
-  // value does not fit in int64 (that draw is spent, the ones after it not made).
+  // value does not fit in int64 (that draw is spent, the ones after it not made). A law whose
+  // sample is several draws (the distributed discrete Gaussian: one per surviving client) is
+  // charged out.size() samples first, as `exactdp sample -n` is: LimitError naming "out" over the
+  // cost limit (SECURITY.md, "Limits"), before any draw.
   void draw(Bits& bits, std::span<std::int64_t> out) const;
 
   [[nodiscard]] bool hardened() const noexcept;

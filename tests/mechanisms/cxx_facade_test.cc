@@ -2,11 +2,13 @@
 // interface it shares its registry calls with: for the same seed a facade Sampler draws the values
 // and consumes the bits of the C sampler (plain and hardened, int64 and any-size paths); the
 // certified profile and the calibration are the C calls' to the last printed digit; every refusal
-// is a ParameterError naming what the caller got wrong (the law, the parameter, the seed).
+// is a ParameterError naming what the caller got wrong (the law, the parameter, the seed), and a
+// buffer of many-draw samples is charged as `sample -n` is.
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -73,6 +75,27 @@ TEST(CxxFacade, ValuesBeyondInt64GoToTheAnySizeDraw) {
   EXPECT_GE(s.draw(bits), mpz_class("9223372036854775700"));
   std::vector<std::int64_t> out(4);
   EXPECT_THROW(s.draw(bits, out), std::out_of_range);
+}
+
+// A distributed discrete Gaussian sample is 10^4 discrete Gaussians here: a buffer of 11,429 is
+// over the cost limit of exactdp_sample_int64 and `sample -n` (operations/draw_cost.h), refused
+// naming out before a bit is drawn; a few samples are drawn.
+TEST(CxxFacade, BufferOfManyDrawSamplesIsChargedAsSampleN) {
+  const Sampler s = Sampler::make("distributed-discrete-gaussian", {{"sigma2", "1/4"}, {"clients", "10000"}});
+  Bits bits = Bits::seeded(kSeedOne);
+  std::vector<std::int64_t> out(11'429);
+  try {
+    s.draw(bits, out);
+    ADD_FAILURE() << "drawn";
+  } catch (const LimitError& e) {
+    EXPECT_EQ(e.parameter(), "out");
+    EXPECT_NE(std::string(e.what()).find("out = 11429 is over the cost limit of distributed-discrete-gaussian"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(bits.consumed(), 0u);
+  s.draw(bits, std::span<std::int64_t>(out.data(), 3));
+  EXPECT_GT(bits.consumed(), 0u);
 }
 
 TEST(CxxFacade, RefusalsNameTheArgument) {
