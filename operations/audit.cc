@@ -19,7 +19,10 @@ AuditPlan plan_audit(const AuditRequest& request) {
   }
   if (request.samples) {
     plan.draws = checked_count("samples", *request.samples, 1, verification::kMaxSampleCount);
-    check_sample_cost(*plan.sample.law, plan.sample.params, plan.draws, "samples", false);
+    // The reference law and report are charged with the draws (draw_cost.h).
+    const double digits = parameter_digits(plan.sample.params);
+    check_sample_cost(*plan.sample.law, plan.sample.params, plan.draws, "samples", false,
+                      estimated_audit_reference_seconds(digits));
   }
   return plan;
 }

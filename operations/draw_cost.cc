@@ -56,7 +56,25 @@ double interpolated(std::span<const laws::DrawCostPoint> points, double digits) 
   return y(i - 1) * std::pow(digits / x(i - 1), slope);
 }
 
+// The budget left for the draws, and its note in a refusal.
+double draw_budget(double fixed_seconds) { return kMaxDrawSeconds - fixed_seconds; }
+
+std::string fixed_note(double fixed_seconds) {
+  if (fixed_seconds <= 0) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", fixed_seconds);
+  return ", after about " + std::string(text) + " s for the audit's reference law";
+}
+
 }  // namespace
+
+double parameter_digits(const laws::LawParameters& params) { return digits_of(params.as_text()).total; }
+
+double estimated_audit_reference_seconds(double digits) {
+  if (digits < kReferenceChargedDigits) return 0;
+  // The measured points x1.25: 0.25 s at 2*10^4 digits, 1.0 s at 10^5, linear in log-log.
+  return 0.25 * std::pow(digits / kReferenceChargedDigits, std::log(4.0) / std::log(5.0));
+}
 
 double estimated_draw_seconds(const laws::Law& law, double digits) {
   const std::span<const laws::DrawCostPoint> points = law.draw_costs();
@@ -64,37 +82,38 @@ double estimated_draw_seconds(const laws::Law& law, double digits) {
 }
 
 void check_draw_cost(const laws::Law& law, const laws::LawParameters& params, unsigned long long draws,
-                     const std::string& option, const std::string& what) {
-  check_draw_cost(law, params.as_text(), draws, option, what);
+                     const std::string& option, const std::string& what, double fixed_seconds) {
+  check_draw_cost(law, params.as_text(), draws, option, what, fixed_seconds);
 }
 
 void check_draw_cost(const laws::Law& law, const std::vector<std::pair<std::string, std::string>>& params,
-                     unsigned long long draws, const std::string& option, const std::string& what) {
+                     unsigned long long draws, const std::string& option, const std::string& what,
+                     double fixed_seconds) {
   const Digits d = digits_of(params);
   if (d.total < kLimitedDigits) return;
   const double per_draw = estimated_draw_seconds(law, d.total);
-  const double most = std::floor(kMaxDrawSeconds / per_draw);
+  const double most = std::floor(draw_budget(fixed_seconds) / per_draw);
   if (static_cast<double>(draws) > most) {
     throw LimitError(option, what + " is over the cost limit of " + law.name() + " at parameters of " +
                                  whole(d.total) + " digits (" + d.largest + " " + std::to_string(d.largest_size) +
                                  "): allowed at most " + whole(most) + " draws (each takes about " +
-                                 microseconds(per_draw) + ")");
+                                 microseconds(per_draw) + fixed_note(fixed_seconds) + ")");
   }
 }
 
 void check_sample_cost(const laws::Law& law, const laws::LawParameters& params, unsigned long long samples,
-                       const std::string& option, bool only_multi_draw) {
+                       const std::string& option, bool only_multi_draw, double fixed_seconds) {
   const unsigned long long per_sample = law.draws_per_sample(params);
   if (per_sample <= 1 && only_multi_draw) return;  // no text made: the C buffer fill calls this per batch
   const std::string what = option + " = " + std::to_string(samples);
-  if (per_sample <= 1) return check_draw_cost(law, params, samples, option, what);
+  if (per_sample <= 1) return check_draw_cost(law, params, samples, option, what, fixed_seconds);
   const double per_draw = estimated_draw_seconds(law, digits_of(params.as_text()).total);
-  const double most = std::floor(kMaxDrawSeconds / (per_draw * static_cast<double>(per_sample)));
+  const double most = std::floor(draw_budget(fixed_seconds) / (per_draw * static_cast<double>(per_sample)));
   if (static_cast<double>(samples) > most) {
     throw LimitError(option, what + " is over the cost limit of " + law.name() + ": a sample is " +
                                  std::to_string(per_sample) + " draws (about " + microseconds(per_draw) +
-                                 " each): allowed at most " + whole(most) + " samples (" +
-                                 whole(kMaxDrawSeconds) + " s)");
+                                 " each" + fixed_note(fixed_seconds) + "): allowed at most " + whole(most) +
+                                 " samples (" + whole(kMaxDrawSeconds) + " s)");
   }
 }
 

@@ -40,6 +40,17 @@ inline constexpr double kMaxDrawSeconds = 4;
 // The digits of a law's parameters in all (exact text) from which a one-draw law is limited.
 inline constexpr double kLimitedDigits = 1000;
 
+// The fixed cost of an audit that draws: its reference law and report (the masses of its cells,
+// a few hundred at most, each a handful of erfc and exp at 256 bits of the 10^5-digit parameters).
+// Measured on the discrete Gaussian (the slowest) with 10^6 samples given, the most cells
+// (bench/draw_cost_bench.py's reference lines): 0.2 s at 2*10^4 digits, 0.4 s at 5*10^4, 0.8 s
+// at 10^5; under 0.15 s below 2*10^4 digits, where it is not charged. plan_audit charges it with
+// the draws: their most is (kMaxDrawSeconds - this) / the cost of a draw.
+inline constexpr double kReferenceChargedDigits = 20'000;
+// The digits of the parameters as exact text, in all.
+[[nodiscard]] double parameter_digits(const laws::LawParameters& params);
+[[nodiscard]] double estimated_audit_reference_seconds(double digits);
+
 // The estimated CPU seconds of one draw of `law` at parameters of `digits` characters of exact
 // text in all (its draw_costs, or the law-independent model when it has none).
 [[nodiscard]] double estimated_draw_seconds(const laws::Law& law, double digits);
@@ -47,19 +58,23 @@ inline constexpr double kLimitedDigits = 1000;
 // Throws LimitError naming `option` when `draws` draws of `law` at parameters `params` are
 // estimated over kMaxDrawSeconds (parameters under kLimitedDigits digits: never). `what` says what
 // is counted in the message ("samples = 400", "calls = 1000 (plus 1000 warm-up calls)").
+// `fixed_seconds` is estimated work of the run besides its draws (the audit's reference law),
+// taken from the budget first.
 void check_draw_cost(const laws::Law& law, const laws::LawParameters& params, unsigned long long draws,
-                     const std::string& option, const std::string& what);
+                     const std::string& option, const std::string& what, double fixed_seconds = 0);
 
 // The same for the law's parameters as (name, exact text): the noise of `release`, whose
 // parameters are known only once it is calibrated.
 void check_draw_cost(const laws::Law& law, const std::vector<std::pair<std::string, std::string>>& params,
-                     unsigned long long draws, const std::string& option, const std::string& what);
+                     unsigned long long draws, const std::string& option, const std::string& what,
+                     double fixed_seconds = 0);
 
 // The cost of `samples` samples of `law`, each law.draws_per_sample(params) draws: with one draw
 // a sample, check_draw_cost(law, params, samples, ...) when `only_multi_draw` is false and nothing
 // when it is true (sample's stream is bounded by its count alone); with several, LimitError
-// naming `option` over kMaxDrawSeconds, the message giving the most samples allowed.
+// naming `option` over kMaxDrawSeconds (less `fixed_seconds`), the message giving the most
+// samples allowed.
 void check_sample_cost(const laws::Law& law, const laws::LawParameters& params, unsigned long long samples,
-                       const std::string& option, bool only_multi_draw);
+                       const std::string& option, bool only_multi_draw, double fixed_seconds = 0);
 
 }  // namespace exactdp::operations

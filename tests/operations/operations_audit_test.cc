@@ -10,6 +10,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/operations/audit.h>
 #include <exactdp/operations/audit_timing.h>
+#include <exactdp/operations/draw_cost.h>
 #include <exactdp/samplers/seeded_bits.h>
 #include "tests/operations/thrown.h"
 #include "tests/support/seeds.h"
@@ -112,6 +113,27 @@ TEST(OperationsAudit, HugeDiscreteGaussianIsChargedItsOwnDrawCost) {
                }).what(),
                "samples = 24989 is over the cost limit of discrete-gaussian at parameters of 10002 digits (sigma2 "
                "10001): allowed at most 24988 draws (each takes about 160 us)");
+}
+
+// From 20,000 digits the audit's reference law and report are charged with the draws
+// (draw_cost.h): about 1 s at 10^5 digits, so sigma2 = 10^99999 (26 ms a draw) allows
+// (4 s - 1 s) / 26 ms = 115 samples, not 4 s / 26 ms = 153; below 20,000 digits nothing is charged
+// (sigma2 = 10^10000 above keeps its 24,988).
+TEST(OperationsAudit, ReferenceLawIsChargedWithTheDraws) {
+  EXPECT_EQ(estimated_audit_reference_seconds(19'999), 0);
+  EXPECT_DOUBLE_EQ(estimated_audit_reference_seconds(20'000), 0.25);
+  EXPECT_NEAR(estimated_audit_reference_seconds(100'000), 1.0, 1e-12);
+  AuditRequest r{.law = "discrete-gaussian", .parameters = {{"sigma2", "1e99999"}}, .samples = "115"};
+  EXPECT_EQ(plan_audit(r).draws, 115u);
+  r.samples = "116";
+  EXPECT_STREQ(thrown<LimitError>([&] { (void)plan_audit(r); }).what(),
+               "samples = 116 is over the cost limit of discrete-gaussian at parameters of 100001 digits (sigma2 "
+               "100000): allowed at most 115 draws (each takes about 26001 us, after about 1 s for the audit's "
+               "reference law)");
+  // The same law sampled (no reference law) keeps the whole budget.
+  const SamplePlan sample = plan_sample({.law = "discrete-gaussian", .parameters = {{"sigma2", "1e99999"}}});
+  EXPECT_NO_THROW(check_sample_cost(*sample.law, sample.params, 153, "n", false));
+  EXPECT_THROW(check_sample_cost(*sample.law, sample.params, 154, "n", false), LimitError);
 }
 
 TEST(OperationsAuditTiming, ChecksRunBeforeAnyCall) {
