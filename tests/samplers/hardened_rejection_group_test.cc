@@ -2,8 +2,8 @@
 // (HardenedRejectionPlan::group: the AVX-512 IFMA kernel of samplers/internal/hardened_rejection_ifma.cc
 // and the AVX2 group of samplers/internal/hardened_rejection_avx2.cc) against the portable group
 // and the single proposal (samplers/internal/hardened_rejection.h):
-//   * the same values and bits on the same streams (whole and partial groups, j from 5 to 26,
-//     a non-dyadic s0);
+//   * the same values and bits on the same streams as the portable group and as single draws
+//     (whole and partial groups, j from 5 to 26, a non-dyadic s0);
 //   * on proposals made to sit on the acceptance boundary (the residual one below and at
 //     floor(alpha w_x / 2^80)) or on the edges of the table draw's interval (u = T_(x-1) and
 //     T_x - 1), every x, y and sign random: the same accept decisions and values as
@@ -61,13 +61,18 @@ TEST_P(RejectionGroupKernel, SameValuesAndBitsAsThePortableGroup) {
     for (const std::size_t n : {8U, 20U, 32U, 45U, 1000U}) {
       SeededBits a(test_support::fixed_seed(78, static_cast<std::uint32_t>(n)));
       SeededBits b(test_support::fixed_seed(78, static_cast<std::uint32_t>(n)));
+      SeededBits c(test_support::fixed_seed(78, static_cast<std::uint32_t>(n)));
       (void)a.bits(5);  // a stream not on a word boundary
       (void)b.bits(5);
-      std::vector<std::int64_t> expected(n), got(n);
+      (void)c.bits(5);
+      std::vector<std::int64_t> expected(n), got(n), single(n);
       internal::draw_hardened_rejection_n(a, portable, -3, expected.data(), n);
       internal::draw_hardened_rejection_n(b, plan, -3, got.data(), n);
+      for (auto& v : single) v = internal::draw_hardened_rejection(c, plan, -3);
       EXPECT_EQ(got, expected) << "sigma2 = " << s << ", n = " << n;
       EXPECT_EQ(b.bits_consumed(), a.bits_consumed()) << "sigma2 = " << s << ", n = " << n;
+      EXPECT_EQ(got, single) << "single draws, sigma2 = " << s << ", n = " << n;
+      EXPECT_EQ(b.bits_consumed(), c.bits_consumed()) << "single draws, sigma2 = " << s << ", n = " << n;
     }
   }
 }
