@@ -34,8 +34,19 @@ def per_draw(make, n1, n2, repeats):
     return statistics.median(figures)
 
 
+def skellam_mu(whole, digits):
+    """A Skellam rate just below `whole` whose exact text has about `digits` characters: a run of
+    nines after the point (at most 10,000 digits of mantissa), or 10^-99999 at 100,000 digits."""
+    if digits >= 100000:
+        return "1e-99999"
+    nines = max(min(digits // 2 - len(str(whole)), 9990), 1)
+    return "%d.%s" % (whole - 1, "9" * nines)
+
+
 def law_args(law, digits):
     big = "1e%d" % digits
+    if law == "skellam":  # the table route (mu <= 10^7); audits take mu <= 10^6
+        return ["--mu", skellam_mu(10**6, digits)]
     return {
         "discrete-gaussian": ["--sigma2", big],
         "discrete-laplace": ["--scale", big],
@@ -51,6 +62,9 @@ def commands(binary, law, digits):
         "sample": lambda n: ([binary, "sample", law, *args, "-n", str(n), "--seed", SEED], None),
         "audit": lambda n: ([binary, "audit", law, *args, "--samples", str(n), "--seed", SEED], None),
     }
+    if law == "skellam" and digits < 100000:  # the envelope route (mu > 10^7): sample only
+        mu = ["--mu", skellam_mu(10**12, digits)]
+        out["sample-envelope"] = lambda n: ([binary, "sample", law, *mu, "-n", str(n), "--seed", SEED], None)
     if law in ("discrete-gaussian", "discrete-laplace", "staircase"):
         # calls + min(calls, 10^4) warm-up draws: 2 n draws for n <= 10^4
         out["audit-timing"] = lambda n: ([binary, "audit-timing", law, *args, "--calls", str(max(n // 2, 1000)),
@@ -78,7 +92,7 @@ def main():
     binary = sys.argv[1]
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     laws = os.environ.get("LAWS", "discrete-gaussian discrete-laplace bernoulli-exp staircase "
-                          "distributed-discrete-gaussian").split()
+                          "distributed-discrete-gaussian skellam").split()
     for law in laws:
         for digits in (10, 100, 1000, 10000, 100000):
             for command, make in commands(binary, law, digits).items():
@@ -86,6 +100,9 @@ def main():
                     continue  # 4,000 draws at 10^100000 digits are minutes
                 per_sample = 10 if law == "distributed-discrete-gaussian" else 1  # its 10 clients
                 n1, n2 = counts(digits, command, per_sample)
+                if law == "skellam":  # tens of ns a draw at any digits (the envelope: ~1.5 us)
+                    n2 = 400000 if command == "sample-envelope" else 5000000
+                    n1 = n2 // 10
                 try:
                     seconds = per_draw(make, n1, n2, repeats) / per_sample
                     print(f"{law} {digits} {command} {seconds * 1e6:.3f}", flush=True)

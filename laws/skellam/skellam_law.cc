@@ -1,5 +1,7 @@
 #include <exactdp/laws/skellam/skellam_law.h>
 
+#include <array>
+
 #include <exactdp/core/rational.h>
 #include <exactdp/laws/internal/params_sampler.h>
 #include <exactdp/laws/skellam/skellam_privacy.h>
@@ -21,6 +23,15 @@ class SkellamLawSampler final : public Sampler {
  private:
   SkellamParams params_;
 };
+
+// CPU nanoseconds a draw by sample and audit (the most, x1.25, rounded up; bench/draw_cost_bench.py),
+// flat in the digits of mu: its value picks the route. The table (mu <= 10^7, every audit: mu <=
+// 10^6) takes 21-56 ns a draw at mu's exact text of 10 .. 10^5 characters (its build, 0.1-11 ms
+// once a run, is not a draw); the envelope (mu > 10^7, mu's text at most ~2*10^4 characters)
+// 1.34-1.47 us, which sets the points. An audit at mu = 10^6 also spends ~1.5 s on the exact
+// masses of its reference law at any digits: 4 s of draws at the envelope's cost are ~0.1 s of
+// the table's, which leaves room for it.
+constexpr std::array<DrawCostPoint, 2> kDrawCosts{{{10, 1'850}, {100'000, 1'850}}};
 
 const mpz_class kMaxMean = mpz_class(1) << 62;
 const mpz_class kMaxSensitivity(1'000'000'000);
@@ -47,6 +58,8 @@ class Skellam final : public Law {
     return std::make_unique<SkellamLawSampler>(SkellamParams::make(p.rational("mu"), p.integer("mean")),
                                                internal::sampler_description(name(), p));
   }
+
+  std::span<const DrawCostPoint> draw_costs() const override { return kDrawCosts; }
 
   std::unique_ptr<verification::ReferenceLaw> reference_law(const LawParameters& p) const override {
     return std::make_unique<SkellamReferenceLaw>(p.rational("mu"), p.integer("mean"));

@@ -29,9 +29,10 @@ TEST(DrawCosts, PointsArePositiveAndIncreasing) {
       EXPECT_GE(points[i].nanoseconds, points[i - 1].nanoseconds) << i;
     }
   }
-  // The discrete Gaussian and Laplace, Bernoulli(exp(-gamma)), the staircase and the distributed
-  // discrete Gaussian state theirs.
-  EXPECT_GE(with_points, 5u);
+  // The discrete Gaussian and Laplace, Bernoulli(exp(-gamma)), the staircase, the distributed
+  // discrete Gaussian and Skellam state theirs.
+  EXPECT_GE(with_points, 6u);
+  EXPECT_FALSE(find_law("skellam")->draw_costs().empty());
 }
 
 }  // namespace

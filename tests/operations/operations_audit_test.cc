@@ -136,6 +136,30 @@ TEST(OperationsAudit, ReferenceLawIsChargedWithTheDraws) {
   EXPECT_THROW(check_sample_cost(*sample.law, sample.params, 154, "n", false), LimitError);
 }
 
+// Skellam's draws are its own measured cost (1.85 us, the envelope route's, at any digits of mu),
+// not the law-independent model's 70 us at 1,000 digits: a mu of 1,000 digits allows
+// 4 s / 1.85 us = 2,162,162 samples (was 57,142); at 10^5 digits the reference law's 1 s comes
+// first: 3 s / 1.85 us = 1,621,607.
+TEST(OperationsAudit, SkellamIsChargedItsOwnDrawCost) {
+  struct Case {
+    std::string mu;
+    unsigned long long most;
+  };
+  for (const Case& c : {Case{"12." + std::string(498, '9'), 2'162'162}, Case{"1e-99999", 1'621'607}}) {
+    SCOPED_TRACE(c.mu.size());
+    AuditRequest r{.law = "skellam", .parameters = {{"mu", c.mu}}, .samples = std::to_string(c.most)};
+    EXPECT_EQ(plan_audit(r).draws, c.most);
+    r.samples = std::to_string(c.most + 1);
+    const auto e = thrown<LimitError>([&] { (void)plan_audit(r); });
+    EXPECT_EQ(e.parameter(), "samples");
+    EXPECT_NE(std::string(e.what()).find("is over the cost limit of skellam at parameters of "), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("allowed at most " + std::to_string(c.most) + " draws (each takes about 1.9 us"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(OperationsAuditTiming, ChecksRunBeforeAnyCall) {
   // A law without a timing unit is refused before its parameters are read.
   AuditTimingRequest r{.law = "bernoulli-exp", .parameters = {{"gamma", "-1"}}};
