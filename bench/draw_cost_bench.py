@@ -5,7 +5,8 @@ operations/draw_cost.h limits: `audit --samples`, `audit-timing --calls`, `relea
 and `sample -n`. Each figure is (CPU(n2) - CPU(n1)) / (n2 - n1) of the child processes (user +
 system), the median of REPEATS runs (default 3), so that the fixed cost of a run (parsing, the
 audit's reference law, calibration) cancels. Not a test (no timing asserts): it prints one line a
-case, `law digits command us_per_draw`, for the estimates of the laws' Law::draw_cost."""
+case, `law digits command us_per_draw`, for the estimates of the laws' Law::draw_cost, and for the
+laws whose audit reference law is costly a line `law digits reference-ms ms`."""
 import os
 import resource
 import statistics
@@ -88,6 +89,18 @@ def counts(digits, command, per_sample):
     return n2 // 10, n2
 
 
+def reference_seconds(binary, law, digits, repeats):
+    """Median CPU seconds of the audit's reference law and report (operations/draw_cost.h,
+    estimated_audit_reference_seconds): `audit --expect` of 10^6 samples at the centre, which
+    makes the most cells, less the same run against Bernoulli(exp(-1)) (reading the samples)."""
+    zeros = "0\n" * 1000000
+    figures = []
+    for _ in range(repeats):
+        t = cpu_of([binary, "audit", "--expect", law, *law_args(law, digits), "-"], zeros)
+        figures.append(t - cpu_of([binary, "audit", "--expect", "bernoulli-exp", "--gamma", "1", "-"], zeros))
+    return statistics.median(figures)
+
+
 def main():
     binary = sys.argv[1]
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -108,6 +121,9 @@ def main():
                     print(f"{law} {digits} {command} {seconds * 1e6:.3f}", flush=True)
                 except RuntimeError as e:
                     print(f"{law} {digits} {command} refused: {str(e).splitlines()[-1][:160]}", flush=True)
+            if law in ("discrete-gaussian", "discrete-laplace", "skellam"):
+                seconds = reference_seconds(binary, law, digits, repeats)
+                print(f"{law} {digits} reference-ms {seconds * 1e3:.1f}", flush=True)
 
 
 if __name__ == "__main__":

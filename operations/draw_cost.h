@@ -42,10 +42,11 @@ inline constexpr double kLimitedDigits = 1000;
 
 // The fixed cost of an audit that draws: its reference law and report (the masses of its cells,
 // a few hundred at most, each a handful of erfc and exp at 256 bits of the 10^5-digit parameters).
-// Measured on the discrete Gaussian (the slowest) with 10^6 samples given, the most cells
-// (bench/draw_cost_bench.py's reference lines): 0.2 s at 2*10^4 digits, 0.4 s at 5*10^4, 0.8 s
-// at 10^5; under 0.15 s below 2*10^4 digits, where it is not charged. plan_audit charges it with
-// the draws: their most is (kMaxDrawSeconds - this) / the cost of a draw.
+// Measured on the discrete Gaussian (the slowest; the discrete Laplace's is a third) with 10^6
+// samples given, the most cells (bench/draw_cost_bench.py's reference-ms lines): 0.20 s at 2*10^4
+// digits, 0.40 s at 5*10^4, 0.84 s at 10^5; under 0.15 s below 2*10^4 digits, where it is not
+// charged. Estimated 0.25 s at 2*10^4 digits to 1.1 s at 10^5 (linear in log-log), and charged by
+// plan_audit with the draws: their most is (kMaxDrawSeconds - this) / the cost of a draw.
 inline constexpr double kReferenceChargedDigits = 20'000;
 // The digits of the parameters as exact text, in all.
 [[nodiscard]] double parameter_digits(const laws::LawParameters& params);

@@ -116,19 +116,19 @@ TEST(OperationsAudit, HugeDiscreteGaussianIsChargedItsOwnDrawCost) {
 }
 
 // From 20,000 digits the audit's reference law and report are charged with the draws
-// (draw_cost.h): about 1 s at 10^5 digits, so sigma2 = 10^99999 (26 ms a draw) allows
-// (4 s - 1 s) / 26 ms = 115 samples, not 4 s / 26 ms = 153; below 20,000 digits nothing is charged
+// (draw_cost.h): about 1.1 s at 10^5 digits, so sigma2 = 10^99999 (26 ms a draw) allows
+// (4 s - 1.1 s) / 26 ms = 111 samples, not 4 s / 26 ms = 153; below 20,000 digits nothing is charged
 // (sigma2 = 10^10000 above keeps its 24,988).
 TEST(OperationsAudit, ReferenceLawIsChargedWithTheDraws) {
   EXPECT_EQ(estimated_audit_reference_seconds(19'999), 0);
   EXPECT_DOUBLE_EQ(estimated_audit_reference_seconds(20'000), 0.25);
-  EXPECT_NEAR(estimated_audit_reference_seconds(100'000), 1.0, 1e-12);
-  AuditRequest r{.law = "discrete-gaussian", .parameters = {{"sigma2", "1e99999"}}, .samples = "115"};
-  EXPECT_EQ(plan_audit(r).draws, 115u);
-  r.samples = "116";
+  EXPECT_NEAR(estimated_audit_reference_seconds(100'000), 1.1, 1e-12);
+  AuditRequest r{.law = "discrete-gaussian", .parameters = {{"sigma2", "1e99999"}}, .samples = "111"};
+  EXPECT_EQ(plan_audit(r).draws, 111u);
+  r.samples = "112";
   EXPECT_STREQ(thrown<LimitError>([&] { (void)plan_audit(r); }).what(),
-               "samples = 116 is over the cost limit of discrete-gaussian at parameters of 100001 digits (sigma2 "
-               "100000): allowed at most 115 draws (each takes about 26001 us, after about 1 s for the audit's "
+               "samples = 112 is over the cost limit of discrete-gaussian at parameters of 100001 digits (sigma2 "
+               "100000): allowed at most 111 draws (each takes about 26001 us, after about 1.1 s for the audit's "
                "reference law)");
   // The same law sampled (no reference law) keeps the whole budget.
   const SamplePlan sample = plan_sample({.law = "discrete-gaussian", .parameters = {{"sigma2", "1e99999"}}});
@@ -139,13 +139,13 @@ TEST(OperationsAudit, ReferenceLawIsChargedWithTheDraws) {
 // Skellam's draws are its own measured cost (1.85 us, the envelope route's, at any digits of mu),
 // not the law-independent model's 70 us at 1,000 digits: a mu of 1,000 digits allows
 // 4 s / 1.85 us = 2,162,162 samples (was 57,142); at 10^5 digits the reference law's 1 s comes
-// first: 3 s / 1.85 us = 1,621,607.
+// first: 2.9 s / 1.85 us = 1,567,551.
 TEST(OperationsAudit, SkellamIsChargedItsOwnDrawCost) {
   struct Case {
     std::string mu;
     unsigned long long most;
   };
-  for (const Case& c : {Case{"12." + std::string(498, '9'), 2'162'162}, Case{"1e-99999", 1'621'607}}) {
+  for (const Case& c : {Case{"12." + std::string(498, '9'), 2'162'162}, Case{"1e-99999", 1'567'551}}) {
     SCOPED_TRACE(c.mu.size());
     AuditRequest r{.law = "skellam", .parameters = {{"mu", c.mu}}, .samples = std::to_string(c.most)};
     EXPECT_EQ(plan_audit(r).draws, c.most);
