@@ -1,10 +1,12 @@
 // The federated client's encoding (mechanisms/federated/client_encode.h) against the plain grid
 // noise of the same float array (mechanisms/grid_noise/grid_noise.h), one thread, seeded ChaCha20:
-//   BM_FederatedEncode/<hardened>  d = 10^6 floats (padded to D = 2^20): the lattice map and
+//   BM_FederatedEncode/<shares>    d = 10^6 floats (padded to D = 2^20): the lattice map and
 //                                  clipping, the Hadamard rotation, the conditional rounding, the
-//                                  client's discrete Gaussian share and the reduction mod 2^24;
-//                                  n = 100 clients, c = 1, sigma2 = 1/100 per client (automatic
-//                                  granularity 2^-9), plain (0) and hardened (1) shares;
+//                                  client's noise share and the reduction mod 2^24; n = 100
+//                                  clients, c = 1, shares of the same variance 1/100 per client:
+//                                  discrete Gaussian sigma2 = 1/100 (automatic granularity 2^-9)
+//                                  plain (0) and hardened (1), Skellam mu = 1/200 (2; the Poisson
+//                                  table route, its table built once in the plan);
 //   BM_GridNoise/<hardened>        add_noise on the same 10^6 floats, sigma2 = 1/100, one thread
 //                                  (the same BitSource overload): the reference of the ratio.
 // Report CPU time per call; the ratio encode / grid noise is what docs/FEDERATED.md states.
@@ -49,7 +51,11 @@ void BM_FederatedEncode(benchmark::State& state) {
   spec.clients = 100;
   spec.noise_value = mpq_class(1, 100);
   spec.rotation_seed = bench_seed(1);
-  if (state.range(0) != 0) spec.hardening = Hardening{};
+  if (state.range(0) == 1) spec.hardening = Hardening{};
+  if (state.range(0) == 2) {
+    spec.noise = mechanisms::kClientSkellam;
+    spec.noise_value = mpq_class(1, 200);  // variance 2 mu = 1/100
+  }
   const mechanisms::FederatedPlan plan = mechanisms::FederatedPlan::make(spec);
   const std::vector<float> x = inputs();
   std::vector<std::uint64_t> out(plan.padded_dimension());
@@ -63,7 +69,7 @@ void BM_FederatedEncode(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(kDimension), benchmark::Counter::kIsIterationInvariantRate |
                                                              benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_FederatedEncode)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FederatedEncode)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_GridNoise(benchmark::State& state) {
   mechanisms::GridNoiseSpec spec;
