@@ -45,8 +45,8 @@ struct AuditPlan {
 
 // Checks, in this order: the law and its parameters (plan_sample), the law's reference law
 // (ParameterError naming law when it has none), alpha, then with samples their count
-// (1..10^10, named samples) and the draws' cost, samples times the law's draws per sample
-// (operations/draw_cost.h: LimitError naming samples).
+// (1..10^10, named samples) and the draws' cost, samples times the law's draws per sample, after
+// the reference law's own from 20,000 digits (operations/draw_cost.h: LimitError naming samples).
 [[nodiscard]] AuditPlan plan_audit(const AuditRequest& request);
 
 // The counter of the plan's reference law (verification::make_audit_counter).
