@@ -47,7 +47,7 @@ const std::string kHelp = std::string(
     "three); any |t| >= 5 is a leak.\n"
     "--calls N   timed calls, 1000 <= N <= 1000000000 (default 1000000). Cost limit: with\n"
     "            parameters of 1,000 digits or more, N plus the warm-up calls is refused up\n"
-    "            front when estimated over 4 s (sigma2 = 1e100000: about 360 draws).\n"
+    "            front when estimated over 4 s (sigma2 = 1e100000: 153 draws).\n"
     ) + kSeedOptionsHelp + std::string(
     "--hardened, --tau-bits B, --mean INT: as for exactdp sample.\n"
     "--json prints one JSON object (numbers as decimal strings).\n"
