@@ -9,7 +9,14 @@
 //                             hardened sampler at the automatic granularity 2^18 and at 2^20
 //                             (sigma2 / g^2 = 2^36 and 2^40; its batch draw, samplers/
 //                             hardened_discrete_gaussian.h sample_discrete_gaussian_n);
-//   BM_AddNoiseOsCsprng       as BM_AddNoisePerCoordinate with the default source (no seed).
+//   BM_AddNoiseOsCsprng       as BM_AddNoisePerCoordinate with the default source (no seed);
+//   BM_HardenedDrawsOnly      the hardened cases' draws alone: the same sampler's sample_wide,
+//                             2,048 a call (add_noise's hardened batch) on 10^7 coordinates from
+//                             one seeded stream, no x and no y: grid noise minus this is the
+//                             mapping's cost, both in the same run;
+//   BM_AddNoiseInCache        2^13 doubles a call (x and y in the core's L2 cache), plain and
+//                             hardened: the mapping's cost without 160 MB of memory traffic, which
+//                             on a shared virtual machine moves BM_AddNoise10M by 2x within minutes.
 //   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_BENCH=ON -DEXACTDP_BUILD_TESTS=OFF
 //   cmake --build build-bench -j2 --target grid_noise_bench
 //   ./build-bench/bench/grid_noise_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -21,12 +28,14 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <exactdp/laws/law.h>
 #include <exactdp/mechanisms/grid_noise/grid_noise.h>
 #include <exactdp/samplers/seeded_bits.h>
 
@@ -113,6 +122,51 @@ template <class Float>
 void BM_AddNoise10M(benchmark::State& state) {
   run<Float>(state, 10'000'000, state.range(0), static_cast<unsigned>(state.range(1)), state.range(2) != 0);
 }
+
+// Args: log2(sigma / g). The hardened sampler's draws of BM_AddNoise10M's hardened cases.
+void BM_HardenedDrawsOnly(benchmark::State& state) {
+  const long ratio_bits = state.range(0);
+  const mechanisms::GridNoise noise = grid_noise(ratio_bits, true);
+  constexpr std::size_t kDraws = 10'000'000;
+  constexpr std::size_t kCall = 2048;  // grid_noise_apply.cc's kHardenedBatch
+  std::vector<std::int64_t> out(kCall);
+  std::vector<WideValue> wide;
+  const Usage before = usage();
+  for (auto _ : state) {
+    SeededBits bits(bench_seed());
+    for (std::size_t done = 0; done < kDraws; done += kCall) {
+      wide.clear();
+      noise.sampler().sample_wide(bits, out.data(), std::min(kCall, kDraws - done), wide);
+      benchmark::DoNotOptimize(out.data());
+    }
+  }
+  const Usage after = usage();
+  const auto draws = static_cast<Report>(state.iterations()) * static_cast<Report>(kDraws);
+  state.counters["ns/coordinate"] = benchmark::Counter(
+      static_cast<Report>(kDraws) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["cpu_ns/coordinate"] = static_cast<Report>(after.cpu_us - before.cpu_us) * 1e3 / draws;
+  state.SetLabel("sigma/g=2^" + std::to_string(ratio_bits) + " hardened draws only, 2048 a call");
+}
+BENCHMARK(BM_HardenedDrawsOnly)
+    ->Arg(18)
+    ->Arg(20)
+    ->ArgName("log2_sigma_over_g")
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Args: log2(sigma / g), hardened (0/1). 2^13 doubles a call: x and y (128 KiB) stay in the
+// core's L2 cache.
+void BM_AddNoiseInCache(benchmark::State& state) {
+  run<double>(state, std::size_t{1} << 13, state.range(0), 1, state.range(1) != 0);
+}
+BENCHMARK(BM_AddNoiseInCache)
+    ->Args({18, 0})
+    ->Args({18, 1})
+    ->Args({20, 1})
+    ->ArgNames({"log2_sigma_over_g", "hardened"})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 BENCHMARK(BM_AddNoisePerCoordinate)->Arg(1)->Arg(2)->ArgName("threads")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AddNoise10M<double>)
