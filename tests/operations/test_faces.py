@@ -10,20 +10,13 @@ import subprocess
 
 import pytest
 
+from faces_cli import cli_error
+
 CLI = os.environ.get("EXACTDP_CLI")
 # Under ctest (EXACTDP_CLI set) a package that does not import fails the run instead of skipping
 # every case (a run whose cases all skip passes); run by hand without the build, the file skips.
 exactdp = importlib.import_module("exactdp") if CLI else pytest.importorskip("exactdp")
 pytestmark = pytest.mark.skipif(not CLI, reason="EXACTDP_CLI (the built exactdp) not set")
-
-
-def cli_error(*args):
-    p = subprocess.run([CLI, *args], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 2, p.stderr
-    assert p.stdout == ""
-    prefix = "exactdp: "
-    assert p.stderr.startswith(prefix) and p.stderr.endswith("\n"), p.stderr
-    return p.stderr[len(prefix):-1]
 
 
 def python_error(error, **kwargs):

@@ -7,9 +7,10 @@ Run by ctest (operations_faces) with PYTHONPATH holding the built package and EX
 built command."""
 import importlib
 import os
-import subprocess
 
 import pytest
+
+import faces_cli
 
 CLI = os.environ.get("EXACTDP_CLI")
 # As test_faces.py: under ctest a package that does not import fails the run.
@@ -20,12 +21,7 @@ EVENT = "gaussian:sigma=2"
 
 
 def cli_error(*args):
-    p = subprocess.run([CLI, "compose", "--event", EVENT, *args], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 2, p.stderr
-    assert p.stdout == ""
-    prefix = "exactdp: "
-    assert p.stderr.startswith(prefix) and p.stderr.endswith("\n"), p.stderr
-    return p.stderr[len(prefix):-1]
+    return faces_cli.cli_error("compose", "--event", EVENT, *args)
 
 
 def python_error(error, **kwargs):
