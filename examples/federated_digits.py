@@ -179,15 +179,16 @@ def svg(rows: List[Row], path: str) -> None:
     top = max(e for row in rows for e, _ in row.curves()) * 1.1
     def x_of(e: float) -> float:
         return 60 + 400 * e / top
+    def y_of(a: float) -> float:
+        return 260 - 220 * a
     def xy(e: float, a: float) -> str:
-        return f"{x_of(e):.1f},{260 - 220 * a:.1f}"
+        return f"{x_of(e):.1f},{y_of(a):.1f}"
     parts = []
     for i, (label, colour) in enumerate(CURVES):
         points = sorted(row.curves()[i] for row in rows)
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="'
                      + " ".join(xy(e, a) for e, a in points) + '"/>')
-        parts += [f'<circle cx="{xy(e, a).split(",")[0]}" cy="{xy(e, a).split(",")[1]}" r="3" fill="{colour}"/>'
-                  for e, a in points]
+        parts += [f'<circle cx="{x_of(e):.1f}" cy="{y_of(a):.1f}" r="3" fill="{colour}"/>' for e, a in points]
         parts.append(f'<text x="250" y="{190 + 20 * i}" fill="{colour}">{label}</text>')
     ticks = [f'<text x="{x_of(e) - 6:.1f}" y="275" font-size="11">{e}</text>' for e in range(0, int(top) + 1, 10)]
     ticks += [f'<text x="28" y="{264 - 220 * a:.1f}" font-size="11">{a:.1f}</text>' for a in (0.0, 0.5, 1.0)]
