@@ -195,7 +195,6 @@ def spec_columns(spec: Dict[str, Any]) -> List[str]:
     return out
 
 
-
 def frame_columns(frame: Any, spec: Dict[str, Any]) -> List[str]:
     """spec_columns(spec), each one a column of `frame` (pandas or Dask), else ParameterError."""
     columns = spec_columns(spec)
@@ -203,6 +202,7 @@ def frame_columns(frame: Any, spec: Dict[str, Any]) -> List[str]:
         if c not in frame.columns:
             raise ParameterError(f"column {c!r} is not in the dataframe", c)
     return columns
+
 
 def _quote(text: str) -> str:
     if "," in text or '"' in text or "\n" in text or "\r" in text:
