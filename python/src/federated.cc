@@ -112,10 +112,10 @@ std::tuple<unsigned, bool, bool> encode(const PyFlPlan& p, const py::array& x, p
 }
 
 template <class Float>
-void decode_into(const mechanisms::FederatedPlan& plan, py::array& sum, void* dst, std::size_t n) {
+void decode_into(const mechanisms::FederatedPlan& plan, py::array& sum, bool narrow, void* dst, std::size_t n) {
   const auto size = static_cast<std::size_t>(sum.size());
   const std::span<Float> out(static_cast<Float*>(dst), n);
-  if (sum.dtype().is(py::dtype::of<std::uint32_t>())) {
+  if (narrow) {
     const std::span<const std::uint32_t> residues(static_cast<const std::uint32_t*>(sum.data()), size);
     const py::gil_scoped_release release;
     std::vector<std::uint64_t> work(size);
@@ -137,9 +137,9 @@ void decode(const PyFlPlan& p, py::array& sum, py::array& out) {
   if (!is64 && !out.dtype().is(py::dtype::of<float>())) throw py::type_error("out must be a float64 or float32 array");
   void* dst = out.mutable_data();
   if (is64) {
-    decode_into<double>(*p.report.plan, sum, dst, n);
+    decode_into<double>(*p.report.plan, sum, narrow, dst, n);
   } else {
-    decode_into<float>(*p.report.plan, sum, dst, n);
+    decode_into<float>(*p.report.plan, sum, narrow, dst, n);
   }
 }
 
