@@ -243,12 +243,7 @@ std::size_t draw_group(Source& bits, const HardenedRejectionPlan& plan, std::int
   if (plan.group != nullptr) return plan.group(plan, g.words, count, mean, out);
   evaluate_group(plan, g);
   EXACTDP_DECLASSIFY(g.accepted);
-  std::size_t done = 0;
-  for (std::size_t s = 0; s < count; ++s) {  // every value written, the next one over it if rejected
-    out[done] = g.value[s] + mean;  // done <= s < count: inside out
-    done += g.accepted[s];
-  }
-  return done;
+  return compact_accepted(g.value, g.accepted, count, mean, out);
 }
 
 // Below this many draws left, single proposals cost less than a group's evaluation.

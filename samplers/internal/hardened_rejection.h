@@ -29,6 +29,7 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include <exactdp/samplers/bit_source.h>
@@ -140,6 +141,20 @@ struct HardenedRejectionPlan {
   const std::uint64_t zero = 1 ^ ((z | (0 - z)) >> 63);
   *value = ct_negate_if(static_cast<std::int64_t>(z), sign);
   return below_acceptance & (1 ^ (zero & sign));
+}
+
+// The accepted values among the first `count` of a group (accepted[s] 0 or 1, declassified by
+// the caller), mean added, in order into out; returns how many. Every value is written, the next
+// one over it if rejected (done <= s < count: inside out). The portable and AVX2 groups' last step.
+[[gnu::always_inline]] inline std::size_t compact_accepted(const std::int64_t* value, const std::uint64_t* accepted,
+                                                           std::size_t count, std::int64_t mean,
+                                                           std::int64_t* out) noexcept {
+  std::size_t done = 0;
+  for (std::size_t s = 0; s < count; ++s) {
+    out[done] = value[s] + mean;
+    done += accepted[s];
+  }
+  return done;
 }
 
 // The acceptance count of (x, y) as a draw computes it: floor(alpha w_x / 2^80), so that a

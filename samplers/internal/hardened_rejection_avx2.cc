@@ -213,12 +213,7 @@ EXACTDP_AVX2_BMI2 std::size_t group_avx2(const HardenedRejectionPlan& plan, cons
   select_bracket_words_avx2(plan.brackets, f.x32, f.bracket);
   for (std::size_t q = 0; q < kQuads; ++q) decide(plan, q, f);
   EXACTDP_DECLASSIFY(f.accepted);
-  std::size_t done = 0;
-  for (std::size_t s = 0; s < count; ++s) {  // every value written, the next one over it if rejected
-    out[done] = f.value[s] + mean;           // done <= s < count: inside out
-    done += f.accepted[s];
-  }
-  return done;
+  return compact_accepted(f.value, f.accepted, count, mean, out);
 }
 
 }  // namespace
