@@ -8,8 +8,9 @@
 // of both tails (p is log-concave), is drawn with exact acceptances against MPFR enclosures
 // (together with the restarts, probability below 2^-13 a proposal). Every k is output with
 // probability exactly c p(k) 2^-32 a proposal: the law is Poisson(mu) exactly. Built once by
-// make(): about 13 sqrt(mu) MPFR recurrence steps (a few ms at mu = 10^6; 2^b 4-byte buckets,
-// b <= 16, and one 4-byte weight a value: at most 420 KB at mu = 10^7).
+// make(): about 13 sqrt(mu) MPFR recurrence steps (a few ms at mu = 10^6, bench/skellam_bench.cc
+// BM_PoissonTableBuild; 2^b 4-byte buckets, b <= 16, and one 4-byte weight a value: at most 420 KB
+// at mu = 10^7).
 // mu > 10^7: rejection from a discrete Laplace envelope (discrete_laplace.h) centred at
 // the mode m = floor(mu). With f(k) = log P[N = k] (concave in k: its second difference is
 // log(k / (k + 1)) < 0) and t = floor(sqrt(m)), let D+ = f(m) - f(m + t), D- = f(m) - f(m - t) and
@@ -77,7 +78,8 @@ class PoissonParams {
 
 // The largest mu PoissonParams::make accepts: 10^15.
 [[nodiscard]] const mpq_class& poisson_max_mu();
-// The largest mu the table serves (about 10 ns a draw; above, the envelope, about 0.7 us): 10^7.
+// The largest mu the table serves (about 10 ns a draw; above, the envelope, about 0.7 us:
+// bench/skellam_bench.cc BM_Poisson, BM_PoissonEnvelope): 10^7.
 [[nodiscard]] const mpq_class& poisson_table_max_mu();
 
 // One draw into out.
