@@ -12,13 +12,17 @@ namespace {
 
 std::string whole(double v) { return std::to_string(static_cast<unsigned long long>(v)); }
 
+// v to two significant digits ("0.035", "3.5", "1.1").
+std::string two_digits(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", v);
+  return text;
+}
+
 // "0.035 us", "3.5 us", "160 us": two significant digits below 10 us.
 std::string microseconds(double seconds) {
   const double us = seconds * 1e6;
-  if (us >= 10) return whole(std::round(us)) + " us";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2g", us);
-  return std::string(text) + " us";
+  return (us >= 10 ? whole(std::round(us)) : two_digits(us)) + " us";
 }
 
 // The digits of the parameters as exact text, and the one with the most.
@@ -61,9 +65,7 @@ double draw_budget(double fixed_seconds) { return kMaxDrawSeconds - fixed_second
 
 std::string fixed_note(double fixed_seconds) {
   if (fixed_seconds <= 0) return "";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2g", fixed_seconds);
-  return ", after about " + std::string(text) + " s for the audit's reference law";
+  return ", after about " + two_digits(fixed_seconds) + " s for the audit's reference law";
 }
 
 }  // namespace
@@ -107,7 +109,7 @@ void check_sample_cost(const laws::Law& law, const laws::LawParameters& params, 
   if (per_sample <= 1 && only_multi_draw) return;  // no text made: the C buffer fill calls this per batch
   const std::string what = option + " = " + std::to_string(samples);
   if (per_sample <= 1) return check_draw_cost(law, params, samples, option, what, fixed_seconds);
-  const double per_draw = estimated_draw_seconds(law, digits_of(params.as_text()).total);
+  const double per_draw = estimated_draw_seconds(law, parameter_digits(params));
   const double most = std::floor(draw_budget(fixed_seconds) / (per_draw * static_cast<double>(per_sample)));
   if (static_cast<double>(samples) > most) {
     throw LimitError(option, what + " is over the cost limit of " + law.name() + ": a sample is " +
