@@ -8,6 +8,7 @@
 
 #include <exactdp/core/errors.h>
 #include <exactdp/operations/federated.h>
+#include "tests/operations/thrown.h"
 
 namespace exactdp {
 namespace {
@@ -42,7 +43,7 @@ TEST(FederatedSkellamCap, AboveTheTableTheDimensionStopsAt2To20) {
     ADD_FAILURE() << "dimension 2^20 + 1 accepted at lattice mu > 10^7";
   } catch (const LimitError& e) {
     EXPECT_EQ(e.parameter(), "dimension");
-    EXPECT_NE(std::string(e.what()).find("1048576"), std::string::npos) << e.what();
+    EXPECT_TRUE(operations::message_contains(e, "1048576"));
   }
 }
 

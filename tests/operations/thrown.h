@@ -1,7 +1,10 @@
-// thrown.h — the exception a call throws, for the operations' tests: thrown<ParameterError>(f).
+// thrown.h — the exception a call throws, for the operations' tests: thrown<ParameterError>(f);
+// whether its message contains a text: EXPECT_TRUE(message_contains(e, "allowed at most")).
 #pragma once
 
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace exactdp::operations {
 
@@ -14,6 +17,14 @@ Error thrown(F&& f) {
   }
   ADD_FAILURE() << "no error thrown";
   return Error("", "");
+}
+
+// Success when e.what() contains `part`; the failure prints the whole message.
+template <typename Error>
+::testing::AssertionResult message_contains(const Error& e, const std::string& part) {
+  const std::string what = e.what();
+  if (what.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "\"" << part << "\" is not in: " << what;
 }
 
 }  // namespace exactdp::operations
