@@ -5,7 +5,7 @@ operations/draw_cost.h limits: `audit --samples`, `audit-timing --calls`, `relea
 and `sample -n`. Each figure is (CPU(n2) - CPU(n1)) / (n2 - n1) of the child processes (user +
 system), the median of REPEATS runs (default 3), so that the fixed cost of a run (parsing, the
 audit's reference law, calibration) cancels. Not a test (no timing asserts): it prints one line a
-case, `law digits command us_per_draw`, for the estimates of the laws' Law::draw_cost, and for the
+case, `law digits command us_per_draw`, for the estimates of the laws' Law::draw_costs, and for the
 laws whose audit reference law is costly a line `law digits reference-ms ms`."""
 import os
 import resource

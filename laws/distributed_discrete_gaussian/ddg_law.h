@@ -12,7 +12,7 @@
 // (optional L1 sensitivity), dim (the vector dimension, default 1).
 // Cost: a sample is m draws: sampling is refused beyond m * max(1, digits of sigma2 / 100) = 10^4
 // (naming "clients"); draws_per_sample() is m, and audit --samples and sample's count are
-// charged count * m draws (operations/draw_cost.h: 1.6*10^7 draws at small sigma2).
+// charged count * m draws (operations/draw_cost.h: 1.14*10^8 draws at small sigma2).
 // With two or more survivors the privacy maps need sigma2 >= 1/4 (KLS21's range). Plain sampler
 // only (a hardened sampler is refused naming "law"); the audit law: ddg_reference.h (the exact pmf
 // of the sum, within the convolution's range m <= 10^4, m sigma2 <= 250).
