@@ -1,6 +1,6 @@
 """Federated learning with distributed discrete Gaussian or Skellam noise and simulated secure aggregation.
 
-    PYTHONPATH=build/python /usr/bin/python3 examples/federated_digits.py            # two minutes or so
+    PYTHONPATH=build/python /usr/bin/python3 examples/federated_digits.py            # ten seconds or so
     PYTHONPATH=build/python /usr/bin/python3 examples/federated_digits.py --quick    # a few seconds
 
 A multinomial logistic regression (64 pixels + a bias, 10 classes: d = 650 parameters) is trained
