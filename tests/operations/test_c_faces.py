@@ -75,14 +75,11 @@ def texts(*strings):
     return (ctypes.c_char_p * len(strings))(*[s.encode() for s in strings])
 
 
-def c_sampler_new(lib, law, names, values, flags):
-    out = ctypes.c_void_p()
+def c_sampler_new(lib, law, names, values, flags, out=None):
+    """exactdp_sampler_new's code; the sampler goes to out (a ctypes.c_void_p) when given."""
+    out = ctypes.c_void_p() if out is None else out
     return lib.exactdp_sampler_new(law.encode(), texts(*names), texts(*values), len(names), flags,
                                    ctypes.byref(out))
-
-
-def c_sampler_new_into(lib, law, names, values, out):
-    return lib.exactdp_sampler_new(law.encode(), texts(*names), texts(*values), len(names), 0, ctypes.byref(out))
 
 
 def test_tau_bits_range_is_the_same_error_in_three_faces(lib):
@@ -283,8 +280,8 @@ def test_sample_count_of_many_draw_samples_is_the_same_limit_in_three_faces(lib)
     with pytest.raises(exactdp.LimitError) as info:
         exactdp.sample("distributed-discrete-gaussian", size=11429, sigma2="1/4", clients=10000)
     sampler = ctypes.c_void_p()
-    assert c_sampler_new_into(lib, "distributed-discrete-gaussian", ["sigma2", "clients"], ["1/4", "10000"],
-                              sampler) == 0, lib.exactdp_last_error()
+    assert c_sampler_new(lib, "distributed-discrete-gaussian", ["sigma2", "clients"], ["1/4", "10000"], 0,
+                         sampler) == 0, lib.exactdp_last_error()
     bits = ctypes.c_void_p()
     lib.exactdp_bits_seeded_hex.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
     assert lib.exactdp_bits_seeded_hex(b"ab" * 32, ctypes.byref(bits)) == 0, lib.exactdp_last_error()
