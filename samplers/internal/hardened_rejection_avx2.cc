@@ -57,6 +57,12 @@ EXACTDP_AVX2_BMI2 inline void store_low_halves(std::uint32_t* to, __m256i v) noe
   const __m256i packed = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
   _mm_store_si128(reinterpret_cast<__m128i*>(to), _mm256_castsi256_si128(packed));
 }
+// Four (low, high) pairs, l0 h0 l1 h1 in first and l2 h2 l3 h3 in second, as l0 l1 l2 l3 and
+// h0 h1 h2 h3.
+EXACTDP_AVX2_BMI2 inline void deinterleave(__m256i first, __m256i second, __m256i& low, __m256i& high) noexcept {
+  low = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(first, second), 0xD8);
+  high = _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(first, second), 0xD8);
+}
 
 // The last window's 16 bytes lie inside the group's words (P <= 81 + 26).
 static_assert((kScanGroup - 1) * (kRejectionWidthBits + 1 + 26) / 8 + 16 <= 8 * kRejectionGroupWords,
@@ -98,9 +104,10 @@ EXACTDP_AVX2_BMI2 void cut_windows(const HardenedRejectionPlan& plan, const std:
   const std::size_t p = plan.proposal_bits();
   for (std::size_t q = 0; q < kQuads; ++q) {
     const std::size_t at = 4 * q * p;
-    const __m256i first = window_pair(bytes, at, at + p), second = window_pair(bytes, at + 2 * p, at + 3 * p);
-    store4(f.low + 4 * q, _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(first, second), 0xD8));
-    store4(f.high + 4 * q, _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(first, second), 0xD8));
+    __m256i low, high;
+    deinterleave(window_pair(bytes, at, at + p), window_pair(bytes, at + 2 * p, at + 3 * p), low, high);
+    store4(f.low + 4 * q, low);
+    store4(f.high + 4 * q, high);
   }
 }
 
@@ -176,8 +183,10 @@ EXACTDP_AVX2_BMI2 inline Count4 acceptance_count4(V4 alpha_low, V4 alpha_high, V
 EXACTDP_AVX2_BMI2 inline void split_words(const uint128* v, V4& low, V4& high) noexcept {
   const __m256i first = _mm256_load_si256(reinterpret_cast<const __m256i*>(v));      // l0 h0 l1 h1
   const __m256i second = _mm256_load_si256(reinterpret_cast<const __m256i*>(v + 2));  // l2 h2 l3 h3
-  low = (V4)_mm256_permute4x64_epi64(_mm256_unpacklo_epi64(first, second), 0xD8);
-  high = (V4)_mm256_permute4x64_epi64(_mm256_unpackhi_epi64(first, second), 0xD8);
+  __m256i l, h;
+  deinterleave(first, second, l, h);
+  low = (V4)l;
+  high = (V4)h;
 }
 
 // The decisions and signed values of proposals 4 q .. 4 q + 3 (proposal_decision on four lanes):
