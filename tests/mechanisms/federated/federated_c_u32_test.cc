@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <exactdp/exactdp.h>
@@ -41,21 +42,18 @@ void expect_same_residues(const exactdp_fl_params& p, const std::vector<Float>& 
   std::vector<std::uint64_t> wide(padded), work(padded, 5);
   std::vector<std::uint32_t> narrow(padded);
   unsigned wide_attempts = 0, narrow_attempts = 0;
-  if constexpr (sizeof(Float) == 4) {
-    ASSERT_EQ(exactdp_fl_client_encode_f32(&p, x.data(), x.size(), seed.data(), wide.data(), padded, &wide_attempts),
-              EXACTDP_OK);
-    ASSERT_EQ(exactdp_fl_client_encode_f32_u32(&p, x.data(), x.size(), seed.data(), narrow.data(), padded, work.data(),
-                                               padded, &narrow_attempts),
-              EXACTDP_OK)
-        << last_error();
-  } else {
-    ASSERT_EQ(exactdp_fl_client_encode_f64(&p, x.data(), x.size(), seed.data(), wide.data(), padded, &wide_attempts),
-              EXACTDP_OK);
-    ASSERT_EQ(exactdp_fl_client_encode_f64_u32(&p, x.data(), x.size(), seed.data(), narrow.data(), padded, work.data(),
-                                               padded, &narrow_attempts),
-              EXACTDP_OK)
-        << last_error();
-  }
+  const auto [encode_wide, encode_narrow] = [] {
+    if constexpr (sizeof(Float) == 4) {
+      return std::pair(&exactdp_fl_client_encode_f32, &exactdp_fl_client_encode_f32_u32);
+    } else {
+      return std::pair(&exactdp_fl_client_encode_f64, &exactdp_fl_client_encode_f64_u32);
+    }
+  }();
+  ASSERT_EQ(encode_wide(&p, x.data(), x.size(), seed.data(), wide.data(), padded, &wide_attempts), EXACTDP_OK);
+  ASSERT_EQ(encode_narrow(&p, x.data(), x.size(), seed.data(), narrow.data(), padded, work.data(), padded,
+                          &narrow_attempts),
+            EXACTDP_OK)
+      << last_error();
   EXPECT_EQ(narrow_attempts, wide_attempts);
   bool any_high = false;
   for (std::size_t j = 0; j < padded; ++j) {
@@ -132,19 +130,16 @@ void expect_same_decoding(const exactdp_fl_params& p, std::uint32_t salt) {
   const std::vector<std::uint32_t> narrow = residues(padded, p.bits, salt);
   std::vector<std::uint64_t> wide(narrow.begin(), narrow.end()), work(padded, 5);
   std::vector<Float> from_wide(p.dimension, Float(7)), from_narrow(p.dimension, Float(9));
-  if constexpr (sizeof(Float) == 4) {
-    ASSERT_EQ(exactdp_fl_server_decode_f32(&p, wide.data(), padded, from_wide.data(), p.dimension), EXACTDP_OK);
-    ASSERT_EQ(exactdp_fl_server_decode_f32_u32(&p, narrow.data(), padded, from_narrow.data(), p.dimension, work.data(),
-                                               padded),
-              EXACTDP_OK)
-        << last_error();
-  } else {
-    ASSERT_EQ(exactdp_fl_server_decode_f64(&p, wide.data(), padded, from_wide.data(), p.dimension), EXACTDP_OK);
-    ASSERT_EQ(exactdp_fl_server_decode_f64_u32(&p, narrow.data(), padded, from_narrow.data(), p.dimension, work.data(),
-                                               padded),
-              EXACTDP_OK)
-        << last_error();
-  }
+  const auto [decode_wide, decode_narrow] = [] {
+    if constexpr (sizeof(Float) == 4) {
+      return std::pair(&exactdp_fl_server_decode_f32, &exactdp_fl_server_decode_f32_u32);
+    } else {
+      return std::pair(&exactdp_fl_server_decode_f64, &exactdp_fl_server_decode_f64_u32);
+    }
+  }();
+  ASSERT_EQ(decode_wide(&p, wide.data(), padded, from_wide.data(), p.dimension), EXACTDP_OK);
+  ASSERT_EQ(decode_narrow(&p, narrow.data(), padded, from_narrow.data(), p.dimension, work.data(), padded), EXACTDP_OK)
+      << last_error();
   bool any_negative = false;
   for (std::size_t i = 0; i < p.dimension; ++i) {
     EXPECT_EQ(from_narrow[i], from_wide[i]) << i;
