@@ -61,6 +61,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from statistics import median
 
 
 def generate(records, units, groups, seed):
@@ -86,12 +87,6 @@ def score(released, truth):
     se_s = sum((s - truth[g][1]) ** 2 for g, (_, s) in released.items())
     n = len(released)
     return n / len(truth), math.sqrt(se_c / n), math.sqrt(se_s / n)
-
-
-def median(xs):
-    xs = sorted(xs)
-    mid = len(xs) // 2
-    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
 
 
 def exactdp_noise_sd(quantity, grid):
