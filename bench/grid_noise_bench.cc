@@ -73,6 +73,15 @@ Usage usage() {
   return u;
 }
 
+// Sets ns/coordinate (wall) and cpu_ns/coordinate (CPU between before and after) for n coordinates
+// an iteration.
+void set_per_coordinate(benchmark::State& state, std::size_t n, const Usage& before, const Usage& after) {
+  const auto coordinates = static_cast<Report>(state.iterations()) * static_cast<Report>(n);
+  state.counters["ns/coordinate"] = benchmark::Counter(
+      static_cast<Report>(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["cpu_ns/coordinate"] = static_cast<Report>(after.cpu_us - before.cpu_us) * 1e3 / coordinates;
+}
+
 mechanisms::GridNoise grid_noise(long ratio_bits, bool hardened) {
   mechanisms::GridNoiseSpec spec;
   spec.value = 1;  // sigma = 1, g = 2^-ratio_bits
@@ -95,11 +104,8 @@ void run(benchmark::State& state, std::size_t n, long ratio_bits, unsigned threa
     benchmark::DoNotOptimize(y.data());
   }
   const Usage after = usage();
-  const auto coordinates = static_cast<Report>(state.iterations()) * static_cast<Report>(n);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
-  state.counters["ns/coordinate"] = benchmark::Counter(
-      static_cast<Report>(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  state.counters["cpu_ns/coordinate"] = static_cast<Report>(after.cpu_us - before.cpu_us) * 1e3 / coordinates;
+  set_per_coordinate(state, n, before, after);
   state.counters["peak_rss_MiB"] = static_cast<Report>(after.max_rss_kib) / 1024;
   state.counters["rss_growth_MiB"] = static_cast<Report>(after.max_rss_kib - before.max_rss_kib) / 1024;
   state.SetLabel("sigma/g=2^" + std::to_string(ratio_bits) + " threads=" + std::to_string(threads) +
@@ -140,11 +146,7 @@ void BM_HardenedDrawsOnly(benchmark::State& state) {
       benchmark::DoNotOptimize(out.data());
     }
   }
-  const Usage after = usage();
-  const auto draws = static_cast<Report>(state.iterations()) * static_cast<Report>(kDraws);
-  state.counters["ns/coordinate"] = benchmark::Counter(
-      static_cast<Report>(kDraws) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  state.counters["cpu_ns/coordinate"] = static_cast<Report>(after.cpu_us - before.cpu_us) * 1e3 / draws;
+  set_per_coordinate(state, kDraws, before, usage());
   state.SetLabel("sigma/g=2^" + std::to_string(ratio_bits) + " hardened draws only, 2048 a call");
 }
 BENCHMARK(BM_HardenedDrawsOnly)
