@@ -13,25 +13,15 @@
 
 #include <exactdp/exactdp.h>
 #include <exactdp/laws/event_text.h>
+#include "tests/mechanisms/federated/fl_c_params.h"
 #include "tests/support/seeds.h"
 
 namespace exactdp {
 namespace {
 
-exactdp_fl_params params_of(std::size_t d) {
-  exactdp_fl_params p;
-  exactdp_fl_params_init(&p);
-  p.dimension = d;
-  p.clip = "2";
-  p.bits = 24;
-  p.clients = 4;
-  p.noise_value = "1/1000";
-  const Seed s = test_support::fixed_seed(0xfec, 1);
-  std::memcpy(p.rotation_seed, s.data(), s.size());
-  return p;
-}
+using test_support::last_error;
 
-std::string last_error() { return exactdp_last_error(); }
+exactdp_fl_params params_of(std::size_t d) { return test_support::fl_c_params(d, 24, 0xfec); }
 
 TEST(FederatedCApi, RoundTripThroughTheCInterface) {
   exactdp_fl_params p = params_of(10);

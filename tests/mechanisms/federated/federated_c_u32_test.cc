@@ -7,32 +7,21 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <exactdp/exactdp.h>
+#include "tests/mechanisms/federated/fl_c_params.h"
 #include "tests/support/seeds.h"
 
 namespace exactdp {
 namespace {
 
-exactdp_fl_params params_of(std::size_t d, unsigned bits) {
-  exactdp_fl_params p;
-  exactdp_fl_params_init(&p);
-  p.dimension = d;
-  p.clip = "2";
-  p.bits = bits;
-  p.clients = 4;
-  p.noise_value = "1/1000";
-  const Seed s = test_support::fixed_seed(0xfed, 1);
-  std::memcpy(p.rotation_seed, s.data(), s.size());
-  return p;
-}
+using test_support::last_error;
 
-std::string last_error() { return exactdp_last_error(); }
+exactdp_fl_params params_of(std::size_t d, unsigned bits) { return test_support::fl_c_params(d, bits, 0xfed); }
 
 template <class Float>
 void expect_same_residues(const exactdp_fl_params& p, const std::vector<Float>& x, std::uint32_t index) {
