@@ -25,6 +25,7 @@ namespace exactdp::laws {
 namespace {
 
 using exactdp::Interval;
+using test_support::encloses_reference;
 constexpr mpfr_prec_t kP = 256;
 
 DistributedDiscreteGaussianPrivacy scalar_maps(const char* sigma2, long m, long d) {
@@ -44,7 +45,8 @@ TEST(DdgPmf, MassesMatchMpmath) {
                         {"10", 4, 25, "0.0000255243346651363112806687736745"}};
   for (const Case& c : cases) {
     const DistributedDiscreteGaussianPmf pmf(mpq_class(c.sigma2), c.m, kP);
-    EXPECT_TRUE(test_support::encloses_reference(pmf.mass(c.k), c.value)) << c.sigma2 << " " << c.m << " " << pmf.mass(c.k).debug_string();
+    EXPECT_TRUE(encloses_reference(pmf.mass(c.k), c.value))
+        << c.sigma2 << " " << c.m << " " << pmf.mass(c.k).debug_string();
   }
 }
 
@@ -64,7 +66,7 @@ TEST(DdgPrivacy, ExactProfileMatchesMpmath) {
     const auto maps = scalar_maps(c.sigma2, c.m, c.d);
     ASSERT_TRUE(maps.exact_profile());
     const Interval delta = maps.delta_at(mpq_class(c.eps), kP);
-    EXPECT_TRUE(test_support::encloses_reference(delta, c.value)) << c.sigma2 << " m=" << c.m << " " << delta.debug_string();
+    EXPECT_TRUE(encloses_reference(delta, c.value)) << c.sigma2 << " m=" << c.m << " " << delta.debug_string();
   }
 }
 

@@ -17,17 +17,21 @@ namespace exactdp::laws {
 namespace {
 
 using exactdp::Interval;
+using test_support::encloses_reference;
 constexpr mpfr_prec_t kP = 256;
 
 TEST(FederatedAccounting, SubsampledBoundsMatchThePapersFormula) {
-  EXPECT_TRUE(test_support::encloses_reference(SkellamPrivacy(mpq_class(200), 10).subsampled_rdp(mpq_class(1, 100), mpq_class(15), kP),
-                    "0.000352645713382778210989501081627"));
-  EXPECT_TRUE(test_support::encloses_reference(SkellamPrivacy(mpq_class(50), 3).subsampled_rdp(mpq_class(1, 10), mpq_class(4), kP),
-                    "0.00517525575117312572505808077003"));
+  EXPECT_TRUE(encloses_reference(
+      SkellamPrivacy(mpq_class(200), 10).subsampled_rdp(mpq_class(1, 100), mpq_class(15), kP),
+      "0.000352645713382778210989501081627"));
+  EXPECT_TRUE(encloses_reference(SkellamPrivacy(mpq_class(50), 3).subsampled_rdp(mpq_class(1, 10), mpq_class(4), kP),
+                                 "0.00517525575117312572505808077003"));
   const DistributedDiscreteGaussianPrivacy ddg({mpq_class(4), 100, mpq_class(10), std::nullopt, 1});
-  EXPECT_TRUE(test_support::encloses_reference(ddg.subsampled_rdp(mpq_class(1, 100), mpq_class(15), kP), "0.000351807351146727883460571019876"));
+  EXPECT_TRUE(encloses_reference(ddg.subsampled_rdp(mpq_class(1, 100), mpq_class(15), kP),
+                                 "0.000351807351146727883460571019876"));
   const DistributedDiscreteGaussianPrivacy small({mpq_class(1, 2), 20, mpq_class(3), std::nullopt, 1});
-  EXPECT_TRUE(test_support::encloses_reference(small.subsampled_rdp(mpq_class(1, 10), mpq_class(6), kP), "0.441470812350360688396104736045"));
+  EXPECT_TRUE(encloses_reference(small.subsampled_rdp(mpq_class(1, 10), mpq_class(6), kP),
+                                 "0.441470812350360688396104736045"));
 }
 
 // The certified epsilon of `rounds` Poisson-subsampled events of the law at `params`, composed

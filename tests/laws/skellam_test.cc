@@ -1,9 +1,10 @@
 // The Skellam law (samplers/poisson.h, samplers/skellam.h, laws/skellam/): its certified masses
 // and profile against independent mpmath values (tests/laws/data/skellam_reference.py wrote
 // them), the AKL21 RDP bound above mpmath's exact Renyi divergence, the sampler by chi-square
-// against the exact masses on both Poisson paths (alpha = 1e-6 per test, so a correct sampler
-// fails with probability 1e-6 per case; fixed seeds) with a sampler at mu off by 5 % that the same
-// check rejects, large mu (10^6, 10^12) by mean and variance, and bad input refused naming mu.
+// against the exact masses on the Poisson table's route, mu <= 10^7 (the envelope's chi-square is
+// poisson_test.cc's; alpha = 1e-6 per test, so a correct sampler fails with probability 1e-6 per
+// case; fixed seeds) with a sampler at mu off by 5 % that the same check rejects, large mu (10^6,
+// 10^12) by mean and variance, and bad input refused naming mu.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -23,6 +24,7 @@ namespace exactdp::laws {
 namespace {
 
 using exactdp::Interval;
+using test_support::encloses_reference;
 constexpr mpfr_prec_t kP = 256;
 
 TEST(SkellamPmf, MassesMatchMpmath) {
@@ -36,7 +38,8 @@ TEST(SkellamPmf, MassesMatchMpmath) {
                         {"25", -7, "0.0345071647824055997180500065864"}, {"25", 40, "1.15863455334138940155624187406e-8"}};
   for (const Case& c : cases) {
     const SkellamPmf pmf(mpq_class(c.mu), kP);
-    EXPECT_TRUE(test_support::encloses_reference(pmf.mass(c.k), c.value)) << c.mu << " " << c.k << " " << pmf.mass(c.k).debug_string();
+    EXPECT_TRUE(encloses_reference(pmf.mass(c.k), c.value))
+        << c.mu << " " << c.k << " " << pmf.mass(c.k).debug_string();
   }
 }
 
@@ -64,7 +67,7 @@ TEST(SkellamPrivacy, ProfileMatchesMpmath) {
   for (const Case& c : cases) {
     const SkellamPrivacy maps(mpq_class(c.mu), c.d);
     const Interval delta = maps.delta_at(mpq_class(c.epsilon), kP);
-    EXPECT_TRUE(test_support::encloses_reference(delta, c.delta)) << c.mu << " " << c.d << " " << delta.debug_string();
+    EXPECT_TRUE(encloses_reference(delta, c.delta)) << c.mu << " " << c.d << " " << delta.debug_string();
   }
 }
 
