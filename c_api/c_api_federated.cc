@@ -79,10 +79,11 @@ struct ClientBits {
   std::variant<std::monostate, SystemBits, SeededBits> source;
 };
 
-// The client's encoding under a plan already built (pointers checked by the caller).
+// The client's encoding under a plan already built (pointers checked by the caller); returns the
+// *attempts to report (0 when the vector was zeroed).
 template <class Float>
-int encode_planned(const operations::FederatedReport& report, const Float* in, std::size_t n, const unsigned char* seed,
-                   std::uint64_t* out, std::size_t out_len, unsigned* attempts) {
+unsigned encode_planned(const operations::FederatedReport& report, const Float* in, std::size_t n,
+                        const unsigned char* seed, std::uint64_t* out, std::size_t out_len) {
   ClientBits bits(seed);
   mechanisms::EncodeReport r;
   try {
@@ -92,8 +93,7 @@ int encode_planned(const operations::FederatedReport& report, const Float* in, s
     if (e.parameter() != "x") throw;
     throw ParameterError("in", "in" + std::string(e.what()).substr(1));  // "x[17] is NaN ..." -> "in[17] ..."
   }
-  if (attempts != nullptr) *attempts = r.zeroed ? 0 : r.attempts;
-  return EXACTDP_OK;
+  return r.zeroed ? 0 : r.attempts;
 }
 
 template <class Float>
@@ -101,7 +101,9 @@ int encode_c(const exactdp_fl_params* p, const Float* in, std::size_t n, const u
              std::size_t out_len, unsigned* attempts) {
   if (n > 0) require_non_null(in, "in");
   require_non_null(out, "out");
-  return encode_planned(report_of(p), in, n, seed, out, out_len, attempts);
+  const unsigned made = encode_planned(report_of(p), in, n, seed, out, out_len);
+  if (attempts != nullptr) *attempts = made;
+  return EXACTDP_OK;
 }
 
 // The same into uint32_t residues (bits <= 32): the encoder runs in the caller's uint64_t
@@ -127,8 +129,7 @@ int encode_c_u32(const exactdp_fl_params* p, const Float* in, std::size_t n, con
     throw ParameterError("work", "work has " + std::to_string(work_len) + " entries; allowed: the padded dimension " +
                                      std::to_string(padded));
   }
-  unsigned made = 0;
-  encode_planned(report, in, n, seed, work, work_len, &made);
+  const unsigned made = encode_planned(report, in, n, seed, work, work_len);
   for (std::size_t i = 0; i < padded; ++i) out[i] = static_cast<std::uint32_t>(work[i]);  // each < 2^bits <= 2^32
   sodium_memzero(work, padded * sizeof(std::uint64_t));
   if (attempts != nullptr) *attempts = made;
