@@ -4,6 +4,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include <exactdp/core/cpu_level.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/gmp_allocation.h>
 
@@ -57,6 +58,10 @@ int run_exactdp(const std::vector<std::string>& args, Io& io) {
     const auto it = commands.find(args[0]);
     if (it == commands.end()) {
       io.err << "exactdp: unknown command '" << args[0] << "'\n\n" << kUsage;
+      return 2;
+    }
+    if (const auto problem = cpu_level_setting_problem()) {  // the environment's cap (core/cpu_level.h)
+      io.err << "exactdp: " << *problem << "\n";
       return 2;
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());

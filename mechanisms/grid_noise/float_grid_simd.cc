@@ -3,6 +3,7 @@
 // only as storage types whose bit patterns are decoded and encoded with integer operations; no
 // floating-point arithmetic on any value.
 #include <exactdp/mechanisms/grid_noise/float_grid_simd.h>
+#include <exactdp/core/cpu_level.h>
 
 // GCC 12's AVX-512 intrinsics start their results from a self-initialised "undefined" vector
 // that -Wmaybe-uninitialized reports once inlined; the warning is off for this file's intrinsics.
@@ -71,7 +72,8 @@ EXACTDP_GRID_AVX512 void store_lanes(float* y, __m512i v) {
 
 bool cpu_has_avx512_cd() noexcept {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512cd") != 0;
+  return __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512cd") != 0 &&
+         cpu_level_allows(CpuLevel::kAvx512);
 }
 
 template <class Float, class L>

@@ -1,4 +1,5 @@
 #include <exactdp/samplers/internal/chacha20.h>
+#include <exactdp/core/cpu_level.h>
 
 #include <sodium.h>
 
@@ -44,12 +45,12 @@ void initial_state(std::uint32_t* state, const unsigned char* key, const unsigne
 
 bool cpu_has_avx2() noexcept {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") != 0;
+  return __builtin_cpu_supports("avx2") != 0 && cpu_level_allows(CpuLevel::kAvx2);
 }
 
 bool cpu_has_avx512() noexcept {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") != 0;
+  return __builtin_cpu_supports("avx512f") != 0 && cpu_level_allows(CpuLevel::kAvx512);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // whose lane choice is an operand, not an address). The same exact integer operations, so the
 // same bits.
 #include <exactdp/samplers/internal/fixed_exp52.h>
+#include <exactdp/core/cpu_level.h>
 
 #include <gmpxx.h>
 #include <mpfr.h>
@@ -97,7 +98,7 @@ EXACTDP_PRODUCT_CLONES void fixed_exp52_group_portable(const FixedExp52& t, cons
   uint128 sixteenth[kFixedExp52Group];
   for (std::size_t s = 0; s < kFixedExp52Group; ++s) index[s] = exp52_i(h[s]);
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx2")) {  // the CPU's, not the data's
+  if (__builtin_cpu_supports("avx2") && cpu_level_allows(CpuLevel::kAvx2)) {  // the CPU's, not the data's
     select_sixteenths_avx2(t, index, sixteenth);
   } else {
     select_sixteenths_portable(t, index, sixteenth);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include <exactdp/core/cpu_level.h>
 #include <exactdp/samplers/int128.h>
 #include <exactdp/samplers/internal/fixed_exp52.h>
 
@@ -23,7 +24,7 @@ namespace exactdp::internal::ifma {
 inline bool cpu_has_ifma() noexcept {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma") &&
          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl");
+         __builtin_cpu_supports("avx512vl") && cpu_level_allows(CpuLevel::kAvx512Ifma);
 }
 
 // Lanes as a GCC vector (shifts, masks and subtractions written as operators: the AVX-512 shift

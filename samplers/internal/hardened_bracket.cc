@@ -1,4 +1,5 @@
 #include <exactdp/samplers/internal/hardened_bracket.h>
+#include <exactdp/core/cpu_level.h>
 
 #include <stdexcept>
 
@@ -78,7 +79,7 @@ __attribute__((target("avx2"))) void select_bracket_group_avx2(const BracketTabl
 
 BracketSelectGroup best_bracket_select_group() noexcept {
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx2")) return select_bracket_group_avx2;
+  if (__builtin_cpu_supports("avx2") && cpu_level_allows(CpuLevel::kAvx2)) return select_bracket_group_avx2;
 #endif
   return select_bracket_group_portable;
 }

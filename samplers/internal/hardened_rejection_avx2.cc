@@ -12,6 +12,7 @@
 // proposals placed on the acceptance boundary). No branch and no address depends on a secret;
 // the accept bits are declassified once for the delivery loop (hardened_rejection.h).
 #include <exactdp/samplers/internal/hardened_rejection.h>
+#include <exactdp/core/cpu_level.h>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -228,7 +229,9 @@ EXACTDP_AVX2_BMI2 std::size_t group_avx2(const HardenedRejectionPlan& plan, cons
 }  // namespace
 
 RejectionGroupFn rejection_group_avx2() noexcept {
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") ? group_avx2 : nullptr;
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") && cpu_level_allows(CpuLevel::kAvx2)
+             ? group_avx2
+             : nullptr;
 }
 #else
 RejectionGroupFn rejection_group_avx2() noexcept { return nullptr; }
