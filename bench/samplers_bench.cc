@@ -143,7 +143,8 @@ void BM_ChaCha20Block(benchmark::State& state) {
 BENCHMARK(BM_ChaCha20Block)->Arg(4096)->Arg(512)->ArgName("call_bytes");
 
 // The same 4 KiB unit from the in-repository ChaCha20 (samplers/internal/chacha20.h), path 0
-// scalar, 1 AVX2, 2 AVX-512F, in 1024-byte calls (SeededBits' 16-block passes).
+// scalar, 1 128-bit vectors (SSE2 or NEON), 2 AVX2, 3 AVX-512F, in 1024-byte calls (SeededBits'
+// 16-block passes).
 void BM_ChaCha20Path(benchmark::State& state) {
   const auto path = static_cast<internal::ChaCha20Path>(state.range(0));
   if (!internal::chacha20_path_available(path)) state.SkipWithError("path not available on this CPU");
@@ -162,7 +163,7 @@ void BM_ChaCha20Path(benchmark::State& state) {
   state.counters["per_block"] = benchmark::Counter(
       64, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_ChaCha20Path)->DenseRange(0, 2)->ArgName("path");
+BENCHMARK(BM_ChaCha20Path)->DenseRange(0, 3)->ArgName("path");
 
 // SeededBits' refill as it was before the in-repository ChaCha20: libsodium's
 // crypto_stream_chacha20_ietf_xor_ic over a zeroed 512-byte buffer, one nonce (the baseline of

@@ -80,6 +80,7 @@ bool chacha20_path_available(ChaCha20Path path) noexcept {
   static const bool avx512 = cpu_has_avx512();
   switch (path) {
     case ChaCha20Path::kScalar: return true;
+    case ChaCha20Path::kVec128: return true;
     case ChaCha20Path::kAvx2: return avx2;
     case ChaCha20Path::kAvx512: return avx512;
   }
@@ -89,13 +90,14 @@ bool chacha20_path_available(ChaCha20Path path) noexcept {
 ChaCha20Path chacha20_fastest_path() noexcept {
   static const ChaCha20Path fastest = chacha20_path_available(ChaCha20Path::kAvx512) ? ChaCha20Path::kAvx512
                                       : chacha20_path_available(ChaCha20Path::kAvx2) ? ChaCha20Path::kAvx2
-                                                                                     : ChaCha20Path::kScalar;
+                                                                                     : ChaCha20Path::kVec128;
   return fastest;
 }
 
 const char* chacha20_path_name(ChaCha20Path path) noexcept {
   switch (path) {
     case ChaCha20Path::kScalar: return "scalar";
+    case ChaCha20Path::kVec128: return "vec128";
     case ChaCha20Path::kAvx2: return "avx2";
     case ChaCha20Path::kAvx512: return "avx512";
   }
@@ -108,18 +110,18 @@ void chacha20_keystream(unsigned char* out, std::size_t len, const unsigned char
   std::uint32_t state[16];
   initial_state(state, key, nonce, counter);
   std::size_t blocks = len / kBlockBytes;
-  if (path == ChaCha20Path::kAvx512 && blocks >= 16) {
-    const std::size_t n = blocks - blocks % 16;
-    chacha20_blocks_avx512(state, out, n);
+  // The widest pass the path allows first, each narrower available one on what is left, the last
+  // 0..3 blocks one at a time.
+  const auto pass = [&](ChaCha20Path width, std::size_t per_pass, auto* block_function) {
+    if (path < width || !chacha20_path_available(width) || blocks < per_pass) return;
+    const std::size_t n = blocks - blocks % per_pass;
+    block_function(state, out, n);
     out += n * kBlockBytes;
     blocks -= n;
-  }
-  if (path != ChaCha20Path::kScalar && chacha20_path_available(ChaCha20Path::kAvx2) && blocks >= 8) {
-    const std::size_t n = blocks - blocks % 8;
-    chacha20_blocks_avx2(state, out, n);
-    out += n * kBlockBytes;
-    blocks -= n;
-  }
+  };
+  pass(ChaCha20Path::kAvx512, 16, chacha20_blocks_avx512);
+  pass(ChaCha20Path::kAvx2, 8, chacha20_blocks_avx2);
+  pass(ChaCha20Path::kVec128, 4, chacha20_blocks_vec128);
   chacha20_blocks_scalar(state, out, blocks);
   out += blocks * kBlockBytes;
   if (const std::size_t tail = len % kBlockBytes; tail != 0) {

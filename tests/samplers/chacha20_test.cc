@@ -84,7 +84,7 @@ TEST_P(ChaCha20PathTest, MatchesLibsodiumOnRandomInputs) {
   }
 }
 
-// Every block position of a vector pass (16 and 8 lanes) and each path's remainder: lengths of
+// Every block position of a vector pass (16, 8 and 4 lanes) and each path's remainder: lengths of
 // whole passes plus 0..17 blocks plus a partial block.
 TEST_P(ChaCha20PathTest, MatchesLibsodiumAcrossPassBoundaries) {
   Bytes key(32), nonce(12);
@@ -100,7 +100,8 @@ TEST_P(ChaCha20PathTest, MatchesLibsodiumAcrossPassBoundaries) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllPaths, ChaCha20PathTest,
-                         ::testing::Values(ChaCha20Path::kScalar, ChaCha20Path::kAvx2, ChaCha20Path::kAvx512),
+                         ::testing::Values(ChaCha20Path::kScalar, ChaCha20Path::kVec128, ChaCha20Path::kAvx2,
+                                           ChaCha20Path::kAvx512),
                          [](const auto& path_info) { return std::string(chacha20_path_name(path_info.param)); });
 
 TEST(ChaCha20, FastestPathIsAvailableAndAnUnavailablePathFallsBackToScalar) {
@@ -110,6 +111,16 @@ TEST(ChaCha20, FastestPathIsAvailableAndAnUnavailablePathFallsBackToScalar) {
   const Bytes key(32, 9), nonce(12, 4);
   for (const auto path : {ChaCha20Path::kAvx2, ChaCha20Path::kAvx512}) {  // either way, same bytes
     EXPECT_EQ(ours(1000, nonce, 5, key, path), libsodium(1000, nonce, 5, key));
+  }
+}
+
+// The 128-bit path runs on every CPU, so the one-block-at-a-time loop is never the default: CPUs
+// without AVX2 (and EXACTDP_CPU_LEVEL=baseline) get the 128-bit path.
+TEST(ChaCha20, Vec128IsAlwaysAvailableAndTheDefaultWithoutAvx2) {
+  EXPECT_TRUE(chacha20_path_available(ChaCha20Path::kVec128));
+  EXPECT_NE(chacha20_fastest_path(), ChaCha20Path::kScalar);
+  if (!chacha20_path_available(ChaCha20Path::kAvx2)) {
+    EXPECT_EQ(chacha20_fastest_path(), ChaCha20Path::kVec128);
   }
 }
 
