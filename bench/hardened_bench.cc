@@ -20,6 +20,7 @@
 #include <exactdp/samplers/hardened_discrete_laplace.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/samplers/internal/constant_time.h>
+#include <exactdp/samplers/internal/fixed_exp52.h>
 #include <exactdp/samplers/internal/hardened_plans.h>
 #include <exactdp/samplers/seeded_bits.h>
 
@@ -99,11 +100,12 @@ void BM_HardenedDiscreteGaussianRejectionBatch(benchmark::State& state) {
 BENCHMARK(BM_HardenedDiscreteGaussianRejectionBatch)->DenseRange(2, 6)->ArgName("sigma2_index");
 
 // The same batch on the paths of a CPU without AVX-512 IFMA, forced on this one (the same values
-// and bits). Arg path: 0 = this CPU's paths; 1 = an AVX2 CPU's (the AVX2 group, the portable
+// and bits). Arg path: 0 = this CPU's paths; 1 = an AVX2 CPU's (the AVX2 group, the AVX2
 // exponential); 2 = the portable group (scan, select and exponential each on their own: what AVX2
 // CPUs ran before the AVX2 group, and what CPUs without AVX2 run); 3 and 4 = 1 and 2 with the
 // exponential replaced by a constant alpha of about 0.85 (wrong values, about the same
-// acceptance): the time of every other step.
+// acceptance): the time of every other step; 5 = 1 with the portable exponential (four scalar
+// chains of 64-bit products: what AVX2 CPUs ran before the AVX2 exponential).
 void constant_alpha(const internal::FixedExp52&, const uint128*, uint128* alpha) {
   for (std::size_t s = 0; s < internal::kFixedExp52Group; ++s) alpha[s] = uint128{0xD999} << 64;
 }
@@ -113,10 +115,14 @@ void BM_HardenedRejectionBatchPaths(benchmark::State& state) {
   const std::int64_t path = state.range(1);
   if (path >= 1) {
     plan.group = path % 2 == 1 ? internal::rejection_group_avx2() : nullptr;
-    plan.exp.group = path <= 2 ? internal::fixed_exp52_group_portable : constant_alpha;
+    const internal::FixedExp52GroupFn portable = internal::fixed_exp52_group_portable;
+    const internal::FixedExp52GroupFn avx2 = internal::fixed_exp52_group_avx2();  // nullptr without AVX2
+    const internal::FixedExp52GroupFn kExp[] = {nullptr, avx2 != nullptr ? avx2 : portable, portable,
+                                                constant_alpha, constant_alpha, portable};
+    plan.exp.group = kExp[path];
   }
   const char* const kPath[] = {" this CPU", " AVX2 group", " portable group", " AVX2 group, no exponential",
-                               " portable group, no exponential"};
+                               " portable group, no exponential", " AVX2 group, portable exponential"};
   state.SetLabel(std::string("sigma2=") + kSigma2[state.range(0)] + kPath[path]);
   SeededBits bits(Seed{});
   std::int64_t out[256];
@@ -127,7 +133,38 @@ void BM_HardenedRejectionBatchPaths(benchmark::State& state) {
   state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,
                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_HardenedRejectionBatchPaths)->ArgsProduct({{5, 6}, {0, 1, 2, 3, 4}})->ArgNames({"sigma2_index", "path"});
+BENCHMARK(BM_HardenedRejectionBatchPaths)->ArgsProduct({{5, 6}, {0, 1, 2, 3, 4, 5}})->ArgNames({"sigma2_index", "path"});
+
+// The exponential alone: FixedExp52 groups of kFixedExp52Group random H (h < 32), ns a value.
+// Arg impl: 0 = the portable group (four scalar chains of 64-bit products), 1 = the AVX2 group,
+// 2 = the group make_fixed_exp52 picks on this CPU (under EXACTDP_CPU_LEVEL).
+void BM_FixedExp52Group(benchmark::State& state) {
+  const internal::FixedExp52 t = internal::make_fixed_exp52();
+  const internal::FixedExp52GroupFn kImpl[] = {internal::fixed_exp52_group_portable, internal::fixed_exp52_group_avx2(),
+                                               t.group};
+  const internal::FixedExp52GroupFn group = kImpl[state.range(0)];
+  if (group == nullptr) {
+    state.SkipWithError("this CPU (or EXACTDP_CPU_LEVEL) has no such path");
+    return;
+  }
+  constexpr std::size_t kGroups = 64;  // 2048 inputs: in cache, not one repeated group
+  std::vector<uint128> h(kGroups * internal::kFixedExp52Group), alpha(h.size());
+  std::uint64_t x = 88172645463325252u;
+  for (uint128& v : h) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const std::uint64_t high = x;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    v = ((uint128{high} << 64) | x) >> 6;
+  }
+  for (auto _ : state) {
+    for (std::size_t g = 0; g < h.size(); g += internal::kFixedExp52Group) group(t, &h[g], &alpha[g]);
+    benchmark::DoNotOptimize(alpha.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * h.size()));
+  state.counters["ns/value"] = benchmark::Counter(static_cast<double>(state.iterations() * h.size()),
+                                                  benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_FixedExp52Group)->DenseRange(0, 2)->ArgName("impl");
 
 // The randomness alone of the rejection batch above: the same number of 64-bit words (its bits a
 // draw, measured on 2^16 draws first) read from the same seeded ChaCha20 source through a

@@ -200,8 +200,8 @@ FixedExp52 make_fixed_exp52() {
     t.sixteenth_limbs[0][i] = limbs[0];
     t.sixteenth_limbs[1][i] = limbs[1];
   }
-  const FixedExp52GroupFn ifma = fixed_exp52_group_ifma();
-  t.group = ifma != nullptr ? ifma : fixed_exp52_group_portable;
+  const FixedExp52GroupFn ifma = fixed_exp52_group_ifma(), avx2 = fixed_exp52_group_avx2();
+  t.group = ifma != nullptr ? ifma : avx2 != nullptr ? avx2 : fixed_exp52_group_portable;
   return t;
 }
 

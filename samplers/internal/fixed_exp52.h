@@ -189,5 +189,11 @@ template <unsigned N>
 void fixed_exp52_group_portable(const FixedExp52& t, const uint128* h, uint128* alpha) noexcept;
 // The IFMA group evaluation where the CPU has AVX-512 IFMA, else nullptr (for the tests).
 [[nodiscard]] FixedExp52GroupFn fixed_exp52_group_ifma() noexcept;
+// The AVX2 group evaluation (26-bit digits, vpmuludq; fixed_exp52_avx2.cc) where the CPU has AVX2
+// and EXACTDP_CPU_LEVEL allows it, else nullptr.
+[[nodiscard]] FixedExp52GroupFn fixed_exp52_group_avx2() noexcept;
+// The same evaluation stopped before alpha's shift: v (S_i 2^-r in units 2^-104) of each H, for the
+// tests (a wrong carry moves v by a unit that alpha's floor mostly hides). nullptr without AVX2.
+[[nodiscard]] FixedExp52GroupFn fixed_exp52_group_v_avx2() noexcept;
 
 }  // namespace exactdp::internal

@@ -3,8 +3,8 @@
 // kFixedExp52AlphaErrorUnits of 2^80 2^-h) at random inputs and at the edges of every split (n,
 // i/16, r1, r0); its products against GMP; the 64-bit-word evaluation against the definition
 // written out in GMP integers (which also checks that no Horner value leaves [0, its constant]);
-// the constants' ranges; and the AVX-512 IFMA group evaluation, where the CPU has it, bit for bit
-// against the one-at-a-time evaluation on the same inputs. Broken constants are caught.
+// the constants' ranges; and the AVX-512 IFMA and AVX2 group evaluations, where the CPU has them,
+// bit for bit against the one-at-a-time evaluation on the same inputs. Broken constants are caught.
 #include <gtest/gtest.h>
 #include <gmpxx.h>
 #include <mpfr.h>
@@ -174,30 +174,57 @@ TEST(FixedExp52, WordEvaluationMatchesTheLimbDefinition) {
   }
 }
 
-// The IFMA group (where this CPU has AVX-512 IFMA) and the portable group give alpha exactly as
-// fixed_exp52_alpha does, for every input, in every lane position.
+// The AVX2 evaluation (where this CPU has AVX2) before alpha's shift gives v exactly as exp52_v
+// (the word evaluation, checked against the definition above) on the same inputs, every input in
+// several lane positions: each carry of the 26-bit digits is seen here, where alpha's floor by
+// 2^(24 + n) would hide most one-unit slips.
+TEST(FixedExp52, Avx2DigitEvaluationMatchesTheWordEvaluation) {
+  const FixedExp52 t = make_fixed_exp52();
+  const FixedExp52GroupFn avx2_v = fixed_exp52_group_v_avx2();
+  if (avx2_v == nullptr) GTEST_SKIP() << "no AVX2 on this CPU (or EXACTDP_CPU_LEVEL=baseline)";
+  std::vector<uint128> all = inputs();
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 100000; ++i) all.push_back(((uint128{rng()} << 64) | rng()) >> 6);
+  for (std::size_t rotate = 0; rotate < 3; ++rotate) {
+    for (std::size_t first = rotate; first + kFixedExp52Group <= all.size(); first += kFixedExp52Group) {
+      uint128 v[kFixedExp52Group];
+      avx2_v(t, &all[first], v);
+      for (std::size_t s = 0; s < kFixedExp52Group; ++s) {
+        const uint128 h = all[first + s];
+        ASSERT_TRUE(v[s] == exp52_v(h, t, t.sixteenth[exp52_i(h)])) << "input " << to_mpz(h) << " lane " << s;
+      }
+    }
+  }
+}
+
+// The IFMA group (where this CPU has AVX-512 IFMA), the AVX2 group (where it has AVX2) and the
+// portable group give alpha exactly as fixed_exp52_alpha does, for every input, in every lane
+// position.
 TEST(FixedExp52, GroupsGiveTheSameBitsAsSingleEvaluations) {
   const FixedExp52 t = make_fixed_exp52();
-  const FixedExp52GroupFn ifma = fixed_exp52_group_ifma();
+  const FixedExp52GroupFn ifma = fixed_exp52_group_ifma(), avx2 = fixed_exp52_group_avx2();
   RecordProperty("ifma", ifma != nullptr ? "yes" : "no");
+  RecordProperty("avx2", avx2 != nullptr ? "yes" : "no");
   std::vector<uint128> all = inputs();
   std::mt19937_64 rng(3);
   for (int i = 0; i < 100000; ++i) all.push_back(((uint128{rng()} << 64) | rng()) >> 6);
+  const struct {
+    const char* name;
+    FixedExp52GroupFn group;
+  } groups[] = {{"portable", fixed_exp52_group_portable}, {"ifma", ifma}, {"avx2", avx2}, {"chosen", t.group}};
   for (std::size_t rotate = 0; rotate < 3; ++rotate) {  // every input in several lanes
     for (std::size_t first = rotate; first + kFixedExp52Group <= all.size(); first += kFixedExp52Group) {
-      uint128 portable[kFixedExp52Group], vector[kFixedExp52Group];
-      fixed_exp52_group_portable(t, &all[first], portable);
-      if (ifma != nullptr) ifma(t, &all[first], vector);
-      for (std::size_t s = 0; s < kFixedExp52Group; ++s) {
-        const uint128 expected = fixed_exp52_alpha(all[first + s], t);
-        ASSERT_TRUE(portable[s] == expected) << "portable, input " << first + s;
-        if (ifma != nullptr) {
-          ASSERT_TRUE(vector[s] == expected) << "ifma, input " << first + s << " lane " << s;
+      for (const auto& g : groups) {
+        if (g.group == nullptr) continue;
+        uint128 alpha[kFixedExp52Group];
+        g.group(t, &all[first], alpha);
+        for (std::size_t s = 0; s < kFixedExp52Group; ++s) {
+          ASSERT_TRUE(alpha[s] == fixed_exp52_alpha(all[first + s], t)) << g.name << ", input " << first + s << " lane " << s;
         }
       }
     }
   }
-  if (ifma == nullptr) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the portable group only";
+  if (ifma == nullptr || avx2 == nullptr) GTEST_SKIP() << "not every vector group runs on this CPU";
 }
 
 // Every Horner value is its constant minus a non-negative floor, so it is at most its constant; the
