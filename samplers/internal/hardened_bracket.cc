@@ -16,49 +16,36 @@ void select_bracket_group_portable(const BracketTable& t, const std::uint32_t* x
 
 #if defined(__x86_64__)
 namespace {
-
-// to[0 .. 7] = the eight 64-bit words low + high 2^32 of two planes' lanes (unpack: entries 0, 1,
-// 4, 5 and 2, 3, 6, 7, then the 128-bit halves put back in order).
-[[gnu::always_inline]] __attribute__((target("avx2"))) inline void store_pairs(std::uint64_t* to, __m256i low,
-                                                                               __m256i high) noexcept {
-  const __m256i a = _mm256_unpacklo_epi32(low, high);
-  const __m256i b = _mm256_unpackhi_epi32(low, high);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(to), _mm256_permute2x128_si256(a, b, 0x20));
-  _mm256_store_si256(reinterpret_cast<__m256i*>(to + 4), _mm256_permute2x128_si256(a, b, 0x31));
+// Entries 8 q .. 8 q + 7 of plane p.
+[[gnu::always_inline]] __attribute__((target("avx2"))) inline __m256i plane_block(const BracketPlanes& planes,
+                                                                                  unsigned p, std::size_t q) noexcept {
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(&planes[p][8 * q]));
 }
-
-// to[0 .. 7] = a plane's eight lanes, zero-extended.
-[[gnu::always_inline]] __attribute__((target("avx2"))) inline void store_widened(std::uint64_t* to,
-                                                                                 __m256i plane) noexcept {
-  _mm256_store_si256(reinterpret_cast<__m256i*>(to), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(plane)));
-  _mm256_store_si256(reinterpret_cast<__m256i*>(to + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(plane, 1)));
-}
-
 }  // namespace
 
 // Eight x at a time: lane s of plane p's result is word p of entry x_s, taken from the eight-entry
 // block q = x_s / 8 by a register permute (vpermd uses the low three bits of x_s) and kept by a
-// blend where x_s >= 8 q (blocks in increasing order, so the last kept block is x_s's); the 32-bit
-// planes then paired into 64-bit words, the top words zero-extended.
-__attribute__((target("avx2"))) void select_bracket_words_avx2(const BracketTable& t, const std::uint32_t* x,
-                                                               BracketWords& out) noexcept {
+// blend where x_s >= 8 q (blocks in increasing order, so the last kept block is x_s's). The loops
+// over the planes are unrolled, so that the six words stay in registers.
+__attribute__((target("avx2"))) void select_planes_avx2(const BracketPlanes& planes, std::size_t blocks,
+                                                        const std::uint32_t* x,
+                                                        std::uint32_t (*out)[kBracketGroup]) noexcept {
   for (std::size_t first = 0; first < kBracketGroup; first += 8) {
     const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + first));
     __m256i word[kBracketPlanes];
-    for (unsigned p = 0; p < kBracketPlanes; ++p) {
-      word[p] = _mm256_permutevar8x32_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(&t.planes[p][0])), at);
-    }
-    for (std::size_t q = 1; q < t.blocks; ++q) {
+#pragma GCC unroll 6
+    for (unsigned p = 0; p < kBracketPlanes; ++p) word[p] = _mm256_permutevar8x32_epi32(plane_block(planes, p, 0), at);
+    for (std::size_t q = 1; q < blocks; ++q) {
       const __m256i in_block = _mm256_cmpgt_epi32(at, _mm256_set1_epi32(static_cast<int>(8 * q - 1)));
+#pragma GCC unroll 6
       for (unsigned p = 0; p < kBracketPlanes; ++p) {
-        const __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(&t.planes[p][8 * q]));
-        word[p] = _mm256_blendv_epi8(word[p], _mm256_permutevar8x32_epi32(v, at), in_block);
+        word[p] = _mm256_blendv_epi8(word[p], _mm256_permutevar8x32_epi32(plane_block(planes, p, q), at), in_block);
       }
     }
-    store_pairs(out.base_low + first, word[0], word[1]);
-    store_widened(out.base_high + first, word[2]);
-    store_pairs(out.width_low + first, word[3], word[4]);
-    store_widened(out.width_high + first, word[5]);
+#pragma GCC unroll 6
+    for (unsigned p = 0; p < kBracketPlanes; ++p) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(&out[p][first]), word[p]);
+    }
   }
 }
 #endif
@@ -68,11 +55,14 @@ namespace {
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void select_bracket_group_avx2(const BracketTable& t, const std::uint32_t* x,
                                                                uint128* base, uint128* width) noexcept {
-  BracketWords words;
-  select_bracket_words_avx2(t, x, words);
+  alignas(32) std::uint32_t word[kBracketPlanes][kBracketGroup];
+  select_planes_avx2(t.planes, t.blocks, x, word);
+  const auto number = [&](unsigned first, std::size_t s) {
+    return (uint128{word[first + 2][s]} << 64) | (std::uint64_t{word[first + 1][s]} << 32) | word[first][s];
+  };
   for (std::size_t s = 0; s < kBracketGroup; ++s) {
-    base[s] = (uint128{words.base_high[s]} << 64) | words.base_low[s];
-    width[s] = (uint128{words.width_high[s]} << 64) | words.width_low[s];
+    base[s] = number(0, s);
+    width[s] = number(3, s);
   }
 }
 #endif
@@ -84,10 +74,10 @@ BracketSelectGroup best_bracket_select_group() noexcept {
   return select_bracket_group_portable;
 }
 
-void set_entry(BracketTable& t, std::size_t x, unsigned first_plane, const mpz_class& v) {
+void set_entry(BracketPlanes& planes, std::size_t x, unsigned first_plane, const mpz_class& v) {
   for (unsigned p = 0; p < 3; ++p) {
     const mpz_class word = (v >> (32 * p)) & 0xFFFFFFFFUL;
-    t.planes[first_plane + p][x] = static_cast<std::uint32_t>(word.get_ui());
+    planes[first_plane + p][x] = static_cast<std::uint32_t>(word.get_ui());
   }
 }
 
@@ -104,8 +94,10 @@ BracketTable make_bracket_table(const ThresholdTable& table, const FixedWidth& w
   mpz_class previous = 0;
   for (std::size_t x = 0; x < t.values; ++x) {
     const mpz_class next = x < table.entries ? table.threshold(x, width.limbs) : top;
-    set_entry(t, x, 0, previous);
-    set_entry(t, x, 3, next - previous);
+    set_entry(t.planes, x, 0, previous);
+    set_entry(t.planes, x, 3, next - previous);
+    set_entry(t.scaled, x, 0, previous << 16);
+    set_entry(t.scaled, x, 3, next - previous);
     previous = next;
   }
   t.select_group = best_bracket_select_group();

@@ -34,10 +34,15 @@ struct BracketTable;
 using BracketSelectGroup = void (*)(const BracketTable& t, const std::uint32_t* x, uint128* base,
                                     uint128* width);
 
+using BracketPlanes = std::uint32_t[kBracketPlanes][kMaxBracketEntries];
+
 struct BracketTable {
   std::size_t values = 0;  // K + 1
   std::size_t blocks = 0;  // ceil(values / 8)
-  alignas(32) std::uint32_t planes[kBracketPlanes][kMaxBracketEntries] = {};
+  alignas(32) BracketPlanes planes = {};
+  // The same brackets for the rejection method's AVX2 group: 2^16 T_(x-1) (below 2^96) as three
+  // 32-bit words, least significant first, then w_x's three words (as in planes).
+  alignas(32) BracketPlanes scaled = {};
   BracketSelectGroup select_group = nullptr;
 };
 
@@ -72,17 +77,12 @@ struct BracketTable {
   *width = (uint128{word[5]} << 64) | (std::uint64_t{word[4]} << 32) | word[3];
 }
 
-// The group select as 64-bit words (entry s: T_(x_s - 1) = base_high 2^64 + base_low, w_(x_s) the
-// same), for the rejection method's AVX2 group.
-struct BracketWords {
-  alignas(32) std::uint64_t base_low[kBracketGroup];
-  alignas(32) std::uint64_t base_high[kBracketGroup];
-  alignas(32) std::uint64_t width_low[kBracketGroup];
-  alignas(32) std::uint64_t width_high[kBracketGroup];
-};
 #if defined(__x86_64__)
-// The register-permute select (see above) into words; only on CPUs with AVX2 (the caller checks).
-void select_bracket_words_avx2(const BracketTable& t, const std::uint32_t* x, BracketWords& out) noexcept;
+// out[p][s] = planes[p][x[s]] for the six planes and s < kBracketGroup, by the register-permute
+// select (see above) over the first `blocks` eight-entry blocks; only on CPUs with AVX2 (the
+// caller checks).
+void select_planes_avx2(const BracketPlanes& planes, std::size_t blocks, const std::uint32_t* x,
+                        std::uint32_t (*out)[kBracketGroup]) noexcept;
 #endif
 
 // The group select, select_bracket once per x (any CPU).

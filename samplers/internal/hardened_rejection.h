@@ -100,11 +100,13 @@ struct HardenedRejectionPlan {
 //   within 2^-117 in h), below 2^122 (h < 121 log2(e) / 8 < 22); then fixed_exp52.h.
 // acceptance_exponent is H, acceptance_fraction alpha; the batch evaluates a group's alphas at
 // once (FixedExp52::group: AVX-512 IFMA where the CPU has it, the same bits).
-// exponent_of_m is H from M (the AVX2 group computes M on vector lanes, acceptance_exponent below).
+// exponent_of_m is H from M (the AVX2 group computes M on vector lanes, acceptance_exponent below):
+// with R = R1 2^64 + R0, H = M (2 R1) + floor((2 M) R0 / 2^64), two 64 x 64-bit products and no
+// shift (2 R1 < 2^64 as R < 2^127, 2 M < 2^60).
 [[gnu::always_inline]] inline uint128 exponent_of_m(const HardenedRejectionPlan& plan, std::uint64_t m) noexcept {
-  const uint128 high = uint128{m} * static_cast<std::uint64_t>(plan.log2e_over_two_s0 >> 64);
-  const uint128 low = uint128{m} * static_cast<std::uint64_t>(plan.log2e_over_two_s0);
-  return (high << 1) + (low >> 63);
+  const auto twice_high = static_cast<std::uint64_t>(plan.log2e_over_two_s0 >> 64) << 1;
+  const auto low = static_cast<std::uint64_t>(plan.log2e_over_two_s0);
+  return uint128{m} * twice_high + static_cast<std::uint64_t>((uint128{m << 1} * low) >> 64);
 }
 [[gnu::always_inline]] inline uint128 acceptance_exponent(const HardenedRejectionPlan& plan, std::uint64_t x,
                                                           std::uint64_t y) noexcept {

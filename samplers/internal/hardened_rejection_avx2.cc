@@ -2,15 +2,20 @@
 // AVX-512 IFMA (chosen when the plan is made: HardenedRejectionPlan::group). The steps of a
 // proposal (hardened_rejection.h) run on four proposals a vector of 64-bit lanes where they are
 // shifts, masks and small products: the windows (16-byte loads at public offsets of the group's
-// bits), u's digits, y and the sign, the table draws (the group scan of
-// hardened_scan.h), M = y (y + 2 k x) 2^(52 - 2 j) (y^2 and y x are 32 x 32-bit products), the
-// brackets as 64-bit words (hardened_bracket.h), the acceptance count on 32-bit limbs and the
-// decision. H = floor(M R / 2^63) stays scalar (two mulx, exponent_of_m), and the exponential is
-// the plan's group evaluation (FixedExp52::group). The same exact integers as the portable group
-// (acceptance_count, proposal_decision), so the same values and bits
-// (tests/samplers/hardened_rejection_group_test.cc runs both on the same streams and on
-// proposals placed on the acceptance boundary). No branch and no address depends on a secret;
-// the accept bits are declassified once for the delivery loop (hardened_rejection.h).
+// bits), u's digits, y and the sign, the table draws (the group scan of hardened_scan.h),
+// M = y (y + 2 k x) 2^(52 - 2 j) (y^2 and y x are 32 x 32-bit products), the brackets as 32-bit
+// words (hardened_bracket.h), the acceptance test on 32-bit limbs. H = floor(M R / 2^63) stays
+// scalar (two mulx, exponent_of_m), and the exponential is the plan's group evaluation
+// (FixedExp52::group). The same exact integers as the portable group (acceptance_count,
+// proposal_decision), so the same values and bits (tests/samplers/hardened_rejection_group_test.cc
+// runs both on the same streams and on proposals placed on the acceptance boundary). No branch and
+// no address depends on a secret; the accept bits are declassified once for the delivery loop
+// (hardened_rejection.h).
+//
+// Lane order: the passes work on eight proposals s .. s + 7 at a time. Where a vector holds them
+// as 32-bit lanes (u's digits, the table draws, the brackets), lane 2 i is proposal s + i and lane
+// 2 i + 1 proposal s + 4 + i, so that the low halves of its 64-bit lanes are the first four and the
+// high halves the other four: a mask or a shift moves them to 64-bit lanes, no permute.
 #include <exactdp/samplers/internal/hardened_rejection.h>
 #include <exactdp/core/cpu_level.h>
 
@@ -25,44 +30,43 @@ namespace {
 
 #define EXACTDP_AVX2_BMI2 __attribute__((target("avx2,bmi2")))
 
-constexpr std::size_t kQuads = kScanGroup / 4;  // vectors of four proposals a group
+// Four proposals as GCC vectors of 64-bit lanes (the operators give the shifts, masks, sums and
+// comparisons, which yield -1 or 0 a lane, never a branch); the products are intrinsics.
+using V4 = unsigned long long __attribute__((vector_size(32)));
+using Mask4 = long long __attribute__((vector_size(32)));
+constexpr unsigned long long kLow32 = 0xFFFFFFFFULL;
 
-// The fields of the group's proposals, lane s of each array for proposal s.
+// The fields of the group's proposals: 64-bit arrays in proposal order, 32-bit arrays in the
+// lane order above. Each pass writes what a later one reads as whole 32-byte vectors (a vector
+// load from narrower stores waits for them to reach the cache).
 struct Fields {
-  alignas(32) std::uint64_t high[kScanGroup];    // the windows
-  alignas(32) std::uint64_t low[kScanGroup];
-  alignas(32) std::uint64_t u_low[kScanGroup];   // u = u_high 2^64 + u_low, u_high < 2^16
-  alignas(32) std::uint64_t u_high[kScanGroup];
+  alignas(32) std::uint64_t u_scaled[3][kScanGroup];  // 2^16 u (< 2^96) as three 32-bit limbs
   alignas(32) std::uint64_t y[kScanGroup];
   alignas(32) std::uint64_t sign[kScanGroup];
-  alignas(32) std::uint64_t x[kScanGroup];
-  alignas(32) std::uint64_t m[kScanGroup];       // M (acceptance_exponent)
-  alignas(32) std::uint32_t digits[3 * kScanGroup];
+  alignas(32) std::uint32_t digits[3 * kScanGroup];   // u's 31-bit digits (the group scan's input)
   alignas(32) std::uint32_t below[kScanGroup];
-  alignas(32) std::uint32_t x32[kScanGroup];
+  alignas(32) std::uint32_t x[kScanGroup];
+  alignas(32) std::uint64_t m[kScanGroup];             // M (acceptance_exponent)
+  alignas(32) std::int64_t value[kScanGroup];          // +-z
+  alignas(32) std::uint64_t allowed[kScanGroup];       // 0 for z = 0 with the sign set, else -1
   alignas(32) uint128 exponent[kScanGroup];
   alignas(32) uint128 alpha[kScanGroup];
-  BracketWords bracket;
+  alignas(32) std::uint32_t bracket[kBracketPlanes][kScanGroup];  // BracketTable::scaled of x
   alignas(32) std::uint64_t accepted[kScanGroup];
-  alignas(32) std::int64_t value[kScanGroup];
 };
 
-EXACTDP_AVX2_BMI2 inline __m256i load4(const std::uint64_t* p) noexcept {
-  return _mm256_load_si256(reinterpret_cast<const __m256i*>(p));
+EXACTDP_AVX2_BMI2 inline V4 load4(const void* p) noexcept {
+  return (V4)_mm256_load_si256(static_cast<const __m256i*>(p));
 }
-EXACTDP_AVX2_BMI2 inline void store4(std::uint64_t* p, __m256i v) noexcept {
-  _mm256_store_si256(reinterpret_cast<__m256i*>(p), v);
-}
-// The low 32 bits of four 64-bit lanes into to[0 .. 3].
-EXACTDP_AVX2_BMI2 inline void store_low_halves(std::uint32_t* to, __m256i v) noexcept {
-  const __m256i packed = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
-  _mm_store_si128(reinterpret_cast<__m128i*>(to), _mm256_castsi256_si128(packed));
-}
-// Four (low, high) pairs, l0 h0 l1 h1 in first and l2 h2 l3 h3 in second, as l0 l1 l2 l3 and
-// h0 h1 h2 h3.
-EXACTDP_AVX2_BMI2 inline void deinterleave(__m256i first, __m256i second, __m256i& low, __m256i& high) noexcept {
-  low = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(first, second), 0xD8);
-  high = _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(first, second), 0xD8);
+EXACTDP_AVX2_BMI2 inline void store4(void* p, V4 v) noexcept { _mm256_store_si256(static_cast<__m256i*>(p), (__m256i)v); }
+// a b for a, b < 2^32 (the low halves of the lanes; the high halves are ignored).
+EXACTDP_AVX2_BMI2 inline V4 product(V4 a, V4 b) noexcept { return (V4)_mm256_mul_epu32((__m256i)a, (__m256i)b); }
+// The first (low halves) and second (high halves) four proposals of an eight-lane vector.
+EXACTDP_AVX2_BMI2 inline V4 first_four(V4 v) noexcept { return v & kLow32; }
+EXACTDP_AVX2_BMI2 inline V4 second_four(V4 v) noexcept { return v >> 32; }
+// The low 32 bits of the lanes of first and second as one vector in the lane order above.
+EXACTDP_AVX2_BMI2 inline void store_eight(std::uint32_t* to, V4 first, V4 second) noexcept {
+  store4(to, (V4)_mm256_blend_epi32((__m256i)first, (__m256i)(second << 32), 0xAA));
 }
 
 // The last window's 16 bytes lie inside the group's words (P <= 81 + 26).
@@ -96,132 +100,133 @@ EXACTDP_AVX2_BMI2 inline __m256i window_pair(const unsigned char* bytes, std::si
   return _mm256_or_si256(_mm256_sllv_epi64(x, shift), _mm256_slli_si256(carry, 8));
 }
 
-// The windows (the first bit at bit 127 of high:low, as rejection_proposal's) of the group's
-// proposals, four at a time from the stream's bytes. Byte loads at public offsets: a gather of the
-// words, or scalar shifts, cost more (gathers are slow or microcode-mitigated on some CPUs).
-EXACTDP_AVX2_BMI2 void cut_windows(const HardenedRejectionPlan& plan, const std::uint64_t* words, Fields& f) noexcept {
+// u's three 31-bit digits of four proposals.
+struct Digits4 {
+  V4 d0, d1, d2;
+};
+
+// Proposals s .. s + 3 (the first bit of each at bit 127 of its window high:low, as
+// rejection_proposal's): 2^16 u's limbs, the sign and y stored, u's digits returned. u is bits
+// 48 .. 127 of the window, so 2^16 u is bits 32 .. 127 with the low 16 cleared.
+EXACTDP_AVX2_BMI2 inline Digits4 cut_quad(const HardenedRejectionPlan& plan, const unsigned char* bytes,
+                                          std::size_t s, Fields& f) noexcept {
+  const std::size_t p = plan.proposal_bits(), at = s * p;
+  const __m256i pair0 = window_pair(bytes, at, at + p), pair1 = window_pair(bytes, at + 2 * p, at + 3 * p);
+  const V4 low = (V4)_mm256_permute4x64_epi64(_mm256_unpacklo_epi64(pair0, pair1), 0xD8);
+  const V4 high = (V4)_mm256_permute4x64_epi64(_mm256_unpackhi_epi64(pair0, pair1), 0xD8);
+  store4(f.u_scaled[0] + s, (low >> 32) & 0xFFFF0000ULL);
+  store4(f.u_scaled[1] + s, high & kLow32);
+  store4(f.u_scaled[2] + s, high >> 32);
+  store4(f.sign + s, (low >> 47) & 1);
+  store4(f.y + s, (low >> (47 - plan.j)) & ((1ULL << plan.j) - 1));
+  const V4 u_low = (high << 16) | (low >> 48), u_high = high >> 48;
+  constexpr unsigned long long kDigit = (1ULL << kScanDigitBits) - 1;
+  return {u_low & kDigit, (u_low >> kScanDigitBits) & kDigit, (u_low >> (2 * kScanDigitBits)) | (u_high << 2)};
+}
+
+// The fields of the group's proposals, eight at a time from the stream's bytes (byte loads at
+// public offsets: a gather of the words, or scalar shifts, cost more; gathers are slow or
+// microcode-mitigated on some CPUs), u's digits as the group scan reads them.
+EXACTDP_AVX2_BMI2 void cut_fields(const HardenedRejectionPlan& plan, const std::uint64_t* words, Fields& f) noexcept {
   alignas(32) unsigned char bytes[8 * kRejectionGroupWords];
   stream_bytes(words, bytes);
-  const std::size_t p = plan.proposal_bits();
-  for (std::size_t q = 0; q < kQuads; ++q) {
-    const std::size_t at = 4 * q * p;
-    __m256i low, high;
-    deinterleave(window_pair(bytes, at, at + p), window_pair(bytes, at + 2 * p, at + 3 * p), low, high);
-    store4(f.low + 4 * q, low);
-    store4(f.high + 4 * q, high);
+  for (std::size_t s = 0; s < kScanGroup; s += 8) {
+    const Digits4 first = cut_quad(plan, bytes, s, f);
+    const Digits4 second = cut_quad(plan, bytes, s + 4, f);
+    store_eight(f.digits + s, first.d0, second.d0);
+    store_eight(f.digits + kScanGroup + s, first.d1, second.d1);
+    store_eight(f.digits + 2 * kScanGroup + s, first.d2, second.d2);
   }
 }
 
-// Proposals 4 q .. 4 q + 3: u, its three 31-bit digits, the sign and y from their windows.
-EXACTDP_AVX2_BMI2 void cut_fields(const HardenedRejectionPlan& plan, std::size_t q, Fields& f) noexcept {
-  const __m256i high = load4(f.high + 4 * q), low = load4(f.low + 4 * q);
-  const __m256i u_low = _mm256_or_si256(_mm256_slli_epi64(high, 16), _mm256_srli_epi64(low, 48));
-  const __m256i u_high = _mm256_srli_epi64(high, 48);
-  const __m256i digit = _mm256_set1_epi64x((1LL << kScanDigitBits) - 1);
-  const std::size_t s = 4 * q;
-  store4(f.u_low + s, u_low);
-  store4(f.u_high + s, u_high);
-  store4(f.sign + s, _mm256_and_si256(_mm256_srli_epi64(low, 47), _mm256_set1_epi64x(1)));
-  const __m128i y_shift = _mm_cvtsi32_si128(static_cast<int>(47 - plan.j));
-  store4(f.y + s, _mm256_and_si256(_mm256_srl_epi64(low, y_shift), _mm256_set1_epi64x((1LL << plan.j) - 1)));
-  store_low_halves(f.digits + s, _mm256_and_si256(u_low, digit));
-  store_low_halves(f.digits + kScanGroup + s, _mm256_and_si256(_mm256_srli_epi64(u_low, kScanDigitBits), digit));
-  store_low_halves(f.digits + 2 * kScanGroup + s,
-                   _mm256_or_si256(_mm256_srli_epi64(u_low, 2 * kScanDigitBits), _mm256_slli_epi64(u_high, 2)));
+// For proposals s .. s + 3 with their table draws x: M = (y y + ((y x) << (j + 1))) << (52 - 2 j)
+// (y < 2^26 and x < 64, so y y and y x are exact 32 x 32-bit products, and the sum is
+// y (y + (x << (j + 1))) < 2^59, the integer acceptance_exponent forms), the signed value +-z,
+// z = (x << j) + y, and whether it may be accepted (not z = 0 with the sign set).
+EXACTDP_AVX2_BMI2 inline void quad_products(const HardenedRejectionPlan& plan, V4 x, std::size_t s,
+                                            Fields& f) noexcept {
+  const V4 y = load4(f.y + s);
+  const V4 sum = product(y, y) + (product(y, x) << (plan.j + 1));
+  store4(f.m + s, sum << (52 - 2 * plan.j));
+  const V4 z = (x << plan.j) + y;
+  const V4 negative = V4{} - load4(f.sign + s);  // -1 where the sign is set
+  store4(f.value + s, (z ^ negative) - negative);
+  store4(f.allowed + s, ~((V4)(z == V4{}) & negative));
 }
 
-// x = entries - below and M = (y y + ((y x) << (j + 1))) << (52 - 2 j) for proposals 4 q .. 4 q + 3:
-// y < 2^26 and x < 64, so y y and y x are exact 32 x 32-bit products, and the sum is
-// y (y + (x << (j + 1))) < 2^59, the integer acceptance_exponent forms.
-EXACTDP_AVX2_BMI2 void exponent_products(const HardenedRejectionPlan& plan, std::size_t q, Fields& f) noexcept {
-  const std::size_t s = 4 * q;
-  const __m256i below = _mm256_cvtepu32_epi64(_mm_load_si128(reinterpret_cast<const __m128i*>(f.below + s)));
-  const __m256i x = _mm256_sub_epi64(_mm256_set1_epi64x(static_cast<long long>(plan.half_scan.entries)), below);
-  const __m256i y = load4(f.y + s);
-  const __m128i up = _mm_cvtsi32_si128(static_cast<int>(plan.j + 1));
-  const __m128i scale = _mm_cvtsi32_si128(static_cast<int>(52 - 2 * plan.j));
-  const __m256i sum = _mm256_add_epi64(_mm256_mul_epu32(y, y), _mm256_sll_epi64(_mm256_mul_epu32(y, x), up));
-  store4(f.x + s, x);
-  store4(f.m + s, _mm256_sll_epi64(sum, scale));
-  store_low_halves(f.x32 + s, x);
+// The table draws x = entries - below (for the bracket select) and quad_products of the group.
+EXACTDP_AVX2_BMI2 void exponent_products(const HardenedRejectionPlan& plan, Fields& f) noexcept {
+  const __m256i entries = _mm256_set1_epi32(static_cast<int>(plan.half_scan.entries));
+  for (std::size_t s = 0; s < kScanGroup; s += 8) {
+    const __m256i below = _mm256_load_si256(reinterpret_cast<const __m256i*>(f.below + s));
+    const V4 x = (V4)_mm256_sub_epi32(entries, below);
+    store4(f.x + s, x);
+    quad_products(plan, first_four(x), s, f);
+    quad_products(plan, second_four(x), s + 4, f);
+  }
 }
 
-// Four proposals as GCC vectors of 64-bit lanes (the operators give the shifts, masks and unsigned
-// comparisons, which yield -1 or 0 a lane, never a branch); the products are intrinsics.
-using V4 = unsigned long long __attribute__((vector_size(32)));
-using Mask4 = long long __attribute__((vector_size(32)));
-constexpr unsigned long long kLow32 = 0xFFFFFFFFULL;
-
-EXACTDP_AVX2_BMI2 inline V4 load_v4(const std::uint64_t* p) noexcept { return (V4)load4(p); }
-// a b for a, b < 2^32 (the low halves of the lanes).
-EXACTDP_AVX2_BMI2 inline V4 product(V4 a, V4 b) noexcept { return (V4)_mm256_mul_epu32((__m256i)a, (__m256i)b); }
-
-// The acceptance count floor(alpha w / 2^80) (acceptance_count, hardened_rejection.h) of four lanes
-// on 32-bit limbs: alpha = a2 2^64 + a1 2^32 + a0 (a2 < 2^16), w the same (w2 <= 2^16), the
-// products p_ij = a_i w_j < 2^64 summed by column with their carries:
+// The acceptance test of four proposals: the residual r = u - T_(x-1) below the count
+// floor(alpha w / 2^80) (acceptance_count, hardened_rejection.h). On 32-bit limbs: alpha =
+// a2 2^64 + a1 2^32 + a0 (a2 < 2^16), w the same (w2 < 2^16), the products p_ij = a_i w_j < 2^64
+// summed by column with their carries,
 //   c1 = p00 / 2^32 + (p01 mod 2^32) + (p10 mod 2^32) < 3 2^32,
 //   c2 = c1 / 2^32 + p01 / 2^32 + p10 / 2^32 + (p11 mod 2^32) + p02 + p20 < 2^50,
-//   c3 = p11 / 2^32 + p12 + p21 < 2^50 (floors), so that
-//   T = floor(alpha w / 2^64) = c2 + c3 2^32 + p22 2^64 exactly, and the count is floor(T / 2^16)
-// as a low and a high word (T < 2^97).
-struct Count4 {
-  V4 low, high;
-};
-EXACTDP_AVX2_BMI2 inline Count4 acceptance_count4(V4 alpha_low, V4 alpha_high, V4 width_low, V4 width_high) noexcept {
-  const V4 a0 = alpha_low & kLow32, a1 = alpha_low >> 32, a2 = alpha_high;
-  const V4 w0 = width_low & kLow32, w1 = width_low >> 32, w2 = width_high;
-  const V4 p01 = product(a0, w1), p10 = product(a1, w0), p11 = product(a1, w1);
-  const V4 c1 = (product(a0, w0) >> 32) + (p01 & kLow32) + (p10 & kLow32);
-  const V4 c2 = (c1 >> 32) + (p01 >> 32) + (p10 >> 32) + (p11 & kLow32) + product(a0, w2) + product(a2, w0);
-  const V4 c3 = (p11 >> 32) + product(a1, w2) + product(a2, w1);
-  const V4 t_low = c2 + (c3 << 32);
-  const V4 carry = (V4)(t_low < c2) & 1;  // the comparison's -1 a lane where the sum wrapped
-  const V4 t_high = (c3 >> 32) + product(a2, w2) + carry;
-  return {(t_low >> 16) | (t_high << 48), t_high >> 16};
+//   c3 = p11 / 2^32 + p12 + p21 < 2^50 (floors),
+// so that T = floor(alpha w / 2^64) = c2 + c3 2^32 + p22 2^64 exactly. r < floor(T / 2^16) exactly
+// when E = T - 2^16 (r + 1) >= 0: with 2^16 u = U2 2^64 + U1 2^32 + U0 and 2^16 T_(x-1) = B2 2^64 +
+// B1 2^32 + B0 (32-bit limbs; BracketTable::scaled), E's columns e0 = c2 - U0 + B0 - 2^16,
+// e1 = c3 - U1 + B1 + floor(e0 / 2^32), e2 = p22 - U2 + B2 + floor(e1 / 2^32) lie within +-2^51,
+// and E >= 0 exactly when e2 >= 0. The floors of the signed e0, e1 are logical shifts of e + 2^34
+// (>= 0), less 4.
+EXACTDP_AVX2_BMI2 inline V4 accepted4(V4 alpha_low, V4 alpha_high, const V4 (&w)[3], const V4 (&b)[3],
+                                      const Fields& f, std::size_t s) noexcept {
+  const V4 a0 = alpha_low, a1 = alpha_low >> 32, a2 = alpha_high;
+  const V4 p01 = product(a0, w[1]), p10 = product(a1, w[0]), p11 = product(a1, w[1]);
+  const V4 c1 = (product(a0, w[0]) >> 32) + (p01 & kLow32) + (p10 & kLow32);
+  const V4 c2 = (c1 >> 32) + (p01 >> 32) + (p10 >> 32) + (p11 & kLow32) + product(a0, w[2]) + product(a2, w[0]);
+  const V4 c3 = (p11 >> 32) + product(a1, w[2]) + product(a2, w[1]);
+  constexpr unsigned long long kOffset = 1ULL << 34;
+  const V4 e0 = c2 + b[0] - load4(f.u_scaled[0] + s) + (kOffset - (1ULL << 16));
+  const V4 e1 = c3 + b[1] - load4(f.u_scaled[1] + s) + (e0 >> 32) + (kOffset - 4);
+  const V4 e2 = product(a2, w[2]) + b[2] - load4(f.u_scaled[2] + s) + (e1 >> 32) - 4;
+  return (V4)((Mask4)e2 >= 0) & load4(f.allowed + s) & 1;
 }
 
-// Lanes 4 q .. 4 q + 3 of the uint128 array v as their low and high words.
-EXACTDP_AVX2_BMI2 inline void split_words(const uint128* v, V4& low, V4& high) noexcept {
-  const __m256i first = _mm256_load_si256(reinterpret_cast<const __m256i*>(v));      // l0 h0 l1 h1
-  const __m256i second = _mm256_load_si256(reinterpret_cast<const __m256i*>(v + 2));  // l2 h2 l3 h3
-  __m256i l, h;
-  deinterleave(first, second, l, h);
-  low = (V4)l;
-  high = (V4)h;
+// alpha of proposals s .. s + 3 (uint128 words low, high, low, high) as its low and high words.
+EXACTDP_AVX2_BMI2 inline void split_alpha(const uint128* v, V4& low, V4& high) noexcept {
+  const __m256i first = _mm256_load_si256(reinterpret_cast<const __m256i*>(v));
+  const __m256i second = _mm256_load_si256(reinterpret_cast<const __m256i*>(v + 2));
+  low = (V4)_mm256_permute4x64_epi64(_mm256_unpacklo_epi64(first, second), 0xD8);
+  high = (V4)_mm256_permute4x64_epi64(_mm256_unpackhi_epi64(first, second), 0xD8);
 }
 
-// The decisions and signed values of proposals 4 q .. 4 q + 3 (proposal_decision on four lanes):
-// the residual u - T_(x-1) below the count, and never z = 0 with the sign set.
-EXACTDP_AVX2_BMI2 void decide(const HardenedRejectionPlan& plan, std::size_t q, Fields& f) noexcept {
-  const std::size_t s = 4 * q;
-  const BracketWords& b = f.bracket;
+// The decisions of proposals s .. s + 7 from their brackets (eight-lane vectors) and alphas.
+EXACTDP_AVX2_BMI2 void decide(std::size_t s, Fields& f) noexcept {
+  V4 plane[kBracketPlanes];
+  for (unsigned p = 0; p < kBracketPlanes; ++p) plane[p] = load4(f.bracket[p] + s);
   V4 alpha_low, alpha_high;
-  split_words(f.alpha + s, alpha_low, alpha_high);
-  const Count4 count = acceptance_count4(alpha_low, alpha_high, load_v4(b.width_low + s), load_v4(b.width_high + s));
-  const V4 u_low = load_v4(f.u_low + s), base_low = load_v4(b.base_low + s);
-  const V4 residual_low = u_low - base_low;
-  const V4 residual_high = load_v4(f.u_high + s) - load_v4(b.base_high + s) + (V4)(u_low < base_low);
-  const Mask4 below = (residual_high < count.high) | ((residual_high == count.high) & (residual_low < count.low));
-  const V4 z = (load_v4(f.x + s) << plan.j) + load_v4(f.y + s);
-  const V4 negative = V4{} - load_v4(f.sign + s);  // -1 where the sign bit is set
-  const V4 value = (z ^ negative) - negative;
-  const V4 accepted = (V4)(below & ~((Mask4)(z == V4{}) & (Mask4)negative)) & 1;
-  _mm256_store_si256(reinterpret_cast<__m256i*>(f.value + s), (__m256i)value);
-  store4(f.accepted + s, (__m256i)accepted);
+  split_alpha(f.alpha + s, alpha_low, alpha_high);
+  const V4 w_first[3] = {plane[3], plane[4], plane[5]};  // products read the low halves only
+  const V4 b_first[3] = {first_four(plane[0]), first_four(plane[1]), first_four(plane[2])};
+  store4(f.accepted + s, accepted4(alpha_low, alpha_high, w_first, b_first, f, s));
+  split_alpha(f.alpha + s + 4, alpha_low, alpha_high);
+  const V4 w_second[3] = {second_four(plane[3]), second_four(plane[4]), second_four(plane[5])};
+  const V4 b_second[3] = {second_four(plane[0]), second_four(plane[1]), second_four(plane[2])};
+  store4(f.accepted + s + 4, accepted4(alpha_low, alpha_high, w_second, b_second, f, s + 4));
 }
 
 EXACTDP_AVX2_BMI2 std::size_t group_avx2(const HardenedRejectionPlan& plan, const std::uint64_t* words,
                                          std::size_t count, std::int64_t mean, std::int64_t* out) noexcept {
   Fields f;
-  cut_windows(plan, words, f);
-  for (std::size_t q = 0; q < kQuads; ++q) cut_fields(plan, q, f);
+  cut_fields(plan, words, f);
   const ScanTable& t = plan.half_scan;
   t.count_group(t.digits.data(), t.padded, t.entries, f.digits, f.below);
-  for (std::size_t q = 0; q < kQuads; ++q) exponent_products(plan, q, f);
+  exponent_products(plan, f);
   for (std::size_t s = 0; s < kScanGroup; ++s) f.exponent[s] = exponent_of_m(plan, f.m[s]);
   plan.exp.group(plan.exp, f.exponent, f.alpha);
-  select_bracket_words_avx2(plan.brackets, f.x32, f.bracket);
-  for (std::size_t q = 0; q < kQuads; ++q) decide(plan, q, f);
+  select_planes_avx2(plan.brackets.scaled, plan.brackets.blocks, f.x, f.bracket);
+  for (std::size_t s = 0; s < kScanGroup; s += 8) decide(s, f);
   EXACTDP_DECLASSIFY(f.accepted);
   return compact_accepted(f.value, f.accepted, count, mean, out);
 }

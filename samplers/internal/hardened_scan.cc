@@ -45,15 +45,24 @@ template <unsigned C>
                                                      std::uint32_t* below_out) noexcept {
   using Signed = std::int32_t __attribute__((vector_size(kScanLanes * sizeof(std::int32_t))));
   constexpr unsigned kBlocks = kScanGroup / kScanLanes;
+  // Every loop over c and b unrolled, so that uv and below are registers: a stack copy of u's
+  // digits read back a whole vector at a time waits for its half-vector stores to land.
   Signed uv[C][kBlocks];
+#pragma GCC unroll 8
   for (unsigned c = 0; c < C; ++c) {
+#pragma GCC unroll 8
     for (unsigned b = 0; b < kBlocks; ++b) std::memcpy(&uv[c][b], u + c * kScanGroup + b * kScanLanes, sizeof(Signed));
   }
-  Signed below[kBlocks] = {};
-  for (std::size_t i = 0; i < entries; ++i) {
-    Signed borrow[kBlocks] = {};  // 0 or -1 per lane
+  Signed below[kBlocks];
 #pragma GCC unroll 8
-    for (unsigned c = 0; c < C; ++c) {
+  for (unsigned b = 0; b < kBlocks; ++b) below[b] = Signed{};
+  for (std::size_t i = 0; i < entries; ++i) {
+    Signed borrow[kBlocks];  // 0 or -1 per lane
+    const auto t0 = static_cast<std::int32_t>(digits[i]);
+#pragma GCC unroll 8
+    for (unsigned b = 0; b < kBlocks; ++b) borrow[b] = uv[0][b] < t0;
+#pragma GCC unroll 8
+    for (unsigned c = 1; c < C; ++c) {
       const auto t = static_cast<std::int32_t>(digits[c * padded + i]);
 #pragma GCC unroll 8
       for (unsigned b = 0; b < kBlocks; ++b) borrow[b] = (uv[c][b] + borrow[b]) < t;
@@ -61,6 +70,7 @@ template <unsigned C>
 #pragma GCC unroll 8
     for (unsigned b = 0; b < kBlocks; ++b) below[b] -= borrow[b];
   }
+#pragma GCC unroll 8
   for (unsigned b = 0; b < kBlocks; ++b) std::memcpy(below_out + b * kScanLanes, &below[b], sizeof(Signed));
 }
 
