@@ -2,7 +2,7 @@
 // (samplers/internal/hardened_bracket.h), against the thresholds read with GMP: the masked
 // single select for every x, and the group select this CPU runs (AVX2 register permutes where it
 // has them) and the portable one on random and extreme index patterns, for tables of 1 to 63
-// entries (1 to 8 eight-entry blocks).
+// entries (1 to 8 eight-entry blocks); the scaled planes of the AVX2 rejection group.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -85,6 +85,38 @@ TEST(HardenedBracket, SingleAndGroupSelectsGiveTheTableEntries) {
         }
       }
     }
+  }
+}
+
+// Word p of v (32 bits, least significant first).
+std::uint32_t word_of(const mpz_class& v, unsigned p) {
+  return static_cast<std::uint32_t>(mpz_class((v >> (32 * p)) & 0xFFFFFFFFUL).get_ui());
+}
+
+// The AVX2 rejection group's planes: 2^16 T_(x-1) and w_x as 32-bit words, for every x, and
+// their register-permute select where this CPU has AVX2.
+TEST(HardenedBracket, ScaledPlanesHoldTheShiftedBases) {
+  SeededBits bits(test_support::fixed_seed(77, 2));
+  for (const std::size_t entries : {1U, 8U, 21U, 63U}) {
+    const ThresholdTable table = random_table(entries, bits);
+    const BracketTable t = make_bracket_table(table, fixed_width(80));
+    const auto expected = expected_brackets(table);
+    for (std::size_t x = 0; x <= entries; ++x) {
+      for (unsigned p = 0; p < 3; ++p) {
+        ASSERT_EQ(t.scaled[p][x], word_of(expected[x].first << 16, p)) << entries << " entries, x = " << x;
+        ASSERT_EQ(t.scaled[3 + p][x], word_of(expected[x].second, p)) << entries << " entries, x = " << x;
+      }
+    }
+#if defined(__x86_64__)
+    if (!__builtin_cpu_supports("avx2")) continue;
+    std::uint32_t x[kBracketGroup];
+    for (std::size_t s = 0; s < kBracketGroup; ++s) x[s] = static_cast<std::uint32_t>(bits.bits(8) % (entries + 1));
+    alignas(32) std::uint32_t out[kBracketPlanes][kBracketGroup];
+    select_planes_avx2(t.scaled, t.blocks, x, out);
+    for (std::size_t s = 0; s < kBracketGroup; ++s) {
+      for (unsigned p = 0; p < kBracketPlanes; ++p) ASSERT_EQ(out[p][s], t.scaled[p][x[s]]) << "x = " << x[s];
+    }
+#endif
   }
 }
 

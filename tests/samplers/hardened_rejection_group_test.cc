@@ -6,9 +6,9 @@
 //     (whole and partial groups, j from 5 to 26, a non-dyadic s0);
 //   * on proposals made to sit on the acceptance boundary (the residual one below and at
 //     floor(alpha w_x / 2^80)) or on the edges of the table draw's interval (u = T_(x-1) and
-//     T_x - 1), every x, y and sign random: the same accept decisions and values as
-//     rejection_proposal. A count off by one unit or a scan's `<=` for `<` is caught, which random
-//     streams would almost never show.
+//     T_x - 1), x, y and the sign random or at their ends: the same accept decisions and values
+//     as rejection_proposal, at the sigma2 above and at every j from 4 to 26. A count off by one
+//     unit or a scan's `<=` for `<` is caught, which random streams would almost never show.
 // Each kernel is skipped where the CPU lacks it (AVX-512 IFMA; AVX2 and BMI2).
 #include <gtest/gtest.h>
 
@@ -105,28 +105,64 @@ Crafted boundary_proposal(const HardenedRejectionPlan& plan, std::uint64_t x, st
   return c;
 }
 
+// x or y random, or at its ends (0 and K, 0 and k - 1: alpha's largest and smallest, z = 0).
+std::uint64_t edge_or_random(std::mt19937_64& rng, std::uint64_t last) {
+  const std::uint64_t r = rng();
+  return r % 8 == 0 ? 0 : r % 8 == 1 ? last : (r >> 3) % (last + 1);
+}
+
+// `rounds` groups of crafted proposals (boundary_proposal, each lane's mode in turn) through the
+// kernel, against rejection_proposal one at a time.
+void expect_same_boundary_decisions(RejectionGroupFn kernel, const HardenedRejectionPlan& plan, int rounds,
+                                    std::mt19937_64& rng, const std::string& label) {
+  const unsigned p = plan.proposal_bits();
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<std::uint64_t> words(internal::kRejectionGroupWords, 0);
+    std::vector<std::int64_t> expected;
+    std::size_t at = 0;
+    for (std::size_t lane = 0; lane < internal::kScanGroup; ++lane) {
+      const std::uint64_t x = edge_or_random(rng, plan.half.entries);
+      const std::uint64_t y = edge_or_random(rng, (std::uint64_t{1} << plan.j) - 1);
+      const Crafted c = boundary_proposal(plan, x, y, (rng() & 1) != 0, static_cast<unsigned>(lane + round) % 4);
+      put_bits(words, at, c.window >> (128 - p), p);
+      std::int64_t value = 0;
+      if (internal::rejection_proposal(plan, c.window, &value) != 0) expected.push_back(value + 11);
+    }
+    std::vector<std::int64_t> got(internal::kScanGroup, 0);
+    got.resize(kernel(plan, words.data(), internal::kScanGroup, 11, got.data()));
+    ASSERT_EQ(got, expected) << label << ", round " << round;
+  }
+}
+
 TEST_P(RejectionGroupKernel, SameDecisionsOnTheAcceptanceBoundary) {
-  const RejectionGroupFn kernel = kernel_;
   std::mt19937_64 rng(20261129);
   for (const char* s : kSigma2) {
     const HardenedRejectionPlan plan = internal::make_rejection_plan(parse_rational("sigma2", s));
-    const unsigned p = plan.proposal_bits();
-    for (int round = 0; round < 200; ++round) {
-      std::vector<std::uint64_t> words(internal::kRejectionGroupWords, 0);
-      std::vector<std::int64_t> expected;
-      std::size_t at = 0;
-      for (std::size_t lane = 0; lane < internal::kScanGroup; ++lane) {
-        const std::uint64_t x = rng() % (plan.half.entries + 1);
-        const std::uint64_t y = rng() & ((std::uint64_t{1} << plan.j) - 1);
-        const Crafted c = boundary_proposal(plan, x, y, (rng() & 1) != 0, static_cast<unsigned>(lane + round) % 4);
-        put_bits(words, at, c.window >> (128 - p), p);
-        std::int64_t value = 0;
-        if (internal::rejection_proposal(plan, c.window, &value) != 0) expected.push_back(value + 11);
-      }
-      std::vector<std::int64_t> got(internal::kScanGroup, 0);
-      got.resize(kernel(plan, words.data(), internal::kScanGroup, 11, got.data()));
-      ASSERT_EQ(got, expected) << "sigma2 = " << s << ", round " << round;
-    }
+    expect_same_boundary_decisions(kernel_, plan, 200, rng, std::string("sigma2 = ") + s);
+  }
+}
+
+// Every j the method covers (sigma2 = s0 4^j, s0 = (4 j + 40) / (j + 1) in [4, 16), mostly not
+// dyadic: y's width, the shifts of M and z and the window's cut change with j): the boundary
+// decisions, and the values and bits of a stream against the portable group.
+TEST_P(RejectionGroupKernel, SameDecisionsAndValuesForEveryJ) {
+  std::mt19937_64 rng(20261130);
+  for (unsigned j = 4; j <= 26; ++j) {
+    const mpq_class s0(4 * j + 40, j + 1);
+    const mpq_class sigma2 = s0 * mpq_class(mpz_class(1) << (2 * j));
+    HardenedRejectionPlan plan = internal::make_rejection_plan(sigma2);
+    ASSERT_EQ(plan.j, j);
+    const std::string label = "j = " + std::to_string(j);
+    expect_same_boundary_decisions(kernel_, plan, 40, rng, label);
+    plan.group = kernel_;
+    HardenedRejectionPlan portable = plan;
+    portable.group = nullptr;
+    SeededBits a(test_support::fixed_seed(79, j)), b(test_support::fixed_seed(79, j));
+    std::vector<std::int64_t> expected(77), got(77);
+    internal::draw_hardened_rejection_n(a, portable, 5, expected.data(), expected.size());
+    internal::draw_hardened_rejection_n(b, plan, 5, got.data(), got.size());
+    EXPECT_EQ(got, expected) << label;
+    EXPECT_EQ(b.bits_consumed(), a.bits_consumed()) << label;
   }
 }
 
