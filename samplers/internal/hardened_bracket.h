@@ -58,7 +58,9 @@ struct BracketTable {
   const Lanes want = {x, x, x, x, x, x, x, x};
   const Lanes eight = {8, 8, 8, 8, 8, 8, 8, 8};
   Lanes at = {0, 1, 2, 3, 4, 5, 6, 7};
-  Lanes acc[kBracketPlanes] = {};
+  Lanes acc[kBracketPlanes];
+#pragma GCC unroll 6
+  for (unsigned p = 0; p < kBracketPlanes; ++p) acc[p] = Lanes{};  // registers, not a memset
   for (std::size_t i = 0; i < t.blocks * 8; i += 8) {
     const Lanes keep = (Lanes)(at == want);  // NOLINT: a vector cast of the same size
 #pragma GCC unroll 6

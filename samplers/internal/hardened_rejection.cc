@@ -2,6 +2,7 @@
 
 #include <mpfr.h>
 
+#include <cstring>
 #include <stdexcept>
 
 #include <exactdp/core/interval.h>
@@ -159,14 +160,22 @@ inline uint128 proposal_window(Source& bits, unsigned p) {
 // words inside the array (the windows of proposals past count read zeros).
 static_assert(kRejectionGroupWords >= (kRejectionWidthBits + 1 + 26) / 2 + 1 + 8,
               "the IFMA group loads 16 words from any proposal's");
+// A whole group's bits fill at least kZeroedTail words (32 P >= 32 85 bits): the zeros after them
+// are written as a fixed-size block first (a few vector stores; a fill of a variable length is a
+// `rep stos`, slow to start), then the bits over its front.
+constexpr std::size_t kZeroedTail = 40;
+static_assert(kScanGroup * (kRejectionWidthBits + 1 + 4) / 64 >= kZeroedTail, "a group's bits reach the zeroed tail");
 inline void read_group_words(BitSource::Reader& bits, unsigned p, std::size_t count, std::uint64_t* w) {
   const std::size_t total = count * p;
   const std::size_t whole = total / 64;
   const auto rest = static_cast<unsigned>(total % 64);
+  using Pair = std::uint64_t __attribute__((vector_size(16)));
+  const Pair zero = {0, 0};
+#pragma GCC unroll 12
+  for (std::size_t k = kZeroedTail; k < kRejectionGroupWords; k += 2) std::memcpy(w + k, &zero, sizeof zero);
+  if (whole < kZeroedTail) std::memset(w + whole, 0, (kZeroedTail - whole) * sizeof(std::uint64_t));
   bits.words(w, whole);
-  std::size_t next = whole;
-  if (rest != 0) w[next++] = bits.bits(rest) << (64 - rest);
-  for (; next < kRejectionGroupWords; ++next) w[next] = 0;
+  if (rest != 0) w[whole] = bits.bits(rest) << (64 - rest);
 }
 
 // The 128 bits from bit `at` of the words w (the window of the proposal starting there). at is

@@ -86,18 +86,18 @@ EXACTDP_AVX2_BMI2 void stream_bytes(const std::uint64_t* words, unsigned char* b
 
 // The windows of proposals s and s + 1 as the 64-bit lanes low, high, low, high: the 16 bytes
 // from byte at / 8 (at = s P, public) reversed into a 128-bit number, shifted left by at % 8 (the
-// carry between its halves moved up by a byte shift). Bits 0 .. 120 of each window are the
-// stream's from bit at on (P <= 107 are used), the rest zero.
-EXACTDP_AVX2_BMI2 inline __m256i window_pair(const unsigned char* bytes, std::size_t at, std::size_t next) noexcept {
+// carry between its halves moved up by a byte shift). `bit` holds at, at, next, next (next =
+// at + P). Bits 0 .. 120 of each window are the stream's from bit at on (P <= 107 are used), the
+// rest zero.
+EXACTDP_AVX2_BMI2 inline V4 window_pair(const unsigned char* bytes, std::size_t at, std::size_t next, V4 bit) noexcept {
   const __m256i reverse = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11,
                                            10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
   const __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + at / 8));
   const __m128i second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + next / 8));
-  const __m256i x = _mm256_shuffle_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(first), second, 1), reverse);
-  const auto a = static_cast<long long>(at % 8), b = static_cast<long long>(next % 8);
-  const __m256i shift = _mm256_setr_epi64x(a, a, b, b);
-  const __m256i carry = _mm256_srlv_epi64(x, _mm256_sub_epi64(_mm256_set1_epi64x(64), shift));
-  return _mm256_or_si256(_mm256_sllv_epi64(x, shift), _mm256_slli_si256(carry, 8));
+  const V4 x = (V4)_mm256_shuffle_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(first), second, 1), reverse);
+  const V4 shift = bit & 7;
+  const V4 carry = (V4)_mm256_srlv_epi64((__m256i)x, (__m256i)(64 - shift));
+  return (V4)_mm256_sllv_epi64((__m256i)x, (__m256i)shift) | (V4)_mm256_slli_si256((__m256i)carry, 8);
 }
 
 // u's three 31-bit digits of four proposals.
@@ -108,10 +108,12 @@ struct Digits4 {
 // Proposals s .. s + 3 (the first bit of each at bit 127 of its window high:low, as
 // rejection_proposal's): 2^16 u's limbs, the sign and y stored, u's digits returned. u is bits
 // 48 .. 127 of the window, so 2^16 u is bits 32 .. 127 with the low 16 cleared.
+// `bit` holds s P, s P, (s + 1) P, (s + 1) P.
 EXACTDP_AVX2_BMI2 inline Digits4 cut_quad(const HardenedRejectionPlan& plan, const unsigned char* bytes,
-                                          std::size_t s, Fields& f) noexcept {
+                                          std::size_t s, V4 bit, Fields& f) noexcept {
   const std::size_t p = plan.proposal_bits(), at = s * p;
-  const __m256i pair0 = window_pair(bytes, at, at + p), pair1 = window_pair(bytes, at + 2 * p, at + 3 * p);
+  const __m256i pair0 = (__m256i)window_pair(bytes, at, at + p, bit);
+  const __m256i pair1 = (__m256i)window_pair(bytes, at + 2 * p, at + 3 * p, bit + 2 * p);
   const V4 low = (V4)_mm256_permute4x64_epi64(_mm256_unpacklo_epi64(pair0, pair1), 0xD8);
   const V4 high = (V4)_mm256_permute4x64_epi64(_mm256_unpackhi_epi64(pair0, pair1), 0xD8);
   store4(f.u_scaled[0] + s, (low >> 32) & 0xFFFF0000ULL);
@@ -130,9 +132,11 @@ EXACTDP_AVX2_BMI2 inline Digits4 cut_quad(const HardenedRejectionPlan& plan, con
 EXACTDP_AVX2_BMI2 void cut_fields(const HardenedRejectionPlan& plan, const std::uint64_t* words, Fields& f) noexcept {
   alignas(32) unsigned char bytes[8 * kRejectionGroupWords];
   stream_bytes(words, bytes);
-  for (std::size_t s = 0; s < kScanGroup; s += 8) {
-    const Digits4 first = cut_quad(plan, bytes, s, f);
-    const Digits4 second = cut_quad(plan, bytes, s + 4, f);
+  const unsigned long long p = plan.proposal_bits();
+  V4 bit = {0, 0, p, p};
+  for (std::size_t s = 0; s < kScanGroup; s += 8, bit += 8 * p) {
+    const Digits4 first = cut_quad(plan, bytes, s, bit, f);
+    const Digits4 second = cut_quad(plan, bytes, s + 4, bit + 4 * p, f);
     store_eight(f.digits + s, first.d0, second.d0);
     store_eight(f.digits + kScanGroup + s, first.d1, second.d1);
     store_eight(f.digits + 2 * kScanGroup + s, first.d2, second.d2);
