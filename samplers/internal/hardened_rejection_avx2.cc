@@ -33,7 +33,6 @@ namespace {
 // Four proposals as GCC vectors of 64-bit lanes (the operators give the shifts, masks, sums and
 // comparisons, which yield -1 or 0 a lane, never a branch); the products are intrinsics.
 using V4 = unsigned long long __attribute__((vector_size(32)));
-using Mask4 = long long __attribute__((vector_size(32)));
 constexpr unsigned long long kLow32 = 0xFFFFFFFFULL;
 
 // The fields of the group's proposals: 64-bit arrays in proposal order, 32-bit arrays in the
@@ -48,7 +47,7 @@ struct Fields {
   alignas(32) std::uint32_t x[kScanGroup];
   alignas(32) std::uint64_t m[kScanGroup];             // M (acceptance_exponent)
   alignas(32) std::int64_t value[kScanGroup];          // +-z
-  alignas(32) std::uint64_t allowed[kScanGroup];       // 0 for z = 0 with the sign set, else -1
+  alignas(32) std::uint64_t allowed[kScanGroup];       // 0 for z = 0 with the sign set, else 1
   alignas(32) uint128 exponent[kScanGroup];
   alignas(32) uint128 alpha[kScanGroup];
   alignas(32) std::uint32_t bracket[kBracketPlanes][kScanGroup];  // BracketTable::scaled of x
@@ -155,7 +154,7 @@ EXACTDP_AVX2_BMI2 inline void quad_products(const HardenedRejectionPlan& plan, V
   const V4 z = (x << plan.j) + y;
   const V4 negative = V4{} - load4(f.sign + s);  // -1 where the sign is set
   store4(f.value + s, (z ^ negative) - negative);
-  store4(f.allowed + s, ~((V4)(z == V4{}) & negative));
+  store4(f.allowed + s, ~((V4)(z == V4{}) & negative) & 1);
 }
 
 // The table draws x = entries - below (for the bracket select) and quad_products of the group.
@@ -194,7 +193,7 @@ EXACTDP_AVX2_BMI2 inline V4 accepted4(V4 alpha_low, V4 alpha_high, const V4 (&w)
   const V4 e0 = c2 + b[0] - load4(f.u_scaled[0] + s) + (kOffset - (1ULL << 16));
   const V4 e1 = c3 + b[1] - load4(f.u_scaled[1] + s) + (e0 >> 32) + (kOffset - 4);
   const V4 e2 = product(a2, w[2]) + b[2] - load4(f.u_scaled[2] + s) + (e1 >> 32) - 4;
-  return (V4)((Mask4)e2 >= 0) & load4(f.allowed + s) & 1;
+  return ~(e2 >> 63) & load4(f.allowed + s);  // e2's sign bit clear, and allowed
 }
 
 // alpha of proposals s .. s + 3 (uint128 words low, high, low, high) as its low and high words.
@@ -208,6 +207,7 @@ EXACTDP_AVX2_BMI2 inline void split_alpha(const uint128* v, V4& low, V4& high) n
 // The decisions of proposals s .. s + 7 from their brackets (eight-lane vectors) and alphas.
 EXACTDP_AVX2_BMI2 void decide(std::size_t s, Fields& f) noexcept {
   V4 plane[kBracketPlanes];
+#pragma GCC unroll 6
   for (unsigned p = 0; p < kBracketPlanes; ++p) plane[p] = load4(f.bracket[p] + s);
   V4 alpha_low, alpha_high;
   split_alpha(f.alpha + s, alpha_low, alpha_high);
@@ -218,6 +218,47 @@ EXACTDP_AVX2_BMI2 void decide(std::size_t s, Fields& f) noexcept {
   const V4 w_second[3] = {second_four(plane[3]), second_four(plane[4]), second_four(plane[5])};
   const V4 b_second[3] = {second_four(plane[0]), second_four(plane[1]), second_four(plane[2])};
   store4(f.accepted + s + 4, accepted4(alpha_low, alpha_high, w_second, b_second, f, s + 4));
+}
+
+// For each 4-bit accept mask, the 32-bit lanes that move its accepted 64-bit lanes to the front,
+// in order (the rest after them).
+struct CompactionTable {
+  alignas(32) std::int32_t lanes[16][8];
+};
+constexpr CompactionTable make_compaction_table() {
+  CompactionTable t{};
+  for (unsigned mask = 0; mask < 16; ++mask) {
+    unsigned next = 0;
+    for (unsigned pass = 0; pass < 2; ++pass) {
+      for (unsigned lane = 0; lane < 4; ++lane) {
+        if (((mask >> lane) & 1) != 1 - pass) continue;
+        t.lanes[mask][2 * next] = static_cast<std::int32_t>(2 * lane);
+        t.lanes[mask][2 * next + 1] = static_cast<std::int32_t>(2 * lane + 1);
+        ++next;
+      }
+    }
+  }
+  return t;
+}
+constexpr CompactionTable kCompaction = make_compaction_table();
+
+// compact_accepted (hardened_rejection.h) four proposals at a time while four more fit below
+// count: the accepted values (mean added) moved to the front of a vector by a register permute
+// chosen by the accept bits (declassified: public), stored whole at out + done (done <= s, so the
+// store ends inside out[0 .. count)); the rest one at a time.
+EXACTDP_AVX2_BMI2 std::size_t compact_group(const Fields& f, std::size_t count, std::int64_t mean,
+                                            std::int64_t* out) noexcept {
+  const __m256i shift = _mm256_set1_epi64x(mean);
+  std::size_t done = 0, s = 0;
+  for (; s + 4 <= count; s += 4) {
+    const __m256i accepted = _mm256_load_si256(reinterpret_cast<const __m256i*>(f.accepted + s));
+    const auto mask = static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64(accepted, 63))));
+    const __m256i lanes = _mm256_load_si256(reinterpret_cast<const __m256i*>(kCompaction.lanes[mask]));
+    const __m256i value = _mm256_add_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(f.value + s)), shift);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + done), _mm256_permutevar8x32_epi32(value, lanes));
+    done += static_cast<std::size_t>(__builtin_popcount(mask));
+  }
+  return done + compact_accepted(f.value + s, f.accepted + s, count - s, mean, out + done);
 }
 
 EXACTDP_AVX2_BMI2 std::size_t group_avx2(const HardenedRejectionPlan& plan, const std::uint64_t* words,
@@ -232,7 +273,7 @@ EXACTDP_AVX2_BMI2 std::size_t group_avx2(const HardenedRejectionPlan& plan, cons
   select_planes_avx2(plan.brackets.scaled, plan.brackets.blocks, f.x, f.bracket);
   for (std::size_t s = 0; s < kScanGroup; s += 8) decide(s, f);
   EXACTDP_DECLASSIFY(f.accepted);
-  return compact_accepted(f.value, f.accepted, count, mean, out);
+  return compact_group(f, count, mean, out);
 }
 
 }  // namespace
