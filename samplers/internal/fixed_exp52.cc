@@ -1,8 +1,8 @@
 // The constants of fixed_exp52.h and its group evaluation: portable (exp52_v_lanes, four H at a time) and,
 // on x86-64 CPUs with AVX-512 IFMA (chosen at run time), eight H per vector of 64-bit lanes with
 // each value as two 52-bit limbs (fixed_exp52_ifma.h), S_i by a two-register permute (vpermt2q,
-// whose lane choice is an operand, not an address). The same exact integer operations, so the
-// same bits.
+// whose lane choice is an operand, not an address); on CPUs with AVX2 and no IFMA, the group of
+// fixed_exp52_avx2.cc (26-bit digits). The same exact integer operations, so the same bits.
 #include <exactdp/samplers/internal/fixed_exp52.h>
 #include <exactdp/core/cpu_level.h>
 

@@ -25,12 +25,14 @@
 // product a step on 64-bit words (mulx; r1 and L held shifted left by 12 and 8 so that a floor by
 // 2^52 or 2^56 is a product's high word), two for a two-limb step, three for mul3: 17 a value
 // (42 before). On AVX-512 IFMA a one-limb step is one vpmadd52huq, a two-limb step three, mul3
-// six (25 a value, eight lanes a vector). Every Horner value lies in [0, its constant] (the
+// six (25 a value, eight lanes a vector). On AVX2 without IFMA (fixed_exp52_avx2.cc) every number
+// is held as 26-bit digits, a product of two digits one vpmuludq: 68 a value, four lanes a vector.
+// Every Horner value lies in [0, its constant] (the
 // constants are checked to make that so: tests/samplers/fixed_exp52_test.cc), so no subtraction
 // wraps; every step is an exact integer function, so every evaluation gives the same bits
 // (tests/samplers/fixed_exp52_test.cc runs them on the same inputs, and against the definition).
-// S_i is taken by a masked pass over the 16 entries or a register permute (IFMA group): no
-// secret-dependent address, no branch.
+// S_i is taken by a masked pass over the 16 entries or a register permute (the AVX2 and IFMA
+// groups): no secret-dependent address, no branch.
 // Error (docs/HARDENED.md): |P(x) - 2^-x| < 2^-76.26 on [0, 1/16] (the economisation's steps and the
 // Taylor remainder); the one-limb chain leaves q within 5 units 2^-61 of its polynomial, damped by
 // r_hi^5 < 2^-20 (5 2^-81); the two-limb floors, L, the S_i and mul3 add below 2^-100. So
