@@ -133,7 +133,9 @@ void BM_HardenedRejectionBatchPaths(benchmark::State& state) {
   state.counters["ns/sample"] = benchmark::Counter(static_cast<double>(state.iterations()) * 256,
                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_HardenedRejectionBatchPaths)->ArgsProduct({{5, 6}, {0, 1, 2, 3, 4, 5}})->ArgNames({"sigma2_index", "path"});
+BENCHMARK(BM_HardenedRejectionBatchPaths)
+    ->ArgsProduct({{5, 6}, {0, 1, 2, 3, 4, 5}})
+    ->ArgNames({"sigma2_index", "path"});
 
 // The exponential alone: FixedExp52 groups of kFixedExp52Group random H (h < 32), ns a value.
 // Arg impl: 0 = the portable group (four scalar chains of 64-bit products), 1 = the AVX2 group,

@@ -127,8 +127,9 @@ EXACTDP_AVX2_INLINE void store_result(const Quad& v, V4 n, uint128* out) noexcep
     return;
   }
   const __m256i e = (__m256i)(n + 24);  // NOLINT: same-size vector casts
-  const __m256i word0 = _mm256_or_si256(_mm256_srlv_epi64((__m256i)low, e),  // NOLINT
-                                        _mm256_sllv_epi64((__m256i)high, _mm256_sub_epi64(_mm256_set1_epi64x(64), e)));  // NOLINT
+  const __m256i up = _mm256_sub_epi64(_mm256_set1_epi64x(64), e);
+  const __m256i word0 =
+      _mm256_or_si256(_mm256_srlv_epi64((__m256i)low, e), _mm256_sllv_epi64((__m256i)high, up));  // NOLINT
   store_words(word0, _mm256_srlv_epi64((__m256i)high, e), out);  // NOLINT
 }
 

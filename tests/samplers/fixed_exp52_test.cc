@@ -219,7 +219,8 @@ TEST(FixedExp52, GroupsGiveTheSameBitsAsSingleEvaluations) {
         uint128 alpha[kFixedExp52Group];
         g.group(t, &all[first], alpha);
         for (std::size_t s = 0; s < kFixedExp52Group; ++s) {
-          ASSERT_TRUE(alpha[s] == fixed_exp52_alpha(all[first + s], t)) << g.name << ", input " << first + s << " lane " << s;
+          ASSERT_TRUE(alpha[s] == fixed_exp52_alpha(all[first + s], t))
+              << g.name << ", input " << first + s << " lane " << s;
         }
       }
     }
