@@ -30,7 +30,7 @@ valgrind --tool=callgrind --callgrind-out-file="$out" "$bench" --benchmark_filte
 line=$(callgrind_annotate --inclusive=yes --tree=caller "$out" 2>/dev/null |
   grep -B1 '\* .*draw_hardened_rejection_n' | head -1)
 instructions=$(awk '{gsub(",", "", $1); print $1}' <<<"$line")
-calls=$(grep -o '([0-9]*x)' <<<"$line" | tr -d '(x)')
+calls=$(grep -o '([0-9,]*x)' <<<"$line" | tr -d '(x),')  # callgrind writes 1,205x for 1205 calls
 if [[ -z "$instructions" || -z "$calls" ]]; then
   echo "hardened_rejection_instructions: no draw_hardened_rejection_n in the profile" >&2
   exit 1

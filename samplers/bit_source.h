@@ -95,6 +95,14 @@ class BitSource {
     return w << (position & 7);
   }
 
+  // A whole new buffer of the stream (every bit of the old one read).
+  void refill_buffer() {
+    BitBufferState& s = *state_;
+    refill(s.buffer, BitBufferState::kBufferBytes);
+    s.position = 0;
+    s.filled = 8 * BitBufferState::kBufferBytes;
+  }
+
   // bits(k) for any 0 <= k <= 64: the buffered bits first, then a refill, in pieces of at most
   // kOneLoadBits bits (most significant first).
   [[gnu::noinline]] std::uint64_t bits_slow(unsigned k) {
@@ -102,11 +110,7 @@ class BitSource {
     bits_consumed_ += k;
     std::uint64_t out = 0;
     while (k > 0) {
-      if (s.position == s.filled) {
-        refill(s.buffer, BitBufferState::kBufferBytes);
-        s.position = 0;
-        s.filled = 8 * BitBufferState::kBufferBytes;
-      }
+      if (s.position == s.filled) refill_buffer();
       const auto take = static_cast<unsigned>(std::min<std::uint64_t>({k, s.filled - s.position, kOneLoadBits}));
       const std::uint64_t piece = load_at(s.buffer, s.position) >> (64 - take);
       s.position += take;
@@ -167,6 +171,32 @@ class BitSource::Reader {
       --count;
     }
   }
+  // The next `count` bits as the whole bytes of the stream that hold them, copied as the source's
+  // buffer holds them (stream order, no byte swap): out[0] is the byte that holds the next unread
+  // bit, and the returned `first` (0 .. 7) is that bit's place in it, so that bit i of the read is
+  // bit 7 - (first + i) % 8 of out[(first + i) / 8]. Writes ceil((first + count) / 8) bytes, the
+  // bits outside the read zero. The same stream positions as count bits of bits() calls; a refill
+  // in the middle continues the copy (refills are whole bytes).
+  unsigned stream_bytes(unsigned char* out, std::size_t count) {
+    const auto first = static_cast<unsigned>(position_ & 7);
+    const std::size_t end = first + count;  // the read's end, in bits of out
+    unsigned char* to = out;
+    for (std::size_t left = count;;) {
+      const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(left, filled_ - position_));
+      const std::size_t bytes = static_cast<std::size_t>(((position_ + take + 7) >> 3) - (position_ >> 3));
+      std::memcpy(to, buffer_ + (position_ >> 3), bytes);
+      to += bytes;
+      position_ += take;
+      consumed_ += take;
+      left -= take;
+      if (left == 0) break;
+      refill_from_source();  // the buffer is read to its end, a byte boundary
+    }
+    if (end == 0) return first;
+    out[0] = static_cast<unsigned char>(out[0] & (0xFFU >> first));  // the bits read before
+    if (end % 8 != 0) out[end / 8] = static_cast<unsigned char>(out[end / 8] & (0xFFU << (8 - end % 8)));
+    return first;
+  }
   [[nodiscard]] std::uint64_t peek(unsigned skip, unsigned k) const noexcept {
     const std::uint64_t at = position_ + skip;
     return at + k <= filled_ ? load_at(buffer_, at) >> (64 - k) : 0;
@@ -184,6 +214,11 @@ class BitSource::Reader {
     Reader& reader;
     ~Retake() { reader.take(); }
   };
+  [[gnu::noinline]] void refill_from_source() {
+    give_back();
+    const Retake retake{*this};
+    source_.refill_buffer();
+  }
   [[gnu::noinline]] std::uint64_t bits_from_source(unsigned k) {
     give_back();
     const Retake retake{*this};

@@ -2,6 +2,7 @@
 
 #include <mpfr.h>
 
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 
@@ -155,36 +156,46 @@ inline uint128 proposal_window(Source& bits, unsigned p) {
 }
 
 // The P bits of `count` <= kScanGroup proposals in one read (the same bits as count
-// proposal_window calls): count P / 64 whole words, then the rest (under 64 bits) at the top of one
-// more word; zero words after them up to the array's end, so that every window below reads three
-// words inside the array (the windows of proposals past count read zeros).
+// proposal_window calls) as the stream's bytes that hold them (Reader::stream_bytes), the first
+// bit at bit 7 - first of bytes[0] (first returned); zero bytes after them up to the array's end,
+// so that every window below reads 17 bytes inside the array (the windows of proposals past count
+// read zeros).
 static_assert(kRejectionGroupWords >= (kRejectionWidthBits + 1 + 26) / 2 + 1 + 8,
               "the IFMA group loads 16 words from any proposal's");
-// A whole group's bits fill at least kZeroedTail words (32 P >= 32 85 bits): the zeros after them
-// are written as a fixed-size block first (a few vector stores; a fill of a variable length is a
-// `rep stos`, slow to start), then the bits over its front.
+// A whole group's bits fill at least kZeroedTail 8-byte pieces (32 P >= 32 85 bits): the zeros after
+// them are written as a fixed-size block first (a few vector stores; a fill of a variable length is
+// a `rep stos`, slow to start), then the bits over its front.
 constexpr std::size_t kZeroedTail = 40;
 static_assert(kScanGroup * (kRejectionWidthBits + 1 + 4) / 64 >= kZeroedTail, "a group's bits reach the zeroed tail");
-inline void read_group_words(BitSource::Reader& bits, unsigned p, std::size_t count, std::uint64_t* w) {
+inline unsigned read_group_bytes(BitSource::Reader& bits, unsigned p, std::size_t count, unsigned char* bytes) {
   const std::size_t total = count * p;
-  const std::size_t whole = total / 64;
-  const auto rest = static_cast<unsigned>(total % 64);
+  const std::size_t whole = total / 64;  // the read writes bytes 0 .. 8 whole - 1 at least
   using Pair = std::uint64_t __attribute__((vector_size(16)));
   const Pair zero = {0, 0};
 #pragma GCC unroll 12
-  for (std::size_t k = kZeroedTail; k < kRejectionGroupWords; k += 2) std::memcpy(w + k, &zero, sizeof zero);
-  if (whole < kZeroedTail) std::memset(w + whole, 0, (kZeroedTail - whole) * sizeof(std::uint64_t));
-  bits.words(w, whole);
-  if (rest != 0) w[whole] = bits.bits(rest) << (64 - rest);
+  for (std::size_t k = kZeroedTail; k < kRejectionGroupWords; k += 2) std::memcpy(bytes + 8 * k, &zero, sizeof zero);
+  if (whole < kZeroedTail) std::memset(bytes + 8 * whole, 0, 8 * (kZeroedTail - whole));
+  return bits.stream_bytes(bytes, total);
 }
 
-// The 128 bits from bit `at` of the words w (the window of the proposal starting there). at is
-// public (a multiple of P).
-inline uint128 window_at(const std::uint64_t* w, std::size_t at) noexcept {
-  const std::size_t i = at / 64;
-  const unsigned shift = at % 64;  // (v >> 1) >> (63 - shift): no shift by 64 when shift = 0
-  const std::uint64_t high = (w[i] << shift) | ((w[i + 1] >> 1) >> (63 - shift));
-  const std::uint64_t low = (w[i + 1] << shift) | ((w[i + 2] >> 1) >> (63 - shift));
+static_assert((7 + (kScanGroup - 1) * (kRejectionWidthBits + 1 + 26)) / 8 + 17 <= 8 * kRejectionGroupWords,
+              "a window's 17 bytes inside the group's bytes");
+// The first 8 bytes at `from` (stream order) as a word, the first most significant.
+inline std::uint64_t stream_word(const unsigned char* from) noexcept {
+  std::uint64_t w = 0;
+  std::memcpy(&w, from, sizeof w);
+  if constexpr (std::endian::native == std::endian::little) w = __builtin_bswap64(w);
+  return w;
+}
+
+// The 128 bits from bit `at` of the group's bytes (the window of the proposal starting there): 17
+// bytes from byte at / 8. at is public (first + a multiple of P).
+inline uint128 window_at(const unsigned char* bytes, std::size_t at) noexcept {
+  const unsigned char* from = bytes + at / 8;
+  const unsigned shift = at % 8;  // (v >> 1) >> (63 - shift): no shift by 64 when shift = 0
+  const std::uint64_t first = stream_word(from), second = stream_word(from + 8);
+  const std::uint64_t high = (first << shift) | ((second >> 1) >> (63 - shift));
+  const std::uint64_t low = (second << shift) | (std::uint64_t{from[16]} >> (8 - shift));
   return (uint128{high} << 64) | low;
 }
 
@@ -205,7 +216,8 @@ std::size_t draw_one(Source& bits, const HardenedRejectionPlan& plan, std::int64
 // brackets by one group select (BracketTable::select_group), their acceptance tests. Compiled for
 // AVX2 beside the baseline.
 struct ProposalGroup {
-  std::uint64_t words[kRejectionGroupWords];
+  alignas(32) unsigned char bytes[8 * kRejectionGroupWords];
+  unsigned first;  // the group's first bit: bit 7 - first of bytes[0]
   uint128 window[kScanGroup];
   std::uint32_t digits[3 * kScanGroup];
   std::uint32_t below[kScanGroup];
@@ -223,7 +235,7 @@ EXACTDP_PRODUCT_CLONES void evaluate_group(const HardenedRejectionPlan& plan, Pr
   constexpr std::uint64_t kDigit = (std::uint64_t{1} << kScanDigitBits) - 1;
   const unsigned p = plan.proposal_bits();
   for (std::size_t s = 0; s < kScanGroup; ++s) {  // the 80-bit uniform's three digits
-    g.window[s] = window_at(g.words, s * p);
+    g.window[s] = window_at(g.bytes, g.first + s * p);
     const uint128 u = proposal_u(g.window[s]);
     g.digits[s] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(u) & kDigit);
     g.digits[kScanGroup + s] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(u >> kScanDigitBits) & kDigit);
@@ -248,8 +260,8 @@ EXACTDP_PRODUCT_CLONES void evaluate_group(const HardenedRejectionPlan& plan, Pr
 template <class Source>
 std::size_t draw_group(Source& bits, const HardenedRejectionPlan& plan, std::int64_t mean, std::int64_t* out,
                        ProposalGroup& g, std::size_t count) noexcept {
-  read_group_words(bits, plan.proposal_bits(), count, g.words);
-  if (plan.group != nullptr) return plan.group(plan, g.words, count, mean, out);
+  g.first = read_group_bytes(bits, plan.proposal_bits(), count, g.bytes);
+  if (plan.group != nullptr) return plan.group(plan, g.bytes, g.first, count, mean, out);
   evaluate_group(plan, g);
   EXACTDP_DECLASSIFY(g.accepted);
   return compact_accepted(g.value, g.accepted, count, mean, out);

@@ -57,10 +57,12 @@ inline constexpr unsigned kRejectionWidthBits = 80;  // the half table's thresho
 inline constexpr long kRejectionTailLog2 = -72;      // the half table's cut tail
 
 struct HardenedRejectionPlan;
-// The group of `count` <= kScanGroup proposals whose bits are at the top of words[0 ..] (one read,
-// kRejectionGroupWords words, zeros after the bits): writes the accepted values (mean added) to
-// out in order and returns how many.
-using RejectionGroupFn = std::size_t (*)(const HardenedRejectionPlan& plan, const std::uint64_t* words,
+// The group of `count` <= kScanGroup proposals whose bits start at bit `first` (0 .. 7) of bytes[0],
+// in stream order (one read, BitSource::Reader::stream_bytes: bit i of the group at bit
+// 7 - (first + i) % 8 of bytes[(first + i) / 8]; 8 kRejectionGroupWords bytes, zeros around the
+// bits, no alignment asked): writes the accepted values (mean added) to out in order and returns
+// how many.
+using RejectionGroupFn = std::size_t (*)(const HardenedRejectionPlan& plan, const unsigned char* bytes, unsigned first,
                                          std::size_t count, std::int64_t mean, std::int64_t* out) noexcept;
 inline constexpr std::size_t kRejectionGroupWords = 64;
 

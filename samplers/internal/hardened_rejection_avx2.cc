@@ -2,7 +2,7 @@
 // AVX-512 IFMA (chosen when the plan is made: HardenedRejectionPlan::group). The steps of a
 // proposal (hardened_rejection.h) run on four proposals a vector of 64-bit lanes where they are
 // shifts, masks and small products: the windows (16-byte loads at public offsets of the group's
-// bits), u's digits, y and the sign, the table draws (the group scan of hardened_scan.h),
+// bytes), u's digits, y and the sign, the table draws (the group scan of hardened_scan.h),
 // M = y (y + 2 k x) 2^(52 - 2 j) (y^2 and y x are 32 x 32-bit products), the brackets as 32-bit
 // words (hardened_bracket.h), the acceptance test on 32-bit limbs. H = floor(M R / 2^63) stays
 // scalar (two mulx, exponent_of_m), and the exponential is the plan's group evaluation
@@ -68,20 +68,9 @@ EXACTDP_AVX2_BMI2 inline void store_eight(std::uint32_t* to, V4 first, V4 second
   store4(to, (V4)_mm256_blend_epi32((__m256i)first, (__m256i)(second << 32), 0xAA));
 }
 
-// The last window's 16 bytes lie inside the group's words (P <= 81 + 26).
-static_assert((kScanGroup - 1) * (kRejectionWidthBits + 1 + 26) / 8 + 16 <= 8 * kRejectionGroupWords,
-              "a window's bytes inside the group's words");
-
-// The group's words as bytes in stream order (word k's most significant byte first): a window
-// is then one unaligned 16-byte load at a public byte offset.
-EXACTDP_AVX2_BMI2 void stream_bytes(const std::uint64_t* words, unsigned char* bytes) noexcept {
-  const __m256i reverse = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
-                                           1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
-  for (std::size_t k = 0; k < kRejectionGroupWords; k += 4) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words + k));
-    _mm256_store_si256(reinterpret_cast<__m256i*>(bytes + 8 * k), _mm256_shuffle_epi8(v, reverse));
-  }
-}
+// The last window's 16 bytes lie inside the group's bytes (P <= 81 + 26, first <= 7).
+static_assert((7 + (kScanGroup - 1) * (kRejectionWidthBits + 1 + 26)) / 8 + 16 <= 8 * kRejectionGroupWords,
+              "a window's bytes inside the group's bytes");
 
 // The windows of proposals s and s + 1 as the 64-bit lanes low, high, low, high: the 16 bytes
 // from byte at / 8 (at = s P, public) reversed into a 128-bit number, shifted left by at % 8 (the
@@ -107,10 +96,11 @@ struct Digits4 {
 // Proposals s .. s + 3 (the first bit of each at bit 127 of its window high:low, as
 // rejection_proposal's): 2^16 u's limbs, the sign and y stored, u's digits returned. u is bits
 // 48 .. 127 of the window, so 2^16 u is bits 32 .. 127 with the low 16 cleared.
-// `bit` holds s P, s P, (s + 1) P, (s + 1) P.
+// `bit` holds at, at, at + P, at + P for at = first + s P (the group's first bit at bit 7 - first
+// of bytes[0]).
 EXACTDP_AVX2_BMI2 inline Digits4 cut_quad(const HardenedRejectionPlan& plan, const unsigned char* bytes,
-                                          std::size_t s, V4 bit, Fields& f) noexcept {
-  const std::size_t p = plan.proposal_bits(), at = s * p;
+                                          unsigned first, std::size_t s, V4 bit, Fields& f) noexcept {
+  const std::size_t p = plan.proposal_bits(), at = first + s * p;
   const __m256i pair0 = (__m256i)window_pair(bytes, at, at + p, bit);
   const __m256i pair1 = (__m256i)window_pair(bytes, at + 2 * p, at + 3 * p, bit + 2 * p);
   const V4 low = (V4)_mm256_permute4x64_epi64(_mm256_unpacklo_epi64(pair0, pair1), 0xD8);
@@ -125,20 +115,20 @@ EXACTDP_AVX2_BMI2 inline Digits4 cut_quad(const HardenedRejectionPlan& plan, con
   return {u_low & kDigit, (u_low >> kScanDigitBits) & kDigit, (u_low >> (2 * kScanDigitBits)) | (u_high << 2)};
 }
 
-// The fields of the group's proposals, eight at a time from the stream's bytes (byte loads at
-// public offsets: a gather of the words, or scalar shifts, cost more; gathers are slow or
-// microcode-mitigated on some CPUs), u's digits as the group scan reads them.
-EXACTDP_AVX2_BMI2 void cut_fields(const HardenedRejectionPlan& plan, const std::uint64_t* words, Fields& f) noexcept {
-  alignas(32) unsigned char bytes[8 * kRejectionGroupWords];
-  stream_bytes(words, bytes);
+// The fields of the group's proposals, eight at a time from the group's bytes, in stream order as
+// the Reader copies them (unaligned 16-byte loads at public offsets: a gather of the words, or
+// scalar shifts, cost more; gathers are slow or microcode-mitigated on some CPUs), u's digits as the
+// group scan reads them.
+EXACTDP_AVX2_BMI2 void cut_fields(const HardenedRejectionPlan& plan, const unsigned char* bytes, unsigned first,
+                                  Fields& f) noexcept {
   const unsigned long long p = plan.proposal_bits();
-  V4 bit = {0, 0, p, p};
+  V4 bit = {first, first, first + p, first + p};
   for (std::size_t s = 0; s < kScanGroup; s += 8, bit += 8 * p) {
-    const Digits4 first = cut_quad(plan, bytes, s, bit, f);
-    const Digits4 second = cut_quad(plan, bytes, s + 4, bit + 4 * p, f);
-    store_eight(f.digits + s, first.d0, second.d0);
-    store_eight(f.digits + kScanGroup + s, first.d1, second.d1);
-    store_eight(f.digits + 2 * kScanGroup + s, first.d2, second.d2);
+    const Digits4 low = cut_quad(plan, bytes, first, s, bit, f);
+    const Digits4 high = cut_quad(plan, bytes, first, s + 4, bit + 4 * p, f);
+    store_eight(f.digits + s, low.d0, high.d0);
+    store_eight(f.digits + kScanGroup + s, low.d1, high.d1);
+    store_eight(f.digits + 2 * kScanGroup + s, low.d2, high.d2);
   }
 }
 
@@ -261,10 +251,10 @@ EXACTDP_AVX2_BMI2 std::size_t compact_group(const Fields& f, std::size_t count, 
   return done + compact_accepted(f.value + s, f.accepted + s, count - s, mean, out + done);
 }
 
-EXACTDP_AVX2_BMI2 std::size_t group_avx2(const HardenedRejectionPlan& plan, const std::uint64_t* words,
+EXACTDP_AVX2_BMI2 std::size_t group_avx2(const HardenedRejectionPlan& plan, const unsigned char* bytes, unsigned first,
                                          std::size_t count, std::int64_t mean, std::int64_t* out) noexcept {
   Fields f;
-  cut_fields(plan, words, f);
+  cut_fields(plan, bytes, first, f);
   const ScanTable& t = plan.half_scan;
   t.count_group(t.digits.data(), t.padded, t.entries, f.digits, f.below);
   exponent_products(plan, f);

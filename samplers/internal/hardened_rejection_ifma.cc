@@ -1,7 +1,8 @@
 // The rejection method's group of kScanGroup proposals as one AVX-512 kernel, on x86-64 CPUs with
 // AVX-512 IFMA (chosen when the plan is made: HardenedRejectionPlan::group). Every step of a
 // proposal (hardened_rejection.h) runs on eight proposals a vector of 64-bit lanes, four vectors
-// together: the windows cut from the group's words by register permutes at public offsets, the
+// together: the windows cut from the group's bytes (stream order, each 8 reversed into a word) by
+// register permutes at public offsets, the
 // table draw's digits (the group scan of hardened_scan.h counts them), H = floor(m R / 2^63) from
 // 52-bit limb products, the exponential (fixed_exp52_ifma.h), the brackets (the group select of
 // hardened_bracket.h), the acceptance count floor(alpha w_x / 2^80), the residual's comparison and
@@ -55,14 +56,24 @@ EXACTDP_IFMA inline V8 iota_times(std::uint64_t p) noexcept {
   return iota * static_cast<unsigned long long>(p);
 }
 
-// The windows of proposals 8 b .. 8 b + 7 (bit offsets s p, public): word i = at / 64 of the
-// group and the two after it, shifted left by at % 64, taken from 16 words loaded from the first
-// proposal's word on (the last window ends within 15 words of it: 7 P + 63 < 13 64).
-EXACTDP_IFMA void cut_windows(const std::uint64_t* words, unsigned p, unsigned b, Lanes& g) noexcept {
-  const std::size_t first = std::size_t{8} * b * p / 64;
-  const V8 at = iota_times(p) + static_cast<unsigned long long>(std::size_t{8} * b * p - 64 * first);
+// Eight 64-bit words from the group's bytes at `from` (stream order): each lane's bytes reversed,
+// its first byte most significant.
+EXACTDP_IFMA inline __m512i stream_words(const unsigned char* from) noexcept {
+  const __m512i reverse = _mm512_set_epi64(0x08090A0B0C0D0E0FLL, 0x0001020304050607LL, 0x08090A0B0C0D0E0FLL,
+                                           0x0001020304050607LL, 0x08090A0B0C0D0E0FLL, 0x0001020304050607LL,
+                                           0x08090A0B0C0D0E0FLL, 0x0001020304050607LL);
+  return _mm512_shuffle_epi8(_mm512_loadu_si512(from), reverse);
+}
+
+// The windows of proposals 8 b .. 8 b + 7 (bit offsets at = start + s p of the bytes, public;
+// start <= 7): word i = at / 64 of the bytes read as words and the two after it, shifted left by
+// at % 64, taken from 16 words loaded from the first proposal's word on (the last window ends
+// within 15 words of it: 7 P + 63 < 13 64).
+EXACTDP_IFMA void cut_windows(const unsigned char* bytes, unsigned start, unsigned p, unsigned b, Lanes& g) noexcept {
+  const std::size_t at_first = start + std::size_t{8} * b * p, first = at_first / 64;
+  const V8 at = iota_times(p) + static_cast<unsigned long long>(at_first - 64 * first);
   const V8 word = at >> 6, shift = at & 63;
-  const __m512i lower = (__m512i)load8(words + first), upper = (__m512i)load8(words + first + 8);
+  const __m512i lower = stream_words(bytes + 8 * first), upper = stream_words(bytes + 8 * first + 64);
   const V8 one = splat(1), w0 = (V8)_mm512_permutex2var_epi64(lower, (__m512i)word, upper);
   const V8 w1 = (V8)_mm512_permutex2var_epi64(lower, (__m512i)(word + one), upper);
   const V8 w2 = (V8)_mm512_permutex2var_epi64(lower, (__m512i)(word + one + one), upper);
@@ -178,20 +189,21 @@ EXACTDP_IFMA __mmask8 accept(const HardenedRejectionPlan& plan, const Lanes& g, 
 }
 
 // Steps 1-2: windows, y and the sign; the table draws x.
-EXACTDP_IFMA void table_draws(const HardenedRejectionPlan& plan, const std::uint64_t* words, Lanes& g) noexcept {
+EXACTDP_IFMA void table_draws(const HardenedRejectionPlan& plan, const unsigned char* bytes, unsigned start,
+                              Lanes& g) noexcept {
   const unsigned p = plan.proposal_bits();
   for (unsigned b = 0; b < kVectors; ++b) {
-    cut_windows(words, p, b, g);
+    cut_windows(bytes, start, p, b, g);
     g.sign[b] = (g.low[b] >> 47) & 1;
     g.y[b] = (g.low[b] >> (47 - plan.j)) & ((1ULL << plan.j) - 1);
   }
   scan(plan.half_scan, g);
 }
 
-EXACTDP_IFMA std::size_t group_ifma(const HardenedRejectionPlan& plan, const std::uint64_t* words, std::size_t count,
-                                    std::int64_t mean, std::int64_t* out) noexcept {
+EXACTDP_IFMA std::size_t group_ifma(const HardenedRejectionPlan& plan, const unsigned char* bytes, unsigned start,
+                                    std::size_t count, std::int64_t mean, std::int64_t* out) noexcept {
   Lanes g;
-  table_draws(plan, words, g);
+  table_draws(plan, bytes, start, g);
   ExpInputs in;
   for (unsigned b = 0; b < kVectors; ++b) exponent_parts(plan, g, b, in);
   Limbs v[kVectors];

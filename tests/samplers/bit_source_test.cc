@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -184,6 +185,111 @@ RC_GTEST_PROP(BitSource, ReaderWordsAreSixtyFourBitReads, ()) {
   }
   RC_ASSERT(via_reader.bits_consumed() == total);
   RC_ASSERT(via_reader.bits(64) == single.bits(64));
+}
+
+// Bit i of `bytes` in stream order: bit 7 - i % 8 of bytes[i / 8].
+unsigned stream_bit(const std::vector<unsigned char>& bytes, std::size_t i) { return (bytes[i / 8] >> (7 - i % 8)) & 1; }
+
+// What Reader::stream_bytes(out, count) wrote, checked for its shape: ceil((first + count) / 8)
+// bytes (first, 0 .. 7, is returned and must be the place of the reader's position in its byte),
+// the bits before first and after the read zero, nothing written past them. bit(i) is bit i of
+// the read, for checking against the stream.
+struct StreamCopy {
+  std::vector<unsigned char> bytes;
+  unsigned first = 0;
+  [[nodiscard]] unsigned bit(std::size_t i) const { return stream_bit(bytes, first + i); }
+};
+constexpr unsigned char kUnwritten = 0x5a;
+StreamCopy copy_stream(BitSource::Reader& reader, std::uint64_t position, std::size_t count) {
+  StreamCopy c;
+  c.bytes.assign(count / 8 + 16, kUnwritten);
+  c.first = reader.stream_bytes(c.bytes.data(), count);
+  const std::size_t end = c.first + count, written = (end + 7) / 8;
+  RC_ASSERT(c.first == position % 8);
+  for (std::size_t i = 0; i < c.first; ++i) RC_ASSERT(stream_bit(c.bytes, i) == 0U);
+  for (std::size_t i = end; i < 8 * written; ++i) RC_ASSERT(stream_bit(c.bytes, i) == 0U);
+  for (std::size_t i = written; i < c.bytes.size(); ++i) RC_ASSERT(c.bytes[i] == kUnwritten);
+  return c;
+}
+
+// Reader::stream_bytes copies the stream as it is: from byte-aligned starts and starts inside a
+// byte, with reads of a few bits between the copies, for counts that end inside the buffer, on its
+// end and one or two refills on, the copy holds the bits that single-bit reads give.
+RC_GTEST_PROP(BitSource, ReaderStreamBytesAreTheStream, ()) {
+  const auto start = *rc::gen::oneOf(rc::gen::map(rc::gen::inRange(0u, 512u), [](unsigned b) { return 8 * b; }),
+                                     rc::gen::inRange(0u, 8u * 512u));
+  const auto counts = *rc::gen::container<std::vector<unsigned>>(rc::gen::inRange(0u, 9000u));
+  const auto skips = *rc::gen::container<std::vector<unsigned>>(counts.size(), rc::gen::inRange(0u, 12u));
+  SeededBits via_reader(zero_seed()), single(zero_seed());
+  read_both(via_reader, single, start);
+  std::uint64_t total = start;
+  {
+    BitSource::Reader reader(via_reader);
+    for (std::size_t c = 0; c < counts.size(); ++c) {
+      RC_ASSERT(reader.bits(skips[c]) == single.bits(skips[c]));
+      total += skips[c];
+      const StreamCopy copy = copy_stream(reader, total, counts[c]);
+      for (unsigned i = 0; i < counts[c]; ++i) RC_ASSERT(copy.bit(i) == (single.bit() ? 1U : 0U));
+      total += counts[c];
+    }
+  }
+  RC_ASSERT(via_reader.bits_consumed() == total);
+  RC_ASSERT(via_reader.bits(64) == single.bits(64));  // the position was handed back
+}
+
+// A source whose byte n is (37 n + 11) mod 256, filled in pieces of the buffer's size like any
+// source: a known stream that is not ChaCha20's.
+class CountingBytes final : public BitSource {
+ public:
+  CountingBytes() : BitSource(&state_) {}
+  static unsigned bit_at(std::size_t i) { return (((37 * (i / 8) + 11) % 256) >> (7 - i % 8)) & 1; }
+
+ protected:
+  void refill(unsigned char* out, std::size_t n) override {
+    for (std::size_t i = 0; i < n; ++i, ++next_) out[i] = static_cast<unsigned char>((37 * next_ + 11) % 256);
+  }
+
+ private:
+  BitBufferState state_{};
+  std::size_t next_ = 0;
+};
+
+// stream_bytes on a source that is not SeededBits: every start inside the first bytes, counts
+// around a byte, the buffer's size and past two refills, each against the known stream.
+TEST(BitSource, ReaderStreamBytesOnAnotherSource) {
+  for (unsigned skip = 0; skip < 19; ++skip) {
+    for (const std::size_t count : {0U, 1U, 7U, 8U, 9U, 63U, 1000U, 4095U, 4096U, 4097U, 9000U}) {
+      SCOPED_TRACE("skip " + std::to_string(skip) + ", count " + std::to_string(count));
+      CountingBytes source;
+      {
+        BitSource::Reader reader(source);
+        ASSERT_EQ(reader.bits(skip), [&] {
+          std::uint64_t w = 0;
+          for (std::size_t i = 0; i < skip; ++i) w = (w << 1) | CountingBytes::bit_at(i);
+          return w;
+        }());
+        const StreamCopy copy = copy_stream(reader, skip, count);
+        for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(copy.bit(i), CountingBytes::bit_at(skip + i)) << "bit " << i;
+      }
+      EXPECT_EQ(source.bits_consumed(), skip + count);
+      std::uint64_t next = 0;  // the position was handed back
+      for (std::size_t i = skip + count; i < skip + count + 13; ++i) next = (next << 1) | CountingBytes::bit_at(i);
+      EXPECT_EQ(source.bits(13), next);
+    }
+  }
+}
+
+// The system source (its bits are random: only the copy's shape is checked), across a refill.
+TEST(BitSource, ReaderStreamBytesOnSystemBits) {
+  SystemBits source;
+  {
+    BitSource::Reader reader(source);
+    (void)reader.bits(3);
+    const StreamCopy copy = copy_stream(reader, 3, 5000);  // past the first buffer
+    EXPECT_NE(std::vector<unsigned char>(copy.bytes.begin(), copy.bytes.begin() + 32),
+              std::vector<unsigned char>(32, 0));
+  }
+  EXPECT_EQ(source.bits_consumed(), 5003U);
 }
 
 TEST(SystemBits, TwoSourcesDiffer) {

@@ -77,11 +77,12 @@ TEST_P(RejectionGroupKernel, SameValuesAndBitsAsThePortableGroup) {
   }
 }
 
-// Appends the `bits` low bits of v (most significant first) at bit `at` of words.
-void put_bits(std::vector<std::uint64_t>& words, std::size_t& at, uint128 v, unsigned bits) {
+// Appends the `bits` low bits of v (most significant first) at bit `at` of bytes (stream order: bit
+// at of the stream is bit 7 - at % 8 of byte at / 8).
+void put_bits(std::vector<unsigned char>& bytes, std::size_t& at, uint128 v, unsigned bits) {
   for (unsigned i = bits; i-- > 0; ++at) {
-    const auto bit = static_cast<std::uint64_t>(v >> i) & 1;
-    words[at / 64] |= bit << (63 - at % 64);
+    const auto bit = static_cast<unsigned>(v >> i) & 1;
+    bytes[at / 8] = static_cast<unsigned char>(bytes[at / 8] | (bit << (7 - at % 8)));
   }
 }
 
@@ -112,25 +113,27 @@ std::uint64_t edge_or_random(std::mt19937_64& rng, std::uint64_t last) {
 }
 
 // `rounds` groups of crafted proposals (boundary_proposal, each lane's mode in turn) through the
-// kernel, against rejection_proposal one at a time.
+// kernel, against rejection_proposal one at a time; the group's first bit at every place of its
+// first byte in turn (a stream read from inside a byte).
 void expect_same_boundary_decisions(RejectionGroupFn kernel, const HardenedRejectionPlan& plan, int rounds,
                                     std::mt19937_64& rng, const std::string& label) {
   const unsigned p = plan.proposal_bits();
   for (int round = 0; round < rounds; ++round) {
-    std::vector<std::uint64_t> words(internal::kRejectionGroupWords, 0);
+    std::vector<unsigned char> bytes(8 * internal::kRejectionGroupWords, 0);
     std::vector<std::int64_t> expected;
-    std::size_t at = 0;
+    const auto first = static_cast<unsigned>(round % 8);
+    std::size_t at = first;
     for (std::size_t lane = 0; lane < internal::kScanGroup; ++lane) {
       const std::uint64_t x = edge_or_random(rng, plan.half.entries);
       const std::uint64_t y = edge_or_random(rng, (std::uint64_t{1} << plan.j) - 1);
       const Crafted c = boundary_proposal(plan, x, y, (rng() & 1) != 0, static_cast<unsigned>(lane + round) % 4);
-      put_bits(words, at, c.window >> (128 - p), p);
+      put_bits(bytes, at, c.window >> (128 - p), p);
       std::int64_t value = 0;
       if (internal::rejection_proposal(plan, c.window, &value) != 0) expected.push_back(value + 11);
     }
     std::vector<std::int64_t> got(internal::kScanGroup, 0);
-    got.resize(kernel(plan, words.data(), internal::kScanGroup, 11, got.data()));
-    ASSERT_EQ(got, expected) << label << ", round " << round;
+    got.resize(kernel(plan, bytes.data(), first, internal::kScanGroup, 11, got.data()));
+    ASSERT_EQ(got, expected) << label << ", round " << round << ", first bit " << first;
   }
 }
 
