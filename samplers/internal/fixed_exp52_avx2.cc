@@ -10,7 +10,7 @@
 // group, so the same bits (tests/samplers/fixed_exp52_test.cc).
 // Tried and not faster at EXACTDP_CPU_LEVEL=avx2 on an Intel core (docs/HARDENED.md, "The
 // fixed-point acceptance"): 4 or 8 of the 32 values evaluated on 64-bit words (fixed_exp52.h's
-// steps, S_i from these planes) between the vector steps, 1-5 % slower a value: there a
+// steps, S_i from these planes) between the vector steps, 0.5-5 % slower a value: there a
 // 64 x 64 -> 128-bit product issues on ports 1 and 5, which the vector steps already fill; and
 // 3 vectors in flight instead of 4, 1 % slower.
 #include <exactdp/samplers/internal/fixed_exp52.h>
