@@ -14,6 +14,7 @@
 
 #include <exactdp/core/interval.h>
 #include <exactdp/samplers/internal/hardened_scan.h>  // EXACTDP_PRODUCT_CLONES
+#include <exactdp/samplers/internal/lane_words.h>
 
 #include <exactdp/samplers/internal/fixed_exp52_ifma.h>
 
@@ -36,11 +37,6 @@ uint128 scaled(mpfr_srcptr x, unsigned bits) {
 void to_limbs(uint128 v, std::uint64_t* limbs) {
   limbs[0] = static_cast<std::uint64_t>(v) & kLimb52;
   limbs[1] = static_cast<std::uint64_t>(v >> 52);
-}
-
-// S_i of the kFixedExp52Group H, i = index[s]: the masked pass of select16 one H at a time.
-void select_sixteenths_portable(const FixedExp52& t, const std::uint32_t* index, uint128* s) noexcept {
-  for (std::size_t k = 0; k < kFixedExp52Group; ++k) s[k] = select16(t.sixteenth, index[k]);
 }
 
 #if defined(__x86_64__)
@@ -88,6 +84,34 @@ EXACTDP_IFMA void group_ifma(const FixedExp52& t, const uint128* h, uint128* alp
 #endif
 
 }  // namespace
+
+// Four i a pass, one in each 32-bit lane: the 32-bit words of S_e, each broadcast to the four lanes
+// once a group, are kept where i == e (a lane compare: a mask, no branch, no secret address) and
+// ORed into four accumulators, for e < 16. Then put together into S_i once per i.
+void select_sixteenths_portable(const FixedExp52& t, const std::uint32_t* index, uint128* s) noexcept {
+  using Lanes = WordLanes;
+  constexpr unsigned kLanes = 4, kWords = 4;
+  Lanes entry[16][kWords];
+  for (unsigned e = 0; e < 16; ++e) {
+#pragma GCC unroll 4
+    for (unsigned w = 0; w < kWords; ++w) {
+      const auto v = static_cast<std::uint32_t>(t.sixteenth[e] >> (32 * w));
+      entry[e][w] = Lanes{v, v, v, v};
+    }
+  }
+  for (std::size_t first = 0; first < kFixedExp52Group; first += kLanes) {
+    Lanes want;
+    std::memcpy(&want, index + first, sizeof want);
+    Lanes acc[kWords] = {};
+#pragma GCC unroll 16
+    for (unsigned e = 0; e < 16; ++e) {
+      const Lanes keep = (Lanes)(want == Lanes{e, e, e, e});  // NOLINT: a vector cast of the same size
+#pragma GCC unroll 4
+      for (unsigned w = 0; w < kWords; ++w) acc[w] |= entry[e][w] & keep;
+    }
+    store_lane_numbers(acc, s + first);
+  }
+}
 
 // Compiled for AVX2 and BMI2 beside the baseline (EXACTDP_PRODUCT_CLONES): the products with mulx;
 // S_i by register permutes where the CPU has AVX2, else the masked pass.

@@ -187,6 +187,9 @@ template <unsigned N>
   return shift_right_small(v, 24 + exp52_n(h));
 }
 
+// S_i (i = index[s] < 16) for s < kFixedExp52Group, four i at a time in the lanes of 16-byte
+// vectors (fixed_exp52.cc): the portable group's select where the CPU lacks AVX2.
+void select_sixteenths_portable(const FixedExp52& t, const std::uint32_t* index, uint128* s) noexcept;
 // The group evaluation one H at a time (any CPU); the same values as the IFMA one.
 void fixed_exp52_group_portable(const FixedExp52& t, const uint128* h, uint128* alpha) noexcept;
 // The IFMA group evaluation where the CPU has AVX-512 IFMA, else nullptr (for the tests).

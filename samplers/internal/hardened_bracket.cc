@@ -1,5 +1,6 @@
 #include <exactdp/samplers/internal/hardened_bracket.h>
 #include <exactdp/core/cpu_level.h>
+#include <exactdp/samplers/internal/lane_words.h>
 
 #include <stdexcept>
 
@@ -9,9 +10,59 @@
 
 namespace exactdp::internal {
 
+namespace {
+
+// The words of (T_(x-1), w_x) for four x, from the accumulators of the select below: Planes = 6 as
+// in BracketTable::planes, Planes = 5 packed (BracketTable::lanes).
+template <unsigned Planes>
+[[gnu::always_inline]] inline void store_brackets(const WordLanes* acc, uint128* base, uint128* width) noexcept {
+  WordLanes top_base = acc[2], top_width;
+  if constexpr (Planes == kBracketPlanes) {
+    top_width = acc[5];
+  } else {
+    top_base &= WordLanes{0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF};
+    top_width = acc[2] >> 16;
+  }
+  const WordLanes base_words[4] = {acc[0], acc[1], top_base, WordLanes{}};
+  const WordLanes width_words[4] = {acc[3], acc[4], top_width, WordLanes{}};
+  store_lane_numbers(base_words, base);
+  store_lane_numbers(width_words, width);
+}
+
+// Four x a pass, one in each 32-bit lane: entry e's words (broadcast to the lanes in t.lanes) are
+// kept where x == e (a lane compare: a mask, no branch, no secret address) and ORed into Planes
+// accumulators, for e < K + 1 (public), then put together into (T_(x-1), w_x) once per x.
+template <unsigned Planes>
+void select_lanes(const BracketTable& t, const std::uint32_t* x, uint128* base, uint128* width) noexcept {
+  constexpr std::size_t kLanes = 4;
+  const WordLanes one = {1, 1, 1, 1};
+  for (std::size_t first = 0; first < kBracketGroup; first += kLanes) {
+    WordLanes want;
+    std::memcpy(&want, x + first, sizeof want);
+    WordLanes at = {0, 0, 0, 0};
+    WordLanes acc[Planes];
+#pragma GCC unroll 6
+    for (unsigned p = 0; p < Planes; ++p) acc[p] = WordLanes{};
+#pragma GCC unroll 2
+    for (std::size_t e = 0; e < t.values; ++e) {
+      const WordLanes keep = (WordLanes)(at == want);  // NOLINT: a vector cast of the same size
+#pragma GCC unroll 6
+      for (unsigned p = 0; p < Planes; ++p) acc[p] |= t.lanes[e][p] & keep;
+      at += one;
+    }
+    store_brackets<Planes>(acc, base + first, width + first);
+  }
+}
+
+}  // namespace
+
 void select_bracket_group_portable(const BracketTable& t, const std::uint32_t* x, uint128* base,
                                    uint128* width) noexcept {
-  for (std::size_t s = 0; s < kBracketGroup; ++s) select_bracket(t, x[s], base + s, width + s);
+  if (t.packed) {  // public: a property of the table
+    select_lanes<kBracketPlanes - 1>(t, x, base, width);
+  } else {
+    select_lanes<kBracketPlanes>(t, x, base, width);
+  }
 }
 
 #if defined(__x86_64__)
@@ -81,6 +132,21 @@ void set_entry(BracketPlanes& planes, std::size_t x, unsigned first_plane, const
   }
 }
 
+// BracketTable::lanes from the planes (packed where every top word is below 2^16).
+void fill_lanes(BracketTable& t) noexcept {
+  t.packed = true;
+  for (std::size_t x = 0; x < t.values; ++x) t.packed = t.packed && t.planes[2][x] < 0x10000 && t.planes[5][x] < 0x10000;
+  for (std::size_t x = 0; x < t.values; ++x) {
+    std::uint32_t word[kBracketPlanes];
+    for (unsigned p = 0; p < kBracketPlanes; ++p) word[p] = t.planes[p][x];
+    if (t.packed) {
+      word[2] |= word[5] << 16;
+      word[5] = 0;
+    }
+    for (unsigned p = 0; p < kBracketPlanes; ++p) t.lanes[x][p] = WordLanes{word[p], word[p], word[p], word[p]};
+  }
+}
+
 }  // namespace
 
 BracketTable make_bracket_table(const ThresholdTable& table, const FixedWidth& width) {
@@ -100,6 +166,7 @@ BracketTable make_bracket_table(const ThresholdTable& table, const FixedWidth& w
     set_entry(t.scaled, x, 3, next - previous);
     previous = next;
   }
+  fill_lanes(t);
   t.select_group = best_bracket_select_group();
   return t;
 }

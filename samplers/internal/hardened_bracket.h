@@ -11,7 +11,8 @@
 //   select_group     kBracketGroup x at once: on x86-64 CPUs with AVX2 (chosen at run time,
 //                    hardened_bracket.cc), register permutes (vpermd, whose lane choice is an operand)
 //                    of eight entries at a time and blends on x >= 8 q, q < the public number of
-//                    eight-entry blocks; elsewhere select_bracket once per x.
+//                    eight-entry blocks; elsewhere four x at a time, one in each lane of 16-byte
+//                    vectors, against every entry broadcast to the lanes (a masked pass).
 // Both give exactly the table's entries (tests/samplers/hardened_bracket_test.cc), so the values
 // and bits of a draw are the same on every CPU.
 #pragma once
@@ -22,6 +23,7 @@
 
 #include <exactdp/samplers/int128.h>
 #include <exactdp/samplers/internal/hardened_tables.h>
+#include <exactdp/samplers/internal/lane_words.h>
 
 namespace exactdp::internal {
 
@@ -43,6 +45,11 @@ struct BracketTable {
   // The same brackets for the rejection method's AVX2 group: 2^16 T_(x-1) (below 2^96) as three
   // 32-bit words, least significant first, then w_x's three words (as in planes).
   alignas(32) BracketPlanes scaled = {};
+  // For the portable group select: entry x's words broadcast to four 32-bit lanes, x < values;
+  // packed when every T_(x-1) and w_x is below 2^80 (so their top words below 2^16): then
+  // lanes[x][2] holds T_(x-1)'s top word plus 2^16 times w_x's, lanes[x][3 .. 4] w_x's low words.
+  bool packed = false;
+  alignas(16) WordLanes lanes[kMaxBracketEntries][kBracketPlanes] = {};
   BracketSelectGroup select_group = nullptr;
 };
 
@@ -87,7 +94,8 @@ void select_planes_avx2(const BracketPlanes& planes, std::size_t blocks, const s
                         std::uint32_t (*out)[kBracketGroup]) noexcept;
 #endif
 
-// The group select, select_bracket once per x (any CPU).
+// The group select on 16-byte vectors (any CPU; hardened_bracket.cc): four x in the lanes, a masked
+// pass over the K + 1 entries.
 void select_bracket_group_portable(const BracketTable& t, const std::uint32_t* x, uint128* base,
                                    uint128* width) noexcept;
 
