@@ -14,7 +14,6 @@
 
 #include <exactdp/core/interval.h>
 #include <exactdp/samplers/internal/hardened_scan.h>  // EXACTDP_PRODUCT_CLONES
-#include <exactdp/samplers/internal/lane_words.h>
 
 #include <exactdp/samplers/internal/fixed_exp52_ifma.h>
 
@@ -85,29 +84,20 @@ EXACTDP_IFMA void group_ifma(const FixedExp52& t, const uint128* h, uint128* alp
 
 }  // namespace
 
-// Four i a pass, one in each 32-bit lane: the 32-bit words of S_e, each broadcast to the four lanes
-// once a group, are kept where i == e (a lane compare: a mask, no branch, no secret address) and
-// ORed into four accumulators, for e < 16. Then put together into S_i once per i.
+// Four i a pass, one in each 32-bit lane: the words of S_e (broadcast to the lanes in
+// t.sixteenth_lanes) are kept where i == e (a lane compare: a mask, no branch, no secret address)
+// and ORed into four accumulators, for e < 16; then put together into S_i once per i.
 void select_sixteenths_portable(const FixedExp52& t, const std::uint32_t* index, uint128* s) noexcept {
-  using Lanes = WordLanes;
   constexpr unsigned kLanes = 4, kWords = 4;
-  Lanes entry[16][kWords];
-  for (unsigned e = 0; e < 16; ++e) {
-#pragma GCC unroll 4
-    for (unsigned w = 0; w < kWords; ++w) {
-      const auto v = static_cast<std::uint32_t>(t.sixteenth[e] >> (32 * w));
-      entry[e][w] = Lanes{v, v, v, v};
-    }
-  }
   for (std::size_t first = 0; first < kFixedExp52Group; first += kLanes) {
-    Lanes want;
+    WordLanes want;
     std::memcpy(&want, index + first, sizeof want);
-    Lanes acc[kWords] = {};
+    WordLanes acc[kWords] = {};
 #pragma GCC unroll 16
     for (unsigned e = 0; e < 16; ++e) {
-      const Lanes keep = (Lanes)(want == Lanes{e, e, e, e});  // NOLINT: a vector cast of the same size
+      const WordLanes keep = (WordLanes)(want == WordLanes{e, e, e, e});  // NOLINT: a vector cast of the same size
 #pragma GCC unroll 4
-      for (unsigned w = 0; w < kWords; ++w) acc[w] |= entry[e][w] & keep;
+      for (unsigned w = 0; w < kWords; ++w) acc[w] |= t.sixteenth_lanes[e][w] & keep;
     }
     store_lane_numbers(acc, s + first);
   }
@@ -223,6 +213,10 @@ FixedExp52 make_fixed_exp52() {
     to_limbs(t.sixteenth[i], limbs);
     t.sixteenth_limbs[0][i] = limbs[0];
     t.sixteenth_limbs[1][i] = limbs[1];
+    for (unsigned w = 0; w < 4; ++w) {
+      const auto word = static_cast<std::uint32_t>(t.sixteenth[i] >> (32 * w));
+      t.sixteenth_lanes[i][w] = WordLanes{word, word, word, word};
+    }
   }
   const FixedExp52GroupFn ifma = fixed_exp52_group_ifma(), avx2 = fixed_exp52_group_avx2();
   t.group = ifma != nullptr ? ifma : avx2 != nullptr ? avx2 : fixed_exp52_group_portable;

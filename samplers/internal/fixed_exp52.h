@@ -45,6 +45,7 @@
 #include <cstring>
 
 #include <exactdp/samplers/int128.h>
+#include <exactdp/samplers/internal/lane_words.h>
 
 namespace exactdp::internal {
 
@@ -73,6 +74,8 @@ struct FixedExp52 {
   // The same constants as 52-bit limbs (limb 0 least significant), for the vector path.
   std::uint64_t wide_limbs[kFixedExp52NarrowLast][2] = {};
   alignas(64) std::uint64_t sixteenth_limbs[2][16] = {};
+  // Word w of S_e (32 bits, least significant first) broadcast to four lanes, for the portable select.
+  alignas(16) WordLanes sixteenth_lanes[16][4] = {};
   FixedExp52GroupFn group = nullptr;  // the fastest exact group evaluation this CPU runs
 };
 

@@ -3,8 +3,9 @@
 // kFixedExp52AlphaErrorUnits of 2^80 2^-h) at random inputs and at the edges of every split (n,
 // i/16, r1, r0); its products against GMP; the 64-bit-word evaluation against the definition
 // written out in GMP integers (which also checks that no Horner value leaves [0, its constant]);
-// the constants' ranges; and the AVX-512 IFMA and AVX2 group evaluations, where the CPU has them,
-// bit for bit against the one-at-a-time evaluation on the same inputs. Broken constants are caught.
+// the constants' ranges; the portable group's S_i select for every i in every lane; and the AVX-512
+// IFMA and AVX2 group evaluations, where the CPU has them, bit for bit against the one-at-a-time
+// evaluation on the same inputs. Broken constants are caught.
 #include <gtest/gtest.h>
 #include <gmpxx.h>
 #include <mpfr.h>
@@ -193,6 +194,26 @@ TEST(FixedExp52, Avx2DigitEvaluationMatchesTheWordEvaluation) {
         const uint128 h = all[first + s];
         ASSERT_TRUE(v[s] == exp52_v(h, t, t.sixteenth[exp52_i(h)])) << "input " << to_mpz(h) << " lane " << s;
       }
+    }
+  }
+}
+
+// The portable S_i select (four i in the lanes of 16-byte vectors: what the portable group runs on
+// CPUs without AVX2) takes S_i for every i in every lane: the same i in all lanes, i = (s + k) mod 16
+// and (k - s) mod 16 for every k (every lane next to every other i), then random.
+TEST(FixedExp52, PortableSelectTakesEverySixteenthInEveryLane) {
+  const FixedExp52 t = make_fixed_exp52();
+  std::mt19937_64 rng(5);
+  for (unsigned round = 0; round < 16 * 3 + 100; ++round) {
+    std::uint32_t index[kFixedExp52Group];
+    for (std::uint32_t s = 0; s < kFixedExp52Group; ++s) {
+      const std::uint32_t k = round % 16;
+      index[s] = round < 16 ? k : round < 32 ? (s + k) % 16 : round < 48 ? (k + 16 - s % 16) % 16 : rng() % 16;
+    }
+    uint128 got[kFixedExp52Group];
+    select_sixteenths_portable(t, index, got);
+    for (std::size_t s = 0; s < kFixedExp52Group; ++s) {
+      ASSERT_TRUE(got[s] == t.sixteenth[index[s]]) << "lane " << s << ", i = " << index[s];
     }
   }
 }

@@ -2,7 +2,9 @@
 // (samplers/internal/hardened_bracket.h), against the thresholds read with GMP: the masked
 // single select for every x, and the group select this CPU runs (AVX2 register permutes where it
 // has them) and the portable one on random and extreme index patterns, for tables of 1 to 63
-// entries (1 to 8 eight-entry blocks); the scaled planes of the AVX2 rejection group.
+// entries (1 to 8 eight-entry blocks); the portable one also at every size from 1 to 63 entries,
+// 80-bit thresholds (packed top words) and 96-bit ones, every x in every lane; the scaled planes
+// of the AVX2 rejection group.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,11 +26,11 @@ mpz_class to_mpz(uint128 v) {
   return out;
 }
 
-// A table of `entries` increasing random 80-bit thresholds.
-ThresholdTable random_table(std::size_t entries, BitSource& bits) {
+// A table of `entries` increasing random thresholds of `top_bits` + 64 bits (at most 96).
+ThresholdTable random_table(std::size_t entries, BitSource& bits, unsigned top_bits = 16) {
   std::vector<mpz_class> t(entries);
   for (auto& v : t) {
-    v = static_cast<unsigned long>(bits.bits(16));
+    v = static_cast<unsigned long>(bits.bits(top_bits));
     v <<= 64;
     v += static_cast<unsigned long>(bits.bits(64));
   }
@@ -43,12 +45,12 @@ ThresholdTable random_table(std::size_t entries, BitSource& bits) {
   return table;
 }
 
-// The expected (T_(x-1), w_x) for every x = 0 .. K.
-std::vector<std::pair<mpz_class, mpz_class>> expected_brackets(const ThresholdTable& table) {
+// The expected (T_(x-1), w_x) for every x = 0 .. K (W-bit thresholds).
+std::vector<std::pair<mpz_class, mpz_class>> expected_brackets(const ThresholdTable& table, unsigned width_bits = 80) {
   std::vector<std::pair<mpz_class, mpz_class>> out;
   mpz_class previous = 0;
   for (std::size_t x = 0; x <= table.entries; ++x) {
-    const mpz_class next = x < table.entries ? table.threshold(x, 2) : mpz_class(1) << 80;
+    const mpz_class next = x < table.entries ? table.threshold(x, 2) : mpz_class(1) << width_bits;
     out.emplace_back(previous, next - previous);
     previous = next;
   }
@@ -82,6 +84,52 @@ TEST(HardenedBracket, SingleAndGroupSelectsGiveTheTableEntries) {
         for (std::size_t s = 0; s < kBracketGroup; ++s) {
           ASSERT_EQ(to_mpz(base[way][s]), expected[x[s]].first) << "way " << way << ", x = " << x[s];
           ASSERT_EQ(to_mpz(width[way][s]), expected[x[s]].second) << "way " << way << ", x = " << x[s];
+        }
+      }
+    }
+  }
+}
+
+// The 32 x of a group select test: the same x in every lane (each x = 0 .. K in turn, so that every
+// entry is taken in every lane), x = s mod (K + 1) and its reverse (every lane next to every
+// other x), then random.
+void fill_pattern(int round, std::size_t entries, BitSource& bits, std::uint32_t* x) {
+  const auto values = static_cast<std::uint32_t>(entries + 1);
+  for (std::uint32_t s = 0; s < kBracketGroup; ++s) {
+    const auto r = static_cast<std::uint32_t>(round);
+    if (r < values) {
+      x[s] = r;
+    } else if (r == values) {
+      x[s] = s % values;
+    } else if (r == values + 1) {
+      x[s] = values - 1 - s % values;
+    } else {
+      x[s] = static_cast<std::uint32_t>(bits.bits(8) % values);
+    }
+  }
+}
+
+// The portable group select (four x in the lanes of 16-byte vectors, what CPUs without AVX2 run)
+// for every table size, 80-bit thresholds (the brackets' top words packed into one plane) and
+// 96-bit ones (not packed): every x in every lane, next to every other x.
+TEST(HardenedBracket, PortableGroupSelectGivesTheTableEntriesAtEverySize) {
+  SeededBits bits(test_support::fixed_seed(77, 3));
+  for (const unsigned width_bits : {80U, 96U}) {
+    for (std::size_t entries = 1; entries < kMaxBracketEntries; ++entries) {
+      const ThresholdTable table = random_table(entries, bits, width_bits - 64);
+      const BracketTable t = make_bracket_table(table, fixed_width(width_bits));
+      ASSERT_EQ(t.packed, width_bits == 80) << entries << " entries";
+      const auto expected = expected_brackets(table, width_bits);
+      for (int round = 0; round < static_cast<int>(entries) + 12; ++round) {
+        std::uint32_t x[kBracketGroup];
+        fill_pattern(round, entries, bits, x);
+        uint128 base[kBracketGroup], width[kBracketGroup];
+        select_bracket_group_portable(t, x, base, width);
+        for (std::size_t s = 0; s < kBracketGroup; ++s) {
+          ASSERT_EQ(to_mpz(base[s]), expected[x[s]].first) << width_bits << " bits, " << entries << " entries, lane "
+                                                           << s << ", x = " << x[s];
+          ASSERT_EQ(to_mpz(width[s]), expected[x[s]].second) << width_bits << " bits, " << entries
+                                                             << " entries, lane " << s << ", x = " << x[s];
         }
       }
     }
