@@ -29,28 +29,36 @@ template <unsigned Planes>
   store_lane_numbers(width_words, width);
 }
 
-// Four x a pass, one in each 32-bit lane: entry e's words (broadcast to the lanes in t.lanes) are
-// kept where x == e (a lane compare: a mask, no branch, no secret address) and ORed into Planes
-// accumulators, for e < K + 1 (public), then put together into (T_(x-1), w_x) once per x.
-template <unsigned Planes>
+// 4 Vectors x a pass, one in each 32-bit lane: entry e's words (broadcast to the lanes in t.lanes)
+// are kept where x == e (a lane compare: a mask, no branch, no secret address) and ORed into
+// Planes accumulators a vector, for e < K + 1 (public), then put together into (T_(x-1), w_x) once
+// per x. Packed, two vectors a pass (ten accumulators fit the 16 SSE2 registers) read each entry
+// once for eight x: 3547 -> 3347 instructions a group.
+template <unsigned Planes, unsigned Vectors>
 void select_lanes(const BracketTable& t, const std::uint32_t* x, uint128* base, uint128* width) noexcept {
   constexpr std::size_t kLanes = 4;
   const WordLanes one = {1, 1, 1, 1};
-  for (std::size_t first = 0; first < kBracketGroup; first += kLanes) {
-    WordLanes want;
-    std::memcpy(&want, x + first, sizeof want);
+  for (std::size_t first = 0; first < kBracketGroup; first += kLanes * Vectors) {
+    WordLanes want[Vectors];
+    std::memcpy(want, x + first, sizeof want);
     WordLanes at = {0, 0, 0, 0};
-    WordLanes acc[Planes];
-#pragma GCC unroll 6
-    for (unsigned p = 0; p < Planes; ++p) acc[p] = WordLanes{};
+    WordLanes acc[Vectors][Planes];
 #pragma GCC unroll 2
-    for (std::size_t e = 0; e < t.values; ++e) {
-      const WordLanes keep = (WordLanes)(at == want);  // NOLINT: a vector cast of the same size
+    for (unsigned v = 0; v < Vectors; ++v) {
 #pragma GCC unroll 6
-      for (unsigned p = 0; p < Planes; ++p) acc[p] |= t.lanes[e][p] & keep;
+      for (unsigned p = 0; p < Planes; ++p) acc[v][p] = WordLanes{};
+    }
+    for (std::size_t e = 0; e < t.values; ++e) {
+#pragma GCC unroll 2
+      for (unsigned v = 0; v < Vectors; ++v) {
+        const WordLanes keep = (WordLanes)(at == want[v]);  // NOLINT: a vector cast of the same size
+#pragma GCC unroll 6
+        for (unsigned p = 0; p < Planes; ++p) acc[v][p] |= t.lanes[e][p] & keep;
+      }
       at += one;
     }
-    store_brackets<Planes>(acc, base + first, width + first);
+#pragma GCC unroll 2
+    for (unsigned v = 0; v < Vectors; ++v) store_brackets<Planes>(acc[v], base + first + kLanes * v, width + first + kLanes * v);
   }
 }
 
@@ -59,9 +67,9 @@ void select_lanes(const BracketTable& t, const std::uint32_t* x, uint128* base, 
 void select_bracket_group_portable(const BracketTable& t, const std::uint32_t* x, uint128* base,
                                    uint128* width) noexcept {
   if (t.packed) {  // public: a property of the table
-    select_lanes<kBracketPlanes - 1>(t, x, base, width);
+    select_lanes<kBracketPlanes - 1, 2>(t, x, base, width);
   } else {
-    select_lanes<kBracketPlanes>(t, x, base, width);
+    select_lanes<kBracketPlanes, 1>(t, x, base, width);
   }
 }
 
