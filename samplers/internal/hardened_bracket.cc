@@ -58,7 +58,9 @@ void select_lanes(const BracketTable& t, const std::uint32_t* x, uint128* base, 
       at += one;
     }
 #pragma GCC unroll 2
-    for (unsigned v = 0; v < Vectors; ++v) store_brackets<Planes>(acc[v], base + first + kLanes * v, width + first + kLanes * v);
+    for (unsigned v = 0; v < Vectors; ++v) {
+      store_brackets<Planes>(acc[v], base + first + kLanes * v, width + first + kLanes * v);
+    }
   }
 }
 
@@ -143,7 +145,9 @@ void set_entry(BracketPlanes& planes, std::size_t x, unsigned first_plane, const
 // BracketTable::lanes from the planes (packed where every top word is below 2^16).
 void fill_lanes(BracketTable& t) noexcept {
   t.packed = true;
-  for (std::size_t x = 0; x < t.values; ++x) t.packed = t.packed && t.planes[2][x] < 0x10000 && t.planes[5][x] < 0x10000;
+  for (std::size_t x = 0; x < t.values; ++x) {
+    t.packed = t.packed && t.planes[2][x] < 0x10000 && t.planes[5][x] < 0x10000;
+  }
   for (std::size_t x = 0; x < t.values; ++x) {
     std::uint32_t word[kBracketPlanes];
     for (unsigned p = 0; p < kBracketPlanes; ++p) word[p] = t.planes[p][x];
