@@ -139,11 +139,12 @@ BENCHMARK(BM_HardenedRejectionBatchPaths)
 
 // The exponential alone: FixedExp52 groups of kFixedExp52Group random H (h < 32), ns a value.
 // Arg impl: 0 = the portable group (four scalar chains of 64-bit products), 1 = the AVX2 group,
-// 2 = the group make_fixed_exp52 picks on this CPU (under EXACTDP_CPU_LEVEL).
+// 2 = the group make_fixed_exp52 picks on this CPU (under EXACTDP_CPU_LEVEL), 3 = the AVX-512F group
+// (the AVX2 group's digits, eight values a vector: CPUs with AVX-512F and no IFMA).
 void BM_FixedExp52Group(benchmark::State& state) {
   const internal::FixedExp52 t = internal::make_fixed_exp52();
   const internal::FixedExp52GroupFn kImpl[] = {internal::fixed_exp52_group_portable, internal::fixed_exp52_group_avx2(),
-                                               t.group};
+                                               t.group, internal::fixed_exp52_group_avx512()};
   const internal::FixedExp52GroupFn group = kImpl[state.range(0)];
   if (group == nullptr) {
     state.SkipWithError("this CPU (or EXACTDP_CPU_LEVEL) has no such path");
@@ -166,7 +167,7 @@ void BM_FixedExp52Group(benchmark::State& state) {
   state.counters["ns/value"] = benchmark::Counter(static_cast<double>(state.iterations() * h.size()),
                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_FixedExp52Group)->DenseRange(0, 2)->ArgName("impl");
+BENCHMARK(BM_FixedExp52Group)->DenseRange(0, 3)->ArgName("impl");
 
 // The randomness alone of the rejection batch above: the same number of 64-bit words (its bits a
 // draw, measured on 2^16 draws first) read from the same seeded ChaCha20 source through a

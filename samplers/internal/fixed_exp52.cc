@@ -2,7 +2,8 @@
 // on x86-64 CPUs with AVX-512 IFMA (chosen at run time), eight H per vector of 64-bit lanes with
 // each value as two 52-bit limbs (fixed_exp52_ifma.h), S_i by a two-register permute (vpermt2q,
 // whose lane choice is an operand, not an address); on CPUs with AVX2 and no IFMA, the group of
-// fixed_exp52_avx2.cc (26-bit digits). The same exact integer operations, so the same bits.
+// fixed_exp52_avx2.cc (26-bit digits), or its eight-lane form fixed_exp52_avx512.cc where the CPU
+// has AVX-512F. The same exact integer operations, so the same bits.
 #include <exactdp/samplers/internal/fixed_exp52.h>
 #include <exactdp/core/cpu_level.h>
 
@@ -218,8 +219,9 @@ FixedExp52 make_fixed_exp52() {
       t.sixteenth_lanes[i][w] = WordLanes{word, word, word, word};
     }
   }
-  const FixedExp52GroupFn ifma = fixed_exp52_group_ifma(), avx2 = fixed_exp52_group_avx2();
-  t.group = ifma != nullptr ? ifma : avx2 != nullptr ? avx2 : fixed_exp52_group_portable;
+  const FixedExp52GroupFn ifma = fixed_exp52_group_ifma(), avx512 = fixed_exp52_group_avx512();
+  const FixedExp52GroupFn avx2 = fixed_exp52_group_avx2();
+  t.group = ifma != nullptr ? ifma : avx512 != nullptr ? avx512 : avx2 != nullptr ? avx2 : fixed_exp52_group_portable;
   return t;
 }
 

@@ -26,7 +26,8 @@
 // 2^52 or 2^56 is a product's high word), two for a two-limb step, three for mul3: 17 a value
 // (42 before). On AVX-512 IFMA a one-limb step is one vpmadd52huq, a two-limb step three, mul3
 // six (25 a value, eight lanes a vector). On AVX2 without IFMA (fixed_exp52_avx2.cc) every number
-// is held as 26-bit digits, a product of two digits one vpmuludq: 68 a value, four lanes a vector.
+// is held as 26-bit digits, a product of two digits one vpmuludq: 68 a value, four lanes a vector;
+// with AVX-512F and no IFMA (fixed_exp52_avx512.cc) the same digits, eight lanes a vector.
 // Every Horner value lies in [0, its constant] (the
 // constants are checked to make that so: tests/samplers/fixed_exp52_test.cc), so no subtraction
 // wraps; every step is an exact integer function, so every evaluation gives the same bits
@@ -203,5 +204,9 @@ void fixed_exp52_group_portable(const FixedExp52& t, const uint128* h, uint128* 
 // The same evaluation stopped before alpha's shift: v (S_i 2^-r in units 2^-104) of each H, for the
 // tests (a wrong carry moves v by a unit that alpha's floor mostly hides). nullptr without AVX2.
 [[nodiscard]] FixedExp52GroupFn fixed_exp52_group_v_avx2() noexcept;
+// The same digit evaluation on 512-bit vectors, eight H a vector (fixed_exp52_avx512.cc), where the
+// CPU has AVX-512F and EXACTDP_CPU_LEVEL allows avx512, else nullptr; and its v, for the tests.
+[[nodiscard]] FixedExp52GroupFn fixed_exp52_group_avx512() noexcept;
+[[nodiscard]] FixedExp52GroupFn fixed_exp52_group_v_avx512() noexcept;
 
 }  // namespace exactdp::internal

@@ -175,27 +175,38 @@ TEST(FixedExp52, WordEvaluationMatchesTheLimbDefinition) {
   }
 }
 
-// The AVX2 evaluation (where this CPU has AVX2) before alpha's shift gives v exactly as exp52_v
-// (the word evaluation, checked against the definition above) on the same inputs, every input in
-// several lane positions: each carry of the 26-bit digits is seen here, where alpha's floor by
-// 2^(24 + n) would hide most one-unit slips.
-TEST(FixedExp52, Avx2DigitEvaluationMatchesTheWordEvaluation) {
+// A digit evaluation's v (before alpha's shift) equals exp52_v (the word evaluation, checked against
+// the definition above) on the same inputs, every input in `rotations` lane positions: each carry of
+// the 26-bit digits is seen here, where alpha's floor by 2^(24 + n) would hide most one-unit slips.
+void expect_digit_v_matches_words(FixedExp52GroupFn group_v, std::size_t rotations) {
   const FixedExp52 t = make_fixed_exp52();
-  const FixedExp52GroupFn avx2_v = fixed_exp52_group_v_avx2();
-  if (avx2_v == nullptr) GTEST_SKIP() << "no AVX2 on this CPU (or EXACTDP_CPU_LEVEL=baseline)";
   std::vector<uint128> all = inputs();
   std::mt19937_64 rng(5);
   for (int i = 0; i < 100000; ++i) all.push_back(((uint128{rng()} << 64) | rng()) >> 6);
-  for (std::size_t rotate = 0; rotate < 3; ++rotate) {
+  for (std::size_t rotate = 0; rotate < rotations; ++rotate) {
     for (std::size_t first = rotate; first + kFixedExp52Group <= all.size(); first += kFixedExp52Group) {
       uint128 v[kFixedExp52Group];
-      avx2_v(t, &all[first], v);
+      group_v(t, &all[first], v);
       for (std::size_t s = 0; s < kFixedExp52Group; ++s) {
         const uint128 h = all[first + s];
         ASSERT_TRUE(v[s] == exp52_v(h, t, t.sixteenth[exp52_i(h)])) << "input " << to_mpz(h) << " lane " << s;
       }
     }
   }
+}
+
+// The AVX2 evaluation (where this CPU has AVX2; four lanes a vector).
+TEST(FixedExp52, Avx2DigitEvaluationMatchesTheWordEvaluation) {
+  const FixedExp52GroupFn avx2_v = fixed_exp52_group_v_avx2();
+  if (avx2_v == nullptr) GTEST_SKIP() << "no AVX2 on this CPU (or EXACTDP_CPU_LEVEL=baseline)";
+  expect_digit_v_matches_words(avx2_v, 3);
+}
+
+// The AVX-512F evaluation (where this CPU has AVX-512F; eight lanes a vector, every input in each).
+TEST(FixedExp52, Avx512DigitEvaluationMatchesTheWordEvaluation) {
+  const FixedExp52GroupFn avx512_v = fixed_exp52_group_v_avx512();
+  if (avx512_v == nullptr) GTEST_SKIP() << "no AVX-512F on this CPU (or EXACTDP_CPU_LEVEL below avx512)";
+  expect_digit_v_matches_words(avx512_v, 8);
 }
 
 // The portable S_i select (four i in the lanes of 16-byte vectors: what the portable group runs on
@@ -218,13 +229,15 @@ TEST(FixedExp52, PortableSelectTakesEverySixteenthInEveryLane) {
   }
 }
 
-// The IFMA group (where this CPU has AVX-512 IFMA), the AVX2 group (where it has AVX2) and the
-// portable group give alpha exactly as fixed_exp52_alpha does, for every input, in every lane
+// The IFMA group (where this CPU has AVX-512 IFMA), the AVX-512F and AVX2 digit groups (where it
+// has those) and the portable group give alpha exactly as fixed_exp52_alpha does, for every input, in every lane
 // position.
 TEST(FixedExp52, GroupsGiveTheSameBitsAsSingleEvaluations) {
   const FixedExp52 t = make_fixed_exp52();
   const FixedExp52GroupFn ifma = fixed_exp52_group_ifma(), avx2 = fixed_exp52_group_avx2();
+  const FixedExp52GroupFn avx512 = fixed_exp52_group_avx512();
   RecordProperty("ifma", ifma != nullptr ? "yes" : "no");
+  RecordProperty("avx512", avx512 != nullptr ? "yes" : "no");
   RecordProperty("avx2", avx2 != nullptr ? "yes" : "no");
   std::vector<uint128> all = inputs();
   std::mt19937_64 rng(3);
@@ -232,7 +245,8 @@ TEST(FixedExp52, GroupsGiveTheSameBitsAsSingleEvaluations) {
   const struct {
     const char* name;
     FixedExp52GroupFn group;
-  } groups[] = {{"portable", fixed_exp52_group_portable}, {"ifma", ifma}, {"avx2", avx2}, {"chosen", t.group}};
+  } groups[] = {{"portable", fixed_exp52_group_portable}, {"ifma", ifma}, {"avx512", avx512}, {"avx2", avx2},
+                    {"chosen", t.group}};
   for (std::size_t rotate = 0; rotate < 3; ++rotate) {  // every input in several lanes
     for (std::size_t first = rotate; first + kFixedExp52Group <= all.size(); first += kFixedExp52Group) {
       for (const auto& g : groups) {
@@ -246,7 +260,9 @@ TEST(FixedExp52, GroupsGiveTheSameBitsAsSingleEvaluations) {
       }
     }
   }
-  if (ifma == nullptr || avx2 == nullptr) GTEST_SKIP() << "not every vector group runs on this CPU";
+  if (ifma == nullptr || avx512 == nullptr || avx2 == nullptr) {
+    GTEST_SKIP() << "not every vector group runs on this CPU";
+  }
 }
 
 // Every Horner value is its constant minus a non-negative floor, so it is at most its constant; the
