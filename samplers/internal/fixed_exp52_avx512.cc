@@ -8,8 +8,9 @@
 // two-register permute (vpermt2q: the lane choice is an operand, not an address), no masked load.
 // No branch and no address depends on H. The same exact integers as the portable group, so the
 // same bits (tests/samplers/fixed_exp52_test.cc).
-// valgrind does not run AVX-512, so the constant-time test (tests/hardened/ctgrind) cannot check
-// this file: it is kept free of branches and of addresses that depend on the data by construction.
+// valgrind does not run AVX-512 (it reports AVX2), so the constant-time test
+// (tests/constant_time/ctgrind_probe.cc) runs the AVX2 path, not this file: this one is kept free of
+// branches and of addresses that depend on the data by construction.
 #include <exactdp/samplers/internal/fixed_exp52.h>
 #include <exactdp/core/cpu_level.h>
 
