@@ -113,7 +113,9 @@ EXACTDP_PRODUCT_CLONES void fixed_exp52_group_portable(const FixedExp52& t, cons
   uint128 sixteenth[kFixedExp52Group];
   for (std::size_t s = 0; s < kFixedExp52Group; ++s) index[s] = exp52_i(h[s]);
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx2") && cpu_level_allows(CpuLevel::kAvx2)) {  // the CPU's, not the data's
+  // The CPU's choice, not the data's: decided once per process, not on every group.
+  static const bool permutes = __builtin_cpu_supports("avx2") && cpu_level_allows(CpuLevel::kAvx2);
+  if (permutes) {
     select_sixteenths_avx2(t, index, sixteenth);
   } else {
     select_sixteenths_portable(t, index, sixteenth);
