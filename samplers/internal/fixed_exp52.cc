@@ -39,6 +39,11 @@ void to_limbs(uint128 v, std::uint64_t* limbs) {
   limbs[1] = static_cast<std::uint64_t>(v >> 52);
 }
 
+// Digit d (26 bits) of v < 2^104.
+std::uint64_t digit26(uint128 v, unsigned d) {
+  return static_cast<std::uint64_t>(v >> (kFixedExp52DigitBits * d)) & ((std::uint64_t{1} << kFixedExp52DigitBits) - 1);
+}
+
 #if defined(__x86_64__)
 // The same eight H at a time on CPUs with AVX2: 32-bit word p of S_i is lane i % 8 of plane p's
 // block i / 8, taken by a register permute (vpermd: the lane choice is an operand, not an address)
@@ -202,6 +207,7 @@ FixedExp52 make_fixed_exp52() {
     } else {
       t.wide[k] = scaled(b[k], exp52_wide_scale(k));
       to_limbs(t.wide[k], t.wide_limbs[k]);
+      for (unsigned d = 0; d < 4; ++d) t.wide_digits[k][d] = digit26(t.wide[k], d);
     }
   }
   for (long i = 0; i < 16; ++i) {
@@ -216,6 +222,10 @@ FixedExp52 make_fixed_exp52() {
     to_limbs(t.sixteenth[i], limbs);
     t.sixteenth_limbs[0][i] = limbs[0];
     t.sixteenth_limbs[1][i] = limbs[1];
+    for (unsigned d = 0; d < 4; ++d) {
+      t.sixteenth_digits64[d][i] = digit26(t.sixteenth[i], d);
+      t.sixteenth_digits32[d][i] = static_cast<std::uint32_t>(t.sixteenth_digits64[d][i]);
+    }
     for (unsigned w = 0; w < 4; ++w) {
       const auto word = static_cast<std::uint32_t>(t.sixteenth[i] >> (32 * w));
       t.sixteenth_lanes[i][w] = WordLanes{word, word, word, word};

@@ -58,6 +58,7 @@ inline constexpr unsigned kFixedExp52AlphaErrorUnits = 17;  // |alpha - 2^80 2^-
 inline constexpr unsigned kFixedExp52InputFractionBits = 117;
 inline constexpr std::uint64_t kLimb52 = (std::uint64_t{1} << 52) - 1;
 inline constexpr std::size_t kFixedExp52Group = 32;
+inline constexpr unsigned kFixedExp52DigitBits = 26;  // the AVX2 and AVX-512F groups' digits
 
 // The scales of the Horner values: q_k in units 2^-(81 - 4k) (one limb), w_k in units 2^-(104 - 4k).
 [[nodiscard]] constexpr unsigned exp52_narrow_scale(unsigned k) noexcept { return 81 - 4 * k; }
@@ -77,6 +78,13 @@ struct FixedExp52 {
   alignas(64) std::uint64_t sixteenth_limbs[2][16] = {};
   // Word w of S_e (32 bits, least significant first) broadcast to four lanes, for the portable select.
   alignas(16) WordLanes sixteenth_lanes[16][4] = {};
+  // The same constants as 26-bit digits (digit d = bits 26 d .. 26 d + 25, least significant first),
+  // for the AVX2 and AVX-512F groups (fixed_exp52_avx2.cc, fixed_exp52_avx512.cc), made once here
+  // rather than cut out of the 128-bit values on every group: digit d of B_k, and of S_e as 32-bit
+  // (vpermd planes) and 64-bit (vpermt2q planes) words.
+  std::uint64_t wide_digits[kFixedExp52NarrowLast][4] = {};
+  alignas(64) std::uint32_t sixteenth_digits32[4][16] = {};
+  alignas(64) std::uint64_t sixteenth_digits64[4][16] = {};
   FixedExp52GroupFn group = nullptr;  // the fastest exact group evaluation this CPU runs
 };
 

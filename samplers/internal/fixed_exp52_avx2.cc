@@ -30,7 +30,7 @@ namespace {
 
 using V4 = unsigned long long __attribute__((vector_size(32)));
 
-constexpr unsigned kDigitBits = 26;
+constexpr unsigned kDigitBits = kFixedExp52DigitBits;
 constexpr unsigned long long kDigitMask = (1ULL << kDigitBits) - 1;
 constexpr unsigned long long kBias = 1ULL << 56;                  // added to a digit of B - F
 constexpr unsigned long long kBiasCarry = kBias >> kDigitBits;  // 2^30: the bias's carry, taken back
@@ -90,10 +90,7 @@ EXACTDP_AVX2 void make_constants(const FixedExp52& t, Constants& k) noexcept {
   for (unsigned j = kFixedExp52NarrowLast; j <= kFixedExp52Degree; ++j) k.narrow[j] = splat(t.narrow[j]);
   k.top = digits(k.narrow[kFixedExp52Degree]);
   for (unsigned j = 1; j < kFixedExp52NarrowLast; ++j) {
-    for (unsigned d = 0; d < 4; ++d) {
-      const auto digit = static_cast<unsigned long long>(t.wide[j] >> (kDigitBits * d)) & kDigitMask;
-      k.wide[j][d] = splat(digit + kDigitBias[d]);
-    }
+    for (unsigned d = 0; d < 4; ++d) k.wide[j][d] = splat(t.wide_digits[j][d] + kDigitBias[d]);
   }
   k.ln2 = digits(splat(t.ln2));
 }
@@ -207,16 +204,10 @@ template <bool kAlpha>
 EXACTDP_AVX2 void group_avx2(const FixedExp52& t, const uint128* h, uint128* out) noexcept {
   Constants k;
   make_constants(t, k);
-  alignas(32) std::uint32_t plane_words[4][16];
-  for (unsigned e = 0; e < 16; ++e) {
-    for (unsigned d = 0; d < 4; ++d) {
-      plane_words[d][e] = static_cast<std::uint32_t>(t.sixteenth[e] >> (kDigitBits * d)) & kDigitMask;
-    }
-  }
   __m256i planes[4][2];
   for (unsigned d = 0; d < 4; ++d) {
     for (unsigned half = 0; half < 2; ++half) {
-      planes[d][half] = _mm256_load_si256(reinterpret_cast<const __m256i*>(plane_words[d] + 8 * half));
+      planes[d][half] = _mm256_load_si256(reinterpret_cast<const __m256i*>(t.sixteenth_digits32[d] + 8 * half));
     }
   }
   for (unsigned first = 0; first < kVectors; first += kInFlight) {

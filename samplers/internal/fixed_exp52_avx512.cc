@@ -28,7 +28,7 @@ namespace {
 
 using V8 = unsigned long long __attribute__((vector_size(64)));
 
-constexpr unsigned kDigitBits = 26;
+constexpr unsigned kDigitBits = kFixedExp52DigitBits;
 constexpr unsigned long long kDigitMask = (1ULL << kDigitBits) - 1;
 constexpr unsigned long long kBias = 1ULL << 56;                  // added to a digit of B - F
 constexpr unsigned long long kBiasCarry = kBias >> kDigitBits;  // 2^30: the bias's carry, taken back
@@ -93,20 +93,11 @@ EXACTDP_AVX512 void make_constants(const FixedExp52& t, Constants& k) noexcept {
   for (unsigned j = kFixedExp52NarrowLast; j <= kFixedExp52Degree; ++j) k.narrow[j] = splat(t.narrow[j]);
   k.top = digits(k.narrow[kFixedExp52Degree]);
   for (unsigned j = 1; j < kFixedExp52NarrowLast; ++j) {
-    for (unsigned d = 0; d < 4; ++d) {
-      const auto digit = static_cast<unsigned long long>(t.wide[j] >> (kDigitBits * d)) & kDigitMask;
-      k.wide[j][d] = splat(digit + kDigitBias[d]);
-    }
+    for (unsigned d = 0; d < 4; ++d) k.wide[j][d] = splat(t.wide_digits[j][d] + kDigitBias[d]);
   }
   k.ln2 = digits(splat(t.ln2));
-  alignas(64) unsigned long long plane_words[4][16];
-  for (unsigned e = 0; e < 16; ++e) {
-    for (unsigned d = 0; d < 4; ++d) {
-      plane_words[d][e] = static_cast<unsigned long long>(t.sixteenth[e] >> (kDigitBits * d)) & kDigitMask;
-    }
-  }
   for (unsigned d = 0; d < 4; ++d) {
-    for (unsigned half = 0; half < 2; ++half) k.planes[d][half] = _mm512_load_si512(plane_words[d] + 8 * half);
+    for (unsigned half = 0; half < 2; ++half) k.planes[d][half] = _mm512_load_si512(t.sixteenth_digits64[d] + 8 * half);
   }
 }
 
