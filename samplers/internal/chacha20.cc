@@ -6,6 +6,9 @@
 #include <bit>
 #include <cstring>
 
+#define EXACTDP_CHACHA20_INLINE __attribute__((always_inline)) inline
+#include <exactdp/samplers/internal/chacha20_rounds.h>
+
 namespace exactdp::internal {
 namespace {
 
@@ -20,16 +23,15 @@ void store_le32(unsigned char* p, std::uint32_t v) noexcept {
   for (int i = 0; i < 4; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
 }
 
-void quarter_round(std::uint32_t& a, std::uint32_t& b, std::uint32_t& c, std::uint32_t& d) noexcept {
-  a += b;
-  d = std::rotl(d ^ a, 16);
-  c += d;
-  b = std::rotl(b ^ c, 12);
-  a += b;
-  d = std::rotl(d ^ a, 8);
-  c += d;
-  b = std::rotl(b ^ c, 7);
-}
+// The word operations of chacha20_rounds.h on one block's words.
+struct ScalarOps {
+  static std::uint32_t add(std::uint32_t a, std::uint32_t b) noexcept { return a + b; }
+  static std::uint32_t bit_xor(std::uint32_t a, std::uint32_t b) noexcept { return a ^ b; }
+  template <int kLeft>
+  static std::uint32_t rotl(std::uint32_t v) noexcept {
+    return std::rotl(v, kLeft);
+  }
+};
 
 // The input state (RFC 8439 section 2.3): "expand 32-byte k", the key, counter, nonce.
 void initial_state(std::uint32_t* state, const unsigned char* key, const unsigned char* nonce,
@@ -59,16 +61,7 @@ void chacha20_blocks_scalar(std::uint32_t* state, unsigned char* out, std::size_
   for (std::size_t b = 0; b < blocks; ++b, out += kBlockBytes) {
     std::uint32_t x[16];
     std::memcpy(x, state, sizeof x);
-    for (int round = 0; round < 10; ++round) {  // 20 rounds: column then diagonal, ten times
-      quarter_round(x[0], x[4], x[8], x[12]);
-      quarter_round(x[1], x[5], x[9], x[13]);
-      quarter_round(x[2], x[6], x[10], x[14]);
-      quarter_round(x[3], x[7], x[11], x[15]);
-      quarter_round(x[0], x[5], x[10], x[15]);
-      quarter_round(x[1], x[6], x[11], x[12]);
-      quarter_round(x[2], x[7], x[8], x[13]);
-      quarter_round(x[3], x[4], x[9], x[14]);
-    }
+    chacha20_rounds::twenty_rounds(ScalarOps{}, x);
     for (int i = 0; i < 16; ++i) store_le32(out + 4 * i, x[i] + state[i]);
     sodium_memzero(x, sizeof x);
     chacha20_advance(state, 1);

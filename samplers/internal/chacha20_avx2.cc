@@ -5,27 +5,31 @@
 
 #include <immintrin.h>
 
+#define EXACTDP_AVX2 __attribute__((target("avx2"), always_inline)) inline
+#define EXACTDP_CHACHA20_INLINE EXACTDP_AVX2
+#include <exactdp/samplers/internal/chacha20_rounds.h>
+
 namespace exactdp::internal {
 namespace {
 
-#define EXACTDP_AVX2 __attribute__((target("avx2"), always_inline)) inline
+// The word operations of chacha20_rounds.h on eight lanes; the 16- and 8-bit rotations are byte
+// shuffles.
+struct Avx2Ops {
+  __m256i rot16, rot8;  // the shuffles' byte orders
 
-EXACTDP_AVX2 __m256i rotl_by_shift(__m256i v, int left) {
-  return _mm256_or_si256(_mm256_slli_epi32(v, left), _mm256_srli_epi32(v, 32 - left));
-}
-
-// One quarter round on four vectors; the 16- and 8-bit rotations are byte shuffles.
-EXACTDP_AVX2 void quarter_round(__m256i& a, __m256i& b, __m256i& c, __m256i& d, __m256i rot16,
-                                __m256i rot8) {
-  a = _mm256_add_epi32(a, b);
-  d = _mm256_shuffle_epi8(_mm256_xor_si256(d, a), rot16);
-  c = _mm256_add_epi32(c, d);
-  b = rotl_by_shift(_mm256_xor_si256(b, c), 12);
-  a = _mm256_add_epi32(a, b);
-  d = _mm256_shuffle_epi8(_mm256_xor_si256(d, a), rot8);
-  c = _mm256_add_epi32(c, d);
-  b = rotl_by_shift(_mm256_xor_si256(b, c), 7);
-}
+  EXACTDP_AVX2 static __m256i add(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
+  EXACTDP_AVX2 static __m256i bit_xor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+  template <int kLeft>
+  EXACTDP_AVX2 __m256i rotl(__m256i v) const {
+    if constexpr (kLeft == 16) {
+      return _mm256_shuffle_epi8(v, rot16);
+    } else if constexpr (kLeft == 8) {
+      return _mm256_shuffle_epi8(v, rot8);
+    } else {
+      return _mm256_or_si256(_mm256_slli_epi32(v, kLeft), _mm256_srli_epi32(v, 32 - kLeft));
+    }
+  }
+};
 
 // x[0..7] hold words w..w+7 of blocks 0..7 (block i in lane i); stores block i's eight words
 // at out + 64 i.
@@ -52,10 +56,10 @@ EXACTDP_AVX2 void transpose_store(const __m256i* x, unsigned char* out) {
 
 __attribute__((target("avx2"))) void chacha20_blocks_avx2(std::uint32_t* state, unsigned char* out,
                                                            std::size_t blocks) noexcept {
-  const __m256i rot16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0,
-                                         1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-  const __m256i rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1,
-                                        2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+  const Avx2Ops ops{_mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5,
+                                     10, 11, 8, 9, 14, 15, 12, 13),
+                    _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6,
+                                     11, 8, 9, 10, 15, 12, 13, 14)};
   for (; blocks >= 8; blocks -= 8, out += 512) {
     alignas(32) std::uint32_t counter[2][8];  // words 12 and 13 of the eight blocks (public)
     const std::uint64_t first = std::uint64_t{state[13]} << 32 | state[12];
@@ -69,16 +73,7 @@ __attribute__((target("avx2"))) void chacha20_blocks_avx2(std::uint32_t* state, 
     for (int j = 0; j < 16; ++j) x[j] = _mm256_set1_epi32(static_cast<int>(state[j]));
     x[12] = _mm256_load_si256(reinterpret_cast<const __m256i*>(counter[0]));
     x[13] = _mm256_load_si256(reinterpret_cast<const __m256i*>(counter[1]));
-    for (int round = 0; round < 10; ++round) {
-      quarter_round(x[0], x[4], x[8], x[12], rot16, rot8);
-      quarter_round(x[1], x[5], x[9], x[13], rot16, rot8);
-      quarter_round(x[2], x[6], x[10], x[14], rot16, rot8);
-      quarter_round(x[3], x[7], x[11], x[15], rot16, rot8);
-      quarter_round(x[0], x[5], x[10], x[15], rot16, rot8);
-      quarter_round(x[1], x[6], x[11], x[12], rot16, rot8);
-      quarter_round(x[2], x[7], x[8], x[13], rot16, rot8);
-      quarter_round(x[3], x[4], x[9], x[14], rot16, rot8);
-    }
+    chacha20_rounds::twenty_rounds(ops, x);
     for (int j = 0; j < 16; ++j) {
       const __m256i input = j == 12 ? _mm256_load_si256(reinterpret_cast<const __m256i*>(counter[0])) : j == 13 ? _mm256_load_si256(reinterpret_cast<const __m256i*>(counter[1]))
                                     : _mm256_set1_epi32(static_cast<int>(state[j]));

@@ -11,21 +11,20 @@
 #endif
 #include <immintrin.h>
 
+#define EXACTDP_AVX512 __attribute__((target("avx512f"), always_inline)) inline
+#define EXACTDP_CHACHA20_INLINE EXACTDP_AVX512
+#include <exactdp/samplers/internal/chacha20_rounds.h>
+
 namespace exactdp::internal {
 namespace {
 
-#define EXACTDP_AVX512 __attribute__((target("avx512f"), always_inline)) inline
-
-EXACTDP_AVX512 void quarter_round(__m512i& a, __m512i& b, __m512i& c, __m512i& d) {
-  a = _mm512_add_epi32(a, b);
-  d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 16);
-  c = _mm512_add_epi32(c, d);
-  b = _mm512_rol_epi32(_mm512_xor_si512(b, c), 12);
-  a = _mm512_add_epi32(a, b);
-  d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 8);
-  c = _mm512_add_epi32(c, d);
-  b = _mm512_rol_epi32(_mm512_xor_si512(b, c), 7);
-}
+// The word operations of chacha20_rounds.h on sixteen lanes; every rotation one vprold.
+struct Avx512Ops {
+  EXACTDP_AVX512 static __m512i add(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
+  EXACTDP_AVX512 static __m512i bit_xor(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+  template <int kLeft>
+  EXACTDP_AVX512 static __m512i rotl(__m512i v) { return _mm512_rol_epi32(v, kLeft); }
+};
 
 // x[j] holds word j of blocks 0..15 (block i in lane i); stores block i at out + 64 i.
 EXACTDP_AVX512 void transpose_store(const __m512i* x, unsigned char* out) {
@@ -71,16 +70,7 @@ __attribute__((target("avx512f"))) void chacha20_blocks_avx512(std::uint32_t* st
     for (int j = 0; j < 16; ++j) x[j] = _mm512_set1_epi32(static_cast<int>(state[j]));
     x[12] = _mm512_load_si512(counter[0]);
     x[13] = _mm512_load_si512(counter[1]);
-    for (int round = 0; round < 10; ++round) {
-      quarter_round(x[0], x[4], x[8], x[12]);
-      quarter_round(x[1], x[5], x[9], x[13]);
-      quarter_round(x[2], x[6], x[10], x[14]);
-      quarter_round(x[3], x[7], x[11], x[15]);
-      quarter_round(x[0], x[5], x[10], x[15]);
-      quarter_round(x[1], x[6], x[11], x[12]);
-      quarter_round(x[2], x[7], x[8], x[13]);
-      quarter_round(x[3], x[4], x[9], x[14]);
-    }
+    chacha20_rounds::twenty_rounds(Avx512Ops{}, x);
     for (int j = 0; j < 16; ++j) {
       const __m512i input = j == 12 ? _mm512_load_si512(counter[0]) : j == 13 ? _mm512_load_si512(counter[1])
                                     : _mm512_set1_epi32(static_cast<int>(state[j]));

@@ -6,12 +6,14 @@
 // for the remainders of the wider paths.
 #include <exactdp/samplers/internal/chacha20.h>
 
+#define EXACTDP_VEC128 __attribute__((always_inline)) inline
+#define EXACTDP_CHACHA20_INLINE EXACTDP_VEC128
+#include <exactdp/samplers/internal/chacha20_rounds.h>
+
 namespace exactdp::internal {
 namespace {
 
 using u32x4 = std::uint32_t __attribute__((vector_size(16)));
-
-#define EXACTDP_VEC128 __attribute__((always_inline)) inline
 
 using u16x8 = std::uint16_t __attribute__((vector_size(16)));
 
@@ -28,16 +30,13 @@ EXACTDP_VEC128 u32x4 rotl<16>(u32x4 v) {
   return reinterpret_cast<u32x4>(__builtin_shufflevector(halves, halves, 1, 0, 3, 2, 5, 4, 7, 6));
 }
 
-EXACTDP_VEC128 void quarter_round(u32x4& a, u32x4& b, u32x4& c, u32x4& d) {
-  a += b;
-  d = rotl<16>(d ^ a);
-  c += d;
-  b = rotl<12>(b ^ c);
-  a += b;
-  d = rotl<8>(d ^ a);
-  c += d;
-  b = rotl<7>(b ^ c);
-}
+// The word operations of chacha20_rounds.h on four lanes.
+struct Vec128Ops {
+  EXACTDP_VEC128 static u32x4 add(u32x4 a, u32x4 b) { return a + b; }
+  EXACTDP_VEC128 static u32x4 bit_xor(u32x4 a, u32x4 b) { return a ^ b; }
+  template <int kLeft>
+  EXACTDP_VEC128 static u32x4 rotl(u32x4 v) { return internal::rotl<kLeft>(v); }
+};
 
 // Lanes {a0, b0, a1, b1} and {a2, b2, a3, b3} of a and b (SSE2 punpckldq / punpckhdq, NEON zip).
 EXACTDP_VEC128 u32x4 interleave_low(u32x4 a, u32x4 b) { return __builtin_shufflevector(a, b, 0, 4, 1, 5); }
@@ -81,16 +80,7 @@ void chacha20_blocks_vec128(std::uint32_t* state, unsigned char* out, std::size_
     for (int j = 0; j < 16; ++j) x[j] = u32x4{} + state[j];
     x[12] = counter[0];
     x[13] = counter[1];
-    for (int round = 0; round < 10; ++round) {  // 20 rounds: column then diagonal, ten times
-      quarter_round(x[0], x[4], x[8], x[12]);
-      quarter_round(x[1], x[5], x[9], x[13]);
-      quarter_round(x[2], x[6], x[10], x[14]);
-      quarter_round(x[3], x[7], x[11], x[15]);
-      quarter_round(x[0], x[5], x[10], x[15]);
-      quarter_round(x[1], x[6], x[11], x[12]);
-      quarter_round(x[2], x[7], x[8], x[13]);
-      quarter_round(x[3], x[4], x[9], x[14]);
-    }
+    chacha20_rounds::twenty_rounds(Vec128Ops{}, x);
     for (int j = 0; j < 16; ++j) x[j] += j == 12 ? counter[0] : j == 13 ? counter[1] : u32x4{} + state[j];
     for (int w = 0; w < 16; w += 4) transpose_store(x + w, out + 4 * w);
     chacha20_advance(state, 4);
