@@ -115,7 +115,7 @@ void chacha20_keystream(unsigned char* out, std::size_t len, const unsigned char
   pass(ChaCha20Path::kAvx512, 16, chacha20_blocks_avx512);
   pass(ChaCha20Path::kAvx2, 8, chacha20_blocks_avx2);
   pass(ChaCha20Path::kVec128, 4, chacha20_blocks_vec128);
-  chacha20_blocks_scalar(state, out, blocks);
+  if (blocks != 0) chacha20_blocks_scalar(state, out, blocks);  // none left: skip its register saves
   out += blocks * kBlockBytes;
   if (const std::size_t tail = len % kBlockBytes; tail != 0) {
     unsigned char last[kBlockBytes];
