@@ -182,26 +182,35 @@ Case c_api_case(const char* sigma2, std::uint64_t per_call) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+struct Options {
   int reps = 7;
   std::uint64_t ms = 40;
   const char* json = nullptr;
   bool plot = false;
+};
+
+// The command line; false (after the usage line) on anything else.
+bool parse_options(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
-    else if (a == "--ms" && i + 1 < argc) ms = std::strtoull(argv[++i], nullptr, 10);
-    else if (a == "--json" && i + 1 < argc) json = argv[++i];
-    else if (a == "--plot") plot = true;
+    if (a == "--reps" && i + 1 < argc) o.reps = std::atoi(argv[++i]);
+    else if (a == "--ms" && i + 1 < argc) o.ms = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--json" && i + 1 < argc) o.json = argv[++i];
+    else if (a == "--plot") o.plot = true;
     else {
       std::fprintf(stderr, "usage: speed_bench [--reps R] [--ms MS] [--json FILE] [--plot]\n");
-      return 2;
+      return false;
     }
   }
-  if (sodium_init() < 0) return 1;
-  std::vector<Case> cases;
+  return true;
+}
+
+// The single-draw cases: the samplers, and CKS20 Algorithm 3 alone as it was before the table
+// and bucket samplers (what every sigma2 used), in the same run.
+void add_single_draw_cases(std::vector<Case>& cases) {
   for (const char* s : {"1", "100", "1e12", "1e100"}) add_gaussian(cases, s, false);
-  // Before the table and bucket samplers: CKS20 Algorithm 3 alone (what every sigma2 used), same run.
   for (const char* s : {"1", "100", "1e12", "1e100"}) {
     const auto p = std::make_shared<DiscreteGaussianParams>(DiscreteGaussianParams::make(parse_rational("sigma2", s)));
     auto out = std::make_shared<mpz_class>();
@@ -216,15 +225,16 @@ int main(int argc, char** argv) {
                        __asm__ __volatile__("" : : "r"(&v) : "memory");
                      })});
   }
-  {
-    const auto p = std::make_shared<DiscreteLaplaceParams>(DiscreteLaplaceParams::make(10));
-    auto out = std::make_shared<mpz_class>();
-    cases.push_back({"laplace", "10", "cks20-before", seeded([p, out](BitSource& b) {
-                       *out = sample_discrete_laplace_cks20(b, *p);
-                     })});
-  }
-  // sample_n in calls of 10^6 values; 10^12 too, where the batch goes through the bucket
-  // sampler rather than the table (compare with the single int64 calls above).
+  const auto p = std::make_shared<DiscreteLaplaceParams>(DiscreteLaplaceParams::make(10));
+  auto out = std::make_shared<mpz_class>();
+  cases.push_back({"laplace", "10", "cks20-before", seeded([p, out](BitSource& b) {
+                     *out = sample_discrete_laplace_cks20(b, *p);
+                   })});
+}
+
+// sample_n in calls of 10^6 values; 10^12 too, where the batch goes through the bucket
+// sampler rather than the table (compare with the single int64 calls). Then the C interface.
+void add_batch_cases(std::vector<Case>& cases) {
   for (const char* s : {"100", "1e12"}) {
     const auto p = std::make_shared<DiscreteGaussianParams>(DiscreteGaussianParams::make(parse_rational("sigma2", s)));
     auto buf = std::make_shared<std::vector<std::int64_t>>(1000000);
@@ -241,26 +251,31 @@ int main(int argc, char** argv) {
   }
   cases.push_back(c_api_case("100", 1));
   cases.push_back(c_api_case("100", 1000000));
-  if (plot) {
-    for (const char* s : {"1e-2", "1e-1", "1e1", "1e3", "1e4", "1e5", "1e6", "1e8", "1e10", "1e14", "1e16",
-                          "1e20", "1e30", "1e40", "1e50", "1e60", "1e70", "1e80", "1e90"}) {
-      add_gaussian(cases, s, true);
-    }
-    for (const char* s : {"1", "100", "1e12", "1e100"}) {
-      std::vector<Case> h;
-      add_gaussian(h, s, true);
-      for (auto& c : h) {
-        if (c.kind == "gaussian-hardened") cases.push_back(std::move(c));
-      }
+}
+
+// --plot: the sigma2 sweep, and the hardened sampler at the four main sigma2.
+void add_plot_cases(std::vector<Case>& cases) {
+  for (const char* s : {"1e-2", "1e-1", "1e1", "1e3", "1e4", "1e5", "1e6", "1e8", "1e10", "1e14", "1e16",
+                        "1e20", "1e30", "1e40", "1e50", "1e60", "1e70", "1e80", "1e90"}) {
+    add_gaussian(cases, s, true);
+  }
+  for (const char* s : {"1", "100", "1e12", "1e100"}) {
+    std::vector<Case> h;
+    add_gaussian(h, s, true);
+    for (auto& c : h) {
+      if (c.kind == "gaussian-hardened") cases.push_back(std::move(c));
     }
   }
+}
 
-  std::FILE* js = json != nullptr ? std::fopen(json, "w") : nullptr;
-  if (js != nullptr) std::fprintf(js, "{\"reps\": %d, \"cases\": [\n", reps);
+// Measures every case, printing a table row each (and a JSON record each to o.json if given).
+void run_cases(const std::vector<Case>& cases, const Options& o) {
+  std::FILE* js = o.json != nullptr ? std::fopen(o.json, "w") : nullptr;
+  if (js != nullptr) std::fprintf(js, "{\"reps\": %d, \"cases\": [\n", o.reps);
   std::printf("%-18s %-8s %-12s %10s %12s %10s %12s\n", "kind", "param", "api", "ns", "block ns", "blocks", "bits");
   bool first = true;
   for (const Case& c : cases) {
-    const Result r = measure(c, reps, ms * 1000000);
+    const Result r = measure(c, o.reps, o.ms * 1000000);
     const std::uint64_t mbits = r.bits * 1000 / std::max<std::uint64_t>(r.total_samples, 1);
     std::printf("%-18s %-8s %-12s %10s %12s %10s %12s\n", c.kind.c_str(), c.param.c_str(), c.api.c_str(),
                 milli(median(r.ps)).c_str(), milli(median(r.block)).c_str(), milli(median(r.ratio)).c_str(),
@@ -282,5 +297,18 @@ int main(int argc, char** argv) {
     std::fprintf(js, "\n]}\n");
     std::fclose(js);
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (!parse_options(argc, argv, o)) return 2;
+  if (sodium_init() < 0) return 1;
+  std::vector<Case> cases;
+  add_single_draw_cases(cases);
+  add_batch_cases(cases);
+  if (o.plot) add_plot_cases(cases);
+  run_cases(cases, o);
   return 0;
 }
