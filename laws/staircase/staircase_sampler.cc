@@ -1,6 +1,6 @@
 #include <exactdp/laws/staircase/staircase_sampler.h>
 
-#include <exactdp/samplers/internal/cks20.h>
+#include <exactdp/samplers/geometric.h>
 #include <exactdp/samplers/uniform.h>
 
 namespace exactdp::laws {
@@ -12,7 +12,7 @@ StaircaseSampler::StaircaseSampler(const StaircaseShape& shape, mpz_class mean)
 void StaircaseSampler::sample(BitSource& bits, mpz_class& out) const {
   mpz_class j;
   for (;;) {
-    const mpz_class i = exactdp::internal::sample_geometric_exp<mpz_class>(bits, t_, s_);  // step 1
+    const mpz_class i = sample_geometric_exp(bits, t_, s_);                       // step 1
     sample_uniform_below(bits, d_, j);                                                      // step 2
     if (j >= r_ && !sample_bernoulli_exp(bits, keep_)) continue;
     out = i * d_ + j;                                                                       // step 3

@@ -3,7 +3,7 @@
 //
 // Algorithm (exact; integers and the exact Bernoulli(exp(-gamma)) only):
 //   1. I ~ P[I = i] proportional to b^i: CKS20 Algorithm 2's geometric with t = den(gamma),
-//      s = num(gamma) (samplers/internal/cks20.h: P[Y = y] ~ exp(-y s / t));
+//      s = num(gamma) (samplers/geometric.h: P[Y = y] ~ exp(-y s / t));
 //   2. J uniform on {0, ..., D - 1}; if J >= r, keep it with probability b (Bernoulli(exp(-gamma)),
 //      samplers/bernoulli_exp.h), else start again at 1;
 //   3. M = I D + J; a fair sign S; (S = -, M = 0) starts again at 1; return mean + S M.

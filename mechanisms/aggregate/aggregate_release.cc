@@ -13,7 +13,7 @@
 #include <exactdp/mechanisms/aggregate/aggregate_quantile.h>
 #include <exactdp/mechanisms/aggregate/partition_selection.h>
 #include <exactdp/mechanisms/release/cell_codec.h>
-#include <exactdp/mechanisms/release/internal/noise_drawer.h>
+#include <exactdp/mechanisms/internal/noise_drawer.h>
 
 namespace exactdp::mechanisms {
 namespace {

@@ -8,7 +8,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/core/rational_rounding.h>
-#include <exactdp/mechanisms/release/internal/noise_drawer.h>
+#include <exactdp/mechanisms/internal/noise_drawer.h>
 
 namespace exactdp::mechanisms {
 namespace {

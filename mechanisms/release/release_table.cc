@@ -7,7 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include <exactdp/mechanisms/release/internal/noise_drawer.h>
+#include <exactdp/mechanisms/internal/noise_drawer.h>
 #include <exactdp/core/rational.h>
 
 namespace exactdp::mechanisms {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include <exactdp/mechanisms/release/internal/noise_drawer.h>
+#include <exactdp/mechanisms/internal/noise_drawer.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 

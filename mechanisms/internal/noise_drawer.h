@@ -1,8 +1,9 @@
-// noise_drawer.h — internal::NoiseDrawer: one draw of the calibrated per-cell noise
+// mechanisms/internal/noise_drawer.h — internal::NoiseDrawer: one draw of the calibrated per-cell noise
 // (release_calibration.h) from the registry law the calibration names (laws/registry.h): the
 // exact discrete Gaussian or Laplace sampler, or its hardened variant (--hardened), added to a GMP
-// integer. Shared by the CSV release and the vector release so that, for the same seed, both draw
-// the same values.
+// integer. Shared by the CSV release, the vector release and aggregate (its releases and partition
+// selection) so that, for the same seed, they draw the same values; in mechanisms/internal/ because
+// it serves more than one mechanism folder.
 #pragma once
 
 #include <gmpxx.h>
