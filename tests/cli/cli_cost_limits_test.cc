@@ -92,7 +92,7 @@ namespace exactdp::cli {
 namespace {
 
 TEST(CliCostLimits, TimingAuditOfAHugeLawIsBoundedUpFront) {
-  // The default 10^6 calls (plus 10^4 warm-up calls) of a draw of ~9-21 ms would run for hours;
+  // The default 10^6 calls (plus 10^4 warm-up calls) of a draw of ~4-6 ms would run for hours;
   // even the fewest calls (1,000 plus 1,000 warm-up) are over the limit at sigma2 = 10^100000.
   expect_refused({"audit-timing", "discrete-gaussian", "--sigma2", "1e100000"}, "calls");
   expect_refused({"audit-timing", "discrete-gaussian", "--sigma2", "1e100000", "--calls", "1000"}, "calls");

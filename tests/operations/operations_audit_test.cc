@@ -88,7 +88,7 @@ TEST(OperationsAudit, HugeDiscreteGaussianIsChargedItsOwnDrawCost) {
     const char* sigma2;
     unsigned long long most;
   };
-  for (const Case& c : {Case{"1e1000", 1'139'072}, Case{"1e10000", 24'988}}) {
+  for (const Case& c : {Case{"1e1000", 1'139'072}, Case{"1e10000", 24'992}}) {
     SCOPED_TRACE(c.sigma2);
     AuditRequest r{.law = "discrete-gaussian", .parameters = {{"sigma2", c.sigma2}}, .samples = std::to_string(c.most)};
     EXPECT_EQ(plan_audit(r).draws, c.most);
@@ -104,31 +104,31 @@ TEST(OperationsAudit, HugeDiscreteGaussianIsChargedItsOwnDrawCost) {
     EXPECT_EQ(thrown<LimitError>([&] { (void)plan_audit_timing(t); }).parameter(), "calls");
   }
   EXPECT_STREQ(thrown<LimitError>([&] {
-                 (void)plan_audit({.law = "discrete-gaussian", .parameters = {{"sigma2", "1e10000"}}, .samples = "24989"});
+                 (void)plan_audit({.law = "discrete-gaussian", .parameters = {{"sigma2", "1e10000"}}, .samples = "24993"});
                }).what(),
-               "samples = 24989 is over the cost limit of discrete-gaussian at parameters of 10002 digits (sigma2 "
-               "10001): allowed at most 24988 draws (each takes about 160 us)");
+               "samples = 24993 is over the cost limit of discrete-gaussian at parameters of 10002 digits (sigma2 "
+               "10001): allowed at most 24992 draws (each takes about 160 us)");
 }
 
 // From 20,000 digits the audit's reference law and report are charged with the draws
-// (draw_cost.h): about 1.1 s at 10^5 digits, so sigma2 = 10^99999 (26 ms a draw) allows
-// (4 s - 1.1 s) / 26 ms = 111 samples, not 4 s / 26 ms = 153; below 20,000 digits nothing is charged
-// (sigma2 = 10^10000 above keeps its 24,988).
+// (draw_cost.h): about 1.1 s at 10^5 digits, so sigma2 = 10^99999 (6.2 ms a draw) allows
+// (4 s - 1.1 s) / 6.2 ms = 467 samples, not 4 s / 6.2 ms = 645; below 20,000 digits nothing is charged
+// (sigma2 = 10^10000 above keeps its 24,992).
 TEST(OperationsAudit, ReferenceLawIsChargedWithTheDraws) {
   EXPECT_EQ(estimated_audit_reference_seconds(19'999), 0);
   EXPECT_DOUBLE_EQ(estimated_audit_reference_seconds(20'000), 0.25);
   EXPECT_NEAR(estimated_audit_reference_seconds(100'000), 1.1, 1e-12);
-  AuditRequest r{.law = "discrete-gaussian", .parameters = {{"sigma2", "1e99999"}}, .samples = "111"};
-  EXPECT_EQ(plan_audit(r).draws, 111u);
-  r.samples = "112";
+  AuditRequest r{.law = "discrete-gaussian", .parameters = {{"sigma2", "1e99999"}}, .samples = "467"};
+  EXPECT_EQ(plan_audit(r).draws, 467u);
+  r.samples = "468";
   EXPECT_STREQ(thrown<LimitError>([&] { (void)plan_audit(r); }).what(),
-               "samples = 112 is over the cost limit of discrete-gaussian at parameters of 100001 digits (sigma2 "
-               "100000): allowed at most 111 draws (each takes about 26001 us, after about 1.1 s for the audit's "
+               "samples = 468 is over the cost limit of discrete-gaussian at parameters of 100001 digits (sigma2 "
+               "100000): allowed at most 467 draws (each takes about 6200 us, after about 1.1 s for the audit's "
                "reference law)");
   // The same law sampled (no reference law) keeps the whole budget.
   const SamplePlan sample = plan_sample({.law = "discrete-gaussian", .parameters = {{"sigma2", "1e99999"}}});
-  EXPECT_NO_THROW(check_sample_cost(*sample.law, sample.params, 153, "n", false));
-  EXPECT_THROW(check_sample_cost(*sample.law, sample.params, 154, "n", false), LimitError);
+  EXPECT_NO_THROW(check_sample_cost(*sample.law, sample.params, 645, "n", false));
+  EXPECT_THROW(check_sample_cost(*sample.law, sample.params, 646, "n", false), LimitError);
 }
 
 // Skellam's draws are its own measured cost (1.85 us, the envelope route's, at any digits of mu),

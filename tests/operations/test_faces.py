@@ -254,10 +254,10 @@ def test_audit_checks_are_the_same_error_in_both_faces():
     assert str(info.value) == text
     text = cli_error("audit", "discrete-gaussian", "--sigma2", "1e100000", "--samples", "100000")
     assert text.startswith("samples = 100000 is over the cost limit")
-    # From 20,000 digits the reference law is charged with the draws: 112 samples at 10^99999
-    # (26 ms each, after about 1.1 s for the reference law) are refused.
-    text = cli_error("audit", "discrete-gaussian", "--sigma2", "1e99999", "--samples", "112")
-    assert text.endswith("allowed at most 111 draws (each takes about 26001 us, after about 1.1 s for the audit's "
+    # From 20,000 digits the reference law is charged with the draws: 468 samples at 10^99999
+    # (6.2 ms each, after about 1.1 s for the reference law) are refused.
+    text = cli_error("audit", "discrete-gaussian", "--sigma2", "1e99999", "--samples", "468")
+    assert text.endswith("allowed at most 467 draws (each takes about 6200 us, after about 1.1 s for the audit's "
                          "reference law)"), text
 
 
