@@ -18,6 +18,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace dp_sgd_calibration_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 mpq_class q_of(const std::string& s) { return parse_rational("t", s); }
 
@@ -118,5 +119,6 @@ TEST(DpSgdCalibrationTest, BadInputNamesTheParameter) {
   EXPECT_EQ(parse_dp_sgd_route("rdp"), DpSgdRoute::kRdp);
 }
 
+}  // namespace dp_sgd_calibration_test
 }  // namespace
 }  // namespace exactdp::accounting

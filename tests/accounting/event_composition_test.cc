@@ -13,6 +13,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace event_composition_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 const mpq_class kDelta(1, 100'000);
 
@@ -150,5 +151,6 @@ TEST(EventCompositionTest, RefusalsNameTheParameter) {
   EXPECT_EQ(parse_neighbouring("replace-one"), Neighbouring::kReplaceOne);
 }
 
+}  // namespace event_composition_test
 }  // namespace
 }  // namespace exactdp::accounting

@@ -13,6 +13,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace pld_cost_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 RdpComposition poisson_gaussian(unsigned long count) {
   return {{RdpEvent::poisson_gaussian(mpq_class(1), mpq_class(1, 100)), count}};
@@ -94,5 +95,6 @@ TEST(PldCost, TheEstimateGrowsWithCountAndStep) {
   EXPECT_LT(base.composed_points, 34888 * 2);
 }
 
+}  // namespace pld_cost_test
 }  // namespace
 }  // namespace exactdp::accounting

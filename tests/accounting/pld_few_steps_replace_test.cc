@@ -26,6 +26,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace pld_few_steps_replace_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr mpfr_prec_t kP = 128;
 const pld::FewStepsOptions kCoarse{500};  // where tightness is not what is checked
@@ -149,5 +150,6 @@ TEST(FewStepsReplaceOne, PlainEventsAreTheirOwnPair) {
   EXPECT_TRUE(mpfr_equal_p(rep.upper(), ar.upper()));
 }
 
+}  // namespace pld_few_steps_replace_test
 }  // namespace
 }  // namespace exactdp::accounting

@@ -29,6 +29,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace pld_few_steps_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr mpfr_prec_t kP = 128;
 const pld::FewStepsOptions kCoarse{500};  // a coarser grid where tightness is not what is checked
@@ -261,5 +262,6 @@ TEST(FewSteps, RefusesWhatItDoesNotCover) {
   EXPECT_THROW((void)pld::few_steps_delta(wide, mpq_class(1)), LimitError);
 }
 
+}  // namespace pld_few_steps_test
 }  // namespace
 }  // namespace exactdp::accounting

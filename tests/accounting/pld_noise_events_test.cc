@@ -18,6 +18,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace pld_noise_events_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr mpfr_prec_t kP = 128;
 
@@ -202,5 +203,6 @@ TEST(PldNoiseEvents, RdpRefusesTheNewSubsampledEventsNamingTheRoute) {
   EXPECT_TRUE(RdpEvent::poisson_subsampled(laws::gaussian_event(mpq_class(1), 1), mpq_class(1, 2)).has_rdp());
 }
 
+}  // namespace pld_noise_events_test
 }  // namespace
 }  // namespace exactdp::accounting

@@ -27,6 +27,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace pld_replace_one_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr mpfr_prec_t kP = 128;
 constexpr mpfr_prec_t kRef = 256;
@@ -235,5 +236,6 @@ TEST(PldReplaceOne, RefusesPlainEventsBesideSubsampledOnes) {
   }
 }
 
+}  // namespace pld_replace_one_test
 }  // namespace
 }  // namespace exactdp::accounting

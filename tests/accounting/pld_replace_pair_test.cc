@@ -25,6 +25,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace pld_replace_pair_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr mpfr_prec_t kRef = 256;
 
@@ -211,5 +212,6 @@ TEST(PldReplacePair, OneStepClosedFormIsTheExactProfile) {
   EXPECT_GE(pair_delta(1.25, 0.01, e_lo), 1e-5 * (1 - 1e-9));
 }
 
+}  // namespace pld_replace_pair_test
 }  // namespace
 }  // namespace exactdp::accounting

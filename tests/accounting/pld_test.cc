@@ -28,6 +28,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace pld_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using pld::DiscretePld;
 using pld::Side;
@@ -287,11 +288,13 @@ TEST(PldRoute, RefusesWhatItCannotDiscretise) {
                exactdp::ParameterError);
 }
 
+}  // namespace pld_test
 }  // namespace
 }  // namespace exactdp::accounting
 
 namespace exactdp::accounting {
 namespace {
+namespace pld_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 // The default grid follows the total count: 1/5000, then 1/2500 at the stated thresholds,
 // without overflowing on counts near the 10^12 limit.
@@ -304,5 +307,6 @@ TEST(PldRoute, DefaultGridFollowsTheCount) {
   EXPECT_EQ(pld::default_steps_per_unit({{e, 1'000'000'000'000UL}, {e, 1'000'000'000'000UL}}), 2500u);
 }
 
+}  // namespace pld_test
 }  // namespace
 }  // namespace exactdp::accounting

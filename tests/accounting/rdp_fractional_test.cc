@@ -23,6 +23,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace rdp_fractional_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr mpfr_prec_t kP = 128;
 
@@ -164,5 +165,6 @@ TEST(RdpFractionalTest, AccountantSearchesRealOrders) {
   EXPECT_EQ(rdp_epsilon(mixed, q_of("1e-5")).order.get_den(), 1);
 }
 
+}  // namespace rdp_fractional_test
 }  // namespace
 }  // namespace exactdp::accounting

@@ -15,6 +15,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace rdp_large_order_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr mpfr_prec_t kP = 64;
 
@@ -66,5 +67,6 @@ TEST(RdpLargeOrder, SmallOrdersStillTakeTheLarger) {
   EXPECT_TRUE(overlaps(rdp, max(s.remove, s.add)));
 }
 
+}  // namespace rdp_large_order_test
 }  // namespace
 }  // namespace exactdp::accounting

@@ -14,6 +14,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace rdp_subsampled_discrete_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr mpfr_prec_t kP = 160;
 
@@ -127,5 +128,6 @@ TEST(RdpSubsampledDiscrete, LimitsSendTheEventToThePldRoute) {
                ParameterError);
 }
 
+}  // namespace rdp_subsampled_discrete_test
 }  // namespace
 }  // namespace exactdp::accounting

@@ -21,6 +21,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace rdp_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 mpq_class q_of(const char* s) { return parse_rational("t", s); }
 
@@ -368,5 +369,6 @@ RC_GTEST_PROP(RdpProperties, EpsilonMonotoneInCount, ()) {
   RC_ASSERT(!certainly_less(b.value.value, a.value.value));
 }
 
+}  // namespace rdp_test
 }  // namespace
 }  // namespace exactdp::accounting

@@ -19,6 +19,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace subsampled_discrete_gaussian_exact_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using Real80 = long double;
 
@@ -114,5 +115,6 @@ TEST(SubsampledDiscreteGaussianExact, RefusesBadParametersByName) {
                ParameterError);
 }
 
+}  // namespace subsampled_discrete_gaussian_exact_test
 }  // namespace
 }  // namespace exactdp::accounting

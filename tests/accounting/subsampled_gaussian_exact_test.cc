@@ -18,6 +18,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace subsampled_gaussian_exact_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using Real80 = long double;
 
@@ -127,5 +128,6 @@ TEST(SubsampledGaussianExact, BadInputNamesTheParameter) {
   names([] { (void)subsampled_gaussian_epsilon(mpq_class(1), mpq_class(1, 2), mpq_class(0)); }, "delta");
 }
 
+}  // namespace subsampled_gaussian_exact_test
 }  // namespace
 }  // namespace exactdp::accounting

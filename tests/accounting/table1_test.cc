@@ -20,6 +20,7 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace table1_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 const mpq_class kEps(1, 5);
 constexpr unsigned long kK = 50;
@@ -37,7 +38,7 @@ const PaperRow kPaper[] = {
     {"GDP summary", {2.14, 3.73, 4.87, 5.80}},
 };
 
-using test_support::q;
+using exactdp::test_support::q;  // not accounting::test_support (containment.h)
 
 double mid(const Interval& x) {  // for printing and two-decimal comparisons only
   return (mpfr_get_d(x.lower(), MPFR_RNDN) + mpfr_get_d(x.upper(), MPFR_RNDN)) / 2;
@@ -169,5 +170,6 @@ TEST(Table1, ReproduceAndCheck) {
   for (int j = 0; j < 4; ++j) EXPECT_TRUE(certainly_less(opt.values[j], rows[6].values[j]));
 }
 
+}  // namespace table1_test
 }  // namespace
 }  // namespace exactdp::accounting

@@ -15,8 +15,9 @@
 
 namespace exactdp::accounting {
 namespace {
+namespace zcdp_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
-using test_support::q;
+using exactdp::test_support::q;  // not accounting::test_support (containment.h)
 
 // The original Corollary 13 expression at 256 bits, round-to-nearest (a reference, not a bound).
 // Returned as an MPFR number (the values reach 1e-2500 and below, far outside double range).
@@ -143,5 +144,6 @@ RC_GTEST_PROP(ZcdpProperties, EpsilonRoundTripsAndIsMonotone, ()) {
   RC_ASSERT(upper_at_most(back.bound.value, pow10(std::min(e1, e2)) * mpq_class(1000001, 1000000)));
 }
 
+}  // namespace zcdp_test
 }  // namespace
 }  // namespace exactdp::accounting

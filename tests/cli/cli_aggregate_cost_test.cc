@@ -12,6 +12,7 @@
 
 namespace exactdp {
 namespace {
+namespace cli_aggregate_cost_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using test_support::expect_rejected_naming;
 using test_support::run_cli;
@@ -68,5 +69,6 @@ TEST(CliAggregateCost, KeysWithHugeNoisyValuesAreRefusedNamingEpsilon) {
   EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
+}  // namespace cli_aggregate_cost_test
 }  // namespace
 }  // namespace exactdp

@@ -13,6 +13,7 @@
 
 namespace exactdp {
 namespace {
+namespace cli_aggregate_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using test_support::expect_rejected_naming;
 using test_support::json_string_field;
@@ -168,5 +169,6 @@ TEST(CliAggregate, HelpDescribesTheContract) {
   }
 }
 
+}  // namespace cli_aggregate_test
 }  // namespace
 }  // namespace exactdp

@@ -26,6 +26,7 @@
 
 namespace exactdp {
 namespace {
+namespace cli_atomic_output_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using namespace test_support;
 
@@ -162,5 +163,6 @@ TEST(CliProfileAtomic, SvgWrittenWhole) {
   EXPECT_EQ(entries(dir), std::vector<std::string>{"p.svg"});
 }
 
+}  // namespace cli_atomic_output_test
 }  // namespace
 }  // namespace exactdp

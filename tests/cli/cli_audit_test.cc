@@ -16,6 +16,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_audit_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 const std::string kSeed = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
@@ -180,5 +181,6 @@ TEST(CliAudit, AlphaChangesThresholds) {
   EXPECT_NE(r.out.find("\"alpha\": \"1/100\""), std::string::npos) << r.out;
 }
 
+}  // namespace cli_audit_test
 }  // namespace
 }  // namespace exactdp::cli

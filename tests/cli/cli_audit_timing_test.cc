@@ -14,6 +14,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_audit_timing_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using testing_support::CliRun;
 using testing_support::run_command;
@@ -86,5 +87,6 @@ TEST(CliAuditTiming, HelpAndUsageList) {
   EXPECT_NE(usage.out.find("audit-timing"), std::string::npos) << usage.out;
 }
 
+}  // namespace cli_audit_timing_test
 }  // namespace
 }  // namespace exactdp::cli

@@ -10,6 +10,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_bits_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 const std::string kSeed = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
@@ -47,5 +48,6 @@ TEST(CliBits, BadUsageExits2) {
   EXPECT_EQ(run({"bits", "--help"}).status, 0);
 }
 
+}  // namespace cli_bits_test
 }  // namespace
 }  // namespace exactdp::cli

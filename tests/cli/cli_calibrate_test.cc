@@ -14,6 +14,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_calibrate_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 const auto run = test_support::command_runner("calibrate");
 
@@ -99,5 +100,6 @@ TEST(CliCalibrate, HelpStatesTheLimits) {
   EXPECT_NE(r.out.find("2^-2000"), std::string::npos);  // the tolerance's cost limit
 }
 
+}  // namespace cli_calibrate_test
 }  // namespace
 }  // namespace exactdp::cli

@@ -13,6 +13,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_compose_events_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using test_support::CliRun;
 using test_support::expect_rejected_naming;
@@ -189,11 +190,13 @@ TEST(CliComposeEventsTest, BadInput) {
                          "route");
 }
 
+}  // namespace cli_compose_events_test
 }  // namespace
 }  // namespace exactdp::cli
 
 namespace exactdp::cli {
 namespace {
+namespace cli_compose_events_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 // The pld route: both ends are proven; it brackets the rdp route's optimum from below on
 // DP-SGD (pld is tighter) and the exact Gaussian composition.
@@ -298,5 +301,6 @@ TEST(CliComposeEventsPld, ReplaceOneSubsampledUsesTheDominatingPair) {
   EXPECT_EQ(json_string_field(a.out, "route"), "pld");
 }
 
+}  // namespace cli_compose_events_test
 }  // namespace
 }  // namespace exactdp::cli

@@ -15,6 +15,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_compose_few_steps_replace_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using test_support::CliRun;
 using test_support::expect_rejected_naming;
@@ -81,5 +82,6 @@ TEST(CliComposeFewStepsReplaceOne, UnprovenPairsAreNotAnswered) {
                          "count");
 }
 
+}  // namespace cli_compose_few_steps_replace_test
 }  // namespace
 }  // namespace exactdp::cli

@@ -13,6 +13,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_compose_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using CmdResult = test_support::CliRun;
 CmdResult run(std::vector<std::string> args) { return test_support::run_command("compose", std::move(args)); }
@@ -96,5 +97,6 @@ TEST(CliComposeTest, BadInputExitsTwo) {
   }
 }
 
+}  // namespace cli_compose_test
 }  // namespace
 }  // namespace exactdp::cli

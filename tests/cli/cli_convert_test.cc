@@ -13,6 +13,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_convert_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using CmdResult = test_support::CliRun;
 CmdResult run(std::vector<std::string> args) { return test_support::run_command("convert", std::move(args)); }
@@ -81,5 +82,6 @@ TEST(CliConvertTest, Help) {
   EXPECT_NE(r.out.find("convert zcdp"), std::string::npos);
 }
 
+}  // namespace cli_convert_test
 }  // namespace
 }  // namespace exactdp::cli

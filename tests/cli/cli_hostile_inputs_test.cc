@@ -39,6 +39,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_hostile_inputs_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 const std::string kSeed(64, '5');  // not all zero: that one is refused without --allow-weak-seed
 
@@ -631,5 +632,6 @@ TEST(HostileSurfaces, EventsDpSgdAndSelectionAnswerOrAreRefused) {
   }
 }
 
+}  // namespace cli_hostile_inputs_test
 }  // namespace
 }  // namespace exactdp::cli

@@ -10,6 +10,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_laws_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using Result = testing_support::CliRun;
 Result run(const std::vector<std::string>& args) { return testing_support::run_cli(args); }
@@ -58,5 +59,6 @@ TEST(CliLaws, ALawAnInterfaceCannotServeIsRefusedNamingIt) {
   EXPECT_TRUE(h.out.empty() && t.out.empty() && g.out.empty() && e.out.empty());
 }
 
+}  // namespace cli_laws_test
 }  // namespace
 }  // namespace exactdp::cli

@@ -14,6 +14,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_measure_gdp_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using CmdResult = test_support::CliRun;
 CmdResult run(std::vector<std::string> args) { return test_support::run_command("measure-gdp", std::move(args)); }
@@ -99,5 +100,6 @@ TEST(CliMeasureGdpTest, BadInputExitsTwo) {
   }
 }
 
+}  // namespace cli_measure_gdp_test
 }  // namespace
 }  // namespace exactdp::cli

@@ -15,6 +15,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_profile_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 const auto run = test_support::command_runner("profile");
 
@@ -128,5 +129,6 @@ TEST(CliProfile, HelpStatesTheLimits) {
   EXPECT_NE(r.out.find("65536"), std::string::npos);
 }
 
+}  // namespace cli_profile_test
 }  // namespace
 }  // namespace exactdp::cli

@@ -17,6 +17,7 @@
 
 namespace exactdp {
 namespace {
+namespace cli_release_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using namespace test_support;
 
@@ -189,11 +190,13 @@ TEST(CliRelease, HelpDescribesTheContract) {
   EXPECT_NE(r.out.find("All or nothing"), std::string::npos);
 }
 
+}  // namespace cli_release_test
 }  // namespace
 }  // namespace exactdp
 
 namespace exactdp {
 namespace {
+namespace cli_release_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using namespace test_support;
 
@@ -236,5 +239,6 @@ TEST(CliReleaseDecimal, OffGridValuesAreRefusedUnlessRounded) {
                                   "--round", "nearest"}, input), "--round needs --granularity");
 }
 
+}  // namespace cli_release_test
 }  // namespace
 }  // namespace exactdp

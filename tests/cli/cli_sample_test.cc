@@ -11,6 +11,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_sample_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using Result = testing_support::CliRun;
 Result run(const std::vector<std::string>& args) { return testing_support::run_cli(args); }
@@ -122,5 +123,6 @@ TEST(CliSample, HelpDescribesTheLaws) {
   EXPECT_EQ(run({}).status, 2);
 }
 
+}  // namespace cli_sample_test
 }  // namespace
 }  // namespace exactdp::cli

@@ -14,6 +14,7 @@
 
 namespace exactdp {
 namespace {
+namespace cli_select_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 using namespace test_support;
 
 const std::string kSeed(64, '3');
@@ -150,5 +151,6 @@ TEST(CliSelect, BlanksAroundScoresAndNoFinalNewlineAreAccepted) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
+}  // namespace cli_select_test
 }  // namespace
 }  // namespace exactdp

@@ -11,6 +11,7 @@
 
 namespace exactdp::cli {
 namespace {
+namespace cli_skellam_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using Result = testing_support::CliRun;
 Result run(const std::vector<std::string>& args) { return testing_support::run_cli(args); }
@@ -60,5 +61,6 @@ TEST(CliSkellam, BadInputIsExitTwoNamingIt) {
   EXPECT_EQ(bad.status, 2) << bad.err;
 }
 
+}  // namespace cli_skellam_test
 }  // namespace
 }  // namespace exactdp::cli

@@ -23,6 +23,7 @@
 
 namespace exactdp::laws {
 namespace {
+namespace ddg_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using exactdp::Interval;
 using test_support::encloses_reference;
@@ -233,5 +234,6 @@ TEST(DdgLaw, BadInputIsRefusedNamingTheParameter) {
   EXPECT_THROW((void)DistributedDiscreteGaussianPmf(mpq_class(2), 501, 64), LimitError);
 }
 
+}  // namespace ddg_test
 }  // namespace
 }  // namespace exactdp::laws

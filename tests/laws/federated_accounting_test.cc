@@ -15,6 +15,7 @@
 
 namespace exactdp::laws {
 namespace {
+namespace federated_accounting_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using exactdp::Interval;
 using test_support::encloses_reference;
@@ -130,5 +131,6 @@ TEST(FederatedAccounting, BadRunInputIsRefusedNamingTheParameter) {
                         "dim");
 }
 
+}  // namespace federated_accounting_test
 }  // namespace
 }  // namespace exactdp::laws

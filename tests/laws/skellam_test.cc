@@ -22,6 +22,7 @@
 
 namespace exactdp::laws {
 namespace {
+namespace skellam_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using exactdp::Interval;
 using test_support::encloses_reference;
@@ -267,5 +268,6 @@ TEST(SkellamLaw, BatchDrawsAreTheSingleDraws) {
   }
 }
 
+}  // namespace skellam_test
 }  // namespace
 }  // namespace exactdp::laws

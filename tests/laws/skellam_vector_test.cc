@@ -11,6 +11,7 @@
 
 namespace exactdp::laws {
 namespace {
+namespace skellam_vector_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr mpfr_prec_t kP = 128;
 
@@ -83,5 +84,6 @@ TEST(SkellamVector, BadSensitivitiesAreRefusedNamingThem) {
   EXPECT_TRUE(refused("sensitivity", "1/2"));
 }
 
+}  // namespace skellam_vector_test
 }  // namespace
 }  // namespace exactdp::laws

@@ -20,6 +20,7 @@
 
 namespace exactdp::laws {
 namespace {
+namespace staircase_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using exactdp::Interval;
 constexpr mpfr_prec_t kP = 256;
@@ -187,5 +188,6 @@ TEST(StaircaseLaw, IsInTheRegistryWithEveryInterfaceButHardening) {
   EXPECT_THROW((void)law_named("discrete-staircase"), ParameterError);
 }
 
+}  // namespace staircase_test
 }  // namespace
 }  // namespace exactdp::laws

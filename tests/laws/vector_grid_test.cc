@@ -27,6 +27,7 @@
 
 namespace exactdp::laws {
 namespace {
+namespace vector_grid_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using exactdp::Interval;
 constexpr mpfr_prec_t kP = 128;
@@ -510,5 +511,6 @@ TEST(VectorGridLaws, RoutesThatApply) {
   EXPECT_FALSE(accounting::RdpEvent::poisson_subsampled(l, mpq_class(1, 100)).has_rdp());  // pld route
 }
 
+}  // namespace vector_grid_test
 }  // namespace
 }  // namespace exactdp::laws

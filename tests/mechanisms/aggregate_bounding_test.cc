@@ -19,6 +19,7 @@
 
 namespace exactdp {
 namespace {
+namespace aggregate_bounding_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using mechanisms::AggregateKind;
 using mechanisms::AggregateRequest;
@@ -149,5 +150,6 @@ TEST(AggregateBounding, StateOverTheLimitIsRefusedWithTheLine) {
   EXPECT_EQ(mechanisms::bounded_totals(again, request(1, 1, false), bits, limits).keys.size(), 20U);
 }
 
+}  // namespace aggregate_bounding_test
 }  // namespace
 }  // namespace exactdp

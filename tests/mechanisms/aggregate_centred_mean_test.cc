@@ -18,6 +18,7 @@
 
 namespace exactdp {
 namespace {
+namespace aggregate_centred_mean_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using mechanisms::AggregateKind;
 using mechanisms::AggregateRequest;
@@ -153,5 +154,6 @@ TEST(AggregateCentredMean, AReleaseAddsTheCentreBack) {
   EXPECT_EQ(rel.rows[2], "c,1,10.000000");  // 3 clamped to 10
 }
 
+}  // namespace aggregate_centred_mean_test
 }  // namespace
 }  // namespace exactdp

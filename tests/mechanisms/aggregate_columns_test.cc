@@ -19,6 +19,7 @@
 
 namespace exactdp {
 namespace {
+namespace aggregate_columns_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using mechanisms::AggregateKind;
 using mechanisms::AggregateRequest;
@@ -185,5 +186,6 @@ TEST(AggregateColumns, BadColumnsAreRefusedNamingTheColumn) {
   EXPECT_NE(refusal(dyadic_key).find("user: column 'user' is a key"), std::string::npos);
 }
 
+}  // namespace aggregate_columns_test
 }  // namespace
 }  // namespace exactdp

@@ -18,6 +18,7 @@
 
 namespace exactdp {
 namespace {
+namespace aggregate_from_totals_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using mechanisms::AggregateKind;
 using mechanisms::AggregateRequest;
@@ -210,5 +211,6 @@ TEST(AggregateFromTotals, RefusesQuantileValuesThatDoNotFitTheRequest) {
   EXPECT_FALSE(refused({two, two}));
 }
 
+}  // namespace aggregate_from_totals_test
 }  // namespace
 }  // namespace exactdp

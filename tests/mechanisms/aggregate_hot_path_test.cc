@@ -26,6 +26,7 @@
 
 namespace exactdp {
 namespace {
+namespace aggregate_hot_path_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using mechanisms::AggregateKind;
 using mechanisms::AggregateRequest;
@@ -273,5 +274,6 @@ TEST(AggregateHotPath, OneBounderTakesOneValueWidth) {
   EXPECT_THROW(b.add(b.unit_id("b"), b.group_id("g"), wide), std::logic_error);
 }
 
+}  // namespace aggregate_hot_path_test
 }  // namespace
 }  // namespace exactdp

@@ -33,6 +33,7 @@
 
 namespace exactdp {
 namespace {
+namespace aggregate_memory_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using test_support::StringReader;
 constexpr std::uint32_t kSuite = 0x4D454D31;  // "MEM1"
@@ -157,5 +158,9 @@ TEST(AggregateMemory, ManySumColumnsTimesManyGroupsIsALimitNamingSum) {
   }
 }
 
+}  // namespace aggregate_memory_test
 }  // namespace
 }  // namespace exactdp
+
+// Not seen by the next source of a unity build (tests/CMakeLists.txt).
+#undef EXACTDP_TEST_SANITIZED_HEAP

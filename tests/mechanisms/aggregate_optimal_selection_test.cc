@@ -18,6 +18,7 @@
 
 namespace exactdp {
 namespace {
+namespace aggregate_optimal_selection_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using mechanisms::AggregateKind;
 using mechanisms::AggregateRequest;
@@ -190,5 +191,6 @@ TEST(OptimalSelection, AggregateUsesItByDefault) {
   }
 }
 
+}  // namespace aggregate_optimal_selection_test
 }  // namespace
 }  // namespace exactdp

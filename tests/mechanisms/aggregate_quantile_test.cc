@@ -19,6 +19,7 @@
 
 namespace exactdp {
 namespace {
+namespace aggregate_quantile_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using mechanisms::AggregateKind;
 using mechanisms::AggregateRequest;
@@ -155,5 +156,6 @@ TEST(AggregateQuantile, BadRequestsNameTheParameter) {
   expect_naming(r, "bounds");
 }
 
+}  // namespace aggregate_quantile_test
 }  // namespace
 }  // namespace exactdp

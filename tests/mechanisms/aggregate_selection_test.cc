@@ -16,6 +16,7 @@
 
 namespace exactdp {
 namespace {
+namespace aggregate_selection_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using mechanisms::AggregateKind;
 using mechanisms::AggregateRequest;
@@ -142,5 +143,6 @@ TEST(AggregateCalibration, BadRequestsNameTheParameter) {
   }
 }
 
+}  // namespace aggregate_selection_test
 }  // namespace
 }  // namespace exactdp

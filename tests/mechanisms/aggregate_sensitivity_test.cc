@@ -17,6 +17,7 @@
 
 namespace exactdp {
 namespace {
+namespace aggregate_sensitivity_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using mechanisms::AggregateKind;
 using mechanisms::AggregateRequest;
@@ -144,5 +145,6 @@ TEST(AggregateSensitivity, DerivedBoundsAreL0TimesThePerGroupBound) {
   EXPECT_EQ(mechanisms::quantity_sensitivity(r, q[2]).l2_squared, 4 * 300 * 300);
 }
 
+}  // namespace aggregate_sensitivity_test
 }  // namespace
 }  // namespace exactdp

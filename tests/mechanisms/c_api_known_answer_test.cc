@@ -28,6 +28,7 @@
 
 namespace exactdp {
 namespace {
+namespace c_api_known_answer_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using test_support::CBits;
 using test_support::CSampler;
@@ -242,5 +243,6 @@ TEST(CApiErrors, NoExceptionCrossesAndMessagesNameTheParameter) {
   EXPECT_EQ(exactdp_discrete_gaussian_new(std::string(20000, '9').c_str(), 0, &s), EXACTDP_E_LIMIT);
 }
 
+}  // namespace c_api_known_answer_test
 }  // namespace
 }  // namespace exactdp

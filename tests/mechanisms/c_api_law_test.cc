@@ -20,6 +20,7 @@
 
 namespace exactdp {
 namespace {
+namespace c_api_law_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using test_support::CBits;
 using test_support::CSampler;
@@ -191,5 +192,6 @@ TEST(CApiLaw, BufferFillOfManyDrawSamplesIsChargedAsSampleN) {
   EXPECT_EQ(exactdp_sample_int64(ddg.get(), bits.get(), out.data(), 3), EXACTDP_OK) << exactdp_last_error();
 }
 
+}  // namespace c_api_law_test
 }  // namespace
 }  // namespace exactdp

@@ -22,6 +22,7 @@
 
 namespace exactdp {
 namespace {
+namespace release_noise_law_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using namespace mechanisms;
 using test_support::StringReader;
@@ -103,5 +104,6 @@ TEST(ReleaseNoiseLaw, BrokenLaplaceCalibrationIsCaught) {
   EXPECT_TRUE(test_support::rejects(t, kAlpha)) << exactdp::to_decimal_string(t.p_value, 3);
 }
 
+}  // namespace release_noise_law_test
 }  // namespace
 }  // namespace exactdp

@@ -35,6 +35,7 @@
 
 namespace exactdp {
 namespace {
+namespace selection_law_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using mechanisms::NoiseKind;
 using mechanisms::Selection;
@@ -290,5 +291,6 @@ TEST(SelectionLawPower, NoisyMaxCountsRejectALawWithOneWeightOnePercentOff) {
   EXPECT_TRUE(rejects(t)) << "a 1 % error in one probability was not seen: " << p_text(t);
 }
 
+}  // namespace selection_law_test
 }  // namespace
 }  // namespace exactdp

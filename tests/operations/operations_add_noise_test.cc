@@ -16,6 +16,7 @@
 
 namespace exactdp::operations {
 namespace {
+namespace operations_add_noise_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr unsigned kSuite = 3902;
 
@@ -68,5 +69,6 @@ TEST(OperationsAddNoise, SeededNoiseIsTheSameForAnyThreadCount) {
   EXPECT_NE(one, x);
 }
 
+}  // namespace operations_add_noise_test
 }  // namespace
 }  // namespace exactdp::operations

@@ -17,6 +17,7 @@
 
 namespace exactdp::operations {
 namespace {
+namespace operations_audit_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr unsigned kSuite = 9403;
 
@@ -175,5 +176,6 @@ TEST(OperationsAuditTiming, ChecksRunBeforeAnyCall) {
   EXPECT_EQ(report.calls, 1000u);
 }
 
+}  // namespace operations_audit_test
 }  // namespace
 }  // namespace exactdp::operations

@@ -22,6 +22,7 @@
 
 namespace exactdp::operations {
 namespace {
+namespace operations_estimate_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr unsigned kSuite = 9402;
 
@@ -211,5 +212,6 @@ TEST(OperationsEstimate, EstimatorChecksNameTheParameterBeforeAnyValue) {
   EXPECT_EQ(big.parameter(), "v");
 }
 
+}  // namespace operations_estimate_test
 }  // namespace
 }  // namespace exactdp::operations

@@ -23,6 +23,7 @@
 
 namespace exactdp {
 namespace {
+namespace bucket_acceptance_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 using namespace test_support;
 using internal::BlockDecision;
 using internal::kBlockBits;
@@ -109,5 +110,6 @@ TEST(BucketAcceptance, RejectsTheQuickTestWithoutTheSquareTerm) {
   EXPECT_TRUE(law_rejects(mpq_class(1, 3), true, 10));
 }
 
+}  // namespace bucket_acceptance_test
 }  // namespace
 }  // namespace exactdp

@@ -31,6 +31,7 @@
 
 namespace exactdp {
 namespace {
+namespace bucket_gaussian_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 using namespace test_support;
 using internal::BucketGaussian;
 using internal::BucketGaussianOptions;
@@ -222,5 +223,6 @@ TEST(BucketGaussian, HugeSigmaScale) {
   EXPECT_GT(above, 0);
 }
 
+}  // namespace bucket_gaussian_test
 }  // namespace
 }  // namespace exactdp

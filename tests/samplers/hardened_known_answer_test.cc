@@ -17,6 +17,7 @@
 
 namespace exactdp {
 namespace {
+namespace hardened_known_answer_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr int kDraws = 6;
 
@@ -71,5 +72,6 @@ TEST(HardenedKnownAnswer, DiscreteLaplace) {
   }
 }
 
+}  // namespace hardened_known_answer_test
 }  // namespace
 }  // namespace exactdp

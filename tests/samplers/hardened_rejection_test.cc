@@ -32,6 +32,7 @@
 
 namespace exactdp {
 namespace {
+namespace hardened_rejection_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 using test_support::Law;
 
@@ -256,11 +257,13 @@ TEST(RejectionRange, AppliesWhereDocumented) {
   }
 }
 
+}  // namespace hardened_rejection_test
 }  // namespace
 }  // namespace exactdp
 
 namespace exactdp {
 namespace {
+namespace hardened_rejection_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 // Welch's t of the number of proposals (bits / (81 + j)) between draws with |value| < sigma (class A,
 // about 68 %) and the others (class B); fixed seed. The rejection method's count is independent of
@@ -310,5 +313,6 @@ TEST(RejectionTiming, ProposalCountDoesNotDependOnTheOutput) {
   EXPECT_GT(std::abs(t_plain), 5.0) << "the statistic does not see the plain sampler's dependence: t = " << t_plain;
 }
 
+}  // namespace hardened_rejection_test
 }  // namespace
 }  // namespace exactdp

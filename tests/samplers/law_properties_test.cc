@@ -23,6 +23,7 @@
 
 namespace exactdp {
 namespace {
+namespace law_properties_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 
 constexpr double kAlpha = 1e-6;
 
@@ -202,5 +203,6 @@ TEST(LawProperties, FrequencyCheckCatchesFlippedParity) {
                                  100000, f));
 }
 
+}  // namespace law_properties_test
 }  // namespace
 }  // namespace exactdp

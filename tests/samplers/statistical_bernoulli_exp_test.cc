@@ -13,6 +13,7 @@
 
 namespace exactdp {
 namespace {
+namespace statistical_bernoulli_exp_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 using namespace test_support;
 
 const mpq_class kAlpha(1, 1'000'000);
@@ -51,5 +52,6 @@ TEST(BernoulliExpChiSquareCompanion, RejectsParityFlippedInAlg1) {
   EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
+}  // namespace statistical_bernoulli_exp_test
 }  // namespace
 }  // namespace exactdp

@@ -19,6 +19,7 @@
 
 namespace exactdp {
 namespace {
+namespace statistical_discrete_gaussian_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 using namespace test_support;
 
 const mpq_class kAlpha(1, 1'000'000);
@@ -90,5 +91,6 @@ TEST(DiscreteGaussianChiSquareCompanion, CorrectReimplementationPasses) {
   EXPECT_FALSE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
+}  // namespace statistical_discrete_gaussian_test
 }  // namespace
 }  // namespace exactdp

@@ -22,6 +22,7 @@
 
 namespace exactdp {
 namespace {
+namespace statistical_hardened_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 using namespace test_support;
 
 const mpq_class kAlpha(1, 1'000'000);
@@ -121,5 +122,6 @@ TEST(HardenedChiSquareCompanion, RejectsATableCutAtTwoSigma) {
   EXPECT_TRUE(rejects(t, kAlpha)) << "p <= " << exactdp::decimal_upper(t.p_value.upper(), 6);
 }
 
+}  // namespace statistical_hardened_test
 }  // namespace
 }  // namespace exactdp

@@ -31,6 +31,7 @@
 
 namespace exactdp {
 namespace {
+namespace symmetric_table_test {  // this file's own names in a unity build (tests/CMakeLists.txt)
 using namespace test_support;
 using internal::SymmetricTable;
 using internal::SymmetricTableOptions;
@@ -206,5 +207,6 @@ TEST(SymmetricTable, UsedInRangeAndBatchMatchesSingleCalls) {
   EXPECT_LT(sample_n(c, far, out, 64), 64U);
 }
 
+}  // namespace symmetric_table_test
 }  // namespace
 }  // namespace exactdp
