@@ -94,7 +94,7 @@ TEST(CellCodec, RoundsToNearestWithTiesUp) {
 TEST(CellCodec, GridSensitivityIsTheCeiling) {
   EXPECT_EQ(grid_sensitivity(mpq_class(1, 2), mpq_class(1, 100)), 50);
   EXPECT_EQ(grid_sensitivity(mpq_class(1, 3), mpq_class(1, 10)), 4);
-  EXPECT_EQ(grid_sensitivity(1, 5), 1);
+  EXPECT_EQ(grid_sensitivity(mpq_class(1), mpq_class(5)), 1);  // not private_max.h's (mpq, long)
   EXPECT_THROW((void)grid_sensitivity(0, 1), ParameterError);
 }
 
