@@ -8,6 +8,7 @@ audit's reference law, calibration) cancels. Not a test (no timing asserts): it 
 case, `law digits command us_per_draw`, for the estimates of the laws' Law::draw_costs, and for the
 laws whose audit reference law is costly a line `law digits reference-ms ms`."""
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -57,6 +58,12 @@ def law_args(law, digits):
     }[law]
 
 
+def long_mantissa():
+    """10,000 fixed pseudo-random decimal digits (random.Random(1)), led by a 7."""
+    r = random.Random(1)
+    return "7" + "".join(r.choice("0123456789") for _ in range(9999))
+
+
 def commands(binary, law, digits):
     args = law_args(law, digits)
     out = {
@@ -70,6 +77,13 @@ def commands(binary, law, digits):
         # calls + min(calls, 10^4) warm-up draws: 2 n draws for n <= 10^4
         out["audit-timing"] = lambda n: ([binary, "audit-timing", law, *args, "--calls", str(max(n // 2, 1000)),
                                           "--seed", SEED], None)
+    if law in ("discrete-gaussian", "discrete-laplace") and digits == 100000:
+        # a 10^4-digit mantissa times 10^90000: the slowest parameter form at 10^5 digits
+        noise = "--sigma2" if law == "discrete-gaussian" else "--scale"
+        mantissa = [noise, long_mantissa() + "e90000"]
+        out["sample-mantissa"] = lambda n: ([binary, "sample", law, *mantissa, "-n", str(n), "--seed", SEED], None)
+        out["audit-mantissa"] = lambda n: ([binary, "audit", law, *mantissa, "--samples", str(n), "--seed", SEED],
+                                           None)
     if law in ("discrete-gaussian", "discrete-laplace"):
         # epsilon 10^-d: a scale of d digits; epsilon = delta = 10^-(d/2): a sigma2 of about d digits
         e = "1e-%d" % (digits if law == "discrete-laplace" else digits // 2)

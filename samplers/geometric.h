@@ -7,7 +7,9 @@
 // exact integer or an exact Bernoulli (bernoulli_exp.h). The discrete Laplace sampler and the
 // exact tails of the table and bucket samplers use the same construction; here it is for the
 // laws built outside samplers/ (laws/staircase/: the staircase's step index).
-// Random bits: expected O(log t + s / t)-ish per draw; worst case unbounded (geometric tails).
+// Random bits: expected O(log t) a draw (U is kept with probability at least 1 - e^-1, so at most
+// about 1.6 uniform draws on {0 .. t-1} with their Bernoulli trials, then on average 0.58
+// Bernoulli(exp(-1)) trials for V); worst case unbounded (geometric tails).
 // Timing: NOT constant-time (SECURITY.md, "Timing").
 // Errors: ParameterError naming t or s unless both are at least 1. Not thread-safe (the source).
 #pragma once

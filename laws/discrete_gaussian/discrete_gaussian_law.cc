@@ -18,7 +18,7 @@ struct Ops {
   static constexpr ReleaseRoute kReleaseRoute = ReleaseRoute::kRenyi;
   // CPU nanoseconds a draw by audit, audit-timing, release and sample (the most of them, x1.25,
   // rounded up; bench/draw_cost_bench.py): sigma2 = 10^1000 2.8 us, 10^10000 128 us; at 100,000
-  // digits 4.9 ms (audit of a 10^4-digit mantissa times 10^90000; 10^99999 and 10^100000 4.5 ms,
+  // digits 4.9 ms (audit-mantissa: a 10^4-digit mantissa times 10^90000; 10^99999 and 10^100000 4.5 ms,
   // release 3.8, sample 3.7-4.2; measured again after the audit's reference law stopped costing
   // per value: the earlier 21 ms was its tally).
   static constexpr std::array<DrawCostPoint, 5> kDrawCosts{

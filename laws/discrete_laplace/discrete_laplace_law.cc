@@ -18,9 +18,9 @@ struct Ops {
   static constexpr ReleaseRoute kReleaseRoute = ReleaseRoute::kPureL1;
   // CPU nanoseconds a draw by audit, audit-timing, release and sample (the most of them, x1.25,
   // rounded up; bench/draw_cost_bench.py): scale = 10^1000 7.4 us, 10^10000 185 us; at 100,000
-  // digits 7.2 ms (sample of a 10^4-digit mantissa times 10^90000; release 6.6, audit 4.8-5.3,
-  // sample of 10^100000 6.0; measured again after the audit's reference law stopped costing per
-  // value: the earlier 22 ms was its tally).
+  // digits 7.2-7.6 ms (sample-mantissa: a 10^4-digit mantissa times 10^90000; release 6.6, audit
+  // 4.8-6.6, sample of 10^100000 6.0-6.5; measured again after the audit's reference law stopped
+  // costing per value: the earlier 22 ms was its tally): this point is 1.18-1.25x that.
   static constexpr std::array<DrawCostPoint, 5> kDrawCosts{
       {{10, 400}, {100, 1'600}, {1000, 9'300}, {10'000, 240'000}, {100'000, 9'000'000}}};
   using Params = DiscreteLaplaceParams;
