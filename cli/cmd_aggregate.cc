@@ -17,6 +17,7 @@
 #include "cli/atomic_output.h"
 #include "cli/cmd_aggregate_report.h"
 #include "cli/commands.h"
+#include "cli/input_check.h"
 #include "cli/seed_option.h"
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
@@ -229,6 +230,8 @@ int cmd_aggregate(Args args, Io& io) {
   if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
   const AggregateOptions opts = parse_aggregate_options(parsed, std::move(values));
   const bool real_stdin = &io.in == &std::cin;
+  if (real_stdin) check_stdin_readable();
+  if (opts.keys_path) check_input_file("--keys", *opts.keys_path);
   // The output files: regular files or new paths, never an input of the run, never each other;
   // temporaries beside their targets until everything succeeded.
   check_output_paths(named_paths(parsed, {"--output", "--json"}), named_paths(parsed, {"--keys", "--seed-file"}),

@@ -17,6 +17,7 @@
 #include "cli/atomic_output.h"
 #include "cli/cmd_estimate_report.h"
 #include "cli/commands.h"
+#include "cli/input_check.h"
 #include "cli/seed_option.h"
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
@@ -121,6 +122,7 @@ int cmd_estimate(Args args, Io& io) {
   const ParsedArgs parsed = parse_estimate_args(args);
   if (print_help_if_asked(parsed, kHelp.c_str(), io.out)) return 0;
   const EstimateOptions opts = parse_estimate_options(parsed);
+  if (&io.in == &std::cin) check_stdin_readable();
   // The output files: regular files or new paths, never an input of the run, never each other;
   // temporaries beside their targets until everything succeeded.
   check_output_paths(named_paths(parsed, {"--output", "--json"}), named_paths(parsed, {"--seed-file"}),

@@ -16,6 +16,7 @@
 #include "cli/atomic_output.h"
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/input_check.h"
 #include "cli/json.h"
 #include "cli/seed_option.h"
 #include "cli/sensitivity_options.h"
@@ -368,6 +369,7 @@ int cmd_release(Args args, Io& io) {
   const std::optional<std::string> json_path = parsed.get("--json");
   const std::optional<std::string> output_path = parsed.get("--output");
   const bool real_stdin = &io.in == &std::cin;
+  if (real_stdin) check_stdin_readable();
   // The output files: regular files or new paths, never an input of the run, never each other.
   check_output_paths(named_paths(parsed, {"--output", "--json"}), named_paths(parsed, {"--seed-file"}), real_stdin);
   // The output files are temporaries beside their targets until everything succeeded.
