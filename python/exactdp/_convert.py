@@ -104,6 +104,21 @@ def int_text(name: str, value: int) -> str:
     return decimal_int_text(value)
 
 
+def int_shown(value: int) -> str:
+    """An int for a message: its digits, or its digit count when str() would refuse it (Python's
+    int-to-str limit of 4,300 digits would turn the message itself into a ValueError)."""
+    if value.bit_length() <= 3 * _SHORT:
+        return str(value)
+    return f"an int of {len(decimal_int_text(abs(value)))} digits" if value.bit_length() <= MAX_INT_BITS \
+        else f"an int of more than {MAX_DIGITS} digits"
+
+
+def count_text(name: str, value: "numbers.Integral | int") -> str:
+    """An int option's decimal text for the operation that checks its range (steps, k, top, threads,
+    contributions): LimitError naming ``name`` past 10,000 digits, whatever Python's str limit."""
+    return int_text(name, int(value))
+
+
 def decimal_int_text(value: int) -> str:
     """str(value) for an int of any size (a library output may exceed Python's str limit)."""
     if value.bit_length() <= 3 * _SHORT:  # under 3,700 digits

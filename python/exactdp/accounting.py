@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
 
 from . import _exactdp, _registry
 from . import results
-from ._convert import Exact, exact_fraction, exact_text, fraction_from_text, fraction_text, law_keyword
+from ._convert import Exact, count_text, exact_fraction, exact_text, fraction_from_text, fraction_text, int_shown, law_keyword
 from ._errors import ParameterError, UsageError
 from .samplers import laws
 from .interval import Interval
@@ -96,7 +96,7 @@ def _curve(curve: Any) -> List[Fraction]:
     if not 0 <= lo < hi:
         raise ParameterError(f"curve = {curve!r}: allowed 0 <= MIN < MAX", "curve")
     if not 2 <= int(points) <= 10_000:
-        raise ParameterError(f"curve: POINTS = {points} is out of range: allowed 2 <= POINTS <= 10000", "curve")
+        raise ParameterError(f"curve: POINTS = {int_shown(int(points))} is out of range: allowed 2 <= POINTS <= 10000", "curve")
     return [lo + (hi - lo) * i / (int(points) - 1) for i in range(int(points))]
 
 
@@ -141,7 +141,7 @@ def profile(law: str, *, report: Optional[bool] = None, epsilon: Optional[Exact]
     given = _law_parameters("profile", law, parameters)
     if (epsilon is None) == (curve is None):
         raise UsageError("profile: give epsilon= or curve=(MIN, MAX, POINTS), not both")
-    epsilons = [exact_text("epsilon", epsilon)] if curve is None else [f"{e.numerator}/{e.denominator}" for e in _curve(curve)]
+    epsilons = [exact_text("epsilon", epsilon)] if curve is None else [fraction_text(e) for e in _curve(curve)]
     tau = None
     if tau_bits is not None:
         if isinstance(tau_bits, bool) or not isinstance(tau_bits, numbers.Integral):
@@ -325,11 +325,12 @@ def compose(kind: str = _PURE_DP, *, report: Optional[bool] = None, epsilon: Opt
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         raise TypeError("k must be an int")
     if not 1 <= int(k) <= 10**6:
-        raise ParameterError(f"k = {k} is out of range: allowed 1 <= k <= 10^6", "k")
+        raise ParameterError(f"k = {int_shown(int(k))} is out of range: allowed 1 <= k <= 10^6", "k")
     methods = _COMPOSE_METHODS if method == "all" else (method,)
     args = (exact_text("epsilon", epsilon), int(k), exact_text("delta", delta))
     tol = "" if tolerance is None else exact_text("tolerance", tolerance)
-    common = {"epsilon_per_mechanism": fraction_from_text(args[0]), "k": int(k), "delta": fraction_from_text(args[2])}
+    # The user's own texts: parsed with the library's syntax and limits (ParameterError / LimitError naming them).
+    common = {"epsilon_per_mechanism": exact_fraction("epsilon", epsilon), "k": int(k), "delta": exact_fraction("delta", delta)}
     found: Dict[str, results.Composition] = {}
     for m in methods:
         raw = _exactdp._compose_pure_dp(*args, m, tol)
@@ -355,7 +356,7 @@ def _calibrate_dp_sgd_report(epsilon: Any, delta: Any, options: Dict[str, Any]) 
     route = given.get("route") or "pld"
     if not isinstance(route, str):
         raise TypeError("route must be a str: pld or rdp")
-    raw = _exactdp._calibrate_dp_sgd(exact_text("q", given["q"]), str(int(given["steps"])),
+    raw = _exactdp._calibrate_dp_sgd(exact_text("q", given["q"]), count_text("steps", given["steps"]),
                                      exact_text("epsilon", epsilon), exact_text("delta", delta), route,
                                      DEFAULT_DIGITS)
     r = {"command": "calibrate", "mechanism": "dp-sgd", "q": _fraction_text("q", given["q"]),
@@ -404,6 +405,9 @@ def compose_events(events: Sequence[Union[str, Tuple[str, int]]], *, report: Opt
     target_name = "delta" if want_epsilon else "epsilon"
     pairs: List[Tuple[str, str]] = []
     for item in events:
+        if not isinstance(item, (str, tuple, list)) or (not isinstance(item, str) and len(item) != 2):
+            raise TypeError(f"events: each item must be an event str or a pair (event str, count), "
+                            f"not {type(item).__name__}")
         event, count = (item, 1) if isinstance(item, str) else item  # type: Any, Any
         pairs.append((exact_text("event", event), exact_text("count", count)))
     raw = _exactdp._compose_events(pairs, want_epsilon, exact_text(target_name, given[target_name]),

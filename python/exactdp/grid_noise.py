@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 import numpy as np
 
 from . import _exactdp
-from ._convert import Exact, exact_fraction, exact_text, float_refusal, law_keyword
+from ._convert import Exact, count_text, exact_fraction, exact_text, float_refusal, law_keyword
 from ._errors import ParameterError
 from .accountant import Accountant
 from .events import Event, PoissonSampled
@@ -338,7 +338,7 @@ def add_noise(x: ArrayOrTensor, *, law: str = "discrete-gaussian", sigma: Option
     # The accountant is charged by the operation after its checks (threads, the hardened range)
     # and before any noise is drawn.
     charge = None if accountant is None else (lambda: _account(accountant, event, law, parameters, sample_rate))
-    _exactdp._add_noise(source.reshape(-1), target.reshape(-1), law, name, text, k, hardened, rng, str(int(threads)),
+    _exactdp._add_noise(source.reshape(-1), target.reshape(-1), law, name, text, k, hardened, rng, count_text("threads", threads),
                         charge)
     if out is not None and target is not result:
         result[...] = target

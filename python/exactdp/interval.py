@@ -176,7 +176,7 @@ def _float_toward(x: End, up: bool) -> float:
 def _short(x: End) -> str:
     if isinstance(x, float):
         return "inf" if x > 0 else "-inf"
-    if x.denominator == 1:
+    if x.denominator == 1 and x.numerator.bit_length() <= 12_000:  # str() refuses past 4,300 digits
         return str(x.numerator)
     # Shown with 17 significant digits for reading only; the ends themselves stay exact.
     try:

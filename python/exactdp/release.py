@@ -41,7 +41,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _exactdp
-from ._convert import Exact, check_frame, exact_text, fraction_from_text, int_from_text, law_keyword
+from ._convert import Exact, check_frame, count_text, exact_text, fraction_from_text, int_from_text, law_keyword
 from ._errors import ParameterError
 from .interval import Interval
 from .results import ReleaseGuarantee
@@ -196,7 +196,7 @@ def release(df: DataFrame, *, columns: Sequence[Any], epsilon: Exact, delta: Opt
     try:
         noisy, raw = _exactdp._release_columns(
             law, exact_text("epsilon", epsilon), None if delta is None else exact_text("delta", delta),
-            bool(hardened), str(int(contributions)), values, specs, rng)
+            bool(hardened), count_text("contributions", contributions), values, specs, rng)
     except ParameterError as e:
         raise type(e)(_name_column(str(e), order), e.parameter) from None
     out = df.copy()

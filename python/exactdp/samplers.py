@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union, overload
 import numpy as np
 
 from . import _exactdp, _registry
-from ._convert import Exact, exact_text, law_keyword
+from ._convert import Exact, exact_text, int_shown, law_keyword
 from ._errors import ParameterError
 
 SeededBits = _exactdp.SeededBits
@@ -38,6 +38,13 @@ Draws = Union[int, "np.ndarray[Any, Any]"]
 _MAX_SAMPLES = 10_000_000_000
 
 
+def _size_shown(shape: Tuple[int, ...], scalar: bool) -> str:
+    """size as repr() shows it, for a message (repr() itself refuses an int over 4,300 digits)."""
+    if scalar:
+        return int_shown(shape[0])
+    return "(" + ", ".join(int_shown(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
 def _count(size: Size) -> Tuple[int, Optional[Tuple[int, ...]]]:
     if size is None:
         return 1, None
@@ -46,17 +53,21 @@ def _count(size: Size) -> Tuple[int, Optional[Tuple[int, ...]]]:
         isinstance(d, numbers.Integral) and not isinstance(d, bool) for d in shape
     ):
         raise TypeError("size must be None, an int or a tuple of ints")
+    scalar = not isinstance(size, tuple)
     shape = tuple(int(d) for d in shape)
+    shown = _size_shown(shape, scalar)
     n = 1
     nonzero = 1  # numpy refuses a shape whose nonzero dimensions multiply past its index range
     for d in shape:
         if d < 0:
-            raise ParameterError(f"size = {size!r}: dimension {d} is out of range: allowed >= 0", "size")
+            raise ParameterError(f"size = {shown}: dimension {int_shown(d)} is out of range: allowed >= 0", "size")
         n *= d
         nonzero *= max(d, 1)
+        if nonzero > _MAX_SAMPLES:
+            break  # refused below; the product of the remaining dimensions is never built
     if n > _MAX_SAMPLES or nonzero > _MAX_SAMPLES:
         raise ParameterError(
-            f"size = {size!r} is out of range: allowed at most 10^10 samples, and the nonzero "
+            f"size = {shown} is out of range: allowed at most 10^10 samples, and the nonzero "
             "dimensions of a shape multiply to at most 10^10", "size")
     return n, shape
 
@@ -111,7 +122,7 @@ def sample(law: str, size: Size = None, rng: Optional[SeededBits] = None, harden
     if tau_bits is not None:
         tau = max(0, min(int(tau_bits), 2**32 - 1))
     if tau_bits is not None and tau != tau_bits:
-        raise ParameterError(f"tau_bits = {tau_bits} is out of range: allowed 40 <= tau_bits <= 128", "tau_bits")
+        raise ParameterError(f"tau_bits = {int_shown(int(tau_bits))} is out of range: allowed 40 <= tau_bits <= 128", "tau_bits")
     values, overflow = _exactdp._sample(law, texts, hardened, tau, n, rng)
     if overflow:
         values = values.astype(object)

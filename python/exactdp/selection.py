@@ -21,7 +21,7 @@ import numbers
 from typing import Any, Dict, List, Optional, Sequence
 
 from . import _exactdp
-from ._convert import Exact, exact_text, fraction_from_text, int_from_text, law_keyword
+from ._convert import Exact, count_text, exact_text, fraction_from_text, int_from_text, law_keyword
 from ._errors import ParameterError
 from .interval import Interval
 from .results import Selection
@@ -34,7 +34,7 @@ def _count(name: str, value: Any) -> str:
     """An int option as text; the operation checks its range."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int")
-    return str(int(value))
+    return count_text(name, value)
 
 
 def _scores(scores: Any) -> List[str]:

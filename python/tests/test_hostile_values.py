@@ -1,0 +1,88 @@
+"""Hostile values through the public calls: every refusal is a typed exactdp error naming the
+parameter (or a TypeError for a wrong type), never Python's own ValueError / ZeroDivisionError
+from a conversion, and never an unbounded conversion.
+
+Python refuses str() of an int over 4,300 digits (sys.get_int_max_str_digits), so a message or a
+text built with str() from a huge int raised "Exceeds the limit (4300 digits) for integer string
+conversion" instead of the library's error; compose() read the user's epsilon and delta with
+fractions.Fraction before the library's checks, so "1e-4000000000" built 10^4000000000."""
+
+import subprocess
+import sys
+import textwrap
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import exactdp
+from exactdp import ParameterError
+
+HUGE = 10**5000  # past Python's int-to-str limit, under the library's 10,000 digits
+HUGER = 10**20000  # past the library's 10,000 digits
+
+
+@pytest.mark.parametrize("size", [HUGE, (2, HUGER), (HUGE,), -HUGE], ids=["int", "pair", "tuple", "negative"])
+def test_sample_size_huge_int_is_a_parameter_error(size):
+    with pytest.raises(ParameterError, match=r"^size = .*an int of"):
+        exactdp.discrete_gaussian(1, size=size)
+
+
+def test_tau_bits_huge_int_is_a_parameter_error():
+    with pytest.raises(ParameterError, match="tau_bits = an int of 5001 digits"):
+        exactdp.discrete_gaussian(1, size=2, hardened=True, tau_bits=HUGE)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda v: exactdp.compose(epsilon="0.1", k=v, delta="1e-6"), "k"),
+    (lambda v: exactdp.profile("gaussian", sigma=1, curve=(0, 1, v)), "curve"),
+    (lambda v: exactdp.calibrate("dp-sgd", q="0.01", steps=v, epsilon=2, delta="1e-5"), "steps"),
+    (lambda v: exactdp.select([1, 2, 3], law="exponential", epsilon=1, sensitivity=1, top=v), "top"),
+    (lambda v: exactdp.add_noise(np.zeros(3), sigma=1, threads=v), "threads"),
+], ids=["compose-k", "profile-curve", "dp-sgd-steps", "select-top", "add-noise-threads"])
+@pytest.mark.parametrize("value", [HUGE, HUGER], ids=["5001-digits", "20001-digits"])
+def test_count_options_huge_int_name_the_option(call, name, value):
+    with pytest.raises(ParameterError) as info:
+        call(value)
+    assert info.value.parameter == name, str(info.value)
+
+
+@pytest.mark.parametrize("text, error", [("1/0", ParameterError), ("0/0", ParameterError), ("", ParameterError),
+                                         ("nan", ParameterError), ("0x10", ParameterError), ("1e", ParameterError)])
+@pytest.mark.parametrize("name", ["epsilon", "delta"])
+def test_compose_bad_text_names_it(text, error, name):
+    given = {"epsilon": "0.1", "delta": "1e-6", name: text}
+    with pytest.raises(error) as info:
+        exactdp.compose(k=10, **given)
+    assert info.value.parameter == name
+
+
+def test_compose_absurd_exponent_is_refused_before_it_is_expanded():
+    # A fresh interpreter with a hang guard: before, Fraction("1e-4000000000") never came back.
+    code = textwrap.dedent("""
+        import exactdp
+        for name in ("epsilon", "delta"):
+            given = {"epsilon": "0.1", "delta": "1e-6", name: "1e-4000000000"}
+            try:
+                exactdp.compose(k=10, **given)
+            except exactdp.LimitError as e:
+                print(e.parameter)
+    """)
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail("compose did not refuse epsilon = 1e-4000000000 within 120 s")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["epsilon", "delta"]
+
+
+def test_interval_with_a_huge_integer_end_has_a_repr():
+    shown = repr(exactdp.Interval(Fraction(HUGE), Fraction(HUGE + 1)))
+    assert shown == "Interval(~huge, ~huge)"
+    assert repr(exactdp.Interval(Fraction(7), Fraction(8))) == "Interval(7, 8)"
+
+
+@pytest.mark.parametrize("item", [b"gaussian:sigma=1", [1], {}, ("gaussian:sigma=1",), 3])
+def test_compose_events_bad_item_is_a_type_error(item):
+    with pytest.raises(TypeError, match="events: each item"):
+        exactdp.compose_events([item], delta="1e-6")
