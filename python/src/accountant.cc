@@ -15,6 +15,7 @@
 #include <gmpxx.h>
 #include <mpfr.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,7 @@
 #include <exactdp/laws/registry.h>
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
+#include <exactdp/operations/tolerance.h>
 
 namespace py = pybind11;
 
@@ -86,11 +88,13 @@ PrivacyEvent make_event(const std::string& law_name, const std::vector<std::pair
   return law.privacy_event(law.parse(given, laws::Use::kPrivacy));
 }
 
+// The tolerance's range and cost limit are compose_events' (the same routes run on the same
+// events): below 2^-700 a LimitError naming tolerance (10^-300 took 12 s for ten Gaussians).
 Accountant make_accountant(const std::string& tolerance) {
-  accounting::ZivOptions options;
-  if (!tolerance.empty()) options.tolerance = parse_rational("tolerance", tolerance);
-  options.validate();
-  return Accountant(options);
+  std::optional<mpq_class> given;
+  if (!tolerance.empty()) given = parse_rational("tolerance", tolerance);
+  return Accountant(operations::checked_ziv_options(given, operations::TinyTolerance::kBelowMinimum,
+                                                    operations::kMaxEventToleranceBits));
 }
 
 }  // namespace

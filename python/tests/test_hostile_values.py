@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import exactdp
-from exactdp import ParameterError
+from exactdp import LimitError, ParameterError
 
 HUGE = 10**5000  # past Python's int-to-str limit, under the library's 10,000 digits
 HUGER = 10**20000  # past the library's 10,000 digits
@@ -86,3 +86,13 @@ def test_interval_with_a_huge_integer_end_has_a_repr():
 def test_compose_events_bad_item_is_a_type_error(item):
     with pytest.raises(TypeError, match="events: each item"):
         exactdp.compose_events([item], delta="1e-6")
+
+
+def test_accountant_tolerance_has_the_cost_limit_of_compose_events():
+    # 10^-300 took 12 s of CPU for ten Gaussians; compose_events refuses it, and so does Accountant.
+    with pytest.raises(LimitError) as info:
+        exactdp.Accountant("1e-300")
+    assert info.value.parameter == "tolerance"
+    with pytest.raises(LimitError):
+        exactdp.compose_events(["gaussian:sigma=1"], delta="1e-6", tolerance="1e-300")
+    exactdp.Accountant("1e-200")  # inside the limit (2^-700, about 10^-210)
