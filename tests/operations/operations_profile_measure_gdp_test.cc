@@ -69,6 +69,25 @@ TEST(OperationsProfile, CurvePointsShrinkWithTheSizeOfTheNumbers) {
   EXPECT_EQ(checked_curve_points(big, "2"), 2);
 }
 
+// The exact Skellam profile sums its mass table at every point (seconds a point at mu = 10^6):
+// its curves get fewer points as mu grows, two at 10^6; past 10^6 (the rdp bound) all of them.
+TEST(OperationsProfile, CurvePointsOfTheExactSkellamProfileShrinkWithMu) {
+  ProfileRequest r{.mechanism = "skellam", .parameters = {{"mu", "1"}}};
+  const long at_one = max_curve_points(plan_profile(r).mechanism);
+  EXPECT_LT(at_one, kMaxProfilePoints);
+  EXPECT_GT(at_one, 1000);
+  r.parameters = {{"mu", "1e5"}};
+  EXPECT_LT(max_curve_points(plan_profile(r).mechanism), 20);
+  r.parameters = {{"mu", "1e6"}};
+  const MechanismSpec largest = plan_profile(r).mechanism;
+  EXPECT_EQ(max_curve_points(largest), 2);
+  const auto e = thrown<ParameterError>([&] { (void)checked_curve_points(largest, "3"); });
+  EXPECT_EQ(e.parameter(), "points");
+  EXPECT_NE(std::string(e.what()).find("skellam's exact profile"), std::string::npos) << e.what();
+  r.parameters = {{"mu", "1000001"}};
+  EXPECT_EQ(max_curve_points(plan_profile(r).mechanism), kMaxProfilePoints);
+}
+
 TEST(OperationsProfile, CurveGridPointsAreExactAndShort) {
   ProfileCurveGrid grid(0, 2, 5);
   EXPECT_EQ(grid.at(0).text, "0");
