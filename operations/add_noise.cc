@@ -3,6 +3,7 @@
 #include <exactdp/core/errors.h>
 #include <exactdp/core/rational.h>
 #include <exactdp/operations/checked_count.h>
+#include <exactdp/operations/draw_cost.h>
 
 namespace exactdp::operations {
 namespace {
@@ -21,6 +22,7 @@ mechanisms::GridNoise grid_noise_of(const AddNoiseRequest& r) {
 template <class Float>
 void add_noise_named(const AddNoisePlan& plan, std::span<const Float> x, std::span<Float> y,
                      const std::optional<Seed>& seed) {
+  check_add_noise_cost(plan, x.size());
   try {
     mechanisms::add_noise(plan.noise, x, y, seed, plan.threads);
   } catch (const ParameterError& e) {
@@ -30,6 +32,17 @@ void add_noise_named(const AddNoisePlan& plan, std::span<const Float> x, std::sp
 }
 
 }  // namespace
+
+// Only a given fine granularity makes the grid parameter long (the automatic one keeps it near
+// 2^38): 10^6 values at k = 4096 and sigma = 10^9 took 14 s, 10^5 at k = -4096 and
+// scale = 10^99999 about 15 minutes.
+void check_add_noise_cost(const AddNoisePlan& plan, std::size_t values) {
+  const mechanisms::GridNoise& g = plan.noise;
+  const std::string name = g.law().name() == "discrete-laplace" ? "scale" : "sigma2";
+  check_draw_cost(g.law(), {{name, g.grid_parameter().get_str()}}, values, "granularity",
+                  "granularity 2^" + std::to_string(-g.granularity_exponent()) + " for " + std::to_string(values) +
+                      " values (" + name + (name == "scale" ? " / g" : " / g^2") + " on the grid)");
+}
 
 AddNoisePlan plan_add_noise(const AddNoiseRequest& request) {
   AddNoisePlan plan{grid_noise_of(request), 1, request.input};

@@ -14,6 +14,7 @@
 //   add_noise(plan, std::span<const double>(x), std::span<double>(y), seed);   // seed: optional
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -42,6 +43,12 @@ struct AddNoisePlan {
 // Checks, in this order: law, parameter, value, granularity, the hardened range
 // (mechanisms::GridNoise::make), then threads. ParameterError naming the parameter.
 [[nodiscard]] AddNoisePlan plan_add_noise(const AddNoiseRequest& request);
+
+// The draws' cost limit (draw_cost.h): `values` draws of the law at its grid parameter (sigma2 / g^2
+// or scale / g) estimated over kMaxDrawSeconds is a LimitError naming granularity. add_noise checks
+// it first; a face that acts between the checks and the draws (Python's accountant charge) calls it
+// before acting.
+void check_add_noise_cost(const AddNoisePlan& plan, std::size_t values);
 
 // y = x + noise (y may be x itself; x.size() == y.size()). seed: the chunked seeded substreams
 // (the same output for any thread count); nullopt: the OS CSPRNG. A bad input value (NaN, inf)

@@ -89,6 +89,7 @@ long add_noise(const py::array& x, py::array& out, const std::string& law, const
   {
     const py::gil_scoped_release release;
     plan = operations::plan_add_noise(request);
+    operations::check_add_noise_cost(*plan, n);  // a refusal charges nothing
   }
   if (!before_noise.is_none()) before_noise();  // the accountant: after every check, before any draw
   const py::gil_scoped_release release;

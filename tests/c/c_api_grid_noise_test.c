@@ -2,8 +2,8 @@
  * user would call them: the seeded output is the same for 1, 2 and 3 threads and in place, the
  * noise lies on the grid, huge and subnormal inputs stay finite, the granularity used is
  * reported, and every error path (NULL pointers, NaN naming its index, bad law / parameter /
- * granularity / flags / threads / seed, the hardened range, overlapping arrays) returns its code
- * and leaves out untouched. Exit status 0 when every check passes. */
+ * granularity / flags / threads / seed, the hardened range, overlapping arrays, draws over the
+ * cost limit) returns its code and leaves out untouched. Exit status 0 when every check passes. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -107,10 +107,26 @@ static void test_errors(void) {
   CHECK(y[0] == 7.0 && y[1] == 7.0 && y[2] == 7.0 && y[3] == 7.0);
 }
 
+/* A given granularity that makes the grid parameter a 10^5-digit number (scale / g with
+ * g = 2^4096): its draws are estimated over the cost limit (each takes about 22 ms) and refused
+ * before anything is drawn, naming granularity; the same law at a short grid parameter runs. */
+static void test_cost_limit(void) {
+  double y[1000];
+  int coarse = -4096, fine = 4096;
+  size_t i;
+  for (i = 0; i < 1000; ++i) y[i] = 7.0;
+  CHECK_RC(exactdp_add_noise_f64("discrete-laplace", "scale", "1e99999", &coarse, 0, g_seed, 2, g_x, y, 1000, NULL),
+           EXACTDP_E_LIMIT, "granularity 2^4096 for 1000 values");
+  CHECK(y[0] == 7.0 && y[999] == 7.0);
+  OK(exactdp_add_noise_f64("discrete-laplace", "scale", "1e99999", &coarse, 0, g_seed, 2, g_x, y, 2, NULL));
+  OK(exactdp_add_noise_f64("discrete-gaussian", "sigma", "1000000000", &fine, 0, g_seed, 2, g_x, y, 1000, NULL));
+}
+
 int main(void) {
   fill_inputs();
   test_determinism();
   test_errors();
+  test_cost_limit();
   printf("c_api_grid_noise_test: %d checks, %d failed\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }
