@@ -334,8 +334,10 @@ EXACTDP_API int exactdp_select_top(exactdp_selection *selection, exactdp_bits *b
  * overlap. n = 0 allows NULL in and out.
  * Errors (before anything is drawn or written): EXACTDP_E_NULL naming law, parameter, value, in
  * or out; EXACTDP_E_PARAM naming law, the parameter, granularity, flags, seed, threads, out
- * (overlap) or in ("in[17] is NaN; allowed: finite values": the first NaN or +-inf).
- * Thread-safe (each call uses its own sources). */
+ * (overlap) or in ("in[17] is NaN; allowed: finite values": the first NaN or +-inf);
+ * EXACTDP_E_LIMIT naming granularity when a given granularity makes the grid parameter so long
+ * that the n draws are estimated over the cost limit (SECURITY.md, "Limits"; the automatic
+ * granularity never is). Thread-safe (each call uses its own sources). */
 EXACTDP_API int exactdp_add_noise_f64(const char *law, const char *parameter, const char *value,
                                       const int *granularity_exponent, int flags,
                                       const unsigned char *seed, unsigned threads, const double *in,

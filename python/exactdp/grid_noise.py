@@ -265,7 +265,9 @@ def add_noise(x: ArrayOrTensor, *, law: str = "discrete-gaussian", sigma: Option
     law: "discrete-gaussian" (give sigma, or sigma2 = sigma^2) or "discrete-laplace" (give
         scale), in data units; exact values: int, Fraction, Decimal or str (a float is refused:
         use exactdp.from_float to pass a float's exact value).
-    granularity: None (automatic: noise_granularity() says which) or an exact power of two.
+    granularity: None (automatic: noise_granularity() says which) or an exact power of two; a
+        fine one that makes sigma2 / g^2 (scale / g) so long that x's draws are estimated over
+        the cost limit (about 4 s) is refused up front: LimitError naming granularity.
     hardened: the isochronous sampler (range 1/100 <= sigma2 / g^2 <= 2^100, scale / g <= 2^50;
         outside, ParameterError naming granularity; the automatic granularity is always inside).
         The discrete Gaussian at 2^10 <= sigma2 / g^2 < 2^56 uses the rejection method: each
