@@ -268,6 +268,37 @@ TEST(SkellamLaw, BatchDrawsAreTheSingleDraws) {
   }
 }
 
+// The batch at means where mean + N1 - N2 leaves int64 (mean = INT64_MAX, and INT64_MIN on the
+// other side): about half the values go to `wide` (its index, out[i] = 0), each the single draw's
+// value from the same bits. The batch above never leaves int64, so this is the only check of
+// sample_skellam_wide's overflow branch. Deterministic (fixed seeds).
+TEST(SkellamSampler, BatchValuesBeyondInt64AreTheSingleDraws) {
+  const auto mu = mpq_class(1000000);  // the table route (both draws in int64)
+  std::uint32_t index = 20;
+  for (const mpz_class& mean : {mpz_class("9223372036854775807"), mpz_class("-9223372036854775808")}) {
+    const SkellamParams params = SkellamParams::make(mu, mean);
+    ASSERT_NE(params.poisson().table(), nullptr);
+    SeededBits a(test_support::fixed_seed(404, ++index)), b(test_support::fixed_seed(404, index));
+    std::vector<std::int64_t> batch(400, 7);
+    std::vector<WideValue> wide;
+    sample_skellam_wide(a, params, batch.data(), batch.size(), wide);
+    EXPECT_GT(wide.size(), 100U) << mean;  // about 200 (P[N1 != N2] ~ 1, each side 1/2)
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const mpz_class x = sample_skellam(b, params);
+      if (next < wide.size() && wide[next].index == i) {
+        EXPECT_EQ(batch[i], 0) << i;
+        ASSERT_EQ(wide[next].value, x) << "draw " << i << ", mean " << mean;
+        ++next;
+      } else {
+        ASSERT_EQ(mpz_class(static_cast<long>(batch[i])), x) << "draw " << i << ", mean " << mean;
+      }
+    }
+    EXPECT_EQ(next, wide.size());
+    EXPECT_EQ(a.bits_consumed(), b.bits_consumed());
+  }
+}
+
 }  // namespace skellam_test
 }  // namespace
 }  // namespace exactdp::laws
