@@ -370,6 +370,7 @@ int cmd_release(Args args, Io& io) {
   const std::optional<std::string> output_path = parsed.get("--output");
   const bool real_stdin = &io.in == &std::cin;
   if (real_stdin) check_stdin_readable();
+  if (real_stdin && &io.out == &std::cout && !output_path) check_stdout_is_not_stdin();
   // The output files: regular files or new paths, never an input of the run, never each other.
   check_output_paths(named_paths(parsed, {"--output", "--json"}), named_paths(parsed, {"--seed-file"}), real_stdin);
   // The output files are temporaries beside their targets until everything succeeded.

@@ -23,6 +23,15 @@ void check_stdin_readable() {
   }
 }
 
+void check_stdout_is_not_stdin() {
+  struct stat in {};
+  struct stat out {};
+  if (::fstat(STDIN_FILENO, &in) != 0 || ::fstat(STDOUT_FILENO, &out) != 0) return;
+  if (!S_ISREG(in.st_mode) || in.st_dev != out.st_dev || in.st_ino != out.st_ino) return;
+  throw ParameterError("stdout", "stdout: standard output is the file read on standard input: refused (the table "
+                                 "would overwrite the input while it is read); write to another file or use --output");
+}
+
 void check_input_file(const std::string& option, const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {

@@ -1,6 +1,8 @@
 // An input the command cannot read at all — standard input a directory or closed, a --keys
 // directory — is bad input: exit 2 naming it, nothing on stdout, never "internal error"
 // (exit 1, which the first read's EISDIR or EBADF once gave).
+// Standard output the very file release reads (twice, in place) is refused too, naming stdout.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -53,6 +55,42 @@ TEST(UnreadableInput, StandardInputClosedIsRefusedNamingStdin) {
     const CliRun r = run_with_stdin_closed(args);
     test_support::expect_rejected_naming(r, "stdin: standard input cannot be read");
     EXPECT_EQ(r.err.find("internal error"), std::string::npos) << args[0] << ": " << r.err;
+  }
+}
+
+// `exactdp release < t.csv 1<> t.csv` (or `>> t.csv`): the table would be written over (or after)
+// the input that release reads a second time. Refused before any work; the file is unchanged.
+TEST(UnreadableInput, ReleaseStandardOutputTheInputFileIsRefused) {
+  const std::string path = test_support::fresh_output_dir("stdout_is_stdin") + "/t.csv";
+  std::string text = "count\n";
+  for (int i = 0; i < 1000; ++i) text += "0\n";
+  test_support::write_bytes(path, text);
+  for (const int flags : {O_WRONLY, O_WRONLY | O_APPEND}) {
+    const int saved_in = ::dup(0), saved_out = ::dup(1);
+    const int in = ::open(path.c_str(), O_RDONLY), out = ::open(path.c_str(), flags);
+    ASSERT_GE(in, 0);
+    ASSERT_GE(out, 0);
+    std::cout.flush();
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::close(in);
+    ::close(out);
+    std::cin.clear();
+    std::ostringstream err;
+    Io io{std::cin, std::cout, err, false};
+    const int status = run_exactdp({"release", "--mechanism", "discrete-laplace", "--epsilon", "1/100", "--column",
+                                    "count", "--seed", std::string(64, '5')},
+                                   io);
+    std::cout.flush();
+    ::dup2(saved_in, 0);
+    ::dup2(saved_out, 1);
+    ::close(saved_in);
+    ::close(saved_out);
+    std::cin.clear();
+    EXPECT_EQ(status, 2) << err.str();
+    EXPECT_NE(err.str().find("stdout: standard output is the file read on standard input"), std::string::npos)
+        << err.str();
+    EXPECT_EQ(test_support::read_text_file(path), text);
   }
 }
 
