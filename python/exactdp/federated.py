@@ -155,6 +155,15 @@ class ServerDecoder(_Round):
         array (bits <= 32, else ParameterError naming bits) is read as it is: the decoder widens it
         into its own workspace; anything else is copied to uint64 first (the workspace)."""
         given = np.asarray(modular_sum)
+        # Residues are integers: a float array would be truncated silently by the uint64 copy (1.5 -> 1),
+        # and an object array of huge numbers (Decimal('1e999999999')) expanded before any check.
+        if given.dtype.kind not in "ui" or given.ndim != 1:
+            raise ParameterError(f"modular_sum: allowed a 1-d uint64 or uint32 array of length {self.padded_dimension} "
+                                 f"(the encodings summed modulo 2^bits), not {given.dtype} of shape {given.shape}",
+                                 "modular_sum")
+        if given.dtype.kind == "i" and given.size and int(given.min()) < 0:
+            raise ParameterError(f"modular_sum has a negative entry {int(given.min())}: allowed residues "
+                                 f"0 <= r < 2^{self._plan.modulus_bits}", "modular_sum")
         if given.dtype == np.uint32:
             work = np.ascontiguousarray(given)
         else:

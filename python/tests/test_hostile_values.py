@@ -10,13 +10,14 @@ fractions.Fraction before the library's checks, so "1e-4000000000" built 10^4000
 import subprocess
 import sys
 import textwrap
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 import exactdp
-from exactdp import LimitError, ParameterError
+from exactdp import LimitError, ParameterError, federated
 
 HUGE = 10**5000  # past Python's int-to-str limit, under the library's 10,000 digits
 HUGER = 10**20000  # past the library's 10,000 digits
@@ -109,3 +110,15 @@ def test_add_noise_over_the_draw_cost_is_refused_before_a_draw():
         assert info.value.parameter == "granularity"
         assert (y == 7.0).all()
     exactdp.add_noise(np.zeros(2), sigma=10**9, granularity=Fraction(1, 2**4096))  # within the limit
+
+
+@pytest.mark.parametrize("modular_sum", [np.full(16, 1.5), np.zeros((4, 4), dtype=np.uint64), np.array(Decimal("1e999999999")),
+                                         np.array([-1] + [0] * 15)], ids=["float", "2-d", "huge-decimal", "negative"])
+def test_server_decode_takes_integer_residues_only(modular_sum):
+    # A float sum was truncated silently by the uint64 copy (1.5 -> 1); a huge Decimal never came back.
+    decoder = federated.ServerDecoder(10, clip=1, rotation_seed=b"\1" * 32, sigma2="1/100", clients=10)
+    with pytest.raises(ParameterError) as info:
+        decoder.decode(modular_sum)
+    assert info.value.parameter == "modular_sum"
+    decoder.decode(np.zeros(16, dtype=np.uint64))
+    decoder.decode([0] * 16)
