@@ -28,7 +28,7 @@ import numpy as np
 
 from . import _exactdp
 from ._convert import Exact, count_text, exact_fraction, exact_text, float_refusal, law_keyword
-from ._errors import ParameterError
+from ._errors import LimitError, ParameterError
 from .accountant import Accountant
 from .events import Event, PoissonSampled
 from .samplers import SeededBits
@@ -93,6 +93,36 @@ def _granularity_exponent(granularity: Optional[Exact]) -> Optional[int]:
 
 def _address(a: "np.ndarray[Any, Any]") -> int:
     return int(a.__array_interface__["data"][0])
+
+
+_MAX_VIEW_COPY_BYTES = 1 << 30  # SECURITY.md, "Limits": a call's memory
+
+
+def _may_overlap(a: "np.ndarray[Any, Any]") -> bool:
+    """Whether two elements of `a` may share memory (a broadcast or a stride trick): sufficient for
+    "no": each axis, taken by increasing |stride|, steps past the extent of the ones before."""
+    extent = a.itemsize
+    for stride, size in sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n > 1):
+        if stride < extent:
+            return True
+        extent = stride * size
+    return False
+
+
+def _check_views(array: "np.ndarray[Any, Any]", out: Optional["np.ndarray[Any, Any]"]) -> None:
+    """A view whose elements overlap (np.broadcast_to, as_strided) is copied to a contiguous array of
+    its full logical size: that copy and the result over 1 GiB are refused naming x before the copy
+    (10^12 zeros broadcast from one made numpy allocate 7.3 TiB). An out whose elements overlap would keep one noisy value of
+    several: refused naming out."""
+    needed = array.nbytes * (2 if out is None else 1)  # the copy, and the result unless out is given
+    if _may_overlap(array) and needed > _MAX_VIEW_COPY_BYTES:
+        raise LimitError(f"x is a view of {array.size} values whose elements overlap (a broadcast or stride "
+                         f"trick): its contiguous copy{' and the result' if out is None else ''} need {needed} bytes, "
+                         f"over the limit of {_MAX_VIEW_COPY_BYTES} bytes for a view; pass np.ascontiguousarray(x) "
+                         "if that is really meant", "x")
+    if out is not None and _may_overlap(out):
+        raise ParameterError("out has elements that share memory (a broadcast or stride trick): allowed an array "
+                             "whose elements are distinct", "out")
 
 
 def _is_torch(x: object) -> bool:
@@ -322,6 +352,7 @@ def add_noise(x: ArrayOrTensor, *, law: str = "discrete-gaussian", sigma: Option
                              "give accountant= too", "accountant")
     if array.dtype not in (np.float64, np.float32):
         raise TypeError(f"x: dtype {array.dtype} is not supported: allowed float64, float32")
+    _check_views(array, None if out is None else _as_array(out, "out")[0])
     source = np.ascontiguousarray(array)
     if out is None:
         result = np.empty(array.shape, dtype=array.dtype)

@@ -122,3 +122,26 @@ def test_server_decode_takes_integer_residues_only(modular_sum):
     assert info.value.parameter == "modular_sum"
     decoder.decode(np.zeros(16, dtype=np.uint64))
     decoder.decode([0] * 16)
+
+
+@pytest.mark.parametrize("shape", [(10**12,), (10**6, 10**6), (10**8,)], ids=["1e12", "1e6x1e6", "1e8"])
+def test_add_noise_refuses_a_huge_broadcast_view_before_copying_it(shape):
+    # np.ascontiguousarray of 10^12 zeros broadcast from one asked numpy for 7.3 TiB (MemoryError,
+    # or the machine's memory); 10^8 took 1.5 GB for the copy and the result.
+    x = np.broadcast_to(np.zeros(1), shape)
+    with pytest.raises(LimitError, match="elements overlap") as info:
+        exactdp.add_noise(x, sigma=1)
+    assert info.value.parameter == "x"
+    assert exactdp.add_noise(np.broadcast_to(np.zeros(1), (1000,)), sigma=1).shape == (1000,)  # small: copied
+
+
+def test_add_noise_refuses_an_out_whose_elements_share_memory():
+    # Ten noisy values written into one cell kept the last: out read ten equal values.
+    cell = np.zeros(1)
+    out = np.lib.stride_tricks.as_strided(cell, shape=(10,), strides=(0,))
+    with pytest.raises(ParameterError, match="share memory") as info:
+        exactdp.add_noise(np.zeros(10), sigma=1, out=out)
+    assert info.value.parameter == "out"
+    assert cell[0] == 0.0
+    strided = np.zeros(30)[::3]  # non-contiguous, distinct elements: accepted
+    exactdp.add_noise(np.zeros(10), sigma=1, out=strided)
