@@ -201,6 +201,21 @@ TEST(RdpTest, LaplaceMatchesMironovUnfactoredForm) {
   }
 }
 
+// Pure eps-DP gives RDP min(alpha eps^2 / 2, eps) (Bun & Steinke 2016, Prop. 1.4: eps^2/2-zCDP).
+// Where the zCDP term is the smaller (alpha eps < 2) it is the bound, exactly; EventKinds below
+// checks the other side (eps = 1, alpha = 5). A halved zCDP term (an unsound bound: it would
+// under-charge every pure-DP step of a composition) is caught only here.
+TEST(RdpTest, PureDpBoundIsTheZcdpTermWhereThatIsSmaller) {
+  const mpq_class eps(1, 10);
+  for (const auto& [alpha, want] : {std::pair{2UL, mpq_class(1, 100)}, std::pair{5UL, mpq_class(1, 40)},
+                                    std::pair{20UL, mpq_class(1, 10)}, std::pair{100UL, mpq_class(1, 10)}}) {
+    const Interval direct = pure_dp_rdp_bound(eps, mpq_class(alpha), 128);
+    EXPECT_TRUE(direct.contains(want)) << "alpha " << alpha;
+    const Interval event = RdpEvent::plain(laws::pure_dp_event(eps)).rdp(alpha, Neighbouring::kAddRemove, 128);
+    EXPECT_TRUE(event.contains(want)) << "alpha " << alpha;
+  }
+}
+
 TEST(RdpTest, EventKinds) {
   const Interval g = RdpEvent::plain(laws::gaussian_event(mpq_class(2))).rdp(4, Neighbouring::kAddRemove, 128);
   EXPECT_TRUE(g.contains(mpq_class(1, 2)));  // 4 * (1/2)^2 / 2

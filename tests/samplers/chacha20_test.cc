@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <exactdp/samplers/internal/chacha20.h>
@@ -111,6 +112,44 @@ TEST(ChaCha20, FastestPathIsAvailableAndAnUnavailablePathFallsBackToScalar) {
   const Bytes key(32, 9), nonce(12, 4);
   for (const auto path : {ChaCha20Path::kAvx2, ChaCha20Path::kAvx512}) {  // either way, same bytes
     EXPECT_EQ(ours(1000, nonce, 5, key, path), libsodium(1000, nonce, 5, key));
+  }
+}
+
+// Past block 2^32 the block functions carry into the first nonce word (chacha20.h): words 12 and 13
+// are one 64-bit counter, as in the original ChaCha20 of libsodium's crypto_stream_chacha20 (64-bit
+// counter, 64-bit nonce in words 14 and 15). 32 blocks from counter 2^32 - 10 on: the carry falls
+// inside a 16-block AVX-512 pass, an 8-block AVX2 pass and a 4-block 128-bit pass. Every path's
+// block function, called directly, gives libsodium's bytes and leaves the counter at 2^32 + 22.
+TEST(ChaCha20, BlockFunctionsCarryTheCounterIntoTheNextWord) {
+  ASSERT_GE(sodium_init(), 0);
+  Bytes key(32), nonce64(8);
+  for (int i = 0; i < 32; ++i) key[i] = static_cast<unsigned char>(7 * i + 5);
+  for (int i = 0; i < 8; ++i) nonce64[i] = static_cast<unsigned char>(90 + i);
+  constexpr std::uint64_t kFirst = (std::uint64_t{1} << 32) - 10;
+  constexpr std::size_t kBlocks = 32;
+  Bytes want(64 * kBlocks, 0);
+  crypto_stream_chacha20_xor_ic(want.data(), want.data(), want.size(), nonce64.data(), kFirst, key.data());
+  const auto word = [](const unsigned char* p) {
+    return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 | std::uint32_t{p[3]} << 24;
+  };
+  using BlockFn = void (*)(std::uint32_t*, unsigned char*, std::size_t) noexcept;
+  const std::pair<ChaCha20Path, BlockFn> paths[] = {{ChaCha20Path::kScalar, chacha20_blocks_scalar},
+                                                    {ChaCha20Path::kVec128, chacha20_blocks_vec128},
+                                                    {ChaCha20Path::kAvx2, chacha20_blocks_avx2},
+                                                    {ChaCha20Path::kAvx512, chacha20_blocks_avx512}};
+  for (const auto& [path, blocks_fn] : paths) {
+    if (!chacha20_path_available(path)) continue;
+    std::uint32_t state[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+    for (int i = 0; i < 8; ++i) state[4 + i] = word(key.data() + 4 * i);
+    state[12] = static_cast<std::uint32_t>(kFirst);
+    state[13] = static_cast<std::uint32_t>(kFirst >> 32);
+    state[14] = word(nonce64.data());
+    state[15] = word(nonce64.data() + 4);
+    Bytes got(64 * kBlocks, 0);
+    blocks_fn(state, got.data(), kBlocks);
+    EXPECT_EQ(got, want) << chacha20_path_name(path);
+    EXPECT_EQ(state[12], 22U) << chacha20_path_name(path);
+    EXPECT_EQ(state[13], 1U) << chacha20_path_name(path);
   }
 }
 
