@@ -1,6 +1,9 @@
 #include <exactdp/accounting/product_discrete_gaussian_smoothed.h>
 
+#include <functional>
+#include <map>
 #include <stdexcept>
+#include <utility>
 
 #include <exactdp/accounting/gaussian_profile.h>
 #include <exactdp/accounting/grid_noise.h>
@@ -18,10 +21,10 @@ void validate(const std::vector<SmoothedGaussianBlock>& blocks) {
   }
 }
 
-}  // namespace
+using LogRatio = std::function<Interval(const mpq_class& t2, const mpz_class& copies, mpfr_prec_t precision)>;
 
-Interval smoothed_product_delta_at(const std::vector<SmoothedGaussianBlock>& blocks, const mpq_class& epsilon,
-                                   mpfr_prec_t precision) {
+Interval delta_with(const std::vector<SmoothedGaussianBlock>& blocks, const mpq_class& epsilon, mpfr_prec_t precision,
+                    const LogRatio& log_ratio) {
   validate(blocks);
   Interval log_r(0L, precision);
   mpq_class mu2 = 0;
@@ -29,7 +32,7 @@ Interval smoothed_product_delta_at(const std::vector<SmoothedGaussianBlock>& blo
     if (b.t2 < mpq_class(1, 16) || b.t2 >= b.sigma2) {
       throw std::logic_error("smoothed_product_delta_at: t2 outside [1/16, sigma2)");
     }
-    log_r = log_r + lattice_log_ratio(b.t2, b.copies, precision);
+    log_r = log_r + log_ratio(b.t2, b.copies, precision);
     mu2 += mpq_class(b.copies * b.shift * b.shift) / (b.sigma2 - b.t2);
   }
   Interval shifted = Interval(epsilon, precision) - mul_2si(log_r, 1);
@@ -37,6 +40,13 @@ Interval smoothed_product_delta_at(const std::vector<SmoothedGaussianBlock>& blo
   shifted = max(shifted, Interval(0L, precision));
   const Interval mu = sqrt(Interval(mu2, precision));
   return at_most_one(exp(log_r) * gdp_delta_at(shifted, mu, precision));
+}
+
+}  // namespace
+
+Interval smoothed_product_delta_at(const std::vector<SmoothedGaussianBlock>& blocks, const mpq_class& epsilon,
+                                   mpfr_prec_t precision) {
+  return delta_with(blocks, epsilon, precision, lattice_log_ratio);
 }
 
 std::vector<mpq_class> smoothing_widths(const mpq_class& sigma2) {
@@ -57,7 +67,18 @@ bool choose_smoothing(std::vector<SmoothedGaussianBlock>& blocks, const mpq_clas
     b.t2 = widths.back();  // the widest: eta below 10^-34, a start that never fails on ln R
   }
   constexpr mpfr_prec_t kChoicePrecision = 64;  // the choice only: the bound is certified later
-  Interval best = smoothed_product_delta_at(trial, epsilon, kChoicePrecision);
+  // The choice evaluates the whole product 18 times per block, so each block's ln R once per
+  // width, not per evaluation (1,000 released columns: 18 million lattice sums, 30 s, before).
+  std::map<std::pair<mpq_class, mpz_class>, Interval> log_ratios;
+  const LogRatio memoised = [&log_ratios](const mpq_class& t2, const mpz_class& copies, mpfr_prec_t precision) {
+    auto [it, fresh] = log_ratios.try_emplace({t2, copies}, precision);
+    if (fresh) it->second = lattice_log_ratio(t2, copies, precision);
+    return it->second;
+  };
+  const auto product_delta = [&](const std::vector<SmoothedGaussianBlock>& b) {
+    return delta_with(b, epsilon, kChoicePrecision, memoised);
+  };
+  Interval best = product_delta(trial);
   for (int pass = 0; pass < 2; ++pass) {
     for (auto& b : trial) {
       const mpq_class kept = b.t2;
@@ -65,7 +86,7 @@ bool choose_smoothing(std::vector<SmoothedGaussianBlock>& blocks, const mpq_clas
       for (const auto& t2 : smoothing_widths(b.sigma2)) {
         if (t2 == kept) continue;
         b.t2 = t2;
-        const Interval d = smoothed_product_delta_at(trial, epsilon, kChoicePrecision);
+        const Interval d = product_delta(trial);
         if (mpfr_cmp(d.upper(), best.upper()) < 0) {
           best = d;
           chosen = t2;

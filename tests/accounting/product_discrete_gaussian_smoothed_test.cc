@@ -78,6 +78,36 @@ TEST(ProductDiscreteGaussianSmoothed, ChosenWidthsBeatEveryCommonWidth) {
   }
 }
 
+// choose_smoothing reuses each block's ln R per (width, copies) instead of recomputing it at
+// every trial; its choice must be the one of the plain search below (the same coordinate
+// descent on smoothed_product_delta_at at 64 bits), with blocks that share a width but not
+// their number of copies.
+TEST(ProductDiscreteGaussianSmoothed, ChoiceEqualsThePlainSearch) {
+  Blocks chosen = {block("40", 1, 3), block("4000000", 100, 3), block("40", 1, 300), block("4000000", 100, 30000)};
+  const mpq_class eps(2, 3);
+  ASSERT_TRUE(choose_smoothing(chosen, eps));
+  Blocks plain = chosen;
+  for (auto& b : plain) b.t2 = smoothing_widths(b.sigma2).back();
+  Interval best = smoothed_product_delta_at(plain, eps, 64);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (auto& b : plain) {
+      const mpq_class kept = b.t2;
+      mpq_class pick = kept;
+      for (const auto& t2 : smoothing_widths(b.sigma2)) {
+        if (t2 == kept) continue;
+        b.t2 = t2;
+        const Interval d = smoothed_product_delta_at(plain, eps, 64);
+        if (mpfr_cmp(d.upper(), best.upper()) < 0) {
+          best = d;
+          pick = t2;
+        }
+      }
+      b.t2 = pick;
+    }
+  }
+  for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(chosen[i].t2, plain[i].t2) << "block " << i;
+}
+
 TEST(ProductDiscreteGaussianSmoothed, RefusalsAndEdges) {
   EXPECT_THROW((void)smoothed_product_delta_at({}, mpq_class(1)), ParameterError);
   EXPECT_THROW((void)smoothed_product_delta_at({block("10", 0, 1)}, mpq_class(1)), ParameterError);
