@@ -23,18 +23,27 @@ void validate(const std::vector<SmoothedGaussianBlock>& blocks) {
 
 using LogRatio = std::function<Interval(const mpq_class& t2, const mpz_class& copies, mpfr_prec_t precision)>;
 
-Interval delta_with(const std::vector<SmoothedGaussianBlock>& blocks, const mpq_class& epsilon, mpfr_prec_t precision,
-                    const LogRatio& log_ratio) {
-  validate(blocks);
-  Interval log_r(0L, precision);
+// A block's share of mu^2: copies shift^2 / (sigma2 - t2).
+mpq_class mu2_term(const SmoothedGaussianBlock& b) { return mpq_class(b.copies * b.shift * b.shift) / (b.sigma2 - b.t2); }
+
+// Checks each t2 first: sigma2 - t2 must not be 0.
+mpq_class mu2_of(const std::vector<SmoothedGaussianBlock>& blocks) {
   mpq_class mu2 = 0;
   for (const auto& b : blocks) {
     if (b.t2 < mpq_class(1, 16) || b.t2 >= b.sigma2) {
       throw std::logic_error("smoothed_product_delta_at: t2 outside [1/16, sigma2)");
     }
-    log_r = log_r + log_ratio(b.t2, b.copies, precision);
-    mu2 += mpq_class(b.copies * b.shift * b.shift) / (b.sigma2 - b.t2);
+    mu2 += mu2_term(b);
   }
+  return mu2;
+}
+
+// The bound of validated blocks with mu^2 given: the exact sum of their mu2_term (an exact
+// rational, so the same whatever order it was summed in).
+Interval delta_with(const std::vector<SmoothedGaussianBlock>& blocks, const mpq_class& mu2, const mpq_class& epsilon,
+                    mpfr_prec_t precision, const LogRatio& log_ratio) {
+  Interval log_r(0L, precision);
+  for (const auto& b : blocks) log_r = log_r + log_ratio(b.t2, b.copies, precision);
   Interval shifted = Interval(epsilon, precision) - mul_2si(log_r, 1);
   if (!shifted.is_nonnegative()) return Interval(1L, precision);
   shifted = max(shifted, Interval(0L, precision));
@@ -46,7 +55,8 @@ Interval delta_with(const std::vector<SmoothedGaussianBlock>& blocks, const mpq_
 
 Interval smoothed_product_delta_at(const std::vector<SmoothedGaussianBlock>& blocks, const mpq_class& epsilon,
                                    mpfr_prec_t precision) {
-  return delta_with(blocks, epsilon, precision, lattice_log_ratio);
+  validate(blocks);
+  return delta_with(blocks, mu2_of(blocks), epsilon, precision, lattice_log_ratio);
 }
 
 std::vector<mpq_class> smoothing_widths(const mpq_class& sigma2) {
@@ -75,24 +85,27 @@ bool choose_smoothing(std::vector<SmoothedGaussianBlock>& blocks, const mpq_clas
     if (fresh) it->second = lattice_log_ratio(t2, copies, precision);
     return it->second;
   };
-  const auto product_delta = [&](const std::vector<SmoothedGaussianBlock>& b) {
-    return delta_with(b, epsilon, kChoicePrecision, memoised);
-  };
-  Interval best = product_delta(trial);
+  // mu^2 likewise: kept as the exact sum, one block's term swapped per trial (every width tried
+  // is below sigma2 / 4).
+  validate(trial);
+  mpq_class mu2 = mu2_of(trial);
+  Interval best = delta_with(trial, mu2, epsilon, kChoicePrecision, memoised);
   for (int pass = 0; pass < 2; ++pass) {
     for (auto& b : trial) {
       const mpq_class kept = b.t2;
+      const mpq_class others = mu2 - mu2_term(b);
       mpq_class chosen = kept;
       for (const auto& t2 : smoothing_widths(b.sigma2)) {
         if (t2 == kept) continue;
         b.t2 = t2;
-        const Interval d = product_delta(trial);
+        const Interval d = delta_with(trial, others + mu2_term(b), epsilon, kChoicePrecision, memoised);
         if (mpfr_cmp(d.upper(), best.upper()) < 0) {
           best = d;
           chosen = t2;
         }
       }
       b.t2 = chosen;
+      mu2 = others + mu2_term(b);
     }
   }
   blocks = trial;
