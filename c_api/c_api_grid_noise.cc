@@ -93,7 +93,10 @@ namespace {
 // One body for both C entry points: T is the caller's float type, handled as bit patterns.
 template <typename T>
 int add_noise_entry(const exactdp::internal::GridCall& c, const T* in, T* out, size_t n, int* granularity_used) {
-  return guard([&] { return exactdp::internal::add_noise_c(c, in, out, n, granularity_used); });
+  return guard([&] {
+    const exactdp::internal::MpfrCacheRelease release;  // the grid sampler's setup uses MPFR
+    return exactdp::internal::add_noise_c(c, in, out, n, granularity_used);
+  });
 }
 
 }  // namespace

@@ -48,6 +48,7 @@ std::vector<std::pair<std::string, std::string>> named_values(const char* const*
 std::unique_ptr<exactdp_sampler> make_sampler(const char* law_name,
                                               const std::vector<std::pair<std::string, std::string>>& given,
                                               bool hardened, const std::optional<std::string>& tau_bits) {
+  const MpfrCacheRelease release;  // building a sampler uses MPFR (the hardened tau, a law's tables)
   operations::SampleRequest request{law_name, given, hardened, tau_bits, kCSpelling};
   operations::SamplePlan plan = operations::plan_sample(request);
   auto s = std::make_unique<exactdp_sampler>();

@@ -34,6 +34,7 @@ int exactdp_selection_new(const char* mechanism, const char* noise, const char* 
                           std::size_t n, exactdp_selection** out) {
   using namespace exactdp;
   return internal::guard([&] {
+    const internal::MpfrCacheRelease release;  // the selection's weights and draws use MPFR
     internal::require_non_null(out, "out");
     internal::require_non_null(mechanism, "mechanism");
     // The operation's checks (operations/select.h) in the C spelling; NULL epsilon or
@@ -72,6 +73,7 @@ void exactdp_selection_free(exactdp_selection* selection) { delete selection; }
 int exactdp_select(exactdp_selection* selection, exactdp_bits* bits, std::size_t* index) {
   using namespace exactdp;
   return internal::guard([&] {
+    const internal::MpfrCacheRelease release;  // the selection's weights and draws use MPFR
     internal::require_non_null(selection, "selection");
     internal::require_non_null(bits, "bits");
     internal::require_non_null(index, "index");
@@ -84,6 +86,7 @@ int exactdp_select_top(exactdp_selection* selection, exactdp_bits* bits, std::si
                        std::size_t* out) {
   using namespace exactdp;
   return internal::guard([&] {
+    const internal::MpfrCacheRelease release;  // the selection's weights and draws use MPFR
     internal::require_non_null(selection, "selection");
     internal::require_non_null(bits, "bits");
     internal::require_non_null(out, "out");

@@ -32,7 +32,9 @@
  *
  * Thread-safety (stated per function below): a sampler is immutable once made and may be
  * shared by any number of threads; a bit source is NOT thread-safe: use one per thread (or
- * lock around it). Accounting calls are pure and may run concurrently.
+ * lock around it). Accounting calls are pure and may run concurrently. Every call that uses MPFR
+ * (accounting, sampler constructors, grid noise, selections) releases this thread's MPFR caches
+ * before it returns, so a thread that ends leaves nothing allocated behind.
  *
  * Security: SECURITY.md. The plain samplers are exact but NOT constant-time (their running time
  * grows with |value|); the hardened ones are isochronous and charge their certified tau to delta.
