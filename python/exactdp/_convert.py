@@ -113,6 +113,18 @@ def int_shown(value: int) -> str:
         else f"an int of more than {MAX_DIGITS} digits"
 
 
+def shown(value: object) -> str:
+    """A value for a message as str() shows it, safe from Python's int-to-str limit: an int or a
+    Fraction past it is shown by its digit count (str() would raise a bare ValueError instead)."""
+    if isinstance(value, fractions.Fraction):
+        if value.denominator == 1:
+            return int_shown(value.numerator)
+        return f"{int_shown(value.numerator)}/{int_shown(value.denominator)}"
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int_shown(int(value))
+    return str(value)
+
+
 def count_text(name: str, value: "numbers.Integral | int") -> str:
     """An int option's decimal text for the operation that checks its range (steps, k, top, threads,
     contributions): LimitError naming ``name`` past 10,000 digits, whatever Python's str limit."""

@@ -36,7 +36,7 @@ import numbers
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _exactdp
-from ._convert import Exact, exact_text
+from ._convert import Exact, exact_text, shown
 from ._errors import LimitError, ParameterError
 from .accounting import compose_events
 from .events import Event
@@ -87,7 +87,7 @@ class Accountant:
         if isinstance(count, bool) or not isinstance(count, numbers.Integral):
             raise TypeError("count must be an int")
         if not 1 <= int(count) <= 10**12:
-            raise ParameterError(f"count = {count} is out of range: allowed 1 <= count <= 10^12", "count")
+            raise ParameterError(f"count = {shown(count)} is out of range: allowed 1 <= count <= 10^12", "count")
         if event.sampled or self._settings.chosen:
             self._sampled = True
         else:

@@ -24,7 +24,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
 
 from . import _exactdp, _registry
 from . import results
-from ._convert import Exact, count_text, exact_fraction, exact_text, fraction_from_text, fraction_text, int_shown, law_keyword
+from ._convert import (Exact, count_text, exact_fraction, exact_text, fraction_from_text, fraction_text, int_shown,
+                       law_keyword, shown)
 from ._errors import ParameterError, UsageError
 from .samplers import laws
 from .interval import Interval
@@ -39,7 +40,7 @@ def _digits(options: Dict[str, Any]) -> int:
     if isinstance(digits, bool) or not isinstance(digits, numbers.Integral):
         raise TypeError("digits must be an int")
     if not 1 <= int(digits) <= 10_000:
-        raise ParameterError(f"digits = {digits} is out of range: allowed 1 <= digits <= 10000", "digits")
+        raise ParameterError(f"digits = {shown(digits)} is out of range: allowed 1 <= digits <= 10000", "digits")
     return int(digits)
 
 
@@ -454,7 +455,7 @@ def measure_gdp(law: str, *, report: Optional[bool] = None, **options: Any) -> r
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
         raise TypeError("seed must be an int")
     if seed is not None and not 0 <= int(seed) < 2**64:
-        raise ParameterError(f"seed = {seed} is out of range: allowed 0 <= seed < 2^64", "seed")
+        raise ParameterError(f"seed = {shown(seed)} is out of range: allowed 0 <= seed < 2^64", "seed")
     raw = _exactdp._measure_gdp(law, parameters, _optional_text("eps_max", settings.get("eps_max")),
                                 _optional_text("tolerance", settings.get("tolerance")),
                                 _optional_text("mu_max", settings.get("mu_max")),

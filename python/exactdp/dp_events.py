@@ -40,7 +40,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Dict, Optional, Tuple, Type, Union
 
 from . import _registry
-from ._convert import exact_text, float_refusal
+from ._convert import exact_text, float_refusal, shown
 from ._errors import ParameterError
 from ._peer import peer_number
 from .events import Event, PoissonSampled
@@ -76,7 +76,7 @@ def exact_number(name: str, value: Any) -> Fraction:
 def _at_least(name: str, value: Any, low: int, strict: bool) -> Fraction:
     x = peer_number(name, value)  # a float at its exact binary value (the peer adapters' rule)
     if x < low or (strict and x == low):
-        raise ParameterError(f"{name} = {x} is out of range: allowed {name} {'>' if strict else '>='} {low}", name)
+        raise ParameterError(f"{name} = {shown(x)} is out of range: allowed {name} {'>' if strict else '>='} {low}", name)
     return x
 
 
@@ -84,7 +84,7 @@ def _integer(name: str, value: Any, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int")
     if int(value) < low:
-        raise ParameterError(f"{name} = {value} is out of range: allowed {name} >= {low}", name)
+        raise ParameterError(f"{name} = {shown(value)} is out of range: allowed {name} >= {low}", name)
     return int(value)
 
 
@@ -386,7 +386,7 @@ class PoissonSampledDpEvent(DpEvent):
     def __post_init__(self) -> None:
         q = _at_least("sampling_probability", self.sampling_probability, 0, False)
         if q > 1:
-            raise ParameterError(f"sampling_probability = {q} is out of range: allowed 0 <= q <= 1",
+            raise ParameterError(f"sampling_probability = {shown(q)} is out of range: allowed 0 <= q <= 1",
                                  "sampling_probability")
         _set(self, "sampling_probability", q)
         _nest(self, "event", (_event("event", self.event),))

@@ -31,7 +31,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _exactdp
-from ._convert import Exact, exact_text, fraction_from_text
+from ._convert import Exact, exact_text, fraction_from_text, shown
 from ._errors import ParameterError
 from .interval import Interval
 from .results import EstimatorGuarantee
@@ -67,7 +67,7 @@ def _count(name: str, value: Any, optional: bool = False) -> Optional[int]:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int")
     if int(value) < 1:
-        raise ParameterError(f"{name} = {value} is out of range: allowed {name} >= 1", name)
+        raise ParameterError(f"{name} = {shown(value)} is out of range: allowed {name} >= 1", name)
     return int(value)
 
 

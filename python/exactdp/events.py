@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Type
 
 from . import _exactdp, _registry
-from ._convert import Exact, exact_fraction, exact_text, fraction_text
+from ._convert import Exact, exact_fraction, exact_text, fraction_text, shown
 from ._errors import ParameterError
 
 _POISSON = "poisson-"
@@ -157,7 +157,7 @@ class PoissonSampled(Event):
                                  "capability of exactdp.laws()", "event")
         rate = exact_fraction("q", q)
         if not 0 < rate <= 1:
-            raise ParameterError(f"q = {rate} is out of range: allowed 0 < q <= 1", "q")
+            raise ParameterError(f"q = {shown(rate)} is out of range: allowed 0 < q <= 1", "q")
         self._event = None
         self._text = f"{_POISSON}{event._text},q={fraction_text(rate)}"
 

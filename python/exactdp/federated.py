@@ -29,7 +29,7 @@ from typing import Any, Iterable, Optional
 import numpy as np
 
 from . import _exactdp, events
-from ._convert import Exact, exact_text
+from ._convert import Exact, count_text, exact_text, shown
 from ._errors import ParameterError
 from .accountant import Accountant
 from .events import Event
@@ -64,12 +64,12 @@ class _Round:
                                  "sigma2" if sigma2 is None else "mu")
         noise = "discrete-gaussian" if sigma2 is not None else "skellam"
         noise_value = exact_text("sigma2", sigma2) if sigma2 is not None else exact_text("mu", mu)
-        if dimension < 0:
-            raise ParameterError(f"dimension = {dimension} is out of range: allowed 1 <= dimension <= 2^24", "dimension")
+        if not 0 <= dimension < 2**63:  # the rest of the range is the plan's (a size_t)
+            raise ParameterError(f"dimension = {shown(dimension)} is out of range: allowed 1 <= dimension <= 2^24", "dimension")
         self._dimension = dimension
         self._plan = _exactdp._FlPlan(
-            dimension, exact_text("clip", clip), None if granularity is None else str(granularity), str(bits),
-            str(clients), exact_text("dropout", dropout), noise, noise_value, exact_text("beta", beta),
+            dimension, exact_text("clip", clip), None if granularity is None else count_text("granularity", granularity),
+            count_text("bits", bits), count_text("clients", clients), exact_text("dropout", dropout), noise, noise_value, exact_text("beta", beta),
             exact_text("max_wrap", max_wrap), bytes(rotation_seed), noise == "discrete-gaussian" if hardened is None else hardened)
 
     @property

@@ -145,3 +145,21 @@ def test_add_noise_refuses_an_out_whose_elements_share_memory():
     assert cell[0] == 0.0
     strided = np.zeros(30)[::3]  # non-contiguous, distinct elements: accepted
     exactdp.add_noise(np.zeros(10), sigma=1, out=strided)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda v: exactdp.dp_accounting.pld.PLDAccountant().compose(exactdp.dp_accounting.dp_event.GaussianDpEvent(1), v),
+     "count"),
+    (lambda v: exactdp.Accountant().compose(exactdp.events.Gaussian(sigma=1), count=v), "count"),
+    (lambda v: exactdp.compose_events(["gaussian:sigma=1"], delta="1e-6", digits=v), "digits"),
+    (lambda v: exactdp.noise_event(dim=8, sigma=1, sample_rate=Fraction(v, 3)), "q"),
+    (lambda v: federated.ClientEncoder(v, clip=1, rotation_seed=b"\1" * 32, sigma2=1), "dimension"),
+    (lambda v: federated.ClientEncoder(4, clip=1, rotation_seed=b"\1" * 32, sigma2=1, bits=v), "bits"),
+    (lambda v: federated.ClientEncoder(4, clip=1, rotation_seed=b"\1" * 32, sigma2=1, clients=v), "clients"),
+    (lambda v: federated.ClientEncoder(4, clip=1, rotation_seed=b"\1" * 32, sigma2=1, granularity=v), "granularity"),
+], ids=["pld-count", "accountant-count", "compose-events-digits", "noise-event-q", "fl-dimension", "fl-bits",
+        "fl-clients", "fl-granularity"])
+def test_range_messages_show_a_huge_int_by_its_digits(call, name):
+    with pytest.raises(ParameterError) as info:
+        call(HUGE)
+    assert info.value.parameter == name, str(info.value)

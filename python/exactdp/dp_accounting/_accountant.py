@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import accountant as exact
+from .._convert import shown
 from .._errors import ParameterError, UnsupportedEventError
 from .._peer import CertifiedFloat, binary_value, is_float, peer_number
 from ..dp_events import NON_PRIVATE, ComposedDpEvent, DpEvent, NoOpDpEvent, SelfComposedDpEvent
@@ -126,7 +127,7 @@ class Accountant:
         if isinstance(count, bool) or not isinstance(count, numbers.Integral):
             raise TypeError("count must be an int")
         if not 1 <= int(count) <= _MAX_COUNT:
-            raise ParameterError(f"count = {count} is out of range: allowed 1 <= count <= 10^12", "count")
+            raise ParameterError(f"count = {shown(count)} is out of range: allowed 1 <= count <= 10^12", "count")
         self._check(event)
         if self._entries and self._entries[-1][0] == event:
             self._entries[-1][1] += int(count)
@@ -159,14 +160,14 @@ class Accountant:
         """The certified epsilon at `target_delta` as an :class:`exactdp.Interval`."""
         delta = peer_number("target_delta", target_delta)
         if not 0 < delta < 1:
-            raise ParameterError(f"target_delta = {delta} is out of range: allowed 0 < delta < 1", "target_delta")
+            raise ParameterError(f"target_delta = {shown(delta)} is out of range: allowed 0 < delta < 1", "target_delta")
         return self._answer("delta", delta, "epsilon", math.inf)
 
     def get_delta_interval(self, target_epsilon: Any) -> Interval:
         """The certified delta at `target_epsilon` as an :class:`exactdp.Interval`."""
         epsilon = peer_number("target_epsilon", target_epsilon)
         if epsilon < 0:
-            raise ParameterError(f"target_epsilon = {epsilon} is out of range: allowed epsilon >= 0",
+            raise ParameterError(f"target_epsilon = {shown(epsilon)} is out of range: allowed epsilon >= 0",
                                  "target_epsilon")
         return self._answer("epsilon", epsilon, "delta", Fraction(1))
 
@@ -202,7 +203,7 @@ def _one_over_n(name: str, value: Any) -> str:
             return str(Fraction(1, -(-x.denominator // x.numerator)))
     x = peer_number(name, value)
     if x <= 0 or x.numerator != 1:
-        raise ParameterError(f"{name} = {x}: allowed 1/N for an integer N >= 1", name)
+        raise ParameterError(f"{name} = {shown(x)}: allowed 1/N for an integer N >= 1", name)
     return str(x)
 
 

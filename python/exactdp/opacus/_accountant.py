@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .. import dp_accounting
+from .._convert import shown
 from .._errors import ParameterError
 from .._peer import CertifiedFloat, peer_number
 from ..dp_events import GaussianDpEvent, PoissonSampledDpEvent, VectorDiscreteGaussianDpEvent
@@ -24,9 +25,9 @@ def _entry(noise_multiplier: Any, sample_rate: Any, steps: Any) -> Tuple[Fractio
     sigma = _value("noise_multiplier", noise_multiplier)
     q = _value("sample_rate", sample_rate)
     if sigma < 0:
-        raise ParameterError(f"noise_multiplier = {sigma} is out of range: allowed >= 0", "noise_multiplier")
+        raise ParameterError(f"noise_multiplier = {shown(sigma)} is out of range: allowed >= 0", "noise_multiplier")
     if not 0 <= q <= 1:
-        raise ParameterError(f"sample_rate = {q} is out of range: allowed 0 <= sample_rate <= 1", "sample_rate")
+        raise ParameterError(f"sample_rate = {shown(q)} is out of range: allowed 0 <= sample_rate <= 1", "sample_rate")
     if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 1:
         raise ParameterError(f"steps = {steps!r}: allowed an int >= 1", "steps")
     return sigma, q, int(steps)
@@ -49,7 +50,7 @@ def _grid(granularity: Any, dim: Any, max_grad_norm: Any, sensitivity: Any) -> O
         raise ParameterError(f"dim = {dim!r}: allowed an int >= 1", "dim")
     clip = Fraction(1) if max_grad_norm is None else _value("max_grad_norm", max_grad_norm)
     if clip <= 0:
-        raise ParameterError(f"max_grad_norm = {clip} is out of range: allowed > 0", "max_grad_norm")
+        raise ParameterError(f"max_grad_norm = {shown(clip)} is out of range: allowed > 0", "max_grad_norm")
     return (_value("granularity", granularity), int(dim), clip,
             clip if sensitivity is None else _value("sensitivity", sensitivity))
 

@@ -7,6 +7,7 @@ import numbers
 from fractions import Fraction
 from typing import Any, Optional
 
+from ..._convert import shown
 from ..._errors import ParameterError
 from ..._peer import CertifiedFloat, is_float, peer_number
 from ...accounting import calibrate
@@ -54,7 +55,7 @@ def _steps_of_epochs(epochs: Any, sample_rate: Any, q: Fraction) -> int:
     if isinstance(epochs, bool) or not isinstance(epochs, numbers.Real) or not peer_number("epochs", epochs) > 0:
         raise ParameterError(f"epochs = {epochs!r}: allowed a number > 0", "epochs")
     if not q > 0:
-        raise ParameterError(f"sample_rate = {q}: allowed 0 < sample_rate <= 1 with epochs", "sample_rate")
+        raise ParameterError(f"sample_rate = {shown(q)}: allowed 0 < sample_rate <= 1 with epochs", "sample_rate")
     exact = peer_number("epochs", epochs) / q
     if exact > 10**12:  # far past the calibration's limit (10^9 steps), which then names steps
         return 10**12
