@@ -217,7 +217,7 @@ def calibrate(law: str, *, report: Optional[bool] = None, epsilon: Optional[Exac
         from .audit import law_name
         law = law_name(law)
     if not isinstance(law, str):
-        raise ParameterError(f"law = {str(law)[:40]!r}: a law name or dp-sgd", "law")
+        raise ParameterError(f"law = {shown(law)[:40]!r}: a law name or dp-sgd", "law")
     if options:
         raise UsageError(f"calibrate: {next(iter(options))} is not a parameter of {law} "
                          "(allowed: epsilon, delta, sensitivity, tolerance)")
@@ -318,7 +318,7 @@ def compose(kind: str = _PURE_DP, *, report: Optional[bool] = None, epsilon: Opt
     del digits
     _report_flag("compose", report)
     if kind != _PURE_DP:
-        raise ParameterError(f"kind = {str(kind)[:40]!r}: allowed {_PURE_DP} (compose_events for other events)",
+        raise ParameterError(f"kind = {shown(kind)[:40]!r}: allowed {_PURE_DP} (compose_events for other events)",
                              "kind")
     for name, value in (("epsilon", epsilon), ("k", k), ("delta", delta)):
         if value is None:

@@ -81,7 +81,7 @@ def _route(route: Any) -> str:
     if route is None:
         return ""
     if route not in _ROUTES:
-        raise ParameterError(f"route = {str(route)[:40]!r} is not known: allowed basic, advanced, kov", "route")
+        raise ParameterError(f"route = {shown(route)[:40]!r} is not known: allowed basic, advanced, kov", "route")
     return str(route)
 
 

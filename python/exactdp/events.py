@@ -116,7 +116,7 @@ def event_class(law: str) -> Type[LawEvent]:
     """The event class of a registry law with the "event" capability (ParameterError naming law
     for any other name)."""
     if law not in _CLASSES:
-        raise ParameterError(f"law = {str(law)[:60]!r}: allowed a law of exactdp.laws() with an event: "
+        raise ParameterError(f"law = {shown(law)[:60]!r}: allowed a law of exactdp.laws() with an event: "
                              f"{', '.join(_CLASSES)}", "law")
     return _CLASSES[law]
 

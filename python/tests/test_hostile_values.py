@@ -157,8 +157,10 @@ def test_add_noise_refuses_an_out_whose_elements_share_memory():
     (lambda v: federated.ClientEncoder(4, clip=1, rotation_seed=b"\1" * 32, sigma2=1, bits=v), "bits"),
     (lambda v: federated.ClientEncoder(4, clip=1, rotation_seed=b"\1" * 32, sigma2=1, clients=v), "clients"),
     (lambda v: federated.ClientEncoder(4, clip=1, rotation_seed=b"\1" * 32, sigma2=1, granularity=v), "granularity"),
+    (lambda v: exactdp.compose(v, epsilon="0.1", k=10, delta="1e-6"), "kind"),
+    (lambda v: exactdp.calibrate(v, epsilon=1, delta="1e-6"), "law"),
 ], ids=["pld-count", "accountant-count", "compose-events-digits", "noise-event-q", "fl-dimension", "fl-bits",
-        "fl-clients", "fl-granularity"])
+        "fl-clients", "fl-granularity", "compose-kind", "calibrate-law"])
 def test_range_messages_show_a_huge_int_by_its_digits(call, name):
     with pytest.raises(ParameterError) as info:
         call(HUGE)

@@ -78,7 +78,7 @@ class Accountant:
     def __init__(self, route: str = "auto",
                  neighboring_relation: Any = NeighboringRelation.ADD_OR_REMOVE_ONE, pld_step: Any = None) -> None:
         if route not in _ROUTES:
-            raise ParameterError(f"route = {str(route)[:40]!r}: allowed auto, rdp, pld", "route")
+            raise ParameterError(f"route = {shown(route)[:40]!r}: allowed auto, rdp, pld", "route")
         self._route = route
         self._relation = _relation(neighboring_relation)
         self._pld_step = None if pld_step is None else _one_over_n("pld_step", pld_step)

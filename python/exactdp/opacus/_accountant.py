@@ -74,7 +74,7 @@ class Accountant:
 
     def __init__(self, mechanism: str = "prv") -> None:
         if mechanism not in _ROUTES:
-            raise ParameterError(f"mechanism = {str(mechanism)[:40]!r}: allowed prv (pld route), rdp, auto "
+            raise ParameterError(f"mechanism = {shown(mechanism)[:40]!r}: allowed prv (pld route), rdp, auto "
                                  "(Opacus' gdp is a central-limit approximation, not a certified bound)", "mechanism")
         self._mechanism = mechanism
         # (noise_multiplier, sample_rate, steps[, grid]): Opacus' history entries, exact

@@ -37,7 +37,7 @@ def get_noise_multiplier(*, target_epsilon: Any, target_delta: Any, sample_rate:
         raise ValueError("get_noise_multiplier takes as input EITHER a number of steps or a number of epochs")
     route = _ROUTES.get(accountant) if isinstance(accountant, str) else None
     if route is None:
-        raise ParameterError(f"accountant = {str(accountant)[:40]!r}: allowed rdp, prv (pld route) "
+        raise ParameterError(f"accountant = {shown(accountant)[:40]!r}: allowed rdp, prv (pld route) "
                              "(Opacus' gdp is a central-limit approximation, not a certified bound)", "accountant")
     q = peer_number("sample_rate", sample_rate)
     if steps is None:
