@@ -19,7 +19,7 @@ namespace exactdp::accounting {
 namespace {
 
 constexpr const char* kRdpRouteText =
-    "rdp (MTZ19 sampled Gaussian at integer orders and one fractional order, Balle et al. 2020 Thm 21)";
+    "rdp (MTZ19 sampled Gaussian at integer orders and, below 64, one fractional order, Balle et al. 2020 Thm 21)";
 constexpr const char* kPldRouteText =
     "pld (privacy loss distributions of the sampled Gaussian, connect-the-dots upper chain; sigma on a "
     "decimal grid, bracketed by the rdp route)";

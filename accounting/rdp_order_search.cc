@@ -213,7 +213,7 @@ const std::vector<mpq_class>& rdp_candidate_orders() {
 }
 
 std::vector<mpq_class> select_rdp_orders(const RdpComposition& events, Neighbouring relation,
-                                         const RdpConversion& convert) {
+                                         const RdpConversion& convert, const mpq_class& fractional_below) {
   std::vector<mpq_class> orders = rdp_candidate_orders();
   std::erase_if(orders, [&](const mpq_class& alpha) { return !every_event_supports(events, alpha); });
   if (orders.empty()) refuse_without_orders(events, relation);
@@ -222,8 +222,9 @@ std::vector<mpq_class> select_rdp_orders(const RdpComposition& events, Neighbour
   const mpq_class candidate = orders[best];
   mpq_class hi = best + 1 < orders.size() ? orders[best + 1] : candidate;
   const mpq_class lo = best > 0 ? orders[best - 1] : mpq_class(1);
-  const bool fractional = candidate < kMaxFractionalOrder && every_event_supports(events, mpq_class(3, 2));
-  if (fractional) hi = std::min(hi, mpq_class(kMaxFractionalOrder));
+  const mpq_class fractional_cap = std::min(fractional_below, mpq_class(kMaxFractionalOrder));
+  const bool fractional = candidate < fractional_cap && every_event_supports(events, mpq_class(3, 2));
+  if (fractional) hi = std::min(hi, fractional_cap);
   const mpq_class grain = fractional ? mpq_class(mpz_class(1), mpz_class(1UL << kRdpOrderGridBits)) : mpq_class(1);
   mpq_class a = lo, b = candidate, c = hi;
   if (a < b && b < c && parabolic_steps(f, a, b, c, grain)) return chosen_orders(f, candidate);

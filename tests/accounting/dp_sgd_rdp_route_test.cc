@@ -1,6 +1,7 @@
 // accounting/rdp_accountant.h: calibrate_dp_sgd (the rdp route of exactdp calibrate dp-sgd) at
 // q = 0.01, 100 steps, epsilon = 1, delta = 10^-5, the case whose search evaluates the fractional
-// orders most. The search decides most probes at 64 bits and one order at a time; the answer is
+// orders most. The search decides most probes at 64 bits and one order at a time, placing them by
+// interpolation (two probes around the estimated crossing); the answer is
 // pinned: the bracket's ends, the order at the upper end, and epsilon there, rechecked with the
 // fractional-order bound itself (containment of the printed value, upper end <= the target).
 #include <gtest/gtest.h>
@@ -23,21 +24,21 @@ bool within(const Interval& x, const char* lo, const char* hi) {
 TEST(DpSgdRdpRouteTest, HundredStepsAtEpsilonOneIsPinned) {
   const mpq_class q(1, 100), epsilon(1), delta(1, 100'000);
   const DpSgdCalibration c = calibrate_dp_sgd(q, 100, epsilon, delta);
-  EXPECT_EQ(c.sigma_lower, q_of("1.08019287109375"));
-  EXPECT_EQ(c.sigma_upper, q_of("1.080193603515625"));
+  EXPECT_EQ(c.sigma_lower, mpq_class(18122625, 16777216));  // 1.0801926255226135253...
+  EXPECT_EQ(c.sigma_upper, mpq_class(1132665, 1048576));    // 1.0801935195922851563...
   EXPECT_TRUE(c.width_met);
   EXPECT_EQ(c.order_at_upper, mpq_class(103, 10));
   // epsilon at the ends: upper end <= 1 at sigma_upper, lower end > 1 at sigma_lower, within the
   // command line's digits.
   EXPECT_LE(mpfr_cmp_ui(c.epsilon_at_upper.upper(), 1), 0);
-  EXPECT_TRUE(within(c.epsilon_at_upper, "0.99999924095263931092", "0.99999924095263931093"));
+  EXPECT_TRUE(within(c.epsilon_at_upper, "0.99999943101807879669", "0.9999994310180787967"));
   EXPECT_GT(mpfr_cmp_ui(c.epsilon_at_lower.lower(), 1), 0);
-  EXPECT_TRUE(within(c.epsilon_at_lower, "1.0000008997394114984", "1.0000008997394114985"));
+  EXPECT_TRUE(within(c.epsilon_at_lower, "1.0000014559252676864", "1.0000014559252676865"));
   // The order at the upper end proves it on its own.
   const Interval tau = sampled_gaussian_rdp_fractional(1 / c.sigma_upper, q, c.order_at_upper, kDefaultPrecision);
   const Interval eps = rdp_to_epsilon(tau * mpq_class(100), c.order_at_upper, delta);
   EXPECT_LE(mpfr_cmp_ui(eps.upper(), 1), 0);
-  EXPECT_TRUE(within(eps, "0.99999924095263931092", "0.99999924095263931093"));
+  EXPECT_TRUE(within(eps, "0.99999943101807879669", "0.9999994310180787967"));
 }
 
 }  // namespace
