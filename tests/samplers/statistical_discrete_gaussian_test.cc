@@ -58,6 +58,25 @@ INSTANTIATE_TEST_SUITE_P(
              test_support::test_name_part(param_info.param.mean);
     });
 
+// The CKS20 route itself (sample_discrete_gaussian_cks20: what sample_discrete_gaussian runs where
+// neither the table nor the bucket sampler serves sigma2): the same check, alpha = 1e-6 per
+// parameter set, fixed seeds. The parameter sets above reach it only for sigma2 = 10^12 through
+// the bucket sampler, so without this a wrong acceptance denominator on this route was caught by
+// its known answers alone.
+TEST(DiscreteGaussianCks20ChiSquare, MatchesCertifiedPmf) {
+  std::uint32_t index = 900;
+  for (const char* sigma2 : {"9/4", "100"}) {
+    const mpq_class s2(sigma2);
+    const auto params = DiscreteGaussianParams::make(s2);
+    const verification::DiscreteGaussianLaw law(s2, 0);
+    const auto t = chi_square_check(law, [&](BitSource& b) { return sample_discrete_gaussian_cks20(b, params); },
+                                    100'000, fixed_seed(21, ++index));
+    ASSERT_TRUE(t.applicable) << t.detail;
+    EXPECT_FALSE(rejects(t, kAlpha)) << "sigma2 = " << sigma2 << ": " << t.detail << ", p <= "
+                                     << exactdp::decimal_upper(t.p_value.upper(), 6) << " < alpha = 1e-6";
+  }
+}
+
 // Companions: the same check fails on broken samplers.
 TEST(DiscreteGaussianChiSquareCompanion, RejectsRoundedContinuousGaussian) {
   const verification::DiscreteGaussianLaw law(mpq_class(1), 0);

@@ -47,6 +47,23 @@ INSTANTIATE_TEST_SUITE_P(ParameterSets, DiscreteLaplaceChiSquare,
                                   test_support::test_name_part(param_info.param.mean);
                          });
 
+// The CKS20 route itself (sample_discrete_laplace_cks20: what sample_discrete_laplace runs for
+// scale > 50, where the (B = 1, Y = 0) rejection's effect is too small to see) at small scales:
+// the same check, alpha = 1e-6 per parameter set, fixed seeds.
+TEST(DiscreteLaplaceCks20ChiSquare, MatchesCertifiedPmf) {
+  std::uint32_t index = 900;
+  for (const char* scale : {"1", "7/2"}) {
+    const mpq_class s(scale);
+    const auto params = DiscreteLaplaceParams::make(s);
+    const verification::DiscreteLaplaceLaw law(s, 0);
+    const auto t = chi_square_check(law, [&](BitSource& b) { return sample_discrete_laplace_cks20(b, params); },
+                                    100'000, fixed_seed(31, ++index));
+    ASSERT_TRUE(t.applicable) << t.detail;
+    EXPECT_FALSE(rejects(t, kAlpha)) << "scale = " << scale << ": " << t.detail << ", p <= "
+                                     << exactdp::decimal_upper(t.p_value.upper(), 6);
+  }
+}
+
 TEST(DiscreteLaplaceChiSquareCompanion, RejectsMissingZeroRejection) {
   const verification::DiscreteLaplaceLaw law(mpq_class(3, 2), 0);
   const BrokenCks20 broken(BrokenCks20::Bug::kNoZeroRejection);
