@@ -153,6 +153,20 @@ bool parabolic_steps(OrderObjective& f, mpq_class& a, mpq_class& b, mpq_class& c
   return false;
 }
 
+// After an integer refinement: from the best order, one step at a time up (then down) while the
+// next integer inside (lo, hi) is better. The value can rise steeply just past its minimum (the
+// subsampled Gaussian's RDP turns towards the plain Gaussian's at large orders), where a
+// parabola through three far points lands on the wrong side; each step costs one integer order.
+void walk_integers(OrderObjective& f, const mpq_class& lo, const mpq_class& hi) {
+  for (const int direction : {1, -1}) {
+    for (mpq_class next = f.best() + direction; next > lo && next < hi && !f.exhausted(); next += direction) {
+      const mpq_class before = f.best();
+      (void)f.at(next);
+      if (f.best() == before) break;
+    }
+  }
+}
+
 // Step 1 (rdp_order_search.h), integer candidates: every one <= 64, then upward until 4
 // successive ones are worse than the best.
 void scan_integers(OrderObjective& f, const std::vector<mpq_class>& orders) {
@@ -227,8 +241,8 @@ std::vector<mpq_class> select_rdp_orders(const RdpComposition& events, Neighbour
   if (fractional) hi = std::min(hi, fractional_cap);
   const mpq_class grain = fractional ? mpq_class(mpz_class(1), mpz_class(1UL << kRdpOrderGridBits)) : mpq_class(1);
   mpq_class a = lo, b = candidate, c = hi;
-  if (a < b && b < c && parabolic_steps(f, a, b, c, grain)) return chosen_orders(f, candidate);
-  golden_section(f, a, c, grain);
+  if (!(a < b && b < c && parabolic_steps(f, a, b, c, grain))) golden_section(f, a, c, grain);
+  if (!fractional) walk_integers(f, lo, hi);
   return chosen_orders(f, candidate);
 }
 

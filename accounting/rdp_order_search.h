@@ -21,8 +21,8 @@
 //    whole set) and every larger one the scan reached.
 // 2. Refinement (64 bits) on the bracket between the best candidate's two neighbours (the lower
 //    end is 1, itself excluded, when best is the smallest candidate), over rationals on a grid of
-//    2^-20 (fractional orders need every event to take them, and are <= 256; otherwise the grid
-//    is the integers): successive parabolic interpolation (at most 12 steps) until the vertex
+//    2^-20 when the candidate is below kFractionalRefinementBelow (64) and every event takes
+//    fractional orders; otherwise over the integers: successive parabolic interpolation (at most 12 steps) until the vertex
 //    lands on the best point, else golden-section search on what is left of the bracket. The
 //    converted value is smooth and unimodal in practice; where it is not, the search only finds
 //    a worse point, never an invalid one.
@@ -52,6 +52,15 @@ using RdpConversion = std::function<Interval(const Interval& tau, const mpq_clas
 
 // The most evaluations at 64 bits one selection makes (scan and golden-section together).
 inline constexpr int kMaxRdpOrderEvaluations = 320;
+// Step 2 refines over fractional orders only when the best candidate is below this; above, over
+// the integers between its neighbours (then one integer at a time from the best while better).
+// There a fractional order of a Poisson-subsampled event costs 0.3-1.5 s (the three-region
+// series; one event at sigma = 5, q = 0.01 took 13 s to select order 229.6) and an integer one
+// milliseconds. Where the converted value is flat at its minimum, the best integer is within
+// second order of the best real order (about 10^-6 of epsilon at order 128); where it rises
+// steeply just past it (the RDP turning towards the plain Gaussian's), the integer below gives
+// up to the slope times 1 (0.3 % of epsilon at that event: order 229).
+inline constexpr unsigned long kFractionalRefinementBelow = 128;
 // The golden-section grid for fractional orders: multiples of 2^-kRdpOrderGridBits.
 inline constexpr int kRdpOrderGridBits = 20;
 
@@ -60,13 +69,10 @@ inline constexpr int kRdpOrderGridBits = 20;
 
 // Steps 1-3 above: one or two orders, the best point first. ParameterError naming "order" when
 // no candidate applies to every event (an event without RDP throws its own error, naming "route").
-// fractional_below: step 2 searches fractional orders only when the best candidate is below it
-// (else the integers between the candidate's neighbours); the DP-SGD calibration, which searches
-// again at each of its rounds, passes 64: there a fractional order costs 0.1-1.5 s (the
-// three-region series) and an integer one milliseconds, and the integers are within 1/2 of the
-// best real order, where the converted value is flat (second order in the distance).
+// fractional_below: step 2 searches fractional orders only when the best candidate is below it,
+// else the integers between the candidate's neighbours (kFractionalRefinementBelow by default).
 [[nodiscard]] std::vector<mpq_class> select_rdp_orders(const RdpComposition& events, Neighbouring relation,
                                                        const RdpConversion& convert,
-                                                       const mpq_class& fractional_below = mpq_class(kMaxFractionalOrder));
+                                                       const mpq_class& fractional_below = mpq_class(kFractionalRefinementBelow));
 
 }  // namespace exactdp::accounting

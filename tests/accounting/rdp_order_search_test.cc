@@ -93,6 +93,21 @@ TEST(RdpOrderSearchTest, DeltaNeverAbovePeerOrders) {
 
 // Integer-only events keep integer orders (mu = 20 > 16 takes no fractional order); the
 // candidates are sorted, from Opacus' 1.1 to the largest default order.
+// One step at sigma = 5, q = 0.01, delta = 10^-5: the converted value falls until order ~229.6,
+// then rises steeply (the RDP turning towards the plain Gaussian's: epsilon ~0.2 at 240). Above
+// order 128 the refinement is over the integers; the parabola through 208, 224, 240 lands on 224
+// (epsilon 0.02339), the walk goes on to 229 (0.02281; a fractional refinement found 229.61,
+// 0.02276, in 13 s of series).
+TEST(RdpOrderSearchTest, AboveOrder128TheIntegersAreWalkedToTheRise) {
+  const mpq_class delta = q_of("1e-5");
+  const RdpConversion to_epsilon = [&](const Interval& tau, const mpq_class& alpha) {
+    return rdp_to_epsilon(tau, alpha, delta);
+  };
+  const std::vector<mpq_class> orders = select_rdp_orders(dp_sgd("5", "0.01", 1), Neighbouring::kAddRemove, to_epsilon);
+  ASSERT_FALSE(orders.empty());
+  EXPECT_EQ(orders.front(), mpq_class(229));
+}
+
 TEST(RdpOrderSearchTest, IntegerOnlyEvents) {
   const RdpComposition narrow = dp_sgd("0.05", "0.001", 1);
   const RdpAnswer a = rdp_epsilon(narrow, q_of("1e-5"));
