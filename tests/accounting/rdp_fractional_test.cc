@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "tests/accounting/containment.h"
 #include <exactdp/core/interval.h>
@@ -79,6 +81,32 @@ TEST(RdpFractionalTest, IntegerOrdersAgreeWithTheBinomialSum) {
 
 // Moments with known values: G(0) = G(1) = 1 (E_Q0[M/Q0] = 1), G(2) = 1 + q^2 (e^(mu^2) - 1)
 // — every region contributes to each, so a region dropped or mis-weighted shows.
+// The series' parts are cached per thread for several events at once: alternating between two
+// events (as a composition's order search does) gives each exactly the value a fresh thread
+// computes, at every order tried, whichever was cached last (a cache that ignored the event, or
+// kept parts too short for the order, would change it).
+TEST(RdpFractionalTest, AlternatingEventsGiveTheFreshValues) {
+  const mpq_class q(1, 100);
+  const mpq_class mus[2] = {mpq_class(7), mpq_class(7, 5)};  // sigma 1/7 and 5/7
+  const mpq_class orders[3] = {mpq_class(21, 20), mpq_class(38, 10), mpq_class(31, 2)};
+  std::vector<Interval> fresh, alternating;  // index 3 e + o
+  for (int e = 0; e < 2; ++e) {
+    for (int o = 0; o < 3; ++o) {
+      std::thread([&] { fresh.push_back(sampled_gaussian_rdp_fractional(mus[e], q, orders[o], kP)); }).join();
+    }
+  }
+  for (int e = 0; e < 2; ++e) {
+    for (int o = 0; o < 3; ++o) alternating.push_back(Interval(kP));
+  }
+  for (int o = 0; o < 3; ++o) {
+    for (int e = 0; e < 2; ++e) alternating[3 * e + o] = sampled_gaussian_rdp_fractional(mus[e], q, orders[o], kP);
+  }
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
+    EXPECT_TRUE(mpfr_equal_p(alternating[i].lower(), fresh[i].lower()) && mpfr_equal_p(alternating[i].upper(), fresh[i].upper()))
+        << "event " << i / 3 << " order " << i % 3;
+  }
+}
+
 TEST(RdpFractionalTest, KnownMoments) {
   for (const char* q : {"0.01", "0.5"}) {
     for (const char* mu : {"1/2", "2"}) {
