@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _exactdp, _registry
 from ._convert import Exact, exact_text, int_shown, law_keyword
-from ._errors import ParameterError
+from ._errors import LimitError, ParameterError
 
 SeededBits = _exactdp.SeededBits
 SeededBits.__doc__ = """SeededBits(seed) — a reproducible bit source: the ChaCha20 keystream under a 32-byte key.
@@ -35,7 +35,9 @@ Shape = Union[int, Tuple[int, ...]]
 Draws = Union[int, "np.ndarray[Any, Any]"]
 
 
-_MAX_SAMPLES = 10_000_000_000
+# The samples come back as one array: 2^27 of them are 1 GiB as int64 (the command line, which
+# streams its output, allows 10^10).
+_MAX_SAMPLES = 2**27
 
 
 def _size_shown(shape: Tuple[int, ...], scalar: bool) -> str:
@@ -66,9 +68,10 @@ def _count(size: Size) -> Tuple[int, Optional[Tuple[int, ...]]]:
         if nonzero > _MAX_SAMPLES:
             break  # refused below; the product of the remaining dimensions is never built
     if n > _MAX_SAMPLES or nonzero > _MAX_SAMPLES:
-        raise ParameterError(
-            f"size = {shown} is out of range: allowed at most 10^10 samples, and the nonzero "
-            "dimensions of a shape multiply to at most 10^10", "size")
+        raise LimitError(
+            f"size = {shown} is out of range: allowed at most 2^27 = 134,217,728 samples (1 GiB of "
+            "int64 values), and the nonzero dimensions of a shape multiply to at most 2^27; the "
+            "command line streams up to 10^10", "size")
     return n, shape
 
 

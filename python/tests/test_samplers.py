@@ -160,3 +160,15 @@ def test_threads_sharing_one_source_get_whole_blocks_of_its_stream():
     reference = exactdp.discrete_laplace(2, size=40_000, rng=exactdp.SeededBits(SEED_HEX)).tolist()
     blocks = {tuple(reference[i * 10_000:(i + 1) * 10_000]) for i in range(4)}
     assert set(got) == blocks
+
+
+@pytest.mark.parametrize("size", [2**27 + 1, (2**14, 2**13 + 1), (0, 2**40), 10**10])
+def test_more_than_one_gib_of_samples_is_refused_before_any_draw(size):
+    # The result is one int64 array: 2^27 samples are 1 GiB. 2^31 used to ask numpy for 16 GiB.
+    with pytest.raises(exactdp.LimitError) as refused:
+        exactdp.discrete_gaussian(1, size=size)
+    assert refused.value.parameter == "size" and "2^27" in str(refused.value)
+
+
+def test_two_to_the_27_samples_is_the_largest_size_accepted():
+    assert exactdp.discrete_gaussian(1, size=(0, 2**27)).shape == (0, 2**27)
