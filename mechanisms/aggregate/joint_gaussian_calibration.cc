@@ -92,6 +92,7 @@ std::optional<JointGaussianCalibration> search_exact(const std::vector<mpz_class
 std::optional<JointGaussianCalibration> search_smoothed(const std::vector<mpz_class>& shifts, unsigned long copies,
                                                         const mpq_class& epsilon, const mpq_class& delta,
                                                         const std::vector<mpq_class>& start) {
+  if (shifts.size() > kMaxSmoothedQuantities) return std::nullopt;
   std::vector<accounting::SmoothedGaussianBlock> widths = blocks(shifts, copies, start);
   if (!accounting::choose_smoothing(widths, epsilon)) return std::nullopt;
   const Route route{"product-profile (smoothed)", 12, 40, [&](const std::vector<mpq_class>& sigma2) {

@@ -19,13 +19,15 @@
 // certified again (raised by 2^-10 steps up to 16 times if the rounding crossed the target).
 //
 // Returns std::nullopt (the caller keeps the zCDP split) when neither route applies or certifies
-// a rounded value, or when a profile is over its own cost (LimitError caught).
+// a rounded value, or when a profile is over its own cost (LimitError caught); the smoothed route
+// only up to kMaxSmoothedQuantities quantities.
 // Cost: the exact route at most 24 + 17 product evaluations of at most 256 one-dimensional
 // profiles each (about 2 s at most, sigma2 ~ 10^10); the smoothed one a few milliseconds.
 #pragma once
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +35,11 @@
 #include <exactdp/core/interval.h>
 
 namespace exactdp::mechanisms {
+
+// The smoothed route is tried for at most this many quantities: its width choice grows with the
+// square of their number (1,000 released columns took 7.4 s of CPU, 1,500 took 14.8 s). Past it
+// the zCDP split (or the exact route) answers.
+inline constexpr std::size_t kMaxSmoothedQuantities = 1000;
 
 // JointGaussianCalibration::route of the exact product-profile search (compare with this, not a literal).
 inline constexpr const char* kJointExactRoute = "product-profile (exact)";
