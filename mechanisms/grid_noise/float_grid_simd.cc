@@ -110,12 +110,14 @@ __attribute__((target("avx512f,avx512cd"))) std::size_t simple_groups(const Floa
   return i;
 }
 
+// Decided when the library is loaded, before any thread can call in: a function-local static was
+// first initialised inside concurrent add_noise calls, which is thread-safe C++ but which valgrind's
+// helgrind (c_api_helgrind) reports as a race on the flag.
+const bool kGridSimdAvailable = cpu_has_avx512_cd();
+
 }  // namespace
 
-bool grid_simd_available() noexcept {
-  static const bool available = cpu_has_avx512_cd();
-  return available;
-}
+bool grid_simd_available() noexcept { return kGridSimdAvailable; }
 
 std::size_t add_on_grid_simple_simd(const double* x, long k, const std::int64_t* draws, double* y,
                                     std::size_t count) noexcept {
