@@ -199,47 +199,41 @@ std::optional<mpq_class> interpolated_probe(const internal::RationalBracket& b, 
   return probe;
 }
 
-// The largest power of two <= x (x > 0).
+// The largest power of two <= x (x > 0): 2^bits or 2^(bits - 1), since 2^(bits-1) < x < 2^(bits+1).
 mpq_class power_of_two_at_most(const mpq_class& x) {
   const long bits = static_cast<long>(mpz_sizeinbase(x.get_num_mpz_t(), 2)) -
                     static_cast<long>(mpz_sizeinbase(x.get_den_mpz_t(), 2));
-  mpq_class p = bits >= 0 ? mpq_class(mpz_class(1) << bits) : mpq_class(mpz_class(1), mpz_class(1) << -bits);
-  while (p > x) p /= 2;
-  while (2 * p <= x) p *= 2;
-  return p;
+  const mpq_class p = power_of_two(bits);
+  return p <= x ? p : mpq_class(p / 2);
 }
 
-// Narrows `bracket` (lo misses, hi meets; g_lo, g_hi the decider's values there) to relative
-// width <= width. Probes alternate just below and just above the interpolated crossing
-// (interpolated_probe, offset -/+ width lo / 4), so that an estimate within width lo / 4 of it
-// ends the search in two decisions, where bisection takes one a bit (about 14 from 10^-2 to
-// 10^-6); a probe that did not halve the bracket twice in a row is followed by a bisection step
-// (exponent_then_arithmetic_midpoint). Every probe is decided, so the bracket stays certified.
-// At most max_steps decisions; an undecided probe ends the search (still certified).
-void narrow_by_interpolation(const internal::RationalDecider& decide, internal::RationalBracket& bracket,
-                             const mpq_class& target, const mpq_class& width, int max_steps) {
-  int slow = 0;
-  for (int i = 0; i < max_steps && bracket.relative_width() > width; ++i) {
-    const mpq_class step = width * bracket.lo / 4;
-    const double offset = (i % 2 == 0 ? -1.0 : 1.0) * step.get_d();
+// bisect_bracket's midpoint for narrowing a bracket (lo misses, hi meets; g_lo, g_hi the
+// decider's values there, which bisect_bracket keeps up to date) to relative width <= width. Probes
+// alternate just below and just above the interpolated crossing (interpolated_probe, offset -/+
+// width lo / 4), so that an estimate within width lo / 4 of it ends the search in two decisions,
+// where bisection takes one a bit (about 14 from 10^-2 to 10^-6); after two probes in a row that
+// did not halve the bracket, one bisection step (exponent_then_arithmetic_midpoint). Every probe
+// is decided by bisect_bracket, so the bracket stays certified.
+internal::Midpoint interpolating_midpoint(const internal::RationalBracket& bracket, const mpq_class& target,
+                                          const mpq_class& width) {
+  return [&bracket, &target, &width, call = 0, slow = 0, last = mpq_class(0)](
+             const mpq_class& lo, const mpq_class& hi) mutable -> std::optional<mpq_class> {
+    const mpq_class now = hi - lo;
+    if (call > 0) slow = 2 * now <= last || slow >= 2 ? 0 : slow + 1;
+    last = now;
+    const mpq_class step = width * lo / 4;
+    const double offset = (call++ % 2 == 0 ? -1.0 : 1.0) * step.get_d();
     std::optional<mpq_class> probe;
     if (slow < 2) probe = interpolated_probe(bracket, target, offset, power_of_two_at_most(step / 4));
-    if (!probe) probe = internal::exponent_then_arithmetic_midpoint(bracket.lo, bracket.hi);
-    if (!probe) return;
-    const mpq_class before = bracket.hi - bracket.lo;
-    Interval g(kDefaultPrecision);
-    const internal::Side side = decide(*probe, g);
-    if (side == internal::Side::kMeets) {
-      bracket.hi = *probe;
-      bracket.g_hi = std::move(g);
-    } else if (side == internal::Side::kMisses) {
-      bracket.lo = *probe;
-      bracket.g_lo = std::move(g);
-    } else {
-      return;
-    }
-    slow = 2 * (bracket.hi - bracket.lo) <= before || slow >= 2 ? 0 : slow + 1;
-  }
+    return probe ? probe : internal::exponent_then_arithmetic_midpoint(lo, hi);
+  };
+}
+
+// Narrows `bracket` to relative width <= width by interpolation (interpolating_midpoint), at
+// most max_steps decisions; an undecided probe ends the search (still certified).
+void narrow_by_interpolation(const internal::RationalDecider& decide, internal::RationalBracket& bracket,
+                             const mpq_class& target, const mpq_class& width, int max_steps) {
+  internal::bisect_bracket(decide, bracket, width, max_steps, interpolating_midpoint(bracket, target, width));
 }
 
 // Whether sigma >= lo and every order is defined for the poisson-gaussian event at sigma and q.
