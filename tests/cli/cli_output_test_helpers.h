@@ -213,20 +213,47 @@ inline std::vector<RefusedTarget> refused_targets() {
 
 // Runs the command with the file `stdin_path` as the real standard input (fd 0 and std::cin),
 // as `exactdp ... < stdin_path` does.
-inline CliRun run_with_stdin_path(const std::vector<std::string>& args, const std::string& stdin_path) {
-  const int saved = ::dup(0);
-  const int fd = ::open(stdin_path.c_str(), O_RDONLY);
-  EXPECT_GE(fd, 0);
-  ::dup2(fd, 0);
-  ::close(fd);
-  std::cin.clear();
+// File descriptor `target` (0 or 1) replaced by `replacement` (taken over and closed; -1: target
+// closed) until the end of the scope, then restored; std::cin's state is cleared both ways.
+class ReplacedFd {
+ public:
+  ReplacedFd(int target, int replacement) : target_(target), saved_(::dup(target)) {
+    if (target == 1) std::cout.flush();
+    if (replacement >= 0) {
+      ::dup2(replacement, target);
+      ::close(replacement);
+    } else {
+      ::close(target);
+    }
+    std::cin.clear();
+  }
+  ~ReplacedFd() {
+    if (target_ == 1) std::cout.flush();
+    ::dup2(saved_, target_);
+    ::close(saved_);
+    std::cin.clear();
+  }
+  ReplacedFd(const ReplacedFd&) = delete;
+  ReplacedFd& operator=(const ReplacedFd&) = delete;
+
+ private:
+  int target_;
+  int saved_;
+};
+
+// Runs the command with standard input as given (a ReplacedFd of 0 alive), output captured.
+inline CliRun run_with_current_stdin(const std::vector<std::string>& args) {
   std::ostringstream out, err;
   cli::Io io{std::cin, out, err, false};
   const int status = cli::run_exactdp(args, io);
-  ::dup2(saved, 0);
-  ::close(saved);
-  std::cin.clear();
   return {status, out.str(), err.str()};
+}
+
+inline CliRun run_with_stdin_path(const std::vector<std::string>& args, const std::string& stdin_path) {
+  const int fd = ::open(stdin_path.c_str(), O_RDONLY);
+  EXPECT_GE(fd, 0);
+  const ReplacedFd in(0, fd);
+  return run_with_current_stdin(args);
 }
 
 }  // namespace exactdp::test_support

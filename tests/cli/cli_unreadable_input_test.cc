@@ -29,16 +29,8 @@ std::vector<std::vector<std::string>> stdin_readers() {
 
 // Runs the command with file descriptor 0 closed, as `exactdp ... <&-` does.
 CliRun run_with_stdin_closed(const std::vector<std::string>& args) {
-  const int saved = ::dup(0);
-  ::close(0);
-  std::cin.clear();
-  std::ostringstream out, err;
-  Io io{std::cin, out, err, false};
-  const int status = run_exactdp(args, io);
-  ::dup2(saved, 0);
-  ::close(saved);
-  std::cin.clear();
-  return {status, out.str(), err.str()};
+  const test_support::ReplacedFd in(0, -1);
+  return test_support::run_with_current_stdin(args);
 }
 
 TEST(UnreadableInput, StandardInputADirectoryIsRefusedNamingStdin) {
@@ -66,27 +58,18 @@ TEST(UnreadableInput, ReleaseStandardOutputTheInputFileIsRefused) {
   for (int i = 0; i < 1000; ++i) text += "0\n";
   test_support::write_bytes(path, text);
   for (const int flags : {O_WRONLY, O_WRONLY | O_APPEND}) {
-    const int saved_in = ::dup(0), saved_out = ::dup(1);
     const int in = ::open(path.c_str(), O_RDONLY), out = ::open(path.c_str(), flags);
     ASSERT_GE(in, 0);
     ASSERT_GE(out, 0);
-    std::cout.flush();
-    ::dup2(in, 0);
-    ::dup2(out, 1);
-    ::close(in);
-    ::close(out);
-    std::cin.clear();
     std::ostringstream err;
-    Io io{std::cin, std::cout, err, false};
-    const int status = run_exactdp({"release", "--mechanism", "discrete-laplace", "--epsilon", "1/100", "--column",
-                                    "count", "--seed", std::string(64, '5')},
-                                   io);
-    std::cout.flush();
-    ::dup2(saved_in, 0);
-    ::dup2(saved_out, 1);
-    ::close(saved_in);
-    ::close(saved_out);
-    std::cin.clear();
+    int status = 0;
+    {
+      const test_support::ReplacedFd stdin_fd(0, in), stdout_fd(1, out);
+      Io io{std::cin, std::cout, err, false};
+      status = run_exactdp({"release", "--mechanism", "discrete-laplace", "--epsilon", "1/100", "--column", "count",
+                            "--seed", std::string(64, '5')},
+                           io);
+    }
     EXPECT_EQ(status, 2) << err.str();
     EXPECT_NE(err.str().find("stdout: standard output is the file read on standard input"), std::string::npos)
         << err.str();
